@@ -1,0 +1,111 @@
+//! Identifier rules (SPEC §1.2, §1.4). Hand-written matchers: no regex engine.
+
+/// Node id: `^[a-z0-9_]{1,64}$`. No `/` or `.`, so it never reads as a path.
+pub fn is_valid_node_id(s: &str) -> bool {
+    (1..=64).contains(&s.len()) && s.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
+}
+
+/// Edge id: `^[A-Za-z0-9_-]{1,64}$`.
+pub fn is_valid_edge_id(s: &str) -> bool {
+    (1..=64).contains(&s.len()) && s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+}
+
+/// Plan id: `^plan-[A-Za-z0-9_-]{1,64}$`. It is also a folder name: with this
+/// alphabet it can never be `.`/`..` or contain a separator.
+pub fn is_valid_plan_id(s: &str) -> bool {
+    match s.strip_prefix("plan-") {
+        Some(rest) => is_valid_edge_id(rest),
+        None => false,
+    }
+}
+
+/// Actor: `^[A-Za-z0-9_.@-]{1,64}$`.
+pub fn is_valid_actor(s: &str) -> bool {
+    (1..=64).contains(&s.len())
+        && s.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'@' | b'-'))
+}
+
+/// The reserved phase label of the outline entry for unphased nodes.
+pub const UNPHASED: &str = "(unphased)";
+
+/// Why a phase name is not allowed, if it is not: 1–64 characters, no control
+/// characters, no leading or trailing whitespace, not `(unphased)`.
+pub fn phase_problem(s: &str) -> Option<&'static str> {
+    let chars = s.chars().count();
+    if chars == 0 {
+        Some("it is empty (leave the phase out, or clear it, to make the node unphased)")
+    } else if chars > 64 {
+        Some("it is longer than 64 characters")
+    } else if s.chars().any(char::is_control) {
+        Some("it contains a control character")
+    } else if s.starts_with(char::is_whitespace) || s.ends_with(char::is_whitespace) {
+        Some("it starts or ends with whitespace")
+    } else if s == UNPHASED {
+        Some("`(unphased)` is reserved for the outline entry of nodes without a phase")
+    } else {
+        None
+    }
+}
+
+/// A display-safe rendering of an id that failed its rule: control and bidi
+/// characters are escaped, and long ids are cut, so a hostile id cannot mangle
+/// the terminal or a message.
+pub fn quote_id(s: &str) -> String {
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i >= 80 {
+            out.push('…');
+            break;
+        }
+        if c.is_control() || is_bidi_control(c) {
+            out.push_str(&c.escape_unicode().to_string());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+fn is_bidi_control(c: char) -> bool {
+    matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{200E}' | '\u{200F}' | '\u{061C}')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn node_ids() {
+        for ok in ["fetch_1", "1abc", "a", &"x".repeat(64)] {
+            assert!(is_valid_node_id(ok), "{ok}");
+        }
+        for bad in ["Fetch/Data", ".x", "a-b", "", "A", "a.b", &"x".repeat(65)] {
+            assert!(!is_valid_node_id(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn plan_ids_cannot_escape() {
+        assert!(is_valid_plan_id("plan-a_b-C9"));
+        for bad in ["../evil", "plan-a/../../x", "plan-", "plan-..", "plan-a/b", "x", "plan-\u{0}"] {
+            assert!(!is_valid_plan_id(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn phases() {
+        assert!(phase_problem("gather").is_none());
+        assert!(phase_problem("").is_some());
+        assert!(phase_problem(" x").is_some());
+        assert!(phase_problem("a\tb").is_some());
+        assert!(phase_problem("(unphased)").is_some());
+        assert!(phase_problem(&"é".repeat(64)).is_none());
+        assert!(phase_problem(&"é".repeat(65)).is_some());
+    }
+
+    #[test]
+    fn quoting_escapes_controls() {
+        assert_eq!(quote_id("a\u{202E}b"), "a\\u{202e}b");
+        assert!(quote_id(&"x".repeat(500)).ends_with('…'));
+    }
+}

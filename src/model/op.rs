@@ -1,0 +1,68 @@
+//! The op log's entries (SPEC §2).
+
+use super::node::{Edge, Node};
+use super::plan::Bounds;
+use super::value::{Map, Value};
+
+/// One entry of a plan's op log.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Op {
+    /// `<actor>:<planId>:<lamport>:<tx>`.
+    pub op_id: String,
+    pub actor_id: String,
+    pub lamport: u64,
+    /// RFC 3339 UTC time of the write.
+    pub at: String,
+    /// The transaction this op belongs to; all ops of one command share it.
+    pub tx: String,
+    /// Set on the last op of its transaction.
+    pub tx_end: bool,
+    pub body: OpBody,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum OpBody {
+    AddNode { node: Node },
+    RemoveNode { node_id: String, incident_edge_ids: Vec<String> },
+    /// `path` is a dot path relative to the node's definition.
+    SetNodeField { node_id: String, path: String, value: Value },
+    SetNodeDefinition { node_id: String, definition: Map },
+    SetNodePhase { node_id: String, phase: Option<String> },
+    AddEdge { edge: Edge },
+    RemoveEdge { edge_id: String },
+    SetBounds { bounds: Bounds },
+}
+
+impl OpBody {
+    pub fn kind(&self) -> &'static str {
+        match self {
+            OpBody::AddNode { .. } => "add_node",
+            OpBody::RemoveNode { .. } => "remove_node",
+            OpBody::SetNodeField { .. } => "set_node_field",
+            OpBody::SetNodeDefinition { .. } => "set_node_definition",
+            OpBody::SetNodePhase { .. } => "set_node_phase",
+            OpBody::AddEdge { .. } => "add_edge",
+            OpBody::RemoveEdge { .. } => "remove_edge",
+            OpBody::SetBounds { .. } => "set_bounds",
+        }
+    }
+
+    /// The node an op is about, if any.
+    pub fn node_id(&self) -> Option<&str> {
+        match self {
+            OpBody::AddNode { node } => Some(&node.id),
+            OpBody::RemoveNode { node_id, .. }
+            | OpBody::SetNodeField { node_id, .. }
+            | OpBody::SetNodeDefinition { node_id, .. }
+            | OpBody::SetNodePhase { node_id, .. } => Some(node_id),
+            _ => None,
+        }
+    }
+}
+
+impl Op {
+    /// The fold's total order: `(lamport, actorId, opId)`.
+    pub fn sort_key(&self) -> (u64, &str, &str) {
+        (self.lamport, &self.actor_id, &self.op_id)
+    }
+}

@@ -1,0 +1,125 @@
+//! Near-miss suggestions and capped lists of valid choices for messages.
+
+/// Edit distance (optimal string alignment: insert, delete, substitute, swap),
+/// counted in chars. Stops early once every cell exceeds `cap`.
+pub fn distance(a: &str, b: &str, cap: usize) -> usize {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    if a.len().abs_diff(b.len()) > cap {
+        return cap + 1;
+    }
+    let w = b.len() + 1;
+    let mut prev2 = vec![0usize; w];
+    let mut prev: Vec<usize> = (0..w).collect();
+    let mut cur = vec![0usize; w];
+    for i in 1..=a.len() {
+        cur[0] = i;
+        let mut row_min = cur[0];
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut v = (prev[j] + 1).min(cur[j - 1] + 1).min(prev[j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                v = v.min(prev2[j - 2] + 1);
+            }
+            cur[j] = v;
+            row_min = row_min.min(v);
+        }
+        if row_min > cap {
+            return cap + 1;
+        }
+        std::mem::swap(&mut prev2, &mut prev);
+        std::mem::swap(&mut prev, &mut cur);
+    }
+    prev[b.len()]
+}
+
+/// The closest candidate that is plausibly a typo of `input`.
+pub fn closest<'a>(input: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let cap = (input.chars().count() / 3).clamp(1, 4);
+    let lower = input.to_lowercase();
+    let mut best: Option<(usize, &str)> = None;
+    for c in candidates {
+        if c == input {
+            return None;
+        }
+        let d = if c.to_lowercase() == lower { 0 } else { distance(input, c, cap) };
+        let prefix_hit = input.len() >= 3 && c.starts_with(input);
+        let score = if prefix_hit { d.min(1) } else { d };
+        if score <= cap && best.is_none_or(|(bd, _)| score < bd) {
+            best = Some((score, c));
+        }
+    }
+    best.map(|(_, c)| c)
+}
+
+/// ` (did you mean `x`?)` or the empty string.
+pub fn did_you_mean<'a>(input: &str, candidates: impl IntoIterator<Item = &'a str>) -> String {
+    match closest(input, candidates) {
+        Some(c) => format!(" (did you mean `{c}`?)"),
+        None => String::new(),
+    }
+}
+
+/// Orders candidates nearest first (ties keep their order), for lists of
+/// valid choices.
+pub fn nearest_first<'a>(input: &str, candidates: impl IntoIterator<Item = &'a str>) -> Vec<&'a str> {
+    let mut scored: Vec<(usize, usize, &str)> = candidates
+        .into_iter()
+        .enumerate()
+        .map(|(i, c)| {
+            let d = if !input.is_empty() && (c.starts_with(input) || c.contains(input)) {
+                0
+            } else {
+                distance(input, c, 64)
+            };
+            (d, i, c)
+        })
+        .collect();
+    scored.sort();
+    scored.into_iter().map(|(_, _, c)| c).collect()
+}
+
+/// `a, b, c … and N more`, at most `cap` items.
+pub fn capped_list<S: AsRef<str>>(items: &[S], cap: usize) -> String {
+    let shown: Vec<String> = items.iter().take(cap).map(|s| format!("`{}`", s.as_ref())).collect();
+    let mut out = shown.join(", ");
+    if items.len() > cap {
+        out.push_str(&format!(" … and {} more", items.len() - cap));
+    }
+    if out.is_empty() {
+        out.push_str("(none)");
+    }
+    out
+}
+
+/// The valid choices for `input`, nearest first, capped at 20.
+pub fn choices<'a>(input: &str, candidates: impl IntoIterator<Item = &'a str>) -> String {
+    capped_list(&nearest_first(input, candidates), 20)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn distances() {
+        assert_eq!(distance("kitten", "sitting", 10), 3);
+        assert_eq!(distance("ab", "ba", 10), 1);
+        assert_eq!(distance("", "abc", 10), 3);
+    }
+
+    #[test]
+    fn suggestions() {
+        assert_eq!(closest("fetch_tiket", ["fetch_ticket", "notify"]), Some("fetch_ticket"));
+        assert_eq!(closest("zzzzzz", ["fetch_ticket", "notify"]), None);
+        assert_eq!(did_you_mean("alway", ["always", "error"]), " (did you mean `always`?)");
+    }
+
+    #[test]
+    fn capped() {
+        let items: Vec<String> = (0..25).map(|i| format!("n{i}")).collect();
+        let s = capped_list(&items, 20);
+        assert!(s.ends_with("… and 5 more"));
+        assert_eq!(choices("n2", ["a", "n2x", "b"]), "`n2x`, `a`, `b`");
+    }
+}

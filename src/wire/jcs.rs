@@ -1,0 +1,421 @@
+//! RFC 8785 (JCS) canonical JSON of plan content, and the digest over it.
+//!
+//! Written straight from the IR (references in wire form) without building an
+//! intermediate tree: the digest is computed on every read of a plan.
+
+use crate::model::plan::{Content, Provenance};
+use crate::model::value::{BranchId, Map, Ref, Segment, Select, Value};
+use crate::model::{Edge, Node};
+use sha2::{Digest, Sha256};
+
+/// Formats a finite double the way ECMAScript's `Number.prototype.toString`
+/// does (RFC 8785 §3.2.2.3).
+pub fn number(n: f64) -> String {
+    if n == 0.0 {
+        return "0".into();
+    }
+    if !n.is_finite() {
+        // Never stored (refused on the way in); keep the output valid JSON.
+        return "null".into();
+    }
+    let (digits, exp) = shortest_digits(n.abs());
+    let k = digits.len() as i32;
+    let n_pos = exp + 1; // position of the decimal point relative to the digits
+    let mut out = String::new();
+    if n < 0.0 {
+        out.push('-');
+    }
+    if k <= n_pos && n_pos <= 21 {
+        out.push_str(&digits);
+        out.extend(std::iter::repeat_n('0', (n_pos - k) as usize));
+    } else if 0 < n_pos && n_pos <= 21 {
+        out.push_str(&digits[..n_pos as usize]);
+        out.push('.');
+        out.push_str(&digits[n_pos as usize..]);
+    } else if -6 < n_pos && n_pos <= 0 {
+        out.push_str("0.");
+        out.extend(std::iter::repeat_n('0', (-n_pos) as usize));
+        out.push_str(&digits);
+    } else {
+        out.push_str(&digits[..1]);
+        if k > 1 {
+            out.push('.');
+            out.push_str(&digits[1..]);
+        }
+        out.push('e');
+        let e = n_pos - 1;
+        out.push(if e >= 0 { '+' } else { '-' });
+        out.push_str(&e.abs().to_string());
+    }
+    out
+}
+
+/// Splits `{:e}` output into its digits and decimal exponent.
+fn sci_parts(sci: &str) -> (String, i32) {
+    let (mantissa, exp) = sci.split_once('e').expect("exponent");
+    let exp: i32 = exp.parse().expect("exponent digits");
+    (mantissa.chars().filter(|c| *c != '.').collect(), exp)
+}
+
+/// The shortest digits that round-trip to `x` (> 0), and the decimal exponent
+/// of the first one. When two such digit strings are equally close to `x`,
+/// ECMAScript takes the one whose last digit is even; Rust's formatter may
+/// take the other, so ties are settled here against the exact expansion.
+fn shortest_digits(x: f64) -> (String, i32) {
+    let (digits, exp) = sci_parts(&format!("{x:e}"));
+    if x.fract() == 0.0 && x < 1e21 {
+        return (digits, exp); // integers below 1e21 print exactly: no tie
+    }
+    let k = digits.len();
+    // 767 significant digits expand any double exactly.
+    let (exact, exact_exp) = sci_parts(&format!("{x:.800e}"));
+    let tail = &exact[k.min(exact.len())..];
+    let is_tie = exact_exp == exp
+        && tail.starts_with('5')
+        && tail[1..].bytes().all(|b| b == b'0');
+    if !is_tie {
+        return (digits, exp);
+    }
+    let low = exact[..k].to_string();
+    if low.as_bytes()[k - 1] % 2 == 0 {
+        return (trim_zeros(low), exp);
+    }
+    // The high neighbour: add one in the last place, carrying.
+    let mut bytes = low.into_bytes();
+    let mut i = k;
+    let mut e = exp;
+    loop {
+        if i == 0 {
+            bytes.insert(0, b'1');
+            bytes.pop();
+            e += 1;
+            break;
+        }
+        i -= 1;
+        if bytes[i] == b'9' {
+            bytes[i] = b'0';
+        } else {
+            bytes[i] += 1;
+            break;
+        }
+    }
+    (trim_zeros(String::from_utf8(bytes).expect("ascii digits")), e)
+}
+
+fn trim_zeros(mut s: String) -> String {
+    while s.len() > 1 && s.ends_with('0') {
+        s.pop();
+    }
+    s
+}
+
+/// Writes a JSON string literal with JCS escaping.
+pub fn string(out: &mut String, s: &str) {
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\u{08}' => out.push_str("\\b"),
+            '\t' => out.push_str("\\t"),
+            '\n' => out.push_str("\\n"),
+            '\u{0C}' => out.push_str("\\f"),
+            '\r' => out.push_str("\\r"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+}
+
+/// Key order: by UTF-16 code units.
+fn sorted_keys<'a, I: Iterator<Item = &'a String>>(keys: I) -> Vec<&'a String> {
+    let mut v: Vec<&String> = keys.collect();
+    if v.iter().all(|k| k.is_ascii()) {
+        v.sort();
+    } else {
+        v.sort_by(|a, b| a.encode_utf16().cmp(b.encode_utf16()));
+    }
+    v
+}
+
+/// A small builder for canonical objects whose keys are known statically.
+struct Obj<'o> {
+    out: &'o mut String,
+    first: bool,
+}
+
+impl<'o> Obj<'o> {
+    fn open(out: &'o mut String) -> Obj<'o> {
+        out.push('{');
+        Obj { out, first: true }
+    }
+    /// Keys must be given in canonical order.
+    fn key(&mut self, k: &str) -> &mut String {
+        if !self.first {
+            self.out.push(',');
+        }
+        self.first = false;
+        string(self.out, k);
+        self.out.push(':');
+        self.out
+    }
+    fn close(self) {
+        self.out.push('}');
+    }
+}
+
+pub fn value(out: &mut String, v: &Value) {
+    match v {
+        Value::Null => out.push_str("null"),
+        Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Value::Number(n) => out.push_str(&number(*n)),
+        Value::String(s) => string(out, s),
+        Value::Array(a) => {
+            out.push('[');
+            for (i, item) in a.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                value(out, item);
+            }
+            out.push(']');
+        }
+        Value::Object(m) => map(out, m),
+        Value::Ref(r) => {
+            let mut o = Obj::open(out);
+            reference(o.key("$ref"), r);
+            o.close();
+        }
+        Value::Param(p) => {
+            let mut o = Obj::open(out);
+            let inner = o.key("$param");
+            let mut i = Obj::open(inner);
+            string(i.key("path"), &p.path);
+            i.close();
+            o.close();
+        }
+    }
+}
+
+pub fn map(out: &mut String, m: &Map) {
+    out.push('{');
+    for (i, k) in sorted_keys(m.keys()).into_iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        string(out, k);
+        out.push(':');
+        value(out, &m[k.as_str()]);
+    }
+    out.push('}');
+}
+
+fn reference(out: &mut String, r: &Ref) {
+    let mut o = Obj::open(out);
+    if let Some(b) = &r.branch_id {
+        branch(o.key("branchId"), b);
+    }
+    string(o.key("node"), &r.node);
+    if let Some(p) = &r.path {
+        string(o.key("path"), p);
+    }
+    let s = o.key("select");
+    match &r.select {
+        Select::First => string(s, "first"),
+        Select::Last => string(s, "last"),
+        Select::All => string(s, "all"),
+        Select::Index(n) => {
+            let mut i = Obj::open(s);
+            i.key("index").push_str(&n.to_string());
+            i.close();
+        }
+    }
+    o.close();
+}
+
+fn branch(out: &mut String, b: &BranchId) {
+    let mut o = Obj::open(out);
+    let segs = o.key("segments");
+    segs.push('[');
+    for (i, s) in b.segments.iter().enumerate() {
+        if i > 0 {
+            segs.push(',');
+        }
+        let mut so = Obj::open(segs);
+        match s {
+            Segment::Edge(e) => string(so.key("edge"), e),
+            Segment::Join { join, of } => {
+                string(so.key("join"), join);
+                let arr = so.key("of");
+                arr.push('[');
+                for (j, e) in of.iter().enumerate() {
+                    if j > 0 {
+                        arr.push(',');
+                    }
+                    string(arr, e);
+                }
+                arr.push(']');
+            }
+        }
+        so.close();
+    }
+    segs.push(']');
+    o.close();
+}
+
+pub fn node(out: &mut String, n: &Node) {
+    let mut o = Obj::open(out);
+    map(o.key("definition"), &n.definition);
+    string(o.key("id"), &n.id);
+    string(o.key("kind"), n.kind.as_str());
+    if let Some(p) = &n.phase {
+        string(o.key("phase"), p);
+    }
+    o.close();
+}
+
+pub fn edge(out: &mut String, e: &Edge) {
+    let mut o = Obj::open(out);
+    string(o.key("from"), &e.from);
+    string(o.key("handle"), &e.handle.as_str());
+    string(o.key("id"), &e.id);
+    string(o.key("to"), &e.to);
+    o.close();
+}
+
+fn provenance(out: &mut String, p: &Provenance) {
+    let mut o = Obj::open(out);
+    match p {
+        Provenance::Clone { parent, parent_digest, parent_revision } => {
+            string(o.key("kind"), "clone");
+            string(o.key("parent"), parent);
+            string(o.key("parentDigest"), parent_digest);
+            o.key("parentRevision").push_str(&parent_revision.to_string());
+        }
+        Provenance::Template { template, args } => {
+            map(o.key("args"), args);
+            string(o.key("kind"), "template");
+            string(o.key("template"), template);
+        }
+    }
+    o.close();
+}
+
+/// The canonical text the digest hashes: `{bounds, edges, nodes, planId,
+/// provenance?, revision}`.
+pub fn content(c: &Content) -> String {
+    let mut out = String::with_capacity(256 + c.nodes.len() * 256);
+    let mut o = Obj::open(&mut out);
+    {
+        let b = o.key("bounds");
+        let mut bo = Obj::open(b);
+        bo.key("maxConcurrentFrames").push_str(&c.bounds.max_concurrent_frames.to_string());
+        bo.key("maxEdges").push_str(&c.bounds.max_edges.to_string());
+        bo.key("maxEncodedBytes").push_str(&c.bounds.max_encoded_bytes.to_string());
+        bo.key("maxNodes").push_str(&c.bounds.max_nodes.to_string());
+        bo.key("maxSteps").push_str(&c.bounds.max_steps.to_string());
+        bo.close();
+    }
+    {
+        let arr = o.key("edges");
+        arr.push('[');
+        for (i, e) in c.edges.iter().enumerate() {
+            if i > 0 {
+                arr.push(',');
+            }
+            edge(arr, e);
+        }
+        arr.push(']');
+    }
+    {
+        let arr = o.key("nodes");
+        arr.push('[');
+        for (i, n) in c.nodes.iter().enumerate() {
+            if i > 0 {
+                arr.push(',');
+            }
+            node(arr, n);
+        }
+        arr.push(']');
+    }
+    string(o.key("planId"), &c.plan_id);
+    if let Some(p) = &c.provenance {
+        provenance(o.key("provenance"), p);
+    }
+    o.key("revision").push_str(&c.revision.to_string());
+    o.close();
+    out
+}
+
+/// The digest of plan content and the byte length of the text it hashed
+/// (the plan's encoded size, checked against `maxEncodedBytes`).
+pub fn digest(c: &Content) -> (String, usize) {
+    let text = content(c);
+    (hex_sha256(text.as_bytes()), text.len())
+}
+
+pub fn hex_sha256(bytes: &[u8]) -> String {
+    let hash = Sha256::digest(bytes);
+    let mut s = String::with_capacity(64);
+    for b in hash {
+        s.push_str(&format!("{b:02x}"));
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rfc8785_number_vectors() {
+        // Appendix B of RFC 8785 (IEEE 754 bit patterns → expected text).
+        let cases: &[(u64, &str)] = &[
+            (0x0000000000000000, "0"),
+            (0x8000000000000000, "0"),
+            (0x0000000000000001, "5e-324"),
+            (0x8000000000000001, "-5e-324"),
+            (0x7fefffffffffffff, "1.7976931348623157e+308"),
+            (0xffefffffffffffff, "-1.7976931348623157e+308"),
+            (0x4340000000000000, "9007199254740992"),
+            (0xc340000000000000, "-9007199254740992"),
+            (0x4430000000000000, "295147905179352830000"),
+            (0x44b52d02c7e14af5, "9.999999999999997e+22"),
+            (0x44b52d02c7e14af6, "1e+23"),
+            (0x44b52d02c7e14af7, "1.0000000000000001e+23"),
+            (0x444b1ae4d6e2ef4e, "999999999999999700000"),
+            (0x444b1ae4d6e2ef4f, "999999999999999900000"),
+            (0x444b1ae4d6e2ef50, "1e+21"),
+            (0x3eb0c6f7a0b5ed8c, "9.999999999999997e-7"),
+            (0x3eb0c6f7a0b5ed8d, "0.000001"),
+            (0x41b3de4355555553, "333333333.3333332"),
+            (0x41b3de4355555554, "333333333.33333325"),
+            (0x41b3de4355555555, "333333333.3333333"),
+            (0x41b3de4355555556, "333333333.3333334"),
+            (0x41b3de4355555557, "333333333.33333343"),
+            (0xbecbf647612f3696, "-0.0000033333333333333333"),
+            (0x43143ff3c1cb0959, "1424953923781206.2"),
+        ];
+        for (bits, want) in cases {
+            assert_eq!(number(f64::from_bits(*bits)), *want, "bits {bits:016x}");
+        }
+    }
+
+    #[test]
+    fn strings_and_key_order() {
+        let mut s = String::new();
+        string(&mut s, "a\"\\\n\u{1}€");
+        assert_eq!(s, "\"a\\\"\\\\\\n\\u0001€\"");
+        let mut m = Map::new();
+        m.insert("b".into(), Value::Number(1.0));
+        m.insert("a".into(), Value::Null);
+        m.insert("\u{fb33}".into(), Value::Bool(true));
+        // U+1D11E is a surrogate pair (D834 DD1E): before U+FB33 in UTF-16
+        // order, although after it in code point order.
+        m.insert("\u{1d11e}".into(), Value::Bool(false));
+        let mut out = String::new();
+        map(&mut out, &m);
+        assert_eq!(out, "{\"a\":null,\"b\":1,\"\u{1d11e}\":false,\"\u{fb33}\":true}");
+    }
+}

@@ -1,0 +1,38 @@
+//! Text output of wire values: compact JSON for messages, pretty JSON and YAML
+//! for documents.
+
+use crate::model::Value;
+
+/// Compact JSON text of an IR value, in wire form.
+pub fn compact(v: &Value) -> String {
+    serde_json::to_string(&super::convert::to_json(v)).expect("JSON values always serialise")
+}
+
+/// Compact JSON, cut to at most `max` bytes (on a char boundary) with `…`.
+pub fn compact_cut(v: &Value, max: usize) -> String {
+    cut(&compact(v), max)
+}
+
+/// Cuts text to at most `max` bytes on a char boundary, marking the cut.
+pub fn cut(s: &str, max: usize) -> String {
+    if s.len() <= max {
+        return s.to_string();
+    }
+    let mut end = max;
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}…", &s[..end])
+}
+
+/// Pretty JSON with a 2-space indent and a trailing newline.
+pub fn pretty(v: &serde_json::Value) -> String {
+    let mut s = serde_json::to_string_pretty(v).expect("JSON values always serialise");
+    s.push('\n');
+    s
+}
+
+/// YAML text of a JSON value.
+pub fn yaml(v: &serde_json::Value) -> String {
+    serde_saphyr::to_string(v).expect("JSON values always serialise to YAML")
+}

@@ -1,0 +1,397 @@
+//! Text → plain values (objects stay objects; `$ref` conversion is
+//! `convert::hydrate`'s job). One visitor serves JSON and YAML, so both refuse
+//! the same things: duplicate keys, non-string keys, numbers a digest cannot
+//! hold, and nesting deeper than [`MAX_DEPTH`].
+
+use crate::model::value::{MAX_SAFE_INTEGER, Map, Value, push_pointer_token};
+use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
+use std::cell::RefCell;
+use std::fmt;
+
+/// Deepest nesting accepted in any document or value.
+pub const MAX_DEPTH: usize = 128;
+
+/// A syntax or representation error, with where it is.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ParseError {
+    pub message: String,
+    /// JSON pointer of the offending value, when known.
+    pub pointer: Option<String>,
+    /// 1-based line and column, when the parser knows them.
+    pub line: Option<usize>,
+    pub column: Option<usize>,
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)?;
+        if let Some(p) = &self.pointer {
+            write!(f, " (at {})", if p.is_empty() { "the document root" } else { p })?;
+        }
+        if let (Some(l), Some(c)) = (self.line, self.column) {
+            write!(f, " [line {l}, column {c}]")?;
+        }
+        Ok(())
+    }
+}
+
+/// Shared state while visiting: the pointer of the value being read, and the
+/// first error's pointer (serde's error type cannot carry it).
+struct Ctx {
+    pointer: RefCell<String>,
+    error_pointer: RefCell<Option<String>>,
+    depth: RefCell<usize>,
+}
+
+impl Ctx {
+    fn new() -> Ctx {
+        Ctx { pointer: RefCell::new(String::new()), error_pointer: RefCell::new(None), depth: RefCell::new(0) }
+    }
+    fn fail<E: de::Error>(&self, msg: String) -> E {
+        let mut ep = self.error_pointer.borrow_mut();
+        if ep.is_none() {
+            *ep = Some(self.pointer.borrow().clone());
+        }
+        E::custom(msg)
+    }
+}
+
+struct ValueSeed<'c>(&'c Ctx);
+
+impl<'de> DeserializeSeed<'de> for ValueSeed<'_> {
+    type Value = Value;
+    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        d.deserialize_any(ValueVisitor(self.0))
+    }
+}
+
+struct ValueVisitor<'c>(&'c Ctx);
+
+fn check_integer<E: de::Error>(ctx: &Ctx, n: f64, text: &dyn fmt::Display) -> Result<Value, E> {
+    if n.abs() > MAX_SAFE_INTEGER {
+        return Err(ctx.fail(format!(
+            "the integer {text} is too large: plans hold integers up to 2^53−1 (9007199254740991) in magnitude, beyond which two different numbers share one digest; write it as a string"
+        )));
+    }
+    Ok(Value::Number(n))
+}
+
+impl<'de> Visitor<'de> for ValueVisitor<'_> {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a JSON value")
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_none<E: de::Error>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_some<D: de::Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        d.deserialize_any(self)
+    }
+    fn visit_bool<E: de::Error>(self, b: bool) -> Result<Value, E> {
+        Ok(Value::Bool(b))
+    }
+    fn visit_i64<E: de::Error>(self, n: i64) -> Result<Value, E> {
+        check_integer(self.0, n as f64, &n)
+    }
+    fn visit_u64<E: de::Error>(self, n: u64) -> Result<Value, E> {
+        check_integer(self.0, n as f64, &n)
+    }
+    fn visit_i128<E: de::Error>(self, n: i128) -> Result<Value, E> {
+        check_integer(self.0, n as f64, &n)
+    }
+    fn visit_u128<E: de::Error>(self, n: u128) -> Result<Value, E> {
+        check_integer(self.0, n as f64, &n)
+    }
+    fn visit_f64<E: de::Error>(self, n: f64) -> Result<Value, E> {
+        if !n.is_finite() {
+            return Err(self.0.fail(format!(
+                "the number {n} is not finite: plans hold finite numbers only (JSON has no NaN or infinity)"
+            )));
+        }
+        if n.fract() == 0.0 && n.abs() > MAX_SAFE_INTEGER {
+            return check_integer(self.0, n, &n);
+        }
+        Ok(Value::Number(if n == 0.0 { 0.0 } else { n }))
+    }
+    fn visit_str<E: de::Error>(self, s: &str) -> Result<Value, E> {
+        Ok(Value::String(s.to_string()))
+    }
+    fn visit_string<E: de::Error>(self, s: String) -> Result<Value, E> {
+        Ok(Value::String(s))
+    }
+    fn visit_bytes<E: de::Error>(self, _: &[u8]) -> Result<Value, E> {
+        Err(self.0.fail("binary data is not a JSON value; write it as a string".into()))
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let ctx = self.0;
+        enter::<A::Error>(ctx)?;
+        let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(4096));
+        loop {
+            let len = ctx.pointer.borrow().len();
+            {
+                let mut p = ctx.pointer.borrow_mut();
+                p.push('/');
+                p.push_str(&items.len().to_string());
+            }
+            let next = seq.next_element_seed(ValueSeed(ctx))?;
+            ctx.pointer.borrow_mut().truncate(len);
+            match next {
+                Some(v) => items.push(v),
+                None => break,
+            }
+        }
+        *ctx.depth.borrow_mut() -= 1;
+        Ok(Value::Array(items))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let ctx = self.0;
+        enter::<A::Error>(ctx)?;
+        let mut out = Map::with_capacity(map.size_hint().unwrap_or(0).min(256));
+        while let Some(key) = map.next_key_seed(KeySeed(ctx))? {
+            let len = ctx.pointer.borrow().len();
+            {
+                let mut p = ctx.pointer.borrow_mut();
+                p.push('/');
+                push_pointer_token(&mut p, &key);
+            }
+            if out.contains_key(&key) {
+                return Err(ctx.fail(format!(
+                    "the key {key:?} appears twice in one object; keep one of them"
+                )));
+            }
+            let v = map.next_value_seed(ValueSeed(ctx))?;
+            ctx.pointer.borrow_mut().truncate(len);
+            out.insert(key, v);
+        }
+        *ctx.depth.borrow_mut() -= 1;
+        Ok(Value::Object(out))
+    }
+}
+
+fn enter<E: de::Error>(ctx: &Ctx) -> Result<(), E> {
+    let mut d = ctx.depth.borrow_mut();
+    *d += 1;
+    if *d > MAX_DEPTH {
+        drop(d);
+        return Err(ctx.fail(format!("the value is nested more than {MAX_DEPTH} levels deep; flatten it")));
+    }
+    Ok(())
+}
+
+struct KeySeed<'c>(&'c Ctx);
+
+impl<'de> DeserializeSeed<'de> for KeySeed<'_> {
+    type Value = String;
+    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<String, D::Error> {
+        d.deserialize_any(KeyVisitor(self.0))
+    }
+}
+
+struct KeyVisitor<'c>(&'c Ctx);
+
+impl<'de> Visitor<'de> for KeyVisitor<'_> {
+    type Value = String;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a string key")
+    }
+    fn visit_str<E: de::Error>(self, s: &str) -> Result<String, E> {
+        Ok(s.to_string())
+    }
+    fn visit_string<E: de::Error>(self, s: String) -> Result<String, E> {
+        Ok(s)
+    }
+    fn visit_bool<E: de::Error>(self, b: bool) -> Result<String, E> {
+        Err(self.non_string(&b))
+    }
+    fn visit_i64<E: de::Error>(self, n: i64) -> Result<String, E> {
+        Err(self.non_string(&n))
+    }
+    fn visit_u64<E: de::Error>(self, n: u64) -> Result<String, E> {
+        Err(self.non_string(&n))
+    }
+    fn visit_f64<E: de::Error>(self, n: f64) -> Result<String, E> {
+        Err(self.non_string(&n))
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<String, E> {
+        Err(self.non_string(&"null"))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, _: A) -> Result<String, A::Error> {
+        Err(self.non_string(&"a mapping"))
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, _: A) -> Result<String, A::Error> {
+        Err(self.non_string(&"a sequence"))
+    }
+}
+
+impl KeyVisitor<'_> {
+    fn non_string<E: de::Error>(&self, k: &dyn fmt::Display) -> E {
+        self.0.fail(format!(
+            "the mapping key {k} is not a string: plans are JSON, whose keys are strings; quote it"
+        ))
+    }
+}
+
+/// Parses JSON text into a plain value.
+pub fn json(text: &str) -> Result<Value, ParseError> {
+    let ctx = Ctx::new();
+    let mut de = serde_json::Deserializer::from_str(text);
+    let result = ValueSeed(&ctx).deserialize(&mut de).and_then(|v| de.end().map(|_| v));
+    result.map_err(|e| {
+        let pointer = ctx.error_pointer.borrow().clone();
+        let msg = e.to_string();
+        // serde_json appends " at line L column C"; we report those separately.
+        let message = match msg.rfind(" at line ") {
+            Some(i) => msg[..i].to_string(),
+            None => msg,
+        };
+        let message = if message == "recursion limit exceeded" {
+            format!("the value is nested more than {MAX_DEPTH} levels deep; flatten it")
+        } else {
+            message
+        };
+        ParseError {
+            message,
+            pointer,
+            line: (e.line() > 0).then_some(e.line()),
+            column: (e.line() > 0).then_some(e.column()),
+        }
+    })
+}
+
+/// Parses YAML text (1.2 core schema) into a plain value. Aliases are bounded,
+/// merge keys, `.nan`/`.inf` and non-string keys are refused.
+pub fn yaml(text: &str) -> Result<Value, ParseError> {
+    let ctx = Ctx::new();
+    let mut budget = serde_saphyr::Budget::default();
+    budget.max_depth = MAX_DEPTH;
+    // Scale with the document: a large plan has many events, an alias bomb has
+    // few bytes and many expansions.
+    let scaled = (text.len() / 2).max(1_000_000);
+    budget.max_events = scaled;
+    budget.max_nodes = scaled;
+    budget.max_recorded_anchor_events = 100_000;
+    budget.max_recorded_anchor_bytes = 16 * 1024 * 1024;
+    let mut opts = serde_saphyr::Options::default();
+    opts.budget = Some(budget);
+    opts.strict_booleans = true;
+    opts.merge_keys = serde_saphyr::MergeKeyPolicy::Error;
+    opts.non_finite_float_policy = serde_saphyr::NonFiniteFloatPolicy::Reject;
+    opts.with_snippet = false;
+    let result =
+        serde_saphyr::with_deserializer_from_str_with_options(text, opts, |de| ValueSeed(&ctx).deserialize(de));
+    result.map_err(|e| {
+        let loc = e.location();
+        let pointer = ctx.error_pointer.borrow().clone();
+        let mut message = e.to_string();
+        if let Some(i) = message.find(" at line ") {
+            message.truncate(i);
+        }
+        ParseError {
+            message,
+            pointer,
+            line: loc.map(|l| l.line() as usize).filter(|l| *l > 0),
+            column: loc.map(|l| l.column() as usize).filter(|c| *c > 0),
+        }
+    })
+}
+
+/// Which syntax a document is in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Syntax {
+    Json,
+    Yaml,
+}
+
+impl Syntax {
+    /// By file extension; `None` when it says nothing.
+    pub fn from_path(path: &str) -> Option<Syntax> {
+        let lower = path.to_ascii_lowercase();
+        if lower.ends_with(".json") || lower.ends_with(".jsonl") {
+            Some(Syntax::Json)
+        } else if lower.ends_with(".yaml") || lower.ends_with(".yml") {
+            Some(Syntax::Yaml)
+        } else {
+            None
+        }
+    }
+
+    /// Sniffs content: JSON documents start with `{` or `[` after whitespace.
+    pub fn sniff(text: &str) -> Syntax {
+        match text.trim_start_matches('\u{feff}').trim_start().chars().next() {
+            Some('{') | Some('[') => Syntax::Json,
+            _ => Syntax::Yaml,
+        }
+    }
+}
+
+/// Parses text in the given syntax.
+pub fn parse(text: &str, syntax: Syntax) -> Result<Value, ParseError> {
+    match syntax {
+        Syntax::Json => json(text),
+        Syntax::Yaml => yaml(text),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_basics() {
+        let v = json(r#"{"a": [1, 2.5, "x", null, true], "b": {}}"#).unwrap();
+        let m = v.as_object().unwrap();
+        assert_eq!(m.keys().collect::<Vec<_>>(), vec!["a", "b"]);
+    }
+
+    #[test]
+    fn duplicate_keys_are_refused_with_pointer() {
+        let e = json(r#"{"a": {"b": 1, "b": 2}}"#).unwrap_err();
+        assert!(e.message.contains("twice"), "{e}");
+        assert_eq!(e.pointer.as_deref(), Some("/a/b"));
+    }
+
+    #[test]
+    fn big_numbers_are_refused() {
+        assert!(json("9007199254740991").is_ok());
+        let e = json(r#"{"x": [9007199254740992]}"#).unwrap_err();
+        assert_eq!(e.pointer.as_deref(), Some("/x/0"));
+        assert!(json("1e400").is_err());
+        assert!(json("-9007199254740993").is_err());
+    }
+
+    #[test]
+    fn deep_nesting_is_refused() {
+        let deep = "[".repeat(100_000) + &"]".repeat(100_000);
+        assert!(json(&deep).unwrap_err().message.contains("nested"));
+        assert!(yaml(&deep).is_err());
+    }
+
+    #[test]
+    fn yaml_core_schema() {
+        let v = yaml("a: yes\nb: true\nc: 1.5\nd: null\n").unwrap();
+        let m = v.as_object().unwrap();
+        assert_eq!(m["a"], Value::String("yes".into()));
+        assert_eq!(m["b"], Value::Bool(true));
+        assert!(yaml("a: .nan\n").is_err());
+        assert!(yaml("a: .inf\n").is_err());
+        assert!(yaml("1: x\n").is_err());
+        assert!(yaml("base: &b {x: 1}\nd:\n  <<: *b\n").is_err());
+        assert!(yaml("a: 1\na: 2\n").is_err());
+    }
+
+    #[test]
+    fn yaml_alias_bomb_is_bounded() {
+        let mut s = String::from("a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n");
+        for i in 1..12 {
+            let p = i - 1;
+            s.push_str(&format!(
+                "a{i}: &a{i} [*a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}]\n"
+            ));
+        }
+        assert!(yaml(&s).is_err());
+    }
+}

@@ -1,0 +1,100 @@
+//! Values typed by people on the command line (SPEC §1.3).
+//!
+//! `@node`, `@node.path`, `@node[last].path`, `@node[all]`, `@node[2].path`
+//! are references (select defaults to `first`). Anything else is read as JSON
+//! when it parses as JSON (`3`, `true`, `{"a": 1}`, `"@home"`), and as a plain
+//! string otherwise (`fetch_ticket`). Text that starts like JSON (`{`, `[`) but
+//! does not parse is refused rather than stored as a string.
+
+use super::parse::ParseError;
+use crate::model::{Ref, Select, Value};
+
+fn refuse(message: String) -> ParseError {
+    ParseError { message, pointer: None, line: None, column: None }
+}
+
+/// Parses a CLI value.
+pub fn value(text: &str) -> Result<Value, ParseError> {
+    if let Some(rest) = text.strip_prefix('@') {
+        return reference(rest).map(|r| Value::Ref(Box::new(r)));
+    }
+    match super::parse::json(text) {
+        Ok(v) => super::convert::hydrated(v, ""),
+        Err(e) => {
+            let t = text.trim_start();
+            if t.starts_with('{') || t.starts_with('[') || t.starts_with('"') {
+                Err(e)
+            } else {
+                Ok(Value::String(text.to_string()))
+            }
+        }
+    }
+}
+
+const FORMS: &str = "@node, @node.path, @node[last].path, @node[all] or @node[2].path";
+
+/// Parses the part after `@`.
+pub fn reference(s: &str) -> Result<Ref, ParseError> {
+    let (node_part, rest) = match s.find(['[', '.']) {
+        Some(i) => (&s[..i], &s[i..]),
+        None => (s, ""),
+    };
+    if node_part.is_empty() {
+        return Err(refuse(format!("`@{s}` names no node; a reference is written {FORMS}")));
+    }
+    let mut r = Ref::new(node_part);
+    let mut rest = rest;
+    if let Some(inner) = rest.strip_prefix('[') {
+        let close = inner.find(']').ok_or_else(|| refuse(format!("`@{s}` has an unclosed `[`; write {FORMS}")))?;
+        let sel = &inner[..close];
+        r.select = match sel {
+            "first" => Select::First,
+            "last" => Select::Last,
+            "all" => Select::All,
+            n => Select::Index(n.parse::<u64>().map_err(|_| {
+                refuse(format!("`@{s}` selects `[{n}]`; use [first], [last], [all] or an index like [2]"))
+            })?),
+        };
+        rest = &inner[close + 1..];
+    }
+    if !rest.is_empty() {
+        let path = rest
+            .strip_prefix('.')
+            .ok_or_else(|| refuse(format!("`@{s}` has `{rest}` after the node; write {FORMS}")))?;
+        if path.is_empty() || path.split('.').any(str::is_empty) {
+            return Err(refuse(format!("`@{s}` has an empty path segment; write {FORMS}")));
+        }
+        r.path = Some(path.to_string());
+    }
+    Ok(r)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shorthand_forms() {
+        let r = reference("fetch").unwrap();
+        assert_eq!((r.node.as_str(), &r.select, r.path.as_deref()), ("fetch", &Select::First, None));
+        let r = reference("fetch.body.text").unwrap();
+        assert_eq!(r.path.as_deref(), Some("body.text"));
+        let r = reference("fetch[last].id").unwrap();
+        assert_eq!((r.select, r.path.as_deref()), (Select::Last, Some("id")));
+        assert_eq!(reference("fetch[all]").unwrap().select, Select::All);
+        assert_eq!(reference("fetch[2].x").unwrap().select, Select::Index(2));
+        assert!(reference("fetch[middle]").is_err());
+        assert!(reference("").is_err());
+        assert!(reference("a..b").is_err());
+    }
+
+    #[test]
+    fn plain_values() {
+        assert_eq!(value("3").unwrap(), Value::Number(3.0));
+        assert_eq!(value("fetch_ticket").unwrap(), Value::String("fetch_ticket".into()));
+        assert_eq!(value("\"@home\"").unwrap(), Value::String("@home".into()));
+        assert!(matches!(value("@a.b").unwrap(), Value::Ref(_)));
+        assert!(value("{\"a\": ").is_err());
+        assert!(value(r#"{"$ref": "x"}"#).is_err());
+    }
+}
