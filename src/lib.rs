@@ -1,4 +1,9 @@
 //! planforge: author, read, validate, freeze and submit plans.
 
+pub mod check;
+pub mod error;
 pub mod model;
+pub mod registry;
+pub mod store;
+pub mod util;
 pub mod wire;

@@ -1,0 +1,5 @@
+//! The check engine (SPEC §5).
+
+pub mod issue;
+
+pub use issue::{Counts, Issue, Severity};

@@ -1,0 +1,193 @@
+//! The one error type. Findings are not errors (see `check::Issue`); an error
+//! is a refusal or a failure, and its kind fixes the exit code (SPEC §11):
+//! 1 refused by the plan's rules, 2 usage or input error, 3 store, I/O or
+//! internal failure.
+
+use crate::check::issue::Issue;
+use std::fmt;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ErrorKind {
+    UnknownPlan,
+    UnknownNode,
+    UnknownEdge,
+    UnknownKey,
+    AmbiguousKey,
+    UnknownRevision,
+    InvalidInput,
+    DuplicateId,
+    NotEditable,
+    RevisionMoved,
+    /// A mutation the plan's rules forbid (a handle its source kind does not
+    /// have, a kind change through set-config, …): exit 1.
+    Refused,
+    StoreBusy,
+    CorruptStore,
+    Internal,
+}
+
+impl ErrorKind {
+    /// The `error.code` of `--format json` (SPEC §8).
+    pub fn code(self) -> &'static str {
+        match self {
+            ErrorKind::UnknownPlan => "unknown_plan",
+            ErrorKind::UnknownNode => "unknown_node",
+            ErrorKind::UnknownEdge => "unknown_edge",
+            ErrorKind::UnknownKey => "unknown_key",
+            ErrorKind::AmbiguousKey => "ambiguous_key",
+            ErrorKind::UnknownRevision => "unknown_revision",
+            ErrorKind::InvalidInput | ErrorKind::Refused => "invalid_input",
+            ErrorKind::DuplicateId => "duplicate_id",
+            ErrorKind::NotEditable => "not_editable",
+            ErrorKind::RevisionMoved => "revision_moved",
+            ErrorKind::StoreBusy => "store_busy",
+            ErrorKind::CorruptStore => "corrupt_store",
+            ErrorKind::Internal => "internal",
+        }
+    }
+
+    pub fn exit_code(self) -> u8 {
+        match self {
+            ErrorKind::DuplicateId | ErrorKind::NotEditable | ErrorKind::RevisionMoved | ErrorKind::Refused => 1,
+            ErrorKind::UnknownPlan
+            | ErrorKind::UnknownNode
+            | ErrorKind::UnknownEdge
+            | ErrorKind::UnknownKey
+            | ErrorKind::AmbiguousKey
+            | ErrorKind::UnknownRevision
+            | ErrorKind::InvalidInput => 2,
+            ErrorKind::StoreBusy | ErrorKind::CorruptStore | ErrorKind::Internal => 3,
+        }
+    }
+}
+
+/// Where in a text an input error is.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Location {
+    /// A file path, `-` for stdin, or a plan id.
+    pub file: Option<String>,
+    pub pointer: Option<String>,
+    pub line: Option<usize>,
+    pub column: Option<usize>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Error {
+    pub kind: ErrorKind,
+    /// What is wrong, naming the exact id.
+    pub message: String,
+    /// What to do about it.
+    pub help: Option<String>,
+    pub location: Option<Location>,
+    /// The finding behind a rule refusal (e.g. `invalid_handle`).
+    pub issue: Option<Box<Issue>>,
+    /// The source text, for rendering a labelled snippet.
+    pub source: Option<(String, String)>,
+}
+
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+impl Error {
+    pub fn new(kind: ErrorKind, message: impl Into<String>) -> Error {
+        Error { kind, message: message.into(), help: None, location: None, issue: None, source: None }
+    }
+    pub fn with_help(mut self, help: impl Into<String>) -> Error {
+        self.help = Some(help.into());
+        self
+    }
+    pub fn at(mut self, location: Location) -> Error {
+        self.location = Some(location);
+        self
+    }
+    pub fn with_issue(mut self, issue: Issue) -> Error {
+        self.issue = Some(Box::new(issue));
+        self
+    }
+    /// Attaches the text the location points into (name, text).
+    pub fn with_source(mut self, name: impl Into<String>, text: impl Into<String>) -> Error {
+        self.source = Some((name.into(), text.into()));
+        self
+    }
+
+    pub fn invalid(message: impl Into<String>) -> Error {
+        Error::new(ErrorKind::InvalidInput, message)
+    }
+    pub fn refused(message: impl Into<String>) -> Error {
+        Error::new(ErrorKind::Refused, message)
+    }
+    pub fn internal(message: impl Into<String>) -> Error {
+        Error::new(ErrorKind::Internal, message)
+    }
+
+    /// An I/O failure on a path.
+    pub fn io(action: &str, path: &std::path::Path, e: &std::io::Error) -> Error {
+        Error::internal(format!("could not {action} {}: {e}", path.display()))
+    }
+
+    /// A parse or representation error in named input.
+    pub fn parse(file: Option<&str>, e: crate::wire::ParseError) -> Error {
+        let where_ = file.map(|f| format!("{f}: ")).unwrap_or_default();
+        Error::invalid(format!("{where_}{e}")).at(Location {
+            file: file.map(str::to_string),
+            pointer: e.pointer,
+            line: e.line,
+            column: e.column,
+        })
+    }
+
+    pub fn exit_code(&self) -> u8 {
+        self.kind.exit_code()
+    }
+    pub fn code(&self) -> &'static str {
+        self.kind.code()
+    }
+
+    /// The `{formatVersion, error: {...}}` document of `--format json`.
+    pub fn to_json(&self) -> serde_json::Value {
+        let mut e = serde_json::Map::new();
+        e.insert("code".into(), self.code().into());
+        e.insert("message".into(), self.message.clone().into());
+        if let Some(h) = &self.help {
+            e.insert("help".into(), h.clone().into());
+        }
+        if let Some(i) = &self.issue {
+            e.insert("issue".into(), i.code.into());
+        }
+        if let Some(loc) = &self.location {
+            if let Some(f) = &loc.file {
+                e.insert("file".into(), f.clone().into());
+            }
+            if let Some(p) = &loc.pointer {
+                e.insert("pointer".into(), p.clone().into());
+            }
+            if let Some(l) = loc.line {
+                e.insert("line".into(), l.into());
+            }
+            if let Some(c) = loc.column {
+                e.insert("column".into(), c.into());
+            }
+        }
+        serde_json::json!({"formatVersion": 1, "error": e})
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for Error {}
+
+impl miette::Diagnostic for Error {
+    fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        let code = match &self.issue {
+            Some(i) => i.code,
+            None => self.kind.code(),
+        };
+        Some(Box::new(format!("planforge::{code}")))
+    }
+    fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        self.help.as_ref().map(|h| Box::new(h) as Box<dyn fmt::Display>)
+    }
+}

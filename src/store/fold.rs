@@ -1,0 +1,312 @@
+//! The fold (SPEC §2): ops → content. Pure, deterministic, never fails.
+
+use crate::check::issue::Issue;
+use crate::model::value::{Map, Value};
+use crate::model::{Bounds, Content, Edge, Node, Op, OpBody, Provenance};
+use std::collections::{HashMap, HashSet};
+
+/// What the fold produces.
+#[derive(Debug, Clone)]
+pub struct Folded {
+    pub content: Content,
+    /// The fold's own findings: `dangling_edge`, `unknown_node`,
+    /// `duplicate_edge_id`, `torn_tail`.
+    pub issues: Vec<Issue>,
+}
+
+/// Transactions that have their closing op.
+pub fn complete_txs(ops: &[Op]) -> HashSet<&str> {
+    ops.iter().filter(|o| o.tx_end).map(|o| o.tx.as_str()).collect()
+}
+
+/// Folds ops into content. Only complete transactions are applied; the
+/// revision is the number of ops applied.
+pub fn fold(plan_id: &str, ops: &[Op], provenance: Option<Provenance>) -> Folded {
+    let complete = complete_txs(ops);
+    let mut issues = Vec::new();
+    let torn = ops.iter().filter(|o| !complete.contains(o.tx.as_str())).count();
+    if torn > 0 {
+        issues.push(Issue::advisory(
+            "torn_tail",
+            format!(
+                "{torn} op(s) of an unfinished transaction (a write that was interrupted) were ignored; the next write to the plan removes them, and nothing complete was lost"
+            ),
+        ));
+    }
+    let mut applied: Vec<&Op> = ops.iter().filter(|o| complete.contains(o.tx.as_str())).collect();
+    applied.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+
+    let mut state = State::default();
+    for op in &applied {
+        state.apply(op, &mut issues);
+    }
+    let content = state.finish(plan_id, applied.len() as u64, provenance, &mut issues);
+    Folded { content, issues }
+}
+
+#[derive(Default)]
+struct State {
+    nodes: Vec<Option<Node>>,
+    node_at: HashMap<String, usize>,
+    edges: Vec<Option<Edge>>,
+    edge_at: HashMap<String, usize>,
+    bounds: Option<Bounds>,
+    /// Ids named by set_* ops while absent.
+    touched_absent: Vec<String>,
+}
+
+impl State {
+    fn node_mut(&mut self, id: &str) -> Option<&mut Node> {
+        let i = *self.node_at.get(id)?;
+        self.nodes[i].as_mut()
+    }
+
+    fn apply(&mut self, op: &Op, issues: &mut Vec<Issue>) {
+        match &op.body {
+            OpBody::AddNode { node } => match self.node_at.get(&node.id) {
+                Some(&i) => self.nodes[i] = Some(node.clone()),
+                None => {
+                    self.node_at.insert(node.id.clone(), self.nodes.len());
+                    self.nodes.push(Some(node.clone()));
+                }
+            },
+            OpBody::RemoveNode { node_id, incident_edge_ids } => {
+                if let Some(i) = self.node_at.remove(node_id) {
+                    self.nodes[i] = None;
+                }
+                for e in incident_edge_ids {
+                    if let Some(i) = self.edge_at.remove(e) {
+                        self.edges[i] = None;
+                    }
+                }
+            }
+            OpBody::SetNodeField { node_id, path, value } => match self.node_mut(node_id) {
+                Some(n) => set_path(&mut n.definition, path, value.clone()),
+                None => self.touched_absent.push(node_id.clone()),
+            },
+            OpBody::SetNodeDefinition { node_id, definition } => match self.node_mut(node_id) {
+                Some(n) => n.definition = definition.clone(),
+                None => self.touched_absent.push(node_id.clone()),
+            },
+            OpBody::SetNodePhase { node_id, phase } => match self.node_mut(node_id) {
+                Some(n) => n.phase = phase.clone().filter(|p| !p.is_empty()),
+                None => self.touched_absent.push(node_id.clone()),
+            },
+            OpBody::AddEdge { edge } => match self.edge_at.get(&edge.id) {
+                Some(&i) => {
+                    let old = self.edges[i].as_ref().expect("indexed edges are present");
+                    if !old.same_signature(edge) {
+                        issues.push(
+                            Issue::blocking(
+                                "duplicate_edge_id",
+                                format!(
+                                    "two edges share the id `{}`: {} → {} on `{}` and {} → {} on `{}`; the later one was kept. Edge ids identify edges: disconnect `{}` and connect the one you meant, giving the other a new id",
+                                    edge.id, old.from, old.to, old.handle, edge.from, edge.to, edge.handle, edge.id
+                                ),
+                            )
+                            .edge(edge.id.clone()),
+                        );
+                    }
+                    self.edges[i] = Some(edge.clone());
+                }
+                None => {
+                    self.edge_at.insert(edge.id.clone(), self.edges.len());
+                    self.edges.push(Some(edge.clone()));
+                }
+            },
+            OpBody::RemoveEdge { edge_id } => {
+                if let Some(i) = self.edge_at.remove(edge_id) {
+                    self.edges[i] = None;
+                }
+            }
+            OpBody::SetBounds { bounds } => self.bounds = Some(*bounds),
+        }
+    }
+
+    fn finish(self, plan_id: &str, revision: u64, provenance: Option<Provenance>, issues: &mut Vec<Issue>) -> Content {
+        let nodes: Vec<Node> = self.nodes.into_iter().flatten().collect();
+        let present: HashSet<&str> = nodes.iter().map(|n| n.id.as_str()).collect();
+        let mut edges = Vec::new();
+        for e in self.edges.into_iter().flatten() {
+            let missing: Vec<&str> =
+                [e.from.as_str(), e.to.as_str()].into_iter().filter(|id| !present.contains(id)).collect();
+            if missing.is_empty() {
+                edges.push(e);
+            } else {
+                issues.push(
+                    Issue::advisory(
+                        "dangling_edge",
+                        format!(
+                            "edge `{}` ({} → {}) was dropped because node `{}` no longer exists; connect the nodes again if the link is still wanted",
+                            e.id, e.from, e.to, missing[0]
+                        ),
+                    )
+                    .edge(e.id.clone()),
+                );
+            }
+        }
+        let mut seen = HashSet::new();
+        for id in &self.touched_absent {
+            if !present.contains(id.as_str()) && seen.insert(id.as_str()) {
+                issues.push(
+                    Issue::advisory(
+                        "unknown_node",
+                        format!(
+                            "the log edits node `{id}`, which does not exist when the edit applies; those edits had no effect. Add the node first, or drop the edits"
+                        ),
+                    )
+                    .node(id.clone()),
+                );
+            }
+        }
+        Content {
+            plan_id: plan_id.to_string(),
+            revision,
+            bounds: self.bounds.unwrap_or_default(),
+            nodes,
+            edges,
+            provenance,
+        }
+    }
+}
+
+/// Sets a dot path inside a definition, creating objects along the way. An
+/// intermediate that is not an object is replaced by one, except that an
+/// array accepts a numeric segment within its length.
+pub fn set_path(def: &mut Map, path: &str, value: Value) {
+    let segs: Vec<&str> = path.split('.').collect();
+    if segs.iter().any(|s| s.is_empty()) {
+        return;
+    }
+    let mut slot: &mut Map = def;
+    for (i, seg) in segs.iter().enumerate() {
+        if i == segs.len() - 1 {
+            slot.insert(seg.to_string(), value);
+            return;
+        }
+        let entry = slot.entry(seg.to_string()).or_insert_with(|| Value::Object(Map::new()));
+        if let Value::Array(items) = entry
+            && let Ok(idx) = segs[i + 1].parse::<usize>()
+            && idx < items.len()
+        {
+            set_in_array(items, idx, &segs[i + 2..], value);
+            return;
+        }
+        if !matches!(entry, Value::Object(_)) {
+            *entry = Value::Object(Map::new());
+        }
+        match entry {
+            Value::Object(m) => slot = m,
+            _ => unreachable!("made an object above"),
+        }
+    }
+}
+
+fn set_in_array(items: &mut [Value], idx: usize, rest: &[&str], value: Value) {
+    if rest.is_empty() {
+        items[idx] = value;
+        return;
+    }
+    if !matches!(items[idx], Value::Object(_)) {
+        items[idx] = Value::Object(Map::new());
+    }
+    if let Value::Object(m) = &mut items[idx] {
+        set_path(m, &rest.join("."), value);
+    }
+}
+
+/// Reads a dot path inside a definition.
+pub fn get_path<'a>(def: &'a Map, path: &str) -> Option<&'a Value> {
+    let mut segs = path.split('.');
+    let mut cur = def.get(segs.next()?)?;
+    for seg in segs {
+        cur = match cur {
+            Value::Object(m) => m.get(seg)?,
+            Value::Array(a) => a.get(seg.parse::<usize>().ok()?)?,
+            _ => return None,
+        };
+    }
+    Some(cur)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Handle, NodeKind};
+
+    fn op(lamport: u64, actor: &str, tx: &str, end: bool, body: OpBody) -> Op {
+        Op {
+            op_id: format!("{actor}:plan-t:{lamport}:{tx}"),
+            actor_id: actor.into(),
+            lamport,
+            at: "2026-01-01T00:00:00Z".into(),
+            tx: tx.into(),
+            tx_end: end,
+            body,
+        }
+    }
+    fn node(id: &str) -> Node {
+        Node { id: id.into(), phase: None, kind: NodeKind::Join, definition: Map::new() }
+    }
+    fn edge(id: &str, from: &str, to: &str) -> Edge {
+        Edge { id: id.into(), from: from.into(), to: to.into(), handle: Handle::Always }
+    }
+
+    #[test]
+    fn incomplete_transactions_are_ignored() {
+        let ops = vec![
+            op(1, "a", "t1", true, OpBody::AddNode { node: node("x") }),
+            op(2, "a", "t2", false, OpBody::AddNode { node: node("y") }),
+        ];
+        let f = fold("plan-t", &ops, None);
+        assert_eq!(f.content.nodes.len(), 1);
+        assert_eq!(f.content.revision, 1);
+        assert!(f.issues.iter().any(|i| i.code == "torn_tail"));
+    }
+
+    #[test]
+    fn removal_takes_incident_edges_and_dangling_edges_drop() {
+        let ops = vec![
+            op(1, "a", "t1", false, OpBody::AddNode { node: node("x") }),
+            op(2, "a", "t1", false, OpBody::AddNode { node: node("y") }),
+            op(3, "a", "t1", false, OpBody::AddEdge { edge: edge("e1", "x", "y") }),
+            op(4, "a", "t1", true, OpBody::AddEdge { edge: edge("e2", "y", "x") }),
+            op(5, "a", "t2", true, OpBody::RemoveNode { node_id: "y".into(), incident_edge_ids: vec!["e1".into()] }),
+        ];
+        let f = fold("plan-t", &ops, None);
+        assert_eq!(f.content.nodes.len(), 1);
+        assert!(f.content.edges.is_empty());
+        assert!(f.issues.iter().any(|i| i.code == "dangling_edge" && i.edge_id.as_deref() == Some("e2")));
+    }
+
+    #[test]
+    fn duplicate_edge_ids_are_blocking_and_name_both() {
+        let ops = vec![
+            op(1, "a", "t1", false, OpBody::AddNode { node: node("x") }),
+            op(2, "a", "t1", false, OpBody::AddNode { node: node("y") }),
+            op(3, "a", "t1", true, OpBody::AddEdge { edge: edge("e", "x", "y") }),
+            op(4, "b", "t2", true, OpBody::AddEdge { edge: edge("e", "y", "x") }),
+        ];
+        let f = fold("plan-t", &ops, None);
+        let i = f.issues.iter().find(|i| i.code == "duplicate_edge_id").unwrap();
+        assert!(i.is_blocking());
+        assert!(i.message.contains("x → y") && i.message.contains("y → x"));
+    }
+
+    #[test]
+    fn edits_to_absent_nodes_are_reported() {
+        let ops = vec![op(1, "a", "t", true, OpBody::SetNodePhase { node_id: "ghost".into(), phase: Some("p".into()) })];
+        let f = fold("plan-t", &ops, None);
+        assert!(f.issues.iter().any(|i| i.code == "unknown_node"));
+    }
+
+    #[test]
+    fn set_path_creates_intermediates() {
+        let mut m = Map::new();
+        set_path(&mut m, "args.a.b", Value::Bool(true));
+        assert_eq!(get_path(&m, "args.a.b"), Some(&Value::Bool(true)));
+        m.insert("list".into(), Value::Array(vec![Value::Null, Value::Null]));
+        set_path(&mut m, "list.1", Value::Number(2.0));
+        assert_eq!(get_path(&m, "list.1"), Some(&Value::Number(2.0)));
+    }
+}

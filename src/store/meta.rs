@@ -1,0 +1,206 @@
+//! `meta.json`: a plan's state and the other store metadata (not content,
+//! except provenance, which the fold takes from here).
+
+use crate::error::{Error, Result};
+use crate::model::{AuthorityClaim, Provenance};
+use crate::wire::codec;
+use serde_json::{Value as J, json};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum State {
+    Editable,
+    Reviewable,
+    Executable,
+}
+
+impl State {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            State::Editable => "editable",
+            State::Reviewable => "reviewable",
+            State::Executable => "executable",
+        }
+    }
+    pub fn parse(s: &str) -> Option<State> {
+        match s {
+            "editable" => Some(State::Editable),
+            "reviewable" => Some(State::Reviewable),
+            "executable" => Some(State::Executable),
+            _ => None,
+        }
+    }
+}
+
+impl std::fmt::Display for State {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The record of a plan's last freeze.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Frozen {
+    pub revision: u64,
+    pub digest: String,
+}
+
+/// The approval that made a plan executable (SPEC §4).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Approval {
+    pub plan_id: String,
+    pub digest: String,
+    pub authority_set: Vec<AuthorityClaim>,
+    pub decided_by: String,
+    pub decided_at: String,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Meta {
+    pub state: State,
+    pub label: Option<String>,
+    /// The owner's request, verbatim (`author`).
+    pub request: Option<String>,
+    pub provenance: Option<Provenance>,
+    pub approval: Option<Approval>,
+    /// The last freeze; kept after unfreeze so `diff frozen current` works.
+    pub frozen: Option<Frozen>,
+    /// Revisions at which the plan was frozen, oldest first.
+    pub freezes: Vec<u64>,
+    pub created_at: String,
+    pub updated_at: String,
+}
+
+impl Meta {
+    pub fn new(now: &str) -> Meta {
+        Meta {
+            state: State::Editable,
+            label: None,
+            request: None,
+            provenance: None,
+            approval: None,
+            frozen: None,
+            freezes: Vec::new(),
+            created_at: now.to_string(),
+            updated_at: now.to_string(),
+        }
+    }
+
+    pub fn to_json(&self) -> J {
+        let mut m = serde_json::Map::new();
+        m.insert("formatVersion".into(), 1.into());
+        m.insert("state".into(), self.state.as_str().into());
+        if let Some(l) = &self.label {
+            m.insert("label".into(), l.clone().into());
+        }
+        if let Some(r) = &self.request {
+            m.insert("request".into(), r.clone().into());
+        }
+        if let Some(p) = &self.provenance {
+            m.insert("provenance".into(), codec::provenance_json(p));
+        }
+        if let Some(a) = &self.approval {
+            m.insert("approval".into(), approval_json(a));
+        }
+        if let Some(f) = &self.frozen {
+            m.insert("frozen".into(), json!({"revision": f.revision, "digest": f.digest}));
+        }
+        if !self.freezes.is_empty() {
+            m.insert("freezes".into(), json!(self.freezes));
+        }
+        m.insert("createdAt".into(), self.created_at.clone().into());
+        m.insert("updatedAt".into(), self.updated_at.clone().into());
+        J::Object(m)
+    }
+
+    pub fn parse(text: &str, file: &str) -> Result<Meta> {
+        let corrupt = |what: &str| {
+            Error::new(crate::error::ErrorKind::CorruptStore, format!("{file} is damaged: {what}"))
+                .with_help("restore meta.json from version control; the op log next to it holds the plan's content")
+        };
+        let v = crate::wire::parse::json(text).map_err(|e| corrupt(&e.to_string()))?;
+        let v = crate::wire::convert::hydrated(v, "").map_err(|e| corrupt(&e.to_string()))?;
+        let m = v.as_object().ok_or_else(|| corrupt("it is not a JSON object"))?;
+        let s = |k: &str| m.get(k).and_then(|v| v.as_str()).map(str::to_string);
+        let state = s("state").and_then(|s| State::parse(&s)).ok_or_else(|| corrupt("`state` is missing or unknown"))?;
+        let provenance = match m.get("provenance") {
+            None => None,
+            Some(p) => Some(codec::provenance(p, "/provenance").map_err(|e| corrupt(&e.to_string()))?),
+        };
+        let approval = match m.get("approval") {
+            None => None,
+            Some(a) => Some(approval_from(a).ok_or_else(|| corrupt("`approval` is malformed"))?),
+        };
+        let frozen = match m.get("frozen").and_then(|f| f.as_object()) {
+            None => None,
+            Some(f) => Some(Frozen {
+                revision: f.get("revision").and_then(|r| r.as_u64()).ok_or_else(|| corrupt("`frozen.revision` is malformed"))?,
+                digest: f.get("digest").and_then(|d| d.as_str()).ok_or_else(|| corrupt("`frozen.digest` is malformed"))?.to_string(),
+            }),
+        };
+        let freezes = m
+            .get("freezes")
+            .and_then(|f| f.as_array())
+            .map(|a| a.iter().filter_map(|r| r.as_u64()).collect())
+            .unwrap_or_default();
+        Ok(Meta {
+            state,
+            label: s("label"),
+            request: s("request"),
+            provenance,
+            approval,
+            frozen,
+            freezes,
+            created_at: s("createdAt").unwrap_or_default(),
+            updated_at: s("updatedAt").unwrap_or_default(),
+        })
+    }
+}
+
+pub fn claim_json(c: &AuthorityClaim) -> J {
+    json!({"capability": c.capability, "scope": c.scope, "verb": c.verb.as_str()})
+}
+
+pub fn approval_json(a: &Approval) -> J {
+    json!({
+        "planId": a.plan_id,
+        "digest": a.digest,
+        "authoritySet": a.authority_set.iter().map(claim_json).collect::<Vec<_>>(),
+        "decidedBy": a.decided_by,
+        "decidedAt": a.decided_at,
+        "disposition": "approved",
+    })
+}
+
+fn approval_from(v: &crate::model::Value) -> Option<Approval> {
+    let m = v.as_object()?;
+    let s = |k: &str| m.get(k).and_then(|v| v.as_str()).map(str::to_string);
+    Some(Approval {
+        plan_id: s("planId")?,
+        digest: s("digest")?,
+        authority_set: m
+            .get("authoritySet")?
+            .as_array()?
+            .iter()
+            .map(AuthorityClaim::from_value)
+            .collect::<Option<Vec<_>>>()?,
+        decided_by: s("decidedBy")?,
+        decided_at: s("decidedAt")?,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn meta_round_trips() {
+        let mut m = Meta::new("2026-01-01T00:00:00Z");
+        m.label = Some("x".into());
+        m.request = Some("a \"quoted\"\nrequest".into());
+        m.frozen = Some(Frozen { revision: 3, digest: "ab".into() });
+        m.freezes = vec![3];
+        m.state = State::Reviewable;
+        let text = serde_json::to_string(&m.to_json()).unwrap();
+        assert_eq!(Meta::parse(&text, "meta.json").unwrap(), m);
+    }
+}

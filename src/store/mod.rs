@@ -1,0 +1,445 @@
+//! The file store (SPEC §3): one folder per plan holding an append-only op
+//! log and `meta.json`. The store checks state, revision and legality only;
+//! policy (the checks) lives above it.
+
+pub mod fold;
+pub mod lock;
+pub mod log;
+pub mod meta;
+
+use crate::check::issue::Issue;
+use crate::error::{Error, ErrorKind, Result};
+use crate::model::ids;
+use crate::model::{Content, Op, OpBody};
+use fold::Folded;
+use log::Log;
+use meta::{Meta, State};
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+pub const OPS_FILE: &str = "ops.jsonl";
+pub const META_FILE: &str = "meta.json";
+pub const LOCK_FILE: &str = "lock";
+pub const CURRENT_FILE: &str = "current";
+
+const GITIGNORE: &str = "# written by planforge init\ncurrent\n*/lock\n*/checkpoint*\n.lock\n.tmp-*\n";
+const GITATTRIBUTES: &str =
+    "# written by planforge init: concurrent histories of a plan merge line by line;\n# the fold orders them\n*/ops.jsonl merge=union\n";
+
+/// A plan read from the store and folded.
+#[derive(Debug, Clone)]
+pub struct Loaded {
+    pub plan_id: String,
+    pub meta: Meta,
+    /// The log as read (complete and unfinished transactions).
+    pub log: Log,
+    /// Ops of complete transactions, in log order (revision N = the first N).
+    pub ops: Vec<Op>,
+    pub folded: Folded,
+    pub digest: String,
+    /// Byte length of the canonical text the digest hashes.
+    pub encoded_len: usize,
+}
+
+impl Loaded {
+    pub fn content(&self) -> &Content {
+        &self.folded.content
+    }
+    pub fn revision(&self) -> u64 {
+        self.folded.content.revision
+    }
+    pub fn state(&self) -> State {
+        self.meta.state
+    }
+
+    /// The fold's findings plus the integrity check of a non-editable plan:
+    /// its content must still hash to the digest recorded at freeze.
+    pub fn store_issues(&self) -> Vec<Issue> {
+        let mut out = self.folded.issues.clone();
+        if self.meta.state != State::Editable
+            && let Some(f) = &self.meta.frozen
+            && f.digest != self.digest
+        {
+            out.push(Issue::blocking(
+                "digest_mismatch",
+                format!(
+                    "plan {} is {} with digest {}, but its content now hashes to {}: the op log was changed after freeze (a hand edit or a merge). Clone the plan to keep working on this content, or restore the log",
+                    self.plan_id, self.meta.state, f.digest, self.digest
+                ),
+            ));
+        }
+        out
+    }
+}
+
+/// The store: a folder of plans.
+#[derive(Debug, Clone)]
+pub struct Store {
+    root: PathBuf,
+}
+
+/// Builds the ops of one transaction: lamports R+1…R+k, one tx id, the last
+/// op closing it.
+pub fn transaction(actor: &str, plan_id: &str, revision: u64, bodies: Vec<OpBody>) -> Vec<Op> {
+    let tx = crate::util::tx_id();
+    let at = crate::util::now();
+    let k = bodies.len();
+    bodies
+        .into_iter()
+        .enumerate()
+        .map(|(i, body)| {
+            let lamport = revision + i as u64 + 1;
+            Op {
+                op_id: format!("{actor}:{plan_id}:{lamport}:{tx}"),
+                actor_id: actor.to_string(),
+                lamport,
+                at: at.clone(),
+                tx: tx.clone(),
+                tx_end: i + 1 == k,
+                body,
+            }
+        })
+        .collect()
+}
+
+/// Folds ops with a plan's provenance and digests the result.
+pub fn fold_and_digest(plan_id: &str, ops: &[Op], meta: &Meta) -> (Folded, String, usize) {
+    let folded = fold::fold(plan_id, ops, meta.provenance.clone());
+    let (digest, len) = crate::wire::jcs::digest(&folded.content);
+    (folded, digest, len)
+}
+
+fn refuse_symlink(path: &Path) -> Result<()> {
+    if let Ok(md) = fs::symlink_metadata(path)
+        && md.file_type().is_symlink()
+    {
+        return Err(Error::new(
+            ErrorKind::CorruptStore,
+            format!("{} is a symbolic link; planforge does not follow links inside a store, so nothing is read or written outside it", path.display()),
+        )
+        .with_help("replace the link with the real file or folder"));
+    }
+    Ok(())
+}
+
+fn sync_dir(path: &Path) {
+    if let Ok(d) = fs::File::open(path) {
+        let _ = d.sync_all();
+    }
+}
+
+/// Replaces a file atomically: temp file in the same folder, sync, rename,
+/// sync the folder.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let mut tmp = tempfile::Builder::new().prefix(".tmp-").tempfile_in(dir).map_err(|e| Error::io("create a temporary file in", dir, &e))?;
+    tmp.write_all(bytes).map_err(|e| Error::io("write", tmp.path(), &e))?;
+    tmp.as_file().sync_all().map_err(|e| Error::io("sync", tmp.path(), &e))?;
+    tmp.persist(path).map_err(|e| Error::io("replace", path, &e.error))?;
+    sync_dir(dir);
+    Ok(())
+}
+
+impl Store {
+    /// Opens an existing store folder.
+    pub fn open(root: impl Into<PathBuf>) -> Result<Store> {
+        let root = root.into();
+        match fs::metadata(&root) {
+            Ok(md) if md.is_dir() => Ok(Store { root }),
+            Ok(_) => Err(Error::new(ErrorKind::CorruptStore, format!("the store {} is not a folder", root.display()))),
+            Err(_) => Err(Error::new(ErrorKind::CorruptStore, format!("there is no plan store at {}", root.display()))
+                .with_help("create one with `planforge init`, or point --store / PLANFORGE_STORE at an existing one")),
+        }
+    }
+
+    /// Creates (or completes) a store folder: `.gitignore`, `.gitattributes`,
+    /// the commented registry and `templates/`. Existing files are kept.
+    pub fn init(root: impl Into<PathBuf>) -> Result<(Store, Vec<String>)> {
+        let root = root.into();
+        fs::create_dir_all(&root).map_err(|e| Error::io("create", &root, &e))?;
+        let store = Store::open(root)?;
+        let mut written = Vec::new();
+        let has_registry = store.root.join("registry.yaml").exists() || store.root.join("registry.json").exists();
+        let mut files: Vec<(&str, &str)> = vec![(".gitignore", GITIGNORE), (".gitattributes", GITATTRIBUTES)];
+        if !has_registry {
+            files.push(("registry.yaml", crate::registry::DEFAULT_REGISTRY_YAML));
+        }
+        for (name, text) in files {
+            let p = store.root.join(name);
+            if !p.exists() {
+                write_atomic(&p, text.as_bytes())?;
+                written.push(name.to_string());
+            }
+        }
+        let t = store.root.join("templates");
+        if !t.exists() {
+            fs::create_dir_all(&t).map_err(|e| Error::io("create", &t, &e))?;
+            written.push("templates/".into());
+        }
+        Ok((store, written))
+    }
+
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// The folder of a plan. The id must match the plan id rule, so the path
+    /// can never leave the store.
+    pub fn plan_dir(&self, id: &str) -> Result<PathBuf> {
+        if !ids::is_valid_plan_id(id) {
+            return Err(Error::invalid(format!(
+                "`{}` is not a plan id: plan ids look like `plan-<name>` where the name is 1–64 letters, digits, `_` or `-`",
+                ids::quote_id(id)
+            )));
+        }
+        Ok(self.root.join(id))
+    }
+
+    pub fn exists(&self, id: &str) -> bool {
+        self.plan_dir(id).map(|d| d.join(META_FILE).is_file()).unwrap_or(false)
+    }
+
+    /// Every plan id in the store, sorted.
+    pub fn plan_ids(&self) -> Result<Vec<String>> {
+        let rd = fs::read_dir(&self.root).map_err(|e| Error::io("list", &self.root, &e))?;
+        let mut ids = Vec::new();
+        for entry in rd.flatten() {
+            let Ok(name) = entry.file_name().into_string() else { continue };
+            if !ids::is_valid_plan_id(&name) {
+                continue;
+            }
+            let Ok(ft) = entry.file_type() else { continue };
+            if ft.is_dir() && entry.path().join(META_FILE).is_file() {
+                ids.push(name);
+            }
+        }
+        ids.sort();
+        Ok(ids)
+    }
+
+    fn unknown_plan(&self, id: &str) -> Error {
+        let known = self.plan_ids().unwrap_or_default();
+        let hint = crate::model::suggest::did_you_mean(id, known.iter().map(String::as_str));
+        Error::new(ErrorKind::UnknownPlan, format!("there is no plan `{}` in {}{hint}", ids::quote_id(id), self.root.display()))
+            .with_help(if known.is_empty() {
+                "create one with `planforge create`, or import a document with `planforge import FILE`".to_string()
+            } else {
+                format!("plans here: {}", crate::model::suggest::choices(id, known.iter().map(String::as_str)))
+            })
+    }
+
+    fn read_meta(&self, id: &str, dir: &Path) -> Result<Meta> {
+        refuse_symlink(dir)?;
+        let path = dir.join(META_FILE);
+        refuse_symlink(&path)?;
+        let text = match fs::read_to_string(&path) {
+            Ok(t) => t,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(self.unknown_plan(id)),
+            Err(e) => return Err(Error::new(ErrorKind::CorruptStore, format!("could not read {}: {e}", path.display()))),
+        };
+        Meta::parse(&text, &format!("{id}/{META_FILE}"))
+    }
+
+    /// Loads and folds a plan at its current revision.
+    pub fn load(&self, id: &str) -> Result<Loaded> {
+        self.load_at(id, None)
+    }
+
+    /// Loads a plan folded at `revision` (its first N ops), or at its current
+    /// revision.
+    pub fn load_at(&self, id: &str, revision: Option<u64>) -> Result<Loaded> {
+        let dir = self.plan_dir(id)?;
+        let meta = self.read_meta(id, &dir)?;
+        let ops_path = dir.join(OPS_FILE);
+        refuse_symlink(&ops_path)?;
+        let log = log::read(&ops_path, id)?;
+        let mut ops = log.complete_ops();
+        if let Some(r) = revision {
+            if r > ops.len() as u64 {
+                return Err(Error::new(
+                    ErrorKind::UnknownRevision,
+                    format!("plan {id} has no revision {r}; its revisions run from 0 to {}", ops.len()),
+                ));
+            }
+            ops.truncate(r as usize);
+        }
+        let (folded, digest, encoded_len) = fold_and_digest(id, &ops, &meta);
+        // Keep unfinished ops visible to the fold's torn_tail finding.
+        let mut folded = folded;
+        if revision.is_none() && log.ops.len() > ops.len() {
+            let torn = fold::fold(id, &log.ops, None).issues.into_iter().filter(|i| i.code == "torn_tail");
+            folded.issues.extend(torn);
+        }
+        Ok(Loaded { plan_id: id.to_string(), meta, log, ops, folded, digest, encoded_len })
+    }
+
+    /// Runs one write transaction on a plan under its lock: checks the state
+    /// and the expected revision, asks `build` for the ops (it sees the plan
+    /// folded under the lock and may refuse), appends them in one write and
+    /// returns the plan after the write. No ops → nothing is written.
+    pub fn commit<F>(&self, id: &str, actor: &str, expect_rev: Option<u64>, build: F) -> Result<(Loaded, Vec<Op>)>
+    where
+        F: FnOnce(&Loaded) -> Result<Vec<OpBody>>,
+    {
+        let dir = self.plan_dir(id)?;
+        if !dir.join(META_FILE).exists() {
+            return Err(self.unknown_plan(id));
+        }
+        refuse_symlink(&dir)?;
+        let _guard = lock::acquire(&dir.join(LOCK_FILE), &format!("plan {id}"))?;
+        let before = self.load(id)?;
+        ensure_editable(&before)?;
+        if let Some(want) = expect_rev
+            && want != before.revision()
+        {
+            return Err(Error::new(
+                ErrorKind::RevisionMoved,
+                format!("plan {id} is at revision {}, not {want}: someone changed it since you read it", before.revision()),
+            )
+            .with_help("read the plan again (status, outline or read) and redo the change against the new revision"));
+        }
+        let bodies = build(&before)?;
+        if bodies.is_empty() {
+            return Ok((before, Vec::new()));
+        }
+        let ops = transaction(actor, id, before.revision(), bodies);
+        log::append(&dir.join(OPS_FILE), &before.log, &ops)?;
+        let mut meta = before.meta.clone();
+        meta.updated_at = crate::util::now();
+        write_atomic(&dir.join(META_FILE), crate::wire::json::pretty(&meta.to_json()).as_bytes())?;
+        let mut all = before.ops.clone();
+        all.extend(ops.iter().cloned());
+        let (folded, digest, encoded_len) = fold_and_digest(id, &all, &meta);
+        let log_after = Log { ops: all.clone(), good_len: 0, len: 0, ends_with_newline: true };
+        Ok((Loaded { plan_id: id.to_string(), meta, log: log_after, ops: all, folded, digest, encoded_len }, ops))
+    }
+
+    /// Changes a plan's metadata (lifecycle transitions) under its lock.
+    pub fn update_meta<F>(&self, id: &str, change: F) -> Result<Loaded>
+    where
+        F: FnOnce(&Loaded, &mut Meta) -> Result<()>,
+    {
+        let dir = self.plan_dir(id)?;
+        if !dir.join(META_FILE).exists() {
+            return Err(self.unknown_plan(id));
+        }
+        refuse_symlink(&dir)?;
+        let _guard = lock::acquire(&dir.join(LOCK_FILE), &format!("plan {id}"))?;
+        let mut loaded = self.load(id)?;
+        let mut meta = loaded.meta.clone();
+        change(&loaded, &mut meta)?;
+        meta.updated_at = crate::util::now();
+        write_atomic(&dir.join(META_FILE), crate::wire::json::pretty(&meta.to_json()).as_bytes())?;
+        loaded.meta = meta;
+        Ok(loaded)
+    }
+
+    /// Creates a plan from a first transaction. The folder is built under a
+    /// temporary name inside the store and renamed into place, so a plan
+    /// appears whole or not at all.
+    pub fn create(&self, id: &str, actor: &str, meta: Meta, bodies: Vec<OpBody>) -> Result<Loaded> {
+        let dir = self.plan_dir(id)?;
+        let _guard = lock::acquire(&self.root.join(".lock"), "the store")?;
+        if fs::symlink_metadata(&dir).is_ok() {
+            return Err(Error::new(ErrorKind::DuplicateId, format!("a plan `{id}` already exists in {}", self.root.display()))
+                .with_help("choose another id, or remove the existing plan first"));
+        }
+        let tmp = tempfile::Builder::new().prefix(".tmp-").tempdir_in(&self.root).map_err(|e| Error::io("create a temporary folder in", &self.root, &e))?;
+        let ops = if bodies.is_empty() { Vec::new() } else { transaction(actor, id, 0, bodies) };
+        log::write_new(&tmp.path().join(OPS_FILE), &ops)?;
+        let meta_text = crate::wire::json::pretty(&meta.to_json());
+        let mp = tmp.path().join(META_FILE);
+        fs::write(&mp, meta_text).map_err(|e| Error::io("write", &mp, &e))?;
+        fs::File::open(&mp).and_then(|f| f.sync_all()).map_err(|e| Error::io("sync", &mp, &e))?;
+        sync_dir(tmp.path());
+        let tmp_path = tmp.keep();
+        if let Err(e) = fs::rename(&tmp_path, &dir) {
+            let _ = fs::remove_dir_all(&tmp_path);
+            return Err(Error::io("move the new plan into", &dir, &e));
+        }
+        sync_dir(&self.root);
+        let (folded, digest, encoded_len) = fold_and_digest(id, &ops, &meta);
+        let log = Log { ops: ops.clone(), good_len: 0, len: 0, ends_with_newline: true };
+        Ok(Loaded { plan_id: id.to_string(), meta, log, ops, folded, digest, encoded_len })
+    }
+
+    /// Deletes a plan: renamed aside first, so readers see it whole or gone.
+    pub fn remove(&self, id: &str) -> Result<()> {
+        let dir = self.plan_dir(id)?;
+        if !dir.join(META_FILE).exists() {
+            return Err(self.unknown_plan(id));
+        }
+        refuse_symlink(&dir)?;
+        let _store = lock::acquire(&self.root.join(".lock"), "the store")?;
+        let _plan = lock::acquire(&dir.join(LOCK_FILE), &format!("plan {id}"))?;
+        let aside = self.root.join(format!(".tmp-removed-{}", crate::util::tx_id()));
+        fs::rename(&dir, &aside).map_err(|e| Error::io("remove", &dir, &e))?;
+        sync_dir(&self.root);
+        fs::remove_dir_all(&aside).map_err(|e| Error::io("remove", &aside, &e))?;
+        if self.current()?.as_deref() == Some(id) {
+            let _ = fs::remove_file(self.root.join(CURRENT_FILE));
+        }
+        Ok(())
+    }
+
+    /// The store's current plan id, if set.
+    pub fn current(&self) -> Result<Option<String>> {
+        let p = self.root.join(CURRENT_FILE);
+        refuse_symlink(&p)?;
+        match fs::read_to_string(&p) {
+            Ok(s) => {
+                let s = s.trim();
+                Ok((!s.is_empty()).then(|| s.to_string()))
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(Error::io("read", &p, &e)),
+        }
+    }
+
+    pub fn set_current(&self, id: &str) -> Result<()> {
+        self.plan_dir(id)?;
+        let p = self.root.join(CURRENT_FILE);
+        refuse_symlink(&p)?;
+        write_atomic(&p, format!("{id}\n").as_bytes())
+    }
+
+    /// The registry file of the store, if any (both present is an error).
+    pub fn registry_path(&self) -> Result<Option<PathBuf>> {
+        let y = self.root.join("registry.yaml");
+        let j = self.root.join("registry.json");
+        refuse_symlink(&y)?;
+        refuse_symlink(&j)?;
+        match (y.is_file(), j.is_file()) {
+            (true, true) => Err(Error::new(
+                ErrorKind::CorruptStore,
+                format!("the store {} holds both registry.yaml and registry.json; keep one", self.root.display()),
+            )),
+            (true, false) => Ok(Some(y)),
+            (false, true) => Ok(Some(j)),
+            (false, false) => Ok(None),
+        }
+    }
+
+    /// The store's templates folder.
+    pub fn templates_dir(&self) -> PathBuf {
+        self.root.join("templates")
+    }
+}
+
+/// Refuses writes to a plan that is not editable, saying how to proceed.
+pub fn ensure_editable(p: &Loaded) -> Result<()> {
+    match p.meta.state {
+        State::Editable => Ok(()),
+        State::Reviewable => Err(Error::new(
+            ErrorKind::NotEditable,
+            format!("plan {} is reviewable (frozen at revision {}); its content cannot change", p.plan_id, p.revision()),
+        )
+        .with_help(format!("run `planforge unfreeze -p {}` to edit it again (the freeze is then undone), or submit it as it is", p.plan_id))),
+        State::Executable => Err(Error::new(
+            ErrorKind::NotEditable,
+            format!("plan {} is executable (approved); nothing can change it, ever", p.plan_id),
+        )
+        .with_help(format!("clone it to keep working: `planforge clone plan-<new-name> -p {}`", p.plan_id))),
+    }
+}
