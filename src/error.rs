@@ -48,7 +48,10 @@ impl ErrorKind {
 
     pub fn exit_code(self) -> u8 {
         match self {
-            ErrorKind::DuplicateId | ErrorKind::NotEditable | ErrorKind::RevisionMoved | ErrorKind::Refused => 1,
+            ErrorKind::DuplicateId
+            | ErrorKind::NotEditable
+            | ErrorKind::RevisionMoved
+            | ErrorKind::Refused => 1,
             ErrorKind::UnknownPlan
             | ErrorKind::UnknownNode
             | ErrorKind::UnknownEdge
@@ -89,7 +92,14 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 impl Error {
     pub fn new(kind: ErrorKind, message: impl Into<String>) -> Error {
-        Error { kind, message: message.into(), help: None, location: None, issue: None, source: None }
+        Error {
+            kind,
+            message: message.into(),
+            help: None,
+            location: None,
+            issue: None,
+            source: None,
+        }
     }
     pub fn with_help(mut self, help: impl Into<String>) -> Error {
         self.help = Some(help.into());
@@ -188,6 +198,8 @@ impl miette::Diagnostic for Error {
         Some(Box::new(format!("planforge::{code}")))
     }
     fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
-        self.help.as_ref().map(|h| Box::new(h) as Box<dyn fmt::Display>)
+        self.help
+            .as_ref()
+            .map(|h| Box::new(h) as Box<dyn fmt::Display>)
     }
 }

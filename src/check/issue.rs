@@ -25,13 +25,23 @@ pub struct Issue {
     pub message: String,
     pub node_id: Option<String>,
     pub edge_id: Option<String>,
-    /// JSON pointer into the plan document (`/nodes/3/definition/tool`).
+    /// JSON pointer of the offending value. Relative to the node when
+    /// `node_id` is set (`/definition/tool`), else relative to the edge when
+    /// `edge_id` is set (`/handle`), else absolute in the plan document
+    /// (`/bounds/maxNodes`). Renderers resolve it against the document.
     pub pointer: Option<String>,
 }
 
 impl Issue {
     pub fn new(code: &'static str, severity: Severity, message: impl Into<String>) -> Issue {
-        Issue { code, severity, message: message.into(), node_id: None, edge_id: None, pointer: None }
+        Issue {
+            code,
+            severity,
+            message: message.into(),
+            node_id: None,
+            edge_id: None,
+            pointer: None,
+        }
     }
     pub fn blocking(code: &'static str, message: impl Into<String>) -> Issue {
         Issue::new(code, Severity::Blocking, message)
@@ -66,6 +76,9 @@ pub struct Counts {
 impl Counts {
     pub fn of(issues: &[Issue]) -> Counts {
         let blocking = issues.iter().filter(|i| i.is_blocking()).count();
-        Counts { blocking, advisory: issues.len() - blocking }
+        Counts {
+            blocking,
+            advisory: issues.len() - blocking,
+        }
     }
 }

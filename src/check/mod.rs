@@ -1,5 +1,322 @@
 //! The check engine (SPEC §5).
+//!
+//! One issue code is one file under `src/check/`: the check, its documentation
+//! (What it finds / Why it matters / How to fix / Example) and its tests.
+//! [`CHECKS`] lists every code once and fixes the order in which they run.
+//! Every check runs and every issue is collected; nothing stops at the first.
 
+pub mod graph;
 pub mod issue;
 
+pub use graph::Graph;
 pub use issue::{Counts, Issue, Severity};
+
+use crate::model::Content;
+use crate::registry::Registry;
+
+/// What a check needs before it can run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Needs {
+    /// Acyclic with exactly one entry (routes, dominators, taint).
+    pub routable: bool,
+    /// A registry (tool metadata).
+    pub registry: bool,
+}
+
+impl Needs {
+    pub const NOTHING: Needs = Needs {
+        routable: false,
+        registry: false,
+    };
+    pub const ROUTES: Needs = Needs {
+        routable: true,
+        registry: false,
+    };
+    pub const REGISTRY: Needs = Needs {
+        routable: false,
+        registry: true,
+    };
+    pub const BOTH: Needs = Needs {
+        routable: true,
+        registry: true,
+    };
+}
+
+/// Where a code's issues come from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Source {
+    /// Run by the engine on plan content.
+    Check,
+    /// Emitted by the fold or the log reader (`run` does nothing).
+    Fold,
+    /// Emitted by the lifecycle (freeze, integrity) (`run` does nothing).
+    Lifecycle,
+}
+
+/// What every check sees.
+pub struct Cx<'a> {
+    pub content: &'a Content,
+    pub graph: Graph<'a>,
+    pub registry: Option<&'a Registry>,
+}
+
+impl<'a> Cx<'a> {
+    pub fn new(content: &'a Content, registry: Option<&'a Registry>) -> Cx<'a> {
+        Cx {
+            content,
+            graph: Graph::new(content),
+            registry,
+        }
+    }
+}
+
+pub trait Check: Sync {
+    fn code(&self) -> &'static str;
+    fn severity(&self) -> Severity;
+    fn needs(&self) -> Needs;
+    fn source(&self) -> Source;
+    /// The long explanation (markdown with the four sections).
+    fn doc(&self) -> &'static str;
+    /// The file that holds this check.
+    fn file(&self) -> &'static str;
+    fn run(&self, cx: &Cx, out: &mut Vec<Issue>);
+}
+
+/// Declares one check: its doc comment becomes `explain`'s text.
+///
+/// ```ignore
+/// declare_check! {
+///     /// ## What it finds
+///     /// …
+///     pub NoEntry { code: "no_entry", severity: Blocking, needs: NOTHING, source: Check }
+///     fn run(cx, out) { … }
+/// }
+/// ```
+#[macro_export]
+macro_rules! declare_check {
+    (
+        $(#[doc = $doc:expr])*
+        pub $name:ident { code: $code:literal, severity: $sev:ident, needs: $needs:ident, source: $src:ident }
+        fn run($cx:ident, $out:ident) $body:block
+    ) => {
+        $(#[doc = $doc])*
+        pub struct $name;
+
+        impl $crate::check::Check for $name {
+            fn code(&self) -> &'static str {
+                $code
+            }
+            fn severity(&self) -> $crate::check::Severity {
+                $crate::check::Severity::$sev
+            }
+            fn needs(&self) -> $crate::check::Needs {
+                $crate::check::Needs::$needs
+            }
+            fn source(&self) -> $crate::check::Source {
+                $crate::check::Source::$src
+            }
+            fn doc(&self) -> &'static str {
+                concat!($($doc, "\n"),*)
+            }
+            fn file(&self) -> &'static str {
+                file!()
+            }
+            #[allow(unused_variables)]
+            fn run(&self, $cx: &$crate::check::Cx, $out: &mut Vec<$crate::check::Issue>) $body
+        }
+    };
+}
+
+mod cycle;
+mod dangling_edge;
+mod digest_mismatch;
+mod duplicate_edge_id;
+mod entry_has_incoming;
+mod invalid_edge_id;
+mod invalid_handle;
+mod invalid_node_id;
+mod multiple_entries;
+mod no_entry;
+mod select_missing_default;
+mod torn_tail;
+mod transition_rejected;
+mod unknown_node;
+mod unreachable_node;
+
+/// Every issue code, once, in the order checks run.
+pub static CHECKS: &[&dyn Check] = &[
+    &no_entry::NoEntry,
+    &multiple_entries::MultipleEntries,
+    &entry_has_incoming::EntryHasIncoming,
+    &cycle::Cycle,
+    &invalid_node_id::InvalidNodeId,
+    &invalid_edge_id::InvalidEdgeId,
+    &duplicate_edge_id::DuplicateEdgeId,
+    &invalid_handle::InvalidHandle,
+    &select_missing_default::SelectMissingDefault,
+    &unreachable_node::UnreachableNode,
+    &dangling_edge::DanglingEdge,
+    &unknown_node::UnknownNode,
+    &torn_tail::TornTail,
+    &digest_mismatch::DigestMismatch,
+    &transition_rejected::TransitionRejected,
+];
+
+/// Looks a code up.
+pub fn by_code(code: &str) -> Option<&'static dyn Check> {
+    CHECKS.iter().copied().find(|c| c.code() == code)
+}
+
+/// The result of running every check.
+#[derive(Debug, Clone, Default)]
+pub struct Report {
+    pub issues: Vec<Issue>,
+    /// Codes that could not run, each with the reason.
+    pub skipped: Vec<(&'static str, String)>,
+}
+
+impl Report {
+    pub fn counts(&self) -> Counts {
+        Counts::of(&self.issues)
+    }
+    pub fn has_blocking(&self) -> bool {
+        self.issues.iter().any(Issue::is_blocking)
+    }
+}
+
+/// Runs every check on `content`, after the `prior` findings (the fold's and
+/// the store's), which come first.
+pub fn run(content: &Content, registry: Option<&Registry>, prior: Vec<Issue>) -> Report {
+    let cx = Cx::new(content, registry);
+    let mut report = Report {
+        issues: prior,
+        skipped: Vec::new(),
+    };
+    let routable = cx.graph.is_routable();
+    let route_reason = if cx.graph.topo.is_none() {
+        "the graph has a cycle".to_string()
+    } else {
+        format!(
+            "the plan has {} entry nodes, not exactly one",
+            cx.graph.entries.len()
+        )
+    };
+    for check in CHECKS {
+        if check.source() != Source::Check {
+            continue;
+        }
+        let needs = check.needs();
+        if needs.routable && !routable {
+            report.skipped.push((check.code(), route_reason.clone()));
+            continue;
+        }
+        if needs.registry && registry.is_none() {
+            report.skipped.push((
+                check.code(),
+                "no registry is available (pass --registry FILE)".into(),
+            ));
+            continue;
+        }
+        check.run(&cx, &mut report.issues);
+    }
+    report
+}
+
+/// One line saying which checks were skipped and why, or `None`.
+pub fn skipped_summary(skipped: &[(&'static str, String)]) -> Option<String> {
+    if skipped.is_empty() {
+        return None;
+    }
+    let mut by_reason: Vec<(&str, Vec<&str>)> = Vec::new();
+    for (code, why) in skipped {
+        match by_reason.iter_mut().find(|(w, _)| w == why) {
+            Some((_, codes)) => codes.push(code),
+            None => by_reason.push((why, vec![code])),
+        }
+    }
+    Some(
+        by_reason
+            .iter()
+            .map(|(why, codes)| format!("skipped because {why}: {}", codes.join(", ")))
+            .collect::<Vec<_>>()
+            .join("; "),
+    )
+}
+
+#[cfg(test)]
+pub(crate) mod testing {
+    //! Small builders for check tests.
+    use crate::model::{Content, Edge, Handle, Map, Node, NodeKind, Value};
+
+    pub fn node(id: &str, kind: NodeKind, def: serde_json::Value) -> Node {
+        let v = crate::wire::convert::from_json(&def, "").expect("test definition");
+        let definition = match v {
+            Value::Object(m) => m,
+            _ => Map::new(),
+        };
+        Node {
+            id: id.into(),
+            phase: None,
+            kind,
+            definition,
+        }
+    }
+    pub fn edge(id: &str, from: &str, to: &str, handle: &str) -> Edge {
+        Edge {
+            id: id.into(),
+            from: from.into(),
+            to: to.into(),
+            handle: Handle::parse(handle),
+        }
+    }
+    pub fn plan(nodes: Vec<Node>, edges: Vec<Edge>) -> Content {
+        let mut c = Content::empty("plan-test");
+        c.nodes = nodes;
+        c.edges = edges;
+        c
+    }
+    /// Runs one check and returns its issues.
+    pub fn run_one(check: &dyn super::Check, content: &Content) -> Vec<super::Issue> {
+        let cx = super::Cx::new(content, None);
+        let mut out = Vec::new();
+        check.run(&cx, &mut out);
+        out
+    }
+    pub fn entry(id: &str) -> Node {
+        node(id, NodeKind::Entry, serde_json::json!({"input": []}))
+    }
+    pub fn join(id: &str) -> Node {
+        node(id, NodeKind::Join, serde_json::json!({}))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_are_unique_snake_case_and_documented() {
+        let mut seen = std::collections::HashSet::new();
+        for c in CHECKS {
+            let code = c.code();
+            assert!(seen.insert(code), "{code} listed twice");
+            assert!(
+                code.bytes().all(|b| b.is_ascii_lowercase() || b == b'_'),
+                "{code}"
+            );
+            assert!(
+                c.file().ends_with(&format!("{code}.rs")),
+                "{code} lives in {}",
+                c.file()
+            );
+            for section in [
+                "## What it finds",
+                "## Why it matters",
+                "## How to fix",
+                "## Example",
+            ] {
+                assert!(c.doc().contains(section), "{code} lacks {section}");
+            }
+        }
+    }
+}

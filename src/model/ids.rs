@@ -2,12 +2,16 @@
 
 /// Node id: `^[a-z0-9_]{1,64}$`. No `/` or `.`, so it never reads as a path.
 pub fn is_valid_node_id(s: &str) -> bool {
-    (1..=64).contains(&s.len()) && s.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
+    (1..=64).contains(&s.len())
+        && s.bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
 }
 
 /// Edge id: `^[A-Za-z0-9_-]{1,64}$`.
 pub fn is_valid_edge_id(s: &str) -> bool {
-    (1..=64).contains(&s.len()) && s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+    (1..=64).contains(&s.len())
+        && s.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
 }
 
 /// Plan id: `^plan-[A-Za-z0-9_-]{1,64}$`. It is also a folder name: with this
@@ -22,7 +26,8 @@ pub fn is_valid_plan_id(s: &str) -> bool {
 /// Actor: `^[A-Za-z0-9_.@-]{1,64}$`.
 pub fn is_valid_actor(s: &str) -> bool {
     (1..=64).contains(&s.len())
-        && s.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'@' | b'-'))
+        && s.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'@' | b'-'))
 }
 
 /// The reserved phase label of the outline entry for unphased nodes.
@@ -87,7 +92,15 @@ mod tests {
     #[test]
     fn plan_ids_cannot_escape() {
         assert!(is_valid_plan_id("plan-a_b-C9"));
-        for bad in ["../evil", "plan-a/../../x", "plan-", "plan-..", "plan-a/b", "x", "plan-\u{0}"] {
+        for bad in [
+            "../evil",
+            "plan-a/../../x",
+            "plan-",
+            "plan-..",
+            "plan-a/b",
+            "x",
+            "plan-\u{0}",
+        ] {
             assert!(!is_valid_plan_id(bad), "{bad}");
         }
     }

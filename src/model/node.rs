@@ -66,9 +66,10 @@ impl NodeKind {
                 NodeKind::Call | NodeKind::Reason | NodeKind::Transform | NodeKind::Join,
                 Handle::Always | Handle::Error,
             ) => true,
-            (NodeKind::Branch, Handle::Match | Handle::NoMatch | Handle::Default | Handle::Error) => {
-                true
-            }
+            (
+                NodeKind::Branch,
+                Handle::Match | Handle::NoMatch | Handle::Default | Handle::Error,
+            ) => true,
             (NodeKind::Select, Handle::Case(_) | Handle::Default | Handle::Error) => true,
             _ => false,
         }
@@ -186,7 +187,9 @@ impl DeclaredField {
         let m = v.as_object()?;
         let path = m.get("path")?.as_str()?.to_string();
         let ty = match m.get("type")?.as_str()? {
-            "string" => FieldType::String { max_bytes: m.get("maxBytes").and_then(Value::as_u64) },
+            "string" => FieldType::String {
+                max_bytes: m.get("maxBytes").and_then(Value::as_u64),
+            },
             "number" => FieldType::Number,
             "boolean" => FieldType::Boolean,
             "enum" => FieldType::Enum(
@@ -205,7 +208,9 @@ impl DeclaredField {
     pub fn describe(&self) -> String {
         match &self.ty {
             FieldType::String { max_bytes: None } => format!("{}: string", self.path),
-            FieldType::String { max_bytes: Some(n) } => format!("{}: string (≤ {n} bytes)", self.path),
+            FieldType::String { max_bytes: Some(n) } => {
+                format!("{}: string (≤ {n} bytes)", self.path)
+            }
             FieldType::Number => format!("{}: number", self.path),
             FieldType::Boolean => format!("{}: boolean", self.path),
             FieldType::Enum(vs) => format!("{}: enum {{{}}}", self.path, vs.join(", ")),
@@ -276,7 +281,11 @@ impl AuthorityClaim {
         if capability.is_empty() || scope.is_empty() {
             return None;
         }
-        Some(AuthorityClaim { capability, scope, verb })
+        Some(AuthorityClaim {
+            capability,
+            scope,
+            verb,
+        })
     }
 }
 
@@ -291,7 +300,11 @@ impl Node {
 
     /// The tool a call node invokes.
     pub fn tool(&self) -> Option<&str> {
-        if self.kind == NodeKind::Call { self.str_field("tool") } else { None }
+        if self.kind == NodeKind::Call {
+            self.str_field("tool")
+        } else {
+            None
+        }
     }
 
     /// The fields this node declares for references to read: entry `input`,
@@ -401,12 +414,19 @@ fn schema_property_paths(schema: &Value, prefix: &str, out: &mut Vec<String>, de
     if depth > 64 {
         return;
     }
-    let Some(props) = schema.as_object().and_then(|m| m.get("properties")).and_then(Value::as_object)
+    let Some(props) = schema
+        .as_object()
+        .and_then(|m| m.get("properties"))
+        .and_then(Value::as_object)
     else {
         return;
     };
     for (name, sub) in props {
-        let path = if prefix.is_empty() { name.clone() } else { format!("{prefix}.{name}") };
+        let path = if prefix.is_empty() {
+            name.clone()
+        } else {
+            format!("{prefix}.{name}")
+        };
         out.push(path.clone());
         schema_property_paths(sub, &path, out, depth + 1);
     }
@@ -416,8 +436,12 @@ fn schema_property_paths(schema: &Value, prefix: &str, out: &mut Vec<String>, de
 /// dot-prefix of the other.
 pub fn path_covered(path: &str, declared: &str) -> bool {
     path == declared
-        || path.strip_prefix(declared).is_some_and(|rest| rest.starts_with('.'))
-        || declared.strip_prefix(path).is_some_and(|rest| rest.starts_with('.'))
+        || path
+            .strip_prefix(declared)
+            .is_some_and(|rest| rest.starts_with('.'))
+        || declared
+            .strip_prefix(path)
+            .is_some_and(|rest| rest.starts_with('.'))
 }
 
 #[cfg(test)]
@@ -426,7 +450,9 @@ mod tests {
 
     #[test]
     fn handles_round_trip() {
-        for h in ["always", "match", "no_match", "default", "error", "case_big", "weird"] {
+        for h in [
+            "always", "match", "no_match", "default", "error", "case_big", "weird",
+        ] {
             assert_eq!(Handle::parse(h).as_str(), h);
         }
         assert_eq!(Handle::parse("case_x"), Handle::Case("x".into()));

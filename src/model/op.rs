@@ -22,15 +22,36 @@ pub struct Op {
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum OpBody {
-    AddNode { node: Node },
-    RemoveNode { node_id: String, incident_edge_ids: Vec<String> },
+    AddNode {
+        node: Node,
+    },
+    RemoveNode {
+        node_id: String,
+        incident_edge_ids: Vec<String>,
+    },
     /// `path` is a dot path relative to the node's definition.
-    SetNodeField { node_id: String, path: String, value: Value },
-    SetNodeDefinition { node_id: String, definition: Map },
-    SetNodePhase { node_id: String, phase: Option<String> },
-    AddEdge { edge: Edge },
-    RemoveEdge { edge_id: String },
-    SetBounds { bounds: Bounds },
+    SetNodeField {
+        node_id: String,
+        path: String,
+        value: Value,
+    },
+    SetNodeDefinition {
+        node_id: String,
+        definition: Map,
+    },
+    SetNodePhase {
+        node_id: String,
+        phase: Option<String>,
+    },
+    AddEdge {
+        edge: Edge,
+    },
+    RemoveEdge {
+        edge_id: String,
+    },
+    SetBounds {
+        bounds: Bounds,
+    },
 }
 
 impl OpBody {

@@ -38,8 +38,13 @@ impl Bounds {
         ]
     }
 
-    pub const NAMES: [&'static str; 5] =
-        ["maxNodes", "maxEdges", "maxSteps", "maxConcurrentFrames", "maxEncodedBytes"];
+    pub const NAMES: [&'static str; 5] = [
+        "maxNodes",
+        "maxEdges",
+        "maxSteps",
+        "maxConcurrentFrames",
+        "maxEncodedBytes",
+    ];
 
     /// Builds bounds from the five members in `NAMES` order.
     pub fn from_members(v: [u64; 5]) -> Bounds {
@@ -56,8 +61,15 @@ impl Bounds {
 /// Where a plan came from. Content: part of the digest.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Provenance {
-    Clone { parent: String, parent_digest: String, parent_revision: u64 },
-    Template { template: String, args: Map },
+    Clone {
+        parent: String,
+        parent_digest: String,
+        parent_revision: u64,
+    },
+    Template {
+        template: String,
+        args: Map,
+    },
 }
 
 /// A plan's content at one revision.

@@ -13,7 +13,9 @@ pub enum Shape {
     Str,
     Bool,
     /// An integer ≥ `min`.
-    Int { min: u64 },
+    Int {
+        min: u64,
+    },
     /// One of these strings.
     Enum(&'static [&'static str]),
     /// Any value (references allowed anywhere inside).
@@ -42,10 +44,18 @@ pub struct Field {
 }
 
 const fn req(name: &'static str, shape: &'static Shape) -> Field {
-    Field { name, shape, required: true }
+    Field {
+        name,
+        shape,
+        required: true,
+    }
 }
 const fn opt(name: &'static str, shape: &'static Shape) -> Field {
-    Field { name, shape, required: false }
+    Field {
+        name,
+        shape,
+        required: false,
+    }
 }
 
 static DECLARED_FIELDS: Shape = Shape::Array(&Shape::DeclaredField);
@@ -53,10 +63,15 @@ static STRINGS: Shape = Shape::Array(&Shape::Str);
 static AUTHORITY: Shape = Shape::Array(&Shape::Object(&[
     req("capability", &Shape::Str),
     req("scope", &Shape::Str),
-    req("verb", &Shape::Enum(&["list", "read", "create", "update", "delete"])),
+    req(
+        "verb",
+        &Shape::Enum(&["list", "read", "create", "update", "delete"]),
+    ),
 ]));
-static STEPS: Shape =
-    Shape::Array(&Shape::Object(&[req("name", &Shape::Str), opt("args", &Shape::Record)]));
+static STEPS: Shape = Shape::Array(&Shape::Object(&[
+    req("name", &Shape::Str),
+    opt("args", &Shape::Record),
+]));
 static PROMPT: Shape = Shape::Array(&Shape::PromptPart);
 
 static ENTRY: &[Field] = &[req("input", &DECLARED_FIELDS)];
@@ -82,8 +97,11 @@ static TRANSFORM: &[Field] = &[
     req("output", &DECLARED_FIELDS),
 ];
 static BRANCH: &[Field] = &[req("evaluator", &Shape::Str), req("predicate", &Shape::Any)];
-static SELECT: &[Field] =
-    &[req("evaluator", &Shape::Str), req("predicate", &Shape::Any), req("cases", &STRINGS)];
+static SELECT: &[Field] = &[
+    req("evaluator", &Shape::Str),
+    req("predicate", &Shape::Any),
+    req("cases", &STRINGS),
+];
 static JOIN: &[Field] = &[opt("kind", &Shape::Enum(&["diamond"]))];
 
 /// The fields of a kind's definition.
@@ -114,13 +132,20 @@ pub enum ProblemKind {
     /// Present, of the wrong type or value.
     Wrong { expected: String, found: String },
     /// A key this place does not have.
-    Unknown { key: String, allowed: Vec<&'static str> },
+    Unknown {
+        key: String,
+        allowed: Vec<&'static str>,
+    },
 }
 
 impl ShapeProblem {
     /// A sentence addressed to the author; `node` is the node id.
     pub fn describe(&self, node: &str, kind: NodeKind) -> String {
-        let at = if self.pointer.is_empty() { "definition".to_string() } else { format!("definition{}", self.pointer) };
+        let at = if self.pointer.is_empty() {
+            "definition".to_string()
+        } else {
+            format!("definition{}", self.pointer)
+        };
         match &self.kind {
             ProblemKind::Missing { field, expected } => format!(
                 "{kind} node `{node}` is missing the required field `{field}` at {at}; add it as {expected}"
@@ -148,7 +173,12 @@ pub fn check_definition(kind: NodeKind, def: &Map) -> Vec<ShapeProblem> {
     out
 }
 
-fn check_fields(fields: &'static [Field], obj: &Map, ptr: &mut String, out: &mut Vec<ShapeProblem>) {
+fn check_fields(
+    fields: &'static [Field],
+    obj: &Map,
+    ptr: &mut String,
+    out: &mut Vec<ShapeProblem>,
+) {
     for f in fields {
         match obj.get(f.name) {
             Some(v) => {
@@ -164,7 +194,10 @@ fn check_fields(fields: &'static [Field], obj: &Map, ptr: &mut String, out: &mut
                 push_pointer_token(&mut p, f.name);
                 out.push(ShapeProblem {
                     pointer: p,
-                    kind: ProblemKind::Missing { field: f.name.into(), expected: describe(f.shape) },
+                    kind: ProblemKind::Missing {
+                        field: f.name.into(),
+                        expected: describe(f.shape),
+                    },
                 })
             }
             None => {}
@@ -177,7 +210,10 @@ fn check_fields(fields: &'static [Field], obj: &Map, ptr: &mut String, out: &mut
             push_pointer_token(&mut p, key);
             out.push(ShapeProblem {
                 pointer: p,
-                kind: ProblemKind::Unknown { key: key.clone(), allowed: fields.iter().map(|f| f.name).collect() },
+                kind: ProblemKind::Unknown {
+                    key: key.clone(),
+                    allowed: fields.iter().map(|f| f.name).collect(),
+                },
             });
         }
     }
@@ -189,7 +225,13 @@ fn wrong(shape: &Shape, v: &Value, ptr: &str, out: &mut Vec<ShapeProblem>) {
         Value::Number(n) => format!("the number {}", crate::wire::jcs::number(*n)),
         other => other.type_name().to_string(),
     };
-    out.push(ShapeProblem { pointer: ptr.to_string(), kind: ProblemKind::Wrong { expected: describe(shape), found } });
+    out.push(ShapeProblem {
+        pointer: ptr.to_string(),
+        kind: ProblemKind::Wrong {
+            expected: describe(shape),
+            found,
+        },
+    });
 }
 
 fn check(shape: &'static Shape, v: &Value, ptr: &mut String, out: &mut Vec<ShapeProblem>) {
@@ -254,7 +296,10 @@ fn check(shape: &'static Shape, v: &Value, ptr: &mut String, out: &mut Vec<Shape
                     match m.get("as") {
                         None => out.push(ShapeProblem {
                             pointer: p,
-                            kind: ProblemKind::Missing { field: "as".into(), expected: "\"value\" or \"rows\"".into() },
+                            kind: ProblemKind::Missing {
+                                field: "as".into(),
+                                expected: "\"value\" or \"rows\"".into(),
+                            },
                         }),
                         Some(found) => wrong(&Shape::Enum(&["value", "rows"]), found, &p, out),
                     }
@@ -269,11 +314,18 @@ fn check(shape: &'static Shape, v: &Value, ptr: &mut String, out: &mut Vec<Shape
 static TEXT_PART: &[Field] = &[req("text", &Shape::Str)];
 static EMIT_VALUE: &[Field] = &[req("as", &Shape::Str), req("field", &Shape::Str)];
 static EMIT_ROWS: &[Field] = &[req("as", &Shape::Str)];
-static DF_STRING: &[Field] =
-    &[req("path", &Shape::Str), req("type", &Shape::Str), opt("maxBytes", &Shape::Int { min: 1 })];
+static DF_STRING: &[Field] = &[
+    req("path", &Shape::Str),
+    req("type", &Shape::Str),
+    opt("maxBytes", &Shape::Int { min: 1 }),
+];
 static DF_PLAIN: &[Field] = &[req("path", &Shape::Str), req("type", &Shape::Str)];
 static ENUM_VALUES: Shape = Shape::Array(&Shape::Str);
-static DF_ENUM: &[Field] = &[req("path", &Shape::Str), req("type", &Shape::Str), req("values", &ENUM_VALUES)];
+static DF_ENUM: &[Field] = &[
+    req("path", &Shape::Str),
+    req("type", &Shape::Str),
+    req("values", &ENUM_VALUES),
+];
 
 fn check_declared_field(v: &Value, ptr: &mut String, out: &mut Vec<ShapeProblem>) {
     let Some(m) = v.as_object() else {
@@ -306,12 +358,20 @@ fn check_declared_field(v: &Value, ptr: &mut String, out: &mut Vec<ShapeProblem>
                         expected: "one of string, number, boolean, enum".into(),
                     },
                 }),
-                Some(t) => wrong(&Shape::Enum(&["string", "number", "boolean", "enum"]), t, &p, out),
+                Some(t) => wrong(
+                    &Shape::Enum(&["string", "number", "boolean", "enum"]),
+                    t,
+                    &p,
+                    out,
+                ),
             }
             if m.get("path").and_then(Value::as_str).is_none() {
                 out.push(ShapeProblem {
                     pointer: format!("{ptr}/path"),
-                    kind: ProblemKind::Missing { field: "path".into(), expected: "a string".into() },
+                    kind: ProblemKind::Missing {
+                        field: "path".into(),
+                        expected: "a string".into(),
+                    },
                 });
             }
             return;
@@ -326,33 +386,49 @@ pub fn describe(shape: &Shape) -> String {
         Shape::Str => "a string".into(),
         Shape::Bool => "a boolean (true or false)".into(),
         Shape::Int { min } => format!("an integer ≥ {min}"),
-        Shape::Enum(c) => format!("one of {}", c.iter().map(|s| format!("\"{s}\"")).collect::<Vec<_>>().join(", ")),
+        Shape::Enum(c) => format!(
+            "one of {}",
+            c.iter()
+                .map(|s| format!("\"{s}\""))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
         Shape::Any => "any value".into(),
         Shape::Record => "an object of named values".into(),
         Shape::SchemaObject => "a JSON Schema object".into(),
         Shape::Ref => "a reference ({\"$ref\": {\"node\": …, \"select\": …}})".into(),
         Shape::Array(item) => match item {
-            Shape::DeclaredField => "an array of declared fields ({path, type: string|number|boolean|enum})".into(),
+            Shape::DeclaredField => {
+                "an array of declared fields ({path, type: string|number|boolean|enum})".into()
+            }
             other => format!("an array of {}", strip_article(&describe(other))),
         },
         Shape::Object(fields) => {
             let names: Vec<&str> = fields.iter().map(|f| f.name).collect();
             format!("an object {{{}}}", names.join(", "))
         }
-        Shape::DeclaredField => "a declared field ({path, type: string|number|boolean|enum})".into(),
+        Shape::DeclaredField => {
+            "a declared field ({path, type: string|number|boolean|enum})".into()
+        }
         Shape::PromptPart => "a prompt part ({\"text\": …} or a $ref)".into(),
         Shape::Emit => "{\"as\": \"value\", \"field\": …} or {\"as\": \"rows\"}".into(),
     }
 }
 
 fn strip_article(s: &str) -> String {
-    s.strip_prefix("a ").or_else(|| s.strip_prefix("an ")).map(|r| format!("{r}s")).unwrap_or_else(|| s.to_string())
+    s.strip_prefix("a ")
+        .or_else(|| s.strip_prefix("an "))
+        .map(|r| format!("{r}s"))
+        .unwrap_or_else(|| s.to_string())
 }
 
 /// Required string fields of a kind, for `--scaffold` (which fills them with
 /// the placeholder `lorem ipsum`).
 pub fn required_string_fields(kind: NodeKind) -> impl Iterator<Item = &'static str> {
-    fields(kind).iter().filter(|f| f.required && matches!(f.shape, Shape::Str)).map(|f| f.name)
+    fields(kind)
+        .iter()
+        .filter(|f| f.required && matches!(f.shape, Shape::Str))
+        .map(|f| f.name)
 }
 
 /// A JSON Schema (as a `serde_json::Value`) for a kind's definition; used in
@@ -440,7 +516,13 @@ mod tests {
         let def = obj(vec![
             ("tool", "t".into()),
             ("args", Value::Object(Map::new())),
-            ("output", Value::Array(vec![Value::Object(obj(vec![("path", "x".into()), ("type", "string".into())]))])),
+            (
+                "output",
+                Value::Array(vec![Value::Object(obj(vec![
+                    ("path", "x".into()),
+                    ("type", "string".into()),
+                ]))]),
+            ),
             ("onMissingValue", "fail".into()),
             ("authority", Value::Array(vec![])),
             ("replaySafe", true.into()),
@@ -453,9 +535,21 @@ mod tests {
     fn missing_wrong_and_unknown_are_all_reported() {
         let def = obj(vec![("tool", Value::Number(3.0)), ("bogus", true.into())]);
         let problems = check_definition(NodeKind::Call, &def);
-        assert!(problems.iter().any(|p| p.pointer == "/tool" && matches!(p.kind, ProblemKind::Wrong { .. })));
-        assert!(problems.iter().any(|p| p.pointer == "/args" && matches!(p.kind, ProblemKind::Missing { .. })));
-        assert!(problems.iter().any(|p| p.pointer == "/bogus" && matches!(p.kind, ProblemKind::Unknown { .. })));
+        assert!(
+            problems
+                .iter()
+                .any(|p| p.pointer == "/tool" && matches!(p.kind, ProblemKind::Wrong { .. }))
+        );
+        assert!(
+            problems
+                .iter()
+                .any(|p| p.pointer == "/args" && matches!(p.kind, ProblemKind::Missing { .. }))
+        );
+        assert!(
+            problems
+                .iter()
+                .any(|p| p.pointer == "/bogus" && matches!(p.kind, ProblemKind::Unknown { .. }))
+        );
     }
 
     #[test]
@@ -475,7 +569,10 @@ mod tests {
     fn enum_field_needs_values() {
         let def = obj(vec![(
             "input",
-            Value::Array(vec![Value::Object(obj(vec![("path", "x".into()), ("type", "enum".into())]))]),
+            Value::Array(vec![Value::Object(obj(vec![
+                ("path", "x".into()),
+                ("type", "enum".into()),
+            ]))]),
         )]);
         let p = check_definition(NodeKind::Entry, &def);
         assert_eq!(p.len(), 1);

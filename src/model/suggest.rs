@@ -42,7 +42,11 @@ pub fn closest<'a>(input: &str, candidates: impl IntoIterator<Item = &'a str>) -
         if c == input {
             return None;
         }
-        let d = if c.to_lowercase() == lower { 0 } else { distance(input, c, cap) };
+        let d = if c.to_lowercase() == lower {
+            0
+        } else {
+            distance(input, c, cap)
+        };
         let prefix_hit = input.len() >= 3 && c.starts_with(input);
         let score = if prefix_hit { d.min(1) } else { d };
         if score <= cap && best.is_none_or(|(bd, _)| score < bd) {
@@ -62,7 +66,10 @@ pub fn did_you_mean<'a>(input: &str, candidates: impl IntoIterator<Item = &'a st
 
 /// Orders candidates nearest first (ties keep their order), for lists of
 /// valid choices.
-pub fn nearest_first<'a>(input: &str, candidates: impl IntoIterator<Item = &'a str>) -> Vec<&'a str> {
+pub fn nearest_first<'a>(
+    input: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Vec<&'a str> {
     let mut scored: Vec<(usize, usize, &str)> = candidates
         .into_iter()
         .enumerate()
@@ -81,7 +88,11 @@ pub fn nearest_first<'a>(input: &str, candidates: impl IntoIterator<Item = &'a s
 
 /// `a, b, c … and N more`, at most `cap` items.
 pub fn capped_list<S: AsRef<str>>(items: &[S], cap: usize) -> String {
-    let shown: Vec<String> = items.iter().take(cap).map(|s| format!("`{}`", s.as_ref())).collect();
+    let shown: Vec<String> = items
+        .iter()
+        .take(cap)
+        .map(|s| format!("`{}`", s.as_ref()))
+        .collect();
     let mut out = shown.join(", ");
     if items.len() > cap {
         out.push_str(&format!(" … and {} more", items.len() - cap));
@@ -110,9 +121,15 @@ mod tests {
 
     #[test]
     fn suggestions() {
-        assert_eq!(closest("fetch_tiket", ["fetch_ticket", "notify"]), Some("fetch_ticket"));
+        assert_eq!(
+            closest("fetch_tiket", ["fetch_ticket", "notify"]),
+            Some("fetch_ticket")
+        );
         assert_eq!(closest("zzzzzz", ["fetch_ticket", "notify"]), None);
-        assert_eq!(did_you_mean("alway", ["always", "error"]), " (did you mean `always`?)");
+        assert_eq!(
+            did_you_mean("alway", ["always", "error"]),
+            " (did you mean `always`?)"
+        );
     }
 
     #[test]

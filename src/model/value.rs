@@ -53,7 +53,10 @@ impl Select {
 pub enum Segment {
     Edge(String),
     /// After a join: the join node and all of its incoming edge ids, sorted.
-    Join { join: String, of: Vec<String> },
+    Join {
+        join: String,
+        of: Vec<String>,
+    },
 }
 
 /// Names one execution of a node: the route that led to it.
@@ -74,12 +77,19 @@ pub struct Ref {
 
 impl Ref {
     pub fn new(node: impl Into<String>) -> Self {
-        Ref { node: node.into(), select: Select::First, path: None, branch_id: None }
+        Ref {
+            node: node.into(),
+            select: Select::First,
+            path: None,
+            branch_id: None,
+        }
     }
 
     /// The first segment of the path, if any.
     pub fn root_field(&self) -> Option<&str> {
-        self.path.as_deref().map(|p| p.split('.').next().unwrap_or(p))
+        self.path
+            .as_deref()
+            .map(|p| p.split('.').next().unwrap_or(p))
     }
 }
 

@@ -123,7 +123,9 @@ impl Registry {
             if !seen.insert(c.clone()) {
                 break;
             }
-            let Some(def) = self.artifact_classes.get(&c) else { break };
+            let Some(def) = self.artifact_classes.get(&c) else {
+                break;
+            };
             for (name, step) in &def.steps {
                 out.entry(name.clone()).or_insert_with(|| step.clone());
             }
@@ -136,22 +138,52 @@ impl Registry {
     /// registry (a defect is then exit 3) or one named with `--registry`
     /// (exit 2).
     pub fn load(path: &Path, store: bool) -> Result<Registry> {
-        let kind = if store { ErrorKind::CorruptStore } else { ErrorKind::InvalidInput };
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| Error::new(kind, format!("could not read the registry {}: {e}", path.display())))?;
-        let syntax = Syntax::from_path(&path.to_string_lossy()).unwrap_or_else(|| Syntax::sniff(&text));
+        let kind = if store {
+            ErrorKind::CorruptStore
+        } else {
+            ErrorKind::InvalidInput
+        };
+        let text = std::fs::read_to_string(path).map_err(|e| {
+            Error::new(
+                kind,
+                format!("could not read the registry {}: {e}", path.display()),
+            )
+        })?;
+        let syntax =
+            Syntax::from_path(&path.to_string_lossy()).unwrap_or_else(|| Syntax::sniff(&text));
         Registry::parse(&text, syntax, &path.display().to_string()).map_err(|(msg, ptr)| {
-            Error::new(kind, format!("the registry {} is malformed at {}: {msg}", path.display(), if ptr.is_empty() { "its root".to_string() } else { ptr }))
-                .with_help("fix the registry; `planforge init` in an empty folder writes a commented example")
+            Error::new(
+                kind,
+                format!(
+                    "the registry {} is malformed at {}: {msg}",
+                    path.display(),
+                    if ptr.is_empty() {
+                        "its root".to_string()
+                    } else {
+                        ptr
+                    }
+                ),
+            )
+            .with_help(
+                "fix the registry; `planforge init` in an empty folder writes a commented example",
+            )
         })
     }
 
     /// Parses registry text; errors carry a message and a JSON pointer.
-    pub fn parse(text: &str, syntax: Syntax, source: &str) -> std::result::Result<Registry, (String, String)> {
-        let v = crate::wire::parse::parse(text, syntax).map_err(|e| (e.message, e.pointer.unwrap_or_default()))?;
+    pub fn parse(
+        text: &str,
+        syntax: Syntax,
+        source: &str,
+    ) -> std::result::Result<Registry, (String, String)> {
+        let v = crate::wire::parse::parse(text, syntax)
+            .map_err(|e| (e.message, e.pointer.unwrap_or_default()))?;
         let root = obj(&v, "")?;
         closed(root, "", &["tools", "artifactClasses", "evaluators"])?;
-        let mut reg = Registry { source: source.to_string(), ..Registry::default() };
+        let mut reg = Registry {
+            source: source.to_string(),
+            ..Registry::default()
+        };
         if let Some(t) = root.get("tools") {
             for (name, entry) in obj(t, "/tools")? {
                 let at = format!("/tools/{name}");
@@ -161,13 +193,20 @@ impl Registry {
         if let Some(c) = root.get("artifactClasses") {
             for (name, class) in obj(c, "/artifactClasses")? {
                 let at = format!("/artifactClasses/{name}");
-                reg.artifact_classes.insert(name.clone(), artifact_class(class, &at)?);
+                reg.artifact_classes
+                    .insert(name.clone(), artifact_class(class, &at)?);
             }
         }
         if let Some(e) = root.get("evaluators") {
-            let arr = e.as_array().ok_or(("`evaluators` must be a list of evaluator ids".to_string(), "/evaluators".to_string()))?;
+            let arr = e.as_array().ok_or((
+                "`evaluators` must be a list of evaluator ids".to_string(),
+                "/evaluators".to_string(),
+            ))?;
             for (i, id) in arr.iter().enumerate() {
-                let id = id.as_str().ok_or((format!("evaluator {i} must be a string"), format!("/evaluators/{i}")))?;
+                let id = id.as_str().ok_or((
+                    format!("evaluator {i} must be a string"),
+                    format!("/evaluators/{i}"),
+                ))?;
                 reg.evaluators.push(id.to_string());
             }
         }
@@ -176,7 +215,9 @@ impl Registry {
                 && !reg.artifact_classes.contains_key(class)
             {
                 return Err((
-                    format!("tool `{name}` returns the artifact class `{class}`, which artifactClasses does not define"),
+                    format!(
+                        "tool `{name}` returns the artifact class `{class}`, which artifactClasses does not define"
+                    ),
                     format!("/tools/{name}/returns/class"),
                 ));
             }
@@ -184,13 +225,21 @@ impl Registry {
         for (name, class) in &reg.artifact_classes {
             if let Some(parent) = &class.extends {
                 if !reg.artifact_classes.contains_key(parent) {
-                    return Err((format!("class `{name}` extends `{parent}`, which is not defined"), format!("/artifactClasses/{name}/extends")));
+                    return Err((
+                        format!("class `{name}` extends `{parent}`, which is not defined"),
+                        format!("/artifactClasses/{name}/extends"),
+                    ));
                 }
                 let mut cur = Some(parent.clone());
                 let mut steps = 0;
                 while let Some(c) = cur {
                     if c == *name || steps > reg.artifact_classes.len() {
-                        return Err((format!("class `{name}` extends itself through its parents; `extends` must not loop"), format!("/artifactClasses/{name}/extends")));
+                        return Err((
+                            format!(
+                                "class `{name}` extends itself through its parents; `extends` must not loop"
+                            ),
+                            format!("/artifactClasses/{name}/extends"),
+                        ));
                     }
                     steps += 1;
                     cur = reg.artifact_classes.get(&c).and_then(|k| k.extends.clone());
@@ -204,33 +253,65 @@ impl Registry {
 type PResult<T> = std::result::Result<T, (String, String)>;
 
 fn obj<'v>(v: &'v Value, at: &str) -> PResult<&'v crate::model::Map> {
-    v.as_object().ok_or_else(|| (format!("expected a mapping, found {}", v.type_name()), at.to_string()))
+    v.as_object().ok_or_else(|| {
+        (
+            format!("expected a mapping, found {}", v.type_name()),
+            at.to_string(),
+        )
+    })
 }
 
 fn closed(m: &crate::model::Map, at: &str, allowed: &[&str]) -> PResult<()> {
     for k in m.keys() {
         if !allowed.contains(&k.as_str()) {
             let hint = crate::model::suggest::did_you_mean(k, allowed.iter().copied());
-            return Err((format!("unknown key `{k}`{hint}; allowed: {}", allowed.join(", ")), format!("{at}/{k}")));
+            return Err((
+                format!("unknown key `{k}`{hint}; allowed: {}", allowed.join(", ")),
+                format!("{at}/{k}"),
+            ));
         }
     }
     Ok(())
 }
 
 fn string_list(v: &Value, at: &str) -> PResult<Vec<String>> {
-    let arr = v.as_array().ok_or_else(|| ("expected a list of strings".to_string(), at.to_string()))?;
+    let arr = v
+        .as_array()
+        .ok_or_else(|| ("expected a list of strings".to_string(), at.to_string()))?;
     arr.iter()
         .enumerate()
-        .map(|(i, s)| s.as_str().map(str::to_string).ok_or_else(|| ("expected a string".to_string(), format!("{at}/{i}"))))
+        .map(|(i, s)| {
+            s.as_str()
+                .map(str::to_string)
+                .ok_or_else(|| ("expected a string".to_string(), format!("{at}/{i}")))
+        })
         .collect()
 }
 
 fn tool_entry(v: &Value, at: &str) -> PResult<ToolEntry> {
     let m = obj(v, at)?;
-    closed(m, at, &["summary", "returns", "requiredArgs", "spawnsAgent", "toolsArg", "writes"])?;
+    closed(
+        m,
+        at,
+        &[
+            "summary",
+            "returns",
+            "requiredArgs",
+            "spawnsAgent",
+            "toolsArg",
+            "writes",
+        ],
+    )?;
     let mut e = ToolEntry::default();
     if let Some(s) = m.get("summary") {
-        e.summary = Some(s.as_str().ok_or(("`summary` must be a string".to_string(), format!("{at}/summary")))?.to_string());
+        e.summary = Some(
+            s.as_str()
+                .ok_or((
+                    "`summary` must be a string".to_string(),
+                    format!("{at}/summary"),
+                ))?
+                .to_string(),
+        );
     }
     if let Some(r) = m.get("returns") {
         let rat = format!("{at}/returns");
@@ -239,27 +320,57 @@ fn tool_entry(v: &Value, at: &str) -> PResult<ToolEntry> {
                 "text" => Returns::Text,
                 "bytes" => Returns::Bytes,
                 "media" => Returns::Media,
-                other => return Err((format!("`returns: {other}` is unknown; use text, bytes, media or {{kind: artifact, class: <class>}}"), rat)),
+                other => {
+                    return Err((
+                        format!(
+                            "`returns: {other}` is unknown; use text, bytes, media or {{kind: artifact, class: <class>}}"
+                        ),
+                        rat,
+                    ));
+                }
             },
             Value::Object(rm) => {
                 closed(rm, &rat, &["kind", "class"])?;
                 if rm.get("kind").and_then(Value::as_str) != Some("artifact") {
-                    return Err(("an object `returns` must be {kind: artifact, class: <class>}".to_string(), format!("{rat}/kind")));
+                    return Err((
+                        "an object `returns` must be {kind: artifact, class: <class>}".to_string(),
+                        format!("{rat}/kind"),
+                    ));
                 }
-                let class = rm.get("class").and_then(Value::as_str).ok_or(("an artifact return needs `class`".to_string(), format!("{rat}/class")))?;
-                Returns::Artifact { class: class.to_string() }
+                let class = rm.get("class").and_then(Value::as_str).ok_or((
+                    "an artifact return needs `class`".to_string(),
+                    format!("{rat}/class"),
+                ))?;
+                Returns::Artifact {
+                    class: class.to_string(),
+                }
             }
-            _ => return Err(("`returns` must be text, bytes, media or {kind: artifact, class}".to_string(), rat)),
+            _ => {
+                return Err((
+                    "`returns` must be text, bytes, media or {kind: artifact, class}".to_string(),
+                    rat,
+                ));
+            }
         });
     }
     if let Some(r) = m.get("requiredArgs") {
         e.required_args = string_list(r, &format!("{at}/requiredArgs"))?;
     }
     if let Some(s) = m.get("spawnsAgent") {
-        e.spawns_agent = s.as_bool().ok_or(("`spawnsAgent` must be true or false".to_string(), format!("{at}/spawnsAgent")))?;
+        e.spawns_agent = s.as_bool().ok_or((
+            "`spawnsAgent` must be true or false".to_string(),
+            format!("{at}/spawnsAgent"),
+        ))?;
     }
     if let Some(t) = m.get("toolsArg") {
-        e.tools_arg = Some(t.as_str().ok_or(("`toolsArg` must be an arg name".to_string(), format!("{at}/toolsArg")))?.to_string());
+        e.tools_arg = Some(
+            t.as_str()
+                .ok_or((
+                    "`toolsArg` must be an arg name".to_string(),
+                    format!("{at}/toolsArg"),
+                ))?
+                .to_string(),
+        );
     }
     if let Some(w) = m.get("writes") {
         e.writes = string_list(w, &format!("{at}/writes"))?;
@@ -272,7 +383,14 @@ fn artifact_class(v: &Value, at: &str) -> PResult<ArtifactClass> {
     closed(m, at, &["extends", "steps"])?;
     let mut c = ArtifactClass::default();
     if let Some(x) = m.get("extends") {
-        c.extends = Some(x.as_str().ok_or(("`extends` must be a class name".to_string(), format!("{at}/extends")))?.to_string());
+        c.extends = Some(
+            x.as_str()
+                .ok_or((
+                    "`extends` must be a class name".to_string(),
+                    format!("{at}/extends"),
+                ))?
+                .to_string(),
+        );
     }
     if let Some(steps) = m.get("steps") {
         for (name, step) in obj(steps, &format!("{at}/steps"))? {
@@ -291,7 +409,12 @@ fn artifact_class(v: &Value, at: &str) -> PResult<ArtifactClass> {
                         Some("number") => ArgType::Number,
                         Some("integer") => ArgType::Integer,
                         Some("boolean") => ArgType::Boolean,
-                        _ => return Err(("a step arg type is string, number, integer or boolean".to_string(), format!("{sat}/args/{an}"))),
+                        _ => {
+                            return Err((
+                                "a step arg type is string, number, integer or boolean".to_string(),
+                                format!("{sat}/args/{an}"),
+                            ));
+                        }
                     };
                     def.args.push(StepArg { name, ty, optional });
                 }
@@ -309,7 +432,13 @@ mod tests {
     #[test]
     fn default_registry_parses() {
         let r = Registry::parse(DEFAULT_REGISTRY_YAML, Syntax::Yaml, "default").unwrap();
-        for t in ["spawn_subagent", "read_artifact", "accept_assignment", "write_synthesis", "report_failure"] {
+        for t in [
+            "spawn_subagent",
+            "read_artifact",
+            "accept_assignment",
+            "write_synthesis",
+            "report_failure",
+        ] {
             assert!(r.tool(t).is_some(), "{t}");
         }
         assert!(r.tool("spawn_subagent").unwrap().spawns_agent);
@@ -322,8 +451,14 @@ mod tests {
         for (text, ptr) in [
             ("tools: {a: {returns: banana}}", "/tools/a/returns"),
             ("tools: {a: {retruns: text}}", "/tools/a/retruns"),
-            ("artifactClasses: {a: {extends: b}, b: {extends: a}}", "/artifactClasses/a/extends"),
-            ("tools: {a: {returns: {kind: artifact, class: nope}}}", "/tools/a/returns/class"),
+            (
+                "artifactClasses: {a: {extends: b}, b: {extends: a}}",
+                "/artifactClasses/a/extends",
+            ),
+            (
+                "tools: {a: {returns: {kind: artifact, class: nope}}}",
+                "/tools/a/returns/class",
+            ),
         ] {
             let (_, p) = Registry::parse(text, Syntax::Yaml, "t").unwrap_err();
             assert_eq!(p, ptr, "{text}");

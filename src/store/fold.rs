@@ -16,7 +16,10 @@ pub struct Folded {
 
 /// Transactions that have their closing op.
 pub fn complete_txs(ops: &[Op]) -> HashSet<&str> {
-    ops.iter().filter(|o| o.tx_end).map(|o| o.tx.as_str()).collect()
+    ops.iter()
+        .filter(|o| o.tx_end)
+        .map(|o| o.tx.as_str())
+        .collect()
 }
 
 /// Folds ops into content. Only complete transactions are applied; the
@@ -24,7 +27,10 @@ pub fn complete_txs(ops: &[Op]) -> HashSet<&str> {
 pub fn fold(plan_id: &str, ops: &[Op], provenance: Option<Provenance>) -> Folded {
     let complete = complete_txs(ops);
     let mut issues = Vec::new();
-    let torn = ops.iter().filter(|o| !complete.contains(o.tx.as_str())).count();
+    let torn = ops
+        .iter()
+        .filter(|o| !complete.contains(o.tx.as_str()))
+        .count();
     if torn > 0 {
         issues.push(Issue::advisory(
             "torn_tail",
@@ -33,7 +39,10 @@ pub fn fold(plan_id: &str, ops: &[Op], provenance: Option<Provenance>) -> Folded
             ),
         ));
     }
-    let mut applied: Vec<&Op> = ops.iter().filter(|o| complete.contains(o.tx.as_str())).collect();
+    let mut applied: Vec<&Op> = ops
+        .iter()
+        .filter(|o| complete.contains(o.tx.as_str()))
+        .collect();
     applied.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
 
     let mut state = State::default();
@@ -70,7 +79,10 @@ impl State {
                     self.nodes.push(Some(node.clone()));
                 }
             },
-            OpBody::RemoveNode { node_id, incident_edge_ids } => {
+            OpBody::RemoveNode {
+                node_id,
+                incident_edge_ids,
+            } => {
                 if let Some(i) = self.node_at.remove(node_id) {
                     self.nodes[i] = None;
                 }
@@ -80,11 +92,18 @@ impl State {
                     }
                 }
             }
-            OpBody::SetNodeField { node_id, path, value } => match self.node_mut(node_id) {
+            OpBody::SetNodeField {
+                node_id,
+                path,
+                value,
+            } => match self.node_mut(node_id) {
                 Some(n) => set_path(&mut n.definition, path, value.clone()),
                 None => self.touched_absent.push(node_id.clone()),
             },
-            OpBody::SetNodeDefinition { node_id, definition } => match self.node_mut(node_id) {
+            OpBody::SetNodeDefinition {
+                node_id,
+                definition,
+            } => match self.node_mut(node_id) {
                 Some(n) => n.definition = definition.clone(),
                 None => self.touched_absent.push(node_id.clone()),
             },
@@ -123,13 +142,21 @@ impl State {
         }
     }
 
-    fn finish(self, plan_id: &str, revision: u64, provenance: Option<Provenance>, issues: &mut Vec<Issue>) -> Content {
+    fn finish(
+        self,
+        plan_id: &str,
+        revision: u64,
+        provenance: Option<Provenance>,
+        issues: &mut Vec<Issue>,
+    ) -> Content {
         let nodes: Vec<Node> = self.nodes.into_iter().flatten().collect();
         let present: HashSet<&str> = nodes.iter().map(|n| n.id.as_str()).collect();
         let mut edges = Vec::new();
         for e in self.edges.into_iter().flatten() {
-            let missing: Vec<&str> =
-                [e.from.as_str(), e.to.as_str()].into_iter().filter(|id| !present.contains(id)).collect();
+            let missing: Vec<&str> = [e.from.as_str(), e.to.as_str()]
+                .into_iter()
+                .filter(|id| !present.contains(id))
+                .collect();
             if missing.is_empty() {
                 edges.push(e);
             } else {
@@ -184,7 +211,9 @@ pub fn set_path(def: &mut Map, path: &str, value: Value) {
             slot.insert(seg.to_string(), value);
             return;
         }
-        let entry = slot.entry(seg.to_string()).or_insert_with(|| Value::Object(Map::new()));
+        let entry = slot
+            .entry(seg.to_string())
+            .or_insert_with(|| Value::Object(Map::new()));
         if let Value::Array(items) = entry
             && let Ok(idx) = segs[i + 1].parse::<usize>()
             && idx < items.len()
@@ -246,10 +275,20 @@ mod tests {
         }
     }
     fn node(id: &str) -> Node {
-        Node { id: id.into(), phase: None, kind: NodeKind::Join, definition: Map::new() }
+        Node {
+            id: id.into(),
+            phase: None,
+            kind: NodeKind::Join,
+            definition: Map::new(),
+        }
     }
     fn edge(id: &str, from: &str, to: &str) -> Edge {
-        Edge { id: id.into(), from: from.into(), to: to.into(), handle: Handle::Always }
+        Edge {
+            id: id.into(),
+            from: from.into(),
+            to: to.into(),
+            handle: Handle::Always,
+        }
     }
 
     #[test]
@@ -269,14 +308,43 @@ mod tests {
         let ops = vec![
             op(1, "a", "t1", false, OpBody::AddNode { node: node("x") }),
             op(2, "a", "t1", false, OpBody::AddNode { node: node("y") }),
-            op(3, "a", "t1", false, OpBody::AddEdge { edge: edge("e1", "x", "y") }),
-            op(4, "a", "t1", true, OpBody::AddEdge { edge: edge("e2", "y", "x") }),
-            op(5, "a", "t2", true, OpBody::RemoveNode { node_id: "y".into(), incident_edge_ids: vec!["e1".into()] }),
+            op(
+                3,
+                "a",
+                "t1",
+                false,
+                OpBody::AddEdge {
+                    edge: edge("e1", "x", "y"),
+                },
+            ),
+            op(
+                4,
+                "a",
+                "t1",
+                true,
+                OpBody::AddEdge {
+                    edge: edge("e2", "y", "x"),
+                },
+            ),
+            op(
+                5,
+                "a",
+                "t2",
+                true,
+                OpBody::RemoveNode {
+                    node_id: "y".into(),
+                    incident_edge_ids: vec!["e1".into()],
+                },
+            ),
         ];
         let f = fold("plan-t", &ops, None);
         assert_eq!(f.content.nodes.len(), 1);
         assert!(f.content.edges.is_empty());
-        assert!(f.issues.iter().any(|i| i.code == "dangling_edge" && i.edge_id.as_deref() == Some("e2")));
+        assert!(
+            f.issues
+                .iter()
+                .any(|i| i.code == "dangling_edge" && i.edge_id.as_deref() == Some("e2"))
+        );
     }
 
     #[test]
@@ -284,18 +352,47 @@ mod tests {
         let ops = vec![
             op(1, "a", "t1", false, OpBody::AddNode { node: node("x") }),
             op(2, "a", "t1", false, OpBody::AddNode { node: node("y") }),
-            op(3, "a", "t1", true, OpBody::AddEdge { edge: edge("e", "x", "y") }),
-            op(4, "b", "t2", true, OpBody::AddEdge { edge: edge("e", "y", "x") }),
+            op(
+                3,
+                "a",
+                "t1",
+                true,
+                OpBody::AddEdge {
+                    edge: edge("e", "x", "y"),
+                },
+            ),
+            op(
+                4,
+                "b",
+                "t2",
+                true,
+                OpBody::AddEdge {
+                    edge: edge("e", "y", "x"),
+                },
+            ),
         ];
         let f = fold("plan-t", &ops, None);
-        let i = f.issues.iter().find(|i| i.code == "duplicate_edge_id").unwrap();
+        let i = f
+            .issues
+            .iter()
+            .find(|i| i.code == "duplicate_edge_id")
+            .unwrap();
         assert!(i.is_blocking());
         assert!(i.message.contains("x → y") && i.message.contains("y → x"));
     }
 
     #[test]
     fn edits_to_absent_nodes_are_reported() {
-        let ops = vec![op(1, "a", "t", true, OpBody::SetNodePhase { node_id: "ghost".into(), phase: Some("p".into()) })];
+        let ops = vec![op(
+            1,
+            "a",
+            "t",
+            true,
+            OpBody::SetNodePhase {
+                node_id: "ghost".into(),
+                phase: Some("p".into()),
+            },
+        )];
         let f = fold("plan-t", &ops, None);
         assert!(f.issues.iter().any(|i| i.code == "unknown_node"));
     }

@@ -26,7 +26,11 @@ impl Log {
     /// Ops of complete transactions, in log order.
     pub fn complete_ops(&self) -> Vec<Op> {
         let done: HashSet<&str> = crate::store::fold::complete_txs(&self.ops);
-        self.ops.iter().filter(|o| done.contains(o.tx.as_str())).cloned().collect()
+        self.ops
+            .iter()
+            .filter(|o| done.contains(o.tx.as_str()))
+            .cloned()
+            .collect()
     }
 }
 
@@ -37,9 +41,15 @@ pub fn read(path: &Path, plan_id: &str) -> Result<Log> {
     let mut bytes = Vec::new();
     match File::open(path) {
         Ok(mut f) => {
-            f.read_to_end(&mut bytes).map_err(|e| Error::io("read", path, &e))?;
+            f.read_to_end(&mut bytes)
+                .map_err(|e| Error::io("read", path, &e))?;
         }
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Log { ends_with_newline: true, ..Log::default() }),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Ok(Log {
+                ends_with_newline: true,
+                ..Log::default()
+            });
+        }
         Err(e) => return Err(Error::io("read", path, &e)),
     }
     parse(&bytes, plan_id)
@@ -65,7 +75,9 @@ pub fn parse(bytes: &[u8], plan_id: &str) -> Result<Log> {
             start = next;
             continue;
         }
-        let parsed = text.ok_or_else(|| "it is not valid UTF-8".to_string()).and_then(|t| codec::parse_op_line(t).map_err(|e| e.to_string()));
+        let parsed = text
+            .ok_or_else(|| "it is not valid UTF-8".to_string())
+            .and_then(|t| codec::parse_op_line(t).map_err(|e| e.to_string()));
         match parsed {
             Ok(op) => {
                 ops.push(op);
@@ -90,16 +102,27 @@ pub fn parse(bytes: &[u8], plan_id: &str) -> Result<Log> {
         .find(|(o, _)| done.contains(o.tx.as_str()))
         .map(|(_, e)| *e)
         .unwrap_or(0);
-    Ok(Log { ops, good_len, len: bytes.len() as u64, ends_with_newline: bytes.last().is_none_or(|b| *b == b'\n') })
+    Ok(Log {
+        ops,
+        good_len,
+        len: bytes.len() as u64,
+        ends_with_newline: bytes.last().is_none_or(|b| *b == b'\n'),
+    })
 }
 
 /// Appends one transaction's lines in one write and syncs them. First cuts
 /// off an unfinished tail left by a killed writer. Call under the plan lock.
 pub fn append(path: &Path, log: &Log, ops: &[Op]) -> Result<()> {
-    let mut f = OpenOptions::new().create(true).read(true).write(true).open(path).map_err(|e| Error::io("open", path, &e))?;
+    let mut f = OpenOptions::new()
+        .create(true)
+        .read(true)
+        .write(true)
+        .open(path)
+        .map_err(|e| Error::io("open", path, &e))?;
     let mut at = log.len;
     if log.good_len < log.len {
-        f.set_len(log.good_len).map_err(|e| Error::io("repair", path, &e))?;
+        f.set_len(log.good_len)
+            .map_err(|e| Error::io("repair", path, &e))?;
         at = log.good_len;
     }
     let mut buf = String::new();
@@ -112,7 +135,8 @@ pub fn append(path: &Path, log: &Log, ops: &[Op]) -> Result<()> {
         buf.push('\n');
     }
     use std::io::Seek;
-    f.seek(std::io::SeekFrom::Start(at)).map_err(|e| Error::io("seek in", path, &e))?;
+    f.seek(std::io::SeekFrom::Start(at))
+        .map_err(|e| Error::io("seek in", path, &e))?;
     write_maybe_crashing(&mut f, buf.as_bytes()).map_err(|e| Error::io("append to", path, &e))?;
     f.sync_data().map_err(|e| Error::io("sync", path, &e))?;
     Ok(())
@@ -140,7 +164,8 @@ pub fn write_new(path: &Path, ops: &[Op]) -> Result<()> {
         buf.push('\n');
     }
     let mut f = File::create(path).map_err(|e| Error::io("create", path, &e))?;
-    f.write_all(buf.as_bytes()).map_err(|e| Error::io("write", path, &e))?;
+    f.write_all(buf.as_bytes())
+        .map_err(|e| Error::io("write", path, &e))?;
     f.sync_all().map_err(|e| Error::io("sync", path, &e))
 }
 
@@ -157,7 +182,12 @@ mod tests {
 
     #[test]
     fn torn_tail_is_found() {
-        let text = format!("{}\n{}\n{}", line(1, "a", true), line(2, "b", false), &line(3, "b", true)[..20]);
+        let text = format!(
+            "{}\n{}\n{}",
+            line(1, "a", true),
+            line(2, "b", false),
+            &line(3, "b", true)[..20]
+        );
         let log = parse(text.as_bytes(), "plan-t").unwrap();
         assert_eq!(log.ops.len(), 2);
         assert_eq!(log.good_len as usize, line(1, "a", true).len() + 1);

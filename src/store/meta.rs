@@ -102,7 +102,10 @@ impl Meta {
             m.insert("approval".into(), approval_json(a));
         }
         if let Some(f) = &self.frozen {
-            m.insert("frozen".into(), json!({"revision": f.revision, "digest": f.digest}));
+            m.insert(
+                "frozen".into(),
+                json!({"revision": f.revision, "digest": f.digest}),
+            );
         }
         if !self.freezes.is_empty() {
             m.insert("freezes".into(), json!(self.freezes));
@@ -119,12 +122,18 @@ impl Meta {
         };
         let v = crate::wire::parse::json(text).map_err(|e| corrupt(&e.to_string()))?;
         let v = crate::wire::convert::hydrated(v, "").map_err(|e| corrupt(&e.to_string()))?;
-        let m = v.as_object().ok_or_else(|| corrupt("it is not a JSON object"))?;
+        let m = v
+            .as_object()
+            .ok_or_else(|| corrupt("it is not a JSON object"))?;
         let s = |k: &str| m.get(k).and_then(|v| v.as_str()).map(str::to_string);
-        let state = s("state").and_then(|s| State::parse(&s)).ok_or_else(|| corrupt("`state` is missing or unknown"))?;
+        let state = s("state")
+            .and_then(|s| State::parse(&s))
+            .ok_or_else(|| corrupt("`state` is missing or unknown"))?;
         let provenance = match m.get("provenance") {
             None => None,
-            Some(p) => Some(codec::provenance(p, "/provenance").map_err(|e| corrupt(&e.to_string()))?),
+            Some(p) => {
+                Some(codec::provenance(p, "/provenance").map_err(|e| corrupt(&e.to_string()))?)
+            }
         };
         let approval = match m.get("approval") {
             None => None,
@@ -133,8 +142,15 @@ impl Meta {
         let frozen = match m.get("frozen").and_then(|f| f.as_object()) {
             None => None,
             Some(f) => Some(Frozen {
-                revision: f.get("revision").and_then(|r| r.as_u64()).ok_or_else(|| corrupt("`frozen.revision` is malformed"))?,
-                digest: f.get("digest").and_then(|d| d.as_str()).ok_or_else(|| corrupt("`frozen.digest` is malformed"))?.to_string(),
+                revision: f
+                    .get("revision")
+                    .and_then(|r| r.as_u64())
+                    .ok_or_else(|| corrupt("`frozen.revision` is malformed"))?,
+                digest: f
+                    .get("digest")
+                    .and_then(|d| d.as_str())
+                    .ok_or_else(|| corrupt("`frozen.digest` is malformed"))?
+                    .to_string(),
             }),
         };
         let freezes = m
@@ -197,7 +213,10 @@ mod tests {
         let mut m = Meta::new("2026-01-01T00:00:00Z");
         m.label = Some("x".into());
         m.request = Some("a \"quoted\"\nrequest".into());
-        m.frozen = Some(Frozen { revision: 3, digest: "ab".into() });
+        m.frozen = Some(Frozen {
+            revision: 3,
+            digest: "ab".into(),
+        });
         m.freezes = vec![3];
         m.state = State::Reviewable;
         let text = serde_json::to_string(&m.to_json()).unwrap();

@@ -23,9 +23,9 @@ pub const META_FILE: &str = "meta.json";
 pub const LOCK_FILE: &str = "lock";
 pub const CURRENT_FILE: &str = "current";
 
-const GITIGNORE: &str = "# written by planforge init\ncurrent\n*/lock\n*/checkpoint*\n.lock\n.tmp-*\n";
-const GITATTRIBUTES: &str =
-    "# written by planforge init: concurrent histories of a plan merge line by line;\n# the fold orders them\n*/ops.jsonl merge=union\n";
+const GITIGNORE: &str =
+    "# written by planforge init\ncurrent\n*/lock\n*/checkpoint*\n.lock\n.tmp-*\n";
+const GITATTRIBUTES: &str = "# written by planforge init: concurrent histories of a plan merge line by line;\n# the fold orders them\n*/ops.jsonl merge=union\n";
 
 /// A plan read from the store and folded.
 #[derive(Debug, Clone)]
@@ -133,10 +133,17 @@ fn sync_dir(path: &Path) {
 /// sync the folder.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     let dir = path.parent().unwrap_or(Path::new("."));
-    let mut tmp = tempfile::Builder::new().prefix(".tmp-").tempfile_in(dir).map_err(|e| Error::io("create a temporary file in", dir, &e))?;
-    tmp.write_all(bytes).map_err(|e| Error::io("write", tmp.path(), &e))?;
-    tmp.as_file().sync_all().map_err(|e| Error::io("sync", tmp.path(), &e))?;
-    tmp.persist(path).map_err(|e| Error::io("replace", path, &e.error))?;
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".tmp-")
+        .tempfile_in(dir)
+        .map_err(|e| Error::io("create a temporary file in", dir, &e))?;
+    tmp.write_all(bytes)
+        .map_err(|e| Error::io("write", tmp.path(), &e))?;
+    tmp.as_file()
+        .sync_all()
+        .map_err(|e| Error::io("sync", tmp.path(), &e))?;
+    tmp.persist(path)
+        .map_err(|e| Error::io("replace", path, &e.error))?;
     sync_dir(dir);
     Ok(())
 }
@@ -160,8 +167,10 @@ impl Store {
         fs::create_dir_all(&root).map_err(|e| Error::io("create", &root, &e))?;
         let store = Store::open(root)?;
         let mut written = Vec::new();
-        let has_registry = store.root.join("registry.yaml").exists() || store.root.join("registry.json").exists();
-        let mut files: Vec<(&str, &str)> = vec![(".gitignore", GITIGNORE), (".gitattributes", GITATTRIBUTES)];
+        let has_registry =
+            store.root.join("registry.yaml").exists() || store.root.join("registry.json").exists();
+        let mut files: Vec<(&str, &str)> =
+            vec![(".gitignore", GITIGNORE), (".gitattributes", GITATTRIBUTES)];
         if !has_registry {
             files.push(("registry.yaml", crate::registry::DEFAULT_REGISTRY_YAML));
         }
@@ -197,7 +206,9 @@ impl Store {
     }
 
     pub fn exists(&self, id: &str) -> bool {
-        self.plan_dir(id).map(|d| d.join(META_FILE).is_file()).unwrap_or(false)
+        self.plan_dir(id)
+            .map(|d| d.join(META_FILE).is_file())
+            .unwrap_or(false)
     }
 
     /// Every plan id in the store, sorted.
@@ -205,7 +216,9 @@ impl Store {
         let rd = fs::read_dir(&self.root).map_err(|e| Error::io("list", &self.root, &e))?;
         let mut ids = Vec::new();
         for entry in rd.flatten() {
-            let Ok(name) = entry.file_name().into_string() else { continue };
+            let Ok(name) = entry.file_name().into_string() else {
+                continue;
+            };
             if !ids::is_valid_plan_id(&name) {
                 continue;
             }
@@ -221,12 +234,23 @@ impl Store {
     fn unknown_plan(&self, id: &str) -> Error {
         let known = self.plan_ids().unwrap_or_default();
         let hint = crate::model::suggest::did_you_mean(id, known.iter().map(String::as_str));
-        Error::new(ErrorKind::UnknownPlan, format!("there is no plan `{}` in {}{hint}", ids::quote_id(id), self.root.display()))
-            .with_help(if known.is_empty() {
-                "create one with `planforge create`, or import a document with `planforge import FILE`".to_string()
-            } else {
-                format!("plans here: {}", crate::model::suggest::choices(id, known.iter().map(String::as_str)))
-            })
+        Error::new(
+            ErrorKind::UnknownPlan,
+            format!(
+                "there is no plan `{}` in {}{hint}",
+                ids::quote_id(id),
+                self.root.display()
+            ),
+        )
+        .with_help(if known.is_empty() {
+            "create one with `planforge create`, or import a document with `planforge import FILE`"
+                .to_string()
+        } else {
+            format!(
+                "plans here: {}",
+                crate::model::suggest::choices(id, known.iter().map(String::as_str))
+            )
+        })
     }
 
     fn read_meta(&self, id: &str, dir: &Path) -> Result<Meta> {
@@ -236,7 +260,12 @@ impl Store {
         let text = match fs::read_to_string(&path) {
             Ok(t) => t,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(self.unknown_plan(id)),
-            Err(e) => return Err(Error::new(ErrorKind::CorruptStore, format!("could not read {}: {e}", path.display()))),
+            Err(e) => {
+                return Err(Error::new(
+                    ErrorKind::CorruptStore,
+                    format!("could not read {}: {e}", path.display()),
+                ));
+            }
         };
         Meta::parse(&text, &format!("{id}/{META_FILE}"))
     }
@@ -259,7 +288,10 @@ impl Store {
             if r > ops.len() as u64 {
                 return Err(Error::new(
                     ErrorKind::UnknownRevision,
-                    format!("plan {id} has no revision {r}; its revisions run from 0 to {}", ops.len()),
+                    format!(
+                        "plan {id} has no revision {r}; its revisions run from 0 to {}",
+                        ops.len()
+                    ),
                 ));
             }
             ops.truncate(r as usize);
@@ -268,17 +300,34 @@ impl Store {
         // Keep unfinished ops visible to the fold's torn_tail finding.
         let mut folded = folded;
         if revision.is_none() && log.ops.len() > ops.len() {
-            let torn = fold::fold(id, &log.ops, None).issues.into_iter().filter(|i| i.code == "torn_tail");
+            let torn = fold::fold(id, &log.ops, None)
+                .issues
+                .into_iter()
+                .filter(|i| i.code == "torn_tail");
             folded.issues.extend(torn);
         }
-        Ok(Loaded { plan_id: id.to_string(), meta, log, ops, folded, digest, encoded_len })
+        Ok(Loaded {
+            plan_id: id.to_string(),
+            meta,
+            log,
+            ops,
+            folded,
+            digest,
+            encoded_len,
+        })
     }
 
     /// Runs one write transaction on a plan under its lock: checks the state
     /// and the expected revision, asks `build` for the ops (it sees the plan
     /// folded under the lock and may refuse), appends them in one write and
     /// returns the plan after the write. No ops → nothing is written.
-    pub fn commit<F>(&self, id: &str, actor: &str, expect_rev: Option<u64>, build: F) -> Result<(Loaded, Vec<Op>)>
+    pub fn commit<F>(
+        &self,
+        id: &str,
+        actor: &str,
+        expect_rev: Option<u64>,
+        build: F,
+    ) -> Result<(Loaded, Vec<Op>)>
     where
         F: FnOnce(&Loaded) -> Result<Vec<OpBody>>,
     {
@@ -307,12 +356,31 @@ impl Store {
         log::append(&dir.join(OPS_FILE), &before.log, &ops)?;
         let mut meta = before.meta.clone();
         meta.updated_at = crate::util::now();
-        write_atomic(&dir.join(META_FILE), crate::wire::json::pretty(&meta.to_json()).as_bytes())?;
+        write_atomic(
+            &dir.join(META_FILE),
+            crate::wire::json::pretty(&meta.to_json()).as_bytes(),
+        )?;
         let mut all = before.ops.clone();
         all.extend(ops.iter().cloned());
         let (folded, digest, encoded_len) = fold_and_digest(id, &all, &meta);
-        let log_after = Log { ops: all.clone(), good_len: 0, len: 0, ends_with_newline: true };
-        Ok((Loaded { plan_id: id.to_string(), meta, log: log_after, ops: all, folded, digest, encoded_len }, ops))
+        let log_after = Log {
+            ops: all.clone(),
+            good_len: 0,
+            len: 0,
+            ends_with_newline: true,
+        };
+        Ok((
+            Loaded {
+                plan_id: id.to_string(),
+                meta,
+                log: log_after,
+                ops: all,
+                folded,
+                digest,
+                encoded_len,
+            },
+            ops,
+        ))
     }
 
     /// Changes a plan's metadata (lifecycle transitions) under its lock.
@@ -330,7 +398,10 @@ impl Store {
         let mut meta = loaded.meta.clone();
         change(&loaded, &mut meta)?;
         meta.updated_at = crate::util::now();
-        write_atomic(&dir.join(META_FILE), crate::wire::json::pretty(&meta.to_json()).as_bytes())?;
+        write_atomic(
+            &dir.join(META_FILE),
+            crate::wire::json::pretty(&meta.to_json()).as_bytes(),
+        )?;
         loaded.meta = meta;
         Ok(loaded)
     }
@@ -342,16 +413,28 @@ impl Store {
         let dir = self.plan_dir(id)?;
         let _guard = lock::acquire(&self.root.join(".lock"), "the store")?;
         if fs::symlink_metadata(&dir).is_ok() {
-            return Err(Error::new(ErrorKind::DuplicateId, format!("a plan `{id}` already exists in {}", self.root.display()))
-                .with_help("choose another id, or remove the existing plan first"));
+            return Err(Error::new(
+                ErrorKind::DuplicateId,
+                format!("a plan `{id}` already exists in {}", self.root.display()),
+            )
+            .with_help("choose another id, or remove the existing plan first"));
         }
-        let tmp = tempfile::Builder::new().prefix(".tmp-").tempdir_in(&self.root).map_err(|e| Error::io("create a temporary folder in", &self.root, &e))?;
-        let ops = if bodies.is_empty() { Vec::new() } else { transaction(actor, id, 0, bodies) };
+        let tmp = tempfile::Builder::new()
+            .prefix(".tmp-")
+            .tempdir_in(&self.root)
+            .map_err(|e| Error::io("create a temporary folder in", &self.root, &e))?;
+        let ops = if bodies.is_empty() {
+            Vec::new()
+        } else {
+            transaction(actor, id, 0, bodies)
+        };
         log::write_new(&tmp.path().join(OPS_FILE), &ops)?;
         let meta_text = crate::wire::json::pretty(&meta.to_json());
         let mp = tmp.path().join(META_FILE);
         fs::write(&mp, meta_text).map_err(|e| Error::io("write", &mp, &e))?;
-        fs::File::open(&mp).and_then(|f| f.sync_all()).map_err(|e| Error::io("sync", &mp, &e))?;
+        fs::File::open(&mp)
+            .and_then(|f| f.sync_all())
+            .map_err(|e| Error::io("sync", &mp, &e))?;
         sync_dir(tmp.path());
         let tmp_path = tmp.keep();
         if let Err(e) = fs::rename(&tmp_path, &dir) {
@@ -360,8 +443,21 @@ impl Store {
         }
         sync_dir(&self.root);
         let (folded, digest, encoded_len) = fold_and_digest(id, &ops, &meta);
-        let log = Log { ops: ops.clone(), good_len: 0, len: 0, ends_with_newline: true };
-        Ok(Loaded { plan_id: id.to_string(), meta, log, ops, folded, digest, encoded_len })
+        let log = Log {
+            ops: ops.clone(),
+            good_len: 0,
+            len: 0,
+            ends_with_newline: true,
+        };
+        Ok(Loaded {
+            plan_id: id.to_string(),
+            meta,
+            log,
+            ops,
+            folded,
+            digest,
+            encoded_len,
+        })
     }
 
     /// Deletes a plan: renamed aside first, so readers see it whole or gone.
@@ -373,7 +469,9 @@ impl Store {
         refuse_symlink(&dir)?;
         let _store = lock::acquire(&self.root.join(".lock"), "the store")?;
         let _plan = lock::acquire(&dir.join(LOCK_FILE), &format!("plan {id}"))?;
-        let aside = self.root.join(format!(".tmp-removed-{}", crate::util::tx_id()));
+        let aside = self
+            .root
+            .join(format!(".tmp-removed-{}", crate::util::tx_id()));
         fs::rename(&dir, &aside).map_err(|e| Error::io("remove", &dir, &e))?;
         sync_dir(&self.root);
         fs::remove_dir_all(&aside).map_err(|e| Error::io("remove", &aside, &e))?;
@@ -413,7 +511,10 @@ impl Store {
         match (y.is_file(), j.is_file()) {
             (true, true) => Err(Error::new(
                 ErrorKind::CorruptStore,
-                format!("the store {} holds both registry.yaml and registry.json; keep one", self.root.display()),
+                format!(
+                    "the store {} holds both registry.yaml and registry.json; keep one",
+                    self.root.display()
+                ),
             )),
             (true, false) => Ok(Some(y)),
             (false, true) => Ok(Some(j)),

@@ -12,7 +12,12 @@ use crate::model::{Bounds, Content, Edge, Handle, Node, NodeKind, Op, OpBody, Pr
 use serde_json::json;
 
 pub fn error(at: &str, message: impl Into<String>) -> ParseError {
-    ParseError { message: message.into(), pointer: Some(at.to_string()), line: None, column: None }
+    ParseError {
+        message: message.into(),
+        pointer: Some(at.to_string()),
+        line: None,
+        column: None,
+    }
 }
 
 fn child(at: &str, key: &str) -> String {
@@ -23,7 +28,12 @@ fn child(at: &str, key: &str) -> String {
 }
 
 pub fn object<'v>(v: &'v Value, at: &str, what: &str) -> Result<&'v Map, ParseError> {
-    v.as_object().ok_or_else(|| error(at, format!("{what} must be an object, not {}", v.type_name())))
+    v.as_object().ok_or_else(|| {
+        error(
+            at,
+            format!("{what} must be an object, not {}", v.type_name()),
+        )
+    })
 }
 
 fn closed(m: &Map, at: &str, what: &str, allowed: &[&str]) -> Result<(), ParseError> {
@@ -32,7 +42,10 @@ fn closed(m: &Map, at: &str, what: &str, allowed: &[&str]) -> Result<(), ParseEr
             let hint = crate::model::suggest::did_you_mean(k, allowed.iter().copied());
             return Err(error(
                 &child(at, k),
-                format!("{what} has the unknown key `{k}`{hint}; allowed keys: {}", allowed.join(", ")),
+                format!(
+                    "{what} has the unknown key `{k}`{hint}; allowed keys: {}",
+                    allowed.join(", ")
+                ),
             ));
         }
     }
@@ -42,7 +55,13 @@ fn closed(m: &Map, at: &str, what: &str, allowed: &[&str]) -> Result<(), ParseEr
 fn req_str<'v>(m: &'v Map, key: &str, at: &str, what: &str) -> Result<&'v str, ParseError> {
     match m.get(key) {
         Some(Value::String(s)) => Ok(s),
-        Some(other) => Err(error(&child(at, key), format!("{what}'s `{key}` must be a string, not {}", other.type_name()))),
+        Some(other) => Err(error(
+            &child(at, key),
+            format!(
+                "{what}'s `{key}` must be a string, not {}",
+                other.type_name()
+            ),
+        )),
         None => Err(error(at, format!("{what} needs `{key}`"))),
     }
 }
@@ -51,14 +70,26 @@ fn opt_str<'v>(m: &'v Map, key: &str, at: &str, what: &str) -> Result<Option<&'v
     match m.get(key) {
         None | Some(Value::Null) => Ok(None),
         Some(Value::String(s)) => Ok(Some(s)),
-        Some(other) => Err(error(&child(at, key), format!("{what}'s `{key}` must be a string, not {}", other.type_name()))),
+        Some(other) => Err(error(
+            &child(at, key),
+            format!(
+                "{what}'s `{key}` must be a string, not {}",
+                other.type_name()
+            ),
+        )),
     }
 }
 
 fn req_u64(m: &Map, key: &str, at: &str, what: &str) -> Result<u64, ParseError> {
     match m.get(key) {
         Some(v) => v.as_u64().ok_or_else(|| {
-            error(&child(at, key), format!("{what}'s `{key}` must be a non-negative integer, not {}", super::json::compact(v)))
+            error(
+                &child(at, key),
+                format!(
+                    "{what}'s `{key}` must be a non-negative integer, not {}",
+                    super::json::compact(v)
+                ),
+            )
         }),
         None => Err(error(at, format!("{what} needs `{key}`"))),
     }
@@ -70,8 +101,18 @@ pub fn node(v: &Value, at: &str) -> Result<Node, ParseError> {
     closed(m, at, "a node", &["id", "phase", "kind", "definition"])?;
     let id = match m.get("id") {
         Some(Value::String(s)) => s.clone(),
-        Some(other) => return Err(error(&child(at, "id"), format!("a node's `id` must be a string, not {}", other.type_name()))),
-        None => return Err(error(at, "a node needs an `id` (lowercase letters, digits and underscores, at most 64)")),
+        Some(other) => {
+            return Err(error(
+                &child(at, "id"),
+                format!("a node's `id` must be a string, not {}", other.type_name()),
+            ));
+        }
+        None => {
+            return Err(error(
+                at,
+                "a node needs an `id` (lowercase letters, digits and underscores, at most 64)",
+            ));
+        }
     };
     let what = format!("node `{}`", ids::quote_id(&id));
     let kind = match m.get("kind") {
@@ -79,26 +120,53 @@ pub fn node(v: &Value, at: &str) -> Result<Node, ParseError> {
             let hint = crate::model::suggest::did_you_mean(k, NodeKind::names());
             error(
                 &child(at, "kind"),
-                format!("{what} has the unknown kind `{k}`{hint}; the kinds are {}", NodeKind::names().join(", ")),
+                format!(
+                    "{what} has the unknown kind `{k}`{hint}; the kinds are {}",
+                    NodeKind::names().join(", ")
+                ),
             )
         })?,
-        Some(other) => return Err(error(&child(at, "kind"), format!("{what}'s `kind` must be a string, not {}", other.type_name()))),
+        Some(other) => {
+            return Err(error(
+                &child(at, "kind"),
+                format!(
+                    "{what}'s `kind` must be a string, not {}",
+                    other.type_name()
+                ),
+            ));
+        }
         None => {
-            return Err(error(at, format!("{what} needs a `kind`: one of {}", NodeKind::names().join(", "))));
+            return Err(error(
+                at,
+                format!(
+                    "{what} needs a `kind`: one of {}",
+                    NodeKind::names().join(", ")
+                ),
+            ));
         }
     };
-    let phase = opt_str(m, "phase", at, &what)?.filter(|p| !p.is_empty()).map(str::to_string);
+    let phase = opt_str(m, "phase", at, &what)?
+        .filter(|p| !p.is_empty())
+        .map(str::to_string);
     let definition = match m.get("definition") {
         None => Map::new(),
         Some(Value::Object(d)) => d.clone(),
         Some(other) => {
             return Err(error(
                 &child(at, "definition"),
-                format!("{what}'s `definition` must be an object, not {}", other.type_name()),
+                format!(
+                    "{what}'s `definition` must be an object, not {}",
+                    other.type_name()
+                ),
             ));
         }
     };
-    Ok(Node { id, phase, kind, definition })
+    Ok(Node {
+        id,
+        phase,
+        kind,
+        definition,
+    })
 }
 
 pub fn node_json(n: &Node) -> serde_json::Value {
@@ -134,7 +202,10 @@ pub fn bounds(v: &Value, at: &str) -> Result<Bounds, ParseError> {
     for (i, name) in Bounds::NAMES.iter().enumerate() {
         let n = req_u64(m, name, at, "bounds")?;
         if n < 1 {
-            return Err(error(&child(at, name), format!("bounds' `{name}` must be at least 1")));
+            return Err(error(
+                &child(at, name),
+                format!("bounds' `{name}` must be at least 1"),
+            ));
         }
         vals[i] = n;
     }
@@ -142,14 +213,24 @@ pub fn bounds(v: &Value, at: &str) -> Result<Bounds, ParseError> {
 }
 
 pub fn bounds_json(b: &Bounds) -> serde_json::Value {
-    serde_json::Value::Object(b.members().iter().map(|(k, v)| (k.to_string(), json!(v))).collect())
+    serde_json::Value::Object(
+        b.members()
+            .iter()
+            .map(|(k, v)| (k.to_string(), json!(v)))
+            .collect(),
+    )
 }
 
 pub fn provenance(v: &Value, at: &str) -> Result<Provenance, ParseError> {
     let m = object(v, at, "provenance")?;
     match req_str(m, "kind", at, "provenance")? {
         "clone" => {
-            closed(m, at, "clone provenance", &["kind", "parent", "parentDigest", "parentRevision"])?;
+            closed(
+                m,
+                at,
+                "clone provenance",
+                &["kind", "parent", "parentDigest", "parentRevision"],
+            )?;
             Ok(Provenance::Clone {
                 parent: req_str(m, "parent", at, "provenance")?.to_string(),
                 parent_digest: req_str(m, "parentDigest", at, "provenance")?.to_string(),
@@ -162,15 +243,25 @@ pub fn provenance(v: &Value, at: &str) -> Result<Provenance, ParseError> {
                 None => Map::new(),
                 Some(a) => object(a, &child(at, "args"), "template provenance args")?.clone(),
             };
-            Ok(Provenance::Template { template: req_str(m, "template", at, "provenance")?.to_string(), args })
+            Ok(Provenance::Template {
+                template: req_str(m, "template", at, "provenance")?.to_string(),
+                args,
+            })
         }
-        other => Err(error(&child(at, "kind"), format!("provenance kind `{other}` is unknown; it is \"clone\" or \"template\""))),
+        other => Err(error(
+            &child(at, "kind"),
+            format!("provenance kind `{other}` is unknown; it is \"clone\" or \"template\""),
+        )),
     }
 }
 
 pub fn provenance_json(p: &Provenance) -> serde_json::Value {
     match p {
-        Provenance::Clone { parent, parent_digest, parent_revision } => json!({
+        Provenance::Clone {
+            parent,
+            parent_digest,
+            parent_revision,
+        } => json!({
             "kind": "clone", "parent": parent, "parentDigest": parent_digest, "parentRevision": parent_revision
         }),
         Provenance::Template { template, args } => json!({
@@ -190,7 +281,12 @@ pub fn op(v: &Value, at: &str) -> Result<Op, ParseError> {
     let tx_end = match m.get("txEnd") {
         None => false,
         Some(Value::Bool(b)) => *b,
-        Some(_) => return Err(error(&child(at, "txEnd"), "an op's `txEnd` must be a boolean")),
+        Some(_) => {
+            return Err(error(
+                &child(at, "txEnd"),
+                "an op's `txEnd` must be a boolean",
+            ));
+        }
     };
     let kind = req_str(m, "op", at, "an op")?;
     let common = ["opId", "actorId", "lamport", "at", "tx", "txEnd", "op"];
@@ -201,7 +297,13 @@ pub fn op(v: &Value, at: &str) -> Result<Op, ParseError> {
     let body = match kind {
         "add_node" => {
             allow(&["node"])?;
-            OpBody::AddNode { node: node(m.get("node").ok_or_else(|| error(at, "add_node needs `node`"))?, &child(at, "node"))? }
+            OpBody::AddNode {
+                node: node(
+                    m.get("node")
+                        .ok_or_else(|| error(at, "add_node needs `node`"))?,
+                    &child(at, "node"),
+                )?,
+            }
         }
         "remove_node" => {
             allow(&["nodeId", "incidentEdgeIds"])?;
@@ -211,10 +313,23 @@ pub fn op(v: &Value, at: &str) -> Result<Op, ParseError> {
                     .iter()
                     .map(|e| e.as_str().map(str::to_string))
                     .collect::<Option<Vec<_>>>()
-                    .ok_or_else(|| error(&child(at, "incidentEdgeIds"), "incidentEdgeIds must be strings"))?,
-                Some(_) => return Err(error(&child(at, "incidentEdgeIds"), "incidentEdgeIds must be an array")),
+                    .ok_or_else(|| {
+                        error(
+                            &child(at, "incidentEdgeIds"),
+                            "incidentEdgeIds must be strings",
+                        )
+                    })?,
+                Some(_) => {
+                    return Err(error(
+                        &child(at, "incidentEdgeIds"),
+                        "incidentEdgeIds must be an array",
+                    ));
+                }
             };
-            OpBody::RemoveNode { node_id: req_str(m, "nodeId", at, "an op")?.to_string(), incident_edge_ids: ids }
+            OpBody::RemoveNode {
+                node_id: req_str(m, "nodeId", at, "an op")?.to_string(),
+                incident_edge_ids: ids,
+            }
         }
         "set_node_field" => {
             allow(&["nodeId", "path", "value"])?;
@@ -226,7 +341,9 @@ pub fn op(v: &Value, at: &str) -> Result<Op, ParseError> {
         }
         "set_node_definition" => {
             allow(&["nodeId", "definition"])?;
-            let d = m.get("definition").ok_or_else(|| error(at, "set_node_definition needs `definition`"))?;
+            let d = m
+                .get("definition")
+                .ok_or_else(|| error(at, "set_node_definition needs `definition`"))?;
             OpBody::SetNodeDefinition {
                 node_id: req_str(m, "nodeId", at, "an op")?.to_string(),
                 definition: object(d, &child(at, "definition"), "a definition")?.clone(),
@@ -236,27 +353,59 @@ pub fn op(v: &Value, at: &str) -> Result<Op, ParseError> {
             allow(&["nodeId", "phase"])?;
             OpBody::SetNodePhase {
                 node_id: req_str(m, "nodeId", at, "an op")?.to_string(),
-                phase: opt_str(m, "phase", at, "an op")?.filter(|p| !p.is_empty()).map(str::to_string),
+                phase: opt_str(m, "phase", at, "an op")?
+                    .filter(|p| !p.is_empty())
+                    .map(str::to_string),
             }
         }
         "add_edge" => {
             allow(&["edge"])?;
-            let e = m.get("edge").ok_or_else(|| error(at, "add_edge needs `edge`"))?;
+            let e = m
+                .get("edge")
+                .ok_or_else(|| error(at, "add_edge needs `edge`"))?;
             let (id, from, to, handle) = edge(e, &child(at, "edge"))?;
             let id = id.ok_or_else(|| error(&child(at, "edge"), "a stored edge needs an `id`"))?;
-            OpBody::AddEdge { edge: Edge { id, from, to, handle } }
+            OpBody::AddEdge {
+                edge: Edge {
+                    id,
+                    from,
+                    to,
+                    handle,
+                },
+            }
         }
         "remove_edge" => {
             allow(&["edgeId"])?;
-            OpBody::RemoveEdge { edge_id: req_str(m, "edgeId", at, "an op")?.to_string() }
+            OpBody::RemoveEdge {
+                edge_id: req_str(m, "edgeId", at, "an op")?.to_string(),
+            }
         }
         "set_bounds" => {
             allow(&["bounds"])?;
-            OpBody::SetBounds { bounds: bounds(m.get("bounds").ok_or_else(|| error(at, "set_bounds needs `bounds`"))?, &child(at, "bounds"))? }
+            OpBody::SetBounds {
+                bounds: bounds(
+                    m.get("bounds")
+                        .ok_or_else(|| error(at, "set_bounds needs `bounds`"))?,
+                    &child(at, "bounds"),
+                )?,
+            }
         }
-        other => return Err(error(&child(at, "op"), format!("unknown op kind `{other}`"))),
+        other => {
+            return Err(error(
+                &child(at, "op"),
+                format!("unknown op kind `{other}`"),
+            ));
+        }
     };
-    Ok(Op { op_id, actor_id, lamport, at: at_time, tx, tx_end, body })
+    Ok(Op {
+        op_id,
+        actor_id,
+        lamport,
+        at: at_time,
+        tx,
+        tx_end,
+        body,
+    })
 }
 
 pub fn op_json(o: &Op) -> serde_json::Value {
@@ -274,22 +423,38 @@ pub fn op_json(o: &Op) -> serde_json::Value {
         OpBody::AddNode { node } => {
             m.insert("node".into(), node_json(node));
         }
-        OpBody::RemoveNode { node_id, incident_edge_ids } => {
+        OpBody::RemoveNode {
+            node_id,
+            incident_edge_ids,
+        } => {
             m.insert("nodeId".into(), node_id.clone().into());
             m.insert("incidentEdgeIds".into(), json!(incident_edge_ids));
         }
-        OpBody::SetNodeField { node_id, path, value } => {
+        OpBody::SetNodeField {
+            node_id,
+            path,
+            value,
+        } => {
             m.insert("nodeId".into(), node_id.clone().into());
             m.insert("path".into(), path.clone().into());
             m.insert("value".into(), to_json(value));
         }
-        OpBody::SetNodeDefinition { node_id, definition } => {
+        OpBody::SetNodeDefinition {
+            node_id,
+            definition,
+        } => {
             m.insert("nodeId".into(), node_id.clone().into());
             m.insert("definition".into(), map_to_json(definition));
         }
         OpBody::SetNodePhase { node_id, phase } => {
             m.insert("nodeId".into(), node_id.clone().into());
-            m.insert("phase".into(), phase.clone().map(serde_json::Value::from).unwrap_or(serde_json::Value::Null));
+            m.insert(
+                "phase".into(),
+                phase
+                    .clone()
+                    .map(serde_json::Value::from)
+                    .unwrap_or(serde_json::Value::Null),
+            );
         }
         OpBody::AddEdge { edge } => {
             m.insert("edge".into(), edge_json(edge));
@@ -330,8 +495,18 @@ pub struct Document {
     pub provenance: Option<Provenance>,
 }
 
-pub const DOCUMENT_KEYS: [&str; 10] =
-    ["formatVersion", "planId", "label", "state", "revision", "digest", "bounds", "nodes", "edges", "provenance"];
+pub const DOCUMENT_KEYS: [&str; 10] = [
+    "formatVersion",
+    "planId",
+    "label",
+    "state",
+    "revision",
+    "digest",
+    "bounds",
+    "nodes",
+    "edges",
+    "provenance",
+];
 
 /// Reads a plan document from text.
 pub fn document(text: &str, syntax: Syntax) -> Result<Document, ParseError> {
@@ -346,7 +521,13 @@ pub fn document_from_value(v: &Value) -> Result<Document, ParseError> {
     if let Some(fv) = m.get("formatVersion")
         && fv.as_u64() != Some(1)
     {
-        return Err(error("/formatVersion", format!("formatVersion {} is not supported; this planforge reads formatVersion 1", super::json::compact(fv))));
+        return Err(error(
+            "/formatVersion",
+            format!(
+                "formatVersion {} is not supported; this planforge reads formatVersion 1",
+                super::json::compact(fv)
+            ),
+        ));
     }
     let plan_id = opt_str(m, "planId", "", "a plan document")?.map(str::to_string);
     let label = opt_str(m, "label", "", "a plan document")?.map(str::to_string);
@@ -368,7 +549,12 @@ pub fn document_from_value(v: &Value) -> Result<Document, ParseError> {
                 nodes.push(node(n, &format!("/nodes/{i}"))?);
             }
         }
-        Some(other) => return Err(error("/nodes", format!("`nodes` must be an array, not {}", other.type_name()))),
+        Some(other) => {
+            return Err(error(
+                "/nodes",
+                format!("`nodes` must be an array, not {}", other.type_name()),
+            ));
+        }
     }
     let mut raw_edges = Vec::new();
     match m.get("edges") {
@@ -378,9 +564,15 @@ pub fn document_from_value(v: &Value) -> Result<Document, ParseError> {
                 raw_edges.push(edge(e, &format!("/edges/{i}"))?);
             }
         }
-        Some(other) => return Err(error("/edges", format!("`edges` must be an array, not {}", other.type_name()))),
+        Some(other) => {
+            return Err(error(
+                "/edges",
+                format!("`edges` must be an array, not {}", other.type_name()),
+            ));
+        }
     }
-    let mut taken: std::collections::HashSet<String> = raw_edges.iter().filter_map(|e| e.0.clone()).collect();
+    let mut taken: std::collections::HashSet<String> =
+        raw_edges.iter().filter_map(|e| e.0.clone()).collect();
     let edges = raw_edges
         .into_iter()
         .map(|(id, from, to, handle)| {
@@ -389,14 +581,29 @@ pub fn document_from_value(v: &Value) -> Result<Document, ParseError> {
                 taken.insert(id.clone());
                 id
             });
-            Edge { id, from, to, handle }
+            Edge {
+                id,
+                from,
+                to,
+                handle,
+            }
         })
         .collect();
     let provenance = match m.get("provenance") {
         None | Some(Value::Null) => None,
         Some(p) => Some(provenance(p, "/provenance")?),
     };
-    Ok(Document { plan_id, label, state, revision, digest, bounds, nodes, edges, provenance })
+    Ok(Document {
+        plan_id,
+        label,
+        state,
+        revision,
+        digest,
+        bounds,
+        nodes,
+        edges,
+        provenance,
+    })
 }
 
 /// A readable edge id: `<from>__<to>` (then `_2`, `_3`…), or `e_` + 16 hex
@@ -417,16 +624,25 @@ pub fn mint_edge_id(from: &str, to: &str, handle: &Handle, taken: impl Fn(&str) 
             }
         }
     }
-    let hash = super::jcs::hex_sha256(format!("{from}\u{0}{to}\u{0}{}", handle.as_str()).as_bytes());
+    let hash =
+        super::jcs::hex_sha256(format!("{from}\u{0}{to}\u{0}{}", handle.as_str()).as_bytes());
     let base = format!("e_{}", &hash[..16]);
     if !taken(&base) {
         return base;
     }
-    (2..).map(|n| format!("{base}_{n}")).find(|c| !taken(c)).expect("an unused id exists")
+    (2..)
+        .map(|n| format!("{base}_{n}"))
+        .find(|c| !taken(c))
+        .expect("an unused id exists")
 }
 
 /// Plan content (and the document-level extras) as a document value.
-pub fn document_json(c: &Content, label: Option<&str>, state: Option<&str>, digest: Option<&str>) -> serde_json::Value {
+pub fn document_json(
+    c: &Content,
+    label: Option<&str>,
+    state: Option<&str>,
+    digest: Option<&str>,
+) -> serde_json::Value {
     let mut m = serde_json::Map::new();
     m.insert("formatVersion".into(), 1.into());
     m.insert("planId".into(), c.plan_id.clone().into());
@@ -441,8 +657,14 @@ pub fn document_json(c: &Content, label: Option<&str>, state: Option<&str>, dige
         m.insert("digest".into(), d.into());
     }
     m.insert("bounds".into(), bounds_json(&c.bounds));
-    m.insert("nodes".into(), serde_json::Value::Array(c.nodes.iter().map(node_json).collect()));
-    m.insert("edges".into(), serde_json::Value::Array(c.edges.iter().map(edge_json).collect()));
+    m.insert(
+        "nodes".into(),
+        serde_json::Value::Array(c.nodes.iter().map(node_json).collect()),
+    );
+    m.insert(
+        "edges".into(),
+        serde_json::Value::Array(c.edges.iter().map(edge_json).collect()),
+    );
     if let Some(p) = &c.provenance {
         m.insert("provenance".into(), provenance_json(p));
     }
@@ -456,8 +678,14 @@ pub fn raw_json(c: &Content, digest: &str) -> serde_json::Value {
     m.insert("digest".into(), digest.into());
     m.insert("revision".into(), c.revision.into());
     m.insert("bounds".into(), bounds_json(&c.bounds));
-    m.insert("nodes".into(), serde_json::Value::Array(c.nodes.iter().map(node_json).collect()));
-    m.insert("edges".into(), serde_json::Value::Array(c.edges.iter().map(edge_json).collect()));
+    m.insert(
+        "nodes".into(),
+        serde_json::Value::Array(c.nodes.iter().map(node_json).collect()),
+    );
+    m.insert(
+        "edges".into(),
+        serde_json::Value::Array(c.edges.iter().map(edge_json).collect()),
+    );
     if let Some(p) = &c.provenance {
         m.insert("provenance".into(), provenance_json(p));
     }
@@ -484,8 +712,14 @@ mod tests {
     fn documents_refuse_what_cannot_be_represented() {
         for (doc, needle) in [
             (r#"{"nodes":[{"kind":"call"}]}"#, "needs an `id`"),
-            (r#"{"nodes":[{"id":"a","kind":"cal"}]}"#, "did you mean `call`"),
-            (r#"{"nodes":[{"id":"a","kind":"call","definition":[]}]}"#, "must be an object"),
+            (
+                r#"{"nodes":[{"id":"a","kind":"cal"}]}"#,
+                "did you mean `call`",
+            ),
+            (
+                r#"{"nodes":[{"id":"a","kind":"call","definition":[]}]}"#,
+                "must be an object",
+            ),
             (r#"{"nodes":[],"phases":[]}"#, "unknown key `phases`"),
         ] {
             let e = document(doc, Syntax::Json).unwrap_err();

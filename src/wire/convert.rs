@@ -13,14 +13,21 @@ pub const REF_KEY: &str = "$ref";
 pub const PARAM_KEY: &str = "$param";
 
 fn refuse(pointer: &str, message: String) -> ParseError {
-    ParseError { message, pointer: Some(pointer.to_string()), line: None, column: None }
+    ParseError {
+        message,
+        pointer: Some(pointer.to_string()),
+        line: None,
+        column: None,
+    }
 }
 
 /// Converts every wire reference and hole in `v` (in place), refusing
 /// malformed ones. `pointer` is where `v` sits, for messages.
 pub fn hydrate(v: &mut Value, pointer: &mut String) -> Result<(), ParseError> {
     match v {
-        Value::Object(m) if m.len() == 1 && (m.contains_key(REF_KEY) || m.contains_key(PARAM_KEY)) => {
+        Value::Object(m)
+            if m.len() == 1 && (m.contains_key(REF_KEY) || m.contains_key(PARAM_KEY)) =>
+        {
             let (key, body) = m.first().map(|(k, b)| (k.clone(), b)).expect("one key");
             let len = pointer.len();
             pointer.push('/');
@@ -71,24 +78,41 @@ fn ref_from_wire(body: &Value, at: &str) -> Result<Ref, ParseError> {
     let Some(m) = body.as_object() else {
         return Err(refuse(
             at,
-            format!("`$ref` is reserved for references, and its value must be an object, not {}; write {REF_SHAPE}", body.type_name()),
+            format!(
+                "`$ref` is reserved for references, and its value must be an object, not {}; write {REF_SHAPE}",
+                body.type_name()
+            ),
         ));
     };
     for k in m.keys() {
         if !matches!(k.as_str(), "node" | "select" | "path" | "branchId") {
-            let hint = crate::model::suggest::did_you_mean(k, ["node", "select", "path", "branchId"]);
+            let hint =
+                crate::model::suggest::did_you_mean(k, ["node", "select", "path", "branchId"]);
             return Err(refuse(
                 at,
-                format!("a `$ref` has the key `{k}`{hint}; a reference holds only node, select, path and branchId: {REF_SHAPE}"),
+                format!(
+                    "a `$ref` has the key `{k}`{hint}; a reference holds only node, select, path and branchId: {REF_SHAPE}"
+                ),
             ));
         }
     }
     let node = match m.get("node") {
         Some(Value::String(s)) => s.clone(),
         Some(other) => {
-            return Err(refuse(at, format!("a `$ref`'s `node` must be a node id string, not {}", other.type_name())));
+            return Err(refuse(
+                at,
+                format!(
+                    "a `$ref`'s `node` must be a node id string, not {}",
+                    other.type_name()
+                ),
+            ));
         }
-        None => return Err(refuse(at, format!("a `$ref` needs `node`, the id of the node it reads: {REF_SHAPE}"))),
+        None => {
+            return Err(refuse(
+                at,
+                format!("a `$ref` needs `node`, the id of the node it reads: {REF_SHAPE}"),
+            ));
+        }
     };
     let select = match m.get("select") {
         Some(v) => select_from_wire(v).ok_or_else(|| {
@@ -109,15 +133,25 @@ fn ref_from_wire(body: &Value, at: &str) -> Result<Ref, ParseError> {
     };
     let path = match m.get("path") {
         None => None,
-        Some(Value::String(s)) if !s.is_empty() && !s.split('.').any(str::is_empty) => Some(s.clone()),
+        Some(Value::String(s)) if !s.is_empty() && !s.split('.').any(str::is_empty) => {
+            Some(s.clone())
+        }
         Some(Value::String(_)) => {
             return Err(refuse(
                 at,
-                format!("`$ref` to `{node}` has an empty path or path segment; leave `path` out to read the whole output, or write a dot path like \"result.items\""),
+                format!(
+                    "`$ref` to `{node}` has an empty path or path segment; leave `path` out to read the whole output, or write a dot path like \"result.items\""
+                ),
             ));
         }
         Some(other) => {
-            return Err(refuse(at, format!("`$ref` to `{node}` has a `path` that is {}, not a dot-path string", other.type_name())));
+            return Err(refuse(
+                at,
+                format!(
+                    "`$ref` to `{node}` has a `path` that is {}, not a dot-path string",
+                    other.type_name()
+                ),
+            ));
         }
     };
     let branch_id = match m.get("branchId") {
@@ -129,7 +163,12 @@ fn ref_from_wire(body: &Value, at: &str) -> Result<Ref, ParseError> {
             )
         })?),
     };
-    Ok(Ref { node, select, path, branch_id })
+    Ok(Ref {
+        node,
+        select,
+        path,
+        branch_id,
+    })
 }
 
 fn select_from_wire(v: &Value) -> Option<Select> {
@@ -140,7 +179,9 @@ fn select_from_wire(v: &Value) -> Option<Select> {
             "all" => Some(Select::All),
             _ => None,
         },
-        Value::Object(m) if m.len() == 1 => m.get("index").and_then(Value::as_u64).map(Select::Index),
+        Value::Object(m) if m.len() == 1 => {
+            m.get("index").and_then(Value::as_u64).map(Select::Index)
+        }
         _ => None,
     }
 }
@@ -158,7 +199,12 @@ fn branch_from_wire(v: &Value) -> Option<BranchId> {
             segments.push(Segment::Edge(sm.get("edge")?.as_str()?.to_string()));
         } else if sm.len() == 2 {
             let join = sm.get("join")?.as_str()?.to_string();
-            let of = sm.get("of")?.as_array()?.iter().map(|e| e.as_str().map(str::to_string)).collect::<Option<Vec<_>>>()?;
+            let of = sm
+                .get("of")?
+                .as_array()?
+                .iter()
+                .map(|e| e.as_str().map(str::to_string))
+                .collect::<Option<Vec<_>>>()?;
             segments.push(Segment::Join { join, of });
         } else {
             return None;
@@ -172,9 +218,15 @@ fn param_from_wire(body: &Value, at: &str) -> Result<Param, ParseError> {
     match body.as_object() {
         Some(m) if m.len() == 1 => match m.get("path") {
             Some(Value::String(p)) if !p.is_empty() => Ok(Param { path: p.clone() }),
-            _ => Err(refuse(at, format!("`$param` needs a non-empty string `path`: {shape}"))),
+            _ => Err(refuse(
+                at,
+                format!("`$param` needs a non-empty string `path`: {shape}"),
+            )),
         },
-        _ => Err(refuse(at, format!("`$param` is reserved for template holes and must be written {shape}"))),
+        _ => Err(refuse(
+            at,
+            format!("`$param` is reserved for template holes and must be written {shape}"),
+        )),
     }
 }
 
@@ -207,7 +259,9 @@ pub fn number_to_json(n: f64) -> serde_json::Value {
     if n.fract() == 0.0 && n.abs() <= crate::model::value::MAX_SAFE_INTEGER {
         serde_json::Value::from(n as i64)
     } else {
-        serde_json::Number::from_f64(n).map(serde_json::Value::Number).unwrap_or(serde_json::Value::Null)
+        serde_json::Number::from_f64(n)
+            .map(serde_json::Value::Number)
+            .unwrap_or(serde_json::Value::Null)
     }
 }
 
@@ -283,12 +337,18 @@ mod tests {
             (r#"{"x":[{"$ref":"x"}]}"#, "must be an object"),
             (r#"{"x":{"$ref":{"select":"first"}}}"#, "needs `node`"),
             (r#"{"x":{"$ref":{"node":"a"}}}"#, "needs `select`"),
-            (r#"{"x":{"$ref":{"node":"a","select":"middle"}}}"#, "unknown select"),
+            (
+                r#"{"x":{"$ref":{"node":"a","select":"middle"}}}"#,
+                "unknown select",
+            ),
             (r#"{"x":{"$param":{}}}"#, "$param"),
         ] {
             let e = h(text).unwrap_err();
             assert!(e.message.contains(needle), "{text}: {e}");
-            assert!(e.pointer.as_deref().unwrap().starts_with("/x"), "{text}: {e}");
+            assert!(
+                e.pointer.as_deref().unwrap().starts_with("/x"),
+                "{text}: {e}"
+            );
         }
     }
 

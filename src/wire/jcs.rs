@@ -70,9 +70,7 @@ fn shortest_digits(x: f64) -> (String, i32) {
     // 767 significant digits expand any double exactly.
     let (exact, exact_exp) = sci_parts(&format!("{x:.800e}"));
     let tail = &exact[k.min(exact.len())..];
-    let is_tie = exact_exp == exp
-        && tail.starts_with('5')
-        && tail[1..].bytes().all(|b| b == b'0');
+    let is_tie = exact_exp == exp && tail.starts_with('5') && tail[1..].bytes().all(|b| b == b'0');
     if !is_tie {
         return (digits, exp);
     }
@@ -99,7 +97,10 @@ fn shortest_digits(x: f64) -> (String, i32) {
             break;
         }
     }
-    (trim_zeros(String::from_utf8(bytes).expect("ascii digits")), e)
+    (
+        trim_zeros(String::from_utf8(bytes).expect("ascii digits")),
+        e,
+    )
 }
 
 fn trim_zeros(mut s: String) -> String {
@@ -287,11 +288,16 @@ pub fn edge(out: &mut String, e: &Edge) {
 fn provenance(out: &mut String, p: &Provenance) {
     let mut o = Obj::open(out);
     match p {
-        Provenance::Clone { parent, parent_digest, parent_revision } => {
+        Provenance::Clone {
+            parent,
+            parent_digest,
+            parent_revision,
+        } => {
             string(o.key("kind"), "clone");
             string(o.key("parent"), parent);
             string(o.key("parentDigest"), parent_digest);
-            o.key("parentRevision").push_str(&parent_revision.to_string());
+            o.key("parentRevision")
+                .push_str(&parent_revision.to_string());
         }
         Provenance::Template { template, args } => {
             map(o.key("args"), args);
@@ -310,9 +316,11 @@ pub fn content(c: &Content) -> String {
     {
         let b = o.key("bounds");
         let mut bo = Obj::open(b);
-        bo.key("maxConcurrentFrames").push_str(&c.bounds.max_concurrent_frames.to_string());
+        bo.key("maxConcurrentFrames")
+            .push_str(&c.bounds.max_concurrent_frames.to_string());
         bo.key("maxEdges").push_str(&c.bounds.max_edges.to_string());
-        bo.key("maxEncodedBytes").push_str(&c.bounds.max_encoded_bytes.to_string());
+        bo.key("maxEncodedBytes")
+            .push_str(&c.bounds.max_encoded_bytes.to_string());
         bo.key("maxNodes").push_str(&c.bounds.max_nodes.to_string());
         bo.key("maxSteps").push_str(&c.bounds.max_steps.to_string());
         bo.close();
@@ -416,6 +424,9 @@ mod tests {
         m.insert("\u{1d11e}".into(), Value::Bool(false));
         let mut out = String::new();
         map(&mut out, &m);
-        assert_eq!(out, "{\"a\":null,\"b\":1,\"\u{1d11e}\":false,\"\u{fb33}\":true}");
+        assert_eq!(
+            out,
+            "{\"a\":null,\"b\":1,\"\u{1d11e}\":false,\"\u{fb33}\":true}"
+        );
     }
 }

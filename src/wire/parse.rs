@@ -26,7 +26,11 @@ impl fmt::Display for ParseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.message)?;
         if let Some(p) = &self.pointer {
-            write!(f, " (at {})", if p.is_empty() { "the document root" } else { p })?;
+            write!(
+                f,
+                " (at {})",
+                if p.is_empty() { "the document root" } else { p }
+            )?;
         }
         if let (Some(l), Some(c)) = (self.line, self.column) {
             write!(f, " [line {l}, column {c}]")?;
@@ -45,7 +49,11 @@ struct Ctx {
 
 impl Ctx {
     fn new() -> Ctx {
-        Ctx { pointer: RefCell::new(String::new()), error_pointer: RefCell::new(None), depth: RefCell::new(0) }
+        Ctx {
+            pointer: RefCell::new(String::new()),
+            error_pointer: RefCell::new(None),
+            depth: RefCell::new(0),
+        }
     }
     fn fail<E: de::Error>(&self, msg: String) -> E {
         let mut ep = self.error_pointer.borrow_mut();
@@ -124,7 +132,9 @@ impl<'de> Visitor<'de> for ValueVisitor<'_> {
         Ok(Value::String(s))
     }
     fn visit_bytes<E: de::Error>(self, _: &[u8]) -> Result<Value, E> {
-        Err(self.0.fail("binary data is not a JSON value; write it as a string".into()))
+        Err(self
+            .0
+            .fail("binary data is not a JSON value; write it as a string".into()))
     }
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
         let ctx = self.0;
@@ -177,7 +187,9 @@ fn enter<E: de::Error>(ctx: &Ctx) -> Result<(), E> {
     *d += 1;
     if *d > MAX_DEPTH {
         drop(d);
-        return Err(ctx.fail(format!("the value is nested more than {MAX_DEPTH} levels deep; flatten it")));
+        return Err(ctx.fail(format!(
+            "the value is nested more than {MAX_DEPTH} levels deep; flatten it"
+        )));
     }
     Ok(())
 }
@@ -239,7 +251,9 @@ impl KeyVisitor<'_> {
 pub fn json(text: &str) -> Result<Value, ParseError> {
     let ctx = Ctx::new();
     let mut de = serde_json::Deserializer::from_str(text);
-    let result = ValueSeed(&ctx).deserialize(&mut de).and_then(|v| de.end().map(|_| v));
+    let result = ValueSeed(&ctx)
+        .deserialize(&mut de)
+        .and_then(|v| de.end().map(|_| v));
     result.map_err(|e| {
         let pointer = ctx.error_pointer.borrow().clone();
         let msg = e.to_string();
@@ -281,8 +295,9 @@ pub fn yaml(text: &str) -> Result<Value, ParseError> {
     opts.merge_keys = serde_saphyr::MergeKeyPolicy::Error;
     opts.non_finite_float_policy = serde_saphyr::NonFiniteFloatPolicy::Reject;
     opts.with_snippet = false;
-    let result =
-        serde_saphyr::with_deserializer_from_str_with_options(text, opts, |de| ValueSeed(&ctx).deserialize(de));
+    let result = serde_saphyr::with_deserializer_from_str_with_options(text, opts, |de| {
+        ValueSeed(&ctx).deserialize(de)
+    });
     result.map_err(|e| {
         let loc = e.location();
         let pointer = ctx.error_pointer.borrow().clone();
@@ -321,7 +336,12 @@ impl Syntax {
 
     /// Sniffs content: JSON documents start with `{` or `[` after whitespace.
     pub fn sniff(text: &str) -> Syntax {
-        match text.trim_start_matches('\u{feff}').trim_start().chars().next() {
+        match text
+            .trim_start_matches('\u{feff}')
+            .trim_start()
+            .chars()
+            .next()
+        {
             Some('{') | Some('[') => Syntax::Json,
             _ => Syntax::Yaml,
         }

@@ -10,7 +10,12 @@ use super::parse::ParseError;
 use crate::model::{Ref, Select, Value};
 
 fn refuse(message: String) -> ParseError {
-    ParseError { message, pointer: None, line: None, column: None }
+    ParseError {
+        message,
+        pointer: None,
+        line: None,
+        column: None,
+    }
 }
 
 /// Parses a CLI value.
@@ -40,19 +45,25 @@ pub fn reference(s: &str) -> Result<Ref, ParseError> {
         None => (s, ""),
     };
     if node_part.is_empty() {
-        return Err(refuse(format!("`@{s}` names no node; a reference is written {FORMS}")));
+        return Err(refuse(format!(
+            "`@{s}` names no node; a reference is written {FORMS}"
+        )));
     }
     let mut r = Ref::new(node_part);
     let mut rest = rest;
     if let Some(inner) = rest.strip_prefix('[') {
-        let close = inner.find(']').ok_or_else(|| refuse(format!("`@{s}` has an unclosed `[`; write {FORMS}")))?;
+        let close = inner
+            .find(']')
+            .ok_or_else(|| refuse(format!("`@{s}` has an unclosed `[`; write {FORMS}")))?;
         let sel = &inner[..close];
         r.select = match sel {
             "first" => Select::First,
             "last" => Select::Last,
             "all" => Select::All,
             n => Select::Index(n.parse::<u64>().map_err(|_| {
-                refuse(format!("`@{s}` selects `[{n}]`; use [first], [last], [all] or an index like [2]"))
+                refuse(format!(
+                    "`@{s}` selects `[{n}]`; use [first], [last], [all] or an index like [2]"
+                ))
             })?),
         };
         rest = &inner[close + 1..];
@@ -62,7 +73,9 @@ pub fn reference(s: &str) -> Result<Ref, ParseError> {
             .strip_prefix('.')
             .ok_or_else(|| refuse(format!("`@{s}` has `{rest}` after the node; write {FORMS}")))?;
         if path.is_empty() || path.split('.').any(str::is_empty) {
-            return Err(refuse(format!("`@{s}` has an empty path segment; write {FORMS}")));
+            return Err(refuse(format!(
+                "`@{s}` has an empty path segment; write {FORMS}"
+            )));
         }
         r.path = Some(path.to_string());
     }
@@ -76,7 +89,10 @@ mod tests {
     #[test]
     fn shorthand_forms() {
         let r = reference("fetch").unwrap();
-        assert_eq!((r.node.as_str(), &r.select, r.path.as_deref()), ("fetch", &Select::First, None));
+        assert_eq!(
+            (r.node.as_str(), &r.select, r.path.as_deref()),
+            ("fetch", &Select::First, None)
+        );
         let r = reference("fetch.body.text").unwrap();
         assert_eq!(r.path.as_deref(), Some("body.text"));
         let r = reference("fetch[last].id").unwrap();
@@ -91,7 +107,10 @@ mod tests {
     #[test]
     fn plain_values() {
         assert_eq!(value("3").unwrap(), Value::Number(3.0));
-        assert_eq!(value("fetch_ticket").unwrap(), Value::String("fetch_ticket".into()));
+        assert_eq!(
+            value("fetch_ticket").unwrap(),
+            Value::String("fetch_ticket".into())
+        );
         assert_eq!(value("\"@home\"").unwrap(), Value::String("@home".into()));
         assert!(matches!(value("@a.b").unwrap(), Value::Ref(_)));
         assert!(value("{\"a\": ").is_err());

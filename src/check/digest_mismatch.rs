@@ -1,0 +1,68 @@
+//! Complexity: O(plan size) (one digest), in the store's integrity check and
+//! in `import` / `validate` of documents that claim a digest.
+
+declare_check! {
+    /// ## What it finds
+    /// Content whose digest differs from the one claimed: a frozen or approved
+    /// plan whose op log no longer hashes to the digest recorded at freeze, or
+    /// a plan document whose `digest` field does not match its own content.
+    ///
+    /// ## Why it matters
+    /// Freeze and approval bind to a digest. If the content moved afterwards
+    /// (a hand edit, a merge after freeze), what a reviewer approved is not
+    /// what would run. `submit` refuses such a plan, and `import` refuses such
+    /// a document.
+    ///
+    /// ## How to fix
+    /// For a stored plan: restore its op log from version control, or clone it
+    /// (`planforge clone plan-new`) and freeze the clone again. For a
+    /// document: remove the `digest` field (or re-export it) before importing.
+    ///
+    /// ## Example
+    /// `meta.json` says `"frozen": {"revision": 12, "digest": "3f…"}` but the
+    /// log now folds to digest `9a…`.
+    pub DigestMismatch { code: "digest_mismatch", severity: Blocking, needs: NOTHING, source: Lifecycle }
+    fn run(cx, out) {}
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::store::meta::{Frozen, Meta, State};
+
+    fn loaded(recorded: &str) -> crate::store::Loaded {
+        let meta = Meta {
+            state: State::Reviewable,
+            frozen: Some(Frozen {
+                revision: 0,
+                digest: recorded.into(),
+            }),
+            ..Meta::new("t")
+        };
+        let (folded, digest, encoded_len) = crate::store::fold_and_digest("plan-t", &[], &meta);
+        crate::store::Loaded {
+            plan_id: "plan-t".into(),
+            meta,
+            log: Default::default(),
+            ops: vec![],
+            folded,
+            digest,
+            encoded_len,
+        }
+    }
+
+    #[test]
+    fn fires_when_frozen_content_moved() {
+        assert!(
+            loaded("0000")
+                .store_issues()
+                .iter()
+                .any(|i| i.code == "digest_mismatch")
+        );
+    }
+
+    #[test]
+    fn passes_when_the_digest_holds() {
+        let good = loaded("x").digest.clone();
+        assert!(loaded(&good).store_issues().is_empty());
+    }
+}

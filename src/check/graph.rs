@@ -1,0 +1,287 @@
+//! The graph view the checks share: node and edge indices, adjacency, a
+//! topological order, and analyses computed once on demand.
+//!
+//! Everything here is linear in nodes + edges, except the dominator
+//! intersection, which is near-linear on DAGs processed in topological order.
+
+use crate::model::{Content, Edge, Node, NodeKind};
+use std::cell::OnceCell;
+use std::collections::HashMap;
+
+/// Route counts saturate here: past it a count is "too many to trust".
+pub const MAX_ROUTES: u64 = 10_000;
+
+pub struct Graph<'a> {
+    pub content: &'a Content,
+    /// Node id → index (first occurrence).
+    pub idx: HashMap<&'a str, usize>,
+    /// Outgoing / incoming edge indices per node (edges whose both ends exist).
+    pub out: Vec<Vec<usize>>,
+    pub inc: Vec<Vec<usize>>,
+    /// Per edge: (from, to) node indices when both exist.
+    pub ends: Vec<Option<(usize, usize)>>,
+    pub entries: Vec<usize>,
+    /// A topological order, when the graph is acyclic.
+    pub topo: Option<Vec<usize>>,
+    reach: OnceCell<Vec<bool>>,
+    idom: OnceCell<Vec<Option<usize>>>,
+    routes: OnceCell<Vec<u64>>,
+    topo_pos: OnceCell<Vec<usize>>,
+    after_join: OnceCell<Vec<bool>>,
+}
+
+impl<'a> Graph<'a> {
+    pub fn new(content: &'a Content) -> Graph<'a> {
+        let n = content.nodes.len();
+        let mut idx = HashMap::with_capacity(n);
+        for (i, node) in content.nodes.iter().enumerate() {
+            idx.entry(node.id.as_str()).or_insert(i);
+        }
+        let mut out = vec![Vec::new(); n];
+        let mut inc = vec![Vec::new(); n];
+        let mut ends = Vec::with_capacity(content.edges.len());
+        for (ei, e) in content.edges.iter().enumerate() {
+            match (idx.get(e.from.as_str()), idx.get(e.to.as_str())) {
+                (Some(&f), Some(&t)) => {
+                    out[f].push(ei);
+                    inc[t].push(ei);
+                    ends.push(Some((f, t)));
+                }
+                _ => ends.push(None),
+            }
+        }
+        let entries = content
+            .nodes
+            .iter()
+            .enumerate()
+            .filter(|(_, n)| n.kind == NodeKind::Entry)
+            .map(|(i, _)| i)
+            .collect();
+        let topo = kahn(n, &out, &inc, &ends);
+        Graph {
+            content,
+            idx,
+            out,
+            inc,
+            ends,
+            entries,
+            topo,
+            reach: OnceCell::new(),
+            idom: OnceCell::new(),
+            routes: OnceCell::new(),
+            topo_pos: OnceCell::new(),
+            after_join: OnceCell::new(),
+        }
+    }
+
+    pub fn node(&self, i: usize) -> &'a Node {
+        &self.content.nodes[i]
+    }
+    pub fn edge(&self, ei: usize) -> &'a Edge {
+        &self.content.edges[ei]
+    }
+    pub fn index_of(&self, id: &str) -> Option<usize> {
+        self.idx.get(id).copied()
+    }
+    pub fn len(&self) -> usize {
+        self.content.nodes.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.content.nodes.is_empty()
+    }
+
+    /// The single entry, when there is exactly one.
+    pub fn entry(&self) -> Option<usize> {
+        (self.entries.len() == 1).then(|| self.entries[0])
+    }
+
+    /// Whether route, dominator and taint analyses can run: acyclic with
+    /// exactly one entry.
+    pub fn is_routable(&self) -> bool {
+        self.topo.is_some() && self.entries.len() == 1
+    }
+
+    /// Successor node indices of `i` (one per edge: parallel edges repeat).
+    pub fn succs(&self, i: usize) -> impl Iterator<Item = usize> + '_ {
+        self.out[i]
+            .iter()
+            .filter_map(move |&e| self.ends[e].map(|(_, t)| t))
+    }
+    pub fn preds(&self, i: usize) -> impl Iterator<Item = usize> + '_ {
+        self.inc[i]
+            .iter()
+            .filter_map(move |&e| self.ends[e].map(|(f, _)| f))
+    }
+
+    /// Reachable from the entry over any handle (all false without exactly
+    /// one entry). O(n + e).
+    pub fn reachable(&self) -> &[bool] {
+        self.reach.get_or_init(|| {
+            let mut seen = vec![false; self.len()];
+            if let Some(s) = self.entry() {
+                let mut stack = vec![s];
+                seen[s] = true;
+                while let Some(i) = stack.pop() {
+                    for t in self.succs(i) {
+                        if !seen[t] {
+                            seen[t] = true;
+                            stack.push(t);
+                        }
+                    }
+                }
+            }
+            seen
+        })
+    }
+
+    /// Position of each node in the topological order (usize::MAX if none).
+    pub fn topo_pos(&self) -> &[usize] {
+        self.topo_pos.get_or_init(|| {
+            let mut pos = vec![usize::MAX; self.len()];
+            if let Some(t) = &self.topo {
+                for (p, &i) in t.iter().enumerate() {
+                    pos[i] = p;
+                }
+            }
+            pos
+        })
+    }
+
+    /// Immediate dominators from the entry (Cooper–Harvey–Kennedy, one pass
+    /// in topological order, which suffices on a DAG). `None` for the entry
+    /// and for unreachable nodes. Requires [`is_routable`](Self::is_routable).
+    pub fn idom(&self) -> &[Option<usize>] {
+        self.idom.get_or_init(|| {
+            let n = self.len();
+            let mut idom: Vec<Option<usize>> = vec![None; n];
+            let (Some(entry), Some(topo)) = (self.entry(), &self.topo) else {
+                return idom;
+            };
+            let reach = self.reachable();
+            let pos = self.topo_pos();
+            idom[entry] = Some(entry);
+            for &b in topo {
+                if b == entry || !reach[b] {
+                    continue;
+                }
+                let mut new: Option<usize> = None;
+                for p in self.preds(b) {
+                    if idom[p].is_none() {
+                        continue;
+                    }
+                    new = Some(match new {
+                        None => p,
+                        Some(cur) => intersect(&idom, pos, cur, p),
+                    });
+                }
+                idom[b] = new;
+            }
+            idom[entry] = None;
+            idom
+        })
+    }
+
+    /// Number of distinct routes (edge sequences) from the entry to each
+    /// node, saturating at `MAX_ROUTES + 1`. Parallel edges are distinct
+    /// routes. O(n + e). Requires [`is_routable`](Self::is_routable).
+    pub fn routes_from_entry(&self) -> &[u64] {
+        self.routes.get_or_init(|| {
+            let mut count = vec![0u64; self.len()];
+            let (Some(entry), Some(topo)) = (self.entry(), &self.topo) else {
+                return count;
+            };
+            count[entry] = 1;
+            for &i in topo {
+                if count[i] == 0 {
+                    continue;
+                }
+                for t in self.succs(i) {
+                    count[t] = (count[t] + count[i]).min(MAX_ROUTES + 1);
+                }
+            }
+            count
+        })
+    }
+
+    /// Nodes at or after a join: a join itself, or reachable from one. O(n + e).
+    pub fn at_or_after_join(&self) -> &[bool] {
+        self.after_join.get_or_init(|| {
+            let mut mark = vec![false; self.len()];
+            let mut stack: Vec<usize> = (0..self.len())
+                .filter(|&i| self.node(i).kind == NodeKind::Join)
+                .collect();
+            for &i in &stack {
+                mark[i] = true;
+            }
+            while let Some(i) = stack.pop() {
+                for t in self.succs(i) {
+                    if !mark[t] {
+                        mark[t] = true;
+                        stack.push(t);
+                    }
+                }
+            }
+            mark
+        })
+    }
+
+    /// Whether `a` reaches `b` (a ≠ b) over any handle. Bounded search;
+    /// used sparingly by checks that compare few pairs.
+    pub fn reaches(&self, a: usize, b: usize) -> bool {
+        let pos = self.topo_pos();
+        let limit = pos.get(b).copied().unwrap_or(usize::MAX);
+        let mut seen = std::collections::HashSet::new();
+        let mut stack = vec![a];
+        while let Some(i) = stack.pop() {
+            for t in self.succs(i) {
+                if t == b {
+                    return true;
+                }
+                // In a DAG nothing after b in topological order leads to b.
+                if pos[t] != usize::MAX && limit != usize::MAX && pos[t] > limit {
+                    continue;
+                }
+                if seen.insert(t) {
+                    stack.push(t);
+                }
+            }
+        }
+        false
+    }
+}
+
+fn intersect(idom: &[Option<usize>], pos: &[usize], mut a: usize, mut b: usize) -> usize {
+    while a != b {
+        while pos[a] > pos[b] {
+            a = idom[a].expect("processed nodes have an idom");
+        }
+        while pos[b] > pos[a] {
+            b = idom[b].expect("processed nodes have an idom");
+        }
+    }
+    a
+}
+
+/// Kahn's algorithm; `None` when a cycle remains. O(n + e).
+fn kahn(
+    n: usize,
+    out: &[Vec<usize>],
+    inc: &[Vec<usize>],
+    ends: &[Option<(usize, usize)>],
+) -> Option<Vec<usize>> {
+    let mut indeg: Vec<usize> = inc.iter().map(Vec::len).collect();
+    let mut ready: Vec<usize> = (0..n).filter(|&i| indeg[i] == 0).rev().collect();
+    let mut order = Vec::with_capacity(n);
+    while let Some(i) = ready.pop() {
+        order.push(i);
+        for &e in out[i].iter().rev() {
+            if let Some((_, t)) = ends[e] {
+                indeg[t] -= 1;
+                if indeg[t] == 0 {
+                    ready.push(t);
+                }
+            }
+        }
+    }
+    (order.len() == n).then_some(order)
+}

@@ -1,0 +1,108 @@
+//! Complexity: O(e).
+
+use crate::check::Issue;
+use crate::model::Handle;
+use crate::model::suggest;
+
+declare_check! {
+    /// ## What it finds
+    /// An edge whose handle its source node's kind does not have:
+    ///
+    /// | source kind | handles |
+    /// |---|---|
+    /// | entry | `always` |
+    /// | call, reason, transform, join | `always`, `error` |
+    /// | branch | `match`, `no_match`, `default`, `error` |
+    /// | select | `case_<label>`, `default`, `error` |
+    ///
+    /// ## Why it matters
+    /// A handle says when an edge fires. One the source can never produce
+    /// means the edge never fires, so the step behind it silently never runs.
+    ///
+    /// ## How to fix
+    /// Disconnect the edge and connect it again with a handle from the table.
+    ///
+    /// ## Example
+    /// ```json
+    /// {"id": "e1", "from": "start", "to": "fetch", "handle": "error"}
+    /// ```
+    /// Fixed: an entry only has `always`: `{"id": "e1", "from": "start", "to": "fetch", "handle": "always"}`.
+    pub InvalidHandle { code: "invalid_handle", severity: Blocking, needs: NOTHING, source: Check }
+    fn run(cx, out) {
+        for e in &cx.content.edges {
+            let Some(i) = cx.graph.index_of(&e.from) else { continue };
+            let kind = cx.graph.node(i).kind;
+            if !kind.allows(&e.handle) {
+                let allowed = kind.allowed_handles();
+                let hint = match &e.handle {
+                    Handle::Other(h) => suggest::did_you_mean(h, allowed.iter().copied()),
+                    _ => String::new(),
+                };
+                out.push(
+                    Issue::blocking(
+                        "invalid_handle",
+                        format!(
+                            "edge `{}` leaves {} node `{}` on `{}`{hint}, which a {} never produces; use one of {} (disconnect it and connect again with --handle)",
+                            e.id, kind, e.from, e.handle, kind,
+                            allowed.iter().map(|h| format!("`{h}`")).collect::<Vec<_>>().join(", ")
+                        ),
+                    )
+                    .edge(e.id.clone())
+                    .at("/handle"),
+                );
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::InvalidHandle;
+    use crate::check::testing::*;
+    use crate::model::NodeKind;
+    use serde_json::json;
+
+    #[test]
+    fn fires_on_forbidden_handles() {
+        let br = node(
+            "b",
+            NodeKind::Branch,
+            json!({"evaluator": "structured", "predicate": {}}),
+        );
+        let p = plan(
+            vec![entry("s"), br, join("j")],
+            vec![
+                edge("e1", "s", "b", "error"),
+                edge("e2", "b", "j", "case_x"),
+                edge("e3", "b", "j", "alwys"),
+            ],
+        );
+        let issues = run_one(&InvalidHandle, &p);
+        assert_eq!(issues.len(), 3);
+        assert!(issues[0].message.contains("`always`"));
+    }
+
+    #[test]
+    fn passes_allowed_handles() {
+        let br = node(
+            "b",
+            NodeKind::Branch,
+            json!({"evaluator": "structured", "predicate": {}}),
+        );
+        let sel = node(
+            "c",
+            NodeKind::Select,
+            json!({"evaluator": "structured", "predicate": {}, "cases": ["x"]}),
+        );
+        let p = plan(
+            vec![entry("s"), br, sel, join("j")],
+            vec![
+                edge("e1", "s", "b", "always"),
+                edge("e2", "b", "c", "match"),
+                edge("e3", "c", "j", "case_x"),
+                edge("e4", "c", "j", "default"),
+            ],
+        );
+        assert!(run_one(&InvalidHandle, &p).is_empty());
+    }
+}

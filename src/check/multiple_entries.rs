@@ -1,0 +1,67 @@
+//! Complexity: O(k) for k entry nodes.
+
+use crate::check::Issue;
+
+declare_check! {
+    /// ## What it finds
+    /// A plan with more than one `entry` node.
+    ///
+    /// ## Why it matters
+    /// An executor materialises the run input into exactly one entry; with two
+    /// it cannot tell which. Routes, dominators and taint are defined from one
+    /// entry, so those checks are skipped until this is fixed.
+    ///
+    /// ## How to fix
+    /// Keep one entry. Turn the others into ordinary steps, or remove them and
+    /// connect their successors to the remaining entry.
+    ///
+    /// ## Example
+    /// ```json
+    /// {"nodes": [{"id": "a", "kind": "entry", "definition": {"input": []}},
+    ///            {"id": "b", "kind": "entry", "definition": {"input": []}}], "edges": []}
+    /// ```
+    /// Fixed: remove `b` (`planforge remove-node b`) and connect `a` to what `b` fed.
+    pub MultipleEntries { code: "multiple_entries", severity: Blocking, needs: NOTHING, source: Check }
+    fn run(cx, out) {
+        let entries = &cx.graph.entries;
+        if entries.len() > 1 {
+            let ids: Vec<&str> = entries.iter().map(|&i| cx.graph.node(i).id.as_str()).collect();
+            for &i in &entries[1..] {
+                let id = &cx.graph.node(i).id;
+                out.push(
+                    Issue::blocking(
+                        "multiple_entries",
+                        format!(
+                            "the plan has {} entry nodes ({}); a plan has exactly one. Keep `{}` and remove `{id}` or change its kind",
+                            ids.len(),
+                            ids.join(", "),
+                            ids[0]
+                        ),
+                    )
+                    .node(id.clone()),
+                );
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::MultipleEntries;
+    use crate::check::testing::*;
+
+    #[test]
+    fn fires_on_two_entries() {
+        let issues = run_one(
+            &MultipleEntries,
+            &plan(vec![entry("a"), entry("b")], vec![]),
+        );
+        assert_eq!(issues.len(), 1);
+        assert_eq!(issues[0].node_id.as_deref(), Some("b"));
+    }
+
+    #[test]
+    fn passes_with_one_entry() {
+        assert!(run_one(&MultipleEntries, &plan(vec![entry("a"), join("j")], vec![])).is_empty());
+    }
+}

@@ -1,0 +1,78 @@
+//! Complexity: O(n + e).
+
+use crate::check::Issue;
+use crate::model::{Handle, NodeKind};
+
+declare_check! {
+    /// ## What it finds
+    /// A `select` node with no outgoing `default` edge.
+    ///
+    /// ## Why it matters
+    /// When no case matches, a select routes to `default`. Without one the run
+    /// has nowhere to go and stops at the select, silently.
+    ///
+    /// ## How to fix
+    /// Connect the select to a fallback step on `default`. (A `branch` does not
+    /// need one: `match` and `no_match` cover every outcome.)
+    ///
+    /// ## Example
+    /// ```json
+    /// {"id": "route", "kind": "select", "definition": {"evaluator": "structured", "predicate": {}, "cases": ["bug"]}}
+    /// ```
+    /// Fixed: `planforge connect route triage --handle default`.
+    pub SelectMissingDefault { code: "select_missing_default", severity: Blocking, needs: NOTHING, source: Check }
+    fn run(cx, out) {
+        for (i, n) in cx.content.nodes.iter().enumerate() {
+            if n.kind != NodeKind::Select || cx.graph.index_of(&n.id) != Some(i) {
+                continue;
+            }
+            if !cx.graph.out[i].iter().any(|&e| cx.graph.edge(e).handle == Handle::Default) {
+                out.push(
+                    Issue::blocking(
+                        "select_missing_default",
+                        format!(
+                            "select node `{}` has no `default` edge, so a run where no case matches stops there; connect it to a fallback step: `planforge connect {} <step> --handle default`",
+                            n.id, n.id
+                        ),
+                    )
+                    .node(n.id.clone()),
+                );
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::SelectMissingDefault;
+    use crate::check::testing::*;
+    use crate::model::NodeKind;
+    use serde_json::json;
+
+    fn sel() -> crate::model::Node {
+        node(
+            "c",
+            NodeKind::Select,
+            json!({"evaluator": "structured", "predicate": {}, "cases": ["x"]}),
+        )
+    }
+
+    #[test]
+    fn fires_without_default() {
+        let p = plan(vec![sel(), join("j")], vec![edge("e", "c", "j", "case_x")]);
+        assert_eq!(run_one(&SelectMissingDefault, &p).len(), 1);
+    }
+
+    #[test]
+    fn passes_with_default_and_ignores_branches() {
+        let p = plan(vec![sel(), join("j")], vec![edge("e", "c", "j", "default")]);
+        assert!(run_one(&SelectMissingDefault, &p).is_empty());
+        let br = node(
+            "b",
+            NodeKind::Branch,
+            json!({"evaluator": "structured", "predicate": {}}),
+        );
+        let p = plan(vec![br, join("j")], vec![edge("e", "b", "j", "match")]);
+        assert!(run_one(&SelectMissingDefault, &p).is_empty());
+    }
+}

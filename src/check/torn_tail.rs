@@ -1,0 +1,60 @@
+//! Complexity: O(ops), inside the fold and the log reader, which emit this code.
+
+declare_check! {
+    /// ## What it finds
+    /// Ops of a transaction that never finished: a writer was killed (or the
+    /// machine stopped) in the middle of appending. The fold ignores them
+    /// (advisory); the next write truncates them under the lock.
+    ///
+    /// ## Why it matters
+    /// Nothing complete was lost: one command's ops land whole or not at all.
+    /// The advisory tells you the last command before the crash did not land,
+    /// so you may want to run it again.
+    ///
+    /// ## How to fix
+    /// Re-run the interrupted command if its change is still wanted. Any write
+    /// to the plan removes the unfinished tail.
+    ///
+    /// ## Example
+    /// The last line of `ops.jsonl` belongs to a transaction without `txEnd`:
+    /// `{"opId": "ann:plan-x:7:9f…", …, "tx": "9f…", "op": "add_node", …}`.
+    /// Fixed: `planforge add-node …` again.
+    pub TornTail { code: "torn_tail", severity: Advisory, needs: NOTHING, source: Fold }
+    fn run(cx, out) {}
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::check::testing::*;
+    use crate::model::OpBody;
+
+    #[test]
+    fn fires_on_an_unfinished_transaction() {
+        let mut ops =
+            crate::store::transaction("t", "plan-t", 0, vec![OpBody::AddNode { node: join("a") }]);
+        ops.extend(crate::store::transaction(
+            "t",
+            "plan-t",
+            1,
+            vec![
+                OpBody::AddNode { node: join("b") },
+                OpBody::AddNode { node: join("c") },
+            ],
+        ));
+        ops.pop(); // the closing op never reached the disk
+        let f = crate::store::fold::fold("plan-t", &ops, None);
+        assert!(f.issues.iter().any(|i| i.code == "torn_tail"));
+        assert_eq!(f.content.nodes.len(), 1);
+    }
+
+    #[test]
+    fn passes_on_complete_transactions() {
+        let ops =
+            crate::store::transaction("t", "plan-t", 0, vec![OpBody::AddNode { node: join("a") }]);
+        assert!(
+            crate::store::fold::fold("plan-t", &ops, None)
+                .issues
+                .is_empty()
+        );
+    }
+}

@@ -1,0 +1,21 @@
+//! Complexity: O(1), emitted by `freeze` / `submit` (the forge's lifecycle).
+
+declare_check! {
+    /// ## What it finds
+    /// A freeze whose checks passed, but the plan changed (or changed state)
+    /// between the checks and the moment the freeze was to be recorded.
+    ///
+    /// ## Why it matters
+    /// A freeze binds to the digest that was checked. Recording it for content
+    /// nobody checked would let an unchecked plan become reviewable.
+    ///
+    /// ## How to fix
+    /// Run `planforge freeze` again: it checks the plan as it is now.
+    ///
+    /// ## Example
+    /// Process A runs `freeze` on revision 12 while process B adds a node
+    /// (revision 13) before A records the freeze: A reports
+    /// `transition_rejected` and the plan stays editable.
+    pub TransitionRejected { code: "transition_rejected", severity: Blocking, needs: NOTHING, source: Lifecycle }
+    fn run(cx, out) {}
+}

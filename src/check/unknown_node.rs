@@ -1,0 +1,59 @@
+//! Complexity: O(ops), inside the fold (`store::fold`), which emits this code.
+
+declare_check! {
+    /// ## What it finds
+    /// Ops in the log that edit a node (`set_node_field`, `set_node_definition`,
+    /// `set_node_phase`) which does not exist when they apply and is absent
+    /// from the folded plan. The edits had no effect (advisory).
+    ///
+    /// ## Why it matters
+    /// Edits that silently do nothing hide intent: usually a node was removed
+    /// in one history and edited in another, merged later.
+    ///
+    /// ## How to fix
+    /// Add the node again if the edits still matter, and re-apply them;
+    /// otherwise ignore this advisory.
+    ///
+    /// ## Example
+    /// Ops: `set_node_phase {nodeId: "ghost", phase: "act"}` with no `ghost` node.
+    /// Fixed: `planforge add-node ghost --kind call …`, then `planforge phase ghost act`.
+    pub UnknownNode { code: "unknown_node", severity: Advisory, needs: NOTHING, source: Fold }
+    fn run(cx, out) {}
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::check::testing::*;
+    use crate::model::OpBody;
+
+    fn phase_op(node: &str) -> Vec<OpBody> {
+        vec![
+            OpBody::AddNode { node: join("a") },
+            OpBody::SetNodePhase {
+                node_id: node.into(),
+                phase: Some("p".into()),
+            },
+        ]
+    }
+
+    #[test]
+    fn fires_on_edits_to_a_missing_node() {
+        let ops = crate::store::transaction("t", "plan-t", 0, phase_op("ghost"));
+        let f = crate::store::fold::fold("plan-t", &ops, None);
+        assert!(
+            f.issues
+                .iter()
+                .any(|i| i.code == "unknown_node" && i.node_id.as_deref() == Some("ghost"))
+        );
+    }
+
+    #[test]
+    fn passes_on_edits_to_a_present_node() {
+        let ops = crate::store::transaction("t", "plan-t", 0, phase_op("a"));
+        assert!(
+            crate::store::fold::fold("plan-t", &ops, None)
+                .issues
+                .is_empty()
+        );
+    }
+}

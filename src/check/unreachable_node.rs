@@ -1,0 +1,69 @@
+//! Complexity: O(n + e) (one walk from the entry, shared through the graph).
+
+use crate::check::Issue;
+
+declare_check! {
+    /// ## What it finds
+    /// A node the entry cannot reach over any edge (any handle).
+    ///
+    /// ## Why it matters
+    /// A step that can never run is dead weight at best; at worst it is a step
+    /// the author believes will run (an approval, a notification) and never
+    /// does. Approval covers only reachable calls, so it would also be left
+    /// out of the authority a reviewer signs.
+    ///
+    /// ## How to fix
+    /// Connect it from a step that runs before it, or remove it.
+    ///
+    /// ## Example
+    /// ```json
+    /// {"nodes": [{"id": "start", "kind": "entry", "definition": {"input": []}},
+    ///            {"id": "notify", "kind": "call", "definition": {}}], "edges": []}
+    /// ```
+    /// Fixed: `planforge connect start notify`.
+    pub UnreachableNode { code: "unreachable_node", severity: Blocking, needs: ROUTES, source: Check }
+    fn run(cx, out) {
+        let reach = cx.graph.reachable();
+        let entry = cx.graph.entry().map(|e| cx.graph.node(e).id.as_str()).unwrap_or("the entry");
+        for (i, n) in cx.content.nodes.iter().enumerate() {
+            if !reach[i] && cx.graph.index_of(&n.id) == Some(i) {
+                out.push(
+                    Issue::blocking(
+                        "unreachable_node",
+                        format!(
+                            "{} node `{}` cannot be reached from the entry `{entry}` over any edge, so it would never run; connect it from a step before it (`planforge connect <step> {}`) or remove it",
+                            n.kind, n.id, n.id
+                        ),
+                    )
+                    .node(n.id.clone()),
+                );
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::UnreachableNode;
+    use crate::check::testing::*;
+
+    #[test]
+    fn fires_on_a_detached_node() {
+        let p = plan(
+            vec![entry("s"), join("a"), join("lost")],
+            vec![edge("e", "s", "a", "always")],
+        );
+        let issues = run_one(&UnreachableNode, &p);
+        assert_eq!(issues.len(), 1);
+        assert_eq!(issues[0].node_id.as_deref(), Some("lost"));
+    }
+
+    #[test]
+    fn passes_when_every_node_is_reached_even_by_error_edges() {
+        let p = plan(
+            vec![entry("s"), join("a"), join("b")],
+            vec![edge("e", "s", "a", "always"), edge("f", "a", "b", "error")],
+        );
+        assert!(run_one(&UnreachableNode, &p).is_empty());
+    }
+}
