@@ -28,33 +28,37 @@ mod tests {
     use crate::check::testing::*;
     use crate::model::OpBody;
 
-    #[test]
-    fn fires_on_an_unfinished_transaction() {
-        let mut ops =
-            crate::store::transaction("t", "plan-t", 0, vec![OpBody::AddNode { node: join("a") }]);
+    fn log_text(cut_last: bool) -> String {
+        let mut ops = crate::store::transaction("t", "plan-t", 0, vec![OpBody::AddNode { node: join("a") }]);
         ops.extend(crate::store::transaction(
             "t",
             "plan-t",
             1,
-            vec![
-                OpBody::AddNode { node: join("b") },
-                OpBody::AddNode { node: join("c") },
-            ],
+            vec![OpBody::AddNode { node: join("b") }, OpBody::AddNode { node: join("c") }],
         ));
-        ops.pop(); // the closing op never reached the disk
-        let f = crate::store::fold::fold("plan-t", &ops, None);
-        assert!(f.issues.iter().any(|i| i.code == "torn_tail"));
-        assert_eq!(f.content.nodes.len(), 1);
+        if cut_last {
+            ops.pop(); // the closing op never reached the disk
+        }
+        ops.iter().map(|o| crate::wire::codec::op_line(o) + "\n").collect()
+    }
+
+    fn load(text: String) -> crate::store::Loaded {
+        let dir = tempfile::tempdir().unwrap();
+        let store = crate::store::Store::init(dir.path()).unwrap().0;
+        store.create("plan-t", "t", crate::store::meta::Meta::new("t"), vec![]).unwrap();
+        std::fs::write(dir.path().join("plan-t/ops.jsonl"), text).unwrap();
+        store.load("plan-t").unwrap()
+    }
+
+    #[test]
+    fn fires_on_an_unfinished_transaction() {
+        let loaded = load(log_text(true));
+        assert!(loaded.store_issues().iter().any(|i| i.code == "torn_tail"));
+        assert_eq!(loaded.content().nodes.len(), 1);
     }
 
     #[test]
     fn passes_on_complete_transactions() {
-        let ops =
-            crate::store::transaction("t", "plan-t", 0, vec![OpBody::AddNode { node: join("a") }]);
-        assert!(
-            crate::store::fold::fold("plan-t", &ops, None)
-                .issues
-                .is_empty()
-        );
+        assert!(load(log_text(false)).store_issues().is_empty());
     }
 }

@@ -297,14 +297,10 @@ impl Store {
             ops.truncate(r as usize);
         }
         let (folded, digest, encoded_len) = fold_and_digest(id, &ops, &meta);
-        // Keep unfinished ops visible to the fold's torn_tail finding.
         let mut folded = folded;
-        if revision.is_none() && log.ops.len() > ops.len() {
-            let torn = fold::fold(id, &log.ops, None)
-                .issues
-                .into_iter()
-                .filter(|i| i.code == "torn_tail");
-            folded.issues.extend(torn);
+        let unfinished = log.ops.len() - log.complete_ops().len();
+        if revision.is_none() && unfinished > 0 {
+            folded.issues.push(fold::torn_tail(unfinished));
         }
         Ok(Loaded {
             plan_id: id.to_string(),
