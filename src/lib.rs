@@ -2,8 +2,10 @@
 
 pub mod check;
 pub mod error;
+pub mod forge;
 pub mod model;
 pub mod registry;
+pub mod render;
 pub mod store;
 pub mod util;
 pub mod wire;

@@ -402,10 +402,20 @@ impl Store {
         Ok(loaded)
     }
 
-    /// Creates a plan from a first transaction. The folder is built under a
-    /// temporary name inside the store and renamed into place, so a plan
-    /// appears whole or not at all.
+    /// Creates a plan from a first transaction (no ops: an empty plan).
     pub fn create(&self, id: &str, actor: &str, meta: Meta, bodies: Vec<OpBody>) -> Result<Loaded> {
+        let ops = if bodies.is_empty() {
+            Vec::new()
+        } else {
+            transaction(actor, id, 0, bodies)
+        };
+        self.create_with_ops(id, meta, ops)
+    }
+
+    /// Creates a plan holding exactly `ops` (complete transactions). The
+    /// folder is built under a temporary name inside the store and renamed
+    /// into place, so a plan appears whole or not at all.
+    pub fn create_with_ops(&self, id: &str, meta: Meta, ops: Vec<Op>) -> Result<Loaded> {
         let dir = self.plan_dir(id)?;
         let _guard = lock::acquire(&self.root.join(".lock"), "the store")?;
         if fs::symlink_metadata(&dir).is_ok() {
@@ -419,11 +429,6 @@ impl Store {
             .prefix(".tmp-")
             .tempdir_in(&self.root)
             .map_err(|e| Error::io("create a temporary folder in", &self.root, &e))?;
-        let ops = if bodies.is_empty() {
-            Vec::new()
-        } else {
-            transaction(actor, id, 0, bodies)
-        };
         log::write_new(&tmp.path().join(OPS_FILE), &ops)?;
         let meta_text = crate::wire::json::pretty(&meta.to_json());
         let mp = tmp.path().join(META_FILE);

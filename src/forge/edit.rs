@@ -1,0 +1,503 @@
+//! Authoring operations: each is one transaction, checked against the fold
+//! under the lock, and answered with the bounded echo.
+
+use super::echo::{self, Echo};
+use super::{Forge, unknown_edge, unknown_node};
+use crate::error::{Error, ErrorKind, Result};
+use crate::model::ids;
+use crate::model::shape::{self, ProblemKind, ShapeProblem};
+use crate::model::value::Map;
+use crate::model::{Bounds, Edge, Handle, Node, NodeKind, OpBody, Value};
+use crate::store::Loaded;
+use crate::store::fold::{get_path, set_path};
+
+/// The placeholder `--scaffold` writes and `scaffold_placeholder` blocks.
+pub const PLACEHOLDER: &str = "lorem ipsum";
+
+/// Problems of `after` that `before` did not have and that a mutation must
+/// refuse: wrong types and unknown keys (missing fields stay findings).
+fn new_refusable(kind: NodeKind, before: Option<&Map>, after: &Map) -> Vec<ShapeProblem> {
+    let old = before
+        .map(|b| shape::check_definition(kind, b))
+        .unwrap_or_default();
+    shape::check_definition(kind, after)
+        .into_iter()
+        .filter(|p| !matches!(p.kind, ProblemKind::Missing { .. }))
+        .filter(|p| !old.contains(p))
+        .collect()
+}
+
+fn refuse_shape(node: &str, kind: NodeKind, problems: &[ShapeProblem]) -> Error {
+    let mut lines: Vec<String> = problems
+        .iter()
+        .take(8)
+        .map(|p| p.describe(node, kind))
+        .collect();
+    if problems.len() > 8 {
+        lines.push(format!("… and {} more", problems.len() - 8));
+    }
+    Error::invalid(lines.join("\n")).with_help(format!(
+        "nothing was written; the {kind} definition's fields are: {}",
+        shape::fields(kind)
+            .iter()
+            .map(|f| if f.required {
+                f.name.to_string()
+            } else {
+                format!("{}?", f.name)
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
+    ))
+}
+
+fn check_node_id(id: &str) -> Result<()> {
+    if ids::is_valid_node_id(id) {
+        return Ok(());
+    }
+    Err(Error::invalid(format!(
+        "`{}` is not a valid node id: use 1–64 lowercase letters, digits and `_` (no `/`, `.` or `-`, so an id never reads as a path)",
+        ids::quote_id(id)
+    )))
+}
+
+fn check_phase(phase: &str) -> Result<()> {
+    match ids::phase_problem(phase) {
+        None => Ok(()),
+        Some(why) => Err(Error::invalid(format!(
+            "the phase `{}` is not allowed: {why}",
+            ids::quote_id(phase)
+        ))
+        .with_help(
+            "phase names are 1–64 characters without control characters or surrounding spaces",
+        )),
+    }
+}
+
+/// Fills missing required fields with neutral scaffolding: strings with the
+/// placeholder, arrays and objects empty. Booleans, enums and numbers are
+/// left for the author to decide.
+pub fn scaffold(kind: NodeKind, def: &mut Map) {
+    for f in shape::fields(kind) {
+        if !f.required || def.contains_key(f.name) {
+            continue;
+        }
+        let v = match f.shape {
+            shape::Shape::Str => Value::String(PLACEHOLDER.into()),
+            shape::Shape::Array(_) => Value::Array(Vec::new()),
+            shape::Shape::Record | shape::Shape::SchemaObject => Value::Object(Map::new()),
+            _ => continue,
+        };
+        def.insert(f.name.to_string(), v);
+    }
+}
+
+impl Forge {
+    fn echo(
+        &self,
+        after: &Loaded,
+        changed: String,
+        focus: Option<&str>,
+        details: Vec<String>,
+        extra_nodes: &[String],
+        extra_edges: &[String],
+    ) -> Result<Echo> {
+        let report = self.check(after)?;
+        Ok(echo::build(
+            after,
+            changed,
+            focus,
+            &report.issues,
+            details,
+            extra_nodes,
+            extra_edges,
+        ))
+    }
+
+    /// Adds a node (or, with `replace`, replaces one in place).
+    pub fn add_node(
+        &self,
+        plan: &str,
+        mut node: Node,
+        replace: bool,
+        scaffold_missing: bool,
+        expect: Option<u64>,
+    ) -> Result<Echo> {
+        check_node_id(&node.id)?;
+        if let Some(p) = &node.phase {
+            check_phase(p)?;
+        }
+        if scaffold_missing {
+            scaffold(node.kind, &mut node.definition);
+        }
+        let problems = new_refusable(node.kind, None, &node.definition);
+        if !problems.is_empty() {
+            return Err(refuse_shape(&node.id, node.kind, &problems));
+        }
+        let id = node.id.clone();
+        let kind = node.kind;
+        let mut replaced = false;
+        let (after, _) = self.store().commit(plan, self.actor(), expect, |before| {
+            if let Some(existing) = before.content().node(&node.id) {
+                if !replace {
+                    return Err(Error::new(
+                        ErrorKind::DuplicateId,
+                        format!("plan {} already has a node `{}` ({})", before.plan_id, node.id, existing.kind),
+                    )
+                    .with_help("pass --replace to replace it in place, use `set`/`set-config` to change it, or choose another id"));
+                }
+                replaced = true;
+            }
+            Ok(vec![OpBody::AddNode { node }])
+        })?;
+        let verb = if replaced { "replaced" } else { "added" };
+        self.echo(
+            &after,
+            format!("{verb} {kind} node `{id}`"),
+            Some(&id),
+            vec![],
+            &[],
+            &[],
+        )
+    }
+
+    /// Replaces a node's whole definition; the kind must stay the same.
+    pub fn set_node_config(
+        &self,
+        plan: &str,
+        node_id: &str,
+        kind: NodeKind,
+        definition: Map,
+        expect: Option<u64>,
+    ) -> Result<Echo> {
+        let (after, _) = self.store().commit(plan, self.actor(), expect, |before| {
+            let node = before
+                .content()
+                .node(node_id)
+                .ok_or_else(|| unknown_node(before, node_id))?;
+            if node.kind != kind {
+                return Err(Error::refused(format!(
+                    "node `{node_id}` is a {} node; set-config cannot turn it into a {kind} node",
+                    node.kind
+                ))
+                .with_help(format!(
+                    "give a {} definition, or remove `{node_id}` and add a new {kind} node",
+                    node.kind
+                )));
+            }
+            let problems = new_refusable(kind, Some(&node.definition), &definition);
+            if !problems.is_empty() {
+                return Err(refuse_shape(node_id, kind, &problems));
+            }
+            Ok(vec![OpBody::SetNodeDefinition {
+                node_id: node_id.to_string(),
+                definition,
+            }])
+        })?;
+        self.echo(
+            &after,
+            format!("replaced the definition of `{node_id}`"),
+            Some(node_id),
+            vec![],
+            &[],
+            &[],
+        )
+    }
+
+    /// Sets one field of a node's definition by dot path.
+    pub fn set_node_field(
+        &self,
+        plan: &str,
+        node_id: &str,
+        path: &str,
+        value: Value,
+        expect: Option<u64>,
+    ) -> Result<Echo> {
+        if path.is_empty() || path.split('.').any(str::is_empty) {
+            return Err(Error::invalid(format!(
+                "`{path}` is not a field path: write dot-separated names relative to the definition, like `tool` or `args.ticket`"
+            )));
+        }
+        let mut before_value = None;
+        let (after, _) = self.store().commit(plan, self.actor(), expect, |before| {
+            let node = before.content().node(node_id).ok_or_else(|| unknown_node(before, node_id))?;
+            let segs: Vec<&str> = path.split('.').collect();
+            for i in 1..segs.len() {
+                let prefix = segs[..i].join(".");
+                if let Some(Value::Ref(_)) = get_path(&node.definition, &prefix) {
+                    return Err(Error::invalid(format!(
+                        "`{prefix}` of node `{node_id}` is a reference; its inside cannot be set field by field"
+                    ))
+                    .with_help(format!("set the whole reference instead: `planforge set {node_id} {prefix} @node.path`")));
+                }
+            }
+            before_value = get_path(&node.definition, path).cloned();
+            let mut def = node.definition.clone();
+            set_path(&mut def, path, value.clone());
+            let problems = new_refusable(node.kind, Some(&node.definition), &def);
+            if !problems.is_empty() {
+                return Err(refuse_shape(node_id, node.kind, &problems));
+            }
+            if before_value.as_ref() == Some(&value) {
+                return Ok(vec![]);
+            }
+            Ok(vec![OpBody::SetNodeField { node_id: node_id.to_string(), path: path.to_string(), value }])
+        })?;
+        let was = match &before_value {
+            Some(v) => format!(" (was {})", crate::wire::json::compact_cut(v, 80)),
+            None => String::new(),
+        };
+        self.echo(
+            &after,
+            format!("set `{path}` of `{node_id}`{was}"),
+            Some(node_id),
+            vec![],
+            &[],
+            &[],
+        )
+    }
+
+    /// Sets or clears a node's phase.
+    pub fn set_node_phase(
+        &self,
+        plan: &str,
+        node_id: &str,
+        phase: Option<String>,
+        expect: Option<u64>,
+    ) -> Result<Echo> {
+        let phase = phase.filter(|p| !p.is_empty());
+        if let Some(p) = &phase {
+            check_phase(p)?;
+        }
+        let (after, _) = self.store().commit(plan, self.actor(), expect, |before| {
+            let node = before
+                .content()
+                .node(node_id)
+                .ok_or_else(|| unknown_node(before, node_id))?;
+            if node.phase == phase {
+                return Ok(vec![]);
+            }
+            Ok(vec![OpBody::SetNodePhase {
+                node_id: node_id.to_string(),
+                phase: phase.clone(),
+            }])
+        })?;
+        let changed = match &phase {
+            Some(p) => format!("moved `{node_id}` to phase `{p}`"),
+            None => format!("made `{node_id}` unphased"),
+        };
+        self.echo(&after, changed, Some(node_id), vec![], &[], &[])
+    }
+
+    /// Connects two nodes. Without a handle, `always` (refused for branch and
+    /// select sources, which must say which outcome). Without an id, one is
+    /// minted under the lock.
+    pub fn connect(
+        &self,
+        plan: &str,
+        from: &str,
+        to: &str,
+        handle: Option<&str>,
+        id: Option<&str>,
+        expect: Option<u64>,
+    ) -> Result<Echo> {
+        if let Some(id) = id
+            && !ids::is_valid_edge_id(id)
+        {
+            return Err(Error::invalid(format!(
+                "`{}` is not a valid edge id: use 1–64 letters, digits, `_` or `-` (or leave --id out to get a readable one)",
+                ids::quote_id(id)
+            )));
+        }
+        let mut edge_id = String::new();
+        let (after, _) = self.store().commit(plan, self.actor(), expect, |before| {
+            let c = before.content();
+            let source = c.node(from).ok_or_else(|| unknown_node(before, from))?;
+            if c.node(to).is_none() {
+                return Err(unknown_node(before, to));
+            }
+            let allowed = source.kind.allowed_handles();
+            let handle = match handle {
+                Some(h) => Handle::parse(h),
+                None if source.kind.allows(&Handle::Always) => Handle::Always,
+                None => {
+                    return Err(Error::invalid(format!(
+                        "`{from}` is a {} node: say which outcome the edge follows with --handle ({})",
+                        source.kind,
+                        allowed.join(", ")
+                    )));
+                }
+            };
+            if !source.kind.allows(&handle) {
+                let hint = crate::model::suggest::did_you_mean(&handle.as_str(), allowed.iter().copied());
+                let issue = crate::check::Issue::blocking("invalid_handle", format!("{} nodes have no `{handle}` handle", source.kind));
+                return Err(Error::refused(format!(
+                    "`{from}` is a {} node, which has no `{handle}` handle{hint}; its handles are {}",
+                    source.kind,
+                    allowed.join(", ")
+                ))
+                .with_issue(issue)
+                .with_help(format!("connect again with --handle {}", allowed[0])));
+            }
+            edge_id = match id {
+                Some(i) => {
+                    if let Some(e) = c.edge(i) {
+                        return Err(Error::new(
+                            ErrorKind::DuplicateId,
+                            format!("plan {} already has an edge `{i}` ({} → {} on `{}`)", before.plan_id, e.from, e.to, e.handle),
+                        )
+                        .with_help("choose another id, or leave --id out to get a readable one"));
+                    }
+                    i.to_string()
+                }
+                None => {
+                    let taken: std::collections::HashSet<&str> = c.edges.iter().map(|e| e.id.as_str()).collect();
+                    crate::wire::codec::mint_edge_id(from, to, &handle, |cand| taken.contains(cand))
+                }
+            };
+            Ok(vec![OpBody::AddEdge { edge: Edge { id: edge_id.clone(), from: from.to_string(), to: to.to_string(), handle } }])
+        })?;
+        let handle_text = after
+            .content()
+            .edge(&edge_id)
+            .map(|e| e.handle.to_string())
+            .unwrap_or_default();
+        self.echo(
+            &after,
+            format!("connected `{from}` → `{to}` on `{handle_text}` as edge `{edge_id}`"),
+            Some(from),
+            vec![],
+            &[to.to_string()],
+            &[edge_id.clone()],
+        )
+    }
+
+    /// Removes an edge.
+    pub fn disconnect(&self, plan: &str, edge_id: &str, expect: Option<u64>) -> Result<Echo> {
+        let mut removed: Option<Edge> = None;
+        let (after, _) = self.store().commit(plan, self.actor(), expect, |before| {
+            let e = before
+                .content()
+                .edge(edge_id)
+                .ok_or_else(|| unknown_edge(before, edge_id))?;
+            removed = Some(e.clone());
+            Ok(vec![OpBody::RemoveEdge {
+                edge_id: edge_id.to_string(),
+            }])
+        })?;
+        let e = removed.expect("set when the edge exists");
+        self.echo(
+            &after,
+            format!(
+                "disconnected edge `{edge_id}` ({} → {} on `{}`)",
+                e.from, e.to, e.handle
+            ),
+            Some(&e.from),
+            vec![],
+            &[e.to.clone()],
+            &[],
+        )
+    }
+
+    /// Removes a node with its incident edges, in one transaction.
+    pub fn remove_node(&self, plan: &str, node_id: &str, expect: Option<u64>) -> Result<Echo> {
+        let mut incident: Vec<Edge> = Vec::new();
+        let mut kind = NodeKind::Join;
+        let (after, _) = self.store().commit(plan, self.actor(), expect, |before| {
+            let c = before.content();
+            let node = c
+                .node(node_id)
+                .ok_or_else(|| unknown_node(before, node_id))?;
+            kind = node.kind;
+            incident = c
+                .edges
+                .iter()
+                .filter(|e| e.from == node_id || e.to == node_id)
+                .cloned()
+                .collect();
+            Ok(vec![OpBody::RemoveNode {
+                node_id: node_id.to_string(),
+                incident_edge_ids: incident.iter().map(|e| e.id.clone()).collect(),
+            }])
+        })?;
+        let mut neighbours: Vec<String> = Vec::new();
+        for e in &incident {
+            let other = if e.from == node_id { &e.to } else { &e.from };
+            if other != node_id && !neighbours.contains(other) {
+                neighbours.push(other.clone());
+            }
+        }
+        let mut details = Vec::new();
+        let ids: Vec<String> = incident
+            .iter()
+            .map(|e| format!("{} ({} → {})", e.id, e.from, e.to))
+            .collect();
+        details.push(format!(
+            "removed edges: {}",
+            bounded_list(&ids, echo::MAX_NEIGHBOURS)
+        ));
+        details.push(format!(
+            "former neighbours: {}",
+            bounded_list(&neighbours, echo::MAX_NEIGHBOURS)
+        ));
+        self.echo(
+            &after,
+            format!(
+                "removed {kind} node `{node_id}` and its {} edge(s)",
+                incident.len()
+            ),
+            None,
+            details,
+            &neighbours,
+            &[],
+        )
+    }
+
+    /// Replaces all five bounds.
+    pub fn set_bounds(&self, plan: &str, bounds: Bounds, expect: Option<u64>) -> Result<Echo> {
+        let mut old = Bounds::default();
+        let (after, _) = self.store().commit(plan, self.actor(), expect, |before| {
+            old = before.content().bounds;
+            if old == bounds {
+                return Ok(vec![]);
+            }
+            Ok(vec![OpBody::SetBounds { bounds }])
+        })?;
+        let details = old
+            .members()
+            .iter()
+            .zip(bounds.members().iter())
+            .map(|((name, a), (_, b))| {
+                if a == b {
+                    format!("{name}: {a}")
+                } else {
+                    format!("{name}: {a} → {b}")
+                }
+            })
+            .collect();
+        self.echo(
+            &after,
+            "set the bounds".to_string(),
+            None,
+            details,
+            &[],
+            &[],
+        )
+    }
+}
+
+/// `a, b, c … and N more`, plain (no backticks), or `(none)`.
+pub fn bounded_list(items: &[String], cap: usize) -> String {
+    if items.is_empty() {
+        return "(none)".into();
+    }
+    let mut s = items
+        .iter()
+        .take(cap)
+        .cloned()
+        .collect::<Vec<_>>()
+        .join(", ");
+    if items.len() > cap {
+        s.push_str(&format!(" … and {} more", items.len() - cap));
+    }
+    s
+}

@@ -1,0 +1,150 @@
+//! The forge: the one place operations live. The CLI, the REPL and the
+//! model-facing tools are thin adapters over these functions.
+
+pub mod echo;
+pub mod edit;
+pub mod lifecycle;
+pub mod plans;
+
+pub use echo::{Echo, Neighbour};
+
+use crate::check::{self, Issue, Report};
+use crate::error::{Error, ErrorKind, Result};
+use crate::registry::Registry;
+use crate::store::{Loaded, Store};
+use std::cell::OnceCell;
+
+/// An actor name from `--actor`, `PLANFORGE_ACTOR`, `$USER`, or `anonymous`.
+pub fn resolve_actor(flag: Option<&str>) -> Result<String> {
+    let from_env = |k: &str| std::env::var(k).ok().filter(|v| !v.is_empty());
+    let (actor, source) = match flag {
+        Some(a) => (a.to_string(), "--actor"),
+        None => match from_env("PLANFORGE_ACTOR") {
+            Some(a) => (a, "PLANFORGE_ACTOR"),
+            None => match from_env("USER") {
+                Some(u) if crate::model::ids::is_valid_actor(&u) => (u, "$USER"),
+                _ => ("anonymous".to_string(), "default"),
+            },
+        },
+    };
+    if !crate::model::ids::is_valid_actor(&actor) {
+        return Err(Error::invalid(format!(
+            "the actor `{}` (from {source}) is not allowed: actors are 1–64 letters, digits, `_`, `.`, `@` or `-`",
+            crate::model::ids::quote_id(&actor)
+        )));
+    }
+    Ok(actor)
+}
+
+/// Operations on one store, as one actor.
+pub struct Forge {
+    store: Store,
+    actor: String,
+    registry: OnceCell<Option<Registry>>,
+}
+
+impl Forge {
+    pub fn new(store: Store, actor: impl Into<String>) -> Forge {
+        Forge {
+            store,
+            actor: actor.into(),
+            registry: OnceCell::new(),
+        }
+    }
+
+    /// Uses `registry` instead of the store's own.
+    pub fn with_registry(self, registry: Option<Registry>) -> Forge {
+        let cell = OnceCell::new();
+        let _ = cell.set(registry);
+        Forge {
+            registry: cell,
+            ..self
+        }
+    }
+
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+    pub fn actor(&self) -> &str {
+        &self.actor
+    }
+
+    /// The registry in use: the store's `registry.yaml`/`.json`, read once.
+    pub fn registry(&self) -> Result<Option<&Registry>> {
+        if let Some(r) = self.registry.get() {
+            return Ok(r.as_ref());
+        }
+        let loaded = match self.store.registry_path()? {
+            Some(p) => Some(Registry::load(&p, true)?),
+            None => None,
+        };
+        Ok(self.registry.get_or_init(|| loaded).as_ref())
+    }
+
+    pub fn load(&self, plan: &str) -> Result<Loaded> {
+        self.store.load(plan)
+    }
+
+    /// Every finding on a stored plan: the fold's and the store's first, then
+    /// every check.
+    pub fn check(&self, loaded: &Loaded) -> Result<Report> {
+        let registry = self.registry()?;
+        Ok(check::run(
+            loaded.content(),
+            registry,
+            loaded.store_issues(),
+        ))
+    }
+}
+
+/// Refuses an unknown node id with the nearest valid ones.
+pub fn unknown_node(loaded: &Loaded, id: &str) -> Error {
+    let ids = loaded.content().nodes.iter().map(|n| n.id.as_str());
+    let hint = crate::model::suggest::did_you_mean(id, ids.clone());
+    let quoted = crate::model::ids::quote_id(id);
+    let err = Error::new(
+        ErrorKind::UnknownNode,
+        format!("plan {} has no node `{quoted}`{hint}", loaded.plan_id),
+    );
+    if loaded.content().nodes.is_empty() {
+        err.with_help("the plan has no nodes yet; add one with `planforge add-node`")
+    } else {
+        err.with_help(format!(
+            "nodes: {}",
+            crate::model::suggest::choices(id, ids)
+        ))
+    }
+}
+
+/// Refuses an unknown edge id with the nearest valid ones.
+pub fn unknown_edge(loaded: &Loaded, id: &str) -> Error {
+    let ids = loaded.content().edges.iter().map(|e| e.id.as_str());
+    let hint = crate::model::suggest::did_you_mean(id, ids.clone());
+    Error::new(
+        ErrorKind::UnknownEdge,
+        format!(
+            "plan {} has no edge `{}`{hint}",
+            loaded.plan_id,
+            crate::model::ids::quote_id(id)
+        ),
+    )
+    .with_help(if loaded.content().edges.is_empty() {
+        "the plan has no edges".to_string()
+    } else {
+        format!("edges: {}", crate::model::suggest::choices(id, ids))
+    })
+}
+
+/// Issues that name a node, one of `edges`, or one of `neighbours`.
+pub fn issues_near<'a>(
+    issues: &'a [Issue],
+    nodes: &[&str],
+    edges: &[&str],
+) -> impl Iterator<Item = &'a Issue> + 'a {
+    let nodes: std::collections::HashSet<String> = nodes.iter().map(|s| s.to_string()).collect();
+    let edges: std::collections::HashSet<String> = edges.iter().map(|s| s.to_string()).collect();
+    issues.iter().filter(move |i| {
+        i.node_id.as_ref().is_some_and(|n| nodes.contains(n))
+            || i.edge_id.as_ref().is_some_and(|e| edges.contains(e))
+    })
+}

@@ -1,0 +1,215 @@
+//! Whole-plan operations: create, list, status, clone, import, export.
+
+use super::Forge;
+use super::echo::{self, Echo};
+use crate::check::Counts;
+use crate::error::{Error, ErrorKind, Result};
+use crate::model::ids;
+use crate::model::{Content, OpBody};
+use crate::store::Loaded;
+use crate::store::meta::{Meta, State};
+use crate::wire::codec::Document;
+
+/// One row of `list`.
+#[derive(Debug, Clone)]
+pub struct Summary {
+    pub plan_id: String,
+    pub state: State,
+    pub revision: u64,
+    pub label: Option<String>,
+    pub updated_at: String,
+}
+
+/// What `status` reports.
+#[derive(Debug, Clone)]
+pub struct Status {
+    pub loaded: Loaded,
+    pub counts: Counts,
+    pub skipped: Vec<(&'static str, String)>,
+}
+
+/// What `import` did.
+#[derive(Debug, Clone)]
+pub struct Imported {
+    pub loaded: Loaded,
+    /// Claims of the document that were dropped (state, approval …).
+    pub notes: Vec<String>,
+    pub counts: Counts,
+}
+
+/// The label of an `author` request: its first 80 characters, whitespace
+/// runs folded to one space.
+pub fn label_of(request: &str) -> String {
+    let folded = request.split_whitespace().collect::<Vec<_>>().join(" ");
+    folded.chars().take(80).collect()
+}
+
+impl Forge {
+    /// Creates an empty editable plan (revision 0, default bounds).
+    pub fn create_plan(
+        &self,
+        id: Option<&str>,
+        label: Option<&str>,
+        request: Option<&str>,
+    ) -> Result<Loaded> {
+        let id = match id {
+            Some(i) => i.to_string(),
+            None => crate::util::plan_id(),
+        };
+        check_plan_id(&id)?;
+        let mut meta = Meta::new(&crate::util::now());
+        meta.label = label.map(str::to_string);
+        meta.request = request.map(str::to_string);
+        self.store().create(&id, self.actor(), meta, vec![])
+    }
+
+    /// Every plan in the store.
+    pub fn list(&self) -> Result<Vec<Summary>> {
+        let mut out = Vec::new();
+        for id in self.store().plan_ids()? {
+            let p = self.store().load(&id)?;
+            out.push(Summary {
+                plan_id: id,
+                state: p.meta.state,
+                revision: p.revision(),
+                label: p.meta.label.clone(),
+                updated_at: p.meta.updated_at.clone(),
+            });
+        }
+        Ok(out)
+    }
+
+    pub fn status(&self, plan: &str) -> Result<Status> {
+        let loaded = self.load(plan)?;
+        let report = self.check(&loaded)?;
+        Ok(Status {
+            counts: report.counts(),
+            skipped: report.skipped,
+            loaded,
+        })
+    }
+
+    /// Clones the first `at` ops of a plan (default all) into a new editable plan.
+    pub fn clone_plan(&self, source: &str, new_id: &str, at: Option<u64>) -> Result<Echo> {
+        check_plan_id(new_id)?;
+        let parent = self.store().load_at(source, at)?;
+        let mut ops = parent.ops.clone();
+        if let Some(last) = ops.last_mut() {
+            // A prefix may end inside a transaction; in the clone it is whole.
+            last.tx_end = true;
+        }
+        let mut meta = Meta::new(&crate::util::now());
+        meta.label = parent.meta.label.clone();
+        meta.request = parent.meta.request.clone();
+        meta.provenance = Some(crate::model::Provenance::Clone {
+            parent: source.to_string(),
+            parent_digest: parent.digest.clone(),
+            parent_revision: parent.revision(),
+        });
+        let created = self.store().create_with_ops(new_id, meta, ops)?;
+        let report = self.check(&created)?;
+        let details = vec![
+            format!(
+                "parent: {source} at revision {} (digest {})",
+                parent.revision(),
+                parent.digest
+            ),
+            format!(
+                "{} node(s), {} edge(s)",
+                created.content().nodes.len(),
+                created.content().edges.len()
+            ),
+        ];
+        Ok(echo::build(
+            &created,
+            format!("cloned {source} into {new_id} (editable)"),
+            None,
+            &report.issues,
+            details,
+            &[],
+            &[],
+        ))
+    }
+
+    /// Imports a plan document as a new editable plan: `set_bounds`, the
+    /// nodes, the edges, in one transaction.
+    pub fn import(&self, doc: Document, id: Option<&str>) -> Result<Imported> {
+        let mut notes = Vec::new();
+        if let Some(claimed) = &doc.digest {
+            let content = document_content(&doc, doc.plan_id.as_deref().unwrap_or(""));
+            let (actual, _) = crate::wire::jcs::digest(&content);
+            if &actual != claimed {
+                return Err(Error::refused(format!(
+                    "the document claims digest {claimed}, but its content hashes to {actual}: it was changed after export"
+                ))
+                .with_issue(crate::check::Issue::blocking("digest_mismatch", "the document's digest does not match its content"))
+                .with_help("remove the `digest` field to import the content as it is now, or re-export the original"));
+            }
+        }
+        let id = match id.or(doc.plan_id.as_deref()) {
+            Some(i) => i.to_string(),
+            None => crate::util::plan_id(),
+        };
+        check_plan_id(&id)?;
+        if let Some(state) = &doc.state
+            && state != "editable"
+        {
+            notes.push(format!("the document says it is {state}; imported plans always start editable (freeze and submit it again)"));
+        }
+        let mut meta = Meta::new(&crate::util::now());
+        meta.label = doc.label.clone();
+        meta.provenance = doc.provenance.clone();
+        let mut bodies = Vec::with_capacity(1 + doc.nodes.len() + doc.edges.len());
+        bodies.push(OpBody::SetBounds {
+            bounds: doc.bounds.unwrap_or_default(),
+        });
+        bodies.extend(doc.nodes.into_iter().map(|node| OpBody::AddNode { node }));
+        bodies.extend(doc.edges.into_iter().map(|edge| OpBody::AddEdge { edge }));
+        let loaded = self.store().create(&id, self.actor(), meta, bodies)?;
+        let counts = self.check(&loaded)?.counts();
+        Ok(Imported {
+            loaded,
+            notes,
+            counts,
+        })
+    }
+
+    /// A plan as a document value (wire form), at a revision.
+    pub fn export(&self, plan: &str, rev: Option<u64>) -> Result<serde_json::Value> {
+        let p = self.store().load_at(plan, rev)?;
+        Ok(crate::wire::codec::document_json(
+            p.content(),
+            p.meta.label.as_deref(),
+            Some(p.meta.state.as_str()),
+            Some(&p.digest),
+        ))
+    }
+}
+
+/// The content a document describes, as the fold of its import would give
+/// it (without renaming): used to check a claimed digest.
+pub fn document_content(doc: &Document, plan_id: &str) -> Content {
+    Content {
+        plan_id: plan_id.to_string(),
+        revision: doc.revision.unwrap_or(0),
+        bounds: doc.bounds.unwrap_or_default(),
+        nodes: doc.nodes.clone(),
+        edges: doc.edges.clone(),
+        provenance: doc.provenance.clone(),
+    }
+}
+
+/// Refuses a plan id that breaks the rule (it is also a folder name).
+pub fn check_plan_id(id: &str) -> Result<()> {
+    if ids::is_valid_plan_id(id) {
+        return Ok(());
+    }
+    Err(Error::new(
+        ErrorKind::InvalidInput,
+        format!(
+            "`{}` is not a valid plan id: plan ids are `plan-` followed by 1–64 letters, digits, `_` or `-` (so they can never name a path outside the store)",
+            ids::quote_id(id)
+        ),
+    )
+    .with_help("for example `plan-triage_2`"))
+}

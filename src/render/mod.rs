@@ -1,0 +1,8 @@
+//! Renderers: pure functions from data to text (and to JSON shapes). No I/O,
+//! no colour, so the CLI, the REPL and the model-facing tools print
+//! byte-identical text.
+
+pub mod echo;
+pub mod issues;
+pub mod node;
+pub mod status;

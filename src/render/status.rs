@@ -1,0 +1,237 @@
+//! Status, list, freeze, submit and import results as prose and JSON.
+
+use super::issues;
+use crate::forge::lifecycle::{Freeze, Submission};
+use crate::forge::plans::{Imported, Status, Summary};
+use crate::store::meta::claim_json;
+use serde_json::{Value, json};
+
+pub fn status_text(s: &Status) -> String {
+    let p = &s.loaded;
+    let mut out = vec![format!(
+        "Plan {}: state={}, rev={}, digest={}.",
+        p.plan_id,
+        p.meta.state,
+        p.revision(),
+        p.digest
+    )];
+    if let Some(l) = &p.meta.label {
+        out.push(format!("Label: {l}"));
+    }
+    if let Some(r) = &p.meta.request {
+        out.push("Request (verbatim):".into());
+        for line in r.lines() {
+            out.push(format!("  | {line}"));
+        }
+    }
+    out.push(format!(
+        "Nodes: {}, edges: {}.",
+        p.content().nodes.len(),
+        p.content().edges.len()
+    ));
+    out.push(format!("Issues: {}.", issues::counts(&s.counts)));
+    if let Some(f) = &p.meta.frozen {
+        out.push(format!(
+            "Last frozen at revision {} (digest {}).",
+            f.revision, f.digest
+        ));
+    }
+    if let Some(a) = &p.meta.approval {
+        out.push(format!(
+            "Approved by {} at {} ({} authority claim(s)).",
+            a.decided_by,
+            a.decided_at,
+            a.authority_set.len()
+        ));
+    }
+    if let Some(prov) = &p.meta.provenance {
+        out.push(match prov {
+            crate::model::Provenance::Clone {
+                parent,
+                parent_revision,
+                ..
+            } => {
+                format!("Cloned from {parent} at revision {parent_revision}.")
+            }
+            crate::model::Provenance::Template { template, .. } => {
+                format!("Instantiated from template {template}.")
+            }
+        });
+    }
+    if let Some(s) = crate::check::skipped_summary(&s.skipped) {
+        out.push(format!("Note: some checks were {s}."));
+    }
+    out.join("\n")
+}
+
+pub fn status_json(s: &Status) -> Value {
+    let p = &s.loaded;
+    let mut m = serde_json::Map::new();
+    m.insert("planId".into(), p.plan_id.clone().into());
+    m.insert("state".into(), p.meta.state.as_str().into());
+    m.insert("revision".into(), p.revision().into());
+    m.insert("digest".into(), p.digest.clone().into());
+    m.insert(
+        "label".into(),
+        p.meta.label.clone().map(Value::from).unwrap_or(Value::Null),
+    );
+    if let Some(r) = &p.meta.request {
+        m.insert("request".into(), r.clone().into());
+    }
+    if let Some(f) = &p.meta.frozen {
+        m.insert(
+            "frozen".into(),
+            json!({"revision": f.revision, "digest": f.digest}),
+        );
+    }
+    if let Some(a) = &p.meta.approval {
+        m.insert("approval".into(), crate::store::meta::approval_json(a));
+    }
+    if let Some(prov) = &p.meta.provenance {
+        m.insert(
+            "provenance".into(),
+            crate::wire::codec::provenance_json(prov),
+        );
+    }
+    m.insert("nodeCount".into(), p.content().nodes.len().into());
+    m.insert("edgeCount".into(), p.content().edges.len().into());
+    m.insert("issues".into(), issues::counts_json(&s.counts));
+    Value::Object(m)
+}
+
+pub fn list_text(plans: &[Summary]) -> String {
+    if plans.is_empty() {
+        return "No plans in this store. Create one with `planforge create`.".into();
+    }
+    let w = plans
+        .iter()
+        .map(|p| p.plan_id.chars().count())
+        .max()
+        .unwrap_or(0);
+    plans
+        .iter()
+        .map(|p| {
+            format!(
+                "{:w$}  {:10}  rev {:<5}  {}",
+                p.plan_id,
+                p.state.as_str(),
+                p.revision,
+                p.label.as_deref().unwrap_or(""),
+                w = w
+            )
+            .trim_end()
+            .to_string()
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+pub fn list_json(plans: &[Summary]) -> Value {
+    json!({"plans": plans.iter().map(|p| json!({
+        "planId": p.plan_id, "state": p.state.as_str(), "revision": p.revision,
+        "label": p.label, "updatedAt": p.updated_at,
+    })).collect::<Vec<_>>()})
+}
+
+pub fn freeze_text(f: &Freeze) -> String {
+    let head = if f.frozen && f.already {
+        format!(
+            "Plan {} is already reviewable (rev {}); its checks still pass.",
+            f.plan_id, f.revision
+        )
+    } else if f.frozen {
+        format!(
+            "Plan {} is now reviewable (frozen at rev {}, digest {}).",
+            f.plan_id, f.revision, f.digest
+        )
+    } else {
+        format!(
+            "Plan {} could not be frozen: {} blocking issue(s).",
+            f.plan_id,
+            f.report.counts().blocking
+        )
+    };
+    let mut out = vec![head, issues::list(&f.report.issues)];
+    if let Some(s) = crate::check::skipped_summary(&f.report.skipped) {
+        out.push(format!("Note: some checks were {s}."));
+    }
+    out.join("\n")
+}
+
+pub fn freeze_json(f: &Freeze) -> Value {
+    json!({
+        "planId": f.plan_id, "frozen": f.frozen, "revision": f.revision, "digest": f.digest,
+        "counts": issues::counts_json(&f.report.counts()), "issues": issues::json_list(&f.report.issues),
+        "skipped": f.report.skipped.iter().map(|(c, w)| json!({"code": c, "reason": w})).collect::<Vec<_>>(),
+    })
+}
+
+/// The authority lines of a submission.
+pub fn authority_lines(s: &Submission) -> Vec<String> {
+    let mut out = vec![format!(
+        "Authority set ({} claim(s)):",
+        s.authority_set.len()
+    )];
+    for c in &s.authority_set {
+        out.push(format!(
+            "  · {} / {} / {}",
+            c.capability,
+            c.scope,
+            c.verb.as_str()
+        ));
+    }
+    out
+}
+
+pub fn submit_text(s: &Submission) -> String {
+    if !s.approved {
+        return format!(
+            "Could not freeze {} for submission.\n{}",
+            s.plan_id,
+            issues::list(&s.report.issues)
+        );
+    }
+    let mut out = vec![format!(
+        "Plan {} is now executable: approved by {} at digest {}.",
+        s.plan_id, s.decided_by, s.digest
+    )];
+    out.extend(authority_lines(s));
+    out.join("\n")
+}
+
+pub fn submit_json(s: &Submission) -> Value {
+    json!({
+        "planId": s.plan_id, "approved": s.approved, "digest": s.digest, "revision": s.revision,
+        "approval": if s.approved { json!({
+            "planId": s.plan_id, "digest": s.digest,
+            "authoritySet": s.authority_set.iter().map(claim_json).collect::<Vec<_>>(),
+            "decidedBy": s.decided_by, "decidedAt": s.decided_at, "disposition": "approved",
+        }) } else { Value::Null },
+        "issues": issues::json_list(&s.report.issues),
+    })
+}
+
+pub fn import_text(i: &Imported) -> String {
+    let p = &i.loaded;
+    let mut out = vec![format!(
+        "Imported {} (editable, rev {}): {} node(s), {} edge(s).",
+        p.plan_id,
+        p.revision(),
+        p.content().nodes.len(),
+        p.content().edges.len()
+    )];
+    for n in &i.notes {
+        out.push(format!("Note: {n}"));
+    }
+    out.push(format!("Issues: {}.", issues::counts(&i.counts)));
+    out.join("\n")
+}
+
+pub fn import_json(i: &Imported) -> Value {
+    let p = &i.loaded;
+    json!({
+        "planId": p.plan_id, "state": p.meta.state.as_str(), "revision": p.revision(), "digest": p.digest,
+        "nodeCount": p.content().nodes.len(), "edgeCount": p.content().edges.len(),
+        "notes": i.notes, "issues": issues::counts_json(&i.counts),
+    })
+}
