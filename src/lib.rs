@@ -1,6 +1,7 @@
 //! planforge: author, read, validate, freeze and submit plans.
 
 pub mod check;
+pub mod cli;
 pub mod error;
 pub mod forge;
 pub mod model;

@@ -5,4 +5,5 @@
 pub mod echo;
 pub mod issues;
 pub mod node;
+pub mod prose;
 pub mod status;

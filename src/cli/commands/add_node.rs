@@ -1,0 +1,63 @@
+use super::echo_reply;
+use crate::cli::node_flags::DefFlags;
+use crate::cli::{Expect, Reply, Session};
+use crate::error::{Error, Result};
+use crate::model::{Node, NodeKind};
+use clap::Args;
+
+/// Add a node. Its definition comes from --def (JSON or YAML, @FILE, or -
+/// for stdin) and from field flags. A node may be added half-written and
+/// completed later with `set`; wrong types and unknown keys are refused.
+#[derive(Args, Debug, Clone)]
+pub struct AddNodeArgs {
+    /// The node id: lowercase letters, digits and `_`
+    pub id: String,
+    /// entry, call, reason, transform, branch, select or join
+    #[arg(long, value_name = "KIND")]
+    pub kind: String,
+    /// The phase (a label for reading; edges alone order execution)
+    #[arg(long)]
+    pub phase: Option<String>,
+    /// Replace an existing node with this id, in place
+    #[arg(long)]
+    pub replace: bool,
+    /// Fill missing required strings with the placeholder `lorem ipsum`
+    /// (freeze refuses it until replaced) and missing lists and objects
+    /// with empty ones
+    #[arg(long)]
+    pub scaffold: bool,
+    #[command(flatten)]
+    pub def: DefFlags,
+    #[command(flatten)]
+    pub expect: Expect,
+}
+
+pub fn parse_kind(k: &str) -> Result<NodeKind> {
+    NodeKind::parse(k).ok_or_else(|| {
+        let hint = crate::model::suggest::did_you_mean(k, NodeKind::names());
+        Error::invalid(format!(
+            "`{k}` is not a node kind{hint}; the kinds are {}",
+            NodeKind::names().join(", ")
+        ))
+    })
+}
+
+pub fn run(s: &mut Session, a: AddNodeArgs) -> Result<Reply> {
+    let kind = parse_kind(&a.kind)?;
+    let definition = a.def.definition()?;
+    let node = Node {
+        id: a.id,
+        phase: a.phase.filter(|p| !p.is_empty()),
+        kind,
+        definition,
+    };
+    let forge = s.forge()?;
+    let plan = s.plan_id(forge.store())?;
+    Ok(echo_reply(&forge.add_node(
+        &plan,
+        node,
+        a.replace,
+        a.scaffold,
+        a.expect.expect_rev,
+    )?))
+}

@@ -1,0 +1,24 @@
+use super::echo_reply;
+use crate::cli::{Reply, Session};
+use crate::error::Result;
+use clap::Args;
+
+/// Copy the plan's first REV ops (default: all) into a new editable plan,
+/// with no approval and provenance naming its parent. The clone becomes the
+/// current plan.
+#[derive(Args, Debug, Clone)]
+pub struct CloneArgs {
+    /// The new plan's id, `plan-<name>`
+    pub new_id: String,
+    /// Clone the plan as it was at this revision
+    #[arg(long, value_name = "REV")]
+    pub at: Option<u64>,
+}
+
+pub fn run(s: &mut Session, a: CloneArgs) -> Result<Reply> {
+    let forge = s.forge()?;
+    let plan = s.plan_id(forge.store())?;
+    let echo = forge.clone_plan(&plan, &a.new_id, a.at)?;
+    forge.store().set_current(&a.new_id)?;
+    Ok(echo_reply(&echo))
+}

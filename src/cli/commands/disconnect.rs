@@ -1,0 +1,23 @@
+use super::echo_reply;
+use crate::cli::{Expect, Reply, Session};
+use crate::error::Result;
+use clap::Args;
+
+/// Remove an edge by id.
+#[derive(Args, Debug, Clone)]
+pub struct DisconnectArgs {
+    /// The edge id
+    pub edge: String,
+    #[command(flatten)]
+    pub expect: Expect,
+}
+
+pub fn run(s: &mut Session, a: DisconnectArgs) -> Result<Reply> {
+    let forge = s.forge()?;
+    let plan = s.plan_id(forge.store())?;
+    Ok(echo_reply(&forge.disconnect(
+        &plan,
+        &a.edge,
+        a.expect.expect_rev,
+    )?))
+}

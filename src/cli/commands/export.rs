@@ -1,0 +1,23 @@
+use crate::cli::{Format, Reply, Session};
+use crate::error::Result;
+use clap::Args;
+
+/// Write the plan as a plan document (JSON by default, or --format yaml),
+/// with its state, revision and digest; references in wire form.
+#[derive(Args, Debug, Clone)]
+pub struct ExportArgs {
+    /// Export the plan as it was at this revision
+    #[arg(long, value_name = "N")]
+    pub rev: Option<u64>,
+}
+
+pub fn run(s: &mut Session, a: ExportArgs) -> Result<Reply> {
+    let format = s.require_format("export", &[Format::Text, Format::Json, Format::Yaml])?;
+    let forge = s.forge()?;
+    let plan = s.plan_id(forge.store())?;
+    let doc = forge.export(&plan, a.rev)?;
+    Ok(Reply::raw(match format {
+        Format::Yaml => crate::wire::json::yaml(&doc),
+        _ => crate::wire::json::pretty(&doc),
+    }))
+}

@@ -1,0 +1,30 @@
+use crate::cli::{Reply, Session};
+use crate::error::Result;
+use crate::store::Store;
+use clap::Args;
+use serde_json::json;
+use std::path::PathBuf;
+
+/// Create a plan store: the folder, `registry.yaml` (commented, with the
+/// orchestration tools), `templates/`, `.gitignore` and `.gitattributes`.
+/// Existing files are kept.
+#[derive(Args, Debug, Clone)]
+pub struct InitArgs {
+    /// The store folder [default: --store, PLANFORGE_STORE or ./plans]
+    pub dir: Option<PathBuf>,
+}
+
+pub fn run(s: &mut Session, a: InitArgs) -> Result<Reply> {
+    let dir = a.dir.unwrap_or_else(|| s.store_path());
+    let (store, written) = Store::init(&dir)?;
+    let root = store.root().display().to_string();
+    let text = if written.is_empty() {
+        format!("The store {root} is already set up; nothing was written.")
+    } else {
+        format!(
+            "Initialised the plan store {root}: wrote {}.",
+            written.join(", ")
+        )
+    };
+    Ok(Reply::new(text, json!({"store": root, "written": written})))
+}

@@ -1,0 +1,16 @@
+use crate::cli::{Reply, Session};
+use crate::error::Result;
+use crate::render::status;
+use clap::Args;
+
+/// List the plans in the store with their state, revision and label.
+#[derive(Args, Debug, Clone)]
+pub struct ListArgs {}
+
+pub fn run(s: &mut Session, _a: ListArgs) -> Result<Reply> {
+    let plans = s.forge()?.list()?;
+    Ok(Reply::new(
+        status::list_text(&plans),
+        status::list_json(&plans),
+    ))
+}

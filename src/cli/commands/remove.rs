@@ -1,0 +1,38 @@
+use crate::cli::{Reply, Session};
+use crate::error::{Error, ErrorKind, Result};
+use crate::store::meta::State;
+use clap::Args;
+use serde_json::json;
+
+/// Delete a plan from the store. Reviewable and executable plans need --force.
+#[derive(Args, Debug, Clone)]
+pub struct RemoveArgs {
+    /// The plan id
+    pub id: String,
+    /// Also delete a reviewable or executable plan
+    #[arg(long)]
+    pub force: bool,
+}
+
+pub fn run(s: &mut Session, a: RemoveArgs) -> Result<Reply> {
+    let store = s.store()?;
+    let p = store.load(&a.id)?;
+    if p.meta.state != State::Editable && !a.force {
+        return Err(Error::new(
+            ErrorKind::NotEditable,
+            format!(
+                "plan {} is {}; deleting it needs --force",
+                a.id, p.meta.state
+            ),
+        )
+        .with_help(format!(
+            "run `planforge remove {} --force` if you mean it",
+            a.id
+        )));
+    }
+    store.remove(&a.id)?;
+    Ok(Reply::new(
+        format!("Removed plan {}.", a.id),
+        json!({"planId": a.id, "removed": true}),
+    ))
+}

@@ -1,0 +1,23 @@
+use super::echo_reply;
+use crate::cli::{Expect, Reply, Session};
+use crate::error::Result;
+use clap::Args;
+
+/// Remove a node and every edge into or out of it, in one step.
+#[derive(Args, Debug, Clone)]
+pub struct RemoveNodeArgs {
+    /// The node id
+    pub id: String,
+    #[command(flatten)]
+    pub expect: Expect,
+}
+
+pub fn run(s: &mut Session, a: RemoveNodeArgs) -> Result<Reply> {
+    let forge = s.forge()?;
+    let plan = s.plan_id(forge.store())?;
+    Ok(echo_reply(&forge.remove_node(
+        &plan,
+        &a.id,
+        a.expect.expect_rev,
+    )?))
+}

@@ -1,0 +1,45 @@
+use super::add_node::parse_kind;
+use super::echo_reply;
+use crate::cli::node_flags::DefFlags;
+use crate::cli::{Expect, Reply, Session};
+use crate::error::Result;
+use clap::Args;
+
+/// Replace a node's whole definition (from --def and field flags). The kind
+/// cannot change.
+#[derive(Args, Debug, Clone)]
+pub struct SetConfigArgs {
+    /// The node id
+    pub id: String,
+    /// The node's kind, as a check [default: the node's current kind]
+    #[arg(long, value_name = "KIND")]
+    pub kind: Option<String>,
+    #[command(flatten)]
+    pub def: DefFlags,
+    #[command(flatten)]
+    pub expect: Expect,
+}
+
+pub fn run(s: &mut Session, a: SetConfigArgs) -> Result<Reply> {
+    let definition = a.def.definition()?;
+    let forge = s.forge()?;
+    let plan = s.plan_id(forge.store())?;
+    let kind = match &a.kind {
+        Some(k) => parse_kind(k)?,
+        None => {
+            let loaded = forge.load(&plan)?;
+            loaded
+                .content()
+                .node(&a.id)
+                .map(|n| n.kind)
+                .ok_or_else(|| crate::forge::unknown_node(&loaded, &a.id))?
+        }
+    };
+    Ok(echo_reply(&forge.set_node_config(
+        &plan,
+        &a.id,
+        kind,
+        definition,
+        a.expect.expect_rev,
+    )?))
+}

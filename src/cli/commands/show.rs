@@ -1,0 +1,46 @@
+use crate::cli::{Format, Reply, Session};
+use crate::error::Result;
+use crate::render::node::Audience;
+use crate::render::prose::{self, Header};
+use clap::{Args, ValueEnum};
+
+#[derive(ValueEnum, Debug, Clone, Copy, Default)]
+pub enum AudienceArg {
+    #[default]
+    Model,
+    Operator,
+}
+
+/// Render the whole plan as prose: every node in full, in the order a run
+/// meets them, then the unreachable ones. The operator view spells
+/// references as provenance and ends with the total authority requested.
+/// For a large plan, prefer `outline` and `read`.
+#[derive(Args, Debug, Clone)]
+pub struct ShowArgs {
+    /// Who reads it
+    #[arg(long, value_enum, default_value_t = AudienceArg::Model)]
+    pub audience: AudienceArg,
+    /// Show the plan as it was at this revision
+    #[arg(long, value_name = "N")]
+    pub rev: Option<u64>,
+}
+
+pub fn run(s: &mut Session, a: ShowArgs) -> Result<Reply> {
+    s.require_format("show", &[Format::Text, Format::Json])?;
+    let forge = s.forge()?;
+    let plan = s.plan_id(forge.store())?;
+    let p = forge.store().load_at(&plan, a.rev)?;
+    let audience = match a.audience {
+        AudienceArg::Model => Audience::Model,
+        AudienceArg::Operator => Audience::Operator,
+    };
+    let header = Header {
+        digest: &p.digest,
+        state: Some(p.meta.state.as_str()),
+        label: p.meta.label.as_deref(),
+        request: p.meta.request.as_deref(),
+    };
+    let text = prose::render(p.content(), &header, audience);
+    let json = serde_json::json!({"planId": p.plan_id, "revision": p.revision(), "digest": p.digest, "text": text});
+    Ok(Reply::new(text, json))
+}

@@ -1,0 +1,18 @@
+use crate::cli::{Reply, Session};
+use crate::error::Result;
+use crate::render::status;
+use clap::Args;
+
+/// Show the plan's state, revision, digest, label, request and issue counts.
+#[derive(Args, Debug, Clone)]
+pub struct StatusArgs {}
+
+pub fn run(s: &mut Session, _a: StatusArgs) -> Result<Reply> {
+    let forge = s.forge()?;
+    let id = s.plan_id(forge.store())?;
+    let st = forge.status(&id)?;
+    Ok(Reply::new(
+        status::status_text(&st),
+        status::status_json(&st),
+    ))
+}

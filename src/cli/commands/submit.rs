@@ -1,0 +1,65 @@
+use crate::cli::{Reply, Session};
+use crate::error::{Error, ErrorKind, Result};
+use crate::render::status;
+use clap::Args;
+use std::io::{BufRead, Write};
+
+/// Freeze the plan (or re-check a reviewable one) and approve it: it becomes
+/// executable, forever. Prints the authority set approved: every claim of
+/// every reachable call. On a terminal it asks first, unless --yes.
+#[derive(Args, Debug, Clone)]
+pub struct SubmitArgs {
+    /// Who approves [default: the actor]
+    #[arg(long, value_name = "NAME")]
+    pub by: Option<String>,
+    /// Approve without asking
+    #[arg(long, short = 'y')]
+    pub yes: bool,
+}
+
+pub fn run(s: &mut Session, a: SubmitArgs) -> Result<Reply> {
+    let forge = s.forge()?;
+    let plan = s.plan_id(forge.store())?;
+    if let Some(by) = &a.by
+        && by.trim().is_empty()
+    {
+        return Err(Error::invalid("--by needs a name"));
+    }
+    let preview = forge.submit_preview(&plan, a.by.as_deref())?;
+    if preview.report.has_blocking() {
+        return Ok(
+            Reply::new(status::submit_text(&preview), status::submit_json(&preview)).exit(1),
+        );
+    }
+    if !a.yes && s.interactive() {
+        let mut err = std::io::stderr().lock();
+        let _ = writeln!(
+            err,
+            "Plan {} (rev {}, digest {}) is reviewable.",
+            preview.plan_id, preview.revision, preview.digest
+        );
+        for line in status::authority_lines(&preview) {
+            let _ = writeln!(err, "{line}");
+        }
+        let _ = write!(
+            err,
+            "Approve it as {}? It becomes executable and can never change. [y/N] ",
+            preview.decided_by
+        );
+        let _ = err.flush();
+        let mut answer = String::new();
+        let _ = std::io::stdin().lock().read_line(&mut answer);
+        if !matches!(answer.trim(), "y" | "Y" | "yes") {
+            return Err(Error::new(
+                ErrorKind::Refused,
+                format!("plan {plan} was not approved; it stays reviewable"),
+            )
+            .with_help("run submit again and answer y, or pass --yes"));
+        }
+    }
+    let done = forge.submit_approve(preview)?;
+    Ok(Reply::new(
+        status::submit_text(&done),
+        status::submit_json(&done),
+    ))
+}

@@ -1,0 +1,14 @@
+use super::echo_reply;
+use crate::cli::{Reply, Session};
+use crate::error::Result;
+use clap::Args;
+
+/// Make a reviewable plan editable again (no checks).
+#[derive(Args, Debug, Clone)]
+pub struct UnfreezeArgs {}
+
+pub fn run(s: &mut Session, _a: UnfreezeArgs) -> Result<Reply> {
+    let forge = s.forge()?;
+    let plan = s.plan_id(forge.store())?;
+    Ok(echo_reply(&forge.unfreeze(&plan)?))
+}

@@ -1,0 +1,247 @@
+//! The command line (SPEC §11): the clap tree, one file per command under
+//! `commands/`, and the printing of replies and errors.
+
+pub mod commands;
+pub mod node_flags;
+pub mod session;
+pub mod ui;
+
+use crate::error::Error;
+use clap::{Args, Parser, ValueEnum};
+pub use session::Session;
+use std::path::PathBuf;
+
+pub const EXIT_CODES: &str = "\
+Exit codes:
+  0  ok
+  1  refused by the plan's rules or findings: blocking issues, a lifecycle
+     refusal (not editable), a forbidden handle, a duplicate id, a moved
+     revision, a non-empty diff with --exit-code
+  2  usage or input error: bad syntax, a malformed value, an unknown plan,
+     node, key or revision
+  3  store, I/O or internal failure: a missing or corrupt store, a busy lock";
+
+/// Author, read, validate, freeze and submit plans: DAGs of agent and tool
+/// steps kept in a file-backed store.
+#[derive(Parser, Debug, Clone)]
+#[command(name = "planforge", version, after_help = EXIT_CODES, max_term_width = 100)]
+pub struct Cli {
+    #[command(flatten)]
+    pub global: Global,
+    #[command(subcommand)]
+    pub command: commands::Command,
+}
+
+/// Flags every command takes.
+#[derive(Args, Debug, Clone, Default)]
+pub struct Global {
+    /// The plan store folder [env: PLANFORGE_STORE] [default: ./plans]
+    #[arg(long, global = true, value_name = "DIR")]
+    pub store: Option<PathBuf>,
+    /// The plan to work on [env: PLANFORGE_PLAN] [default: the store's current plan]
+    #[arg(short = 'p', long = "plan", global = true, value_name = "ID")]
+    pub plan: Option<String>,
+    /// Who is acting [env: PLANFORGE_ACTOR, else $USER]
+    #[arg(long, global = true, value_name = "NAME")]
+    pub actor: Option<String>,
+    /// Output format (commands that print documents or diagrams add yaml,
+    /// sarif, github, dot or mermaid)
+    #[arg(long, global = true, value_enum, value_name = "FORMAT")]
+    pub format: Option<Format>,
+    /// When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)
+    #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto, value_name = "WHEN")]
+    pub color: ColorChoice,
+    /// Print nothing on success; the exit code says how it went
+    #[arg(short, long, global = true)]
+    pub quiet: bool,
+}
+
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    Text,
+    Json,
+    Yaml,
+    Sarif,
+    Github,
+    Dot,
+    Mermaid,
+}
+
+impl Format {
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Text => "text",
+            Format::Json => "json",
+            Format::Yaml => "yaml",
+            Format::Sarif => "sarif",
+            Format::Github => "github",
+            Format::Dot => "dot",
+            Format::Mermaid => "mermaid",
+        }
+    }
+}
+
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ColorChoice {
+    #[default]
+    Auto,
+    Always,
+    Never,
+}
+
+/// `--expect-rev N`, on every mutating command.
+#[derive(Args, Debug, Clone, Default)]
+pub struct Expect {
+    /// Refuse (revision_moved) unless the plan is at this revision
+    #[arg(long = "expect-rev", value_name = "N")]
+    pub expect_rev: Option<u64>,
+}
+
+/// What a command produced: prose, the JSON document, and the exit code.
+#[derive(Debug, Clone)]
+pub struct Reply {
+    pub text: String,
+    pub json: serde_json::Value,
+    pub exit: u8,
+    /// Notes for stderr (text mode only).
+    pub notes: Vec<String>,
+    /// Text printed as is in every format (documents, diagrams).
+    pub raw: bool,
+}
+
+impl Reply {
+    pub fn new(text: impl Into<String>, json: serde_json::Value) -> Reply {
+        Reply {
+            text: text.into(),
+            json,
+            exit: 0,
+            notes: Vec::new(),
+            raw: false,
+        }
+    }
+    /// Output printed verbatim whatever the format (export, graph, …).
+    pub fn raw(text: impl Into<String>) -> Reply {
+        Reply {
+            text: text.into(),
+            json: serde_json::Value::Null,
+            exit: 0,
+            notes: Vec::new(),
+            raw: true,
+        }
+    }
+    pub fn exit(mut self, code: u8) -> Reply {
+        self.exit = code;
+        self
+    }
+    pub fn note(mut self, n: impl Into<String>) -> Reply {
+        self.notes.push(n.into());
+        self
+    }
+}
+
+/// Adds `formatVersion: 1` first, unless present.
+pub fn versioned(v: serde_json::Value) -> serde_json::Value {
+    match v {
+        serde_json::Value::Object(m) if !m.contains_key("formatVersion") => {
+            let mut out = serde_json::Map::new();
+            out.insert("formatVersion".into(), 1.into());
+            out.extend(m);
+            serde_json::Value::Object(out)
+        }
+        other => other,
+    }
+}
+
+/// Prints a reply to stdout (and its notes to stderr); returns the exit code.
+pub fn print_reply(session: &Session, reply: &Reply) -> u8 {
+    use std::io::Write;
+    if session.global.quiet {
+        return reply.exit;
+    }
+    let mut out = std::io::stdout().lock();
+    let text = if reply.raw || session.format() != Format::Json {
+        let mut t = reply.text.clone();
+        if !t.is_empty() && !t.ends_with('\n') {
+            t.push('\n');
+        }
+        t
+    } else {
+        crate::wire::json::pretty(&versioned(reply.json.clone()))
+    };
+    let _ = out.write_all(text.as_bytes());
+    let _ = out.flush();
+    if session.format() != Format::Json {
+        for n in &reply.notes {
+            eprintln!("note: {n}");
+        }
+    }
+    reply.exit
+}
+
+/// Prints an error: a JSON document on stdout with `--format json`, else a
+/// diagnostic on stderr. Returns the exit code.
+pub fn print_error(session: &Session, err: &Error) -> u8 {
+    use std::io::Write;
+    if session.format() == Format::Json && !session.global.quiet {
+        let _ = std::io::stdout().write_all(crate::wire::json::pretty(&err.to_json()).as_bytes());
+    } else {
+        eprint!("{}", ui::render_error(err, session.color_stderr()));
+    }
+    err.exit_code()
+}
+
+/// Runs one parsed command line in a session.
+pub fn run(session: &mut Session, cli: Cli) -> u8 {
+    session.global = cli.global.clone();
+    match commands::dispatch(session, cli.command) {
+        Ok(reply) => print_reply(session, &reply),
+        Err(e) => print_error(session, &e),
+    }
+}
+
+/// The program's entry point.
+pub fn main() -> std::process::ExitCode {
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    let wants_json = args
+        .windows(2)
+        .any(|w| w[0] == "--format" && w[1] == "json")
+        || args.iter().any(|a| a == "--format=json");
+    let cli = match Cli::try_parse_from(&args) {
+        Ok(c) => c,
+        Err(e) => return std::process::ExitCode::from(usage_error(e, wants_json)),
+    };
+    let mut session = Session::new(cli.global.clone());
+    std::process::ExitCode::from(run(&mut session, cli))
+}
+
+/// Prints a clap error (help and version are not errors) and returns its code.
+pub fn usage_error(e: clap::Error, json: bool) -> u8 {
+    use clap::error::ErrorKind;
+    match e.kind() {
+        ErrorKind::DisplayHelp
+        | ErrorKind::DisplayVersion
+        | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            let _ = e.print();
+            if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
+                2
+            } else {
+                0
+            }
+        }
+        _ if json => {
+            let err = Error::invalid(
+                e.render()
+                    .to_string()
+                    .trim()
+                    .trim_start_matches("error: ")
+                    .to_string(),
+            );
+            print!("{}", crate::wire::json::pretty(&err.to_json()));
+            2
+        }
+        _ => {
+            let _ = e.print();
+            2
+        }
+    }
+}

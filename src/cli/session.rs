@@ -1,0 +1,114 @@
+//! What one command (or one REPL) works with: the global flags, the store,
+//! the plan, the actor.
+
+use super::{ColorChoice, Format, Global};
+use crate::error::{Error, ErrorKind, Result};
+use crate::forge::Forge;
+use crate::store::Store;
+use std::path::PathBuf;
+
+#[derive(Debug, Clone, Default)]
+pub struct Session {
+    pub global: Global,
+    /// The plan chosen by `use` inside a REPL (local to that REPL).
+    pub repl_plan: Option<String>,
+}
+
+impl Session {
+    pub fn new(global: Global) -> Session {
+        Session {
+            global,
+            repl_plan: None,
+        }
+    }
+
+    pub fn format(&self) -> Format {
+        self.global.format.unwrap_or(Format::Text)
+    }
+
+    /// The format, refusing one the command does not print.
+    pub fn require_format(&self, command: &str, allowed: &[Format]) -> Result<Format> {
+        let f = self.format();
+        if allowed.contains(&f) {
+            return Ok(f);
+        }
+        let names: Vec<&str> = allowed.iter().map(|f| f.name()).collect();
+        Err(Error::invalid(format!(
+            "`{command}` does not print {}; it prints {}",
+            f.name(),
+            names.join(", ")
+        )))
+    }
+
+    /// The store folder: `--store`, `PLANFORGE_STORE`, or `./plans`.
+    pub fn store_path(&self) -> PathBuf {
+        if let Some(s) = &self.global.store {
+            return s.clone();
+        }
+        match std::env::var_os("PLANFORGE_STORE") {
+            Some(s) if !s.is_empty() => PathBuf::from(s),
+            _ => PathBuf::from("plans"),
+        }
+    }
+
+    pub fn store(&self) -> Result<Store> {
+        Store::open(self.store_path())
+    }
+
+    pub fn actor(&self) -> Result<String> {
+        crate::forge::resolve_actor(self.global.actor.as_deref())
+    }
+
+    pub fn forge(&self) -> Result<Forge> {
+        Ok(Forge::new(self.store()?, self.actor()?))
+    }
+
+    /// The plan to work on: `-p`, the REPL's `use`, `PLANFORGE_PLAN`, or the
+    /// store's current plan.
+    pub fn plan_id(&self, store: &Store) -> Result<String> {
+        if let Some(p) = &self.global.plan {
+            return Ok(p.clone());
+        }
+        if let Some(p) = &self.repl_plan {
+            return Ok(p.clone());
+        }
+        if let Ok(p) = std::env::var("PLANFORGE_PLAN")
+            && !p.is_empty()
+        {
+            return Ok(p);
+        }
+        match store.current()? {
+            Some(id) if store.exists(&id) => Ok(id),
+            Some(id) => Err(Error::new(
+                ErrorKind::UnknownPlan,
+                format!("the current plan `{}` (from {}/current) no longer exists", crate::model::ids::quote_id(&id), store.root().display()),
+            )
+            .with_help("choose another with `planforge use ID` (see `planforge list`), or pass -p ID")),
+            None => Err(Error::new(ErrorKind::UnknownPlan, "no plan is selected")
+                .with_help("pass -p ID, set PLANFORGE_PLAN, or run `planforge use ID` (see `planforge list`)")),
+        }
+    }
+
+    /// Whether stderr may carry colour.
+    pub fn color_stderr(&self) -> bool {
+        use std::io::IsTerminal;
+        super::ui::color_enabled(self.global.color, std::io::stderr().is_terminal())
+    }
+
+    /// Whether stdout may carry colour.
+    pub fn color_stdout(&self) -> bool {
+        use std::io::IsTerminal;
+        super::ui::color_enabled(self.global.color, std::io::stdout().is_terminal())
+    }
+
+    /// Whether stdin is a terminal a person can answer on.
+    pub fn interactive(&self) -> bool {
+        use std::io::IsTerminal;
+        std::io::stdin().is_terminal() && std::io::stderr().is_terminal()
+    }
+
+    /// The chosen colour policy, for helpers.
+    pub fn color_choice(&self) -> ColorChoice {
+        self.global.color
+    }
+}
