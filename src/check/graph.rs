@@ -28,6 +28,18 @@ pub struct Graph<'a> {
     routes: OnceCell<Vec<u64>>,
     topo_pos: OnceCell<Vec<usize>>,
     after_join: OnceCell<Vec<bool>>,
+    dom_tree: OnceCell<DomTree>,
+    executions: OnceCell<Vec<u64>>,
+    topo2_pos: OnceCell<Vec<usize>>,
+}
+
+/// The dominator tree, numbered for O(1) dominance tests.
+pub struct DomTree {
+    /// Preorder entry / exit times (`usize::MAX` for unreachable nodes).
+    pub tin: Vec<usize>,
+    pub tout: Vec<usize>,
+    /// Depth below the entry (0 for the entry).
+    pub depth: Vec<usize>,
 }
 
 impl<'a> Graph<'a> {
@@ -71,6 +83,9 @@ impl<'a> Graph<'a> {
             routes: OnceCell::new(),
             topo_pos: OnceCell::new(),
             after_join: OnceCell::new(),
+            dom_tree: OnceCell::new(),
+            executions: OnceCell::new(),
+            topo2_pos: OnceCell::new(),
         }
     }
 
@@ -222,6 +237,158 @@ impl<'a> Graph<'a> {
                 }
             }
             mark
+        })
+    }
+
+    /// The dominator tree with preorder numbering. O(n). Requires
+    /// [`is_routable`](Self::is_routable) (else every node is unnumbered).
+    pub fn dom_tree(&self) -> &DomTree {
+        self.dom_tree.get_or_init(|| {
+            let n = self.len();
+            let mut tree = DomTree {
+                tin: vec![usize::MAX; n],
+                tout: vec![usize::MAX; n],
+                depth: vec![0; n],
+            };
+            let Some(entry) = self.entry() else {
+                return tree;
+            };
+            if self.topo.is_none() {
+                return tree;
+            }
+            let idom = self.idom();
+            let mut children: Vec<Vec<usize>> = vec![Vec::new(); n];
+            for (i, d) in idom.iter().enumerate() {
+                if let Some(d) = d {
+                    children[*d].push(i);
+                }
+            }
+            let mut clock = 0usize;
+            // Frames: (node, next child position).
+            let mut frames = vec![(entry, 0usize)];
+            tree.tin[entry] = clock;
+            clock += 1;
+            while let Some(&mut (v, ref mut next)) = frames.last_mut() {
+                if *next < children[v].len() {
+                    let c = children[v][*next];
+                    *next += 1;
+                    tree.tin[c] = clock;
+                    tree.depth[c] = tree.depth[v] + 1;
+                    clock += 1;
+                    frames.push((c, 0));
+                } else {
+                    tree.tout[v] = clock;
+                    clock += 1;
+                    frames.pop();
+                }
+            }
+            tree
+        })
+    }
+
+    /// Whether `a` dominates `b` (every route from the entry to `b` passes
+    /// `a`; a node dominates itself). False when either is unreachable. O(1).
+    pub fn dominates(&self, a: usize, b: usize) -> bool {
+        let t = self.dom_tree();
+        t.tin[a] != usize::MAX
+            && t.tin[b] != usize::MAX
+            && t.tin[a] <= t.tin[b]
+            && t.tout[b] <= t.tout[a]
+    }
+
+    /// The nearest common dominator of two reachable nodes. O(depth).
+    pub fn common_dominator(&self, mut a: usize, mut b: usize) -> Option<usize> {
+        let t = self.dom_tree();
+        if t.tin[a] == usize::MAX || t.tin[b] == usize::MAX {
+            return None;
+        }
+        let idom = self.idom();
+        while t.depth[a] > t.depth[b] {
+            a = idom[a]?;
+        }
+        while t.depth[b] > t.depth[a] {
+            b = idom[b]?;
+        }
+        while a != b {
+            a = idom[a]?;
+            b = idom[b]?;
+        }
+        Some(a)
+    }
+
+    /// How many executions (routes, as `branchId`s name them) each node has,
+    /// saturating at `MAX_ROUTES + 1`. Unlike
+    /// [`routes_from_entry`](Self::routes_from_entry), a join collapses the
+    /// routes that meet at it: it runs once per execution of its fork (its
+    /// immediate dominator), as ir.md §5 builds join segments. Parallel edges
+    /// into other nodes stay distinct executions. O(n + e). Requires
+    /// [`is_routable`](Self::is_routable).
+    pub fn executions(&self) -> &[u64] {
+        self.executions.get_or_init(|| {
+            let mut count = vec![0u64; self.len()];
+            let (Some(entry), Some(topo)) = (self.entry(), &self.topo) else {
+                return count;
+            };
+            let idom = self.idom();
+            count[entry] = 1;
+            for &i in topo {
+                if i == entry {
+                    continue;
+                }
+                if self.node(i).kind == NodeKind::Join {
+                    if let Some(f) = idom[i] {
+                        count[i] = count[f];
+                    }
+                    continue;
+                }
+                let mut c = 0u64;
+                for p in self.preds(i) {
+                    c = (c + count[p]).min(MAX_ROUTES + 1);
+                }
+                count[i] = c;
+            }
+            count
+        })
+    }
+
+    /// Positions in a second topological order (a depth-first reverse
+    /// postorder, with a different tie-break than [`topo`](Self::topo)), for
+    /// cheap "cannot reach" tests. `usize::MAX` everywhere when cyclic. O(n + e).
+    pub fn topo2_pos(&self) -> &[usize] {
+        self.topo2_pos.get_or_init(|| {
+            let n = self.len();
+            let mut pos = vec![usize::MAX; n];
+            if self.topo.is_none() {
+                return pos;
+            }
+            let mut done = vec![false; n];
+            let mut post = Vec::with_capacity(n);
+            for root in (0..n).rev() {
+                if done[root] {
+                    continue;
+                }
+                done[root] = true;
+                let mut frames = vec![(root, 0usize)];
+                while let Some(&mut (v, ref mut next)) = frames.last_mut() {
+                    if *next < self.out[v].len() {
+                        let e = self.out[v][*next];
+                        *next += 1;
+                        if let Some((_, t)) = self.ends[e]
+                            && !done[t]
+                        {
+                            done[t] = true;
+                            frames.push((t, 0));
+                        }
+                    } else {
+                        post.push(v);
+                        frames.pop();
+                    }
+                }
+            }
+            for (p, &v) in post.iter().rev().enumerate() {
+                pos[v] = p;
+            }
+            pos
         })
     }
 

@@ -5,8 +5,11 @@
 //! [`CHECKS`] lists every code once and fixes the order in which they run.
 //! Every check runs and every issue is collected; nothing stops at the first.
 
+pub mod flow;
 pub mod graph;
 pub mod issue;
+pub mod predicate;
+pub mod support;
 
 pub use graph::Graph;
 pub use issue::{Counts, Issue, Severity};
@@ -135,13 +138,20 @@ mod entry_has_incoming;
 mod invalid_edge_id;
 mod invalid_handle;
 mod invalid_node_id;
+mod invalid_phase;
+mod join_no_fork;
+mod join_not_diamond;
+mod join_reconvergence;
 mod multiple_entries;
+mod nested_join;
 mod no_entry;
 mod select_missing_default;
 mod torn_tail;
 mod transition_rejected;
+mod unknown_case;
 mod unknown_node;
 mod unreachable_node;
+mod unused_case;
 
 /// Every issue code, once, in the order checks run.
 pub static CHECKS: &[&dyn Check] = &[
@@ -150,11 +160,18 @@ pub static CHECKS: &[&dyn Check] = &[
     &entry_has_incoming::EntryHasIncoming,
     &cycle::Cycle,
     &invalid_node_id::InvalidNodeId,
+    &invalid_phase::InvalidPhase,
     &invalid_edge_id::InvalidEdgeId,
     &duplicate_edge_id::DuplicateEdgeId,
     &invalid_handle::InvalidHandle,
+    &unknown_case::UnknownCase,
+    &unused_case::UnusedCase,
     &select_missing_default::SelectMissingDefault,
     &unreachable_node::UnreachableNode,
+    &join_no_fork::JoinNoFork,
+    &join_not_diamond::JoinNotDiamond,
+    &nested_join::NestedJoin,
+    &join_reconvergence::JoinReconvergence,
     &dangling_edge::DanglingEdge,
     &unknown_node::UnknownNode,
     &torn_tail::TornTail,
@@ -287,6 +304,51 @@ pub(crate) mod testing {
     }
     pub fn join(id: &str) -> Node {
         node(id, NodeKind::Join, serde_json::json!({}))
+    }
+    /// A complete `call` of the tool `tool` with these args, declaring `output`.
+    pub fn call_with(id: &str, tool: &str, args: serde_json::Value, output: &[&str]) -> Node {
+        let output: Vec<serde_json::Value> = output
+            .iter()
+            .map(|p| serde_json::json!({"path": p, "type": "string"}))
+            .collect();
+        node(
+            id,
+            NodeKind::Call,
+            serde_json::json!({
+                "tool": tool, "args": args, "output": output, "onMissingValue": "fail",
+                "authority": [], "replaySafe": true, "onIndeterminate": "halt"
+            }),
+        )
+    }
+    /// A complete `call` with no args and no output: a plain step for graph tests.
+    pub fn step(id: &str) -> Node {
+        call_with(id, "noop", serde_json::json!({}), &[])
+    }
+    /// A `{"$ref": …}` in wire JSON.
+    pub fn r(node: &str, path: Option<&str>) -> serde_json::Value {
+        match path {
+            Some(p) => serde_json::json!({"$ref": {"node": node, "select": "first", "path": p}}),
+            None => serde_json::json!({"$ref": {"node": node, "select": "first"}}),
+        }
+    }
+    pub fn registry(yaml: &str) -> crate::registry::Registry {
+        crate::registry::Registry::parse(yaml, crate::wire::Syntax::Yaml, "test")
+            .expect("test registry")
+    }
+    /// Runs one check with a registry and returns its issues.
+    pub fn run_reg(
+        check: &dyn super::Check,
+        content: &Content,
+        registry: &crate::registry::Registry,
+    ) -> Vec<super::Issue> {
+        let cx = super::Cx::new(content, Some(registry));
+        let mut out = Vec::new();
+        check.run(&cx, &mut out);
+        out
+    }
+    /// The codes of issues, in order.
+    pub fn codes(issues: &[super::Issue]) -> Vec<&'static str> {
+        issues.iter().map(|i| i.code).collect()
     }
 }
 

@@ -29,23 +29,31 @@ mod tests {
     use crate::model::OpBody;
 
     fn log_text(cut_last: bool) -> String {
-        let mut ops = crate::store::transaction("t", "plan-t", 0, vec![OpBody::AddNode { node: join("a") }]);
+        let mut ops =
+            crate::store::transaction("t", "plan-t", 0, vec![OpBody::AddNode { node: join("a") }]);
         ops.extend(crate::store::transaction(
             "t",
             "plan-t",
             1,
-            vec![OpBody::AddNode { node: join("b") }, OpBody::AddNode { node: join("c") }],
+            vec![
+                OpBody::AddNode { node: join("b") },
+                OpBody::AddNode { node: join("c") },
+            ],
         ));
         if cut_last {
             ops.pop(); // the closing op never reached the disk
         }
-        ops.iter().map(|o| crate::wire::codec::op_line(o) + "\n").collect()
+        ops.iter()
+            .map(|o| crate::wire::codec::op_line(o) + "\n")
+            .collect()
     }
 
     fn load(text: String) -> crate::store::Loaded {
         let dir = tempfile::tempdir().unwrap();
         let store = crate::store::Store::init(dir.path()).unwrap().0;
-        store.create("plan-t", "t", crate::store::meta::Meta::new("t"), vec![]).unwrap();
+        store
+            .create("plan-t", "t", crate::store::meta::Meta::new("t"), vec![])
+            .unwrap();
         std::fs::write(dir.path().join("plan-t/ops.jsonl"), text).unwrap();
         store.load("plan-t").unwrap()
     }

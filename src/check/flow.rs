@@ -1,0 +1,418 @@
+//! Shared analyses for the reference, predicate and concurrency checks: exact
+//! batched reachability, route enumeration for messages, and `branchId`
+//! walking. A helper, not an issue code (it is not in `CHECKS`).
+
+use super::Graph;
+use crate::model::suggest;
+use crate::model::{BranchId, NodeKind, Segment};
+use std::collections::{HashMap, HashSet};
+
+/// For each query `(a, b)`: whether `a` reaches `b` (`a →+ b`, over any
+/// handle). Exact. Requires an acyclic graph (all false otherwise).
+///
+/// Cost: O(q) for the queries that two topological orders (a "no"), the
+/// dominator tree or a direct edge (a "yes") decide, which in practice is
+/// nearly all of them; the rest are answered 64 sources at a time by one
+/// forward bitset pass over the topological range they span:
+/// O((n + e) · ⌈s / 64⌉) for `s` distinct undecided sources.
+pub fn reaches_many(g: &Graph, queries: &[(usize, usize)]) -> Vec<bool> {
+    let mut answer = vec![false; queries.len()];
+    let Some(topo) = &g.topo else {
+        return answer;
+    };
+    let pos = g.topo_pos();
+    let pos2 = g.topo2_pos();
+    let routable = g.is_routable();
+    let mut open: Vec<usize> = Vec::new();
+    for (qi, &(a, b)) in queries.iter().enumerate() {
+        if a == b || pos[a] >= pos[b] || pos2[a] >= pos2[b] {
+            continue;
+        }
+        if routable && g.dominates(a, b) {
+            answer[qi] = true;
+            continue;
+        }
+        open.push(qi);
+    }
+    if open.is_empty() {
+        return answer;
+    }
+    let direct: HashSet<(usize, usize)> = g.ends.iter().flatten().copied().collect();
+    let mut by_source: HashMap<usize, Vec<usize>> = HashMap::new();
+    for qi in open {
+        let (a, b) = queries[qi];
+        if direct.contains(&(a, b)) {
+            answer[qi] = true;
+        } else {
+            by_source.entry(a).or_default().push(qi);
+        }
+    }
+    let mut sources: Vec<usize> = by_source.keys().copied().collect();
+    sources.sort_by_key(|&s| pos[s]);
+    let mut mask = vec![0u64; g.len()];
+    for chunk in sources.chunks(64) {
+        let lo = chunk.iter().map(|&s| pos[s]).min().unwrap_or(0);
+        let hi = chunk
+            .iter()
+            .flat_map(|s| by_source[s].iter().map(|&qi| pos[queries[qi].1]))
+            .max()
+            .unwrap_or(lo);
+        for &v in &topo[lo..=hi] {
+            mask[v] = 0;
+        }
+        for (k, &s) in chunk.iter().enumerate() {
+            mask[s] |= 1u64 << k;
+        }
+        for &v in &topo[lo..=hi] {
+            let m = mask[v];
+            if m == 0 {
+                continue;
+            }
+            for t in g.succs(v) {
+                if pos[t] <= hi {
+                    mask[t] |= m;
+                }
+            }
+        }
+        for (k, &s) in chunk.iter().enumerate() {
+            for &qi in &by_source[&s] {
+                answer[qi] = mask[queries[qi].1] & (1u64 << k) != 0;
+            }
+        }
+    }
+    answer
+}
+
+/// For each node, the reachable proper ancestor `v` with `bad(v)` that comes
+/// last in topological order (the nearest such ancestor), if any. O(n + e).
+///
+/// Used for the join region rules: with fork `f` = idom(join), a reachable
+/// ancestor of the join that comes after `f` in topological order cannot be
+/// an ancestor of `f` (that would put it before `f`), so every route to it
+/// passes `f`: it lies strictly inside the fork→join region. So "the
+/// region holds a bad node" is exactly `pos[result[join]] > pos[f]`, for
+/// every join at once, without a walk per join.
+pub fn last_bad_ancestor(g: &Graph, bad: &dyn Fn(usize) -> bool) -> Vec<Option<usize>> {
+    let n = g.len();
+    let mut best: Vec<Option<usize>> = vec![None; n];
+    let Some(topo) = &g.topo else {
+        return best;
+    };
+    let pos = g.topo_pos();
+    let reach = g.reachable();
+    for &v in topo {
+        if !reach[v] {
+            continue;
+        }
+        let mine = if bad(v) { Some(v) } else { best[v] };
+        let Some(m) = mine else { continue };
+        for t in g.succs(v) {
+            if best[t].is_none_or(|b| pos[b] < pos[m]) {
+                best[t] = Some(m);
+            }
+        }
+    }
+    best
+}
+
+/// Up to `cap` nodes that run before `node` (nearest by edges first), for
+/// messages. Bounded work: O(cap + the in-edges it scans, at most 512).
+pub fn some_ancestors(g: &Graph, node: usize, cap: usize) -> Vec<usize> {
+    let mut out = Vec::new();
+    let mut seen = HashSet::new();
+    let mut queue = std::collections::VecDeque::from([node]);
+    let mut scanned = 0usize;
+    seen.insert(node);
+    while let Some(v) = queue.pop_front() {
+        for p in g.preds(v) {
+            scanned += 1;
+            if scanned > 512 || out.len() >= cap {
+                return out;
+            }
+            if seen.insert(p) {
+                out.push(p);
+                queue.push_back(p);
+            }
+        }
+    }
+    out
+}
+
+/// The routes (as `branchId`s) that reach `target`, when there are at most
+/// `limit` and enumerating them stays within a small budget; else `None`.
+/// Follows the same construction as [`Graph::executions`].
+pub fn routes_to(g: &Graph, target: usize, limit: usize) -> Option<Vec<BranchId>> {
+    let entry = g.entry()?;
+    let exec = g.executions();
+    if exec[target] == 0 || exec[target] > limit as u64 {
+        return None;
+    }
+    let idom = g.idom();
+    let mut budget = 4096usize;
+    let mut done: Vec<BranchId> = Vec::new();
+    // (node, segments collected backwards)
+    let mut stack: Vec<(usize, Vec<Segment>)> = vec![(target, Vec::new())];
+    while let Some((v, segs)) = stack.pop() {
+        budget = budget.checked_sub(segs.len() + 1)?;
+        if v == entry {
+            let mut segments = segs;
+            segments.reverse();
+            done.push(BranchId { segments });
+            if done.len() > limit {
+                return None;
+            }
+            continue;
+        }
+        if g.node(v).kind == NodeKind::Join {
+            let f = idom[v]?;
+            let mut s = segs;
+            s.push(join_segment(g, v));
+            stack.push((f, s));
+            continue;
+        }
+        for &e in g.inc[v].iter().rev() {
+            let Some((p, _)) = g.ends[e] else { continue };
+            if exec[p] == 0 {
+                continue;
+            }
+            let mut s = segs.clone();
+            s.push(Segment::Edge(g.edge(e).id.clone()));
+            stack.push((p, s));
+        }
+    }
+    Some(done)
+}
+
+/// The segment a route takes through `join`: its id and every incoming edge
+/// id, sorted.
+pub fn join_segment(g: &Graph, join: usize) -> Segment {
+    let mut of: Vec<String> = g.inc[join].iter().map(|&e| g.edge(e).id.clone()).collect();
+    of.sort();
+    of.dedup();
+    Segment::Join {
+        join: g.node(join).id.clone(),
+        of,
+    }
+}
+
+/// Walks `bid` from the entry; `Err` says, for the author, where it stops
+/// being a route to `target`.
+pub struct RouteWalker<'g, 'a> {
+    g: &'g Graph<'a>,
+    edge_at: HashMap<&'a str, usize>,
+    /// Fork → the joins it is the immediate dominator of.
+    joins_of: HashMap<usize, Vec<usize>>,
+}
+
+impl<'g, 'a> RouteWalker<'g, 'a> {
+    pub fn new(g: &'g Graph<'a>) -> Self {
+        let mut edge_at = HashMap::new();
+        for (i, e) in g.content.edges.iter().enumerate() {
+            edge_at.entry(e.id.as_str()).or_insert(i);
+        }
+        let idom = g.idom();
+        let mut joins_of: HashMap<usize, Vec<usize>> = HashMap::new();
+        for (i, n) in g.content.nodes.iter().enumerate() {
+            if n.kind == NodeKind::Join
+                && let Some(f) = idom[i]
+            {
+                joins_of.entry(f).or_default().push(i);
+            }
+        }
+        RouteWalker {
+            g,
+            edge_at,
+            joins_of,
+        }
+    }
+
+    /// How a route at `cur` may continue, for messages.
+    fn continuations(&self, cur: usize) -> String {
+        let g = self.g;
+        let mut next: Vec<String> = Vec::new();
+        for &e in &g.out[cur] {
+            let Some((_, t)) = g.ends[e] else { continue };
+            if g.node(t).kind != NodeKind::Join {
+                next.push(format!("{{\"edge\": \"{}\"}}", g.edge(e).id));
+            }
+        }
+        for &j in self.joins_of.get(&cur).map(Vec::as_slice).unwrap_or(&[]) {
+            next.push(segment_json(&join_segment(g, j)));
+        }
+        if next.is_empty() {
+            format!("no route continues from `{}`", g.node(cur).id)
+        } else {
+            format!(
+                "from `{}` a route continues with {}",
+                g.node(cur).id,
+                suggest::capped_list(&next, 20)
+            )
+        }
+    }
+
+    pub fn check(&self, target: usize, bid: &BranchId) -> Result<(), String> {
+        let g = self.g;
+        let Some(mut cur) = g.entry() else {
+            return Ok(());
+        };
+        let idom = g.idom();
+        for (i, seg) in bid.segments.iter().enumerate() {
+            match seg {
+                Segment::Edge(id) => {
+                    let Some(&e) = self.edge_at.get(id.as_str()) else {
+                        let near: Vec<&str> =
+                            g.out[cur].iter().map(|&e| g.edge(e).id.as_str()).collect();
+                        return Err(format!(
+                            "segment {i} names the edge `{id}`, which does not exist{}; {}",
+                            suggest::did_you_mean(id, near),
+                            self.continuations(cur)
+                        ));
+                    };
+                    let Some((f, t)) = g.ends[e] else {
+                        return Err(format!(
+                            "segment {i} names the edge `{id}`, whose ends are not both in the plan; {}",
+                            self.continuations(cur)
+                        ));
+                    };
+                    if f != cur {
+                        return Err(format!(
+                            "segment {i} takes the edge `{id}` out of `{}`, but the route is at `{}` there; {}",
+                            g.node(f).id,
+                            g.node(cur).id,
+                            self.continuations(cur)
+                        ));
+                    }
+                    if g.node(t).kind == NodeKind::Join {
+                        return Err(format!(
+                            "segment {i} takes the edge `{id}` into the join `{}`; a route passes a join with one join segment written right after the route to the join's fork, {}",
+                            g.node(t).id,
+                            segment_json(&join_segment(g, t))
+                        ));
+                    }
+                    cur = t;
+                }
+                Segment::Join { join, of } => {
+                    let j = match g.index_of(join) {
+                        Some(j) if g.node(j).kind == NodeKind::Join => j,
+                        _ => {
+                            return Err(format!(
+                                "segment {i} names `{join}`, which is not a join node; {}",
+                                self.continuations(cur)
+                            ));
+                        }
+                    };
+                    if idom[j] != Some(cur) {
+                        let fork = idom[j]
+                            .map(|f| format!("`{}`", g.node(f).id))
+                            .unwrap_or_else(|| "no fork (it is unreachable)".into());
+                        return Err(format!(
+                            "segment {i} passes the join `{join}`, whose fork is {fork}, but the route is at `{}` there; {}",
+                            g.node(cur).id,
+                            self.continuations(cur)
+                        ));
+                    }
+                    let want = join_segment(g, j);
+                    if let Segment::Join { of: want_of, .. } = &want
+                        && want_of != of
+                    {
+                        return Err(format!(
+                            "segment {i} lists {:?} as the edges of the join `{join}`; `of` must list every incoming edge of the join, sorted: {}",
+                            of,
+                            segment_json(&want)
+                        ));
+                    }
+                    cur = j;
+                }
+            }
+        }
+        if cur != target {
+            return Err(format!(
+                "the route ends at `{}`, not at `{}`; {}",
+                g.node(cur).id,
+                g.node(target).id,
+                self.continuations(cur)
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// A segment in wire JSON, for messages.
+pub fn segment_json(s: &Segment) -> String {
+    match s {
+        Segment::Edge(e) => serde_json::json!({ "edge": e }).to_string(),
+        Segment::Join { join, of } => serde_json::json!({ "join": join, "of": of }).to_string(),
+    }
+}
+
+/// A `branchId` in wire JSON, for messages.
+pub fn branch_json(b: &BranchId) -> String {
+    crate::wire::convert::branch_json(b).to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::check::testing::*;
+
+    fn diamond() -> crate::model::Content {
+        plan(
+            vec![
+                entry("s"),
+                step("a"),
+                step("b"),
+                step("c"),
+                join("j"),
+                step("z"),
+            ],
+            vec![
+                edge("e1", "s", "a", "always"),
+                edge("e2", "a", "b", "always"),
+                edge("e3", "a", "c", "always"),
+                edge("e4", "b", "j", "always"),
+                edge("e5", "c", "j", "always"),
+                edge("e6", "s", "z", "always"),
+            ],
+        )
+    }
+
+    #[test]
+    fn reachability_is_exact() {
+        let p = diamond();
+        let g = Graph::new(&p);
+        let i = |id: &str| g.index_of(id).unwrap();
+        let qs = vec![
+            (i("s"), i("j")),
+            (i("b"), i("j")),
+            (i("b"), i("c")),
+            (i("j"), i("a")),
+            (i("z"), i("j")),
+            (i("a"), i("a")),
+        ];
+        assert_eq!(
+            reaches_many(&g, &qs),
+            vec![true, true, false, false, false, false]
+        );
+    }
+
+    #[test]
+    fn joins_collapse_executions_and_routes() {
+        let p = diamond();
+        let g = Graph::new(&p);
+        let j = g.index_of("j").unwrap();
+        assert_eq!(g.executions()[j], 1);
+        assert_eq!(g.routes_from_entry()[j], 2);
+        let routes = routes_to(&g, j, 4).unwrap();
+        assert_eq!(routes.len(), 1);
+        assert_eq!(
+            branch_json(&routes[0]),
+            r#"{"segments":[{"edge":"e1"},{"join":"j","of":["e4","e5"]}]}"#
+        );
+        let w = RouteWalker::new(&g);
+        assert!(w.check(j, &routes[0]).is_ok());
+        let bad = BranchId {
+            segments: vec![Segment::Edge("e1".into()), Segment::Edge("e2".into())],
+        };
+        assert!(w.check(j, &bad).unwrap_err().contains("ends at `b`"));
+    }
+}

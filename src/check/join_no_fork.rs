@@ -1,0 +1,82 @@
+//! Complexity: O(n + e) (the dominator tree, computed once and shared).
+
+use crate::check::Issue;
+use crate::check::support::is_canonical;
+use crate::model::NodeKind;
+
+declare_check! {
+    /// ## What it finds
+    /// A `join` that has no fork: no single step that every route to it
+    /// passes (its immediate dominator). With one entry and no cycle this
+    /// happens exactly when the join cannot be reached from the entry.
+    ///
+    /// ## Why it matters
+    /// A join is a barrier that waits for the routes one fork opened. Without
+    /// a fork there is no set of arrivals to wait for, so it can never
+    /// release.
+    ///
+    /// ## How to fix
+    /// Connect the join's branches from a step that runs (the fork), or
+    /// remove the join.
+    ///
+    /// ## Example
+    /// ```json
+    /// {"nodes": [{"id": "start", "kind": "entry", "definition": {"input": []}},
+    ///            {"id": "merge", "kind": "join", "definition": {}}], "edges": []}
+    /// ```
+    /// Fixed: connect two branches that both start after one step into `merge`.
+    pub JoinNoFork { code: "join_no_fork", severity: Blocking, needs: ROUTES, source: Check }
+    fn run(cx, out) {
+        let g = &cx.graph;
+        let idom = g.idom();
+        for (i, n) in cx.content.nodes.iter().enumerate() {
+            if n.kind != NodeKind::Join || !is_canonical(g, i) || idom[i].is_some() {
+                continue;
+            }
+            out.push(
+                Issue::blocking(
+                    "join_no_fork",
+                    format!(
+                        "join `{}` has no fork: it cannot be reached from the entry, so no step opens the routes it would wait for and it can never release; connect two or more branches that start after one common step into it, or remove it",
+                        n.id
+                    ),
+                )
+                .node(n.id.clone()),
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::JoinNoFork;
+    use crate::check::testing::*;
+
+    #[test]
+    fn fires_on_an_unreachable_join() {
+        let p = plan(
+            vec![entry("s"), step("a"), step("b"), join("j")],
+            vec![
+                edge("e1", "a", "j", "always"),
+                edge("e2", "b", "j", "always"),
+            ],
+        );
+        let issues = run_one(&JoinNoFork, &p);
+        assert_eq!(issues.len(), 1);
+        assert_eq!(issues[0].node_id.as_deref(), Some("j"));
+    }
+
+    #[test]
+    fn passes_a_reachable_diamond() {
+        let p = plan(
+            vec![entry("s"), step("a"), step("b"), join("j")],
+            vec![
+                edge("e0", "s", "a", "always"),
+                edge("e3", "s", "b", "always"),
+                edge("e1", "a", "j", "always"),
+                edge("e2", "b", "j", "always"),
+            ],
+        );
+        assert!(run_one(&JoinNoFork, &p).is_empty());
+    }
+}

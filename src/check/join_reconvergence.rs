@@ -1,0 +1,121 @@
+//! Complexity: O(n + e): one pass in topological order carries, per node, the
+//! nearest reconverging node above it (see `flow::last_bad_ancestor`); no walk
+//! per join.
+
+use crate::check::Issue;
+use crate::check::flow::last_bad_ancestor;
+use crate::check::support::is_canonical;
+use crate::model::NodeKind;
+
+declare_check! {
+    /// ## What it finds
+    /// A `join` whose region — the nodes strictly between its fork (immediate
+    /// dominator) and itself — contains a node other than a join with more
+    /// than one incoming edge (every incoming edge counts, from anywhere).
+    /// One issue per join, naming the reconverging node nearest to it. A join
+    /// inside the region is `nested_join` instead.
+    ///
+    /// ## Why it matters
+    /// Inside a diamond each branch must run on its own until the join. A
+    /// node where branches meet early runs once per arriving route, so the
+    /// join receives more (and differently paired) arrivals than the branches
+    /// the fork opened.
+    ///
+    /// ## How to fix
+    /// Let the branches meet only at the join: give each branch its own copy
+    /// of the shared step, or move the shared step after the join.
+    ///
+    /// ## Example
+    /// `start → a, b`; `a → c`, `b → c`, `b → merge`, `c → merge`: `c` is
+    /// reached twice inside the diamond `start … merge`.
+    /// Fixed: `start → a, b`; `a → c`; `c → merge`, `b → merge`.
+    pub JoinReconvergence { code: "join_reconvergence", severity: Blocking, needs: ROUTES, source: Check }
+    fn run(cx, out) {
+        let g = &cx.graph;
+        if !cx.content.nodes.iter().any(|n| n.kind == NodeKind::Join) {
+            return;
+        }
+        let idom = g.idom();
+        let pos = g.topo_pos();
+        let nearest = last_bad_ancestor(g, &|v| {
+            g.node(v).kind != NodeKind::Join && g.inc[v].len() > 1
+        });
+        for (i, n) in cx.content.nodes.iter().enumerate() {
+            if n.kind != NodeKind::Join || !is_canonical(g, i) {
+                continue;
+            }
+            let (Some(fork), Some(meet)) = (idom[i], nearest[i]) else { continue };
+            if pos[meet] <= pos[fork] {
+                continue;
+            }
+            let fork_id = g.node(fork).id.as_str();
+            let meet_id = g.node(meet).id.as_str();
+            let from: Vec<&str> = g.inc[meet].iter().map(|&e| g.edge(e).id.as_str()).collect();
+            out.push(
+                Issue::blocking(
+                    "join_reconvergence",
+                    format!(
+                        "inside the diamond from `{fork_id}` to join `{}`, the node `{meet_id}` has {} incoming edges ({}), so branches meet before the join and `{meet_id}` runs once per arriving route; let the branches meet only at `{}`: give each branch its own step instead of `{meet_id}`, or move `{meet_id}` after the join",
+                        n.id,
+                        from.len(),
+                        crate::model::suggest::capped_list(&from, 20),
+                        n.id
+                    ),
+                )
+                .node(n.id.clone()),
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::JoinReconvergence;
+    use crate::check::testing::*;
+
+    #[test]
+    fn fires_when_branches_meet_inside() {
+        let p = plan(
+            vec![entry("s"), step("a"), step("b"), step("c"), join("j")],
+            vec![
+                edge("e1", "s", "a", "always"),
+                edge("e2", "s", "b", "always"),
+                edge("e3", "a", "c", "always"),
+                edge("e4", "b", "c", "always"),
+                edge("e5", "c", "j", "always"),
+                edge("e6", "b", "j", "always"),
+            ],
+        );
+        let issues = run_one(&JoinReconvergence, &p);
+        assert_eq!(issues.len(), 1);
+        assert!(issues[0].message.contains("`c`"));
+    }
+
+    #[test]
+    fn passes_when_reconvergence_is_before_the_fork() {
+        // a and b meet at m (in-degree 2), which then forks: m is the fork,
+        // not inside the diamond.
+        let p = plan(
+            vec![
+                entry("s"),
+                step("a"),
+                step("b"),
+                step("m"),
+                step("x"),
+                step("y"),
+                join("j"),
+            ],
+            vec![
+                edge("e1", "s", "a", "always"),
+                edge("e2", "s", "b", "always"),
+                edge("e3", "a", "m", "always"),
+                edge("e4", "b", "m", "always"),
+                edge("e5", "m", "x", "always"),
+                edge("e6", "m", "y", "always"),
+                edge("e7", "x", "j", "always"),
+                edge("e8", "y", "j", "always"),
+            ],
+        );
+        assert!(run_one(&JoinReconvergence, &p).is_empty());
+    }
+}

@@ -1,0 +1,133 @@
+//! Small helpers shared by the check files: node-id suggestions with a work
+//! budget, definition walks, and how references and places are named in
+//! messages. A helper, not an issue code (it is not in `CHECKS`).
+
+use super::Graph;
+use crate::model::suggest;
+use crate::model::value::push_pointer_token;
+use crate::model::{Node, Ref, Select, Value};
+use std::cell::RefCell;
+use std::collections::HashMap;
+
+/// Suggestions for a node id that does not exist: a "did you mean" and a
+/// capped list of ids, nearest first. Memoised per input, and bounded: on
+/// large plans only the first few distinct inputs get suggestions, so a plan
+/// with many broken ids stays linear.
+pub struct IdHints<'g, 'a> {
+    g: &'g Graph<'a>,
+    memo: RefCell<HashMap<String, String>>,
+}
+
+/// Plans up to this size get the full nearest-first list of ids.
+const LIST_UP_TO: usize = 2000;
+/// Distinct inputs that get a suggestion on a large plan.
+const BUDGET: usize = 32;
+
+impl<'g, 'a> IdHints<'g, 'a> {
+    pub fn new(g: &'g Graph<'a>) -> Self {
+        IdHints {
+            g,
+            memo: RefCell::new(HashMap::new()),
+        }
+    }
+
+    /// ` (did you mean `x`?); the plan's nodes are `a`, `b` … and N more`,
+    /// shortened on large plans.
+    pub fn for_missing(&self, input: &str) -> String {
+        if let Some(s) = self.memo.borrow().get(input) {
+            return s.clone();
+        }
+        let n = self.g.len();
+        let text = if n > LIST_UP_TO && self.memo.borrow().len() >= BUDGET {
+            "; `planforge outline` lists the node ids".to_string()
+        } else {
+            let ids = self.g.content.nodes.iter().map(|n| n.id.as_str());
+            let dym = suggest::did_you_mean(input, ids.clone());
+            if n <= LIST_UP_TO {
+                format!(
+                    "{dym}; the plan's nodes are {}",
+                    suggest::choices(input, ids)
+                )
+            } else {
+                format!("{dym}; `planforge outline` lists the node ids")
+            }
+        };
+        self.memo
+            .borrow_mut()
+            .insert(input.to_string(), text.clone());
+        text
+    }
+}
+
+/// Visits every value of a node's definition with its pointer relative to
+/// the node (`/definition/args/x`).
+pub fn walk_definition<'n>(node: &'n Node, f: &mut dyn FnMut(&str, &'n Value)) {
+    let mut base = String::from("/definition");
+    for (k, v) in &node.definition {
+        let len = base.len();
+        base.push('/');
+        push_pointer_token(&mut base, k);
+        v.walk(&mut base, f);
+        base.truncate(len);
+    }
+}
+
+/// The dot path `planforge set` takes for a pointer under `/definition`
+/// (`/definition/args/x` → `args.x`).
+pub fn set_path(pointer: &str) -> String {
+    pointer
+        .strip_prefix("/definition/")
+        .unwrap_or(pointer)
+        .split('/')
+        .map(|t| t.replace("~1", "/").replace("~0", "~"))
+        .collect::<Vec<_>>()
+        .join(".")
+}
+
+/// Where a value sits, for messages: `args.x` or `prompt part 2`.
+pub fn place(pointer: &str) -> String {
+    let p = set_path(pointer);
+    match p.strip_prefix("prompt.") {
+        Some(i) if !i.contains('.') => format!("prompt part {i}"),
+        _ => format!("`{p}`"),
+    }
+}
+
+/// A short description of a reference: `` `fetch` `` / `` `fetch.result` ``
+/// plus its select when it is not `first`.
+pub fn ref_text(r: &Ref) -> String {
+    let mut s = format!("`{}", r.node);
+    if let Some(p) = &r.path {
+        s.push('.');
+        s.push_str(p);
+    }
+    s.push('`');
+    if r.select != Select::First {
+        s.push_str(&format!(" (select {})", r.select.describe()));
+    }
+    s
+}
+
+/// A reference in wire JSON, for messages.
+pub fn ref_json(r: &Ref) -> String {
+    crate::wire::json::compact(&Value::Ref(Box::new(r.clone())))
+}
+
+/// `node` is the canonical (first) node with its id, so duplicated ids in a
+/// document are reported once.
+pub fn is_canonical(g: &Graph, i: usize) -> bool {
+    g.index_of(&g.node(i).id) == Some(i)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn set_paths_and_places() {
+        assert_eq!(set_path("/definition/args/x"), "args.x");
+        assert_eq!(set_path("/definition/args/a~1b/0"), "args.a/b.0");
+        assert_eq!(place("/definition/prompt/2"), "prompt part 2");
+        assert_eq!(place("/definition/args/x"), "`args.x`");
+    }
+}

@@ -1,0 +1,105 @@
+//! Complexity: O(n + e) (one handle set per select).
+
+use crate::check::Issue;
+use crate::check::support::is_canonical;
+use crate::model::{Handle, NodeKind};
+use std::collections::HashSet;
+
+declare_check! {
+    /// ## What it finds
+    /// A label in a `select`'s `cases` with no outgoing `case_<label>` edge.
+    /// Advisory.
+    ///
+    /// ## Why it matters
+    /// When the predicate picks that label, no `case_` edge fires; only
+    /// `always` edges do, and `default` does not (a case did match). The run
+    /// continues as if the select had chosen nothing in particular, which is
+    /// rarely what the author meant. It may also be a step not wired yet.
+    ///
+    /// ## How to fix
+    /// Connect the select to the step for that case on `case_<label>`, or
+    /// remove the label from `cases` (and its predicate).
+    ///
+    /// ## Example
+    /// ```json
+    /// {"nodes": [{"id": "route", "kind": "select", "definition": {"evaluator": "structured", "predicate": {}, "cases": ["bug", "feature"]}}],
+    ///  "edges": [{"id": "e1", "from": "route", "to": "triage", "handle": "case_bug"}]}
+    /// ```
+    /// Fixed: `planforge connect route plan_feature --handle case_feature`.
+    pub UnusedCase { code: "unused_case", severity: Advisory, needs: NOTHING, source: Check }
+    fn run(cx, out) {
+        let g = &cx.graph;
+        for (i, n) in cx.content.nodes.iter().enumerate() {
+            if n.kind != NodeKind::Select || !is_canonical(g, i) {
+                continue;
+            }
+            let wired: HashSet<&str> = g.out[i]
+                .iter()
+                .filter_map(|&e| match &g.edge(e).handle {
+                    Handle::Case(l) => Some(l.as_str()),
+                    _ => None,
+                })
+                .collect();
+            let Some(cases) = n.get("cases").and_then(|c| c.as_array()) else { continue };
+            let mut seen = HashSet::new();
+            for (k, c) in cases.iter().enumerate() {
+                let Some(label) = c.as_str() else { continue };
+                if wired.contains(label) || !seen.insert(label) {
+                    continue;
+                }
+                out.push(
+                    Issue::advisory(
+                        "unused_case",
+                        format!(
+                            "select `{}` declares the case `{label}` but no edge leaves it on `case_{label}`, so when that case is picked no case step runs; connect one (`planforge connect {} <step> --handle case_{label}`) or remove `{label}` from `cases`",
+                            n.id, n.id
+                        ),
+                    )
+                    .node(n.id.clone())
+                    .at(format!("/definition/cases/{k}")),
+                );
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::UnusedCase;
+    use crate::check::Severity;
+    use crate::check::testing::*;
+    use crate::model::NodeKind;
+    use serde_json::json;
+
+    fn sel() -> crate::model::Node {
+        node(
+            "route",
+            NodeKind::Select,
+            json!({"evaluator": "structured", "predicate": {}, "cases": ["bug", "feature"]}),
+        )
+    }
+
+    #[test]
+    fn fires_on_a_case_without_an_edge() {
+        let p = plan(
+            vec![sel(), step("t")],
+            vec![edge("x", "route", "t", "case_bug")],
+        );
+        let issues = run_one(&UnusedCase, &p);
+        assert_eq!(issues.len(), 1);
+        assert_eq!(issues[0].severity, Severity::Advisory);
+        assert_eq!(issues[0].pointer.as_deref(), Some("/definition/cases/1"));
+    }
+
+    #[test]
+    fn passes_when_every_case_is_wired() {
+        let p = plan(
+            vec![sel(), step("t"), step("u")],
+            vec![
+                edge("x", "route", "t", "case_bug"),
+                edge("y", "route", "u", "case_feature"),
+            ],
+        );
+        assert!(run_one(&UnusedCase, &p).is_empty());
+    }
+}
