@@ -82,7 +82,19 @@ pub struct Store {
 /// Builds the ops of one transaction: lamports R+1…R+k, one tx id, the last
 /// op closing it.
 pub fn transaction(actor: &str, plan_id: &str, revision: u64, bodies: Vec<OpBody>) -> Vec<Op> {
-    let tx = crate::util::tx_id();
+    transaction_labeled(actor, plan_id, revision, "", bodies)
+}
+
+/// As [`transaction`], with a tx id that starts with `label` (e.g. `undo-…`,
+/// so later readers can tell what a transaction was for).
+pub fn transaction_labeled(
+    actor: &str,
+    plan_id: &str,
+    revision: u64,
+    label: &str,
+    bodies: Vec<OpBody>,
+) -> Vec<Op> {
+    let tx = format!("{label}{}", crate::util::tx_id());
     let at = crate::util::now();
     let k = bodies.len();
     bodies
@@ -327,6 +339,21 @@ impl Store {
     where
         F: FnOnce(&Loaded) -> Result<Vec<OpBody>>,
     {
+        self.commit_labeled(id, actor, expect_rev, "", build)
+    }
+
+    /// As [`commit`](Self::commit), with a tx id starting with `label`.
+    pub fn commit_labeled<F>(
+        &self,
+        id: &str,
+        actor: &str,
+        expect_rev: Option<u64>,
+        label: &str,
+        build: F,
+    ) -> Result<(Loaded, Vec<Op>)>
+    where
+        F: FnOnce(&Loaded) -> Result<Vec<OpBody>>,
+    {
         let dir = self.plan_dir(id)?;
         if !dir.join(META_FILE).exists() {
             return Err(self.unknown_plan(id));
@@ -348,7 +375,7 @@ impl Store {
         if bodies.is_empty() {
             return Ok((before, Vec::new()));
         }
-        let ops = transaction(actor, id, before.revision(), bodies);
+        let ops = transaction_labeled(actor, id, before.revision(), label, bodies);
         log::append(&dir.join(OPS_FILE), &before.log, &ops)?;
         let mut meta = before.meta.clone();
         meta.updated_at = crate::util::now();
