@@ -130,11 +130,13 @@ macro_rules! declare_check {
     };
 }
 
+mod ambiguous_reference;
 mod cycle;
 mod dangling_edge;
 mod digest_mismatch;
 mod duplicate_edge_id;
 mod entry_has_incoming;
+mod first_last_across_join;
 mod invalid_edge_id;
 mod invalid_handle;
 mod invalid_node_id;
@@ -142,12 +144,16 @@ mod invalid_phase;
 mod join_no_fork;
 mod join_not_diamond;
 mod join_reconvergence;
+mod missing_reference;
 mod multiple_entries;
 mod nested_join;
 mod no_entry;
+mod reference_not_upstream;
 mod select_missing_default;
 mod torn_tail;
 mod transition_rejected;
+mod undeclared_field;
+mod unknown_branch;
 mod unknown_case;
 mod unknown_node;
 mod unreachable_node;
@@ -172,6 +178,12 @@ pub static CHECKS: &[&dyn Check] = &[
     &join_not_diamond::JoinNotDiamond,
     &nested_join::NestedJoin,
     &join_reconvergence::JoinReconvergence,
+    &missing_reference::MissingReference,
+    &undeclared_field::UndeclaredField,
+    &reference_not_upstream::ReferenceNotUpstream,
+    &first_last_across_join::FirstLastAcrossJoin,
+    &ambiguous_reference::AmbiguousReference,
+    &unknown_branch::UnknownBranch,
     &dangling_edge::DanglingEdge,
     &unknown_node::UnknownNode,
     &torn_tail::TornTail,

@@ -119,6 +119,39 @@ pub fn is_canonical(g: &Graph, i: usize) -> bool {
     g.index_of(&g.node(i).id) == Some(i)
 }
 
+/// One reference read from a node's data places (call args, reason prompt,
+/// transform source) whose target exists.
+pub struct DataRef<'a> {
+    /// The reading node.
+    pub node: usize,
+    /// Pointer relative to the reading node (`/definition/args/x`).
+    pub pointer: String,
+    pub r: &'a Ref,
+    pub target: usize,
+}
+
+/// Every data reference of the plan whose target exists, in node order.
+/// O(size of the definitions).
+pub fn data_refs<'a>(g: &Graph<'a>) -> Vec<DataRef<'a>> {
+    let mut out = Vec::new();
+    for (i, n) in g.content.nodes.iter().enumerate() {
+        if !is_canonical(g, i) {
+            continue;
+        }
+        for (pointer, r) in n.data_refs() {
+            if let Some(target) = g.index_of(&r.node) {
+                out.push(DataRef {
+                    node: i,
+                    pointer,
+                    r,
+                    target,
+                });
+            }
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,0 +1,190 @@
+//! Complexity: O(size of the definitions + Σ declared fields of referenced
+//! nodes · refs to them); each target's declared paths are computed once.
+
+use crate::check::Issue;
+use crate::check::support::{data_refs, is_canonical, place, ref_text};
+use crate::model::node::path_covered;
+use crate::model::suggest;
+use crate::model::{NodeKind, Value};
+use std::collections::HashMap;
+
+declare_check! {
+    /// ## What it finds
+    /// - A reference whose `path` no declared field of its target covers. A
+    ///   path is covered when it equals a declared path or one is a
+    ///   dot-prefix of the other (`result.items` is covered by `result`, and
+    ///   `result` by `result.items`). Declared fields: entry `input`,
+    ///   call/transform `output`, join `via`/`from`/`branch`, and the
+    ///   `properties` of a reason node's `outputSchema`. A path into a node
+    ///   that declares nothing fires too (the reference implementation skips
+    ///   it).
+    /// - A name in a call's `declassifies` that is not one of its declared
+    ///   outputs (in the same covering sense).
+    ///
+    /// ## Why it matters
+    /// Declared fields are the contract a step's output is checked against.
+    /// A path outside it reads something nobody promised, which is missing at
+    /// run time or, worse, read from an unchecked shape. A `declassifies`
+    /// entry for an undeclared output clears nothing, so the author's intent
+    /// to sanitise silently fails.
+    ///
+    /// ## How to fix
+    /// Use one of the declared paths the message lists, or declare the field
+    /// on the target (`output` of a call, `input` of the entry, a property of
+    /// a reason node's `outputSchema`).
+    ///
+    /// ## Example
+    /// ```json
+    /// {"args": {"id": {"$ref": {"node": "fetch", "select": "first", "path": "foo"}}}}
+    /// ```
+    /// where `fetch` declares only `result`. Fixed: `"path": "result"` (or
+    /// `"result.items"`).
+    pub UndeclaredField { code: "undeclared_field", severity: Blocking, needs: NOTHING, source: Check }
+    fn run(cx, out) {
+        let g = &cx.graph;
+        let mut declared: HashMap<usize, Vec<String>> = HashMap::new();
+        for d in data_refs(g) {
+            let Some(path) = d.r.path.as_deref() else { continue };
+            let paths = declared.entry(d.target).or_insert_with(|| g.node(d.target).declared_paths());
+            if paths.iter().any(|p| path_covered(path, p)) {
+                continue;
+            }
+            let reader = g.node(d.node);
+            let target = g.node(d.target);
+            let what = if paths.is_empty() {
+                match target.kind {
+                    NodeKind::Branch | NodeKind::Select => format!(
+                        "{} node `{}` produces no output to read; read the node its predicate reads instead",
+                        target.kind, target.id
+                    ),
+                    NodeKind::Entry => format!(
+                        "the entry `{}` declares no input fields; declare `{path}` in its `input`",
+                        target.id
+                    ),
+                    NodeKind::Reason => format!(
+                        "reason node `{}` declares no fields: its `outputSchema` has no `properties`; add `{path}` there",
+                        target.id
+                    ),
+                    _ => format!(
+                        "{} node `{}` declares no output fields; declare `{path}` in its `output`",
+                        target.kind, target.id
+                    ),
+                }
+            } else {
+                format!(
+                    "`{}` declares {}{}; use one of those paths, or declare `{path}` on `{}`",
+                    target.id,
+                    suggest::choices(path, paths.iter().map(String::as_str)),
+                    suggest::did_you_mean(path, paths.iter().map(String::as_str)),
+                    target.id
+                )
+            };
+            out.push(
+                Issue::blocking(
+                    "undeclared_field",
+                    format!(
+                        "node `{}` reads {} at {}, but no declared field of `{}` covers the path `{path}`: {what}",
+                        reader.id,
+                        ref_text(d.r),
+                        place(&d.pointer),
+                        target.id
+                    ),
+                )
+                .node(reader.id.clone())
+                .at(d.pointer),
+            );
+        }
+        for (i, n) in cx.content.nodes.iter().enumerate() {
+            if n.kind != NodeKind::Call || !is_canonical(g, i) {
+                continue;
+            }
+            let Some(Value::Array(names)) = n.get("declassifies") else { continue };
+            let outputs = n.declared_paths();
+            for (k, name) in names.iter().enumerate() {
+                let Some(name) = name.as_str() else { continue };
+                if outputs.iter().any(|p| path_covered(name, p)) {
+                    continue;
+                }
+                out.push(
+                    Issue::blocking(
+                        "undeclared_field",
+                        format!(
+                            "call `{}` declassifies `{name}`, which is not one of its declared outputs ({}){}, so it clears nothing; name a declared output, or declare `{name}` in `output`",
+                            n.id,
+                            suggest::choices(name, outputs.iter().map(String::as_str)),
+                            suggest::did_you_mean(name, outputs.iter().map(String::as_str)),
+                        ),
+                    )
+                    .node(n.id.clone())
+                    .at(format!("/definition/declassifies/{k}")),
+                );
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::UndeclaredField;
+    use crate::check::testing::*;
+    use crate::model::NodeKind;
+    use serde_json::json;
+
+    fn fetch() -> crate::model::Node {
+        call_with("fetch", "t", json!({}), &["result"])
+    }
+
+    #[test]
+    fn fires_on_uncovered_paths_and_declassifies() {
+        let reader = call_with(
+            "use",
+            "t",
+            json!({"a": r("fetch", Some("foo")), "b": r("route", Some("x"))}),
+            &["out"],
+        );
+        let route = node(
+            "route",
+            NodeKind::Branch,
+            json!({"evaluator": "structured", "predicate": {}}),
+        );
+        let mut declass = call_with("clean", "t", json!({}), &["safe"]);
+        declass.definition.insert(
+            "declassifies".into(),
+            crate::model::Value::Array(vec!["saf".into()]),
+        );
+        let p = plan(vec![fetch(), route, reader, declass], vec![]);
+        let issues = run_one(&UndeclaredField, &p);
+        assert_eq!(issues.len(), 3);
+        assert!(issues[0].message.contains("`result`"));
+        assert!(issues[1].message.contains("produces no output"));
+        assert!(issues[2].message.contains("did you mean `safe`"));
+        assert_eq!(
+            issues[2].pointer.as_deref(),
+            Some("/definition/declassifies/0")
+        );
+    }
+
+    #[test]
+    fn passes_covered_paths_both_ways() {
+        let reader = call_with(
+            "use",
+            "t",
+            json!({"a": r("fetch", Some("result.items")), "b": r("fetch", Some("result")), "c": r("fetch", None)}),
+            &[],
+        );
+        let reason = node(
+            "think",
+            NodeKind::Reason,
+            json!({"prompt": [r("fetch", Some("result"))], "maxAttempts": 1,
+                   "outputSchema": {"type": "object", "properties": {"verdict": {"type": "object", "properties": {"ok": {}}}}}}),
+        );
+        let reader2 = call_with(
+            "use2",
+            "t",
+            json!({"a": r("think", Some("verdict.ok"))}),
+            &[],
+        );
+        let p = plan(vec![fetch(), reader, reason, reader2], vec![]);
+        assert!(run_one(&UndeclaredField, &p).is_empty());
+    }
+}
