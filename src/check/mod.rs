@@ -144,18 +144,25 @@ mod invalid_phase;
 mod join_no_fork;
 mod join_not_diamond;
 mod join_reconvergence;
+mod media_feeds_fields;
+mod missing_arg;
+mod missing_on_indeterminate;
 mod missing_reference;
+mod missing_replay_safe;
 mod multiple_entries;
 mod nested_join;
 mod no_entry;
 mod reference_not_upstream;
+mod retry_unsafe_repeat;
 mod select_missing_default;
+mod tainted_call_arg;
 mod torn_tail;
 mod transition_rejected;
 mod undeclared_field;
 mod unknown_branch;
 mod unknown_case;
 mod unknown_node;
+mod unknown_tool;
 mod unreachable_node;
 mod unused_case;
 
@@ -184,6 +191,13 @@ pub static CHECKS: &[&dyn Check] = &[
     &first_last_across_join::FirstLastAcrossJoin,
     &ambiguous_reference::AmbiguousReference,
     &unknown_branch::UnknownBranch,
+    &tainted_call_arg::TaintedCallArg,
+    &unknown_tool::UnknownTool,
+    &missing_replay_safe::MissingReplaySafe,
+    &missing_on_indeterminate::MissingOnIndeterminate,
+    &retry_unsafe_repeat::RetryUnsafeRepeat,
+    &media_feeds_fields::MediaFeedsFields,
+    &missing_arg::MissingArg,
     &dangling_edge::DanglingEdge,
     &unknown_node::UnknownNode,
     &torn_tail::TornTail,

@@ -1,0 +1,319 @@
+//! Complexity: O(n + e + refs · (declared fields of the refs' targets)): a
+//! worklist fixpoint seeded in topological order. Each node's taint can only
+//! grow (clean → partly tainted → tainted), so every node is revisited at
+//! most twice, each time re-reading only its own references.
+
+use crate::check::Issue;
+use crate::check::support::{data_refs, place, ref_text};
+use crate::model::NodeKind;
+use std::collections::{HashMap, VecDeque};
+
+/// How much of a node's output derives from the run input.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Taint {
+    Clean,
+    /// A declassifying call that read tainted data: its outputs listed in
+    /// `declassifies` are clean, the rest stay tainted.
+    Partial,
+    Whole,
+}
+
+/// `path` equals `name` or lies below it.
+fn under(path: &str, name: &str) -> bool {
+    path == name
+        || path
+            .strip_prefix(name)
+            .is_some_and(|rest| rest.starts_with('.'))
+}
+
+/// Whether a read of `path` (`None` = the whole output) from a partly
+/// tainted call with these declassified names and declared outputs reads
+/// tainted data.
+fn partial_reads_taint(path: Option<&str>, declassified: &[&str], outputs: &[String]) -> bool {
+    let clean = |p: &str| declassified.iter().any(|n| under(p, n));
+    match path {
+        None => outputs.is_empty() || !outputs.iter().all(|d| clean(d)),
+        Some(p) => {
+            if clean(p) {
+                return false;
+            }
+            // A parent of declared fields is clean when all of them are.
+            let below: Vec<&String> = outputs.iter().filter(|d| under(d, p)).collect();
+            below.is_empty() || !below.iter().all(|d| clean(d))
+        }
+    }
+}
+
+declare_check! {
+    /// ## What it finds
+    /// A reference in a call's `args` that reads data derived from the run
+    /// input, in a call that does not declassify anything. One issue per
+    /// such reference.
+    ///
+    /// Taint is followed field by field through every data reference (call
+    /// args, reason prompts, transform sources), to a fixpoint:
+    /// - the entry's output (the run input) is tainted;
+    /// - a node that reads tainted data produces tainted output;
+    /// - a call with a non-empty `declassifies` may read tainted data; its
+    ///   outputs named in `declassifies` (and fields below them) are clean,
+    ///   its other outputs stay tainted;
+    /// - a reason node may read tainted data in its prompt, but its output
+    ///   stays tainted: a model cannot vouch for what it was shown;
+    /// - branch, select and join nodes produce no tainted data.
+    ///
+    /// ## Why it matters
+    /// Run input is untrusted: whoever starts the run controls it. Passing it
+    /// straight into a tool's arguments lets that person steer the tool (a
+    /// path, a query, a recipient) — the classic injection. Only a step that
+    /// validates the data and says so may let it through.
+    ///
+    /// ## How to fix
+    /// Route the value through a call that checks it and lists the checked
+    /// output fields in its `declassifies`, then reference that call's
+    /// output; or use the value only in a reason prompt. Calls that echo
+    /// input (without `declassifies`) do not clean it.
+    ///
+    /// ## Example
+    /// ```json
+    /// {"id": "fetch", "kind": "call", "definition": {"tool": "tickets_get",
+    ///   "args": {"id": {"$ref": {"node": "start", "select": "first", "path": "ticket_id"}}}, "…": "…"}}
+    /// ```
+    /// Fixed: add `"declassifies": ["id", "status", "body"]` to `fetch` once
+    /// the tool validates the id, or look the id up through a checking call
+    /// first.
+    pub TaintedCallArg { code: "tainted_call_arg", severity: Blocking, needs: ROUTES, source: Check }
+    fn run(cx, out) {
+        let g = &cx.graph;
+        let Some(topo) = &g.topo else { return };
+        let refs = data_refs(g);
+        let n = g.len();
+        // Per node: its references (indices into `refs`), and who reads it.
+        let mut reads: Vec<Vec<usize>> = vec![Vec::new(); n];
+        let mut readers: Vec<Vec<usize>> = vec![Vec::new(); n];
+        for (k, d) in refs.iter().enumerate() {
+            reads[d.node].push(k);
+            readers[d.target].push(d.node);
+        }
+        let declassified: Vec<Vec<&str>> = cx.content.nodes.iter().map(|nd| nd.declassifies()).collect();
+        let mut outputs: HashMap<usize, Vec<String>> = HashMap::new();
+        let mut taint = vec![Taint::Clean; n];
+        // The first tainted node each tainted node read from (for messages).
+        let mut via: Vec<Option<usize>> = vec![None; n];
+        for &e in &g.entries {
+            taint[e] = Taint::Whole;
+        }
+        let mut queue: VecDeque<usize> = topo.iter().copied().collect();
+        let mut queued = vec![true; n];
+        while let Some(v) = queue.pop_front() {
+            queued[v] = false;
+            let node = g.node(v);
+            let produces = match node.kind {
+                NodeKind::Entry => continue,
+                NodeKind::Branch | NodeKind::Select | NodeKind::Join => continue,
+                NodeKind::Call if !declassified[v].is_empty() => Taint::Partial,
+                _ => Taint::Whole,
+            };
+            if taint[v] >= produces {
+                continue;
+            }
+            let mut source = None;
+            for &k in &reads[v] {
+                let d = &refs[k];
+                let t = d.target;
+                let tainted = match taint[t] {
+                    Taint::Clean => false,
+                    Taint::Whole => true,
+                    Taint::Partial => {
+                        let outs = outputs.entry(t).or_insert_with(|| g.node(t).declared_paths());
+                        partial_reads_taint(d.r.path.as_deref(), &declassified[t], outs)
+                    }
+                };
+                if tainted {
+                    source = Some(t);
+                    break;
+                }
+            }
+            let Some(source) = source else { continue };
+            taint[v] = produces;
+            via[v] = Some(source);
+            for &r in &readers[v] {
+                if !queued[r] {
+                    queued[r] = true;
+                    queue.push_back(r);
+                }
+            }
+        }
+        for d in &refs {
+            let reader = g.node(d.node);
+            if reader.kind != NodeKind::Call || !declassified[d.node].is_empty() {
+                continue;
+            }
+            let t = d.target;
+            let tainted = match taint[t] {
+                Taint::Clean => false,
+                Taint::Whole => true,
+                Taint::Partial => {
+                    let outs = outputs.entry(t).or_insert_with(|| g.node(t).declared_paths());
+                    partial_reads_taint(d.r.path.as_deref(), &declassified[t], outs)
+                }
+            };
+            if !tainted {
+                continue;
+            }
+            // The route the taint took, from the run input to this reference.
+            let mut chain = vec![g.node(t).id.as_str()];
+            let mut cur = t;
+            while let Some(prev) = via[cur] {
+                if chain.len() >= 8 || chain.contains(&g.node(prev).id.as_str()) {
+                    chain.push("…");
+                    break;
+                }
+                chain.push(g.node(prev).id.as_str());
+                cur = prev;
+            }
+            chain.reverse();
+            let origin = if chain.len() == 1 {
+                "it is the run input".to_string()
+            } else {
+                format!("it derives from the run input along {}", chain.join(" → "))
+            };
+            let partial = if taint[t] == Taint::Partial {
+                format!(" (`{}` declassifies only {})", g.node(t).id, declassified[t].iter().map(|s| format!("`{s}`")).collect::<Vec<_>>().join(", "))
+            } else {
+                String::new()
+            };
+            out.push(
+                Issue::blocking(
+                    "tainted_call_arg",
+                    format!(
+                        "call `{}` passes {} at {} to its tool, but that data is untrusted: {origin}{partial}, and nothing has declassified it. Tool arguments may not carry run-input data: reference the output of a call that checks the value and lists it in `declassifies`, add `declassifies` to `{}` if its tool validates this input, or use the value only in a reason prompt",
+                        reader.id,
+                        ref_text(d.r),
+                        place(&d.pointer),
+                        reader.id
+                    ),
+                )
+                .node(reader.id.clone())
+                .at(d.pointer.clone()),
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::TaintedCallArg;
+    use crate::check::testing::*;
+    use crate::model::{NodeKind, Value};
+    use serde_json::json;
+
+    fn declassifying(
+        id: &str,
+        args: serde_json::Value,
+        out: &[&str],
+        d: &[&str],
+    ) -> crate::model::Node {
+        let mut n = call_with(id, "t", args, out);
+        n.definition.insert(
+            "declassifies".into(),
+            Value::Array(d.iter().map(|s| Value::from(*s)).collect()),
+        );
+        n
+    }
+
+    fn chain(nodes: Vec<crate::model::Node>) -> crate::model::Content {
+        let ids: Vec<String> = nodes.iter().map(|n| n.id.clone()).collect();
+        let edges = ids
+            .windows(2)
+            .enumerate()
+            .map(|(k, w)| edge(&format!("e{k}"), &w[0], &w[1], "always"))
+            .collect();
+        plan(nodes, edges)
+    }
+
+    #[test]
+    fn fires_on_input_in_args_and_through_echoes_and_reasons() {
+        let p = chain(vec![
+            entry("start"),
+            call_with("direct", "t", json!({"q": r("start", Some("q"))}), &["out"]),
+            call_with("echo2", "t", json!({"x": r("direct", Some("out"))}), &[]),
+            node(
+                "think",
+                NodeKind::Reason,
+                json!({"prompt": [{"text": "hi"}, r("start", None)], "maxAttempts": 1,
+                "outputSchema": {"type": "object", "properties": {"answer": {}}}}),
+            ),
+            call_with(
+                "after_reason",
+                "t",
+                json!({"a": r("think", Some("answer"))}),
+                &[],
+            ),
+        ]);
+        let issues = run_one(&TaintedCallArg, &p);
+        let who: Vec<_> = issues
+            .iter()
+            .map(|i| i.node_id.as_deref().unwrap())
+            .collect();
+        assert_eq!(who, vec!["direct", "echo2", "after_reason"]);
+        assert!(
+            issues[1].message.contains("start → direct"),
+            "{}",
+            issues[1].message
+        );
+    }
+
+    #[test]
+    fn a_sanitiser_clears_only_what_it_declassifies() {
+        let p = chain(vec![
+            entry("start"),
+            declassifying(
+                "clean",
+                json!({"q": r("start", Some("q"))}),
+                &["safe", "unsafe"],
+                &["safe"],
+            ),
+            call_with(
+                "ok",
+                "t",
+                json!({"a": r("clean", Some("safe")), "b": r("clean", Some("safe.sub"))}),
+                &[],
+            ),
+            call_with("bad", "t", json!({"a": r("clean", Some("unsafe"))}), &[]),
+            call_with("whole", "t", json!({"a": r("clean", None)}), &[]),
+        ]);
+        let issues = run_one(&TaintedCallArg, &p);
+        let who: Vec<_> = issues
+            .iter()
+            .map(|i| i.node_id.as_deref().unwrap())
+            .collect();
+        assert_eq!(who, vec!["bad", "whole"]);
+        assert!(issues[0].message.contains("declassifies only `safe`"));
+    }
+
+    #[test]
+    fn passes_input_in_prompts_and_clean_calls() {
+        let p = chain(vec![
+            entry("start"),
+            declassifying(
+                "clean",
+                json!({"q": r("start", Some("q"))}),
+                &["id"],
+                &["id"],
+            ),
+            node(
+                "think",
+                NodeKind::Reason,
+                json!({"prompt": [r("start", Some("q"))], "maxAttempts": 1,
+                "outputSchema": {"type": "object", "properties": {"answer": {}}}}),
+            ),
+            call_with(
+                "use",
+                "t",
+                json!({"a": r("clean", Some("id")), "b": "literal"}),
+                &[],
+            ),
+        ]);
+        assert!(run_one(&TaintedCallArg, &p).is_empty());
+    }
+}

@@ -1,0 +1,116 @@
+//! Complexity: O(n) lookups, plus one nearest-first ordering of the registry's
+//! tool names per distinct unknown tool (memoised).
+
+use crate::check::Issue;
+use crate::check::support::is_canonical;
+use crate::model::NodeKind;
+use crate::model::suggest;
+use std::collections::HashMap;
+
+declare_check! {
+    /// ## What it finds
+    /// A call whose `tool` is not in the registry — the one allowlist of
+    /// tools a plan may invoke. Needs a registry (`--registry FILE`, or the
+    /// store's `registry.yaml`).
+    ///
+    /// ## Why it matters
+    /// Approval covers what a plan will do. A tool outside the allowlist has
+    /// no declared return, required arguments or side effects, so nothing
+    /// about the call can be checked, and an executor must refuse it. It is
+    /// also how a typo (`ticket_get`) or an invented tool shows up.
+    ///
+    /// ## How to fix
+    /// Use one of the registry's tools (the message lists them, nearest
+    /// first). If the tool should be callable, add it to `registry.yaml` with
+    /// what it returns and the args it requires — adding it to an agent does
+    /// not add it here.
+    ///
+    /// ## Example
+    /// ```json
+    /// {"id": "wipe", "kind": "call", "definition": {"tool": "rm_rf", "…": "…"}}
+    /// ```
+    /// Fixed: a tool from the registry, e.g. `"tool": "report_failure"`.
+    pub UnknownTool { code: "unknown_tool", severity: Blocking, needs: REGISTRY, source: Check }
+    fn run(cx, out) {
+        let Some(reg) = cx.registry else { return };
+        let g = &cx.graph;
+        let mut memo: HashMap<&str, String> = HashMap::new();
+        for (i, n) in cx.content.nodes.iter().enumerate() {
+            if n.kind != NodeKind::Call || !is_canonical(g, i) {
+                continue;
+            }
+            let Some(tool) = n.tool() else { continue };
+            if reg.tool(tool).is_some() {
+                continue;
+            }
+            let advice = memo
+                .entry(tool)
+                .or_insert_with(|| {
+                    if reg.tools.is_empty() {
+                        format!(
+                            "the registry lists no tools at all; if `{tool}` should be callable, add it to the registry with what it returns"
+                        )
+                    } else {
+                        format!(
+                            "{}, which is not in the registry (the allowlist of tools a plan may call); use one of the available tools: {}, or, if `{tool}` should be callable, add it to the registry",
+                            suggest::did_you_mean(tool, reg.tool_names()),
+                            suggest::choices(tool, reg.tool_names())
+                        )
+                    }
+                })
+                .clone();
+            let message = if reg.tools.is_empty() {
+                format!("call `{}` invokes the tool `{tool}`, but {advice}", n.id)
+            } else {
+                format!("call `{}` invokes the tool `{tool}`{advice}", n.id)
+            };
+            out.push(
+                Issue::blocking("unknown_tool", message)
+                .node(n.id.clone())
+                .at("/definition/tool"),
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::UnknownTool;
+    use crate::check::testing::*;
+    use serde_json::json;
+
+    #[test]
+    fn fires_on_a_tool_outside_the_allowlist() {
+        let reg =
+            registry("tools: {tickets_get: {returns: text}, report_failure: {returns: text}}");
+        let p = plan(
+            vec![
+                call_with("wipe", "rm_rf", json!({}), &[]),
+                call_with("fetch", "ticket_get", json!({}), &[]),
+            ],
+            vec![],
+        );
+        let issues = run_reg(&UnknownTool, &p, &reg);
+        assert_eq!(issues.len(), 2);
+        assert!(
+            issues[0].message.contains("`tickets_get`")
+                && issues[0].message.contains("`report_failure`")
+        );
+        assert!(
+            issues[1].message.contains("(did you mean `tickets_get`?)"),
+            "{}",
+            issues[1].message
+        );
+        assert_eq!(issues[0].pointer.as_deref(), Some("/definition/tool"));
+    }
+
+    #[test]
+    fn passes_registered_tools() {
+        let reg = registry("tools: {tickets_get: {returns: text}}");
+        let p = plan(
+            vec![call_with("fetch", "tickets_get", json!({}), &[])],
+            vec![],
+        );
+        assert!(run_reg(&UnknownTool, &p, &reg).is_empty());
+    }
+}
