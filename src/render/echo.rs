@@ -4,6 +4,11 @@ use super::node::{self, Style};
 use crate::forge::echo::{Echo, MAX_STRING, Neighbour};
 use serde_json::{Value, json};
 
+/// Bytes of issue lines an echo prints at most (after the first issue).
+const ISSUE_BUDGET: usize = 700;
+/// Each issue message in an echo is cut to this many bytes.
+const MAX_MESSAGE: usize = 240;
+
 fn neighbours(label: &str, list: &[Neighbour], more: usize) -> String {
     if list.is_empty() {
         return format!("{label}: (none)");
@@ -51,22 +56,28 @@ pub fn text(e: &Echo) -> String {
         out.push(format!("  {d}"));
     }
     if !e.issues.is_empty() {
-        out.push(format!(
-            "Issues near this change ({}{}):",
-            e.issues.len(),
-            if e.more_issues > 0 {
-                format!(" of {}", e.issues.len() + e.more_issues)
-            } else {
-                String::new()
-            }
-        ));
+        let total = e.issues.len() + e.more_issues;
+        out.push(format!("Issues near this change ({total}):"));
+        // A byte budget keeps the echo small whatever the messages say; the
+        // full messages are one `validate` away.
+        let mut budget = ISSUE_BUDGET;
+        let mut shown = 0;
         for i in &e.issues {
             let mut i = i.clone();
-            i.message = crate::wire::json::cut(&i.message, 400);
-            out.push(super::issues::line(&i));
+            i.message = crate::wire::json::cut(&i.message, MAX_MESSAGE);
+            let line = super::issues::line(&i);
+            if shown > 0 && line.len() > budget {
+                break;
+            }
+            budget = budget.saturating_sub(line.len());
+            out.push(line);
+            shown += 1;
         }
-        if e.more_issues > 0 {
-            out.push(format!("  … and {} more", e.more_issues));
+        if total > shown {
+            out.push(format!(
+                "  … and {} more (`planforge validate` lists them all)",
+                total - shown
+            ));
         }
     }
     out.push(format!(

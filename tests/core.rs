@@ -1,0 +1,526 @@
+//! The core as a new user runs it: lifecycle, documents, digests, the store
+//! under concurrency and crashes, hostile ids, bounded echoes, JSON errors.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn bin() -> &'static str {
+    env!("CARGO_BIN_EXE_planforge")
+}
+
+struct Env {
+    _dir: tempfile::TempDir,
+    root: PathBuf,
+}
+
+impl Env {
+    fn new() -> Env {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().to_path_buf();
+        let env = Env { _dir: dir, root };
+        env.ok(&["init"]);
+        env
+    }
+    fn store(&self) -> PathBuf {
+        self.root.join("plans")
+    }
+    fn cmd(&self, args: &[&str]) -> Command {
+        let mut c = Command::new(bin());
+        c.current_dir(&self.root)
+            .args(args)
+            .env("NO_COLOR", "1")
+            .env("PLANFORGE_ACTOR", "tester")
+            .env_remove("PLANFORGE_STORE")
+            .env_remove("PLANFORGE_PLAN")
+            .stdin(Stdio::null());
+        c
+    }
+    fn run(&self, args: &[&str]) -> Output {
+        self.cmd(args).output().unwrap()
+    }
+    fn ok(&self, args: &[&str]) -> String {
+        let out = self.run(args);
+        assert!(
+            out.status.success(),
+            "planforge {args:?} failed ({:?}):\n{}\n{}",
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    }
+    fn json(&self, args: &[&str]) -> serde_json::Value {
+        let mut a = vec!["--format", "json"];
+        a.extend_from_slice(args);
+        let out = self.run(&a);
+        serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+            panic!(
+                "{args:?}: not one JSON document ({e}): {}",
+                String::from_utf8_lossy(&out.stdout)
+            )
+        })
+    }
+    fn code(&self, args: &[&str]) -> i32 {
+        self.run(args).status.code().unwrap()
+    }
+}
+
+/// An entry and a call that reads nothing tainted.
+fn small_plan(env: &Env, id: &str) {
+    env.ok(&["create", id]);
+    env.ok(&[
+        "add-node",
+        "start",
+        "--kind",
+        "entry",
+        "--input",
+        "ticket_id:string:64",
+    ]);
+    env.ok(&[
+        "add-node",
+        "fetch",
+        "--kind",
+        "call",
+        "--phase",
+        "gather",
+        "--tool",
+        "read_artifact",
+        "--arg",
+        "path=tickets/latest.json",
+        "--output",
+        "content:string",
+        "--authority",
+        "tickets/support/read",
+        "--replay-safe",
+        "--on-indeterminate",
+        "retry",
+        "--on-missing-value",
+        "fail",
+    ]);
+    env.ok(&["connect", "start", "fetch"]);
+}
+
+#[test]
+fn lifecycle_create_to_executable_then_refuse_with_clone_advice() {
+    let env = Env::new();
+    small_plan(&env, "plan-life");
+    let frozen = env.run(&["freeze"]);
+    assert_eq!(
+        frozen.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&frozen.stdout)
+    );
+    env.ok(&["submit", "--yes"]);
+    let status = env.json(&["status"]);
+    assert_eq!(status["state"], "executable");
+    assert_eq!(
+        status["approval"]["authoritySet"][0]["capability"],
+        "tickets"
+    );
+    for args in [
+        vec!["add-node", "late", "--kind", "join"],
+        vec!["set", "fetch", "tool", "x"],
+        vec!["connect", "fetch", "start"],
+        vec!["remove-node", "fetch"],
+        vec!["bounds", "--max-nodes", "9"],
+        vec!["unfreeze"],
+    ] {
+        let out = env.run(&args);
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("clone"), "{args:?}: {err}");
+    }
+    // Nothing moved.
+    assert_eq!(env.json(&["status"])["revision"], status["revision"]);
+}
+
+#[test]
+fn export_import_export_keeps_nodes_and_edges() {
+    let env = Env::new();
+    small_plan(&env, "plan-src");
+    env.ok(&["set", "fetch", "args.note", "@start.ticket_id"]);
+    let first: serde_json::Value = serde_json::from_str(&env.ok(&["export"])).unwrap();
+    let file = env.root.join("doc.json");
+    std::fs::write(&file, serde_json::to_string(&first).unwrap()).unwrap();
+    env.ok(&["import", file.to_str().unwrap(), "--id", "plan-copy"]);
+    let second: serde_json::Value =
+        serde_json::from_str(&env.ok(&["export", "-p", "plan-copy"])).unwrap();
+    assert_eq!(first["nodes"], second["nodes"]);
+    assert_eq!(first["edges"], second["edges"]);
+    assert_eq!(first["bounds"], second["bounds"]);
+    assert_eq!(
+        second["nodes"][1]["definition"]["args"]["note"]["$ref"]["node"],
+        "start"
+    );
+    // A claimed digest the content does not have is refused, nothing imported.
+    let mut forged = first.clone();
+    forged["nodes"][1]["definition"]["tool"] = "other".into();
+    std::fs::write(&file, serde_json::to_string(&forged).unwrap()).unwrap();
+    assert_eq!(
+        env.code(&["import", file.to_str().unwrap(), "--id", "plan-forged"]),
+        1
+    );
+    assert!(!env.store().join("plan-forged").exists());
+    // A claimed state is dropped with a note.
+    let yaml_file = env.root.join("doc.yaml");
+    std::fs::write(
+        &yaml_file,
+        env.ok(&["export", "-p", "plan-src", "--format", "yaml"]),
+    )
+    .unwrap();
+    let out = env.run(&["import", yaml_file.to_str().unwrap(), "--id", "plan-yaml"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let back: serde_json::Value =
+        serde_json::from_str(&env.ok(&["export", "-p", "plan-yaml"])).unwrap();
+    assert_eq!(first["nodes"], back["nodes"]);
+}
+
+#[test]
+fn digest_is_stable_changes_with_content_and_matches_in_json_and_yaml() {
+    let build = || {
+        let env = Env::new();
+        small_plan(&env, "plan-d");
+        env
+    };
+    let a = build();
+    let b = build();
+    let da = a.json(&["status"])["digest"].clone();
+    assert_eq!(
+        da,
+        b.json(&["status"])["digest"],
+        "same content, same digest"
+    );
+    let json_doc: serde_json::Value = serde_json::from_str(&a.ok(&["export"])).unwrap();
+    let yaml_text = a.ok(&["export", "--format", "yaml"]);
+    let yaml_digest = yaml_text
+        .lines()
+        .find_map(|l| l.strip_prefix("digest: "))
+        .unwrap()
+        .trim_matches('"');
+    assert_eq!(json_doc["digest"], da);
+    assert_eq!(yaml_digest, da.as_str().unwrap());
+    a.ok(&["set", "fetch", "args.path", "tickets/other.json"]);
+    assert_ne!(a.json(&["status"])["digest"], da);
+}
+
+#[test]
+fn eight_processes_adding_twenty_five_nodes_each_lose_nothing() {
+    let env = Env::new();
+    env.ok(&["create", "plan-busy"]);
+    env.ok(&["bounds", "--max-nodes", "1000"]);
+    let root = env.root.clone();
+    let workers: Vec<_> = (0..8)
+        .map(|w| {
+            let root = root.clone();
+            std::thread::spawn(move || {
+                for i in 0..25 {
+                    let out = Command::new(bin())
+                        .current_dir(&root)
+                        .args(["add-node", &format!("w{w}_n{i}"), "--kind", "join"])
+                        .env("NO_COLOR", "1")
+                        .env("PLANFORGE_ACTOR", format!("worker{w}"))
+                        .env("PLANFORGE_LOCK_TIMEOUT_MS", "60000")
+                        .env_remove("PLANFORGE_PLAN")
+                        .stdin(Stdio::null())
+                        .output()
+                        .unwrap();
+                    assert!(
+                        out.status.success(),
+                        "worker {w} node {i}: {}",
+                        String::from_utf8_lossy(&out.stderr)
+                    );
+                }
+            })
+        })
+        .collect();
+    for w in workers {
+        w.join().unwrap();
+    }
+    let status = env.json(&["status"]);
+    assert_eq!(status["nodeCount"], 200);
+    assert_eq!(status["revision"], 201);
+}
+
+#[test]
+fn writers_killed_at_random_moments_never_break_the_plan() {
+    let env = Env::new();
+    env.ok(&["create", "plan-kill"]);
+    env.ok(&["bounds", "--max-nodes", "1000"]);
+    let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+    for round in 0..60 {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        let mut child = env
+            .cmd(&["add-node", &format!("k{round}"), "--kind", "join"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_micros(seed % 25_000));
+        let _ = child.kill(); // SIGKILL
+        let _ = child.wait();
+        let out = env.run(&["--format", "json", "status"]);
+        assert!(
+            out.status.success(),
+            "round {round}: the plan no longer loads: {}",
+            String::from_utf8_lossy(&out.stdout)
+        );
+        env.ok(&["add-node", &format!("after{round}"), "--kind", "join"]);
+    }
+    let raw = env.ok(&["export"]);
+    for round in 0..60 {
+        assert!(
+            raw.contains(&format!("\"after{round}\"")),
+            "write after round {round} was lost"
+        );
+    }
+}
+
+#[test]
+fn a_write_cut_at_any_byte_lands_whole_or_not_at_all() {
+    let env = Env::new();
+    small_plan(&env, "plan-cut");
+    let before = env.json(&["status"]);
+    // A remove_node line is well over 100 bytes (ids, time, edge ids).
+    for cut in [1, 10, 50, 99] {
+        let out = env
+            .cmd(&["remove-node", "fetch"])
+            .env("PLANFORGE_TEST_CRASH_AFTER_BYTES", cut.to_string())
+            .output()
+            .unwrap();
+        assert!(
+            !out.status.success(),
+            "the write should have been cut at {cut}"
+        );
+        let now = env.json(&["status"]);
+        assert_eq!(
+            now["revision"], before["revision"],
+            "a cut write must not land (cut at {cut})"
+        );
+        assert_eq!(now["nodeCount"], before["nodeCount"]);
+    }
+    // The next write repairs the tail and lands.
+    env.ok(&["set", "fetch", "args.path", "x.json"]);
+    let ops = std::fs::read_to_string(env.store().join("plan-cut/ops.jsonl")).unwrap();
+    for (i, line) in ops.lines().enumerate() {
+        assert!(
+            serde_json::from_str::<serde_json::Value>(line).is_ok(),
+            "line {} is damaged: {line}",
+            i + 1
+        );
+    }
+    assert_eq!(
+        env.json(&["status"])["revision"],
+        before["revision"].as_u64().unwrap() + 1
+    );
+}
+
+fn listing(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into())
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn plan_ids_never_escape_the_store() {
+    let env = Env::new();
+    let outside = listing(&env.root);
+    for id in [
+        "../evil",
+        "plan-a/../../x",
+        "plan-../x",
+        "/tmp/x",
+        "plan-a\tb",
+        "plan-\u{202e}x",
+    ] {
+        assert_eq!(env.code(&["create", id]), 2, "{id:?}");
+        assert_eq!(env.code(&["clone", id, "-p", "plan-none"]), 2, "{id:?}");
+    }
+    assert_eq!(listing(&env.root), outside);
+    assert_eq!(
+        listing(&env.store())
+            .iter()
+            .filter(|n| n.starts_with("plan"))
+            .count(),
+        0
+    );
+}
+
+#[test]
+fn echoes_stay_small_on_a_two_thousand_node_plan() {
+    let env = Env::new();
+    let mut nodes =
+        vec![serde_json::json!({"id": "start", "kind": "entry", "definition": {"input": []}})];
+    let mut edges = Vec::new();
+    for i in 0..1999 {
+        nodes.push(serde_json::json!({"id": format!("n{i}"), "phase": format!("p{}", i % 7), "kind": "join", "definition": {}}));
+        let from = if i == 0 {
+            "start".to_string()
+        } else {
+            format!("n{}", i - 1)
+        };
+        edges.push(serde_json::json!({"id": format!("e{i}"), "from": from, "to": format!("n{i}"), "handle": "always"}));
+    }
+    let doc = serde_json::json!({
+        "formatVersion": 1, "planId": "plan-big",
+        "bounds": {"maxNodes": 5000, "maxEdges": 5000, "maxSteps": 100000, "maxConcurrentFrames": 32, "maxEncodedBytes": 10000000},
+        "nodes": nodes, "edges": edges,
+    });
+    let file = env.root.join("big.json");
+    std::fs::write(&file, serde_json::to_string(&doc).unwrap()).unwrap();
+    env.ok(&["import", file.to_str().unwrap()]);
+    for args in [
+        vec!["add-node", "extra", "--kind", "join", "--phase", "p1"],
+        vec!["connect", "n500", "extra"],
+        vec!["remove-node", "n1000"],
+        vec!["bounds", "--max-steps", "200000"],
+    ] {
+        let out = env.ok(&args);
+        assert!(
+            out.len() <= 1200,
+            "{args:?} printed {} bytes:\n{out}",
+            out.len()
+        );
+    }
+}
+
+#[test]
+fn json_errors_are_one_document_with_a_code() {
+    let env = Env::new();
+    let out = env.run(&["--format", "json", "status", "-p", "plan-nope"]);
+    assert_eq!(out.status.code(), Some(2));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["formatVersion"], 1);
+    assert_eq!(v["error"]["code"], "unknown_plan");
+    assert!(out.stderr.is_empty());
+    // Usage errors too.
+    let out = env.run(&["--format", "json", "connect"]);
+    assert_eq!(out.status.code(), Some(2));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["error"]["code"], "invalid_input");
+    // A missing store is a store failure.
+    let out = env.run(&["--format", "json", "--store", "nowhere", "list"]);
+    assert_eq!(out.status.code(), Some(3));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["error"]["code"], "corrupt_store");
+}
+
+#[test]
+fn malformed_input_is_refused_with_exit_two_and_nothing_written() {
+    let env = Env::new();
+    small_plan(&env, "plan-bad");
+    let rev = env.json(&["status"])["revision"].clone();
+    let cases: Vec<Vec<&str>> = vec![
+        vec!["add-node", "x", "--kind", "call", "--def", "{\"tool\": "],
+        vec!["add-node", "x", "--kind", "banana"],
+        vec![
+            "add-node",
+            "x",
+            "--kind",
+            "call",
+            "--def",
+            r#"{"args": {"a": {"$ref": "x"}}}"#,
+        ],
+        vec![
+            "add-node",
+            "x",
+            "--kind",
+            "call",
+            "--def",
+            r#"{"args": {"a": {"$ref": {"node": "start"}}}}"#,
+        ],
+        vec!["add-node", "x", "--kind", "call", "--def", r#"{"tool": 7}"#],
+        vec![
+            "add-node",
+            "x",
+            "--kind",
+            "call",
+            "--def",
+            r#"{"tol": "a"}"#,
+        ],
+        vec!["add-node", "Bad/Id", "--kind", "join"],
+        vec!["add-node", "x", "--kind", "join", "--phase", " padded"],
+        vec!["set", "fetch", "args.path", "{oops"],
+        vec!["set", "ghost", "tool", "x"],
+        vec!["connect", "start", "ghost"],
+        vec!["connect", "start", "fetch", "--id", "bad id"],
+        vec!["set", "fetch", "replaySafe", "\"yes\""],
+    ];
+    for args in cases {
+        let out = env.run(&args);
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.starts_with("error["), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+    assert_eq!(env.json(&["status"])["revision"], rev);
+    // A forbidden handle is a rule refusal: exit 1.
+    assert_eq!(
+        env.code(&["connect", "start", "fetch", "--handle", "error"]),
+        1
+    );
+    // Adding an existing id without --replace: exit 1.
+    assert_eq!(env.code(&["add-node", "fetch", "--kind", "join"]), 1);
+    assert_eq!(env.json(&["status"])["revision"], rev);
+}
+
+#[test]
+fn expect_rev_refuses_a_moved_plan() {
+    let env = Env::new();
+    small_plan(&env, "plan-rev");
+    let rev = env.json(&["status"])["revision"].as_u64().unwrap();
+    assert_eq!(
+        env.code(&[
+            "add-node",
+            "a",
+            "--kind",
+            "join",
+            "--expect-rev",
+            &(rev - 1).to_string()
+        ]),
+        1
+    );
+    env.ok(&[
+        "add-node",
+        "a",
+        "--kind",
+        "join",
+        "--expect-rev",
+        &rev.to_string(),
+    ]);
+}
+
+#[test]
+fn clone_at_a_revision_copies_a_prefix_with_provenance() {
+    let env = Env::new();
+    small_plan(&env, "plan-parent");
+    env.ok(&["clone", "plan-kid", "--at", "2"]);
+    let kid = env.json(&["status", "-p", "plan-kid"]);
+    assert_eq!(kid["revision"], 2);
+    assert_eq!(kid["state"], "editable");
+    assert_eq!(kid["provenance"]["kind"], "clone");
+    assert_eq!(kid["provenance"]["parent"], "plan-parent");
+    assert_eq!(
+        env.code(&["clone", "plan-kid"]),
+        1,
+        "a taken id is a duplicate"
+    );
+    assert_eq!(
+        env.code(&["clone", "plan-kid2", "--at", "99", "-p", "plan-parent"]),
+        2
+    );
+}
