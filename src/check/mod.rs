@@ -157,6 +157,11 @@ mod retry_unsafe_repeat;
 mod select_missing_default;
 mod tainted_call_arg;
 mod torn_tail;
+mod transform_source_not_artifact;
+mod transform_source_not_call;
+mod transform_step_args;
+mod transform_undeclared_tool;
+mod transform_unknown_step;
 mod transition_rejected;
 mod undeclared_field;
 mod unknown_branch;
@@ -198,6 +203,11 @@ pub static CHECKS: &[&dyn Check] = &[
     &retry_unsafe_repeat::RetryUnsafeRepeat,
     &media_feeds_fields::MediaFeedsFields,
     &missing_arg::MissingArg,
+    &transform_source_not_call::TransformSourceNotCall,
+    &transform_undeclared_tool::TransformUndeclaredTool,
+    &transform_source_not_artifact::TransformSourceNotArtifact,
+    &transform_unknown_step::TransformUnknownStep,
+    &transform_step_args::TransformStepArgs,
     &dangling_edge::DanglingEdge,
     &unknown_node::UnknownNode,
     &torn_tail::TornTail,

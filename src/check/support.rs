@@ -152,6 +152,53 @@ pub fn data_refs<'a>(g: &Graph<'a>) -> Vec<DataRef<'a>> {
     out
 }
 
+/// Where a transform's `source` leads, as far as the transform rules go.
+pub enum TransformSource<'a> {
+    /// No usable `source` reference (missing_field), or a missing target
+    /// (missing_reference): nothing for the transform rules to say.
+    Unusable,
+    /// The source node is not a call.
+    NotCall(usize),
+    /// A call, with its tool when it names one.
+    Call { call: usize, tool: Option<&'a str> },
+}
+
+pub fn transform_source<'a>(g: &Graph<'a>, n: &'a Node) -> TransformSource<'a> {
+    let Some(Value::Ref(r)) = n.get("source") else {
+        return TransformSource::Unusable;
+    };
+    let Some(t) = g.index_of(&r.node) else {
+        return TransformSource::Unusable;
+    };
+    let node = g.node(t);
+    if node.kind != crate::model::NodeKind::Call {
+        return TransformSource::NotCall(t);
+    }
+    TransformSource::Call {
+        call: t,
+        tool: node.tool(),
+    }
+}
+
+/// The artifact class a transform works on, when its source chain is sound
+/// (a call whose registered tool returns an artifact).
+pub fn transform_class<'r>(
+    g: &Graph,
+    n: &Node,
+    reg: &'r crate::registry::Registry,
+) -> Option<&'r str> {
+    let TransformSource::Call {
+        tool: Some(tool), ..
+    } = transform_source(g, n)
+    else {
+        return None;
+    };
+    match &reg.tool(tool)?.returns {
+        Some(crate::registry::Returns::Artifact { class }) => Some(class.as_str()),
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,0 +1,110 @@
+//! Complexity: O(n) registry lookups.
+
+use crate::check::Issue;
+use crate::check::support::{TransformSource, is_canonical, transform_source};
+use crate::model::NodeKind;
+use crate::registry::Returns;
+
+declare_check! {
+    /// ## What it finds
+    /// A transform whose source call's tool is declared to return `text`,
+    /// `bytes` or `media` rather than an artifact. Needs a registry.
+    ///
+    /// ## Why it matters
+    /// Transform steps are defined per artifact class (`artifact_head`,
+    /// `artifact_json_get`, …). Text, bytes and media have no class, so no
+    /// step applies.
+    ///
+    /// ## How to fix
+    /// Use a tool that returns an artifact as the source; to use text output,
+    /// reference the call's declared fields directly.
+    ///
+    /// ## Example
+    /// A transform whose source calls `tickets_get`, declared `returns: text`.
+    /// Fixed: source a call of `report_fetch`
+    /// (`returns: {kind: artifact, class: json_document}`).
+    pub TransformSourceNotArtifact { code: "transform_source_not_artifact", severity: Blocking, needs: REGISTRY, source: Check }
+    fn run(cx, out) {
+        let Some(reg) = cx.registry else { return };
+        let g = &cx.graph;
+        for (i, n) in cx.content.nodes.iter().enumerate() {
+            if n.kind != NodeKind::Transform || !is_canonical(g, i) {
+                continue;
+            }
+            let TransformSource::Call { call, tool: Some(tool) } = transform_source(g, n) else { continue };
+            let Some(returns) = reg.tool(tool).and_then(|e| e.returns.as_ref()) else { continue };
+            if matches!(returns, Returns::Artifact { .. }) {
+                continue;
+            }
+            let artifact_tools: Vec<&str> = reg
+                .tools
+                .iter()
+                .filter(|(_, e)| matches!(e.returns, Some(Returns::Artifact { .. })))
+                .map(|(k, _)| k.as_str())
+                .collect();
+            let options = if artifact_tools.is_empty() {
+                "the registry declares no tool that returns an artifact".to_string()
+            } else {
+                format!(
+                    "tools that return one: {}",
+                    crate::model::suggest::choices(tool, artifact_tools)
+                )
+            };
+            out.push(
+                Issue::blocking(
+                    "transform_source_not_artifact",
+                    format!(
+                        "transform `{}` works on the output of call `{}`, whose tool `{tool}` returns {}, not an artifact, so no transform step applies; source a call whose tool returns an artifact ({options}), or reference `{}`'s declared fields directly",
+                        n.id,
+                        g.node(call).id,
+                        returns.describe(),
+                        g.node(call).id
+                    ),
+                )
+                .node(n.id.clone())
+                .at("/definition/source"),
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::TransformSourceNotArtifact;
+    use crate::check::testing::*;
+    use crate::model::NodeKind;
+    use serde_json::json;
+
+    fn transform(id: &str, source: &str) -> crate::model::Node {
+        node(
+            id,
+            NodeKind::Transform,
+            json!({"source": r(source, None), "steps": [], "emit": {"as": "rows"}, "output": []}),
+        )
+    }
+
+    const REG: &str = "tools: {txt: {returns: text}, report: {returns: {kind: artifact, class: doc}}}\nartifactClasses: {doc: {}}";
+
+    #[test]
+    fn fires_on_a_text_tool() {
+        let p = plan(
+            vec![call_with("a", "txt", json!({}), &[]), transform("t", "a")],
+            vec![],
+        );
+        let issues = run_reg(&TransformSourceNotArtifact, &p, &registry(REG));
+        assert_eq!(issues.len(), 1);
+        assert!(issues[0].message.contains("`report`"));
+    }
+
+    #[test]
+    fn passes_an_artifact_tool() {
+        let p = plan(
+            vec![
+                call_with("a", "report", json!({}), &[]),
+                transform("t", "a"),
+            ],
+            vec![],
+        );
+        assert!(run_reg(&TransformSourceNotArtifact, &p, &registry(REG)).is_empty());
+    }
+}
