@@ -151,6 +151,18 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
         .map_err(|e| Error::io("create a temporary file in", dir, &e))?;
     tmp.write_all(bytes)
         .map_err(|e| Error::io("write", tmp.path(), &e))?;
+    // Temporary files are private; the store's files are ordinary files
+    // (committed, shared): keep an existing file's mode, else rw-r--r--.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = fs::metadata(path)
+            .map(|m| m.permissions().mode())
+            .unwrap_or(0o644);
+        let _ = tmp
+            .as_file()
+            .set_permissions(fs::Permissions::from_mode(mode));
+    }
     tmp.as_file()
         .sync_all()
         .map_err(|e| Error::io("sync", tmp.path(), &e))?;
