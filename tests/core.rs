@@ -524,3 +524,33 @@ fn clone_at_a_revision_copies_a_prefix_with_provenance() {
         2
     );
 }
+
+#[test]
+fn a_frozen_plan_edited_by_hand_is_caught_and_cannot_be_submitted() {
+    let env = Env::new();
+    small_plan(&env, "plan-tamper");
+    env.ok(&["freeze"]);
+    let ops_path = env.store().join("plan-tamper/ops.jsonl");
+    let text = std::fs::read_to_string(&ops_path).unwrap();
+    std::fs::write(&ops_path, text.replace("tickets/latest.json", "tickets/other.json")).unwrap();
+    let status = env.json(&["status"]);
+    assert!(status["issues"]["blocking"].as_u64().unwrap() >= 1);
+    let out = env.run(&["submit", "--yes"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("digest_mismatch"));
+    assert_eq!(env.json(&["status"])["state"], "reviewable");
+}
+
+#[test]
+fn a_damaged_log_line_is_a_store_failure_naming_file_and_line() {
+    let env = Env::new();
+    small_plan(&env, "plan-dmg");
+    let ops_path = env.store().join("plan-dmg/ops.jsonl");
+    let mut text = std::fs::read_to_string(&ops_path).unwrap();
+    text.insert_str(0, "{not json}\n");
+    std::fs::write(&ops_path, text).unwrap();
+    let out = env.run(&["status"]);
+    assert_eq!(out.status.code(), Some(3));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("plan-dmg") && err.contains("line 1"), "{err}");
+}
