@@ -136,6 +136,7 @@ mod dangling_edge;
 mod digest_mismatch;
 mod duplicate_edge_id;
 mod entry_has_incoming;
+mod evaluator_error;
 mod first_last_across_join;
 mod invalid_edge_id;
 mod invalid_handle;
@@ -146,12 +147,14 @@ mod join_not_diamond;
 mod join_reconvergence;
 mod media_feeds_fields;
 mod missing_arg;
+mod missing_field;
 mod missing_on_indeterminate;
 mod missing_reference;
 mod missing_replay_safe;
 mod multiple_entries;
 mod nested_join;
 mod no_entry;
+mod predicate_unknown_node;
 mod reference_not_upstream;
 mod retry_unsafe_repeat;
 mod select_missing_default;
@@ -166,10 +169,12 @@ mod transition_rejected;
 mod undeclared_field;
 mod unknown_branch;
 mod unknown_case;
+mod unknown_field;
 mod unknown_node;
 mod unknown_tool;
 mod unreachable_node;
 mod unused_case;
+mod unwired_evaluator;
 
 /// Every issue code, once, in the order checks run.
 pub static CHECKS: &[&dyn Check] = &[
@@ -208,6 +213,11 @@ pub static CHECKS: &[&dyn Check] = &[
     &transform_source_not_artifact::TransformSourceNotArtifact,
     &transform_unknown_step::TransformUnknownStep,
     &transform_step_args::TransformStepArgs,
+    &unwired_evaluator::UnwiredEvaluator,
+    &evaluator_error::EvaluatorError,
+    &predicate_unknown_node::PredicateUnknownNode,
+    &missing_field::MissingField,
+    &unknown_field::UnknownField,
     &dangling_edge::DanglingEdge,
     &unknown_node::UnknownNode,
     &torn_tail::TornTail,

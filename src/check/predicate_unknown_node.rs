@@ -1,0 +1,154 @@
+//! Complexity: O(size of the predicates) to collect their paths, then the
+//! batched reachability of `flow::reaches_many` (O(tests) for nearly all).
+
+use crate::check::Issue;
+use crate::check::flow::reaches_many;
+use crate::check::predicate::{self, STRUCTURED};
+use crate::check::support::{IdHints, is_canonical};
+use crate::model::NodeKind;
+
+declare_check! {
+    /// ## What it finds
+    /// A test in a `structured` predicate whose `path` starts with something
+    /// that is not a node running before the branch or select: no node has
+    /// that id, or the node is not upstream (no edge path leads from it to
+    /// the branch or select).
+    ///
+    /// ## Why it matters
+    /// The first segment of a predicate path names the node whose output is
+    /// read. A node that does not exist or has not run yet has no output, so
+    /// the test is always false and the run always takes the same way.
+    ///
+    /// ## How to fix
+    /// Start the path with the id of a node that runs before the branch or
+    /// select (`fetch.status`), or connect that node before it.
+    ///
+    /// ## Example
+    /// ```json
+    /// {"evaluator": "structured", "predicate": {"path": "status", "op": "eq", "value": "open"}}
+    /// ```
+    /// Fixed: `"path": "fetch_ticket.status"`.
+    pub PredicateUnknownNode { code: "predicate_unknown_node", severity: Blocking, needs: ROUTES, source: Check }
+    fn run(cx, out) {
+        let g = &cx.graph;
+        let hints = IdHints::new(g);
+        // (branch or select node, pointer, path, node read)
+        let mut tests: Vec<(usize, String, &str, Option<usize>)> = Vec::new();
+        for (i, n) in cx.content.nodes.iter().enumerate() {
+            if !matches!(n.kind, NodeKind::Branch | NodeKind::Select) || !is_canonical(g, i) {
+                continue;
+            }
+            if n.str_field("evaluator") != Some(STRUCTURED) {
+                continue;
+            }
+            let Some(pred) = n.get("predicate") else { continue };
+            let parsed: Vec<(String, predicate::Predicate)> = if n.kind == NodeKind::Branch {
+                predicate::parse(pred).ok().map(|p| (String::new(), p)).into_iter().collect()
+            } else {
+                predicate::parse_select(pred, &n.cases()).0
+            };
+            for (_, p) in &parsed {
+                for (path, ptr) in p.tests() {
+                    let first = path.split('.').next().unwrap_or(path);
+                    // Select tests' pointers already start with their label.
+                    let pointer = format!("/definition/predicate{ptr}/path");
+                    tests.push((i, pointer, path, g.index_of(first)));
+                }
+            }
+        }
+        let queries: Vec<(usize, usize)> = tests
+            .iter()
+            .filter_map(|(i, _, _, t)| t.map(|t| (t, *i)))
+            .collect();
+        let mut answers = reaches_many(g, &queries).into_iter();
+        for (i, pointer, path, target) in tests {
+            let n = g.node(i);
+            let first = path.split('.').next().unwrap_or(path);
+            let message = match target {
+                None => format!(
+                    "{} node `{}` tests the path \"{path}\", whose first segment `{first}` should name the node to read, but the plan has no node `{first}`{}. Start the path with the id of a node that runs before `{}` (e.g. \"<node>.{path}\")",
+                    n.kind,
+                    n.id,
+                    hints.for_missing(first),
+                    n.id
+                ),
+                Some(t) => {
+                    if answers.next().unwrap_or(false) {
+                        continue;
+                    }
+                    format!(
+                        "{} node `{}` tests the path \"{path}\", which reads node `{first}`, but `{first}` does not run before `{}` on any route, so there is nothing to test when it runs; connect `{}` so it runs before `{}`, or read a node upstream",
+                        n.kind,
+                        n.id,
+                        n.id,
+                        g.node(t).id,
+                        n.id
+                    )
+                }
+            };
+            out.push(
+                Issue::blocking("predicate_unknown_node", message)
+                    .node(n.id.clone())
+                    .at(pointer),
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::PredicateUnknownNode;
+    use crate::check::testing::*;
+    use crate::model::NodeKind;
+    use serde_json::json;
+
+    fn with_predicate(kind: NodeKind, def: serde_json::Value) -> crate::model::Content {
+        plan(
+            vec![
+                entry("s"),
+                call_with("fetch", "t", json!({}), &["status"]),
+                node("b", kind, def),
+                step("later"),
+            ],
+            vec![
+                edge("e1", "s", "fetch", "always"),
+                edge("e2", "fetch", "b", "always"),
+                edge("e3", "b", "later", "default"),
+            ],
+        )
+    }
+
+    #[test]
+    fn fires_on_unknown_and_downstream_nodes() {
+        let p = with_predicate(
+            NodeKind::Branch,
+            json!({"evaluator": "structured", "predicate": {"all": [
+                {"path": "status", "op": "eq", "value": "open"},
+                {"path": "fetc.status", "op": "exists"},
+                {"path": "later.x", "op": "exists"}
+            ]}}),
+        );
+        let issues = run_one(&PredicateUnknownNode, &p);
+        assert_eq!(issues.len(), 3);
+        assert_eq!(
+            issues[0].pointer.as_deref(),
+            Some("/definition/predicate/all/0/path")
+        );
+        assert!(issues[1].message.contains("did you mean `fetch`"));
+        assert!(issues[2].message.contains("does not run before"));
+    }
+
+    #[test]
+    fn passes_upstream_nodes_in_branches_and_selects() {
+        let p = with_predicate(
+            NodeKind::Branch,
+            json!({"evaluator": "structured", "predicate": {"path": "fetch.status", "op": "eq", "value": "open"}}),
+        );
+        assert!(run_one(&PredicateUnknownNode, &p).is_empty());
+        let p = with_predicate(
+            NodeKind::Select,
+            json!({"evaluator": "structured", "cases": ["a"], "predicate": {"a": {"path": "s.x", "op": "truthy"}}}),
+        );
+        assert!(run_one(&PredicateUnknownNode, &p).is_empty());
+    }
+}

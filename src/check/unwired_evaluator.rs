@@ -1,0 +1,111 @@
+//! Complexity: O(n).
+
+use crate::check::Issue;
+use crate::check::predicate::STRUCTURED;
+use crate::check::support::is_canonical;
+use crate::model::NodeKind;
+use crate::model::suggest;
+
+declare_check! {
+    /// ## What it finds
+    /// A `branch` or `select` whose `evaluator` is not wired: neither the
+    /// built-in `structured` evaluator nor an id the registry lists under
+    /// `evaluators`.
+    ///
+    /// Without a registry only `structured` is known; other ids are then not
+    /// reported (they cannot be confirmed or refuted offline), and
+    /// `evaluator_error` does not validate their predicates either.
+    ///
+    /// ## Why it matters
+    /// The evaluator decides which way a branch or select goes. One the
+    /// executor does not have cannot decide anything, so the run stops at
+    /// that node.
+    ///
+    /// ## How to fix
+    /// Use `structured` (built in; predicates like
+    /// `{"path": "fetch.status", "op": "eq", "value": "open"}`), or an
+    /// evaluator the registry lists; to wire a new one, add its id to the
+    /// registry's `evaluators`.
+    ///
+    /// ## Example
+    /// ```json
+    /// {"id": "is_open", "kind": "branch", "definition": {"evaluator": "jexl", "predicate": "status == 'open'"}}
+    /// ```
+    /// Fixed: `{"evaluator": "structured", "predicate": {"path": "fetch.status", "op": "eq", "value": "open"}}`.
+    pub UnwiredEvaluator { code: "unwired_evaluator", severity: Blocking, needs: NOTHING, source: Check }
+    fn run(cx, out) {
+        let Some(reg) = cx.registry else { return };
+        let g = &cx.graph;
+        let mut wired: Vec<&str> = vec![STRUCTURED];
+        for e in &reg.evaluators {
+            if !wired.contains(&e.as_str()) {
+                wired.push(e);
+            }
+        }
+        for (i, n) in cx.content.nodes.iter().enumerate() {
+            if !matches!(n.kind, NodeKind::Branch | NodeKind::Select) || !is_canonical(g, i) {
+                continue;
+            }
+            let Some(ev) = n.str_field("evaluator") else { continue };
+            if reg.has_evaluator(ev) {
+                continue;
+            }
+            out.push(
+                Issue::blocking(
+                    "unwired_evaluator",
+                    format!(
+                        "{} node `{}` uses the evaluator `{ev}`{}, which is not wired (the registry does not list it under `evaluators`), so nothing could decide where the run goes; use one of {} — `structured` is built in — or add `{ev}` to the registry's `evaluators`",
+                        n.kind,
+                        n.id,
+                        suggest::did_you_mean(ev, wired.iter().copied()),
+                        suggest::choices(ev, wired.iter().copied())
+                    ),
+                )
+                .node(n.id.clone())
+                .at("/definition/evaluator"),
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::UnwiredEvaluator;
+    use crate::check::testing::*;
+    use crate::model::NodeKind;
+    use serde_json::json;
+
+    fn br(ev: &str) -> crate::model::Node {
+        node(
+            "b",
+            NodeKind::Branch,
+            json!({"evaluator": ev, "predicate": "x"}),
+        )
+    }
+
+    #[test]
+    fn fires_on_an_unlisted_evaluator() {
+        let issues = run_reg(
+            &UnwiredEvaluator,
+            &plan(vec![br("jexl")], vec![]),
+            &registry("evaluators: [structured, lua]"),
+        );
+        assert_eq!(issues.len(), 1);
+        assert!(issues[0].message.contains("`structured`") && issues[0].message.contains("`lua`"));
+    }
+
+    #[test]
+    fn passes_structured_and_listed_ones_and_skips_without_a_registry() {
+        let reg = registry("evaluators: [lua]");
+        assert!(
+            run_reg(
+                &UnwiredEvaluator,
+                &plan(vec![br("structured")], vec![]),
+                &reg
+            )
+            .is_empty()
+        );
+        assert!(run_reg(&UnwiredEvaluator, &plan(vec![br("lua")], vec![]), &reg).is_empty());
+        assert!(run_one(&UnwiredEvaluator, &plan(vec![br("jexl")], vec![])).is_empty());
+    }
+}
