@@ -131,6 +131,7 @@ macro_rules! declare_check {
 }
 
 mod ambiguous_reference;
+mod bounds_exceeded;
 mod cycle;
 mod dangling_edge;
 mod digest_mismatch;
@@ -155,8 +156,10 @@ mod multiple_entries;
 mod nested_join;
 mod no_entry;
 mod predicate_unknown_node;
+mod ref_lookalike;
 mod reference_not_upstream;
 mod retry_unsafe_repeat;
+mod scaffold_placeholder;
 mod select_missing_default;
 mod tainted_call_arg;
 mod torn_tail;
@@ -167,11 +170,13 @@ mod transform_undeclared_tool;
 mod transform_unknown_step;
 mod transition_rejected;
 mod undeclared_field;
+mod unfilled_param;
 mod unknown_branch;
 mod unknown_case;
 mod unknown_field;
 mod unknown_node;
 mod unknown_tool;
+mod unreachable_call;
 mod unreachable_node;
 mod unused_case;
 mod unwired_evaluator;
@@ -218,6 +223,11 @@ pub static CHECKS: &[&dyn Check] = &[
     &predicate_unknown_node::PredicateUnknownNode,
     &missing_field::MissingField,
     &unknown_field::UnknownField,
+    &scaffold_placeholder::ScaffoldPlaceholder,
+    &unfilled_param::UnfilledParam,
+    &ref_lookalike::RefLookalike,
+    &bounds_exceeded::BoundsExceeded,
+    &unreachable_call::UnreachableCall,
     &dangling_edge::DanglingEdge,
     &unknown_node::UnknownNode,
     &torn_tail::TornTail,

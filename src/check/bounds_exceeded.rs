@@ -1,0 +1,121 @@
+//! Complexity: O(size of the plan): the canonical text is built once to
+//! measure the encoded size (no hash).
+
+use crate::check::Issue;
+
+declare_check! {
+    /// ## What it finds
+    /// A plan over its own `bounds`: more nodes than `maxNodes`, more edges
+    /// than `maxEdges`, or an encoded size (the byte length of the canonical
+    /// JCS text its digest hashes) over `maxEncodedBytes`. One issue per
+    /// bound exceeded. (`maxSteps` and `maxConcurrentFrames` limit a run and
+    /// are enforced by the executor.)
+    ///
+    /// ## Why it matters
+    /// Bounds are part of what a reviewer approves: they promise the plan
+    /// stays a size that can be read, reviewed and executed safely. A plan
+    /// past them breaks that promise.
+    ///
+    /// ## How to fix
+    /// Shrink the plan, or, if the size is intended, raise the bound:
+    /// `planforge bounds --max-nodes N` (bounds are content, so the change is
+    /// reviewed like any other).
+    ///
+    /// ## Example
+    /// A plan with 300 nodes and the default `maxNodes` of 256.
+    /// Fixed: `planforge bounds --max-nodes 320`, or split the plan.
+    pub BoundsExceeded { code: "bounds_exceeded", severity: Blocking, needs: NOTHING, source: Check }
+    fn run(cx, out) {
+        let c = cx.content;
+        let b = &c.bounds;
+        let nodes = c.nodes.len() as u64;
+        let edges = c.edges.len() as u64;
+        if nodes > b.max_nodes {
+            out.push(
+                Issue::blocking(
+                    "bounds_exceeded",
+                    format!(
+                        "the plan has {nodes} nodes, over its bound maxNodes = {}; remove {} node(s), or raise the bound if the size is intended (`planforge bounds --max-nodes {nodes}`)",
+                        b.max_nodes,
+                        nodes - b.max_nodes
+                    ),
+                )
+                .at("/bounds/maxNodes"),
+            );
+        }
+        if edges > b.max_edges {
+            out.push(
+                Issue::blocking(
+                    "bounds_exceeded",
+                    format!(
+                        "the plan has {edges} edges, over its bound maxEdges = {}; remove {} edge(s), or raise the bound if the size is intended (`planforge bounds --max-edges {edges}`)",
+                        b.max_edges,
+                        edges - b.max_edges
+                    ),
+                )
+                .at("/bounds/maxEdges"),
+            );
+        }
+        let size = crate::wire::jcs::content(c).len() as u64;
+        if size > b.max_encoded_bytes {
+            out.push(
+                Issue::blocking(
+                    "bounds_exceeded",
+                    format!(
+                        "the plan's encoded size is {size} bytes, over its bound maxEncodedBytes = {}; make large literals (prompts, args) smaller or move them into artifacts, or raise the bound if the size is intended (`planforge bounds --max-encoded-bytes {size}`)",
+                        b.max_encoded_bytes
+                    ),
+                )
+                .at("/bounds/maxEncodedBytes"),
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::BoundsExceeded;
+    use crate::check::testing::*;
+
+    fn sized(max_nodes: u64, max_edges: u64, max_bytes: u64) -> crate::model::Content {
+        let mut p = plan(
+            vec![entry("s"), step("a"), step("b")],
+            vec![
+                edge("e1", "s", "a", "always"),
+                edge("e2", "a", "b", "always"),
+            ],
+        );
+        p.bounds.max_nodes = max_nodes;
+        p.bounds.max_edges = max_edges;
+        p.bounds.max_encoded_bytes = max_bytes;
+        p
+    }
+
+    #[test]
+    fn fires_on_each_bound() {
+        let issues = run_one(&BoundsExceeded, &sized(2, 1, 100));
+        let at: Vec<_> = issues
+            .iter()
+            .map(|i| i.pointer.as_deref().unwrap())
+            .collect();
+        assert_eq!(
+            at,
+            vec![
+                "/bounds/maxNodes",
+                "/bounds/maxEdges",
+                "/bounds/maxEncodedBytes"
+            ]
+        );
+        assert!(issues[0].message.contains("3 nodes"));
+    }
+
+    #[test]
+    fn passes_at_the_bounds() {
+        // The bound is part of the text it limits: find the fixed point.
+        let mut bound = 1_000_000;
+        for _ in 0..4 {
+            bound = crate::wire::jcs::digest(&sized(3, 2, bound)).1 as u64;
+        }
+        assert!(run_one(&BoundsExceeded, &sized(3, 2, bound)).is_empty());
+    }
+}

@@ -1,0 +1,78 @@
+//! Complexity: O(size of the definitions).
+
+use crate::check::Issue;
+use crate::check::support::{set_path, walk_definition};
+use crate::model::Value;
+
+/// What `add-node --scaffold` fills missing required strings with.
+pub const PLACEHOLDER: &str = "lorem ipsum";
+
+declare_check! {
+    /// ## What it finds
+    /// A string exactly equal to `lorem ipsum` anywhere in a node's
+    /// definition (case-sensitive: `Lorem ipsum` is someone's text). One
+    /// issue per occurrence.
+    ///
+    /// ## Why it matters
+    /// `add-node --scaffold` fills required strings it was not given with this
+    /// placeholder so a half-written node can be stored. Left in place, a
+    /// tool would be called with it, or a model prompted with it.
+    ///
+    /// ## How to fix
+    /// Replace each placeholder with the intended value:
+    /// `planforge set <node> <path> VALUE`.
+    ///
+    /// ## Example
+    /// ```json
+    /// {"id": "fetch", "kind": "call", "definition": {"tool": "lorem ipsum", "…": "…"}}
+    /// ```
+    /// Fixed: `planforge set fetch tool tickets_get`.
+    pub ScaffoldPlaceholder { code: "scaffold_placeholder", severity: Blocking, needs: NOTHING, source: Check }
+    fn run(cx, out) {
+        for n in &cx.content.nodes {
+            walk_definition(n, &mut |pointer, v| {
+                if matches!(v, Value::String(s) if s == PLACEHOLDER) {
+                    let path = set_path(pointer);
+                    out.push(
+                        Issue::blocking(
+                            "scaffold_placeholder",
+                            format!(
+                                "node `{}` still has the scaffold placeholder \"{PLACEHOLDER}\" at `{path}`; replace it with the intended value: `planforge set {} {path} VALUE`",
+                                n.id, n.id
+                            ),
+                        )
+                        .node(n.id.clone())
+                        .at(pointer),
+                    );
+                }
+            });
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ScaffoldPlaceholder;
+    use crate::check::testing::*;
+    use serde_json::json;
+
+    #[test]
+    fn fires_once_per_placeholder() {
+        let c = call_with("c", "lorem ipsum", json!({"a": ["x", "lorem ipsum"]}), &[]);
+        let issues = run_one(&ScaffoldPlaceholder, &plan(vec![c], vec![]));
+        assert_eq!(issues.len(), 2);
+        assert_eq!(issues[1].pointer.as_deref(), Some("/definition/args/a/1"));
+        assert!(issues[1].message.contains("planforge set c args.a.1 VALUE"));
+    }
+
+    #[test]
+    fn passes_other_capitalisation() {
+        let c = call_with(
+            "c",
+            "t",
+            json!({"a": "Lorem ipsum", "b": "lorem ipsum dolor"}),
+            &[],
+        );
+        assert!(run_one(&ScaffoldPlaceholder, &plan(vec![c], vec![])).is_empty());
+    }
+}

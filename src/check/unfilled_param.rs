@@ -1,0 +1,79 @@
+//! Complexity: O(size of the definitions).
+
+use crate::check::Issue;
+use crate::check::support::{set_path, walk_definition};
+use crate::model::Value;
+
+declare_check! {
+    /// ## What it finds
+    /// A template hole (`{"$param": {"path": …}}`) in a plan. Holes belong in
+    /// templates, where `instantiate` fills every one of them.
+    ///
+    /// ## Why it matters
+    /// Nothing fills a hole in a plan: at run time the step would receive a
+    /// placeholder object instead of a value. It usually means a template
+    /// node was copied by hand instead of instantiated.
+    ///
+    /// ## How to fix
+    /// Replace the hole with the value (or a reference to the node that
+    /// produces it): `planforge set <node> <path> VALUE`; or instantiate the
+    /// template (`planforge instantiate TEMPLATE --arg name=value`).
+    ///
+    /// ## Example
+    /// ```json
+    /// {"args": {"ticket": {"$param": {"path": "ticket_id"}}}}
+    /// ```
+    /// Fixed: `{"args": {"ticket": {"$ref": {"node": "accept", "select": "first", "path": "ticket_id"}}}}`.
+    pub UnfilledParam { code: "unfilled_param", severity: Blocking, needs: NOTHING, source: Check }
+    fn run(cx, out) {
+        for n in &cx.content.nodes {
+            walk_definition(n, &mut |pointer, v| {
+                if let Value::Param(p) = v {
+                    let path = set_path(pointer);
+                    out.push(
+                        Issue::blocking(
+                            "unfilled_param",
+                            format!(
+                                "node `{}` has the template hole `{}` at `{path}`, but holes are only filled when a template is instantiated; put the value there instead (`planforge set {} {path} VALUE`, or a reference such as `@node.field`)",
+                                n.id, p.path, n.id
+                            ),
+                        )
+                        .node(n.id.clone())
+                        .at(pointer),
+                    );
+                }
+            });
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::UnfilledParam;
+    use crate::check::testing::*;
+    use serde_json::json;
+
+    #[test]
+    fn fires_on_a_hole() {
+        let c = call_with(
+            "c",
+            "t",
+            json!({"t": {"$param": {"path": "ticket_id"}}}),
+            &[],
+        );
+        let issues = run_one(&UnfilledParam, &plan(vec![c], vec![]));
+        assert_eq!(issues.len(), 1);
+        assert!(issues[0].message.contains("`ticket_id`"));
+    }
+
+    #[test]
+    fn passes_values_and_lookalike_literals() {
+        let c = call_with(
+            "c",
+            "t",
+            json!({"t": "x", "u": {"$param": {"path": "p"}, "note": 1}}),
+            &[],
+        );
+        assert!(run_one(&UnfilledParam, &plan(vec![c], vec![])).is_empty());
+    }
+}

@@ -1,0 +1,121 @@
+//! Complexity: O(n + e): two walks from the entry — the shared one
+//! (`Graph::reachable`) and an independent breadth-first walk over the raw
+//! edge list with its own index.
+
+use crate::check::Issue;
+use crate::model::NodeKind;
+use std::collections::{HashMap, VecDeque};
+
+/// A second reachability walk, deliberately sharing nothing with `Graph`:
+/// its own id index, its own adjacency and a queue instead of a stack.
+fn independent_reach(content: &crate::model::Content) -> Vec<bool> {
+    let n = content.nodes.len();
+    let mut at: HashMap<&str, usize> = HashMap::with_capacity(n);
+    for (i, node) in content.nodes.iter().enumerate() {
+        at.entry(node.id.as_str()).or_insert(i);
+    }
+    let mut next: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for e in &content.edges {
+        if let (Some(&f), Some(&t)) = (at.get(e.from.as_str()), at.get(e.to.as_str())) {
+            next[f].push(t);
+        }
+    }
+    let mut seen = vec![false; n];
+    let entries: Vec<usize> = (0..n)
+        .filter(|&i| content.nodes[i].kind == NodeKind::Entry)
+        .collect();
+    if entries.len() != 1 {
+        return seen;
+    }
+    let mut queue = VecDeque::from([entries[0]]);
+    seen[entries[0]] = true;
+    while let Some(v) = queue.pop_front() {
+        for &t in &next[v] {
+            if !seen[t] {
+                seen[t] = true;
+                queue.push_back(t);
+            }
+        }
+    }
+    seen
+}
+
+declare_check! {
+    /// ## What it finds
+    /// A `call` that cannot be reached from the entry. It also gets
+    /// `unreachable_node`; this code exists because a call that can never
+    /// run is the costliest kind of dead step, and it is computed by a second
+    /// reachability walk that shares no code with the first, so a bug in one
+    /// cannot hide an unreachable call (that bug has shipped before). A call
+    /// missed by either walk is reported.
+    ///
+    /// ## Why it matters
+    /// A call is where a plan acts on the world. One that can never run is a
+    /// step the author expects (a notification, a write) that never happens,
+    /// and its authority is left out of the set a reviewer approves.
+    ///
+    /// ## How to fix
+    /// Connect it from a step that runs before it, or remove it.
+    ///
+    /// ## Example
+    /// ```json
+    /// {"nodes": [{"id": "start", "kind": "entry", "definition": {"input": []}},
+    ///            {"id": "notify", "kind": "call", "definition": {"tool": "send_mail", "…": "…"}}], "edges": []}
+    /// ```
+    /// Fixed: `planforge connect start notify`.
+    pub UnreachableCall { code: "unreachable_call", severity: Blocking, needs: ROUTES, source: Check }
+    fn run(cx, out) {
+        let first = cx.graph.reachable();
+        let second = independent_reach(cx.content);
+        let entry = cx.graph.entry().map(|e| cx.graph.node(e).id.as_str()).unwrap_or("the entry");
+        for (i, n) in cx.content.nodes.iter().enumerate() {
+            if n.kind != NodeKind::Call || (first[i] && second[i]) {
+                continue;
+            }
+            let disagree = if first[i] != second[i] {
+                " (the two reachability walks disagree here, which is a planforge bug: please report it)"
+            } else {
+                ""
+            };
+            let tool = n.tool().map(|t| format!(" (tool `{t}`)")).unwrap_or_default();
+            out.push(
+                Issue::blocking(
+                    "unreachable_call",
+                    format!(
+                        "call `{}`{tool} can never run: no route from the entry `{entry}` reaches it{disagree}, so its tool is never invoked and its authority is not part of what is approved; connect it from a step that runs before it (`planforge connect <step> {}`) or remove it",
+                        n.id, n.id
+                    ),
+                )
+                .node(n.id.clone()),
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{UnreachableCall, independent_reach};
+    use crate::check::testing::*;
+
+    #[test]
+    fn fires_on_a_detached_call_only() {
+        let p = plan(
+            vec![entry("s"), step("a"), step("lost"), join("lost_join")],
+            vec![edge("e", "s", "a", "always")],
+        );
+        let issues = run_one(&UnreachableCall, &p);
+        assert_eq!(issues.len(), 1);
+        assert_eq!(issues[0].node_id.as_deref(), Some("lost"));
+    }
+
+    #[test]
+    fn passes_reached_calls_and_the_walks_agree() {
+        let p = plan(
+            vec![entry("s"), step("a"), step("b")],
+            vec![edge("e", "s", "a", "always"), edge("f", "a", "b", "error")],
+        );
+        assert!(run_one(&UnreachableCall, &p).is_empty());
+        let g = crate::check::Graph::new(&p);
+        assert_eq!(independent_reach(&p), g.reachable());
+    }
+}
