@@ -132,6 +132,7 @@ macro_rules! declare_check {
 
 mod ambiguous_reference;
 mod bounds_exceeded;
+mod contention_collision;
 mod cycle;
 mod dangling_edge;
 mod digest_mismatch;
@@ -154,6 +155,7 @@ mod missing_reference;
 mod missing_replay_safe;
 mod multiple_entries;
 mod nested_join;
+mod nested_spawn;
 mod no_entry;
 mod predicate_unknown_node;
 mod ref_lookalike;
@@ -161,6 +163,8 @@ mod reference_not_upstream;
 mod retry_unsafe_repeat;
 mod scaffold_placeholder;
 mod select_missing_default;
+#[cfg(test)]
+mod situations;
 mod tainted_call_arg;
 mod torn_tail;
 mod transform_source_not_artifact;
@@ -178,6 +182,7 @@ mod unknown_node;
 mod unknown_tool;
 mod unreachable_call;
 mod unreachable_node;
+mod unreconciled_unit;
 mod unused_case;
 mod unwired_evaluator;
 
@@ -227,6 +232,9 @@ pub static CHECKS: &[&dyn Check] = &[
     &unfilled_param::UnfilledParam,
     &ref_lookalike::RefLookalike,
     &bounds_exceeded::BoundsExceeded,
+    &contention_collision::ContentionCollision,
+    &nested_spawn::NestedSpawn,
+    &unreconciled_unit::UnreconciledUnit,
     &unreachable_call::UnreachableCall,
     &dangling_edge::DanglingEdge,
     &unknown_node::UnknownNode,

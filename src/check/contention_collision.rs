@@ -1,0 +1,284 @@
+//! Complexity: O(size of the calls' args) to group writers by literal target
+//! (a hash map, so calls are never compared across targets). Within a group
+//! of k writers, k − 1 reachability tests show whether they are already in
+//! one order (the usual case); otherwise the first 256 (in topological
+//! order) are compared pairwise, and mutual exclusion is tested only for
+//! pairs that can run concurrently.
+
+use crate::check::Graph;
+use crate::check::Issue;
+use crate::check::flow::reaches_many;
+use crate::check::support::is_canonical;
+use crate::model::{Handle, NodeKind, Value};
+use std::collections::HashMap;
+
+/// Writers compared pairwise per target when they are not simply ordered.
+const PAIRWISE: usize = 256;
+
+/// Whether two handles out of one node can never both fire in one execution.
+fn exclusive(kind: NodeKind, a: &Handle, b: &Handle) -> bool {
+    use Handle::*;
+    match (a, b) {
+        (Error, x) | (x, Error) => *x != Error,
+        _ => match kind {
+            NodeKind::Branch => matches!(
+                (a, b),
+                (Match, NoMatch) | (NoMatch, Match) | (Match, Default) | (Default, Match)
+            ),
+            NodeKind::Select => match (a, b) {
+                (Case(x), Case(y)) => x != y,
+                (Case(_), Default) | (Default, Case(_)) => true,
+                _ => false,
+            },
+            _ => false,
+        },
+    }
+}
+
+/// Whether `a` and `b` lie on mutually exclusive arms of their nearest
+/// common dominator: every route from it to `a` leaves by handles that
+/// exclude every handle by which routes to `b` leave it.
+fn on_exclusive_arms(g: &Graph, a: usize, b: usize) -> bool {
+    let Some(d) = g.common_dominator(a, b) else {
+        return false;
+    };
+    if d == a || d == b {
+        return false;
+    }
+    let kind = g.node(d).kind;
+    let arms = |x: usize| -> Vec<&Handle> {
+        g.out[d]
+            .iter()
+            .filter_map(|&e| {
+                let (_, t) = g.ends[e]?;
+                (t == x || g.reaches(t, x)).then(|| &g.edge(e).handle)
+            })
+            .collect()
+    };
+    let (ha, hb) = (arms(a), arms(b));
+    !ha.is_empty() && !hb.is_empty() && ha.iter().all(|x| hb.iter().all(|y| exclusive(kind, x, y)))
+}
+
+declare_check! {
+    /// ## What it finds
+    /// Two calls that can run at the same time and write the same literal
+    /// target. A call writes the values of the args its tool lists under
+    /// `writes` in the registry (`output` of `spawn_subagent`, `path` of
+    /// `write_synthesis`); only literal values are compared — a target built
+    /// from a reference is not. Two calls can run at the same time when
+    /// neither reaches the other, unless they sit on mutually exclusive arms
+    /// of one node: `match` vs `no_match`/`default` of a branch, different
+    /// `case_*` (or `case_*` vs `default`) of a select, or `error` vs a
+    /// success handle of any node. Needs a registry.
+    ///
+    /// ## Why it matters
+    /// Concurrent writes to one artifact race: one overwrites the other, or
+    /// they interleave, and what lands depends on timing — the "contention
+    /// collision" failure of multi-agent work.
+    ///
+    /// ## How to fix
+    /// Give each call its own target; or order them (connect one before the
+    /// other) when the second should build on the first; or put them on
+    /// exclusive arms of a branch or select when only one should run.
+    ///
+    /// ## Example
+    /// `accept → unit_a`, `accept → unit_b`, both `spawn_subagent` with
+    /// `"output": "notes.md"`. Fixed: `"output": "notes_a.md"` and
+    /// `"notes_b.md"`.
+    pub ContentionCollision { code: "contention_collision", severity: Blocking, needs: BOTH, source: Check }
+    fn run(cx, out) {
+        let Some(reg) = cx.registry else { return };
+        let g = &cx.graph;
+        let reach = g.reachable();
+        let pos = g.topo_pos();
+        // literal target → writers (node, arg name), one entry per node.
+        let mut groups: HashMap<String, Vec<(usize, &str)>> = HashMap::new();
+        let mut order: Vec<String> = Vec::new();
+        for (i, n) in cx.content.nodes.iter().enumerate() {
+            if n.kind != NodeKind::Call || !reach[i] || !is_canonical(g, i) {
+                continue;
+            }
+            let Some(entry) = n.tool().and_then(|t| reg.tool(t)) else { continue };
+            let Some(args) = n.get("args").and_then(Value::as_object) else { continue };
+            for w in &entry.writes {
+                let Some(v) = args.get(w) else { continue };
+                let mut literal = true;
+                v.walk(&mut String::new(), &mut |_, x| {
+                    literal &= !matches!(x, Value::Ref(_) | Value::Param(_));
+                });
+                if !literal {
+                    continue;
+                }
+                let key = match v {
+                    Value::String(s) => s.clone(),
+                    other => crate::wire::json::compact(other),
+                };
+                let group = groups.entry(key.clone()).or_insert_with(|| {
+                    order.push(key);
+                    Vec::new()
+                });
+                if !group.iter().any(|(x, _)| *x == i) {
+                    group.push((i, w.as_str()));
+                }
+            }
+        }
+        for key in order {
+            let mut writers = groups.remove(&key).unwrap_or_default();
+            if writers.len() < 2 {
+                continue;
+            }
+            writers.sort_by_key(|(i, _)| pos[*i]);
+            let chain: Vec<(usize, usize)> = writers.windows(2).map(|w| (w[0].0, w[1].0)).collect();
+            if reaches_many(g, &chain).into_iter().all(|x| x) {
+                continue; // one total order: never concurrent
+            }
+            let compared = writers.len().min(PAIRWISE);
+            let mut pairs = Vec::new();
+            for b in 1..compared {
+                for a in 0..b {
+                    pairs.push((writers[a].0, writers[b].0));
+                }
+            }
+            let ordered = reaches_many(g, &pairs);
+            let mut reported = vec![false; compared];
+            let mut k = 0;
+            for b in 1..compared {
+                let mut clash: Vec<usize> = Vec::new();
+                for a in 0..b {
+                    if !ordered[k] && !on_exclusive_arms(g, writers[a].0, writers[b].0) {
+                        clash.push(a);
+                    }
+                    k += 1;
+                }
+                if clash.is_empty() || reported[b] {
+                    continue;
+                }
+                reported[b] = true;
+                let (bn, barg) = writers[b];
+                let (an, aarg) = writers[clash[0]];
+                let node_b = g.node(bn);
+                let node_a = g.node(an);
+                let others = if clash.len() > 1 {
+                    format!(" (and with {} other call(s) that also write it)", clash.len() - 1)
+                } else {
+                    String::new()
+                };
+                let unchecked = if b == compared - 1 && writers.len() > compared {
+                    format!("; {} more calls write this target and were not compared", writers.len() - compared)
+                } else {
+                    String::new()
+                };
+                out.push(
+                    Issue::blocking(
+                        "contention_collision",
+                        format!(
+                            "calls `{}` and `{}` can run at the same time (neither runs before the other) and both write \"{key}\" (`{}` arg `{aarg}`, `{}` arg `{barg}`){others}, so their writes race; give each its own target, connect one before the other (`planforge connect {} {}`) if the second should build on the first, or put them on exclusive arms of a branch or select{unchecked}",
+                            node_a.id, node_b.id, node_a.id, node_b.id, node_a.id, node_b.id
+                        ),
+                    )
+                    .node(node_b.id.clone())
+                    .at(format!("/definition/args/{barg}")),
+                );
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ContentionCollision;
+    use crate::check::testing::*;
+    use crate::model::NodeKind;
+    use serde_json::json;
+
+    const REG: &str = "tools: {spawn: {returns: text, writes: [output]}, other: {returns: text}}";
+
+    fn writer(id: &str, target: &str) -> crate::model::Node {
+        call_with(id, "spawn", json!({"output": target}), &[])
+    }
+
+    #[test]
+    fn fires_on_parallel_writers_of_one_target() {
+        let p = plan(
+            vec![
+                entry("s"),
+                writer("a", "notes.md"),
+                writer("b", "notes.md"),
+                writer("c", "other.md"),
+            ],
+            vec![
+                edge("e1", "s", "a", "always"),
+                edge("e2", "s", "b", "always"),
+                edge("e3", "s", "c", "always"),
+            ],
+        );
+        let issues = run_reg(&ContentionCollision, &p, &registry(REG));
+        assert_eq!(issues.len(), 1);
+        assert!(issues[0].message.contains("`a` and `b`"));
+        assert_eq!(
+            issues[0].pointer.as_deref(),
+            Some("/definition/args/output")
+        );
+    }
+
+    #[test]
+    fn error_vs_success_and_always_vs_match() {
+        // `error` vs `always` out of one call: exclusive.
+        let p = plan(
+            vec![entry("s"), step("x"), writer("a", "t"), writer("b", "t")],
+            vec![
+                edge("e1", "s", "x", "always"),
+                edge("e2", "x", "a", "always"),
+                edge("e3", "x", "b", "error"),
+            ],
+        );
+        assert!(run_reg(&ContentionCollision, &p, &registry(REG)).is_empty());
+        // `always` fires beside `match`: not exclusive.
+        let br = node(
+            "br",
+            NodeKind::Branch,
+            json!({"evaluator": "structured", "predicate": {}}),
+        );
+        let p = plan(
+            vec![entry("s"), br, writer("a", "t"), writer("b", "t")],
+            vec![
+                edge("e1", "s", "br", "always"),
+                edge("e2", "br", "a", "match"),
+                edge("e3", "br", "b", "default"),
+                edge("e4", "br", "b", "always"),
+            ],
+        );
+        assert_eq!(run_reg(&ContentionCollision, &p, &registry(REG)).len(), 1);
+    }
+
+    #[test]
+    fn passes_ordered_exclusive_and_non_literal_writers() {
+        let sel = node(
+            "sel",
+            NodeKind::Select,
+            json!({"evaluator": "structured", "predicate": {}, "cases": ["x", "y"]}),
+        );
+        let p = plan(
+            vec![
+                entry("s"),
+                sel,
+                writer("a", "t"),
+                writer("b", "t"),
+                writer("c", "t"),
+                writer("d", "t"),
+                call_with("e", "spawn", json!({"output": r("s", Some("name"))}), &[]),
+                call_with("f", "spawn", json!({"output": r("s", Some("name"))}), &[]),
+            ],
+            vec![
+                edge("e1", "s", "sel", "always"),
+                edge("e2", "sel", "a", "case_x"),
+                edge("e3", "sel", "b", "case_y"),
+                edge("e4", "sel", "c", "default"),
+                edge("e5", "c", "d", "always"),
+                edge("e6", "s", "e", "always"),
+                edge("e7", "s", "f", "always"),
+            ],
+        );
+        assert!(run_reg(&ContentionCollision, &p, &registry(REG)).is_empty());
+    }
+}

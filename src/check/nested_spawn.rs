@@ -1,0 +1,136 @@
+//! Complexity: O(n + Σ length of the tools lists).
+
+use crate::check::Issue;
+use crate::check::support::is_canonical;
+use crate::model::{NodeKind, Value};
+
+declare_check! {
+    /// ## What it finds
+    /// A call of a spawning tool (`spawnsAgent: true` in the registry) that
+    /// could let the subagent spawn further agents, or where that cannot be
+    /// proven:
+    /// - its tools argument (the registry entry's `toolsArg`) lists a tool
+    ///   that itself spawns agents;
+    /// - the argument is missing, or not a literal list of tool names (a
+    ///   reference, say), so what the subagent may use is unknown;
+    /// - the registry entry names no `toolsArg` at all.
+    ///
+    /// Needs a registry.
+    ///
+    /// ## Why it matters
+    /// Orchestration depth stays 1: only the plan spawns agents. A subagent
+    /// that can spawn its own escapes the plan's bounds, its review and its
+    /// reconciliation — nobody verifies what the grandchildren write.
+    ///
+    /// ## How to fix
+    /// Pass the subagent a literal list of tools without spawning tools, e.g.
+    /// `"tools": ["read_artifact"]`; if the registry entry lacks `toolsArg`,
+    /// add it there.
+    ///
+    /// ## Example
+    /// ```json
+    /// {"tool": "spawn_subagent", "args": {"tools": ["read_artifact", "spawn_subagent"], "…": "…"}}
+    /// ```
+    /// Fixed: `"tools": ["read_artifact"]`.
+    pub NestedSpawn { code: "nested_spawn", severity: Blocking, needs: REGISTRY, source: Check }
+    fn run(cx, out) {
+        let Some(reg) = cx.registry else { return };
+        let g = &cx.graph;
+        for (i, n) in cx.content.nodes.iter().enumerate() {
+            if n.kind != NodeKind::Call || !is_canonical(g, i) {
+                continue;
+            }
+            let Some(tool) = n.tool() else { continue };
+            let Some(entry) = reg.tool(tool) else { continue };
+            if !entry.spawns_agent {
+                continue;
+            }
+            let issue = |message: String, at: String| {
+                Issue::blocking("nested_spawn", message).node(n.id.clone()).at(at)
+            };
+            let Some(arg) = entry.tools_arg.as_deref() else {
+                out.push(issue(
+                    format!(
+                        "call `{}` spawns an agent with `{tool}`, but the registry entry of `{tool}` does not name its `toolsArg`, so which tools the subagent gets (and whether it could spawn agents itself) cannot be checked; add `toolsArg: <arg name>` to `{tool}` in the registry",
+                        n.id
+                    ),
+                    "/definition/tool".into(),
+                ));
+                continue;
+            };
+            let at = format!("/definition/args/{arg}");
+            let list = n.get("args").and_then(Value::as_object).and_then(|a| a.get(arg));
+            let names: Option<Vec<&str>> = list
+                .and_then(Value::as_array)
+                .and_then(|a| a.iter().map(Value::as_str).collect());
+            let Some(names) = names else {
+                let what = match list {
+                    None => "does not pass it".to_string(),
+                    Some(v) => format!("passes {} there instead of a literal list of tool names", v.type_name()),
+                };
+                out.push(issue(
+                    format!(
+                        "call `{}` spawns an agent with `{tool}`, whose `{arg}` argument lists the tools the subagent may use, but it {what}, so it cannot be shown that the subagent will not spawn agents itself; pass a literal list, e.g. `\"{arg}\": [\"read_artifact\"]`",
+                        n.id
+                    ),
+                    at,
+                ));
+                continue;
+            };
+            let spawning: Vec<&str> = names
+                .into_iter()
+                .filter(|t| reg.tool(t).is_some_and(|e| e.spawns_agent))
+                .collect();
+            if spawning.is_empty() {
+                continue;
+            }
+            out.push(issue(
+                format!(
+                    "call `{}` spawns an agent with `{tool}` and gives it {}, which {} agents itself; orchestration depth stays 1 (only the plan spawns agents), so remove {} from `{arg}`",
+                    n.id,
+                    crate::model::suggest::capped_list(&spawning, 20),
+                    if spawning.len() == 1 { "spawns" } else { "spawn" },
+                    if spawning.len() == 1 { "it" } else { "them" }
+                ),
+                at,
+            ));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::NestedSpawn;
+    use crate::check::testing::*;
+    use serde_json::json;
+
+    const REG: &str = "tools: {spawn: {returns: text, spawnsAgent: true, toolsArg: tools}, loose: {returns: text, spawnsAgent: true}, read: {returns: text}}";
+
+    #[test]
+    fn fires_on_spawning_tools_non_literal_lists_and_missing_tools_arg() {
+        let p = plan(
+            vec![
+                call_with("a", "spawn", json!({"tools": ["read", "spawn"]}), &[]),
+                call_with("b", "spawn", json!({"tools": r("s", Some("tools"))}), &[]),
+                call_with("c", "spawn", json!({}), &[]),
+                call_with("d", "loose", json!({}), &[]),
+            ],
+            vec![],
+        );
+        let issues = run_reg(&NestedSpawn, &p, &registry(REG));
+        assert_eq!(issues.len(), 4);
+        assert!(issues[0].message.contains("`spawn`"));
+        assert!(issues[1].message.contains("a $ref"));
+        assert!(issues[2].message.contains("does not pass it"));
+        assert!(issues[3].message.contains("toolsArg"));
+    }
+
+    #[test]
+    fn passes_a_literal_list_without_spawners() {
+        let p = plan(
+            vec![call_with("a", "spawn", json!({"tools": ["read"]}), &[])],
+            vec![],
+        );
+        assert!(run_reg(&NestedSpawn, &p, &registry(REG)).is_empty());
+    }
+}

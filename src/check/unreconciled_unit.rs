@@ -1,0 +1,314 @@
+//! Complexity: O((n + e + refs) · ⌈k / 64⌉) to mark, for all k spawning calls
+//! at once (as bitsets), which nodes read each of them directly or
+//! transitively; then one walk per spawning call over the nodes it reaches
+//! before any of its readers (its unverified region), stopping at the first
+//! write found.
+
+use crate::check::Issue;
+use crate::check::support::{data_refs, is_canonical};
+use crate::model::{NodeKind, Value};
+use std::collections::{HashMap, VecDeque};
+
+declare_check! {
+    /// ## What it finds
+    /// For a call `S` of a spawning tool (`spawnsAgent: true`):
+    /// - no node reachable from `S` reads `S` — by a `$ref` to it, or as a
+    ///   call naming the artifact `S` writes (the literal value of an arg the
+    ///   tool lists under `writes`) in its args; or
+    /// - a call that writes (its tool lists `writes`) is reachable from `S`
+    ///   along a path that avoids every reader of `S`, counting readers of
+    ///   readers (transitive readers). The writing call itself does not count
+    ///   as a reader on its own path: a write that takes `S`'s output
+    ///   straight into what it writes has verified nothing.
+    ///
+    /// Needs a registry.
+    ///
+    /// ## Why it matters
+    /// A subagent's output is a claim, not a fact. Every artifact must be
+    /// read and verified before anything is written from it; otherwise an
+    /// unverified (possibly wrong, possibly partial) result lands in the
+    /// synthesis or feeds the next unit.
+    ///
+    /// ## How to fix
+    /// After each spawning call, read its artifact (e.g. `read_artifact` with
+    /// the artifact's path) and verify it (a reason step judging the result),
+    /// and make every route to a writing call pass that verification.
+    ///
+    /// ## Example
+    /// `unit_a` (`spawn_subagent`, `"output": "a.md"`) `→ write_synthesis`
+    /// directly. Fixed: `unit_a → read_a (read_artifact, "path": "a.md") →
+    /// verify_a (reason) → write_synthesis`.
+    pub UnreconciledUnit { code: "unreconciled_unit", severity: Blocking, needs: BOTH, source: Check }
+    fn run(cx, out) {
+        let Some(reg) = cx.registry else { return };
+        let g = &cx.graph;
+        let Some(topo) = &g.topo else { return };
+        let reach = g.reachable();
+        let n = g.len();
+        let tool_of = |i: usize| g.node(i).tool().and_then(|t| reg.tool(t));
+        let spawns: Vec<usize> = (0..n)
+            .filter(|&i| {
+                g.node(i).kind == NodeKind::Call
+                    && reach[i]
+                    && is_canonical(g, i)
+                    && tool_of(i).is_some_and(|e| e.spawns_agent)
+            })
+            .collect();
+        if spawns.is_empty() {
+            return;
+        }
+        let words = spawns.len().div_ceil(64);
+        let bit = |k: usize| (k / 64, 1u64 << (k % 64));
+        let mut dep = vec![0u64; n * words];
+        let spawn_of: HashMap<usize, usize> = spawns.iter().enumerate().map(|(k, &s)| (s, k)).collect();
+        // The artifacts each spawning call writes (literal values of its `writes` args).
+        let mut artifacts: HashMap<&str, Vec<usize>> = HashMap::new();
+        let mut written: Vec<Vec<&str>> = vec![Vec::new(); spawns.len()];
+        for (k, &s) in spawns.iter().enumerate() {
+            let Some(args) = g.node(s).get("args").and_then(Value::as_object) else { continue };
+            for w in &tool_of(s).map(|e| e.writes.clone()).unwrap_or_default() {
+                if let Some(Value::String(a)) = args.get(w) {
+                    artifacts.entry(a.as_str()).or_default().push(k);
+                    written[k].push(a.as_str());
+                }
+            }
+        }
+        // Direct readers: a reference to S, or a call naming S's artifact.
+        let refs = data_refs(g);
+        let mut reads: Vec<Vec<usize>> = vec![Vec::new(); n];
+        for d in &refs {
+            reads[d.node].push(d.target);
+        }
+        for v in 0..n {
+            for &t in &reads[v] {
+                if let Some(&k) = spawn_of.get(&t) {
+                    let (w, b) = bit(k);
+                    dep[v * words + w] |= b;
+                }
+            }
+            let node = g.node(v);
+            if node.kind != NodeKind::Call || artifacts.is_empty() {
+                continue;
+            }
+            if let Some(args) = node.get("args") {
+                args.walk(&mut String::new(), &mut |_, x| {
+                    if let Value::String(s) = x
+                        && let Some(ks) = artifacts.get(s.as_str())
+                    {
+                        for &k in ks {
+                            if spawns[k] != v {
+                                let (w, b) = bit(k);
+                                dep[v * words + w] |= b;
+                            }
+                        }
+                    }
+                });
+            }
+        }
+        // Transitive readers, in topological order.
+        for &v in topo {
+            for &t in &reads[v] {
+                if t == v {
+                    continue;
+                }
+                for w in 0..words {
+                    let x = dep[t * words + w];
+                    dep[v * words + w] |= x;
+                }
+            }
+        }
+        let writes = |i: usize| {
+            g.node(i).kind == NodeKind::Call && tool_of(i).is_some_and(|e| !e.writes.is_empty())
+        };
+        let mut stamp = vec![usize::MAX; n];
+        let mut parent = vec![usize::MAX; n];
+        for (k, &s) in spawns.iter().enumerate() {
+            let (w, b) = bit(k);
+            let is_reader = |v: usize| dep[v * words + w] & b != 0;
+            let mut queue = VecDeque::from([s]);
+            stamp[s] = k;
+            let mut found_reader = false;
+            let mut bad_write = None;
+            'walk: while let Some(v) = queue.pop_front() {
+                for t in g.succs(v) {
+                    if stamp[t] == k {
+                        continue;
+                    }
+                    stamp[t] = k;
+                    parent[t] = v;
+                    // A write is checked before its reading: a call that
+                    // writes from S's output is not S's verification.
+                    if t != s && writes(t) {
+                        bad_write = Some(t);
+                        break 'walk;
+                    }
+                    if is_reader(t) {
+                        found_reader = true;
+                        continue;
+                    }
+                    queue.push_back(t);
+                }
+            }
+            let sn = g.node(s);
+            let tool = sn.tool().unwrap_or("?");
+            let artifact = if written[k].is_empty() {
+                String::new()
+            } else {
+                format!(
+                    " and writes {}",
+                    written[k].iter().map(|a| format!("\"{a}\"")).collect::<Vec<_>>().join(", ")
+                )
+            };
+            let example = written[k]
+                .first()
+                .map(|a| format!("a `read_artifact` call with `\"path\": \"{a}\"`"))
+                .unwrap_or_else(|| format!("a step that references `{}`", sn.id));
+            let message = if let Some(wn) = bad_write {
+                let mut route = vec![wn];
+                let mut cur = wn;
+                while cur != s && route.len() < 12 {
+                    cur = parent[cur];
+                    route.push(cur);
+                }
+                route.reverse();
+                let ids: Vec<&str> = route.iter().map(|&i| g.node(i).id.as_str()).collect();
+                let shown = if cur == s { ids.join(" → ") } else { format!("{} → … → {}", ids[0], ids[ids.len() - 1]) };
+                format!(
+                    "call `{}` spawns an agent (`{tool}`){artifact}, but the writing call `{}` can run after it along {shown} without anything reading and verifying the spawned work first; every artifact must be verified before anything is written from it. Put a reader of `{}` (e.g. {example}, then a reason step that checks it) on that route before `{}`",
+                    sn.id,
+                    g.node(wn).id,
+                    sn.id,
+                    g.node(wn).id
+                )
+            } else if !found_reader {
+                format!(
+                    "call `{}` spawns an agent (`{tool}`){artifact}, but no step after it reads its result, so the subagent's work is never verified or reconciled; add {example} after `{}`, then a reason step that checks it",
+                    sn.id,
+                    sn.id
+                )
+            } else {
+                continue;
+            };
+            out.push(Issue::blocking("unreconciled_unit", message).node(sn.id.clone()));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::UnreconciledUnit;
+    use crate::check::testing::*;
+    use crate::model::NodeKind;
+    use serde_json::json;
+
+    fn reg() -> crate::registry::Registry {
+        registry(crate::registry::DEFAULT_REGISTRY_YAML)
+    }
+
+    fn spawn(id: &str, output: &str) -> crate::model::Node {
+        call_with(
+            id,
+            "spawn_subagent",
+            json!({"output": output, "tools": []}),
+            &[],
+        )
+    }
+
+    fn verify(id: &str, reads: &str) -> crate::model::Node {
+        node(
+            id,
+            NodeKind::Reason,
+            json!({"prompt": [r(reads, Some("content"))], "maxAttempts": 1,
+            "outputSchema": {"type": "object", "properties": {"verdict": {}}}}),
+        )
+    }
+
+    fn linear(nodes: Vec<crate::model::Node>) -> crate::model::Content {
+        let ids: Vec<String> = nodes.iter().map(|n| n.id.clone()).collect();
+        let edges = ids
+            .windows(2)
+            .enumerate()
+            .map(|(k, w)| edge(&format!("e{k}"), &w[0], &w[1], "always"))
+            .collect();
+        plan(nodes, edges)
+    }
+
+    #[test]
+    fn fires_on_an_unread_unit_and_on_a_write_that_skips_verification() {
+        let p = linear(vec![entry("s"), spawn("unit", "a.md")]);
+        let issues = run_reg(&UnreconciledUnit, &p, &reg());
+        assert_eq!(issues.len(), 1);
+        assert!(issues[0].message.contains("no step after it reads"));
+
+        let mut p = linear(vec![
+            entry("s"),
+            spawn("unit", "a.md"),
+            call_with(
+                "read",
+                "read_artifact",
+                json!({"path": "a.md"}),
+                &["content"],
+            ),
+            verify("check", "read"),
+            call_with(
+                "write",
+                "write_synthesis",
+                json!({"path": "out.md", "content": r("check", Some("verdict"))}),
+                &[],
+            ),
+        ]);
+        p.edges.push(edge("skip", "unit", "write", "error"));
+        let issues = run_reg(&UnreconciledUnit, &p, &reg());
+        assert_eq!(issues.len(), 1);
+        assert!(
+            issues[0].message.contains("unit → write"),
+            "{}",
+            issues[0].message
+        );
+    }
+
+    #[test]
+    fn a_write_straight_from_the_unit_is_not_its_verification() {
+        let p = linear(vec![
+            entry("s"),
+            spawn("unit", "a.md"),
+            call_with(
+                "write",
+                "write_synthesis",
+                json!({"path": "out.md", "content": r("unit", None)}),
+                &[],
+            ),
+        ]);
+        assert_eq!(run_reg(&UnreconciledUnit, &p, &reg()).len(), 1);
+    }
+
+    #[test]
+    fn passes_when_every_route_reads_and_verifies_first() {
+        let p = linear(vec![
+            entry("s"),
+            spawn("unit", "a.md"),
+            call_with(
+                "read",
+                "read_artifact",
+                json!({"path": "a.md"}),
+                &["content"],
+            ),
+            verify("check", "read"),
+            spawn("next", "b.md"),
+            call_with(
+                "read_b",
+                "read_artifact",
+                json!({"path": "b.md"}),
+                &["content"],
+            ),
+            verify("check_b", "read_b"),
+            call_with(
+                "write",
+                "write_synthesis",
+                json!({"path": "out.md", "content": r("check_b", Some("verdict"))}),
+                &[],
+            ),
+        ]);
+        assert!(run_reg(&UnreconciledUnit, &p, &reg()).is_empty());
+    }
+}
