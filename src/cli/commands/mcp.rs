@@ -1,20 +1,44 @@
 use crate::cli::{Reply, Session};
-use crate::error::{Error, Result};
-use clap::Args;
+use crate::error::Result;
+use crate::forge::tools::{self, Selection};
+use clap::{Args, ValueEnum};
 
-/// Serve the model-facing tools over MCP on stdin/stdout.
+#[derive(ValueEnum, Debug, Clone, Copy, Default)]
+pub enum TierArg {
+    /// list_templates, instantiate_plan, author_plan: for a conversational agent
+    Front,
+    /// The graph mechanics (create_plan, add_node, … plan_read): for an authoring agent
+    #[default]
+    Authoring,
+    /// Both tiers
+    All,
+}
+
+/// Serve the model-facing tools over MCP on stdin/stdout (for an MCP
+/// client to launch). Tool calls act as `mcp` unless --actor or
+/// PLANFORGE_ACTOR says otherwise. Only protocol frames go to stdout; the
+/// server exits when stdin closes.
 #[derive(Args, Debug, Clone)]
 pub struct McpArgs {
-    /// Which tools: front, authoring or all
-    #[arg(long, default_value = "authoring")]
-    pub tier: String,
-    /// Refuse every mutating tool
+    /// Which tools to offer
+    #[arg(long, value_enum, default_value_t = TierArg::Authoring)]
+    pub tier: TierArg,
+    /// Refuse every tool that changes plans (read-only tools still work)
     #[arg(long)]
     pub read_only: bool,
 }
 
-pub fn run(_s: &mut Session, _a: McpArgs) -> Result<Reply> {
-    Err(Error::internal(
-        "`planforge mcp` is not available in this build yet",
-    ))
+pub fn run(s: &mut Session, a: McpArgs) -> Result<Reply> {
+    let selection = match a.tier {
+        TierArg::Front => Selection::Front,
+        TierArg::Authoring => Selection::Authoring,
+        TierArg::All => Selection::All,
+    };
+    crate::mcp::serve(crate::mcp::Config {
+        store: s.store()?,
+        actor: tools::actor(s.global.actor.as_deref())?,
+        selection,
+        read_only: a.read_only,
+    })?;
+    Ok(Reply::raw(""))
 }

@@ -1,19 +1,49 @@
-use crate::cli::{Reply, Session};
+use super::read_input;
+use crate::cli::{Format, Reply, Session};
 use crate::error::{Error, Result};
+use crate::forge::Forge;
+use crate::forge::tools::{self, Gate, Selection};
 use clap::Args;
+use serde_json::json;
 
-/// Run one model-facing tool call (arguments as JSON, or - for stdin).
+/// Run one model-facing tool call, exactly as a model over MCP would: the
+/// tool's text goes to stdout (with --format json: {ok, text}, or a raw
+/// tool's JSON), and a refusal exits 1, 2 or 3. Tools act as `mcp` unless
+/// --actor or PLANFORGE_ACTOR says otherwise, and never change the store's
+/// current plan.
+///
+/// Example: planforge tool add_node '{"planId": "plan-a", "node": {"id":
+/// "start", "kind": "entry", "definition": {"input": []}}}'
 #[derive(Args, Debug, Clone)]
 pub struct ToolArgs {
-    /// The tool name
+    /// The tool name (any tier)
     pub name: String,
-    /// The arguments as a JSON object, or - for stdin
-    #[arg(allow_hyphen_values = true)]
+    /// The arguments as a JSON object, or - for stdin [default: {}]
+    #[arg(allow_hyphen_values = true, value_name = "ARGS_JSON")]
     pub args: Option<String>,
 }
 
-pub fn run(_s: &mut Session, _a: ToolArgs) -> Result<Reply> {
-    Err(Error::internal(
-        "`planforge tool` is not available in this build yet",
-    ))
+pub fn run(s: &mut Session, a: ToolArgs) -> Result<Reply> {
+    s.require_format("tool", &[Format::Text, Format::Json])?;
+    let tool = tools::find(Selection::All, &a.name)
+        .ok_or_else(|| tools::unknown_tool(Selection::All, &a.name))?;
+    let (name, text) = match a.args.as_deref() {
+        None => ("arguments", "{}".to_string()),
+        Some("-") => ("stdin", read_input("-")?),
+        Some(t) => ("arguments", t.to_string()),
+    };
+    let args = crate::wire::parse::json(&text)
+        .and_then(|v| crate::wire::convert::hydrated(v, ""))
+        .map_err(|e| Error::parse(Some(name), e).with_source(name, text.clone()))?;
+    let forge = Forge::new(s.store()?, tools::actor(s.global.actor.as_deref())?);
+    let out = tools::call(&forge, tool, args, Gate::default());
+    let doc = match (&out.json, &out.error) {
+        (Some(raw), _) if out.ok => raw.clone(),
+        (_, Some(e)) => json!({
+            "ok": false, "text": out.text,
+            "error": {"code": e.code(), "message": e.message, "help": e.help},
+        }),
+        _ => json!({"ok": out.ok, "text": out.text}),
+    };
+    Ok(Reply::new(out.text, doc).exit(out.exit))
 }
