@@ -4,6 +4,7 @@ pub mod check;
 pub mod cli;
 pub mod error;
 pub mod forge;
+pub mod mcp;
 pub mod model;
 pub mod registry;
 pub mod render;
