@@ -410,10 +410,6 @@ pub(crate) mod testing {
         check.run(&cx, &mut out);
         out
     }
-    /// The codes of issues, in order.
-    pub fn codes(issues: &[super::Issue]) -> Vec<&'static str> {
-        issues.iter().map(|i| i.code).collect()
-    }
 }
 
 #[cfg(test)]

@@ -451,13 +451,13 @@ fn test(op: Op, got: Option<&Value>, want: Option<&Value>) -> bool {
                         (Value::String(a), Value::String(b)) => Some(a.cmp(b)),
                         _ => None,
                     };
-                    match (op, ord) {
-                        (Op::Lt, Some(Ordering::Less)) => true,
-                        (Op::Lte, Some(Ordering::Less | Ordering::Equal)) => true,
-                        (Op::Gt, Some(Ordering::Greater)) => true,
-                        (Op::Gte, Some(Ordering::Greater | Ordering::Equal)) => true,
-                        _ => false,
-                    }
+                    matches!(
+                        (op, ord),
+                        (Op::Lt, Some(Ordering::Less))
+                            | (Op::Lte, Some(Ordering::Less | Ordering::Equal))
+                            | (Op::Gt, Some(Ordering::Greater))
+                            | (Op::Gte, Some(Ordering::Greater | Ordering::Equal))
+                    )
                 }
                 Op::Exists | Op::Truthy => unreachable!("handled above"),
             }
