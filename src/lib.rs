@@ -8,6 +8,7 @@ pub mod mcp;
 pub mod model;
 pub mod registry;
 pub mod render;
+pub mod repl;
 pub mod store;
 pub mod util;
 pub mod wire;

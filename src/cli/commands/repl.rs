@@ -1,18 +1,24 @@
 use crate::cli::{Reply, Session};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use clap::Args;
 
 /// An interactive shell: every line is a planforge command without the
 /// program name. With stdin not a terminal, runs the lines as a script.
+///
+/// Besides the commands: `use ID` (this REPL only; the store's current plan
+/// stays), `help [CMD]`, `exit [CODE]` or `quit`, Ctrl-D to leave and Ctrl-C
+/// to cancel the line being typed. History is kept in
+/// $XDG_STATE_HOME/planforge/history. A script skips blank lines and `#`
+/// comments and stops at the first failing line, exiting with its code.
 #[derive(Args, Debug, Clone)]
 pub struct ReplArgs {
-    /// In a script, keep going after a failing line
+    /// In a script, run every line even after one fails; exit with the
+    /// first failure's code
     #[arg(long)]
     pub keep_going: bool,
 }
 
-pub fn run(_s: &mut Session, _a: ReplArgs) -> Result<Reply> {
-    Err(Error::internal(
-        "`planforge repl` is not available in this build yet",
-    ))
+pub fn run(s: &mut Session, a: ReplArgs) -> Result<Reply> {
+    let code = crate::repl::run(s, a.keep_going);
+    Ok(Reply::raw(String::new()).exit(code))
 }
