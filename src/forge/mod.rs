@@ -5,6 +5,7 @@ pub mod echo;
 pub mod edit;
 pub mod lifecycle;
 pub mod plans;
+pub mod read;
 pub mod tools;
 
 pub use echo::{Echo, Neighbour};

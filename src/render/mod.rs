@@ -2,8 +2,12 @@
 //! no colour, so the CLI, the REPL and the model-facing tools print
 //! byte-identical text.
 
+pub mod diff;
 pub mod echo;
+pub mod graph;
 pub mod issues;
 pub mod node;
+pub mod outline;
 pub mod prose;
+pub mod read;
 pub mod status;

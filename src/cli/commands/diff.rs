@@ -1,25 +1,84 @@
-use crate::cli::{Reply, Session};
+use crate::cli::{Format, Reply, Session};
 use crate::error::{Error, Result};
+use crate::forge::Forge;
+use crate::render::diff;
 use clap::Args;
 
 /// Compare two revisions of the plan (a revision number, `current` or
 /// `frozen`), or two plan documents with --files.
+///
+/// Without A and B: from the last freeze (when the plan was ever frozen,
+/// else revision 0) to the current revision. Nodes and edges are matched by
+/// id; changed nodes list each changed field (`phase`, or a definition path
+/// as `planforge set` takes it) with before → after; a reference is
+/// compared as a whole. An edge whose endpoints or handle changed shows as
+/// removed and added. With --exit-code: exit 1 when the sides differ; an
+/// unknown plan or revision is exit 2.
 #[derive(Args, Debug, Clone)]
 pub struct DiffArgs {
     /// From [default: frozen if the plan was ever frozen, else 0]
     pub a: Option<String>,
     /// To [default: current]
     pub b: Option<String>,
-    /// Compare two plan documents instead
-    #[arg(long, num_args = 2, value_names = ["X", "Y"])]
+    /// Compare two plan documents instead (JSON or YAML; no store needed)
+    #[arg(long, num_args = 2, value_names = ["X", "Y"], conflicts_with_all = ["a", "b"])]
     pub files: Option<Vec<String>>,
     /// Exit 1 when there are differences
     #[arg(long)]
     pub exit_code: bool,
 }
 
-pub fn run(_s: &mut Session, _a: DiffArgs) -> Result<Reply> {
-    Err(Error::internal(
-        "`planforge diff` is not available in this build yet",
-    ))
+pub fn run(s: &mut Session, a: DiffArgs) -> Result<Reply> {
+    let format = s.require_format("diff", &[Format::Text, Format::Json])?;
+    let d = match &a.files {
+        Some(files) => {
+            let [x, y] = files.as_slice() else {
+                return Err(Error::invalid("--files takes exactly two plan documents"));
+            };
+            let dx = super::import::read_document(x, None)?;
+            let dy = super::import::read_document(y, None)?;
+            let mut d = Forge::diff_documents(&dx, &dy);
+            d.from.label = x.clone();
+            d.to.label = y.clone();
+            d
+        }
+        None => {
+            let forge = s.forge()?;
+            let plan = s.plan_id(forge.store())?;
+            forge.diff(
+                &plan,
+                a.a.as_deref().unwrap_or(""),
+                a.b.as_deref().unwrap_or(""),
+            )?
+        }
+    };
+    let mut text = diff::text(&d);
+    if format == Format::Text && s.color_stdout() {
+        text = colour(&text);
+    }
+    let reply = Reply::new(text, diff::json(&d));
+    Ok(if a.exit_code && !d.is_empty() {
+        reply.exit(1)
+    } else {
+        reply
+    })
+}
+
+/// Colours the `+`, `-` and `~` lines of a diff for a terminal.
+fn colour(text: &str) -> String {
+    use owo_colors::OwoColorize;
+    text.lines()
+        .map(|l| {
+            if l.starts_with("+ ") {
+                l.green().to_string()
+            } else if l.starts_with("- ") {
+                l.red().to_string()
+            } else if l.starts_with("~ ") {
+                l.yellow().to_string()
+            } else {
+                l.to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
 }

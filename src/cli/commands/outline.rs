@@ -1,15 +1,32 @@
-use crate::cli::{Reply, Session};
-use crate::error::{Error, Result};
+use crate::cli::{Format, Reply, Session};
+use crate::error::Result;
+use crate::render::outline;
 use clap::Args;
 
 /// One flat outline of the plan: an entry per phase in order of first
 /// appearance, then `(unphased)`; each with its node ids, the tool of each
 /// call, its open-issue count and a one-line summary.
+///
+/// Every key the outline prints (a phase name, `(unphased)`, or a node id)
+/// is what `planforge read` takes, as printed. On a terminal the outline is a
+/// table; otherwise one aligned line per entry.
 #[derive(Args, Debug, Clone)]
 pub struct OutlineArgs {}
 
-pub fn run(_s: &mut Session, _a: OutlineArgs) -> Result<Reply> {
-    Err(Error::internal(
-        "`planforge outline` is not available in this build yet",
-    ))
+pub fn run(s: &mut Session, _a: OutlineArgs) -> Result<Reply> {
+    let format = s.require_format("outline", &[Format::Text, Format::Json])?;
+    let forge = s.forge()?;
+    let plan = s.plan_id(forge.store())?;
+    let o = forge.outline(&plan)?;
+    let text = if format == Format::Text && stdout_is_terminal() {
+        outline::table(&o, None)
+    } else {
+        outline::text(&o)
+    };
+    Ok(Reply::new(text, outline::json(&o)))
+}
+
+fn stdout_is_terminal() -> bool {
+    use std::io::IsTerminal;
+    std::io::stdout().is_terminal()
 }

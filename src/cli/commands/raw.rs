@@ -1,17 +1,20 @@
-use crate::cli::{Reply, Session};
-use crate::error::{Error, Result};
+use crate::cli::{Format, Reply, Session};
+use crate::error::Result;
 use clap::Args;
 
-/// Print the plan's content as JSON in wire form (what the digest covers).
+/// Print the plan's content as JSON in wire form (what the digest covers):
+/// `{planId, digest, revision, bounds, nodes, edges, provenance?}`.
 #[derive(Args, Debug, Clone)]
 pub struct RawArgs {
-    /// At this revision
+    /// At this revision [default: the current one]
     #[arg(long, value_name = "N")]
     pub rev: Option<u64>,
 }
 
-pub fn run(_s: &mut Session, _a: RawArgs) -> Result<Reply> {
-    Err(Error::internal(
-        "`planforge raw` is not available in this build yet",
-    ))
+pub fn run(s: &mut Session, a: RawArgs) -> Result<Reply> {
+    s.require_format("raw", &[Format::Text, Format::Json])?;
+    let forge = s.forge()?;
+    let plan = s.plan_id(forge.store())?;
+    let raw = forge.raw(&plan, a.rev)?;
+    Ok(Reply::new(crate::render::diff::raw_text(&raw), raw))
 }

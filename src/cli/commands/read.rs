@@ -1,23 +1,47 @@
-use crate::cli::{Reply, Session};
+use crate::cli::{Format, Reply, Session};
 use crate::error::{Error, Result};
+use crate::forge::read::ReadKey;
+use crate::render::read;
 use clap::Args;
 
 /// Read one slice of the plan by a key the outline printed: a phase name,
 /// `(unphased)`, or a node id. The slice carries its boundary edges.
+///
+/// The slice names its phase, renders every node in it in full with its
+/// edges, lists each edge that crosses its border (edge id, from, to,
+/// handle) so you can keep linking without the outline, and the issues on
+/// its nodes. A key that is both a phase and a node id needs --phase or
+/// --node. In JSON, `edges` are the edges inside the slice and `boundary`
+/// those that cross it.
 #[derive(Args, Debug, Clone)]
+#[command(group(clap::ArgGroup::new("which").required(true).args(["key", "phase", "node"])))]
 pub struct ReadArgs {
-    /// A phase name, `(unphased)`, or a node id
+    /// A phase name, `(unphased)`, or a node id, exactly as the outline prints it
     pub key: Option<String>,
-    /// Read KEY as a phase
+    /// Read this phase (`(unphased)` or "" for the nodes without one)
     #[arg(long, value_name = "PHASE")]
     pub phase: Option<String>,
-    /// Read KEY as a node id
+    /// Read this node
     #[arg(long, value_name = "ID")]
     pub node: Option<String>,
 }
 
-pub fn run(_s: &mut Session, _a: ReadArgs) -> Result<Reply> {
-    Err(Error::internal(
-        "`planforge read` is not available in this build yet",
-    ))
+pub fn run(s: &mut Session, a: ReadArgs) -> Result<Reply> {
+    s.require_format("read", &[Format::Text, Format::Json])?;
+    let key = match (a.key, a.phase, a.node) {
+        (Some(k), None, None) => ReadKey::Auto(k),
+        (None, Some(p), None) => ReadKey::Phase(p),
+        (None, None, Some(n)) => ReadKey::Node(n),
+        _ => {
+            return Err(
+                Error::invalid("`read` takes one key: KEY, --phase PHASE or --node ID").with_help(
+                    "for example `planforge read gather` or `planforge read --node fetch`",
+                ),
+            );
+        }
+    };
+    let forge = s.forge()?;
+    let plan = s.plan_id(forge.store())?;
+    let slice = forge.read(&plan, key)?;
+    Ok(Reply::new(read::text(&slice), read::json(&slice)))
 }
