@@ -4,6 +4,8 @@
 use super::{Args, Outcome};
 use crate::error::{Error, ErrorKind, Result};
 use crate::forge::Forge;
+use crate::forge::read::ReadKey;
+use crate::model::Value;
 use crate::render;
 use crate::render::node::Audience;
 
@@ -51,45 +53,62 @@ pub(super) fn plan_status(f: &Forge, a: &Args) -> Result<Outcome> {
 }
 
 pub(super) fn raw_plan(f: &Forge, a: &Args) -> Result<Outcome> {
-    let p = f.store().load_at(a.str("planId")?, a.opt_u64("revision"))?;
-    Ok(Outcome::raw(crate::wire::codec::raw_json(
-        p.content(),
-        &p.digest,
-    )))
+    Ok(Outcome::raw(
+        f.raw(a.str("planId")?, a.opt_u64("revision"))?,
+    ))
 }
 
 pub(super) fn raw_ops(f: &Forge, a: &Args) -> Result<Outcome> {
-    let p = f
-        .store()
-        .load_at(a.str("planId")?, a.opt_u64("throughRevision"))?;
-    let since = a.opt_u64("sinceLamport");
-    let ops: Vec<serde_json::Value> = p
-        .ops
-        .iter()
-        .filter(|o| since.is_none_or(|s| o.lamport > s))
-        .map(crate::wire::codec::op_json)
-        .collect();
-    Ok(Outcome::raw(
-        serde_json::json!({"planId": p.plan_id, "ops": ops}),
-    ))
+    let plan = a.str("planId")?;
+    let ops = f.ops(
+        plan,
+        a.opt_u64("sinceLamport"),
+        a.opt_u64("throughRevision"),
+    )?;
+    Ok(Outcome::raw(render::diff::ops_json(plan, &ops)))
 }
 
-pub(super) fn raw_diff(_f: &Forge, _a: &Args) -> Result<Outcome> {
-    Err(Error::internal(
-        "raw_diff is not available in this build yet",
-    ))
+/// A diff side: a revision number, `current` or `frozen`.
+fn side(a: &Args, key: &str) -> Result<String> {
+    match a.value(key)? {
+        Value::String(s) => Ok(s.clone()),
+        v => v.as_u64().map(|n| n.to_string()).ok_or_else(|| {
+            Error::invalid(format!(
+                "`{key}` must be a revision number, \"current\" or \"frozen\", not {}",
+                crate::wire::json::compact(v)
+            ))
+        }),
+    }
 }
 
-pub(super) fn plan_outline(_f: &Forge, _a: &Args) -> Result<Outcome> {
-    Err(Error::internal(
-        "plan_outline is not available in this build yet",
-    ))
+pub(super) fn raw_diff(f: &Forge, a: &Args) -> Result<Outcome> {
+    let d = f.diff(a.str("planId")?, &side(a, "a")?, &side(a, "b")?)?;
+    Ok(Outcome::raw(render::diff::json(&d)))
 }
 
-pub(super) fn plan_read(_f: &Forge, _a: &Args) -> Result<Outcome> {
-    Err(Error::internal(
-        "plan_read is not available in this build yet",
-    ))
+pub(super) fn plan_outline(f: &Forge, a: &Args) -> Result<Outcome> {
+    Ok(Outcome::text(render::outline::text(
+        &f.outline(a.str("planId")?)?,
+    )))
+}
+
+pub(super) fn plan_read(f: &Forge, a: &Args) -> Result<Outcome> {
+    let key = match (a.get("phase"), a.opt_str("node")) {
+        (Some(Value::String(p)), None) => ReadKey::Phase(p.clone()),
+        (None, Some(n)) => ReadKey::Node(n.to_string()),
+        (phase, _) => {
+            let which = if phase.is_some() { "both" } else { "neither" };
+            return Err(Error::invalid(format!(
+                "plan_read takes exactly one of `phase` and `node`, and was given {which}"
+            ))
+            .with_help(
+                "pass {\"phase\": \"<name>\"} (or \"(unphased)\") or {\"node\": \"<id>\"}, exactly as plan_outline printed it",
+            ));
+        }
+    };
+    Ok(Outcome::text(render::read::text(
+        &f.read(a.str("planId")?, key)?,
+    )))
 }
 
 pub(super) fn explain_issue(_f: &Forge, a: &Args) -> Result<Outcome> {
@@ -109,10 +128,16 @@ pub(super) fn explain_issue(_f: &Forge, a: &Args) -> Result<Outcome> {
             crate::model::suggest::choices(code, codes.iter().copied())
         )));
     };
+    // Doc comments keep the space after `///`.
+    let doc: Vec<&str> = check
+        .doc()
+        .lines()
+        .map(|l| l.strip_prefix(' ').unwrap_or(l))
+        .collect();
     Ok(Outcome::text(format!(
         "# {} ({})\n\n{}",
         check.code(),
         check.severity().as_str(),
-        check.doc().trim()
+        doc.join("\n").trim()
     )))
 }

@@ -1,0 +1,532 @@
+//! `planforge mcp` driven as an MCP client would drive it: raw JSON-RPC,
+//! one message per line, over the child's stdin and stdout.
+
+use serde_json::{Value, json};
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, channel};
+use std::time::Duration;
+
+fn bin() -> &'static str {
+    env!("CARGO_BIN_EXE_planforge")
+}
+
+/// A temp folder holding a store made by `planforge init`.
+struct Store {
+    _dir: tempfile::TempDir,
+    root: PathBuf,
+}
+
+impl Store {
+    fn new() -> Store {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().to_path_buf();
+        let out = Command::new(bin())
+            .current_dir(&root)
+            .arg("init")
+            .env("NO_COLOR", "1")
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{out:?}");
+        Store { _dir: dir, root }
+    }
+    fn path(&self) -> PathBuf {
+        self.root.join("plans")
+    }
+}
+
+/// A running server and the client side of its stdio.
+struct Client {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+    next_id: u64,
+}
+
+impl Client {
+    fn start(store: &Path, extra: &[&str]) -> Client {
+        let mut child = Command::new(bin())
+            .arg("--store")
+            .arg(store)
+            .arg("mcp")
+            .args(extra)
+            .env("NO_COLOR", "1")
+            .env_remove("PLANFORGE_ACTOR")
+            .env_remove("PLANFORGE_STORE")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, rx) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let stdin = child.stdin.take();
+        let mut c = Client {
+            child,
+            stdin,
+            lines: rx,
+            next_id: 1,
+        };
+        let init = c.request(
+            "initialize",
+            json!({"protocolVersion": "2025-11-25", "capabilities": {},
+                   "clientInfo": {"name": "planforge-tests", "version": "0"}}),
+        );
+        assert_eq!(init["result"]["serverInfo"]["name"], "planforge", "{init}");
+        assert!(
+            init["result"]["capabilities"]["tools"].is_object(),
+            "{init}"
+        );
+        c.send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+        c
+    }
+
+    fn send(&mut self, msg: Value) {
+        let stdin = self.stdin.as_mut().expect("stdin is open");
+        writeln!(stdin, "{msg}").unwrap();
+        stdin.flush().unwrap();
+    }
+
+    /// Sends a request and returns its response. Every line the server
+    /// writes must be a JSON-RPC message.
+    fn request(&mut self, method: &str, params: Value) -> Value {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        loop {
+            let line = self
+                .lines
+                .recv_timeout(Duration::from_secs(60))
+                .unwrap_or_else(|_| panic!("no response to {method}"));
+            let msg: Value = serde_json::from_str(&line)
+                .unwrap_or_else(|e| panic!("stdout carried a non-JSON line ({e}): {line}"));
+            assert_eq!(msg["jsonrpc"], "2.0", "{line}");
+            if msg["id"] == json!(id) {
+                return msg;
+            }
+        }
+    }
+
+    fn tool_names(&mut self) -> Vec<String> {
+        let r = self.request("tools/list", json!({}));
+        r["result"]["tools"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{r}"))
+            .iter()
+            .map(|t| t["name"].as_str().unwrap().to_string())
+            .collect()
+    }
+
+    /// Calls a tool: (isError, text).
+    fn call(&mut self, name: &str, args: Value) -> (bool, String) {
+        let r = self.request("tools/call", json!({"name": name, "arguments": args}));
+        let result = &r["result"];
+        assert!(result.is_object(), "{name}: {r}");
+        let text = result["content"][0]["text"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{name}: {r}"))
+            .to_string();
+        (result["isError"] == json!(true), text)
+    }
+
+    fn ok(&mut self, name: &str, args: Value) -> String {
+        let (err, text) = self.call(name, args);
+        assert!(!err, "{name} refused:\n{text}");
+        text
+    }
+
+    fn refused(&mut self, name: &str, args: Value) -> String {
+        let (err, text) = self.call(name, args);
+        assert!(err, "{name} was not refused:\n{text}");
+        text
+    }
+
+    /// Closes stdin and waits: the server must exit 0 on EOF, with nothing
+    /// but protocol frames left on stdout.
+    fn finish(mut self) {
+        drop(self.stdin.take());
+        let status = wait_with_timeout(&mut self.child, Duration::from_secs(30));
+        assert_eq!(status, Some(0), "the server did not exit 0 on EOF");
+        while let Ok(line) = self.lines.try_recv() {
+            serde_json::from_str::<Value>(&line)
+                .unwrap_or_else(|e| panic!("stdout carried a non-JSON line ({e}): {line}"));
+        }
+    }
+}
+
+impl Drop for Client {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn wait_with_timeout(child: &mut Child, limit: Duration) -> Option<i32> {
+    let start = std::time::Instant::now();
+    loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            return s.code();
+        }
+        if start.elapsed() > limit {
+            return None;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+const AUTHORING: [&str; 22] = [
+    "create_plan",
+    "add_node",
+    "set_node_config",
+    "set_node_field",
+    "set_node_phase",
+    "connect_nodes",
+    "remove_node",
+    "disconnect_edge",
+    "set_bounds",
+    "clone_plan",
+    "get_plan",
+    "validate_plan",
+    "freeze_plan",
+    "unfreeze_plan",
+    "submit_plan",
+    "plan_status",
+    "raw_plan",
+    "raw_diff",
+    "raw_ops",
+    "plan_outline",
+    "plan_read",
+    "explain_issue",
+];
+
+fn sorted(mut v: Vec<String>) -> Vec<String> {
+    v.sort();
+    v
+}
+
+fn entry() -> Value {
+    json!({"id": "start", "phase": "intake", "kind": "entry",
+           "definition": {"input": [{"path": "ticket", "type": "string"}]}})
+}
+
+/// A call whose tool name is one letter off the registry's `read_artifact`.
+fn fetch() -> Value {
+    json!({"id": "fetch", "phase": "work", "kind": "call", "definition": {
+        "tool": "read_artifcat",
+        "args": {"path": {"$ref": {"node": "start", "select": "first", "path": "ticket"}}},
+        "output": [{"path": "content", "type": "string"}],
+        "onMissingValue": "fail",
+        "authority": [{"capability": "artifacts", "scope": "tickets", "verb": "read"}],
+        "replaySafe": true,
+        "onIndeterminate": "retry",
+        "declassifies": ["content"]
+    }})
+}
+
+fn summarize() -> Value {
+    json!({"id": "summarize", "phase": "work", "kind": "reason", "definition": {
+        "prompt": [{"text": "Summarise the ticket"},
+                   {"$ref": {"node": "fetch", "select": "first", "path": "content"}}],
+        "outputSchema": {"type": "object", "properties": {"summary": {"type": "string"}}},
+        "maxAttempts": 2
+    }})
+}
+
+#[test]
+fn a_client_builds_freezes_and_submits_a_plan() {
+    let store = Store::new();
+    let mut c = Client::start(&store.path(), &[]);
+
+    // tools/list: exactly the authoring tier, with schemas and annotations.
+    let list = c.request("tools/list", json!({}));
+    let tools = list["result"]["tools"].as_array().unwrap();
+    let names: Vec<String> = tools
+        .iter()
+        .map(|t| t["name"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(
+        sorted(names),
+        sorted(AUTHORING.iter().map(|s| s.to_string()).collect())
+    );
+    let by_name = |n: &str| tools.iter().find(|t| t["name"] == n).unwrap().clone();
+    assert_eq!(by_name("plan_outline")["annotations"]["readOnlyHint"], true);
+    assert_eq!(by_name("add_node")["annotations"]["readOnlyHint"], false);
+    assert_eq!(by_name("add_node")["annotations"]["destructiveHint"], false);
+    for d in ["remove_node", "disconnect_edge", "submit_plan"] {
+        assert_eq!(by_name(d)["annotations"]["destructiveHint"], true, "{d}");
+    }
+    let schema = &by_name("add_node")["inputSchema"];
+    assert_eq!(schema["additionalProperties"], false);
+    assert_eq!(schema["required"], json!(["planId", "node"]));
+    assert!(
+        by_name("add_node")["description"]
+            .as_str()
+            .unwrap()
+            .contains("case_<label>")
+    );
+
+    let text = c.ok("create_plan", json!({"planId": "plan-mcp"}));
+    assert!(text.contains("plan-mcp"), "{text}");
+
+    let text = c.ok("add_node", json!({"planId": "plan-mcp", "node": entry()}));
+    assert!(text.contains("start") && text.contains("rev 1"), "{text}");
+    assert!(text.len() <= 1200, "{text}");
+    c.ok("add_node", json!({"planId": "plan-mcp", "node": fetch()}));
+    c.ok(
+        "add_node",
+        json!({"planId": "plan-mcp", "node": summarize(), "expectedRevision": 2}),
+    );
+    let text = c.ok(
+        "connect_nodes",
+        json!({"planId": "plan-mcp", "edge": {"from": "start", "to": "fetch"}}),
+    );
+    assert!(text.contains("start__fetch"), "{text}");
+    c.ok(
+        "connect_nodes",
+        json!({"planId": "plan-mcp", "edge": {"id": "e2", "from": "fetch", "to": "summarize", "handle": "always"}}),
+    );
+
+    // Scoped reading.
+    let outline = c.ok("plan_outline", json!({"planId": "plan-mcp"}));
+    for needle in [
+        "intake",
+        "work",
+        "start",
+        "fetch",
+        "summarize",
+        "read_artifcat",
+    ] {
+        assert!(outline.contains(needle), "{needle}: {outline}");
+    }
+    let slice = c.ok("plan_read", json!({"planId": "plan-mcp", "node": "fetch"}));
+    assert!(slice.contains("fetch") && slice.contains("start__fetch") && slice.contains("e2"));
+    let slice = c.ok("plan_read", json!({"planId": "plan-mcp", "phase": "work"}));
+    assert!(slice.contains("summarize") && slice.contains("start__fetch"));
+
+    // Freeze is refused, naming the node and the tool; fixed; accepted.
+    let text = c.refused("freeze_plan", json!({"planId": "plan-mcp"}));
+    for needle in [
+        "freeze_plan",
+        "unknown_tool",
+        "fetch",
+        "read_artifcat",
+        "read_artifact",
+    ] {
+        assert!(text.contains(needle), "{needle}: {text}");
+    }
+    c.ok(
+        "set_node_field",
+        json!({"planId": "plan-mcp", "nodeId": "fetch", "path": "tool", "value": "read_artifact"}),
+    );
+    let text = c.ok("freeze_plan", json!({"planId": "plan-mcp"}));
+    assert!(text.contains("reviewable"), "{text}");
+    let text = c.ok(
+        "submit_plan",
+        json!({"planId": "plan-mcp", "decidedBy": "owner"}),
+    );
+    assert!(text.contains("executable") && text.contains("artifacts / tickets / read"));
+
+    // The reference reads back in the wire form it was written in.
+    let raw = c.ok("raw_plan", json!({"planId": "plan-mcp"}));
+    let raw: Value = serde_json::from_str(&raw).unwrap();
+    let node = raw["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|n| n["id"] == "fetch")
+        .unwrap();
+    assert_eq!(
+        node["definition"]["args"]["path"],
+        json!({"$ref": {"node": "start", "select": "first", "path": "ticket"}})
+    );
+    let ops = c.ok("raw_ops", json!({"planId": "plan-mcp"}));
+    let ops: Value = serde_json::from_str(&ops).unwrap();
+    assert!(
+        ops["ops"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|o| o["actorId"] == "mcp")
+    );
+
+    // A later mutation is refused, with the way out.
+    let text = c.refused(
+        "add_node",
+        json!({"planId": "plan-mcp", "node": {"id": "late", "kind": "join", "definition": {}}}),
+    );
+    assert!(
+        text.contains("executable") && text.contains("clone_plan"),
+        "{text}"
+    );
+
+    // Unknown argument keys and wrong types are refused, naming them.
+    let text = c.refused("create_plan", json!({"planId": "plan-two", "lable": "x"}));
+    assert!(
+        text.contains("`lable`") && text.contains("`label`"),
+        "{text}"
+    );
+    let text = c.refused(
+        "connect_nodes",
+        json!({"planId": "plan-mcp", "edge": {"from": "a", "to": 3, "kind": "x"}}),
+    );
+    assert!(text.contains("`edge` has no key `kind`"), "{text}");
+    assert!(
+        text.contains("`edge.to` must be a string, not a number"),
+        "{text}"
+    );
+
+    // An unknown tool is a protocol error, and the session goes on.
+    let r = c.request(
+        "tools/call",
+        json!({"name": "no_such_tool", "arguments": {}}),
+    );
+    assert_eq!(r["error"]["code"], -32602, "{r}");
+    c.ok("plan_status", json!({"planId": "plan-mcp"}));
+
+    // Tools never change the store's current plan.
+    assert!(!store.path().join("current").exists());
+    c.finish();
+}
+
+#[test]
+fn add_node_refuses_wrong_types_in_the_definition_naming_them() {
+    let store = Store::new();
+    let mut c = Client::start(&store.path(), &[]);
+    c.ok("create_plan", json!({"planId": "plan-x"}));
+    let text = c.refused(
+        "add_node",
+        json!({"planId": "plan-x", "node": {"id": "fetch", "kind": "call",
+               "definition": {"tool": 3, "replaySafe": "yes", "colour": "red"}}}),
+    );
+    for needle in ["fetch", "tool", "replaySafe", "colour"] {
+        assert!(text.contains(needle), "{needle}: {text}");
+    }
+    let text = c.refused(
+        "add_node",
+        json!({"planId": "plan-x", "node": {"id": "a", "kind": "call",
+               "definition": {"args": {"x": {"$ref": {"node": "b"}}}}}}),
+    );
+    assert!(
+        text.contains("select") && text.contains("/node/definition/args/x"),
+        "{text}"
+    );
+    // Half-written is fine: missing fields are findings, not refusals.
+    c.ok(
+        "add_node",
+        json!({"planId": "plan-x", "node": {"id": "fetch", "kind": "call", "definition": {"tool": "read_artifact"}}}),
+    );
+    let text = c.refused(
+        "set_node_config",
+        json!({"planId": "plan-x", "nodeId": "fetch",
+               "definition": {"kind": "call", "definition": {"tool": "read_artifact", "bogus": 1}}}),
+    );
+    assert!(text.contains("bogus"), "{text}");
+    c.finish();
+}
+
+#[test]
+fn read_only_servers_refuse_mutations_and_still_read() {
+    let store = Store::new();
+    {
+        let mut c = Client::start(&store.path(), &[]);
+        c.ok("create_plan", json!({"planId": "plan-ro"}));
+        c.ok("add_node", json!({"planId": "plan-ro", "node": entry()}));
+        c.finish();
+    }
+    let mut c = Client::start(&store.path(), &["--read-only"]);
+    // Mutating tools stay listed.
+    assert_eq!(
+        sorted(c.tool_names()),
+        sorted(AUTHORING.iter().map(|s| s.to_string()).collect())
+    );
+    let text = c.refused("add_node", json!({"planId": "plan-ro", "node": fetch()}));
+    assert!(
+        text.contains("read-only") && text.contains("add_node"),
+        "{text}"
+    );
+    let text = c.ok("plan_outline", json!({"planId": "plan-ro"}));
+    assert!(text.contains("start"), "{text}");
+    let text = c.ok("plan_status", json!({"planId": "plan-ro"}));
+    assert!(text.contains("rev=1"), "{text}");
+    c.finish();
+}
+
+#[test]
+fn the_front_tier_is_exactly_three_tools() {
+    let store = Store::new();
+    let mut c = Client::start(&store.path(), &["--tier", "front"]);
+    assert_eq!(
+        c.tool_names(),
+        ["list_templates", "instantiate_plan", "author_plan"]
+    );
+    let r = c.request(
+        "tools/call",
+        json!({"name": "add_node", "arguments": {"planId": "plan-a"}}),
+    );
+    assert_eq!(r["error"]["code"], -32602, "{r}");
+    let request = "Pick up my prescription \"as usual\"\nat the Holly Springs Walgreens";
+    let text = c.ok(
+        "author_plan",
+        json!({"request": request, "detail": "weekly"}),
+    );
+    assert!(text.contains("Holly Springs Walgreens"), "{text}");
+    let id = text
+        .split_whitespace()
+        .find(|w| w.starts_with("plan-"))
+        .unwrap()
+        .to_string();
+    let meta: Value =
+        serde_json::from_slice(&std::fs::read(store.path().join(&id).join("meta.json")).unwrap())
+            .unwrap();
+    assert_eq!(
+        meta["request"], request,
+        "the request is kept byte for byte"
+    );
+    c.finish();
+    let mut all = Client::start(&store.path(), &["--tier", "all"]);
+    assert_eq!(all.tool_names().len(), 25);
+    all.finish();
+}
+
+#[test]
+fn pipelined_calls_are_serialised_and_none_is_lost() {
+    let store = Store::new();
+    let mut c = Client::start(&store.path(), &[]);
+    c.ok("create_plan", json!({"planId": "plan-many"}));
+    let first = c.next_id;
+    for i in 0..20 {
+        let id = c.next_id;
+        c.next_id += 1;
+        c.send(json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {
+            "name": "add_node",
+            "arguments": {"planId": "plan-many", "node": {"id": format!("n{i}"), "kind": "join", "definition": {}}}
+        }}));
+    }
+    let mut answered = std::collections::BTreeSet::new();
+    while answered.len() < 20 {
+        let line = c.lines.recv_timeout(Duration::from_secs(60)).unwrap();
+        let msg: Value = serde_json::from_str(&line).unwrap();
+        assert_ne!(msg["result"]["isError"], json!(true), "{msg}");
+        answered.insert(msg["id"].as_u64().unwrap());
+    }
+    assert_eq!(answered, (first..first + 20).collect());
+    let ops: Value =
+        serde_json::from_str(&c.ok("raw_ops", json!({"planId": "plan-many"}))).unwrap();
+    let lamports: Vec<u64> = ops["ops"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o["lamport"].as_u64().unwrap())
+        .collect();
+    assert_eq!(lamports, (1..=20).collect::<Vec<_>>());
+    c.finish();
+}

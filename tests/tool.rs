@@ -1,0 +1,351 @@
+//! `planforge tool NAME [ARGS_JSON | -]`: one model-facing tool call from
+//! the shell, text by default, `{formatVersion, ok, text}` with
+//! `--format json`, refusals exiting 1, 2 or 3.
+
+use serde_json::{Value, json};
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+fn bin() -> &'static str {
+    env!("CARGO_BIN_EXE_planforge")
+}
+
+struct Env {
+    _dir: tempfile::TempDir,
+    root: PathBuf,
+}
+
+impl Env {
+    fn new() -> Env {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().to_path_buf();
+        let env = Env { _dir: dir, root };
+        let out = env.run(&["init"], None);
+        assert!(out.status.success(), "{out:?}");
+        env
+    }
+
+    fn run(&self, args: &[&str], stdin: Option<&str>) -> Output {
+        let mut c = Command::new(bin());
+        c.current_dir(&self.root)
+            .args(args)
+            .env("NO_COLOR", "1")
+            .env("USER", "someone")
+            .env_remove("PLANFORGE_ACTOR")
+            .env_remove("PLANFORGE_STORE")
+            .env_remove("PLANFORGE_PLAN")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .stdin(if stdin.is_some() {
+                Stdio::piped()
+            } else {
+                Stdio::null()
+            });
+        let mut child = c.spawn().unwrap();
+        if let Some(text) = stdin {
+            child
+                .stdin
+                .take()
+                .unwrap()
+                .write_all(text.as_bytes())
+                .unwrap();
+        }
+        child.wait_with_output().unwrap()
+    }
+
+    /// Runs `planforge tool NAME ARGS`: (exit code, stdout).
+    fn tool(&self, name: &str, args: Value) -> (i32, String) {
+        let out = self.run(&["tool", name, &args.to_string()], None);
+        (
+            out.status.code().unwrap(),
+            String::from_utf8(out.stdout).unwrap(),
+        )
+    }
+
+    fn ok(&self, name: &str, args: Value) -> String {
+        let (code, text) = self.tool(name, args);
+        assert_eq!(code, 0, "{name} failed:\n{text}");
+        text
+    }
+
+    /// Runs `planforge --format json tool NAME ARGS`: (exit code, document).
+    fn json(&self, name: &str, args: Value) -> (i32, Value) {
+        let out = self.run(&["--format", "json", "tool", name, &args.to_string()], None);
+        let doc = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+            panic!(
+                "{name}: not one JSON document ({e}): {}",
+                String::from_utf8_lossy(&out.stdout)
+            )
+        });
+        (out.status.code().unwrap(), doc)
+    }
+}
+
+fn entry() -> Value {
+    json!({"id": "start", "kind": "entry", "definition": {"input": [{"path": "ticket", "type": "string"}]}})
+}
+
+fn call(tool: &str) -> Value {
+    json!({"id": "fetch", "kind": "call", "definition": {
+        "tool": tool,
+        "args": {"path": {"$ref": {"node": "start", "select": "first", "path": "ticket"}}},
+        "output": [{"path": "content", "type": "string"}],
+        "onMissingValue": "fail", "authority": [], "replaySafe": true,
+        "onIndeterminate": "halt", "declassifies": ["content"]
+    }})
+}
+
+#[test]
+fn tool_calls_round_trip_from_the_shell() {
+    let env = Env::new();
+    let text = env.ok("create_plan", json!({"planId": "plan-t", "label": "shell"}));
+    assert!(text.starts_with("Created plan plan-t"), "{text}");
+
+    // Arguments from stdin with `-`.
+    let args = json!({"planId": "plan-t", "node": entry()}).to_string();
+    let out = env.run(&["tool", "add_node", "-"], Some(&args));
+    assert!(out.status.success(), "{out:?}");
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("added entry node `start`"), "{text}");
+
+    env.ok(
+        "add_node",
+        json!({"planId": "plan-t", "node": call("read_artifcat")}),
+    );
+    env.ok(
+        "connect_nodes",
+        json!({"planId": "plan-t", "edge": {"from": "start", "to": "fetch"}}),
+    );
+
+    // A freeze refused by the plan's rules exits 1 and names node and tool.
+    let (code, text) = env.tool("freeze_plan", json!({"planId": "plan-t"}));
+    assert_eq!(code, 1, "{text}");
+    assert!(
+        text.contains("fetch") && text.contains("read_artifcat"),
+        "{text}"
+    );
+
+    env.ok(
+        "set_node_field",
+        json!({"planId": "plan-t", "nodeId": "fetch", "path": "tool", "value": "read_artifact"}),
+    );
+    env.ok("freeze_plan", json!({"planId": "plan-t"}));
+    let text = env.ok("plan_status", json!({"planId": "plan-t"}));
+    assert!(text.contains("state=reviewable"), "{text}");
+    let text = env.ok("unfreeze_plan", json!({"planId": "plan-t"}));
+    assert!(text.contains("editable"), "{text}");
+
+    // No argument means {}.
+    let (code, text) = env.tool("list_templates", json!({}));
+    let out = env.run(&["tool", "list_templates"], None);
+    assert_eq!(out.status.code().unwrap(), code);
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), text);
+
+    // explain_issue gives the long explanation.
+    let text = env.ok("explain_issue", json!({"code": "unknown_tool"}));
+    assert!(text.starts_with("# unknown_tool (blocking)"), "{text}");
+
+    // Tools act as `mcp`, not as $USER, unless told otherwise.
+    let ops: Value = serde_json::from_str(&env.ok("raw_ops", json!({"planId": "plan-t"}))).unwrap();
+    assert!(
+        ops["ops"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|o| o["actorId"] == "mcp")
+    );
+    let out = env.run(
+        &[
+            "--actor",
+            "alice",
+            "tool",
+            "set_node_phase",
+            r#"{"planId": "plan-t", "nodeId": "fetch", "phase": "work"}"#,
+        ],
+        None,
+    );
+    assert!(out.status.success(), "{out:?}");
+    let ops: Value =
+        serde_json::from_str(&env.ok("raw_ops", json!({"planId": "plan-t", "sinceLamport": 4})))
+            .unwrap();
+    assert_eq!(ops["ops"][0]["actorId"], "alice", "{ops}");
+
+    // Tools never touch the store's current plan.
+    assert!(!env.root.join("plans/current").exists());
+    let out = env.run(&["use", "plan-t"], None);
+    assert!(out.status.success());
+    env.ok("create_plan", json!({"planId": "plan-u"}));
+    env.ok(
+        "clone_plan",
+        json!({"sourcePlanId": "plan-t", "newPlanId": "plan-v"}),
+    );
+    assert_eq!(
+        std::fs::read_to_string(env.root.join("plans/current"))
+            .unwrap()
+            .trim(),
+        "plan-t"
+    );
+}
+
+#[test]
+fn format_json_gives_ok_and_text_or_the_raw_json() {
+    let env = Env::new();
+    let (code, doc) = env.json("create_plan", json!({"planId": "plan-j"}));
+    assert_eq!(code, 0);
+    assert_eq!(doc["formatVersion"], 1);
+    assert_eq!(doc["ok"], true);
+    assert!(doc["text"].as_str().unwrap().contains("plan-j"));
+
+    env.ok("add_node", json!({"planId": "plan-j", "node": entry()}));
+    env.ok(
+        "add_node",
+        json!({"planId": "plan-j", "node": call("read_artifact")}),
+    );
+
+    // Raw tools print their own JSON, references in wire form.
+    let (code, raw) = env.json("raw_plan", json!({"planId": "plan-j"}));
+    assert_eq!(code, 0);
+    assert_eq!(raw["planId"], "plan-j");
+    assert_eq!(raw["revision"], 2);
+    assert_eq!(
+        raw["nodes"][1]["definition"]["args"]["path"],
+        json!({"$ref": {"node": "start", "select": "first", "path": "ticket"}})
+    );
+    let (_, old) = env.json("raw_plan", json!({"planId": "plan-j", "revision": 1}));
+    assert_eq!(old["nodes"].as_array().unwrap().len(), 1);
+    let (code, diff) = env.json(
+        "raw_diff",
+        json!({"planId": "plan-j", "a": 1, "b": "current"}),
+    );
+    assert_eq!(code, 0, "{diff}");
+    assert_eq!(diff["nodesAdded"][0]["id"], "fetch", "{diff}");
+
+    // Refusals: ok false, the model's text, the error code, and the exit code.
+    let (code, doc) = env.json(
+        "add_node",
+        json!({"planId": "plan-j", "node": entry(), "nodes": []}),
+    );
+    assert_eq!(code, 2);
+    assert_eq!(doc["ok"], false);
+    assert!(doc["text"].as_str().unwrap().contains("`nodes`"), "{doc}");
+    assert_eq!(doc["error"]["code"], "unknown_key");
+    let (code, doc) = env.json("add_node", json!({"planId": "plan-j", "node": entry()}));
+    assert_eq!(code, 1, "a duplicate id is refused by the plan's rules");
+    assert_eq!(doc["error"]["code"], "duplicate_id");
+    assert!(doc["text"].as_str().unwrap().contains("`start`"), "{doc}");
+    let (code, doc) = env.json("plan_status", json!({"planId": "plan-nope"}));
+    assert_eq!(code, 2);
+    assert_eq!(doc["error"]["code"], "unknown_plan");
+    let (code, doc) = env.json("freeze_plan", json!({"planId": "plan-j"}));
+    assert_eq!(code, 1);
+    assert_eq!(doc["ok"], false);
+    assert!(
+        doc["text"]
+            .as_str()
+            .unwrap()
+            .contains("freeze_plan refused")
+    );
+}
+
+#[test]
+fn bad_tool_names_and_argument_text_exit_two() {
+    let env = Env::new();
+    let out = env.run(&["tool", "add_nod", "{}"], None);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("did you mean `add_node`"), "{err}");
+    let out = env.run(&["tool", "create_plan", "{\"planId\": "], None);
+    assert_eq!(out.status.code(), Some(2));
+    let out = env.run(&["tool", "create_plan", "[1]"], None);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8(out.stdout)
+            .unwrap()
+            .contains("the arguments must be an object")
+    );
+    // Nothing was created.
+    let plans: Vec<_> = std::fs::read_dir(env.root.join("plans"))
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().starts_with("plan-"))
+        .collect();
+    assert!(plans.is_empty());
+}
+
+/// A 5,000-node plan: an entry, then chained calls spread over 50 phases.
+fn big_document() -> Value {
+    let mut nodes = vec![entry()];
+    let mut edges = Vec::new();
+    let mut prev = "start".to_string();
+    for i in 0..4999 {
+        let id = format!("step_{i}");
+        nodes.push(json!({"id": id, "phase": format!("phase {}", i / 100), "kind": "call", "definition": {
+            "tool": "read_artifact",
+            "args": {"path": format!("docs/{i}.md")},
+            "output": [{"path": "content", "type": "string"}],
+            "onMissingValue": "fail",
+            "authority": [{"capability": "docs", "scope": format!("folder-{}", i % 7), "verb": "read"}],
+            "replaySafe": true,
+            "onIndeterminate": "retry"
+        }}));
+        edges.push(json!({"id": format!("e{i}"), "from": prev, "to": id, "handle": "always"}));
+        prev = id;
+    }
+    json!({
+        "formatVersion": 1, "planId": "plan-big",
+        "bounds": {"maxNodes": 10000, "maxEdges": 10000, "maxSteps": 100000,
+                   "maxConcurrentFrames": 32, "maxEncodedBytes": 100000000},
+        "nodes": nodes, "edges": edges,
+    })
+}
+
+#[test]
+fn mutations_on_a_five_thousand_node_plan_answer_in_at_most_1200_bytes() {
+    let env = Env::new();
+    let file = env.root.join("big.json");
+    std::fs::write(&file, big_document().to_string()).unwrap();
+    let out = env.run(&["import", file.to_str().unwrap()], None);
+    assert!(out.status.success(), "{out:?}");
+    let extra = json!({"id": "extra", "phase": "phase 3", "kind": "call", "definition": {
+        "tool": "read_artifact", "args": {"path": "x".repeat(400)},
+        "output": [{"path": "content", "type": "string"}], "onMissingValue": "fail",
+        "authority": [], "replaySafe": true, "onIndeterminate": "halt"
+    }});
+    for (name, args) in [
+        ("add_node", json!({"planId": "plan-big", "node": extra})),
+        (
+            "connect_nodes",
+            json!({"planId": "plan-big", "edge": {"from": "step_10", "to": "extra"}}),
+        ),
+        (
+            "remove_node",
+            json!({"planId": "plan-big", "nodeId": "step_2500"}),
+        ),
+        (
+            "set_bounds",
+            json!({"planId": "plan-big", "bounds": {"maxNodes": 20000, "maxEdges": 20000,
+                   "maxSteps": 200000, "maxConcurrentFrames": 64, "maxEncodedBytes": 100000000}}),
+        ),
+        (
+            "clone_plan",
+            json!({"sourcePlanId": "plan-big", "newPlanId": "plan-big-copy"}),
+        ),
+        ("unfreeze_plan", json!({"planId": "plan-big"})),
+    ] {
+        if name == "unfreeze_plan" {
+            // Freeze needs a clean plan: reconnect around the removed node.
+            env.ok(
+                "connect_nodes",
+                json!({"planId": "plan-big", "edge": {"from": "step_2499", "to": "step_2501"}}),
+            );
+            env.ok("freeze_plan", json!({"planId": "plan-big"}));
+        }
+        let text = env.ok(name, args);
+        assert!(
+            text.len() <= 1200,
+            "{name} answered {} bytes:\n{text}",
+            text.len()
+        );
+    }
+}
