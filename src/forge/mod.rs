@@ -7,6 +7,7 @@ pub mod lifecycle;
 pub mod plans;
 pub mod read;
 pub mod tools;
+pub mod undo;
 
 pub use echo::{Echo, Neighbour};
 

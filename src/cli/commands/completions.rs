@@ -1,16 +1,29 @@
 use crate::cli::{Reply, Session};
-use crate::error::{Error, Result};
-use clap::Args;
+use crate::error::Result;
+use clap::{Args, CommandFactory};
+use clap_complete::Shell;
 
 /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
+///
+/// The scripts are also committed under completions/. Install, for example:
+///   bash:  planforge completions bash > ~/.local/share/bash-completion/completions/planforge
+///   zsh:   planforge completions zsh > "${fpath[1]}/_planforge"
+///   fish:  planforge completions fish > ~/.config/fish/completions/planforge.fish
 #[derive(Args, Debug, Clone)]
 pub struct CompletionsArgs {
     /// The shell
-    pub shell: String,
+    #[arg(value_enum)]
+    pub shell: Shell,
 }
 
-pub fn run(_s: &mut Session, _a: CompletionsArgs) -> Result<Reply> {
-    Err(Error::internal(
-        "`planforge completions` is not available in this build yet",
-    ))
+/// The completion script of `shell` for the whole command tree.
+pub fn script(shell: Shell) -> String {
+    let mut cmd = crate::cli::Cli::command();
+    let mut out = Vec::new();
+    clap_complete::generate(shell, &mut cmd, "planforge", &mut out);
+    String::from_utf8(out).expect("completion scripts are UTF-8")
+}
+
+pub fn run(_s: &mut Session, a: CompletionsArgs) -> Result<Reply> {
+    Ok(Reply::raw(script(a.shell)))
 }

@@ -1,14 +1,23 @@
-use crate::cli::{Reply, Session};
-use crate::error::{Error, Result};
+use super::echo_reply;
+use crate::cli::{Expect, Reply, Session};
+use crate::error::Result;
 use clap::Args;
 
 /// Undo your latest change to the plan by appending its inverse; repeat to
 /// walk further back.
+///
+/// "Your" is the actor (--actor, PLANFORGE_ACTOR, else $USER): other
+/// people's changes are never undone, and what someone changed again after
+/// your change stays as they left it (the echo says so). The log keeps both
+/// the change and its undo.
 #[derive(Args, Debug, Clone)]
-pub struct UndoArgs {}
+pub struct UndoArgs {
+    #[command(flatten)]
+    pub expect: Expect,
+}
 
-pub fn run(_s: &mut Session, _a: UndoArgs) -> Result<Reply> {
-    Err(Error::internal(
-        "`planforge undo` is not available in this build yet",
-    ))
+pub fn run(s: &mut Session, a: UndoArgs) -> Result<Reply> {
+    let forge = s.forge()?;
+    let plan = s.plan_id(forge.store())?;
+    Ok(echo_reply(&forge.undo(&plan, a.expect.expect_rev)?))
 }
