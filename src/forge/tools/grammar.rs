@@ -54,7 +54,12 @@ pub fn text() -> String {
     for k in NodeKind::ALL {
         let fields = shape::fields(k);
         let body = if fields.iter().all(|f| !f.required) && !fields.is_empty() {
-            format!("{{}} or {{{}}}", fields_text(fields))
+            // Every field optional: show the two forms it takes.
+            let full: Vec<String> = fields
+                .iter()
+                .map(|f| format!("{}: {}", f.name, shape_text(f.shape)))
+                .collect();
+            format!("{{}} or {{{}}}", full.join(", "))
         } else {
             format!("{{{}}}", fields_text(fields))
         };
@@ -80,6 +85,14 @@ pub fn text() -> String {
             .collect();
         out.push(format!("  · {} → {}", kinds.join(" | "), hs.join(" | ")));
     }
+    out.push(format!(
+        "PREDICATES (evaluator \"structured\"): a test {{\"path\": \"<node id>.<field>\", \"op\": {}, \"value\": …}} (`truthy` and `exists` take no value; the path's first segment names the node read), or {{\"all\": [P, …]}}, {{\"any\": [P, …]}}, {{\"not\": P}}. A select's predicate maps each case label to such a predicate.",
+        crate::check::predicate::Op::NAMES
+            .iter()
+            .map(|o| format!("\"{o}\""))
+            .collect::<Vec<_>>()
+            .join("|")
+    ));
     out.push("A select's `case_<label>` handles name labels of its `cases`; every select needs a `default` edge. On success every applicable edge fires (`always` fires beside `match`/`case_*`); on failure ONLY `error` edges fire; `default` fires when no `match`/`case_*` matched. Exactly one entry node, with no incoming edges; no cycles over any handle.".into());
     out.push("IDS: node ids are 1–64 of a-z, 0-9 and _ (no uppercase, `-`, `.` or `/`); edge ids are 1–64 of A-Z, a-z, 0-9, _ and - (left out, one is made: `<from>__<to>`); plan ids are `plan-` + 1–64 of A-Z, a-z, 0-9, _ and -. A phase is a 1–64 character label for reading only; edges alone order execution.".into());
     out.push("REFERENCES (wire form): read another node's output with {\"$ref\": {\"node\": \"<id>\", \"select\": \"first\"|\"last\"|\"all\"|{\"index\": n}, \"path\"?: \"dot.path\", \"branchId\"?: {\"segments\": [{\"edge\": \"<edge id>\"} | {\"join\": \"<id>\", \"of\": [\"<edge id>\", …]}]}}}; a template hole is {\"$param\": {\"path\": \"<param>\"}}. `$ref` and `$param` are reserved: a single-key object with either must be well formed or it is refused; beside other keys it stays a literal (flagged ref_lookalike). Plans read back in this same form.".into());
@@ -99,5 +112,7 @@ mod tests {
         assert!(g.contains("onIndeterminate: \"retry\"|\"halt\"|\"skip\""));
         assert!(g.contains("{\"$param\": {\"path\""));
         assert!(g.contains("ONLY `error` edges fire"));
+        assert!(g.contains("  · join: {} or {kind: \"diamond\"}"), "{g}");
+        assert!(g.contains("\"truthy\"|\"exists\""), "{g}");
     }
 }
