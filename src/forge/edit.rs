@@ -16,7 +16,11 @@ pub const PLACEHOLDER: &str = "lorem ipsum";
 
 /// Problems of `after` that `before` did not have and that a mutation must
 /// refuse: wrong types and unknown keys (missing fields stay findings).
-fn new_refusable(kind: NodeKind, before: Option<&Map>, after: &Map) -> Vec<ShapeProblem> {
+pub(crate) fn new_refusable(
+    kind: NodeKind,
+    before: Option<&Map>,
+    after: &Map,
+) -> Vec<ShapeProblem> {
     let old = before
         .map(|b| shape::check_definition(kind, b))
         .unwrap_or_default();
@@ -27,7 +31,7 @@ fn new_refusable(kind: NodeKind, before: Option<&Map>, after: &Map) -> Vec<Shape
         .collect()
 }
 
-fn refuse_shape(node: &str, kind: NodeKind, problems: &[ShapeProblem]) -> Error {
+pub(crate) fn refuse_shape(node: &str, kind: NodeKind, problems: &[ShapeProblem]) -> Error {
     let mut lines: Vec<String> = problems
         .iter()
         .take(8)

@@ -4,6 +4,7 @@
 pub mod echo;
 pub mod edit;
 pub mod lifecycle;
+pub mod node_edit;
 pub mod plans;
 pub mod read;
 pub mod tools;

@@ -1,18 +1,134 @@
+use super::echo_reply;
 use crate::cli::{Reply, Session};
-use crate::error::{Error, Result};
+use crate::error::{Error, ErrorKind, Result};
+use crate::forge::node_edit::{self, Parsed};
 use clap::Args;
+use std::path::Path;
 
 /// Edit one node as YAML in $VISUAL / $EDITOR; saving applies the change as
 /// one step. A parse or shape error reopens the file with the error on top;
 /// an emptied file aborts.
+///
+/// The file holds the node's phase, kind and definition (references in
+/// wire form, `$ref`), under a comment header with the plan, its revision
+/// and the node's current issues. The kind and the id cannot change. When
+/// someone else changes the node while you edit it, nothing is written
+/// (revision_moved) and your file is kept for you. The editor is $VISUAL,
+/// else $EDITOR, else vi.
 #[derive(Args, Debug, Clone)]
 pub struct EditArgs {
     /// The node id
     pub id: String,
 }
 
-pub fn run(_s: &mut Session, _a: EditArgs) -> Result<Reply> {
-    Err(Error::internal(
-        "`planforge edit` is not available in this build yet",
-    ))
+/// The editor command line: `$VISUAL`, `$EDITOR`, or `vi`.
+fn editor() -> Result<Vec<String>> {
+    let (var, line) = ["VISUAL", "EDITOR"]
+        .iter()
+        .find_map(|v| {
+            std::env::var(v)
+                .ok()
+                .filter(|s| !s.trim().is_empty())
+                .map(|s| (*v, s))
+        })
+        .unwrap_or(("the default", "vi".to_string()));
+    match crate::repl::words::split(&line) {
+        Ok(words) if !words.is_empty() => Ok(words),
+        _ => Err(
+            Error::invalid(format!("the editor {var} = {line:?} is not a command line"))
+                .with_help("set $VISUAL or $EDITOR to your editor, e.g. `export EDITOR=nano`"),
+        ),
+    }
+}
+
+fn run_editor(editor: &[String], file: &Path) -> Result<()> {
+    let status = std::process::Command::new(&editor[0])
+        .args(&editor[1..])
+        .arg(file)
+        .status()
+        .map_err(|e| {
+            Error::invalid(format!("could not start the editor `{}`: {e}", editor[0]))
+                .with_help("set $VISUAL or $EDITOR to your editor, e.g. `export EDITOR=nano`")
+        })?;
+    if !status.success() {
+        return Err(Error::invalid(format!(
+            "the editor `{}` exited with {status}; nothing was written",
+            editor.join(" ")
+        )));
+    }
+    Ok(())
+}
+
+fn read(file: &Path) -> Result<String> {
+    let bytes = std::fs::read(file).map_err(|e| Error::io("read", file, &e))?;
+    String::from_utf8(bytes).map_err(|e| {
+        Error::invalid(format!(
+            "the edited file is not UTF-8 (first bad byte at offset {}); nothing was written",
+            e.utf8_error().valid_up_to()
+        ))
+    })
+}
+
+fn write(file: &Path, text: &str) -> Result<()> {
+    std::fs::write(file, text).map_err(|e| Error::io("write", file, &e))
+}
+
+pub fn run(s: &mut Session, a: EditArgs) -> Result<Reply> {
+    let forge = s.forge()?;
+    let plan = s.plan_id(forge.store())?;
+    let draft = forge.edit_draft(&plan, &a.id)?;
+    let editor = editor()?;
+    let file = tempfile::Builder::new()
+        .prefix(&format!("planforge-edit-{}-", a.id))
+        .suffix(".yaml")
+        .tempfile()
+        .map_err(|e| Error::internal(format!("could not create a file to edit in: {e}")))?;
+    let path = file.path().to_path_buf();
+    write(&path, &draft.text)?;
+    let mut written = draft.text.clone();
+    loop {
+        run_editor(&editor, &path)?;
+        let text = read(&path)?;
+        let body = node_edit::strip_errors(&text);
+        match node_edit::parse(&body, &draft.node) {
+            Ok(Parsed::Empty) => {
+                let why = format!(
+                    "edit of `{}` aborted: the file was emptied; nothing was written",
+                    a.id
+                );
+                return Ok(echo_reply(&forge.edit_noop(&draft, &why)?));
+            }
+            Ok(Parsed::Unchanged) => {
+                let why = format!("no change to `{}`; nothing was written", a.id);
+                return Ok(echo_reply(&forge.edit_noop(&draft, &why)?));
+            }
+            Ok(Parsed::Changed(node)) => {
+                return match forge.apply_edit(&draft, node) {
+                    Ok(echo) => Ok(echo_reply(&echo)),
+                    Err(e) if e.kind == ErrorKind::RevisionMoved => {
+                        let kept = file.keep().map(|(_, p)| p).unwrap_or(path);
+                        Err(e.with_help(format!(
+                            "your version is kept in {}; run `planforge edit {}` again and carry your change over",
+                            kept.display(),
+                            a.id
+                        )))
+                    }
+                    Err(e) => Err(e),
+                };
+            }
+            Err(e) => {
+                if text == written {
+                    // Saved as it was reopened: the person gave up on it.
+                    let help = e.help.clone().unwrap_or_default();
+                    return Err(e.with_help(
+                        format!("{help}\nthe file was saved again without a change, so the edit stopped; nothing was written")
+                            .trim_start()
+                            .to_string(),
+                    ));
+                }
+                written = node_edit::with_error(&body, &e);
+                write(&path, &written)?;
+            }
+        }
+    }
 }

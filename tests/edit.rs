@@ -1,0 +1,295 @@
+//! `planforge edit NODE` with scripted editors: a change lands as one
+//! transaction, a broken file reopens with the error on top, an emptied file
+//! aborts, the kind cannot change, and a concurrent change is not
+//! overwritten.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+struct Env {
+    dir: tempfile::TempDir,
+}
+
+impl Env {
+    /// A store with plan-e: an entry `start` and a call `fetch` (tool x).
+    fn new() -> Env {
+        let env = Env {
+            dir: tempfile::tempdir().unwrap(),
+        };
+        std::fs::create_dir_all(env.path("tmp")).unwrap();
+        for args in [
+            "init",
+            "create plan-e",
+            "add-node start --kind entry --phase in --input ticket:string",
+            "add-node fetch --kind call --phase in --tool x --arg id=@start.ticket --replay-safe",
+            "connect start fetch",
+        ] {
+            let out = env.run(&args.split(' ').collect::<Vec<_>>(), None);
+            assert!(out.status.success(), "{args}: {}", stderr(&out));
+        }
+        env
+    }
+
+    fn path(&self, p: &str) -> PathBuf {
+        self.dir.path().join(p)
+    }
+
+    fn command(&self, args: &[&str]) -> Command {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_planforge"));
+        c.args(args)
+            .env("PLANFORGE_STORE", self.path("plans"))
+            .env("PLANFORGE_PLAN", "plan-e")
+            .env("PLANFORGE_ACTOR", "tester")
+            .env("PLANFORGE_NOW", "2026-01-01T00:00:00Z")
+            .env("NO_COLOR", "1")
+            .env("COLUMNS", "100")
+            .env("TMPDIR", self.path("tmp"))
+            .env("XDG_STATE_HOME", self.path("state"))
+            .env("PF_BIN", env!("CARGO_BIN_EXE_planforge"))
+            .env("WORK", self.dir.path())
+            .env_remove("VISUAL")
+            .env_remove("EDITOR");
+        c
+    }
+
+    fn run(&self, args: &[&str], editor: Option<&Path>) -> Output {
+        let mut c = self.command(args);
+        if let Some(e) = editor {
+            c.env("EDITOR", e);
+        }
+        c.output().unwrap()
+    }
+
+    /// Writes an executable editor script.
+    fn editor(&self, name: &str, body: &str) -> PathBuf {
+        let p = self.path(name);
+        std::fs::write(&p, format!("#!/bin/sh\nset -e\n{body}\n")).unwrap();
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).unwrap();
+        p
+    }
+
+    fn raw(&self) -> serde_json::Value {
+        let out = self.run(&["raw", "--format", "json"], None);
+        assert!(out.status.success(), "{}", stderr(&out));
+        serde_json::from_slice(&out.stdout).unwrap()
+    }
+
+    fn node(&self, id: &str) -> serde_json::Value {
+        self.raw()["nodes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|n| n["id"] == id)
+            .cloned()
+            .unwrap_or(serde_json::Value::Null)
+    }
+
+    fn ops(&self) -> Vec<serde_json::Value> {
+        std::fs::read_to_string(self.path("plans/plan-e/ops.jsonl"))
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
+    }
+
+    /// Files left in the temp folder (kept edits).
+    fn leftovers(&self) -> Vec<String> {
+        std::fs::read_dir(self.path("tmp"))
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect()
+    }
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[test]
+fn a_changed_field_and_phase_land_as_one_transaction() {
+    let env = Env::new();
+    let before = env.ops().len();
+    let editor = env.editor(
+        "ed.sh",
+        "cp \"$1\" \"$WORK/seen.yaml\"\nsed -i -e 's/^  tool: x$/  tool: tickets_get/' -e 's/^phase: in$/phase: fetching/' \"$1\"",
+    );
+    let out = env.run(&["edit", "fetch"], Some(&editor));
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).contains("edited `fetch`"), "{}", stdout(&out));
+    let seen = std::fs::read_to_string(env.path("seen.yaml")).unwrap();
+    assert!(
+        seen.starts_with("# planforge edit: node `fetch` of plan plan-e at revision 3."),
+        "{seen}"
+    );
+    assert!(
+        seen.contains("$ref:"),
+        "references are in wire form: {seen}"
+    );
+    assert!(seen.contains("# Issues on `fetch` now:"), "{seen}");
+    let node = env.node("fetch");
+    assert_eq!(node["definition"]["tool"], "tickets_get");
+    assert_eq!(node["phase"], "fetching");
+    assert_eq!(node["definition"]["args"]["id"]["$ref"]["node"], "start");
+    let ops = env.ops();
+    let new = &ops[before..];
+    assert_eq!(new.len(), 2, "{new:?}");
+    assert_eq!(new[0]["tx"], new[1]["tx"]);
+    assert_eq!(new[1]["txEnd"], true);
+    assert_eq!(new[0]["op"], "set_node_phase");
+    assert_eq!(new[1]["op"], "set_node_definition");
+    assert!(env.leftovers().is_empty(), "{:?}", env.leftovers());
+}
+
+#[test]
+fn broken_yaml_reopens_the_file_with_the_error_on_top() {
+    let env = Env::new();
+    // First run: break the YAML. Second run: the error is on top; fix it.
+    let editor = env.editor(
+        "ed.sh",
+        r#"n=$(cat "$WORK/count" 2>/dev/null || echo 0); n=$((n+1)); echo $n > "$WORK/count"
+cp "$1" "$WORK/run$n.yaml"
+if grep -q '^# ! ' "$1"; then
+  sed -i 's/^  tool: \[broken$/  tool: fixed_tool/' "$1"
+else
+  sed -i 's/^  tool: x$/  tool: [broken/' "$1"
+fi"#,
+    );
+    let out = env.run(&["edit", "fetch"], Some(&editor));
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(
+        std::fs::read_to_string(env.path("count")).unwrap().trim(),
+        "2"
+    );
+    let second = std::fs::read_to_string(env.path("run2.yaml")).unwrap();
+    assert!(
+        second.starts_with("# ! error: the edited node was not applied\n"),
+        "{second}"
+    );
+    assert!(second.contains("at line"), "{second}");
+    assert!(
+        second.contains("tool: [broken"),
+        "the person's text is kept: {second}"
+    );
+    assert_eq!(env.node("fetch")["definition"]["tool"], "fixed_tool");
+}
+
+#[test]
+fn an_emptied_file_aborts_and_an_unchanged_one_writes_nothing() {
+    let env = Env::new();
+    let before = env.ops();
+    let empty = env.editor("empty.sh", ": > \"$1\"");
+    let out = env.run(&["edit", "fetch"], Some(&empty));
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).contains("aborted"), "{}", stdout(&out));
+    let same = env.editor("same.sh", "true");
+    let out = env.run(&["edit", "fetch"], Some(&same));
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("no change to `fetch`"),
+        "{}",
+        stdout(&out)
+    );
+    assert_eq!(env.ops(), before);
+}
+
+#[test]
+fn wrong_types_and_kind_changes_are_refused_in_the_file() {
+    let env = Env::new();
+    let before = env.ops();
+    // Each run saves a refused change; the second run saves what it was
+    // shown unchanged, which stops the edit with the refusal.
+    let editor = env.editor(
+        "ed.sh",
+        r#"n=$(cat "$WORK/count" 2>/dev/null || echo 0); n=$((n+1)); echo $n > "$WORK/count"
+cp "$1" "$WORK/run$n.yaml"
+if [ $n = 1 ]; then sed -i -e 's/^kind: call$/kind: join/' "$1"; fi"#,
+    );
+    let out = env.run(&["edit", "fetch"], Some(&editor));
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let shown = std::fs::read_to_string(env.path("run2.yaml")).unwrap();
+    assert!(shown.contains("cannot turn it into a join node"), "{shown}");
+    assert!(shown.contains("remove-node fetch"), "{shown}");
+    assert!(
+        stderr(&out).contains("saved again without a change"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(env.ops(), before);
+
+    std::fs::remove_file(env.path("count")).unwrap();
+    let editor = env.editor(
+        "ed2.sh",
+        r#"n=$(cat "$WORK/count" 2>/dev/null || echo 0); n=$((n+1)); echo $n > "$WORK/count"
+cp "$1" "$WORK/run$n.yaml"
+if [ $n = 1 ]; then sed -i -e 's/^  replaySafe: true$/  replaySafe: 7\n  colour: red/' "$1"; fi"#,
+    );
+    let out = env.run(&["edit", "fetch"], Some(&editor));
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let shown = std::fs::read_to_string(env.path("run2.yaml")).unwrap();
+    assert!(shown.contains("replaySafe"), "{shown}");
+    assert!(shown.contains("`colour`"), "{shown}");
+    assert_eq!(env.ops(), before);
+}
+
+#[test]
+fn a_concurrent_change_to_the_node_is_not_overwritten() {
+    let env = Env::new();
+    // While the file is open, another process changes the same node.
+    let editor = env.editor(
+        "ed.sh",
+        "\"$PF_BIN\" set fetch tool from_elsewhere >/dev/null\nsed -i 's/^  tool: x$/  tool: mine/' \"$1\"",
+    );
+    let out = env.run(&["edit", "fetch"], Some(&editor));
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(err.contains("revision_moved"), "{err}");
+    assert!(err.contains("your version is kept in"), "{err}");
+    assert_eq!(env.node("fetch")["definition"]["tool"], "from_elsewhere");
+    let kept = env.leftovers();
+    assert_eq!(kept.len(), 1, "{kept:?}");
+    let text = std::fs::read_to_string(env.path("tmp").join(&kept[0])).unwrap();
+    assert!(text.contains("tool: mine"), "{text}");
+
+    // A change elsewhere in the plan meanwhile does not stop the edit.
+    let editor = env.editor(
+        "ed2.sh",
+        "\"$PF_BIN\" phase start other >/dev/null\nsed -i 's/^  tool: from_elsewhere$/  tool: mine/' \"$1\"",
+    );
+    let out = env.run(&["edit", "fetch"], Some(&editor));
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(env.node("fetch")["definition"]["tool"], "mine");
+    assert_eq!(env.node("start")["phase"], "other");
+}
+
+#[test]
+fn refusals_come_before_the_editor_opens() {
+    let env = Env::new();
+    let editor = env.editor("ed.sh", "touch \"$WORK/opened\"");
+    let out = env.run(&["edit", "nope"], Some(&editor));
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("no node `nope`"), "{}", stderr(&out));
+    for args in [
+        "create plan-f",
+        "add-node start --kind entry --input ticket:string -p plan-f",
+        "freeze -p plan-f",
+    ] {
+        let out = env.run(&args.split(' ').collect::<Vec<_>>(), None);
+        assert!(out.status.success(), "{args}: {}", stderr(&out));
+    }
+    let out = env.run(&["edit", "start", "-p", "plan-f"], Some(&editor));
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(stderr(&out).contains("not_editable"), "{}", stderr(&out));
+    assert!(!env.path("opened").exists());
+    let out = env.run(&["edit", "fetch"], Some(Path::new("/nonexistent/editor")));
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("could not start the editor"),
+        "{}",
+        stderr(&out)
+    );
+}
