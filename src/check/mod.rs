@@ -416,6 +416,35 @@ pub(crate) mod testing {
 mod tests {
     use super::*;
 
+    /// Files under `src/check/` that are helpers, not issue codes.
+    const HELPERS: [&str; 7] = [
+        "mod",
+        "graph",
+        "issue",
+        "flow",
+        "predicate",
+        "support",
+        "situations",
+    ];
+
+    #[test]
+    fn every_code_file_is_listed() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/check");
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let name = entry.unwrap().file_name().to_string_lossy().into_owned();
+            let Some(stem) = name.strip_suffix(".rs") else {
+                continue;
+            };
+            if HELPERS.contains(&stem) {
+                continue;
+            }
+            assert!(
+                by_code(stem).is_some(),
+                "src/check/{name} is not listed in CHECKS"
+            );
+        }
+    }
+
     #[test]
     fn codes_are_unique_snake_case_and_documented() {
         let mut seen = std::collections::HashSet::new();

@@ -6,6 +6,7 @@ use crate::check::flow::reaches_many;
 use crate::check::predicate::{self, STRUCTURED};
 use crate::check::support::{IdHints, is_canonical};
 use crate::model::NodeKind;
+use crate::model::suggest;
 
 declare_check! {
     /// ## What it finds
@@ -65,13 +66,19 @@ declare_check! {
             let n = g.node(i);
             let first = path.split('.').next().unwrap_or(path);
             let message = match target {
-                None => format!(
-                    "{} node `{}` tests the path \"{path}\", whose first segment `{first}` should name the node to read, but the plan has no node `{first}`{}. Start the path with the id of a node that runs before `{}` (e.g. \"<node>.{path}\")",
-                    n.kind,
-                    n.id,
-                    hints.for_missing(first),
-                    n.id
-                ),
+                None => {
+                    let example = match suggest::closest(first, cx.content.nodes.iter().map(|n| n.id.as_str())) {
+                        Some(near) => format!("{near}{}", &path[first.len()..]),
+                        None => format!("<node>.{path}"),
+                    };
+                    format!(
+                        "{} node `{}` tests the path \"{path}\", whose first segment `{first}` should name the node to read, but the plan has no node `{first}`{}. Start the path with the id of a node that runs before `{}` (e.g. \"{example}\")",
+                        n.kind,
+                        n.id,
+                        hints.for_missing(first),
+                        n.id
+                    )
+                }
                 Some(t) => {
                     if answers.next().unwrap_or(false) {
                         continue;
@@ -135,6 +142,11 @@ mod tests {
             Some("/definition/predicate/all/0/path")
         );
         assert!(issues[1].message.contains("did you mean `fetch`"));
+        assert!(
+            issues[1].message.contains("e.g. \"fetch.status\""),
+            "{}",
+            issues[1].message
+        );
         assert!(issues[2].message.contains("does not run before"));
     }
 

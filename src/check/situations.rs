@@ -665,3 +665,90 @@ fn without_a_registry_the_registry_checks_are_skipped_and_listed() {
         assert!(skipped.contains(&code), "{code}");
     }
 }
+
+/// A generated plan of about `n` nodes: a chain of diamonds whose steps read
+/// their predecessors (some across joins, some from parallel branches), with
+/// one long-range reader. Run with `cargo test --release -- --ignored
+/// big_plan --nocapture` to see how long the whole engine takes; no timing
+/// is asserted (the benchmark measures performance).
+#[test]
+#[ignore]
+fn big_plan_runs_every_check() {
+    let diamonds: usize = std::env::var("PF_DIAMONDS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(25_000);
+    let mut nodes = vec![start()];
+    let mut edges = Vec::new();
+    let mut prev = "start".to_string();
+    let all =
+        |node: &str, path: &str| json!({"$ref": {"node": node, "select": "all", "path": path}});
+    for k in 0..diamonds {
+        let (f, l, rr, j) = (
+            format!("f{k}"),
+            format!("l{k}"),
+            format!("r{k}"),
+            format!("j{k}"),
+        );
+        let read_prev = if k == 0 {
+            json!("x")
+        } else {
+            all(&format!("j{}", k - 1), "via")
+        };
+        nodes.push(call_with(&f, "noop", json!({"p": read_prev}), &["result"]));
+        nodes.push(call_with(
+            &l,
+            "noop",
+            json!({"p": all(&f, "result")}),
+            &["result"],
+        ));
+        // Every tenth right branch reads the parallel left one (not upstream).
+        let rarg = if k % 10 == 0 {
+            all(&l, "result")
+        } else {
+            all(&f, "result")
+        };
+        nodes.push(call_with(&rr, "noop", json!({"p": rarg}), &["result"]));
+        nodes.push(join(&j));
+        edges.push(edge(&format!("a{k}"), &prev, &f, "always"));
+        edges.push(edge(&format!("b{k}"), &f, &l, "always"));
+        edges.push(edge(&format!("c{k}"), &f, &rr, "always"));
+        edges.push(edge(&format!("d{k}"), &l, &j, "always"));
+        edges.push(edge(&format!("g{k}"), &rr, &j, "always"));
+        prev = j;
+    }
+    let far: serde_json::Map<String, serde_json::Value> = (0..diamonds)
+        .step_by(50)
+        .map(|k| (format!("a{k}"), all(&format!("l{k}"), "result")))
+        .collect();
+    nodes.push(call_with(
+        "last",
+        "noop",
+        serde_json::Value::Object(far),
+        &[],
+    ));
+    edges.push(edge("z", &prev, "last", "always"));
+    let mut p = plan(nodes, edges);
+    p.bounds.max_nodes = 1_000_000;
+    p.bounds.max_edges = 1_000_000;
+    p.bounds.max_encoded_bytes = 1 << 40;
+    if std::env::var("PF_PROFILE").is_ok() {
+        let reg = reg();
+        let cx = super::Cx::new(&p, Some(&reg));
+        for c in super::CHECKS {
+            let t = std::time::Instant::now();
+            let mut out = Vec::new();
+            c.run(&cx, &mut out);
+            eprintln!("{:>28} {:?}", c.code(), t.elapsed());
+        }
+    }
+    let t = std::time::Instant::now();
+    let r = check(&p);
+    let mut counts: std::collections::BTreeMap<&str, usize> = Default::default();
+    for i in &r.issues {
+        *counts.entry(i.code).or_default() += 1;
+    }
+    eprintln!("{} nodes: {:?} in {:?}", p.nodes.len(), counts, t.elapsed());
+    assert_eq!(counts.get("reference_not_upstream"), Some(&(diamonds / 10)));
+    assert_eq!(counts.len(), 1, "{counts:?}");
+}

@@ -54,11 +54,15 @@ declare_check! {
                 Issue::blocking(
                     "unwired_evaluator",
                     format!(
-                        "{} node `{}` uses the evaluator `{ev}`{}, which is not wired (the registry does not list it under `evaluators`), so nothing could decide where the run goes; use one of {} — `structured` is built in — or add `{ev}` to the registry's `evaluators`",
+                        "{} node `{}` uses the evaluator `{ev}`{}, which is not wired (the registry does not list it under `evaluators`), so nothing could decide where the run goes; {}, or add `{ev}` to the registry's `evaluators`",
                         n.kind,
                         n.id,
                         suggest::did_you_mean(ev, wired.iter().copied()),
-                        suggest::choices(ev, wired.iter().copied())
+                        if wired.len() == 1 {
+                            "use the built-in `structured` evaluator (predicates like {\"path\": \"node.field\", \"op\": \"eq\", \"value\": …})".to_string()
+                        } else {
+                            format!("use one of {} (`structured` is built in)", suggest::choices(ev, wired.iter().copied()))
+                        }
                     ),
                 )
                 .node(n.id.clone())
