@@ -241,17 +241,15 @@ fn is_number(s: &str) -> bool {
 
 /// The positional argument that the `n`-th positional value fills.
 fn positional_at(cmd: &Command, n: usize) -> Option<&Arg> {
-    let mut slots = 0;
-    for arg in cmd.get_positionals() {
+    for (slot, arg) in cmd.get_positionals().enumerate() {
         let many = arg
             .get_num_args()
             .map(|r| r.max_values() > 1)
             .unwrap_or(false)
             || matches!(arg.get_action(), clap::ArgAction::Append);
-        if many || n == slots {
+        if many || n == slot {
             return Some(arg);
         }
-        slots += 1;
     }
     None
 }
@@ -331,9 +329,8 @@ pub fn complete(root: &Command, line: &str, pos: usize, src: &dyn Source) -> Com
         out.candidates = finish(&current, names, false);
         return out;
     }
-    match positional_at(w.cmd, w.positionals.len()) {
-        Some(arg) => out.candidates = values(cmd_name, arg, &current, &w, src),
-        None => {}
+    if let Some(arg) = positional_at(w.cmd, w.positionals.len()) {
+        out.candidates = values(cmd_name, arg, &current, &w, src);
     }
     out
 }

@@ -33,10 +33,14 @@ fn stamp(paths: &[PathBuf]) -> Stamp {
         .collect()
 }
 
+/// A plan's names by (store folder, plan id), with the version they were
+/// read from.
+type PlanCache = HashMap<(PathBuf, String), (Stamp, Rc<PlanNames>)>;
+
 /// Names from the store, cached per file version.
 pub struct StoreSource {
     pub session: Session,
-    plans: RefCell<HashMap<(PathBuf, String), (Stamp, Rc<PlanNames>)>>,
+    plans: RefCell<PlanCache>,
     tools: RefCell<HashMap<PathBuf, (Stamp, Vec<String>)>>,
 }
 
