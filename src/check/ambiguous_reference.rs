@@ -39,6 +39,7 @@ declare_check! {
     fn run(cx, out) {
         let g = &cx.graph;
         let exec = g.executions();
+        let mut memo: std::collections::HashMap<usize, String> = std::collections::HashMap::new();
         for d in data_refs(g) {
             if d.r.branch_id.is_some() || exec[d.target] <= 1 {
                 continue;
@@ -51,13 +52,16 @@ declare_check! {
             } else {
                 format!("{count} routes from the entry reach `{}`", target.id)
             };
-            let choices = match routes_to(g, d.target, 4) {
-                Some(routes) => format!(
-                    "; its routes are {}",
-                    routes.iter().map(branch_json).collect::<Vec<_>>().join(", ")
-                ),
-                None => String::new(),
-            };
+            let choices = memo
+                .entry(d.target)
+                .or_insert_with(|| match routes_to(g, d.target, 4) {
+                    Some(routes) => format!(
+                        "; its routes are {}",
+                        routes.iter().map(branch_json).collect::<Vec<_>>().join(", ")
+                    ),
+                    None => String::new(),
+                })
+                .clone();
             out.push(
                 Issue::blocking(
                     "ambiguous_reference",

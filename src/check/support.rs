@@ -10,9 +10,9 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 
 /// Suggestions for a node id that does not exist: a "did you mean" and a
-/// capped list of ids, nearest first. Memoised per input, and bounded: on
-/// large plans only the first few distinct inputs get suggestions, so a plan
-/// with many broken ids stays linear.
+/// capped list of ids, nearest first. Memoised per input, and bounded: only
+/// the first few distinct inputs get the full list, and on large plans only
+/// they get a "did you mean", so a plan with many broken ids stays linear.
 pub struct IdHints<'g, 'a> {
     g: &'g Graph<'a>,
     memo: RefCell<HashMap<String, String>>,
@@ -38,19 +38,21 @@ impl<'g, 'a> IdHints<'g, 'a> {
             return s.clone();
         }
         let n = self.g.len();
-        let text = if n > LIST_UP_TO && self.memo.borrow().len() >= BUDGET {
-            "; `planforge outline` lists the node ids".to_string()
+        let fresh = self.memo.borrow().len() < BUDGET;
+        let ids = self.g.content.nodes.iter().map(|n| n.id.as_str());
+        let text = if fresh && n <= LIST_UP_TO {
+            format!(
+                "{}; the plan's nodes are {}",
+                suggest::did_you_mean(input, ids.clone()),
+                suggest::choices(input, ids)
+            )
+        } else if fresh || n <= LIST_UP_TO {
+            format!(
+                "{}; `planforge outline` lists the node ids",
+                suggest::did_you_mean(input, ids)
+            )
         } else {
-            let ids = self.g.content.nodes.iter().map(|n| n.id.as_str());
-            let dym = suggest::did_you_mean(input, ids.clone());
-            if n <= LIST_UP_TO {
-                format!(
-                    "{dym}; the plan's nodes are {}",
-                    suggest::choices(input, ids)
-                )
-            } else {
-                format!("{dym}; `planforge outline` lists the node ids")
-            }
+            "; `planforge outline` lists the node ids".to_string()
         };
         self.memo
             .borrow_mut()

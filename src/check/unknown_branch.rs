@@ -38,20 +38,26 @@ declare_check! {
             return;
         }
         let walker = RouteWalker::new(g);
+        let mut memo: std::collections::HashMap<usize, String> = std::collections::HashMap::new();
         for d in refs {
             let bid = d.r.branch_id.as_ref().expect("filtered");
             let Err(why) = walker.check(d.target, bid) else { continue };
             let reader = g.node(d.node);
             let target = g.node(d.target);
-            let routes = match routes_to(g, d.target, 4) {
-                Some(rs) if !rs.is_empty() => format!(
-                    ". The routes to `{}` are {}",
-                    target.id,
-                    rs.iter().map(branch_json).collect::<Vec<_>>().join(", ")
-                ),
-                _ if g.executions()[d.target] == 0 => format!(". No route reaches `{}` at all", target.id),
-                _ => String::new(),
-            };
+            let routes = memo
+                .entry(d.target)
+                .or_insert_with(|| match routes_to(g, d.target, 4) {
+                    Some(rs) if !rs.is_empty() => format!(
+                        ". The routes to `{}` are {}",
+                        target.id,
+                        rs.iter().map(branch_json).collect::<Vec<_>>().join(", ")
+                    ),
+                    _ if g.executions()[d.target] == 0 => {
+                        format!(". No route reaches `{}` at all", target.id)
+                    }
+                    _ => String::new(),
+                })
+                .clone();
             out.push(
                 Issue::blocking(
                     "unknown_branch",

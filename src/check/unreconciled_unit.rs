@@ -5,16 +5,22 @@
 //! write found.
 
 use crate::check::Issue;
-use crate::check::support::{data_refs, is_canonical};
+use crate::check::support::{data_refs, is_canonical, ref_text};
 use crate::model::{NodeKind, Value};
 use std::collections::{HashMap, VecDeque};
+
+/// The key an artifact named by a non-literal value is matched by.
+fn artifact_key(v: &Value) -> String {
+    format!("\u{0}{}", crate::wire::json::compact(v))
+}
 
 declare_check! {
     /// ## What it finds
     /// For a call `S` of a spawning tool (`spawnsAgent: true`):
     /// - no node reachable from `S` reads `S` — by a `$ref` to it, or as a
-    ///   call naming the artifact `S` writes (the literal value of an arg the
-    ///   tool lists under `writes`) in its args; or
+    ///   call naming the artifact `S` writes in its args (the value of an arg
+    ///   the tool lists under `writes`: the same literal name, or the same
+    ///   reference when the name comes from another node); or
     /// - a call that writes (its tool lists `writes`) is reachable from `S`
     ///   along a path that avoids every reader of `S`, counting readers of
     ///   readers (transitive readers). The writing call itself does not count
@@ -61,16 +67,28 @@ declare_check! {
         let bit = |k: usize| (k / 64, 1u64 << (k % 64));
         let mut dep = vec![0u64; n * words];
         let spawn_of: HashMap<usize, usize> = spawns.iter().enumerate().map(|(k, &s)| (s, k)).collect();
-        // The artifacts each spawning call writes (literal values of its `writes` args).
-        let mut artifacts: HashMap<&str, Vec<usize>> = HashMap::new();
-        let mut written: Vec<Vec<&str>> = vec![Vec::new(); spawns.len()];
+        // The artifacts each spawning call writes: the values of its `writes`
+        // args — a literal name, or a reference (then a call passing the same
+        // reference names the same artifact).
+        let mut artifacts: HashMap<String, Vec<usize>> = HashMap::new();
+        let mut written: Vec<Vec<String>> = vec![Vec::new(); spawns.len()];
+        let mut by_ref = false;
         for (k, &s) in spawns.iter().enumerate() {
             let Some(args) = g.node(s).get("args").and_then(Value::as_object) else { continue };
             for w in &tool_of(s).map(|e| e.writes.clone()).unwrap_or_default() {
-                if let Some(Value::String(a)) = args.get(w) {
-                    artifacts.entry(a.as_str()).or_default().push(k);
-                    written[k].push(a.as_str());
-                }
+                let key = match args.get(w) {
+                    Some(Value::String(a)) => {
+                        written[k].push(format!("\"{a}\""));
+                        a.clone()
+                    }
+                    Some(v @ Value::Ref(r)) => {
+                        by_ref = true;
+                        written[k].push(format!("the artifact named by {}", ref_text(r)));
+                        artifact_key(v)
+                    }
+                    _ => continue,
+                };
+                artifacts.entry(key).or_default().push(k);
             }
         }
         // Direct readers: a reference to S, or a call naming S's artifact.
@@ -92,9 +110,12 @@ declare_check! {
             }
             if let Some(args) = node.get("args") {
                 args.walk(&mut String::new(), &mut |_, x| {
-                    if let Value::String(s) = x
-                        && let Some(ks) = artifacts.get(s.as_str())
-                    {
+                    let hit = match x {
+                        Value::String(s) => artifacts.get(s.as_str()),
+                        Value::Ref(_) if by_ref => artifacts.get(&artifact_key(x)),
+                        _ => None,
+                    };
+                    if let Some(ks) = hit {
                         for &k in ks {
                             if spawns[k] != v {
                                 let (w, b) = bit(k);
@@ -154,15 +175,12 @@ declare_check! {
             let artifact = if written[k].is_empty() {
                 String::new()
             } else {
-                format!(
-                    " and writes {}",
-                    written[k].iter().map(|a| format!("\"{a}\"")).collect::<Vec<_>>().join(", ")
-                )
+                format!(" and writes {}", written[k].join(", "))
             };
-            let example = written[k]
-                .first()
-                .map(|a| format!("a `read_artifact` call with `\"path\": \"{a}\"`"))
-                .unwrap_or_else(|| format!("a step that references `{}`", sn.id));
+            let example = match written[k].first() {
+                Some(a) if a.starts_with('"') => format!("a `read_artifact` call with `\"path\": {a}`"),
+                _ => format!("a step that references `{}`", sn.id),
+            };
             let message = if let Some(wn) = bad_write {
                 let mut route = vec![wn];
                 let mut cur = wn;
@@ -280,6 +298,22 @@ mod tests {
             ),
         ]);
         assert_eq!(run_reg(&UnreconciledUnit, &p, &reg()).len(), 1);
+    }
+
+    #[test]
+    fn an_artifact_named_by_reference_is_read_by_the_same_reference() {
+        let name = json!({"$ref": {"node": "s", "select": "first", "path": "out"}});
+        let p = linear(vec![
+            entry("s"),
+            call_with(
+                "unit",
+                "spawn_subagent",
+                json!({"output": name.clone(), "tools": []}),
+                &[],
+            ),
+            call_with("read", "read_artifact", json!({"path": name}), &["content"]),
+        ]);
+        assert!(run_reg(&UnreconciledUnit, &p, &reg()).is_empty());
     }
 
     #[test]
