@@ -73,6 +73,8 @@ pub enum ValueKind {
     /// `diff A B`.
     Revision,
     McpTier,
+    /// A model-facing tool (`tool NAME`).
+    ModelTool,
     Nothing,
 }
 
@@ -108,6 +110,7 @@ pub fn value_kind(cmd: &str, arg: &Arg) -> ValueKind {
         ("diff", "a" | "b") => Revision,
         ("init", "dir") => Path,
         ("mcp", "tier") => McpTier,
+        ("tool", "name") => ModelTool,
         _ => Nothing,
     };
     if kind != Nothing {
@@ -487,6 +490,14 @@ fn values(cmd: &str, arg: &Arg, current: &str, w: &Walk, src: &dyn Source) -> Ve
                 .collect(),
             false,
         ),
+        ValueKind::ModelTool => finish(
+            current,
+            crate::forge::tools::all()
+                .iter()
+                .map(|t| t.name.to_string())
+                .collect(),
+            false,
+        ),
         ValueKind::Nothing => Vec::new(),
     }
 }
@@ -701,6 +712,7 @@ mod tests {
         assert_eq!(cands("set fetch args.x @fe"), ["@fetch "]);
         assert_eq!(cands("add-node y --kind call --arg a=@ro"), ["a=@route "]);
         assert_eq!(cands("diff cur"), ["current "]);
+        assert_eq!(cands("tool add_n"), ["add_node "]);
     }
 
     #[test]
