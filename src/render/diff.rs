@@ -7,6 +7,7 @@ use crate::forge::read::{Diff, FieldChange, Side};
 use crate::model::{Edge, Node, Op, Value};
 use crate::wire::codec::{edge_json, node_json, op_json, op_line};
 use serde_json::json;
+use std::collections::HashMap;
 
 fn side(s: &Side) -> String {
     let digest = format!("digest {}", s.digest);
@@ -57,12 +58,25 @@ pub fn text(d: &Diff) -> String {
     for n in &d.nodes_removed {
         out.push(format!("- {}", node_head(n)));
     }
+    // Every edge of a new node is new too.
+    let mut outgoing: HashMap<&str, Vec<&Edge>> = HashMap::new();
+    let mut incoming: HashMap<&str, Vec<&Edge>> = HashMap::new();
+    if !d.nodes_added.is_empty() {
+        for e in &d.edges_added {
+            outgoing.entry(e.from.as_str()).or_default().push(e);
+            incoming.entry(e.to.as_str()).or_default().push(e);
+        }
+    }
     for n in &d.nodes_added {
         out.push(format!("+ {}", node_head(n)));
-        let mut lines = node::block(n, None, &[], &[], &style);
-        if lines.last().is_some_and(|l| l.contains("on completion")) {
-            lines.pop();
-        }
+        let none = Vec::new();
+        let lines = node::block(
+            n,
+            None,
+            outgoing.get(n.id.as_str()).unwrap_or(&none),
+            incoming.get(n.id.as_str()).unwrap_or(&none),
+            &style,
+        );
         out.extend(lines.into_iter().map(|l| format!("    {l}")));
     }
     for c in &d.nodes_changed {

@@ -124,8 +124,8 @@ pub fn render(c: &Content, h: &Header, audience: Audience) -> String {
     }
     for (step, &i) in order.iter().enumerate() {
         if step == reached {
+            // A heading, then the blocks (no blank line between).
             out.push("Unreachable nodes (no run can reach them from the entry):".into());
-            out.push(String::new());
         }
         out.extend(node::block(
             &c.nodes[i],
