@@ -34,6 +34,9 @@ pub enum Outcome {
     Exit(Option<u8>),
 }
 
+/// Lines of history kept.
+pub const MAX_HISTORY: usize = 2000;
+
 /// Text shown after `help` in the REPL: what the REPL adds to the commands.
 pub const REPL_HELP: &str = "\
 In the REPL, type commands without `planforge`. Also:
@@ -327,6 +330,7 @@ impl Repl {
         {
             use rustyline::history::History;
             let _ = rl.history_mut().ignore_dups(true);
+            let _ = rl.history_mut().set_max_len(MAX_HISTORY);
         }
         rl.set_helper(Some(ReplHelper::new(self.session.clone(), color)));
         let history = history_path();
