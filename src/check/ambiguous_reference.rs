@@ -5,7 +5,7 @@
 use crate::check::Issue;
 use crate::check::flow::{branch_json, routes_to};
 use crate::check::graph::MAX_ROUTES;
-use crate::check::support::{data_refs, place, ref_text};
+use crate::check::support::{place, ref_text};
 
 declare_check! {
     /// ## What it finds
@@ -40,7 +40,7 @@ declare_check! {
         let g = &cx.graph;
         let exec = g.executions();
         let mut memo: std::collections::HashMap<usize, String> = std::collections::HashMap::new();
-        for d in data_refs(g) {
+        for d in cx.data_refs() {
             if d.r.branch_id.is_some() || exec[d.target] <= 1 {
                 continue;
             }
@@ -74,7 +74,7 @@ declare_check! {
                     ),
                 )
                 .node(reader.id.clone())
-                .at(d.pointer),
+                .at(d.pointer.clone()),
             );
         }
     }

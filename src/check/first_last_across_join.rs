@@ -2,7 +2,7 @@
 //! each node with a join it follows; then O(1) per reference.
 
 use crate::check::Issue;
-use crate::check::support::{data_refs, place, ref_text};
+use crate::check::support::{place, ref_text};
 use crate::model::{NodeKind, Select};
 
 declare_check! {
@@ -29,8 +29,9 @@ declare_check! {
     pub FirstLastAcrossJoin { code: "first_last_across_join", severity: Blocking, needs: NOTHING, source: Check }
     fn run(cx, out) {
         let g = &cx.graph;
-        let refs: Vec<_> = data_refs(g)
-            .into_iter()
+        let refs: Vec<_> = cx
+            .data_refs()
+            .iter()
             .filter(|d| matches!(d.r.select, Select::First | Select::Last))
             .collect();
         if refs.is_empty() {
@@ -81,7 +82,7 @@ declare_check! {
                     ),
                 )
                 .node(reader.id.clone())
-                .at(d.pointer),
+                .at(d.pointer.clone()),
             );
         }
     }

@@ -61,6 +61,7 @@ pub struct Cx<'a> {
     pub content: &'a Content,
     pub graph: Graph<'a>,
     pub registry: Option<&'a Registry>,
+    data_refs: std::cell::OnceCell<Vec<support::DataRef<'a>>>,
 }
 
 impl<'a> Cx<'a> {
@@ -69,7 +70,15 @@ impl<'a> Cx<'a> {
             content,
             graph: Graph::new(content),
             registry,
+            data_refs: std::cell::OnceCell::new(),
         }
+    }
+
+    /// Every data reference whose target exists, collected once and shared
+    /// by the reference checks (see [`support::data_refs`]).
+    pub fn data_refs(&self) -> &[support::DataRef<'a>] {
+        self.data_refs
+            .get_or_init(|| support::data_refs(&self.graph))
     }
 }
 

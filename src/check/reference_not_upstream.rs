@@ -6,7 +6,7 @@
 
 use crate::check::Issue;
 use crate::check::flow::{reaches_many, some_ancestors};
-use crate::check::support::{data_refs, place, ref_text};
+use crate::check::support::{place, ref_text};
 use crate::model::suggest;
 
 declare_check! {
@@ -34,7 +34,7 @@ declare_check! {
     pub ReferenceNotUpstream { code: "reference_not_upstream", severity: Blocking, needs: ROUTES, source: Check }
     fn run(cx, out) {
         let g = &cx.graph;
-        let refs = data_refs(g);
+        let refs = cx.data_refs();
         let queries: Vec<(usize, usize)> = refs.iter().map(|d| (d.target, d.node)).collect();
         let upstream = reaches_many(g, &queries);
         for (d, ok) in refs.iter().zip(upstream) {

@@ -4,7 +4,7 @@
 //! most twice, each time re-reading only its own references.
 
 use crate::check::Issue;
-use crate::check::support::{data_refs, place, ref_text};
+use crate::check::support::{place, ref_text};
 use crate::model::NodeKind;
 use std::collections::{HashMap, VecDeque};
 
@@ -85,7 +85,7 @@ declare_check! {
     fn run(cx, out) {
         let g = &cx.graph;
         let Some(topo) = &g.topo else { return };
-        let refs = data_refs(g);
+        let refs = cx.data_refs();
         let n = g.len();
         // Per node: its references (indices into `refs`), and who reads it.
         let mut reads: Vec<Vec<usize>> = vec![Vec::new(); n];
@@ -143,7 +143,7 @@ declare_check! {
                 }
             }
         }
-        for d in &refs {
+        for d in refs {
             let reader = g.node(d.node);
             if reader.kind != NodeKind::Call || !declassified[d.node].is_empty() {
                 continue;

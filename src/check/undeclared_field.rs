@@ -2,7 +2,7 @@
 //! nodes · refs to them); each target's declared paths are computed once.
 
 use crate::check::Issue;
-use crate::check::support::{data_refs, is_canonical, place, ref_text};
+use crate::check::support::{is_canonical, place, ref_text};
 use crate::model::node::path_covered;
 use crate::model::suggest;
 use crate::model::{NodeKind, Value};
@@ -43,7 +43,7 @@ declare_check! {
     fn run(cx, out) {
         let g = &cx.graph;
         let mut declared: HashMap<usize, Vec<String>> = HashMap::new();
-        for d in data_refs(g) {
+        for d in cx.data_refs() {
             let Some(path) = d.r.path.as_deref() else { continue };
             let paths = declared.entry(d.target).or_insert_with(|| g.node(d.target).declared_paths());
             if paths.iter().any(|p| path_covered(path, p)) {
@@ -91,7 +91,7 @@ declare_check! {
                     ),
                 )
                 .node(reader.id.clone())
-                .at(d.pointer),
+                .at(d.pointer.clone()),
             );
         }
         for (i, n) in cx.content.nodes.iter().enumerate() {

@@ -3,7 +3,7 @@
 
 use crate::check::Issue;
 use crate::check::flow::{RouteWalker, branch_json, routes_to};
-use crate::check::support::{data_refs, place, ref_text};
+use crate::check::support::{place, ref_text};
 
 declare_check! {
     /// ## What it finds
@@ -33,7 +33,7 @@ declare_check! {
     pub UnknownBranch { code: "unknown_branch", severity: Blocking, needs: ROUTES, source: Check }
     fn run(cx, out) {
         let g = &cx.graph;
-        let refs: Vec<_> = data_refs(g).into_iter().filter(|d| d.r.branch_id.is_some()).collect();
+        let refs: Vec<_> = cx.data_refs().iter().filter(|d| d.r.branch_id.is_some()).collect();
         if refs.is_empty() {
             return;
         }
@@ -71,7 +71,7 @@ declare_check! {
                     ),
                 )
                 .node(reader.id.clone())
-                .at(d.pointer),
+                .at(d.pointer.clone()),
             );
         }
     }

@@ -5,7 +5,7 @@
 //! write found.
 
 use crate::check::Issue;
-use crate::check::support::{data_refs, is_canonical, ref_text};
+use crate::check::support::{is_canonical, ref_text};
 use crate::model::{NodeKind, Value};
 use std::collections::{HashMap, VecDeque};
 
@@ -92,9 +92,9 @@ declare_check! {
             }
         }
         // Direct readers: a reference to S, or a call naming S's artifact.
-        let refs = data_refs(g);
+        let refs = cx.data_refs();
         let mut reads: Vec<Vec<usize>> = vec![Vec::new(); n];
-        for d in &refs {
+        for d in refs {
             reads[d.node].push(d.target);
         }
         for v in 0..n {
