@@ -615,8 +615,9 @@ pub fn generate(o: &Opts) -> (Value, Option<String>) {
         "planId": plan_id,
         "label": format!("Generated plan: {n} nodes, {} phase(s), seed {}", o.phases, o.seed),
         "bounds": {
-            "maxNodes": n.max(256),
-            "maxEdges": edge_count.max(512),
+            // Room to keep editing: a quarter more than generated.
+            "maxNodes": (n + n / 4).max(256),
+            "maxEdges": (edge_count + edge_count / 4).max(512),
             "maxSteps": (2 * n).max(4096),
             "maxConcurrentFrames": 32,
             "maxEncodedBytes": 1_048_576,
