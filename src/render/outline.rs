@@ -60,20 +60,28 @@ pub fn text(o: &Outline) -> String {
     out.join("\n")
 }
 
-/// The outline as a table, for a person at a terminal. `width` fixes the
-/// table's width (tests); `None` lets the table fit the terminal.
-pub fn table(o: &Outline, width: Option<u16>) -> String {
+/// The narrowest terminal the table is drawn for; below it (or when the
+/// width is unknown) the plain lines read better.
+pub const MIN_TABLE_WIDTH: u16 = 60;
+
+/// The width of the terminal on stdout, if it has one. The only function
+/// here that asks the outside world; the CLI calls it, renderers never do.
+pub fn terminal_width() -> Option<u16> {
+    comfy_table::Table::new().width()
+}
+
+/// The outline as a table `width` columns wide, for a person at a terminal
+/// (plain lines when `width` is under [`MIN_TABLE_WIDTH`]).
+pub fn table(o: &Outline, width: u16) -> String {
     use comfy_table::{ContentArrangement, Table, presets::UTF8_FULL_CONDENSED};
-    if o.node_count == 0 {
+    if o.node_count == 0 || width < MIN_TABLE_WIDTH {
         return text(o);
     }
     let mut t = Table::new();
     t.load_style(UTF8_FULL_CONDENSED)
         .set_content_arrangement(ContentArrangement::Dynamic)
+        .set_width(width)
         .set_header(vec!["Phase", "Summary", "Issues", "Nodes", "Tools"]);
-    if let Some(w) = width {
-        t.set_width(w);
-    }
     for e in o.entries() {
         t.add_row(vec![
             e.key().to_string(),
@@ -216,7 +224,8 @@ mod tests {
             vec![entry(Some("p1"), &["a"], &["t"])],
             Some(entry(None, &["b"], &[])),
         );
-        let t = table(&o, Some(100));
+        let t = table(&o, 100);
+        assert_eq!(table(&o, 20), text(&o), "too narrow for a table");
         assert!(t.contains("p1") && t.contains("(unphased)") && t.contains("Tools"));
         assert!(t.lines().all(|l| l.chars().count() <= 100));
     }

@@ -3,6 +3,8 @@ use crate::error::Result;
 use crate::render::outline;
 use clap::Args;
 
+/// One flat outline of the plan: phases, node ids, tools, issue counts.
+///
 /// One flat outline of the plan: an entry per phase in order of first
 /// appearance, then `(unphased)`; each with its node ids, the tool of each
 /// call, its open-issue count and a one-line summary.
@@ -18,10 +20,12 @@ pub fn run(s: &mut Session, _a: OutlineArgs) -> Result<Reply> {
     let forge = s.forge()?;
     let plan = s.plan_id(forge.store())?;
     let o = forge.outline(&plan)?;
-    let text = if format == Format::Text && stdout_is_terminal() {
-        outline::table(&o, None)
-    } else {
-        outline::text(&o)
+    let width = (format == Format::Text && stdout_is_terminal())
+        .then(outline::terminal_width)
+        .flatten();
+    let text = match width {
+        Some(w) => outline::table(&o, w),
+        None => outline::text(&o),
     };
     Ok(Reply::new(text, outline::json(&o)))
 }
