@@ -748,3 +748,39 @@ fn show_renders_every_node_in_full_and_fixed_forms() {
     let o = env.run(&["-p", "plan-empty", "outline"]).ok().stdout;
     assert!(o.trim_end().ends_with("(no nodes)"), "{o}");
 }
+
+#[test]
+fn the_generator_is_deterministic_and_its_plans_are_valid_with_either_registry() {
+    let opts = |seed, rich| gen_plan::Opts {
+        nodes: 400,
+        phases: 4,
+        seed,
+        unphased: 0,
+        plan_id: Some(format!("plan-gen-{seed}-{rich}")),
+        rich,
+    };
+    assert_eq!(
+        gen_plan::generate(&opts(9, false)),
+        gen_plan::generate(&opts(9, false))
+    );
+    assert_ne!(
+        gen_plan::generate(&opts(9, false)).0["nodes"],
+        gen_plan::generate(&opts(10, false)).0["nodes"]
+    );
+    let (doc, registry) = gen_plan::generate(&opts(9, true));
+    let env = Env::new();
+    std::fs::write(env.store().join("registry.yaml"), registry.unwrap()).unwrap();
+    env.import("rich", &doc);
+    let kinds: std::collections::HashSet<&str> = doc["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n["kind"].as_str().unwrap())
+        .collect();
+    assert_eq!(kinds.len(), 7, "every kind appears: {kinds:?}");
+    let status = env.run(&["status", "--format", "json"]).ok().json();
+    assert_eq!(status["nodeCount"], 400);
+    assert_eq!(status["issues"], json!({"blocking": 0, "advisory": 0}));
+    // A valid plan freezes.
+    env.run(&["freeze"]).ok();
+}
