@@ -81,11 +81,11 @@ pub struct Error {
     pub message: String,
     /// What to do about it.
     pub help: Option<String>,
-    pub location: Option<Location>,
+    pub location: Option<Box<Location>>,
     /// The finding behind a rule refusal (e.g. `invalid_handle`).
     pub issue: Option<Box<Issue>>,
     /// The source text, for rendering a labelled snippet.
-    pub source: Option<(String, String)>,
+    pub source: Option<Box<(String, String)>>,
 }
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
@@ -106,7 +106,7 @@ impl Error {
         self
     }
     pub fn at(mut self, location: Location) -> Error {
-        self.location = Some(location);
+        self.location = Some(Box::new(location));
         self
     }
     pub fn with_issue(mut self, issue: Issue) -> Error {
@@ -115,7 +115,7 @@ impl Error {
     }
     /// Attaches the text the location points into (name, text).
     pub fn with_source(mut self, name: impl Into<String>, text: impl Into<String>) -> Error {
-        self.source = Some((name.into(), text.into()));
+        self.source = Some(Box::new((name.into(), text.into())));
         self
     }
 

@@ -532,7 +532,11 @@ fn a_frozen_plan_edited_by_hand_is_caught_and_cannot_be_submitted() {
     env.ok(&["freeze"]);
     let ops_path = env.store().join("plan-tamper/ops.jsonl");
     let text = std::fs::read_to_string(&ops_path).unwrap();
-    std::fs::write(&ops_path, text.replace("tickets/latest.json", "tickets/other.json")).unwrap();
+    std::fs::write(
+        &ops_path,
+        text.replace("tickets/latest.json", "tickets/other.json"),
+    )
+    .unwrap();
     let status = env.json(&["status"]);
     assert!(status["issues"]["blocking"].as_u64().unwrap() >= 1);
     let out = env.run(&["submit", "--yes"]);

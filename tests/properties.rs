@@ -88,12 +88,13 @@ proptest! {
     fn the_fold_ignores_storage_order(parents in prop::collection::vec(0usize..50, 1..30), edits in prop::collection::vec((0usize..30, "[a-z]{1,5}"), 0..10), seed in any::<u64>()) {
         let c = tree(&parents);
         let mut ops = transaction("alice", "plan-prop", 0, import_ops(&c));
-        let mut rev = ops.len() as u64;
+        let base = ops.len() as u64;
         for (k, (n, tool)) in edits.iter().enumerate() {
             let node = format!("n{}", 1 + n % parents.len());
+            // Two actors write at the same lamport: concurrent histories.
             let actor = if k % 2 == 0 { "alice" } else { "bob" };
+            let rev = base + k as u64 / 2;
             ops.extend(transaction(actor, "plan-prop", rev, vec![OpBody::SetNodeField { node_id: node, path: "tool".into(), value: Value::String(tool.clone()) }]));
-            rev += 1;
         }
         let a = fold::fold("plan-prop", &ops, None);
         let mut shuffled = ops.clone();

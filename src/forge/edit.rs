@@ -397,7 +397,7 @@ impl Forge {
             ),
             Some(&e.from),
             vec![],
-            &[e.to.clone()],
+            std::slice::from_ref(&e.to),
             &[],
         )
     }

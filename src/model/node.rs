@@ -60,19 +60,22 @@ impl NodeKind {
 
     /// Whether an edge with `handle` may leave a node of this kind.
     pub fn allows(self, handle: &Handle) -> bool {
-        match (self, handle) {
-            (NodeKind::Entry, Handle::Always) => true,
-            (
-                NodeKind::Call | NodeKind::Reason | NodeKind::Transform | NodeKind::Join,
-                Handle::Always | Handle::Error,
-            ) => true,
-            (
-                NodeKind::Branch,
-                Handle::Match | Handle::NoMatch | Handle::Default | Handle::Error,
-            ) => true,
-            (NodeKind::Select, Handle::Case(_) | Handle::Default | Handle::Error) => true,
-            _ => false,
-        }
+        matches!(
+            (self, handle),
+            (NodeKind::Entry, Handle::Always)
+                | (
+                    NodeKind::Call | NodeKind::Reason | NodeKind::Transform | NodeKind::Join,
+                    Handle::Always | Handle::Error,
+                )
+                | (
+                    NodeKind::Branch,
+                    Handle::Match | Handle::NoMatch | Handle::Default | Handle::Error
+                )
+                | (
+                    NodeKind::Select,
+                    Handle::Case(_) | Handle::Default | Handle::Error
+                )
+        )
     }
 }
 

@@ -115,6 +115,7 @@ pub fn parse(bytes: &[u8], plan_id: &str) -> Result<Log> {
 pub fn append(path: &Path, log: &Log, ops: &[Op]) -> Result<()> {
     let mut f = OpenOptions::new()
         .create(true)
+        .truncate(false)
         .read(true)
         .write(true)
         .open(path)

@@ -5,7 +5,9 @@ use crate::error::{Error, Result};
 use crate::model::{Node, NodeKind};
 use clap::Args;
 
-/// Add a node. Its definition comes from --def (JSON or YAML, @FILE, or -
+/// Add a node.
+///
+/// Its definition comes from --def (JSON or YAML, @FILE, or -
 /// for stdin) and from field flags. A node may be added half-written and
 /// completed later with `set`; wrong types and unknown keys are refused.
 #[derive(Args, Debug, Clone)]

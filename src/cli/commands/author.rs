@@ -2,6 +2,8 @@ use crate::cli::{Reply, Session};
 use crate::error::{Error, Result};
 use clap::Args;
 
+/// Start a plan from an owner's request, kept verbatim.
+///
 /// Start an empty editable plan from an owner's request, kept verbatim and
 /// unparsed (- reads it from stdin).
 #[derive(Args, Debug, Clone)]

@@ -4,6 +4,8 @@ use crate::error::{Error, Result};
 use crate::model::Bounds;
 use clap::Args;
 
+/// Print or set the plan's bounds.
+///
 /// Print the plan's bounds, or set them: flags not given keep their current
 /// values. Bounds are content: digested and approved.
 #[derive(Args, Debug, Clone)]

@@ -3,6 +3,8 @@ use crate::cli::{Reply, Session};
 use crate::error::Result;
 use clap::Args;
 
+/// Copy a plan (or its first revisions) into a new editable plan.
+///
 /// Copy the plan's first REV ops (default: all) into a new editable plan,
 /// with no approval and provenance naming its parent. The clone becomes the
 /// current plan.

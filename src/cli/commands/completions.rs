@@ -3,6 +3,8 @@ use crate::error::Result;
 use clap::{Args, CommandFactory};
 use clap_complete::Shell;
 
+/// Print a shell completion script.
+///
 /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
 ///
 /// The scripts are also committed under completions/. Install, for example:

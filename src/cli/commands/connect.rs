@@ -3,6 +3,8 @@ use crate::cli::{Expect, Reply, Session};
 use crate::error::Result;
 use clap::Args;
 
+/// Connect two nodes with an edge.
+///
 /// Connect two nodes. Handles per source kind: entry `always`; call, reason,
 /// transform, join `always`|`error`; branch `match`|`no_match`|`default`|
 /// `error`; select `case_<label>`|`default`|`error`.

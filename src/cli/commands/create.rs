@@ -3,6 +3,8 @@ use crate::error::Result;
 use clap::Args;
 use serde_json::json;
 
+/// Create an empty editable plan.
+///
 /// Create an empty editable plan (revision 0, default bounds) and make it
 /// the current plan.
 #[derive(Args, Debug, Clone)]

@@ -4,6 +4,8 @@ use crate::forge::Forge;
 use crate::render::diff;
 use clap::Args;
 
+/// Compare two revisions of a plan, or two plan documents.
+///
 /// Compare two revisions of the plan (a revision number, `current` or
 /// `frozen`), or two plan documents with --files.
 ///

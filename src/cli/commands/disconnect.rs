@@ -3,6 +3,8 @@ use crate::cli::{Expect, Reply, Session};
 use crate::error::Result;
 use clap::Args;
 
+/// Remove an edge.
+///
 /// Remove an edge by id.
 #[derive(Args, Debug, Clone)]
 pub struct DisconnectArgs {

@@ -5,6 +5,8 @@ use crate::forge::node_edit::{self, Parsed};
 use clap::Args;
 use std::path::Path;
 
+/// Edit one node as YAML in $VISUAL / $EDITOR.
+///
 /// Edit one node as YAML in $VISUAL / $EDITOR; saving applies the change as
 /// one step. A parse or shape error reopens the file with the error on top;
 /// an emptied file aborts.

@@ -2,6 +2,8 @@ use crate::cli::{Reply, Session};
 use crate::error::{Error, Result};
 use clap::Args;
 
+/// Explain an issue code.
+///
 /// Explain an issue code: what it finds, why it matters, how to fix it.
 #[derive(Args, Debug, Clone)]
 pub struct ExplainArgs {

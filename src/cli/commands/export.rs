@@ -2,6 +2,8 @@ use crate::cli::{Format, Reply, Session};
 use crate::error::Result;
 use clap::Args;
 
+/// Write the plan as a plan document (JSON or YAML).
+///
 /// Write the plan as a plan document (JSON by default, or --format yaml),
 /// with its state, revision and digest; references in wire form.
 #[derive(Args, Debug, Clone)]

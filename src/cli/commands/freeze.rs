@@ -3,6 +3,8 @@ use crate::error::Result;
 use crate::render::status;
 use clap::Args;
 
+/// Check the plan and make it reviewable (read-only).
+///
 /// Run every check; with no blocking issue the plan becomes reviewable
 /// (read-only), bound to the digest that was checked. Exit 1 when refused.
 /// There is no dry run: `validate` is the read-only check.

@@ -3,6 +3,8 @@ use crate::error::Result;
 use crate::render::graph;
 use clap::Args;
 
+/// Draw the plan as a Graphviz or Mermaid diagram.
+///
 /// Draw the plan as a Graphviz (--format dot, the default) or Mermaid
 /// (--format mermaid) diagram: phases as clusters, handles as edge labels,
 /// error edges dashed.

@@ -11,6 +11,8 @@ pub enum InputFormat {
     Yaml,
 }
 
+/// Create a plan from a plan document.
+///
 /// Create a new editable plan from a plan document (JSON or YAML; - reads
 /// stdin). A claimed state or approval is dropped with a note; a claimed
 /// digest the content does not have refuses the import. The plan becomes

@@ -5,6 +5,8 @@ use clap::Args;
 use serde_json::json;
 use std::path::PathBuf;
 
+/// Create a plan store (default ./plans) with its registry and git files.
+///
 /// Create a plan store: the folder, `registry.yaml` (commented, with the
 /// orchestration tools), `templates/`, `.gitignore` and `.gitattributes`.
 /// Existing files are kept.

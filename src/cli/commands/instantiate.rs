@@ -2,6 +2,8 @@ use crate::cli::{Reply, Session};
 use crate::error::{Error, Result};
 use clap::Args;
 
+/// Create a plan from a template.
+///
 /// Create a plan from a template, filling its params.
 #[derive(Args, Debug, Clone)]
 pub struct InstantiateArgs {

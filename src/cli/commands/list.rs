@@ -3,6 +3,8 @@ use crate::error::Result;
 use crate::render::status;
 use clap::Args;
 
+/// List the plans in the store.
+///
 /// List the plans in the store with their state, revision and label.
 #[derive(Args, Debug, Clone)]
 pub struct ListArgs {}

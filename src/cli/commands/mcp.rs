@@ -14,6 +14,8 @@ pub enum TierArg {
     All,
 }
 
+/// Serve the model-facing tools over MCP (stdio).
+///
 /// Serve the model-facing tools over MCP on stdin/stdout (for an MCP
 /// client to launch). Tool calls act as `mcp` unless --actor or
 /// PLANFORGE_ACTOR says otherwise. Only protocol frames go to stdout; the

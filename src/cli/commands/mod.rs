@@ -45,85 +45,47 @@ pub mod unfreeze;
 pub mod use_plan;
 pub mod validate;
 
+/// Every command; each one's help is the doc comment of its Args struct.
 #[derive(Subcommand, Debug, Clone)]
 pub enum Command {
-    /// Create a plan store (default ./plans) with its registry and git files
     Init(init::InitArgs),
-    /// List the plans in the store
     List(list::ListArgs),
-    /// Make a plan the store's current plan
     Use(use_plan::UseArgs),
-    /// Create an empty editable plan
     Create(create::CreateArgs),
-    /// Delete a plan from the store
     Remove(remove::RemoveArgs),
-    /// Start a plan from an owner's request, kept verbatim
     Author(author::AuthorArgs),
-    /// Show a plan's state, revision, digest and issue counts
     Status(status::StatusArgs),
-    /// Render the whole plan as prose
     Show(show::ShowArgs),
-    /// One flat outline of the plan: phases, node ids, tools, issue counts
     Outline(outline::OutlineArgs),
-    /// Read one slice of the plan by an outline key (phase or node id)
     Read(read::ReadArgs),
-    /// Add a node
     AddNode(add_node::AddNodeArgs),
-    /// Replace a node's whole definition
     SetConfig(set_config::SetConfigArgs),
-    /// Set one field of a node's definition
     Set(set::SetArgs),
-    /// Set or clear a node's phase
     Phase(phase::PhaseArgs),
-    /// Connect two nodes with an edge
     Connect(connect::ConnectArgs),
-    /// Remove an edge
     Disconnect(disconnect::DisconnectArgs),
-    /// Remove a node and its edges
     RemoveNode(remove_node::RemoveNodeArgs),
-    /// Print or set the plan's bounds
     Bounds(bounds::BoundsArgs),
-    /// Edit one node as YAML in $VISUAL / $EDITOR
     Edit(edit::EditArgs),
-    /// Undo your latest change to the plan
     Undo(undo::UndoArgs),
-    /// Check plans or plan documents (for CI)
     Validate(validate::ValidateArgs),
-    /// Check the plan and make it reviewable (read-only)
     Freeze(freeze::FreezeArgs),
-    /// Make a reviewable plan editable again
     Unfreeze(unfreeze::UnfreezeArgs),
-    /// Freeze and approve the plan: it becomes executable, forever
     Submit(submit::SubmitArgs),
-    /// Copy a plan (or its first revisions) into a new editable plan
     Clone(clone::CloneArgs),
-    /// Compare two revisions of a plan, or two plan documents
     Diff(diff::DiffArgs),
-    /// Print the plan's content as JSON (wire form)
     Raw(raw::RawArgs),
-    /// Print the plan's op log
     Ops(ops::OpsArgs),
-    /// Write the plan as a plan document (JSON or YAML)
     Export(export::ExportArgs),
-    /// Create a plan from a plan document
     Import(import::ImportArgs),
-    /// Draw the plan as a Graphviz or Mermaid diagram
     Graph(graph::GraphArgs),
-    /// List the plan templates
     Templates(templates::TemplatesArgs),
-    /// Create a plan from a template
     Instantiate(instantiate::InstantiateArgs),
-    /// Turn a task decomposition into an orchestration plan
     Orchestrate(orchestrate::OrchestrateArgs),
-    /// Explain an issue code
     Explain(explain::ExplainArgs),
-    /// Run one model-facing tool call
     Tool(tool::ToolArgs),
-    /// Serve the model-facing tools over MCP (stdio)
     Mcp(mcp::McpArgs),
-    /// Interactive shell: every line is a planforge command
     Repl(repl::ReplArgs),
-    /// Print a shell completion script
     Completions(completions::CompletionsArgs),
 }
 

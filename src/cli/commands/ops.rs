@@ -2,6 +2,8 @@ use crate::cli::{Format, Reply, Session};
 use crate::error::Result;
 use clap::Args;
 
+/// Print the plan's op log.
+///
 /// Print the plan's op log, one op per line (JSON in wire form), in log
 /// order. Only ops of complete transactions are printed.
 #[derive(Args, Debug, Clone)]

@@ -2,6 +2,8 @@ use crate::cli::{Reply, Session};
 use crate::error::{Error, Result};
 use clap::Args;
 
+/// Turn a task decomposition into an orchestration plan.
+///
 /// Turn a task decomposition (roles, tasks, synthesis) into an orchestration
 /// plan: classify coupling, choose one bounded mechanism, emit the plan.
 #[derive(Args, Debug, Clone)]

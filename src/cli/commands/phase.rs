@@ -3,6 +3,8 @@ use crate::cli::{Expect, Reply, Session};
 use crate::error::{Error, Result};
 use clap::Args;
 
+/// Set or clear a node's phase.
+///
 /// Set a node's phase, or clear it (the node becomes unphased). Phases are
 /// labels for reading and grouping; edges alone order execution.
 #[derive(Args, Debug, Clone)]

@@ -2,6 +2,8 @@ use crate::cli::{Format, Reply, Session};
 use crate::error::Result;
 use clap::Args;
 
+/// Print the plan's content as JSON (wire form).
+///
 /// Print the plan's content as JSON in wire form (what the digest covers):
 /// `{planId, digest, revision, bounds, nodes, edges, provenance?}`.
 #[derive(Args, Debug, Clone)]

@@ -4,9 +4,9 @@ use crate::forge::read::ReadKey;
 use crate::render::read;
 use clap::Args;
 
-/// Read one slice of the plan by a key the outline printed: a phase name,
-/// `(unphased)`, or a node id. The slice carries its boundary edges.
+/// Read one slice of the plan by a key the outline printed.
 ///
+/// KEY is a phase name, `(unphased)`, or a node id, exactly as printed.
 /// The slice names its phase, renders every node in it in full with its
 /// edges, lists each edge that crosses its border (edge id, from, to,
 /// handle) so you can keep linking without the outline, and the issues on

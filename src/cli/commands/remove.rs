@@ -4,7 +4,9 @@ use crate::store::meta::State;
 use clap::Args;
 use serde_json::json;
 
-/// Delete a plan from the store. Reviewable and executable plans need --force.
+/// Delete a plan from the store.
+///
+/// Reviewable and executable plans need --force.
 #[derive(Args, Debug, Clone)]
 pub struct RemoveArgs {
     /// The plan id

@@ -3,6 +3,8 @@ use crate::cli::{Expect, Reply, Session};
 use crate::error::Result;
 use clap::Args;
 
+/// Remove a node and its edges.
+///
 /// Remove a node and every edge into or out of it, in one step.
 #[derive(Args, Debug, Clone)]
 pub struct RemoveNodeArgs {

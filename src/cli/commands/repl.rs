@@ -2,6 +2,8 @@ use crate::cli::{Reply, Session};
 use crate::error::Result;
 use clap::Args;
 
+/// Interactive shell: every line is a planforge command.
+///
 /// An interactive shell: every line is a planforge command without the
 /// program name. With stdin not a terminal, runs the lines as a script.
 ///

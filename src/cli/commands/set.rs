@@ -3,7 +3,9 @@ use crate::cli::{Expect, Reply, Session};
 use crate::error::{Error, Result};
 use clap::Args;
 
-/// Set one field of a node's definition. PATH is a dot path relative to the
+/// Set one field of a node's definition.
+///
+/// PATH is a dot path relative to the
 /// definition (`tool`, `args.ticket`); VALUE is JSON, a reference (@node,
 /// @node.path, @node[last].path, @node[all], @node[2].path) or a plain
 /// string. Write a literal string starting with @ as JSON: '"@home"'.

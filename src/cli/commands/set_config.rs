@@ -5,6 +5,8 @@ use crate::cli::{Expect, Reply, Session};
 use crate::error::Result;
 use clap::Args;
 
+/// Replace a node's whole definition.
+///
 /// Replace a node's whole definition (from --def and field flags). The kind
 /// cannot change.
 #[derive(Args, Debug, Clone)]

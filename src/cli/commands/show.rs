@@ -11,6 +11,8 @@ pub enum AudienceArg {
     Operator,
 }
 
+/// Render the whole plan as prose.
+///
 /// Render the whole plan as prose: every node in full, in the order a run
 /// meets them, then the unreachable ones. The operator view spells
 /// references as provenance and ends with the total authority requested.

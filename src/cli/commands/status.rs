@@ -3,6 +3,8 @@ use crate::error::Result;
 use crate::render::status;
 use clap::Args;
 
+/// Show a plan's state, revision, digest and issue counts.
+///
 /// Show the plan's state, revision, digest, label, request and issue counts.
 #[derive(Args, Debug, Clone)]
 pub struct StatusArgs {}

@@ -4,6 +4,8 @@ use crate::render::status;
 use clap::Args;
 use std::io::{BufRead, Write};
 
+/// Freeze and approve the plan: it becomes executable, forever.
+///
 /// Freeze the plan (or re-check a reviewable one) and approve it: it becomes
 /// executable, forever. Prints the authority set approved: every claim of
 /// every reachable call. On a terminal it asks first, unless --yes.

@@ -2,6 +2,8 @@ use crate::cli::{Reply, Session};
 use crate::error::{Error, Result};
 use clap::Args;
 
+/// List the plan templates.
+///
 /// List the plan templates (built in and in the store) with their params.
 #[derive(Args, Debug, Clone)]
 pub struct TemplatesArgs {}

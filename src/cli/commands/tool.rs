@@ -6,6 +6,8 @@ use crate::forge::tools::{self, Gate, Selection};
 use clap::Args;
 use serde_json::json;
 
+/// Run one model-facing tool call.
+///
 /// Run one model-facing tool call, exactly as a model over MCP would: the
 /// tool's text goes to stdout (with --format json: {ok, text}, or a raw
 /// tool's JSON), and a refusal exits 1, 2 or 3. Tools act as `mcp` unless

@@ -3,6 +3,8 @@ use crate::cli::{Expect, Reply, Session};
 use crate::error::Result;
 use clap::Args;
 
+/// Undo your latest change to the plan.
+///
 /// Undo your latest change to the plan by appending its inverse; repeat to
 /// walk further back.
 ///

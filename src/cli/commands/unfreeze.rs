@@ -3,6 +3,8 @@ use crate::cli::{Reply, Session};
 use crate::error::Result;
 use clap::Args;
 
+/// Make a reviewable plan editable again.
+///
 /// Make a reviewable plan editable again (no checks).
 #[derive(Args, Debug, Clone)]
 pub struct UnfreezeArgs {}

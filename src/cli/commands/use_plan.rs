@@ -3,6 +3,8 @@ use crate::error::Result;
 use clap::Args;
 use serde_json::json;
 
+/// Make a plan the store's current plan.
+///
 /// Make a plan the store's current plan (used when -p is not given).
 /// Inside the REPL, `use` only changes that REPL's plan.
 #[derive(Args, Debug, Clone)]

@@ -2,6 +2,8 @@ use crate::cli::{Reply, Session};
 use crate::error::{Error, Result};
 use clap::Args;
 
+/// Check plans or plan documents (for CI).
+///
 /// Check plans or plan documents, for CI. An ARG that is -, an existing file,
 /// or ends in .json/.yaml/.yml is a document (checked offline); otherwise a
 /// plan id. No ARG: the current plan. Exit 1 when a blocking issue is found.
