@@ -39,7 +39,7 @@ set edit:completion:arg-completer[planforge] = {|@words|
             cand status 'Show a plan''s state, revision, digest and issue counts'
             cand show 'Render the whole plan as prose'
             cand outline 'One flat outline of the plan: phases, node ids, tools, issue counts'
-            cand read 'Read one slice of the plan by an outline key (phase or node id)'
+            cand read 'Read one slice of the plan by a key the outline printed'
             cand add-node 'Add a node'
             cand set-config 'Replace a node''s whole definition'
             cand set 'Set one field of a node''s definition'
@@ -80,8 +80,8 @@ set edit:completion:arg-completer[planforge] = {|@words|
             cand --color 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)'
             cand -q 'Print nothing on success; the exit code says how it went'
             cand --quiet 'Print nothing on success; the exit code says how it went'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'planforge;list'= {
             cand --store 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]'
@@ -92,8 +92,8 @@ set edit:completion:arg-completer[planforge] = {|@words|
             cand --color 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)'
             cand -q 'Print nothing on success; the exit code says how it went'
             cand --quiet 'Print nothing on success; the exit code says how it went'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'planforge;use'= {
             cand --store 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]'
@@ -104,8 +104,8 @@ set edit:completion:arg-completer[planforge] = {|@words|
             cand --color 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)'
             cand -q 'Print nothing on success; the exit code says how it went'
             cand --quiet 'Print nothing on success; the exit code says how it went'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'planforge;create'= {
             cand --label 'A short label'
@@ -117,8 +117,8 @@ set edit:completion:arg-completer[planforge] = {|@words|
             cand --color 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)'
             cand -q 'Print nothing on success; the exit code says how it went'
             cand --quiet 'Print nothing on success; the exit code says how it went'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'planforge;remove'= {
             cand --store 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]'
@@ -130,8 +130,8 @@ set edit:completion:arg-completer[planforge] = {|@words|
             cand --force 'Also delete a reviewable or executable plan'
             cand -q 'Print nothing on success; the exit code says how it went'
             cand --quiet 'Print nothing on success; the exit code says how it went'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'planforge;author'= {
             cand --id 'The plan id [default: a fresh one]'
@@ -143,8 +143,8 @@ set edit:completion:arg-completer[planforge] = {|@words|
             cand --color 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)'
             cand -q 'Print nothing on success; the exit code says how it went'
             cand --quiet 'Print nothing on success; the exit code says how it went'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'planforge;status'= {
             cand --store 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]'
@@ -155,8 +155,8 @@ set edit:completion:arg-completer[planforge] = {|@words|
             cand --color 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)'
             cand -q 'Print nothing on success; the exit code says how it went'
             cand --quiet 'Print nothing on success; the exit code says how it went'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'planforge;show'= {
             cand --audience 'Who reads it'
@@ -169,8 +169,8 @@ set edit:completion:arg-completer[planforge] = {|@words|
             cand --color 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)'
             cand -q 'Print nothing on success; the exit code says how it went'
             cand --quiet 'Print nothing on success; the exit code says how it went'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'planforge;outline'= {
             cand --store 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]'
@@ -181,8 +181,8 @@ set edit:completion:arg-completer[planforge] = {|@words|
             cand --color 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)'
             cand -q 'Print nothing on success; the exit code says how it went'
             cand --quiet 'Print nothing on success; the exit code says how it went'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'planforge;read'= {
             cand --phase 'Read this phase (`(unphased)` or "" for the nodes without one)'
@@ -195,8 +195,8 @@ set edit:completion:arg-completer[planforge] = {|@words|
             cand --color 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)'
             cand -q 'Print nothing on success; the exit code says how it went'
             cand --quiet 'Print nothing on success; the exit code says how it went'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'planforge;add-node'= {
             cand --kind 'entry, call, reason, transform, branch, select or join'
@@ -232,8 +232,8 @@ set edit:completion:arg-completer[planforge] = {|@words|
             cand --diamond 'join: mark it explicitly as a diamond join ({"kind": "diamond"})'
             cand -q 'Print nothing on success; the exit code says how it went'
             cand --quiet 'Print nothing on success; the exit code says how it went'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'planforge;set-config'= {
             cand --kind 'The node''s kind, as a check [default: the node''s current kind]'
@@ -266,8 +266,8 @@ set edit:completion:arg-completer[planforge] = {|@words|
             cand --diamond 'join: mark it explicitly as a diamond join ({"kind": "diamond"})'
             cand -q 'Print nothing on success; the exit code says how it went'
             cand --quiet 'Print nothing on success; the exit code says how it went'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'planforge;set'= {
             cand --expect-rev 'Refuse (revision_moved) unless the plan is at this revision'
@@ -279,8 +279,8 @@ set edit:completion:arg-completer[planforge] = {|@words|
             cand --color 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)'
             cand -q 'Print nothing on success; the exit code says how it went'
             cand --quiet 'Print nothing on success; the exit code says how it went'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'planforge;phase'= {
             cand --expect-rev 'Refuse (revision_moved) unless the plan is at this revision'
@@ -293,8 +293,8 @@ set edit:completion:arg-completer[planforge] = {|@words|
             cand --clear 'Make the node unphased'
             cand -q 'Print nothing on success; the exit code says how it went'
             cand --quiet 'Print nothing on success; the exit code says how it went'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'planforge;connect'= {
             cand --handle 'When the edge fires [default: always]'
@@ -308,8 +308,8 @@ set edit:completion:arg-completer[planforge] = {|@words|
             cand --color 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)'
             cand -q 'Print nothing on success; the exit code says how it went'
             cand --quiet 'Print nothing on success; the exit code says how it went'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'planforge;disconnect'= {
             cand --expect-rev 'Refuse (revision_moved) unless the plan is at this revision'
@@ -321,8 +321,8 @@ set edit:completion:arg-completer[planforge] = {|@words|
             cand --color 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)'
             cand -q 'Print nothing on success; the exit code says how it went'
             cand --quiet 'Print nothing on success; the exit code says how it went'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'planforge;remove-node'= {
             cand --expect-rev 'Refuse (revision_moved) unless the plan is at this revision'
@@ -334,8 +334,8 @@ set edit:completion:arg-completer[planforge] = {|@words|
             cand --color 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)'
             cand -q 'Print nothing on success; the exit code says how it went'
             cand --quiet 'Print nothing on success; the exit code says how it went'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'planforge;bounds'= {
             cand --max-nodes 'Most nodes the plan may hold'
@@ -352,8 +352,8 @@ set edit:completion:arg-completer[planforge] = {|@words|
             cand --color 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)'
             cand -q 'Print nothing on success; the exit code says how it went'
             cand --quiet 'Print nothing on success; the exit code says how it went'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'planforge;edit'= {
             cand --store 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]'
@@ -364,8 +364,8 @@ set edit:completion:arg-completer[planforge] = {|@words|
             cand --color 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)'
             cand -q 'Print nothing on success; the exit code says how it went'
             cand --quiet 'Print nothing on success; the exit code says how it went'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'planforge;undo'= {
             cand --expect-rev 'Refuse (revision_moved) unless the plan is at this revision'
@@ -377,8 +377,8 @@ set edit:completion:arg-completer[planforge] = {|@words|
             cand --color 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)'
             cand -q 'Print nothing on success; the exit code says how it went'
             cand --quiet 'Print nothing on success; the exit code says how it went'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'planforge;validate'= {
             cand --registry 'The registry to check documents against'
@@ -391,8 +391,8 @@ set edit:completion:arg-completer[planforge] = {|@words|
             cand --all 'Every plan in the store'
             cand -q 'Print nothing on success; the exit code says how it went'
             cand --quiet 'Print nothing on success; the exit code says how it went'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'planforge;freeze'= {
             cand --store 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]'
@@ -403,8 +403,8 @@ set edit:completion:arg-completer[planforge] = {|@words|
             cand --color 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)'
             cand -q 'Print nothing on success; the exit code says how it went'
             cand --quiet 'Print nothing on success; the exit code says how it went'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'planforge;unfreeze'= {
             cand --store 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]'
@@ -415,8 +415,8 @@ set edit:completion:arg-completer[planforge] = {|@words|
             cand --color 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)'
             cand -q 'Print nothing on success; the exit code says how it went'
             cand --quiet 'Print nothing on success; the exit code says how it went'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'planforge;submit'= {
             cand --by 'Who approves [default: the actor]'
@@ -430,8 +430,8 @@ set edit:completion:arg-completer[planforge] = {|@words|
             cand --yes 'Approve without asking'
             cand -q 'Print nothing on success; the exit code says how it went'
             cand --quiet 'Print nothing on success; the exit code says how it went'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'planforge;clone'= {
             cand --at 'Clone the plan as it was at this revision'
@@ -443,8 +443,8 @@ set edit:completion:arg-completer[planforge] = {|@words|
             cand --color 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)'
             cand -q 'Print nothing on success; the exit code says how it went'
             cand --quiet 'Print nothing on success; the exit code says how it went'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'planforge;diff'= {
             cand --files 'Compare two plan documents instead (JSON or YAML; no store needed)'
@@ -457,8 +457,8 @@ set edit:completion:arg-completer[planforge] = {|@words|
             cand --exit-code 'Exit 1 when there are differences'
             cand -q 'Print nothing on success; the exit code says how it went'
             cand --quiet 'Print nothing on success; the exit code says how it went'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'planforge;raw'= {
             cand --rev 'At this revision [default: the current one]'
@@ -470,8 +470,8 @@ set edit:completion:arg-completer[planforge] = {|@words|
             cand --color 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)'
             cand -q 'Print nothing on success; the exit code says how it went'
             cand --quiet 'Print nothing on success; the exit code says how it went'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'planforge;ops'= {
             cand --since-lamport 'Only ops with a lamport greater than N'
@@ -484,8 +484,8 @@ set edit:completion:arg-completer[planforge] = {|@words|
             cand --color 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)'
             cand -q 'Print nothing on success; the exit code says how it went'
             cand --quiet 'Print nothing on success; the exit code says how it went'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'planforge;export'= {
             cand --rev 'Export the plan as it was at this revision'
@@ -497,8 +497,8 @@ set edit:completion:arg-completer[planforge] = {|@words|
             cand --color 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)'
             cand -q 'Print nothing on success; the exit code says how it went'
             cand --quiet 'Print nothing on success; the exit code says how it went'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'planforge;import'= {
             cand --id 'The new plan''s id [default: the document''s planId, else a fresh one]'
@@ -511,8 +511,8 @@ set edit:completion:arg-completer[planforge] = {|@words|
             cand --color 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)'
             cand -q 'Print nothing on success; the exit code says how it went'
             cand --quiet 'Print nothing on success; the exit code says how it went'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'planforge;graph'= {
             cand --rev 'Draw the plan as it was at this revision'
@@ -524,8 +524,8 @@ set edit:completion:arg-completer[planforge] = {|@words|
             cand --color 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)'
             cand -q 'Print nothing on success; the exit code says how it went'
             cand --quiet 'Print nothing on success; the exit code says how it went'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'planforge;templates'= {
             cand --store 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]'
@@ -536,8 +536,8 @@ set edit:completion:arg-completer[planforge] = {|@words|
             cand --color 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)'
             cand -q 'Print nothing on success; the exit code says how it went'
             cand --quiet 'Print nothing on success; the exit code says how it went'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'planforge;instantiate'= {
             cand --arg 'A param value, NAME=VALUE; repeatable'
@@ -550,8 +550,8 @@ set edit:completion:arg-completer[planforge] = {|@words|
             cand --color 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)'
             cand -q 'Print nothing on success; the exit code says how it went'
             cand --quiet 'Print nothing on success; the exit code says how it went'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'planforge;orchestrate'= {
             cand --id 'The new plan''s id [default: a fresh one]'
@@ -564,8 +564,8 @@ set edit:completion:arg-completer[planforge] = {|@words|
             cand --print 'Print the plan without storing it'
             cand -q 'Print nothing on success; the exit code says how it went'
             cand --quiet 'Print nothing on success; the exit code says how it went'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'planforge;explain'= {
             cand --store 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]'
@@ -577,8 +577,8 @@ set edit:completion:arg-completer[planforge] = {|@words|
             cand --all 'Explain every code'
             cand -q 'Print nothing on success; the exit code says how it went'
             cand --quiet 'Print nothing on success; the exit code says how it went'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'planforge;tool'= {
             cand --store 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]'
@@ -589,8 +589,8 @@ set edit:completion:arg-completer[planforge] = {|@words|
             cand --color 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)'
             cand -q 'Print nothing on success; the exit code says how it went'
             cand --quiet 'Print nothing on success; the exit code says how it went'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'planforge;mcp'= {
             cand --tier 'Which tools to offer'
@@ -616,8 +616,8 @@ set edit:completion:arg-completer[planforge] = {|@words|
             cand --keep-going 'In a script, run every line even after one fails; exit with the first failure''s code'
             cand -q 'Print nothing on success; the exit code says how it went'
             cand --quiet 'Print nothing on success; the exit code says how it went'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'planforge;completions'= {
             cand --store 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]'
@@ -628,8 +628,8 @@ set edit:completion:arg-completer[planforge] = {|@words|
             cand --color 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)'
             cand -q 'Print nothing on success; the exit code says how it went'
             cand --quiet 'Print nothing on success; the exit code says how it went'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'planforge;help'= {
             cand init 'Create a plan store (default ./plans) with its registry and git files'
@@ -641,7 +641,7 @@ set edit:completion:arg-completer[planforge] = {|@words|
             cand status 'Show a plan''s state, revision, digest and issue counts'
             cand show 'Render the whole plan as prose'
             cand outline 'One flat outline of the plan: phases, node ids, tools, issue counts'
-            cand read 'Read one slice of the plan by an outline key (phase or node id)'
+            cand read 'Read one slice of the plan by a key the outline printed'
             cand add-node 'Add a node'
             cand set-config 'Replace a node''s whole definition'
             cand set 'Set one field of a node''s definition'
