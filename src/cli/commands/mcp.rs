@@ -16,10 +16,11 @@ pub enum TierArg {
 
 /// Serve the model-facing tools over MCP (stdio).
 ///
-/// Serve the model-facing tools over MCP on stdin/stdout (for an MCP
-/// client to launch). Tool calls act as `mcp` unless --actor or
-/// PLANFORGE_ACTOR says otherwise. Only protocol frames go to stdout; the
-/// server exits when stdin closes.
+/// An MCP client launches it and talks on stdin/stdout; only protocol
+/// frames go to stdout, and the server exits when stdin closes. Tool calls
+/// act as `mcp` unless --actor or PLANFORGE_ACTOR says otherwise, and never
+/// change the store's current plan. The README shows a client
+/// configuration.
 #[derive(Args, Debug, Clone)]
 pub struct McpArgs {
     /// Which tools to offer

@@ -8,11 +8,11 @@ use serde_json::json;
 
 /// Run one model-facing tool call.
 ///
-/// Run one model-facing tool call, exactly as a model over MCP would: the
-/// tool's text goes to stdout (with --format json: {ok, text}, or a raw
-/// tool's JSON), and a refusal exits 1, 2 or 3. Tools act as `mcp` unless
-/// --actor or PLANFORGE_ACTOR says otherwise, and never change the store's
-/// current plan.
+/// Exactly what a model's call over MCP runs: the tool's text goes to
+/// stdout (with --format json: {ok, text}, or a raw tool's JSON), and a
+/// refusal exits 1, 2 or 3. Tools act as `mcp` unless --actor or
+/// PLANFORGE_ACTOR says otherwise, and never change the store's current
+/// plan.
 ///
 /// Example: planforge tool add_node '{"planId": "plan-a", "node": {"id":
 /// "start", "kind": "entry", "definition": {"input": []}}}'
