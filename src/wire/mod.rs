@@ -9,5 +9,6 @@ pub mod jcs;
 pub mod json;
 pub mod parse;
 pub mod shorthand;
+pub mod span;
 
 pub use parse::{ParseError, Syntax};
