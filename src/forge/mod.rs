@@ -2,6 +2,7 @@
 //! model-facing tools are thin adapters over these functions.
 
 pub mod echo;
+pub mod explain;
 pub mod edit;
 pub mod lifecycle;
 pub mod node_edit;

@@ -4,6 +4,7 @@
 
 pub mod diff;
 pub mod echo;
+pub mod explain;
 pub mod graph;
 pub mod issues;
 pub mod node;

@@ -1,0 +1,234 @@
+//! `explain`: the long explanation of an issue code, as data.
+//!
+//! The text is each check's own documentation (What it finds / Why it
+//! matters / How to fix / Example), kept beside the check in `src/check/`.
+//! The CLI (`planforge explain`) and the model-facing tool `explain_issue`
+//! both call [`explain`]; `render::explain` turns the result into text.
+
+use crate::check::{self, Check, Severity};
+use crate::error::{Error, ErrorKind, Result};
+
+/// What `explain` says about one code.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Explanation {
+    pub code: &'static str,
+    pub severity: Severity,
+    /// The first sentence of "What it finds".
+    pub summary: String,
+    /// The whole documentation, markdown.
+    pub explanation: String,
+    /// The file that holds the check (`src/check/<code>.rs`).
+    pub source: &'static str,
+}
+
+/// Explains one code; an unknown code is refused (exit 2) with the nearest.
+pub fn explain(code: &str) -> Result<Explanation> {
+    match check::by_code(code) {
+        Some(c) => Ok(of(c)),
+        None => Err(unknown_code(code)),
+    }
+}
+
+/// Every code, in the order the checks run.
+pub fn explain_all() -> Vec<Explanation> {
+    check::CHECKS.iter().map(|c| of(*c)).collect()
+}
+
+fn of(c: &'static dyn Check) -> Explanation {
+    let explanation = markdown(c.doc());
+    Explanation {
+        code: c.code(),
+        severity: c.severity(),
+        summary: first_sentence(&section(&explanation, "What it finds").unwrap_or_default()),
+        explanation,
+        source: c.file(),
+    }
+}
+
+fn unknown_code(code: &str) -> Error {
+    let codes = || check::CHECKS.iter().map(|c| c.code());
+    let quoted = crate::model::ids::quote_id(code);
+    Error::new(
+        ErrorKind::UnknownKey,
+        format!(
+            "there is no issue code `{quoted}`{}",
+            crate::model::suggest::did_you_mean(code, codes())
+        ),
+    )
+    .with_help(format!(
+        "codes: {}; `planforge explain --all` explains every one",
+        crate::model::suggest::choices(code, codes())
+    ))
+}
+
+/// A check's doc comment as markdown: doc comments keep the space after
+/// `///`, which would indent every line.
+fn markdown(doc: &str) -> String {
+    let lines: Vec<&str> = doc
+        .lines()
+        .map(|l| l.strip_prefix(' ').unwrap_or(l))
+        .collect();
+    lines.join("\n").trim().to_string()
+}
+
+/// The body of the `## <heading>` section of an explanation, trimmed.
+pub fn section(explanation: &str, heading: &str) -> Option<String> {
+    let mut out: Option<Vec<&str>> = None;
+    for line in explanation.lines() {
+        if let Some(h) = line.strip_prefix("## ") {
+            if out.is_some() {
+                break;
+            }
+            if h.trim() == heading {
+                out = Some(Vec::new());
+            }
+            continue;
+        }
+        if let Some(body) = out.as_mut() {
+            body.push(line);
+        }
+    }
+    out.map(|b| b.join("\n").trim().to_string())
+}
+
+/// The first paragraph of a section as one line: what diagnostics print as
+/// `help`.
+pub fn paragraph(text: &str) -> String {
+    text.split("\n\n")
+        .next()
+        .unwrap_or("")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// How to fix issues of `code`, as one paragraph; `None` for an unknown code.
+pub fn how_to_fix(code: &str) -> Option<String> {
+    let c = check::by_code(code)?;
+    section(&markdown(c.doc()), "How to fix").map(|s| paragraph(&s))
+}
+
+/// The first sentence of a section, on one line. A lead-in that introduces
+/// a list or a table ends the summary (its `:` becomes a `.`); a section
+/// that opens with a list is summarised by its first item.
+fn first_sentence(text: &str) -> String {
+    let mut lead: Vec<&str> = Vec::new();
+    let mut first_item: Vec<&str> = Vec::new();
+    let mut in_list = false;
+    for line in text.split("\n\n").next().unwrap_or("").lines() {
+        let t = line.trim();
+        if let Some(item) = t.strip_prefix("- ") {
+            if lead.is_empty() {
+                lead.push(item);
+                continue;
+            }
+            if in_list {
+                break;
+            }
+            in_list = true;
+            first_item.push(item);
+            continue;
+        }
+        if t.starts_with('|') {
+            break;
+        }
+        if in_list {
+            first_item.push(t);
+        } else {
+            lead.push(t);
+        }
+    }
+    let mut flat = lead.join(" ");
+    // A short lead-in ("For a call `S`:") says nothing alone: add the first
+    // item, up to its first clause.
+    if flat.ends_with(':') && flat.split_whitespace().count() <= 12 && !first_item.is_empty() {
+        let item = first_item.join(" ");
+        let cut = [" — ", "; "]
+            .iter()
+            .filter_map(|sep| item.find(sep))
+            .min()
+            .unwrap_or(item.len());
+        flat = format!("{} {}.", flat, item[..cut].trim_end_matches(['.', ';']));
+    }
+    // A sentence ends at ". " (not inside a backticked span such as `a.b`).
+    let mut in_code = false;
+    let chars: Vec<(usize, char)> = flat.char_indices().collect();
+    for (k, &(i, c)) in chars.iter().enumerate() {
+        match c {
+            '`' => in_code = !in_code,
+            '.' if !in_code && chars.get(k + 1).is_none_or(|(_, n)| *n == ' ') => {
+                return flat[..=i].to_string();
+            }
+            _ => {}
+        }
+    }
+    match flat.strip_suffix(':') {
+        Some(s) => format!("{s}."),
+        None => flat,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_code_has_a_summary_and_a_fix() {
+        for e in explain_all() {
+            assert!(!e.summary.is_empty(), "{}", e.code);
+            assert!(e.summary.len() < e.explanation.len(), "{}", e.code);
+            assert!(e.explanation.starts_with("## What it finds"), "{}", e.code);
+            assert!(e.source.ends_with(&format!("{}.rs", e.code)), "{}", e.code);
+            let fix = how_to_fix(e.code).unwrap();
+            assert!(!fix.is_empty() && !fix.contains('\n'), "{}", e.code);
+        }
+    }
+
+    #[test]
+    fn summaries_are_first_sentences() {
+        let e = explain("dangling_edge").unwrap();
+        assert_eq!(
+            e.summary,
+            "An edge whose `from` or `to` node no longer exists once the op log is folded."
+        );
+        assert_eq!(e.severity, Severity::Advisory);
+        assert_eq!(e.source, "src/check/dangling_edge.rs");
+    }
+
+    #[test]
+    fn unknown_codes_suggest_the_nearest() {
+        let e = explain("unknown_tol").unwrap_err();
+        assert_eq!(e.exit_code(), 2);
+        assert!(
+            e.message.contains("did you mean `unknown_tool`?"),
+            "{}",
+            e.message
+        );
+        assert!(e.help.unwrap().contains("`unknown_tool`"));
+    }
+
+    #[test]
+    fn sections_stop_at_the_next_heading() {
+        let t = "## A\none\n\ntwo\n## B\nthree";
+        assert_eq!(section(t, "A").as_deref(), Some("one\n\ntwo"));
+        assert_eq!(section(t, "B").as_deref(), Some("three"));
+        assert_eq!(section(t, "C"), None);
+        assert_eq!(paragraph("a\nb\n\nc"), "a b");
+        assert_eq!(
+            first_sentence("Sets `a.b` to x. Then y."),
+            "Sets `a.b` to x."
+        );
+        assert_eq!(
+            first_sentence("Finds this:\n- one — more\n- two"),
+            "Finds this: one."
+        );
+        assert_eq!(
+            first_sentence(
+                "Finds a long list of things of many kinds, each of them with its own rule:\n- one\n- two"
+            ),
+            "Finds a long list of things of many kinds, each of them with its own rule."
+        );
+        assert_eq!(first_sentence("- One. More.\n- two"), "One.");
+        assert_eq!(first_sentence("A thing:\n\n| a |"), "A thing.");
+    }
+}
