@@ -381,7 +381,7 @@ set edit:completion:arg-completer[planforge] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
         }
         &'planforge;validate'= {
-            cand --registry 'The registry to check documents against'
+            cand --registry 'The registry to check against [default: the store''s]'
             cand --store 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]'
             cand -p 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]'
             cand --plan 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]'

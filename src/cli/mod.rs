@@ -107,6 +107,9 @@ pub struct Reply {
     pub notes: Vec<String>,
     /// Text printed as is in every format (documents, diagrams).
     pub raw: bool,
+    /// Findings drawn on stderr in text mode (validate, freeze and submit
+    /// refusals), before the text.
+    pub diagnostics: Vec<crate::render::diagnostics::IssueDiagnostic>,
 }
 
 impl Reply {
@@ -117,6 +120,7 @@ impl Reply {
             exit: 0,
             notes: Vec::new(),
             raw: false,
+            diagnostics: Vec::new(),
         }
     }
     /// Output printed verbatim whatever the format (export, graph, …).
@@ -127,6 +131,7 @@ impl Reply {
             exit: 0,
             notes: Vec::new(),
             raw: true,
+            diagnostics: Vec::new(),
         }
     }
     pub fn exit(mut self, code: u8) -> Reply {
@@ -135,6 +140,10 @@ impl Reply {
     }
     pub fn note(mut self, n: impl Into<String>) -> Reply {
         self.notes.push(n.into());
+        self
+    }
+    pub fn diagnostics(mut self, d: Vec<crate::render::diagnostics::IssueDiagnostic>) -> Reply {
+        self.diagnostics = d;
         self
     }
 }
@@ -157,6 +166,13 @@ pub fn print_reply(session: &Session, reply: &Reply) -> u8 {
     use std::io::Write;
     if session.global.quiet {
         return reply.exit;
+    }
+    if session.format() == Format::Text && !reply.diagnostics.is_empty() {
+        let style = ui::stderr_style(session.global.color);
+        let mut err = std::io::stderr().lock();
+        for d in &reply.diagnostics {
+            let _ = err.write_all(ui::issue_report(d, style).as_bytes());
+        }
     }
     let mut out = std::io::stdout().lock();
     let text = if reply.raw || session.format() != Format::Json {
@@ -185,7 +201,10 @@ pub fn print_error(session: &Session, err: &Error) -> u8 {
     if session.format() == Format::Json && !session.global.quiet {
         let _ = std::io::stdout().write_all(crate::wire::json::pretty(&err.to_json()).as_bytes());
     } else {
-        eprint!("{}", ui::render_error(err, session.color_stderr()));
+        eprint!(
+            "{}",
+            ui::error_report(err, ui::stderr_style(session.global.color))
+        );
     }
     err.exit_code()
 }

@@ -1,9 +1,18 @@
-//! Terminal concerns: colour policy and the rendering of errors. The only
-//! place that decides about colour.
+//! Terminal concerns: colour policy and the rendering of errors and
+//! findings on stderr. The only place that decides about colour.
+//!
+//! On a terminal, when the colour policy allows, errors and findings are
+//! miette's graphical reports, with a labelled snippet of the document when
+//! there is one. Otherwise they are plain text without escape codes, with
+//! `file:line:column`, so logs, pipes and tests never depend on a terminal.
 
 use super::ColorChoice;
 use crate::error::Error;
+use crate::render::diagnostics::{self, IssueDiagnostic};
+use crate::wire::Syntax;
+use miette::{Diagnostic, GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource};
 use owo_colors::OwoColorize;
+use std::fmt;
 
 /// `--color`, then `NO_COLOR` (set and non-empty: no colour), then
 /// `CLICOLOR_FORCE` (set and not `0`: colour), then whether the stream is a
@@ -21,6 +30,87 @@ pub fn color_enabled(choice: ColorChoice, is_terminal: bool) -> bool {
             }
             is_terminal
         }
+    }
+}
+
+/// How diagnostics are drawn on a stream.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Style {
+    /// Plain text, optionally with a coloured heading.
+    Plain { color: bool },
+    /// miette's graphical report (a terminal that may show colour).
+    Graphical { color: bool, width: usize },
+}
+
+/// The style for stderr: graphical on a terminal when the colour policy
+/// allows colour there, else plain.
+pub fn stderr_style(choice: ColorChoice) -> Style {
+    use std::io::IsTerminal;
+    let terminal = std::io::stderr().is_terminal();
+    style_for(color_enabled(choice, terminal), terminal)
+}
+
+/// The style for a stream that is (or is not) a terminal.
+pub fn style_for(color: bool, terminal: bool) -> Style {
+    if terminal && color {
+        Style::Graphical {
+            color,
+            width: terminal_width(),
+        }
+    } else {
+        Style::Plain { color }
+    }
+}
+
+/// `COLUMNS` when set, else 100.
+fn terminal_width() -> usize {
+    std::env::var("COLUMNS")
+        .ok()
+        .and_then(|c| c.parse().ok())
+        .filter(|w: &usize| *w >= 40)
+        .unwrap_or(100)
+}
+
+fn graphical(d: &dyn Diagnostic, color: bool, width: usize) -> String {
+    let theme = if color {
+        GraphicalTheme::unicode()
+    } else {
+        GraphicalTheme::unicode_nocolor()
+    };
+    let handler = GraphicalReportHandler::new_themed(theme)
+        .with_width(width)
+        .with_links(false);
+    let mut out = String::new();
+    if handler.render_report(&mut out, d).is_err() {
+        out = format!("{d}\n");
+    }
+    out
+}
+
+/// An error, drawn in `style`.
+pub fn error_report(err: &Error, style: Style) -> String {
+    match style {
+        Style::Plain { color } => render_error(err, color),
+        Style::Graphical { color, width } => graphical(&ErrorReport::new(err), color, width),
+    }
+}
+
+/// A finding, drawn in `style`.
+pub fn issue_report(d: &IssueDiagnostic, style: Style) -> String {
+    match style {
+        Style::Plain { color } => {
+            let text = diagnostics::plain(d);
+            if !color {
+                return text;
+            }
+            let (head, rest) = text.split_once(": ").unwrap_or((&text, ""));
+            let head = match d.severity {
+                crate::check::Severity::Blocking => head.red().bold().to_string(),
+                crate::check::Severity::Advisory => head.yellow().bold().to_string(),
+            };
+            format!("{head}: {rest}")
+        }
+        Style::Graphical { color, width } => graphical(d, color, width) + "\n",
     }
 }
 
@@ -76,9 +166,105 @@ pub fn render_error(err: &Error, color: bool) -> String {
     out
 }
 
+/// An [`Error`] as a miette diagnostic with a labelled snippet: the error
+/// carries the text (`with_source`) and where in it the problem is (a line
+/// and column, or a pointer).
+struct ErrorReport<'e> {
+    err: &'e Error,
+    source: Option<NamedSource<String>>,
+    label: Option<LabeledSpan>,
+}
+
+impl<'e> ErrorReport<'e> {
+    fn new(err: &'e Error) -> ErrorReport<'e> {
+        let (Some(src), Some(loc)) = (&err.source, &err.location) else {
+            return ErrorReport {
+                err,
+                source: None,
+                label: None,
+            };
+        };
+        let (name, text) = (&src.0, &src.1);
+        let span = match (loc.line, loc.column, &loc.pointer) {
+            (Some(l), Some(c), _) => crate::wire::span::offset(text, l, c).map(|at| {
+                // One character, or nothing at the end of the text.
+                let len = text[at..].chars().next().map_or(0, char::len_utf8);
+                (at, len)
+            }),
+            (_, _, Some(p)) => {
+                let syntax = Syntax::from_path(name).unwrap_or_else(|| Syntax::sniff(text));
+                crate::wire::span::locate(text, syntax, p).map(|l| {
+                    let s = &text[l.span.start..l.span.end];
+                    (l.span.start, s.find('\n').unwrap_or(s.len()))
+                })
+            }
+            _ => None,
+        };
+        match span {
+            Some(span) => ErrorReport {
+                err,
+                source: Some(NamedSource::new(name, text.clone())),
+                label: Some(LabeledSpan::new_primary_with_span(
+                    loc.pointer
+                        .as_ref()
+                        .filter(|p| !p.is_empty())
+                        .map(|p| format!("at {p}")),
+                    span,
+                )),
+            },
+            None => ErrorReport {
+                err,
+                source: None,
+                label: None,
+            },
+        }
+    }
+}
+
+impl fmt::Debug for ErrorReport<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self.err, f)
+    }
+}
+
+impl fmt::Display for ErrorReport<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self.err, f)
+    }
+}
+
+impl std::error::Error for ErrorReport<'_> {}
+
+impl Diagnostic for ErrorReport<'_> {
+    fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        let code = match &self.err.issue {
+            Some(i) => i.code,
+            None => self.err.code(),
+        };
+        Some(Box::new(code))
+    }
+    fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        self.err.help()
+    }
+    fn url<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        self.err
+            .issue
+            .as_ref()
+            .map(|i| Box::new(format!("planforge explain {}", i.code)) as Box<dyn fmt::Display>)
+    }
+    fn source_code(&self) -> Option<&dyn miette::SourceCode> {
+        self.source.as_ref().map(|s| s as &dyn miette::SourceCode)
+    }
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
+        let l = self.label.clone()?;
+        Some(Box::new(std::iter::once(l)))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::Location;
 
     #[test]
     fn plain_errors_have_no_escape_codes() {
@@ -86,11 +272,76 @@ mod tests {
         let t = render_error(&e, false);
         assert_eq!(t, "error[invalid_input]: bad thing\n  help: do this\n");
         assert!(!t.contains('\u{1b}'));
+        assert_eq!(error_report(&e, Style::Plain { color: false }), t);
     }
 
     #[test]
     fn explicit_choices_win() {
         assert!(color_enabled(ColorChoice::Always, false));
         assert!(!color_enabled(ColorChoice::Never, true));
+    }
+
+    #[test]
+    fn graphical_only_on_a_terminal_with_colour() {
+        assert_eq!(style_for(false, true), Style::Plain { color: false });
+        assert_eq!(style_for(true, false), Style::Plain { color: true });
+        assert!(matches!(style_for(true, true), Style::Graphical { .. }));
+    }
+
+    #[test]
+    fn graphical_errors_label_the_place() {
+        let text = "{\n  \"nodes\": [\n    {\"id\": \"a\", \"kind\": \"cal\"}\n  ]\n}\n";
+        let e = Error::invalid("node `a` has the unknown kind `cal`")
+            .at(Location {
+                file: Some("p.json".into()),
+                pointer: Some("/nodes/0/kind".into()),
+                line: None,
+                column: None,
+            })
+            .with_source("p.json", text)
+            .with_help("the kinds are entry, call, …");
+        let g = error_report(
+            &e,
+            Style::Graphical {
+                color: false,
+                width: 80,
+            },
+        );
+        assert!(g.contains("[p.json:3:25]"), "{g}");
+        assert!(g.contains("\"cal\""), "{g}");
+        assert!(g.contains("at /nodes/0/kind"), "{g}");
+        assert!(g.contains("help: the kinds are entry"), "{g}");
+        assert!(!g.contains('\u{1b}'), "{g}");
+    }
+
+    #[test]
+    fn graphical_findings_underline_the_value() {
+        let text = "{\"nodes\": [\n  {\"id\": \"s\", \"kind\": \"entry\", \"definition\": {\"input\": []}},\n  {\"id\": \"a\", \"kind\": \"call\", \"definition\": {\"tool\": \"nope\", \"args\": {}, \"output\": [], \"onMissingValue\": \"fail\", \"authority\": [], \"replaySafe\": true, \"onIndeterminate\": \"halt\"}}\n], \"edges\": [{\"id\": \"e\", \"from\": \"s\", \"to\": \"a\"}]}";
+        let reg = crate::registry::Registry::parse("tools: {t: {}}", Syntax::Yaml, "r").unwrap();
+        let t =
+            crate::forge::validate::check_document("p.json", text.into(), Syntax::Json, Some(&reg))
+                .unwrap();
+        let d = IssueDiagnostic::new(&t, &t.findings[0]);
+        let g = issue_report(
+            &d,
+            Style::Graphical {
+                color: false,
+                width: 200,
+            },
+        );
+        assert!(
+            g.contains("unknown_tool (planforge explain unknown_tool)"),
+            "{g}"
+        );
+        assert!(g.contains("[p.json:3:46]"), "{g}");
+        assert!(g.contains("node `a`: definition.tool"), "{g}");
+        assert!(g.contains("help: Use one of the registry's tools"), "{g}");
+        // The underline sits under `"nope"` (6 characters).
+        let line = g.lines().position(|l| l.contains("\"nope\"")).unwrap();
+        let under = g.lines().nth(line + 1).unwrap();
+        let col = g.lines().nth(line).unwrap().find("\"nope\"").unwrap();
+        assert!(under[col..].starts_with("──┬───"), "{g}");
+        let plain = issue_report(&d, Style::Plain { color: false });
+        assert_eq!(plain, diagnostics::plain(&d));
     }
 }

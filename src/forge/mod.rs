@@ -2,14 +2,15 @@
 //! model-facing tools are thin adapters over these functions.
 
 pub mod echo;
-pub mod explain;
 pub mod edit;
+pub mod explain;
 pub mod lifecycle;
 pub mod node_edit;
 pub mod plans;
 pub mod read;
 pub mod tools;
 pub mod undo;
+pub mod validate;
 
 pub use echo::{Echo, Neighbour};
 

@@ -2,6 +2,7 @@
 //! no colour, so the CLI, the REPL and the model-facing tools print
 //! byte-identical text.
 
+pub mod diagnostics;
 pub mod diff;
 pub mod echo;
 pub mod explain;
@@ -11,4 +12,5 @@ pub mod node;
 pub mod outline;
 pub mod prose;
 pub mod read;
+pub mod sarif;
 pub mod status;

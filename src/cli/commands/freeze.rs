@@ -15,6 +15,18 @@ pub fn run(s: &mut Session, _a: FreezeArgs) -> Result<Reply> {
     let forge = s.forge()?;
     let plan = s.plan_id(forge.store())?;
     let f = forge.freeze(&plan)?;
-    let exit = if f.frozen { 0 } else { 1 };
-    Ok(Reply::new(status::freeze_text(&f), status::freeze_json(&f)).exit(exit))
+    if f.frozen {
+        return Ok(Reply::new(status::freeze_text(&f), status::freeze_json(&f)));
+    }
+    // Refused: each blocking issue is also drawn on stderr, in the plan's
+    // export text (text mode only).
+    let diagnostics = if s.format() == crate::cli::Format::Text {
+        let located = forge.locate(&plan, f.report.clone())?;
+        crate::render::diagnostics::blocking(&located)
+    } else {
+        Vec::new()
+    };
+    Ok(Reply::new(status::freeze_text(&f), status::freeze_json(&f))
+        .diagnostics(diagnostics)
+        .exit(1))
 }

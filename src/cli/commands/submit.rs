@@ -29,8 +29,18 @@ pub fn run(s: &mut Session, a: SubmitArgs) -> Result<Reply> {
     }
     let preview = forge.submit_preview(&plan, a.by.as_deref())?;
     if preview.report.has_blocking() {
+        // Each blocking issue is also drawn on stderr, in the plan's export
+        // text (text mode only).
+        let diagnostics = if s.format() == crate::cli::Format::Text {
+            let located = forge.locate(&plan, preview.report.clone())?;
+            crate::render::diagnostics::blocking(&located)
+        } else {
+            Vec::new()
+        };
         return Ok(
-            Reply::new(status::submit_text(&preview), status::submit_json(&preview)).exit(1),
+            Reply::new(status::submit_text(&preview), status::submit_json(&preview))
+                .diagnostics(diagnostics)
+                .exit(1),
         );
     }
     if !a.yes && s.interactive() {

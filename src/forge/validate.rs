@@ -1,0 +1,469 @@
+//! `validate`: every finding on plan documents (offline, no store needed) and
+//! on stored plans, each located in the text a person reads — the document
+//! as written, or a stored plan's canonical export (`planforge export`).
+//!
+//! A document is checked as its import would be: its `set_bounds`, `add_node`
+//! and `add_edge` ops are folded in memory (so the fold's `duplicate_edge_id`
+//! and `dangling_edge` appear), then every check runs. A claimed `digest` the
+//! content does not have is the blocking `digest_mismatch`.
+
+use super::Forge;
+use crate::check::{self, Counts, Issue, Report};
+use crate::error::{Error, Result};
+use crate::model::{Content, OpBody};
+use crate::registry::Registry;
+use crate::store::Loaded;
+use crate::wire::Syntax;
+use crate::wire::codec::{self, Document};
+use crate::wire::span::{Located, Span, SpanIndex};
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// The actor named on the ops of an in-memory import.
+const ACTOR: &str = "validate";
+
+/// One checked document or plan.
+#[derive(Debug, Clone)]
+pub struct Target {
+    /// What outputs call it: the path as given, `stdin`, or the plan id.
+    pub file: String,
+    /// The document's `planId` (if any), or the stored plan's id.
+    pub plan_id: Option<String>,
+    /// Whether it is a stored plan (positions refer to its export).
+    pub stored: bool,
+    /// The text positions refer to.
+    pub text: Arc<str>,
+    pub syntax: Syntax,
+    pub report: Report,
+    /// One per issue of `report`, in the same order.
+    pub findings: Vec<Finding>,
+}
+
+/// An issue and where it is.
+#[derive(Debug, Clone)]
+pub struct Finding {
+    pub issue: Issue,
+    /// The issue's pointer made absolute in the text
+    /// (`/nodes/3/definition/tool`); `None` for a plan-wide issue or one
+    /// naming a node or edge the text does not hold.
+    pub pointer: Option<String>,
+    /// The value at `pointer` (or its nearest existing parent); plan-wide
+    /// issues are placed at the node list.
+    pub location: Option<Located>,
+    /// The part of `location` a snippet underlines: the value itself when
+    /// it fits on one line, else its key, its `id`, or its first line.
+    pub label: Option<Span>,
+}
+
+/// What `validate` found on every target.
+#[derive(Debug, Clone, Default)]
+pub struct Validation {
+    pub targets: Vec<Target>,
+}
+
+impl Validation {
+    pub fn counts(&self) -> Counts {
+        let mut c = Counts::default();
+        for t in &self.targets {
+            let tc = t.report.counts();
+            c.blocking += tc.blocking;
+            c.advisory += tc.advisory;
+        }
+        c
+    }
+    /// No blocking issue anywhere.
+    pub fn valid(&self) -> bool {
+        self.counts().blocking == 0
+    }
+}
+
+/// Checks a plan document's text. Unreadable text is an input error (exit 2)
+/// carrying its location and the text, for a labelled snippet.
+pub fn check_document(
+    file: &str,
+    text: String,
+    syntax: Syntax,
+    registry: Option<&Registry>,
+) -> Result<Target> {
+    let doc = match codec::document(&text, syntax) {
+        Ok(d) => d,
+        Err(e) => return Err(document_error(file, text, syntax, e)),
+    };
+    let plan_id = doc
+        .plan_id
+        .clone()
+        .unwrap_or_else(|| "plan-document".to_string());
+    let content = import_fold(&doc, &plan_id);
+    let mut prior = content.1;
+    if let Some(issue) = digest_issue(&doc, &plan_id) {
+        prior.push(issue);
+    }
+    let report = check::run(&content.0, registry, prior);
+    let nodes: Vec<&str> = doc.nodes.iter().map(|n| n.id.as_str()).collect();
+    let edges: Vec<&str> = doc.edges.iter().map(|e| e.id.as_str()).collect();
+    let text: Arc<str> = Arc::from(text);
+    let findings = locate_all(&text, syntax, &report.issues, &nodes, &edges);
+    Ok(Target {
+        file: file.to_string(),
+        plan_id: doc.plan_id.clone(),
+        stored: false,
+        text,
+        syntax,
+        report,
+        findings,
+    })
+}
+
+/// A stored plan's findings, located in its canonical export text.
+pub fn check_stored(loaded: &Loaded, report: Report) -> Target {
+    let text: Arc<str> = Arc::from(export_text(loaded));
+    let c = loaded.content();
+    let nodes: Vec<&str> = c.nodes.iter().map(|n| n.id.as_str()).collect();
+    let edges: Vec<&str> = c.edges.iter().map(|e| e.id.as_str()).collect();
+    let findings = locate_all(&text, Syntax::Json, &report.issues, &nodes, &edges);
+    Target {
+        file: loaded.plan_id.clone(),
+        plan_id: Some(loaded.plan_id.clone()),
+        stored: true,
+        text,
+        syntax: Syntax::Json,
+        report,
+        findings,
+    }
+}
+
+/// The text `planforge export` prints for a stored plan.
+pub fn export_text(loaded: &Loaded) -> String {
+    crate::wire::json::pretty(&codec::document_json(
+        loaded.content(),
+        loaded.meta.label.as_deref(),
+        Some(loaded.meta.state.as_str()),
+        Some(&loaded.digest),
+    ))
+}
+
+impl Forge {
+    /// Every finding on a stored plan, located in its export text.
+    pub fn validate(&self, plan: &str) -> Result<Target> {
+        let loaded = self.load(plan)?;
+        let report = self.check(&loaded)?;
+        Ok(check_stored(&loaded, report))
+    }
+
+    /// Findings already made on a stored plan (a refused freeze or submit),
+    /// located in its export text as it is now.
+    pub fn locate(&self, plan: &str, report: Report) -> Result<Target> {
+        Ok(check_stored(&self.load(plan)?, report))
+    }
+}
+
+/// The content an import of `doc` would fold to, with the fold's findings.
+fn import_fold(doc: &Document, plan_id: &str) -> (Content, Vec<Issue>) {
+    let mut bodies = Vec::with_capacity(1 + doc.nodes.len() + doc.edges.len());
+    bodies.push(OpBody::SetBounds {
+        bounds: doc.bounds.unwrap_or_default(),
+    });
+    bodies.extend(
+        doc.nodes
+            .iter()
+            .cloned()
+            .map(|node| OpBody::AddNode { node }),
+    );
+    bodies.extend(
+        doc.edges
+            .iter()
+            .cloned()
+            .map(|edge| OpBody::AddEdge { edge }),
+    );
+    let ops = crate::store::transaction(ACTOR, plan_id, 0, bodies);
+    let folded = crate::store::fold::fold(plan_id, &ops, doc.provenance.clone());
+    (folded.content, folded.issues)
+}
+
+/// `digest_mismatch` when the document claims a digest its content lacks.
+fn digest_issue(doc: &Document, plan_id: &str) -> Option<Issue> {
+    let claimed = doc.digest.as_ref()?;
+    let content = super::plans::document_content(doc, doc.plan_id.as_deref().unwrap_or(""));
+    let (actual, _) = crate::wire::jcs::digest(&content);
+    if &actual == claimed {
+        return None;
+    }
+    Some(
+        Issue::blocking(
+            "digest_mismatch",
+            format!(
+                "the document{} claims digest {claimed}, but its content hashes to {actual}: it was changed after it was exported. Remove the `digest` field to check and import the content as it is now, or go back to the exported original",
+                match plan_id {
+                    "plan-document" => String::new(),
+                    id => format!(" for {id}"),
+                }
+            ),
+        )
+        .at("/digest"),
+    )
+}
+
+/// A document that cannot be read, as an error with its place and text.
+fn document_error(file: &str, text: String, syntax: Syntax, e: crate::wire::ParseError) -> Error {
+    let mut e = e;
+    if e.line.is_none()
+        && let Some(p) = &e.pointer
+        && let Some(l) = crate::wire::span::locate(&text, syntax, p)
+    {
+        e.line = Some(l.start.line);
+        e.column = Some(l.start.column);
+    }
+    Error::parse(Some(file), e).with_source(file, text)
+}
+
+/// Locates every issue.
+fn locate_all(
+    text: &str,
+    syntax: Syntax,
+    issues: &[Issue],
+    nodes: &[&str],
+    edges: &[&str],
+) -> Vec<Finding> {
+    let index = if issues.is_empty() {
+        None
+    } else {
+        SpanIndex::new(text, syntax)
+    };
+    // A later node or edge with the same id is the one the fold keeps.
+    let node_at: HashMap<&str, usize> = nodes.iter().enumerate().map(|(i, n)| (*n, i)).collect();
+    let edge_at: HashMap<&str, usize> = edges.iter().enumerate().map(|(i, e)| (*e, i)).collect();
+    issues
+        .iter()
+        .map(|issue| {
+            let pointer = absolute_pointer(issue, &node_at, &edge_at);
+            let (location, label) = match &index {
+                Some(idx) => {
+                    let anchor = pointer.clone().unwrap_or_else(|| {
+                        if issue.edge_id.is_some() && issue.node_id.is_none() {
+                            "/edges".to_string()
+                        } else {
+                            "/nodes".to_string()
+                        }
+                    });
+                    let location = idx.locate(&anchor);
+                    let label = location.as_ref().map(|l| label_span(idx, l));
+                    (location, label)
+                }
+                None => (None, None),
+            };
+            Finding {
+                issue: issue.clone(),
+                pointer,
+                location,
+                label,
+            }
+        })
+        .collect()
+}
+
+/// The issue's pointer, absolute in the document: relative to its node when
+/// it names one, else to its edge; a node-and-edge issue without a pointer
+/// (a cycle's closing edge, an edge into the entry) is placed at the edge.
+fn absolute_pointer(
+    issue: &Issue,
+    node_at: &HashMap<&str, usize>,
+    edge_at: &HashMap<&str, usize>,
+) -> Option<String> {
+    let node = issue
+        .node_id
+        .as_deref()
+        .and_then(|n| node_at.get(n))
+        .map(|i| format!("/nodes/{i}"));
+    let edge = issue
+        .edge_id
+        .as_deref()
+        .and_then(|e| edge_at.get(e))
+        .map(|i| format!("/edges/{i}"));
+    match (&issue.pointer, issue.node_id.is_some()) {
+        (Some(p), true) => node.map(|n| n + p),
+        (Some(p), false) if issue.edge_id.is_some() => edge.map(|e| e + p),
+        (Some(p), false) => Some(p.clone()),
+        (None, _) => edge.or(node),
+    }
+}
+
+/// What a one-screen snippet underlines for a location.
+fn label_span(idx: &SpanIndex, l: &Located) -> Span {
+    let text = idx.text();
+    let one_line = |s: Span| !text[s.start..s.end].contains('\n');
+    if l.exact && one_line(l.span) {
+        return l.span;
+    }
+    // A missing member: the key of the object that lacks it.
+    if !l.exact
+        && let Some(k) = idx.key_span(&l.pointer)
+    {
+        return k;
+    }
+    // A node or an edge: its id.
+    if let Some(id) = idx.find(&format!("{}/id", l.pointer))
+        && one_line(id)
+    {
+        return id;
+    }
+    if one_line(l.span) {
+        return l.span;
+    }
+    let first = text[l.span.start..l.span.end]
+        .find('\n')
+        .map(|n| l.span.start + n)
+        .unwrap_or(l.span.end);
+    Span {
+        start: l.span.start,
+        end: first,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn registry() -> Registry {
+        Registry::parse(
+            "tools:\n  tickets_get: {returns: text, requiredArgs: [id]}\n",
+            Syntax::Yaml,
+            "test",
+        )
+        .unwrap()
+    }
+
+    fn doc(nodes: serde_json::Value, edges: serde_json::Value) -> String {
+        serde_json::to_string_pretty(&json!({"formatVersion": 1, "nodes": nodes, "edges": edges}))
+            .unwrap()
+    }
+
+    fn call(id: &str, tool: &str) -> serde_json::Value {
+        json!({"id": id, "kind": "call", "definition": {
+            "tool": tool, "args": {"id": "1"}, "output": [], "onMissingValue": "fail",
+            "authority": [], "replaySafe": true, "onIndeterminate": "halt"}})
+    }
+
+    fn clean() -> (serde_json::Value, serde_json::Value) {
+        (
+            json!([{"id": "start", "kind": "entry", "definition": {"input": []}}, call("a", "tickets_get"), call("b", "tickets_get")]),
+            json!([{"id": "e1", "from": "start", "to": "a"}, {"id": "e2", "from": "a", "to": "b"}]),
+        )
+    }
+
+    #[test]
+    fn a_clean_document_is_valid() {
+        let (n, e) = clean();
+        let t = check_document("p.json", doc(n, e), Syntax::Json, Some(&registry())).unwrap();
+        assert!(t.report.issues.is_empty(), "{:?}", t.report.issues);
+        assert!(t.report.skipped.is_empty());
+        let v = Validation { targets: vec![t] };
+        assert!(v.valid());
+    }
+
+    #[test]
+    fn findings_point_at_the_offending_value() {
+        let (mut n, e) = clean();
+        n[2]["definition"]["tool"] = json!("tickets_gett");
+        let text = doc(n, e);
+        let t = check_document("p.json", text.clone(), Syntax::Json, Some(&registry())).unwrap();
+        let f = t
+            .findings
+            .iter()
+            .find(|f| f.issue.code == "unknown_tool")
+            .unwrap();
+        assert_eq!(f.pointer.as_deref(), Some("/nodes/2/definition/tool"));
+        let l = f.location.as_ref().unwrap();
+        assert_eq!(&text[l.span.start..l.span.end], "\"tickets_gett\"");
+        assert_eq!(f.label, Some(l.span));
+        let line = text.lines().nth(l.start.line - 1).unwrap();
+        assert_eq!(
+            line.chars().skip(l.start.column - 1).collect::<String>(),
+            "\"tickets_gett\","
+        );
+    }
+
+    #[test]
+    fn the_import_fold_runs_on_documents() {
+        let (n, _) = clean();
+        let e = json!([
+            {"id": "e1", "from": "start", "to": "a"},
+            {"id": "e1", "from": "start", "to": "b"},
+            {"id": "e3", "from": "a", "to": "ghost"}
+        ]);
+        let t = check_document("p.json", doc(n, e), Syntax::Json, None).unwrap();
+        let codes: Vec<&str> = t.report.issues.iter().map(|i| i.code).collect();
+        assert!(codes.contains(&"duplicate_edge_id"), "{codes:?}");
+        assert!(codes.contains(&"dangling_edge"), "{codes:?}");
+        // The duplicate is reported at the edge the fold kept (the later one).
+        let dup = t
+            .findings
+            .iter()
+            .find(|f| f.issue.code == "duplicate_edge_id")
+            .unwrap();
+        assert_eq!(dup.pointer.as_deref(), Some("/edges/1"));
+        // No registry: its checks are listed as skipped.
+        assert!(t.report.skipped.iter().any(|(c, _)| *c == "unknown_tool"));
+    }
+
+    #[test]
+    fn a_wrong_digest_is_blocking() {
+        let (n, e) = clean();
+        let mut v: serde_json::Value = serde_json::from_str(&doc(n, e)).unwrap();
+        v["digest"] = json!("00");
+        let text = serde_json::to_string_pretty(&v).unwrap();
+        let t = check_document("p.json", text, Syntax::Json, Some(&registry())).unwrap();
+        let f = &t.findings[0];
+        assert_eq!(f.issue.code, "digest_mismatch");
+        assert!(f.issue.is_blocking());
+        assert_eq!(f.pointer.as_deref(), Some("/digest"));
+        // The right digest passes.
+        let content = super::super::plans::document_content(
+            &codec::document(&serde_json::to_string(&v).unwrap(), Syntax::Json).unwrap(),
+            "",
+        );
+        v["digest"] = json!(crate::wire::jcs::digest(&content).0);
+        let ok = check_document("p.json", v.to_string(), Syntax::Json, Some(&registry())).unwrap();
+        assert!(ok.report.issues.is_empty(), "{:?}", ok.report.issues);
+    }
+
+    #[test]
+    fn missing_fields_and_plan_wide_issues_have_places() {
+        let (mut n, e) = clean();
+        n[1]["definition"]
+            .as_object_mut()
+            .unwrap()
+            .remove("replaySafe");
+        let text = doc(n, e);
+        let t = check_document("p.json", text.clone(), Syntax::Json, Some(&registry())).unwrap();
+        let f = t
+            .findings
+            .iter()
+            .find(|f| f.issue.code == "missing_replay_safe")
+            .unwrap();
+        assert_eq!(f.pointer.as_deref(), Some("/nodes/1/definition/replaySafe"));
+        let l = f.location.as_ref().unwrap();
+        assert!(!l.exact);
+        assert_eq!(l.pointer, "/nodes/1/definition");
+        let label = f.label.unwrap();
+        assert_eq!(&text[label.start..label.end], "\"definition\"");
+
+        let empty =
+            check_document("e.json", doc(json!([]), json!([])), Syntax::Json, None).unwrap();
+        let f = &empty.findings[0];
+        assert_eq!(f.issue.code, "no_entry");
+        assert_eq!(f.pointer, None);
+        assert_eq!(f.location.as_ref().unwrap().pointer, "/nodes");
+    }
+
+    #[test]
+    fn unreadable_documents_are_input_errors_with_a_place() {
+        let text = "{\"nodes\": [{\"id\": \"a\", \"kind\": \"cal\"}]}".to_string();
+        let e = check_document("bad.json", text, Syntax::Json, None).unwrap_err();
+        assert_eq!(e.exit_code(), 2);
+        let loc = e.location.as_ref().unwrap();
+        assert_eq!(loc.pointer.as_deref(), Some("/nodes/0/kind"));
+        assert_eq!((loc.line, loc.column), (Some(1), Some(32)));
+        assert!(e.source.is_some());
+    }
+}

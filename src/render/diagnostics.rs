@@ -1,0 +1,379 @@
+//! Findings as diagnostics: one `miette::Diagnostic` per issue (with the
+//! labelled span in the document), the plain-text form used without a
+//! terminal, and `validate`'s text summary, JSON and GitHub workflow
+//! commands. No I/O and no colour here: `cli::ui` decides how to show them.
+
+use crate::check::{Issue, Severity};
+use crate::forge::validate::{Finding, Target, Validation};
+use crate::wire::span::{Position, Span};
+use miette::{LabeledSpan, NamedSource, SourceCode};
+use serde_json::{Value, json};
+use std::fmt;
+use std::sync::Arc;
+
+/// One finding as a diagnostic: the message, the fix, and where it is.
+#[derive(Debug, Clone)]
+pub struct IssueDiagnostic {
+    pub code: &'static str,
+    pub severity: Severity,
+    pub message: String,
+    /// How to fix it (the check's "How to fix", one paragraph).
+    pub help: Option<String>,
+    /// A path, `stdin`, or a plan id.
+    pub file: String,
+    /// Where the value starts, 1-based.
+    pub start: Option<Position>,
+    /// The absolute pointer of the value, when the issue has one.
+    pub pointer: Option<String>,
+    /// The text and the span to underline in it, with the label's words.
+    source: Option<NamedSource<Arc<str>>>,
+    label: Option<(Span, String)>,
+}
+
+impl IssueDiagnostic {
+    pub fn new(target: &Target, f: &Finding) -> IssueDiagnostic {
+        let i = &f.issue;
+        IssueDiagnostic {
+            code: i.code,
+            severity: i.severity,
+            message: i.message.clone(),
+            help: crate::forge::explain::how_to_fix(i.code),
+            file: target.file.clone(),
+            start: f.location.as_ref().map(|l| l.start),
+            pointer: f.pointer.clone(),
+            source: f
+                .label
+                .map(|_| NamedSource::new(&target.file, target.text.clone())),
+            label: f.label.map(|s| (s, label_text(i))),
+        }
+    }
+
+    /// `file:line:column`, or just the file.
+    pub fn place(&self) -> String {
+        match self.start {
+            Some(p) => format!("{}:{}:{}", self.file, p.line, p.column),
+            None => self.file.clone(),
+        }
+    }
+
+    /// `error` or `warning`, as compilers say.
+    pub fn level(&self) -> &'static str {
+        match self.severity {
+            Severity::Blocking => "error",
+            Severity::Advisory => "warning",
+        }
+    }
+}
+
+/// The words under the underline: what the span is.
+fn label_text(i: &Issue) -> String {
+    let what = match (&i.node_id, &i.edge_id) {
+        (Some(n), _) if i.pointer.is_some() || i.edge_id.is_none() => format!("node `{n}`"),
+        (_, Some(e)) => format!("edge `{e}`"),
+        (Some(n), None) => format!("node `{n}`"),
+        (None, None) => return i.code.to_string(),
+    };
+    match &i.pointer {
+        Some(p) if !p.is_empty() => format!(
+            "{what}: {}",
+            crate::check::support::set_path(p.trim_start_matches('/'))
+        ),
+        _ => what,
+    }
+}
+
+impl fmt::Display for IssueDiagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for IssueDiagnostic {}
+
+impl miette::Diagnostic for IssueDiagnostic {
+    fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        Some(Box::new(self.code))
+    }
+    fn severity(&self) -> Option<miette::Severity> {
+        Some(match self.severity {
+            Severity::Blocking => miette::Severity::Error,
+            Severity::Advisory => miette::Severity::Warning,
+        })
+    }
+    fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        self.help
+            .as_ref()
+            .map(|h| Box::new(h) as Box<dyn fmt::Display>)
+    }
+    /// Not a web address: where to read more, shown beside the code.
+    fn url<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        Some(Box::new(format!("planforge explain {}", self.code)))
+    }
+    fn source_code(&self) -> Option<&dyn SourceCode> {
+        self.source.as_ref().map(|s| s as &dyn SourceCode)
+    }
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
+        let (span, words) = self.label.as_ref()?;
+        Some(Box::new(std::iter::once(
+            LabeledSpan::new_primary_with_span(Some(words.clone()), (span.start, span.len())),
+        )))
+    }
+}
+
+/// The plain form (no terminal): `error[code]: message`, `--> file:line:col`,
+/// the fix, and where to read more.
+pub fn plain(d: &IssueDiagnostic) -> String {
+    let mut out = format!("{}[{}]: {}\n", d.level(), d.code, d.message);
+    match &d.pointer {
+        Some(p) => out.push_str(&format!("  --> {} (at {p})\n", d.place())),
+        None => out.push_str(&format!("  --> {}\n", d.place())),
+    }
+    if let Some(h) = &d.help {
+        out.push_str(&format!("  help: {h}\n"));
+    }
+    out.push_str(&format!("  see: planforge explain {}\n", d.code));
+    out
+}
+
+/// Every finding of a validation, as diagnostics.
+pub fn diagnostics(v: &Validation) -> Vec<IssueDiagnostic> {
+    v.targets
+        .iter()
+        .flat_map(|t| t.findings.iter().map(move |f| IssueDiagnostic::new(t, f)))
+        .collect()
+}
+
+/// The blocking findings of one target, as diagnostics (freeze and submit
+/// refusals).
+pub fn blocking(t: &Target) -> Vec<IssueDiagnostic> {
+    t.findings
+        .iter()
+        .filter(|f| f.issue.is_blocking())
+        .map(|f| IssueDiagnostic::new(t, f))
+        .collect()
+}
+
+/// `validate`'s stdout in text mode: one line per target, with the checks
+/// that were skipped; the findings themselves go to stderr.
+pub fn summary(v: &Validation) -> String {
+    let mut out = Vec::new();
+    for t in &v.targets {
+        let c = t.report.counts();
+        out.push(format!(
+            "{}: {} ({})",
+            t.file,
+            if c.blocking == 0 { "valid" } else { "invalid" },
+            super::issues::counts(&c)
+        ));
+        if let Some(s) = crate::check::skipped_summary(&t.report.skipped) {
+            out.push(format!("  note: some checks were {s}"));
+        }
+    }
+    if v.targets.is_empty() {
+        out.push("Nothing to validate: the store has no plans.".into());
+    } else if v.targets.len() > 1 {
+        let invalid = v.targets.iter().filter(|t| t.report.has_blocking()).count();
+        let c = v.counts();
+        out.push(format!(
+            "{} checked, {invalid} invalid: {}",
+            v.targets.len(),
+            super::issues::counts(&c)
+        ));
+    }
+    out.join("\n")
+}
+
+/// `validate --format json` (SPEC §8): counts, skipped checks and every
+/// issue with its place. Positions are 1-based; columns count characters;
+/// `endLine`/`endColumn` is the position just after the value.
+pub fn json(v: &Validation) -> Value {
+    let c = v.counts();
+    let mut issues = Vec::new();
+    let mut skipped = Vec::new();
+    for t in &v.targets {
+        for (code, reason) in &t.report.skipped {
+            skipped
+                .push(json!({"file": t.file, "planId": t.plan_id, "code": code, "reason": reason}));
+        }
+        for f in &t.findings {
+            let i = &f.issue;
+            let l = f.location.as_ref();
+            issues.push(json!({
+                "code": i.code,
+                "severity": i.severity.as_str(),
+                "message": i.message,
+                "planId": t.plan_id,
+                "nodeId": i.node_id,
+                "edgeId": i.edge_id,
+                "pointer": f.pointer,
+                "file": t.file,
+                "line": l.map(|l| l.start.line),
+                "column": l.map(|l| l.start.column),
+                "endLine": l.map(|l| l.end.line),
+                "endColumn": l.map(|l| l.end.column),
+            }));
+        }
+    }
+    json!({
+        "formatVersion": 1,
+        "valid": c.blocking == 0,
+        "blocking": c.blocking,
+        "advisory": c.advisory,
+        "skipped": skipped,
+        "issues": issues,
+    })
+}
+
+/// `validate --format github`: one workflow command per finding
+/// (`::error` for blocking, `::warning` for advisory), then a `::notice`
+/// per target whose checks were partly skipped.
+pub fn github(v: &Validation) -> String {
+    let mut out = String::new();
+    for t in &v.targets {
+        for f in &t.findings {
+            let i = &f.issue;
+            let level = match i.severity {
+                Severity::Blocking => "error",
+                Severity::Advisory => "warning",
+            };
+            let mut props = vec![format!("file={}", gh_property(&t.file))];
+            if let Some(l) = &f.location {
+                props.push(format!("line={}", l.start.line));
+                props.push(format!("col={}", l.start.column));
+                props.push(format!("endLine={}", l.end.line));
+                props.push(format!("endColumn={}", l.end.column));
+            }
+            props.push(format!("title={}", gh_property(i.code)));
+            out.push_str(&format!(
+                "::{level} {}::{}\n",
+                props.join(","),
+                gh_data(&i.message)
+            ));
+        }
+        if let Some(s) = crate::check::skipped_summary(&t.report.skipped) {
+            out.push_str(&format!(
+                "::notice file={},title={}::{}\n",
+                gh_property(&t.file),
+                gh_property("planforge: checks skipped"),
+                gh_data(&format!("some checks were {s}"))
+            ));
+        }
+    }
+    out
+}
+
+/// Escapes a workflow command's message (`%`, CR, LF).
+pub fn gh_data(s: &str) -> String {
+    s.replace('%', "%25")
+        .replace('\r', "%0D")
+        .replace('\n', "%0A")
+}
+
+/// Escapes a workflow command's property value (also `:` and `,`).
+pub fn gh_property(s: &str) -> String {
+    gh_data(s).replace(':', "%3A").replace(',', "%2C")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::wire::Syntax;
+
+    fn target() -> Target {
+        let text = r#"{
+  "formatVersion": 1,
+  "nodes": [
+    {"id": "start", "kind": "entry", "definition": {"input": []}},
+    {"id": "a", "kind": "call", "definition": {"tool": "nope", "args": {}, "output": [], "onMissingValue": "fail", "authority": [], "replaySafe": true, "onIndeterminate": "halt"}}
+  ],
+  "edges": [{"id": "e1", "from": "start", "to": "a"}]
+}"#;
+        let reg =
+            crate::registry::Registry::parse("tools: {t: {returns: text}}", Syntax::Yaml, "r")
+                .unwrap();
+        crate::forge::validate::check_document("p.json", text.into(), Syntax::Json, Some(&reg))
+            .unwrap()
+    }
+
+    #[test]
+    fn plain_text_names_file_line_and_column() {
+        let t = target();
+        let v = Validation { targets: vec![t] };
+        let d = diagnostics(&v);
+        assert_eq!(d.len(), 1);
+        let p = plain(&d[0]);
+        assert!(
+            p.starts_with("error[unknown_tool]: call `a` invokes the tool `nope`"),
+            "{p}"
+        );
+        assert!(
+            p.contains("\n  --> p.json:5:49 (at /nodes/1/definition/tool)\n"),
+            "{p}"
+        );
+        assert!(
+            p.contains("\n  help: Use one of the registry's tools"),
+            "{p}"
+        );
+        assert!(
+            p.ends_with("  see: planforge explain unknown_tool\n"),
+            "{p}"
+        );
+        assert!(!p.contains('\u{1b}'));
+    }
+
+    #[test]
+    fn the_label_underlines_the_value() {
+        let t = target();
+        let d = IssueDiagnostic::new(&t, &t.findings[0]);
+        let labels: Vec<LabeledSpan> = miette::Diagnostic::labels(&d).unwrap().collect();
+        let s = labels[0].inner();
+        assert_eq!(&t.text[s.offset()..s.offset() + s.len()], "\"nope\"");
+        assert_eq!(labels[0].label(), Some("node `a`: definition.tool"));
+    }
+
+    #[test]
+    fn json_has_every_field() {
+        let v = Validation {
+            targets: vec![target()],
+        };
+        let j = json(&v);
+        assert_eq!(j["valid"], false);
+        assert_eq!(j["blocking"], 1);
+        let i = &j["issues"][0];
+        for k in [
+            "code",
+            "severity",
+            "message",
+            "planId",
+            "nodeId",
+            "edgeId",
+            "pointer",
+            "file",
+            "line",
+            "column",
+            "endLine",
+            "endColumn",
+        ] {
+            assert!(i.get(k).is_some(), "{k}");
+        }
+        assert_eq!(i["line"], 5);
+        assert_eq!(i["column"], 49);
+        assert_eq!(i["endColumn"], 55);
+        assert_eq!(i["pointer"], "/nodes/1/definition/tool");
+    }
+
+    #[test]
+    fn github_commands_are_escaped() {
+        assert_eq!(gh_data("50%\r\nok"), "50%25%0D%0Aok");
+        assert_eq!(gh_property("a:b,c%"), "a%3Ab%2Cc%25");
+        let v = Validation {
+            targets: vec![target()],
+        };
+        let g = github(&v);
+        assert!(
+            g.starts_with("::error file=p.json,line=5,col=49,endLine=5,endColumn=55,title=unknown_tool::call `a`"),
+            "{g}"
+        );
+        assert_eq!(g.lines().count(), 1);
+    }
+}

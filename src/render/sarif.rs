@@ -1,0 +1,190 @@
+//! `validate --format sarif`: SARIF 2.1.0 (OASIS), the format code-scanning
+//! services read. One run; one rule per issue code (every code, in the order
+//! the checks run, with its explanation as help); one result per finding
+//! with a physical location. Columns count Unicode code points
+//! (`columnKind: unicodeCodePoints`); `endColumn` is the column just after
+//! the value, as SARIF defines it. Checks that could not run are reported as
+//! tool execution notifications.
+
+use crate::check::Severity;
+use crate::forge::explain::{self, Explanation};
+use crate::forge::validate::Validation;
+use serde_json::{Value, json};
+
+pub const SCHEMA: &str =
+    "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";
+
+fn level(s: Severity) -> &'static str {
+    match s {
+        Severity::Blocking => "error",
+        Severity::Advisory => "warning",
+    }
+}
+
+/// `unknown_tool` → `UnknownTool` (SARIF's readable rule name).
+fn rule_name(code: &str) -> String {
+    code.split('_')
+        .map(|w| {
+            let mut c = w.chars();
+            match c.next() {
+                Some(f) => f.to_ascii_uppercase().to_string() + c.as_str(),
+                None => String::new(),
+            }
+        })
+        .collect()
+}
+
+fn rule(e: &Explanation) -> Value {
+    let finds = explain::section(&e.explanation, "What it finds")
+        .map(|s| explain::paragraph(&s))
+        .unwrap_or_else(|| e.summary.clone());
+    json!({
+        "id": e.code,
+        "name": rule_name(e.code),
+        "shortDescription": {"text": e.summary},
+        "fullDescription": {"text": finds},
+        "help": {
+            "text": explain::how_to_fix(e.code).unwrap_or_default(),
+            "markdown": e.explanation,
+        },
+        "defaultConfiguration": {"level": level(e.severity)},
+        "properties": {"tags": ["planforge"], "source": e.source},
+    })
+}
+
+/// A file name as a SARIF URI reference: `/` separators, percent-encoded
+/// bytes outside the unreserved set, `file://` for absolute paths. Plan ids
+/// (stored plans) and `stdin` pass through unchanged.
+pub fn uri(file: &str) -> String {
+    let path = file.replace('\\', "/");
+    let is_drive = path.len() > 2 && path.as_bytes()[1] == b':' && path.as_bytes()[2] == b'/';
+    let mut out = String::new();
+    if path.starts_with('/') {
+        out.push_str("file://");
+    } else if is_drive {
+        out.push_str("file:///");
+    }
+    for (i, b) in path.bytes().enumerate() {
+        let keep = b.is_ascii_alphanumeric()
+            || matches!(b, b'-' | b'.' | b'_' | b'~' | b'/')
+            || (is_drive && i == 1 && b == b':');
+        if keep {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+/// The SARIF log of a validation.
+pub fn sarif(v: &Validation) -> Value {
+    let all = explain::explain_all();
+    let index_of = |code: &str| all.iter().position(|e| e.code == code);
+    let mut results = Vec::new();
+    let mut notes = Vec::new();
+    for t in &v.targets {
+        let artifact = json!({"uri": uri(&t.file)});
+        for f in &t.findings {
+            let i = &f.issue;
+            let mut physical = json!({"artifactLocation": artifact});
+            if let Some(l) = &f.location {
+                physical["region"] = json!({
+                    "startLine": l.start.line,
+                    "startColumn": l.start.column,
+                    "endLine": l.end.line,
+                    "endColumn": l.end.column,
+                    "byteOffset": l.span.start,
+                    "byteLength": l.span.len(),
+                });
+            }
+            let mut location = json!({"physicalLocation": physical});
+            let logical = match (&i.node_id, &i.edge_id) {
+                (Some(n), _) => Some(("node", n)),
+                (None, Some(e)) => Some(("edge", e)),
+                (None, None) => None,
+            };
+            if let Some((kind, id)) = logical {
+                let plan = t.plan_id.as_deref().unwrap_or(&t.file);
+                location["logicalLocations"] = json!([{
+                    "name": id,
+                    "fullyQualifiedName": format!("{plan}/{kind}s/{id}"),
+                    "kind": "object",
+                }]);
+            }
+            let mut result = json!({
+                "ruleId": i.code,
+                "level": level(i.severity),
+                "message": {"text": i.message},
+                "locations": [location],
+                "properties": {
+                    "planId": t.plan_id,
+                    "nodeId": i.node_id,
+                    "edgeId": i.edge_id,
+                    "pointer": f.pointer,
+                },
+            });
+            if let Some(ix) = index_of(i.code) {
+                result["ruleIndex"] = json!(ix);
+            }
+            results.push(result);
+        }
+        if let Some(s) = crate::check::skipped_summary(&t.report.skipped) {
+            notes.push(json!({
+                "level": "note",
+                "message": {"text": format!("{}: some checks were {s}", t.file)},
+                "locations": [{"physicalLocation": {"artifactLocation": artifact}}],
+            }));
+        }
+    }
+    json!({
+        "$schema": SCHEMA,
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {"driver": {
+                "name": "planforge",
+                "version": env!("CARGO_PKG_VERSION"),
+                "semanticVersion": env!("CARGO_PKG_VERSION"),
+                "rules": all.iter().map(rule).collect::<Vec<_>>(),
+            }},
+            "invocations": [{
+                "executionSuccessful": true,
+                "toolExecutionNotifications": notes,
+            }],
+            "columnKind": "unicodeCodePoints",
+            "results": results,
+        }],
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn uris() {
+        assert_eq!(uri("plans/a b.json"), "plans/a%20b.json");
+        assert_eq!(uri("/tmp/x/p.yaml"), "file:///tmp/x/p.yaml");
+        assert_eq!(uri("C:\\w\\p.json"), "file:///C:/w/p.json");
+        assert_eq!(uri("plan-x_1"), "plan-x_1");
+        assert_eq!(uri("é.json"), "%C3%A9.json");
+    }
+
+    #[test]
+    fn rule_names() {
+        assert_eq!(rule_name("unknown_tool"), "UnknownTool");
+        assert_eq!(rule_name("cycle"), "Cycle");
+    }
+
+    #[test]
+    fn one_rule_per_code() {
+        let s = sarif(&Validation::default());
+        let rules = s["runs"][0]["tool"]["driver"]["rules"].as_array().unwrap();
+        assert_eq!(rules.len(), crate::check::CHECKS.len());
+        for (r, c) in rules.iter().zip(crate::check::CHECKS) {
+            assert_eq!(r["id"], c.code());
+            assert!(!r["help"]["text"].as_str().unwrap().is_empty());
+        }
+        assert_eq!(s["runs"][0]["results"], json!([]));
+    }
+}
