@@ -145,6 +145,14 @@ fn tool_calls_round_trip_from_the_shell() {
     // explain_issue gives the long explanation.
     let text = env.ok("explain_issue", json!({"code": "unknown_tool"}));
     assert!(text.starts_with("# unknown_tool (blocking)"), "{text}");
+    let out = env.run(&["explain", "unknown_tool"], None);
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap().trim_end(),
+        text.trim_end()
+    );
+    let (code, text) = env.tool("explain_issue", json!({"code": "unknown_tol"}));
+    assert_eq!(code, 2);
+    assert!(text.contains("did you mean `unknown_tool`"), "{text}");
 
     // Tools act as `mcp`, not as $USER, unless told otherwise.
     let ops: Value = serde_json::from_str(&env.ok("raw_ops", json!({"planId": "plan-t"}))).unwrap();

@@ -2,7 +2,7 @@
 //! wire form for the three `raw_*` views.
 
 use super::{Args, Outcome};
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{Error, Result};
 use crate::forge::Forge;
 use crate::forge::read::ReadKey;
 use crate::model::Value;
@@ -112,32 +112,6 @@ pub(super) fn plan_read(f: &Forge, a: &Args) -> Result<Outcome> {
 }
 
 pub(super) fn explain_issue(_f: &Forge, a: &Args) -> Result<Outcome> {
-    let code = a.str("code")?;
-    let Some(check) = crate::check::by_code(code) else {
-        let codes: Vec<&str> = crate::check::CHECKS.iter().map(|c| c.code()).collect();
-        return Err(Error::new(
-            ErrorKind::UnknownKey,
-            format!(
-                "there is no issue code `{}`{}",
-                crate::model::ids::quote_id(code),
-                crate::model::suggest::did_you_mean(code, codes.iter().copied())
-            ),
-        )
-        .with_help(format!(
-            "codes: {}",
-            crate::model::suggest::choices(code, codes.iter().copied())
-        )));
-    };
-    // Doc comments keep the space after `///`.
-    let doc: Vec<&str> = check
-        .doc()
-        .lines()
-        .map(|l| l.strip_prefix(' ').unwrap_or(l))
-        .collect();
-    Ok(Outcome::text(format!(
-        "# {} ({})\n\n{}",
-        check.code(),
-        check.severity().as_str(),
-        doc.join("\n").trim()
-    )))
+    let e = crate::forge::explain::explain(a.str("code")?)?;
+    Ok(Outcome::text(render::explain::text(&e).trim_end()))
 }
