@@ -185,21 +185,20 @@ impl<'e> ErrorReport<'e> {
             };
         };
         let (name, text) = (&src.0, &src.1);
-        let span = match (loc.line, loc.column, &loc.pointer) {
-            (Some(l), Some(c), _) => crate::wire::span::offset(text, l, c).map(|at| {
-                // One character, or nothing at the end of the text.
-                let len = text[at..].chars().next().map_or(0, char::len_utf8);
-                (at, len)
-            }),
-            (_, _, Some(p)) => {
-                let syntax = Syntax::from_path(name).unwrap_or_else(|| Syntax::sniff(text));
-                crate::wire::span::locate(text, syntax, p).map(|l| {
-                    let s = &text[l.span.start..l.span.end];
-                    (l.span.start, s.find('\n').unwrap_or(s.len()))
-                })
-            }
-            _ => None,
+        // The value the pointer names when the text indexes (its first
+        // line), else one character at the line and column.
+        let syntax = Syntax::from_path(name).unwrap_or_else(|| Syntax::sniff(text));
+        let by_pointer = loc.pointer.as_ref().and_then(|p| {
+            let l = crate::wire::span::locate(text, syntax, p).filter(|l| l.exact)?;
+            let s = &text[l.span.start..l.span.end];
+            Some((l.span.start, s.find('\n').unwrap_or(s.len())))
+        });
+        let by_position = || {
+            let at = crate::wire::span::offset(text, loc.line?, loc.column?)?;
+            let len = text[at..].chars().next().map_or(0, char::len_utf8);
+            Some((at, len))
         };
+        let span = by_pointer.or_else(by_position);
         match span {
             Some(span) => ErrorReport {
                 err,
@@ -333,14 +332,22 @@ mod tests {
             g.contains("unknown_tool (planforge explain unknown_tool)"),
             "{g}"
         );
-        assert!(g.contains("[p.json:3:46]"), "{g}");
+        assert!(g.contains("[p.json:3:54]"), "{g}");
         assert!(g.contains("node `a`: definition.tool"), "{g}");
         assert!(g.contains("help: Use one of the registry's tools"), "{g}");
-        // The underline sits under `"nope"` (6 characters).
-        let line = g.lines().position(|l| l.contains("\"nope\"")).unwrap();
-        let under = g.lines().nth(line + 1).unwrap();
-        let col = g.lines().nth(line).unwrap().find("\"nope\"").unwrap();
-        assert!(under[col..].starts_with("──┬───"), "{g}");
+        // The underline sits exactly under `"nope"` (6 characters).
+        let lines: Vec<&str> = g.lines().collect();
+        let at = lines.iter().position(|l| l.contains("\"nope\"")).unwrap();
+        let col = lines[at][..lines[at].find("\"nope\"").unwrap()]
+            .chars()
+            .count();
+        let under: Vec<char> = lines[at + 1].chars().collect();
+        assert!(
+            under[col..col + 6].iter().all(|c| matches!(c, '─' | '┬')),
+            "{g}"
+        );
+        assert!(!matches!(under[col - 1], '─' | '┬'), "{g}");
+        assert!(!matches!(under.get(col + 6), Some('─' | '┬')), "{g}");
         let plain = issue_report(&d, Style::Plain { color: false });
         assert_eq!(plain, diagnostics::plain(&d));
     }

@@ -307,7 +307,7 @@ mod tests {
             "{p}"
         );
         assert!(
-            p.contains("\n  --> p.json:5:49 (at /nodes/1/definition/tool)\n"),
+            p.contains("\n  --> p.json:5:56 (at /nodes/1/definition/tool)\n"),
             "{p}"
         );
         assert!(
@@ -357,8 +357,8 @@ mod tests {
             assert!(i.get(k).is_some(), "{k}");
         }
         assert_eq!(i["line"], 5);
-        assert_eq!(i["column"], 49);
-        assert_eq!(i["endColumn"], 55);
+        assert_eq!(i["column"], 56);
+        assert_eq!(i["endColumn"], 62);
         assert_eq!(i["pointer"], "/nodes/1/definition/tool");
     }
 
@@ -371,7 +371,7 @@ mod tests {
         };
         let g = github(&v);
         assert!(
-            g.starts_with("::error file=p.json,line=5,col=49,endLine=5,endColumn=55,title=unknown_tool::call `a`"),
+            g.starts_with("::error file=p.json,line=5,col=56,endLine=5,endColumn=62,title=unknown_tool::call `a`"),
             "{g}"
         );
         assert_eq!(g.lines().count(), 1);

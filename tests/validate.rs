@@ -1,0 +1,878 @@
+//! `validate`, `explain`, and freeze/submit refusals drawn as diagnostics
+//! (SPEC §5, §6, §8, §11), through the binary, in temporary folders, with
+//! NO_COLOR and no network.
+
+use serde_json::{Value, json};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+struct Env {
+    _dir: tempfile::TempDir,
+    root: PathBuf,
+}
+
+struct Out {
+    stdout: String,
+    stderr: String,
+    code: i32,
+}
+
+impl Out {
+    fn json(&self) -> Value {
+        serde_json::from_str(&self.stdout)
+            .unwrap_or_else(|e| panic!("not JSON ({e}): {}\nstderr: {}", self.stdout, self.stderr))
+    }
+    fn code(self, want: i32) -> Out {
+        assert_eq!(
+            self.code, want,
+            "stdout: {}\nstderr: {}",
+            self.stdout, self.stderr
+        );
+        self
+    }
+}
+
+const REGISTRY: &str = "tools:
+  tickets_get: {summary: Fetch one ticket, returns: text, requiredArgs: [id]}
+  notify: {returns: text}
+";
+
+impl Env {
+    /// An empty temporary folder: no store anywhere.
+    fn empty() -> Env {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().to_path_buf();
+        Env { _dir: dir, root }
+    }
+
+    /// A folder with a store at `./plans` whose registry is [`REGISTRY`].
+    fn with_store() -> Env {
+        let env = Env::empty();
+        env.run(&["init"], None).code(0);
+        std::fs::write(env.root.join("plans/registry.yaml"), REGISTRY).unwrap();
+        env
+    }
+
+    fn write(&self, name: &str, text: &str) -> PathBuf {
+        let p = self.root.join(name);
+        std::fs::write(&p, text).unwrap();
+        p
+    }
+
+    fn run(&self, args: &[&str], stdin: Option<&str>) -> Out {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_planforge"));
+        cmd.current_dir(&self.root)
+            .args(args)
+            .env("NO_COLOR", "1")
+            .env("COLUMNS", "100")
+            .env("PLANFORGE_ACTOR", "tester")
+            .env_remove("PLANFORGE_PLAN")
+            .env_remove("PLANFORGE_STORE")
+            .env_remove("CLICOLOR_FORCE")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        let mut child = cmd.spawn().expect("run planforge");
+        {
+            use std::io::Write;
+            let mut i = child.stdin.take().unwrap();
+            if let Some(s) = stdin {
+                i.write_all(s.as_bytes()).unwrap();
+            }
+        }
+        let out = child.wait_with_output().unwrap();
+        Out {
+            stdout: String::from_utf8(out.stdout).unwrap(),
+            stderr: String::from_utf8(out.stderr).unwrap(),
+            code: out.status.code().unwrap_or(-1),
+        }
+    }
+}
+
+fn call(id: &str, tool: &str) -> Value {
+    json!({"id": id, "kind": "call", "definition": {
+        "tool": tool, "args": {"id": "42"}, "output": [{"path": "body", "type": "string"}],
+        "onMissingValue": "fail", "authority": [{"capability": "tickets", "scope": "all", "verb": "read"}],
+        "replaySafe": true, "onIndeterminate": "halt"
+    }})
+}
+
+/// entry → fetch → tell, every node valid against [`REGISTRY`].
+fn clean_doc() -> Value {
+    json!({
+        "formatVersion": 1,
+        "planId": "plan-triage",
+        "nodes": [
+            {"id": "start", "kind": "entry", "definition": {"input": [{"path": "ticket", "type": "string"}]}},
+            call("fetch", "tickets_get"),
+            call("tell", "tickets_get"),
+        ],
+        "edges": [
+            {"id": "e1", "from": "start", "to": "fetch", "handle": "always"},
+            {"id": "e2", "from": "fetch", "to": "tell", "handle": "always"},
+        ]
+    })
+}
+
+/// The clean document whose third node names an unknown tool.
+fn typo_doc() -> Value {
+    let mut d = clean_doc();
+    d["nodes"][2]["definition"]["tool"] = json!("tickets_gett");
+    d
+}
+
+const TYPO_YAML: &str = "formatVersion: 1
+planId: plan-triage
+nodes:
+  - id: start
+    kind: entry
+    definition: {input: [{path: ticket, type: string}]}
+  - id: fetch
+    kind: call
+    definition:
+      tool: tickets_get
+      args: {id: \"42\"}
+      output: [{path: body, type: string}]
+      onMissingValue: fail
+      authority: []
+      replaySafe: true
+      onIndeterminate: halt
+  - id: tell        # the third node
+    kind: call
+    definition:
+      tool:   'tickets_gett'
+      args: {id: \"42\"}
+      output: [{path: body, type: string}]
+      onMissingValue: fail
+      authority: []
+      replaySafe: true
+      onIndeterminate: halt
+edges:
+  - {id: e1, from: start, to: fetch}
+  - {id: e2, from: fetch, to: tell}
+";
+
+fn pretty(v: &Value) -> String {
+    serde_json::to_string_pretty(v).unwrap() + "\n"
+}
+
+/// The 1-based line and column (in characters) of the first `needle`.
+fn line_col(text: &str, needle: &str) -> (usize, usize) {
+    let at = text
+        .find(needle)
+        .unwrap_or_else(|| panic!("{needle} not in text"));
+    let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    (
+        text[..at].matches('\n').count() + 1,
+        text[line_start..at].chars().count() + 1,
+    )
+}
+
+/// The text between two 1-based (line, column) positions, columns in
+/// characters, end exclusive.
+fn slice(text: &str, start: (usize, usize), end: (usize, usize)) -> String {
+    let offset = |(l, c): (usize, usize)| -> usize {
+        let line_start: usize = text.split_inclusive('\n').take(l - 1).map(str::len).sum();
+        line_start
+            + text[line_start..]
+                .char_indices()
+                .nth(c - 1)
+                .map_or(text.len() - line_start, |(i, _)| i)
+    };
+    text[offset(start)..offset(end)].to_string()
+}
+
+fn issue<'a>(j: &'a Value, code: &str) -> &'a Value {
+    j["issues"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|i| i["code"] == code)
+        .unwrap_or_else(|| panic!("no {code} in {j:#}"))
+}
+
+fn pos(i: &Value) -> ((usize, usize), (usize, usize)) {
+    let n = |k: &str| i[k].as_u64().unwrap_or_else(|| panic!("{k} in {i}")) as usize;
+    ((n("line"), n("column")), (n("endLine"), n("endColumn")))
+}
+
+#[test]
+fn a_document_validates_from_an_empty_folder_with_a_registry_file() {
+    let env = Env::empty();
+    env.write("registry.yaml", REGISTRY);
+    env.write("plan.json", &pretty(&clean_doc()));
+    let out = env
+        .run(
+            &["validate", "plan.json", "--registry", "registry.yaml"],
+            None,
+        )
+        .code(0);
+    assert_eq!(out.stdout, "plan.json: valid (0 blocking, 0 advisory)\n");
+    assert_eq!(out.stderr, "");
+    // Nothing was created: no store, no current plan.
+    let left: Vec<_> = std::fs::read_dir(&env.root)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    assert_eq!(left.len(), 2, "{left:?}");
+    assert!(!env.root.join("plans").exists());
+}
+
+#[test]
+fn without_a_registry_the_registry_checks_are_listed_as_skipped() {
+    let env = Env::empty();
+    env.write("plan.json", &pretty(&typo_doc()));
+    let out = env.run(&["validate", "plan.json"], None).code(0);
+    assert!(
+        out.stdout
+            .contains("note: some checks were skipped because no registry is available"),
+        "{}",
+        out.stdout
+    );
+    assert!(out.stdout.contains("unknown_tool"), "{}", out.stdout);
+    let j = env
+        .run(&["validate", "plan.json", "--format", "json"], None)
+        .code(0)
+        .json();
+    let skipped: Vec<&str> = j["skipped"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["code"].as_str().unwrap())
+        .collect();
+    assert!(skipped.contains(&"unknown_tool"), "{skipped:?}");
+    assert!(skipped.contains(&"missing_arg"), "{skipped:?}");
+    assert_eq!(j["skipped"][0]["file"], "plan.json");
+    assert!(
+        j["skipped"][0]["reason"]
+            .as_str()
+            .unwrap()
+            .contains("--registry")
+    );
+}
+
+#[test]
+fn the_unknown_tool_of_the_third_node_is_reported_at_its_string_value_json() {
+    let env = Env::empty();
+    env.write("registry.yaml", REGISTRY);
+    let text = pretty(&typo_doc());
+    env.write("plan.json", &text);
+    let j = env
+        .run(
+            &[
+                "validate",
+                "plan.json",
+                "--registry",
+                "registry.yaml",
+                "--format",
+                "json",
+            ],
+            None,
+        )
+        .code(1)
+        .json();
+    let i = issue(&j, "unknown_tool");
+    assert_eq!(i["pointer"], "/nodes/2/definition/tool");
+    assert_eq!(i["nodeId"], "tell");
+    assert_eq!(i["file"], "plan.json");
+    assert_eq!(i["planId"], "plan-triage");
+    let (start, end) = pos(i);
+    assert_eq!(start, line_col(&text, "\"tickets_gett\""));
+    assert_eq!(slice(&text, start, end), "\"tickets_gett\"");
+
+    // The text form names the same place.
+    let out = env
+        .run(
+            &["validate", "plan.json", "--registry", "registry.yaml"],
+            None,
+        )
+        .code(1);
+    let place = format!("plan.json:{}:{}", start.0, start.1);
+    assert!(
+        out.stderr.contains(&format!(
+            "error[unknown_tool]: call `tell` invokes the tool `tickets_gett` (did you mean `tickets_get`?)"
+        )),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        out.stderr
+            .contains(&format!("  --> {place} (at /nodes/2/definition/tool)\n")),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        out.stderr
+            .contains("  help: Use one of the registry's tools")
+    );
+    assert!(
+        out.stderr
+            .contains("  see: planforge explain unknown_tool\n")
+    );
+    assert!(
+        !out.stderr.contains('\u{1b}'),
+        "escape codes without a terminal"
+    );
+    assert_eq!(out.stdout, "plan.json: invalid (1 blocking, 0 advisory)\n");
+}
+
+#[test]
+fn the_unknown_tool_of_the_third_node_is_reported_at_its_string_value_yaml() {
+    let env = Env::empty();
+    env.write("registry.yaml", REGISTRY);
+    env.write("plan.yaml", TYPO_YAML);
+    let j = env
+        .run(
+            &[
+                "validate",
+                "plan.yaml",
+                "--registry",
+                "registry.yaml",
+                "--format",
+                "json",
+            ],
+            None,
+        )
+        .code(1)
+        .json();
+    let i = issue(&j, "unknown_tool");
+    let (start, end) = pos(i);
+    // `      tool:   'tickets_gett'` on line 20: the quoted scalar, not the
+    // key, the node or the file start.
+    assert_eq!(start, (20, 15));
+    assert_eq!(start, line_col(TYPO_YAML, "'tickets_gett'"));
+    assert_eq!(slice(TYPO_YAML, start, end), "'tickets_gett'");
+    let g = env
+        .run(
+            &[
+                "validate",
+                "plan.yaml",
+                "--registry",
+                "registry.yaml",
+                "--format",
+                "github",
+            ],
+            None,
+        )
+        .code(1);
+    assert!(
+        g.stdout.starts_with(
+            "::error file=plan.yaml,line=20,col=15,endLine=20,endColumn=29,title=unknown_tool::"
+        ),
+        "{}",
+        g.stdout
+    );
+}
+
+#[test]
+fn three_different_blocking_problems_are_all_reported() {
+    let env = Env::empty();
+    env.write("registry.yaml", REGISTRY);
+    let mut d = typo_doc(); // unknown_tool
+    d["nodes"][1]["definition"]
+        .as_object_mut()
+        .unwrap()
+        .remove("replaySafe"); // missing_replay_safe
+    d["edges"][1]["handle"] = json!("match"); // invalid_handle
+    let text = pretty(&d);
+    env.write("plan.json", &text);
+    let out = env
+        .run(
+            &["validate", "plan.json", "--registry", "registry.yaml"],
+            None,
+        )
+        .code(1);
+    for code in ["unknown_tool", "missing_replay_safe", "invalid_handle"] {
+        assert!(
+            out.stderr.contains(&format!("error[{code}]")),
+            "{code}: {}",
+            out.stderr
+        );
+    }
+    assert_eq!(out.stdout, "plan.json: invalid (3 blocking, 0 advisory)\n");
+    let j = env
+        .run(
+            &[
+                "validate",
+                "plan.json",
+                "--registry",
+                "registry.yaml",
+                "--format",
+                "json",
+            ],
+            None,
+        )
+        .code(1)
+        .json();
+    assert_eq!(j["formatVersion"], 1);
+    assert_eq!(j["valid"], false);
+    assert_eq!(j["blocking"], 3);
+    assert_eq!(j["advisory"], 0);
+    let h = issue(&j, "invalid_handle");
+    assert_eq!(h["edgeId"], "e2");
+    assert_eq!(h["pointer"], "/edges/1/handle");
+    let (s, e) = pos(h);
+    assert_eq!(slice(&text, s, e), "\"match\"");
+    // A missing field is placed at the object that lacks it.
+    let m = issue(&j, "missing_replay_safe");
+    assert_eq!(m["pointer"], "/nodes/1/definition/replaySafe");
+    let (s, e) = pos(m);
+    assert!(slice(&text, s, e).starts_with('{'));
+    assert!(slice(&text, s, e).contains("\"tool\": \"tickets_get\""));
+}
+
+#[test]
+fn import_findings_digest_and_stdin() {
+    let env = Env::empty();
+    env.write("registry.yaml", REGISTRY);
+    let mut d = clean_doc();
+    d["edges"].as_array_mut().unwrap().extend([
+        json!({"id": "e1", "from": "start", "to": "tell", "handle": "always"}),
+        json!({"id": "e9", "from": "tell", "to": "ghost", "handle": "always"}),
+    ]);
+    d["digest"] = json!("0000");
+    let text = pretty(&d);
+    let j = env
+        .run(
+            &[
+                "validate",
+                "-",
+                "--registry",
+                "registry.yaml",
+                "--format",
+                "json",
+            ],
+            Some(&text),
+        )
+        .code(1)
+        .json();
+    let codes: Vec<&str> = j["issues"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["code"].as_str().unwrap())
+        .collect();
+    for c in ["duplicate_edge_id", "dangling_edge", "digest_mismatch"] {
+        assert!(codes.contains(&c), "{c}: {codes:?}");
+    }
+    let dm = issue(&j, "digest_mismatch");
+    assert_eq!(dm["severity"], "blocking");
+    assert_eq!(dm["pointer"], "/digest");
+    assert_eq!(dm["file"], "stdin");
+    let (s, e) = pos(dm);
+    assert_eq!(slice(&text, s, e), "\"0000\"");
+    let dup = issue(&j, "duplicate_edge_id");
+    assert_eq!(dup["pointer"], "/edges/2");
+    let dangling = issue(&j, "dangling_edge");
+    assert_eq!(dangling["severity"], "advisory");
+}
+
+#[test]
+fn unreadable_input_exits_two_with_its_place() {
+    let env = Env::empty();
+    let bad = env.write("bad.yaml", "nodes:\n  - {id: a, kind: cal}\n");
+    let out = env.run(&["validate", bad.to_str().unwrap()], None).code(2);
+    assert!(out.stderr.contains("unknown kind `cal`"), "{}", out.stderr);
+    assert!(out.stderr.contains("line 2, column 19"), "{}", out.stderr);
+    let j = env
+        .run(&["validate", "missing.json", "--format", "json"], None)
+        .code(2)
+        .json();
+    assert_eq!(j["error"]["code"], "invalid_input");
+    // A malformed --registry names the key.
+    env.write("reg.yaml", "tools:\n  x: {returns: txt}\n");
+    env.write("plan.json", &pretty(&clean_doc()));
+    let out = env
+        .run(&["validate", "plan.json", "--registry", "reg.yaml"], None)
+        .code(2);
+    assert!(out.stderr.contains("/tools/x/returns"), "{}", out.stderr);
+}
+
+#[test]
+fn stored_plans_current_ids_all_and_unknown_ids() {
+    let env = Env::with_store();
+    env.write("good.json", &pretty(&clean_doc()));
+    let mut bad = typo_doc();
+    bad["planId"] = json!("plan-bad");
+    env.write("bad.json", &pretty(&bad));
+    env.run(&["import", "good.json"], None).code(0);
+    env.run(&["import", "bad.json"], None).code(0);
+
+    // No ARG: the current plan (the last import).
+    let out = env.run(&["validate"], None).code(1);
+    assert_eq!(out.stdout, "plan-bad: invalid (1 blocking, 0 advisory)\n");
+    // Positions refer to the plan's export text, and `file` is its id.
+    let export = env.run(&["export", "-p", "plan-bad"], None).code(0).stdout;
+    let j = env
+        .run(&["validate", "plan-bad", "--format", "json"], None)
+        .code(1)
+        .json();
+    let i = issue(&j, "unknown_tool");
+    assert_eq!(i["file"], "plan-bad");
+    assert_eq!(i["planId"], "plan-bad");
+    let (s, e) = pos(i);
+    assert_eq!(slice(&export, s, e), "\"tickets_gett\"");
+    assert!(
+        out.stderr
+            .contains(&format!("  --> plan-bad:{}:{} ", s.0, s.1)),
+        "{}",
+        out.stderr
+    );
+
+    env.run(&["validate", "plan-triage"], None).code(0);
+    let all = env.run(&["validate", "--all"], None).code(1);
+    assert_eq!(
+        all.stdout,
+        "plan-bad: invalid (1 blocking, 0 advisory)\nplan-triage: valid (0 blocking, 0 advisory)\n2 checked, 1 invalid: 1 blocking, 0 advisory\n"
+    );
+    let out = env.run(&["validate", "plan-nope"], None).code(2);
+    assert!(out.stderr.contains("error[unknown_plan]"), "{}", out.stderr);
+    // Documents and ids mix, in the order given; a document uses the
+    // store's registry when there is no --registry.
+    let mix = env
+        .run(&["validate", "bad.json", "plan-triage"], None)
+        .code(1);
+    assert_eq!(
+        mix.stdout,
+        "bad.json: invalid (1 blocking, 0 advisory)\nplan-triage: valid (0 blocking, 0 advisory)\n2 checked, 1 invalid: 1 blocking, 0 advisory\n"
+    );
+    let q = env.run(&["validate", "-q", "--all"], None).code(1);
+    assert_eq!((q.stdout.as_str(), q.stderr.as_str()), ("", ""));
+}
+
+#[test]
+fn text_format_is_terminal_independent() {
+    let env = Env::empty();
+    env.write("registry.yaml", REGISTRY);
+    env.write("plan.json", &pretty(&typo_doc()));
+    let args = ["validate", "plan.json", "--registry", "registry.yaml"];
+    let plain = env.run(&args, None);
+    // --color always without a terminal: colour, still not the graphical report.
+    let mut coloured = args.to_vec();
+    coloured.extend(["--color", "always"]);
+    let c = env.run(&coloured, None);
+    assert!(c.stderr.contains('\u{1b}'));
+    assert!(!c.stderr.contains('╭'));
+    let stripped: String = {
+        let mut s = String::new();
+        let mut it = c.stderr.chars();
+        while let Some(ch) = it.next() {
+            if ch == '\u{1b}' {
+                for x in it.by_ref() {
+                    if x == 'm' {
+                        break;
+                    }
+                }
+            } else {
+                s.push(ch);
+            }
+        }
+        s
+    };
+    assert_eq!(stripped, plain.stderr);
+}
+
+// ------------------------------------------------------------------ SARIF
+
+/// The SARIF 2.1.0 properties a consumer relies on, checked structurally
+/// (the required properties of sarifLog, run, tool, toolComponent,
+/// reportingDescriptor, result, message, location, physicalLocation,
+/// artifactLocation, region, invocation and notification, and the enums).
+fn check_sarif(s: &Value) {
+    let obj = |v: &Value, what: &str| {
+        assert!(v.is_object(), "{what} must be an object: {v}");
+    };
+    let message = |m: &Value, what: &str| {
+        obj(m, what);
+        assert!(
+            m["text"].is_string() || m["id"].is_string(),
+            "{what} needs text or id"
+        );
+    };
+    obj(s, "sarifLog");
+    assert_eq!(s["version"], "2.1.0");
+    assert!(s["$schema"].as_str().unwrap().starts_with("https://"));
+    let runs = s["runs"].as_array().expect("runs is an array");
+    assert_eq!(runs.len(), 1);
+    let run = &runs[0];
+    obj(run, "run");
+    let driver = &run["tool"]["driver"];
+    obj(driver, "tool.driver");
+    assert!(driver["name"].is_string(), "driver.name is required");
+    assert_eq!(run["columnKind"], "unicodeCodePoints");
+    let rules = driver["rules"].as_array().expect("rules");
+    let mut ids = std::collections::HashSet::new();
+    for r in rules {
+        let id = r["id"]
+            .as_str()
+            .expect("reportingDescriptor.id is required");
+        assert!(ids.insert(id), "rule {id} twice");
+        message(&r["shortDescription"], "shortDescription");
+        message(&r["fullDescription"], "fullDescription");
+        message(&r["help"], "help");
+        assert!(!r["help"]["text"].as_str().unwrap().is_empty(), "{id} help");
+        let level = r["defaultConfiguration"]["level"].as_str().unwrap();
+        assert!(["none", "note", "warning", "error"].contains(&level));
+    }
+    for inv in run["invocations"].as_array().unwrap() {
+        assert!(inv["executionSuccessful"].is_boolean());
+        for n in inv["toolExecutionNotifications"].as_array().unwrap() {
+            message(&n["message"], "notification.message");
+        }
+    }
+    for res in run["results"].as_array().expect("results") {
+        message(&res["message"], "result.message");
+        let rule_id = res["ruleId"].as_str().expect("ruleId");
+        let ix = res["ruleIndex"].as_u64().expect("ruleIndex") as usize;
+        assert_eq!(rules[ix]["id"], rule_id, "ruleIndex points at its rule");
+        let level = res["level"].as_str().unwrap();
+        assert!(["none", "note", "warning", "error"].contains(&level));
+        let locs = res["locations"].as_array().unwrap();
+        assert!(!locs.is_empty());
+        for l in locs {
+            let p = &l["physicalLocation"];
+            obj(p, "physicalLocation");
+            let uri = p["artifactLocation"]["uri"].as_str().expect("uri");
+            assert!(!uri.is_empty() && !uri.contains(' ') && !uri.contains('\\'));
+            let r = &p["region"];
+            let n = |k: &str| r[k].as_u64().unwrap_or_else(|| panic!("region.{k}"));
+            assert!(n("startLine") >= 1 && n("startColumn") >= 1);
+            assert!(n("endLine") >= n("startLine"));
+            if n("endLine") == n("startLine") {
+                assert!(n("endColumn") >= n("startColumn"));
+            }
+        }
+    }
+}
+
+#[test]
+fn sarif_is_structurally_valid_and_points_at_the_right_lines() {
+    let env = Env::empty();
+    env.write("registry.yaml", REGISTRY);
+    let mut d = typo_doc();
+    d["edges"][1]["handle"] = json!("match");
+    let text = pretty(&d);
+    env.write("plan.json", &text);
+    env.write("plan.yaml", TYPO_YAML);
+    let out = env
+        .run(
+            &[
+                "validate",
+                "plan.json",
+                "plan.yaml",
+                "--registry",
+                "registry.yaml",
+                "--format",
+                "sarif",
+            ],
+            None,
+        )
+        .code(1);
+    let s = out.json();
+    check_sarif(&s);
+    let run = &s["runs"][0];
+    let rules = run["tool"]["driver"]["rules"].as_array().unwrap();
+    assert_eq!(rules.len(), planforge::check::CHECKS.len());
+    let results = run["results"].as_array().unwrap();
+    assert_eq!(results.len(), 3);
+    for r in results {
+        let p = &r["locations"][0]["physicalLocation"];
+        let file = p["artifactLocation"]["uri"].as_str().unwrap();
+        let body = std::fs::read_to_string(env.root.join(file)).unwrap();
+        let g = &p["region"];
+        let n = |k: &str| g[k].as_u64().unwrap() as usize;
+        let got = slice(
+            &body,
+            (n("startLine"), n("startColumn")),
+            (n("endLine"), n("endColumn")),
+        );
+        let want = match r["ruleId"].as_str().unwrap() {
+            "unknown_tool" if file == "plan.json" => "\"tickets_gett\"",
+            "unknown_tool" => "'tickets_gett'",
+            "invalid_handle" => "\"match\"",
+            other => panic!("unexpected {other}"),
+        };
+        assert_eq!(got, want, "{r:#}");
+        assert_eq!(r["level"], "error");
+    }
+    // Skipped checks become notifications.
+    let env2 = Env::empty();
+    env2.write("plan.json", &text);
+    let s = env2
+        .run(&["validate", "plan.json", "--format", "sarif"], None)
+        .code(1)
+        .json();
+    check_sarif(&s);
+    let notes = s["runs"][0]["invocations"][0]["toolExecutionNotifications"]
+        .as_array()
+        .unwrap();
+    assert!(
+        notes[0]["message"]["text"]
+            .as_str()
+            .unwrap()
+            .contains("unknown_tool")
+    );
+}
+
+#[test]
+fn github_format_escapes_and_marks_advisories_as_warnings() {
+    let env = Env::empty();
+    env.write("registry.yaml", REGISTRY);
+    let mut d = clean_doc();
+    // An advisory (a `$ref` look-alike) whose message holds a comma and a colon.
+    d["nodes"][1]["definition"]["args"]["x"] = json!({"$ref": {"node": "start"}, "note": "50%"});
+    env.write("odd, name.json", &pretty(&d));
+    let out = env
+        .run(
+            &[
+                "validate",
+                "odd, name.json",
+                "--registry",
+                "registry.yaml",
+                "--format",
+                "github",
+            ],
+            None,
+        )
+        .code(0);
+    let line = out
+        .stdout
+        .lines()
+        .find(|l| l.contains("title=ref_lookalike"))
+        .unwrap_or_else(|| panic!("{}", out.stdout));
+    assert!(
+        line.starts_with("::warning file=odd%2C name.json,line="),
+        "{line}"
+    );
+    let message = line.split_once("::").unwrap().1.split_once("::").unwrap().1;
+    assert!(!message.contains('\n'));
+    assert!(out.stderr.is_empty(), "{}", out.stderr);
+}
+
+// ------------------------------------------------------- freeze and submit
+
+#[test]
+fn freeze_and_submit_refusals_are_drawn_on_stderr() {
+    let env = Env::with_store();
+    env.write("bad.json", &pretty(&typo_doc()));
+    env.run(&["import", "bad.json"], None).code(0);
+    let export = env.run(&["export"], None).code(0).stdout;
+    let (l, c) = line_col(&export, "\"tickets_gett\"");
+    for cmd in [&["freeze"][..], &["submit", "--yes"][..]] {
+        let out = env.run(cmd, None).code(1);
+        assert!(
+            out.stderr.starts_with("error[unknown_tool]: call `tell`"),
+            "{cmd:?}: {}",
+            out.stderr
+        );
+        assert!(
+            out.stderr.contains(&format!(
+                "  --> plan-triage:{l}:{c} (at /nodes/2/definition/tool)"
+            )),
+            "{}",
+            out.stderr
+        );
+        // The stdout summary stays.
+        assert!(
+            out.stdout.contains("(blocking) unknown_tool [node tell]"),
+            "{}",
+            out.stdout
+        );
+        // JSON is unchanged: one document, nothing on stderr.
+        let mut json_cmd = cmd.to_vec();
+        json_cmd.extend(["--format", "json"]);
+        let j = env.run(&json_cmd, None).code(1);
+        assert!(j.stderr.is_empty(), "{}", j.stderr);
+        assert_eq!(j.json()["issues"][0]["code"], "unknown_tool");
+    }
+}
+
+// ------------------------------------------------------------------ explain
+
+#[test]
+fn explain_answers_for_every_code_validate_can_print() {
+    let env = Env::empty();
+    for c in planforge::check::CHECKS {
+        let out = env.run(&["explain", c.code()], None).code(0);
+        let head = format!(
+            "# {} ({})\n\n## What it finds\n",
+            c.code(),
+            c.severity().as_str()
+        );
+        assert!(out.stdout.starts_with(&head), "{}", out.stdout);
+        for s in ["## Why it matters", "## How to fix", "## Example"] {
+            assert!(out.stdout.contains(s), "{}: {s}", c.code());
+        }
+    }
+    let j = env
+        .run(&["explain", "--all", "--format", "json"], None)
+        .code(0)
+        .json();
+    let codes: Vec<&str> = j["codes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["code"].as_str().unwrap())
+        .collect();
+    let all: Vec<&str> = planforge::check::CHECKS.iter().map(|c| c.code()).collect();
+    assert_eq!(codes, all);
+    for c in j["codes"].as_array().unwrap() {
+        for k in ["severity", "summary", "explanation", "source"] {
+            assert!(
+                c[k].as_str().is_some_and(|s| !s.is_empty()),
+                "{k} of {}",
+                c["code"]
+            );
+        }
+        assert!(
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join(c["source"].as_str().unwrap())
+                .is_file()
+        );
+    }
+    let text = env.run(&["explain", "--all"], None).code(0).stdout;
+    assert_eq!(text.matches("\n## How to fix\n").count(), all.len());
+}
+
+#[test]
+fn explain_json_and_unknown_codes() {
+    let env = Env::empty();
+    let j = env
+        .run(&["explain", "unknown_tool", "--format", "json"], None)
+        .code(0)
+        .json();
+    assert_eq!(j["code"], "unknown_tool");
+    assert_eq!(j["severity"], "blocking");
+    assert_eq!(j["source"], "src/check/unknown_tool.rs");
+    assert!(
+        j["summary"]
+            .as_str()
+            .unwrap()
+            .starts_with("A call whose `tool` is not in the registry")
+    );
+    assert!(
+        j["explanation"]
+            .as_str()
+            .unwrap()
+            .starts_with("## What it finds\n")
+    );
+
+    let out = env.run(&["explain", "unknown_tol"], None).code(2);
+    assert!(
+        out.stderr
+            .contains("there is no issue code `unknown_tol` (did you mean `unknown_tool`?)"),
+        "{}",
+        out.stderr
+    );
+    let j = env
+        .run(&["explain", "dangling_edg", "--format", "json"], None)
+        .code(2)
+        .json();
+    assert!(
+        j["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("`dangling_edge`")
+    );
+    env.run(&["explain"], None).code(2);
+}
