@@ -54,6 +54,9 @@ pub enum Source {
     Fold,
     /// Emitted by the lifecycle (freeze, integrity) (`run` does nothing).
     Lifecycle,
+    /// Emitted on templates: by the template loader (`template::check`) and
+    /// by `instantiate` (`run` does nothing; plans never get these codes).
+    Template,
 }
 
 /// What every check sees.
@@ -149,6 +152,7 @@ mod duplicate_edge_id;
 mod entry_has_incoming;
 mod evaluator_error;
 mod first_last_across_join;
+pub(crate) mod invalid_args;
 mod invalid_edge_id;
 mod invalid_handle;
 mod invalid_node_id;
@@ -166,6 +170,7 @@ mod multiple_entries;
 mod nested_join;
 mod nested_spawn;
 mod no_entry;
+pub(crate) mod param_not_declassified;
 mod predicate_unknown_node;
 mod ref_lookalike;
 mod reference_not_upstream;
@@ -188,6 +193,7 @@ mod unknown_branch;
 mod unknown_case;
 mod unknown_field;
 mod unknown_node;
+pub(crate) mod unknown_param;
 mod unknown_tool;
 mod unreachable_call;
 mod unreachable_node;
@@ -250,6 +256,9 @@ pub static CHECKS: &[&dyn Check] = &[
     &torn_tail::TornTail,
     &digest_mismatch::DigestMismatch,
     &transition_rejected::TransitionRejected,
+    &unknown_param::UnknownParam,
+    &param_not_declassified::ParamNotDeclassified,
+    &invalid_args::InvalidArgs,
 ];
 
 /// Looks a code up.

@@ -8,6 +8,7 @@ pub mod lifecycle;
 pub mod node_edit;
 pub mod plans;
 pub mod read;
+pub mod templates;
 pub mod tools;
 pub mod undo;
 pub mod validate;

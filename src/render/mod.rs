@@ -14,3 +14,4 @@ pub mod prose;
 pub mod read;
 pub mod sarif;
 pub mod status;
+pub mod templates;

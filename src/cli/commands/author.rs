@@ -1,5 +1,7 @@
-use crate::cli::{Reply, Session};
-use crate::error::{Error, Result};
+use super::read_input;
+use crate::cli::{Format, Reply, Session};
+use crate::error::Result;
+use crate::render::templates;
 use clap::Args;
 
 /// Start a plan from an owner's request, kept verbatim.
@@ -16,8 +18,22 @@ pub struct AuthorArgs {
     pub id: Option<String>,
 }
 
-pub fn run(_s: &mut Session, _a: AuthorArgs) -> Result<Reply> {
-    Err(Error::internal(
-        "`planforge author` is not available in this build yet",
+pub fn run(s: &mut Session, a: AuthorArgs) -> Result<Reply> {
+    s.require_format("author", &[Format::Text, Format::Json])?;
+    // Byte for byte: nothing is trimmed, split or parsed (stdin included).
+    let request = if a.request == "-" {
+        read_input("-")?
+    } else {
+        a.request
+    };
+    let forge = s.forge()?;
+    let p = forge.author(&request, a.id.as_deref())?;
+    forge.store().set_current(&p.plan_id)?;
+    Ok(Reply::new(
+        format!(
+            "{}\nIt is now the current plan.",
+            templates::authored_text(&p)
+        ),
+        templates::authored_json(&p),
     ))
 }

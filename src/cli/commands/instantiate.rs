@@ -1,5 +1,7 @@
-use crate::cli::{Reply, Session};
+use crate::cli::{Format, Reply, Session};
 use crate::error::{Error, Result};
+use crate::model::{Map, Value};
+use crate::render::templates;
 use clap::Args;
 
 /// Create a plan from a template.
@@ -17,8 +19,43 @@ pub struct InstantiateArgs {
     pub id: Option<String>,
 }
 
-pub fn run(_s: &mut Session, _a: InstantiateArgs) -> Result<Reply> {
-    Err(Error::internal(
-        "`planforge instantiate` is not available in this build yet",
+/// `NAME=VALUE` pairs as text values (each is converted by its param's type).
+pub fn parse_args(pairs: &[String]) -> Result<Map> {
+    let mut out = Map::new();
+    for pair in pairs {
+        let Some((name, value)) = pair.split_once('=') else {
+            return Err(Error::invalid(format!(
+                "`--arg {pair}` has no `=`; write --arg NAME=VALUE"
+            )));
+        };
+        if name.is_empty() {
+            return Err(Error::invalid(format!(
+                "`--arg {pair}` names no param; write --arg NAME=VALUE"
+            )));
+        }
+        if out
+            .insert(name.to_string(), Value::String(value.to_string()))
+            .is_some()
+        {
+            return Err(Error::invalid(format!(
+                "the param `{name}` is given twice; give each param once"
+            )));
+        }
+    }
+    Ok(out)
+}
+
+pub fn run(s: &mut Session, a: InstantiateArgs) -> Result<Reply> {
+    s.require_format("instantiate", &[Format::Text, Format::Json])?;
+    let args = parse_args(&a.args)?;
+    let forge = s.forge()?;
+    let made = forge.instantiate(&a.template, &args, a.id.as_deref())?;
+    forge.store().set_current(&made.loaded.plan_id)?;
+    Ok(Reply::new(
+        format!(
+            "{}\nIt is now the current plan.",
+            templates::instantiated_text(&made)
+        ),
+        templates::instantiated_json(&made),
     ))
 }

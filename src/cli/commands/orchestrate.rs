@@ -1,5 +1,9 @@
-use crate::cli::{Reply, Session};
-use crate::error::{Error, Result};
+use super::read_input;
+use crate::cli::{Format, Reply, Session};
+use crate::error::Result;
+use crate::forge::templates::{default_registry, orchestrate_unstored};
+use crate::render::templates;
+use crate::wire::Syntax;
 use clap::Args;
 
 /// Turn a task decomposition into an orchestration plan.
@@ -18,8 +22,49 @@ pub struct OrchestrateArgs {
     pub id: Option<String>,
 }
 
-pub fn run(_s: &mut Session, _a: OrchestrateArgs) -> Result<Reply> {
-    Err(Error::internal(
-        "`planforge orchestrate` is not available in this build yet",
-    ))
+pub fn run(s: &mut Session, a: OrchestrateArgs) -> Result<Reply> {
+    s.require_format("orchestrate", &[Format::Text, Format::Json])?;
+    let text = read_input(&a.file)?;
+    let name = if a.file == "-" {
+        "stdin"
+    } else {
+        a.file.as_str()
+    };
+    let syntax = Syntax::from_path(&a.file).unwrap_or_else(|| Syntax::sniff(&text));
+    let d = crate::orchestrate::parse(&text, syntax, name)?;
+    let done = if a.print {
+        // Shown, not stored: the store's registry when there is a store,
+        // else the one `init` writes.
+        let registry = match s.store() {
+            Ok(store) => {
+                let forge = crate::forge::Forge::new(store, s.actor()?);
+                forge.registry()?.cloned()
+            }
+            Err(_) => None,
+        };
+        let registry = match registry {
+            Some(r) => r,
+            None => default_registry()?,
+        };
+        let id = match &a.id {
+            Some(i) => {
+                crate::forge::plans::check_plan_id(i)?;
+                i.clone()
+            }
+            None => crate::util::plan_id(),
+        };
+        orchestrate_unstored(&d, &registry, &id)?
+    } else {
+        let forge = s.forge()?;
+        let o = forge.orchestrate(&d, a.id.as_deref())?;
+        if let Some((p, _)) = &o.stored {
+            forge.store().set_current(&p.plan_id)?;
+        }
+        o
+    };
+    let mut text = templates::orchestrated_text(&done, &d);
+    if done.stored.is_some() {
+        text.push_str("\nIt is now the current plan.");
+    }
+    Ok(Reply::new(text, templates::orchestrated_json(&done, &d)))
 }

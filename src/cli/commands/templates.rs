@@ -1,5 +1,6 @@
-use crate::cli::{Reply, Session};
-use crate::error::{Error, Result};
+use crate::cli::{Format, Reply, Session};
+use crate::error::Result;
+use crate::render::templates;
 use clap::Args;
 
 /// List the plan templates.
@@ -8,8 +9,12 @@ use clap::Args;
 #[derive(Args, Debug, Clone)]
 pub struct TemplatesArgs {}
 
-pub fn run(_s: &mut Session, _a: TemplatesArgs) -> Result<Reply> {
-    Err(Error::internal(
-        "`planforge templates` is not available in this build yet",
-    ))
+pub fn run(s: &mut Session, _a: TemplatesArgs) -> Result<Reply> {
+    s.require_format("templates", &[Format::Text, Format::Json])?;
+    let forge = s.forge()?;
+    let list = forge.templates()?;
+    let refused = list.iter().any(|t| !t.usable());
+    let reply = Reply::new(templates::list_text(&list), templates::list_json(&list));
+    // A refused template is a finding against the store's templates: exit 1.
+    Ok(if refused { reply.exit(1) } else { reply })
 }

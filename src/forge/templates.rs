@@ -1,0 +1,307 @@
+//! The front operations (SPEC §9, §10): list the templates, instantiate one,
+//! author an empty plan from an owner's request kept verbatim, and turn a
+//! task decomposition into an orchestration plan.
+
+use super::Forge;
+use crate::check::{Counts, Issue};
+use crate::error::{Error, ErrorKind, Result};
+use crate::forge::plans::{check_plan_id, label_of};
+use crate::forge::read::{Outline, outline_of};
+use crate::model::{DeclaredField, Map, OpBody, Provenance};
+use crate::orchestrate::{Decomposition, Orchestration};
+use crate::registry::Registry;
+use crate::store::Loaded;
+use crate::store::meta::Meta;
+use crate::template::{self, Template};
+
+/// One template as `templates` lists it.
+#[derive(Debug, Clone)]
+pub struct TemplateSummary {
+    pub id: String,
+    /// Empty when the file could not be read.
+    pub summary: String,
+    pub params: Vec<DeclaredField>,
+    /// `built-in` or `templates/<file>`.
+    pub source: String,
+    /// Findings of the load-time checks; any blocking one refuses it.
+    pub issues: Vec<Issue>,
+    /// Why the file could not be read as a template at all, if so.
+    pub malformed: Option<String>,
+    /// Whether the registry checks ran (no registry: `unknown_tool` skipped).
+    pub registry_checked: bool,
+}
+
+impl TemplateSummary {
+    /// Whether it can be instantiated.
+    pub fn usable(&self) -> bool {
+        self.malformed.is_none() && !self.issues.iter().any(Issue::is_blocking)
+    }
+}
+
+/// What `instantiate` made.
+#[derive(Debug, Clone)]
+pub struct Instantiated {
+    pub loaded: Loaded,
+    pub template: String,
+    /// The converted args, in the template's param order.
+    pub args: Map,
+    /// Findings of the new plan (every check).
+    pub counts: Counts,
+    pub outline: Outline,
+}
+
+/// What `orchestrate` made: the decisions, the plan, and — when stored —
+/// the stored plan and its outline.
+#[derive(Debug, Clone)]
+pub struct Orchestrated {
+    pub orchestration: Orchestration,
+    /// The plan's digest (of the content, stored or not).
+    pub digest: String,
+    pub issues: Vec<Issue>,
+    pub skipped: Vec<(&'static str, String)>,
+    pub stored: Option<(Loaded, Outline)>,
+}
+
+fn summary_of(t: &Template, registry: Option<&Registry>) -> TemplateSummary {
+    TemplateSummary {
+        id: t.id.clone(),
+        summary: t.summary.clone(),
+        params: t.params.clone(),
+        source: t.origin.describe(),
+        issues: template::check(t, registry),
+        malformed: None,
+        registry_checked: registry.is_some(),
+    }
+}
+
+/// The registry `init` writes, for work outside a store.
+pub fn default_registry() -> Result<Registry> {
+    Registry::parse(
+        crate::registry::DEFAULT_REGISTRY_YAML,
+        crate::wire::Syntax::Yaml,
+        "the default registry",
+    )
+    .map_err(|(message, pointer)| {
+        Error::internal(format!(
+            "the built-in default registry does not load ({message} at {pointer})"
+        ))
+    })
+}
+
+/// Checks and builds the plan of a decomposition, without storing it.
+pub fn orchestrate_unstored(
+    d: &Decomposition,
+    registry: &Registry,
+    plan_id: &str,
+) -> Result<Orchestrated> {
+    let orchestration = crate::orchestrate::orchestrate(d, registry, plan_id)?;
+    let (digest, _) = crate::wire::jcs::digest(&orchestration.content);
+    let report = crate::check::run(&orchestration.content, Some(registry), Vec::new());
+    Ok(Orchestrated {
+        orchestration,
+        digest,
+        issues: report.issues,
+        skipped: report.skipped,
+        stored: None,
+    })
+}
+
+impl Forge {
+    /// Every template — the built-ins, then the store's `templates/` in file
+    /// order — each checked against the registry.
+    pub fn templates(&self) -> Result<Vec<TemplateSummary>> {
+        let registry = self.registry()?;
+        let mut out: Vec<TemplateSummary> = template::builtins()
+            .iter()
+            .map(|t| summary_of(t, registry))
+            .collect();
+        for r in template::load_dir(&self.store().templates_dir()) {
+            out.push(match r {
+                Ok(t) => summary_of(&t, registry),
+                Err(m) => TemplateSummary {
+                    id: m.id,
+                    summary: String::new(),
+                    params: Vec::new(),
+                    source: format!("templates/{}", m.file),
+                    issues: Vec::new(),
+                    malformed: Some(m.message),
+                    registry_checked: registry.is_some(),
+                },
+            });
+        }
+        Ok(out)
+    }
+
+    /// Finds a template by id, refusing an unknown id (with the ids), a
+    /// file that cannot be read, and a template with blocking findings.
+    pub fn template(&self, id: &str) -> Result<Template> {
+        let found = template::builtins()
+            .into_iter()
+            .map(Ok)
+            .chain(template::load_dir(&self.store().templates_dir()))
+            .find(|r| match r {
+                Ok(t) => t.id == id,
+                Err(m) => m.id == id,
+            });
+        let t = match found {
+            Some(Ok(t)) => t,
+            Some(Err(m)) => {
+                return Err(Error::invalid(format!(
+                    "template `{id}` could not be read: {}",
+                    m.message
+                ))
+                .with_help("fix the file, or remove it from the store's templates/ folder"));
+            }
+            None => {
+                let ids: Vec<String> = self.templates()?.into_iter().map(|t| t.id).collect();
+                return Err(Error::new(
+                    ErrorKind::InvalidInput,
+                    format!(
+                        "unknown template `{}`{}; the templates are {}",
+                        crate::model::ids::quote_id(id),
+                        crate::model::suggest::did_you_mean(id, ids.iter().map(String::as_str)),
+                        if ids.is_empty() {
+                            "(none)".to_string()
+                        } else {
+                            crate::model::suggest::choices(id, ids.iter().map(String::as_str))
+                        }
+                    ),
+                )
+                .with_help("`planforge templates` lists them with their params; when none fits, start from the owner's request with `planforge author`"));
+            }
+        };
+        let issues = template::check(&t, self.registry()?);
+        let blocking: Vec<&Issue> = issues.iter().filter(|i| i.is_blocking()).collect();
+        if let Some(first) = blocking.first() {
+            let lines: Vec<String> = blocking
+                .iter()
+                .map(|i| crate::render::issues::line(i))
+                .collect();
+            return Err(Error::refused(format!(
+                "template `{id}` ({}) is refused: it is not valid against the current registry:\n{}",
+                t.origin.describe(),
+                lines.join("\n")
+            ))
+            .with_issue((*first).clone())
+            .with_help(format!("`planforge explain {}` says how to fix it", first.code)));
+        }
+        Ok(t)
+    }
+
+    /// Instantiates a template into a new editable plan: converts the args
+    /// by their params' types, fills every hole, and writes the `add_node`s,
+    /// the `add_edge`s and one `set_bounds` in one transaction, with
+    /// provenance `{kind: template, template, args}`.
+    pub fn instantiate(
+        &self,
+        template_id: &str,
+        args: &Map,
+        id: Option<&str>,
+    ) -> Result<Instantiated> {
+        let t = self.template(template_id)?;
+        let args = crate::check::invalid_args::convert_args(&t.params, args).map_err(|issue| {
+            Error::invalid(format!(
+                "could not instantiate template `{template_id}`: invalid_args — {}",
+                issue.message
+            ))
+            .with_issue(issue)
+            .with_help("`planforge templates` lists each template's params with their types")
+        })?;
+        let nodes = template::substitute(&t, &args).map_err(|hole| {
+            Error::internal(format!(
+                "template `{template_id}` kept the hole `{hole}` after its args were checked"
+            ))
+        })?;
+        let plan_id = match id {
+            Some(i) => i.to_string(),
+            None => crate::util::plan_id(),
+        };
+        check_plan_id(&plan_id)?;
+        let mut meta = Meta::new(&crate::util::now());
+        meta.label = Some(label_of(&format!("{}: {}", t.id, t.summary)));
+        meta.provenance = Some(Provenance::Template {
+            template: t.id.clone(),
+            args: args.clone(),
+        });
+        let mut bodies: Vec<OpBody> = nodes
+            .into_iter()
+            .map(|node| OpBody::AddNode { node })
+            .collect();
+        bodies.extend(
+            t.content
+                .edges
+                .iter()
+                .cloned()
+                .map(|edge| OpBody::AddEdge { edge }),
+        );
+        bodies.push(OpBody::SetBounds {
+            bounds: t.bounds.unwrap_or_default(),
+        });
+        let loaded = self.store().create(&plan_id, self.actor(), meta, bodies)?;
+        let report = self.check(&loaded)?;
+        Ok(Instantiated {
+            outline: outline_of(&loaded, &report.issues),
+            counts: report.counts(),
+            loaded,
+            template: t.id,
+            args,
+        })
+    }
+
+    /// An empty editable plan whose metadata keeps the owner's request
+    /// verbatim and unparsed, byte for byte; its label is the request's
+    /// first 80 characters with whitespace runs folded.
+    pub fn author(&self, request: &str, id: Option<&str>) -> Result<Loaded> {
+        if request.trim().is_empty() {
+            return Err(Error::invalid(
+                "the request is empty; pass the owner's request verbatim (or - to read it from standard input)",
+            ));
+        }
+        let label = label_of(request);
+        self.create_plan(id, Some(&label), Some(request))
+    }
+
+    /// Turns a decomposition into a plan and stores it (one transaction:
+    /// the `add_node`s, then the `add_edge`s), checked against the store's
+    /// registry (or, without one, the registry `init` writes).
+    pub fn orchestrate(&self, d: &Decomposition, id: Option<&str>) -> Result<Orchestrated> {
+        let plan_id = match id {
+            Some(i) => i.to_string(),
+            None => crate::util::plan_id(),
+        };
+        check_plan_id(&plan_id)?;
+        let fallback;
+        let registry = match self.registry()? {
+            Some(r) => r,
+            None => {
+                fallback = default_registry()?;
+                &fallback
+            }
+        };
+        let mut o = orchestrate_unstored(d, registry, &plan_id)?;
+        let mut meta = Meta::new(&crate::util::now());
+        meta.label = Some(o.orchestration.label.clone());
+        let content = &o.orchestration.content;
+        let mut bodies: Vec<OpBody> = content
+            .nodes
+            .iter()
+            .cloned()
+            .map(|node| OpBody::AddNode { node })
+            .collect();
+        bodies.extend(
+            content
+                .edges
+                .iter()
+                .cloned()
+                .map(|edge| OpBody::AddEdge { edge }),
+        );
+        let loaded = self.store().create(&plan_id, self.actor(), meta, bodies)?;
+        let report = self.check(&loaded)?;
+        o.digest = loaded.digest.clone();
+        o.issues = report.issues;
+        o.skipped = report.skipped;
+        let outline = outline_of(&loaded, &o.issues);
+        o.stored = Some((loaded, outline));
+        Ok(o)
+    }
+}

@@ -1,0 +1,375 @@
+//! The front operations as prose and JSON: the template list, an
+//! instantiation, an authored plan, and an orchestration. Pure.
+
+use super::issues;
+use crate::forge::templates::{Instantiated, Orchestrated, TemplateSummary};
+use crate::model::{DeclaredField, FieldType};
+use crate::orchestrate::emit::NO_SPAWN;
+use crate::store::Loaded;
+use serde_json::{Value, json};
+
+/// `path: type` for a param, with its bound or values.
+pub fn param_text(p: &DeclaredField) -> String {
+    match &p.ty {
+        FieldType::Enum(vs) => format!("{}: enum ({})", p.path, vs.join("|")),
+        _ => p.describe(),
+    }
+}
+
+/// `Templates (<n>):` with `  · <id> — <summary>` and a `params:` line
+/// each, then the refused ones with their reasons.
+pub fn list_text(list: &[TemplateSummary]) -> String {
+    let (usable, refused): (Vec<&TemplateSummary>, Vec<&TemplateSummary>) =
+        list.iter().partition(|t| t.usable());
+    let mut out = Vec::new();
+    if usable.is_empty() {
+        out.push(
+            "No templates can be instantiated. Start from the owner's request with `planforge author`."
+                .to_string(),
+        );
+    } else {
+        out.push(format!("Templates ({}):", usable.len()));
+        for t in &usable {
+            out.push(format!("  · {} — {}", t.id, t.summary));
+            if t.source != "built-in" {
+                out.push(format!("    from: {}", t.source));
+            }
+            let params: Vec<String> = t.params.iter().map(param_text).collect();
+            out.push(format!(
+                "    params: {}",
+                if params.is_empty() {
+                    "(none)".to_string()
+                } else {
+                    params.join(", ")
+                }
+            ));
+            for i in &t.issues {
+                out.push(format!("  {}", issues::line(i)));
+            }
+        }
+    }
+    if !refused.is_empty() {
+        out.push(format!("Refused templates ({}):", refused.len()));
+        for t in &refused {
+            out.push(format!("  · {} — {}", t.id, t.source));
+            if let Some(m) = &t.malformed {
+                out.push(format!("    {m}"));
+            }
+            for i in &t.issues {
+                out.push(format!("  {}", issues::line(i)));
+            }
+        }
+    }
+    if list.iter().any(|t| !t.registry_checked) {
+        out.push(
+            "Note: the store has no registry, so `unknown_tool` was not checked (run `planforge init` to write one)."
+                .into(),
+        );
+    }
+    out.join("\n")
+}
+
+/// `{templates: [{id, summary, source, params, usable, issues, malformed?}]}`.
+pub fn list_json(list: &[TemplateSummary]) -> Value {
+    let items: Vec<Value> = list
+        .iter()
+        .map(|t| {
+            let mut m = serde_json::Map::new();
+            m.insert("id".into(), t.id.clone().into());
+            m.insert("summary".into(), t.summary.clone().into());
+            m.insert("source".into(), t.source.clone().into());
+            m.insert(
+                "params".into(),
+                Value::Array(t.params.iter().map(crate::template::param_json).collect()),
+            );
+            m.insert("usable".into(), t.usable().into());
+            m.insert("issues".into(), issues::json_list(&t.issues));
+            if let Some(x) = &t.malformed {
+                m.insert("malformed".into(), x.clone().into());
+            }
+            Value::Object(m)
+        })
+        .collect();
+    json!({
+        "templates": items,
+        "registryChecked": list.iter().all(|t| t.registry_checked),
+    })
+}
+
+/// The bounded summary of an instantiation: the new plan, its args (cut at
+/// 120 bytes each), its issue counts and its outline.
+pub fn instantiated_text(i: &Instantiated) -> String {
+    let p = &i.loaded;
+    let mut out = vec![format!(
+        "Instantiated plan {} from template \"{}\" (editable, rev {}): {} node(s), {} edge(s).",
+        p.plan_id,
+        i.template,
+        p.revision(),
+        p.content().nodes.len(),
+        p.content().edges.len()
+    )];
+    if !i.args.is_empty() {
+        out.push("Args:".into());
+        for (k, v) in &i.args {
+            out.push(format!(
+                "  {k} = {}",
+                crate::wire::json::compact_cut(v, 120)
+            ));
+        }
+    }
+    out.push(format!("Issues: {}.", issues::counts(&i.counts)));
+    out.push(super::outline::text(&i.outline));
+    out.join("\n")
+}
+
+pub fn instantiated_json(i: &Instantiated) -> Value {
+    let p = &i.loaded;
+    json!({
+        "planId": p.plan_id,
+        "template": i.template,
+        "args": crate::wire::convert::map_to_json(&i.args),
+        "state": p.meta.state.as_str(),
+        "revision": p.revision(),
+        "digest": p.digest,
+        "nodeCount": p.content().nodes.len(),
+        "edgeCount": p.content().edges.len(),
+        "issues": issues::counts_json(&i.counts),
+        "outline": super::outline::json(&i.outline),
+    })
+}
+
+/// An authored plan: its id, label, and the request exactly as stored.
+pub fn authored_text(p: &Loaded) -> String {
+    let mut out = vec![format!(
+        "Created empty plan {} (editable, rev 0), labelled \"{}\".",
+        p.plan_id,
+        p.meta.label.as_deref().unwrap_or("")
+    )];
+    if let Some(r) = &p.meta.request {
+        out.push("The owner's request, kept verbatim:".into());
+        out.extend(r.split('\n').map(|l| format!("  | {l}")));
+    }
+    out.push("Next: build it (add-node, connect, or a template's shape), then freeze and submit; `planforge status` shows the request.".into());
+    out.join("\n")
+}
+
+pub fn authored_json(p: &Loaded) -> Value {
+    json!({
+        "planId": p.plan_id,
+        "state": p.meta.state.as_str(),
+        "revision": p.revision(),
+        "digest": p.digest,
+        "label": p.meta.label,
+        "request": p.meta.request,
+    })
+}
+
+fn table(rows: &[Vec<String>]) -> Vec<String> {
+    let cols = rows.first().map_or(0, Vec::len);
+    let widths: Vec<usize> = (0..cols)
+        .map(|c| rows.iter().map(|r| r[c].chars().count()).max().unwrap_or(0))
+        .collect();
+    rows.iter()
+        .map(|r| {
+            let cells: Vec<String> = r
+                .iter()
+                .enumerate()
+                .map(|(c, x)| {
+                    if c + 1 == cols {
+                        x.clone()
+                    } else {
+                        format!("{x:<w$}", w = widths[c])
+                    }
+                })
+                .collect();
+            format!("  {}", cells.join("  ").trim_end())
+        })
+        .collect()
+}
+
+/// The decisions of `orchestrate`: the classification table, the mechanism
+/// and why, the four checks, the fallbacks taken, depth 1 and the units'
+/// order.
+pub fn orchestration_report(o: &Orchestrated, d: &crate::orchestrate::Decomposition) -> String {
+    let x = &o.orchestration;
+    let mut out = vec!["Classification (coupling of each task):".to_string()];
+    let mut rows = vec![vec![
+        "task".to_string(),
+        "role".into(),
+        "coupling".into(),
+        "needs".into(),
+        "challenges".into(),
+        "output".into(),
+    ]];
+    let dash = |v: &[String]| {
+        if v.is_empty() {
+            "-".to_string()
+        } else {
+            v.join(", ")
+        }
+    };
+    for (t, c) in d.tasks.iter().zip(&x.couplings) {
+        rows.push(vec![
+            t.name.clone(),
+            t.role.clone(),
+            c.name().into(),
+            dash(&t.needs),
+            dash(&t.challenges),
+            t.output.clone(),
+        ]);
+    }
+    out.extend(table(&rows));
+    match x.matched {
+        Some(m) => out.push(format!(
+            "Mechanism matched: {} (seed 003, row {}): {}.",
+            m.name(),
+            m.row(),
+            x.why
+        )),
+        None => out.push(format!("Mechanism matched: none — {}.", x.why)),
+    }
+    out.push("Checks before spawning more than one subagent:".into());
+    for c in &x.checks {
+        out.push(format!("  {:<4}  {} — {}", c.status, c.name, c.detail));
+    }
+    for r in &x.reductions {
+        out.push(format!("Fallback: {r}."));
+    }
+    out.push(format!(
+        "Mechanism used: {} — {}.",
+        x.mechanism.name(),
+        x.mechanism.action()
+    ));
+    out.push(format!(
+        "Depth 1: only the orchestrator spawns subagents; every role's instructions end with: \"{NO_SPAWN}\""
+    ));
+    if x.removed.is_empty() {
+        out.push("  No role held a spawning tool.".into());
+    }
+    for (role, tools) in &x.removed {
+        out.push(format!(
+            "  Removed {} from the tools of role `{role}`.",
+            tools
+                .iter()
+                .map(|t| format!("`{t}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    out.push(format!(
+        "Units, {}: {}.",
+        if x.spec.parallel() {
+            "spawned in one turn, meeting at the join"
+        } else {
+            "one at a time, each verified before the next"
+        },
+        x.order.join(", ")
+    ));
+    out.join("\n")
+}
+
+/// The report, then the stored plan's outline (or, with `--print`, the
+/// whole plan as prose).
+pub fn orchestrated_text(o: &Orchestrated, d: &crate::orchestrate::Decomposition) -> String {
+    let mut out = vec![orchestration_report(o, d)];
+    let counts = crate::check::Counts::of(&o.issues);
+    match &o.stored {
+        Some((p, outline)) => {
+            out.push(format!(
+                "Stored plan {} (editable, rev {}): {} node(s), {} edge(s); issues: {}.",
+                p.plan_id,
+                p.revision(),
+                p.content().nodes.len(),
+                p.content().edges.len(),
+                issues::counts(&counts)
+            ));
+            out.push(super::outline::text(outline));
+        }
+        None => {
+            let c = &o.orchestration.content;
+            out.push(format!(
+                "Plan {} (not stored): {} node(s), {} edge(s); issues: {}.",
+                c.plan_id,
+                c.nodes.len(),
+                c.edges.len(),
+                issues::counts(&counts)
+            ));
+            let header = super::prose::Header {
+                digest: &o.digest,
+                state: None,
+                label: Some(&o.orchestration.label),
+                request: None,
+            };
+            out.push(super::prose::render(
+                c,
+                &header,
+                super::node::Audience::Model,
+            ));
+        }
+    }
+    if !o.issues.is_empty() {
+        out.push(issues::list(&o.issues));
+    }
+    out.join("\n")
+}
+
+pub fn orchestrated_json(o: &Orchestrated, d: &crate::orchestrate::Decomposition) -> Value {
+    let x = &o.orchestration;
+    let classification: Vec<Value> = d
+        .tasks
+        .iter()
+        .zip(&x.couplings)
+        .map(|(t, c)| {
+            json!({"task": t.name, "role": t.role, "coupling": c.name(), "needs": t.needs,
+                   "challenges": t.challenges, "output": t.output})
+        })
+        .collect();
+    let checks: Vec<Value> = x
+        .checks
+        .iter()
+        .map(|c| json!({"check": c.name, "status": c.status, "detail": c.detail}))
+        .collect();
+    let removed: Vec<Value> = x
+        .removed
+        .iter()
+        .map(|(role, tools)| json!({"role": role, "tools": tools}))
+        .collect();
+    let mut m = serde_json::Map::new();
+    m.insert("planId".into(), x.content.plan_id.clone().into());
+    m.insert("stored".into(), o.stored.is_some().into());
+    m.insert("classification".into(), Value::Array(classification));
+    m.insert(
+        "matched".into(),
+        match x.matched {
+            Some(mm) => json!({"mechanism": mm.name(), "row": mm.row()}),
+            None => Value::Null,
+        },
+    );
+    m.insert("why".into(), x.why.clone().into());
+    m.insert("checks".into(), Value::Array(checks));
+    m.insert("reductions".into(), json!(x.reductions));
+    m.insert("mechanism".into(), x.mechanism.name().into());
+    m.insert(
+        "depth".into(),
+        json!({"noSpawnLine": NO_SPAWN, "removed": removed}),
+    );
+    m.insert("order".into(), json!(x.order));
+    m.insert("digest".into(), o.digest.clone().into());
+    m.insert(
+        "issues".into(),
+        issues::counts_json(&crate::check::Counts::of(&o.issues)),
+    );
+    match &o.stored {
+        Some((p, outline)) => {
+            m.insert("revision".into(), p.revision().into());
+            m.insert("outline".into(), super::outline::json(outline));
+        }
+        None => {
+            m.insert(
+                "plan".into(),
+                crate::wire::codec::document_json(&x.content, Some(&x.label), None, None),
+            );
+        }
+    }
+    Value::Object(m)
+}
