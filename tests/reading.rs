@@ -784,3 +784,49 @@ fn the_generator_is_deterministic_and_its_plans_are_valid_with_either_registry()
     // A valid plan freezes.
     env.run(&["freeze"]).ok();
 }
+
+#[test]
+fn generated_plans_of_a_thousand_nodes_validate_clean_against_their_registry() {
+    let env = Env::new();
+    let default_registry = env.store().join("registry.yaml");
+    for (seed, rich) in [(21, false), (22, true)] {
+        let (doc, registry) = gen_plan::generate(&gen_plan::Opts {
+            nodes: 1000,
+            phases: 8,
+            seed,
+            unphased: 0,
+            plan_id: None,
+            rich,
+        });
+        let file = env.root.join(format!("gen{seed}.json"));
+        std::fs::write(&file, serde_json::to_string(&doc).unwrap()).unwrap();
+        let reg = match registry {
+            Some(text) => {
+                let p = env.root.join(format!("registry{seed}.yaml"));
+                std::fs::write(&p, text).unwrap();
+                p
+            }
+            None => default_registry.clone(),
+        };
+        let out = env.run(&[
+            "validate",
+            file.to_str().unwrap(),
+            "--registry",
+            reg.to_str().unwrap(),
+            "--format",
+            "json",
+        ]);
+        let j = out.json();
+        assert_eq!(
+            (
+                j["valid"].clone(),
+                j["blocking"].clone(),
+                j["skipped"].clone()
+            ),
+            (json!(true), json!(0), json!([])),
+            "seed {seed}: {}",
+            out.stdout
+        );
+        assert_eq!(out.code, 0);
+    }
+}
