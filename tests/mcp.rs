@@ -473,6 +473,32 @@ fn the_front_tier_is_exactly_three_tools() {
         json!({"name": "add_node", "arguments": {"planId": "plan-a"}}),
     );
     assert_eq!(r["error"]["code"], -32602, "{r}");
+    let text = c.ok("list_templates", json!({}));
+    for id in [
+        "single",
+        "fan_out_2",
+        "ordered_handoff_3",
+        "advocate_critic",
+    ] {
+        assert!(text.contains(&format!("· {id} — ")), "{id}: {text}");
+    }
+    let args = json!({"role": "researcher", "goal": "Find the three cheapest flights",
+                      "input": "dates: May 3-5", "output": "flights.md", "synthesis": "summary.md"});
+    let text = c.ok(
+        "instantiate_plan",
+        json!({"template": "single", "args": args}),
+    );
+    assert!(text.contains("from template \"single\""), "{text}");
+    assert!(text.contains("Issues: 0 blocking"), "{text}");
+    let text = c.refused(
+        "instantiate_plan",
+        json!({"template": "single", "args": {"role": "researcher"}}),
+    );
+    assert!(
+        text.contains("invalid_args") && text.contains("`goal`"),
+        "{text}"
+    );
+    assert!(text.contains("list_templates"), "{text}");
     let request = "Pick up my prescription \"as usual\"\nat the Holly Springs Walgreens";
     let text = c.ok(
         "author_plan",

@@ -141,6 +141,16 @@ async def front(session):
     names = [t.name for t in (await session.list_tools()).tools]
     check(names == ["list_templates", "instantiate_plan", "author_plan"],
           "--tier front lists exactly three tools", names)
+    err, text = await call(session, "list_templates", {})
+    check(not err and "single" in text, "list_templates", text)
+    err, text = await call(session, "instantiate_plan", {"template": "single", "args": {
+        "role": "researcher", "goal": "Find the three cheapest flights",
+        "input": "dates: May 3-5", "output": "flights.md", "synthesis": "summary.md"}})
+    check(not err and "Issues: 0 blocking" in text, "instantiate_plan single", text)
+    request = 'Refill my prescription "as usual"\nat the Holly Springs Walgreens'
+    err, text = await call(session, "author_plan", {"request": request})
+    check(not err and "Holly Springs Walgreens" in text, "author_plan keeps the request", text)
+    print("     " + text.replace("\n", "\n     "))
 
 
 def main():

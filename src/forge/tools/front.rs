@@ -1,34 +1,35 @@
-//! Handlers of the front tier: what a conversational agent sees.
+//! Handlers of the front tier: what a conversational agent sees. Each calls
+//! the forge operation of `templates`, `instantiate` and `author`.
 
+use super::authoring::object;
 use super::{Args, Outcome};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::forge::Forge;
+use crate::render;
 
-pub(super) fn list_templates(_f: &Forge, _a: &Args) -> Result<Outcome> {
-    Err(Error::internal(
-        "list_templates is not available in this build yet",
-    ))
+pub(super) fn list_templates(f: &Forge, _a: &Args) -> Result<Outcome> {
+    Ok(Outcome::text(render::templates::list_text(&f.templates()?)))
 }
 
-pub(super) fn instantiate_plan(_f: &Forge, _a: &Args) -> Result<Outcome> {
-    Err(Error::internal(
-        "instantiate_plan is not available in this build yet",
-    ))
+pub(super) fn instantiate_plan(f: &Forge, a: &Args) -> Result<Outcome> {
+    let args = object(a.value("args")?, "args")?;
+    let made = f.instantiate(a.str("template")?, args, None)?;
+    Ok(Outcome::text(format!(
+        "{}\nRead it with plan_outline and plan_read; change it with the authoring tools; freeze_plan and submit_plan when it is right.",
+        render::templates::instantiated_text(&made)
+    )))
 }
 
 /// An empty plan whose metadata keeps the request verbatim (never parsed).
 pub(super) fn author_plan(f: &Forge, a: &Args) -> Result<Outcome> {
-    let request = a.str("request")?;
-    let label = crate::forge::plans::label_of(request);
-    let p = f.create_plan(None, Some(&label), Some(request))?;
-    let mut out = vec![
-        format!(
-            "Created empty plan {} (editable, rev 0), labelled \"{label}\".",
-            p.plan_id
-        ),
-        "The owner's request is stored verbatim:".to_string(),
-    ];
-    out.extend(request.split('\n').map(|l| format!("  | {l}")));
+    let p = f.author(a.str("request")?, None)?;
+    // The shared text ends with advice in CLI terms; the tools have their own.
+    let text = render::templates::authored_text(&p);
+    let mut out: Vec<String> = text
+        .lines()
+        .filter(|l| !l.starts_with("Next: "))
+        .map(str::to_string)
+        .collect();
     if let Some(d) = a.opt_str("detail") {
         out.push("Your detail (not part of the request, not stored):".into());
         out.extend(d.split('\n').map(|l| format!("  | {l}")));

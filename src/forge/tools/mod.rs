@@ -186,7 +186,12 @@ impl Outcome {
         if let Some(hint) = tool_hint(tool, e.kind) {
             text.push_str(&format!("\nWith these tools: {hint}"));
         }
-        if let Some(i) = &e.issue {
+        let front = all()
+            .iter()
+            .any(|t| t.name == tool && t.tier == Tier::Front);
+        if let Some(i) = &e.issue
+            && !front
+        {
             text.push_str(&format!("\n(explain_issue {} says more)", i.code));
         }
         Outcome {
@@ -215,6 +220,9 @@ fn tool_hint(tool: &str, kind: ErrorKind) -> Option<&'static str> {
             Some("plan_outline lists every node id; plan_read shows a node with its edges")
         }
         ErrorKind::UnknownPlan => Some("create_plan makes a new plan"),
+        ErrorKind::InvalidInput | ErrorKind::UnknownKey if tool == "instantiate_plan" => {
+            Some("list_templates shows every template with its params and their types")
+        }
         _ => None,
     }
 }
