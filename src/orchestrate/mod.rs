@@ -513,7 +513,7 @@ fn validate(d: &Decomposition) -> Result<()> {
         return Err(refuse_task(
             i,
             format!(
-                "the tasks' `needs` form a cycle: {}; an ordered handoff needs a first task that depends on nothing",
+                "the tasks' `needs` form a cycle: {} (each needs the next); an ordered handoff needs a first task that depends on nothing",
                 cycle.join(" → ")
             ),
             "remove one of the `needs` in the cycle",
@@ -620,35 +620,35 @@ pub fn choose(d: &Decomposition) -> (Option<Mechanism>, String) {
         return (
             Some(Mechanism::FanOut),
             format!(
-                "row 1: {n} tasks, none with needs, challenges or a digest, each with its own role: several independent tasks whose results merge"
+                "{n} tasks, none with needs, challenges or a digest, each with its own role: several independent tasks whose results merge"
             ),
         );
     }
     if any_needs {
         return (
             Some(Mechanism::OrderedHandoff),
-            "row 2: a task needs another's output, so the tasks are ordered".into(),
+            "a task needs another's output, so the tasks are ordered".into(),
         );
     }
     if with_digest == n {
         return (
             Some(Mechanism::BoundedDigest),
             format!(
-                "row 3: every task ({n}) names a digest: each consumes a large input and returns a small digest"
+                "every task ({n}) names a digest: each consumes a large input and returns a small digest"
             ),
         );
     }
     if n == 1 {
         return (
             Some(Mechanism::Single),
-            "row 4: exactly one task: one perspective, one artifact".into(),
+            "exactly one task: one perspective, one artifact".into(),
         );
     }
     if !distinct_roles {
         return (
             Some(Mechanism::PerUnit),
             format!(
-                "row 5: {n} tasks share a role among {} role(s): the same role processes several units",
+                "{n} tasks share a role among {} role(s): the same role processes several units",
                 roles.len()
             ),
         );
@@ -656,7 +656,7 @@ pub fn choose(d: &Decomposition) -> (Option<Mechanism>, String) {
     if any_challenges {
         return (
             Some(Mechanism::AdvocateCritic),
-            "row 6: a task challenges another's evidence or conclusion, so the roles must challenge one another".into(),
+            "a task challenges another's evidence or conclusion, so the roles must challenge one another".into(),
         );
     }
     (
@@ -990,6 +990,8 @@ pub fn orchestrate(d: &Decomposition, registry: &Registry, plan_id: &str) -> Res
     };
     let (nodes, edges) = emit::emit(&spec);
     let mut content = Content::empty(plan_id);
+    // The revision the plan has once stored: one op per node and edge.
+    content.revision = (nodes.len() + edges.len()) as u64;
     content.nodes = nodes;
     content.edges = edges;
     let label = crate::forge::plans::label_of(&format!(
@@ -1010,4 +1012,220 @@ pub fn orchestrate(d: &Decomposition, registry: &Registry, plan_id: &str) -> Res
         content,
         label,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn decomposition(tasks: &str) -> Result<Decomposition> {
+        let text = format!(
+            "roles:\n  r: {{instructions: work, tools: [read_file, spawn_subagent]}}\n  q: {{instructions: check, tools: []}}\ntasks:\n{tasks}\nsynthesis: {{output: out.md}}\n"
+        );
+        parse(&text, Syntax::Yaml, "test.yaml")
+    }
+
+    fn task(name: &str, role: &str, extra: &str) -> String {
+        format!(
+            "  - {{name: {name}, role: {role}, goal: goal of {name}, input: input of {name}, output: {name}.md{extra}}}\n"
+        )
+    }
+
+    fn registry() -> Registry {
+        crate::forge::templates::default_registry().unwrap()
+    }
+
+    fn mechanism_of(tasks: &str) -> (Option<Mechanism>, Mechanism) {
+        let d = decomposition(tasks).unwrap();
+        let reg = registry();
+        let o = orchestrate(&d, &reg, "plan-t").unwrap();
+        let report = crate::check::run(&o.content, Some(&reg), Vec::new());
+        assert!(
+            report.issues.is_empty() && report.skipped.is_empty(),
+            "{:?}: {:#?}",
+            o.mechanism,
+            report.issues
+        );
+        (o.matched, o.mechanism)
+    }
+
+    #[test]
+    fn the_first_matching_row_wins_in_the_seeds_order() {
+        let two = |a: &str, b: &str| format!("{}{}", task("a", "r", a), task("b", "q", b));
+        assert_eq!(mechanism_of(&two("", "")).0, Some(Mechanism::FanOut));
+        assert_eq!(
+            mechanism_of(&two("", ", needs: a")).0,
+            Some(Mechanism::OrderedHandoff)
+        );
+        // Needs beat challenges and digests (row 2 before rows 3 and 6).
+        assert_eq!(
+            mechanism_of(&two(", digest: d", ", needs: a, challenges: a, digest: d")).0,
+            Some(Mechanism::OrderedHandoff)
+        );
+        assert_eq!(
+            mechanism_of(&two(", digest: d", ", digest: d")).0,
+            Some(Mechanism::BoundedDigest)
+        );
+        assert_eq!(mechanism_of(&task("a", "r", "")).0, Some(Mechanism::Single));
+        let shared = format!("{}{}", task("a", "r", ""), task("b", "r", ""));
+        assert_eq!(mechanism_of(&shared).0, Some(Mechanism::PerUnit));
+        assert_eq!(
+            mechanism_of(&two("", ", challenges: a")).0,
+            Some(Mechanism::AdvocateCritic)
+        );
+        // Some but not all with a digest, distinct roles: no row matches.
+        assert_eq!(
+            mechanism_of(&two(", digest: d", "")),
+            (None, Mechanism::OrderedHandoff)
+        );
+    }
+
+    #[test]
+    fn couplings_follow_needs_and_challenges_both_ways() {
+        let d = decomposition(&format!(
+            "{}{}{}{}",
+            task("a", "r", ""),
+            task("b", "q", ", needs: a"),
+            task("c", "r", ", challenges: [d]"),
+            task("d", "q", "")
+        ))
+        .unwrap();
+        assert_eq!(
+            classify(&d),
+            vec![
+                Coupling::Ordered,
+                Coupling::Ordered,
+                Coupling::Adversarial,
+                Coupling::Adversarial
+            ]
+        );
+    }
+
+    #[test]
+    fn a_chain_hands_off_by_reference_to_the_previous_verification() {
+        let d = decomposition(&format!(
+            "{}{}",
+            task("second", "q", ", needs: first"),
+            task("first", "r", "")
+        ))
+        .unwrap();
+        let o = orchestrate(&d, &registry(), "plan-t").unwrap();
+        assert_eq!(o.order, vec!["first", "second"]);
+        let spawn = o.content.node("spawn_second").unwrap();
+        let input = &spawn.definition["args"].as_object().unwrap()["input"];
+        let r = input.as_ref_value().expect("a reference");
+        assert_eq!(
+            (r.node.as_str(), r.path.as_deref()),
+            ("verify_first", Some("handoff"))
+        );
+        // Depth 1: the spawning tool is gone, the no-spawn line is there.
+        let first = o.content.node("spawn_first").unwrap();
+        let args = first.definition["args"].as_object().unwrap();
+        assert_eq!(args["tools"], Value::Array(vec!["read_file".into()]));
+        assert!(
+            args["instructions"]
+                .as_str()
+                .unwrap()
+                .ends_with(emit::NO_SPAWN)
+        );
+        assert_eq!(
+            o.removed,
+            vec![("r".to_string(), vec![SPAWN_TOOL.to_string()])]
+        );
+    }
+
+    #[test]
+    fn failed_checks_fall_back_as_the_seed_says() {
+        // Identical assignments: ordered handoffs, naming the check.
+        let same = "  - {name: a, role: r, goal: g, input: i, output: a.md}\n  - {name: b, role: r, goal: g, input: i, output: b.md}\n";
+        let o = orchestrate(&decomposition(same).unwrap(), &registry(), "plan-t").unwrap();
+        assert_eq!(o.mechanism, Mechanism::OrderedHandoff);
+        assert!(
+            o.reductions[0].contains("distinct assignments"),
+            "{:?}",
+            o.reductions
+        );
+        // Context overflow: bounded digests, each capped to fit.
+        let big = format!(
+            "{}{}",
+            task("a", "r", ", maxOutputBytes: 150000"),
+            task("b", "q", ", maxOutputBytes: 150000")
+        );
+        let o = orchestrate(&decomposition(&big).unwrap(), &registry(), "plan-t").unwrap();
+        assert_eq!(
+            (o.matched, o.mechanism),
+            (Some(Mechanism::FanOut), Mechanism::BoundedDigest)
+        );
+        assert!(o.spec.units.iter().all(|u| u.max_output_bytes == 100_000));
+        // Too small a budget for any digest: refused.
+        let tiny = format!(
+            "{}{}contextBudgetBytes: 300\n",
+            task("a", "r", ""),
+            task("b", "q", "")
+        );
+        let text = format!(
+            "roles:\n  r: {{instructions: w, tools: []}}\n  q: {{instructions: c, tools: []}}\ntasks:\n{tiny}synthesis: {{output: out.md}}\n"
+        );
+        let d = parse(&text, Syntax::Yaml, "t.yaml").unwrap();
+        let e = orchestrate(&d, &registry(), "plan-t").unwrap_err();
+        assert!(e.message.contains("context overflow"), "{}", e.message);
+    }
+
+    #[test]
+    fn refusals_name_the_task() {
+        for (tasks, needle) in [
+            (task("a", "nobody", ""), "task `a` has the unknown role `nobody`"),
+            (
+                "  - {name: a, role: r, input: i, output: a.md}\n".to_string(),
+                "task `a` has no goal",
+            ),
+            (
+                "  - {name: a, role: r, goal: g, input: i}\n".to_string(),
+                "task `a` has no output",
+            ),
+            (
+                format!("{}{}", task("a", "r", ", needs: b"), task("b", "q", ", needs: a")),
+                "cycle: a → b → a",
+            ),
+            (
+                format!("{}{}", task("a", "r", ", needs: c"), task("b", "q", "")),
+                "task `a` needs `c`, which is not a task",
+            ),
+            (
+                "  - {name: a, role: r, goal: g, input: i, output: x.md}\n  - {name: b, role: q, goal: h, input: j, output: x.md}\n"
+                    .to_string(),
+                "contention collision: tasks `a` and `b` both write `x.md`",
+            ),
+            (
+                "  - {name: a, role: r, goal: g, input: i, output: out.md}\n".to_string(),
+                "contention collision: task `a` writes `out.md`, the synthesis output",
+            ),
+        ] {
+            let e = decomposition(&tasks).unwrap_err();
+            assert!(e.message.contains(needle), "{needle}\n{}", e.message);
+            assert_eq!(e.exit_code(), 2);
+        }
+    }
+
+    #[test]
+    fn shape_errors_are_located() {
+        let e = decomposition(&task("a", "r", ", nedds: b")).unwrap_err();
+        assert!(e.message.contains("did you mean `needs`"), "{}", e.message);
+        assert_eq!(
+            e.location.unwrap().pointer.as_deref(),
+            Some("/tasks/0/nedds")
+        );
+    }
+
+    #[test]
+    fn slugs_are_node_id_safe_and_unique() {
+        let mut taken = Vec::new();
+        assert_eq!(slug("Security Review!", &mut taken), "security_review");
+        assert_eq!(slug("security-review", &mut taken), "security_review_2");
+        assert_eq!(slug("éé", &mut taken), "task");
+        assert!(crate::model::ids::is_valid_node_id(&format!(
+            "verify_{}",
+            slug(&"x".repeat(100), &mut taken)
+        )));
+    }
 }
