@@ -109,6 +109,28 @@ proptest! {
     }
 
     #[test]
+    fn folding_new_ops_on_top_equals_folding_everything(parents in prop::collection::vec(0usize..50, 2..30), removals in prop::collection::vec(0usize..30, 0..4), tools in prop::collection::vec("[a-z]{1,4}", 0..4)) {
+        let c = tree(&parents);
+        let first = transaction("alice", "plan-prop", 0, import_ops(&c));
+        let before = fold::fold("plan-prop", &first, None);
+        let mut bodies: Vec<OpBody> = removals.iter().map(|r| {
+            let id = format!("n{}", 1 + r % parents.len());
+            let incident = c.edges.iter().filter(|e| e.from == id || e.to == id).map(|e| e.id.clone()).collect();
+            OpBody::RemoveNode { node_id: id, incident_edge_ids: incident }
+        }).collect();
+        bodies.extend(tools.iter().enumerate().map(|(i, t)| OpBody::SetNodeField { node_id: format!("n{}", 1 + i % parents.len()), path: "tool".into(), value: Value::String(t.clone()) }));
+        bodies.push(OpBody::AddNode { node: call("late", &[]) });
+        let next = transaction("bob", "plan-prop", first.len() as u64, bodies);
+        let max = first.iter().map(|o| o.lamport).max().unwrap();
+        let on_top = fold::fold_after(&before, max, &next).expect("new ops sort after the old ones");
+        let mut all = first.clone();
+        all.extend(next);
+        let whole = fold::fold("plan-prop", &all, None);
+        prop_assert_eq!(&on_top.content, &whole.content);
+        prop_assert_eq!(on_top.issues.len(), whole.issues.len());
+    }
+
+    #[test]
     fn documents_round_trip_through_json_and_yaml_with_the_same_digest(parents in prop::collection::vec(0usize..50, 0..25), label in "[ -~]{0,20}") {
         let c = tree(&parents);
         let (digest, _) = jcs::digest(&c);

@@ -39,15 +39,15 @@ mod tests {
             ..Meta::new("t")
         };
         let (folded, digest, encoded_len) = crate::store::fold_and_digest("plan-t", &[], &meta);
-        crate::store::Loaded {
-            plan_id: "plan-t".into(),
+        crate::store::Loaded::new(
+            "plan-t",
             meta,
-            log: Default::default(),
-            ops: vec![],
+            Default::default(),
+            None,
             folded,
             digest,
             encoded_len,
-        }
+        )
     }
 
     #[test]

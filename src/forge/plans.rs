@@ -92,8 +92,8 @@ impl Forge {
     /// Clones the first `at` ops of a plan (default all) into a new editable plan.
     pub fn clone_plan(&self, source: &str, new_id: &str, at: Option<u64>) -> Result<Echo> {
         check_plan_id(new_id)?;
-        let parent = self.store().load_at(source, at)?;
-        let mut ops = parent.ops.clone();
+        let parent = self.store().load_at_with_ops(source, at)?;
+        let mut ops = parent.ops()?.to_vec();
         if let Some(last) = ops.last_mut() {
             // A prefix may end inside a transaction; in the clone it is whole.
             last.tx_end = true;

@@ -690,7 +690,8 @@ impl Forge {
     /// `current` or `frozen`; `""` takes the default: `frozen` (when the plan
     /// was ever frozen, else `0`) for `a`, `current` for `b`.
     pub fn diff(&self, plan: &str, a: &str, b: &str) -> Result<Diff> {
-        let loaded = self.load(plan)?;
+        let loaded = self.store().load_with_ops(plan)?;
+        let history = loaded.ops()?;
         let default_a = if loaded.meta.frozen.is_some() {
             "frozen"
         } else {
@@ -704,7 +705,7 @@ impl Forge {
             } else {
                 let (f, d, _) = crate::store::fold_and_digest(
                     &loaded.plan_id,
-                    &loaded.ops[..(r as usize).min(loaded.ops.len())],
+                    &history[..(r as usize).min(history.len())],
                     &loaded.meta,
                 );
                 (f.content, d)
@@ -769,8 +770,8 @@ impl Forge {
         since_lamport: Option<u64>,
         through: Option<u64>,
     ) -> Result<Vec<Op>> {
-        let loaded = self.load(plan)?;
-        let mut ops = loaded.ops;
+        let loaded = self.store().load_with_ops(plan)?;
+        let mut ops = loaded.ops()?.to_vec();
         if let Some(r) = through {
             if r > ops.len() as u64 {
                 return Err(Error::new(
@@ -805,18 +806,20 @@ mod tests {
     fn loaded(c: Content) -> Loaded {
         let meta = crate::store::meta::Meta::new("2026-01-01T00:00:00Z");
         let (digest, encoded_len) = crate::wire::jcs::digest(&c);
-        Loaded {
-            plan_id: c.plan_id.clone(),
+        let plan_id = c.plan_id.clone();
+        let folded = crate::store::fold::Folded {
+            content: c,
+            issues: vec![],
+        };
+        Loaded::new(
+            &plan_id,
             meta,
-            log: crate::store::log::Log::default(),
-            ops: vec![],
-            folded: crate::store::fold::Folded {
-                content: c,
-                issues: vec![],
-            },
+            Default::default(),
+            None,
+            folded,
             digest,
             encoded_len,
-        }
+        )
     }
 
     fn sample() -> Content {

@@ -439,7 +439,7 @@ struct Found {
 /// Finds `actor`'s latest transaction that is not undone yet and that can
 /// still be undone, walking back past those that changed nothing.
 fn find(loaded: &Loaded, actor: &str) -> Result<Found> {
-    let txs = transactions(&loaded.ops);
+    let txs = transactions(loaded.ops()?);
     let undone: HashSet<&str> = txs.iter().filter_map(|t| undone_by(t.id)).collect();
     let first_own = inherited(loaded);
     for tx in txs.iter().rev() {
@@ -452,7 +452,7 @@ fn find(loaded: &Loaded, actor: &str) -> Result<Found> {
         }
         let inverse = invert(
             &loaded.plan_id,
-            &loaded.ops,
+            loaded.ops()?,
             tx,
             loaded.meta.provenance.clone(),
             loaded.content(),
@@ -499,7 +499,7 @@ impl Forge {
         let mut attempts = 0;
         let (after, found) = loop {
             attempts += 1;
-            let loaded = self.load(plan)?;
+            let loaded = self.store().load_with_ops(plan)?;
             crate::store::ensure_editable(&loaded)?;
             let target = find(&loaded, &actor)?.tx;
             let label = format!("{LABEL}{target}-");
@@ -660,9 +660,10 @@ mod tests {
             err.message
         );
         // Every undo is its own labelled transaction; nothing left the log.
-        let loaded = f.load("plan-u").unwrap();
+        let loaded = f.store().load_with_ops("plan-u").unwrap();
         let undos: HashSet<&str> = loaded
-            .ops
+            .ops()
+            .unwrap()
             .iter()
             .filter(|o| o.tx.starts_with(LABEL))
             .map(|o| o.tx.as_str())
@@ -670,7 +671,7 @@ mod tests {
         assert_eq!(undos.len(), 7);
         for u in undos {
             let target = undone_by(u).unwrap();
-            assert!(loaded.ops.iter().any(|o| o.tx == target));
+            assert!(loaded.ops().unwrap().iter().any(|o| o.tx == target));
         }
     }
 

@@ -23,18 +23,82 @@ pub fn complete_txs(ops: &[Op]) -> HashSet<&str> {
 }
 
 /// Folds ops into content: every op given is applied (callers pass the ops of
-/// complete transactions; see `log::Log::complete_ops`). The revision is the
-/// number of ops folded.
+/// complete transactions; see `log::parse`). The revision is the number of
+/// ops folded.
 pub fn fold(plan_id: &str, ops: &[Op], provenance: Option<Provenance>) -> Folded {
-    let mut issues = Vec::new();
-    let mut applied: Vec<&Op> = ops.iter().collect();
-    applied.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
-    let mut state = State::default();
-    for op in &applied {
-        state.apply(op, &mut issues);
+    let mut order: Vec<&Op> = ops.iter().collect();
+    if !order.is_sorted_by(|a, b| a.sort_key() <= b.sort_key()) {
+        order.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
     }
-    let content = state.finish(plan_id, applied.len() as u64, provenance, &mut issues);
+    let mut issues = Vec::new();
+    let mut state = State::default();
+    for op in order {
+        state.apply(op.body.clone(), &mut issues);
+    }
+    let content = state.finish(plan_id, ops.len() as u64, provenance, &mut issues);
     Folded { content, issues }
+}
+
+/// As [`fold`], consuming the ops (nothing is copied).
+pub fn fold_owned(plan_id: &str, mut ops: Vec<Op>, provenance: Option<Provenance>) -> Folded {
+    if !ops.is_sorted_by(|a, b| a.sort_key() <= b.sort_key()) {
+        ops.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+    }
+    let revision = ops.len() as u64;
+    let mut issues = Vec::new();
+    let mut state = State::default();
+    for op in ops {
+        state.apply(op.body, &mut issues);
+    }
+    let content = state.finish(plan_id, revision, provenance, &mut issues);
+    Folded { content, issues }
+}
+
+/// Applies ops that sort after every op already folded into `before`, giving
+/// the same result as folding the whole log again. Returns `None` when that
+/// cannot be guaranteed (the new ops would sort among older ones, or the
+/// earlier fold dropped or ignored something a new op could revive); the
+/// caller then folds everything.
+pub fn fold_after(before: &Folded, max_lamport: u64, ops: &[Op]) -> Option<Folded> {
+    let revives = before
+        .issues
+        .iter()
+        .any(|i| matches!(i.code, "dangling_edge" | "unknown_node"));
+    if revives || ops.iter().any(|o| o.lamport <= max_lamport) {
+        return None;
+    }
+    let mut order: Vec<&Op> = ops.iter().collect();
+    order.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+    let c = &before.content;
+    let mut state = State {
+        nodes: c.nodes.iter().cloned().map(Some).collect(),
+        node_at: c
+            .nodes
+            .iter()
+            .enumerate()
+            .map(|(i, n)| (n.id.clone(), i))
+            .collect(),
+        edges: c.edges.iter().cloned().map(Some).collect(),
+        edge_at: c
+            .edges
+            .iter()
+            .enumerate()
+            .map(|(i, e)| (e.id.clone(), i))
+            .collect(),
+        bounds: Some(c.bounds),
+        touched_absent: Vec::new(),
+    };
+    let mut issues = before.issues.clone();
+    for op in order {
+        state.apply(op.body.clone(), &mut issues);
+    }
+    let content = state.finish(
+        &c.plan_id,
+        c.revision + ops.len() as u64,
+        c.provenance.clone(),
+        &mut issues,
+    );
+    Some(Folded { content, issues })
 }
 
 /// The advisory for ops of unfinished transactions that were ignored.
@@ -64,23 +128,23 @@ impl State {
         self.nodes[i].as_mut()
     }
 
-    fn apply(&mut self, op: &Op, issues: &mut Vec<Issue>) {
-        match &op.body {
+    fn apply(&mut self, body: OpBody, issues: &mut Vec<Issue>) {
+        match body {
             OpBody::AddNode { node } => match self.node_at.get(&node.id) {
-                Some(&i) => self.nodes[i] = Some(node.clone()),
+                Some(&i) => self.nodes[i] = Some(node),
                 None => {
                     self.node_at.insert(node.id.clone(), self.nodes.len());
-                    self.nodes.push(Some(node.clone()));
+                    self.nodes.push(Some(node));
                 }
             },
             OpBody::RemoveNode {
                 node_id,
                 incident_edge_ids,
             } => {
-                if let Some(i) = self.node_at.remove(node_id) {
+                if let Some(i) = self.node_at.remove(&node_id) {
                     self.nodes[i] = None;
                 }
-                for e in incident_edge_ids {
+                for e in &incident_edge_ids {
                     if let Some(i) = self.edge_at.remove(e) {
                         self.edges[i] = None;
                     }
@@ -90,25 +154,25 @@ impl State {
                 node_id,
                 path,
                 value,
-            } => match self.node_mut(node_id) {
-                Some(n) => set_path(&mut n.definition, path, value.clone()),
-                None => self.touched_absent.push(node_id.clone()),
+            } => match self.node_mut(&node_id) {
+                Some(n) => set_path(&mut n.definition, &path, value),
+                None => self.touched_absent.push(node_id),
             },
             OpBody::SetNodeDefinition {
                 node_id,
                 definition,
-            } => match self.node_mut(node_id) {
-                Some(n) => n.definition = definition.clone(),
-                None => self.touched_absent.push(node_id.clone()),
+            } => match self.node_mut(&node_id) {
+                Some(n) => n.definition = definition,
+                None => self.touched_absent.push(node_id),
             },
-            OpBody::SetNodePhase { node_id, phase } => match self.node_mut(node_id) {
-                Some(n) => n.phase = phase.clone().filter(|p| !p.is_empty()),
-                None => self.touched_absent.push(node_id.clone()),
+            OpBody::SetNodePhase { node_id, phase } => match self.node_mut(&node_id) {
+                Some(n) => n.phase = phase.filter(|p| !p.is_empty()),
+                None => self.touched_absent.push(node_id),
             },
             OpBody::AddEdge { edge } => match self.edge_at.get(&edge.id) {
                 Some(&i) => {
                     let old = self.edges[i].as_ref().expect("indexed edges are present");
-                    if !old.same_signature(edge) {
+                    if !old.same_signature(&edge) {
                         issues.push(
                             Issue::blocking(
                                 "duplicate_edge_id",
@@ -120,19 +184,19 @@ impl State {
                             .edge(edge.id.clone()),
                         );
                     }
-                    self.edges[i] = Some(edge.clone());
+                    self.edges[i] = Some(edge);
                 }
                 None => {
                     self.edge_at.insert(edge.id.clone(), self.edges.len());
-                    self.edges.push(Some(edge.clone()));
+                    self.edges.push(Some(edge));
                 }
             },
             OpBody::RemoveEdge { edge_id } => {
-                if let Some(i) = self.edge_at.remove(edge_id) {
+                if let Some(i) = self.edge_at.remove(&edge_id) {
                     self.edges[i] = None;
                 }
             }
-            OpBody::SetBounds { bounds } => self.bounds = Some(*bounds),
+            OpBody::SetBounds { bounds } => self.bounds = Some(bounds),
         }
     }
 

@@ -11,8 +11,16 @@ use std::path::Path;
 /// The log as read from disk.
 #[derive(Debug, Clone, Default)]
 pub struct Log {
-    /// Every parsed op, in log order (complete and incomplete transactions).
+    /// The ops of complete transactions, in log order (revision N is the
+    /// fold of the first N).
     pub ops: Vec<Op>,
+    /// Where the file stands.
+    pub info: LogInfo,
+}
+
+/// What a writer needs to know about the log file, besides its ops.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct LogInfo {
     /// Byte length of the prefix that holds every complete transaction; what
     /// lies beyond belongs to unfinished writes and may be truncated.
     pub good_len: u64,
@@ -20,18 +28,10 @@ pub struct Log {
     pub len: u64,
     /// Whether the file ends with a newline (a torn write may not).
     pub ends_with_newline: bool,
-}
-
-impl Log {
-    /// Ops of complete transactions, in log order.
-    pub fn complete_ops(&self) -> Vec<Op> {
-        let done: HashSet<&str> = crate::store::fold::complete_txs(&self.ops);
-        self.ops
-            .iter()
-            .filter(|o| done.contains(o.tx.as_str()))
-            .cloned()
-            .collect()
-    }
+    /// Ops of unfinished transactions that were left out.
+    pub unfinished: usize,
+    /// The highest lamport among the complete ops (0 for none).
+    pub max_lamport: u64,
 }
 
 /// Reads and parses a log. A missing file is an empty log. A complete line
@@ -46,8 +46,11 @@ pub fn read(path: &Path, plan_id: &str) -> Result<Log> {
         }
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             return Ok(Log {
-                ends_with_newline: true,
-                ..Log::default()
+                ops: Vec::new(),
+                info: LogInfo {
+                    ends_with_newline: true,
+                    ..LogInfo::default()
+                },
             });
         }
         Err(e) => return Err(Error::io("read", path, &e)),
@@ -94,7 +97,10 @@ pub fn parse(bytes: &[u8], plan_id: &str) -> Result<Log> {
         }
         start = next;
     }
-    let done = crate::store::fold::complete_txs(&ops);
+    let done: HashSet<String> = crate::store::fold::complete_txs(&ops)
+        .into_iter()
+        .map(str::to_string)
+        .collect();
     let good_len = ops
         .iter()
         .zip(&ends)
@@ -102,17 +108,27 @@ pub fn parse(bytes: &[u8], plan_id: &str) -> Result<Log> {
         .find(|(o, _)| done.contains(o.tx.as_str()))
         .map(|(_, e)| *e)
         .unwrap_or(0);
+    let total = ops.len();
+    if done.len() < total {
+        // Keep only complete transactions (moved, not copied).
+        ops.retain(|o| done.contains(o.tx.as_str()));
+    }
+    let max_lamport = ops.iter().map(|o| o.lamport).max().unwrap_or(0);
     Ok(Log {
+        info: LogInfo {
+            good_len,
+            len: bytes.len() as u64,
+            ends_with_newline: bytes.last().is_none_or(|b| *b == b'\n'),
+            unfinished: total - ops.len(),
+            max_lamport,
+        },
         ops,
-        good_len,
-        len: bytes.len() as u64,
-        ends_with_newline: bytes.last().is_none_or(|b| *b == b'\n'),
     })
 }
 
 /// Appends one transaction's lines in one write and syncs them. First cuts
 /// off an unfinished tail left by a killed writer. Call under the plan lock.
-pub fn append(path: &Path, log: &Log, ops: &[Op]) -> Result<()> {
+pub fn append(path: &Path, log: &LogInfo, ops: &[Op]) -> Result<()> {
     let mut f = OpenOptions::new()
         .create(true)
         .truncate(false)
@@ -190,9 +206,9 @@ mod tests {
             &line(3, "b", true)[..20]
         );
         let log = parse(text.as_bytes(), "plan-t").unwrap();
-        assert_eq!(log.ops.len(), 2);
-        assert_eq!(log.good_len as usize, line(1, "a", true).len() + 1);
-        assert_eq!(log.complete_ops().len(), 1);
+        assert_eq!(log.ops.len(), 1);
+        assert_eq!(log.info.unfinished, 1);
+        assert_eq!(log.info.good_len as usize, line(1, "a", true).len() + 1);
     }
 
     #[test]

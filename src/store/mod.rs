@@ -12,7 +12,7 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::model::ids;
 use crate::model::{Content, Op, OpBody};
 use fold::Folded;
-use log::Log;
+use log::{Log, LogInfo};
 use meta::{Meta, State};
 use std::fs;
 use std::io::Write;
@@ -32,10 +32,11 @@ const GITATTRIBUTES: &str = "# written by planforge init: concurrent histories o
 pub struct Loaded {
     pub plan_id: String,
     pub meta: Meta,
-    /// The log as read (complete and unfinished transactions).
-    pub log: Log,
-    /// Ops of complete transactions, in log order (revision N = the first N).
-    pub ops: Vec<Op>,
+    /// Where the log file stands (for the next writer).
+    pub log: LogInfo,
+    /// Ops of complete transactions, in log order (revision N = the first
+    /// N); kept only when asked for (see [`Loaded::ops`]).
+    ops: Option<Vec<Op>>,
     pub folded: Folded,
     pub digest: String,
     /// Byte length of the canonical text the digest hashes.
@@ -43,6 +44,39 @@ pub struct Loaded {
 }
 
 impl Loaded {
+    /// Assembles a loaded plan (for stores' tests and in-memory plans).
+    pub fn new(
+        plan_id: &str,
+        meta: Meta,
+        log: LogInfo,
+        ops: Option<Vec<Op>>,
+        folded: Folded,
+        digest: String,
+        encoded_len: usize,
+    ) -> Loaded {
+        Loaded {
+            plan_id: plan_id.to_string(),
+            meta,
+            log,
+            ops,
+            folded,
+            digest,
+            encoded_len,
+        }
+    }
+
+    /// The ops of complete transactions, in log order. Only plans loaded with
+    /// `load_with_ops` / `load_at_with_ops` (or inside `commit_labeled`) keep
+    /// them: most readers need the folded content only.
+    pub fn ops(&self) -> Result<&[Op]> {
+        self.ops.as_deref().ok_or_else(|| {
+            Error::internal(format!(
+                "plan {} was loaded without its op log; this is a bug in planforge",
+                self.plan_id
+            ))
+        })
+    }
+
     pub fn content(&self) -> &Content {
         &self.folded.content
     }
@@ -294,20 +328,34 @@ impl Store {
         Meta::parse(&text, &format!("{id}/{META_FILE}"))
     }
 
-    /// Loads and folds a plan at its current revision.
+    /// Loads and folds a plan at its current revision (without keeping its
+    /// ops).
     pub fn load(&self, id: &str) -> Result<Loaded> {
-        self.load_at(id, None)
+        self.load_impl(id, None, false)
+    }
+
+    /// As [`load`](Self::load), keeping the ops (for history: diff, undo, ops).
+    pub fn load_with_ops(&self, id: &str) -> Result<Loaded> {
+        self.load_impl(id, None, true)
     }
 
     /// Loads a plan folded at `revision` (its first N ops), or at its current
     /// revision.
     pub fn load_at(&self, id: &str, revision: Option<u64>) -> Result<Loaded> {
+        self.load_impl(id, revision, false)
+    }
+
+    /// As [`load_at`](Self::load_at), keeping the ops.
+    pub fn load_at_with_ops(&self, id: &str, revision: Option<u64>) -> Result<Loaded> {
+        self.load_impl(id, revision, true)
+    }
+
+    fn load_impl(&self, id: &str, revision: Option<u64>, keep_ops: bool) -> Result<Loaded> {
         let dir = self.plan_dir(id)?;
         let meta = self.read_meta(id, &dir)?;
         let ops_path = dir.join(OPS_FILE);
         refuse_symlink(&ops_path)?;
-        let log = log::read(&ops_path, id)?;
-        let mut ops = log.complete_ops();
+        let Log { mut ops, info } = log::read(&ops_path, id)?;
         if let Some(r) = revision {
             if r > ops.len() as u64 {
                 return Err(Error::new(
@@ -320,16 +368,19 @@ impl Store {
             }
             ops.truncate(r as usize);
         }
-        let (folded, digest, encoded_len) = fold_and_digest(id, &ops, &meta);
-        let mut folded = folded;
-        let unfinished = log.ops.len() - log.complete_ops().len();
-        if revision.is_none() && unfinished > 0 {
-            folded.issues.push(fold::torn_tail(unfinished));
+        let (mut folded, ops) = if keep_ops {
+            (fold::fold(id, &ops, meta.provenance.clone()), Some(ops))
+        } else {
+            (fold::fold_owned(id, ops, meta.provenance.clone()), None)
+        };
+        let (digest, encoded_len) = crate::wire::jcs::digest(&folded.content);
+        if revision.is_none() && info.unfinished > 0 {
+            folded.issues.push(fold::torn_tail(info.unfinished));
         }
         Ok(Loaded {
             plan_id: id.to_string(),
             meta,
-            log,
+            log: info,
             ops,
             folded,
             digest,
@@ -372,7 +423,13 @@ impl Store {
         }
         refuse_symlink(&dir)?;
         let _guard = lock::acquire(&dir.join(LOCK_FILE), &format!("plan {id}"))?;
-        let before = self.load(id)?;
+        // A labelled transaction (undo) reads history; others need only the
+        // folded plan.
+        let before = if label.is_empty() {
+            self.load(id)?
+        } else {
+            self.load_with_ops(id)?
+        };
         ensure_editable(&before)?;
         if let Some(want) = expect_rev
             && want != before.revision()
@@ -395,27 +452,44 @@ impl Store {
             &dir.join(META_FILE),
             crate::wire::json::pretty(&meta.to_json()).as_bytes(),
         )?;
-        let mut all = before.ops.clone();
-        all.extend(ops.iter().cloned());
-        let (folded, digest, encoded_len) = fold_and_digest(id, &all, &meta);
-        let log_after = Log {
-            ops: all.clone(),
-            good_len: 0,
-            len: 0,
-            ends_with_newline: true,
+        // The new ops sort after every older one (their lamports are above the
+        // revision), so they apply on top of the fold already made.
+        let after = match fold::fold_after(&before.folded, before.log.max_lamport, &ops) {
+            Some(folded) => {
+                let (digest, encoded_len) = crate::wire::jcs::digest(&folded.content);
+                let max_lamport = ops
+                    .iter()
+                    .map(|o| o.lamport)
+                    .max()
+                    .unwrap_or(0)
+                    .max(before.log.max_lamport);
+                let log = LogInfo {
+                    max_lamport,
+                    unfinished: 0,
+                    ..before.log
+                };
+                let kept = before.ops.map(|mut all| {
+                    all.extend(ops.iter().cloned());
+                    all
+                });
+                Loaded {
+                    plan_id: id.to_string(),
+                    meta,
+                    log,
+                    ops: kept,
+                    folded,
+                    digest,
+                    encoded_len,
+                }
+            }
+            None => {
+                drop(before);
+                let mut reloaded = self.load(id)?;
+                reloaded.meta = meta;
+                reloaded
+            }
         };
-        Ok((
-            Loaded {
-                plan_id: id.to_string(),
-                meta,
-                log: log_after,
-                ops: all,
-                folded,
-                digest,
-                encoded_len,
-            },
-            ops,
-        ))
+        Ok((after, ops))
     }
 
     /// Changes a plan's metadata (lifecycle transitions) under its lock.
@@ -483,17 +557,16 @@ impl Store {
         }
         sync_dir(&self.root);
         let (folded, digest, encoded_len) = fold_and_digest(id, &ops, &meta);
-        let log = Log {
-            ops: ops.clone(),
-            good_len: 0,
-            len: 0,
+        let info = LogInfo {
+            max_lamport: ops.iter().map(|o| o.lamport).max().unwrap_or(0),
             ends_with_newline: true,
+            ..LogInfo::default()
         };
         Ok(Loaded {
             plan_id: id.to_string(),
             meta,
-            log,
-            ops,
+            log: info,
+            ops: Some(ops),
             folded,
             digest,
             encoded_len,
