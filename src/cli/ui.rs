@@ -8,9 +8,9 @@
 
 use super::ColorChoice;
 use crate::error::Error;
-use crate::render::diagnostics::{self, IssueDiagnostic};
+use crate::render::diagnostics::{self, IssueDiagnostic, SourceText};
 use crate::wire::Syntax;
-use miette::{Diagnostic, GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource};
+use miette::{Diagnostic, GraphicalReportHandler, GraphicalTheme, LabeledSpan};
 use owo_colors::OwoColorize;
 use std::fmt;
 
@@ -171,7 +171,7 @@ pub fn render_error(err: &Error, color: bool) -> String {
 /// and column, or a pointer).
 struct ErrorReport<'e> {
     err: &'e Error,
-    source: Option<NamedSource<String>>,
+    source: Option<SourceText>,
     label: Option<LabeledSpan>,
 }
 
@@ -202,7 +202,7 @@ impl<'e> ErrorReport<'e> {
         match span {
             Some(span) => ErrorReport {
                 err,
-                source: Some(NamedSource::new(name, text.clone())),
+                source: Some(SourceText::new(name, std::sync::Arc::from(text.as_str()))),
                 label: Some(LabeledSpan::new_primary_with_span(
                     loc.pointer
                         .as_ref()
@@ -311,6 +311,30 @@ mod tests {
         assert!(g.contains("at /nodes/0/kind"), "{g}");
         assert!(g.contains("help: the kinds are entry"), "{g}");
         assert!(!g.contains('\u{1b}'), "{g}");
+    }
+
+    #[test]
+    fn graphical_positions_count_characters() {
+        // `é☃` is 5 bytes and 2 characters, before the value on its line.
+        let text = "{\"nodes\": [\n  {\"id\": \"s\", \"kind\": \"entry\", \"definition\": {\"input\": []}},\n  {\"id\": \"a\", \"phase\": \"é☃\", \"kind\": \"call\", \"definition\": {\"tool\": \"nope\", \"args\": {}, \"output\": [], \"onMissingValue\": \"fail\", \"authority\": [], \"replaySafe\": true, \"onIndeterminate\": \"halt\"}}\n], \"edges\": [{\"id\": \"e\", \"from\": \"s\", \"to\": \"a\"}]}";
+        let reg = crate::registry::Registry::parse("tools: {t: {}}", Syntax::Yaml, "r").unwrap();
+        let t =
+            crate::forge::validate::check_document("p.json", text.into(), Syntax::Json, Some(&reg))
+                .unwrap();
+        let f = &t.findings[0];
+        let start = f.location.as_ref().unwrap().start;
+        let d = IssueDiagnostic::new(&t, f);
+        let g = issue_report(
+            &d,
+            Style::Graphical {
+                color: false,
+                width: 300,
+            },
+        );
+        let want = format!("[p.json:{}:{}]", start.line, start.column);
+        assert_eq!((start.line, start.column), (3, 69));
+        assert!(g.contains(&want), "{want}\n{g}");
+        assert!(diagnostics::plain(&d).contains("p.json:3:69"));
     }
 
     #[test]

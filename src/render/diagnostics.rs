@@ -6,7 +6,7 @@
 use crate::check::{Issue, Severity};
 use crate::forge::validate::{Finding, Target, Validation};
 use crate::wire::span::{Position, Span};
-use miette::{LabeledSpan, NamedSource, SourceCode};
+use miette::{LabeledSpan, MietteError, MietteSpanContents, SourceCode, SourceSpan, SpanContents};
 use serde_json::{Value, json};
 use std::fmt;
 use std::sync::Arc;
@@ -26,24 +26,27 @@ pub struct IssueDiagnostic {
     /// The absolute pointer of the value, when the issue has one.
     pub pointer: Option<String>,
     /// The text and the span to underline in it, with the label's words.
-    source: Option<NamedSource<Arc<str>>>,
+    source: Option<Arc<SourceText>>,
     label: Option<(Span, String)>,
 }
 
 impl IssueDiagnostic {
     pub fn new(target: &Target, f: &Finding) -> IssueDiagnostic {
+        IssueDiagnostic::with_source(f, Arc::new(SourceText::of(target)))
+    }
+
+    /// As [`IssueDiagnostic::new`], sharing the target's indexed text.
+    pub fn with_source(f: &Finding, source: Arc<SourceText>) -> IssueDiagnostic {
         let i = &f.issue;
         IssueDiagnostic {
             code: i.code,
             severity: i.severity,
             message: i.message.clone(),
             help: crate::forge::explain::how_to_fix(i.code),
-            file: target.file.clone(),
+            file: source.name.clone(),
             start: f.location.as_ref().map(|l| l.start),
             pointer: f.pointer.clone(),
-            source: f
-                .label
-                .map(|_| NamedSource::new(&target.file, target.text.clone())),
+            source: f.label.map(|_| source),
             label: f.label.map(|s| (s, label_text(i))),
         }
     }
@@ -62,6 +65,82 @@ impl IssueDiagnostic {
             Severity::Blocking => "error",
             Severity::Advisory => "warning",
         }
+    }
+}
+
+/// A document's text for miette, with its line starts indexed once, so
+/// drawing many findings in a large document stays linear. Columns are
+/// counted in characters, as everywhere else.
+#[derive(Debug)]
+pub struct SourceText {
+    name: String,
+    text: Arc<str>,
+    starts: Vec<usize>,
+}
+
+impl SourceText {
+    pub fn new(name: impl Into<String>, text: Arc<str>) -> SourceText {
+        let mut starts = vec![0];
+        starts.extend(
+            text.bytes()
+                .enumerate()
+                .filter(|(_, b)| *b == b'\n')
+                .map(|(i, _)| i + 1),
+        );
+        SourceText {
+            name: name.into(),
+            text,
+            starts,
+        }
+    }
+
+    pub fn of(target: &Target) -> SourceText {
+        SourceText::new(&target.file, target.text.clone())
+    }
+
+    fn line_of(&self, offset: usize) -> usize {
+        match self.starts.binary_search(&offset) {
+            Ok(i) => i,
+            Err(i) => i - 1,
+        }
+    }
+}
+
+impl SourceCode for SourceText {
+    fn read_span<'a>(
+        &'a self,
+        span: &SourceSpan,
+        before: usize,
+        after: usize,
+    ) -> Result<Box<dyn SpanContents<'a> + 'a>, MietteError> {
+        let (start, end) = (span.offset(), span.offset() + span.len());
+        if end > self.text.len() || !self.text.is_char_boundary(start) {
+            return Err(MietteError::OutOfBounds);
+        }
+        let first = self.line_of(start);
+        let last = self.line_of(end.saturating_sub(1).max(start));
+        let (from, to, line, column) = if before == 0 && after == 0 {
+            let col = self.text[self.starts[first]..start].chars().count();
+            (start, end, first, col)
+        } else {
+            let from_line = first.saturating_sub(before);
+            let to_line = (last + after).min(self.starts.len() - 1);
+            let to = self
+                .starts
+                .get(to_line + 1)
+                .copied()
+                .unwrap_or(self.text.len());
+            (self.starts[from_line], to, from_line, 0)
+        };
+        let lines = self.line_of(to.saturating_sub(1).max(from)) - line + 1;
+        Ok(Box::new(MietteSpanContents::new_named(
+            self.name.clone(),
+            &self.text.as_bytes()[from..to],
+            (from, to - from).into(),
+            line,
+            column,
+            lines,
+        )))
     }
 }
 
@@ -110,7 +189,7 @@ impl miette::Diagnostic for IssueDiagnostic {
         Some(Box::new(format!("planforge explain {}", self.code)))
     }
     fn source_code(&self) -> Option<&dyn SourceCode> {
-        self.source.as_ref().map(|s| s as &dyn SourceCode)
+        self.source.as_ref().map(|s| &**s as &dyn SourceCode)
     }
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
         let (span, words) = self.label.as_ref()?;
@@ -139,17 +218,23 @@ pub fn plain(d: &IssueDiagnostic) -> String {
 pub fn diagnostics(v: &Validation) -> Vec<IssueDiagnostic> {
     v.targets
         .iter()
-        .flat_map(|t| t.findings.iter().map(move |f| IssueDiagnostic::new(t, f)))
+        .flat_map(|t| {
+            let source = Arc::new(SourceText::of(t));
+            t.findings
+                .iter()
+                .map(move |f| IssueDiagnostic::with_source(f, source.clone()))
+        })
         .collect()
 }
 
 /// The blocking findings of one target, as diagnostics (freeze and submit
 /// refusals).
 pub fn blocking(t: &Target) -> Vec<IssueDiagnostic> {
+    let source = Arc::new(SourceText::of(t));
     t.findings
         .iter()
         .filter(|f| f.issue.is_blocking())
-        .map(|f| IssueDiagnostic::new(t, f))
+        .map(|f| IssueDiagnostic::with_source(f, source.clone()))
         .collect()
 }
 
