@@ -262,7 +262,7 @@ impl Forge {
     }
 
     /// Turns a decomposition into a plan and stores it (one transaction:
-    /// the `add_node`s, then the `add_edge`s), checked against the store's
+    /// the `add_node`s, the `add_edge`s and one `set_bounds`), checked against the store's
     /// registry (or, without one, the registry `init` writes).
     pub fn orchestrate(&self, d: &Decomposition, id: Option<&str>) -> Result<Orchestrated> {
         let plan_id = match id {
@@ -295,6 +295,9 @@ impl Forge {
                 .cloned()
                 .map(|edge| OpBody::AddEdge { edge }),
         );
+        bodies.push(OpBody::SetBounds {
+            bounds: content.bounds,
+        });
         let loaded = self.store().create(&plan_id, self.actor(), meta, bodies)?;
         let report = self.check(&loaded)?;
         o.digest = loaded.digest.clone();

@@ -688,6 +688,9 @@ pub struct Orchestration {
     pub mechanism: Mechanism,
     /// Each fallback taken, saying which check failed.
     pub reductions: Vec<String>,
+    /// The bounds raised above the defaults to fit the plan: (name, default,
+    /// value).
+    pub bounds: Vec<(&'static str, u64, u64)>,
     /// Per role: the spawning tools removed from its tools.
     pub removed: Vec<(String, Vec<String>)>,
     /// The units' names in spawn order.
@@ -737,6 +740,31 @@ pub fn spawning_tools(registry: &Registry) -> Vec<String> {
         out.push(SPAWN_TOOL.into());
     }
     out
+}
+
+/// Raises the bounds of `content` above the defaults where the plan needs
+/// it (nodes, edges, concurrently running units, encoded size), and returns
+/// what was raised.
+fn fitting_bounds(content: &mut Content, concurrent: usize) -> Vec<(&'static str, u64, u64)> {
+    let defaults = crate::model::Bounds::default();
+    let mut b = defaults;
+    b.max_nodes = b.max_nodes.max(content.nodes.len() as u64);
+    b.max_edges = b.max_edges.max(content.edges.len() as u64);
+    b.max_concurrent_frames = b.max_concurrent_frames.max(concurrent as u64);
+    content.bounds = b;
+    let (_, len) = crate::wire::jcs::digest(content);
+    if len as u64 > b.max_encoded_bytes {
+        // Headroom for the digits of the raised bounds themselves.
+        b.max_encoded_bytes = len as u64 + 1024;
+        content.bounds = b;
+    }
+    defaults
+        .members()
+        .iter()
+        .zip(b.members())
+        .filter(|((_, d), (_, v))| d != v)
+        .map(|((name, d), (_, v))| (*name, *d, v))
+        .collect()
 }
 
 /// Task indices in spawn order for a chain: `needs` first, ties in
@@ -990,10 +1018,12 @@ pub fn orchestrate(d: &Decomposition, registry: &Registry, plan_id: &str) -> Res
     };
     let (nodes, edges) = emit::emit(&spec);
     let mut content = Content::empty(plan_id);
-    // The revision the plan has once stored: one op per node and edge.
-    content.revision = (nodes.len() + edges.len()) as u64;
+    // The revision the plan has once stored: one op per node and edge, and
+    // the `set_bounds`.
+    content.revision = (nodes.len() + edges.len() + 1) as u64;
     content.nodes = nodes;
     content.edges = edges;
+    let bounds = fitting_bounds(&mut content, if spec.parallel() { n } else { 1 });
     let label = crate::forge::plans::label_of(&format!(
         "{} of {n} task(s) → {}",
         mechanism.name(),
@@ -1006,6 +1036,7 @@ pub fn orchestrate(d: &Decomposition, registry: &Registry, plan_id: &str) -> Res
         checks,
         mechanism,
         reductions,
+        bounds,
         removed,
         order: order.iter().map(|&i| d.tasks[i].name.clone()).collect(),
         spec,
@@ -1157,6 +1188,7 @@ mod tests {
             (Some(Mechanism::FanOut), Mechanism::BoundedDigest)
         );
         assert!(o.spec.units.iter().all(|u| u.max_output_bytes == 100_000));
+        assert!(o.bounds.is_empty(), "{:?}", o.bounds);
         // Too small a budget for any digest: refused.
         let tiny = format!(
             "{}{}contextBudgetBytes: 300\n",
@@ -1169,6 +1201,21 @@ mod tests {
         let d = parse(&text, Syntax::Yaml, "t.yaml").unwrap();
         let e = orchestrate(&d, &registry(), "plan-t").unwrap_err();
         assert!(e.message.contains("context overflow"), "{}", e.message);
+    }
+
+    #[test]
+    fn a_large_decomposition_raises_its_bounds_and_stays_clean() {
+        let tasks: String = (0..80).map(|k| task(&format!("t{k}"), "r", "")).collect();
+        let (matched, used) = mechanism_of(&tasks);
+        assert_eq!(
+            (matched, used),
+            (Some(Mechanism::PerUnit), Mechanism::BoundedDigest)
+        );
+        let d = decomposition(&tasks).unwrap();
+        let o = orchestrate(&d, &registry(), "plan-t").unwrap();
+        let raised: Vec<&str> = o.bounds.iter().map(|(name, _, _)| *name).collect();
+        assert_eq!(raised, ["maxNodes", "maxEdges", "maxConcurrentFrames"]);
+        assert_eq!(o.content.bounds.max_nodes, o.content.nodes.len() as u64);
     }
 
     #[test]

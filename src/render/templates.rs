@@ -235,6 +235,16 @@ pub fn orchestration_report(o: &Orchestrated, d: &crate::orchestrate::Decomposit
     for r in &x.reductions {
         out.push(format!("Fallback: {r}."));
     }
+    if !x.bounds.is_empty() {
+        out.push(format!(
+            "Bounds raised to fit the plan: {}.",
+            x.bounds
+                .iter()
+                .map(|(name, from, to)| format!("{name} {from} → {to}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
     out.push(format!(
         "Mechanism used: {} — {}.",
         x.mechanism.name(),
@@ -348,6 +358,15 @@ pub fn orchestrated_json(o: &Orchestrated, d: &crate::orchestrate::Decomposition
     m.insert("why".into(), x.why.clone().into());
     m.insert("checks".into(), Value::Array(checks));
     m.insert("reductions".into(), json!(x.reductions));
+    m.insert(
+        "boundsRaised".into(),
+        Value::Array(
+            x.bounds
+                .iter()
+                .map(|(name, from, to)| json!({"bound": name, "default": from, "value": to}))
+                .collect(),
+        ),
+    );
     m.insert("mechanism".into(), x.mechanism.name().into());
     m.insert(
         "depth".into(),
