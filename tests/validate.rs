@@ -289,9 +289,9 @@ fn the_unknown_tool_of_the_third_node_is_reported_at_its_string_value_json() {
         .code(1);
     let place = format!("plan.json:{}:{}", start.0, start.1);
     assert!(
-        out.stderr.contains(&format!(
+        out.stderr.contains(
             "error[unknown_tool]: call `tell` invokes the tool `tickets_gett` (did you mean `tickets_get`?)"
-        )),
+        ),
         "{}",
         out.stderr
     );
