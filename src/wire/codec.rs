@@ -95,6 +95,82 @@ fn req_u64(m: &Map, key: &str, at: &str, what: &str) -> Result<u64, ParseError> 
     }
 }
 
+/// Takes the object at `key` out of `m` (leaving an empty object), so a
+/// large definition is moved instead of copied by the owned decoders.
+fn take_object(m: Option<&mut Value>, key: &str) -> Option<Map> {
+    let Some(Value::Object(m)) = m else { return None };
+    match m.get_mut(key) {
+        Some(slot @ Value::Object(_)) => match std::mem::replace(slot, Value::Object(Map::new())) {
+            Value::Object(taken) => Some(taken),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// As [`node`], consuming the value (the definition is moved, not copied).
+pub fn node_owned(mut v: Value, at: &str) -> Result<Node, ParseError> {
+    let def = take_object(Some(&mut v), "definition");
+    let mut n = node(&v, at)?;
+    if let Some(d) = def {
+        n.definition = d;
+    }
+    Ok(n)
+}
+
+/// As [`op`], consuming the value (node definitions and values are moved).
+pub fn op_owned(mut v: Value, at: &str) -> Result<Op, ParseError> {
+    let mut node_def = None;
+    let mut definition = None;
+    let mut value = None;
+    if let Value::Object(m) = &mut v {
+        node_def = take_object(m.get_mut("node"), "definition");
+        value = m.get_mut("value").map(|slot| std::mem::replace(slot, Value::Null));
+    }
+    if let Value::Object(m) = &v
+        && m.get("op").and_then(Value::as_str) == Some("set_node_definition")
+    {
+        definition = take_object(Some(&mut v), "definition");
+    }
+    let mut o = op(&v, at)?;
+    match &mut o.body {
+        OpBody::AddNode { node } => {
+            if let Some(d) = node_def {
+                node.definition = d;
+            }
+        }
+        OpBody::SetNodeDefinition { definition: slot, .. } => {
+            if let Some(d) = definition {
+                *slot = d;
+            }
+        }
+        OpBody::SetNodeField { value: slot, .. } => {
+            if let Some(val) = value {
+                *slot = val;
+            }
+        }
+        _ => {}
+    }
+    Ok(o)
+}
+
+/// As [`document_from_value`], consuming the value.
+pub fn document_owned(mut v: Value) -> Result<Document, ParseError> {
+    let mut defs: Vec<Option<Map>> = Vec::new();
+    if let Value::Object(m) = &mut v
+        && let Some(Value::Array(nodes)) = m.get_mut("nodes")
+    {
+        defs = nodes.iter_mut().map(|n| take_object(Some(n), "definition")).collect();
+    }
+    let mut doc = document_from_value(&v)?;
+    for (n, d) in doc.nodes.iter_mut().zip(defs) {
+        if let Some(d) = d {
+            n.definition = d;
+        }
+    }
+    Ok(doc)
+}
+
 /// A node from its wire object: `{id, phase?, kind, definition}`.
 pub fn node(v: &Value, at: &str) -> Result<Node, ParseError> {
     let m = object(v, at, "a node")?;
@@ -478,7 +554,7 @@ pub fn op_line(o: &Op) -> String {
 pub fn parse_op_line(line: &str) -> Result<Op, ParseError> {
     let v = super::parse::json(line)?;
     let v = super::convert::hydrated(v, "")?;
-    op(&v, "")
+    op_owned(v, "")
 }
 
 /// A plan document (SPEC §8): what `export` writes and `import`/`validate` read.
@@ -512,7 +588,7 @@ pub const DOCUMENT_KEYS: [&str; 10] = [
 pub fn document(text: &str, syntax: Syntax) -> Result<Document, ParseError> {
     let v = super::parse::parse(text, syntax)?;
     let v = super::convert::hydrated(v, "")?;
-    document_from_value(&v)
+    document_owned(v)
 }
 
 pub fn document_from_value(v: &Value) -> Result<Document, ParseError> {
@@ -706,6 +782,16 @@ mod tests {
         let line = r#"{"opId":"a:plan-x:1:t","actorId":"a","lamport":1,"at":"2026-01-01T00:00:00Z","tx":"t","txEnd":true,"op":"add_node","node":{"id":"n","kind":"call","definition":{"args":{"x":{"$ref":{"node":"s","select":"first","path":"q"}}}}}}"#;
         let op = parse_op_line(line).unwrap();
         assert_eq!(op_line(&op), line);
+        for line in [
+            r#"{"opId":"a:plan-x:2:t","actorId":"a","lamport":2,"at":"t","tx":"t","op":"set_node_definition","nodeId":"n","definition":{"tool":"x","args":{"a":[1,{"b":null}]}}}"#,
+            r#"{"opId":"a:plan-x:3:t","actorId":"a","lamport":3,"at":"t","tx":"t","op":"set_node_field","nodeId":"n","path":"args.a","value":{"$ref":{"node":"s","select":"all"}}}"#,
+            r#"{"opId":"a:plan-x:4:t","actorId":"a","lamport":4,"at":"t","tx":"t","txEnd":true,"op":"remove_node","nodeId":"n","incidentEdgeIds":["e"]}"#,
+        ] {
+            let owned = parse_op_line(line).unwrap();
+            let borrowed = super::op(&crate::wire::convert::hydrated(crate::wire::parse::json(line).unwrap(), "").unwrap(), "").unwrap();
+            assert_eq!(owned, borrowed);
+            assert_eq!(op_line(&owned), line);
+        }
     }
 
     #[test]
