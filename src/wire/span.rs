@@ -446,9 +446,14 @@ impl Scanner<'_> {
                             {
                                 self.i += 2;
                                 let lo = self.hex4()?;
-                                let cp =
-                                    0x10000 + ((hi - 0xD800) << 10) + (lo.wrapping_sub(0xDC00));
-                                char::from_u32(cp).unwrap_or('\u{fffd}')
+                                if (0xDC00..0xE000).contains(&lo) {
+                                    let cp = 0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00);
+                                    char::from_u32(cp).unwrap_or('\u{fffd}')
+                                } else {
+                                    // A lone high surrogate, then another escape.
+                                    out.push('\u{fffd}');
+                                    char::from_u32(lo).unwrap_or('\u{fffd}')
+                                }
                             } else {
                                 char::from_u32(hi).unwrap_or('\u{fffd}')
                             };
@@ -758,6 +763,10 @@ mod tests {
         let t = r#"{"a\"b": 1, "\ud83d\ude00": 2}"#;
         assert_eq!(text_at(t, Syntax::Json, "/a\"b"), "1");
         assert_eq!(text_at(t, Syntax::Json, "/😀"), "2");
+        // Lone surrogates never panic.
+        let t = r#"{"\ud83d\u0041": 1, "\udc00": 2, "\ud83d": 3}"#;
+        assert_eq!(text_at(t, Syntax::Json, "/\u{fffd}A"), "1");
+        assert!(SpanIndex::new(t, Syntax::Json).is_some());
     }
 
     const YAML: &str = "formatVersion: 1
