@@ -98,7 +98,9 @@ fn req_u64(m: &Map, key: &str, at: &str, what: &str) -> Result<u64, ParseError> 
 /// Takes the object at `key` out of `m` (leaving an empty object), so a
 /// large definition is moved instead of copied by the owned decoders.
 fn take_object(m: Option<&mut Value>, key: &str) -> Option<Map> {
-    let Some(Value::Object(m)) = m else { return None };
+    let Some(Value::Object(m)) = m else {
+        return None;
+    };
     match m.get_mut(key) {
         Some(slot @ Value::Object(_)) => match std::mem::replace(slot, Value::Object(Map::new())) {
             Value::Object(taken) => Some(taken),
@@ -125,7 +127,9 @@ pub fn op_owned(mut v: Value, at: &str) -> Result<Op, ParseError> {
     let mut value = None;
     if let Value::Object(m) = &mut v {
         node_def = take_object(m.get_mut("node"), "definition");
-        value = m.get_mut("value").map(|slot| std::mem::replace(slot, Value::Null));
+        value = m
+            .get_mut("value")
+            .map(|slot| std::mem::replace(slot, Value::Null));
     }
     if let Value::Object(m) = &v
         && m.get("op").and_then(Value::as_str) == Some("set_node_definition")
@@ -139,7 +143,9 @@ pub fn op_owned(mut v: Value, at: &str) -> Result<Op, ParseError> {
                 node.definition = d;
             }
         }
-        OpBody::SetNodeDefinition { definition: slot, .. } => {
+        OpBody::SetNodeDefinition {
+            definition: slot, ..
+        } => {
             if let Some(d) = definition {
                 *slot = d;
             }
@@ -160,7 +166,10 @@ pub fn document_owned(mut v: Value) -> Result<Document, ParseError> {
     if let Value::Object(m) = &mut v
         && let Some(Value::Array(nodes)) = m.get_mut("nodes")
     {
-        defs = nodes.iter_mut().map(|n| take_object(Some(n), "definition")).collect();
+        defs = nodes
+            .iter_mut()
+            .map(|n| take_object(Some(n), "definition"))
+            .collect();
     }
     let mut doc = document_from_value(&v)?;
     for (n, d) in doc.nodes.iter_mut().zip(defs) {
@@ -788,7 +797,12 @@ mod tests {
             r#"{"opId":"a:plan-x:4:t","actorId":"a","lamport":4,"at":"t","tx":"t","txEnd":true,"op":"remove_node","nodeId":"n","incidentEdgeIds":["e"]}"#,
         ] {
             let owned = parse_op_line(line).unwrap();
-            let borrowed = super::op(&crate::wire::convert::hydrated(crate::wire::parse::json(line).unwrap(), "").unwrap(), "").unwrap();
+            let borrowed = super::op(
+                &crate::wire::convert::hydrated(crate::wire::parse::json(line).unwrap(), "")
+                    .unwrap(),
+                "",
+            )
+            .unwrap();
             assert_eq!(owned, borrowed);
             assert_eq!(op_line(&owned), line);
         }

@@ -67,9 +67,34 @@ pub fn hydrate(v: &mut Value, pointer: &mut String) -> Result<(), ParseError> {
 
 /// Hydrates a value that sits at the document root or at `at`.
 pub fn hydrated(mut v: Value, at: &str) -> Result<Value, ParseError> {
-    let mut p = at.to_string();
-    hydrate(&mut v, &mut p)?;
+    // Walk without building pointers; only a failure walks again to name
+    // where (records converted so far are no longer objects, so the second
+    // walk stops at the same one).
+    if hydrate_quietly(&mut v).is_err() {
+        let mut p = at.to_string();
+        hydrate(&mut v, &mut p)?;
+    }
     Ok(v)
+}
+
+fn hydrate_quietly(v: &mut Value) -> Result<(), ()> {
+    match v {
+        Value::Object(m)
+            if m.len() == 1 && (m.contains_key(REF_KEY) || m.contains_key(PARAM_KEY)) =>
+        {
+            let (key, body) = m.first().expect("one key");
+            let converted = if key == REF_KEY {
+                Value::Ref(Box::new(ref_from_wire(body, "").map_err(|_| ())?))
+            } else {
+                Value::Param(param_from_wire(body, "").map_err(|_| ())?)
+            };
+            *v = converted;
+            Ok(())
+        }
+        Value::Object(m) => m.values_mut().try_for_each(hydrate_quietly),
+        Value::Array(items) => items.iter_mut().try_for_each(hydrate_quietly),
+        _ => Ok(()),
+    }
 }
 
 const REF_SHAPE: &str = r#"{"$ref": {"node": "<node id>", "select": "first" | "last" | "all" | {"index": n}, "path"?: "dot.path", "branchId"?: {"segments": [...]}}}"#;

@@ -41,18 +41,24 @@ impl fmt::Display for ParseError {
 
 /// Shared state while visiting: the pointer of the value being read, and the
 /// first error's pointer (serde's error type cannot carry it).
+///
+/// Tracking the pointer costs a string operation per value, so a parse runs
+/// without it; only when it fails is the text parsed again with tracking, to
+/// name where.
 struct Ctx {
+    track: bool,
     pointer: RefCell<String>,
     error_pointer: RefCell<Option<String>>,
-    depth: RefCell<usize>,
+    depth: std::cell::Cell<usize>,
 }
 
 impl Ctx {
-    fn new() -> Ctx {
+    fn new(track: bool) -> Ctx {
         Ctx {
+            track,
             pointer: RefCell::new(String::new()),
             error_pointer: RefCell::new(None),
-            depth: RefCell::new(0),
+            depth: std::cell::Cell::new(0),
         }
     }
     fn fail<E: de::Error>(&self, msg: String) -> E {
@@ -141,20 +147,25 @@ impl<'de> Visitor<'de> for ValueVisitor<'_> {
         enter::<A::Error>(ctx)?;
         let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(4096));
         loop {
-            let len = ctx.pointer.borrow().len();
-            {
-                let mut p = ctx.pointer.borrow_mut();
-                p.push('/');
-                p.push_str(&items.len().to_string());
-            }
-            let next = seq.next_element_seed(ValueSeed(ctx))?;
-            ctx.pointer.borrow_mut().truncate(len);
+            let next = if ctx.track {
+                let len = ctx.pointer.borrow().len();
+                {
+                    let mut p = ctx.pointer.borrow_mut();
+                    p.push('/');
+                    p.push_str(&items.len().to_string());
+                }
+                let next = seq.next_element_seed(ValueSeed(ctx))?;
+                ctx.pointer.borrow_mut().truncate(len);
+                next
+            } else {
+                seq.next_element_seed(ValueSeed(ctx))?
+            };
             match next {
                 Some(v) => items.push(v),
                 None => break,
             }
         }
-        *ctx.depth.borrow_mut() -= 1;
+        ctx.depth.set(ctx.depth.get() - 1);
         Ok(Value::Array(items))
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
@@ -163,7 +174,7 @@ impl<'de> Visitor<'de> for ValueVisitor<'_> {
         let mut out = Map::with_capacity(map.size_hint().unwrap_or(0).min(256));
         while let Some(key) = map.next_key_seed(KeySeed(ctx))? {
             let len = ctx.pointer.borrow().len();
-            {
+            if ctx.track {
                 let mut p = ctx.pointer.borrow_mut();
                 p.push('/');
                 push_pointer_token(&mut p, &key);
@@ -174,19 +185,20 @@ impl<'de> Visitor<'de> for ValueVisitor<'_> {
                 )));
             }
             let v = map.next_value_seed(ValueSeed(ctx))?;
-            ctx.pointer.borrow_mut().truncate(len);
+            if ctx.track {
+                ctx.pointer.borrow_mut().truncate(len);
+            }
             out.insert(key, v);
         }
-        *ctx.depth.borrow_mut() -= 1;
+        ctx.depth.set(ctx.depth.get() - 1);
         Ok(Value::Object(out))
     }
 }
 
 fn enter<E: de::Error>(ctx: &Ctx) -> Result<(), E> {
-    let mut d = ctx.depth.borrow_mut();
-    *d += 1;
-    if *d > MAX_DEPTH {
-        drop(d);
+    let d = ctx.depth.get() + 1;
+    ctx.depth.set(d);
+    if d > MAX_DEPTH {
         return Err(ctx.fail(format!(
             "the value is nested more than {MAX_DEPTH} levels deep; flatten it"
         )));
@@ -249,7 +261,11 @@ impl KeyVisitor<'_> {
 
 /// Parses JSON text into a plain value.
 pub fn json(text: &str) -> Result<Value, ParseError> {
-    let ctx = Ctx::new();
+    json_with(text, false).or_else(|_| json_with(text, true))
+}
+
+fn json_with(text: &str, track: bool) -> Result<Value, ParseError> {
+    let ctx = Ctx::new(track);
     let mut de = serde_json::Deserializer::from_str(text);
     let result = ValueSeed(&ctx)
         .deserialize(&mut de)
@@ -279,7 +295,11 @@ pub fn json(text: &str) -> Result<Value, ParseError> {
 /// Parses YAML text (1.2 core schema) into a plain value. Aliases are bounded,
 /// merge keys, `.nan`/`.inf` and non-string keys are refused.
 pub fn yaml(text: &str) -> Result<Value, ParseError> {
-    let ctx = Ctx::new();
+    yaml_with(text, false).or_else(|_| yaml_with(text, true))
+}
+
+fn yaml_with(text: &str, track: bool) -> Result<Value, ParseError> {
+    let ctx = Ctx::new(track);
     let mut budget = serde_saphyr::Budget::default();
     budget.max_depth = MAX_DEPTH;
     // Scale with the document: a large plan has many events, an alias bomb has
