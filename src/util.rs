@@ -48,6 +48,20 @@ fn civil_from_days(z: i64) -> (i64, u32, u32) {
 }
 
 static COUNTER: AtomicU64 = AtomicU64::new(0);
+static ONE_SHOT: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Marks this process as one command that exits right after: large plans
+/// it loaded are then left to the operating system instead of being freed
+/// piece by piece (on a 10,000-node plan that freeing costs as much as
+/// reading it). Long-running processes (REPL, MCP) never set it.
+pub fn set_one_shot() {
+    ONE_SHOT.store(true, Ordering::Relaxed);
+}
+
+/// Whether [`set_one_shot`] was called.
+pub fn one_shot() -> bool {
+    ONE_SHOT.load(Ordering::Relaxed)
+}
 
 /// 64 random-looking bits. With `PLANFORGE_ID_SEED` the sequence is fixed per
 /// process (seed, then a counter), so tests see stable ids.

@@ -56,7 +56,7 @@ declare_check! {
                 .at("/bounds/maxEdges"),
             );
         }
-        let size = crate::wire::jcs::content(c).len() as u64;
+        let size = cx.encoded_len() as u64;
         if size > b.max_encoded_bytes {
             out.push(
                 Issue::blocking(

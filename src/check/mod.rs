@@ -65,6 +65,7 @@ pub struct Cx<'a> {
     pub graph: Graph<'a>,
     pub registry: Option<&'a Registry>,
     data_refs: std::cell::OnceCell<Vec<support::DataRef<'a>>>,
+    encoded_len: std::cell::OnceCell<usize>,
 }
 
 impl<'a> Cx<'a> {
@@ -74,7 +75,17 @@ impl<'a> Cx<'a> {
             graph: Graph::new(content),
             registry,
             data_refs: std::cell::OnceCell::new(),
+            encoded_len: std::cell::OnceCell::new(),
         }
+    }
+
+    /// The byte length of the plan's canonical encoding (what the digest
+    /// hashes), computed at most once; a caller that already knows it (the
+    /// store digests every plan it loads) passes it to [`run_sized`].
+    pub fn encoded_len(&self) -> usize {
+        *self
+            .encoded_len
+            .get_or_init(|| crate::wire::jcs::content(self.content).len())
     }
 
     /// Every data reference whose target exists, collected once and shared
@@ -286,7 +297,20 @@ impl Report {
 /// Runs every check on `content`, after the `prior` findings (the fold's and
 /// the store's), which come first.
 pub fn run(content: &Content, registry: Option<&Registry>, prior: Vec<Issue>) -> Report {
+    run_sized(content, registry, prior, None)
+}
+
+/// As [`run`], with the plan's encoded size when the caller knows it.
+pub fn run_sized(
+    content: &Content,
+    registry: Option<&Registry>,
+    prior: Vec<Issue>,
+    encoded_len: Option<usize>,
+) -> Report {
     let cx = Cx::new(content, registry);
+    if let Some(n) = encoded_len {
+        let _ = cx.encoded_len.set(n);
+    }
     let mut report = Report {
         issues: prior,
         skipped: Vec::new(),

@@ -229,6 +229,12 @@ pub fn main() -> std::process::ExitCode {
         Ok(c) => c,
         Err(e) => return std::process::ExitCode::from(usage_error(e, wants_json)),
     };
+    if !matches!(
+        cli.command,
+        commands::Command::Repl(_) | commands::Command::Mcp(_)
+    ) {
+        crate::util::set_one_shot();
+    }
     let mut session = Session::new(cli.global.clone());
     std::process::ExitCode::from(run(&mut session, cli))
 }

@@ -96,10 +96,11 @@ impl Forge {
     /// every check.
     pub fn check(&self, loaded: &Loaded) -> Result<Report> {
         let registry = self.registry()?;
-        Ok(check::run(
+        Ok(check::run_sized(
             loaded.content(),
             registry,
             loaded.store_issues(),
+            Some(loaded.encoded_len),
         ))
     }
 }

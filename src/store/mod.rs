@@ -43,6 +43,18 @@ pub struct Loaded {
     pub encoded_len: usize,
 }
 
+impl Drop for Loaded {
+    fn drop(&mut self) {
+        if crate::util::one_shot() {
+            // The process is about to exit: skip freeing the plan's many
+            // small allocations (see `util::set_one_shot`).
+            std::mem::forget(std::mem::take(&mut self.folded.content.nodes));
+            std::mem::forget(std::mem::take(&mut self.folded.content.edges));
+            std::mem::forget(self.ops.take());
+        }
+    }
+}
+
 impl Loaded {
     /// Assembles a loaded plan (for stores' tests and in-memory plans).
     pub fn new(
@@ -468,7 +480,8 @@ impl Store {
                     unfinished: 0,
                     ..before.log
                 };
-                let kept = before.ops.map(|mut all| {
+                let mut before = before;
+                let kept = before.ops.take().map(|mut all| {
                     all.extend(ops.iter().cloned());
                     all
                 });
