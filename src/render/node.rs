@@ -20,8 +20,19 @@ pub struct Style<'a> {
     pub audience: Audience,
     /// Cut strings longer than this many bytes (the echo uses 120).
     pub cut: Option<usize>,
-    /// The whole plan, for tool names in operator references.
-    pub content: Option<&'a Content>,
+    /// Tool names by node id, for operator references (`← … of step x (tool)`).
+    pub tools: Option<&'a ToolNames<'a>>,
+}
+
+/// Node id → the tool a call node invokes.
+pub type ToolNames<'a> = std::collections::HashMap<&'a str, &'a str>;
+
+/// The tool names of a plan's call nodes, built once per render.
+pub fn tool_names(c: &Content) -> ToolNames<'_> {
+    c.nodes
+        .iter()
+        .filter_map(|n| n.tool().map(|t| (n.id.as_str(), t)))
+        .collect()
 }
 
 impl Style<'_> {
@@ -29,7 +40,7 @@ impl Style<'_> {
         Style {
             audience: Audience::Model,
             cut: None,
-            content: None,
+            tools: None,
         }
     }
 }
@@ -169,7 +180,13 @@ pub fn block(
             }
         }
         NodeKind::Join => {
-            lines.push(format!("{PAD}awaits {} incoming edge(s):", incoming.len()));
+            if incoming.is_empty() {
+                lines.push(format!(
+                    "{PAD}awaits no incoming edge yet (connect the branches it joins)"
+                ));
+            } else {
+                lines.push(format!("{PAD}awaits {} incoming edge(s):", incoming.len()));
+            }
             for e in incoming {
                 lines.push(format!(
                     "{ITEM}· {} from {} (handle {})",
@@ -402,9 +419,8 @@ pub fn reference(r: &Ref, style: &Style) -> String {
                 Select::Index(n) => format!("item {n}"),
             };
             let tool = style
-                .content
-                .and_then(|c| c.node(&r.node))
-                .and_then(|n| n.tool())
+                .tools
+                .and_then(|t| t.get(r.node.as_str()))
                 .map(|t| format!(" ({t})"))
                 .unwrap_or_default();
             let mut s = format!("← {sel} output of step {}{tool}", r.node);
@@ -502,7 +518,7 @@ mod tests {
         let style = Style {
             audience: Audience::Operator,
             cut: None,
-            content: None,
+            tools: None,
         };
         assert_eq!(reference(&r, &style), "← every output of step fetch @ id");
     }

@@ -76,10 +76,11 @@ pub fn render(c: &Content, h: &Header, audience: Audience) -> String {
         }
         return out.join("\n");
     }
+    let tools = node::tool_names(c);
     let style = Style {
         audience,
         cut: None,
-        content: Some(c),
+        tools: Some(&tools),
     };
     let graph = crate::check::Graph::new(c);
     let mut out_edges: Vec<Vec<&Edge>> = vec![Vec::new(); c.nodes.len()];
