@@ -1,4 +1,9 @@
 //! Exclusive file locks with a bounded wait (SPEC §3).
+//!
+//! Test hook (next to `PLANFORGE_TEST_CRASH_AFTER_BYTES` in `log.rs`):
+//! `PLANFORGE_TEST_HOLD_LOCK_MS=N` makes a process sleep N ms right after it
+//! takes a lock, still holding it, so tests can stop (SIGSTOP) a writer that
+//! deterministically holds a lock.
 
 use crate::error::{Error, ErrorKind, Result};
 use std::fs::{File, OpenOptions};
@@ -28,6 +33,18 @@ pub fn wait_limit() -> Duration {
 
 /// Takes the exclusive lock on `path`, waiting up to [`wait_limit`].
 pub fn acquire(path: &Path, what: &str) -> Result<LockGuard> {
+    // A lock file that is a link could create or lock a file outside the
+    // store: refuse it like every other link inside a store.
+    if std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) {
+        return Err(Error::new(
+            ErrorKind::CorruptStore,
+            format!(
+                "{} is a symbolic link; planforge does not follow links inside a store, so nothing is read or written outside it",
+                path.display()
+            ),
+        )
+        .with_help("remove the link; planforge recreates the lock file when it needs it"));
+    }
     let file = OpenOptions::new()
         .create(true)
         .truncate(false)
@@ -40,7 +57,10 @@ pub fn acquire(path: &Path, what: &str) -> Result<LockGuard> {
     let mut pause = Duration::from_millis(2);
     loop {
         match file.try_lock() {
-            Ok(()) => return Ok(LockGuard { file }),
+            Ok(()) => {
+                hold_for_tests();
+                return Ok(LockGuard { file });
+            }
             Err(std::fs::TryLockError::WouldBlock) => {
                 if start.elapsed() >= limit {
                     return Err(Error::new(
@@ -54,5 +74,46 @@ pub fn acquire(path: &Path, what: &str) -> Result<LockGuard> {
             }
             Err(std::fs::TryLockError::Error(e)) => return Err(Error::io("lock", path, &e)),
         }
+    }
+}
+
+/// The `PLANFORGE_TEST_HOLD_LOCK_MS` hook: sleeps while holding a lock.
+fn hold_for_tests() {
+    if let Some(ms) = std::env::var("PLANFORGE_TEST_HOLD_LOCK_MS")
+        .ok()
+        .and_then(|v| v.parse::<u64>().ok())
+    {
+        std::thread::sleep(Duration::from_millis(ms));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[cfg(unix)]
+    #[test]
+    fn a_linked_lock_file_is_refused_and_nothing_is_created_where_it_points() {
+        let dir = tempfile::tempdir().unwrap();
+        let outside = dir.path().join("outside");
+        let link = dir.path().join("lock");
+        std::os::unix::fs::symlink(&outside, &link).unwrap();
+        let e = acquire(&link, "plan x").unwrap_err();
+        assert_eq!(e.kind, ErrorKind::CorruptStore);
+        assert!(!outside.exists(), "the lock followed the link");
+    }
+
+    #[test]
+    fn a_lock_is_exclusive_until_dropped() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("lock");
+        let held = acquire(&path, "plan x").unwrap();
+        let other = File::open(&path).unwrap();
+        assert!(matches!(
+            other.try_lock(),
+            Err(std::fs::TryLockError::WouldBlock)
+        ));
+        drop(held);
+        assert!(other.try_lock().is_ok());
     }
 }
