@@ -39,7 +39,7 @@ declare_check! {
     fn run(cx, out) {
         let g = &cx.graph;
         let exec = g.executions();
-        let mut memo: std::collections::HashMap<usize, String> = std::collections::HashMap::new();
+        let mut memo: crate::util::FastMap<usize, String> = crate::util::FastMap::default();
         for d in cx.data_refs() {
             if d.r.branch_id.is_some() || exec[d.target] <= 1 {
                 continue;

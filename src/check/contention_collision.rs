@@ -10,7 +10,7 @@ use crate::check::Issue;
 use crate::check::flow::reaches_many;
 use crate::check::support::is_canonical;
 use crate::model::{Handle, NodeKind, Value};
-use std::collections::HashMap;
+use crate::util::FastMap as HashMap;
 
 /// Writers compared pairwise per target when they are not simply ordered.
 const PAIRWISE: usize = 256;
@@ -92,7 +92,7 @@ declare_check! {
         let reach = g.reachable();
         let pos = g.topo_pos();
         // literal target → writers (node, arg name), one entry per node.
-        let mut groups: HashMap<String, Vec<(usize, &str)>> = HashMap::new();
+        let mut groups: HashMap<String, Vec<(usize, &str)>> = HashMap::default();
         let mut order: Vec<String> = Vec::new();
         for (i, n) in cx.content.nodes.iter().enumerate() {
             if n.kind != NodeKind::Call || !reach[i] || !is_canonical(g, i) {
@@ -103,7 +103,7 @@ declare_check! {
             for w in &entry.writes {
                 let Some(v) = args.get(w) else { continue };
                 let mut literal = true;
-                v.walk(&mut String::new(), &mut |_, x| {
+                v.walk(&mut crate::model::value::Pointer::new(""), &mut |_, x| {
                     literal &= !matches!(x, Value::Ref(_) | Value::Param(_));
                 });
                 if !literal {

@@ -117,11 +117,11 @@ fn strongly_connected(g: &Graph) -> Vec<Vec<usize>> {
 /// Walks inside one component from its first node until an edge returns to a
 /// node on the current path: that edge closes a cycle; the path is the cycle.
 fn closing_edge(g: &Graph, comp: &[usize]) -> (usize, Vec<usize>) {
-    let member: std::collections::HashSet<usize> = comp.iter().copied().collect();
-    let mut on_path = std::collections::HashMap::new();
+    let member: crate::util::FastSet<usize> = comp.iter().copied().collect();
+    let mut on_path = crate::util::FastMap::default();
     let mut path = vec![comp[0]];
     let mut frames: Vec<usize> = vec![0];
-    let mut done = std::collections::HashSet::new();
+    let mut done = crate::util::FastSet::default();
     on_path.insert(comp[0], 0usize);
     while let Some(&v) = path.last() {
         let pos = frames.last_mut().expect("a frame per path node");

@@ -5,7 +5,7 @@
 use super::Graph;
 use crate::model::suggest;
 use crate::model::{BranchId, NodeKind, Segment};
-use std::collections::{HashMap, HashSet};
+use crate::util::{FastMap as HashMap, FastSet as HashSet};
 
 /// For each query `(a, b)`: whether `a` reaches `b` (`a →+ b`, over any
 /// handle). Exact. Requires an acyclic graph (all false otherwise).
@@ -38,7 +38,7 @@ pub fn reaches_many(g: &Graph, queries: &[(usize, usize)]) -> Vec<bool> {
         return answer;
     }
     let direct: HashSet<(usize, usize)> = g.ends.iter().flatten().copied().collect();
-    let mut by_source: HashMap<usize, Vec<usize>> = HashMap::new();
+    let mut by_source: HashMap<usize, Vec<usize>> = HashMap::default();
     for qi in open {
         let (a, b) = queries[qi];
         if direct.contains(&(a, b)) {
@@ -119,7 +119,7 @@ pub fn last_bad_ancestor(g: &Graph, bad: &dyn Fn(usize) -> bool) -> Vec<Option<u
 /// messages. Bounded work: O(cap + the in-edges it scans, at most 512).
 pub fn some_ancestors(g: &Graph, node: usize, cap: usize) -> Vec<usize> {
     let mut out = Vec::new();
-    let mut seen = HashSet::new();
+    let mut seen = HashSet::default();
     let mut queue = std::collections::VecDeque::from([node]);
     let mut scanned = 0usize;
     seen.insert(node);
@@ -206,12 +206,12 @@ pub struct RouteWalker<'g, 'a> {
 
 impl<'g, 'a> RouteWalker<'g, 'a> {
     pub fn new(g: &'g Graph<'a>) -> Self {
-        let mut edge_at = HashMap::new();
+        let mut edge_at = HashMap::default();
         for (i, e) in g.content.edges.iter().enumerate() {
             edge_at.entry(e.id.as_str()).or_insert(i);
         }
         let idom = g.idom();
-        let mut joins_of: HashMap<usize, Vec<usize>> = HashMap::new();
+        let mut joins_of: HashMap<usize, Vec<usize>> = HashMap::default();
         for (i, n) in g.content.nodes.iter().enumerate() {
             if n.kind == NodeKind::Join
                 && let Some(f) = idom[i]

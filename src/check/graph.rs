@@ -5,8 +5,8 @@
 //! intersection, which is near-linear on DAGs processed in topological order.
 
 use crate::model::{Content, Edge, Node, NodeKind};
+use crate::util::FastMap as HashMap;
 use std::cell::OnceCell;
-use std::collections::HashMap;
 
 /// Route counts saturate here: past it a count is "too many to trust".
 pub const MAX_ROUTES: u64 = 10_000;
@@ -45,7 +45,7 @@ pub struct DomTree {
 impl<'a> Graph<'a> {
     pub fn new(content: &'a Content) -> Graph<'a> {
         let n = content.nodes.len();
-        let mut idx = HashMap::with_capacity(n);
+        let mut idx = HashMap::with_capacity_and_hasher(n, Default::default());
         for (i, node) in content.nodes.iter().enumerate() {
             idx.entry(node.id.as_str()).or_insert(i);
         }
@@ -397,7 +397,7 @@ impl<'a> Graph<'a> {
     pub fn reaches(&self, a: usize, b: usize) -> bool {
         let pos = self.topo_pos();
         let limit = pos.get(b).copied().unwrap_or(usize::MAX);
-        let mut seen = std::collections::HashSet::new();
+        let mut seen = crate::util::FastSet::default();
         let mut stack = vec![a];
         while let Some(i) = stack.pop() {
             for t in self.succs(i) {

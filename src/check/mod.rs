@@ -489,7 +489,7 @@ mod tests {
 
     #[test]
     fn codes_are_unique_snake_case_and_documented() {
-        let mut seen = std::collections::HashSet::new();
+        let mut seen = crate::util::FastSet::default();
         for c in CHECKS {
             let code = c.code();
             assert!(seen.insert(code), "{code} listed twice");

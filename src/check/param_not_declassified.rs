@@ -10,7 +10,7 @@ use crate::check::support::set_path;
 use crate::check::{Graph, Issue};
 use crate::model::node::path_covered;
 use crate::model::{Content, NodeKind, Value};
-use std::collections::{HashMap, HashSet};
+use crate::util::{FastMap as HashMap, FastSet as HashSet};
 
 declare_check! {
     /// ## What it finds
@@ -55,12 +55,14 @@ fn arg_holes(n: &crate::model::Node) -> Vec<(String, String)> {
         return out;
     }
     if let Some(args) = n.get("args") {
-        let mut base = String::from("/definition/args");
-        args.walk(&mut base, &mut |p, v| {
-            if let Value::Param(h) = v {
-                out.push((h.path.clone(), p.to_string()));
-            }
-        });
+        args.walk(
+            &mut crate::model::value::Pointer::new("/definition/args"),
+            &mut |p, v| {
+                if let Value::Param(h) = v {
+                    out.push((h.path.clone(), p.to_string()));
+                }
+            },
+        );
     }
     out
 }
@@ -94,11 +96,11 @@ pub(crate) fn find(content: &Content, out: &mut Vec<Issue>) {
     }
     let declassifies: Vec<Vec<&str>> = content.nodes.iter().map(|x| x.declassifies()).collect();
     // (call, param) → the first failing route, with the hole's pointer.
-    let mut failures: HashMap<(usize, String), (Vec<usize>, String)> = HashMap::new();
+    let mut failures: HashMap<(usize, String), (Vec<usize>, String)> = HashMap::default();
     let mut order: Vec<(usize, String)> = Vec::new();
     let mut routes: u64 = 0;
     let mut path: Vec<usize> = vec![entry];
-    let mut on_path: HashSet<usize> = HashSet::from([entry]);
+    let mut on_path: HashSet<usize> = [entry].into_iter().collect();
     // Frames: (node, index of the next successor edge to try).
     let mut frames: Vec<(usize, usize)> = vec![(entry, 0)];
     let mut arrived = true;

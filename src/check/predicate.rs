@@ -308,7 +308,7 @@ fn parse_test<'v>(m: &'v Map, ptr: &str) -> Result<Predicate<'v>, PredicateError
     }
     if let Some(v) = value {
         let mut holds_ref = false;
-        v.walk(&mut String::new(), &mut |_, x| {
+        v.walk(&mut crate::model::value::Pointer::new(""), &mut |_, x| {
             holds_ref |= matches!(x, Value::Ref(_) | Value::Param(_));
         });
         if holds_ref {

@@ -43,13 +43,13 @@ declare_check! {
                             "node `{}` has an object with `{key}` and also {} at `{}`; with other keys beside it, `{key}` is not a {} but literal data. Remove {} so the object is only {{\"{key}\": …}}, or rename `{key}` if the literal is intended",
                             n.id,
                             crate::model::suggest::capped_list(&others, 20),
-                            set_path(pointer),
+                            set_path(&pointer.to_string()),
                             if key == "$ref" { "reference" } else { "template hole" },
                             if others.len() == 1 { "that key" } else { "those keys" }
                         ),
                     )
                     .node(n.id.clone())
-                    .at(pointer),
+                    .at(pointer.to_string()),
                 );
             });
         }

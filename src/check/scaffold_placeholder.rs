@@ -32,7 +32,7 @@ declare_check! {
         for n in &cx.content.nodes {
             walk_definition(n, &mut |pointer, v| {
                 if matches!(v, Value::String(s) if s == PLACEHOLDER) {
-                    let path = set_path(pointer);
+                    let path = set_path(&pointer.to_string());
                     out.push(
                         Issue::blocking(
                             "scaffold_placeholder",
@@ -42,7 +42,7 @@ declare_check! {
                             ),
                         )
                         .node(n.id.clone())
-                        .at(pointer),
+                        .at(pointer.to_string()),
                     );
                 }
             });

@@ -4,10 +4,10 @@
 
 use super::Graph;
 use crate::model::suggest;
-use crate::model::value::push_pointer_token;
+use crate::model::value::{Pointer, push_pointer_token};
 use crate::model::{Node, Ref, Select, Value};
+use crate::util::FastMap as HashMap;
 use std::cell::RefCell;
-use std::collections::HashMap;
 
 /// Suggestions for a node id that does not exist: a "did you mean" and a
 /// capped list of ids, nearest first. Memoised per input, and bounded: only
@@ -27,7 +27,7 @@ impl<'g, 'a> IdHints<'g, 'a> {
     pub fn new(g: &'g Graph<'a>) -> Self {
         IdHints {
             g,
-            memo: RefCell::new(HashMap::new()),
+            memo: RefCell::new(HashMap::default()),
         }
     }
 
@@ -63,14 +63,11 @@ impl<'g, 'a> IdHints<'g, 'a> {
 
 /// Visits every value of a node's definition with its pointer relative to
 /// the node (`/definition/args/x`).
-pub fn walk_definition<'n>(node: &'n Node, f: &mut dyn FnMut(&str, &'n Value)) {
-    let mut base = String::from("/definition");
+pub fn walk_definition<'n>(node: &'n Node, f: &mut dyn FnMut(&Pointer<'n>, &'n Value)) {
     for (k, v) in &node.definition {
-        let len = base.len();
-        base.push('/');
+        let mut base = String::from("/definition/");
         push_pointer_token(&mut base, k);
-        v.walk(&mut base, f);
-        base.truncate(len);
+        v.walk(&mut Pointer::new(base), f);
     }
 }
 

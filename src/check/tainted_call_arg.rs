@@ -6,7 +6,8 @@
 use crate::check::Issue;
 use crate::check::support::{place, ref_text};
 use crate::model::NodeKind;
-use std::collections::{HashMap, VecDeque};
+use crate::util::FastMap as HashMap;
+use std::collections::VecDeque;
 
 /// How much of a node's output derives from the run input.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -95,7 +96,7 @@ declare_check! {
             readers[d.target].push(d.node);
         }
         let declassified: Vec<Vec<&str>> = cx.content.nodes.iter().map(|nd| nd.declassifies()).collect();
-        let mut outputs: HashMap<usize, Vec<String>> = HashMap::new();
+        let mut outputs: HashMap<usize, Vec<String>> = HashMap::default();
         let mut taint = vec![Taint::Clean; n];
         // The first tainted node each tainted node read from (for messages).
         let mut via: Vec<Option<usize>> = vec![None; n];

@@ -6,7 +6,7 @@ use crate::check::support::{is_canonical, place, ref_text};
 use crate::model::node::path_covered;
 use crate::model::suggest;
 use crate::model::{NodeKind, Value};
-use std::collections::HashMap;
+use crate::util::FastMap as HashMap;
 
 declare_check! {
     /// ## What it finds
@@ -42,7 +42,7 @@ declare_check! {
     pub UndeclaredField { code: "undeclared_field", severity: Blocking, needs: NOTHING, source: Check }
     fn run(cx, out) {
         let g = &cx.graph;
-        let mut declared: HashMap<usize, Vec<String>> = HashMap::new();
+        let mut declared: HashMap<usize, Vec<String>> = HashMap::default();
         for d in cx.data_refs() {
             let Some(path) = d.r.path.as_deref() else { continue };
             let paths = declared.entry(d.target).or_insert_with(|| g.node(d.target).declared_paths());

@@ -29,7 +29,7 @@ declare_check! {
         for n in &cx.content.nodes {
             walk_definition(n, &mut |pointer, v| {
                 if let Value::Param(p) = v {
-                    let path = set_path(pointer);
+                    let path = set_path(&pointer.to_string());
                     out.push(
                         Issue::blocking(
                             "unfilled_param",
@@ -39,7 +39,7 @@ declare_check! {
                             ),
                         )
                         .node(n.id.clone())
-                        .at(pointer),
+                        .at(pointer.to_string()),
                     );
                 }
             });

@@ -38,7 +38,7 @@ declare_check! {
             return;
         }
         let walker = RouteWalker::new(g);
-        let mut memo: std::collections::HashMap<usize, String> = std::collections::HashMap::new();
+        let mut memo: crate::util::FastMap<usize, String> = crate::util::FastMap::default();
         for d in refs {
             let bid = d.r.branch_id.as_ref().expect("filtered");
             let Err(why) = walker.check(d.target, bid) else { continue };

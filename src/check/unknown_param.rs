@@ -61,13 +61,13 @@ pub(crate) fn find(content: &Content, params: &[DeclaredField], out: &mut Vec<Is
                         "node `{}` has the hole `{}` at `{}`, but the template declares no param `{}`{}, so instantiate could never fill it; {fix}",
                         n.id,
                         p.path,
-                        set_path(pointer),
+                        set_path(&pointer.to_string()),
                         p.path,
                         suggest::did_you_mean(&p.path, names.iter().copied()),
                     ),
                 )
                 .node(n.id.clone())
-                .at(pointer),
+                .at(pointer.to_string()),
             );
         });
     }

@@ -5,7 +5,7 @@ use crate::check::Issue;
 use crate::check::support::is_canonical;
 use crate::model::NodeKind;
 use crate::model::suggest;
-use std::collections::HashMap;
+use crate::util::FastMap as HashMap;
 
 declare_check! {
     /// ## What it finds
@@ -34,7 +34,7 @@ declare_check! {
     fn run(cx, out) {
         let Some(reg) = cx.registry else { return };
         let g = &cx.graph;
-        let mut memo: HashMap<&str, String> = HashMap::new();
+        let mut memo: HashMap<&str, String> = HashMap::default();
         for (i, n) in cx.content.nodes.iter().enumerate() {
             if n.kind != NodeKind::Call || !is_canonical(g, i) {
                 continue;

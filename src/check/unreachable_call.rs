@@ -4,13 +4,14 @@
 
 use crate::check::Issue;
 use crate::model::NodeKind;
-use std::collections::{HashMap, VecDeque};
+use crate::util::FastMap as HashMap;
+use std::collections::VecDeque;
 
 /// A second reachability walk, deliberately sharing nothing with `Graph`:
 /// its own id index, its own adjacency and a queue instead of a stack.
 fn independent_reach(content: &crate::model::Content) -> Vec<bool> {
     let n = content.nodes.len();
-    let mut at: HashMap<&str, usize> = HashMap::with_capacity(n);
+    let mut at: HashMap<&str, usize> = HashMap::with_capacity_and_hasher(n, Default::default());
     for (i, node) in content.nodes.iter().enumerate() {
         at.entry(node.id.as_str()).or_insert(i);
     }

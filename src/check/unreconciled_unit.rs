@@ -7,7 +7,8 @@
 use crate::check::Issue;
 use crate::check::support::{is_canonical, ref_text};
 use crate::model::{NodeKind, Value};
-use std::collections::{HashMap, VecDeque};
+use crate::util::FastMap as HashMap;
+use std::collections::VecDeque;
 
 /// The key an artifact named by a non-literal value is matched by.
 fn artifact_key(v: &Value) -> String {
@@ -70,7 +71,7 @@ declare_check! {
         // The artifacts each spawning call writes: the values of its `writes`
         // args — a literal name, or a reference (then a call passing the same
         // reference names the same artifact).
-        let mut artifacts: HashMap<String, Vec<usize>> = HashMap::new();
+        let mut artifacts: HashMap<String, Vec<usize>> = HashMap::default();
         let mut written: Vec<Vec<String>> = vec![Vec::new(); spawns.len()];
         let mut by_ref = false;
         for (k, &s) in spawns.iter().enumerate() {
@@ -109,7 +110,7 @@ declare_check! {
                 continue;
             }
             if let Some(args) = node.get("args") {
-                args.walk(&mut String::new(), &mut |_, x| {
+                args.walk(&mut crate::model::value::Pointer::new(""), &mut |_, x| {
                     let hit = match x {
                         Value::String(s) => artifacts.get(s.as_str()),
                         Value::Ref(_) if by_ref => artifacts.get(&artifact_key(x)),

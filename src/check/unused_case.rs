@@ -3,7 +3,7 @@
 use crate::check::Issue;
 use crate::check::support::is_canonical;
 use crate::model::{Handle, NodeKind};
-use std::collections::HashSet;
+use crate::util::FastSet as HashSet;
 
 declare_check! {
     /// ## What it finds
@@ -41,7 +41,7 @@ declare_check! {
                 })
                 .collect();
             let Some(cases) = n.get("cases").and_then(|c| c.as_array()) else { continue };
-            let mut seen = HashSet::new();
+            let mut seen = HashSet::default();
             for (k, c) in cases.iter().enumerate() {
                 let Some(label) = c.as_str() else { continue };
                 if wired.contains(label) || !seen.insert(label) {

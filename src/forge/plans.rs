@@ -136,8 +136,15 @@ impl Forge {
     pub fn import(&self, doc: Document, id: Option<&str>) -> Result<Imported> {
         let mut notes = Vec::new();
         if let Some(claimed) = &doc.digest {
-            let content = document_content(&doc, doc.plan_id.as_deref().unwrap_or(""));
-            let (actual, _) = crate::wire::jcs::digest(&content);
+            let text = crate::wire::jcs::content_of(&crate::wire::jcs::Parts {
+                plan_id: doc.plan_id.as_deref().unwrap_or(""),
+                revision: doc.revision.unwrap_or(0),
+                bounds: &doc.bounds.unwrap_or_default(),
+                nodes: &doc.nodes,
+                edges: &doc.edges,
+                provenance: doc.provenance.as_ref(),
+            });
+            let actual = crate::wire::jcs::hex_sha256(text.as_bytes());
             if &actual != claimed {
                 return Err(Error::refused(format!(
                     "the document claims digest {claimed}, but its content hashes to {actual}: it was changed after export"

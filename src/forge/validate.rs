@@ -93,19 +93,21 @@ pub fn check_document(
         .plan_id
         .clone()
         .unwrap_or_else(|| "plan-document".to_string());
-    let content = import_fold(&doc, &plan_id);
-    let mut prior = content.1;
-    if let Some(issue) = digest_issue(&doc, &plan_id) {
+    let nodes: Vec<String> = doc.nodes.iter().map(|n| n.id.clone()).collect();
+    let edges: Vec<String> = doc.edges.iter().map(|e| e.id.clone()).collect();
+    let (content, mut prior, claimed) = import_fold(doc, &plan_id);
+    if let Some(issue) = claimed {
         prior.push(issue);
     }
-    let report = check::run(&content.0, registry, prior);
-    let nodes: Vec<&str> = doc.nodes.iter().map(|n| n.id.as_str()).collect();
-    let edges: Vec<&str> = doc.edges.iter().map(|e| e.id.as_str()).collect();
+    let report = check::run(&content, registry, prior);
+    crate::util::discard(content);
+    let nodes: Vec<&str> = nodes.iter().map(String::as_str).collect();
+    let edges: Vec<&str> = edges.iter().map(String::as_str).collect();
     let text: Arc<str> = Arc::from(text);
     let findings = locate_all(&text, syntax, &report.issues, &nodes, &edges);
     Ok(Target {
         file: file.to_string(),
-        plan_id: doc.plan_id.clone(),
+        plan_id: (plan_id != "plan-document").then_some(plan_id),
         stored: false,
         text,
         syntax,
@@ -157,34 +159,35 @@ impl Forge {
     }
 }
 
-/// The content an import of `doc` would fold to, with the fold's findings.
-fn import_fold(doc: &Document, plan_id: &str) -> (Content, Vec<Issue>) {
+/// The content an import of `doc` would fold to, with the fold's findings
+/// and, when the document claims a digest its content lacks, the
+/// `digest_mismatch` finding. The document is consumed: nodes are moved, not
+/// copied.
+fn import_fold(doc: Document, plan_id: &str) -> (Content, Vec<Issue>, Option<Issue>) {
+    let claimed = digest_issue(&doc, plan_id);
     let mut bodies = Vec::with_capacity(1 + doc.nodes.len() + doc.edges.len());
     bodies.push(OpBody::SetBounds {
         bounds: doc.bounds.unwrap_or_default(),
     });
-    bodies.extend(
-        doc.nodes
-            .iter()
-            .cloned()
-            .map(|node| OpBody::AddNode { node }),
-    );
-    bodies.extend(
-        doc.edges
-            .iter()
-            .cloned()
-            .map(|edge| OpBody::AddEdge { edge }),
-    );
+    bodies.extend(doc.nodes.into_iter().map(|node| OpBody::AddNode { node }));
+    bodies.extend(doc.edges.into_iter().map(|edge| OpBody::AddEdge { edge }));
     let ops = crate::store::transaction(ACTOR, plan_id, 0, bodies);
-    let folded = crate::store::fold::fold(plan_id, &ops, doc.provenance.clone());
-    (folded.content, folded.issues)
+    let folded = crate::store::fold::fold_owned(plan_id, ops, doc.provenance);
+    (folded.content, folded.issues, claimed)
 }
 
 /// `digest_mismatch` when the document claims a digest its content lacks.
 fn digest_issue(doc: &Document, plan_id: &str) -> Option<Issue> {
     let claimed = doc.digest.as_ref()?;
-    let content = super::plans::document_content(doc, doc.plan_id.as_deref().unwrap_or(""));
-    let (actual, _) = crate::wire::jcs::digest(&content);
+    let text = crate::wire::jcs::content_of(&crate::wire::jcs::Parts {
+        plan_id: doc.plan_id.as_deref().unwrap_or(""),
+        revision: doc.revision.unwrap_or(0),
+        bounds: &doc.bounds.unwrap_or_default(),
+        nodes: &doc.nodes,
+        edges: &doc.edges,
+        provenance: doc.provenance.as_ref(),
+    });
+    let actual = crate::wire::jcs::hex_sha256(text.as_bytes());
     if &actual == claimed {
         return None;
     }

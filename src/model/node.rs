@@ -1,6 +1,6 @@
 //! Nodes, edges, handles and the typed views of a node's definition.
 
-use super::value::{Map, Ref, Value};
+use super::value::{Map, Pointer, Ref, Value};
 
 /// The seven node kinds. Closed: nothing else can be represented.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -358,12 +358,10 @@ impl Node {
     /// to the node (`/definition/args/x`).
     pub fn data_refs(&self) -> Vec<(String, &Ref)> {
         let mut out = Vec::new();
-        let mut base = String::from("/definition");
         match self.kind {
             NodeKind::Call => {
                 if let Some(args) = self.get("args") {
-                    base.push_str("/args");
-                    args.walk(&mut base, &mut |p, v| {
+                    args.walk(&mut Pointer::new("/definition/args"), &mut |p, v| {
                         if let Value::Ref(r) = v {
                             out.push((p.to_string(), &**r));
                         }
@@ -392,17 +390,14 @@ impl Node {
     /// Every reference anywhere in the definition, with its pointer.
     pub fn all_refs(&self) -> Vec<(String, &Ref)> {
         let mut out = Vec::new();
-        let mut base = String::from("/definition");
         for (k, v) in &self.definition {
-            let len = base.len();
-            base.push('/');
+            let mut base = String::from("/definition/");
             super::value::push_pointer_token(&mut base, k);
-            v.walk(&mut base, &mut |p, v| {
+            v.walk(&mut Pointer::new(base), &mut |p, v| {
                 if let Value::Ref(r) = v {
                     out.push((p.to_string(), &**r));
                 }
             });
-            base.truncate(len);
         }
         out
     }

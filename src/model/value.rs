@@ -7,8 +7,72 @@
 
 use indexmap::IndexMap;
 
-/// An object: keys keep the order they were written in.
-pub type Map = IndexMap<String, Value>;
+/// An object: keys keep the order they were written in. A thin wrapper over
+/// an `IndexMap` with a fast hasher (definitions are looked up constantly);
+/// it dereferences to the map for everything else.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Map(IndexMap<String, Value, crate::util::FastState>);
+
+impl Map {
+    pub fn new() -> Map {
+        Map::default()
+    }
+    pub fn with_capacity(n: usize) -> Map {
+        Map(IndexMap::with_capacity_and_hasher(
+            n,
+            crate::util::FastState,
+        ))
+    }
+}
+
+impl std::ops::Deref for Map {
+    type Target = IndexMap<String, Value, crate::util::FastState>;
+    fn deref(&self) -> &Self::Target {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Map {
+    fn deref_mut(&mut self) -> &mut Self::Target {
+        &mut self.0
+    }
+}
+
+impl FromIterator<(String, Value)> for Map {
+    fn from_iter<I: IntoIterator<Item = (String, Value)>>(iter: I) -> Map {
+        Map(iter.into_iter().collect())
+    }
+}
+
+impl Extend<(String, Value)> for Map {
+    fn extend<I: IntoIterator<Item = (String, Value)>>(&mut self, iter: I) {
+        self.0.extend(iter)
+    }
+}
+
+impl IntoIterator for Map {
+    type Item = (String, Value);
+    type IntoIter = indexmap::map::IntoIter<String, Value>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.into_iter()
+    }
+}
+
+impl<'a> IntoIterator for &'a Map {
+    type Item = (&'a String, &'a Value);
+    type IntoIter = indexmap::map::Iter<'a, String, Value>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.iter()
+    }
+}
+
+impl<'a> IntoIterator for &'a mut Map {
+    type Item = (&'a String, &'a mut Value);
+    type IntoIter = indexmap::map::IterMut<'a, String, Value>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.iter_mut()
+    }
+}
 
 /// The largest integer magnitude a plan may hold (2^53 − 1): beyond it two
 /// different integers share one IEEE double, and so one digest.
@@ -160,31 +224,66 @@ impl Value {
         }
     }
 
-    /// Visits every value in this tree, depth first, with its JSON pointer
-    /// relative to `base`. References and params are leaves.
-    pub fn walk<'a>(&'a self, base: &mut String, f: &mut dyn FnMut(&str, &'a Value)) {
-        f(base, self);
+    /// Visits every value in this tree, depth first, with where it sits
+    /// (`at` extended by object keys and array indexes; format it with
+    /// `to_string()` only when needed). References and params are leaves.
+    pub fn walk<'a>(&'a self, at: &mut Pointer<'a>, f: &mut dyn FnMut(&Pointer<'a>, &'a Value)) {
+        f(at, self);
         match self {
             Value::Array(items) => {
                 for (i, item) in items.iter().enumerate() {
-                    let len = base.len();
-                    base.push('/');
-                    base.push_str(&i.to_string());
-                    item.walk(base, f);
-                    base.truncate(len);
+                    at.segs.push(Seg::Index(i));
+                    item.walk(at, f);
+                    at.segs.pop();
                 }
             }
             Value::Object(map) => {
                 for (k, v) in map {
-                    let len = base.len();
-                    base.push('/');
-                    push_pointer_token(base, k);
-                    v.walk(base, f);
-                    base.truncate(len);
+                    at.segs.push(Seg::Key(k));
+                    v.walk(at, f);
+                    at.segs.pop();
                 }
             }
             _ => {}
         }
+    }
+}
+
+/// A JSON pointer under construction during a walk: a base and the keys and
+/// indexes below it, formatted only when asked (`to_string()`).
+#[derive(Debug, Clone)]
+pub struct Pointer<'a> {
+    base: String,
+    segs: Vec<Seg<'a>>,
+}
+
+#[derive(Debug, Clone, Copy)]
+enum Seg<'a> {
+    Key(&'a str),
+    Index(usize),
+}
+
+impl Pointer<'_> {
+    /// A pointer starting at `base` (itself a pointer, e.g. `/definition/args`).
+    pub fn new(base: impl Into<String>) -> Self {
+        Pointer {
+            base: base.into(),
+            segs: Vec::new(),
+        }
+    }
+}
+
+impl std::fmt::Display for Pointer<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut s = self.base.clone();
+        for seg in &self.segs {
+            s.push('/');
+            match seg {
+                Seg::Key(k) => push_pointer_token(&mut s, k),
+                Seg::Index(i) => s.push_str(&i.to_string()),
+            }
+        }
+        f.write_str(&s)
     }
 }
 

@@ -118,7 +118,7 @@ fn positive(v: &Value, at: &str, what: &str) -> Result<u64, ParseError> {
 /// A literal value: the decomposition holds no references or holes.
 fn literal(v: &Value, at: &str, what: &str) -> Result<Value, ParseError> {
     let mut bad = None;
-    v.walk(&mut at.to_string(), &mut |p, x| {
+    v.walk(&mut crate::model::value::Pointer::new(at), &mut |p, x| {
         if bad.is_none() && matches!(x, Value::Ref(_) | Value::Param(_)) {
             bad = Some(p.to_string());
         }

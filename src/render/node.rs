@@ -25,7 +25,7 @@ pub struct Style<'a> {
 }
 
 /// Node id → the tool a call node invokes.
-pub type ToolNames<'a> = std::collections::HashMap<&'a str, &'a str>;
+pub type ToolNames<'a> = crate::util::FastMap<&'a str, &'a str>;
 
 /// The tool names of a plan's call nodes, built once per render.
 pub fn tool_names(c: &Content) -> ToolNames<'_> {

@@ -3,7 +3,7 @@
 use crate::check::issue::Issue;
 use crate::model::value::{Map, Value};
 use crate::model::{Bounds, Content, Edge, Node, Op, OpBody, Provenance};
-use std::collections::{HashMap, HashSet};
+use crate::util::{FastMap as HashMap, FastSet as HashSet};
 
 /// What the fold produces.
 #[derive(Debug, Clone)]
@@ -230,7 +230,7 @@ impl State {
                 );
             }
         }
-        let mut seen = HashSet::new();
+        let mut seen = HashSet::default();
         for id in &self.touched_absent {
             if !present.contains(id.as_str()) && seen.insert(id.as_str()) {
                 issues.push(

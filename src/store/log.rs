@@ -2,8 +2,8 @@
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::model::Op;
+use crate::util::FastSet as HashSet;
 use crate::wire::codec;
-use std::collections::HashSet;
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Write};
 use std::path::Path;

@@ -311,6 +311,29 @@ fn provenance(out: &mut String, p: &Provenance) {
 /// The canonical text the digest hashes: `{bounds, edges, nodes, planId,
 /// provenance?, revision}`.
 pub fn content(c: &Content) -> String {
+    content_of(&Parts {
+        plan_id: &c.plan_id,
+        revision: c.revision,
+        bounds: &c.bounds,
+        nodes: &c.nodes,
+        edges: &c.edges,
+        provenance: c.provenance.as_ref(),
+    })
+}
+
+/// Plan content by its parts, for callers that hold them apart (a document
+/// checked against the digest it claims).
+pub struct Parts<'a> {
+    pub plan_id: &'a str,
+    pub revision: u64,
+    pub bounds: &'a crate::model::Bounds,
+    pub nodes: &'a [Node],
+    pub edges: &'a [Edge],
+    pub provenance: Option<&'a Provenance>,
+}
+
+/// The canonical text of content given by parts.
+pub fn content_of(c: &Parts) -> String {
     let mut out = String::with_capacity(256 + c.nodes.len() * 256);
     let mut o = Obj::open(&mut out);
     {
@@ -347,8 +370,8 @@ pub fn content(c: &Content) -> String {
         }
         arr.push(']');
     }
-    string(o.key("planId"), &c.plan_id);
-    if let Some(p) = &c.provenance {
+    string(o.key("planId"), c.plan_id);
+    if let Some(p) = c.provenance {
         provenance(o.key("provenance"), p);
     }
     o.key("revision").push_str(&c.revision.to_string());
