@@ -558,3 +558,50 @@ fn a_damaged_log_line_is_a_store_failure_naming_file_and_line() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("plan-dmg") && err.contains("line 1"), "{err}");
 }
+
+#[test]
+fn the_checkpoint_is_a_cache_that_never_outlives_what_it_describes() {
+    let env = Env::new();
+    small_plan(&env, "plan-cp");
+    env.ok(&["add-node", "loose", "--kind", "join"]); // one blocking finding
+    let blocking = |env: &Env| {
+        env.json(&["status"])["issues"]["blocking"]
+            .as_u64()
+            .unwrap()
+    };
+    let n = blocking(&env);
+    assert!(n >= 1);
+    let cp = env.store().join("plan-cp/checkpoint.json");
+    assert!(cp.exists(), "reading a plan leaves a checkpoint");
+    // Tamper with the cached findings: an unchanged plan reads them back…
+    let text = std::fs::read_to_string(&cp).unwrap();
+    let mut v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    v["findings"]["issues"].as_array_mut().unwrap().clear();
+    std::fs::write(&cp, serde_json::to_string(&v).unwrap()).unwrap();
+    assert_eq!(blocking(&env), 0, "the cache is used while nothing changed");
+    // …but any write to the log makes it stale.
+    env.ok(&["set", "fetch", "args.path", "x.json"]);
+    assert_eq!(blocking(&env), n);
+    // A changed registry makes it stale too.
+    std::fs::write(&cp, serde_json::to_string(&v).unwrap()).unwrap();
+    let reg = env.store().join("registry.yaml");
+    let r = std::fs::read_to_string(&reg).unwrap();
+    std::fs::write(&reg, format!("{r}\n# edited\n")).unwrap();
+    assert_eq!(blocking(&env), n);
+    // A damaged checkpoint is ignored and rewritten.
+    std::fs::write(&cp, "{not json").unwrap();
+    assert_eq!(blocking(&env), n);
+    assert!(
+        serde_json::from_str::<serde_json::Value>(&std::fs::read_to_string(&cp).unwrap()).is_ok()
+    );
+    // A hand edit of the log is seen even when the length stays the same.
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    let ops = env.store().join("plan-cp/ops.jsonl");
+    let log = std::fs::read_to_string(&ops).unwrap();
+    std::fs::write(&ops, log.replace("\"x.json\"", "\"y.json\"")).unwrap();
+    let exported = env.ok(&["export"]);
+    assert!(exported.contains("y.json"));
+    let digest = env.json(&["status"])["digest"].clone();
+    let doc: serde_json::Value = serde_json::from_str(&exported).unwrap();
+    assert_eq!(doc["digest"], digest);
+}

@@ -96,12 +96,36 @@ impl Forge {
     /// every check.
     pub fn check(&self, loaded: &Loaded) -> Result<Report> {
         let registry = self.registry()?;
-        Ok(check::run_sized(
+        // Findings depend on the content (digest), the state and freeze
+        // record (integrity), the registry and the checks themselves.
+        let key = format!(
+            "{}|{}|{}|{}|{}",
+            loaded.digest,
+            loaded.meta.state,
+            loaded
+                .meta
+                .frozen
+                .as_ref()
+                .map(|f| f.digest.as_str())
+                .unwrap_or("-"),
+            registry
+                .map(|r| r.fingerprint.as_str())
+                .unwrap_or("no registry"),
+            crate::store::checkpoint::binary_identity(),
+        );
+        if let Some(report) = loaded.cached_report(&key) {
+            return Ok(report.clone());
+        }
+        let report = check::run_sized(
             loaded.content(),
             registry,
             loaded.store_issues(),
             Some(loaded.encoded_len),
-        ))
+        );
+        if registry.is_none_or(|r| !r.fingerprint.is_empty()) {
+            self.store.save_report(loaded, &key, &report);
+        }
+        Ok(report)
     }
 }
 

@@ -95,6 +95,9 @@ pub struct Registry {
     pub evaluators: Vec<String>,
     /// Where it was read from, for messages.
     pub source: String,
+    /// SHA-256 of the text it was parsed from (empty for a registry built in
+    /// code); findings cached for a plan are keyed by it.
+    pub fingerprint: String,
 }
 
 /// The evaluator that is always wired.
@@ -182,6 +185,7 @@ impl Registry {
         closed(root, "", &["tools", "artifactClasses", "evaluators"])?;
         let mut reg = Registry {
             source: source.to_string(),
+            fingerprint: crate::wire::jcs::hex_sha256(text.as_bytes()),
             ..Registry::default()
         };
         if let Some(t) = root.get("tools") {

@@ -2,6 +2,7 @@
 //! log and `meta.json`. The store checks state, revision and legality only;
 //! policy (the checks) lives above it.
 
+pub mod checkpoint;
 pub mod fold;
 pub mod lock;
 pub mod log;
@@ -41,6 +42,10 @@ pub struct Loaded {
     pub digest: String,
     /// Byte length of the canonical text the digest hashes.
     pub encoded_len: usize,
+    /// The log file's (length, mtime) this was read from, when exact.
+    stamp: Option<(u64, u128)>,
+    /// Findings cached in the checkpoint, with their key.
+    cached: Option<(String, crate::check::Report)>,
 }
 
 impl Drop for Loaded {
@@ -74,7 +79,17 @@ impl Loaded {
             folded,
             digest,
             encoded_len,
+            stamp: None,
+            cached: None,
         }
+    }
+
+    /// Findings cached for this exact plan under `key`, if any.
+    pub fn cached_report(&self, key: &str) -> Option<&crate::check::Report> {
+        self.cached
+            .as_ref()
+            .filter(|(k, _)| k == key)
+            .map(|(_, r)| r)
     }
 
     /// The ops of complete transactions, in log order. Only plans loaded with
@@ -367,9 +382,12 @@ impl Store {
         let meta = self.read_meta(id, &dir)?;
         let ops_path = dir.join(OPS_FILE);
         refuse_symlink(&ops_path)?;
+        // Stat before reading: a write in between changes the length.
+        let stamp = checkpoint::log_stamp(&ops_path);
         let Log { mut ops, info } = log::read(&ops_path, id)?;
-        if let Some(r) = revision {
-            if r > ops.len() as u64 {
+        let stamp = stamp.filter(|(len, _)| *len == info.len);
+        let whole = match revision {
+            Some(r) if r > ops.len() as u64 => {
                 return Err(Error::new(
                     ErrorKind::UnknownRevision,
                     format!(
@@ -378,15 +396,45 @@ impl Store {
                     ),
                 ));
             }
-            ops.truncate(r as usize);
-        }
+            Some(r) if r < ops.len() as u64 => {
+                ops.truncate(r as usize);
+                false
+            }
+            _ => true,
+        };
         let (mut folded, ops) = if keep_ops {
             (fold::fold(id, &ops, meta.provenance.clone()), Some(ops))
         } else {
             (fold::fold_owned(id, ops, meta.provenance.clone()), None)
         };
-        let (digest, encoded_len) = crate::wire::jcs::digest(&folded.content);
-        if revision.is_none() && info.unfinished > 0 {
+        // The digest of an unchanged log is in the checkpoint.
+        let saved = if whole {
+            stamp.and_then(|_| checkpoint::read(&dir))
+        } else {
+            None
+        };
+        let fresh = saved.filter(|c| {
+            Some((c.log_len, c.log_modified)) == stamp && c.revision == folded.content.revision
+        });
+        let (digest, encoded_len, cached) = match fresh {
+            Some(c) => (c.digest, c.encoded_len, c.report),
+            None => {
+                let (digest, encoded_len) = crate::wire::jcs::digest(&folded.content);
+                if whole && let Some((log_len, log_modified)) = stamp {
+                    let c = checkpoint::Checkpoint {
+                        log_len,
+                        log_modified,
+                        revision: folded.content.revision,
+                        digest: digest.clone(),
+                        encoded_len,
+                        report: None,
+                    };
+                    checkpoint::write(&dir, &c);
+                }
+                (digest, encoded_len, None)
+            }
+        };
+        if whole && info.unfinished > 0 {
             folded.issues.push(fold::torn_tail(info.unfinished));
         }
         Ok(Loaded {
@@ -397,7 +445,29 @@ impl Store {
             folded,
             digest,
             encoded_len,
+            stamp: if whole { stamp } else { None },
+            cached,
         })
+    }
+
+    /// Keeps a plan's findings in its checkpoint, valid under `key` (the
+    /// caller's digest of everything the findings depend on).
+    pub fn save_report(&self, loaded: &Loaded, key: &str, report: &crate::check::Report) {
+        let Some((log_len, log_modified)) = loaded.stamp else {
+            return;
+        };
+        let Ok(dir) = self.plan_dir(&loaded.plan_id) else {
+            return;
+        };
+        let c = checkpoint::Checkpoint {
+            log_len,
+            log_modified,
+            revision: loaded.revision(),
+            digest: loaded.digest.clone(),
+            encoded_len: loaded.encoded_len,
+            report: Some((key.to_string(), report.clone())),
+        };
+        checkpoint::write(&dir, &c);
     }
 
     /// Runs one write transaction on a plan under its lock: checks the state
@@ -485,6 +555,8 @@ impl Store {
                     all.extend(ops.iter().cloned());
                     all
                 });
+                // Under the lock the file is ours: its stamp now is exact.
+                let stamp = checkpoint::log_stamp(&dir.join(OPS_FILE));
                 Loaded {
                     plan_id: id.to_string(),
                     meta,
@@ -493,6 +565,8 @@ impl Store {
                     folded,
                     digest,
                     encoded_len,
+                    stamp,
+                    cached: None,
                 }
             }
             None => {
@@ -575,6 +649,7 @@ impl Store {
             ends_with_newline: true,
             ..LogInfo::default()
         };
+        let stamp = checkpoint::log_stamp(&dir.join(OPS_FILE));
         Ok(Loaded {
             plan_id: id.to_string(),
             meta,
@@ -583,6 +658,8 @@ impl Store {
             folded,
             digest,
             encoded_len,
+            stamp,
+            cached: None,
         })
     }
 

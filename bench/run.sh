@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# planforge benchmark: times the main commands on generated 1k, 10k and 100k-node
+# plans next to `jq -c .` and a bare serde_json parse of the same document, in one
+# run, and prints medians, ratios and peak memory as a Markdown table.
+#
+#   bench/run.sh                 # all sizes
+#   SIZES="1000 10000" bench/run.sh
+#
+# Needs hyperfine and jq (installed from Debian packages when missing) and python3.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+SIZES=${SIZES:-"1000 10000 100000"}
+need=()
+command -v hyperfine >/dev/null 2>&1 || need+=(hyperfine)
+command -v jq >/dev/null 2>&1 || need+=(jq)
+[ -x /usr/bin/time ] || need+=(time)
+if ((${#need[@]})); then
+  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  $SUDO apt-get update -qq && $SUDO apt-get install -y -qq "${need[@]}"
+fi
+
+echo "building release binaries…" >&2
+cargo build --release -q --bin planforge --example gen_plan --example json_baseline
+PF=$PWD/target/release/planforge
+GEN=$PWD/target/release/examples/gen_plan
+BASE=$PWD/target/release/examples/json_baseline
+
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+export NO_COLOR=1 PLANFORGE_ACTOR=bench
+RESULTS=$WORK/results.tsv
+: >"$RESULTS"
+
+# time_cmd SIZE NAME RUNS COMMAND [PREPARE]: median seconds and peak RSS (KB).
+time_cmd() {
+  local size=$1 name=$2 runs=$3 cmd=$4 prep=${5:-}
+  local json=$WORK/h.json
+  local args=(--style none --warmup 1 --runs "$runs" --export-json "$json" -N)
+  [ -n "$prep" ] && args+=(--prepare "$prep")
+  hyperfine "${args[@]}" "$cmd" >/dev/null 2>&1 || { echo "failed: $cmd" >&2; exit 1; }
+  local median
+  median=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['results'][0]['median'])" "$json")
+  [ -n "$prep" ] && bash -c "$prep" >/dev/null 2>&1
+  local rss
+  rss=$( { /usr/bin/time -f '%M' bash -c "$cmd" >/dev/null 2>/dev/null; } 2>&1 | tail -1)
+  printf '%s\t%s\t%s\t%s\n' "$size" "$name" "$median" "$rss" >>"$RESULTS"
+  echo "  $name: ${median}s, ${rss} KB" >&2
+}
+
+for n in $SIZES; do
+  echo "== $n nodes" >&2
+  dir=$WORK/n$n
+  mkdir -p "$dir"
+  doc=$dir/plan.json
+  "$GEN" --nodes "$n" --phases 8 --seed 7 --registry-out "$dir/registry.yaml" >"$doc"
+  store=$dir/store
+  "$PF" init "$store" >/dev/null
+  cp "$dir/registry.yaml" "$store/registry.yaml"
+  "$PF" --store "$store" import "$doc" --id plan-bench >/dev/null
+  rev0=$("$PF" --store "$store" --format json status -p plan-bench | python3 -c "import json,sys; print(json.load(sys.stdin)['revision'])")
+  phase=$("$PF" --store "$store" --format json outline -p plan-bench | python3 -c "import json,sys; o=json.load(sys.stdin); print(o['phases'][len(o['phases'])//2]['phase'])")
+  node=$("$PF" --store "$store" --format json outline -p plan-bench | python3 -c "import json,sys; o=json.load(sys.stdin); p=o['phases'][len(o['phases'])//2]; print(p['nodeIds'][len(p['nodeIds'])//2])")
+  runs=10; [ "$n" -ge 100000 ] && runs=3
+  P="$PF --store $store -p plan-bench"
+  time_cmd "$n" "jq -c . (baseline)" "$runs" "jq -c . $doc >/dev/null"
+  time_cmd "$n" "serde_json parse (floor)" "$runs" "$BASE $doc"
+  time_cmd "$n" "validate FILE" "$runs" "$PF validate $doc --registry $dir/registry.yaml >/dev/null"
+  time_cmd "$n" "import" "$runs" "$PF --store $store import $doc --id plan-import >/dev/null" \
+    "$PF --store $store remove plan-import --force >/dev/null 2>&1 || true"
+  time_cmd "$n" "outline" "$runs" "$P outline >/dev/null"
+  time_cmd "$n" "read PHASE" "$runs" "$P read --phase '$phase' >/dev/null"
+  time_cmd "$n" "read NODE" "$runs" "$P read --node $node >/dev/null"
+  time_cmd "$n" "show" "$runs" "$P show >/dev/null"
+  time_cmd "$n" "diff" "$runs" "$P diff $rev0 current >/dev/null"
+  time_cmd "$n" "add-node" "$runs" "$P add-node bench_extra --kind join >/dev/null" \
+    "$P remove-node bench_extra >/dev/null 2>&1 || true"
+done
+time_cmd "-" "--version" 20 "$PF --version >/dev/null"
+
+python3 - "$RESULTS" <<'PY'
+import sys, collections
+rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[1]) if l.strip()]
+by = collections.OrderedDict()
+for size, name, median, rss in rows:
+    by.setdefault(size, []).append((name, float(median), int(rss or 0)))
+for size, items in by.items():
+    base = dict((n, m) for n, m, _ in items)
+    jq = base.get("jq -c . (baseline)")
+    floor = base.get("serde_json parse (floor)")
+    print(f"\n### {size} nodes\n" if size != "-" else "\n### start-up\n")
+    print("| command | median | × jq | × serde_json | peak RSS |")
+    print("|---|---:|---:|---:|---:|")
+    for name, m, rss in items:
+        rj = f"{m / jq:.2f}" if jq else "–"
+        rf = f"{m / floor:.2f}" if floor else "–"
+        print(f"| {name} | {m * 1000:.1f} ms | {rj} | {rf} | {rss / 1024:.1f} MB |")
+sizes = [s for s in by if s != "-"]
+if len(sizes) >= 2:
+    lo, hi = sizes[-2], sizes[-1]
+    a = dict((n, m) for n, m, _ in by[lo]); b = dict((n, m) for n, m, _ in by[hi])
+    print(f"\n### scaling {hi} / {lo} nodes\n")
+    print("| command | ratio |")
+    print("|---|---:|")
+    for name in a:
+        if name in b:
+            print(f"| {name} | {b[name] / a[name]:.1f} |")
+PY
