@@ -122,7 +122,7 @@ proptest! {
         bodies.push(OpBody::AddNode { node: call("late", &[]) });
         let next = transaction("bob", "plan-prop", first.len() as u64, bodies);
         let max = first.iter().map(|o| o.lamport).max().unwrap();
-        let on_top = fold::fold_after(&before, max, &next).expect("new ops sort after the old ones");
+        let on_top = fold::fold_after(before, max, &next).expect("new ops sort after the old ones");
         let mut all = first.clone();
         all.extend(next);
         let whole = fold::fold("plan-prop", &all, None);

@@ -289,6 +289,10 @@ impl std::fmt::Display for Pointer<'_> {
 
 /// Appends `token` to a JSON pointer, escaping `~` and `/` (RFC 6901).
 pub fn push_pointer_token(pointer: &mut String, token: &str) {
+    if !token.bytes().any(|b| b == b'~' || b == b'/') {
+        pointer.push_str(token);
+        return;
+    }
     for c in token.chars() {
         match c {
             '~' => pointer.push_str("~0"),

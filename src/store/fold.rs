@@ -14,6 +14,16 @@ pub struct Folded {
     pub issues: Vec<Issue>,
 }
 
+impl Folded {
+    /// An empty plan's fold.
+    pub fn empty(plan_id: &str) -> Folded {
+        Folded {
+            content: Content::empty(plan_id),
+            issues: Vec::new(),
+        }
+    }
+}
+
 /// Transactions that have their closing op.
 pub fn complete_txs(ops: &[Op]) -> HashSet<&str> {
     ops.iter()
@@ -55,50 +65,51 @@ pub fn fold_owned(plan_id: &str, mut ops: Vec<Op>, provenance: Option<Provenance
 }
 
 /// Applies ops that sort after every op already folded into `before`, giving
-/// the same result as folding the whole log again. Returns `None` when that
-/// cannot be guaranteed (the new ops would sort among older ones, or the
-/// earlier fold dropped or ignored something a new op could revive); the
-/// caller then folds everything.
-pub fn fold_after(before: &Folded, max_lamport: u64, ops: &[Op]) -> Option<Folded> {
+/// the same result as folding the whole log again (`before` is consumed:
+/// nothing is copied). Gives `before` back untouched when that cannot be
+/// guaranteed (the new ops would sort among older ones, or the earlier fold
+/// dropped or ignored something a new op could revive); the caller then
+/// folds everything.
+pub fn fold_after(before: Folded, max_lamport: u64, ops: &[Op]) -> Result<Folded, Folded> {
     let revives = before
         .issues
         .iter()
         .any(|i| matches!(i.code, "dangling_edge" | "unknown_node"));
     if revives || ops.iter().any(|o| o.lamport <= max_lamport) {
-        return None;
+        return Err(before);
     }
     let mut order: Vec<&Op> = ops.iter().collect();
     order.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
-    let c = &before.content;
+    let Folded {
+        content: c,
+        mut issues,
+    } = before;
     let mut state = State {
-        nodes: c.nodes.iter().cloned().map(Some).collect(),
         node_at: c
             .nodes
             .iter()
             .enumerate()
             .map(|(i, n)| (n.id.clone(), i))
             .collect(),
-        edges: c.edges.iter().cloned().map(Some).collect(),
         edge_at: c
             .edges
             .iter()
             .enumerate()
             .map(|(i, e)| (e.id.clone(), i))
             .collect(),
+        nodes: c.nodes.into_iter().map(Some).collect(),
+        edges: c.edges.into_iter().map(Some).collect(),
         bounds: Some(c.bounds),
         touched_absent: Vec::new(),
     };
-    let mut issues = before.issues.clone();
     for op in order {
         state.apply(op.body.clone(), &mut issues);
     }
-    let content = state.finish(
-        &c.plan_id,
-        c.revision + ops.len() as u64,
-        c.provenance.clone(),
-        &mut issues,
-    );
-    Some(Folded { content, issues })
+    let revision = c.revision + ops.len() as u64;
+    Ok(Folded {
+        content: state.finish(&c.plan_id, revision, c.provenance, &mut issues),
+        issues,
+    })
 }
 
 /// The advisory for ops of unfinished transactions that were ignored.

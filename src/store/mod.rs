@@ -536,8 +536,10 @@ impl Store {
         )?;
         // The new ops sort after every older one (their lamports are above the
         // revision), so they apply on top of the fold already made.
-        let after = match fold::fold_after(&before.folded, before.log.max_lamport, &ops) {
-            Some(folded) => {
+        let mut before = before;
+        let folded = std::mem::replace(&mut before.folded, fold::Folded::empty(id));
+        let after = match fold::fold_after(folded, before.log.max_lamport, &ops) {
+            Ok(folded) => {
                 let (digest, encoded_len) = crate::wire::jcs::digest(&folded.content);
                 let max_lamport = ops
                     .iter()
@@ -550,7 +552,6 @@ impl Store {
                     unfinished: 0,
                     ..before.log
                 };
-                let mut before = before;
                 let kept = before.ops.take().map(|mut all| {
                     all.extend(ops.iter().cloned());
                     all
@@ -569,7 +570,7 @@ impl Store {
                     cached: None,
                 }
             }
-            None => {
+            Err(_) => {
                 drop(before);
                 let mut reloaded = self.load(id)?;
                 reloaded.meta = meta;
