@@ -66,17 +66,16 @@ pub fn fold_owned(plan_id: &str, mut ops: Vec<Op>, provenance: Option<Provenance
 
 /// Applies ops that sort after every op already folded into `before`, giving
 /// the same result as folding the whole log again (`before` is consumed:
-/// nothing is copied). Gives `before` back untouched when that cannot be
-/// guaranteed (the new ops would sort among older ones, or the earlier fold
+/// nothing is copied). Gives `None` when that cannot be guaranteed (the new ops would sort among older ones, or the earlier fold
 /// dropped or ignored something a new op could revive); the caller then
 /// folds everything.
-pub fn fold_after(before: Folded, max_lamport: u64, ops: &[Op]) -> Result<Folded, Folded> {
+pub fn fold_after(before: Folded, max_lamport: u64, ops: &[Op]) -> Option<Folded> {
     let revives = before
         .issues
         .iter()
         .any(|i| matches!(i.code, "dangling_edge" | "unknown_node"));
     if revives || ops.iter().any(|o| o.lamport <= max_lamport) {
-        return Err(before);
+        return None;
     }
     let mut order: Vec<&Op> = ops.iter().collect();
     order.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
@@ -106,7 +105,7 @@ pub fn fold_after(before: Folded, max_lamport: u64, ops: &[Op]) -> Result<Folded
         state.apply(op.body.clone(), &mut issues);
     }
     let revision = c.revision + ops.len() as u64;
-    Ok(Folded {
+    Some(Folded {
         content: state.finish(&c.plan_id, revision, c.provenance, &mut issues),
         issues,
     })

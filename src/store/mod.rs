@@ -539,7 +539,7 @@ impl Store {
         let mut before = before;
         let folded = std::mem::replace(&mut before.folded, fold::Folded::empty(id));
         let after = match fold::fold_after(folded, before.log.max_lamport, &ops) {
-            Ok(folded) => {
+            Some(folded) => {
                 let (digest, encoded_len) = crate::wire::jcs::digest(&folded.content);
                 let max_lamport = ops
                     .iter()
@@ -570,7 +570,7 @@ impl Store {
                     cached: None,
                 }
             }
-            Err(_) => {
+            None => {
                 drop(before);
                 let mut reloaded = self.load(id)?;
                 reloaded.meta = meta;
