@@ -68,7 +68,15 @@ struct Tree {
 #[derive(Debug)]
 struct Lines {
     starts: Vec<usize>,
+    /// Characters before every [`SAMPLE`]-th byte (at a char boundary at or
+    /// before it), so a column is counted from the nearest sample rather than
+    /// from the start of a line that may be the whole document. Empty for
+    /// ASCII text, where characters are bytes.
+    samples: Vec<(usize, usize)>,
 }
+
+/// Bytes between character-count samples.
+const SAMPLE: usize = 256;
 
 impl Lines {
     fn new(text: &str) -> Lines {
@@ -79,7 +87,32 @@ impl Lines {
                 .filter(|(_, b)| *b == b'\n')
                 .map(|(i, _)| i + 1),
         );
-        Lines { starts }
+        let mut samples = Vec::new();
+        if !text.is_ascii() {
+            let mut chars = 0;
+            let mut at = 0;
+            for (i, _) in text.char_indices() {
+                if i >= at {
+                    samples.push((i, chars));
+                    at = i + SAMPLE;
+                }
+                chars += 1;
+            }
+        }
+        Lines { starts, samples }
+    }
+
+    /// Characters before byte `offset` (a char boundary).
+    fn chars_before(&self, text: &str, offset: usize) -> usize {
+        if self.samples.is_empty() {
+            return offset;
+        }
+        let k = match self.samples.binary_search_by(|(b, _)| b.cmp(&offset)) {
+            Ok(k) => k,
+            Err(k) => k - 1,
+        };
+        let (b, c) = self.samples[k];
+        c + text[b..offset].chars().count()
     }
 
     fn position(&self, text: &str, offset: usize) -> Position {
@@ -91,7 +124,7 @@ impl Lines {
         let start = self.starts[line];
         Position {
             line: line + 1,
-            column: text[start..offset].chars().count() + 1,
+            column: self.chars_before(text, offset) - self.chars_before(text, start) + 1,
         }
     }
 }
@@ -687,6 +720,22 @@ fn collection_span(text: &str, at: Span, last: Option<usize>) -> Span {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn columns_count_characters_on_long_lines_fast_and_right() {
+        let mut text = String::new();
+        for i in 0..3000 {
+            text.push_str(if i % 3 == 0 { "é€𝄞x" } else { "abc" });
+        }
+        text.push_str("\nzé\n");
+        let lines = Lines::new(&text);
+        for (off, _) in text.char_indices().step_by(37) {
+            let start = text[..off].rfind('\n').map(|i| i + 1).unwrap_or(0);
+            let want = text[start..off].chars().count() + 1;
+            assert_eq!(lines.position(&text, off).column, want, "offset {off}");
+        }
+    }
+
     use super::*;
 
     fn text_at<'a>(text: &'a str, syntax: Syntax, pointer: &str) -> &'a str {
