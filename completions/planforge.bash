@@ -2627,13 +2627,17 @@ _planforge() {
             return 0
             ;;
         planforge__subcmd__validate)
-            opts="-p -q -h --all --registry --store --plan --actor --format --color --quiet --help"
+            opts="-p -q -h --all --registry --max-findings --store --plan --actor --format --color --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --registry)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-findings)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

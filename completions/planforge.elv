@@ -382,6 +382,7 @@ set edit:completion:arg-completer[planforge] = {|@words|
         }
         &'planforge;validate'= {
             cand --registry 'The registry to check against [default: the store''s]'
+            cand --max-findings 'List at most N findings per document or plan; the rest are counted (0: list them all)'
             cand --store 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]'
             cand -p 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]'
             cand --plan 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]'

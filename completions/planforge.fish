@@ -459,6 +459,7 @@ never\t''"
 complete -c planforge -n "__fish_planforge_using_subcommand undo" -s q -l quiet -d 'Print nothing on success; the exit code says how it went'
 complete -c planforge -n "__fish_planforge_using_subcommand undo" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c planforge -n "__fish_planforge_using_subcommand validate" -l registry -d 'The registry to check against [default: the store\'s]' -r -F
+complete -c planforge -n "__fish_planforge_using_subcommand validate" -l max-findings -d 'List at most N findings per document or plan; the rest are counted (0: list them all)' -r
 complete -c planforge -n "__fish_planforge_using_subcommand validate" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]' -r -F
 complete -c planforge -n "__fish_planforge_using_subcommand validate" -s p -l plan -d 'The plan to work on [env: PLANFORGE_PLAN] [default: the store\'s current plan]' -r
 complete -c planforge -n "__fish_planforge_using_subcommand validate" -l actor -d 'Who is acting [env: PLANFORGE_ACTOR, else $USER]' -r

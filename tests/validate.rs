@@ -876,3 +876,49 @@ fn explain_json_and_unknown_codes() {
     );
     env.run(&["explain"], None).code(2);
 }
+
+#[test]
+fn findings_past_the_listing_limit_are_counted_not_listed() {
+    let env = Env::empty();
+    let nodes: Vec<Value> = (0..30)
+        .map(|i| json!({"id": format!("n{i}"), "kind": "call", "definition": {"tool": "t"}}))
+        .collect();
+    let doc = env.write(
+        "many.json",
+        &json!({"formatVersion": 1, "nodes": nodes, "edges": []}).to_string(),
+    );
+    let file = doc.to_str().unwrap();
+    let all = env
+        .run(
+            &["validate", file, "--format", "json", "--max-findings", "0"],
+            None,
+        )
+        .code(1)
+        .json();
+    let total = all["issues"].as_array().unwrap().len();
+    assert!(total > 30, "{total}");
+    assert!(all.get("omitted").is_none());
+    let some = env
+        .run(
+            &["validate", file, "--format", "json", "--max-findings", "7"],
+            None,
+        )
+        .code(1)
+        .json();
+    assert_eq!(some["issues"].as_array().unwrap().len(), 7);
+    assert_eq!(some["omitted"].as_u64().unwrap() as usize, total - 7);
+    assert_eq!(
+        some["blocking"], all["blocking"],
+        "counts cover every finding"
+    );
+    let text = env
+        .run(&["validate", file, "--max-findings", "7"], None)
+        .code(1);
+    assert_eq!(text.stderr.matches("see: planforge explain").count(), 7);
+    assert!(
+        text.stdout
+            .contains(&format!("{} more finding(s)", total - 7)),
+        "{}",
+        text.stdout
+    );
+}

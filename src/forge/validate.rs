@@ -35,8 +35,31 @@ pub struct Target {
     pub text: Arc<str>,
     pub syntax: Syntax,
     pub report: Report,
-    /// One per issue of `report`, in the same order.
+    /// One per issue of `report`, in the same order, up to the listing
+    /// limit (see [`set_max_findings`]).
     pub findings: Vec<Finding>,
+    /// Issues of `report` beyond the listing limit (counted, not listed).
+    pub omitted: usize,
+}
+
+/// How many findings a target lists by default; the rest are counted.
+pub const DEFAULT_MAX_FINDINGS: usize = 1000;
+
+static MAX_FINDINGS: std::sync::atomic::AtomicUsize =
+    std::sync::atomic::AtomicUsize::new(DEFAULT_MAX_FINDINGS);
+
+/// Sets how many findings each target lists (`0`: all). A garbage document
+/// can carry millions of findings; listing them all would cost gigabytes and
+/// help nobody, so the rest are counted and the output says how to see them.
+pub fn set_max_findings(n: usize) {
+    MAX_FINDINGS.store(
+        if n == 0 { usize::MAX } else { n },
+        std::sync::atomic::Ordering::Relaxed,
+    );
+}
+
+fn max_findings() -> usize {
+    MAX_FINDINGS.load(std::sync::atomic::Ordering::Relaxed)
 }
 
 /// An issue and where it is.
@@ -105,7 +128,9 @@ pub fn check_document(
     let edges: Vec<&str> = edges.iter().map(String::as_str).collect();
     let text: Arc<str> = Arc::from(text);
     let findings = locate_all(&text, syntax, &report.issues, &nodes, &edges);
+    let omitted = report.issues.len() - findings.len();
     Ok(Target {
+        omitted,
         file: file.to_string(),
         plan_id: (plan_id != "plan-document").then_some(plan_id),
         stored: false,
@@ -123,7 +148,9 @@ pub fn check_stored(loaded: &Loaded, report: Report) -> Target {
     let nodes: Vec<&str> = c.nodes.iter().map(|n| n.id.as_str()).collect();
     let edges: Vec<&str> = c.edges.iter().map(|e| e.id.as_str()).collect();
     let findings = locate_all(&text, Syntax::Json, &report.issues, &nodes, &edges);
+    let omitted = report.issues.len() - findings.len();
     Target {
+        omitted,
         file: loaded.plan_id.clone(),
         plan_id: Some(loaded.plan_id.clone()),
         stored: true,
@@ -237,6 +264,7 @@ fn locate_all(
     let edge_at: HashMap<&str, usize> = edges.iter().enumerate().map(|(i, e)| (*e, i)).collect();
     issues
         .iter()
+        .take(max_findings())
         .map(|issue| {
             let pointer = absolute_pointer(issue, &node_at, &edge_at);
             let (location, label) = match &index {

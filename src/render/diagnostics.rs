@@ -253,6 +253,9 @@ pub fn summary(v: &Validation) -> String {
         if let Some(s) = crate::check::skipped_summary(&t.report.skipped) {
             out.push(format!("  note: some checks were {s}"));
         }
+        if t.omitted > 0 {
+            out.push(format!("  note: {}", omitted_note(t.omitted)));
+        }
     }
     if v.targets.is_empty() {
         out.push("Nothing to validate: the store has no plans.".into());
@@ -266,6 +269,13 @@ pub fn summary(v: &Validation) -> String {
         ));
     }
     out.join("\n")
+}
+
+/// What to say about findings counted but not listed.
+pub fn omitted_note(n: usize) -> String {
+    format!(
+        "{n} more finding(s) are counted above but not listed; `--max-findings 0` lists them all"
+    )
 }
 
 /// `validate --format json` (SPEC §8): counts, skipped checks and every
@@ -299,14 +309,19 @@ pub fn json(v: &Validation) -> Value {
             }));
         }
     }
-    json!({
+    let omitted: usize = v.targets.iter().map(|t| t.omitted).sum();
+    let mut doc = json!({
         "formatVersion": 1,
         "valid": c.blocking == 0,
         "blocking": c.blocking,
         "advisory": c.advisory,
         "skipped": skipped,
         "issues": issues,
-    })
+    });
+    if omitted > 0 {
+        doc["omitted"] = json!(omitted);
+    }
+    doc
 }
 
 /// `validate --format github`: one workflow command per finding
@@ -341,6 +356,14 @@ pub fn github(v: &Validation) -> String {
                 gh_property(&t.file),
                 gh_property("planforge: checks skipped"),
                 gh_data(&format!("some checks were {s}"))
+            ));
+        }
+        if t.omitted > 0 {
+            out.push_str(&format!(
+                "::notice file={},title={}::{}\n",
+                gh_property(&t.file),
+                gh_property("planforge: findings not listed"),
+                gh_data(&omitted_note(t.omitted))
             ));
         }
     }

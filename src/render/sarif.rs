@@ -134,6 +134,13 @@ pub fn sarif(v: &Validation) -> Value {
             }
             results.push(result);
         }
+        if t.omitted > 0 {
+            notes.push(json!({
+                "level": "note",
+                "message": {"text": format!("{}: {}", t.file, super::diagnostics::omitted_note(t.omitted))},
+                "locations": [{"physicalLocation": {"artifactLocation": artifact}}],
+            }));
+        }
         if let Some(s) = crate::check::skipped_summary(&t.report.skipped) {
             notes.push(json!({
                 "level": "note",

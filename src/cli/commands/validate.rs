@@ -34,6 +34,10 @@ pub struct ValidateArgs {
     /// The registry to check against [default: the store's]
     #[arg(long, value_name = "FILE")]
     pub registry: Option<std::path::PathBuf>,
+    /// List at most N findings per document or plan; the rest are counted
+    /// (0: list them all)
+    #[arg(long, value_name = "N", default_value_t = validate::DEFAULT_MAX_FINDINGS)]
+    pub max_findings: usize,
 }
 
 /// Whether an argument names a plan document rather than a plan id.
@@ -47,6 +51,7 @@ pub fn is_document(arg: &str) -> bool {
 }
 
 pub fn run(s: &mut Session, a: ValidateArgs) -> Result<Reply> {
+    validate::set_max_findings(a.max_findings);
     let format = s.require_format(
         "validate",
         &[Format::Text, Format::Json, Format::Sarif, Format::Github],
