@@ -89,14 +89,12 @@ impl Lines {
         );
         let mut samples = Vec::new();
         if !text.is_ascii() {
-            let mut chars = 0;
             let mut at = 0;
-            for (i, _) in text.char_indices() {
+            for (chars, (i, _)) in text.char_indices().enumerate() {
                 if i >= at {
                     samples.push((i, chars));
                     at = i + SAMPLE;
                 }
-                chars += 1;
             }
         }
         Lines { starts, samples }
