@@ -110,6 +110,9 @@ pub struct Reply {
     /// Findings drawn on stderr in text mode (validate, freeze and submit
     /// refusals), before the text.
     pub diagnostics: Vec<crate::render::diagnostics::IssueDiagnostic>,
+    /// What stdout shows instead of `text` when a person sees both streams
+    /// on a terminal and the diagnostics already spell the findings out.
+    pub headline: Option<String>,
 }
 
 impl Reply {
@@ -121,6 +124,7 @@ impl Reply {
             notes: Vec::new(),
             raw: false,
             diagnostics: Vec::new(),
+            headline: None,
         }
     }
     /// Output printed verbatim whatever the format (export, graph, …).
@@ -132,6 +136,7 @@ impl Reply {
             notes: Vec::new(),
             raw: true,
             diagnostics: Vec::new(),
+            headline: None,
         }
     }
     pub fn exit(mut self, code: u8) -> Reply {
@@ -140,6 +145,10 @@ impl Reply {
     }
     pub fn note(mut self, n: impl Into<String>) -> Reply {
         self.notes.push(n.into());
+        self
+    }
+    pub fn headline(mut self, h: impl Into<String>) -> Reply {
+        self.headline = Some(h.into());
         self
     }
     pub fn diagnostics(mut self, d: Vec<crate::render::diagnostics::IssueDiagnostic>) -> Reply {
@@ -175,8 +184,15 @@ pub fn print_reply(session: &Session, reply: &Reply) -> u8 {
         }
     }
     let mut out = std::io::stdout().lock();
+    let both_terminals = {
+        use std::io::IsTerminal;
+        std::io::stdout().is_terminal() && std::io::stderr().is_terminal()
+    };
     let text = if reply.raw || session.format() != Format::Json {
-        let mut t = reply.text.clone();
+        let mut t = match &reply.headline {
+            Some(h) if both_terminals && !reply.diagnostics.is_empty() => h.clone(),
+            _ => reply.text.clone(),
+        };
         if !t.is_empty() && !t.ends_with('\n') {
             t.push('\n');
         }

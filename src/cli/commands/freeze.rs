@@ -27,6 +27,10 @@ pub fn run(s: &mut Session, _a: FreezeArgs) -> Result<Reply> {
         Vec::new()
     };
     Ok(Reply::new(status::freeze_text(&f), status::freeze_json(&f))
+        .headline(format!(
+            "Plan {plan} could not be frozen: {} blocking issue(s), shown above.",
+            f.report.counts().blocking
+        ))
         .diagnostics(diagnostics)
         .exit(1))
 }

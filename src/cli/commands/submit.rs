@@ -39,6 +39,10 @@ pub fn run(s: &mut Session, a: SubmitArgs) -> Result<Reply> {
         };
         return Ok(
             Reply::new(status::submit_text(&preview), status::submit_json(&preview))
+                .headline(format!(
+                    "Could not freeze {plan} for submission: {} blocking issue(s), shown above.",
+                    preview.report.counts().blocking
+                ))
                 .diagnostics(diagnostics)
                 .exit(1),
         );
