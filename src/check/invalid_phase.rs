@@ -35,10 +35,10 @@ declare_check! {
             if let Some(why) = ids::phase_problem(phase) {
                 let trimmed: String = phase
                     .chars()
-                    .filter(|c| !c.is_control())
+                    .filter(|c| !c.is_control() && !ids::is_bidi_control(*c))
                     .take(64)
                     .collect::<String>()
-                    .trim()
+                    .trim_matches(|c: char| c.is_whitespace() || ids::is_invisible(c))
                     .to_string();
                 let hint = if trimmed.is_empty() || trimmed == ids::UNPHASED {
                     format!("`planforge phase {} --clear` to leave it unphased", n.id)
@@ -84,13 +84,21 @@ mod tests {
                 phased("b", "two\nlines"),
                 phased("c", "(unphased)"),
                 phased("d", &"x".repeat(65)),
+                phased("e", "gather\u{202e}txt"),
+                phased("f", "\u{200b}"),
             ],
             vec![],
         );
         let issues = run_one(&InvalidPhase, &p);
-        assert_eq!(issues.len(), 4);
+        assert_eq!(issues.len(), 6);
         assert_eq!(issues[0].pointer.as_deref(), Some("/phase"));
         assert!(issues[0].message.contains("\"gather\""));
+        // The suggested name is itself allowed.
+        assert!(
+            issues[4].message.contains("\"gathertxt\""),
+            "{}",
+            issues[4].message
+        );
     }
 
     #[test]

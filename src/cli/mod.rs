@@ -281,7 +281,18 @@ pub fn usage_error(e: clap::Error, json: bool) -> u8 {
             2
         }
         _ => {
-            let _ = e.print();
+            // Every refusal reads `error[code]: …`, a usage error too.
+            use std::io::IsTerminal;
+            let text = e.render().to_string();
+            let text = text.trim().trim_start_matches("error: ");
+            let (first, rest) = text.split_once('\n').unwrap_or((text, ""));
+            let mut err = Error::invalid(first.to_string());
+            let rest: Vec<&str> = rest.lines().filter(|l| !l.trim().is_empty()).collect();
+            if !rest.is_empty() {
+                err = err.with_help(rest.join("\n"));
+            }
+            let color = ui::color_enabled(ColorChoice::Auto, std::io::stderr().is_terminal());
+            eprint!("{}", ui::render_error(&err, color));
             2
         }
     }

@@ -12,7 +12,7 @@ use crate::store::Loaded;
 use crate::store::fold::{get_path, set_path};
 
 /// The placeholder `--scaffold` writes and `scaffold_placeholder` blocks.
-pub const PLACEHOLDER: &str = "lorem ipsum";
+pub use crate::model::shape::PLACEHOLDER;
 
 /// Problems of `after` that `before` did not have and that a mutation must
 /// refuse: wrong types and unknown keys (missing fields stay findings).
@@ -72,7 +72,7 @@ fn check_phase(phase: &str) -> Result<()> {
             ids::quote_id(phase)
         ))
         .with_help(
-            "phase names are 1–64 characters without control characters or surrounding spaces",
+            "phase names are 1–64 characters without control or bidirectional characters, and without spaces or invisible characters at either end",
         )),
     }
 }
@@ -219,6 +219,25 @@ impl Forge {
         if path.is_empty() || path.split('.').any(str::is_empty) {
             return Err(Error::invalid(format!(
                 "`{path}` is not a field path: write dot-separated names relative to the definition, like `tool` or `args.ticket`"
+            )));
+        }
+        if let Some(seg) = path.split('.').find(|s| matches!(*s, "$ref" | "$param")) {
+            return Err(Error::invalid(format!(
+                "`{seg}` in the path `{}` is reserved for references and template holes, so it cannot be a field name",
+                crate::wire::json::cut(path, 120)
+            ))
+            .with_help("to set a reference, give it as the whole value: `@node.path`, or {\"$ref\": {\"node\": …, \"select\": \"first\"}}"));
+        }
+        // A document nests a definition 4 levels down; each path segment adds
+        // one. Deeper than the document limit, the plan could not be exported
+        // and read back.
+        let room = crate::wire::parse::MAX_DEPTH - 4;
+        let segments = path.split('.').count();
+        if segments + wire_depth(&value) > room {
+            return Err(Error::invalid(format!(
+                "setting `{}` to this value would nest the definition more than {room} levels deep; plan documents are read up to {} levels",
+                crate::wire::json::cut(path, 120),
+                crate::wire::parse::MAX_DEPTH
             )));
         }
         let mut before_value = None;
@@ -504,4 +523,17 @@ pub fn bounded_list(items: &[String], cap: usize) -> String {
         s.push_str(&format!(" … and {} more", items.len() - cap));
     }
     s
+}
+
+/// How many levels a value takes in wire form (a scalar takes none).
+fn wire_depth(v: &Value) -> usize {
+    match v {
+        Value::Array(items) => 1 + items.iter().map(wire_depth).max().unwrap_or(0),
+        Value::Object(m) => 1 + m.values().map(wire_depth).max().unwrap_or(0),
+        // {"$ref": {"node", "select", "branchId": {"segments": [{"join", "of": [..]}]}}}
+        Value::Ref(_) => 6,
+        // {"$param": {"path"}}
+        Value::Param(_) => 2,
+        _ => 0,
+    }
 }

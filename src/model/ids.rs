@@ -43,8 +43,14 @@ pub fn phase_problem(s: &str) -> Option<&'static str> {
         Some("it is longer than 64 characters")
     } else if s.chars().any(char::is_control) {
         Some("it contains a control character")
-    } else if s.starts_with(char::is_whitespace) || s.ends_with(char::is_whitespace) {
-        Some("it starts or ends with whitespace")
+    } else if s.chars().any(is_bidi_control) {
+        Some(
+            "it contains a bidirectional control character, which makes it display differently from what it is",
+        )
+    } else if s.starts_with(|c: char| c.is_whitespace() || is_invisible(c))
+        || s.ends_with(|c: char| c.is_whitespace() || is_invisible(c))
+    {
+        Some("it starts or ends with whitespace or an invisible character")
     } else if s == UNPHASED {
         Some("`(unphased)` is reserved for the outline entry of nodes without a phase")
     } else {
@@ -71,7 +77,13 @@ pub fn quote_id(s: &str) -> String {
     out
 }
 
-fn is_bidi_control(c: char) -> bool {
+/// Zero-width characters: invisible where a phase name starts or ends.
+pub fn is_invisible(c: char) -> bool {
+    matches!(c, '\u{200B}'..='\u{200D}' | '\u{2060}' | '\u{FEFF}')
+}
+
+/// Characters that reorder how text displays (Trojan Source).
+pub fn is_bidi_control(c: char) -> bool {
     matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{200E}' | '\u{200F}' | '\u{061C}')
 }
 
@@ -112,6 +124,14 @@ mod tests {
         assert!(phase_problem(" x").is_some());
         assert!(phase_problem("a\tb").is_some());
         assert!(phase_problem("(unphased)").is_some());
+        assert!(phase_problem("ab\u{202e}cd").is_some());
+        assert!(phase_problem("\u{2067}x").is_some());
+        assert!(phase_problem("\u{200b}").is_some());
+        assert!(phase_problem("x\u{feff}").is_some());
+        assert!(
+            phase_problem("a\u{200d}b").is_none(),
+            "joiners inside are text"
+        );
         assert!(phase_problem(&"é".repeat(64)).is_none());
         assert!(phase_problem(&"é".repeat(65)).is_some());
     }

@@ -3,6 +3,12 @@
 /// Edit distance (optimal string alignment: insert, delete, substitute, swap),
 /// counted in chars. Stops early once every cell exceeds `cap`.
 pub fn distance(a: &str, b: &str, cap: usize) -> usize {
+    // Lengths alone can rule a pair out, before anything is allocated (a
+    // hostile megabyte-long name must not cost a megabyte per candidate): a
+    // string has between len/4 and len chars.
+    if a.len().div_ceil(4) > b.len() + cap || b.len().div_ceil(4) > a.len() + cap {
+        return cap + 1;
+    }
     let a: Vec<char> = a.chars().collect();
     let b: Vec<char> = b.chars().collect();
     if a.len().abs_diff(b.len()) > cap {
@@ -117,6 +123,11 @@ mod tests {
         assert_eq!(distance("kitten", "sitting", 10), 3);
         assert_eq!(distance("ab", "ba", 10), 1);
         assert_eq!(distance("", "abc", 10), 3);
+        assert_eq!(distance("ééé", "eee", 10), 3);
+        // A huge name is ruled out by length, without an edit table.
+        let huge = "x".repeat(50_000_000);
+        assert_eq!(distance(&huge, "read_artifact", 4), 5);
+        assert_eq!(closest(&huge, ["read_artifact", "notify"]), None);
     }
 
     #[test]

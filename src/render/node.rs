@@ -203,7 +203,31 @@ pub fn block(
         ));
     }
     completion(&mut lines, outgoing);
+    if let Some(n) = style.cut {
+        bound_lines(&mut lines, n);
+    }
     lines
+}
+
+/// Most lines a cut (echo) rendering of one node prints.
+const MAX_CUT_LINES: usize = 60;
+
+/// Keeps a cut rendering small whatever the node holds (names and keys are
+/// not values, so `cut` alone does not reach them): each line at most 4×`n`
+/// bytes, at most [`MAX_CUT_LINES`] lines.
+fn bound_lines(lines: &mut Vec<String>, n: usize) {
+    for l in lines.iter_mut() {
+        if l.len() > 4 * n {
+            *l = crate::wire::json::cut(l, 4 * n);
+        }
+    }
+    if lines.len() > MAX_CUT_LINES {
+        let more = lines.len() - (MAX_CUT_LINES - 1);
+        lines.truncate(MAX_CUT_LINES - 1);
+        lines.push(format!(
+            "{PAD}… and {more} more line(s) (`planforge read NODE` shows the node in full)"
+        ));
+    }
 }
 
 /// Keys the kind does not define, rendered so nothing stays hidden.
@@ -505,6 +529,17 @@ mod tests {
         let t = block(&n, None, &[], &[], &style).join("\n");
         assert!(t.len() < 600, "{}", t.len());
         assert!(t.contains('…'));
+        // Names and keys too: a huge tool, phase or argument name, or a
+        // hundred thousand arguments, stay small.
+        let huge = "y".repeat(1_000_000);
+        let args: serde_json::Map<String, serde_json::Value> = (0..100_000)
+            .map(|i| (format!("{huge:.50}{i}"), json!(i)))
+            .collect();
+        let mut n = node(NodeKind::Call, json!({"tool": huge, "args": args}));
+        n.phase = Some(huge.clone());
+        let t = block(&n, None, &[], &[], &style).join("\n");
+        assert!(t.len() < 40_000, "{}", t.len());
+        assert!(t.contains("more line(s)"));
     }
 
     #[test]

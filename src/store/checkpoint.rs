@@ -31,11 +31,8 @@ pub struct Checkpoint {
 /// Reads a checkpoint; `None` when absent or unreadable.
 pub fn read(dir: &Path) -> Option<Checkpoint> {
     let path = dir.join(FILE);
-    if std::fs::symlink_metadata(&path)
-        .ok()?
-        .file_type()
-        .is_symlink()
-    {
+    // Only an ordinary file: not a link, and not a pipe that never ends.
+    if !std::fs::symlink_metadata(&path).ok()?.file_type().is_file() {
         return None;
     }
     let text = std::fs::read_to_string(path).ok()?;

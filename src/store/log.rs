@@ -90,7 +90,7 @@ pub fn parse(bytes: &[u8], plan_id: &str) -> Result<Log> {
             Err(why) => {
                 return Err(Error::new(
                     ErrorKind::CorruptStore,
-                    format!("the op log of {plan_id} is damaged at line {line_no}: {why}"),
+                    format!("{plan_id}/ops.jsonl, the op log of {plan_id}, is damaged at line {line_no}: {why}"),
                 )
                 .with_help("restore ops.jsonl from version control, or delete the damaged line if you know what it held"));
             }

@@ -196,6 +196,26 @@ fn refuse_symlink(path: &Path) -> Result<()> {
     Ok(())
 }
 
+/// As [`refuse_symlink`], and refuses anything but an ordinary file where a
+/// store file is expected: reading a pipe would wait forever, a device would
+/// never end.
+fn refuse_special(path: &Path) -> Result<()> {
+    refuse_symlink(path)?;
+    if let Ok(md) = fs::symlink_metadata(path)
+        && !md.is_file()
+    {
+        return Err(Error::new(
+            ErrorKind::CorruptStore,
+            format!(
+                "{} is not an ordinary file (a folder, pipe or device); planforge reads only ordinary files in a store",
+                path.display()
+            ),
+        )
+        .with_help("replace it with the real file"));
+    }
+    Ok(())
+}
+
 fn sync_dir(path: &Path) {
     if let Ok(d) = fs::File::open(path) {
         let _ = d.sync_all();
@@ -341,7 +361,7 @@ impl Store {
     fn read_meta(&self, id: &str, dir: &Path) -> Result<Meta> {
         refuse_symlink(dir)?;
         let path = dir.join(META_FILE);
-        refuse_symlink(&path)?;
+        refuse_special(&path)?;
         let text = match fs::read_to_string(&path) {
             Ok(t) => t,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(self.unknown_plan(id)),
@@ -381,7 +401,7 @@ impl Store {
         let dir = self.plan_dir(id)?;
         let meta = self.read_meta(id, &dir)?;
         let ops_path = dir.join(OPS_FILE);
-        refuse_symlink(&ops_path)?;
+        refuse_special(&ops_path)?;
         // Stat before reading: a write in between changes the length.
         let stamp = checkpoint::log_stamp(&ops_path);
         let Log { mut ops, info } = log::read(&ops_path, id)?;
@@ -618,6 +638,9 @@ impl Store {
     /// into place, so a plan appears whole or not at all.
     pub fn create_with_ops(&self, id: &str, meta: Meta, ops: Vec<Op>) -> Result<Loaded> {
         let dir = self.plan_dir(id)?;
+        // The commands that create a plan then make it current: a `current`
+        // that cannot be written refuses before anything is created, not after.
+        refuse_special(&self.root.join(CURRENT_FILE))?;
         let _guard = lock::acquire(&self.root.join(".lock"), "the store")?;
         if fs::symlink_metadata(&dir).is_ok() {
             return Err(Error::new(
@@ -688,7 +711,7 @@ impl Store {
     /// The store's current plan id, if set.
     pub fn current(&self) -> Result<Option<String>> {
         let p = self.root.join(CURRENT_FILE);
-        refuse_symlink(&p)?;
+        refuse_special(&p)?;
         match fs::read_to_string(&p) {
             Ok(s) => {
                 let s = s.trim();
@@ -710,8 +733,8 @@ impl Store {
     pub fn registry_path(&self) -> Result<Option<PathBuf>> {
         let y = self.root.join("registry.yaml");
         let j = self.root.join("registry.json");
-        refuse_symlink(&y)?;
-        refuse_symlink(&j)?;
+        refuse_special(&y)?;
+        refuse_special(&j)?;
         match (y.is_file(), j.is_file()) {
             (true, true) => Err(Error::new(
                 ErrorKind::CorruptStore,

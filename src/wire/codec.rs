@@ -418,9 +418,21 @@ pub fn op(v: &Value, at: &str) -> Result<Op, ParseError> {
         }
         "set_node_field" => {
             allow(&["nodeId", "path", "value"])?;
+            let path = req_str(m, "path", at, "an op")?;
+            // Each segment is a level the fold creates: a path deeper than any
+            // value may be would build a definition nothing can walk safely.
+            if path.split('.').count() > super::parse::MAX_DEPTH {
+                return Err(error(
+                    &child(at, "path"),
+                    format!(
+                        "a set_node_field path has more than {} segments",
+                        super::parse::MAX_DEPTH
+                    ),
+                ));
+            }
             OpBody::SetNodeField {
                 node_id: req_str(m, "nodeId", at, "an op")?.to_string(),
-                path: req_str(m, "path", at, "an op")?.to_string(),
+                path: path.to_string(),
                 value: m.get("value").cloned().unwrap_or(Value::Null),
             }
         }
@@ -806,6 +818,19 @@ mod tests {
             assert_eq!(owned, borrowed);
             assert_eq!(op_line(&owned), line);
         }
+    }
+
+    #[test]
+    fn an_op_path_deeper_than_any_value_is_refused() {
+        let line = |segments: usize| {
+            format!(
+                r#"{{"opId":"a:p:1:t","actorId":"a","lamport":1,"at":"t","tx":"t","txEnd":true,"op":"set_node_field","nodeId":"n","path":"{}","value":1}}"#,
+                vec!["a"; segments].join(".")
+            )
+        };
+        assert!(parse_op_line(&line(super::super::parse::MAX_DEPTH)).is_ok());
+        let e = parse_op_line(&line(100_000)).unwrap_err();
+        assert_eq!(e.pointer.as_deref(), Some("/path"));
     }
 
     #[test]

@@ -47,6 +47,8 @@ impl fmt::Display for ParseError {
 /// name where.
 struct Ctx {
     track: bool,
+    /// YAML only: read each node's tag too (refusing the non-JSON ones).
+    yaml_tags: bool,
     pointer: RefCell<String>,
     error_pointer: RefCell<Option<String>>,
     depth: std::cell::Cell<usize>,
@@ -56,6 +58,7 @@ impl Ctx {
     fn new(track: bool) -> Ctx {
         Ctx {
             track,
+            yaml_tags: false,
             pointer: RefCell::new(String::new()),
             error_pointer: RefCell::new(None),
             depth: std::cell::Cell::new(0),
@@ -75,11 +78,82 @@ struct ValueSeed<'c>(&'c Ctx);
 impl<'de> DeserializeSeed<'de> for ValueSeed<'_> {
     type Value = Value;
     fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
-        d.deserialize_any(ValueVisitor(self.0))
+        if self.0.yaml_tags {
+            d.deserialize_newtype_struct(YAML_TAGGED, Tagged(ValueVisitor(self.0)))
+        } else {
+            d.deserialize_any(ValueVisitor(self.0))
+        }
     }
 }
 
+/// serde-saphyr's name for "this node and its tag" (its `Tagged` wrapper):
+/// the node arrives as a sequence `[value, tag?]`.
+const YAML_TAGGED: &str = "__yaml_tagged";
+
+/// The YAML tags a plan may carry: none, `!`, and the JSON types of the core
+/// schema. Others (`!!binary`, `!!timestamp`, `!!set`, `!custom`) would give a
+/// value other than the one written, or none JSON has.
+fn json_tag(tag: &str) -> bool {
+    match tag.strip_prefix("tag:yaml.org,2002:") {
+        Some(t) => matches!(t, "str" | "int" | "float" | "bool" | "null" | "map" | "seq"),
+        None => tag == "!",
+    }
+}
+
+/// Reads a YAML node with its tag, then the node itself with the inner
+/// visitor (a value or a key).
+struct Tagged<V>(V);
+
+impl<'de, V: Visitor<'de> + Copy + HasCtx> Visitor<'de> for Tagged<V> {
+    type Value = V::Value;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        self.0.expecting(f)
+    }
+    fn visit_newtype_struct<D: de::Deserializer<'de>>(self, d: D) -> Result<V::Value, D::Error> {
+        d.deserialize_any(self.0)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<V::Value, A::Error> {
+        let value = seq
+            .next_element_seed(Plain(self.0))?
+            .ok_or_else(|| de::Error::custom("a YAML node without a value"))?;
+        let tag: Option<String> = seq.next_element()?;
+        if let Some(tag) = tag
+            && !json_tag(&tag)
+        {
+            let shown = match tag.strip_prefix("tag:yaml.org,2002:") {
+                Some(t) => format!("!!{t}"),
+                None => tag.clone(),
+            };
+            return Err(self.0.ctx().fail(format!(
+                "the YAML tag `{shown}` is not allowed: plans are JSON, so only untagged values (or !!str, !!int, !!float, !!bool, !!null, !!map, !!seq) are read; remove the tag and write the value itself"
+            )));
+        }
+        Ok(value)
+    }
+}
+
+/// The node under a tag, read by the inner visitor.
+struct Plain<V>(V);
+
+impl<'de, V: Visitor<'de>> DeserializeSeed<'de> for Plain<V> {
+    type Value = V::Value;
+    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<V::Value, D::Error> {
+        d.deserialize_any(self.0)
+    }
+}
+
+trait HasCtx {
+    fn ctx(&self) -> &Ctx;
+}
+
+#[derive(Clone, Copy)]
 struct ValueVisitor<'c>(&'c Ctx);
+
+impl HasCtx for ValueVisitor<'_> {
+    fn ctx(&self) -> &Ctx {
+        self.0
+    }
+}
 
 fn check_integer<E: de::Error>(ctx: &Ctx, n: f64, text: &dyn fmt::Display) -> Result<Value, E> {
     if n.abs() > MAX_SAFE_INTEGER {
@@ -211,11 +285,22 @@ struct KeySeed<'c>(&'c Ctx);
 impl<'de> DeserializeSeed<'de> for KeySeed<'_> {
     type Value = String;
     fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<String, D::Error> {
-        d.deserialize_any(KeyVisitor(self.0))
+        if self.0.yaml_tags {
+            d.deserialize_newtype_struct(YAML_TAGGED, Tagged(KeyVisitor(self.0)))
+        } else {
+            d.deserialize_any(KeyVisitor(self.0))
+        }
     }
 }
 
+#[derive(Clone, Copy)]
 struct KeyVisitor<'c>(&'c Ctx);
+
+impl HasCtx for KeyVisitor<'_> {
+    fn ctx(&self) -> &Ctx {
+        self.0
+    }
+}
 
 impl<'de> Visitor<'de> for KeyVisitor<'_> {
     type Value = String;
@@ -299,7 +384,9 @@ pub fn yaml(text: &str) -> Result<Value, ParseError> {
 }
 
 fn yaml_with(text: &str, track: bool) -> Result<Value, ParseError> {
-    let ctx = Ctx::new(track);
+    let mut ctx = Ctx::new(track);
+    // Tags are spelled with `!`: without one, there is no tag to read.
+    ctx.yaml_tags = text.contains('!');
     let mut budget = serde_saphyr::Budget::default();
     budget.max_depth = MAX_DEPTH;
     // Scale with the document: a large plan has many events, an alias bomb has
@@ -314,6 +401,7 @@ fn yaml_with(text: &str, track: bool) -> Result<Value, ParseError> {
     opts.strict_booleans = true;
     opts.merge_keys = serde_saphyr::MergeKeyPolicy::Error;
     opts.non_finite_float_policy = serde_saphyr::NonFiniteFloatPolicy::Reject;
+    opts.reject_unsupported_tags = true;
     opts.with_snippet = false;
     let result = serde_saphyr::with_deserializer_from_str_with_options(text, opts, |de| {
         ValueSeed(&ctx).deserialize(de)
@@ -321,17 +409,39 @@ fn yaml_with(text: &str, track: bool) -> Result<Value, ParseError> {
     result.map_err(|e| {
         let loc = e.location();
         let pointer = ctx.error_pointer.borrow().clone();
-        let mut message = e.to_string();
-        if let Some(i) = message.find(" at line ") {
-            message.truncate(i);
-        }
         ParseError {
-            message,
+            message: yaml_message(&e),
             pointer,
             line: loc.map(|l| l.line() as usize).filter(|l| *l > 0),
             column: loc.map(|l| l.column() as usize).filter(|c| *c > 0),
         }
     })
+}
+
+/// A YAML error in words for the author (the library's developer wording
+/// names its own options).
+fn yaml_message(e: &serde_saphyr::Error) -> String {
+    let nested = || format!("the value is nested more than {MAX_DEPTH} levels deep; flatten it");
+    let mut message = e.render_with_formatter(&serde_saphyr::UserMessageFormatter);
+    if let Some(i) = message.find(" at line ") {
+        message.truncate(i);
+    }
+    if message.contains("recursion limit") || message.contains("Depth {") {
+        return nested();
+    }
+    if let Some(i) = message.find("limits breached: ") {
+        let limit = &message[i + "limits breached: ".len()..];
+        return format!(
+            "the YAML document is too large or expands too much to read (limit reached: {limit}); aliases (`*name`) that repeat big values are the usual cause: write the values out, or split the document"
+        );
+    }
+    if message.starts_with("unsupported tag") || message.contains("tagged scalar") {
+        message.push_str(": plans are JSON, so only untagged values (or !!str, !!int, !!float, !!bool, !!null, !!map, !!seq) are read; remove the tag and write the value itself");
+    }
+    if message.starts_with("only single YAML document expected") {
+        return "the file holds more than one YAML document (a `---` separates them); a plan document is exactly one".into();
+    }
+    message
 }
 
 /// Which syntax a document is in.
@@ -368,10 +478,12 @@ impl Syntax {
     }
 }
 
-/// Parses text in the given syntax.
+/// Parses a document's text in the given syntax.
 pub fn parse(text: &str, syntax: Syntax) -> Result<Value, ParseError> {
     match syntax {
-        Syntax::Json => json(text),
+        // A byte order mark some editors write: YAML skips it, and RFC 8259
+        // lets JSON readers ignore it. (Op-log lines never carry one.)
+        Syntax::Json => json(text.strip_prefix('\u{feff}').unwrap_or(text)),
         Syntax::Yaml => yaml(text),
     }
 }

@@ -189,22 +189,33 @@ pub fn echo_reply(echo: &crate::forge::Echo) -> Reply {
     )
 }
 
-/// Reads text from a path, or stdin for `-`.
+/// The most `read_input` reads: far above any plan (a 100k-node document is
+/// well under 100 MiB), and a bound on what `/dev/zero` or an endless pipe
+/// can make it hold.
+pub const MAX_INPUT_BYTES: u64 = 256 * 1024 * 1024;
+
+/// Reads text from a path, or stdin for `-`, up to [`MAX_INPUT_BYTES`].
 pub fn read_input(path: &str) -> Result<String> {
     use std::io::Read;
+    let name = if path == "-" { "standard input" } else { path };
     let mut bytes = Vec::new();
-    if path == "-" {
-        std::io::stdin().read_to_end(&mut bytes).map_err(|e| {
-            crate::error::Error::invalid(format!("could not read standard input: {e}"))
-        })?;
+    let read = if path == "-" {
+        std::io::stdin()
+            .take(MAX_INPUT_BYTES + 1)
+            .read_to_end(&mut bytes)
     } else {
-        bytes = std::fs::read(path)
-            .map_err(|e| crate::error::Error::invalid(format!("could not read {path}: {e}")))?;
+        std::fs::File::open(path).and_then(|f| f.take(MAX_INPUT_BYTES + 1).read_to_end(&mut bytes))
+    };
+    read.map_err(|e| crate::error::Error::invalid(format!("could not read {name}: {e}")))?;
+    if bytes.len() as u64 > MAX_INPUT_BYTES {
+        return Err(crate::error::Error::invalid(format!(
+            "{name} is larger than {} MiB, more than any plan document or value planforge reads",
+            MAX_INPUT_BYTES / (1024 * 1024)
+        )));
     }
     String::from_utf8(bytes).map_err(|e| {
         crate::error::Error::invalid(format!(
-            "{} is not valid UTF-8 (first bad byte at offset {}); plans are UTF-8 text",
-            if path == "-" { "standard input" } else { path },
+            "{name} is not valid UTF-8 (first bad byte at offset {}); plans are UTF-8 text",
             e.utf8_error().valid_up_to()
         ))
     })
