@@ -2,7 +2,7 @@
 
 use crate::check::Issue;
 use crate::model::NodeKind;
-use crate::model::shape::{ProblemKind, check_definition};
+use crate::model::shape::ProblemKind;
 
 declare_check! {
     /// ## What it finds
@@ -29,8 +29,8 @@ declare_check! {
     /// Fixed: add `"maxAttempts": 2`.
     pub MissingField { code: "missing_field", severity: Blocking, needs: NOTHING, source: Check }
     fn run(cx, out) {
-        for n in &cx.content.nodes {
-            for p in check_definition(n.kind, &n.definition) {
+        for (i, n) in cx.content.nodes.iter().enumerate() {
+            for p in cx.shape_problems(i) {
                 match &p.kind {
                     ProblemKind::Missing { .. }
                         if n.kind == NodeKind::Call

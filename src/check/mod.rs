@@ -66,6 +66,8 @@ pub struct Cx<'a> {
     pub registry: Option<&'a Registry>,
     data_refs: std::cell::OnceCell<Vec<support::DataRef<'a>>>,
     encoded_len: std::cell::OnceCell<usize>,
+    shapes: std::cell::OnceCell<Vec<Vec<crate::model::shape::ShapeProblem>>>,
+    literal_hits: std::cell::OnceCell<Vec<support::LiteralHit<'a>>>,
 }
 
 impl<'a> Cx<'a> {
@@ -76,7 +78,29 @@ impl<'a> Cx<'a> {
             registry,
             data_refs: std::cell::OnceCell::new(),
             encoded_len: std::cell::OnceCell::new(),
+            shapes: std::cell::OnceCell::new(),
+            literal_hits: std::cell::OnceCell::new(),
         }
+    }
+
+    /// Each node's departures from its kind's shape, computed once and
+    /// shared by `missing_field`, `unknown_field` and the safety checks.
+    pub fn shape_problems(&self, node: usize) -> &[crate::model::shape::ShapeProblem] {
+        &self.shapes.get_or_init(|| {
+            self.content
+                .nodes
+                .iter()
+                .map(|n| crate::model::shape::check_definition(n.kind, &n.definition))
+                .collect()
+        })[node]
+    }
+
+    /// The literal values some checks look for anywhere in a definition
+    /// (holes, look-alike records, the scaffold placeholder), found in one
+    /// walk shared by those checks.
+    pub fn literal_hits(&self) -> &[support::LiteralHit<'a>] {
+        self.literal_hits
+            .get_or_init(|| support::literal_hits(self.content))
     }
 
     /// The byte length of the plan's canonical encoding (what the digest

@@ -1,7 +1,7 @@
 //! Complexity: O(size of the definitions).
 
 use crate::check::Issue;
-use crate::check::support::{set_path, walk_definition};
+use crate::check::support::set_path;
 use crate::model::Value;
 use crate::wire::convert::is_lookalike;
 
@@ -28,11 +28,12 @@ declare_check! {
     /// Fixed: `{"args": {"id": {"$ref": {"node": "fetch", "select": "first", "path": "id"}}}}`.
     pub RefLookalike { code: "ref_lookalike", severity: Advisory, needs: NOTHING, source: Check }
     fn run(cx, out) {
-        for n in &cx.content.nodes {
-            walk_definition(n, &mut |pointer, v| {
-                let Value::Object(m) = v else { return };
+        for hit in cx.literal_hits() {
+            let (n, pointer, v) = (&cx.content.nodes[hit.node], &hit.pointer, hit.value);
+            {
+                let Value::Object(m) = v else { continue };
                 if !is_lookalike(m) {
-                    return;
+                    continue;
                 }
                 let key = if m.contains_key("$ref") { "$ref" } else { "$param" };
                 let others: Vec<&str> = m.keys().map(String::as_str).filter(|k| *k != key).collect();
@@ -43,15 +44,15 @@ declare_check! {
                             "node `{}` has an object with `{key}` and also {} at `{}`; with other keys beside it, `{key}` is not a {} but literal data. Remove {} so the object is only {{\"{key}\": …}}, or rename `{key}` if the literal is intended",
                             n.id,
                             crate::model::suggest::capped_list(&others, 20),
-                            set_path(&pointer.to_string()),
+                            set_path(pointer),
                             if key == "$ref" { "reference" } else { "template hole" },
                             if others.len() == 1 { "that key" } else { "those keys" }
                         ),
                     )
                     .node(n.id.clone())
-                    .at(pointer.to_string()),
+                    .at(pointer.clone()),
                 );
-            });
+            }
         }
     }
 }

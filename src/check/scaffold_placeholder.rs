@@ -1,11 +1,11 @@
 //! Complexity: O(size of the definitions).
 
 use crate::check::Issue;
-use crate::check::support::{set_path, walk_definition};
+use crate::check::support::set_path;
 use crate::model::Value;
 
 /// What `add-node --scaffold` fills missing required strings with.
-pub const PLACEHOLDER: &str = "lorem ipsum";
+pub use crate::model::shape::PLACEHOLDER;
 
 declare_check! {
     /// ## What it finds
@@ -29,10 +29,11 @@ declare_check! {
     /// Fixed: `planforge set fetch tool tickets_get`.
     pub ScaffoldPlaceholder { code: "scaffold_placeholder", severity: Blocking, needs: NOTHING, source: Check }
     fn run(cx, out) {
-        for n in &cx.content.nodes {
-            walk_definition(n, &mut |pointer, v| {
+        for hit in cx.literal_hits() {
+            let (n, pointer, v) = (&cx.content.nodes[hit.node], &hit.pointer, hit.value);
+            {
                 if matches!(v, Value::String(s) if s == PLACEHOLDER) {
-                    let path = set_path(&pointer.to_string());
+                    let path = set_path(pointer);
                     out.push(
                         Issue::blocking(
                             "scaffold_placeholder",
@@ -42,10 +43,10 @@ declare_check! {
                             ),
                         )
                         .node(n.id.clone())
-                        .at(pointer.to_string()),
+                        .at(pointer.clone()),
                     );
                 }
-            });
+            }
         }
     }
 }

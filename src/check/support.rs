@@ -4,7 +4,7 @@
 
 use super::Graph;
 use crate::model::suggest;
-use crate::model::value::{Pointer, push_pointer_token};
+use crate::model::value::Pointer;
 use crate::model::{Node, Ref, Select, Value};
 use crate::util::FastMap as HashMap;
 use std::cell::RefCell;
@@ -64,11 +64,45 @@ impl<'g, 'a> IdHints<'g, 'a> {
 /// Visits every value of a node's definition with its pointer relative to
 /// the node (`/definition/args/x`).
 pub fn walk_definition<'n>(node: &'n Node, f: &mut dyn FnMut(&Pointer<'n>, &'n Value)) {
+    let mut at = Pointer::new("/definition");
     for (k, v) in &node.definition {
-        let mut base = String::from("/definition/");
-        push_pointer_token(&mut base, k);
-        v.walk(&mut Pointer::new(base), f);
+        at.push_key(k);
+        v.walk(&mut at, f);
+        at.pop();
     }
+}
+
+/// A value that `unfilled_param`, `ref_lookalike` or `scaffold_placeholder`
+/// looks for, with where it is.
+pub struct LiteralHit<'a> {
+    /// Index of the node in the content.
+    pub node: usize,
+    pub pointer: String,
+    pub value: &'a Value,
+}
+
+/// Every hole, look-alike record and placeholder string in every definition,
+/// in node order (one walk for the three checks).
+pub fn literal_hits(content: &crate::model::Content) -> Vec<LiteralHit<'_>> {
+    let mut out = Vec::new();
+    for (i, n) in content.nodes.iter().enumerate() {
+        walk_definition(n, &mut |at, v| {
+            let hit = match v {
+                Value::Param(_) => true,
+                Value::String(s) => s == crate::model::shape::PLACEHOLDER,
+                Value::Object(m) => crate::wire::convert::is_lookalike(m),
+                _ => false,
+            };
+            if hit {
+                out.push(LiteralHit {
+                    node: i,
+                    pointer: at.to_string(),
+                    value: v,
+                });
+            }
+        });
+    }
+    out
 }
 
 /// The dot path `planforge set` takes for a pointer under `/definition`

@@ -1,7 +1,7 @@
 //! Complexity: O(size of the definitions).
 
 use crate::check::Issue;
-use crate::check::support::{set_path, walk_definition};
+use crate::check::support::set_path;
 use crate::model::Value;
 
 declare_check! {
@@ -26,10 +26,11 @@ declare_check! {
     /// Fixed: `{"args": {"ticket": {"$ref": {"node": "accept", "select": "first", "path": "ticket_id"}}}}`.
     pub UnfilledParam { code: "unfilled_param", severity: Blocking, needs: NOTHING, source: Check }
     fn run(cx, out) {
-        for n in &cx.content.nodes {
-            walk_definition(n, &mut |pointer, v| {
+        for hit in cx.literal_hits() {
+            let (n, pointer, v) = (&cx.content.nodes[hit.node], &hit.pointer, hit.value);
+            {
                 if let Value::Param(p) = v {
-                    let path = set_path(&pointer.to_string());
+                    let path = set_path(pointer);
                     out.push(
                         Issue::blocking(
                             "unfilled_param",
@@ -39,10 +40,10 @@ declare_check! {
                             ),
                         )
                         .node(n.id.clone())
-                        .at(pointer.to_string()),
+                        .at(pointer.clone()),
                     );
                 }
-            });
+            }
         }
     }
 }

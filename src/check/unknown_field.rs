@@ -1,7 +1,7 @@
 //! Complexity: O(size of the definitions).
 
 use crate::check::Issue;
-use crate::model::shape::{ProblemKind, check_definition};
+use crate::model::shape::ProblemKind;
 
 declare_check! {
     /// ## What it finds
@@ -25,8 +25,8 @@ declare_check! {
     /// Fixed: `"output": []`.
     pub UnknownField { code: "unknown_field", severity: Blocking, needs: NOTHING, source: Check }
     fn run(cx, out) {
-        for n in &cx.content.nodes {
-            for p in check_definition(n.kind, &n.definition) {
+        for (i, n) in cx.content.nodes.iter().enumerate() {
+            for p in cx.shape_problems(i) {
                 if !matches!(p.kind, ProblemKind::Unknown { .. }) {
                     continue;
                 }

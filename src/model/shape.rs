@@ -7,6 +7,10 @@
 use super::node::NodeKind;
 use super::value::{Map, Value, push_pointer_token};
 
+/// The placeholder `add-node --scaffold` writes into missing required
+/// strings, and `scaffold_placeholder` blocks at freeze until replaced.
+pub const PLACEHOLDER: &str = "lorem ipsum";
+
 /// What a value must look like.
 #[derive(Debug)]
 pub enum Shape {

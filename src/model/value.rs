@@ -263,13 +263,21 @@ enum Seg<'a> {
     Index(usize),
 }
 
-impl Pointer<'_> {
+impl<'a> Pointer<'a> {
     /// A pointer starting at `base` (itself a pointer, e.g. `/definition/args`).
     pub fn new(base: impl Into<String>) -> Self {
         Pointer {
             base: base.into(),
             segs: Vec::new(),
         }
+    }
+    /// Steps into an object member.
+    pub fn push_key(&mut self, key: &'a str) {
+        self.segs.push(Seg::Key(key));
+    }
+    /// Steps back out.
+    pub fn pop(&mut self) {
+        self.segs.pop();
     }
 }
 
