@@ -144,6 +144,7 @@ proptest! {
             prop_assert_eq!(&content.edges, &c.edges);
             prop_assert_eq!(back.label.as_deref(), Some(label.as_str()));
             prop_assert_eq!(jcs::digest(&content).0, digest.clone());
+            prop_assert_eq!(jcs::encoded_len(&content), jcs::content(&content).len());
         }
     }
 

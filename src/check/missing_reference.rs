@@ -3,6 +3,7 @@
 
 use crate::check::Issue;
 use crate::check::support::{IdHints, is_canonical, place, ref_text};
+use crate::model::Value;
 
 declare_check! {
     /// ## What it finds
@@ -29,31 +30,28 @@ declare_check! {
     fn run(cx, out) {
         let g = &cx.graph;
         let hints = IdHints::new(g);
-        for (i, n) in cx.content.nodes.iter().enumerate() {
-            if !is_canonical(g, i) {
+        for hit in cx.literal_hits() {
+            let Value::Ref(r) = hit.value else { continue };
+            let n = &cx.content.nodes[hit.node];
+            if !is_canonical(g, hit.node) || g.index_of(&r.node).is_some() {
                 continue;
             }
-            for (pointer, r) in n.all_refs() {
-                if g.index_of(&r.node).is_some() {
-                    continue;
-                }
-                out.push(
-                    Issue::blocking(
-                        "missing_reference",
-                        format!(
-                            "node `{}` reads {} at {}, but the plan has no node `{}`{}. Point the reference at an existing node, or add `{}`",
-                            n.id,
-                            ref_text(r),
-                            place(&pointer),
-                            r.node,
-                            hints.for_missing(&r.node),
-                            r.node
-                        ),
-                    )
-                    .node(n.id.clone())
-                    .at(pointer),
-                );
-            }
+            out.push(
+                Issue::blocking(
+                    "missing_reference",
+                    format!(
+                        "node `{}` reads {} at {}, but the plan has no node `{}`{}. Point the reference at an existing node, or add `{}`",
+                        n.id,
+                        ref_text(r),
+                        place(&hit.pointer),
+                        r.node,
+                        hints.for_missing(&r.node),
+                        r.node
+                    ),
+                )
+                .node(n.id.clone())
+                .at(hit.pointer.clone()),
+            );
         }
     }
 }

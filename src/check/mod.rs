@@ -109,7 +109,7 @@ impl<'a> Cx<'a> {
     pub fn encoded_len(&self) -> usize {
         *self
             .encoded_len
-            .get_or_init(|| crate::wire::jcs::content(self.content).len())
+            .get_or_init(|| crate::wire::jcs::encoded_len(self.content))
     }
 
     /// Every data reference whose target exists, collected once and shared

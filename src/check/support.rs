@@ -72,8 +72,8 @@ pub fn walk_definition<'n>(node: &'n Node, f: &mut dyn FnMut(&Pointer<'n>, &'n V
     }
 }
 
-/// A value that `unfilled_param`, `ref_lookalike` or `scaffold_placeholder`
-/// looks for, with where it is.
+/// A value that `unfilled_param`, `ref_lookalike`, `scaffold_placeholder` or
+/// `missing_reference` looks for, with where it is.
 pub struct LiteralHit<'a> {
     /// Index of the node in the content.
     pub node: usize,
@@ -81,14 +81,14 @@ pub struct LiteralHit<'a> {
     pub value: &'a Value,
 }
 
-/// Every hole, look-alike record and placeholder string in every definition,
-/// in node order (one walk for the three checks).
+/// Every hole, reference, look-alike record and placeholder string in every
+/// definition, in node order (one walk for the checks that look for them).
 pub fn literal_hits(content: &crate::model::Content) -> Vec<LiteralHit<'_>> {
     let mut out = Vec::new();
     for (i, n) in content.nodes.iter().enumerate() {
         walk_definition(n, &mut |at, v| {
             let hit = match v {
-                Value::Param(_) => true,
+                Value::Param(_) | Value::Ref(_) => true,
                 Value::String(s) => s == crate::model::shape::PLACEHOLDER,
                 Value::Object(m) => crate::wire::convert::is_lookalike(m),
                 _ => false,

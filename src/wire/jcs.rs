@@ -379,6 +379,89 @@ pub fn content_of(c: &Parts) -> String {
     out
 }
 
+/// The byte length of [`content`]'s text, computed without writing it (the
+/// order of keys does not change a length, so nothing is sorted either).
+pub fn encoded_len(c: &Content) -> usize {
+    let b = &c.bounds;
+    let mut n = "{\"bounds\":{\"maxConcurrentFrames\":,\"maxEdges\":,\"maxEncodedBytes\":,\"maxNodes\":,\"maxSteps\":},\"edges\":[],\"nodes\":[],\"planId\":,\"revision\":}".len();
+    for v in [
+        b.max_concurrent_frames,
+        b.max_edges,
+        b.max_encoded_bytes,
+        b.max_nodes,
+        b.max_steps,
+        c.revision,
+    ] {
+        n += digits(v);
+    }
+    n += string_len(&c.plan_id);
+    n += c.edges.len().saturating_sub(1) + c.nodes.len().saturating_sub(1);
+    for e in &c.edges {
+        n += "{\"from\":,\"handle\":,\"id\":,\"to\":}".len()
+            + string_len(&e.from)
+            + string_len(&e.handle.as_str())
+            + string_len(&e.id)
+            + string_len(&e.to);
+    }
+    for node in &c.nodes {
+        n += "{\"definition\":,\"id\":,\"kind\":}".len()
+            + map_len(&node.definition)
+            + string_len(&node.id)
+            + string_len(node.kind.as_str());
+        if let Some(p) = &node.phase {
+            n += ",\"phase\":".len() + string_len(p);
+        }
+    }
+    if let Some(p) = &c.provenance {
+        let mut t = String::new();
+        provenance(&mut t, p);
+        n += ",\"provenance\":".len() + t.len();
+    }
+    n
+}
+
+fn digits(v: u64) -> usize {
+    v.checked_ilog10().map_or(1, |d| d as usize + 1)
+}
+
+/// The length of a string literal as [`string`] writes it.
+fn string_len(s: &str) -> usize {
+    let mut n = 2 + s.len();
+    for b in s.bytes() {
+        match b {
+            b'"' | b'\\' | 0x08 | b'\t' | b'\n' | 0x0C | b'\r' => n += 1,
+            b if b < 0x20 => n += 5,
+            _ => {}
+        }
+    }
+    n
+}
+
+fn map_len(m: &Map) -> usize {
+    let mut n = 2 + m.len().saturating_sub(1);
+    for (k, v) in m.iter() {
+        n += string_len(k) + 1 + value_len(v);
+    }
+    n
+}
+
+fn value_len(v: &Value) -> usize {
+    match v {
+        Value::Null => 4,
+        Value::Bool(true) => 4,
+        Value::Bool(false) => 5,
+        Value::Number(x) => number(*x).len(),
+        Value::String(s) => string_len(s),
+        Value::Array(a) => 2 + a.len().saturating_sub(1) + a.iter().map(value_len).sum::<usize>(),
+        Value::Object(m) => map_len(m),
+        Value::Ref(_) | Value::Param(_) => {
+            let mut t = String::new();
+            value(&mut t, v);
+            t.len()
+        }
+    }
+}
+
 /// The digest of plan content and the byte length of the text it hashed
 /// (the plan's encoded size, checked against `maxEncodedBytes`).
 pub fn digest(c: &Content) -> (String, usize) {
@@ -431,6 +514,48 @@ mod tests {
         for (bits, want) in cases {
             assert_eq!(number(f64::from_bits(*bits)), *want, "bits {bits:016x}");
         }
+    }
+
+    #[test]
+    fn encoded_len_matches_the_text() {
+        let mut c = Content::empty("plan-x\u{e9}");
+        c.revision = 1234;
+        c.bounds.max_nodes = 1;
+        let def = crate::wire::convert::from_json(
+            &serde_json::json!({"a": [1, 2.5, -0.001, 1.5e-9, null, true, false, "q\"\\\n\u{1}\u{7f}é"],
+                "r": {"$ref": {"node": "n", "select": {"index": 3}, "path": "p.q"}},
+                "h": {"$param": {"path": "x"}}, "e": {}, "l": []}),
+            "",
+        )
+        .unwrap();
+        c.nodes.push(crate::model::Node {
+            id: "n".into(),
+            phase: Some("p h".into()),
+            kind: crate::model::NodeKind::Call,
+            definition: def.as_object().unwrap().clone(),
+        });
+        c.nodes.push(crate::model::Node {
+            id: "m".into(),
+            phase: None,
+            kind: crate::model::NodeKind::Join,
+            definition: Map::new(),
+        });
+        c.edges.push(crate::model::Edge {
+            id: "e".into(),
+            from: "n".into(),
+            to: "m".into(),
+            handle: crate::model::Handle::parse("case_x"),
+        });
+        assert_eq!(encoded_len(&c), content(&c).len());
+        c.provenance = Some(Provenance::Template {
+            template: "t".into(),
+            args: Map::new(),
+        });
+        assert_eq!(encoded_len(&c), content(&c).len());
+        assert_eq!(
+            encoded_len(&Content::empty("plan-e")),
+            content(&Content::empty("plan-e")).len()
+        );
     }
 
     #[test]
