@@ -140,6 +140,7 @@ impl Forge {
         let id = node.id.clone();
         let kind = node.kind;
         let mut replaced = false;
+        self.before_write()?;
         let (after, _) = self.store().commit(plan, self.actor(), expect, |before| {
             if let Some(existing) = before.content().node(&node.id) {
                 if !replace {
@@ -173,6 +174,7 @@ impl Forge {
         definition: Map,
         expect: Option<u64>,
     ) -> Result<Echo> {
+        self.before_write()?;
         let (after, _) = self.store().commit(plan, self.actor(), expect, |before| {
             let node = before
                 .content()
@@ -241,6 +243,7 @@ impl Forge {
             )));
         }
         let mut before_value = None;
+        self.before_write()?;
         let (after, _) = self.store().commit(plan, self.actor(), expect, |before| {
             let node = before.content().node(node_id).ok_or_else(|| unknown_node(before, node_id))?;
             let segs: Vec<&str> = path.split('.').collect();
@@ -291,6 +294,7 @@ impl Forge {
         if let Some(p) = &phase {
             check_phase(p)?;
         }
+        self.before_write()?;
         let (after, _) = self.store().commit(plan, self.actor(), expect, |before| {
             let node = before
                 .content()
@@ -332,6 +336,7 @@ impl Forge {
             )));
         }
         let mut edge_id = String::new();
+        self.before_write()?;
         let (after, _) = self.store().commit(plan, self.actor(), expect, |before| {
             let c = before.content();
             let source = c.node(from).ok_or_else(|| unknown_node(before, from))?;
@@ -397,6 +402,7 @@ impl Forge {
     /// Removes an edge.
     pub fn disconnect(&self, plan: &str, edge_id: &str, expect: Option<u64>) -> Result<Echo> {
         let mut removed: Option<Edge> = None;
+        self.before_write()?;
         let (after, _) = self.store().commit(plan, self.actor(), expect, |before| {
             let e = before
                 .content()
@@ -425,6 +431,7 @@ impl Forge {
     pub fn remove_node(&self, plan: &str, node_id: &str, expect: Option<u64>) -> Result<Echo> {
         let mut incident: Vec<Edge> = Vec::new();
         let mut kind = NodeKind::Join;
+        self.before_write()?;
         let (after, _) = self.store().commit(plan, self.actor(), expect, |before| {
             let c = before.content();
             let node = c
@@ -478,6 +485,7 @@ impl Forge {
     /// Replaces all five bounds.
     pub fn set_bounds(&self, plan: &str, bounds: Bounds, expect: Option<u64>) -> Result<Echo> {
         let mut old = Bounds::default();
+        self.before_write()?;
         let (after, _) = self.store().commit(plan, self.actor(), expect, |before| {
             old = before.content().bounds;
             if old == bounds {

@@ -72,6 +72,14 @@ impl Forge {
     pub fn store(&self) -> &Store {
         &self.store
     }
+
+    /// Called before every write: reads the registry first, so a registry
+    /// that cannot be read refuses the change before anything is written (the
+    /// echo after a write needs it; failing only then reported as failed a
+    /// change that had landed).
+    pub fn before_write(&self) -> Result<()> {
+        self.registry().map(|_| ())
+    }
     pub fn actor(&self) -> &str {
         &self.actor
     }

@@ -60,6 +60,7 @@ impl Forge {
         let mut meta = Meta::new(&crate::util::now());
         meta.label = label.map(str::to_string);
         meta.request = request.map(str::to_string);
+        self.before_write()?;
         self.store().create(&id, self.actor(), meta, vec![])
     }
 
@@ -106,6 +107,7 @@ impl Forge {
             parent_digest: parent.digest.clone(),
             parent_revision: parent.revision(),
         });
+        self.before_write()?;
         let created = self.store().create_with_ops(new_id, meta, ops)?;
         let report = self.check(&created)?;
         let details = vec![
@@ -172,6 +174,7 @@ impl Forge {
         });
         bodies.extend(doc.nodes.into_iter().map(|node| OpBody::AddNode { node }));
         bodies.extend(doc.edges.into_iter().map(|edge| OpBody::AddEdge { edge }));
+        self.before_write()?;
         let loaded = self.store().create(&id, self.actor(), meta, bodies)?;
         let counts = self.check(&loaded)?.counts();
         Ok(Imported {

@@ -237,6 +237,7 @@ impl Forge {
         bodies.push(OpBody::SetBounds {
             bounds: t.bounds.unwrap_or_default(),
         });
+        self.before_write()?;
         let loaded = self.store().create(&plan_id, self.actor(), meta, bodies)?;
         let report = self.check(&loaded)?;
         Ok(Instantiated {
@@ -298,6 +299,7 @@ impl Forge {
         bodies.push(OpBody::SetBounds {
             bounds: content.bounds,
         });
+        self.before_write()?;
         let loaded = self.store().create(&plan_id, self.actor(), meta, bodies)?;
         let report = self.check(&loaded)?;
         o.digest = loaded.digest.clone();

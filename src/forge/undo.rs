@@ -505,6 +505,7 @@ impl Forge {
             let label = format!("{LABEL}{target}-");
             let mut found: Option<Found> = None;
             let mut moved = false;
+            self.before_write()?;
             let result = self
                 .store()
                 .commit_labeled(plan, &actor, expect, &label, |before| {
@@ -783,8 +784,13 @@ mod tests {
             err.message
         );
         f.store()
-            .update_meta("plan-u", |_, m| {
+            .update_meta("plan-u", |now, m| {
+                // As freeze leaves it: reviewable, with its freeze record.
                 m.state = crate::store::meta::State::Reviewable;
+                m.frozen = Some(crate::store::meta::Frozen {
+                    revision: now.revision(),
+                    digest: now.digest.clone(),
+                });
                 Ok(())
             })
             .unwrap();

@@ -112,6 +112,20 @@ pub fn check_document(
         Ok(d) => d,
         Err(e) => return Err(document_error(file, text, syntax, e)),
     };
+    // A planId is a folder name: one that could never be imported is refused
+    // here as `import` refuses it (exit 2), not passed as valid.
+    if let Some(id) = &doc.plan_id
+        && !crate::model::ids::is_valid_plan_id(id)
+    {
+        let e = crate::wire::codec::error(
+            "/planId",
+            format!(
+                "`{}` is not a valid plan id: plan ids are `plan-` followed by 1–64 letters, digits, `_` or `-` (so they can never name a path outside the store)",
+                crate::model::ids::quote_id(id)
+            ),
+        );
+        return Err(document_error(file, text, syntax, e));
+    }
     let plan_id = doc
         .plan_id
         .clone()

@@ -126,6 +126,14 @@ impl Meta {
             .as_object()
             .ok_or_else(|| corrupt("it is not a JSON object"))?;
         let s = |k: &str| m.get(k).and_then(|v| v.as_str()).map(str::to_string);
+        if let Some(fv) = m.get("formatVersion")
+            && fv.as_u64() != Some(1)
+        {
+            return Err(corrupt(&format!(
+                "its formatVersion is {}, and this planforge reads formatVersion 1",
+                crate::wire::json::compact(fv)
+            )));
+        }
         let state = s("state")
             .and_then(|s| State::parse(&s))
             .ok_or_else(|| corrupt("`state` is missing or unknown"))?;
@@ -139,7 +147,15 @@ impl Meta {
             None => None,
             Some(a) => Some(approval_from(a).ok_or_else(|| corrupt("`approval` is malformed"))?),
         };
-        let frozen = match m.get("frozen").and_then(|f| f.as_object()) {
+        let frozen = match m.get("frozen") {
+            None | Some(crate::model::Value::Null) => None,
+            Some(other) => Some(
+                other
+                    .as_object()
+                    .ok_or_else(|| corrupt("`frozen` is malformed"))?,
+            ),
+        };
+        let frozen = match frozen {
             None => None,
             Some(f) => Some(Frozen {
                 revision: f
@@ -153,6 +169,13 @@ impl Meta {
                     .to_string(),
             }),
         };
+        // A frozen plan is checked against the digest it was frozen with:
+        // without that record, its integrity cannot be checked.
+        if state != State::Editable && frozen.is_none() {
+            return Err(corrupt(&format!(
+                "the plan is {state} but has no `frozen` record to check its content against"
+            )));
+        }
         let freezes = m
             .get("freezes")
             .and_then(|f| f.as_array())
@@ -221,5 +244,21 @@ mod tests {
         m.state = State::Reviewable;
         let text = serde_json::to_string(&m.to_json()).unwrap();
         assert_eq!(Meta::parse(&text, "meta.json").unwrap(), m);
+    }
+
+    #[test]
+    fn damaged_records_are_refused_not_ignored() {
+        for text in [
+            r#"{"formatVersion": 99, "state": "editable"}"#,
+            r#"{"formatVersion": 1, "state": "reviewable", "frozen": "yes"}"#,
+            r#"{"formatVersion": 1, "state": "executable"}"#,
+            r#"{"formatVersion": 1, "state": "editable", "frozen": {"revision": -1, "digest": "x"}}"#,
+        ] {
+            let e = Meta::parse(text, "plan-x/meta.json").unwrap_err();
+            assert_eq!(e.kind, crate::error::ErrorKind::CorruptStore, "{text}");
+            assert!(e.message.contains("plan-x/meta.json"), "{}", e.message);
+        }
+        // An editable plan keeps its last freeze record, or has none.
+        assert!(Meta::parse(r#"{"state": "editable", "frozen": null}"#, "m").is_ok());
     }
 }

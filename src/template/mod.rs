@@ -369,6 +369,13 @@ pub fn builtins() -> Vec<Template> {
 /// `.yml`, `.json`; other files are ignored), sorted by file name. A file
 /// must be named after its template's id and may not take a built-in's id.
 pub fn load_dir(dir: &Path) -> Vec<Result<Template, Malformed>> {
+    if std::fs::symlink_metadata(dir).is_ok_and(|m| m.file_type().is_symlink()) {
+        return vec![Err(Malformed {
+            file: String::new(),
+            id: "templates".into(),
+            message: "templates/ is a symbolic link; planforge does not follow links inside a store, so no template is read from it".into(),
+        })];
+    }
     let Ok(entries) = std::fs::read_dir(dir) else {
         return Vec::new();
     };

@@ -27,7 +27,12 @@ pub fn value(text: &str) -> Result<Value, ParseError> {
         Ok(v) => super::convert::hydrated(v, ""),
         Err(e) => {
             let t = text.trim_start();
-            if t.starts_with('{') || t.starts_with('[') || t.starts_with('"') {
+            // A number JSON cannot hold (`1e400`, `9007199254740993`) is
+            // refused, not kept as the string of its digits.
+            let number = e.message.contains("too large")
+                || e.message.contains("number out of range")
+                || e.message.contains("not finite");
+            if number || t.starts_with('{') || t.starts_with('[') || t.starts_with('"') {
                 Err(e)
             } else {
                 Ok(Value::String(text.to_string()))
@@ -60,11 +65,16 @@ pub fn reference(s: &str) -> Result<Ref, ParseError> {
             "first" => Select::First,
             "last" => Select::Last,
             "all" => Select::All,
-            n => Select::Index(n.parse::<u64>().map_err(|_| {
-                refuse(format!(
-                    "`@{s}` selects `[{n}]`; use [first], [last], [all] or an index like [2]"
-                ))
-            })?),
+            n => Select::Index(
+                n.parse::<u64>()
+                    .ok()
+                    .filter(|i| (*i as f64) <= crate::model::value::MAX_SAFE_INTEGER)
+                    .ok_or_else(|| {
+                        refuse(format!(
+                            "`@{s}` selects `[{n}]`; use [first], [last], [all] or an index like [2] (at most 2^53−1)"
+                        ))
+                    })?,
+            ),
         };
         rest = &inner[close + 1..];
     }
@@ -114,6 +124,19 @@ mod tests {
         assert_eq!(value("\"@home\"").unwrap(), Value::String("@home".into()));
         assert!(matches!(value("@a.b").unwrap(), Value::Ref(_)));
         assert!(value("{\"a\": ").is_err());
+        // Numbers a plan cannot hold are refused, not turned into strings.
+        assert!(value("1e400").is_err());
+        assert!(value("9007199254740993").is_err());
+        assert!(value("-1e999").is_err());
+        assert_eq!(
+            value("2024-01-01").unwrap(),
+            Value::String("2024-01-01".into())
+        );
+        assert!(reference("fetch[9007199254740992]").is_err());
+        assert_eq!(
+            reference("fetch[9007199254740991]").unwrap().select,
+            Select::Index(9007199254740991)
+        );
         assert!(value(r#"{"$ref": "x"}"#).is_err());
     }
 }
