@@ -230,16 +230,14 @@ impl Forge {
             ))
             .with_help("to set a reference, give it as the whole value: `@node.path`, or {\"$ref\": {\"node\": …, \"select\": \"first\"}}"));
         }
-        // A document nests a definition 4 levels down; each path segment adds
-        // one. Deeper than the document limit, the plan could not be exported
-        // and read back.
-        let room = crate::wire::parse::MAX_DEPTH - 4;
+        // Each path segment is a level of the definition: deeper than a plan
+        // holds, it could not be exported and read back.
+        let room = crate::wire::codec::MAX_DEFINITION_DEPTH;
         let segments = path.split('.').count();
-        if segments + wire_depth(&value) > room {
+        if segments + crate::wire::codec::wire_depth(&value) > room {
             return Err(Error::invalid(format!(
-                "setting `{}` to this value would nest the definition more than {room} levels deep; plan documents are read up to {} levels",
+                "setting `{}` to this value would nest the definition more than {room} levels deep, more than a plan holds; flatten the value or shorten the path",
                 crate::wire::json::cut(path, 120),
-                crate::wire::parse::MAX_DEPTH
             )));
         }
         let mut before_value = None;
@@ -531,17 +529,4 @@ pub fn bounded_list(items: &[String], cap: usize) -> String {
         s.push_str(&format!(" … and {} more", items.len() - cap));
     }
     s
-}
-
-/// How many levels a value takes in wire form (a scalar takes none).
-fn wire_depth(v: &Value) -> usize {
-    match v {
-        Value::Array(items) => 1 + items.iter().map(wire_depth).max().unwrap_or(0),
-        Value::Object(m) => 1 + m.values().map(wire_depth).max().unwrap_or(0),
-        // {"$ref": {"node", "select", "branchId": {"segments": [{"join", "of": [..]}]}}}
-        Value::Ref(_) => 6,
-        // {"$param": {"path"}}
-        Value::Param(_) => 2,
-        _ => 0,
-    }
 }

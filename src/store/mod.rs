@@ -546,6 +546,7 @@ impl Store {
         if bodies.is_empty() {
             return Ok((before, Vec::new()));
         }
+        refuse_too_deep(&bodies)?;
         let ops = transaction_labeled(actor, id, before.revision(), label, bodies);
         log::append(&dir.join(OPS_FILE), &before.log, &ops)?;
         let mut meta = before.meta.clone();
@@ -753,6 +754,31 @@ impl Store {
     pub fn templates_dir(&self) -> PathBuf {
         self.root.join("templates")
     }
+}
+
+/// Refuses a definition nested deeper than a plan can hold: written anyway,
+/// its op line would be refused by the next read (the plan would no longer
+/// load), and its document by the next import.
+fn refuse_too_deep(bodies: &[OpBody]) -> Result<()> {
+    use crate::wire::codec::{MAX_DEFINITION_DEPTH, map_depth};
+    for b in bodies {
+        let (node, def) = match b {
+            OpBody::AddNode { node } => (&node.id, &node.definition),
+            OpBody::SetNodeDefinition {
+                node_id,
+                definition,
+            } => (node_id, definition),
+            _ => continue,
+        };
+        let depth = map_depth(def);
+        if depth > MAX_DEFINITION_DEPTH {
+            return Err(Error::invalid(format!(
+                "the definition of `{}` is nested {depth} levels deep; a plan holds definitions up to {MAX_DEFINITION_DEPTH} levels (so that its op log and its documents read back); flatten it",
+                ids::quote_id(node),
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// Refuses writes to a plan that is not editable, saying how to proceed.

@@ -566,6 +566,30 @@ pub fn op_json(o: &Op) -> serde_json::Value {
     serde_json::Value::Object(m)
 }
 
+/// How many levels a value takes in wire form (a scalar takes none).
+pub fn wire_depth(v: &Value) -> usize {
+    match v {
+        Value::Array(items) => 1 + items.iter().map(wire_depth).max().unwrap_or(0),
+        Value::Object(m) => map_depth(m),
+        // {"$ref": {"node", "select", "branchId": {"segments": [{"join", "of": [..]}]}}}
+        Value::Ref(_) => 6,
+        // {"$param": {"path"}}
+        Value::Param(_) => 2,
+        _ => 0,
+    }
+}
+
+/// [`wire_depth`] of an object.
+pub fn map_depth(m: &Map) -> usize {
+    1 + m.values().map(wire_depth).max().unwrap_or(0)
+}
+
+/// The deepest a definition may nest: a plan document holds it three levels
+/// down (document → nodes → node), and JSON documents are read up to
+/// [`MAX_DEPTH`](super::parse::MAX_DEPTH)` − 1` levels (serde_json's own
+/// limit stops there), so an exported plan always reads back.
+pub const MAX_DEFINITION_DEPTH: usize = super::parse::MAX_DEPTH - 4;
+
 /// One op as its `ops.jsonl` line (without the newline).
 pub fn op_line(o: &Op) -> String {
     serde_json::to_string(&op_json(o)).expect("JSON values always serialise")
