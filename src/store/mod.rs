@@ -642,6 +642,7 @@ impl Store {
         // The commands that create a plan then make it current: a `current`
         // that cannot be written refuses before anything is created, not after.
         refuse_special(&self.root.join(CURRENT_FILE))?;
+        refuse_too_deep(ops.iter().map(|o| &o.body))?;
         let _guard = lock::acquire(&self.root.join(".lock"), "the store")?;
         if fs::symlink_metadata(&dir).is_ok() {
             return Err(Error::new(
@@ -759,7 +760,7 @@ impl Store {
 /// Refuses a definition nested deeper than a plan can hold: written anyway,
 /// its op line would be refused by the next read (the plan would no longer
 /// load), and its document by the next import.
-fn refuse_too_deep(bodies: &[OpBody]) -> Result<()> {
+fn refuse_too_deep<'a>(bodies: impl IntoIterator<Item = &'a OpBody>) -> Result<()> {
     use crate::wire::codec::{MAX_DEFINITION_DEPTH, map_depth};
     for b in bodies {
         let (node, def) = match b {
