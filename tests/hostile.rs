@@ -4,7 +4,7 @@
 //! garbage, never a signal), an `error[…]` line on stderr, no `panicked` —
 //! without writing anything outside the store (nor, when refused, inside it).
 //!
-//! Linux only: the memory limit is `prlimit --as` (util-linux) around each
+//! Linux only: the limits are `prlimit --as --cpu` (util-linux) around each
 //! run, and the test fails (never skips) when `prlimit` is missing.
 
 use std::collections::BTreeMap;
@@ -19,8 +19,13 @@ use std::time::{Duration, Instant};
 /// Address space a run may use (`prlimit --as`). A debug build parsing the
 /// 50 MB documents below stays well under it.
 const MEMORY_LIMIT: u64 = 2 * 1024 * 1024 * 1024;
-/// A run still going after this is killed and the case fails.
-const TIME_LIMIT: Duration = Duration::from_secs(10);
+/// CPU time a run may use (`prlimit --cpu`): past it the kernel stops it and
+/// the case fails. Counting CPU rather than wall time keeps the bound honest
+/// on a loaded machine; a run that waits instead of working is caught by
+/// [`WALL_LIMIT`].
+const CPU_LIMIT_SECS: u64 = 10;
+/// A run still going after this much wall time is killed and the case fails.
+const WALL_LIMIT: Duration = Duration::from_secs(30);
 /// Output a refusal may print (stdout and stderr together).
 const OUTPUT_LIMIT: usize = 1024 * 1024;
 /// Error codes of `--format json` refusals (SPEC §8).
@@ -122,8 +127,8 @@ fn drain(mut r: impl Read + Send + 'static) -> std::thread::JoinHandle<Vec<u8>> 
     })
 }
 
-/// Runs planforge under `prlimit --as` in `root` with a scrubbed environment,
-/// killing it after [`TIME_LIMIT`].
+/// Runs planforge under `prlimit --as --cpu` in `root` with a scrubbed
+/// environment, killing it after [`WALL_LIMIT`].
 fn run(root: &Path, args: &[OsString], stdin: Option<&Path>) -> Run {
     let what = format!(
         "planforge {}",
@@ -145,6 +150,7 @@ fn run(root: &Path, args: &[OsString], stdin: Option<&Path>) -> Run {
     );
     let mut c = Command::new("prlimit");
     c.arg(format!("--as={MEMORY_LIMIT}"))
+        .arg(format!("--cpu={CPU_LIMIT_SECS}"))
         .arg("--")
         .arg(bin())
         .args(args)
@@ -173,7 +179,7 @@ fn run(root: &Path, args: &[OsString], stdin: Option<&Path>) -> Run {
         if let Some(st) = child.try_wait().unwrap() {
             break st;
         }
-        if start.elapsed() > TIME_LIMIT {
+        if start.elapsed() > WALL_LIMIT {
             timed_out = true;
             let _ = child.kill();
             break child.wait().unwrap();
@@ -201,10 +207,21 @@ fn run(root: &Path, args: &[OsString], stdin: Option<&Path>) -> Run {
 }
 
 /// The checks every run gets. `allowed` are the acceptable exit codes.
-fn check(run: &Run, allowed: &[i32], json: bool, tool: bool, failures: &mut Vec<String>) {
+/// `terminal`: the run prints prose (not JSON, not a document), which must
+/// carry no raw control or bidirectional characters.
+fn check(
+    run: &Run,
+    allowed: &[i32],
+    json: bool,
+    tool: bool,
+    terminal: bool,
+    failures: &mut Vec<String>,
+) {
     let mut bad = Vec::new();
     if run.timed_out {
-        bad.push(format!("did not finish within {} s", TIME_LIMIT.as_secs()));
+        bad.push(format!("did not finish within {} s", WALL_LIMIT.as_secs()));
+    } else if run.signal == Some(24) {
+        bad.push(format!("used more than {CPU_LIMIT_SECS} s of CPU"));
     } else if let Some(sig) = run.signal {
         bad.push(format!("crashed: killed by signal {sig}"));
     } else if !run.code.is_some_and(|c| allowed.contains(&c)) {
@@ -213,6 +230,18 @@ fn check(run: &Run, allowed: &[i32], json: bool, tool: bool, failures: &mut Vec<
     let err = run.stderr();
     if err.contains("panicked") || err.contains("RUST_BACKTRACE") {
         bad.push("panicked".into());
+    }
+    if terminal {
+        // Prose quotes hostile ids: they must not reach a terminal raw.
+        for (stream, bytes) in [("stdout", &run.stdout), ("stderr", &run.stderr)] {
+            let text = String::from_utf8_lossy(bytes);
+            if let Some(c) = text.chars().find(|c| {
+                (c.is_control() && *c != '\n' && *c != '\t')
+                    || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+            }) {
+                bad.push(format!("{stream} carries a raw {:?}", c));
+            }
+        }
     }
     let failed = run.code.is_some_and(|c| c != 0);
     if failed && run.stdout.len() + run.stderr.len() > OUTPUT_LIMIT {
@@ -496,7 +525,10 @@ fn run_checked(
         .windows(2)
         .any(|w| w[0] == "--format" && w[1] == "json");
     let tool = args.iter().any(|a| a == "tool");
-    check(&r, allowed, json, tool, failures);
+    let document = args
+        .iter()
+        .any(|a| ["export", "raw", "ops", "graph"].contains(&a.to_string_lossy().as_ref()));
+    check(&r, allowed, json, tool, !json && !document, failures);
     let moved = diff(&outside, &snapshot(&world.root, &outside_store));
     if !moved.is_empty() {
         failures.push(format!(

@@ -196,7 +196,13 @@ pub fn print_reply(session: &Session, reply: &Reply) -> u8 {
         if !t.is_empty() && !t.ends_with('\n') {
             t.push('\n');
         }
-        t
+        // Prose quotes the plan: keep a hostile id from driving the terminal.
+        // Documents and diagrams (raw) go out byte for byte.
+        if reply.raw {
+            t
+        } else {
+            ui::terminal_safe(&t, session.color_stdout())
+        }
     } else {
         crate::wire::json::pretty(&versioned(reply.json.clone()))
     };
@@ -204,7 +210,7 @@ pub fn print_reply(session: &Session, reply: &Reply) -> u8 {
     let _ = out.flush();
     if session.format() != Format::Json {
         for n in &reply.notes {
-            eprintln!("note: {n}");
+            eprintln!("note: {}", ui::terminal_safe(n, false));
         }
     }
     reply.exit

@@ -90,13 +90,55 @@ fn graphical(d: &dyn Diagnostic, color: bool, width: usize) -> String {
 /// An error, drawn in `style`.
 pub fn error_report(err: &Error, style: Style) -> String {
     match style {
-        Style::Plain { color } => render_error(err, color),
-        Style::Graphical { color, width } => graphical(&ErrorReport::new(err), color, width),
+        Style::Plain { color } => terminal_safe(&render_error(err, color), color),
+        Style::Graphical { color, width } => {
+            terminal_safe(&graphical(&ErrorReport::new(err), color, width), color)
+        }
     }
+}
+
+/// Text that may quote a hostile plan (ids, phases, tool names), made safe
+/// for a terminal: control characters other than newline and tab, and the
+/// bidirectional controls that reorder text, are shown escaped (`\u{1b}`),
+/// so content can neither move the cursor, retitle the window nor display
+/// as something else. With `color`, colour sequences (SGR: `ESC [ digits;…
+/// m`) are kept.
+pub fn terminal_safe(s: &str, color: bool) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut rest = s;
+    while let Some((i, c)) = rest.char_indices().find(|(_, c)| unsafe_char(*c)) {
+        out.push_str(&rest[..i]);
+        let after = &rest[i + c.len_utf8()..];
+        if color
+            && c == '\u{1b}'
+            && let Some(body) = after.strip_prefix('[')
+            && let Some(end) = body.find(|c: char| !(c.is_ascii_digit() || c == ';'))
+            && body[end..].starts_with('m')
+        {
+            out.push_str(&rest[i..i + 2 + end + 1]);
+            rest = &body[end + 1..];
+            continue;
+        }
+        out.push_str(&c.escape_unicode().to_string());
+        rest = after;
+    }
+    out.push_str(rest);
+    out
+}
+
+fn unsafe_char(c: char) -> bool {
+    (c.is_control() && c != '\n' && c != '\t') || crate::model::ids::is_bidi_control(c)
 }
 
 /// A finding, drawn in `style`.
 pub fn issue_report(d: &IssueDiagnostic, style: Style) -> String {
+    let color = match style {
+        Style::Plain { color } | Style::Graphical { color, .. } => color,
+    };
+    terminal_safe(&issue_report_raw(d, style), color)
+}
+
+fn issue_report_raw(d: &IssueDiagnostic, style: Style) -> String {
     match style {
         Style::Plain { color } => {
             let text = diagnostics::plain(d);
@@ -263,6 +305,21 @@ impl Diagnostic for ErrorReport<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn hostile_text_cannot_drive_the_terminal() {
+        assert_eq!(terminal_safe("plain\ttext\n", true), "plain\ttext\n");
+        assert_eq!(
+            terminal_safe("a\u{1b}]0;pwned\u{7}b\u{1b}[2Jc", true),
+            "a\\u{1b}]0;pwned\\u{7}b\\u{1b}[2Jc"
+        );
+        assert_eq!(terminal_safe("x\u{202e}y\u{0}", false), "x\\u{202e}y\\u{0}");
+        // Colour stays colour when colour is on, and only then.
+        let red = "\u{1b}[1;31merror\u{1b}[0m";
+        assert_eq!(terminal_safe(red, true), red);
+        assert_eq!(terminal_safe(red, false), "\\u{1b}[1;31merror\\u{1b}[0m");
+        assert_eq!(terminal_safe("\u{1b}[", true), "\\u{1b}[");
+    }
     use crate::error::Location;
 
     #[test]

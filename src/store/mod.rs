@@ -798,3 +798,59 @@ pub fn ensure_editable(p: &Loaded) -> Result<()> {
         .with_help(format!("clone it to keep working: `planforge clone plan-<new-name> -p {}`", p.plan_id))),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Node, NodeKind, Value};
+    use crate::wire::codec::MAX_DEFINITION_DEPTH;
+
+    /// A definition `{"x": [[…]]}` exactly `depth` levels deep.
+    fn nested(depth: usize) -> crate::model::value::Map {
+        let mut v = Value::Array(Vec::new());
+        for _ in 2..depth {
+            v = Value::Array(vec![v]);
+        }
+        let mut m = crate::model::value::Map::new();
+        m.insert("x".into(), v);
+        m
+    }
+
+    fn add(store: &Store, id: &str, depth: usize) -> Result<(Loaded, Vec<Op>)> {
+        store.commit("plan-d", "t", None, |_| {
+            Ok(vec![OpBody::AddNode {
+                node: Node {
+                    id: id.into(),
+                    phase: None,
+                    kind: NodeKind::Join,
+                    definition: nested(depth),
+                },
+            }])
+        })
+    }
+
+    #[test]
+    fn a_definition_deeper_than_a_plan_holds_is_refused_before_it_is_written() {
+        let dir = tempfile::tempdir().unwrap();
+        let (store, _) = Store::init(dir.path()).unwrap();
+        store
+            .create("plan-d", "t", Meta::new("2026-01-01T00:00:00Z"), vec![])
+            .unwrap();
+        assert_eq!(crate::wire::codec::map_depth(&nested(7)), 7);
+        let e = add(&store, "deep", MAX_DEFINITION_DEPTH + 1).unwrap_err();
+        assert_eq!(e.kind, ErrorKind::InvalidInput, "{}", e.message);
+        assert_eq!(store.load("plan-d").unwrap().revision(), 0);
+        // At the bound it is written, the plan loads, and its export reads
+        // back, as JSON and as YAML.
+        add(&store, "edge", MAX_DEFINITION_DEPTH).unwrap();
+        let p = store.load("plan-d").unwrap();
+        assert_eq!(p.revision(), 1);
+        let doc = crate::wire::codec::document_json(p.content(), None, None, None);
+        let json = crate::wire::json::pretty(&doc);
+        let back = crate::wire::codec::document(&json, crate::wire::Syntax::Json).unwrap();
+        assert_eq!(back.nodes, p.content().nodes);
+        let yaml = crate::wire::json::yaml(&doc);
+        let back = crate::wire::codec::document(&yaml, crate::wire::Syntax::Yaml).unwrap();
+        assert_eq!(back.nodes, p.content().nodes);
+    }
+}
