@@ -586,8 +586,8 @@ pub fn map_depth(m: &Map) -> usize {
 
 /// The deepest a definition may nest: a plan document holds it three levels
 /// down (document → nodes → node), and JSON documents are read up to
-/// [`MAX_DEPTH`](super::parse::MAX_DEPTH)` − 1` levels (serde_json's own
-/// limit stops there), so an exported plan always reads back.
+/// [`MAX_DEPTH`](super::parse::MAX_DEPTH) levels, so an exported plan always
+/// reads back.
 pub const MAX_DEFINITION_DEPTH: usize = super::parse::MAX_DEPTH - 4;
 
 /// One op as its `ops.jsonl` line (without the newline).

@@ -9,7 +9,10 @@ use std::cell::RefCell;
 use std::fmt;
 
 /// Deepest nesting accepted in any document or value.
-pub const MAX_DEPTH: usize = 128;
+/// Deep enough for a structured predicate nested to its own limit (256
+/// levels of `all`/`any`, two JSON levels each) inside a plan document;
+/// shallow enough that nothing recursing over a value can exhaust the stack.
+pub const MAX_DEPTH: usize = 520;
 
 /// A syntax or representation error, with where it is.
 #[derive(Debug, Clone, PartialEq)]
@@ -352,6 +355,9 @@ pub fn json(text: &str) -> Result<Value, ParseError> {
 fn json_with(text: &str, track: bool) -> Result<Value, ParseError> {
     let ctx = Ctx::new(track);
     let mut de = serde_json::Deserializer::from_str(text);
+    // Our visitor refuses nesting past MAX_DEPTH before it can hurt the
+    // stack; serde_json's own (smaller) limit would cut predicates short.
+    de.disable_recursion_limit();
     let result = ValueSeed(&ctx)
         .deserialize(&mut de)
         .and_then(|v| de.end().map(|_| v));
@@ -380,8 +386,31 @@ fn json_with(text: &str, track: bool) -> Result<Value, ParseError> {
 /// Parses YAML text (1.2 core schema) into a plain value. Aliases are bounded,
 /// merge keys, `.nan`/`.inf` and non-string keys are refused.
 pub fn yaml(text: &str) -> Result<Value, ParseError> {
-    yaml_with(text, false).or_else(|_| yaml_with(text, true))
+    // The YAML deserializer spends far more stack per nesting level than the
+    // JSON one; parse on a thread whose stack holds MAX_DEPTH levels with room
+    // to spare (the memory is only reserved, not used, by shallow documents).
+    let parse = || yaml_with(text, false).or_else(|_| yaml_with(text, true));
+    std::thread::scope(|scope| {
+        match std::thread::Builder::new()
+            .name("yaml".into())
+            .stack_size(YAML_STACK)
+            .spawn_scoped(scope, parse)
+        {
+            Ok(handle) => handle.join().unwrap_or_else(|_| {
+                Err(ParseError {
+                    message: "the YAML reader failed on this document; check its syntax".into(),
+                    pointer: None,
+                    line: None,
+                    column: None,
+                })
+            }),
+            Err(_) => parse(),
+        }
+    })
 }
+
+/// Stack for YAML parsing: well above what MAX_DEPTH levels need.
+const YAML_STACK: usize = 64 * 1024 * 1024;
 
 fn yaml_with(text: &str, track: bool) -> Result<Value, ParseError> {
     let mut ctx = Ctx::new(track);
