@@ -304,6 +304,10 @@ fn a_write_cut_at_any_byte_lands_whole_or_not_at_all() {
             "a cut write must not land (cut at {cut})"
         );
         assert_eq!(now["nodeCount"], before["nodeCount"]);
+        assert!(
+            now["issues"]["advisory"].as_u64().unwrap() >= 1,
+            "the torn write is reported (torn_tail)"
+        );
     }
     // The next write repairs the tail and lands.
     env.ok(&["set", "fetch", "args.path", "x.json"]);

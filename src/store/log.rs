@@ -28,7 +28,8 @@ pub struct LogInfo {
     pub len: u64,
     /// Whether the file ends with a newline (a torn write may not).
     pub ends_with_newline: bool,
-    /// Ops of unfinished transactions that were left out.
+    /// Ops of unfinished transactions that were left out (a partial last
+    /// line counts as one).
     pub unfinished: usize,
     /// The highest lamport among the complete ops (0 for none).
     pub max_lamport: u64,
@@ -64,6 +65,7 @@ pub fn parse(bytes: &[u8], plan_id: &str) -> Result<Log> {
     let mut ends: Vec<u64> = Vec::new();
     let mut start = 0usize;
     let mut line_no = 0usize;
+    let mut torn_line = false;
     while start < bytes.len() {
         line_no += 1;
         let (end, complete) = match bytes[start..].iter().position(|b| *b == b'\n') {
@@ -86,7 +88,7 @@ pub fn parse(bytes: &[u8], plan_id: &str) -> Result<Log> {
                 ops.push(op);
                 ends.push(next as u64);
             }
-            Err(_) if !complete => {} // a torn last write
+            Err(_) if !complete => torn_line = true, // a torn last write
             Err(why) => {
                 return Err(Error::new(
                     ErrorKind::CorruptStore,
@@ -119,7 +121,7 @@ pub fn parse(bytes: &[u8], plan_id: &str) -> Result<Log> {
             good_len,
             len: bytes.len() as u64,
             ends_with_newline: bytes.last().is_none_or(|b| *b == b'\n'),
-            unfinished: total - ops.len(),
+            unfinished: total - ops.len() + usize::from(torn_line),
             max_lamport,
         },
         ops,
@@ -207,7 +209,7 @@ mod tests {
         );
         let log = parse(text.as_bytes(), "plan-t").unwrap();
         assert_eq!(log.ops.len(), 1);
-        assert_eq!(log.info.unfinished, 1);
+        assert_eq!(log.info.unfinished, 2, "one op without its end, and a torn line");
         assert_eq!(log.info.good_len as usize, line(1, "a", true).len() + 1);
     }
 
