@@ -37,7 +37,7 @@ mermaid\t''"
 complete -c planforge -n "__fish_planforge_needs_command" -l color -d 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c planforge -n "__fish_planforge_needs_command" -s q -l quiet -d 'Print nothing on success; the exit code says how it went'
+complete -c planforge -n "__fish_planforge_needs_command" -s q -l quiet -d 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
 complete -c planforge -n "__fish_planforge_needs_command" -s h -l help -d 'Print help'
 complete -c planforge -n "__fish_planforge_needs_command" -s V -l version -d 'Print version'
 complete -c planforge -n "__fish_planforge_needs_command" -f -a "init" -d 'Create a plan store (default ./plans) with its registry and git files'
@@ -93,7 +93,7 @@ mermaid\t''"
 complete -c planforge -n "__fish_planforge_using_subcommand init" -l color -d 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c planforge -n "__fish_planforge_using_subcommand init" -s q -l quiet -d 'Print nothing on success; the exit code says how it went'
+complete -c planforge -n "__fish_planforge_using_subcommand init" -s q -l quiet -d 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
 complete -c planforge -n "__fish_planforge_using_subcommand init" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c planforge -n "__fish_planforge_using_subcommand list" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]' -r -F
 complete -c planforge -n "__fish_planforge_using_subcommand list" -s p -l plan -d 'The plan to work on [env: PLANFORGE_PLAN] [default: the store\'s current plan]' -r
@@ -108,7 +108,7 @@ mermaid\t''"
 complete -c planforge -n "__fish_planforge_using_subcommand list" -l color -d 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c planforge -n "__fish_planforge_using_subcommand list" -s q -l quiet -d 'Print nothing on success; the exit code says how it went'
+complete -c planforge -n "__fish_planforge_using_subcommand list" -s q -l quiet -d 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
 complete -c planforge -n "__fish_planforge_using_subcommand list" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c planforge -n "__fish_planforge_using_subcommand use" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]' -r -F
 complete -c planforge -n "__fish_planforge_using_subcommand use" -s p -l plan -d 'The plan to work on [env: PLANFORGE_PLAN] [default: the store\'s current plan]' -r
@@ -123,7 +123,7 @@ mermaid\t''"
 complete -c planforge -n "__fish_planforge_using_subcommand use" -l color -d 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c planforge -n "__fish_planforge_using_subcommand use" -s q -l quiet -d 'Print nothing on success; the exit code says how it went'
+complete -c planforge -n "__fish_planforge_using_subcommand use" -s q -l quiet -d 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
 complete -c planforge -n "__fish_planforge_using_subcommand use" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c planforge -n "__fish_planforge_using_subcommand create" -l label -d 'A short label' -r
 complete -c planforge -n "__fish_planforge_using_subcommand create" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]' -r -F
@@ -139,7 +139,7 @@ mermaid\t''"
 complete -c planforge -n "__fish_planforge_using_subcommand create" -l color -d 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c planforge -n "__fish_planforge_using_subcommand create" -s q -l quiet -d 'Print nothing on success; the exit code says how it went'
+complete -c planforge -n "__fish_planforge_using_subcommand create" -s q -l quiet -d 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
 complete -c planforge -n "__fish_planforge_using_subcommand create" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c planforge -n "__fish_planforge_using_subcommand remove" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]' -r -F
 complete -c planforge -n "__fish_planforge_using_subcommand remove" -s p -l plan -d 'The plan to work on [env: PLANFORGE_PLAN] [default: the store\'s current plan]' -r
@@ -155,7 +155,7 @@ complete -c planforge -n "__fish_planforge_using_subcommand remove" -l color -d 
 always\t''
 never\t''"
 complete -c planforge -n "__fish_planforge_using_subcommand remove" -l force -d 'Also delete a reviewable or executable plan'
-complete -c planforge -n "__fish_planforge_using_subcommand remove" -s q -l quiet -d 'Print nothing on success; the exit code says how it went'
+complete -c planforge -n "__fish_planforge_using_subcommand remove" -s q -l quiet -d 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
 complete -c planforge -n "__fish_planforge_using_subcommand remove" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c planforge -n "__fish_planforge_using_subcommand author" -l id -d 'The plan id [default: a fresh one]' -r
 complete -c planforge -n "__fish_planforge_using_subcommand author" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]' -r -F
@@ -171,7 +171,7 @@ mermaid\t''"
 complete -c planforge -n "__fish_planforge_using_subcommand author" -l color -d 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c planforge -n "__fish_planforge_using_subcommand author" -s q -l quiet -d 'Print nothing on success; the exit code says how it went'
+complete -c planforge -n "__fish_planforge_using_subcommand author" -s q -l quiet -d 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
 complete -c planforge -n "__fish_planforge_using_subcommand author" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c planforge -n "__fish_planforge_using_subcommand status" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]' -r -F
 complete -c planforge -n "__fish_planforge_using_subcommand status" -s p -l plan -d 'The plan to work on [env: PLANFORGE_PLAN] [default: the store\'s current plan]' -r
@@ -186,7 +186,7 @@ mermaid\t''"
 complete -c planforge -n "__fish_planforge_using_subcommand status" -l color -d 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c planforge -n "__fish_planforge_using_subcommand status" -s q -l quiet -d 'Print nothing on success; the exit code says how it went'
+complete -c planforge -n "__fish_planforge_using_subcommand status" -s q -l quiet -d 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
 complete -c planforge -n "__fish_planforge_using_subcommand status" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c planforge -n "__fish_planforge_using_subcommand show" -l audience -d 'Who reads it' -r -f -a "model\t''
 operator\t''"
@@ -204,7 +204,7 @@ mermaid\t''"
 complete -c planforge -n "__fish_planforge_using_subcommand show" -l color -d 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c planforge -n "__fish_planforge_using_subcommand show" -s q -l quiet -d 'Print nothing on success; the exit code says how it went'
+complete -c planforge -n "__fish_planforge_using_subcommand show" -s q -l quiet -d 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
 complete -c planforge -n "__fish_planforge_using_subcommand show" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c planforge -n "__fish_planforge_using_subcommand outline" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]' -r -F
 complete -c planforge -n "__fish_planforge_using_subcommand outline" -s p -l plan -d 'The plan to work on [env: PLANFORGE_PLAN] [default: the store\'s current plan]' -r
@@ -219,7 +219,7 @@ mermaid\t''"
 complete -c planforge -n "__fish_planforge_using_subcommand outline" -l color -d 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c planforge -n "__fish_planforge_using_subcommand outline" -s q -l quiet -d 'Print nothing on success; the exit code says how it went'
+complete -c planforge -n "__fish_planforge_using_subcommand outline" -s q -l quiet -d 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
 complete -c planforge -n "__fish_planforge_using_subcommand outline" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c planforge -n "__fish_planforge_using_subcommand read" -l phase -d 'Read this phase (`(unphased)` or "" for the nodes without one)' -r
 complete -c planforge -n "__fish_planforge_using_subcommand read" -l node -d 'Read this node' -r
@@ -236,7 +236,7 @@ mermaid\t''"
 complete -c planforge -n "__fish_planforge_using_subcommand read" -l color -d 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c planforge -n "__fish_planforge_using_subcommand read" -s q -l quiet -d 'Print nothing on success; the exit code says how it went'
+complete -c planforge -n "__fish_planforge_using_subcommand read" -s q -l quiet -d 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
 complete -c planforge -n "__fish_planforge_using_subcommand read" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c planforge -n "__fish_planforge_using_subcommand add-node" -l kind -d 'entry, call, reason, transform, branch, select or join' -r
 complete -c planforge -n "__fish_planforge_using_subcommand add-node" -l phase -d 'The phase (a label for reading; edges alone order execution)' -r
@@ -280,7 +280,7 @@ never\t''"
 complete -c planforge -n "__fish_planforge_using_subcommand add-node" -l replace -d 'Replace an existing node with this id, in place'
 complete -c planforge -n "__fish_planforge_using_subcommand add-node" -l scaffold -d 'Fill missing required strings with the placeholder `lorem ipsum` (freeze refuses it until replaced) and missing lists and objects with empty ones'
 complete -c planforge -n "__fish_planforge_using_subcommand add-node" -l diamond -d 'join: mark it explicitly as a diamond join ({"kind": "diamond"})'
-complete -c planforge -n "__fish_planforge_using_subcommand add-node" -s q -l quiet -d 'Print nothing on success; the exit code says how it went'
+complete -c planforge -n "__fish_planforge_using_subcommand add-node" -s q -l quiet -d 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
 complete -c planforge -n "__fish_planforge_using_subcommand add-node" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c planforge -n "__fish_planforge_using_subcommand set-config" -l kind -d 'The node\'s kind, as a check [default: the node\'s current kind]' -r
 complete -c planforge -n "__fish_planforge_using_subcommand set-config" -l def -d 'The definition: JSON or YAML text, @FILE, or - for stdin. Field flags below are applied on top of it' -r
@@ -321,7 +321,7 @@ complete -c planforge -n "__fish_planforge_using_subcommand set-config" -l color
 always\t''
 never\t''"
 complete -c planforge -n "__fish_planforge_using_subcommand set-config" -l diamond -d 'join: mark it explicitly as a diamond join ({"kind": "diamond"})'
-complete -c planforge -n "__fish_planforge_using_subcommand set-config" -s q -l quiet -d 'Print nothing on success; the exit code says how it went'
+complete -c planforge -n "__fish_planforge_using_subcommand set-config" -s q -l quiet -d 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
 complete -c planforge -n "__fish_planforge_using_subcommand set-config" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c planforge -n "__fish_planforge_using_subcommand set" -l expect-rev -d 'Refuse (revision_moved) unless the plan is at this revision' -r
 complete -c planforge -n "__fish_planforge_using_subcommand set" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]' -r -F
@@ -337,7 +337,7 @@ mermaid\t''"
 complete -c planforge -n "__fish_planforge_using_subcommand set" -l color -d 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c planforge -n "__fish_planforge_using_subcommand set" -s q -l quiet -d 'Print nothing on success; the exit code says how it went'
+complete -c planforge -n "__fish_planforge_using_subcommand set" -s q -l quiet -d 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
 complete -c planforge -n "__fish_planforge_using_subcommand set" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c planforge -n "__fish_planforge_using_subcommand phase" -l expect-rev -d 'Refuse (revision_moved) unless the plan is at this revision' -r
 complete -c planforge -n "__fish_planforge_using_subcommand phase" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]' -r -F
@@ -354,7 +354,7 @@ complete -c planforge -n "__fish_planforge_using_subcommand phase" -l color -d '
 always\t''
 never\t''"
 complete -c planforge -n "__fish_planforge_using_subcommand phase" -l clear -d 'Make the node unphased'
-complete -c planforge -n "__fish_planforge_using_subcommand phase" -s q -l quiet -d 'Print nothing on success; the exit code says how it went'
+complete -c planforge -n "__fish_planforge_using_subcommand phase" -s q -l quiet -d 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
 complete -c planforge -n "__fish_planforge_using_subcommand phase" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c planforge -n "__fish_planforge_using_subcommand connect" -l handle -d 'When the edge fires [default: always]' -r
 complete -c planforge -n "__fish_planforge_using_subcommand connect" -l id -d 'The edge id [default: `<from>__<to>`, made unique]' -r
@@ -372,7 +372,7 @@ mermaid\t''"
 complete -c planforge -n "__fish_planforge_using_subcommand connect" -l color -d 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c planforge -n "__fish_planforge_using_subcommand connect" -s q -l quiet -d 'Print nothing on success; the exit code says how it went'
+complete -c planforge -n "__fish_planforge_using_subcommand connect" -s q -l quiet -d 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
 complete -c planforge -n "__fish_planforge_using_subcommand connect" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c planforge -n "__fish_planforge_using_subcommand disconnect" -l expect-rev -d 'Refuse (revision_moved) unless the plan is at this revision' -r
 complete -c planforge -n "__fish_planforge_using_subcommand disconnect" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]' -r -F
@@ -388,7 +388,7 @@ mermaid\t''"
 complete -c planforge -n "__fish_planforge_using_subcommand disconnect" -l color -d 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c planforge -n "__fish_planforge_using_subcommand disconnect" -s q -l quiet -d 'Print nothing on success; the exit code says how it went'
+complete -c planforge -n "__fish_planforge_using_subcommand disconnect" -s q -l quiet -d 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
 complete -c planforge -n "__fish_planforge_using_subcommand disconnect" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c planforge -n "__fish_planforge_using_subcommand remove-node" -l expect-rev -d 'Refuse (revision_moved) unless the plan is at this revision' -r
 complete -c planforge -n "__fish_planforge_using_subcommand remove-node" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]' -r -F
@@ -404,7 +404,7 @@ mermaid\t''"
 complete -c planforge -n "__fish_planforge_using_subcommand remove-node" -l color -d 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c planforge -n "__fish_planforge_using_subcommand remove-node" -s q -l quiet -d 'Print nothing on success; the exit code says how it went'
+complete -c planforge -n "__fish_planforge_using_subcommand remove-node" -s q -l quiet -d 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
 complete -c planforge -n "__fish_planforge_using_subcommand remove-node" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c planforge -n "__fish_planforge_using_subcommand bounds" -l max-nodes -d 'Most nodes the plan may hold' -r
 complete -c planforge -n "__fish_planforge_using_subcommand bounds" -l max-edges -d 'Most edges the plan may hold' -r
@@ -425,7 +425,7 @@ mermaid\t''"
 complete -c planforge -n "__fish_planforge_using_subcommand bounds" -l color -d 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c planforge -n "__fish_planforge_using_subcommand bounds" -s q -l quiet -d 'Print nothing on success; the exit code says how it went'
+complete -c planforge -n "__fish_planforge_using_subcommand bounds" -s q -l quiet -d 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
 complete -c planforge -n "__fish_planforge_using_subcommand bounds" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c planforge -n "__fish_planforge_using_subcommand edit" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]' -r -F
 complete -c planforge -n "__fish_planforge_using_subcommand edit" -s p -l plan -d 'The plan to work on [env: PLANFORGE_PLAN] [default: the store\'s current plan]' -r
@@ -440,7 +440,7 @@ mermaid\t''"
 complete -c planforge -n "__fish_planforge_using_subcommand edit" -l color -d 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c planforge -n "__fish_planforge_using_subcommand edit" -s q -l quiet -d 'Print nothing on success; the exit code says how it went'
+complete -c planforge -n "__fish_planforge_using_subcommand edit" -s q -l quiet -d 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
 complete -c planforge -n "__fish_planforge_using_subcommand edit" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c planforge -n "__fish_planforge_using_subcommand undo" -l expect-rev -d 'Refuse (revision_moved) unless the plan is at this revision' -r
 complete -c planforge -n "__fish_planforge_using_subcommand undo" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]' -r -F
@@ -456,7 +456,7 @@ mermaid\t''"
 complete -c planforge -n "__fish_planforge_using_subcommand undo" -l color -d 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c planforge -n "__fish_planforge_using_subcommand undo" -s q -l quiet -d 'Print nothing on success; the exit code says how it went'
+complete -c planforge -n "__fish_planforge_using_subcommand undo" -s q -l quiet -d 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
 complete -c planforge -n "__fish_planforge_using_subcommand undo" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c planforge -n "__fish_planforge_using_subcommand validate" -l registry -d 'The registry to check against [default: the store\'s]' -r -F
 complete -c planforge -n "__fish_planforge_using_subcommand validate" -l max-findings -d 'List at most N findings per document or plan; the rest are counted (0: list them all)' -r
@@ -474,7 +474,7 @@ complete -c planforge -n "__fish_planforge_using_subcommand validate" -l color -
 always\t''
 never\t''"
 complete -c planforge -n "__fish_planforge_using_subcommand validate" -l all -d 'Every plan in the store'
-complete -c planforge -n "__fish_planforge_using_subcommand validate" -s q -l quiet -d 'Print nothing on success; the exit code says how it went'
+complete -c planforge -n "__fish_planforge_using_subcommand validate" -s q -l quiet -d 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
 complete -c planforge -n "__fish_planforge_using_subcommand validate" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c planforge -n "__fish_planforge_using_subcommand freeze" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]' -r -F
 complete -c planforge -n "__fish_planforge_using_subcommand freeze" -s p -l plan -d 'The plan to work on [env: PLANFORGE_PLAN] [default: the store\'s current plan]' -r
@@ -489,7 +489,7 @@ mermaid\t''"
 complete -c planforge -n "__fish_planforge_using_subcommand freeze" -l color -d 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c planforge -n "__fish_planforge_using_subcommand freeze" -s q -l quiet -d 'Print nothing on success; the exit code says how it went'
+complete -c planforge -n "__fish_planforge_using_subcommand freeze" -s q -l quiet -d 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
 complete -c planforge -n "__fish_planforge_using_subcommand freeze" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c planforge -n "__fish_planforge_using_subcommand unfreeze" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]' -r -F
 complete -c planforge -n "__fish_planforge_using_subcommand unfreeze" -s p -l plan -d 'The plan to work on [env: PLANFORGE_PLAN] [default: the store\'s current plan]' -r
@@ -504,7 +504,7 @@ mermaid\t''"
 complete -c planforge -n "__fish_planforge_using_subcommand unfreeze" -l color -d 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c planforge -n "__fish_planforge_using_subcommand unfreeze" -s q -l quiet -d 'Print nothing on success; the exit code says how it went'
+complete -c planforge -n "__fish_planforge_using_subcommand unfreeze" -s q -l quiet -d 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
 complete -c planforge -n "__fish_planforge_using_subcommand unfreeze" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c planforge -n "__fish_planforge_using_subcommand submit" -l by -d 'Who approves [default: the actor]' -r
 complete -c planforge -n "__fish_planforge_using_subcommand submit" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]' -r -F
@@ -521,7 +521,7 @@ complete -c planforge -n "__fish_planforge_using_subcommand submit" -l color -d 
 always\t''
 never\t''"
 complete -c planforge -n "__fish_planforge_using_subcommand submit" -s y -l yes -d 'Approve without asking'
-complete -c planforge -n "__fish_planforge_using_subcommand submit" -s q -l quiet -d 'Print nothing on success; the exit code says how it went'
+complete -c planforge -n "__fish_planforge_using_subcommand submit" -s q -l quiet -d 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
 complete -c planforge -n "__fish_planforge_using_subcommand submit" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c planforge -n "__fish_planforge_using_subcommand clone" -l at -d 'Clone the plan as it was at this revision' -r
 complete -c planforge -n "__fish_planforge_using_subcommand clone" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]' -r -F
@@ -537,7 +537,7 @@ mermaid\t''"
 complete -c planforge -n "__fish_planforge_using_subcommand clone" -l color -d 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c planforge -n "__fish_planforge_using_subcommand clone" -s q -l quiet -d 'Print nothing on success; the exit code says how it went'
+complete -c planforge -n "__fish_planforge_using_subcommand clone" -s q -l quiet -d 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
 complete -c planforge -n "__fish_planforge_using_subcommand clone" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c planforge -n "__fish_planforge_using_subcommand diff" -l files -d 'Compare two plan documents instead (JSON or YAML; no store needed)' -r
 complete -c planforge -n "__fish_planforge_using_subcommand diff" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]' -r -F
@@ -554,7 +554,7 @@ complete -c planforge -n "__fish_planforge_using_subcommand diff" -l color -d 'W
 always\t''
 never\t''"
 complete -c planforge -n "__fish_planforge_using_subcommand diff" -l exit-code -d 'Exit 1 when there are differences'
-complete -c planforge -n "__fish_planforge_using_subcommand diff" -s q -l quiet -d 'Print nothing on success; the exit code says how it went'
+complete -c planforge -n "__fish_planforge_using_subcommand diff" -s q -l quiet -d 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
 complete -c planforge -n "__fish_planforge_using_subcommand diff" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c planforge -n "__fish_planforge_using_subcommand raw" -l rev -d 'At this revision [default: the current one]' -r
 complete -c planforge -n "__fish_planforge_using_subcommand raw" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]' -r -F
@@ -570,7 +570,7 @@ mermaid\t''"
 complete -c planforge -n "__fish_planforge_using_subcommand raw" -l color -d 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c planforge -n "__fish_planforge_using_subcommand raw" -s q -l quiet -d 'Print nothing on success; the exit code says how it went'
+complete -c planforge -n "__fish_planforge_using_subcommand raw" -s q -l quiet -d 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
 complete -c planforge -n "__fish_planforge_using_subcommand raw" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c planforge -n "__fish_planforge_using_subcommand ops" -l since-lamport -d 'Only ops with a lamport greater than N' -r
 complete -c planforge -n "__fish_planforge_using_subcommand ops" -l through -d 'Only the first REV ops (the ops of revision REV)' -r
@@ -587,7 +587,7 @@ mermaid\t''"
 complete -c planforge -n "__fish_planforge_using_subcommand ops" -l color -d 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c planforge -n "__fish_planforge_using_subcommand ops" -s q -l quiet -d 'Print nothing on success; the exit code says how it went'
+complete -c planforge -n "__fish_planforge_using_subcommand ops" -s q -l quiet -d 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
 complete -c planforge -n "__fish_planforge_using_subcommand ops" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c planforge -n "__fish_planforge_using_subcommand export" -l rev -d 'Export the plan as it was at this revision' -r
 complete -c planforge -n "__fish_planforge_using_subcommand export" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]' -r -F
@@ -603,7 +603,7 @@ mermaid\t''"
 complete -c planforge -n "__fish_planforge_using_subcommand export" -l color -d 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c planforge -n "__fish_planforge_using_subcommand export" -s q -l quiet -d 'Print nothing on success; the exit code says how it went'
+complete -c planforge -n "__fish_planforge_using_subcommand export" -s q -l quiet -d 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
 complete -c planforge -n "__fish_planforge_using_subcommand export" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c planforge -n "__fish_planforge_using_subcommand import" -l id -d 'The new plan\'s id [default: the document\'s planId, else a fresh one]' -r
 complete -c planforge -n "__fish_planforge_using_subcommand import" -l input-format -d 'The document\'s syntax [default: by extension, else sniffed]' -r -f -a "json\t''
@@ -621,7 +621,7 @@ mermaid\t''"
 complete -c planforge -n "__fish_planforge_using_subcommand import" -l color -d 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c planforge -n "__fish_planforge_using_subcommand import" -s q -l quiet -d 'Print nothing on success; the exit code says how it went'
+complete -c planforge -n "__fish_planforge_using_subcommand import" -s q -l quiet -d 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
 complete -c planforge -n "__fish_planforge_using_subcommand import" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c planforge -n "__fish_planforge_using_subcommand graph" -l rev -d 'Draw the plan as it was at this revision' -r
 complete -c planforge -n "__fish_planforge_using_subcommand graph" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]' -r -F
@@ -637,7 +637,7 @@ mermaid\t''"
 complete -c planforge -n "__fish_planforge_using_subcommand graph" -l color -d 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c planforge -n "__fish_planforge_using_subcommand graph" -s q -l quiet -d 'Print nothing on success; the exit code says how it went'
+complete -c planforge -n "__fish_planforge_using_subcommand graph" -s q -l quiet -d 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
 complete -c planforge -n "__fish_planforge_using_subcommand graph" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c planforge -n "__fish_planforge_using_subcommand templates" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]' -r -F
 complete -c planforge -n "__fish_planforge_using_subcommand templates" -s p -l plan -d 'The plan to work on [env: PLANFORGE_PLAN] [default: the store\'s current plan]' -r
@@ -652,7 +652,7 @@ mermaid\t''"
 complete -c planforge -n "__fish_planforge_using_subcommand templates" -l color -d 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c planforge -n "__fish_planforge_using_subcommand templates" -s q -l quiet -d 'Print nothing on success; the exit code says how it went'
+complete -c planforge -n "__fish_planforge_using_subcommand templates" -s q -l quiet -d 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
 complete -c planforge -n "__fish_planforge_using_subcommand templates" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c planforge -n "__fish_planforge_using_subcommand instantiate" -l arg -d 'A param value, NAME=VALUE; repeatable' -r
 complete -c planforge -n "__fish_planforge_using_subcommand instantiate" -l id -d 'The new plan\'s id [default: a fresh one]' -r
@@ -669,7 +669,7 @@ mermaid\t''"
 complete -c planforge -n "__fish_planforge_using_subcommand instantiate" -l color -d 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c planforge -n "__fish_planforge_using_subcommand instantiate" -s q -l quiet -d 'Print nothing on success; the exit code says how it went'
+complete -c planforge -n "__fish_planforge_using_subcommand instantiate" -s q -l quiet -d 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
 complete -c planforge -n "__fish_planforge_using_subcommand instantiate" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c planforge -n "__fish_planforge_using_subcommand orchestrate" -l id -d 'The new plan\'s id [default: a fresh one]' -r
 complete -c planforge -n "__fish_planforge_using_subcommand orchestrate" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]' -r -F
@@ -686,7 +686,7 @@ complete -c planforge -n "__fish_planforge_using_subcommand orchestrate" -l colo
 always\t''
 never\t''"
 complete -c planforge -n "__fish_planforge_using_subcommand orchestrate" -l print -d 'Print the plan without storing it'
-complete -c planforge -n "__fish_planforge_using_subcommand orchestrate" -s q -l quiet -d 'Print nothing on success; the exit code says how it went'
+complete -c planforge -n "__fish_planforge_using_subcommand orchestrate" -s q -l quiet -d 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
 complete -c planforge -n "__fish_planforge_using_subcommand orchestrate" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c planforge -n "__fish_planforge_using_subcommand explain" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]' -r -F
 complete -c planforge -n "__fish_planforge_using_subcommand explain" -s p -l plan -d 'The plan to work on [env: PLANFORGE_PLAN] [default: the store\'s current plan]' -r
@@ -702,7 +702,7 @@ complete -c planforge -n "__fish_planforge_using_subcommand explain" -l color -d
 always\t''
 never\t''"
 complete -c planforge -n "__fish_planforge_using_subcommand explain" -l all -d 'Explain every code'
-complete -c planforge -n "__fish_planforge_using_subcommand explain" -s q -l quiet -d 'Print nothing on success; the exit code says how it went'
+complete -c planforge -n "__fish_planforge_using_subcommand explain" -s q -l quiet -d 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
 complete -c planforge -n "__fish_planforge_using_subcommand explain" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c planforge -n "__fish_planforge_using_subcommand tool" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]' -r -F
 complete -c planforge -n "__fish_planforge_using_subcommand tool" -s p -l plan -d 'The plan to work on [env: PLANFORGE_PLAN] [default: the store\'s current plan]' -r
@@ -717,7 +717,7 @@ mermaid\t''"
 complete -c planforge -n "__fish_planforge_using_subcommand tool" -l color -d 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c planforge -n "__fish_planforge_using_subcommand tool" -s q -l quiet -d 'Print nothing on success; the exit code says how it went'
+complete -c planforge -n "__fish_planforge_using_subcommand tool" -s q -l quiet -d 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
 complete -c planforge -n "__fish_planforge_using_subcommand tool" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c planforge -n "__fish_planforge_using_subcommand mcp" -l tier -d 'Which tools to offer' -r -f -a "front\t'list_templates, instantiate_plan, author_plan: for a conversational agent'
 authoring\t'The graph mechanics (create_plan, add_node, … plan_read): for an authoring agent'
@@ -736,7 +736,7 @@ complete -c planforge -n "__fish_planforge_using_subcommand mcp" -l color -d 'Wh
 always\t''
 never\t''"
 complete -c planforge -n "__fish_planforge_using_subcommand mcp" -l read-only -d 'Refuse every tool that changes plans (read-only tools still work)'
-complete -c planforge -n "__fish_planforge_using_subcommand mcp" -s q -l quiet -d 'Print nothing on success; the exit code says how it went'
+complete -c planforge -n "__fish_planforge_using_subcommand mcp" -s q -l quiet -d 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
 complete -c planforge -n "__fish_planforge_using_subcommand mcp" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c planforge -n "__fish_planforge_using_subcommand repl" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]' -r -F
 complete -c planforge -n "__fish_planforge_using_subcommand repl" -s p -l plan -d 'The plan to work on [env: PLANFORGE_PLAN] [default: the store\'s current plan]' -r
@@ -752,7 +752,7 @@ complete -c planforge -n "__fish_planforge_using_subcommand repl" -l color -d 'W
 always\t''
 never\t''"
 complete -c planforge -n "__fish_planforge_using_subcommand repl" -l keep-going -d 'In a script, run every line even after one fails; exit with the first failure\'s code'
-complete -c planforge -n "__fish_planforge_using_subcommand repl" -s q -l quiet -d 'Print nothing on success; the exit code says how it went'
+complete -c planforge -n "__fish_planforge_using_subcommand repl" -s q -l quiet -d 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
 complete -c planforge -n "__fish_planforge_using_subcommand repl" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c planforge -n "__fish_planforge_using_subcommand completions" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]' -r -F
 complete -c planforge -n "__fish_planforge_using_subcommand completions" -s p -l plan -d 'The plan to work on [env: PLANFORGE_PLAN] [default: the store\'s current plan]' -r
@@ -767,7 +767,7 @@ mermaid\t''"
 complete -c planforge -n "__fish_planforge_using_subcommand completions" -l color -d 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c planforge -n "__fish_planforge_using_subcommand completions" -s q -l quiet -d 'Print nothing on success; the exit code says how it went'
+complete -c planforge -n "__fish_planforge_using_subcommand completions" -s q -l quiet -d 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
 complete -c planforge -n "__fish_planforge_using_subcommand completions" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c planforge -n "__fish_planforge_using_subcommand help; and not __fish_seen_subcommand_from init list use create remove author status show outline read add-node set-config set phase connect disconnect remove-node bounds edit undo validate freeze unfreeze submit clone diff raw ops export import graph templates instantiate orchestrate explain tool mcp repl completions help" -f -a "init" -d 'Create a plan store (default ./plans) with its registry and git files'
 complete -c planforge -n "__fish_planforge_using_subcommand help; and not __fish_seen_subcommand_from init list use create remove author status show outline read add-node set-config set phase connect disconnect remove-node bounds edit undo validate freeze unfreeze submit clone diff raw ops export import graph templates instantiate orchestrate explain tool mcp repl completions help" -f -a "list" -d 'List the plans in the store'

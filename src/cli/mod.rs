@@ -51,7 +51,8 @@ pub struct Global {
     /// When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)
     #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto, value_name = "WHEN")]
     pub color: ColorChoice,
-    /// Print nothing on success; the exit code says how it went
+    /// Print no prose on success (errors still go to stderr, and a --format
+    /// json document is always printed); the exit code says how it went
     #[arg(short, long, global = true)]
     pub quiet: bool,
 }
@@ -173,7 +174,9 @@ pub fn versioned(v: serde_json::Value) -> serde_json::Value {
 /// Prints a reply to stdout (and its notes to stderr); returns the exit code.
 pub fn print_reply(session: &Session, reply: &Reply) -> u8 {
     use std::io::Write;
-    if session.global.quiet {
+    // Quiet silences prose; a JSON document is the output's contract and is
+    // always printed.
+    if session.global.quiet && (reply.raw || session.format() != Format::Json) {
         return reply.exit;
     }
     if session.format() == Format::Text && !reply.diagnostics.is_empty() {
@@ -220,7 +223,7 @@ pub fn print_reply(session: &Session, reply: &Reply) -> u8 {
 /// diagnostic on stderr. Returns the exit code.
 pub fn print_error(session: &Session, err: &Error) -> u8 {
     use std::io::Write;
-    if session.format() == Format::Json && !session.global.quiet {
+    if session.format() == Format::Json {
         let _ = std::io::stdout().write_all(crate::wire::json::pretty(&err.to_json()).as_bytes());
     } else {
         eprint!(

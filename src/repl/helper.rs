@@ -167,16 +167,23 @@ impl Source for StoreSource {
     }
 
     fn templates(&self, t: &Target) -> Vec<String> {
-        match self.store(t) {
-            Some(s) => template_ids(&s.templates_dir()),
-            None => Vec::new(),
+        let mut ids: Vec<String> = BUILTIN_IDS.with(|b| b.clone());
+        if let Some(s) = self.store(t) {
+            ids.extend(template_ids(&s.templates_dir()));
         }
+        ids.sort();
+        ids.dedup();
+        ids
     }
 }
 
+thread_local! {
+    /// The built-in template ids (parsed once per REPL).
+    static BUILTIN_IDS: Vec<String> = crate::template::builtins().into_iter().map(|t| t.id).collect();
+}
+
 /// The ids of the store's own templates: one file each in `templates/`,
-/// named after the template. (Built-in templates join these once the
-/// template module lists them.)
+/// named after the template.
 pub fn template_ids(dir: &Path) -> Vec<String> {
     let Ok(rd) = std::fs::read_dir(dir) else {
         return Vec::new();
@@ -280,3 +287,25 @@ impl Validator for ReplHelper {
 }
 
 impl Helper for ReplHelper {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::repl::complete::Source;
+
+    #[test]
+    fn template_ids_include_the_built_ins_and_the_stores() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = dir.path().join("plans");
+        Store::init(&store).unwrap();
+        std::fs::write(store.join("templates/mine.yaml"), "id: mine\n").unwrap();
+        let src = StoreSource::new(Session::default());
+        let t = Target {
+            store: Some(store.display().to_string()),
+            plan: None,
+        };
+        let ids = src.templates(&t);
+        assert!(ids.iter().any(|i| i == "fan_out_2"), "{ids:?}");
+        assert!(ids.iter().any(|i| i == "mine"), "{ids:?}");
+    }
+}

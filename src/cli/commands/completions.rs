@@ -26,6 +26,7 @@ pub fn script(shell: Shell) -> String {
     String::from_utf8(out).expect("completion scripts are UTF-8")
 }
 
-pub fn run(_s: &mut Session, a: CompletionsArgs) -> Result<Reply> {
+pub fn run(s: &mut Session, a: CompletionsArgs) -> Result<Reply> {
+    s.require_format("completions", &[crate::cli::Format::Text])?;
     Ok(Reply::raw(script(a.shell)))
 }
