@@ -210,6 +210,25 @@ impl Value {
         }
     }
 
+    /// Cuts every string longer than `max` bytes (on a char boundary, marked
+    /// with `…`), in place; says whether anything was cut.
+    pub fn cut_strings(&mut self, max: usize) -> bool {
+        match self {
+            Value::String(s) if s.len() > max => {
+                let mut end = max;
+                while !s.is_char_boundary(end) {
+                    end -= 1;
+                }
+                s.truncate(end);
+                s.push('…');
+                true
+            }
+            Value::Array(a) => a.iter_mut().fold(false, |cut, v| v.cut_strings(max) | cut),
+            Value::Object(m) => m.values_mut().fold(false, |cut, v| v.cut_strings(max) | cut),
+            _ => false,
+        }
+    }
+
     /// A short name of this value's JSON type, for messages.
     pub fn type_name(&self) -> &'static str {
         match self {

@@ -100,7 +100,17 @@ pub fn json(e: &Echo) -> Value {
     m.insert("state".into(), e.state.as_str().into());
     m.insert("changed".into(), e.changed.clone().into());
     if let Some(n) = &e.node {
-        m.insert("node".into(), crate::wire::codec::node_json(n));
+        // Bounded like the prose: long strings are cut (and say so).
+        let mut n = n.clone();
+        let mut cut = false;
+        for v in n.definition.values_mut() {
+            cut |= v.cut_strings(MAX_STRING);
+        }
+        let mut node = crate::wire::codec::node_json(&n);
+        if cut {
+            node["truncated"] = true.into();
+        }
+        m.insert("node".into(), node);
     }
     m.insert(
         "predecessors".into(),
