@@ -609,3 +609,15 @@ fn the_checkpoint_is_a_cache_that_never_outlives_what_it_describes() {
     let doc: serde_json::Value = serde_json::from_str(&exported).unwrap();
     assert_eq!(doc["digest"], digest);
 }
+
+#[test]
+fn an_earlier_revision_exports_as_editable() {
+    let env = Env::new();
+    small_plan(&env, "plan-old");
+    env.ok(&["freeze"]);
+    let now: serde_json::Value = serde_json::from_str(&env.ok(&["export"])).unwrap();
+    assert_eq!(now["state"], "reviewable");
+    let old: serde_json::Value = serde_json::from_str(&env.ok(&["export", "--rev", "2"])).unwrap();
+    assert_eq!(old["state"], "editable");
+    assert_eq!(old["revision"], 2);
+}

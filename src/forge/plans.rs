@@ -187,10 +187,18 @@ impl Forge {
     /// A plan as a document value (wire form), at a revision.
     pub fn export(&self, plan: &str, rev: Option<u64>) -> Result<serde_json::Value> {
         let p = self.store().load_at(plan, rev)?;
+        // An earlier revision was editable when it was the latest: whatever
+        // the plan became later (frozen, approved) was decided about later
+        // content.
+        let state = if p.revision() < p.log.head {
+            "editable"
+        } else {
+            p.meta.state.as_str()
+        };
         Ok(crate::wire::codec::document_json(
             p.content(),
             p.meta.label.as_deref(),
-            Some(p.meta.state.as_str()),
+            Some(state),
             Some(&p.digest),
         ))
     }

@@ -33,6 +33,8 @@ pub struct LogInfo {
     pub unfinished: usize,
     /// The highest lamport among the complete ops (0 for none).
     pub max_lamport: u64,
+    /// How many complete ops the log holds: the plan's latest revision.
+    pub head: u64,
 }
 
 /// Reads and parses a log. A missing file is an empty log. A complete line
@@ -122,6 +124,7 @@ pub fn parse(bytes: &[u8], plan_id: &str) -> Result<Log> {
             len: bytes.len() as u64,
             ends_with_newline: bytes.last().is_none_or(|b| *b == b'\n'),
             unfinished: total - ops.len() + usize::from(torn_line),
+            head: ops.len() as u64,
             max_lamport,
         },
         ops,
@@ -209,7 +212,10 @@ mod tests {
         );
         let log = parse(text.as_bytes(), "plan-t").unwrap();
         assert_eq!(log.ops.len(), 1);
-        assert_eq!(log.info.unfinished, 2, "one op without its end, and a torn line");
+        assert_eq!(
+            log.info.unfinished, 2,
+            "one op without its end, and a torn line"
+        );
         assert_eq!(log.info.good_len as usize, line(1, "a", true).len() + 1);
     }
 

@@ -571,6 +571,7 @@ impl Store {
                 let log = LogInfo {
                     max_lamport,
                     unfinished: 0,
+                    head: before.log.head + ops.len() as u64,
                     ..before.log
                 };
                 let kept = before.ops.take().map(|mut all| {
@@ -673,6 +674,7 @@ impl Store {
         let info = LogInfo {
             max_lamport: ops.iter().map(|o| o.lamport).max().unwrap_or(0),
             ends_with_newline: true,
+            head: ops.len() as u64,
             ..LogInfo::default()
         };
         let stamp = checkpoint::log_stamp(&dir.join(OPS_FILE));
