@@ -15,7 +15,7 @@ declare_check! {
     ///
     /// ## How to fix
     /// For a stored plan: restore its op log from version control, or clone it
-    /// (`planforge clone plan-new`) and freeze the clone again. For a
+    /// (`planforge clone NEW_ID`) and freeze the clone again. For a
     /// document: remove the `digest` field (or re-export it) before importing.
     ///
     /// ## Example

@@ -19,8 +19,9 @@ declare_check! {
     /// an incomplete step cannot run.
     ///
     /// ## How to fix
-    /// Set the field as the message says, e.g. `planforge set fetch
-    /// onMissingValue fail`, or edit the node (`planforge edit fetch`).
+    /// Give the field the value the message names: `planforge set NODE FIELD
+    /// VALUE` (for example `onMissingValue fail`), or edit the whole node with
+    /// `planforge edit NODE`.
     ///
     /// ## Example
     /// ```json
