@@ -621,3 +621,29 @@ fn an_earlier_revision_exports_as_editable() {
     assert_eq!(old["state"], "editable");
     assert_eq!(old["revision"], 2);
 }
+
+#[test]
+fn one_damaged_plan_does_not_hide_the_others_from_list() {
+    let env = Env::new();
+    env.ok(&["create", "plan-good"]);
+    env.ok(&["create", "plan-bad"]);
+    std::fs::write(env.store().join("plan-bad/meta.json"), "{bad").unwrap();
+    let text = env.ok(&["list"]);
+    assert!(
+        text.contains("plan-good") && text.contains("editable"),
+        "{text}"
+    );
+    assert!(
+        text.contains("plan-bad") && text.contains("damaged"),
+        "{text}"
+    );
+    let json = env.json(&["list"]);
+    let plans = json["plans"].as_array().unwrap();
+    assert_eq!(plans.len(), 2);
+    assert!(
+        plans
+            .iter()
+            .any(|p| p["planId"] == "plan-bad" && p["damaged"].is_string())
+    );
+    assert_eq!(env.code(&["status", "-p", "plan-bad"]), 3);
+}

@@ -14,10 +14,14 @@ use crate::wire::codec::Document;
 #[derive(Debug, Clone)]
 pub struct Summary {
     pub plan_id: String,
-    pub state: State,
-    pub revision: u64,
+    /// `None` when the plan could not be read (see `damaged`).
+    pub state: Option<State>,
+    pub revision: Option<u64>,
     pub label: Option<String>,
-    pub updated_at: String,
+    pub updated_at: Option<String>,
+    /// Why the plan could not be read, when it could not: one damaged plan
+    /// does not hide the others.
+    pub damaged: Option<String>,
 }
 
 /// What `status` reports.
@@ -68,13 +72,23 @@ impl Forge {
     pub fn list(&self) -> Result<Vec<Summary>> {
         let mut out = Vec::new();
         for id in self.store().plan_ids()? {
-            let p = self.store().load(&id)?;
-            out.push(Summary {
-                plan_id: id,
-                state: p.meta.state,
-                revision: p.revision(),
-                label: p.meta.label.clone(),
-                updated_at: p.meta.updated_at.clone(),
+            out.push(match self.store().load(&id) {
+                Ok(p) => Summary {
+                    plan_id: id,
+                    state: Some(p.meta.state),
+                    revision: Some(p.revision()),
+                    label: p.meta.label.clone(),
+                    updated_at: Some(p.meta.updated_at.clone()),
+                    damaged: None,
+                },
+                Err(e) => Summary {
+                    plan_id: id,
+                    state: None,
+                    revision: None,
+                    label: None,
+                    updated_at: None,
+                    damaged: Some(e.message),
+                },
             });
         }
         Ok(out)

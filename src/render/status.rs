@@ -110,27 +110,39 @@ pub fn list_text(plans: &[Summary]) -> String {
         .unwrap_or(0);
     plans
         .iter()
-        .map(|p| {
-            format!(
+        .map(|p| match (&p.damaged, p.state, p.revision) {
+            (None, Some(state), Some(rev)) => format!(
                 "{:w$}  {:10}  rev {:<5}  {}",
                 p.plan_id,
-                p.state.as_str(),
-                p.revision,
+                state.as_str(),
+                rev,
                 p.label.as_deref().unwrap_or(""),
                 w = w
             )
             .trim_end()
-            .to_string()
+            .to_string(),
+            (why, _, _) => format!(
+                "{:w$}  damaged     {}",
+                p.plan_id,
+                why.as_deref().unwrap_or("it could not be read"),
+                w = w
+            ),
         })
         .collect::<Vec<_>>()
         .join("\n")
 }
 
 pub fn list_json(plans: &[Summary]) -> Value {
-    json!({"plans": plans.iter().map(|p| json!({
-        "planId": p.plan_id, "state": p.state.as_str(), "revision": p.revision,
-        "label": p.label, "updatedAt": p.updated_at,
-    })).collect::<Vec<_>>()})
+    json!({"plans": plans.iter().map(|p| {
+        let mut row = json!({
+            "planId": p.plan_id, "state": p.state.map(|s| s.as_str()), "revision": p.revision,
+            "label": p.label, "updatedAt": p.updated_at,
+        });
+        if let Some(why) = &p.damaged {
+            row["damaged"] = why.clone().into();
+        }
+        row
+    }).collect::<Vec<_>>()})
 }
 
 pub fn freeze_text(f: &Freeze) -> String {
