@@ -442,6 +442,9 @@ fn find(loaded: &Loaded, actor: &str) -> Result<Found> {
     let txs = transactions(loaded.ops()?);
     let undone: HashSet<&str> = txs.iter().filter_map(|t| undone_by(t.id)).collect();
     let first_own = inherited(loaded);
+    // Changes whose every effect others have changed again since: nothing of
+    // them is left to take back, so undo walks past them (and says so).
+    let mut overridden: Vec<(String, Vec<String>)> = Vec::new();
     for tx in txs.iter().rev() {
         if tx.actor != actor
             || tx.id.starts_with(LABEL)
@@ -459,25 +462,37 @@ fn find(loaded: &Loaded, actor: &str) -> Result<Found> {
         );
         if inverse.bodies.is_empty() {
             if inverse.had_effect && !inverse.kept.is_empty() {
-                return Err(Error::refused(format!(
-                    "cannot undo your latest change to plan {} (transaction {}: {}): everything it changed was changed again since",
-                    loaded.plan_id,
-                    tx.id,
-                    summary(tx)
-                ))
-                .with_help(format!(
-                    "{}; change it by hand (`set`, `phase`, `edit`), so nobody's later work is lost",
-                    bounded_list(&inverse.kept, 4)
-                )));
+                overridden.push((
+                    format!("transaction {} ({})", tx.id, summary(tx)),
+                    inverse.kept.clone(),
+                ));
             }
             // It changed nothing, or others already took it back.
             continue;
         }
+        let mut what = format!("transaction {} of {} ({})", tx.id, tx.at, summary(tx));
+        if !overridden.is_empty() {
+            let later: Vec<String> = overridden.iter().map(|(t, _)| t.clone()).collect();
+            what.push_str(&format!(
+                "; your later {} left nothing to undo, others having changed all of it since",
+                bounded_list(&later, 3)
+            ));
+        }
         return Ok(Found {
             tx: tx.id.to_string(),
-            what: format!("transaction {} of {} ({})", tx.id, tx.at, summary(tx)),
+            what,
             inverse,
         });
+    }
+    if let Some((latest, kept)) = overridden.first() {
+        return Err(Error::refused(format!(
+            "cannot undo your latest change to plan {} ({latest}): everything it changed was changed again since, and no earlier change of yours is left to undo",
+            loaded.plan_id
+        ))
+        .with_help(format!(
+            "{}; change it by hand (`set`, `phase`, `edit`), so nobody's later work is lost",
+            bounded_list(kept, 4)
+        )));
     }
     Err(Error::refused(format!(
         "nothing to undo: {actor} has no change to plan {} that is not undone yet",
@@ -716,10 +731,35 @@ mod tests {
                 .message
                 .starts_with("nothing to undo")
         );
-        // Bob moves the node again; Ann's undo of her phase change keeps his.
+        // Bob moves the node again: nothing of Ann's phase change is left, so
+        // her undo walks past it to her earlier change, says so, and keeps
+        // Bob's phase.
         bob.set_node_phase("plan-u", "work", Some("bobs phase".into()), None)
             .unwrap();
-        let err = ann.undo("plan-u", None).unwrap_err();
+        let edges_before = content(&ann).edges.len();
+        let echo = ann.undo("plan-u", None).unwrap();
+        assert!(
+            echo.changed.contains("left nothing to undo"),
+            "{}",
+            echo.changed
+        );
+        assert_eq!(content(&ann).edges.len(), edges_before - 1);
+        assert_eq!(
+            content(&ann).node("work").unwrap().phase.as_deref(),
+            Some("bobs phase")
+        );
+    }
+
+    #[test]
+    fn an_actor_whose_only_change_was_overtaken_is_told_so() {
+        let dir = tempfile::tempdir().unwrap();
+        let ann = built(dir.path());
+        let cat = forge(dir.path(), "cat");
+        cat.set_node_phase("plan-u", "work", Some("cats".into()), None)
+            .unwrap();
+        ann.set_node_phase("plan-u", "work", Some("anns".into()), None)
+            .unwrap();
+        let err = cat.undo("plan-u", None).unwrap_err();
         assert_eq!(err.exit_code(), 1);
         assert!(
             err.message.contains("changed again since"),
@@ -728,7 +768,7 @@ mod tests {
         );
         assert_eq!(
             content(&ann).node("work").unwrap().phase.as_deref(),
-            Some("bobs phase")
+            Some("anns")
         );
     }
 
