@@ -42,8 +42,8 @@ declare_check! {
                     Issue::blocking(
                         "invalid_handle",
                         format!(
-                            "edge `{}` leaves {} node `{}` on `{}`{hint}, which a {} never produces; use one of {} (disconnect it and connect again with --handle)",
-                            e.id, kind, e.from, e.handle, kind,
+                            "edge `{}` leaves {} node `{}` on `{}`{hint}, which {} never produces; use one of {} (disconnect it and connect again with --handle)",
+                            e.id, kind, e.from, e.handle, kind.a(),
                             allowed.iter().map(|h| format!("`{h}`")).collect::<Vec<_>>().join(", ")
                         ),
                     )

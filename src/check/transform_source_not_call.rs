@@ -37,11 +37,11 @@ declare_check! {
                 Issue::blocking(
                     "transform_source_not_call",
                     format!(
-                        "transform `{}` takes its source from {} node `{}`, but transforms work on the artifact a call's tool returns, which a {} does not produce; point `source` at a call whose tool returns an artifact{}",
+                        "transform `{}` takes its source from {} node `{}`, but transforms work on the artifact a call's tool returns, which {} does not produce; point `source` at a call whose tool returns an artifact{}",
                         n.id,
                         src.kind,
                         src.id,
-                        src.kind,
+                        src.kind.a(),
                         if src.kind == NodeKind::Reason { ", or read the reason node's fields directly" } else { "" }
                     ),
                 )

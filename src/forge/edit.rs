@@ -182,12 +182,13 @@ impl Forge {
                 .ok_or_else(|| unknown_node(before, node_id))?;
             if node.kind != kind {
                 return Err(Error::refused(format!(
-                    "node `{node_id}` is a {} node; set-config cannot turn it into a {kind} node",
-                    node.kind
+                    "node `{node_id}` is {} node; set-config cannot turn it into {} node",
+                    node.kind.a(),
+                    kind.a()
                 ))
                 .with_help(format!(
-                    "give a {} definition, or remove `{node_id}` and add a new {kind} node",
-                    node.kind
+                    "give {} definition, or remove `{node_id}` and add a new {kind} node",
+                    node.kind.a()
                 )));
             }
             let problems = new_refusable(kind, Some(&node.definition), &definition);
@@ -347,8 +348,8 @@ impl Forge {
                 None if source.kind.allows(&Handle::Always) => Handle::Always,
                 None => {
                     return Err(Error::invalid(format!(
-                        "`{from}` is a {} node: say which outcome the edge follows with --handle ({})",
-                        source.kind,
+                        "`{from}` is {} node: say which outcome the edge follows with --handle ({})",
+                        source.kind.a(),
                         allowed.join(", ")
                     )));
                 }
@@ -357,8 +358,8 @@ impl Forge {
                 let hint = crate::model::suggest::did_you_mean(&handle.as_str(), allowed.iter().copied());
                 let issue = crate::check::Issue::blocking("invalid_handle", format!("{} nodes have no `{handle}` handle", source.kind));
                 return Err(Error::refused(format!(
-                    "`{from}` is a {} node, which has no `{handle}` handle{hint}; its handles are {}",
-                    source.kind,
+                    "`{from}` is {} node, which has no `{handle}` handle{hint}; its handles are {}",
+                    source.kind.a(),
                     allowed.join(", ")
                 ))
                 .with_issue(issue)

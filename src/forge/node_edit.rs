@@ -188,12 +188,12 @@ pub fn parse(text: &str, original: &Node) -> Result<Parsed> {
     }
     if node.kind != original.kind {
         return Err(Error::refused(format!(
-            "node `{}` is a {} node; edit cannot turn it into a {} node",
-            original.id, original.kind, node.kind
+            "node `{}` is {} node; edit cannot turn it into {} node",
+            original.id, original.kind.a(), node.kind.a()
         ))
         .with_help(format!(
-            "set `kind` back to {}; for a {} node, remove this one (`planforge remove-node {}`) and add a new one (`planforge add-node ID --kind {}`)",
-            original.kind, node.kind, original.id, node.kind
+            "set `kind` back to {}; for {} node, remove this one (`planforge remove-node {}`) and add a new one (`planforge add-node ID --kind {}`)",
+            original.kind, node.kind.a(), original.id, node.kind
         )));
     }
     let problems = new_refusable(node.kind, Some(&original.definition), &node.definition);

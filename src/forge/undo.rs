@@ -216,8 +216,8 @@ fn invert(
                         adds.push(nb);
                     } else {
                         inv.kept.push(format!(
-                            "node `{id}` was changed since; it stays a {} node",
-                            nc.kind
+                            "node `{id}` was changed since; it stays {} node",
+                            nc.kind.a()
                         ));
                     }
                     continue;

@@ -37,6 +37,19 @@ impl NodeKind {
         }
     }
 
+    /// The kind with its article: `an entry`, `a call`.
+    pub fn a(self) -> &'static str {
+        match self {
+            NodeKind::Entry => "an entry",
+            NodeKind::Call => "a call",
+            NodeKind::Reason => "a reason",
+            NodeKind::Transform => "a transform",
+            NodeKind::Branch => "a branch",
+            NodeKind::Select => "a select",
+            NodeKind::Join => "a join",
+        }
+    }
+
     pub fn parse(s: &str) -> Option<NodeKind> {
         NodeKind::ALL.into_iter().find(|k| k.as_str() == s)
     }

@@ -161,7 +161,8 @@ impl ShapeProblem {
                 let parent = at.rsplit_once('/').map(|(p, _)| p).unwrap_or("definition");
                 let hint = crate::model::suggest::did_you_mean(key, allowed.iter().copied());
                 format!(
-                    "{kind} node `{node}` has the key `{key}` at {parent}, which a {kind} definition does not have{hint}; remove it (allowed keys: {})",
+                    "{kind} node `{node}` has the key `{key}` at {parent}, which {} definition does not have{hint}; remove it (allowed keys: {})",
+                    kind.a(),
                     allowed.join(", ")
                 )
             }

@@ -197,8 +197,8 @@ pub fn block(
     }
     for (k, v) in unknown_keys(node) {
         lines.push(format!(
-            "{PAD}{k} (not a {} field): {}",
-            node.kind,
+            "{PAD}{k} (not {} field): {}",
+            node.kind.a(),
             value(v, style)
         ));
     }

@@ -315,8 +315,11 @@ pub fn unknown_tool(sel: Selection, name: &str) -> Error {
         ),
     )
     .with_help(format!(
-        "the {} tools are: {}",
-        sel.as_str(),
+        "{}: {}",
+        match sel.as_str() {
+            "all" => "the tools of every tier are".to_string(),
+            tier => format!("the {tier} tools are"),
+        },
         names.join(", ")
     ))
 }
