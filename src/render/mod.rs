@@ -15,3 +15,18 @@ pub mod read;
 pub mod sarif;
 pub mod status;
 pub mod templates;
+
+/// How many terminal columns a string takes (wide characters count two).
+pub fn width(s: &str) -> usize {
+    unicode_width::UnicodeWidthStr::width(s)
+}
+
+/// `s` padded with spaces to `w` columns (by display width, not chars).
+pub fn pad(s: &str, w: usize) -> String {
+    format!("{s}{}", " ".repeat(w.saturating_sub(width(s))))
+}
+
+/// `s` right-aligned in `w` columns.
+pub fn pad_left(s: &str, w: usize) -> String {
+    format!("{}{s}", " ".repeat(w.saturating_sub(width(s))))
+}

@@ -43,12 +43,15 @@ pub fn text(o: &Outline) -> String {
         .entries()
         .map(|e| (e.key(), e.summary(), issues_cell(e), e))
         .collect();
-    let kw = rows.iter().map(|r| r.0.chars().count()).max().unwrap_or(0);
-    let sw = rows.iter().map(|r| r.1.chars().count()).max().unwrap_or(0);
-    let iw = rows.iter().map(|r| r.2.chars().count()).max().unwrap_or(0);
+    let kw = rows.iter().map(|r| super::width(r.0)).max().unwrap_or(0);
+    let sw = rows.iter().map(|r| super::width(&r.1)).max().unwrap_or(0);
+    let iw = rows.iter().map(|r| super::width(&r.2)).max().unwrap_or(0);
     for (key, summary, issues, e) in rows {
         let mut line = format!(
-            "{key:<kw$}  {summary:<sw$}  {issues:>iw$}  nodes: {}",
+            "{}  {}  {}  nodes: {}",
+            super::pad(key, kw),
+            super::pad(&summary, sw),
+            super::pad_left(&issues, iw),
             e.node_ids.join(", ")
         );
         if !e.tools.is_empty() {
@@ -185,6 +188,24 @@ mod tests {
         assert!(lines[2].ends_with("nodes: a, b"), "{}", lines[2]);
         assert!(lines[3].starts_with("(unphased)  "));
         assert!(lines[3].ends_with("tools: t, t"));
+    }
+
+    #[test]
+    fn wide_characters_keep_the_columns_aligned() {
+        let o = outline(
+            vec![
+                entry(Some("p3 日本"), &["a"], &[]),
+                entry(Some("plain"), &["b"], &[]),
+            ],
+            None,
+        );
+        let t = text(&o);
+        let cols: Vec<usize> = t
+            .lines()
+            .skip(1)
+            .map(|l| crate::render::width(&l[..l.find("nodes:").unwrap()]))
+            .collect();
+        assert!(cols.windows(2).all(|w| w[0] == w[1]), "{t}");
     }
 
     #[test]

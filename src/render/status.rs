@@ -105,7 +105,7 @@ pub fn list_text(plans: &[Summary]) -> String {
     }
     let w = plans
         .iter()
-        .map(|p| p.plan_id.chars().count())
+        .map(|p| super::width(&p.plan_id))
         .max()
         .unwrap_or(0);
     plans

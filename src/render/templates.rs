@@ -167,7 +167,7 @@ pub fn authored_json(p: &Loaded) -> Value {
 fn table(rows: &[Vec<String>]) -> Vec<String> {
     let cols = rows.first().map_or(0, Vec::len);
     let widths: Vec<usize> = (0..cols)
-        .map(|c| rows.iter().map(|r| r[c].chars().count()).max().unwrap_or(0))
+        .map(|c| rows.iter().map(|r| super::width(&r[c])).max().unwrap_or(0))
         .collect();
     rows.iter()
         .map(|r| {
@@ -178,7 +178,7 @@ fn table(rows: &[Vec<String>]) -> Vec<String> {
                     if c + 1 == cols {
                         x.clone()
                     } else {
-                        format!("{x:<w$}", w = widths[c])
+                        super::pad(x, widths[c])
                     }
                 })
                 .collect();
