@@ -754,19 +754,25 @@ fn document_case(world: &World, file: &Path, failures: &mut Vec<String>) -> usiz
 
 #[test]
 fn hostile_documents_are_refused_cleanly() {
-    let template = World::template();
+    documents("document", cases("doc"));
+}
+
+#[test]
+fn huge_and_deep_generated_documents_are_refused_cleanly() {
     let generated = tempfile::tempdir().unwrap();
-    let mut files = cases("doc");
-    files.extend(generated_documents(generated.path()));
+    documents("generated document", generated_documents(generated.path()));
+}
+
+fn documents(what: &str, files: Vec<PathBuf>) {
+    let template = World::template();
     let mut failures = Vec::new();
     let mut runs = 0;
     for file in &files {
-        // Cases that only read may share a world; imports land in plan-case,
-        // so each case gets a fresh one.
+        // Imports land in the store, so each case gets a fresh world.
         let world = template.fork();
         runs += document_case(&world, file, &mut failures);
     }
-    report("document", runs, failures);
+    report(what, runs, failures);
 }
 
 #[test]
