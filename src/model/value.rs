@@ -224,7 +224,9 @@ impl Value {
                 true
             }
             Value::Array(a) => a.iter_mut().fold(false, |cut, v| v.cut_strings(max) | cut),
-            Value::Object(m) => m.values_mut().fold(false, |cut, v| v.cut_strings(max) | cut),
+            Value::Object(m) => m
+                .values_mut()
+                .fold(false, |cut, v| v.cut_strings(max) | cut),
             _ => false,
         }
     }
