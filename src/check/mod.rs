@@ -465,6 +465,36 @@ pub(crate) mod testing {
         crate::registry::Registry::parse(yaml, crate::wire::Syntax::Yaml, "test")
             .expect("test registry")
     }
+    /// A `transform` node reading from `source`, with these steps.
+    pub fn transform_with(id: &str, source: &str, steps: serde_json::Value) -> Node {
+        node(
+            id,
+            NodeKind::Transform,
+            serde_json::json!({"source": r(source, None), "steps": steps, "emit": {"as": "rows"}, "output": []}),
+        )
+    }
+    /// A `transform` node reading from `source`, with no steps.
+    pub fn transform(id: &str, source: &str) -> Node {
+        transform_with(id, source, serde_json::json!([]))
+    }
+    /// The registry `init` writes, plus `report_fetch`, a tool returning a
+    /// `json_document` artifact.
+    pub fn artifact_registry() -> crate::registry::Registry {
+        registry(&crate::registry::DEFAULT_REGISTRY_YAML.replace(
+            "tools:\n",
+            "tools:\n  report_fetch: {returns: {kind: artifact, class: json_document}}\n",
+        ))
+    }
+    /// `report_fetch` feeding a transform `t` with these steps.
+    pub fn fetch_then_steps(steps: serde_json::Value) -> Content {
+        plan(
+            vec![
+                call_with("a", "report_fetch", serde_json::json!({}), &[]),
+                transform_with("t", "a", steps),
+            ],
+            vec![],
+        )
+    }
     /// Runs one check with a registry and returns its issues.
     pub fn run_reg(
         check: &dyn super::Check,

@@ -72,16 +72,8 @@ declare_check! {
 mod tests {
     use super::TransformSourceNotArtifact;
     use crate::check::testing::*;
-    use crate::model::NodeKind;
-    use serde_json::json;
 
-    fn transform(id: &str, source: &str) -> crate::model::Node {
-        node(
-            id,
-            NodeKind::Transform,
-            json!({"source": r(source, None), "steps": [], "emit": {"as": "rows"}, "output": []}),
-        )
-    }
+    use serde_json::json;
 
     const REG: &str = "tools: {txt: {returns: text}, report: {returns: {kind: artifact, class: doc}}}\nartifactClasses: {doc: {}}";
 

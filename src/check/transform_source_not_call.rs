@@ -56,16 +56,6 @@ declare_check! {
 mod tests {
     use super::TransformSourceNotCall;
     use crate::check::testing::*;
-    use crate::model::NodeKind;
-    use serde_json::json;
-
-    pub fn transform(id: &str, source: &str) -> crate::model::Node {
-        node(
-            id,
-            NodeKind::Transform,
-            json!({"source": r(source, None), "steps": [], "emit": {"as": "rows"}, "output": []}),
-        )
-    }
 
     #[test]
     fn fires_on_a_non_call_source() {

@@ -102,40 +102,17 @@ declare_check! {
 mod tests {
     use super::TransformStepArgs;
     use crate::check::testing::*;
-    use crate::model::NodeKind;
+
     use serde_json::json;
-
-    fn with_steps(steps: serde_json::Value) -> crate::model::Content {
-        let t = node(
-            "t",
-            NodeKind::Transform,
-            json!({"source": r("a", None), "steps": steps, "emit": {"as": "rows"}, "output": []}),
-        );
-        plan(
-            vec![call_with("a", "report_fetch", json!({}), &[]), t],
-            vec![],
-        )
-    }
-
-    fn reg() -> crate::registry::Registry {
-        registry(
-            crate::registry::DEFAULT_REGISTRY_YAML
-                .replace(
-                    "tools:\n",
-                    "tools:\n  report_fetch: {returns: {kind: artifact, class: json_document}}\n",
-                )
-                .as_str(),
-        )
-    }
 
     #[test]
     fn fires_on_wrong_unknown_and_missing_args() {
-        let p = with_steps(json!([
+        let p = fetch_then_steps(json!([
             {"name": "artifact_json_get", "args": {"path": 3, "lmit": 10}},
             {"name": "artifact_json_get"},
             {"name": "artifact_head", "args": {"n": 1}}
         ]));
-        let issues = run_reg(&TransformStepArgs, &p, &reg());
+        let issues = run_reg(&TransformStepArgs, &p, &artifact_registry());
         assert_eq!(issues.len(), 3);
         assert!(
             issues[0].message.contains("literal string")
@@ -147,10 +124,10 @@ mod tests {
 
     #[test]
     fn passes_fitting_args() {
-        let p = with_steps(json!([
+        let p = fetch_then_steps(json!([
             {"name": "artifact_json_get", "args": {"path": "items", "limit": 10}},
             {"name": "artifact_head"}
         ]));
-        assert!(run_reg(&TransformStepArgs, &p, &reg()).is_empty());
+        assert!(run_reg(&TransformStepArgs, &p, &artifact_registry()).is_empty());
     }
 }

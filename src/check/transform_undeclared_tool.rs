@@ -62,16 +62,8 @@ declare_check! {
 mod tests {
     use super::TransformUndeclaredTool;
     use crate::check::testing::*;
-    use crate::model::NodeKind;
-    use serde_json::json;
 
-    fn transform(id: &str, source: &str) -> crate::model::Node {
-        node(
-            id,
-            NodeKind::Transform,
-            json!({"source": r(source, None), "steps": [], "emit": {"as": "rows"}, "output": []}),
-        )
-    }
+    use serde_json::json;
 
     const REG: &str = "tools: {quiet: {summary: x}, report: {returns: {kind: artifact, class: doc}}}\nartifactClasses: {doc: {}}";
 

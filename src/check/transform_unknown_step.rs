@@ -69,36 +69,15 @@ declare_check! {
 mod tests {
     use super::TransformUnknownStep;
     use crate::check::testing::*;
-    use crate::model::NodeKind;
+
     use serde_json::json;
-
-    fn with_steps(steps: serde_json::Value) -> crate::model::Content {
-        let t = node(
-            "t",
-            NodeKind::Transform,
-            json!({"source": r("a", None), "steps": steps, "emit": {"as": "rows"}, "output": []}),
-        );
-        plan(
-            vec![call_with("a", "report_fetch", json!({}), &[]), t],
-            vec![],
-        )
-    }
-
-    fn reg() -> crate::registry::Registry {
-        registry(
-            crate::registry::DEFAULT_REGISTRY_YAML
-                .replace(
-                    "tools:\n",
-                    "tools:\n  report_fetch: {returns: {kind: artifact, class: json_document}}\n",
-                )
-                .as_str(),
-        )
-    }
 
     #[test]
     fn fires_on_a_step_the_class_lacks() {
-        let p = with_steps(json!([{"name": "artifact_md_sections"}, {"name": "artifact_jsn_get"}]));
-        let issues = run_reg(&TransformUnknownStep, &p, &reg());
+        let p = fetch_then_steps(
+            json!([{"name": "artifact_md_sections"}, {"name": "artifact_jsn_get"}]),
+        );
+        let issues = run_reg(&TransformUnknownStep, &p, &artifact_registry());
         assert_eq!(issues.len(), 2);
         assert!(
             issues[1]
@@ -113,9 +92,9 @@ mod tests {
 
     #[test]
     fn passes_own_and_inherited_steps() {
-        let p = with_steps(
+        let p = fetch_then_steps(
             json!([{"name": "artifact_head"}, {"name": "artifact_json_get", "args": {"path": "x"}}]),
         );
-        assert!(run_reg(&TransformUnknownStep, &p, &reg()).is_empty());
+        assert!(run_reg(&TransformUnknownStep, &p, &artifact_registry()).is_empty());
     }
 }
