@@ -1,69 +1,11 @@
 //! The core as a new user runs it: lifecycle, documents, digests, the store
 //! under concurrency and crashes, hostile ids, bounded echoes, JSON errors.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+mod common;
 
-fn bin() -> &'static str {
-    env!("CARGO_BIN_EXE_planforge")
-}
-
-struct Env {
-    _dir: tempfile::TempDir,
-    root: PathBuf,
-}
-
-impl Env {
-    fn new() -> Env {
-        let dir = tempfile::tempdir().unwrap();
-        let root = dir.path().to_path_buf();
-        let env = Env { _dir: dir, root };
-        env.ok(&["init"]);
-        env
-    }
-    fn store(&self) -> PathBuf {
-        self.root.join("plans")
-    }
-    fn cmd(&self, args: &[&str]) -> Command {
-        let mut c = Command::new(bin());
-        c.current_dir(&self.root)
-            .args(args)
-            .env("NO_COLOR", "1")
-            .env("PLANFORGE_ACTOR", "tester")
-            .env_remove("PLANFORGE_STORE")
-            .env_remove("PLANFORGE_PLAN")
-            .stdin(Stdio::null());
-        c
-    }
-    fn run(&self, args: &[&str]) -> Output {
-        self.cmd(args).output().unwrap()
-    }
-    fn ok(&self, args: &[&str]) -> String {
-        let out = self.run(args);
-        assert!(
-            out.status.success(),
-            "planforge {args:?} failed ({:?}):\n{}\n{}",
-            out.status.code(),
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8(out.stdout).unwrap()
-    }
-    fn json(&self, args: &[&str]) -> serde_json::Value {
-        let mut a = vec!["--format", "json"];
-        a.extend_from_slice(args);
-        let out = self.run(&a);
-        serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
-            panic!(
-                "{args:?}: not one JSON document ({e}): {}",
-                String::from_utf8_lossy(&out.stdout)
-            )
-        })
-    }
-    fn code(&self, args: &[&str]) -> i32 {
-        self.run(args).status.code().unwrap()
-    }
-}
+use common::{Env, bin};
+use std::path::Path;
+use std::process::{Command, Stdio};
 
 /// An entry and a call that reads nothing tainted.
 fn small_plan(env: &Env, id: &str) {

@@ -3,19 +3,26 @@
 //! aborts, the kind cannot change, and a concurrent change is not
 //! overwritten.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
 
-struct Env {
-    dir: tempfile::TempDir,
-}
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+/// The shared harness with the store and plan given by the environment, a
+/// fixed clock, and temporary files kept inside the folder.
+struct Env(common::Env);
 
 impl Env {
     /// A store with plan-e: an entry `start` and a call `fetch` (tool x).
     fn new() -> Env {
-        let env = Env {
-            dir: tempfile::tempdir().unwrap(),
-        };
+        let env = Env(common::Env::empty()
+            .var_path("PLANFORGE_STORE", "plans")
+            .var("PLANFORGE_PLAN", "plan-e")
+            .var("PLANFORGE_NOW", "2026-01-01T00:00:00Z")
+            .var_path("TMPDIR", "tmp")
+            .var_path("XDG_STATE_HOME", "state")
+            .var("PF_BIN", common::bin())
+            .var_path("WORK", ""));
         std::fs::create_dir_all(env.path("tmp")).unwrap();
         for args in [
             "init",
@@ -31,29 +38,11 @@ impl Env {
     }
 
     fn path(&self, p: &str) -> PathBuf {
-        self.dir.path().join(p)
-    }
-
-    fn command(&self, args: &[&str]) -> Command {
-        let mut c = Command::new(env!("CARGO_BIN_EXE_planforge"));
-        c.args(args)
-            .env("PLANFORGE_STORE", self.path("plans"))
-            .env("PLANFORGE_PLAN", "plan-e")
-            .env("PLANFORGE_ACTOR", "tester")
-            .env("PLANFORGE_NOW", "2026-01-01T00:00:00Z")
-            .env("NO_COLOR", "1")
-            .env("COLUMNS", "100")
-            .env("TMPDIR", self.path("tmp"))
-            .env("XDG_STATE_HOME", self.path("state"))
-            .env("PF_BIN", env!("CARGO_BIN_EXE_planforge"))
-            .env("WORK", self.dir.path())
-            .env_remove("VISUAL")
-            .env_remove("EDITOR");
-        c
+        self.0.path(p)
     }
 
     fn run(&self, args: &[&str], editor: Option<&Path>) -> Output {
-        let mut c = self.command(args);
+        let mut c = self.0.cmd(args);
         if let Some(e) = editor {
             c.env("EDITOR", e);
         }

@@ -7,6 +7,9 @@
 //! Linux only: the limits are `prlimit --as --cpu` (util-linux) around each
 //! run, and the test fails (never skips) when `prlimit` is missing.
 
+mod common;
+
+use common::{Env, bin};
 use std::collections::BTreeMap;
 use std::ffi::OsString;
 use std::io::Read;
@@ -44,10 +47,6 @@ const ERROR_CODES: [&str; 13] = [
     "corrupt_store",
     "internal",
 ];
-
-fn bin() -> &'static str {
-    env!("CARGO_BIN_EXE_planforge")
-}
 
 fn corpus() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/hostile")
@@ -384,22 +383,24 @@ impl Inputs {
 /// A fixture store: `plans/` (plan-h: start → fetch, the current plan) and,
 /// beside it, `outside/` (what no run may touch), `home/` (HOME) and
 /// `good.json` (a valid document).
-struct World {
-    _dir: tempfile::TempDir,
-    root: PathBuf,
-}
+type World = Env;
 
 impl World {
+    /// An empty world; its fixture runs are by actor `fixture`, HOME `home/`.
+    fn blank() -> World {
+        Env::empty()
+            .var("PLANFORGE_ACTOR", "fixture")
+            .var_path("HOME", "home")
+    }
+
     fn template() -> World {
-        let dir = tempfile::tempdir().unwrap();
-        let root = dir.path().to_path_buf();
-        let w = World { _dir: dir, root };
+        let w = World::blank();
         for d in ["home", "outside/templates"] {
             std::fs::create_dir_all(w.root.join(d)).unwrap();
         }
-        w.setup(&["init"]);
-        w.setup(&["create", "plan-h"]);
-        w.setup(&[
+        w.ok(&["init"]);
+        w.ok(&["create", "plan-h"]);
+        w.ok(&[
             "add-node",
             "start",
             "--kind",
@@ -407,7 +408,7 @@ impl World {
             "--input",
             "q:string:64",
         ]);
-        w.setup(&[
+        w.ok(&[
             "add-node",
             "fetch",
             "--kind",
@@ -428,11 +429,11 @@ impl World {
             "--on-missing-value",
             "fail",
         ]);
-        w.setup(&["connect", "start", "fetch"]);
+        w.ok(&["connect", "start", "fetch"]);
         // A valid document of plan-h's content, under another id, claiming no
         // digest or state (so nothing but the case under test refuses it).
         let mut good: serde_json::Value =
-            serde_json::from_str(&w.setup(&["export", "-p", "plan-h"])).unwrap();
+            serde_json::from_str(&w.ok(&["export", "-p", "plan-h"])).unwrap();
         let g = good.as_object_mut().unwrap();
         for k in ["digest", "state", "revision"] {
             g.remove(k);
@@ -463,32 +464,11 @@ impl World {
         w
     }
 
-    fn setup(&self, args: &[&str]) -> String {
-        let out = Command::new(bin())
-            .args(args)
-            .current_dir(&self.root)
-            .env("NO_COLOR", "1")
-            .env("HOME", self.root.join("home"))
-            .env("PLANFORGE_ACTOR", "fixture")
-            .env_remove("PLANFORGE_STORE")
-            .env_remove("PLANFORGE_PLAN")
-            .stdin(Stdio::null())
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "fixture: planforge {args:?}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8(out.stdout).unwrap()
-    }
-
     /// A fresh copy of this world for one case.
     fn fork(&self) -> World {
-        let dir = tempfile::tempdir().unwrap();
-        let root = dir.path().to_path_buf();
-        copy_dir(&self.root, &root);
-        World { _dir: dir, root }
+        let w = World::blank();
+        copy_dir(&self.root, &w.root);
+        w
     }
 }
 

@@ -1,40 +1,15 @@
 //! `planforge mcp` driven as an MCP client would drive it: raw JSON-RPC,
 //! one message per line, over the child's stdin and stdout.
 
+mod common;
+
+use common::{Env, bin};
 use serde_json::{Value, json};
 use std::io::{BufRead, BufReader, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, channel};
 use std::time::Duration;
-
-fn bin() -> &'static str {
-    env!("CARGO_BIN_EXE_planforge")
-}
-
-/// A temp folder holding a store made by `planforge init`.
-struct Store {
-    _dir: tempfile::TempDir,
-    root: PathBuf,
-}
-
-impl Store {
-    fn new() -> Store {
-        let dir = tempfile::tempdir().unwrap();
-        let root = dir.path().to_path_buf();
-        let out = Command::new(bin())
-            .current_dir(&root)
-            .arg("init")
-            .env("NO_COLOR", "1")
-            .output()
-            .unwrap();
-        assert!(out.status.success(), "{out:?}");
-        Store { _dir: dir, root }
-    }
-    fn path(&self) -> PathBuf {
-        self.root.join("plans")
-    }
-}
 
 /// A running server and the client side of its stdio.
 struct Client {
@@ -243,8 +218,8 @@ fn summarize() -> Value {
 
 #[test]
 fn a_client_builds_freezes_and_submits_a_plan() {
-    let store = Store::new();
-    let mut c = Client::start(&store.path(), &[]);
+    let store = Env::new();
+    let mut c = Client::start(&store.store(), &[]);
 
     // tools/list: exactly the authoring tier, with schemas and annotations.
     let list = c.request("tools/list", json!({}));
@@ -393,14 +368,14 @@ fn a_client_builds_freezes_and_submits_a_plan() {
     c.ok("plan_status", json!({"planId": "plan-mcp"}));
 
     // Tools never change the store's current plan.
-    assert!(!store.path().join("current").exists());
+    assert!(!store.store().join("current").exists());
     c.finish();
 }
 
 #[test]
 fn add_node_refuses_wrong_types_in_the_definition_naming_them() {
-    let store = Store::new();
-    let mut c = Client::start(&store.path(), &[]);
+    let store = Env::new();
+    let mut c = Client::start(&store.store(), &[]);
     c.ok("create_plan", json!({"planId": "plan-x"}));
     let text = c.refused(
         "add_node",
@@ -435,14 +410,14 @@ fn add_node_refuses_wrong_types_in_the_definition_naming_them() {
 
 #[test]
 fn read_only_servers_refuse_mutations_and_still_read() {
-    let store = Store::new();
+    let store = Env::new();
     {
-        let mut c = Client::start(&store.path(), &[]);
+        let mut c = Client::start(&store.store(), &[]);
         c.ok("create_plan", json!({"planId": "plan-ro"}));
         c.ok("add_node", json!({"planId": "plan-ro", "node": entry()}));
         c.finish();
     }
-    let mut c = Client::start(&store.path(), &["--read-only"]);
+    let mut c = Client::start(&store.store(), &["--read-only"]);
     // Mutating tools stay listed.
     assert_eq!(
         sorted(c.tool_names()),
@@ -462,8 +437,8 @@ fn read_only_servers_refuse_mutations_and_still_read() {
 
 #[test]
 fn the_front_tier_is_exactly_three_tools() {
-    let store = Store::new();
-    let mut c = Client::start(&store.path(), &["--tier", "front"]);
+    let store = Env::new();
+    let mut c = Client::start(&store.store(), &["--tier", "front"]);
     assert_eq!(
         c.tool_names(),
         ["list_templates", "instantiate_plan", "author_plan"]
@@ -511,22 +486,22 @@ fn the_front_tier_is_exactly_three_tools() {
         .unwrap()
         .to_string();
     let meta: Value =
-        serde_json::from_slice(&std::fs::read(store.path().join(&id).join("meta.json")).unwrap())
+        serde_json::from_slice(&std::fs::read(store.store().join(&id).join("meta.json")).unwrap())
             .unwrap();
     assert_eq!(
         meta["request"], request,
         "the request is kept byte for byte"
     );
     c.finish();
-    let mut all = Client::start(&store.path(), &["--tier", "all"]);
+    let mut all = Client::start(&store.store(), &["--tier", "all"]);
     assert_eq!(all.tool_names().len(), 25);
     all.finish();
 }
 
 #[test]
 fn pipelined_calls_are_serialised_and_none_is_lost() {
-    let store = Store::new();
-    let mut c = Client::start(&store.path(), &[]);
+    let store = Env::new();
+    let mut c = Client::start(&store.store(), &[]);
     c.ok("create_plan", json!({"planId": "plan-many"}));
     let first = c.next_id;
     for i in 0..20 {

@@ -2,67 +2,14 @@
 //! and mechanism it prints, plans that freeze for every mechanism, the
 //! fallbacks, depth 1, and the refusals that name the task.
 
-use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
+mod common;
 
-fn bin() -> &'static str {
-    env!("CARGO_BIN_EXE_planforge")
-}
-
-struct Env {
-    _dir: tempfile::TempDir,
-    root: PathBuf,
-}
+use common::Env;
 
 impl Env {
-    fn new() -> Env {
-        let dir = tempfile::tempdir().unwrap();
-        let root = dir.path().to_path_buf();
-        let env = Env { _dir: dir, root };
-        env.ok(&["init"]);
-        env
-    }
-    fn cmd(&self, args: &[&str]) -> Command {
-        let mut c = Command::new(bin());
-        c.current_dir(&self.root)
-            .args(args)
-            .env("NO_COLOR", "1")
-            .env("PLANFORGE_ACTOR", "tester")
-            .env_remove("PLANFORGE_STORE")
-            .env_remove("PLANFORGE_PLAN")
-            .stdin(Stdio::null());
-        c
-    }
-    fn run(&self, args: &[&str]) -> Output {
-        self.cmd(args).output().unwrap()
-    }
-    fn ok(&self, args: &[&str]) -> String {
-        let out = self.run(args);
-        assert!(
-            out.status.success(),
-            "planforge {args:?} failed ({:?}):\n{}\n{}",
-            out.status.code(),
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8(out.stdout).unwrap()
-    }
-    fn json(&self, args: &[&str]) -> serde_json::Value {
-        let mut a = vec!["--format", "json"];
-        a.extend_from_slice(args);
-        let out = self.run(&a);
-        serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
-            panic!(
-                "{args:?}: not one JSON document ({e}): {}",
-                String::from_utf8_lossy(&out.stdout)
-            )
-        })
-    }
     /// Writes a decomposition and returns its path.
     fn file(&self, name: &str, text: &str) -> String {
-        let p = self.root.join(name);
-        std::fs::write(&p, text).unwrap();
-        p.to_string_lossy().into_owned()
+        self.write(name, text).to_string_lossy().into_owned()
     }
     /// Orchestrates `text` into `plan`, checks the plan freezes, and
     /// returns the printed report.

@@ -2,6 +2,8 @@
 //! Tab completion, Ctrl-C and Ctrl-D, history across restarts, and a REPL
 //! and another process editing one plan at once.
 
+mod common;
+
 use rexpect::process::WaitStatus;
 use rexpect::session::{PtySession, spawn_command};
 use std::path::PathBuf;
@@ -9,16 +11,19 @@ use std::process::Command;
 
 const TIMEOUT_MS: u64 = 15_000;
 
-struct Env {
-    dir: tempfile::TempDir,
-}
+/// The shared harness with the store given by the environment, a terminal
+/// of 100x40 and the REPL's history kept inside the folder.
+struct Env(common::Env);
 
 impl Env {
     /// A store with plan-p: `first_step` (entry) and `fetch` (join).
     fn new() -> Env {
-        let env = Env {
-            dir: tempfile::tempdir().unwrap(),
-        };
+        let env = Env(common::Env::empty()
+            .var_path("PLANFORGE_STORE", "plans")
+            .var("TERM", "xterm")
+            .var("LINES", "40")
+            .var_path("XDG_STATE_HOME", "state")
+            .var_path("TMPDIR", ""));
         for args in [
             &["init"][..],
             &["create", "plan-p"],
@@ -35,32 +40,19 @@ impl Env {
             &["add-node", "only_in_q", "--kind", "join", "-p", "plan-q"],
             &["use", "plan-p"],
         ] {
-            let out = env.command().args(args).output().unwrap();
-            assert!(
-                out.status.success(),
-                "{args:?}: {}",
-                String::from_utf8_lossy(&out.stderr)
-            );
+            env.0.ok(args);
         }
         env
     }
 
     fn path(&self, p: &str) -> PathBuf {
-        self.dir.path().join(p)
+        self.0.path(p)
     }
 
+    /// `planforge` here, its stdio left to the pty.
     fn command(&self) -> Command {
-        let mut c = Command::new(env!("CARGO_BIN_EXE_planforge"));
-        c.env("PLANFORGE_STORE", self.path("plans"))
-            .env("PLANFORGE_ACTOR", "tester")
-            .env("NO_COLOR", "1")
-            .env("TERM", "xterm")
-            .env("COLUMNS", "100")
-            .env("LINES", "40")
-            .env("XDG_STATE_HOME", self.path("state"))
-            .env("TMPDIR", self.dir.path())
-            .env_remove("PLANFORGE_PLAN")
-            .current_dir(self.dir.path());
+        let mut c = Command::new(common::bin());
+        self.0.configure(&mut c);
         c
     }
 

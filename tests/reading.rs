@@ -5,75 +5,45 @@
 #[path = "../examples/gen_plan.rs"]
 mod gen_plan;
 
+mod common;
+
+use common::Out;
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// A temporary store made by `planforge init`.
-struct Env {
-    _dir: tempfile::TempDir,
-    root: PathBuf,
-}
-
-struct Out {
-    stdout: String,
-    stderr: String,
-    code: i32,
-}
-
-impl Out {
-    fn json(&self) -> Value {
-        serde_json::from_str(&self.stdout)
-            .unwrap_or_else(|e| panic!("not JSON ({e}): {}", self.stdout))
-    }
-    fn ok(self) -> Out {
-        assert_eq!(
-            self.code, 0,
-            "stdout: {}\nstderr: {}",
-            self.stdout, self.stderr
-        );
-        self
-    }
-}
+/// A temporary store made by `planforge init`, every run naming it with
+/// `--store`.
+struct Env(common::Env);
 
 impl Env {
     fn new() -> Env {
-        let dir = tempfile::tempdir().unwrap();
-        let root = dir.path().to_path_buf();
-        let env = Env { _dir: dir, root };
+        let env = Env(common::Env::empty());
         env.run(&["init"]).ok();
         env
     }
 
+    fn root(&self) -> &Path {
+        &self.0.root
+    }
+
     fn store(&self) -> PathBuf {
-        self.root.join("plans")
+        self.0.store()
     }
 
     fn run(&self, args: &[&str]) -> Out {
-        let out = Command::new(env!("CARGO_BIN_EXE_planforge"))
-            .current_dir(&self.root)
-            .arg("--store")
-            .arg(self.store())
-            .args(args)
-            .env("NO_COLOR", "1")
-            .env("COLUMNS", "100")
-            .env("PLANFORGE_ACTOR", "tester")
-            .env_remove("PLANFORGE_PLAN")
-            .env_remove("PLANFORGE_STORE")
-            .env_remove("CLICOLOR_FORCE")
-            .output()
-            .expect("run planforge");
-        Out {
-            stdout: String::from_utf8(out.stdout).unwrap(),
-            stderr: String::from_utf8(out.stderr).unwrap(),
-            code: out.status.code().unwrap_or(-1),
-        }
+        let store = self.store();
+        let mut a = vec!["--store", store.to_str().unwrap()];
+        a.extend_from_slice(args);
+        self.0.out(&a)
     }
 
     /// Writes `doc` to a file in the temp dir and imports it.
     fn import(&self, name: &str, doc: &Value) -> PathBuf {
-        let path = self.root.join(format!("{name}.json"));
-        std::fs::write(&path, serde_json::to_string_pretty(doc).unwrap()).unwrap();
+        let path = self.0.write(
+            &format!("{name}.json"),
+            &serde_json::to_string_pretty(doc).unwrap(),
+        );
         self.run(&["import", path.to_str().unwrap()]).ok();
         path
     }
@@ -525,8 +495,8 @@ fn diff_frozen_current_shows_exactly_the_edits_since_the_freeze() {
     assert_eq!(err["error"]["code"], "unknown_revision");
 
     // Two documents: the same edits.
-    let a = env.root.join("a.json");
-    let b = env.root.join("b.json");
+    let a = env.root().join("a.json");
+    let b = env.root().join("b.json");
     std::fs::write(&a, env.run(&["export", "--rev", &r]).ok().stdout).unwrap();
     std::fs::write(&b, env.run(&["export"]).ok().stdout).unwrap();
     let o = env.run(&[
@@ -679,7 +649,7 @@ fn graph_dot_renders_with_graphviz_and_mermaid_names_every_node() {
     );
     assert!(dot.contains("style=dashed"), "error edges are dashed");
     assert!(dot.contains("label=\"no_match\""), "handles label edges");
-    let svg = dot_renders(&dot, &env.root);
+    let svg = dot_renders(&dot, env.root());
     assert!(svg.contains("<svg"), "{svg}");
     assert_eq!(env.run(&["graph"]).ok().stdout, dot, "dot is the default");
 
@@ -707,7 +677,7 @@ fn graph_dot_renders_with_graphviz_and_mermaid_names_every_node() {
     });
     env.import("hostile", &hostile);
     let dot = env.run(&["-p", "plan-hostile", "graph"]).ok().stdout;
-    dot_renders(&dot, &env.root);
+    dot_renders(&dot, env.root());
     assert_eq!(env.run(&["graph", "--format", "json"]).code, 2);
 }
 
@@ -798,11 +768,11 @@ fn generated_plans_of_a_thousand_nodes_validate_clean_against_their_registry() {
             plan_id: None,
             rich,
         });
-        let file = env.root.join(format!("gen{seed}.json"));
+        let file = env.root().join(format!("gen{seed}.json"));
         std::fs::write(&file, serde_json::to_string(&doc).unwrap()).unwrap();
         let reg = match registry {
             Some(text) => {
-                let p = env.root.join(format!("registry{seed}.yaml"));
+                let p = env.root().join(format!("registry{seed}.yaml"));
                 std::fs::write(&p, text).unwrap();
                 p
             }

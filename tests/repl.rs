@@ -3,43 +3,39 @@
 //! a script stops at its first failing line unless --keep-going; `use` is
 //! local to the REPL; the REPL holds no lock between commands.
 
+mod common;
+
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 
-struct Env {
-    dir: tempfile::TempDir,
-}
+/// A folder for several stores, each run naming its store in the
+/// environment, with a fixed clock and id seed.
+struct Env(common::Env);
 
 impl Env {
     fn new() -> Env {
-        Env {
-            dir: tempfile::tempdir().unwrap(),
-        }
+        Env(common::Env::empty()
+            .var("PLANFORGE_NOW", "2026-01-01T00:00:00Z")
+            .var("PLANFORGE_ID_SEED", "repl-tests")
+            .var_path("TMPDIR", "")
+            .var_path("XDG_STATE_HOME", "state")
+            .var("PF_BIN", common::bin()))
     }
 
     fn path(&self, p: &str) -> PathBuf {
-        self.dir.path().join(p)
+        self.0.path(p)
     }
 
     fn command(&self, store: &str) -> Command {
-        let mut c = Command::new(env!("CARGO_BIN_EXE_planforge"));
+        let mut c = Command::new(common::bin());
         self.setup(&mut c, store);
         c
     }
 
     fn setup(&self, c: &mut Command, store: &str) {
-        c.env("PLANFORGE_STORE", self.path(store))
-            .env("PLANFORGE_ACTOR", "tester")
-            .env("PLANFORGE_NOW", "2026-01-01T00:00:00Z")
-            .env("PLANFORGE_ID_SEED", "repl-tests")
-            .env("NO_COLOR", "1")
-            .env("COLUMNS", "100")
-            .env("TMPDIR", self.dir.path())
-            .env("XDG_STATE_HOME", self.path("state"))
-            .env("PF_BIN", env!("CARGO_BIN_EXE_planforge"))
-            .env_remove("PLANFORGE_PLAN")
-            .current_dir(self.dir.path());
+        self.0.configure(c);
+        c.env("PLANFORGE_STORE", self.path(store));
     }
 
     fn run(&self, store: &str, args: &[&str]) -> Output {
@@ -48,22 +44,9 @@ impl Env {
 
     /// Runs `planforge repl ARGS` with `script` on stdin.
     fn repl(&self, store: &str, args: &[&str], script: &str) -> Output {
-        let mut child = self
-            .command(store)
-            .arg("repl")
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(script.as_bytes())
-            .unwrap();
-        child.wait_with_output().unwrap()
+        let mut c = self.command(store);
+        c.arg("repl").args(args);
+        common::output_with_stdin(c, script.as_bytes())
     }
 
     /// Runs one line through a real shell: `sh -c '"$PF_BIN" LINE'`.

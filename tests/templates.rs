@@ -3,79 +3,14 @@
 //! args are converted by type and refused with the param named; an owner's
 //! request is kept byte for byte.
 
-use std::io::Write;
+mod common;
+
+use common::Env;
 use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
-
-fn bin() -> &'static str {
-    env!("CARGO_BIN_EXE_planforge")
-}
-
-struct Env {
-    _dir: tempfile::TempDir,
-    root: PathBuf,
-}
 
 impl Env {
-    fn new() -> Env {
-        let dir = tempfile::tempdir().unwrap();
-        let root = dir.path().to_path_buf();
-        let env = Env { _dir: dir, root };
-        env.ok(&["init"]);
-        env
-    }
     fn templates_dir(&self) -> PathBuf {
-        self.root.join("plans/templates")
-    }
-    fn cmd(&self, args: &[&str]) -> Command {
-        let mut c = Command::new(bin());
-        c.current_dir(&self.root)
-            .args(args)
-            .env("NO_COLOR", "1")
-            .env("PLANFORGE_ACTOR", "tester")
-            .env_remove("PLANFORGE_STORE")
-            .env_remove("PLANFORGE_PLAN")
-            .stdin(Stdio::null());
-        c
-    }
-    fn run(&self, args: &[&str]) -> Output {
-        self.cmd(args).output().unwrap()
-    }
-    fn ok(&self, args: &[&str]) -> String {
-        let out = self.run(args);
-        assert!(
-            out.status.success(),
-            "planforge {args:?} failed ({:?}):\n{}\n{}",
-            out.status.code(),
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8(out.stdout).unwrap()
-    }
-    fn json(&self, args: &[&str]) -> serde_json::Value {
-        let mut a = vec!["--format", "json"];
-        a.extend_from_slice(args);
-        let out = self.run(&a);
-        serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
-            panic!(
-                "{args:?}: not one JSON document ({e}): {}",
-                String::from_utf8_lossy(&out.stdout)
-            )
-        })
-    }
-    fn code(&self, args: &[&str]) -> i32 {
-        self.run(args).status.code().unwrap()
-    }
-    fn with_stdin(&self, args: &[&str], input: &[u8]) -> Output {
-        let mut child = self
-            .cmd(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        child.stdin.take().unwrap().write_all(input).unwrap();
-        child.wait_with_output().unwrap()
+        self.path("plans/templates")
     }
 }
 

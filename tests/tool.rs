@@ -2,56 +2,34 @@
 //! the shell, text by default, `{formatVersion, ok, text}` with
 //! `--format json`, refusals exiting 1, 2 or 3.
 
+mod common;
+
+use common::parse_json;
 use serde_json::{Value, json};
-use std::io::Write;
 use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
-fn bin() -> &'static str {
-    env!("CARGO_BIN_EXE_planforge")
-}
-
-struct Env {
-    _dir: tempfile::TempDir,
-    root: PathBuf,
-}
+/// A store made by `planforge init`, run with no PLANFORGE_ACTOR (the actor
+/// comes from USER).
+struct Env(common::Env);
 
 impl Env {
     fn new() -> Env {
-        let dir = tempfile::tempdir().unwrap();
-        let root = dir.path().to_path_buf();
-        let env = Env { _dir: dir, root };
-        let out = env.run(&["init"], None);
-        assert!(out.status.success(), "{out:?}");
-        env
+        Env(common::Env::empty()
+            .unset("PLANFORGE_ACTOR")
+            .var("USER", "someone")
+            .init())
+    }
+
+    fn path(&self, rel: &str) -> PathBuf {
+        self.0.path(rel)
     }
 
     fn run(&self, args: &[&str], stdin: Option<&str>) -> Output {
-        let mut c = Command::new(bin());
-        c.current_dir(&self.root)
-            .args(args)
-            .env("NO_COLOR", "1")
-            .env("USER", "someone")
-            .env_remove("PLANFORGE_ACTOR")
-            .env_remove("PLANFORGE_STORE")
-            .env_remove("PLANFORGE_PLAN")
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .stdin(if stdin.is_some() {
-                Stdio::piped()
-            } else {
-                Stdio::null()
-            });
-        let mut child = c.spawn().unwrap();
-        if let Some(text) = stdin {
-            child
-                .stdin
-                .take()
-                .unwrap()
-                .write_all(text.as_bytes())
-                .unwrap();
+        match stdin {
+            Some(text) => self.0.with_stdin(args, text.as_bytes()),
+            None => self.0.run(args),
         }
-        child.wait_with_output().unwrap()
     }
 
     /// Runs `planforge tool NAME ARGS`: (exit code, stdout).
@@ -71,13 +49,10 @@ impl Env {
 
     /// Runs `planforge --format json tool NAME ARGS`: (exit code, document).
     fn json(&self, name: &str, args: Value) -> (i32, Value) {
-        let out = self.run(&["--format", "json", "tool", name, &args.to_string()], None);
-        let doc = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
-            panic!(
-                "{name}: not one JSON document ({e}): {}",
-                String::from_utf8_lossy(&out.stdout)
-            )
-        });
+        let args = args.to_string();
+        let a = ["--format", "json", "tool", name, &args];
+        let out = self.run(&a, None);
+        let doc = parse_json(&out, &a);
         (out.status.code().unwrap(), doc)
     }
 }
@@ -180,7 +155,7 @@ fn tool_calls_round_trip_from_the_shell() {
     assert_eq!(ops["ops"][0]["actorId"], "alice", "{ops}");
 
     // Tools never touch the store's current plan.
-    assert!(!env.root.join("plans/current").exists());
+    assert!(!env.path("plans/current").exists());
     let out = env.run(&["use", "plan-t"], None);
     assert!(out.status.success());
     env.ok("create_plan", json!({"planId": "plan-u"}));
@@ -189,7 +164,7 @@ fn tool_calls_round_trip_from_the_shell() {
         json!({"sourcePlanId": "plan-t", "newPlanId": "plan-v"}),
     );
     assert_eq!(
-        std::fs::read_to_string(env.root.join("plans/current"))
+        std::fs::read_to_string(env.path("plans/current"))
             .unwrap()
             .trim(),
         "plan-t"
@@ -273,7 +248,7 @@ fn bad_tool_names_and_argument_text_exit_two() {
             .contains("the arguments must be an object")
     );
     // Nothing was created.
-    let plans: Vec<_> = std::fs::read_dir(env.root.join("plans"))
+    let plans: Vec<_> = std::fs::read_dir(env.path("plans"))
         .unwrap()
         .filter_map(|e| e.ok())
         .filter(|e| e.file_name().to_string_lossy().starts_with("plan-"))
@@ -311,7 +286,7 @@ fn big_document() -> Value {
 #[test]
 fn mutations_on_a_five_thousand_node_plan_answer_in_at_most_1200_bytes() {
     let env = Env::new();
-    let file = env.root.join("big.json");
+    let file = env.path("big.json");
     std::fs::write(&file, big_document().to_string()).unwrap();
     let out = env.run(&["import", file.to_str().unwrap()], None);
     assert!(out.status.success(), "{out:?}");

@@ -6,27 +6,14 @@
 //!
 //! Linux only: processes are stopped and killed with the `kill` binary.
 
+mod common;
+
+use common::{Env, command, parse_json};
 use serde_json::{Value, json};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
-
-fn bin() -> &'static str {
-    env!("CARGO_BIN_EXE_planforge")
-}
-
-/// Environment variables a test must never inherit from the shell running it.
-const SCRUBBED: [&str; 8] = [
-    "PLANFORGE_STORE",
-    "PLANFORGE_PLAN",
-    "PLANFORGE_ACTOR",
-    "PLANFORGE_LOCK_TIMEOUT_MS",
-    "PLANFORGE_TEST_CRASH_AFTER_BYTES",
-    "PLANFORGE_TEST_HOLD_LOCK_MS",
-    "PLANFORGE_NOW",
-    "PLANFORGE_ID_SEED",
-];
 
 /// A small deterministic generator (xorshift64*).
 struct Rng(u64);
@@ -54,43 +41,7 @@ impl Rng {
     }
 }
 
-/// A temporary folder holding a store made by `planforge init`.
-struct Env {
-    _dir: tempfile::TempDir,
-    root: PathBuf,
-}
-
 impl Env {
-    fn new() -> Env {
-        let dir = tempfile::tempdir().unwrap();
-        let root = dir.path().to_path_buf();
-        let env = Env { _dir: dir, root };
-        env.ok(&["init"]);
-        env
-    }
-    fn store(&self) -> PathBuf {
-        self.root.join("plans")
-    }
-    fn cmd(&self, args: &[&str]) -> Command {
-        command(&self.root, args)
-    }
-    fn ok(&self, args: &[&str]) -> String {
-        let out = self.cmd(args).output().unwrap();
-        assert!(
-            out.status.success(),
-            "planforge {args:?} failed ({:?}):\n{}\n{}",
-            out.status.code(),
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8(out.stdout).unwrap()
-    }
-    fn json(&self, args: &[&str]) -> Value {
-        let mut a = vec!["--format", "json"];
-        a.extend_from_slice(args);
-        let out = self.cmd(&a).output().unwrap();
-        parse_json(&out, &a)
-    }
     /// `status` of a plan, which must load.
     fn status(&self, plan: &str) -> Value {
         let v = self.json(&["status", "-p", plan]);
@@ -98,34 +49,10 @@ impl Env {
         v
     }
     fn write_file(&self, name: &str, v: &Value) -> String {
-        let p = self.root.join(name);
-        std::fs::write(&p, serde_json::to_string(v).unwrap()).unwrap();
-        p.to_string_lossy().into_owned()
+        self.write(name, &serde_json::to_string(v).unwrap())
+            .to_string_lossy()
+            .into_owned()
     }
-}
-
-fn command(root: &Path, args: &[&str]) -> Command {
-    let mut c = Command::new(bin());
-    c.current_dir(root)
-        .args(args)
-        .env("NO_COLOR", "1")
-        .env("PLANFORGE_ACTOR", "tester")
-        .stdin(Stdio::null());
-    for v in SCRUBBED.iter().filter(|v| **v != "PLANFORGE_ACTOR") {
-        c.env_remove(v);
-    }
-    c
-}
-
-fn parse_json(out: &Output, args: &[&str]) -> Value {
-    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
-        panic!(
-            "planforge {args:?}: not one JSON document ({e}; exit {:?}):\n{}\n{}",
-            out.status.code(),
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        )
-    })
 }
 
 /// Sends a signal with the `kill` binary (no libc in this crate).

@@ -2,35 +2,11 @@
 //! (SPEC §5, §6, §8, §11), through the binary, in temporary folders, with
 //! NO_COLOR and no network.
 
+mod common;
+
+use common::Env;
 use serde_json::{Value, json};
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-
-struct Env {
-    _dir: tempfile::TempDir,
-    root: PathBuf,
-}
-
-struct Out {
-    stdout: String,
-    stderr: String,
-    code: i32,
-}
-
-impl Out {
-    fn json(&self) -> Value {
-        serde_json::from_str(&self.stdout)
-            .unwrap_or_else(|e| panic!("not JSON ({e}): {}\nstderr: {}", self.stdout, self.stderr))
-    }
-    fn code(self, want: i32) -> Out {
-        assert_eq!(
-            self.code, want,
-            "stdout: {}\nstderr: {}",
-            self.stdout, self.stderr
-        );
-        self
-    }
-}
+use std::path::Path;
 
 const REGISTRY: &str = "tools:
   tickets_get: {summary: Fetch one ticket, returns: text, requiredArgs: [id]}
@@ -38,54 +14,11 @@ const REGISTRY: &str = "tools:
 ";
 
 impl Env {
-    /// An empty temporary folder: no store anywhere.
-    fn empty() -> Env {
-        let dir = tempfile::tempdir().unwrap();
-        let root = dir.path().to_path_buf();
-        Env { _dir: dir, root }
-    }
-
     /// A folder with a store at `./plans` whose registry is [`REGISTRY`].
     fn with_store() -> Env {
-        let env = Env::empty();
-        env.run(&["init"], None).code(0);
-        std::fs::write(env.root.join("plans/registry.yaml"), REGISTRY).unwrap();
+        let env = Env::new();
+        env.write("plans/registry.yaml", REGISTRY);
         env
-    }
-
-    fn write(&self, name: &str, text: &str) -> PathBuf {
-        let p = self.root.join(name);
-        std::fs::write(&p, text).unwrap();
-        p
-    }
-
-    fn run(&self, args: &[&str], stdin: Option<&str>) -> Out {
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_planforge"));
-        cmd.current_dir(&self.root)
-            .args(args)
-            .env("NO_COLOR", "1")
-            .env("COLUMNS", "100")
-            .env("PLANFORGE_ACTOR", "tester")
-            .env_remove("PLANFORGE_PLAN")
-            .env_remove("PLANFORGE_STORE")
-            .env_remove("CLICOLOR_FORCE")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped());
-        let mut child = cmd.spawn().expect("run planforge");
-        {
-            use std::io::Write;
-            let mut i = child.stdin.take().unwrap();
-            if let Some(s) = stdin {
-                i.write_all(s.as_bytes()).unwrap();
-            }
-        }
-        let out = child.wait_with_output().unwrap();
-        Out {
-            stdout: String::from_utf8(out.stdout).unwrap(),
-            stderr: String::from_utf8(out.stderr).unwrap(),
-            code: out.status.code().unwrap_or(-1),
-        }
     }
 }
 
@@ -202,10 +135,7 @@ fn a_document_validates_from_an_empty_folder_with_a_registry_file() {
     env.write("registry.yaml", REGISTRY);
     env.write("plan.json", &pretty(&clean_doc()));
     let out = env
-        .run(
-            &["validate", "plan.json", "--registry", "registry.yaml"],
-            None,
-        )
+        .out(&["validate", "plan.json", "--registry", "registry.yaml"])
         .code(0);
     assert_eq!(out.stdout, "plan.json: valid (0 blocking, 0 advisory)\n");
     assert_eq!(out.stderr, "");
@@ -222,7 +152,7 @@ fn a_document_validates_from_an_empty_folder_with_a_registry_file() {
 fn without_a_registry_the_registry_checks_are_listed_as_skipped() {
     let env = Env::empty();
     env.write("plan.json", &pretty(&typo_doc()));
-    let out = env.run(&["validate", "plan.json"], None).code(0);
+    let out = env.out(&["validate", "plan.json"]).code(0);
     assert!(
         out.stdout
             .contains("note: some checks were skipped because no registry is available"),
@@ -231,7 +161,7 @@ fn without_a_registry_the_registry_checks_are_listed_as_skipped() {
     );
     assert!(out.stdout.contains("unknown_tool"), "{}", out.stdout);
     let j = env
-        .run(&["validate", "plan.json", "--format", "json"], None)
+        .out(&["validate", "plan.json", "--format", "json"])
         .code(0)
         .json();
     let skipped: Vec<&str> = j["skipped"]
@@ -258,17 +188,14 @@ fn the_unknown_tool_of_the_third_node_is_reported_at_its_string_value_json() {
     let text = pretty(&typo_doc());
     env.write("plan.json", &text);
     let j = env
-        .run(
-            &[
-                "validate",
-                "plan.json",
-                "--registry",
-                "registry.yaml",
-                "--format",
-                "json",
-            ],
-            None,
-        )
+        .out(&[
+            "validate",
+            "plan.json",
+            "--registry",
+            "registry.yaml",
+            "--format",
+            "json",
+        ])
         .code(1)
         .json();
     let i = issue(&j, "unknown_tool");
@@ -282,10 +209,7 @@ fn the_unknown_tool_of_the_third_node_is_reported_at_its_string_value_json() {
 
     // The text form names the same place.
     let out = env
-        .run(
-            &["validate", "plan.json", "--registry", "registry.yaml"],
-            None,
-        )
+        .out(&["validate", "plan.json", "--registry", "registry.yaml"])
         .code(1);
     let place = format!("plan.json:{}:{}", start.0, start.1);
     assert!(
@@ -322,17 +246,14 @@ fn the_unknown_tool_of_the_third_node_is_reported_at_its_string_value_yaml() {
     env.write("registry.yaml", REGISTRY);
     env.write("plan.yaml", TYPO_YAML);
     let j = env
-        .run(
-            &[
-                "validate",
-                "plan.yaml",
-                "--registry",
-                "registry.yaml",
-                "--format",
-                "json",
-            ],
-            None,
-        )
+        .out(&[
+            "validate",
+            "plan.yaml",
+            "--registry",
+            "registry.yaml",
+            "--format",
+            "json",
+        ])
         .code(1)
         .json();
     let i = issue(&j, "unknown_tool");
@@ -343,17 +264,14 @@ fn the_unknown_tool_of_the_third_node_is_reported_at_its_string_value_yaml() {
     assert_eq!(start, line_col(TYPO_YAML, "'tickets_gett'"));
     assert_eq!(slice(TYPO_YAML, start, end), "'tickets_gett'");
     let g = env
-        .run(
-            &[
-                "validate",
-                "plan.yaml",
-                "--registry",
-                "registry.yaml",
-                "--format",
-                "github",
-            ],
-            None,
-        )
+        .out(&[
+            "validate",
+            "plan.yaml",
+            "--registry",
+            "registry.yaml",
+            "--format",
+            "github",
+        ])
         .code(1);
     assert!(
         g.stdout.starts_with(
@@ -377,10 +295,7 @@ fn three_different_blocking_problems_are_all_reported() {
     let text = pretty(&d);
     env.write("plan.json", &text);
     let out = env
-        .run(
-            &["validate", "plan.json", "--registry", "registry.yaml"],
-            None,
-        )
+        .out(&["validate", "plan.json", "--registry", "registry.yaml"])
         .code(1);
     for code in ["unknown_tool", "missing_replay_safe", "invalid_handle"] {
         assert!(
@@ -391,17 +306,14 @@ fn three_different_blocking_problems_are_all_reported() {
     }
     assert_eq!(out.stdout, "plan.json: invalid (3 blocking, 0 advisory)\n");
     let j = env
-        .run(
-            &[
-                "validate",
-                "plan.json",
-                "--registry",
-                "registry.yaml",
-                "--format",
-                "json",
-            ],
-            None,
-        )
+        .out(&[
+            "validate",
+            "plan.json",
+            "--registry",
+            "registry.yaml",
+            "--format",
+            "json",
+        ])
         .code(1)
         .json();
     assert_eq!(j["formatVersion"], 1);
@@ -433,7 +345,7 @@ fn import_findings_digest_and_stdin() {
     d["digest"] = json!("0000");
     let text = pretty(&d);
     let j = env
-        .run(
+        .out_with_stdin(
             &[
                 "validate",
                 "-",
@@ -442,7 +354,7 @@ fn import_findings_digest_and_stdin() {
                 "--format",
                 "json",
             ],
-            Some(&text),
+            &text,
         )
         .code(1)
         .json();
@@ -471,11 +383,11 @@ fn import_findings_digest_and_stdin() {
 fn unreadable_input_exits_two_with_its_place() {
     let env = Env::empty();
     let bad = env.write("bad.yaml", "nodes:\n  - {id: a, kind: cal}\n");
-    let out = env.run(&["validate", bad.to_str().unwrap()], None).code(2);
+    let out = env.out(&["validate", bad.to_str().unwrap()]).code(2);
     assert!(out.stderr.contains("unknown kind `cal`"), "{}", out.stderr);
     assert!(out.stderr.contains("line 2, column 19"), "{}", out.stderr);
     let j = env
-        .run(&["validate", "missing.json", "--format", "json"], None)
+        .out(&["validate", "missing.json", "--format", "json"])
         .code(2)
         .json();
     assert_eq!(j["error"]["code"], "invalid_input");
@@ -483,7 +395,7 @@ fn unreadable_input_exits_two_with_its_place() {
     env.write("reg.yaml", "tools:\n  x: {returns: txt}\n");
     env.write("plan.json", &pretty(&clean_doc()));
     let out = env
-        .run(&["validate", "plan.json", "--registry", "reg.yaml"], None)
+        .out(&["validate", "plan.json", "--registry", "reg.yaml"])
         .code(2);
     assert!(out.stderr.contains("/tools/x/returns"), "{}", out.stderr);
 }
@@ -495,16 +407,16 @@ fn stored_plans_current_ids_all_and_unknown_ids() {
     let mut bad = typo_doc();
     bad["planId"] = json!("plan-bad");
     env.write("bad.json", &pretty(&bad));
-    env.run(&["import", "good.json"], None).code(0);
-    env.run(&["import", "bad.json"], None).code(0);
+    env.out(&["import", "good.json"]).code(0);
+    env.out(&["import", "bad.json"]).code(0);
 
     // No ARG: the current plan (the last import).
-    let out = env.run(&["validate"], None).code(1);
+    let out = env.out(&["validate"]).code(1);
     assert_eq!(out.stdout, "plan-bad: invalid (1 blocking, 0 advisory)\n");
     // Positions refer to the plan's export text, and `file` is its id.
-    let export = env.run(&["export", "-p", "plan-bad"], None).code(0).stdout;
+    let export = env.out(&["export", "-p", "plan-bad"]).code(0).stdout;
     let j = env
-        .run(&["validate", "plan-bad", "--format", "json"], None)
+        .out(&["validate", "plan-bad", "--format", "json"])
         .code(1)
         .json();
     let i = issue(&j, "unknown_tool");
@@ -519,24 +431,22 @@ fn stored_plans_current_ids_all_and_unknown_ids() {
         out.stderr
     );
 
-    env.run(&["validate", "plan-triage"], None).code(0);
-    let all = env.run(&["validate", "--all"], None).code(1);
+    env.out(&["validate", "plan-triage"]).code(0);
+    let all = env.out(&["validate", "--all"]).code(1);
     assert_eq!(
         all.stdout,
         "plan-bad: invalid (1 blocking, 0 advisory)\nplan-triage: valid (0 blocking, 0 advisory)\n2 checked, 1 invalid: 1 blocking, 0 advisory\n"
     );
-    let out = env.run(&["validate", "plan-nope"], None).code(2);
+    let out = env.out(&["validate", "plan-nope"]).code(2);
     assert!(out.stderr.contains("error[unknown_plan]"), "{}", out.stderr);
     // Documents and ids mix, in the order given; a document uses the
     // store's registry when there is no --registry.
-    let mix = env
-        .run(&["validate", "bad.json", "plan-triage"], None)
-        .code(1);
+    let mix = env.out(&["validate", "bad.json", "plan-triage"]).code(1);
     assert_eq!(
         mix.stdout,
         "bad.json: invalid (1 blocking, 0 advisory)\nplan-triage: valid (0 blocking, 0 advisory)\n2 checked, 1 invalid: 1 blocking, 0 advisory\n"
     );
-    let q = env.run(&["validate", "-q", "--all"], None).code(1);
+    let q = env.out(&["validate", "-q", "--all"]).code(1);
     assert_eq!((q.stdout.as_str(), q.stderr.as_str()), ("", ""));
 }
 
@@ -546,11 +456,11 @@ fn text_format_is_terminal_independent() {
     env.write("registry.yaml", REGISTRY);
     env.write("plan.json", &pretty(&typo_doc()));
     let args = ["validate", "plan.json", "--registry", "registry.yaml"];
-    let plain = env.run(&args, None);
+    let plain = env.out(&args);
     // --color always without a terminal: colour, still not the graphical report.
     let mut coloured = args.to_vec();
     coloured.extend(["--color", "always"]);
-    let c = env.run(&coloured, None);
+    let c = env.out(&coloured);
     assert!(c.stderr.contains('\u{1b}'));
     assert!(!c.stderr.contains('╭'));
     let stripped: String = {
@@ -655,18 +565,15 @@ fn sarif_is_structurally_valid_and_points_at_the_right_lines() {
     env.write("plan.json", &text);
     env.write("plan.yaml", TYPO_YAML);
     let out = env
-        .run(
-            &[
-                "validate",
-                "plan.json",
-                "plan.yaml",
-                "--registry",
-                "registry.yaml",
-                "--format",
-                "sarif",
-            ],
-            None,
-        )
+        .out(&[
+            "validate",
+            "plan.json",
+            "plan.yaml",
+            "--registry",
+            "registry.yaml",
+            "--format",
+            "sarif",
+        ])
         .code(1);
     let s = out.json();
     check_sarif(&s);
@@ -699,7 +606,7 @@ fn sarif_is_structurally_valid_and_points_at_the_right_lines() {
     let env2 = Env::empty();
     env2.write("plan.json", &text);
     let s = env2
-        .run(&["validate", "plan.json", "--format", "sarif"], None)
+        .out(&["validate", "plan.json", "--format", "sarif"])
         .code(1)
         .json();
     check_sarif(&s);
@@ -723,17 +630,14 @@ fn github_format_escapes_and_marks_advisories_as_warnings() {
     d["nodes"][1]["definition"]["args"]["x"] = json!({"$ref": {"node": "start"}, "note": "50%"});
     env.write("odd, name.json", &pretty(&d));
     let out = env
-        .run(
-            &[
-                "validate",
-                "odd, name.json",
-                "--registry",
-                "registry.yaml",
-                "--format",
-                "github",
-            ],
-            None,
-        )
+        .out(&[
+            "validate",
+            "odd, name.json",
+            "--registry",
+            "registry.yaml",
+            "--format",
+            "github",
+        ])
         .code(0);
     let line = out
         .stdout
@@ -755,11 +659,11 @@ fn github_format_escapes_and_marks_advisories_as_warnings() {
 fn freeze_and_submit_refusals_are_drawn_on_stderr() {
     let env = Env::with_store();
     env.write("bad.json", &pretty(&typo_doc()));
-    env.run(&["import", "bad.json"], None).code(0);
-    let export = env.run(&["export"], None).code(0).stdout;
+    env.out(&["import", "bad.json"]).code(0);
+    let export = env.out(&["export"]).code(0).stdout;
     let (l, c) = line_col(&export, "\"tickets_gett\"");
     for cmd in [&["freeze"][..], &["submit", "--yes"][..]] {
-        let out = env.run(cmd, None).code(1);
+        let out = env.out(cmd).code(1);
         assert!(
             out.stderr.starts_with("error[unknown_tool]: call `tell`"),
             "{cmd:?}: {}",
@@ -781,7 +685,7 @@ fn freeze_and_submit_refusals_are_drawn_on_stderr() {
         // JSON is unchanged: one document, nothing on stderr.
         let mut json_cmd = cmd.to_vec();
         json_cmd.extend(["--format", "json"]);
-        let j = env.run(&json_cmd, None).code(1);
+        let j = env.out(&json_cmd).code(1);
         assert!(j.stderr.is_empty(), "{}", j.stderr);
         assert_eq!(j.json()["issues"][0]["code"], "unknown_tool");
     }
@@ -793,7 +697,7 @@ fn freeze_and_submit_refusals_are_drawn_on_stderr() {
 fn explain_answers_for_every_code_validate_can_print() {
     let env = Env::empty();
     for c in planforge::check::CHECKS {
-        let out = env.run(&["explain", c.code()], None).code(0);
+        let out = env.out(&["explain", c.code()]).code(0);
         let head = format!(
             "# {} ({})\n\n## What it finds\n",
             c.code(),
@@ -805,7 +709,7 @@ fn explain_answers_for_every_code_validate_can_print() {
         }
     }
     let j = env
-        .run(&["explain", "--all", "--format", "json"], None)
+        .out(&["explain", "--all", "--format", "json"])
         .code(0)
         .json();
     let codes: Vec<&str> = j["codes"]
@@ -830,7 +734,7 @@ fn explain_answers_for_every_code_validate_can_print() {
                 .is_file()
         );
     }
-    let text = env.run(&["explain", "--all"], None).code(0).stdout;
+    let text = env.out(&["explain", "--all"]).code(0).stdout;
     assert_eq!(text.matches("\n## How to fix\n").count(), all.len());
 }
 
@@ -838,7 +742,7 @@ fn explain_answers_for_every_code_validate_can_print() {
 fn explain_json_and_unknown_codes() {
     let env = Env::empty();
     let j = env
-        .run(&["explain", "unknown_tool", "--format", "json"], None)
+        .out(&["explain", "unknown_tool", "--format", "json"])
         .code(0)
         .json();
     assert_eq!(j["code"], "unknown_tool");
@@ -857,7 +761,7 @@ fn explain_json_and_unknown_codes() {
             .starts_with("## What it finds\n")
     );
 
-    let out = env.run(&["explain", "unknown_tol"], None).code(2);
+    let out = env.out(&["explain", "unknown_tol"]).code(2);
     assert!(
         out.stderr
             .contains("there is no issue code `unknown_tol` (did you mean `unknown_tool`?)"),
@@ -865,7 +769,7 @@ fn explain_json_and_unknown_codes() {
         out.stderr
     );
     let j = env
-        .run(&["explain", "dangling_edg", "--format", "json"], None)
+        .out(&["explain", "dangling_edg", "--format", "json"])
         .code(2)
         .json();
     assert!(
@@ -874,7 +778,7 @@ fn explain_json_and_unknown_codes() {
             .unwrap()
             .contains("`dangling_edge`")
     );
-    env.run(&["explain"], None).code(2);
+    env.out(&["explain"]).code(2);
 }
 
 #[test]
@@ -889,20 +793,14 @@ fn findings_past_the_listing_limit_are_counted_not_listed() {
     );
     let file = doc.to_str().unwrap();
     let all = env
-        .run(
-            &["validate", file, "--format", "json", "--max-findings", "0"],
-            None,
-        )
+        .out(&["validate", file, "--format", "json", "--max-findings", "0"])
         .code(1)
         .json();
     let total = all["issues"].as_array().unwrap().len();
     assert!(total > 30, "{total}");
     assert!(all.get("omitted").is_none());
     let some = env
-        .run(
-            &["validate", file, "--format", "json", "--max-findings", "7"],
-            None,
-        )
+        .out(&["validate", file, "--format", "json", "--max-findings", "7"])
         .code(1)
         .json();
     assert_eq!(some["issues"].as_array().unwrap().len(), 7);
@@ -911,9 +809,7 @@ fn findings_past_the_listing_limit_are_counted_not_listed() {
         some["blocking"], all["blocking"],
         "counts cover every finding"
     );
-    let text = env
-        .run(&["validate", file, "--max-findings", "7"], None)
-        .code(1);
+    let text = env.out(&["validate", file, "--max-findings", "7"]).code(1);
     assert_eq!(text.stderr.matches("see: planforge explain").count(), 7);
     assert!(
         text.stdout
