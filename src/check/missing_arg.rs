@@ -40,7 +40,7 @@ declare_check! {
                 .required_args
                 .iter()
                 .map(String::as_str)
-                .filter(|a| !args.contains_key(*a))
+                .filter(|a| !args.contains_key(a))
                 .collect();
             if missing.is_empty() {
                 continue;

@@ -159,10 +159,10 @@ fn parse_at<'v>(
             ));
         }
     }
-    let test = ["path", "op", "value"].iter().any(|k| m.contains_key(*k));
+    let test = ["path", "op", "value"].iter().any(|k| m.contains_key(k));
     let mut forms: Vec<&str> = ["all", "any", "not"]
         .into_iter()
-        .filter(|k| m.contains_key(*k))
+        .filter(|k| m.contains_key(k))
         .collect();
     if test {
         forms.insert(0, "a test (path/op)");
@@ -362,7 +362,7 @@ pub fn parse_select<'v>(
         .filter(|k| !cases.contains(k))
         .collect();
     for label in cases {
-        match m.get(*label) {
+        match m.get(label) {
             None => problems.push(err(
                 "",
                 format!(
@@ -406,7 +406,7 @@ pub fn evaluate_select(
     cases
         .iter()
         .find(|label| {
-            m.get(**label)
+            m.get(label)
                 .and_then(|p| parse(p).ok())
                 .is_some_and(|p| eval(&p, lookup))
         })

@@ -123,7 +123,7 @@ fn put(m: &mut Map, path: &[String], value: Option<Value>) {
 /// The smallest paths where two definitions differ.
 fn diff_paths(b: &Map, a: &Map, base: &mut Path, out: &mut Vec<Path>) {
     let mut keys: Vec<&String> = b.keys().collect();
-    keys.extend(a.keys().filter(|k| !b.contains_key(*k)));
+    keys.extend(a.keys().filter(|k| !b.contains_key(k)));
     for k in keys {
         base.push(k.clone());
         match (b.get(k), a.get(k)) {

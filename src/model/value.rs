@@ -23,6 +23,29 @@ impl Map {
             crate::util::FastState,
         ))
     }
+
+    /// Looks a key up. Definitions are small (a handful of keys) and looked
+    /// up constantly by the checks: below [`Map::SCAN`] entries a scan of the
+    /// keys beats hashing the probe.
+    #[inline]
+    pub fn get(&self, key: &str) -> Option<&Value> {
+        if self.0.len() <= Self::SCAN {
+            self.0
+                .iter()
+                .find(|(k, _)| k.as_str() == key)
+                .map(|(_, v)| v)
+        } else {
+            self.0.get(key)
+        }
+    }
+
+    /// Whether the key is present (see [`Map::get`]).
+    #[inline]
+    pub fn contains_key(&self, key: &str) -> bool {
+        self.get(key).is_some()
+    }
+
+    const SCAN: usize = 8;
 }
 
 impl std::ops::Deref for Map {
@@ -364,5 +387,25 @@ impl From<u64> for Value {
 impl From<Ref> for Value {
     fn from(r: Ref) -> Self {
         Value::Ref(Box::new(r))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Map, Value};
+
+    #[test]
+    fn lookups_agree_below_and_above_the_scan_limit() {
+        for n in [0usize, 1, Map::SCAN, Map::SCAN + 1, 40] {
+            let m: Map = (0..n)
+                .map(|i| (format!("k{i}"), Value::Number(i as f64)))
+                .collect();
+            for i in 0..n {
+                assert_eq!(m.get(&format!("k{i}")), Some(&Value::Number(i as f64)));
+                assert!(m.contains_key(&format!("k{i}")));
+            }
+            assert_eq!(m.get("absent"), None);
+            assert!(!m.contains_key(&format!("k{n}")));
+        }
     }
 }
