@@ -36,14 +36,25 @@ RESULTS=$WORK/results.tsv
 time_cmd() {
   local size=$1 name=$2 runs=$3 cmd=$4 prep=${5:-}
   local json=$WORK/h.json
+  # -N runs the command without a shell (no shell start-up in the figures), so
+  # the command's own redirection is dropped: hyperfine discards output anyway.
+  # The preparation step needs a shell, so it runs from a script.
   local args=(--style none --warmup 1 --runs "$runs" --export-json "$json" -N)
-  [ -n "$prep" ] && args+=(--prepare "$prep")
-  hyperfine "${args[@]}" "$cmd" >/dev/null 2>&1 || { echo "failed: $cmd" >&2; exit 1; }
+  if [ -n "$prep" ]; then
+    printf '%s\n' "$prep" >"$WORK/prepare.sh"
+    args+=(--prepare "bash $WORK/prepare.sh")
+  fi
+  hyperfine "${args[@]}" "${cmd% >/dev/null}" >"$WORK/hyperfine.log" 2>&1 || {
+    echo "failed: $cmd" >&2
+    cat "$WORK/hyperfine.log" >&2
+    exit 1
+  }
   local median
   median=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['results'][0]['median'])" "$json")
   [ -n "$prep" ] && bash -c "$prep" >/dev/null 2>&1
   local rss
-  rss=$( { /usr/bin/time -f '%M' bash -c "$cmd" >/dev/null 2>/dev/null; } 2>&1 | tail -1)
+  /usr/bin/time -f '%M' -o "$WORK/rss" bash -c "$cmd" >/dev/null 2>&1
+  rss=$(tail -1 "$WORK/rss")
   printf '%s\t%s\t%s\t%s\n' "$size" "$name" "$median" "$rss" >>"$RESULTS"
   echo "  $name: ${median}s, ${rss} KB" >&2
 }
