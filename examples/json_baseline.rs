@@ -1,6 +1,10 @@
 //! The benchmark's floor: read a file and parse it into a `serde_json::Value`
 //! (what any JSON tool must at least do). `bench/run.sh` times it beside
-//! `jq -c .` and planforge.
+//! `jq -c .` and planforge. It uses planforge's allocator, so the floor is
+//! not flattered by a slower one.
+
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() {
     let Some(path) = std::env::args().nth(1) else {

@@ -128,6 +128,19 @@ impl Reply {
             headline: None,
         }
     }
+    /// A reply for `format`, building only the form that will be printed
+    /// (on a large plan each form costs as much as reading the plan).
+    pub fn for_format(
+        format: Format,
+        text: impl FnOnce() -> String,
+        json: impl FnOnce() -> serde_json::Value,
+    ) -> Reply {
+        if format == Format::Json {
+            Reply::new(String::new(), json())
+        } else {
+            Reply::new(text(), serde_json::Value::Null)
+        }
+    }
     /// Output printed verbatim whatever the format (export, graph, …).
     pub fn raw(text: impl Into<String>) -> Reply {
         Reply {

@@ -5,6 +5,7 @@
 use super::node::{self, Style};
 use crate::forge::read::{Slice, SliceKind};
 use crate::model::Edge;
+use crate::util::FastMap;
 use serde_json::{Value, json};
 
 fn boundary_row(e: &Edge) -> String {
@@ -42,21 +43,20 @@ pub fn text(s: &Slice) -> String {
     boundary(&mut out, "Incoming from outside the slice", &s.incoming);
     boundary(&mut out, "Outgoing to outside the slice", &s.outgoing);
     let style = Style::model();
+    // Each node's edges, grouped once (a phase can hold thousands of nodes).
+    let mut from: FastMap<&str, Vec<&Edge>> = FastMap::default();
+    let mut to: FastMap<&str, Vec<&Edge>> = FastMap::default();
+    for e in s.edges.iter().chain(&s.outgoing) {
+        from.entry(e.from.as_str()).or_default().push(e);
+    }
+    for e in s.edges.iter().chain(&s.incoming) {
+        to.entry(e.to.as_str()).or_default().push(e);
+    }
     for n in &s.nodes {
-        let outgoing: Vec<&Edge> = s
-            .edges
-            .iter()
-            .chain(&s.outgoing)
-            .filter(|e| e.from == n.id)
-            .collect();
-        let incoming: Vec<&Edge> = s
-            .edges
-            .iter()
-            .chain(&s.incoming)
-            .filter(|e| e.to == n.id)
-            .collect();
+        let outgoing = from.get(n.id.as_str()).map_or(&[][..], Vec::as_slice);
+        let incoming = to.get(n.id.as_str()).map_or(&[][..], Vec::as_slice);
         out.push(String::new());
-        out.extend(node::block(n, None, &outgoing, &incoming, &style));
+        out.extend(node::block(n, None, outgoing, incoming, &style));
     }
     out.push(String::new());
     out.push(super::issues::list(&s.issues));

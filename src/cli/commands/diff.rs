@@ -54,11 +54,15 @@ pub fn run(s: &mut Session, a: DiffArgs) -> Result<Reply> {
             )?
         }
     };
-    let mut text = diff::text(&d);
-    if format == Format::Text && s.color_stdout() {
-        text = colour(&text);
-    }
-    let reply = Reply::new(text, diff::json(&d));
+    let colour_it = format == Format::Text && s.color_stdout();
+    let reply = Reply::for_format(
+        format,
+        || {
+            let text = diff::text(&d);
+            if colour_it { colour(&text) } else { text }
+        },
+        || diff::json(&d),
+    );
     Ok(if a.exit_code && !d.is_empty() {
         reply.exit(1)
     } else {

@@ -23,11 +23,14 @@ pub fn run(s: &mut Session, _a: OutlineArgs) -> Result<Reply> {
     let width = (format == Format::Text && stdout_is_terminal())
         .then(outline::terminal_width)
         .flatten();
-    let text = match width {
-        Some(w) => outline::table(&o, w),
-        None => outline::text(&o),
-    };
-    Ok(Reply::new(text, outline::json(&o)))
+    Ok(Reply::for_format(
+        format,
+        || match width {
+            Some(w) => outline::table(&o, w),
+            None => outline::text(&o),
+        },
+        || outline::json(&o),
+    ))
 }
 
 fn stdout_is_terminal() -> bool {

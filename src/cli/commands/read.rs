@@ -43,5 +43,9 @@ pub fn run(s: &mut Session, a: ReadArgs) -> Result<Reply> {
     let forge = s.forge()?;
     let plan = s.plan_id(forge.store())?;
     let slice = forge.read(&plan, key)?;
-    Ok(Reply::new(read::text(&slice), read::json(&slice)))
+    Ok(Reply::for_format(
+        s.format(),
+        || read::text(&slice),
+        || read::json(&slice),
+    ))
 }
