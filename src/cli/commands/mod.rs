@@ -204,7 +204,13 @@ pub fn read_input(path: &str) -> Result<String> {
             .take(MAX_INPUT_BYTES + 1)
             .read_to_end(&mut bytes)
     } else {
-        std::fs::File::open(path).and_then(|f| f.take(MAX_INPUT_BYTES + 1).read_to_end(&mut bytes))
+        std::fs::File::open(path).and_then(|f| {
+            // Size the buffer once for an ordinary file (a pipe or device
+            // reports 0 and grows as it reads).
+            let hint = f.metadata().map_or(0, |m| m.len()).min(MAX_INPUT_BYTES);
+            bytes.reserve_exact(hint as usize + 1);
+            f.take(MAX_INPUT_BYTES + 1).read_to_end(&mut bytes)
+        })
     };
     read.map_err(|e| crate::error::Error::invalid(format!("could not read {name}: {e}")))?;
     if bytes.len() as u64 > MAX_INPUT_BYTES {
