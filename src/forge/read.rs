@@ -14,6 +14,7 @@ use crate::store::Loaded;
 use crate::store::meta::State;
 use crate::wire::codec::Document;
 use indexmap::IndexMap;
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
 // ---------------------------------------------------------------------------
@@ -699,21 +700,23 @@ impl Forge {
         };
         let (la, ra) = revision_of(&loaded, a, default_a)?;
         let (lb, rb) = revision_of(&loaded, b, "current")?;
-        let at = |r: u64| -> (Content, String) {
+        // The current revision is borrowed as loaded; only an earlier one is
+        // folded again (a plan can be large: no copies of it).
+        let at = |r: u64| -> (Cow<'_, Content>, String) {
             if r == loaded.revision() {
-                (loaded.content().clone(), loaded.digest.clone())
+                (Cow::Borrowed(loaded.content()), loaded.digest.clone())
             } else {
                 let (f, d, _) = crate::store::fold_and_digest(
                     &loaded.plan_id,
                     &history[..(r as usize).min(history.len())],
                     &loaded.meta,
                 );
-                (f.content, d)
+                (Cow::Owned(f.content), d)
             }
         };
         let (ca, da) = at(ra);
         let (cb, db) = if rb == ra {
-            (ca.clone(), da.clone())
+            (Cow::Borrowed(&*ca), da.clone())
         } else {
             at(rb)
         };
