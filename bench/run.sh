@@ -72,7 +72,7 @@ for n in $SIZES; do
   rev0=$("$PF" --store "$store" --format json status -p plan-bench | python3 -c "import json,sys; print(json.load(sys.stdin)['revision'])")
   phase=$("$PF" --store "$store" --format json outline -p plan-bench | python3 -c "import json,sys; o=json.load(sys.stdin); print(o['phases'][len(o['phases'])//2]['phase'])")
   node=$("$PF" --store "$store" --format json outline -p plan-bench | python3 -c "import json,sys; o=json.load(sys.stdin); p=o['phases'][len(o['phases'])//2]; print(p['nodeIds'][len(p['nodeIds'])//2])")
-  runs=10; [ "$n" -ge 100000 ] && runs=3
+  runs=10; [ "$n" -ge 100000 ] && runs=5
   P="$PF --store $store -p plan-bench"
   time_cmd "$n" "jq -c . (baseline)" "$runs" "jq -c . $doc >/dev/null"
   time_cmd "$n" "serde_json parse (floor)" "$runs" "$BASE $doc"

@@ -180,14 +180,19 @@ pub fn write_maybe_crashing(f: &mut File, bytes: &[u8]) -> std::io::Result<()> {
 
 /// Writes a whole new log (for new plans).
 pub fn write_new(path: &Path, ops: &[Op]) -> Result<()> {
-    let mut buf = String::new();
+    // A new plan's log is written in its temporary folder (renamed into the
+    // store only once whole), so it can be streamed line by line.
+    let f = File::create(path).map_err(|e| Error::io("create", path, &e))?;
+    let mut w = std::io::BufWriter::with_capacity(1 << 20, f);
     for op in ops {
-        buf.push_str(&codec::op_line(op));
-        buf.push('\n');
+        serde_json::to_writer(&mut w, &codec::op_json(op))
+            .map_err(std::io::Error::from)
+            .and_then(|()| w.write_all(b"\n"))
+            .map_err(|e| Error::io("write", path, &e))?;
     }
-    let mut f = File::create(path).map_err(|e| Error::io("create", path, &e))?;
-    f.write_all(buf.as_bytes())
-        .map_err(|e| Error::io("write", path, &e))?;
+    let f = w
+        .into_inner()
+        .map_err(|e| Error::io("write", path, e.error()))?;
     f.sync_all().map_err(|e| Error::io("sync", path, &e))
 }
 
