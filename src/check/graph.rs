@@ -21,6 +21,9 @@ pub struct Graph<'a> {
     /// Per edge: (from, to) node indices when both exist.
     pub ends: Vec<Option<(usize, usize)>>,
     pub entries: Vec<usize>,
+    /// Per node: whether it is the first with its id (a duplicated id is
+    /// reported once, at its first node).
+    pub canonical: Vec<bool>,
     /// A topological order, when the graph is acyclic.
     pub topo: Option<Vec<usize>>,
     reach: OnceCell<Vec<bool>>,
@@ -46,8 +49,12 @@ impl<'a> Graph<'a> {
     pub fn new(content: &'a Content) -> Graph<'a> {
         let n = content.nodes.len();
         let mut idx = HashMap::with_capacity_and_hasher(n, Default::default());
+        let mut canonical = vec![false; n];
         for (i, node) in content.nodes.iter().enumerate() {
-            idx.entry(node.id.as_str()).or_insert(i);
+            if let std::collections::hash_map::Entry::Vacant(v) = idx.entry(node.id.as_str()) {
+                v.insert(i);
+                canonical[i] = true;
+            }
         }
         let mut out = vec![Vec::new(); n];
         let mut inc = vec![Vec::new(); n];
@@ -77,6 +84,7 @@ impl<'a> Graph<'a> {
             inc,
             ends,
             entries,
+            canonical,
             topo,
             reach: OnceCell::new(),
             idom: OnceCell::new(),

@@ -149,7 +149,7 @@ pub fn ref_json(r: &Ref) -> String {
 /// `node` is the canonical (first) node with its id, so duplicated ids in a
 /// document are reported once.
 pub fn is_canonical(g: &Graph, i: usize) -> bool {
-    g.index_of(&g.node(i).id) == Some(i)
+    g.canonical[i]
 }
 
 /// One reference read from a node's data places (call args, reason prompt,
