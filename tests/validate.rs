@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::Env;
+use common::{Env, Out};
 use serde_json::{Value, json};
 use std::path::Path;
 
@@ -187,17 +187,7 @@ fn the_unknown_tool_of_the_third_node_is_reported_at_its_string_value_json() {
     env.write("registry.yaml", REGISTRY);
     let text = pretty(&typo_doc());
     env.write("plan.json", &text);
-    let j = env
-        .out(&[
-            "validate",
-            "plan.json",
-            "--registry",
-            "registry.yaml",
-            "--format",
-            "json",
-        ])
-        .code(1)
-        .json();
+    let j = invalid(&env, "plan.json", "json").json();
     let i = issue(&j, "unknown_tool");
     assert_eq!(i["pointer"], "/nodes/2/definition/tool");
     assert_eq!(i["nodeId"], "tell");
@@ -245,17 +235,7 @@ fn the_unknown_tool_of_the_third_node_is_reported_at_its_string_value_yaml() {
     let env = Env::empty();
     env.write("registry.yaml", REGISTRY);
     env.write("plan.yaml", TYPO_YAML);
-    let j = env
-        .out(&[
-            "validate",
-            "plan.yaml",
-            "--registry",
-            "registry.yaml",
-            "--format",
-            "json",
-        ])
-        .code(1)
-        .json();
+    let j = invalid(&env, "plan.yaml", "json").json();
     let i = issue(&j, "unknown_tool");
     let (start, end) = pos(i);
     // `      tool:   'tickets_gett'` on line 20: the quoted scalar, not the
@@ -263,16 +243,7 @@ fn the_unknown_tool_of_the_third_node_is_reported_at_its_string_value_yaml() {
     assert_eq!(start, (20, 15));
     assert_eq!(start, line_col(TYPO_YAML, "'tickets_gett'"));
     assert_eq!(slice(TYPO_YAML, start, end), "'tickets_gett'");
-    let g = env
-        .out(&[
-            "validate",
-            "plan.yaml",
-            "--registry",
-            "registry.yaml",
-            "--format",
-            "github",
-        ])
-        .code(1);
+    let g = invalid(&env, "plan.yaml", "github");
     assert!(
         g.stdout.starts_with(
             "::error file=plan.yaml,line=20,col=15,endLine=20,endColumn=29,title=unknown_tool::"
@@ -305,17 +276,7 @@ fn three_different_blocking_problems_are_all_reported() {
         );
     }
     assert_eq!(out.stdout, "plan.json: invalid (3 blocking, 0 advisory)\n");
-    let j = env
-        .out(&[
-            "validate",
-            "plan.json",
-            "--registry",
-            "registry.yaml",
-            "--format",
-            "json",
-        ])
-        .code(1)
-        .json();
+    let j = invalid(&env, "plan.json", "json").json();
     assert_eq!(j["formatVersion"], 1);
     assert_eq!(j["valid"], false);
     assert_eq!(j["blocking"], 3);
@@ -817,4 +778,18 @@ fn findings_past_the_listing_limit_are_counted_not_listed() {
         "{}",
         text.stdout
     );
+}
+
+/// `validate FILE --registry registry.yaml --format FORMAT` on a plan that
+/// must be invalid (exit 1).
+fn invalid(env: &Env, file: &str, format: &str) -> Out {
+    env.out(&[
+        "validate",
+        file,
+        "--registry",
+        "registry.yaml",
+        "--format",
+        format,
+    ])
+    .code(1)
 }
