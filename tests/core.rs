@@ -506,6 +506,44 @@ fn a_damaged_log_line_is_a_store_failure_naming_file_and_line() {
 }
 
 #[test]
+fn a_log_with_a_line_removed_still_takes_every_new_write() {
+    // Lines removed by hand (as a corrupt_store help may suggest) leave
+    // lamports above the op count; new ops must still sort after them.
+    let env = Env::new();
+    env.ok(&["create", "plan-gap"]);
+    env.ok(&["add-node", "a", "--kind", "join"]);
+    env.ok(&["add-node", "b", "--kind", "join"]);
+    env.ok(&["add-node", "c", "--kind", "join"]);
+    let ops_path = env.store().join("plan-gap/ops.jsonl");
+    let text = std::fs::read_to_string(&ops_path).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 3);
+    // Only `c`, numbered 3, is left: revision 1.
+    std::fs::write(&ops_path, format!("{}\n", lines[2])).unwrap();
+    env.ok(&["remove-node", "c"]);
+    assert_eq!(env.json(&["status"])["nodeCount"], 0);
+    env.ok(&["add-node", "d", "--kind", "join"]);
+    env.ok(&["phase", "d", "later"]);
+    let d = env.json(&["read", "d"]);
+    assert_eq!(d["nodes"][0]["phase"], "later", "{d}");
+
+    // A lamport at the edge of what JSON numbers hold refuses further writes
+    // clearly instead of numbering past it.
+    let text = std::fs::read_to_string(&ops_path).unwrap();
+    let last = text.lines().last().unwrap().to_string();
+    let mut op: serde_json::Value = serde_json::from_str(&last).unwrap();
+    op["lamport"] = serde_json::json!(9_007_199_254_740_991_u64);
+    std::fs::write(&ops_path, format!("{text}{op}\n")).unwrap();
+    let out = env.run(&["add-node", "e", "--kind", "join"]);
+    assert_eq!(out.status.code(), Some(3));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("ops.jsonl") && err.contains("lamport"),
+        "{err}"
+    );
+}
+
+#[test]
 fn the_checkpoint_is_a_cache_that_never_outlives_what_it_describes() {
     let env = Env::new();
     small_plan(&env, "plan-cp");

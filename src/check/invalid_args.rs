@@ -91,7 +91,10 @@ fn convert(p: &DeclaredField, v: &Value) -> Result<Value, String> {
             _ => Ok(v.clone()),
         },
         (FieldType::Number, Value::Number(_)) => Ok(v.clone()),
-        (FieldType::Number, Value::String(s)) => match crate::wire::parse::json(s.trim()) {
+        // A number written as text must be exactly a JSON number, as `bounds`
+        // takes its numbers: no spaces around it.
+        (FieldType::Number, Value::String(s)) if s.trim() != s => Err(wrong()),
+        (FieldType::Number, Value::String(s)) => match crate::wire::parse::json(s) {
             Ok(n @ Value::Number(_)) => Ok(n),
             Ok(_) => Err(wrong()),
             Err(e) if e.message.contains("too large") || e.message.contains("finite") => {
@@ -262,6 +265,23 @@ mod tests {
         assert_eq!(
             one.message,
             "param `tone` is required and was not given; it expects one of \"plain\", \"formal\""
+        );
+        let spaced = convert_args(
+            &params(),
+            &args(&[
+                ("goal", "g"),
+                ("budget", " 1"),
+                ("strict", "false"),
+                ("tone", "plain"),
+            ]),
+        )
+        .unwrap_err();
+        assert!(
+            spaced
+                .message
+                .contains("param `budget` expects a finite number, but was given \" 1\""),
+            "{}",
+            spaced.message
         );
     }
 

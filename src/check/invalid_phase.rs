@@ -35,7 +35,8 @@ declare_check! {
             if let Some(why) = ids::phase_problem(phase) {
                 let trimmed: String = phase
                     .chars()
-                    .filter(|c| !c.is_control() && !ids::is_bidi_control(*c))
+                    .map(|c| if ids::is_line_control(c) { ' ' } else { c })
+                    .filter(|c| !ids::is_bidi_control(*c))
                     .take(64)
                     .collect::<String>()
                     .trim_matches(|c: char| c.is_whitespace() || ids::is_invisible(c))

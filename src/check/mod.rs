@@ -184,6 +184,7 @@ mod cycle;
 mod dangling_edge;
 mod digest_mismatch;
 mod duplicate_edge_id;
+mod duplicate_node_id;
 mod entry_has_incoming;
 mod evaluator_error;
 mod first_last_across_join;
@@ -246,6 +247,7 @@ pub static CHECKS: &[&dyn Check] = &[
     &invalid_phase::InvalidPhase,
     &invalid_edge_id::InvalidEdgeId,
     &duplicate_edge_id::DuplicateEdgeId,
+    &duplicate_node_id::DuplicateNodeId,
     &invalid_handle::InvalidHandle,
     &unknown_case::UnknownCase,
     &unused_case::UnusedCase,

@@ -127,7 +127,8 @@ pub fn terminal_safe(s: &str, color: bool) -> String {
 }
 
 fn unsafe_char(c: char) -> bool {
-    (c.is_control() && c != '\n' && c != '\t') || crate::model::ids::is_bidi_control(c)
+    (crate::model::ids::is_line_control(c) && c != '\n' && c != '\t')
+        || crate::model::ids::is_bidi_control(c)
 }
 
 /// A finding, drawn in `style`.

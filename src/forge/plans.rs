@@ -45,7 +45,11 @@ pub struct Imported {
 /// runs folded to one space.
 pub fn label_of(request: &str) -> String {
     let folded = request.split_whitespace().collect::<Vec<_>>().join(" ");
-    folded.chars().take(80).collect()
+    folded
+        .chars()
+        .filter(|&c| !ids::is_line_control(c) && !ids::is_bidi_control(c))
+        .take(80)
+        .collect()
 }
 
 impl Forge {
@@ -61,6 +65,9 @@ impl Forge {
             None => crate::util::plan_id(),
         };
         check_plan_id(&id)?;
+        if let Some(l) = label {
+            check_label(l)?;
+        }
         let mut meta = Meta::new(&crate::util::now());
         meta.label = label.map(str::to_string);
         meta.request = request.map(str::to_string);
@@ -179,6 +186,9 @@ impl Forge {
         {
             notes.push(format!("the document says it is {state}; imported plans always start editable (freeze and submit it again)"));
         }
+        if let Some(l) = &doc.label {
+            check_label(l)?;
+        }
         let mut meta = Meta::new(&crate::util::now());
         meta.label = doc.label.clone();
         meta.provenance = doc.provenance.clone();
@@ -232,6 +242,21 @@ pub fn document_content(doc: &Document, plan_id: &str) -> Content {
 }
 
 /// Refuses a plan id that breaks the rule (it is also a folder name).
+/// Refuses a label that is not one short line (see [`ids::label_problem`]).
+pub fn check_label(label: &str) -> Result<()> {
+    match ids::label_problem(label) {
+        None => Ok(()),
+        Some(why) => Err(Error::new(
+            ErrorKind::InvalidInput,
+            format!(
+                "the label \"{}\" is not allowed: {why}",
+                ids::quote_id(label)
+            ),
+        )
+        .with_help("give a one-line title of at most 200 characters, or leave the label out")),
+    }
+}
+
 pub fn check_plan_id(id: &str) -> Result<()> {
     if ids::is_valid_plan_id(id) {
         return Ok(());

@@ -126,6 +126,18 @@ pub fn check_document(
         );
         return Err(document_error(file, text, syntax, e));
     }
+    // So is a label `import` would refuse.
+    if let Some(why) = doc
+        .label
+        .as_deref()
+        .and_then(crate::model::ids::label_problem)
+    {
+        let e = crate::wire::codec::error(
+            "/label",
+            format!("the document's label is not allowed: {why}"),
+        );
+        return Err(document_error(file, text, syntax, e));
+    }
     let plan_id = doc
         .plan_id
         .clone()

@@ -41,8 +41,8 @@ pub fn phase_problem(s: &str) -> Option<&'static str> {
         Some("it is empty (leave the phase out, or clear it, to make the node unphased)")
     } else if chars > 64 {
         Some("it is longer than 64 characters")
-    } else if s.chars().any(char::is_control) {
-        Some("it contains a control character")
+    } else if s.chars().any(is_line_control) {
+        Some("it contains a control character or a line separator")
     } else if s.chars().any(is_bidi_control) {
         Some(
             "it contains a bidirectional control character, which makes it display differently from what it is",
@@ -58,6 +58,27 @@ pub fn phase_problem(s: &str) -> Option<&'static str> {
     }
 }
 
+/// The longest plan label, in characters.
+pub const MAX_LABEL_CHARS: usize = 200;
+
+/// Why a plan label is not allowed, if it is not: one line of at most
+/// [`MAX_LABEL_CHARS`] characters, without control, line-separator or
+/// bidirectional characters (it is printed in lists and headers).
+pub fn label_problem(s: &str) -> Option<String> {
+    let chars = s.chars().count();
+    if chars > MAX_LABEL_CHARS {
+        Some(format!(
+            "it is {chars} characters long, more than the {MAX_LABEL_CHARS} a label may have (a label is a one-line title; keep long text in the plan itself, or use `author`, which keeps a request whole)"
+        ))
+    } else if s.chars().any(is_line_control) {
+        Some("it contains a control character or a line break; a label is one line".into())
+    } else if s.chars().any(is_bidi_control) {
+        Some("it contains a bidirectional control character, which makes it display differently from what it is".into())
+    } else {
+        None
+    }
+}
+
 /// A display-safe rendering of an id that failed its rule: control and bidi
 /// characters are escaped, and long ids are cut, so a hostile id cannot mangle
 /// the terminal or a message.
@@ -68,7 +89,7 @@ pub fn quote_id(s: &str) -> String {
             out.push('…');
             break;
         }
-        if c.is_control() || is_bidi_control(c) {
+        if is_line_control(c) || is_bidi_control(c) {
             out.push_str(&c.escape_unicode().to_string());
         } else {
             out.push(c);
@@ -82,6 +103,13 @@ pub fn is_invisible(c: char) -> bool {
     matches!(c, '\u{200B}'..='\u{200D}' | '\u{2060}' | '\u{FEFF}')
 }
 
+/// Control characters, and the Unicode line and paragraph separators (U+2028,
+/// U+2029), which break a line where no newline is seen: never allowed in a
+/// label a line is built around.
+pub fn is_line_control(c: char) -> bool {
+    c.is_control() || matches!(c, '\u{2028}' | '\u{2029}')
+}
+
 /// Characters that reorder how text displays (Trojan Source).
 pub fn is_bidi_control(c: char) -> bool {
     matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{200E}' | '\u{200F}' | '\u{061C}')
@@ -90,6 +118,27 @@ pub fn is_bidi_control(c: char) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn labels_are_one_short_line() {
+        assert_eq!(label_problem("Weekly report: Lisbon, \"Q3\""), None);
+        assert_eq!(label_problem(&"é".repeat(MAX_LABEL_CHARS)), None);
+        for bad in [
+            "x".repeat(MAX_LABEL_CHARS + 1),
+            "two\nlines".into(),
+            "a\u{2028}b".into(),
+            "a\u{202e}b".into(),
+        ] {
+            assert!(label_problem(&bad).is_some(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn line_separators_are_not_allowed_in_phases_and_are_escaped_in_ids() {
+        assert!(phase_problem("intake\u{2028}review").is_some());
+        assert!(phase_problem("intake\u{2029}review").is_some());
+        assert_eq!(quote_id("a\u{2028}b"), "a\\u{2028}b");
+    }
 
     #[test]
     fn node_ids() {

@@ -10,7 +10,7 @@ use crate::util::{FastMap as HashMap, FastSet as HashSet};
 pub struct Folded {
     pub content: Content,
     /// The fold's own findings: `dangling_edge`, `unknown_node`,
-    /// `duplicate_edge_id`, `torn_tail`.
+    /// `duplicate_edge_id`, `duplicate_node_id`, `torn_tail`.
     pub issues: Vec<Issue>,
 }
 
@@ -43,7 +43,7 @@ pub fn fold(plan_id: &str, ops: &[Op], provenance: Option<Provenance>) -> Folded
     let mut issues = Vec::new();
     let mut state = State::default();
     for op in order {
-        state.apply(op.body.clone(), &mut issues);
+        state.apply(&op.tx, op.body.clone(), &mut issues);
     }
     let content = state.finish(plan_id, ops.len() as u64, provenance, &mut issues);
     Folded { content, issues }
@@ -58,7 +58,7 @@ pub fn fold_owned(plan_id: &str, mut ops: Vec<Op>, provenance: Option<Provenance
     let mut issues = Vec::new();
     let mut state = State::default();
     for op in ops {
-        state.apply(op.body, &mut issues);
+        state.apply(&op.tx, op.body, &mut issues);
     }
     let content = state.finish(plan_id, revision, provenance, &mut issues);
     Folded { content, issues }
@@ -96,19 +96,43 @@ pub fn fold_after(before: Folded, max_lamport: u64, ops: &[Op]) -> Option<Folded
             .enumerate()
             .map(|(i, e)| (e.id.clone(), i))
             .collect(),
+        node_tx: vec![NO_TX; c.nodes.len()],
+        txs: HashMap::default(),
         nodes: c.nodes.into_iter().map(Some).collect(),
         edges: c.edges.into_iter().map(Some).collect(),
         bounds: Some(c.bounds),
         touched_absent: Vec::new(),
     };
     for op in order {
-        state.apply(op.body.clone(), &mut issues);
+        state.apply(&op.tx, op.body.clone(), &mut issues);
     }
     let revision = c.revision + ops.len() as u64;
     Some(Folded {
         content: state.finish(&c.plan_id, revision, c.provenance, &mut issues),
         issues,
     })
+}
+
+/// The blocking finding for two different nodes added under one id in one
+/// transaction: the later one was kept.
+fn duplicate_node_id(old: &Node, new: &Node) -> Issue {
+    let what = |n: &Node| match &n.phase {
+        Some(p) => format!("{} in phase `{p}`", n.kind.a()),
+        None => n.kind.a().to_string(),
+    };
+    let both = if old.kind == new.kind && old.phase == new.phase {
+        format!("two {} nodes with different definitions", new.kind)
+    } else {
+        format!("{} and {}", what(old), what(new))
+    };
+    Issue::blocking(
+        "duplicate_node_id",
+        format!(
+            "two nodes share the id `{}` in one change ({both}); the later one was kept and the earlier one is lost. Node ids identify nodes: give one of them another id, and update the edges and references that mean it",
+            new.id,
+        ),
+    )
+    .node(new.id.clone())
 }
 
 /// The advisory for ops of unfinished transactions that were ignored.
@@ -121,9 +145,16 @@ pub fn torn_tail(count: usize) -> Issue {
     )
 }
 
+/// A node whose adding transaction is not known (folded earlier).
+const NO_TX: u32 = u32::MAX;
+
 #[derive(Default)]
 struct State {
     nodes: Vec<Option<Node>>,
+    /// Per node slot: the transaction that added it (numbered by `txs`).
+    node_tx: Vec<u32>,
+    /// Transaction ids seen by `add_node`, numbered.
+    txs: HashMap<String, u32>,
     node_at: HashMap<String, usize>,
     edges: Vec<Option<Edge>>,
     edge_at: HashMap<String, usize>,
@@ -138,15 +169,39 @@ impl State {
         self.nodes[i].as_mut()
     }
 
-    fn apply(&mut self, body: OpBody, issues: &mut Vec<Issue>) {
+    fn tx_number(&mut self, tx: &str) -> u32 {
+        if let Some(&n) = self.txs.get(tx) {
+            return n;
+        }
+        let n = self.txs.len() as u32;
+        self.txs.insert(tx.to_string(), n);
+        n
+    }
+
+    fn apply(&mut self, tx: &str, body: OpBody, issues: &mut Vec<Issue>) {
         match body {
-            OpBody::AddNode { node } => match self.node_at.get(&node.id) {
-                Some(&i) => self.nodes[i] = Some(node),
-                None => {
-                    self.node_at.insert(node.id.clone(), self.nodes.len());
-                    self.nodes.push(Some(node));
+            OpBody::AddNode { node } => {
+                let t = self.tx_number(tx);
+                match self.node_at.get(&node.id) {
+                    Some(&i) => {
+                        // Replacing a node is how `add-node --replace` works;
+                        // two different nodes under one id in a single change
+                        // (a document, a template) lose the first one.
+                        if self.node_tx[i] == t
+                            && let Some(old) = self.nodes[i].as_ref().filter(|old| **old != node)
+                        {
+                            issues.push(duplicate_node_id(old, &node));
+                        }
+                        self.nodes[i] = Some(node);
+                        self.node_tx[i] = t;
+                    }
+                    None => {
+                        self.node_at.insert(node.id.clone(), self.nodes.len());
+                        self.nodes.push(Some(node));
+                        self.node_tx.push(t);
+                    }
                 }
-            },
+            }
             OpBody::RemoveNode {
                 node_id,
                 incident_edge_ids,

@@ -181,9 +181,13 @@ impl Meta {
             .and_then(|f| f.as_array())
             .map(|a| a.iter().filter_map(|r| r.as_u64()).collect())
             .unwrap_or_default();
+        let label = s("label");
+        if let Some(why) = label.as_deref().and_then(crate::model::ids::label_problem) {
+            return Err(corrupt(&format!("its `label` is not a plan label: {why}")));
+        }
         Ok(Meta {
             state,
-            label: s("label"),
+            label,
             request: s("request"),
             provenance,
             approval,

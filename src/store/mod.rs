@@ -547,7 +547,23 @@ impl Store {
             return Ok((before, Vec::new()));
         }
         refuse_too_deep(&bodies)?;
-        let ops = transaction_labeled(actor, id, before.revision(), label, bodies);
+        // New ops must sort after every op in the log. A log planforge wrote
+        // numbers its ops 1, 2, 3 … so that is the revision (SPEC §2); a log
+        // with lines removed or edited by hand can hold higher lamports, and
+        // ops numbered from the revision would sort before them and be lost.
+        let base = before.revision().max(before.log.max_lamport);
+        if base.saturating_add(bodies.len() as u64) > crate::model::value::MAX_SAFE_INTEGER as u64 {
+            return Err(Error::new(
+                ErrorKind::CorruptStore,
+                format!(
+                    "{}: the highest lamport in the log is {}, too close to 2^53−1 for another change to be numbered after it",
+                    dir.join(OPS_FILE).display(),
+                    before.log.max_lamport
+                ),
+            )
+            .with_help(format!("the log was edited by hand; export the plan (`planforge export -p {id}`) and import it under a new id")));
+        }
+        let ops = transaction_labeled(actor, id, base, label, bodies);
         log::append(&dir.join(OPS_FILE), &before.log, &ops)?;
         let mut meta = before.meta.clone();
         meta.updated_at = crate::util::now();
@@ -555,8 +571,9 @@ impl Store {
             &dir.join(META_FILE),
             crate::wire::json::pretty(&meta.to_json()).as_bytes(),
         )?;
-        // The new ops sort after every older one (their lamports are above the
-        // revision), so they apply on top of the fold already made.
+        // The new ops sort after every older one (their lamports are above
+        // every lamport in the log), so they apply on top of the fold already
+        // made.
         let mut before = before;
         let folded = std::mem::replace(&mut before.folded, fold::Folded::empty(id));
         let after = match fold::fold_after(folded, before.log.max_lamport, &ops) {

@@ -1,0 +1,83 @@
+//! Complexity: O(ops), inside the fold (`store::fold`), which emits this code
+//! (a document is folded like an import, so it is found there too).
+
+declare_check! {
+    /// ## What it finds
+    /// Two different nodes added under the same id in one change: a plan
+    /// document (`validate`, `import`) or a template that lists the id twice.
+    /// The fold keeps the later node, so the earlier one is gone. Replacing a
+    /// node on purpose (`add-node --replace`, a later change) is not this.
+    ///
+    /// ## Why it matters
+    /// Node ids are how edges, references and people name a node. With two
+    /// nodes under one id, one of them silently disappears from the plan, and
+    /// the edges and references meant for it now reach the other.
+    ///
+    /// ## How to fix
+    /// Give one of the nodes another id, and point the edges and references
+    /// that meant it at the new id. If both entries describe the same step,
+    /// keep one.
+    ///
+    /// ## Example
+    /// ```json
+    /// {"nodes": [{"id": "fetch", "kind": "call", "definition": {"tool": "tickets_get"}},
+    ///            {"id": "fetch", "kind": "call", "definition": {"tool": "users_get"}}]}
+    /// ```
+    /// Fixed: rename the second to `fetch_user`.
+    pub DuplicateNodeId { code: "duplicate_node_id", severity: Blocking, needs: NOTHING, source: Fold }
+    fn run(cx, out) {}
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::check::testing::*;
+    use crate::model::OpBody;
+
+    fn add(node: crate::model::Node) -> OpBody {
+        OpBody::AddNode { node }
+    }
+
+    #[test]
+    fn fires_on_two_different_nodes_in_one_change() {
+        let ops = crate::store::transaction(
+            "t",
+            "plan-t",
+            0,
+            vec![add(step("fetch")), add(join("fetch"))],
+        );
+        let f = crate::store::fold::fold("plan-t", &ops, None);
+        let i = f
+            .issues
+            .iter()
+            .find(|i| i.code == "duplicate_node_id")
+            .expect("reported");
+        assert!(i.is_blocking());
+        assert_eq!(i.node_id.as_deref(), Some("fetch"));
+        assert!(i.message.contains("a call and a join"), "{}", i.message);
+        assert_eq!(f.content.nodes.len(), 1);
+    }
+
+    #[test]
+    fn a_replace_in_a_later_change_and_an_identical_repeat_are_not_duplicates() {
+        let mut ops = crate::store::transaction("t", "plan-t", 0, vec![add(step("fetch"))]);
+        ops.extend(crate::store::transaction(
+            "t",
+            "plan-t",
+            1,
+            vec![add(join("fetch"))],
+        ));
+        let f = crate::store::fold::fold("plan-t", &ops, None);
+        assert!(f.issues.is_empty(), "{:?}", f.issues);
+        let same = crate::store::transaction(
+            "t",
+            "plan-t",
+            0,
+            vec![add(step("fetch")), add(step("fetch"))],
+        );
+        assert!(
+            crate::store::fold::fold("plan-t", &same, None)
+                .issues
+                .is_empty()
+        );
+    }
+}
