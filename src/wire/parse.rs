@@ -160,8 +160,14 @@ impl HasCtx for ValueVisitor<'_> {
 
 fn check_integer<E: de::Error>(ctx: &Ctx, n: f64, text: &dyn fmt::Display) -> Result<Value, E> {
     if n.abs() > MAX_SAFE_INTEGER {
+        // `1e308` is integral too: show huge values in exponent form, not as
+        // hundreds of digits.
+        let mut shown = text.to_string();
+        if shown.len() > 24 {
+            shown = format!("{n:e}");
+        }
         return Err(ctx.fail(format!(
-            "the integer {text} is too large: plans hold integers up to 2^53−1 (9007199254740991) in magnitude, beyond which two different numbers share one digest; write it as a string"
+            "the integer {shown} is too large: plans hold integers up to 2^53−1 (9007199254740991) in magnitude, beyond which two different numbers share one digest; write it as a string"
         )));
     }
     Ok(Value::Number(n))
@@ -542,6 +548,14 @@ mod tests {
         assert_eq!(e.pointer.as_deref(), Some("/x/0"));
         assert!(json("1e400").is_err());
         assert!(json("-9007199254740993").is_err());
+        // Shown in exponent form, not as 309 digits.
+        let e = json("1.7976931348623157e308").unwrap_err();
+        assert!(
+            e.message
+                .starts_with("the integer 1.7976931348623157e308 is too large"),
+            "{}",
+            e.message
+        );
     }
 
     #[test]
