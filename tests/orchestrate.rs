@@ -376,6 +376,14 @@ fn refusals_name_the_task() {
             "  - {name: a, role: lead, goal: g, input: i}\n",
             "task `a` has no output",
         ),
+        (
+            &(0..65)
+                .map(|i| {
+                    format!("  - {{name: t{i}, role: lead, goal: g, input: i, output: t{i}.md}}\n")
+                })
+                .collect::<String>(),
+            "the decomposition lists 65 tasks, more than the 64",
+        ),
     ] {
         let f = env.file(
             "bad.yaml",

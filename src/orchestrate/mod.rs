@@ -55,6 +55,9 @@ pub struct Decomposition {
     pub context_budget_bytes: u64,
 }
 
+/// The most tasks one decomposition may list.
+pub const MAX_TASKS: usize = 64;
+
 const TOP_KEYS: [&str; 4] = ["roles", "tasks", "synthesis", "contextBudgetBytes"];
 const ROLE_KEYS: [&str; 2] = ["instructions", "tools"];
 const TASK_KEYS: [&str; 10] = [
@@ -265,6 +268,15 @@ fn shape(v: &Value) -> Result<Decomposition, ParseError> {
     }
     let mut tasks = Vec::new();
     match m.get("tasks") {
+        Some(Value::Array(a)) if a.len() > MAX_TASKS => {
+            return Err(codec::error(
+                "/tasks",
+                format!(
+                    "the decomposition lists {} tasks, more than the {MAX_TASKS} one orchestrator can hand out at depth 1 (each unit's spec names every other unit's output it must not write, so the plan grows with the square of the task count); group the tasks into at most {MAX_TASKS} units, or split the work into several decompositions",
+                    a.len()
+                ),
+            ));
+        }
         Some(Value::Array(a)) => {
             for (i, t) in a.iter().enumerate() {
                 let at = format!("/tasks/{i}");
