@@ -282,3 +282,40 @@ fn refusals_come_before_the_editor_opens() {
         stderr(&out)
     );
 }
+
+#[test]
+fn an_editor_run_from_a_repl_script_does_not_read_the_script() {
+    let env = Env::new();
+    // An editor that reads a line from its standard input and records it.
+    let editor = env.editor(
+        "reader",
+        "IFS= read -r line || line='(nothing)'\necho \"$line\" > \"$WORK/seen\"",
+    );
+    let mut c = env.0.cmd(&["repl"]);
+    c.env("EDITOR", &editor);
+    let out = common::output_with_stdin(c, b"edit fetch\nadd-node later --kind join\n");
+    assert!(out.status.success(), "{}", stderr(&out));
+    let seen = std::fs::read_to_string(env.path("seen")).unwrap();
+    assert!(
+        !seen.contains("add-node"),
+        "the editor read the script: {seen}"
+    );
+    assert!(
+        env.node("later").is_object(),
+        "the line after `edit` did not run"
+    );
+}
+
+#[test]
+fn the_default_editor_is_refused_without_a_terminal() {
+    if std::fs::File::open("/dev/tty").is_ok() {
+        // A controlling terminal exists here: `vi` would open on it.
+        return;
+    }
+    let env = Env::new();
+    let mut c = env.0.cmd(&["edit", "fetch"]);
+    c.env_remove("EDITOR").env_remove("VISUAL");
+    let out = c.output().unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("no terminal"), "{}", stderr(&out));
+}

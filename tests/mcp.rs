@@ -531,3 +531,28 @@ fn pipelined_calls_are_serialised_and_none_is_lost() {
     assert_eq!(lamports, (1..=20).collect::<Vec<_>>());
     c.finish();
 }
+
+#[test]
+fn a_client_that_leaves_or_skips_initialize_gets_a_clean_answer() {
+    let env = Env::new();
+    // Standard input closed before any message: nothing to serve, exit 0.
+    let out = env.with_stdin(&["mcp"], b"");
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.stdout.is_empty());
+    // A notification where `initialize` belongs: a refusal that says so.
+    let out = env.with_stdin(
+        &["mcp"],
+        b"{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n",
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("initialize request") && !err.contains("Notification("),
+        "{err}"
+    );
+}

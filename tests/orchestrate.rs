@@ -377,12 +377,12 @@ fn refusals_name_the_task() {
             "task `a` has no output",
         ),
         (
-            &(0..65)
+            &(0..257)
                 .map(|i| {
                     format!("  - {{name: t{i}, role: lead, goal: g, input: i, output: t{i}.md}}\n")
                 })
                 .collect::<String>(),
-            "the decomposition lists 65 tasks, more than the 64",
+            "the decomposition lists 257 tasks, more than the 256",
         ),
     ] {
         let f = env.file(

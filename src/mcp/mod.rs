@@ -138,10 +138,22 @@ pub fn serve(config: Config) -> Result<()> {
         if config.read_only { ", read-only" } else { "" }
     );
     runtime.block_on(async move {
-        let service = Server::new(config)
-            .serve(rmcp::transport::stdio())
-            .await
-            .map_err(|e| Error::internal(format!("the MCP session did not start: {e}")))?;
+        use rmcp::service::ServerInitializeError as Init;
+        let service = match Server::new(config).serve(rmcp::transport::stdio()).await {
+            Ok(service) => service,
+            // The client went away before the session began: nothing to do.
+            Err(Init::ConnectionClosed(_)) => return Ok(()),
+            Err(Init::ExpectedInitializeRequest(_)) => {
+                return Err(Error::invalid(
+                    "the MCP client sent something other than `initialize` first; a session starts with an initialize request, then the initialized notification",
+                ));
+            }
+            Err(e) => {
+                return Err(Error::internal(format!(
+                    "the MCP session did not start: {e}"
+                )));
+            }
+        };
         service
             .waiting()
             .await

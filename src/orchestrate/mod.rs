@@ -56,7 +56,7 @@ pub struct Decomposition {
 }
 
 /// The most tasks one decomposition may list.
-pub const MAX_TASKS: usize = 64;
+pub const MAX_TASKS: usize = 256;
 
 const TOP_KEYS: [&str; 4] = ["roles", "tasks", "synthesis", "contextBudgetBytes"];
 const ROLE_KEYS: [&str; 2] = ["instructions", "tools"];

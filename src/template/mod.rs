@@ -400,9 +400,16 @@ pub fn load_dir(dir: &Path) -> Vec<Result<Template, Malformed>> {
                 id: stem.clone(),
                 message,
             };
-            if std::fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_symlink()) {
+            let kind = std::fs::symlink_metadata(&path).map(|m| m.file_type());
+            if kind.as_ref().is_ok_and(|k| k.is_symlink()) {
                 return Err(malformed(format!(
                     "templates/{name} is a symbolic link; planforge does not follow links inside a store"
+                )));
+            }
+            // A pipe or a device would block the read (or never end).
+            if !kind.as_ref().is_ok_and(|k| k.is_file() || k.is_dir()) {
+                return Err(malformed(format!(
+                    "templates/{name} is not an ordinary file (a pipe, socket or device); a template is a YAML or JSON file"
                 )));
             }
             let text = std::fs::read(&path)

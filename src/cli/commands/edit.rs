@@ -34,6 +34,12 @@ fn editor() -> Result<Vec<String>> {
                 .map(|s| (*v, s))
         })
         .unwrap_or(("the default", "vi".to_string()));
+    if var == "the default" && !has_terminal() {
+        return Err(Error::invalid(
+            "there is no terminal to run the default editor `vi` in (standard input is not a terminal and there is no /dev/tty)",
+        )
+        .with_help("set $VISUAL or $EDITOR to an editor that needs no terminal, or run `planforge edit` from a terminal"));
+    }
     match crate::repl::words::split(&line) {
         Ok(words) if !words.is_empty() => Ok(words),
         _ => Err(
@@ -43,15 +49,29 @@ fn editor() -> Result<Vec<String>> {
     }
 }
 
+/// Whether an editor can reach a terminal: standard input, or /dev/tty.
+fn has_terminal() -> bool {
+    use std::io::IsTerminal;
+    std::io::stdin().is_terminal() || std::fs::File::open("/dev/tty").is_ok()
+}
+
 fn run_editor(editor: &[String], file: &Path) -> Result<()> {
-    let status = std::process::Command::new(&editor[0])
-        .args(&editor[1..])
-        .arg(file)
-        .status()
-        .map_err(|e| {
-            Error::invalid(format!("could not start the editor `{}`: {e}", editor[0]))
-                .with_help("set $VISUAL or $EDITOR to your editor, e.g. `export EDITOR=nano`")
-        })?;
+    use std::io::IsTerminal;
+    let mut command = std::process::Command::new(&editor[0]);
+    command.args(&editor[1..]).arg(file);
+    // Under a script (`… | planforge repl`) stdin is the script: the editor
+    // must not read the next lines as keystrokes. It gets the terminal when
+    // there is one, and nothing otherwise.
+    if !std::io::stdin().is_terminal() {
+        match std::fs::File::open("/dev/tty") {
+            Ok(tty) => command.stdin(tty),
+            Err(_) => command.stdin(std::process::Stdio::null()),
+        };
+    }
+    let status = command.status().map_err(|e| {
+        Error::invalid(format!("could not start the editor `{}`: {e}", editor[0]))
+            .with_help("set $VISUAL or $EDITOR to your editor, e.g. `export EDITOR=nano`")
+    })?;
     if !status.success() {
         return Err(Error::invalid(format!(
             "the editor `{}` exited with {status}; nothing was written",
