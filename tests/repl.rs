@@ -325,3 +325,22 @@ fn undo_in_a_script_walks_back() {
     );
     assert!(env.node_ids("d", "plan-d").is_empty());
 }
+
+#[test]
+fn a_command_left_open_for_too_many_lines_is_refused_and_the_script_goes_on_with_keep_going() {
+    let env = Env::new();
+    let mut script = String::from("init\ncreate plan-o\nadd-node a --kind join \\\n");
+    for _ in 0..1500 {
+        script.push_str("  \\\n");
+    }
+    script.push_str("\nadd-node b --kind join\n");
+    let out = env.repl("o", &["--keep-going"], &script);
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("the command starting on line 3 is still open after 1000 lines"),
+        "{err}"
+    );
+    // The rest of the open command is read as lines of their own; `b` lands.
+    assert!(env.node_ids("o", "plan-o").contains(&"b".to_string()));
+}

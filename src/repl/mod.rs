@@ -9,6 +9,11 @@
 //! what it needs and commits its own transaction, so other processes (a
 //! model over MCP, a second shell) can edit the same plan meanwhile.
 
+/// The most lines one script command may span (quotes or backslashes).
+const MAX_COMMAND_LINES: usize = 1000;
+/// The most bytes one script command may hold across its lines.
+const MAX_COMMAND_BYTES: usize = 1 << 20;
+
 pub mod complete;
 pub mod helper;
 pub mod words;
@@ -220,7 +225,28 @@ impl Repl {
                 pending.push('\n');
             }
             pending.push_str(line.strip_suffix('\r').unwrap_or(&line));
-            if words::split_partial(&pending).incomplete.is_some() {
+            if let Some(why) = words::split_partial(&pending).incomplete {
+                // Each added line re-reads the whole command: bound it, so an
+                // unclosed quote cannot make a script run for ever.
+                let lines = number - starts_at + 1;
+                if lines < MAX_COMMAND_LINES && pending.len() < MAX_COMMAND_BYTES {
+                    continue;
+                }
+                pending.clear();
+                let g = self.base.clone();
+                let err = Error::invalid(format!(
+                    "the command starting on line {starts_at} is still open after {lines} lines ({why}); a command may span at most {MAX_COMMAND_LINES} lines and {} KiB",
+                    MAX_COMMAND_BYTES / 1024
+                ))
+                .with_help("close the quote, or remove the backslash at the end of the line");
+                let code = match self.fail(g, err) {
+                    Outcome::Ran(c) => c,
+                    _ => 2,
+                };
+                if !keep_going {
+                    return code;
+                }
+                first_failure.get_or_insert(code);
                 continue;
             }
             let text = std::mem::take(&mut pending);
