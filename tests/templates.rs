@@ -359,3 +359,26 @@ fn author_reads_the_request_from_stdin_unchanged() {
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(env.json(&["list"])["plans"].as_array().unwrap().len(), 1);
 }
+
+#[test]
+fn authoring_a_long_request_echoes_part_of_it_and_keeps_it_whole() {
+    let env = Env::new();
+    let long: String = (0..5000)
+        .map(|i| format!("line {i}: é and more words\n"))
+        .collect();
+    let out = env.with_stdin(&["author", "-", "--id", "plan-long"], long.as_bytes());
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.len() < 6000, "echo of {} bytes", text.len());
+    assert!(text.contains("  | line 0: é and more words"), "{text}");
+    assert!(
+        text.contains(&format!("the request is {} bytes", long.len())),
+        "{text}"
+    );
+    let status = env.json(&["status", "-p", "plan-long"]);
+    assert_eq!(status["request"].as_str().unwrap(), long);
+}

@@ -138,6 +138,10 @@ pub fn instantiated_json(i: &Instantiated) -> Value {
     })
 }
 
+/// Lines and bytes of an authored request shown in the echo.
+const ECHO_REQUEST_LINES: usize = 40;
+const ECHO_REQUEST_BYTES: usize = 4000;
+
 /// An authored plan: its id, label, and the request exactly as stored.
 pub fn authored_text(p: &Loaded) -> String {
     let mut out = vec![format!(
@@ -147,7 +151,28 @@ pub fn authored_text(p: &Loaded) -> String {
     )];
     if let Some(r) = &p.meta.request {
         out.push("The owner's request, kept verbatim:".into());
-        out.extend(r.split('\n').map(|l| format!("  | {l}")));
+        // The echo stays bounded: a long request is shown in part here (the
+        // plan keeps it whole).
+        let mut shown = 0usize;
+        for (i, l) in r.split('\n').enumerate() {
+            if i == ECHO_REQUEST_LINES || shown + l.len() > ECHO_REQUEST_BYTES {
+                if i < ECHO_REQUEST_LINES {
+                    let mut cut = ECHO_REQUEST_BYTES - shown;
+                    while !l.is_char_boundary(cut) {
+                        cut -= 1;
+                    }
+                    out.push(format!("  | {}…", &l[..cut]));
+                }
+                out.push(format!(
+                    "  … (the request is {} bytes on {} lines in all; `planforge status` shows it whole)",
+                    r.len(),
+                    r.split('\n').count()
+                ));
+                break;
+            }
+            shown += l.len();
+            out.push(format!("  | {l}"));
+        }
     }
     out.push("Next: build it (add-node, connect, or a template's shape), then freeze and submit; `planforge status` shows the request.".into());
     out.join("\n")
