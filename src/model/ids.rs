@@ -98,6 +98,24 @@ pub fn quote_id(s: &str) -> String {
     out
 }
 
+/// `s` with control, line-separator and bidirectional characters escaped
+/// (`\u{a}`), uncut: for names from a plan printed inside a line of prose,
+/// where a raw newline would forge a line of its own.
+pub fn escape_controls(s: &str) -> std::borrow::Cow<'_, str> {
+    if !s.chars().any(|c| is_line_control(c) || is_bidi_control(c)) {
+        return std::borrow::Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        if is_line_control(c) || is_bidi_control(c) {
+            out.push_str(&c.escape_unicode().to_string());
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
 /// Zero-width characters: invisible where a phase name starts or ends.
 pub fn is_invisible(c: char) -> bool {
     matches!(c, '\u{200B}'..='\u{200D}' | '\u{2060}' | '\u{FEFF}')
@@ -131,6 +149,13 @@ mod tests {
         ] {
             assert!(label_problem(&bad).is_some(), "{bad:?}");
         }
+    }
+
+    #[test]
+    fn names_in_prose_escape_controls_without_cutting() {
+        assert_eq!(escape_controls("tickets_get"), "tickets_get");
+        assert_eq!(escape_controls("a\nb\u{202e}"), "a\\u{a}b\\u{202e}");
+        assert_eq!(escape_controls(&"x".repeat(300)).len(), 300);
     }
 
     #[test]

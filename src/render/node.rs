@@ -1,6 +1,7 @@
 //! One node rendered as prose (the blocks of `show`, `read` and the echo).
 //! Pure: no I/O, no colour.
 
+use crate::model::ids::escape_controls;
 use crate::model::value::Map;
 use crate::model::{
     Content, DeclaredField, Edge, FieldType, Handle, Node, NodeKind, Ref, Segment, Select, Value,
@@ -76,18 +77,18 @@ pub fn block(
     let phase = node
         .phase
         .as_ref()
-        .map(|p| format!(" · phase {p}"))
+        .map(|p| format!(" · phase {}", escape_controls(p)))
         .unwrap_or_default();
     let head = match node.kind {
         NodeKind::Call => {
             let tool = node
                 .str_field("tool")
-                .map(str::to_string)
+                .map(|t| escape_controls(t).into_owned())
                 .unwrap_or_else(|| "(no tool)".into());
-            let args: Vec<&str> = node
+            let args: Vec<std::borrow::Cow<'_, str>> = node
                 .get("args")
                 .and_then(Value::as_object)
-                .map(|m| m.keys().map(String::as_str).collect())
+                .map(|m| m.keys().map(|k| escape_controls(k)).collect())
                 .unwrap_or_default();
             format!(
                 "{num}CALL — `{}` — {tool}({}){phase}",
