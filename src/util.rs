@@ -47,6 +47,16 @@ fn civil_from_days(z: i64) -> (i64, u32, u32) {
     (if m <= 2 { y + 1 } else { y }, m, d)
 }
 
+/// The largest char boundary of `s` at or below `i` (for cutting text at
+/// a byte budget without splitting a character).
+pub fn floor_char_boundary(s: &str, i: usize) -> usize {
+    let mut end = i.min(s.len());
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    end
+}
+
 static COUNTER: AtomicU64 = AtomicU64::new(0);
 static ONE_SHOT: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 

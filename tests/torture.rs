@@ -683,24 +683,19 @@ fn lock_is_held(path: &Path) -> bool {
     }
 }
 
-#[test]
-fn a_lock_held_by_a_stopped_writer_is_waited_for_then_reported_busy() {
-    let env = Env::new();
-    env.ok(&["create", "plan-stuck"]);
-    env.ok(&["add-node", "a", "--kind", "join"]);
-    let lock = env.store().join("plan-stuck/lock");
-    // The holder takes the plan lock and sleeps inside it (test hook), so it
-    // holds the lock deterministically; then it is stopped.
+/// Starts `add-node held` on the current plan holding its lock for
+/// `hold_ms` (test hook), waits until it holds `lock`, and stops it there.
+fn stopped_lock_holder(env: &Env, lock: &Path, hold_ms: u64) -> Guarded {
     let mut holder = Guarded(
         env.cmd(&["add-node", "held", "--kind", "join"])
-            .env("PLANFORGE_TEST_HOLD_LOCK_MS", "60000")
+            .env("PLANFORGE_TEST_HOLD_LOCK_MS", hold_ms.to_string())
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
             .unwrap(),
     );
     let started = Instant::now();
-    while !lock_is_held(&lock) {
+    while !lock_is_held(lock) {
         assert!(
             started.elapsed() < Duration::from_secs(30),
             "the holder never took the lock (is PLANFORGE_TEST_HOLD_LOCK_MS implemented?)"
@@ -711,6 +706,18 @@ fn a_lock_held_by_a_stopped_writer_is_waited_for_then_reported_busy() {
         std::thread::sleep(Duration::from_millis(5));
     }
     signal(holder.0.id(), "-STOP");
+    holder
+}
+
+#[test]
+fn a_lock_held_by_a_stopped_writer_is_waited_for_then_reported_busy() {
+    let env = Env::new();
+    env.ok(&["create", "plan-stuck"]);
+    env.ok(&["add-node", "a", "--kind", "join"]);
+    let lock = env.store().join("plan-stuck/lock");
+    // The holder takes the plan lock and sleeps inside it (test hook), so it
+    // holds the lock deterministically; then it is stopped.
+    let mut holder = stopped_lock_holder(&env, &lock, 60_000);
 
     // A writer waits (bounded), then reports store_busy with exit 3.
     let out = env
@@ -764,23 +771,7 @@ fn a_stopped_writer_holding_the_lock_does_not_deadlock_waiting_writers() {
     let env = Env::new();
     env.ok(&["create", "plan-queue"]);
     let lock = env.store().join("plan-queue/lock");
-    let mut holder = Guarded(
-        env.cmd(&["add-node", "held", "--kind", "join"])
-            .env("PLANFORGE_TEST_HOLD_LOCK_MS", "1500")
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap(),
-    );
-    let started = Instant::now();
-    while !lock_is_held(&lock) {
-        assert!(
-            started.elapsed() < Duration::from_secs(30),
-            "the holder never took the lock"
-        );
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    signal(holder.0.id(), "-STOP");
+    let mut holder = stopped_lock_holder(&env, &lock, 1500);
     let busy: Vec<_> = (0..3)
         .map(|i| {
             env.cmd(&["add-node", &format!("busy{i}"), "--kind", "join"])

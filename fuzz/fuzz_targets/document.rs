@@ -7,18 +7,16 @@
 
 use libfuzzer_sys::fuzz_target;
 use planforge::forge::plans::document_content;
+use planforge::forge::templates::default_registry;
 use planforge::forge::validate::check_document;
-use planforge::registry::{DEFAULT_REGISTRY_YAML, Registry};
+use planforge::registry::Registry;
 use planforge::wire::Syntax;
 use planforge::wire::codec::{self, Document};
 use std::sync::OnceLock;
 
 fn registry() -> &'static Registry {
     static REGISTRY: OnceLock<Registry> = OnceLock::new();
-    REGISTRY.get_or_init(|| {
-        Registry::parse(DEFAULT_REGISTRY_YAML, Syntax::Yaml, "default")
-            .expect("the default registry reads")
-    })
+    REGISTRY.get_or_init(|| default_registry().expect("the default registry reads"))
 }
 
 fn same(a: &Document, b: &Document, how: &str) {

@@ -6,18 +6,15 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use planforge::registry::{DEFAULT_REGISTRY_YAML, Registry};
+use planforge::forge::templates::default_registry;
+use planforge::registry::Registry;
 use planforge::store::{fold, log};
-use planforge::wire::Syntax;
 use planforge::wire::codec;
 use std::sync::OnceLock;
 
 fn registry() -> &'static Registry {
     static REGISTRY: OnceLock<Registry> = OnceLock::new();
-    REGISTRY.get_or_init(|| {
-        Registry::parse(DEFAULT_REGISTRY_YAML, Syntax::Yaml, "default")
-            .expect("the default registry reads")
-    })
+    REGISTRY.get_or_init(|| default_registry().expect("the default registry reads"))
 }
 
 fuzz_target!(|data: &[u8]| {

@@ -5,7 +5,7 @@ use super::echo::{self, Echo};
 use crate::check::Counts;
 use crate::error::{Error, ErrorKind, Result};
 use crate::model::ids;
-use crate::model::{Content, OpBody};
+use crate::model::{Bounds, Content, Edge, Node, OpBody};
 use crate::store::Loaded;
 use crate::store::meta::{Meta, State};
 use crate::wire::codec::Document;
@@ -159,15 +159,7 @@ impl Forge {
     pub fn import(&self, doc: Document, id: Option<&str>) -> Result<Imported> {
         let mut notes = Vec::new();
         if let Some(claimed) = &doc.digest {
-            let text = crate::wire::jcs::content_of(&crate::wire::jcs::Parts {
-                plan_id: doc.plan_id.as_deref().unwrap_or(""),
-                revision: doc.revision.unwrap_or(0),
-                bounds: &doc.bounds.unwrap_or_default(),
-                nodes: &doc.nodes,
-                edges: &doc.edges,
-                provenance: doc.provenance.as_ref(),
-            });
-            let actual = crate::wire::jcs::hex_sha256(text.as_bytes());
+            let actual = doc.content_digest();
             if &actual != claimed {
                 return Err(Error::refused(format!(
                     "the document claims digest {claimed}, but its content hashes to {actual}: it was changed after export"
@@ -192,12 +184,7 @@ impl Forge {
         let mut meta = Meta::new(&crate::util::now());
         meta.label = doc.label.clone();
         meta.provenance = doc.provenance.clone();
-        let mut bodies = Vec::with_capacity(1 + doc.nodes.len() + doc.edges.len());
-        bodies.push(OpBody::SetBounds {
-            bounds: doc.bounds.unwrap_or_default(),
-        });
-        bodies.extend(doc.nodes.into_iter().map(|node| OpBody::AddNode { node }));
-        bodies.extend(doc.edges.into_iter().map(|edge| OpBody::AddEdge { edge }));
+        let bodies = import_bodies(doc.bounds, doc.nodes, doc.edges);
         self.before_write()?;
         let loaded = self.store().create(&id, self.actor(), meta, bodies)?;
         let counts = self.check(&loaded)?.counts();
@@ -242,6 +229,18 @@ pub fn document_content(doc: &Document, plan_id: &str) -> Content {
 }
 
 /// Refuses a plan id that breaks the rule (it is also a folder name).
+/// The ops of a document's import, in order: `set_bounds`, the nodes, the
+/// edges (moved, not copied).
+pub fn import_bodies(bounds: Option<Bounds>, nodes: Vec<Node>, edges: Vec<Edge>) -> Vec<OpBody> {
+    let mut bodies = Vec::with_capacity(1 + nodes.len() + edges.len());
+    bodies.push(OpBody::SetBounds {
+        bounds: bounds.unwrap_or_default(),
+    });
+    bodies.extend(nodes.into_iter().map(|node| OpBody::AddNode { node }));
+    bodies.extend(edges.into_iter().map(|edge| OpBody::AddEdge { edge }));
+    bodies
+}
+
 /// Refuses a label that is not one short line (see [`ids::label_problem`]).
 pub fn check_label(label: &str) -> Result<()> {
     match ids::label_problem(label) {

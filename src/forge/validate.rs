@@ -10,7 +10,7 @@
 use super::Forge;
 use crate::check::{self, Counts, Issue, Report};
 use crate::error::{Error, Result};
-use crate::model::{Content, OpBody};
+use crate::model::Content;
 use crate::registry::Registry;
 use crate::store::Loaded;
 use crate::wire::Syntax;
@@ -218,12 +218,7 @@ impl Forge {
 /// copied.
 fn import_fold(doc: Document, plan_id: &str) -> (Content, Vec<Issue>, Option<Issue>) {
     let claimed = digest_issue(&doc, plan_id);
-    let mut bodies = Vec::with_capacity(1 + doc.nodes.len() + doc.edges.len());
-    bodies.push(OpBody::SetBounds {
-        bounds: doc.bounds.unwrap_or_default(),
-    });
-    bodies.extend(doc.nodes.into_iter().map(|node| OpBody::AddNode { node }));
-    bodies.extend(doc.edges.into_iter().map(|edge| OpBody::AddEdge { edge }));
+    let bodies = super::plans::import_bodies(doc.bounds, doc.nodes, doc.edges);
     let ops = crate::store::transaction(ACTOR, plan_id, 0, bodies);
     let folded = crate::store::fold::fold_owned(plan_id, ops, doc.provenance);
     (folded.content, folded.issues, claimed)
@@ -232,15 +227,7 @@ fn import_fold(doc: Document, plan_id: &str) -> (Content, Vec<Issue>, Option<Iss
 /// `digest_mismatch` when the document claims a digest its content lacks.
 fn digest_issue(doc: &Document, plan_id: &str) -> Option<Issue> {
     let claimed = doc.digest.as_ref()?;
-    let text = crate::wire::jcs::content_of(&crate::wire::jcs::Parts {
-        plan_id: doc.plan_id.as_deref().unwrap_or(""),
-        revision: doc.revision.unwrap_or(0),
-        bounds: &doc.bounds.unwrap_or_default(),
-        nodes: &doc.nodes,
-        edges: &doc.edges,
-        provenance: doc.provenance.as_ref(),
-    });
-    let actual = crate::wire::jcs::hex_sha256(text.as_bytes());
+    let actual = doc.content_digest();
     if &actual == claimed {
         return None;
     }

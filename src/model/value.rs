@@ -238,11 +238,7 @@ impl Value {
     pub fn cut_strings(&mut self, max: usize) -> bool {
         match self {
             Value::String(s) if s.len() > max => {
-                let mut end = max;
-                while !s.is_char_boundary(end) {
-                    end -= 1;
-                }
-                s.truncate(end);
+                s.truncate(crate::util::floor_char_boundary(s, max));
                 s.push('…');
                 true
             }

@@ -157,11 +157,8 @@ pub fn authored_text(p: &Loaded) -> String {
         for (i, l) in r.split('\n').enumerate() {
             if i == ECHO_REQUEST_LINES || shown + l.len() > ECHO_REQUEST_BYTES {
                 if i < ECHO_REQUEST_LINES {
-                    let mut cut = ECHO_REQUEST_BYTES - shown;
-                    while !l.is_char_boundary(cut) {
-                        cut -= 1;
-                    }
-                    out.push(format!("  | {}…", &l[..cut]));
+                    let cut = crate::wire::json::cut(l, ECHO_REQUEST_BYTES - shown);
+                    out.push(format!("  | {cut}"));
                 }
                 out.push(format!(
                     "  … (the request is {} bytes on {} lines in all; `planforge status` shows it whole)",

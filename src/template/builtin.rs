@@ -278,12 +278,7 @@ mod tests {
 
     #[test]
     fn every_builtin_is_clean_and_instantiates_into_a_clean_plan() {
-        let reg = crate::registry::Registry::parse(
-            crate::registry::DEFAULT_REGISTRY_YAML,
-            Syntax::Yaml,
-            "default",
-        )
-        .unwrap();
+        let reg = crate::forge::templates::default_registry().unwrap();
         let builtins = super::super::builtins();
         assert_eq!(builtins.len(), FILES.len());
         for t in builtins {

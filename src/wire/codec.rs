@@ -616,6 +616,22 @@ pub struct Document {
     pub provenance: Option<Provenance>,
 }
 
+impl Document {
+    /// The digest of the content the document holds (what its `digest`
+    /// field claims, when it was exported unchanged).
+    pub fn content_digest(&self) -> String {
+        let text = super::jcs::content_of(&super::jcs::Parts {
+            plan_id: self.plan_id.as_deref().unwrap_or(""),
+            revision: self.revision.unwrap_or(0),
+            bounds: &self.bounds.unwrap_or_default(),
+            nodes: &self.nodes,
+            edges: &self.edges,
+            provenance: self.provenance.as_ref(),
+        });
+        super::jcs::hex_sha256(text.as_bytes())
+    }
+}
+
 pub const DOCUMENT_KEYS: [&str; 10] = [
     "formatVersion",
     "planId",

@@ -18,11 +18,7 @@ pub fn cut(s: &str, max: usize) -> String {
     if s.len() <= max {
         return s.to_string();
     }
-    let mut end = max;
-    while !s.is_char_boundary(end) {
-        end -= 1;
-    }
-    format!("{}…", &s[..end])
+    format!("{}…", &s[..crate::util::floor_char_boundary(s, max)])
 }
 
 /// Pretty JSON with a 2-space indent and a trailing newline.

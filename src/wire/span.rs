@@ -114,7 +114,7 @@ impl Lines {
     }
 
     fn position(&self, text: &str, offset: usize) -> Position {
-        let offset = floor_char_boundary(text, offset.min(text.len()));
+        let offset = crate::util::floor_char_boundary(text, offset.min(text.len()));
         let line = match self.starts.binary_search(&offset) {
             Ok(i) => i,
             Err(i) => i - 1,
@@ -125,13 +125,6 @@ impl Lines {
             column: self.chars_before(text, offset) - self.chars_before(text, start) + 1,
         }
     }
-}
-
-fn floor_char_boundary(text: &str, mut i: usize) -> usize {
-    while i > 0 && !text.is_char_boundary(i) {
-        i -= 1;
-    }
-    i
 }
 
 /// The 1-based position of a byte offset.
