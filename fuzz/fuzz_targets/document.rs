@@ -9,7 +9,7 @@ use libfuzzer_sys::fuzz_target;
 use planforge::forge::plans::document_content;
 use planforge::forge::templates::default_registry;
 use planforge::forge::validate::check_document;
-use planforge::registry::Registry;
+use planforge::model::registry::Registry;
 use planforge::wire::Syntax;
 use planforge::wire::codec::{self, Document};
 use std::sync::OnceLock;

@@ -7,7 +7,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use planforge::forge::templates::default_registry;
-use planforge::registry::Registry;
+use planforge::model::registry::Registry;
 use planforge::store::{fold, log};
 use planforge::wire::codec;
 use std::sync::OnceLock;

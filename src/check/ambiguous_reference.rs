@@ -2,10 +2,10 @@
 //! enumerating); messages enumerate routes only when at most 4 exist, within a
 //! fixed budget.
 
-use crate::check::Issue;
 use crate::check::flow::{branch_json, routes_to};
 use crate::check::graph::MAX_ROUTES;
 use crate::check::support::{place, ref_text};
+use crate::model::Issue;
 
 declare_check! {
     /// ## What it finds
@@ -39,7 +39,7 @@ declare_check! {
     fn run(cx, out) {
         let g = &cx.graph;
         let exec = g.executions();
-        let mut memo: crate::util::FastMap<usize, String> = crate::util::FastMap::default();
+        let mut memo: crate::model::hash::FastMap<usize, String> = crate::model::hash::FastMap::default();
         for d in cx.data_refs() {
             if d.r.branch_id.is_some() || exec[d.target] <= 1 {
                 continue;

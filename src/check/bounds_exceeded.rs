@@ -1,7 +1,7 @@
 //! Complexity: O(size of the plan): the canonical text is built once to
 //! measure the encoded size (no hash).
 
-use crate::check::Issue;
+use crate::model::Issue;
 
 declare_check! {
     /// ## What it finds

@@ -6,11 +6,11 @@
 //! pairs that can run concurrently.
 
 use crate::check::Graph;
-use crate::check::Issue;
 use crate::check::flow::reaches_many;
 use crate::check::support::is_canonical;
+use crate::model::Issue;
+use crate::model::hash::FastMap as HashMap;
 use crate::model::{Handle, NodeKind, Value};
-use crate::util::FastMap as HashMap;
 
 /// Writers compared pairwise per target when they are not simply ordered.
 const PAIRWISE: usize = 256;

@@ -1,7 +1,8 @@
 //! Complexity: O(n + e): Tarjan's strongly connected components (iterative),
 //! then one bounded walk inside each component to name a closing edge.
 
-use crate::check::{Graph, Issue};
+use crate::check::Graph;
+use crate::model::Issue;
 use crate::model::suggest::capped_list;
 
 declare_check! {
@@ -117,11 +118,11 @@ fn strongly_connected(g: &Graph) -> Vec<Vec<usize>> {
 /// Walks inside one component from its first node until an edge returns to a
 /// node on the current path: that edge closes a cycle; the path is the cycle.
 fn closing_edge(g: &Graph, comp: &[usize]) -> (usize, Vec<usize>) {
-    let member: crate::util::FastSet<usize> = comp.iter().copied().collect();
-    let mut on_path = crate::util::FastMap::default();
+    let member: crate::model::hash::FastSet<usize> = comp.iter().copied().collect();
+    let mut on_path = crate::model::hash::FastMap::default();
     let mut path = vec![comp[0]];
     let mut frames: Vec<usize> = vec![0];
-    let mut done = crate::util::FastSet::default();
+    let mut done = crate::model::hash::FastSet::default();
     on_path.insert(comp[0], 0usize);
     while let Some(&v) = path.last() {
         let pos = frames.last_mut().expect("a frame per path node");

@@ -1,6 +1,6 @@
 //! Complexity: O(in-degree of the entries).
 
-use crate::check::Issue;
+use crate::model::Issue;
 
 declare_check! {
     /// ## What it finds

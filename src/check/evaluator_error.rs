@@ -1,8 +1,8 @@
 //! Complexity: O(size of the predicates); nesting is capped at 256 levels.
 
-use crate::check::Issue;
 use crate::check::predicate::{self, STRUCTURED};
 use crate::check::support::is_canonical;
+use crate::model::Issue;
 use crate::model::NodeKind;
 
 declare_check! {

@@ -1,8 +1,8 @@
 //! Complexity: O(n + e): one walk forward from every join at once, marking
 //! each node with a join it follows; then O(1) per reference.
 
-use crate::check::Issue;
 use crate::check::support::{place, ref_text};
+use crate::model::Issue;
 use crate::model::{NodeKind, Select};
 
 declare_check! {

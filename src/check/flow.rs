@@ -3,9 +3,10 @@
 //! walking. A helper, not an issue code (it is not in `CHECKS`).
 
 use super::Graph;
+use crate::model::hash::FastMap as HashMap;
+use crate::model::hash::FastSet as HashSet;
 use crate::model::suggest;
 use crate::model::{BranchId, NodeKind, Segment};
-use crate::util::{FastMap as HashMap, FastSet as HashSet};
 
 /// For each query `(a, b)`: whether `a` reaches `b` (`a →+ b`, over any
 /// handle). Exact. Requires an acyclic graph (all false otherwise).

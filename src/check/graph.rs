@@ -4,8 +4,8 @@
 //! Everything here is linear in nodes + edges, except the dominator
 //! intersection, which is near-linear on DAGs processed in topological order.
 
+use crate::model::hash::FastMap as HashMap;
 use crate::model::{Content, Edge, Node, NodeKind};
-use crate::util::FastMap as HashMap;
 use std::cell::OnceCell;
 
 /// Route counts saturate here: past it a count is "too many to trust".
@@ -405,7 +405,7 @@ impl<'a> Graph<'a> {
     pub fn reaches(&self, a: usize, b: usize) -> bool {
         let pos = self.topo_pos();
         let limit = pos.get(b).copied().unwrap_or(usize::MAX);
-        let mut seen = crate::util::FastSet::default();
+        let mut seen = crate::model::hash::FastSet::default();
         let mut stack = vec![a];
         while let Some(i) = stack.pop() {
             for t in self.succs(i) {

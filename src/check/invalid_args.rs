@@ -1,7 +1,7 @@
 //! Complexity: O(params + args + the bytes of the given values). Emitted by
 //! `instantiate` (`crate::forge::templates`), never on plans.
 
-use crate::check::Issue;
+use crate::model::Issue;
 use crate::model::suggest;
 use crate::model::{DeclaredField, FieldType, Map, Value};
 

@@ -1,6 +1,6 @@
 //! Complexity: O(e).
 
-use crate::check::Issue;
+use crate::model::Issue;
 use crate::model::ids;
 
 declare_check! {

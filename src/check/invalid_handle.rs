@@ -1,7 +1,7 @@
 //! Complexity: O(e).
 
-use crate::check::Issue;
 use crate::model::Handle;
+use crate::model::Issue;
 use crate::model::suggest;
 
 declare_check! {

@@ -1,6 +1,6 @@
 //! Complexity: O(n).
 
-use crate::check::Issue;
+use crate::model::Issue;
 use crate::model::ids;
 
 declare_check! {

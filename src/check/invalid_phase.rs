@@ -1,6 +1,6 @@
 //! Complexity: O(n) (each phase name is scanned once).
 
-use crate::check::Issue;
+use crate::model::Issue;
 use crate::model::ids;
 
 declare_check! {

@@ -1,7 +1,7 @@
 //! Complexity: O(n + e) (the dominator tree, computed once and shared).
 
-use crate::check::Issue;
 use crate::check::support::is_canonical;
+use crate::model::Issue;
 use crate::model::NodeKind;
 
 declare_check! {

@@ -2,9 +2,9 @@
 //! nearest reconverging node above it (see `flow::last_bad_ancestor`); no walk
 //! per join.
 
-use crate::check::Issue;
 use crate::check::flow::last_bad_ancestor;
 use crate::check::support::is_canonical;
+use crate::model::Issue;
 use crate::model::NodeKind;
 
 declare_check! {

@@ -1,9 +1,9 @@
 //! Complexity: O(n) registry lookups.
 
-use crate::check::Issue;
 use crate::check::support::is_canonical;
+use crate::model::Issue;
+use crate::model::registry::Returns;
 use crate::model::{NodeKind, Value};
-use crate::registry::Returns;
 
 declare_check! {
     /// ## What it finds

@@ -1,7 +1,7 @@
 //! Complexity: O(n + Σ required args of the tools used).
 
-use crate::check::Issue;
 use crate::check::support::is_canonical;
+use crate::model::Issue;
 use crate::model::NodeKind;
 use crate::model::suggest;
 

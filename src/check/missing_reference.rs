@@ -1,8 +1,8 @@
 //! Complexity: O(size of the definitions) to find references, plus a bounded,
 //! memoised suggestion per distinct missing id (see `support::IdHints`).
 
-use crate::check::Issue;
 use crate::check::support::{IdHints, is_canonical, place, ref_text};
+use crate::model::Issue;
 use crate::model::Value;
 
 declare_check! {

@@ -7,15 +7,14 @@
 
 pub mod flow;
 pub mod graph;
-pub mod issue;
 pub mod predicate;
 pub mod support;
 
+use crate::model::{Counts, Issue, Severity};
 pub use graph::Graph;
-pub use issue::{Counts, Issue, Severity};
 
 use crate::model::Content;
-use crate::registry::Registry;
+use crate::model::registry::Registry;
 
 /// What a check needs before it can run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -156,8 +155,8 @@ macro_rules! declare_check {
             fn code(&self) -> &'static str {
                 $code
             }
-            fn severity(&self) -> $crate::check::Severity {
-                $crate::check::Severity::$sev
+            fn severity(&self) -> $crate::model::Severity {
+                $crate::model::Severity::$sev
             }
             fn needs(&self) -> $crate::check::Needs {
                 $crate::check::Needs::$needs
@@ -172,7 +171,7 @@ macro_rules! declare_check {
                 file!()
             }
             #[allow(unused_variables)]
-            fn run(&self, $cx: &$crate::check::Cx, $out: &mut Vec<$crate::check::Issue>) $body
+            fn run(&self, $cx: &$crate::check::Cx, $out: &mut Vec<$crate::model::Issue>) $body
         }
     };
 }
@@ -463,8 +462,8 @@ pub(crate) mod testing {
             None => serde_json::json!({"$ref": {"node": node, "select": "first"}}),
         }
     }
-    pub fn registry(yaml: &str) -> crate::registry::Registry {
-        crate::registry::Registry::parse(yaml, crate::wire::Syntax::Yaml, "test")
+    pub fn registry(yaml: &str) -> crate::model::registry::Registry {
+        crate::model::registry::Registry::parse(yaml, crate::wire::Syntax::Yaml, "test")
             .expect("test registry")
     }
     /// A `transform` node reading from `source`, with these steps.
@@ -481,7 +480,7 @@ pub(crate) mod testing {
     }
     /// The registry `init` writes, plus `report_fetch`, a tool returning a
     /// `json_document` artifact.
-    pub fn artifact_registry() -> crate::registry::Registry {
+    pub fn artifact_registry() -> crate::model::registry::Registry {
         registry(&crate::registry::DEFAULT_REGISTRY_YAML.replace(
             "tools:\n",
             "tools:\n  report_fetch: {returns: {kind: artifact, class: json_document}}\n",
@@ -501,7 +500,7 @@ pub(crate) mod testing {
     pub fn run_reg(
         check: &dyn super::Check,
         content: &Content,
-        registry: &crate::registry::Registry,
+        registry: &crate::model::registry::Registry,
     ) -> Vec<super::Issue> {
         let cx = super::Cx::new(content, Some(registry));
         let mut out = Vec::new();
@@ -545,7 +544,7 @@ mod tests {
 
     #[test]
     fn codes_are_unique_snake_case_and_documented() {
-        let mut seen = crate::util::FastSet::default();
+        let mut seen = crate::model::hash::FastSet::default();
         for c in CHECKS {
             let code = c.code();
             assert!(seen.insert(code), "{code} listed twice");

@@ -1,6 +1,6 @@
 //! Complexity: O(k) for k entry nodes.
 
-use crate::check::Issue;
+use crate::model::Issue;
 
 declare_check! {
     /// ## What it finds

@@ -1,9 +1,9 @@
 //! Complexity: O(n + e): one pass in topological order carries, per node, the
 //! nearest join above it (see `flow::last_bad_ancestor`); no walk per join.
 
-use crate::check::Issue;
 use crate::check::flow::last_bad_ancestor;
 use crate::check::support::is_canonical;
+use crate::model::Issue;
 use crate::model::NodeKind;
 
 declare_check! {

@@ -1,7 +1,7 @@
 //! Complexity: O(n + Σ length of the tools lists).
 
-use crate::check::Issue;
 use crate::check::support::is_canonical;
+use crate::model::Issue;
 use crate::model::{NodeKind, Value};
 
 declare_check! {

@@ -1,6 +1,6 @@
 //! Complexity: O(1) (the graph lists entry nodes once).
 
-use crate::check::Issue;
+use crate::model::Issue;
 
 declare_check! {
     /// ## What it finds

@@ -3,14 +3,16 @@
 //! past the cap the template is refused instead of enumerating further. The
 //! walk only enters nodes from which such a call can be reached, so every
 //! step it takes lies on a counted route. Emitted by the template loader
-//! (`crate::template::check`) on template content, never on plans.
+//! (`crate::forge::template::check`) on template content, never on plans.
 
+use crate::check::Graph;
 use crate::check::graph::MAX_ROUTES;
 use crate::check::support::set_path;
-use crate::check::{Graph, Issue};
+use crate::model::Issue;
+use crate::model::hash::FastMap as HashMap;
+use crate::model::hash::FastSet as HashSet;
 use crate::model::node::path_covered;
 use crate::model::{Content, NodeKind, Value};
-use crate::util::{FastMap as HashMap, FastSet as HashSet};
 
 declare_check! {
     /// ## What it finds
@@ -211,7 +213,7 @@ mod tests {
         )
     }
 
-    fn issues(c: &Content) -> Vec<crate::check::Issue> {
+    fn issues(c: &Content) -> Vec<crate::model::Issue> {
         let mut out = Vec::new();
         find(c, &mut out);
         out

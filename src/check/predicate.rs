@@ -19,7 +19,7 @@ use crate::model::{Map, Value};
 pub const MAX_DEPTH: usize = 256;
 
 /// The id of this evaluator.
-pub const STRUCTURED: &str = crate::registry::STRUCTURED;
+pub const STRUCTURED: &str = crate::model::registry::STRUCTURED;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Op {

@@ -1,10 +1,10 @@
 //! Complexity: O(size of the predicates) to collect their paths, then the
 //! batched reachability of `flow::reaches_many` (O(tests) for nearly all).
 
-use crate::check::Issue;
 use crate::check::flow::reaches_many;
 use crate::check::predicate::{self, STRUCTURED};
 use crate::check::support::{IdHints, is_canonical};
+use crate::model::Issue;
 use crate::model::NodeKind;
 use crate::model::suggest;
 

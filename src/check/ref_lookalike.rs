@@ -1,7 +1,7 @@
 //! Complexity: O(size of the definitions).
 
-use crate::check::Issue;
 use crate::check::support::set_path;
+use crate::model::Issue;
 use crate::model::Value;
 use crate::wire::convert::is_lookalike;
 
@@ -60,8 +60,8 @@ declare_check! {
 #[cfg(test)]
 mod tests {
     use super::RefLookalike;
-    use crate::check::Severity;
     use crate::check::testing::*;
+    use crate::model::Severity;
     use serde_json::json;
 
     #[test]

@@ -4,9 +4,9 @@
 //! span (see `flow::reaches_many`). Messages list at most 20 upstream nodes,
 //! found by a bounded backward walk.
 
-use crate::check::Issue;
 use crate::check::flow::{reaches_many, some_ancestors};
 use crate::check::support::{place, ref_text};
+use crate::model::Issue;
 use crate::model::suggest;
 
 declare_check! {

@@ -1,6 +1,6 @@
 //! Complexity: O(n + e).
 
-use crate::check::Issue;
+use crate::model::Issue;
 use crate::model::{Handle, NodeKind};
 
 declare_check! {

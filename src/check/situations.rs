@@ -5,8 +5,8 @@
 
 use super::testing::*;
 use super::{Report, run};
+use crate::model::registry::Registry;
 use crate::model::{Content, Node, NodeKind, OpBody, Value};
-use crate::registry::Registry;
 use serde_json::json;
 
 fn reg() -> Registry {

@@ -3,10 +3,10 @@
 //! messages. A helper, not an issue code (it is not in `CHECKS`).
 
 use super::Graph;
+use crate::model::hash::FastMap as HashMap;
 use crate::model::suggest;
 use crate::model::value::Pointer;
 use crate::model::{Node, Ref, Select, Value};
-use crate::util::FastMap as HashMap;
 use std::cell::RefCell;
 
 /// Suggestions for a node id that does not exist: a "did you mean" and a
@@ -218,7 +218,7 @@ pub fn transform_source<'a>(g: &Graph<'a>, n: &'a Node) -> TransformSource<'a> {
 pub fn transform_class<'r>(
     g: &Graph,
     n: &Node,
-    reg: &'r crate::registry::Registry,
+    reg: &'r crate::model::registry::Registry,
 ) -> Option<&'r str> {
     let TransformSource::Call {
         tool: Some(tool), ..
@@ -227,7 +227,7 @@ pub fn transform_class<'r>(
         return None;
     };
     match &reg.tool(tool)?.returns {
-        Some(crate::registry::Returns::Artifact { class }) => Some(class.as_str()),
+        Some(crate::model::registry::Returns::Artifact { class }) => Some(class.as_str()),
         _ => None,
     }
 }

@@ -3,10 +3,10 @@
 //! grow (clean → partly tainted → tainted), so every node is revisited at
 //! most twice, each time re-reading only its own references.
 
-use crate::check::Issue;
 use crate::check::support::{place, ref_text};
+use crate::model::Issue;
 use crate::model::NodeKind;
-use crate::util::FastMap as HashMap;
+use crate::model::hash::FastMap as HashMap;
 use std::collections::VecDeque;
 
 /// How much of a node's output derives from the run input.

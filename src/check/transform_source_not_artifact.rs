@@ -1,9 +1,9 @@
 //! Complexity: O(n) registry lookups.
 
-use crate::check::Issue;
 use crate::check::support::{TransformSource, is_canonical, transform_source};
+use crate::model::Issue;
 use crate::model::NodeKind;
-use crate::registry::Returns;
+use crate::model::registry::Returns;
 
 declare_check! {
     /// ## What it finds

@@ -1,7 +1,7 @@
 //! Complexity: O(n).
 
-use crate::check::Issue;
 use crate::check::support::{TransformSource, is_canonical, transform_source};
+use crate::model::Issue;
 use crate::model::NodeKind;
 
 declare_check! {

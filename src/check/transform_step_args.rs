@@ -1,7 +1,7 @@
 //! Complexity: O(Σ steps · their args), one step table per transform.
 
-use crate::check::Issue;
 use crate::check::support::{is_canonical, transform_class};
+use crate::model::Issue;
 use crate::model::suggest;
 use crate::model::{NodeKind, Value};
 

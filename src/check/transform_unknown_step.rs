@@ -1,8 +1,8 @@
 //! Complexity: O(Σ steps + Σ class chain lengths), one step table per
 //! transform.
 
-use crate::check::Issue;
 use crate::check::support::{is_canonical, transform_class};
+use crate::model::Issue;
 use crate::model::NodeKind;
 use crate::model::suggest;
 

@@ -1,12 +1,12 @@
 //! Complexity: O(size of the definitions + Σ declared fields of referenced
 //! nodes · refs to them); each target's declared paths are computed once.
 
-use crate::check::Issue;
 use crate::check::support::{is_canonical, place, ref_text};
+use crate::model::Issue;
+use crate::model::hash::FastMap as HashMap;
 use crate::model::node::path_covered;
 use crate::model::suggest;
 use crate::model::{NodeKind, Value};
-use crate::util::FastMap as HashMap;
 
 declare_check! {
     /// ## What it finds

@@ -1,7 +1,7 @@
 //! Complexity: O(size of the definitions).
 
-use crate::check::Issue;
 use crate::check::support::set_path;
+use crate::model::Issue;
 use crate::model::Value;
 
 declare_check! {

@@ -1,9 +1,9 @@
 //! Complexity: O(refs with a branchId · their segments), after O(n + e) to
 //! index edges and joins once.
 
-use crate::check::Issue;
 use crate::check::flow::{RouteWalker, branch_json, routes_to};
 use crate::check::support::{place, ref_text};
+use crate::model::Issue;
 
 declare_check! {
     /// ## What it finds
@@ -38,7 +38,7 @@ declare_check! {
             return;
         }
         let walker = RouteWalker::new(g);
-        let mut memo: crate::util::FastMap<usize, String> = crate::util::FastMap::default();
+        let mut memo: crate::model::hash::FastMap<usize, String> = crate::model::hash::FastMap::default();
         for d in refs {
             let bid = d.r.branch_id.as_ref().expect("filtered");
             let Err(why) = walker.check(d.target, bid) else { continue };

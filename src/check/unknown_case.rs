@@ -1,7 +1,7 @@
 //! Complexity: O(n + e) (one label set per select, one lookup per edge).
 
-use crate::check::Issue;
 use crate::check::support::is_canonical;
+use crate::model::Issue;
 use crate::model::suggest;
 use crate::model::{Handle, NodeKind};
 

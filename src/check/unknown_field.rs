@@ -1,6 +1,6 @@
 //! Complexity: O(size of the definitions).
 
-use crate::check::Issue;
+use crate::model::Issue;
 use crate::model::shape::ProblemKind;
 
 declare_check! {

@@ -1,8 +1,8 @@
 //! Complexity: O(size of the definitions + params). Emitted by the template
-//! loader (`crate::template::check`) on template content, never on plans.
+//! loader (`crate::forge::template::check`) on template content, never on plans.
 
-use crate::check::Issue;
 use crate::check::support::{set_path, walk_definition};
+use crate::model::Issue;
 use crate::model::suggest;
 use crate::model::{Content, DeclaredField, Value};
 
@@ -76,10 +76,11 @@ pub(crate) fn find(content: &Content, params: &[DeclaredField], out: &mut Vec<Is
 #[cfg(test)]
 mod tests {
     use super::find;
-    use crate::template::{Origin, parse};
+    use crate::forge::template::Origin;
+    use crate::forge::template::parse;
     use crate::wire::Syntax;
 
-    fn issues(yaml: &str) -> Vec<crate::check::Issue> {
+    fn issues(yaml: &str) -> Vec<crate::model::Issue> {
         let t = parse(yaml, Syntax::Yaml, Origin::Builtin).unwrap();
         let mut out = Vec::new();
         find(&t.content, &t.params, &mut out);

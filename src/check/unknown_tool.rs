@@ -1,11 +1,11 @@
 //! Complexity: O(n) lookups, plus one nearest-first ordering of the registry's
 //! tool names per distinct unknown tool (memoised).
 
-use crate::check::Issue;
 use crate::check::support::is_canonical;
+use crate::model::Issue;
 use crate::model::NodeKind;
+use crate::model::hash::FastMap as HashMap;
 use crate::model::suggest;
-use crate::util::FastMap as HashMap;
 
 declare_check! {
     /// ## What it finds

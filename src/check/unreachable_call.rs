@@ -2,9 +2,9 @@
 //! (`Graph::reachable`) and an independent breadth-first walk over the raw
 //! edge list with its own index.
 
-use crate::check::Issue;
+use crate::model::Issue;
 use crate::model::NodeKind;
-use crate::util::FastMap as HashMap;
+use crate::model::hash::FastMap as HashMap;
 use std::collections::VecDeque;
 
 /// A second reachability walk, deliberately sharing nothing with `Graph`:

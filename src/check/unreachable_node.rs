@@ -1,6 +1,6 @@
 //! Complexity: O(n + e) (one walk from the entry, shared through the graph).
 
-use crate::check::Issue;
+use crate::model::Issue;
 
 declare_check! {
     /// ## What it finds

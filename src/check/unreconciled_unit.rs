@@ -4,10 +4,10 @@
 //! before any of its readers (its unverified region), stopping at the first
 //! write found.
 
-use crate::check::Issue;
 use crate::check::support::{is_canonical, ref_text};
+use crate::model::Issue;
+use crate::model::hash::FastMap as HashMap;
 use crate::model::{NodeKind, Value};
-use crate::util::FastMap as HashMap;
 use std::collections::VecDeque;
 
 /// The key an artifact named by a non-literal value is matched by.
@@ -220,7 +220,7 @@ mod tests {
     use crate::model::NodeKind;
     use serde_json::json;
 
-    fn reg() -> crate::registry::Registry {
+    fn reg() -> crate::model::registry::Registry {
         registry(crate::registry::DEFAULT_REGISTRY_YAML)
     }
 

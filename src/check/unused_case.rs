@@ -1,9 +1,9 @@
 //! Complexity: O(n + e) (one handle set per select).
 
-use crate::check::Issue;
 use crate::check::support::is_canonical;
+use crate::model::Issue;
+use crate::model::hash::FastSet as HashSet;
 use crate::model::{Handle, NodeKind};
-use crate::util::FastSet as HashSet;
 
 declare_check! {
     /// ## What it finds
@@ -66,9 +66,9 @@ declare_check! {
 #[cfg(test)]
 mod tests {
     use super::UnusedCase;
-    use crate::check::Severity;
     use crate::check::testing::*;
     use crate::model::NodeKind;
+    use crate::model::Severity;
     use serde_json::json;
 
     fn sel() -> crate::model::Node {

@@ -1,8 +1,8 @@
 //! Complexity: O(n).
 
-use crate::check::Issue;
 use crate::check::predicate::STRUCTURED;
 use crate::check::support::is_canonical;
+use crate::model::Issue;
 use crate::model::NodeKind;
 use crate::model::suggest;
 

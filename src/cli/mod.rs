@@ -3,10 +3,11 @@
 
 pub mod commands;
 pub mod node_flags;
+pub mod repl;
 pub mod session;
 pub mod ui;
 
-use crate::error::Error;
+use crate::model::error::Error;
 use clap::{Args, Parser, ValueEnum};
 pub use session::Session;
 use std::path::PathBuf;
@@ -271,7 +272,7 @@ pub fn main() -> std::process::ExitCode {
         cli.command,
         commands::Command::Repl(_) | commands::Command::Mcp(_)
     ) {
-        crate::util::set_one_shot();
+        crate::store::exit::set_one_shot();
     }
     let mut session = Session::new(cli.global.clone());
     std::process::ExitCode::from(run(&mut session, cli))

@@ -1,6 +1,7 @@
 //! A node definition from `--def` and field flags (`add-node`, `set-config`).
 
-use crate::error::{Error, Result};
+use crate::model::error::Error;
+use crate::model::error::Result;
 use crate::model::value::Map;
 use crate::model::{AuthorityClaim, Value};
 use crate::wire::{Syntax, shorthand};
@@ -135,9 +136,11 @@ pub fn read_value(text: &str, what: &str) -> Result<Value> {
         (text.to_string(), what.to_string())
     };
     let syntax = Syntax::from_path(&name).unwrap_or_else(|| Syntax::sniff(&source));
-    let v = crate::wire::parse::parse(&source, syntax)
-        .map_err(|e| Error::parse(Some(&name), e).with_source(name.clone(), source.clone()))?;
-    crate::wire::convert::hydrated(v, "").map_err(|e| Error::parse(Some(&name), e))
+    let v = crate::wire::parse::parse(&source, syntax).map_err(|e| {
+        e.into_error(Some(&name))
+            .with_source(name.clone(), source.clone())
+    })?;
+    crate::wire::convert::hydrated(v, "").map_err(|e| e.into_error(Some(&name)))
 }
 
 /// A declared field from `PATH:TYPE`.

@@ -2,8 +2,10 @@
 //! the plan, the actor.
 
 use super::{ColorChoice, Format, Global};
-use crate::error::{Error, ErrorKind, Result};
 use crate::forge::Forge;
+use crate::model::error::Error;
+use crate::model::error::ErrorKind;
+use crate::model::error::Result;
 use crate::store::Store;
 use std::path::PathBuf;
 

@@ -7,7 +7,7 @@
 //! `file:line:column`, so logs, pipes and tests never depend on a terminal.
 
 use super::ColorChoice;
-use crate::error::Error;
+use crate::model::error::Error;
 use crate::render::diagnostics::{self, IssueDiagnostic, SourceText};
 use crate::wire::Syntax;
 use miette::{Diagnostic, GraphicalReportHandler, GraphicalTheme, LabeledSpan};
@@ -148,8 +148,8 @@ fn issue_report_raw(d: &IssueDiagnostic, style: Style) -> String {
             }
             let (head, rest) = text.split_once(": ").unwrap_or((&text, ""));
             let head = match d.severity {
-                crate::check::Severity::Blocking => head.red().bold().to_string(),
-                crate::check::Severity::Advisory => head.yellow().bold().to_string(),
+                crate::model::Severity::Blocking => head.red().bold().to_string(),
+                crate::model::Severity::Advisory => head.yellow().bold().to_string(),
             };
             format!("{head}: {rest}")
         }
@@ -321,7 +321,7 @@ mod tests {
         assert_eq!(terminal_safe(red, false), "\\u{1b}[1;31merror\\u{1b}[0m");
         assert_eq!(terminal_safe("\u{1b}[", true), "\\u{1b}[");
     }
-    use crate::error::Location;
+    use crate::model::error::Location;
 
     #[test]
     fn plain_errors_have_no_escape_codes() {
@@ -375,7 +375,8 @@ mod tests {
     fn graphical_positions_count_characters() {
         // `é☃` is 5 bytes and 2 characters, before the value on its line.
         let text = "{\"nodes\": [\n  {\"id\": \"s\", \"kind\": \"entry\", \"definition\": {\"input\": []}},\n  {\"id\": \"a\", \"phase\": \"é☃\", \"kind\": \"call\", \"definition\": {\"tool\": \"nope\", \"args\": {}, \"output\": [], \"onMissingValue\": \"fail\", \"authority\": [], \"replaySafe\": true, \"onIndeterminate\": \"halt\"}}\n], \"edges\": [{\"id\": \"e\", \"from\": \"s\", \"to\": \"a\"}]}";
-        let reg = crate::registry::Registry::parse("tools: {t: {}}", Syntax::Yaml, "r").unwrap();
+        let reg =
+            crate::model::registry::Registry::parse("tools: {t: {}}", Syntax::Yaml, "r").unwrap();
         let t =
             crate::forge::validate::check_document("p.json", text.into(), Syntax::Json, Some(&reg))
                 .unwrap();
@@ -398,7 +399,8 @@ mod tests {
     #[test]
     fn graphical_findings_underline_the_value() {
         let text = "{\"nodes\": [\n  {\"id\": \"s\", \"kind\": \"entry\", \"definition\": {\"input\": []}},\n  {\"id\": \"a\", \"kind\": \"call\", \"definition\": {\"tool\": \"nope\", \"args\": {}, \"output\": [], \"onMissingValue\": \"fail\", \"authority\": [], \"replaySafe\": true, \"onIndeterminate\": \"halt\"}}\n], \"edges\": [{\"id\": \"e\", \"from\": \"s\", \"to\": \"a\"}]}";
-        let reg = crate::registry::Registry::parse("tools: {t: {}}", Syntax::Yaml, "r").unwrap();
+        let reg =
+            crate::model::registry::Registry::parse("tools: {t: {}}", Syntax::Yaml, "r").unwrap();
         let t =
             crate::forge::validate::check_document("p.json", text.into(), Syntax::Json, Some(&reg))
                 .unwrap();

@@ -2,7 +2,8 @@
 //! neighbours, the issues near it and the plan-wide counts — bounded whatever
 //! the plan's size.
 
-use crate::check::{Counts, Issue};
+use crate::model::Counts;
+use crate::model::Issue;
 use crate::model::Node;
 use crate::store::Loaded;
 

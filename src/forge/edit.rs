@@ -3,7 +3,9 @@
 
 use super::echo::{self, Echo};
 use super::{Forge, unknown_edge, unknown_node};
-use crate::error::{Error, ErrorKind, Result};
+use crate::model::error::Error;
+use crate::model::error::ErrorKind;
+use crate::model::error::Result;
 use crate::model::ids;
 use crate::model::shape::{self, ProblemKind, ShapeProblem};
 use crate::model::value::Map;
@@ -356,7 +358,7 @@ impl Forge {
             };
             if !source.kind.allows(&handle) {
                 let hint = crate::model::suggest::did_you_mean(&handle.as_str(), allowed.iter().copied());
-                let issue = crate::check::Issue::blocking("invalid_handle", format!("{} nodes have no `{handle}` handle", source.kind));
+                let issue = crate::model::Issue::blocking("invalid_handle", format!("{} nodes have no `{handle}` handle", source.kind));
                 return Err(Error::refused(format!(
                     "`{from}` is {} node, which has no `{handle}` handle{hint}; its handles are {}",
                     source.kind.a(),

@@ -5,8 +5,12 @@
 //! The CLI (`planforge explain`) and the model-facing tool `explain_issue`
 //! both call [`explain`]; `render::explain` turns the result into text.
 
-use crate::check::{self, Check, Severity};
-use crate::error::{Error, ErrorKind, Result};
+use crate::check;
+use crate::check::Check;
+use crate::model::Severity;
+use crate::model::error::Error;
+use crate::model::error::ErrorKind;
+use crate::model::error::Result;
 
 /// What `explain` says about one code.
 #[derive(Debug, Clone, PartialEq)]

@@ -2,8 +2,11 @@
 
 use super::Forge;
 use super::echo::{self, Echo};
-use crate::check::{Issue, Report};
-use crate::error::{Error, ErrorKind, Result};
+use crate::check::Report;
+use crate::model::Issue;
+use crate::model::error::Error;
+use crate::model::error::ErrorKind;
+use crate::model::error::Result;
 use crate::model::{AuthorityClaim, NodeKind};
 use crate::store::meta::{Approval, Frozen, State};
 use crate::store::{Loaded, ensure_editable};
@@ -170,7 +173,7 @@ impl Forge {
     /// Approves a reviewable plan at the previewed digest: it becomes
     /// executable, forever. Refuses if the plan moved since the preview.
     pub fn submit_approve(&self, preview: Submission) -> Result<Submission> {
-        let decided_at = crate::util::now();
+        let decided_at = crate::model::clock::now();
         let plan = preview.plan_id.clone();
         self.store().update_meta(&plan, |now, meta| {
             if now.state() != State::Reviewable {

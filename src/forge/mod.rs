@@ -6,18 +6,23 @@ pub mod edit;
 pub mod explain;
 pub mod lifecycle;
 pub mod node_edit;
+pub mod orchestrate;
 pub mod plans;
 pub mod read;
+pub mod template;
 pub mod templates;
-pub mod tools;
 pub mod undo;
 pub mod validate;
 
 pub use echo::{Echo, Neighbour};
 
-use crate::check::{self, Issue, Report};
-use crate::error::{Error, ErrorKind, Result};
-use crate::registry::Registry;
+use crate::check;
+use crate::check::Report;
+use crate::model::Issue;
+use crate::model::error::Error;
+use crate::model::error::ErrorKind;
+use crate::model::error::Result;
+use crate::model::registry::Registry;
 use crate::store::{Loaded, Store};
 use std::cell::OnceCell;
 

@@ -16,8 +16,10 @@
 use super::echo::{self, Echo};
 use super::edit::{new_refusable, refuse_shape};
 use super::{Forge, unknown_node};
-use crate::check::Issue;
-use crate::error::{Error, ErrorKind, Result};
+use crate::model::Issue;
+use crate::model::error::Error;
+use crate::model::error::ErrorKind;
+use crate::model::error::Result;
 use crate::model::{Node, OpBody, Value, ids};
 use crate::wire;
 
@@ -154,7 +156,7 @@ pub fn parse(text: &str, original: &Node) -> Result<Parsed> {
     }
     let value = wire::parse::yaml(text)
         .and_then(|v| wire::convert::hydrated(v, ""))
-        .map_err(|e| Error::parse(None, e))?;
+        .map_err(|e| e.into_error(None))?;
     let Value::Object(mut map) = value else {
         return Err(Error::invalid(format!(
             "the file holds {} where the node is expected: keep the keys `phase`, `kind` and `definition`",
@@ -176,7 +178,7 @@ pub fn parse(text: &str, original: &Node) -> Result<Parsed> {
         }
     }
     map.insert("id".into(), Value::String(original.id.clone()));
-    let node = wire::codec::node(&Value::Object(map), "").map_err(|e| Error::parse(None, e))?;
+    let node = wire::codec::node(&Value::Object(map), "").map_err(|e| e.into_error(None))?;
     if let Some(p) = &node.phase
         && let Some(why) = ids::phase_problem(p)
     {

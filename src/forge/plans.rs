@@ -2,8 +2,10 @@
 
 use super::Forge;
 use super::echo::{self, Echo};
-use crate::check::Counts;
-use crate::error::{Error, ErrorKind, Result};
+use crate::model::Counts;
+use crate::model::error::Error;
+use crate::model::error::ErrorKind;
+use crate::model::error::Result;
 use crate::model::ids;
 use crate::model::{Bounds, Content, Edge, Node, OpBody};
 use crate::store::Loaded;
@@ -62,13 +64,13 @@ impl Forge {
     ) -> Result<Loaded> {
         let id = match id {
             Some(i) => i.to_string(),
-            None => crate::util::plan_id(),
+            None => crate::model::mint::plan_id(),
         };
         check_plan_id(&id)?;
         if let Some(l) = label {
             check_label(l)?;
         }
-        let mut meta = Meta::new(&crate::util::now());
+        let mut meta = Meta::new(&crate::model::clock::now());
         meta.label = label.map(str::to_string);
         meta.request = request.map(str::to_string);
         self.before_write()?;
@@ -120,7 +122,7 @@ impl Forge {
             // A prefix may end inside a transaction; in the clone it is whole.
             last.tx_end = true;
         }
-        let mut meta = Meta::new(&crate::util::now());
+        let mut meta = Meta::new(&crate::model::clock::now());
         meta.label = parent.meta.label.clone();
         meta.request = parent.meta.request.clone();
         meta.provenance = Some(crate::model::Provenance::Clone {
@@ -164,13 +166,13 @@ impl Forge {
                 return Err(Error::refused(format!(
                     "the document claims digest {claimed}, but its content hashes to {actual}: it was changed after export"
                 ))
-                .with_issue(crate::check::Issue::blocking("digest_mismatch", "the document's digest does not match its content"))
+                .with_issue(crate::model::Issue::blocking("digest_mismatch", "the document's digest does not match its content"))
                 .with_help("remove the `digest` field to import the content as it is now, or re-export the original"));
             }
         }
         let id = match id.or(doc.plan_id.as_deref()) {
             Some(i) => i.to_string(),
-            None => crate::util::plan_id(),
+            None => crate::model::mint::plan_id(),
         };
         check_plan_id(&id)?;
         if let Some(state) = &doc.state
@@ -181,7 +183,7 @@ impl Forge {
         if let Some(l) = &doc.label {
             check_label(l)?;
         }
-        let mut meta = Meta::new(&crate::util::now());
+        let mut meta = Meta::new(&crate::model::clock::now());
         meta.label = doc.label.clone();
         meta.provenance = doc.provenance.clone();
         let bodies = import_bodies(doc.bounds, doc.nodes, doc.edges);

@@ -6,8 +6,11 @@
 //! everything else is linear in nodes + edges.
 
 use super::Forge;
-use crate::check::{Counts, Issue};
-use crate::error::{Error, ErrorKind, Result};
+use crate::model::Counts;
+use crate::model::Issue;
+use crate::model::error::Error;
+use crate::model::error::ErrorKind;
+use crate::model::error::Result;
 use crate::model::ids::{UNPHASED, quote_id};
 use crate::model::{Content, Edge, Map, Node, NodeKind, Op, Provenance, Value};
 use crate::store::Loaded;

@@ -3,16 +3,21 @@
 //! task decomposition into an orchestration plan.
 
 use super::Forge;
-use crate::check::{Counts, Issue};
-use crate::error::{Error, ErrorKind, Result};
+use crate::forge::orchestrate::Decomposition;
+use crate::forge::orchestrate::Orchestration;
 use crate::forge::plans::{check_plan_id, label_of};
 use crate::forge::read::{Outline, outline_of};
+use crate::forge::template;
+use crate::forge::template::Template;
+use crate::model::Counts;
+use crate::model::Issue;
+use crate::model::error::Error;
+use crate::model::error::ErrorKind;
+use crate::model::error::Result;
+use crate::model::registry::Registry;
 use crate::model::{DeclaredField, Map, OpBody, Provenance};
-use crate::orchestrate::{Decomposition, Orchestration};
-use crate::registry::Registry;
 use crate::store::Loaded;
 use crate::store::meta::Meta;
-use crate::template::{self, Template};
 
 /// One template as `templates` lists it.
 #[derive(Debug, Clone)]
@@ -94,7 +99,7 @@ pub fn orchestrate_unstored(
     registry: &Registry,
     plan_id: &str,
 ) -> Result<Orchestrated> {
-    let orchestration = crate::orchestrate::orchestrate(d, registry, plan_id)?;
+    let orchestration = crate::forge::orchestrate::orchestrate(d, registry, plan_id)?;
     let (digest, _) = crate::wire::jcs::digest(&orchestration.content);
     let report = crate::check::run(&orchestration.content, Some(registry), Vec::new());
     Ok(Orchestrated {
@@ -214,10 +219,10 @@ impl Forge {
         })?;
         let plan_id = match id {
             Some(i) => i.to_string(),
-            None => crate::util::plan_id(),
+            None => crate::model::mint::plan_id(),
         };
         check_plan_id(&plan_id)?;
-        let mut meta = Meta::new(&crate::util::now());
+        let mut meta = Meta::new(&crate::model::clock::now());
         meta.label = Some(label_of(&format!("{}: {}", t.id, t.summary)));
         meta.provenance = Some(Provenance::Template {
             template: t.id.clone(),
@@ -268,7 +273,7 @@ impl Forge {
     pub fn orchestrate(&self, d: &Decomposition, id: Option<&str>) -> Result<Orchestrated> {
         let plan_id = match id {
             Some(i) => i.to_string(),
-            None => crate::util::plan_id(),
+            None => crate::model::mint::plan_id(),
         };
         check_plan_id(&plan_id)?;
         let fallback;
@@ -280,7 +285,7 @@ impl Forge {
             }
         };
         let mut o = orchestrate_unstored(d, registry, &plan_id)?;
-        let mut meta = Meta::new(&crate::util::now());
+        let mut meta = Meta::new(&crate::model::clock::now());
         meta.label = Some(o.orchestration.label.clone());
         let content = &o.orchestration.content;
         let mut bodies: Vec<OpBody> = content

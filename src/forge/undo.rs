@@ -14,7 +14,8 @@
 
 use super::echo::{self, Echo};
 use super::{Forge, edit::bounded_list};
-use crate::error::{Error, Result};
+use crate::model::error::Error;
+use crate::model::error::Result;
 use crate::model::value::Map;
 use crate::model::{Content, Edge, Node, Op, OpBody, Provenance, Value};
 use crate::store::Loaded;

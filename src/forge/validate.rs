@@ -8,10 +8,14 @@
 //! content does not have is the blocking `digest_mismatch`.
 
 use super::Forge;
-use crate::check::{self, Counts, Issue, Report};
-use crate::error::{Error, Result};
+use crate::check;
+use crate::check::Report;
 use crate::model::Content;
-use crate::registry::Registry;
+use crate::model::Counts;
+use crate::model::Issue;
+use crate::model::error::Error;
+use crate::model::error::Result;
+use crate::model::registry::Registry;
 use crate::store::Loaded;
 use crate::wire::Syntax;
 use crate::wire::codec::{self, Document};
@@ -149,7 +153,7 @@ pub fn check_document(
         prior.push(issue);
     }
     let report = check::run(&content, registry, prior);
-    crate::util::discard(content);
+    crate::store::exit::discard(content);
     let nodes: Vec<&str> = nodes.iter().map(String::as_str).collect();
     let edges: Vec<&str> = edges.iter().map(String::as_str).collect();
     let text: Arc<str> = Arc::from(text);
@@ -256,7 +260,7 @@ fn document_error(file: &str, text: String, syntax: Syntax, e: crate::wire::Pars
         e.line = Some(l.start.line);
         e.column = Some(l.start.column);
     }
-    Error::parse(Some(file), e).with_source(file, text)
+    e.into_error(Some(file)).with_source(file, text)
 }
 
 /// Locates every issue.

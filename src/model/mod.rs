@@ -1,13 +1,22 @@
 //! The plan model (SPEC §1): real types, no wire form.
 
+pub mod clock;
+pub mod error;
+pub mod hash;
 pub mod ids;
+pub mod issue;
+pub mod mint;
 pub mod node;
+pub mod number;
 pub mod op;
 pub mod plan;
+pub mod registry;
 pub mod shape;
 pub mod suggest;
+pub mod text;
 pub mod value;
 
+pub use issue::{Counts, Issue, Severity};
 pub use node::{AuthorityClaim, DeclaredField, Edge, FieldType, Handle, Node, NodeKind, Verb};
 pub use op::{Op, OpBody};
 pub use plan::{Bounds, Content, Provenance};

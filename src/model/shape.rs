@@ -227,7 +227,7 @@ fn check_fields(
 fn wrong(shape: &Shape, v: &Value, ptr: &str, out: &mut Vec<ShapeProblem>) {
     let found = match v {
         Value::String(s) if s.len() <= 40 => format!("the string {:?}", s),
-        Value::Number(n) => format!("the number {}", crate::wire::jcs::number(*n)),
+        Value::Number(n) => format!("the number {}", crate::model::number::number(*n)),
         other => other.type_name().to_string(),
     };
     out.push(ShapeProblem {

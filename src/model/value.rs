@@ -11,7 +11,7 @@ use indexmap::IndexMap;
 /// an `IndexMap` with a fast hasher (definitions are looked up constantly);
 /// it dereferences to the map for everything else.
 #[derive(Debug, Clone, PartialEq, Default)]
-pub struct Map(IndexMap<String, Value, crate::util::FastState>);
+pub struct Map(IndexMap<String, Value, crate::model::hash::FastState>);
 
 impl Map {
     pub fn new() -> Map {
@@ -20,7 +20,7 @@ impl Map {
     pub fn with_capacity(n: usize) -> Map {
         Map(IndexMap::with_capacity_and_hasher(
             n,
-            crate::util::FastState,
+            crate::model::hash::FastState,
         ))
     }
 
@@ -49,7 +49,7 @@ impl Map {
 }
 
 impl std::ops::Deref for Map {
-    type Target = IndexMap<String, Value, crate::util::FastState>;
+    type Target = IndexMap<String, Value, crate::model::hash::FastState>;
     fn deref(&self) -> &Self::Target {
         &self.0
     }
@@ -238,7 +238,7 @@ impl Value {
     pub fn cut_strings(&mut self, max: usize) -> bool {
         match self {
             Value::String(s) if s.len() > max => {
-                s.truncate(crate::util::floor_char_boundary(s, max));
+                s.truncate(crate::model::text::floor_char_boundary(s, max));
                 s.push('…');
                 true
             }

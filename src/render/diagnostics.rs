@@ -3,8 +3,9 @@
 //! terminal, and `validate`'s text summary, JSON and GitHub workflow
 //! commands. No I/O and no colour here: `cli::ui` decides how to show them.
 
-use crate::check::{Issue, Severity};
 use crate::forge::validate::{Finding, Target, Validation};
+use crate::model::Issue;
+use crate::model::Severity;
 use crate::wire::span::{Position, Span};
 use miette::{LabeledSpan, MietteError, MietteSpanContents, SourceCode, SourceSpan, SpanContents};
 use serde_json::{Value, json};
@@ -396,9 +397,12 @@ mod tests {
   ],
   "edges": [{"id": "e1", "from": "start", "to": "a"}]
 }"#;
-        let reg =
-            crate::registry::Registry::parse("tools: {t: {returns: text}}", Syntax::Yaml, "r")
-                .unwrap();
+        let reg = crate::model::registry::Registry::parse(
+            "tools: {t: {returns: text}}",
+            Syntax::Yaml,
+            "r",
+        )
+        .unwrap();
         crate::forge::validate::check_document("p.json", text.into(), Syntax::Json, Some(&reg))
             .unwrap()
     }

@@ -1,6 +1,7 @@
 //! Issue lists: `  · (<severity>) <code> [node X]: <message>`.
 
-use crate::check::{Counts, Issue};
+use crate::model::Counts;
+use crate::model::Issue;
 use serde_json::{Value, json};
 
 /// One issue line.

@@ -26,7 +26,7 @@ pub struct Style<'a> {
 }
 
 /// Node id → the tool a call node invokes.
-pub type ToolNames<'a> = crate::util::FastMap<&'a str, &'a str>;
+pub type ToolNames<'a> = crate::model::hash::FastMap<&'a str, &'a str>;
 
 /// The tool names of a plan's call nodes, built once per render.
 pub fn tool_names(c: &Content) -> ToolNames<'_> {
@@ -369,7 +369,7 @@ pub fn value(v: &Value, style: &Style) -> String {
     match v {
         Value::Null => "null".into(),
         Value::Bool(b) => b.to_string(),
-        Value::Number(n) => crate::wire::jcs::number(*n),
+        Value::Number(n) => crate::model::number::number(*n),
         Value::String(s) => {
             let mut q = String::new();
             crate::wire::jcs::string(&mut q, &cut(s, style));

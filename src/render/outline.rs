@@ -128,7 +128,7 @@ pub fn json(o: &Outline) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::check::Counts;
+    use crate::model::Counts;
     use crate::store::meta::State;
 
     fn entry(phase: Option<&str>, ids: &[&str], tools: &[&str]) -> Entry {

@@ -5,7 +5,7 @@
 use super::node::{self, Style};
 use crate::forge::read::{Slice, SliceKind};
 use crate::model::Edge;
-use crate::util::FastMap;
+use crate::model::hash::FastMap;
 use serde_json::{Value, json};
 
 fn boundary_row(e: &Edge) -> String {
@@ -99,8 +99,8 @@ pub fn json(s: &Slice) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::check::Issue;
     use crate::check::testing::*;
+    use crate::model::Issue;
     use crate::store::meta::State;
     use serde_json::json;
 

@@ -6,9 +6,9 @@
 //! the value, as SARIF defines it. Checks that could not run are reported as
 //! tool execution notifications.
 
-use crate::check::Severity;
 use crate::forge::explain::{self, Explanation};
 use crate::forge::validate::Validation;
+use crate::model::Severity;
 use serde_json::{Value, json};
 
 pub const SCHEMA: &str =

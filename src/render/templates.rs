@@ -2,9 +2,9 @@
 //! instantiation, an authored plan, and an orchestration. Pure.
 
 use super::issues;
+use crate::forge::orchestrate::emit::NO_SPAWN;
 use crate::forge::templates::{Instantiated, Orchestrated, TemplateSummary};
 use crate::model::{DeclaredField, FieldType};
-use crate::orchestrate::emit::NO_SPAWN;
 use crate::store::Loaded;
 use serde_json::{Value, json};
 
@@ -80,7 +80,12 @@ pub fn list_json(list: &[TemplateSummary]) -> Value {
             m.insert("source".into(), t.source.clone().into());
             m.insert(
                 "params".into(),
-                Value::Array(t.params.iter().map(crate::template::param_json).collect()),
+                Value::Array(
+                    t.params
+                        .iter()
+                        .map(crate::forge::template::param_json)
+                        .collect(),
+                ),
             );
             m.insert("usable".into(), t.usable().into());
             m.insert("issues".into(), issues::json_list(&t.issues));
@@ -212,7 +217,10 @@ fn table(rows: &[Vec<String>]) -> Vec<String> {
 /// The decisions of `orchestrate`: the classification table, the mechanism
 /// and why, the four checks, the fallbacks taken, depth 1 and the units'
 /// order.
-pub fn orchestration_report(o: &Orchestrated, d: &crate::orchestrate::Decomposition) -> String {
+pub fn orchestration_report(
+    o: &Orchestrated,
+    d: &crate::forge::orchestrate::Decomposition,
+) -> String {
     let x = &o.orchestration;
     let mut out = vec!["Classification (coupling of each task):".to_string()];
     let mut rows = vec![vec![
@@ -302,9 +310,9 @@ pub fn orchestration_report(o: &Orchestrated, d: &crate::orchestrate::Decomposit
 
 /// The report, then the stored plan's outline (or, with `--print`, the
 /// whole plan as prose).
-pub fn orchestrated_text(o: &Orchestrated, d: &crate::orchestrate::Decomposition) -> String {
+pub fn orchestrated_text(o: &Orchestrated, d: &crate::forge::orchestrate::Decomposition) -> String {
     let mut out = vec![orchestration_report(o, d)];
-    let counts = crate::check::Counts::of(&o.issues);
+    let counts = crate::model::Counts::of(&o.issues);
     match &o.stored {
         Some((p, outline)) => {
             out.push(format!(
@@ -345,7 +353,7 @@ pub fn orchestrated_text(o: &Orchestrated, d: &crate::orchestrate::Decomposition
     out.join("\n")
 }
 
-pub fn orchestrated_json(o: &Orchestrated, d: &crate::orchestrate::Decomposition) -> Value {
+pub fn orchestrated_json(o: &Orchestrated, d: &crate::forge::orchestrate::Decomposition) -> Value {
     let x = &o.orchestration;
     let classification: Vec<Value> = d
         .tasks
@@ -398,7 +406,7 @@ pub fn orchestrated_json(o: &Orchestrated, d: &crate::orchestrate::Decomposition
     m.insert("digest".into(), o.digest.clone().into());
     m.insert(
         "issues".into(),
-        issues::counts_json(&crate::check::Counts::of(&o.issues)),
+        issues::counts_json(&crate::model::Counts::of(&o.issues)),
     );
     match &o.stored {
         Some((p, outline)) => {

@@ -9,7 +9,9 @@
 //! mismatch, a missing file or a damaged one means "compute again". It is
 //! ignored by git (`*/checkpoint*`), and a failure to write it is ignored.
 
-use crate::check::{Issue, Report, Severity};
+use crate::check::Report;
+use crate::model::Issue;
+use crate::model::Severity;
 use serde_json::json;
 use std::path::Path;
 

@@ -1,9 +1,10 @@
 //! The fold (SPEC §2): ops → content. Pure, deterministic, never fails.
 
-use crate::check::issue::Issue;
+use crate::model::hash::FastMap as HashMap;
+use crate::model::hash::FastSet as HashSet;
+use crate::model::issue::Issue;
 use crate::model::value::{Map, Value};
 use crate::model::{Bounds, Content, Edge, Node, Op, OpBody, Provenance};
-use crate::util::{FastMap as HashMap, FastSet as HashSet};
 
 /// What the fold produces.
 #[derive(Debug, Clone)]

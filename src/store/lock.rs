@@ -5,7 +5,9 @@
 //! takes a lock, still holding it, so tests can stop (SIGSTOP) a writer that
 //! deterministically holds a lock.
 
-use crate::error::{Error, ErrorKind, Result};
+use crate::model::error::Error;
+use crate::model::error::ErrorKind;
+use crate::model::error::Result;
 use std::fs::{File, OpenOptions};
 use std::path::Path;
 use std::time::{Duration, Instant};

@@ -1,8 +1,10 @@
 //! `ops.jsonl`: the append-only op log. Only this file reads and writes it.
 
-use crate::error::{Error, ErrorKind, Result};
 use crate::model::Op;
-use crate::util::FastSet as HashSet;
+use crate::model::error::Error;
+use crate::model::error::ErrorKind;
+use crate::model::error::Result;
+use crate::model::hash::FastSet as HashSet;
 use crate::wire::codec;
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Write};

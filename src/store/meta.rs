@@ -1,7 +1,8 @@
 //! `meta.json`: a plan's state and the other store metadata (not content,
 //! except provenance, which the fold takes from here).
 
-use crate::error::{Error, Result};
+use crate::model::error::Error;
+use crate::model::error::Result;
 use crate::model::{AuthorityClaim, Provenance};
 use crate::wire::codec;
 use serde_json::{Value as J, json};
@@ -117,7 +118,7 @@ impl Meta {
 
     pub fn parse(text: &str, file: &str) -> Result<Meta> {
         let corrupt = |what: &str| {
-            Error::new(crate::error::ErrorKind::CorruptStore, format!("{file} is damaged: {what}"))
+            Error::new(crate::model::error::ErrorKind::CorruptStore, format!("{file} is damaged: {what}"))
                 .with_help("restore meta.json from version control; the op log next to it holds the plan's content")
         };
         let v = crate::wire::parse::json(text).map_err(|e| corrupt(&e.to_string()))?;
@@ -259,7 +260,11 @@ mod tests {
             r#"{"formatVersion": 1, "state": "editable", "frozen": {"revision": -1, "digest": "x"}}"#,
         ] {
             let e = Meta::parse(text, "plan-x/meta.json").unwrap_err();
-            assert_eq!(e.kind, crate::error::ErrorKind::CorruptStore, "{text}");
+            assert_eq!(
+                e.kind,
+                crate::model::error::ErrorKind::CorruptStore,
+                "{text}"
+            );
             assert!(e.message.contains("plan-x/meta.json"), "{}", e.message);
         }
         // An editable plan keeps its last freeze record, or has none.

@@ -3,14 +3,17 @@
 //! policy (the checks) lives above it.
 
 pub mod checkpoint;
+pub mod exit;
 pub mod fold;
 pub mod lock;
 pub mod log;
 pub mod meta;
 
-use crate::check::issue::Issue;
-use crate::error::{Error, ErrorKind, Result};
+use crate::model::error::Error;
+use crate::model::error::ErrorKind;
+use crate::model::error::Result;
 use crate::model::ids;
+use crate::model::issue::Issue;
 use crate::model::{Content, Op, OpBody};
 use fold::Folded;
 use log::{Log, LogInfo};
@@ -50,7 +53,7 @@ pub struct Loaded {
 
 impl Drop for Loaded {
     fn drop(&mut self) {
-        if crate::util::one_shot() {
+        if crate::store::exit::one_shot() {
             // The process is about to exit: skip freeing the plan's many
             // small allocations (see `util::set_one_shot`).
             std::mem::forget(std::mem::take(&mut self.folded.content.nodes));
@@ -155,8 +158,8 @@ pub fn transaction_labeled(
     label: &str,
     bodies: Vec<OpBody>,
 ) -> Vec<Op> {
-    let tx = format!("{label}{}", crate::util::tx_id());
-    let at = crate::util::now();
+    let tx = format!("{label}{}", crate::model::mint::tx_id());
+    let at = crate::model::clock::now();
     let k = bodies.len();
     bodies
         .into_iter()
@@ -566,7 +569,7 @@ impl Store {
         let ops = transaction_labeled(actor, id, base, label, bodies);
         log::append(&dir.join(OPS_FILE), &before.log, &ops)?;
         let mut meta = before.meta.clone();
-        meta.updated_at = crate::util::now();
+        meta.updated_at = crate::model::clock::now();
         write_atomic(
             &dir.join(META_FILE),
             crate::wire::json::pretty(&meta.to_json()).as_bytes(),
@@ -633,7 +636,7 @@ impl Store {
         let mut loaded = self.load(id)?;
         let mut meta = loaded.meta.clone();
         change(&loaded, &mut meta)?;
-        meta.updated_at = crate::util::now();
+        meta.updated_at = crate::model::clock::now();
         write_atomic(
             &dir.join(META_FILE),
             crate::wire::json::pretty(&meta.to_json()).as_bytes(),
@@ -719,7 +722,7 @@ impl Store {
         let _plan = lock::acquire(&dir.join(LOCK_FILE), &format!("plan {id}"))?;
         let aside = self
             .root
-            .join(format!(".tmp-removed-{}", crate::util::tx_id()));
+            .join(format!(".tmp-removed-{}", crate::model::mint::tx_id()));
         fs::rename(&dir, &aside).map_err(|e| Error::io("remove", &dir, &e))?;
         sync_dir(&self.root);
         fs::remove_dir_all(&aside).map_err(|e| Error::io("remove", &aside, &e))?;

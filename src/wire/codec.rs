@@ -628,7 +628,7 @@ impl Document {
             edges: &self.edges,
             provenance: self.provenance.as_ref(),
         });
-        super::jcs::hex_sha256(text.as_bytes())
+        crate::model::hash::hex_sha256(text.as_bytes())
     }
 }
 
@@ -761,8 +761,9 @@ pub fn mint_edge_id(from: &str, to: &str, handle: &Handle, taken: impl Fn(&str) 
             }
         }
     }
-    let hash =
-        super::jcs::hex_sha256(format!("{from}\u{0}{to}\u{0}{}", handle.as_str()).as_bytes());
+    let hash = crate::model::hash::hex_sha256(
+        format!("{from}\u{0}{to}\u{0}{}", handle.as_str()).as_bytes(),
+    );
     let base = format!("e_{}", &hash[..16]);
     if !taken(&base) {
         return base;

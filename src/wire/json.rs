@@ -18,7 +18,7 @@ pub fn cut(s: &str, max: usize) -> String {
     if s.len() <= max {
         return s.to_string();
     }
-    format!("{}…", &s[..crate::util::floor_char_boundary(s, max)])
+    format!("{}…", &s[..crate::model::text::floor_char_boundary(s, max)])
 }
 
 /// Pretty JSON with a 2-space indent and a trailing newline.

@@ -114,7 +114,7 @@ impl Lines {
     }
 
     fn position(&self, text: &str, offset: usize) -> Position {
-        let offset = crate::util::floor_char_boundary(text, offset.min(text.len()));
+        let offset = crate::model::text::floor_char_boundary(text, offset.min(text.len()));
         let line = match self.starts.binary_search(&offset) {
             Ok(i) => i,
             Err(i) => i - 1,

@@ -1,7 +1,8 @@
 use super::echo_reply;
 use crate::cli::node_flags::DefFlags;
 use crate::cli::{Expect, Reply, Session};
-use crate::error::{Error, Result};
+use crate::model::error::Error;
+use crate::model::error::Result;
 use crate::model::{Node, NodeKind};
 use clap::Args;
 

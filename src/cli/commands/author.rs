@@ -1,6 +1,6 @@
 use super::read_input;
 use crate::cli::{Format, Reply, Session};
-use crate::error::Result;
+use crate::model::error::Result;
 use crate::render::templates;
 use clap::Args;
 

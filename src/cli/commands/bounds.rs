@@ -1,7 +1,8 @@
 use super::echo_reply;
 use crate::cli::{Expect, Reply, Session};
-use crate::error::{Error, Result};
 use crate::model::Bounds;
+use crate::model::error::Error;
+use crate::model::error::Result;
 use clap::Args;
 
 /// Print or set the plan's bounds.

@@ -1,6 +1,6 @@
 use super::echo_reply;
 use crate::cli::{Reply, Session};
-use crate::error::Result;
+use crate::model::error::Result;
 use clap::Args;
 
 /// Copy a plan (or its first revisions) into a new editable plan.

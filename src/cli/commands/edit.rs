@@ -1,7 +1,9 @@
 use super::echo_reply;
 use crate::cli::{Reply, Session};
-use crate::error::{Error, ErrorKind, Result};
 use crate::forge::node_edit::{self, Parsed};
+use crate::model::error::Error;
+use crate::model::error::ErrorKind;
+use crate::model::error::Result;
 use clap::Args;
 use std::path::Path;
 
@@ -40,7 +42,7 @@ fn editor() -> Result<Vec<String>> {
         )
         .with_help("set $VISUAL or $EDITOR to an editor that needs no terminal, or run `planforge edit` from a terminal"));
     }
-    match crate::repl::words::split(&line) {
+    match crate::cli::repl::words::split(&line) {
         Ok(words) if !words.is_empty() => Ok(words),
         _ => Err(
             Error::invalid(format!("the editor {var} = {line:?} is not a command line"))

@@ -1,5 +1,5 @@
 use crate::cli::{Format, Reply, Session};
-use crate::error::Result;
+use crate::model::error::Result;
 use crate::render::graph;
 use clap::Args;
 

@@ -1,6 +1,6 @@
 use super::read_input;
 use crate::cli::{Reply, Session};
-use crate::error::{Error, Result};
+use crate::model::error::Result;
 use crate::render::status;
 use crate::wire::Syntax;
 use clap::{Args, ValueEnum};
@@ -42,7 +42,7 @@ pub fn read_document(
     };
     let name = if file == "-" { "stdin" } else { file };
     crate::wire::codec::document(&text, syntax)
-        .map_err(|e| Error::parse(Some(name), e).with_source(name, text.clone()))
+        .map_err(|e| e.into_error(Some(name)).with_source(name, text.clone()))
 }
 
 pub fn run(s: &mut Session, a: ImportArgs) -> Result<Reply> {

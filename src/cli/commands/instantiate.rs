@@ -1,5 +1,6 @@
 use crate::cli::{Format, Reply, Session};
-use crate::error::{Error, Result};
+use crate::model::error::Error;
+use crate::model::error::Result;
 use crate::model::{Map, Value};
 use crate::render::templates;
 use clap::Args;

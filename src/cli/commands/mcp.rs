@@ -1,6 +1,7 @@
 use crate::cli::{Reply, Session};
-use crate::error::Result;
-use crate::forge::tools::{self, Selection};
+use crate::mcp::tools;
+use crate::mcp::tools::Selection;
+use crate::model::error::Result;
 use clap::{Args, ValueEnum};
 
 #[derive(ValueEnum, Debug, Clone, Copy, Default)]
@@ -37,7 +38,7 @@ pub fn run(s: &mut Session, a: McpArgs) -> Result<Reply> {
         TierArg::Authoring => Selection::Authoring,
         TierArg::All => Selection::All,
     };
-    crate::mcp::serve(crate::mcp::Config {
+    crate::mcp::server::serve(crate::mcp::server::Config {
         store: s.store()?,
         actor: tools::actor(s.global.actor.as_deref())?,
         selection,

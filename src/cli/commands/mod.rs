@@ -2,7 +2,7 @@
 //! command is listed.
 
 use super::{Reply, Session};
-use crate::error::Result;
+use crate::model::error::Result;
 use clap::Subcommand;
 
 pub mod add_node;
@@ -212,15 +212,15 @@ pub fn read_input(path: &str) -> Result<String> {
             f.take(MAX_INPUT_BYTES + 1).read_to_end(&mut bytes)
         })
     };
-    read.map_err(|e| crate::error::Error::invalid(format!("could not read {name}: {e}")))?;
+    read.map_err(|e| crate::model::error::Error::invalid(format!("could not read {name}: {e}")))?;
     if bytes.len() as u64 > MAX_INPUT_BYTES {
-        return Err(crate::error::Error::invalid(format!(
+        return Err(crate::model::error::Error::invalid(format!(
             "{name} is larger than {} MiB, more than any plan document or value planforge reads",
             MAX_INPUT_BYTES / (1024 * 1024)
         )));
     }
     String::from_utf8(bytes).map_err(|e| {
-        crate::error::Error::invalid(format!(
+        crate::model::error::Error::invalid(format!(
             "{name} is not valid UTF-8 (first bad byte at offset {}); plans are UTF-8 text",
             e.utf8_error().valid_up_to()
         ))

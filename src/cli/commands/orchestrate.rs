@@ -1,7 +1,7 @@
 use super::read_input;
 use crate::cli::{Format, Reply, Session};
-use crate::error::Result;
 use crate::forge::templates::{default_registry, orchestrate_unstored};
+use crate::model::error::Result;
 use crate::render::templates;
 use crate::wire::Syntax;
 use clap::Args;
@@ -31,7 +31,7 @@ pub fn run(s: &mut Session, a: OrchestrateArgs) -> Result<Reply> {
         a.file.as_str()
     };
     let syntax = Syntax::from_path(&a.file).unwrap_or_else(|| Syntax::sniff(&text));
-    let d = crate::orchestrate::parse(&text, syntax, name)?;
+    let d = crate::forge::orchestrate::parse(&text, syntax, name)?;
     let done = if a.print {
         // Shown, not stored: the store's registry when there is a store,
         // else the one `init` writes.
@@ -51,7 +51,7 @@ pub fn run(s: &mut Session, a: OrchestrateArgs) -> Result<Reply> {
                 crate::forge::plans::check_plan_id(i)?;
                 i.clone()
             }
-            None => crate::util::plan_id(),
+            None => crate::model::mint::plan_id(),
         };
         orchestrate_unstored(&d, &registry, &id)?
     } else {

@@ -1,6 +1,7 @@
 use crate::cli::{Format, Reply, Session};
-use crate::error::{Error, Result};
 use crate::forge::read::ReadKey;
+use crate::model::error::Error;
+use crate::model::error::Result;
 use crate::render::read;
 use clap::Args;
 

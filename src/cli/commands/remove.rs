@@ -1,5 +1,7 @@
 use crate::cli::{Reply, Session};
-use crate::error::{Error, ErrorKind, Result};
+use crate::model::error::Error;
+use crate::model::error::ErrorKind;
+use crate::model::error::Result;
 use crate::store::meta::State;
 use clap::Args;
 use serde_json::json;

@@ -1,5 +1,5 @@
 use crate::cli::{Reply, Session};
-use crate::error::Result;
+use crate::model::error::Result;
 use clap::Args;
 
 /// Interactive shell: every line is a planforge command.
@@ -21,6 +21,6 @@ pub struct ReplArgs {
 }
 
 pub fn run(s: &mut Session, a: ReplArgs) -> Result<Reply> {
-    let code = crate::repl::run(s, a.keep_going);
+    let code = crate::cli::repl::run(s, a.keep_going);
     Ok(Reply::raw(String::new()).exit(code))
 }

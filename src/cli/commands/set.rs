@@ -1,6 +1,7 @@
 use super::echo_reply;
 use crate::cli::{Expect, Reply, Session};
-use crate::error::{Error, Result};
+use crate::model::error::Error;
+use crate::model::error::Result;
 use clap::Args;
 
 /// Set one field of a node's definition.

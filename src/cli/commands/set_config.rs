@@ -2,7 +2,7 @@ use super::add_node::parse_kind;
 use super::echo_reply;
 use crate::cli::node_flags::DefFlags;
 use crate::cli::{Expect, Reply, Session};
-use crate::error::Result;
+use crate::model::error::Result;
 use clap::Args;
 
 /// Replace a node's whole definition.

@@ -1,5 +1,7 @@
 use crate::cli::{Reply, Session};
-use crate::error::{Error, ErrorKind, Result};
+use crate::model::error::Error;
+use crate::model::error::ErrorKind;
+use crate::model::error::Result;
 use crate::render::status;
 use clap::Args;
 use std::io::{BufRead, Write};

@@ -1,8 +1,10 @@
 use super::read_input;
 use crate::cli::{Format, Reply, Session};
-use crate::error::{Error, Result};
 use crate::forge::Forge;
-use crate::forge::tools::{self, Gate, Selection};
+use crate::mcp::tools;
+use crate::mcp::tools::Gate;
+use crate::mcp::tools::Selection;
+use crate::model::error::Result;
 use clap::Args;
 use serde_json::json;
 
@@ -36,7 +38,7 @@ pub fn run(s: &mut Session, a: ToolArgs) -> Result<Reply> {
     };
     let args = crate::wire::parse::json(&text)
         .and_then(|v| crate::wire::convert::hydrated(v, ""))
-        .map_err(|e| Error::parse(Some(name), e).with_source(name, text.clone()))?;
+        .map_err(|e| e.into_error(Some(name)).with_source(name, text.clone()))?;
     let forge = Forge::new(s.store()?, tools::actor(s.global.actor.as_deref())?);
     let out = tools::call(&forge, tool, args, Gate::default());
     let doc = match (&out.json, &out.error) {

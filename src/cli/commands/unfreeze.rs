@@ -1,6 +1,6 @@
 use super::echo_reply;
 use crate::cli::{Reply, Session};
-use crate::error::Result;
+use crate::model::error::Result;
 use clap::Args;
 
 /// Make a reviewable plan editable again.

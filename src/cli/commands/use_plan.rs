@@ -1,5 +1,5 @@
 use crate::cli::{Reply, Session};
-use crate::error::Result;
+use crate::model::error::Result;
 use clap::Args;
 use serde_json::json;
 

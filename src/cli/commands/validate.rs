@@ -1,8 +1,8 @@
 use super::read_input;
 use crate::cli::{Format, Reply, Session};
-use crate::error::Result;
 use crate::forge::validate::{self, Target, Validation};
-use crate::registry::Registry;
+use crate::model::error::Result;
+use crate::model::registry::Registry;
 use crate::render;
 use crate::store::Store;
 use crate::wire::Syntax;

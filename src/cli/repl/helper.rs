@@ -158,7 +158,7 @@ impl Source for StoreSource {
         {
             return names.clone();
         }
-        let names: Vec<String> = match crate::registry::Registry::load(&path, true) {
+        let names: Vec<String> = match crate::model::registry::Registry::load(&path, true) {
             Ok(r) => r.tool_names().map(str::to_string).collect(),
             Err(_) => Vec::new(),
         };
@@ -179,7 +179,7 @@ impl Source for StoreSource {
 
 thread_local! {
     /// The built-in template ids (parsed once per REPL).
-    static BUILTIN_IDS: Vec<String> = crate::template::builtins().into_iter().map(|t| t.id).collect();
+    static BUILTIN_IDS: Vec<String> = crate::forge::template::builtins().into_iter().map(|t| t.id).collect();
 }
 
 /// The ids of the store's own templates: one file each in `templates/`,
@@ -291,7 +291,7 @@ impl Helper for ReplHelper {}
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::repl::complete::Source;
+    use crate::cli::repl::complete::Source;
 
     #[test]
     fn template_ids_include_the_built_ins_and_the_stores() {

@@ -3,8 +3,9 @@
 //! bounded echo.
 
 use super::{Args, Outcome};
-use crate::error::{Error, Result};
 use crate::forge::{Echo, Forge};
+use crate::model::error::Error;
+use crate::model::error::Result;
 use crate::model::value::Map;
 use crate::model::{NodeKind, Value};
 use crate::render;
@@ -16,7 +17,7 @@ pub(super) fn echo(e: Echo) -> Outcome {
 
 /// A decoding refusal from the wire module, with its pointer.
 pub(super) fn wire_error(e: crate::wire::ParseError) -> Error {
-    Error::parse(None, e)
+    e.into_error(None)
 }
 
 /// An object argument (the schema has already said it is one).

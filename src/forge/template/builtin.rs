@@ -9,8 +9,11 @@
 //! rewrites them.
 
 use super::{Origin, Template};
+use crate::forge::orchestrate::emit;
+use crate::forge::orchestrate::emit::Mechanism;
+use crate::forge::orchestrate::emit::Spec;
+use crate::forge::orchestrate::emit::Unit;
 use crate::model::{Content, DeclaredField, FieldType, Param, Value};
-use crate::orchestrate::emit::{self, Mechanism, Spec, Unit};
 
 /// The embedded files: (template id, YAML text).
 pub const FILES: &[(&str, &str)] = &[

@@ -7,8 +7,9 @@
 //! `required`, `additionalProperties: false`, `enum`, `minimum`, `minLength`,
 //! `items`, `description`.
 
-use crate::error::{Error, ErrorKind};
 use crate::model::Value;
+use crate::model::error::Error;
+use crate::model::error::ErrorKind;
 use crate::model::suggest;
 use serde_json::Value as J;
 

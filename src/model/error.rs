@@ -3,7 +3,7 @@
 //! 1 refused by the plan's rules, 2 usage or input error, 3 store, I/O or
 //! internal failure.
 
-use crate::check::issue::Issue;
+use super::issue::Issue;
 use std::fmt;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -132,17 +132,6 @@ impl Error {
     /// An I/O failure on a path.
     pub fn io(action: &str, path: &std::path::Path, e: &std::io::Error) -> Error {
         Error::internal(format!("could not {action} {}: {e}", path.display()))
-    }
-
-    /// A parse or representation error in named input.
-    pub fn parse(file: Option<&str>, e: crate::wire::ParseError) -> Error {
-        let where_ = file.map(|f| format!("{f}: ")).unwrap_or_default();
-        Error::invalid(format!("{where_}{e}")).at(Location {
-            file: file.map(str::to_string),
-            pointer: e.pointer,
-            line: e.line,
-            column: e.column,
-        })
     }
 
     pub fn exit_code(&self) -> u8 {

@@ -221,7 +221,7 @@ fn text(s: impl Into<String>) -> J {
 }
 
 fn field_json(f: &DeclaredField) -> J {
-    crate::template::param_json(f)
+    crate::forge::template::param_json(f)
 }
 
 fn claim(capability: &str, scope: J, verb: &str) -> J {

@@ -492,7 +492,7 @@ fn values(cmd: &str, arg: &Arg, current: &str, w: &Walk, src: &dyn Source) -> Ve
         ),
         ValueKind::ModelTool => finish(
             current,
-            crate::forge::tools::all()
+            crate::mcp::tools::all()
                 .iter()
                 .map(|t| t.name.to_string())
                 .collect(),

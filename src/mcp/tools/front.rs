@@ -3,8 +3,8 @@
 
 use super::authoring::object;
 use super::{Args, Outcome};
-use crate::error::Result;
 use crate::forge::Forge;
+use crate::model::error::Result;
 use crate::render;
 
 pub(super) fn list_templates(f: &Forge, _a: &Args) -> Result<Outcome> {

@@ -20,7 +20,7 @@ pub mod words;
 
 use crate::cli::commands::Command;
 use crate::cli::{Cli, ColorChoice, Format, Global, Reply, Session};
-use crate::error::Error;
+use crate::model::error::Error;
 use clap::Parser;
 use complete::Source;
 use helper::ReplHelper;

@@ -8,10 +8,12 @@ pub mod emit;
 
 pub use emit::Mechanism;
 
-use crate::error::{Error, Location, Result};
+use crate::model::error::Error;
+use crate::model::error::Location;
+use crate::model::error::Result;
+use crate::model::registry::Registry;
 use crate::model::value::push_pointer_token;
 use crate::model::{Content, Map, Value};
-use crate::registry::Registry;
 use crate::wire::codec;
 use crate::wire::parse::{ParseError, Syntax};
 use indexmap::IndexMap;
@@ -170,7 +172,7 @@ fn refuse_task(index: usize, message: String, help: &str) -> Error {
 /// seed cannot run (unknown role, a `needs` cycle, no goal or output, two
 /// tasks writing one output…) are refused naming the task.
 pub fn parse(text: &str, syntax: Syntax, file: &str) -> Result<Decomposition> {
-    let located = |e: ParseError| Error::parse(Some(file), e).with_source(file, text.to_string());
+    let located = |e: ParseError| e.into_error(Some(file)).with_source(file, text.to_string());
     let v = crate::wire::parse::parse(text, syntax).map_err(located)?;
     let v = crate::wire::convert::hydrated(v, "").map_err(located)?;
     let d = shape(&v).map_err(located)?;

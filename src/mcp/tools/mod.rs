@@ -15,9 +15,11 @@ mod reading;
 pub mod schema;
 mod table;
 
-use super::Forge;
-use crate::error::{Error, ErrorKind, Result};
+use crate::forge::Forge;
 use crate::model::Value;
+use crate::model::error::Error;
+use crate::model::error::ErrorKind;
+use crate::model::error::Result;
 use crate::model::value::Map;
 use serde_json::{Value as J, json};
 
@@ -277,7 +279,7 @@ pub fn actor(flag: Option<&str>) -> Result<String> {
         .ok()
         .is_some_and(|v| !v.is_empty());
     if flag.is_some() || from_env {
-        super::resolve_actor(flag)
+        crate::forge::resolve_actor(flag)
     } else {
         Ok("mcp".to_string())
     }
@@ -331,7 +333,7 @@ pub fn call_wire(forge: &Forge, tool: &Tool, args: Option<&J>, gate: Gate) -> Ou
     let args = args.unwrap_or(&empty);
     match crate::wire::convert::from_json(args, "") {
         Ok(v) => call(forge, tool, v, gate),
-        Err(e) => Outcome::error(tool.name, Error::parse(None, e)),
+        Err(e) => Outcome::error(tool.name, e.into_error(None)),
     }
 }
 

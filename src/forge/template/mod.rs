@@ -11,9 +11,9 @@
 
 pub mod builtin;
 
-use crate::check::Issue;
+use crate::model::Issue;
+use crate::model::registry::Registry;
 use crate::model::{Bounds, Content, DeclaredField, Edge, Map, Node, NodeKind, Value};
-use crate::registry::Registry;
 use crate::wire::codec;
 use crate::wire::parse::{ParseError, Syntax};
 use std::path::Path;

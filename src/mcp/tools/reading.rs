@@ -2,10 +2,11 @@
 //! wire form for the three `raw_*` views.
 
 use super::{Args, Outcome};
-use crate::error::{Error, Result};
 use crate::forge::Forge;
 use crate::forge::read::ReadKey;
 use crate::model::Value;
+use crate::model::error::Error;
+use crate::model::error::Result;
 use crate::render;
 use crate::render::node::Audience;
 

@@ -1,0 +1,11 @@
+//! Cutting text at a byte budget.
+
+/// The largest char boundary of `s` at or below `i` (for cutting text at
+/// a byte budget without splitting a character).
+pub fn floor_char_boundary(s: &str, i: usize) -> usize {
+    let mut end = i.min(s.len());
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    end
+}
