@@ -523,6 +523,20 @@ pub fn parse(text: &str, syntax: Syntax) -> Result<Value, ParseError> {
     }
 }
 
+impl ParseError {
+    /// This error as a refusal of named input (exit 2), located.
+    pub fn into_error(self, file: Option<&str>) -> crate::model::error::Error {
+        use crate::model::error::{Error, Location};
+        let where_ = file.map(|f| format!("{f}: ")).unwrap_or_default();
+        Error::invalid(format!("{where_}{self}")).at(Location {
+            file: file.map(str::to_string),
+            pointer: self.pointer,
+            line: self.line,
+            column: self.column,
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -588,19 +602,5 @@ mod tests {
             ));
         }
         assert!(yaml(&s).is_err());
-    }
-}
-
-impl ParseError {
-    /// This error as a refusal of named input (exit 2), located.
-    pub fn into_error(self, file: Option<&str>) -> crate::model::error::Error {
-        use crate::model::error::{Error, Location};
-        let where_ = file.map(|f| format!("{f}: ")).unwrap_or_default();
-        Error::invalid(format!("{where_}{self}")).at(Location {
-            file: file.map(str::to_string),
-            pointer: self.pointer,
-            line: self.line,
-            column: self.column,
-        })
     }
 }
