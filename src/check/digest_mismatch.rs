@@ -27,7 +27,9 @@ declare_check! {
 
 #[cfg(test)]
 mod tests {
-    use crate::store::meta::{Frozen, Meta, State};
+    use crate::model::lifecycle::Frozen;
+    use crate::model::lifecycle::Meta;
+    use crate::model::lifecycle::State;
 
     fn loaded(recorded: &str) -> crate::store::Loaded {
         let meta = Meta {

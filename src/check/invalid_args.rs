@@ -60,7 +60,7 @@ pub fn expected(p: &DeclaredField) -> String {
 /// What was given, for messages: the JSON text cut at 40 bytes.
 fn given(v: &Value) -> String {
     match v {
-        Value::String(s) => crate::wire::json::cut(&format!("{s:?}"), 40),
+        Value::String(s) => crate::model::text::cut(&format!("{s:?}"), 40),
         Value::Ref(_) | Value::Param(_) => format!(
             "{} ({})",
             v.type_name(),

@@ -10,7 +10,7 @@ pub mod graph;
 pub mod predicate;
 pub mod support;
 
-use crate::model::{Counts, Issue, Severity};
+use crate::model::{Issue, Report, Severity};
 pub use graph::Graph;
 
 use crate::model::Content;
@@ -302,23 +302,6 @@ pub fn by_code(code: &str) -> Option<&'static dyn Check> {
     CHECKS.iter().copied().find(|c| c.code() == code)
 }
 
-/// The result of running every check.
-#[derive(Debug, Clone, Default)]
-pub struct Report {
-    pub issues: Vec<Issue>,
-    /// Codes that could not run, each with the reason.
-    pub skipped: Vec<(&'static str, String)>,
-}
-
-impl Report {
-    pub fn counts(&self) -> Counts {
-        Counts::of(&self.issues)
-    }
-    pub fn has_blocking(&self) -> bool {
-        self.issues.iter().any(Issue::is_blocking)
-    }
-}
-
 /// Runs every check on `content`, after the `prior` findings (the fold's and
 /// the store's), which come first.
 pub fn run(content: &Content, registry: Option<&Registry>, prior: Vec<Issue>) -> Report {
@@ -368,27 +351,6 @@ pub fn run_sized(
         check.run(&cx, &mut report.issues);
     }
     report
-}
-
-/// One line saying which checks were skipped and why, or `None`.
-pub fn skipped_summary(skipped: &[(&'static str, String)]) -> Option<String> {
-    if skipped.is_empty() {
-        return None;
-    }
-    let mut by_reason: Vec<(&str, Vec<&str>)> = Vec::new();
-    for (code, why) in skipped {
-        match by_reason.iter_mut().find(|(w, _)| w == why) {
-            Some((_, codes)) => codes.push(code),
-            None => by_reason.push((why, vec![code])),
-        }
-    }
-    Some(
-        by_reason
-            .iter()
-            .map(|(why, codes)| format!("skipped because {why}: {}", codes.join(", ")))
-            .collect::<Vec<_>>()
-            .join("; "),
-    )
 }
 
 #[cfg(test)]

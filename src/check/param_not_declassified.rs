@@ -7,11 +7,11 @@
 
 use crate::check::Graph;
 use crate::check::graph::MAX_ROUTES;
-use crate::check::support::set_path;
 use crate::model::Issue;
 use crate::model::hash::FastMap as HashMap;
 use crate::model::hash::FastSet as HashSet;
 use crate::model::node::path_covered;
+use crate::model::value::dot_path;
 use crate::model::{Content, NodeKind, Value};
 
 declare_check! {
@@ -179,7 +179,7 @@ pub(crate) fn find(content: &Content, out: &mut Vec<Issue>) {
                 "param_not_declassified",
                 format!(
                     "call `{id}` passes the param `{param}` to its tool at `{}`, but on the route {shown} no earlier call declassifies `{param}` (a call's own `declassifies` does not count); params are untrusted like run input, so route every path to `{id}` through a call that checks the param and lists it in `declassifies` (the built-in templates use a first `accept_assignment` call that declares and declassifies every param)",
-                    set_path(pointer)
+                    dot_path(pointer)
                 ),
             )
             .node(id.clone())

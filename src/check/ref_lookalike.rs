@@ -1,8 +1,8 @@
 //! Complexity: O(size of the definitions).
 
-use crate::check::support::set_path;
 use crate::model::Issue;
 use crate::model::Value;
+use crate::model::value::dot_path;
 use crate::wire::convert::is_lookalike;
 
 declare_check! {
@@ -44,7 +44,7 @@ declare_check! {
                             "node `{}` has an object with `{key}` and also {} at `{}`; with other keys beside it, `{key}` is not a {} but literal data. Remove {} so the object is only {{\"{key}\": …}}, or rename `{key}` if the literal is intended",
                             n.id,
                             crate::model::suggest::capped_list(&others, 20),
-                            set_path(pointer),
+                            dot_path(pointer),
                             if key == "$ref" { "reference" } else { "template hole" },
                             if others.len() == 1 { "that key" } else { "those keys" }
                         ),

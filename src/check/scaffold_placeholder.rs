@@ -1,8 +1,8 @@
 //! Complexity: O(size of the definitions).
 
-use crate::check::support::set_path;
 use crate::model::Issue;
 use crate::model::Value;
+use crate::model::value::dot_path;
 
 /// What `add-node --scaffold` fills missing required strings with.
 pub use crate::model::shape::PLACEHOLDER;
@@ -33,7 +33,7 @@ declare_check! {
             let (n, pointer, v) = (&cx.content.nodes[hit.node], &hit.pointer, hit.value);
             {
                 if matches!(v, Value::String(s) if s == PLACEHOLDER) {
-                    let path = set_path(pointer);
+                    let path = dot_path(pointer);
                     out.push(
                         Issue::blocking(
                             "scaffold_placeholder",

@@ -105,21 +105,9 @@ pub fn literal_hits(content: &crate::model::Content) -> Vec<LiteralHit<'_>> {
     out
 }
 
-/// The dot path `planforge set` takes for a pointer under `/definition`
-/// (`/definition/args/x` → `args.x`).
-pub fn set_path(pointer: &str) -> String {
-    pointer
-        .strip_prefix("/definition/")
-        .unwrap_or(pointer)
-        .split('/')
-        .map(|t| t.replace("~1", "/").replace("~0", "~"))
-        .collect::<Vec<_>>()
-        .join(".")
-}
-
 /// Where a value sits, for messages: `args.x` or `prompt part 2`.
 pub fn place(pointer: &str) -> String {
-    let p = set_path(pointer);
+    let p = crate::model::value::dot_path(pointer);
     match p.strip_prefix("prompt.") {
         Some(i) if !i.contains('.') => format!("prompt part {i}"),
         _ => format!("`{p}`"),
@@ -238,8 +226,14 @@ mod tests {
 
     #[test]
     fn set_paths_and_places() {
-        assert_eq!(set_path("/definition/args/x"), "args.x");
-        assert_eq!(set_path("/definition/args/a~1b/0"), "args.a/b.0");
+        assert_eq!(
+            crate::model::value::dot_path("/definition/args/x"),
+            "args.x"
+        );
+        assert_eq!(
+            crate::model::value::dot_path("/definition/args/a~1b/0"),
+            "args.a/b.0"
+        );
         assert_eq!(place("/definition/prompt/2"), "prompt part 2");
         assert_eq!(place("/definition/args/x"), "`args.x`");
     }

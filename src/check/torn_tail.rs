@@ -50,9 +50,16 @@ mod tests {
 
     fn load(text: String) -> crate::store::Loaded {
         let dir = tempfile::tempdir().unwrap();
-        let store = crate::store::Store::init(dir.path()).unwrap().0;
+        let store = crate::store::Store::init(dir.path(), crate::registry::DEFAULT_REGISTRY_YAML)
+            .unwrap()
+            .0;
         store
-            .create("plan-t", "t", crate::store::meta::Meta::new("t"), vec![])
+            .create(
+                "plan-t",
+                "t",
+                crate::model::lifecycle::Meta::new("t"),
+                vec![],
+            )
             .unwrap();
         std::fs::write(dir.path().join("plan-t/ops.jsonl"), text).unwrap();
         store.load("plan-t").unwrap()

@@ -1,8 +1,8 @@
 //! Complexity: O(size of the definitions).
 
-use crate::check::support::set_path;
 use crate::model::Issue;
 use crate::model::Value;
+use crate::model::value::dot_path;
 
 declare_check! {
     /// ## What it finds
@@ -30,7 +30,7 @@ declare_check! {
             let (n, pointer, v) = (&cx.content.nodes[hit.node], &hit.pointer, hit.value);
             {
                 if let Value::Param(p) = v {
-                    let path = set_path(pointer);
+                    let path = dot_path(pointer);
                     out.push(
                         Issue::blocking(
                             "unfilled_param",

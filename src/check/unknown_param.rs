@@ -1,9 +1,10 @@
 //! Complexity: O(size of the definitions + params). Emitted by the template
 //! loader (`crate::forge::template::check`) on template content, never on plans.
 
-use crate::check::support::{set_path, walk_definition};
+use crate::check::support::walk_definition;
 use crate::model::Issue;
 use crate::model::suggest;
+use crate::model::value::dot_path;
 use crate::model::{Content, DeclaredField, Value};
 
 declare_check! {
@@ -61,7 +62,7 @@ pub(crate) fn find(content: &Content, params: &[DeclaredField], out: &mut Vec<Is
                         "node `{}` has the hole `{}` at `{}`, but the template declares no param `{}`{}, so instantiate could never fill it; {fix}",
                         n.id,
                         p.path,
-                        set_path(&pointer.to_string()),
+                        dot_path(&pointer.to_string()),
                         p.path,
                         suggest::did_you_mean(&p.path, names.iter().copied()),
                     ),

@@ -26,7 +26,7 @@ pub struct Neighbour {
 pub struct Echo {
     pub plan_id: String,
     pub revision: u64,
-    pub state: crate::store::meta::State,
+    pub state: crate::model::lifecycle::State,
     /// One sentence: what changed.
     pub changed: String,
     /// The changed node, when one still exists.

@@ -229,7 +229,7 @@ impl Forge {
         if let Some(seg) = path.split('.').find(|s| matches!(*s, "$ref" | "$param")) {
             return Err(Error::invalid(format!(
                 "`{seg}` in the path `{}` is reserved for references and template holes, so it cannot be a field name",
-                crate::wire::json::cut(path, 120)
+                crate::model::text::cut(path, 120)
             ))
             .with_help("to set a reference, give it as the whole value: `@node.path`, or {\"$ref\": {\"node\": …, \"select\": \"first\"}}"));
         }
@@ -240,7 +240,7 @@ impl Forge {
         if segments + crate::wire::codec::wire_depth(&value) > room {
             return Err(Error::invalid(format!(
                 "setting `{}` to this value would nest the definition more than {room} levels deep, more than a plan holds; flatten the value or shorten the path",
-                crate::wire::json::cut(path, 120),
+                crate::model::text::cut(path, 120),
             )));
         }
         let mut before_value = None;

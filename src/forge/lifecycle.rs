@@ -2,13 +2,15 @@
 
 use super::Forge;
 use super::echo::{self, Echo};
-use crate::check::Report;
 use crate::model::Issue;
+use crate::model::Report;
 use crate::model::error::Error;
 use crate::model::error::ErrorKind;
 use crate::model::error::Result;
+use crate::model::lifecycle::Approval;
+use crate::model::lifecycle::Frozen;
+use crate::model::lifecycle::State;
 use crate::model::{AuthorityClaim, NodeKind};
-use crate::store::meta::{Approval, Frozen, State};
 use crate::store::{Loaded, ensure_editable};
 
 /// The outcome of `freeze`.

@@ -8,6 +8,7 @@ pub mod lifecycle;
 pub mod node_edit;
 pub mod orchestrate;
 pub mod plans;
+pub mod present;
 pub mod read;
 pub mod template;
 pub mod templates;
@@ -17,8 +18,8 @@ pub mod validate;
 pub use echo::{Echo, Neighbour};
 
 use crate::check;
-use crate::check::Report;
 use crate::model::Issue;
+use crate::model::Report;
 use crate::model::error::Error;
 use crate::model::error::ErrorKind;
 use crate::model::error::Result;
@@ -126,8 +127,11 @@ impl Forge {
                 .unwrap_or("no registry"),
             crate::store::checkpoint::binary_identity(),
         );
-        if let Some(report) = loaded.cached_report(&key) {
-            return Ok(report.clone());
+        let cached = loaded.cached_findings(&key).and_then(|v| {
+            crate::wire::findings::report_from_json(v, |c| check::by_code(c).map(|c| c.code()))
+        });
+        if let Some(report) = cached {
+            return Ok(report);
         }
         let report = check::run_sized(
             loaded.content(),
@@ -136,7 +140,8 @@ impl Forge {
             Some(loaded.encoded_len),
         );
         if registry.is_none_or(|r| !r.fingerprint.is_empty()) {
-            self.store.save_report(loaded, &key, &report);
+            self.store
+                .save_findings(loaded, &key, crate::wire::findings::report_json(&report));
         }
         Ok(report)
     }

@@ -7,9 +7,10 @@ use crate::model::error::Error;
 use crate::model::error::ErrorKind;
 use crate::model::error::Result;
 use crate::model::ids;
+use crate::model::lifecycle::Meta;
+use crate::model::lifecycle::State;
 use crate::model::{Bounds, Content, Edge, Node, OpBody};
-use crate::store::Loaded;
-use crate::store::meta::{Meta, State};
+use crate::store::{Loaded, Store};
 use crate::wire::codec::Document;
 
 /// One row of `list`.
@@ -270,4 +271,10 @@ pub fn check_plan_id(id: &str) -> Result<()> {
         ),
     )
     .with_help("for example `plan-triage_2`"))
+}
+
+/// Creates (or completes) a store folder with the commented default
+/// registry (`planforge init`); returns the store and the files written.
+pub fn init_store(dir: &std::path::Path) -> Result<(Store, Vec<String>)> {
+    Store::init(dir, crate::registry::DEFAULT_REGISTRY_YAML)
 }

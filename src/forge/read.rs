@@ -12,9 +12,9 @@ use crate::model::error::Error;
 use crate::model::error::ErrorKind;
 use crate::model::error::Result;
 use crate::model::ids::{UNPHASED, quote_id};
+use crate::model::lifecycle::State;
 use crate::model::{Content, Edge, Map, Node, NodeKind, Op, Provenance, Value};
 use crate::store::Loaded;
-use crate::store::meta::State;
 use crate::wire::codec::Document;
 use indexmap::IndexMap;
 use std::borrow::Cow;
@@ -810,7 +810,7 @@ mod tests {
     }
 
     fn loaded(c: Content) -> Loaded {
-        let meta = crate::store::meta::Meta::new("2026-01-01T00:00:00Z");
+        let meta = crate::model::lifecycle::Meta::new("2026-01-01T00:00:00Z");
         let (digest, encoded_len) = crate::wire::jcs::digest(&c);
         let plan_id = c.plan_id.clone();
         let folded = crate::store::fold::Folded {

@@ -14,10 +14,10 @@ use crate::model::Issue;
 use crate::model::error::Error;
 use crate::model::error::ErrorKind;
 use crate::model::error::Result;
+use crate::model::lifecycle::Meta;
 use crate::model::registry::Registry;
 use crate::model::{DeclaredField, Map, OpBody, Provenance};
 use crate::store::Loaded;
-use crate::store::meta::Meta;
 
 /// One template as `templates` lists it.
 #[derive(Debug, Clone)]
@@ -178,10 +178,7 @@ impl Forge {
         let issues = template::check(&t, self.registry()?);
         let blocking: Vec<&Issue> = issues.iter().filter(|i| i.is_blocking()).collect();
         if let Some(first) = blocking.first() {
-            let lines: Vec<String> = blocking
-                .iter()
-                .map(|i| crate::render::issues::line(i))
-                .collect();
+            let lines: Vec<String> = blocking.iter().map(|i| i.line()).collect();
             return Err(Error::refused(format!(
                 "template `{id}` ({}) is refused: it is not valid against the current registry:\n{}",
                 t.origin.describe(),

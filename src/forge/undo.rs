@@ -578,7 +578,7 @@ mod tests {
     use crate::store::Store;
 
     fn forge(dir: &std::path::Path, actor: &str) -> Forge {
-        let (store, _) = Store::init(dir).unwrap();
+        let (store, _) = Store::init(dir, crate::registry::DEFAULT_REGISTRY_YAML).unwrap();
         Forge::new(store, actor).with_registry(None)
     }
 
@@ -827,8 +827,8 @@ mod tests {
         f.store()
             .update_meta("plan-u", |now, m| {
                 // As freeze leaves it: reviewable, with its freeze record.
-                m.state = crate::store::meta::State::Reviewable;
-                m.frozen = Some(crate::store::meta::Frozen {
+                m.state = crate::model::lifecycle::State::Reviewable;
+                m.frozen = Some(crate::model::lifecycle::Frozen {
                     revision: now.revision(),
                     digest: now.digest.clone(),
                 });

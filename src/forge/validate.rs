@@ -9,10 +9,10 @@
 
 use super::Forge;
 use crate::check;
-use crate::check::Report;
 use crate::model::Content;
 use crate::model::Counts;
 use crate::model::Issue;
+use crate::model::Report;
 use crate::model::error::Error;
 use crate::model::error::Result;
 use crate::model::registry::Registry;

@@ -61,6 +61,23 @@ impl Issue {
         self.pointer = Some(pointer.into());
         self
     }
+    /// The one-line form every list uses:
+    /// `  · (<severity>) <code> [node X]: <message>`.
+    pub fn line(&self) -> String {
+        let i = self;
+        let at = match (&i.node_id, &i.edge_id) {
+            (Some(n), Some(e)) => format!(" [node {n}, edge {e}]"),
+            (Some(n), None) => format!(" [node {n}]"),
+            (None, Some(e)) => format!(" [edge {e}]"),
+            (None, None) => String::new(),
+        };
+        format!(
+            "  · ({}) {}{at}: {}",
+            i.severity.as_str(),
+            i.code,
+            i.message
+        )
+    }
     pub fn is_blocking(&self) -> bool {
         self.severity == Severity::Blocking
     }
@@ -81,4 +98,42 @@ impl Counts {
             advisory: issues.len() - blocking,
         }
     }
+}
+
+/// The result of running every check.
+#[derive(Debug, Clone, Default)]
+pub struct Report {
+    pub issues: Vec<Issue>,
+    /// Codes that could not run, each with the reason.
+    pub skipped: Vec<(&'static str, String)>,
+}
+
+impl Report {
+    pub fn counts(&self) -> Counts {
+        Counts::of(&self.issues)
+    }
+    pub fn has_blocking(&self) -> bool {
+        self.issues.iter().any(Issue::is_blocking)
+    }
+}
+
+/// One line saying which checks were skipped and why, or `None`.
+pub fn skipped_summary(skipped: &[(&'static str, String)]) -> Option<String> {
+    if skipped.is_empty() {
+        return None;
+    }
+    let mut by_reason: Vec<(&str, Vec<&str>)> = Vec::new();
+    for (code, why) in skipped {
+        match by_reason.iter_mut().find(|(w, _)| w == why) {
+            Some((_, codes)) => codes.push(code),
+            None => by_reason.push((why, vec![code])),
+        }
+    }
+    Some(
+        by_reason
+            .iter()
+            .map(|(why, codes)| format!("skipped because {why}: {}", codes.join(", ")))
+            .collect::<Vec<_>>()
+            .join("; "),
+    )
 }

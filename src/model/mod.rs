@@ -5,6 +5,7 @@ pub mod error;
 pub mod hash;
 pub mod ids;
 pub mod issue;
+pub mod lifecycle;
 pub mod mint;
 pub mod node;
 pub mod number;
@@ -16,7 +17,7 @@ pub mod suggest;
 pub mod text;
 pub mod value;
 
-pub use issue::{Counts, Issue, Severity};
+pub use issue::{Counts, Issue, Report, Severity};
 pub use node::{AuthorityClaim, DeclaredField, Edge, FieldType, Handle, Node, NodeKind, Verb};
 pub use op::{Op, OpBody};
 pub use plan::{Bounds, Content, Provenance};

@@ -9,3 +9,11 @@ pub fn floor_char_boundary(s: &str, i: usize) -> usize {
     }
     end
 }
+
+/// Cuts text to at most `max` bytes on a char boundary, marking the cut.
+pub fn cut(s: &str, max: usize) -> String {
+    if s.len() <= max {
+        return s.to_string();
+    }
+    format!("{}…", &s[..floor_char_boundary(s, max)])
+}

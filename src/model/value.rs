@@ -386,6 +386,19 @@ impl From<Ref> for Value {
     }
 }
 
+/// The dot path of a definition field (what `set` and `set_node_field`
+/// take) for a pointer under `/definition`
+/// (`/definition/args/x` → `args.x`).
+pub fn dot_path(pointer: &str) -> String {
+    pointer
+        .strip_prefix("/definition/")
+        .unwrap_or(pointer)
+        .split('/')
+        .map(|t| t.replace("~1", "/").replace("~0", "~"))
+        .collect::<Vec<_>>()
+        .join(".")
+}
+
 #[cfg(test)]
 mod tests {
     use super::{Map, Value};

@@ -3,10 +3,11 @@
 //! terminal, and `validate`'s text summary, JSON and GitHub workflow
 //! commands. No I/O and no colour here: `cli::ui` decides how to show them.
 
+use crate::forge::present::Position;
+use crate::forge::present::Span;
 use crate::forge::validate::{Finding, Target, Validation};
 use crate::model::Issue;
 use crate::model::Severity;
-use crate::wire::span::{Position, Span};
 use miette::{LabeledSpan, MietteError, MietteSpanContents, SourceCode, SourceSpan, SpanContents};
 use serde_json::{Value, json};
 use std::fmt;
@@ -156,7 +157,7 @@ fn label_text(i: &Issue) -> String {
     match &i.pointer {
         Some(p) if !p.is_empty() => format!(
             "{what}: {}",
-            crate::check::support::set_path(p.trim_start_matches('/'))
+            crate::model::value::dot_path(p.trim_start_matches('/'))
         ),
         _ => what,
     }
@@ -251,7 +252,7 @@ pub fn summary(v: &Validation) -> String {
             if c.blocking == 0 { "valid" } else { "invalid" },
             super::issues::counts(&c)
         ));
-        if let Some(s) = crate::check::skipped_summary(&t.report.skipped) {
+        if let Some(s) = crate::model::issue::skipped_summary(&t.report.skipped) {
             out.push(format!("  note: some checks were {s}"));
         }
         if t.omitted > 0 {
@@ -351,7 +352,7 @@ pub fn github(v: &Validation) -> String {
                 gh_data(&i.message)
             ));
         }
-        if let Some(s) = crate::check::skipped_summary(&t.report.skipped) {
+        if let Some(s) = crate::model::issue::skipped_summary(&t.report.skipped) {
             out.push_str(&format!(
                 "::notice file={},title={}::{}\n",
                 gh_property(&t.file),

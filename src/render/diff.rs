@@ -3,9 +3,12 @@
 //! their wire form in JSON and are compared as a whole.
 
 use super::node::{self, Style};
+use crate::forge::present::edge_json;
+use crate::forge::present::node_json;
+use crate::forge::present::op_json;
+use crate::forge::present::op_line;
 use crate::forge::read::{Diff, FieldChange, Side};
 use crate::model::{Edge, Node, Op, Value};
-use crate::wire::codec::{edge_json, node_json, op_json, op_line};
 use serde_json::json;
 use std::collections::HashMap;
 
@@ -117,10 +120,10 @@ fn change_json(c: &FieldChange) -> serde_json::Value {
     let mut m = serde_json::Map::new();
     m.insert("path".into(), c.path.clone().into());
     if let Some(b) = &c.before {
-        m.insert("before".into(), crate::wire::convert::to_json(b));
+        m.insert("before".into(), crate::forge::present::to_json(b));
     }
     if let Some(a) = &c.after {
-        m.insert("after".into(), crate::wire::convert::to_json(a));
+        m.insert("after".into(), crate::forge::present::to_json(a));
     }
     serde_json::Value::Object(m)
 }
@@ -171,7 +174,7 @@ pub fn json(d: &Diff) -> serde_json::Value {
 
 /// The raw content view as text: 2-space JSON, references in wire form.
 pub fn raw_text(raw: &serde_json::Value) -> String {
-    crate::wire::json::pretty(raw)
+    crate::forge::present::pretty(raw)
 }
 
 /// Ops as their `ops.jsonl` lines, one per line.

@@ -64,7 +64,7 @@ pub fn text(e: &Echo) -> String {
         let mut shown = 0;
         for i in &e.issues {
             let mut i = i.clone();
-            i.message = crate::wire::json::cut(&i.message, MAX_MESSAGE);
+            i.message = crate::model::text::cut(&i.message, MAX_MESSAGE);
             let line = super::issues::line(&i);
             if shown > 0 && line.len() > budget {
                 break;
@@ -106,7 +106,7 @@ pub fn json(e: &Echo) -> Value {
         for v in n.definition.values_mut() {
             cut |= v.cut_strings(MAX_STRING);
         }
-        let mut node = crate::wire::codec::node_json(&n);
+        let mut node = crate::forge::present::node_json(&n);
         if cut {
             node["truncated"] = true.into();
         }

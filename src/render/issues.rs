@@ -6,18 +6,7 @@ use serde_json::{Value, json};
 
 /// One issue line.
 pub fn line(i: &Issue) -> String {
-    let at = match (&i.node_id, &i.edge_id) {
-        (Some(n), Some(e)) => format!(" [node {n}, edge {e}]"),
-        (Some(n), None) => format!(" [node {n}]"),
-        (None, Some(e)) => format!(" [edge {e}]"),
-        (None, None) => String::new(),
-    };
-    format!(
-        "  · ({}) {}{at}: {}",
-        i.severity.as_str(),
-        i.code,
-        i.message
-    )
+    i.line()
 }
 
 /// `No issues.` or `Issues (<n>):` followed by one line each.
@@ -44,20 +33,7 @@ pub fn counts_json(c: &Counts) -> Value {
 
 /// An issue as JSON (`{code, severity, message, nodeId?, edgeId?, pointer?}`).
 pub fn json(i: &Issue) -> Value {
-    let mut m = serde_json::Map::new();
-    m.insert("code".into(), i.code.into());
-    m.insert("severity".into(), i.severity.as_str().into());
-    m.insert("message".into(), i.message.clone().into());
-    if let Some(n) = &i.node_id {
-        m.insert("nodeId".into(), n.clone().into());
-    }
-    if let Some(e) = &i.edge_id {
-        m.insert("edgeId".into(), e.clone().into());
-    }
-    if let Some(p) = &i.pointer {
-        m.insert("pointer".into(), p.clone().into());
-    }
-    Value::Object(m)
+    crate::forge::present::issue_json(i)
 }
 
 pub fn json_list(issues: &[Issue]) -> Value {

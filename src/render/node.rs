@@ -124,7 +124,7 @@ pub fn block(
             if let Some(s) = d.get("outputSchema") {
                 lines.push(format!(
                     "{PAD}output schema: {}",
-                    cut(&crate::wire::json::compact(s), style)
+                    cut(&crate::forge::present::compact(s), style)
                 ));
             }
             if let Some(m) = d.get("maxAttempts") {
@@ -173,7 +173,7 @@ pub fn block(
             if let Some(p) = d.get("predicate") {
                 lines.push(format!(
                     "{PAD}predicate: {}",
-                    cut(&crate::wire::json::compact(p), style)
+                    cut(&crate::forge::present::compact(p), style)
                 ));
             }
             if node.kind == NodeKind::Select {
@@ -219,7 +219,7 @@ const MAX_CUT_LINES: usize = 60;
 fn bound_lines(lines: &mut Vec<String>, n: usize) {
     for l in lines.iter_mut() {
         if l.len() > 4 * n {
-            *l = crate::wire::json::cut(l, 4 * n);
+            *l = crate::model::text::cut(l, 4 * n);
         }
     }
     if lines.len() > MAX_CUT_LINES {
@@ -359,7 +359,7 @@ pub fn edge_line(e: &Edge) -> String {
 
 fn cut(s: &str, style: &Style) -> String {
     match style.cut {
-        Some(n) => crate::wire::json::cut(s, n),
+        Some(n) => crate::model::text::cut(s, n),
         None => s.to_string(),
     }
 }
@@ -372,7 +372,7 @@ pub fn value(v: &Value, style: &Style) -> String {
         Value::Number(n) => crate::model::number::number(*n),
         Value::String(s) => {
             let mut q = String::new();
-            crate::wire::jcs::string(&mut q, &cut(s, style));
+            crate::forge::present::json_string(&mut q, &cut(s, style));
             q
         }
         Value::Array(a) => format!(
@@ -401,7 +401,7 @@ fn record(m: &Map, style: &Style) -> String {
 fn plain(v: &Value) -> String {
     v.as_str()
         .map(str::to_string)
-        .unwrap_or_else(|| crate::wire::json::compact(v))
+        .unwrap_or_else(|| crate::forge::present::compact(v))
 }
 
 /// A reference, spelled for the audience: the model sees the `$ref` it

@@ -129,7 +129,7 @@ pub fn json(o: &Outline) -> Value {
 mod tests {
     use super::*;
     use crate::model::Counts;
-    use crate::store::meta::State;
+    use crate::model::lifecycle::State;
 
     fn entry(phase: Option<&str>, ids: &[&str], tools: &[&str]) -> Entry {
         Entry {

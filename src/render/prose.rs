@@ -61,7 +61,7 @@ pub fn render(c: &Content, h: &Header, audience: Audience) -> String {
             for k in keys {
                 out.push(format!(
                     "    {k}: {}",
-                    crate::wire::json::compact(&args[k.as_str()])
+                    crate::forge::present::compact(&args[k.as_str()])
                 ));
             }
             out.push(String::new());
@@ -82,7 +82,7 @@ pub fn render(c: &Content, h: &Header, audience: Audience) -> String {
         cut: None,
         tools: Some(&tools),
     };
-    let graph = crate::check::Graph::new(c);
+    let graph = crate::forge::present::Graph::new(c);
     let mut out_edges: Vec<Vec<&Edge>> = vec![Vec::new(); c.nodes.len()];
     let mut in_edges: Vec<Vec<&Edge>> = vec![Vec::new(); c.nodes.len()];
     for (ei, e) in c.edges.iter().enumerate() {

@@ -79,11 +79,21 @@ pub fn json(s: &Slice) -> Value {
     }
     m.insert(
         "nodes".into(),
-        Value::Array(s.nodes.iter().map(crate::wire::codec::node_json).collect()),
+        Value::Array(
+            s.nodes
+                .iter()
+                .map(crate::forge::present::node_json)
+                .collect(),
+        ),
     );
     m.insert(
         "edges".into(),
-        Value::Array(s.edges.iter().map(crate::wire::codec::edge_json).collect()),
+        Value::Array(
+            s.edges
+                .iter()
+                .map(crate::forge::present::edge_json)
+                .collect(),
+        ),
     );
     m.insert(
         "boundary".into(),
@@ -101,7 +111,7 @@ mod tests {
     use super::*;
     use crate::check::testing::*;
     use crate::model::Issue;
-    use crate::store::meta::State;
+    use crate::model::lifecycle::State;
     use serde_json::json;
 
     fn slice() -> Slice {

@@ -141,7 +141,7 @@ pub fn sarif(v: &Validation) -> Value {
                 "locations": [{"physicalLocation": {"artifactLocation": artifact}}],
             }));
         }
-        if let Some(s) = crate::check::skipped_summary(&t.report.skipped) {
+        if let Some(s) = crate::model::issue::skipped_summary(&t.report.skipped) {
             notes.push(json!({
                 "level": "note",
                 "message": {"text": format!("{}: some checks were {s}", t.file)},

@@ -3,7 +3,7 @@
 use super::issues;
 use crate::forge::lifecycle::{Freeze, Submission};
 use crate::forge::plans::{Imported, Status, Summary};
-use crate::store::meta::claim_json;
+use crate::forge::present::claim_json;
 use serde_json::{Value, json};
 
 pub fn status_text(s: &Status) -> String {
@@ -58,7 +58,7 @@ pub fn status_text(s: &Status) -> String {
             }
         });
     }
-    if let Some(s) = crate::check::skipped_summary(&s.skipped) {
+    if let Some(s) = crate::model::issue::skipped_summary(&s.skipped) {
         out.push(format!("Note: some checks were {s}."));
     }
     out.join("\n")
@@ -85,12 +85,12 @@ pub fn status_json(s: &Status) -> Value {
         );
     }
     if let Some(a) = &p.meta.approval {
-        m.insert("approval".into(), crate::store::meta::approval_json(a));
+        m.insert("approval".into(), crate::forge::present::approval_json(a));
     }
     if let Some(prov) = &p.meta.provenance {
         m.insert(
             "provenance".into(),
-            crate::wire::codec::provenance_json(prov),
+            crate::forge::present::provenance_json(prov),
         );
     }
     m.insert("nodeCount".into(), p.content().nodes.len().into());
@@ -164,7 +164,7 @@ pub fn freeze_text(f: &Freeze) -> String {
         )
     };
     let mut out = vec![head, issues::list(&f.report.issues)];
-    if let Some(s) = crate::check::skipped_summary(&f.report.skipped) {
+    if let Some(s) = crate::model::issue::skipped_summary(&f.report.skipped) {
         out.push(format!("Note: some checks were {s}."));
     }
     out.join("\n")

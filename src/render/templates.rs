@@ -3,9 +3,9 @@
 
 use super::issues;
 use crate::forge::orchestrate::emit::NO_SPAWN;
+use crate::forge::present::Loaded;
 use crate::forge::templates::{Instantiated, Orchestrated, TemplateSummary};
 use crate::model::{DeclaredField, FieldType};
-use crate::store::Loaded;
 use serde_json::{Value, json};
 
 /// `path: type` for a param, with its bound or values.
@@ -118,7 +118,7 @@ pub fn instantiated_text(i: &Instantiated) -> String {
         for (k, v) in &i.args {
             out.push(format!(
                 "  {k} = {}",
-                crate::wire::json::compact_cut(v, 120)
+                crate::forge::present::compact_cut(v, 120)
             ));
         }
     }
@@ -132,7 +132,7 @@ pub fn instantiated_json(i: &Instantiated) -> Value {
     json!({
         "planId": p.plan_id,
         "template": i.template,
-        "args": crate::wire::convert::map_to_json(&i.args),
+        "args": crate::forge::present::map_to_json(&i.args),
         "state": p.meta.state.as_str(),
         "revision": p.revision(),
         "digest": p.digest,
@@ -162,7 +162,7 @@ pub fn authored_text(p: &Loaded) -> String {
         for (i, l) in r.split('\n').enumerate() {
             if i == ECHO_REQUEST_LINES || shown + l.len() > ECHO_REQUEST_BYTES {
                 if i < ECHO_REQUEST_LINES {
-                    let cut = crate::wire::json::cut(l, ECHO_REQUEST_BYTES - shown);
+                    let cut = crate::model::text::cut(l, ECHO_REQUEST_BYTES - shown);
                     out.push(format!("  | {cut}"));
                 }
                 out.push(format!(
@@ -416,7 +416,7 @@ pub fn orchestrated_json(o: &Orchestrated, d: &crate::forge::orchestrate::Decomp
         None => {
             m.insert(
                 "plan".into(),
-                crate::wire::codec::document_json(&x.content, Some(&x.label), None, None),
+                crate::forge::present::document_json(&x.content, Some(&x.label), None, None),
             );
         }
     }

@@ -9,9 +9,6 @@
 //! mismatch, a missing file or a damaged one means "compute again". It is
 //! ignored by git (`*/checkpoint*`), and a failure to write it is ignored.
 
-use crate::check::Report;
-use crate::model::Issue;
-use crate::model::Severity;
 use serde_json::json;
 use std::path::Path;
 
@@ -26,8 +23,9 @@ pub struct Checkpoint {
     pub revision: u64,
     pub digest: String,
     pub encoded_len: usize,
-    /// Findings, with the key they are valid for.
-    pub report: Option<(String, Report)>,
+    /// Findings in their JSON form, with the key they are valid for (the
+    /// store keeps them without reading them; the forge encodes them).
+    pub findings: Option<(String, serde_json::Value)>,
 }
 
 /// Reads a checkpoint; `None` when absent or unreadable.
@@ -39,27 +37,11 @@ pub fn read(dir: &Path) -> Option<Checkpoint> {
     }
     let text = std::fs::read_to_string(path).ok()?;
     let v: serde_json::Value = serde_json::from_str(&text).ok()?;
-    let report = match v.get("findings") {
+    let findings = match v.get("findings") {
         Some(f) => {
-            let key = f.get("key")?.as_str()?.to_string();
-            let issues = f
-                .get("issues")?
-                .as_array()?
-                .iter()
-                .map(issue_from)
-                .collect::<Option<Vec<_>>>()?;
-            let skipped = f
-                .get("skipped")?
-                .as_array()?
-                .iter()
-                .map(|s| {
-                    Some((
-                        static_code(s.get("code")?.as_str()?)?,
-                        s.get("reason")?.as_str()?.to_string(),
-                    ))
-                })
-                .collect::<Option<Vec<_>>>()?;
-            Some((key, Report { issues, skipped }))
+            let mut value = f.as_object()?.clone();
+            let key = value.remove("key")?.as_str()?.to_string();
+            Some((key, serde_json::Value::Object(value)))
         }
         None => None,
     };
@@ -69,7 +51,7 @@ pub fn read(dir: &Path) -> Option<Checkpoint> {
         revision: v.get("revision")?.as_u64()?,
         digest: v.get("digest")?.as_str()?.to_string(),
         encoded_len: v.get("encodedLen")?.as_u64()? as usize,
-        report,
+        findings,
     })
 }
 
@@ -83,37 +65,13 @@ pub fn write(dir: &Path, c: &Checkpoint) {
         "digest": c.digest,
         "encodedLen": c.encoded_len,
     });
-    if let Some((key, report)) = &c.report {
-        v["findings"] = json!({
-            "key": key,
-            "issues": report.issues.iter().map(crate::render::issues::json).collect::<Vec<_>>(),
-            "skipped": report.skipped.iter().map(|(c, r)| json!({"code": c, "reason": r})).collect::<Vec<_>>(),
-        });
+    if let Some((key, value)) = &c.findings {
+        let mut f = value.as_object().cloned().unwrap_or_default();
+        f.insert("key".into(), key.clone().into());
+        v["findings"] = serde_json::Value::Object(f);
     }
     let text = serde_json::to_string(&v).expect("JSON values always serialise");
     let _ = super::write_atomic(&dir.join(FILE), text.as_bytes());
-}
-
-/// The `&'static str` of a known issue code.
-fn static_code(code: &str) -> Option<&'static str> {
-    crate::check::by_code(code).map(|c| c.code())
-}
-
-fn issue_from(v: &serde_json::Value) -> Option<Issue> {
-    let s = |k: &str| v.get(k).and_then(|x| x.as_str()).map(str::to_string);
-    let severity = match v.get("severity")?.as_str()? {
-        "blocking" => Severity::Blocking,
-        "advisory" => Severity::Advisory,
-        _ => return None,
-    };
-    Some(Issue {
-        code: static_code(v.get("code")?.as_str()?)?,
-        severity,
-        message: s("message")?,
-        node_id: s("nodeId"),
-        edge_id: s("edgeId"),
-        pointer: s("pointer"),
-    })
 }
 
 /// The log file's length and modification time, when it can be read.

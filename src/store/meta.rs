@@ -1,91 +1,14 @@
 //! `meta.json`: a plan's state and the other store metadata (not content,
 //! except provenance, which the fold takes from here).
 
+use crate::model::AuthorityClaim;
 use crate::model::error::Error;
 use crate::model::error::Result;
-use crate::model::{AuthorityClaim, Provenance};
+use crate::model::lifecycle::{Approval, Frozen, Meta, State};
 use crate::wire::codec;
 use serde_json::{Value as J, json};
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum State {
-    Editable,
-    Reviewable,
-    Executable,
-}
-
-impl State {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            State::Editable => "editable",
-            State::Reviewable => "reviewable",
-            State::Executable => "executable",
-        }
-    }
-    pub fn parse(s: &str) -> Option<State> {
-        match s {
-            "editable" => Some(State::Editable),
-            "reviewable" => Some(State::Reviewable),
-            "executable" => Some(State::Executable),
-            _ => None,
-        }
-    }
-}
-
-impl std::fmt::Display for State {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-/// The record of a plan's last freeze.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Frozen {
-    pub revision: u64,
-    pub digest: String,
-}
-
-/// The approval that made a plan executable (SPEC §4).
-#[derive(Debug, Clone, PartialEq)]
-pub struct Approval {
-    pub plan_id: String,
-    pub digest: String,
-    pub authority_set: Vec<AuthorityClaim>,
-    pub decided_by: String,
-    pub decided_at: String,
-}
-
-#[derive(Debug, Clone, PartialEq)]
-pub struct Meta {
-    pub state: State,
-    pub label: Option<String>,
-    /// The owner's request, verbatim (`author`).
-    pub request: Option<String>,
-    pub provenance: Option<Provenance>,
-    pub approval: Option<Approval>,
-    /// The last freeze; kept after unfreeze so `diff frozen current` works.
-    pub frozen: Option<Frozen>,
-    /// Revisions at which the plan was frozen, oldest first.
-    pub freezes: Vec<u64>,
-    pub created_at: String,
-    pub updated_at: String,
-}
-
 impl Meta {
-    pub fn new(now: &str) -> Meta {
-        Meta {
-            state: State::Editable,
-            label: None,
-            request: None,
-            provenance: None,
-            approval: None,
-            frozen: None,
-            freezes: Vec::new(),
-            created_at: now.to_string(),
-            updated_at: now.to_string(),
-        }
-    }
-
     pub fn to_json(&self) -> J {
         let mut m = serde_json::Map::new();
         m.insert("formatVersion".into(), 1.into());
@@ -100,7 +23,7 @@ impl Meta {
             m.insert("provenance".into(), codec::provenance_json(p));
         }
         if let Some(a) = &self.approval {
-            m.insert("approval".into(), approval_json(a));
+            m.insert("approval".into(), codec::approval_json(a));
         }
         if let Some(f) = &self.frozen {
             m.insert(
@@ -198,21 +121,6 @@ impl Meta {
             updated_at: s("updatedAt").unwrap_or_default(),
         })
     }
-}
-
-pub fn claim_json(c: &AuthorityClaim) -> J {
-    json!({"capability": c.capability, "scope": c.scope, "verb": c.verb.as_str()})
-}
-
-pub fn approval_json(a: &Approval) -> J {
-    json!({
-        "planId": a.plan_id,
-        "digest": a.digest,
-        "authoritySet": a.authority_set.iter().map(claim_json).collect::<Vec<_>>(),
-        "decidedBy": a.decided_by,
-        "decidedAt": a.decided_at,
-        "disposition": "approved",
-    })
 }
 
 fn approval_from(v: &crate::model::Value) -> Option<Approval> {

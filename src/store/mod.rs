@@ -14,10 +14,10 @@ use crate::model::error::ErrorKind;
 use crate::model::error::Result;
 use crate::model::ids;
 use crate::model::issue::Issue;
+use crate::model::lifecycle::{Meta, State};
 use crate::model::{Content, Op, OpBody};
 use fold::Folded;
 use log::{Log, LogInfo};
-use meta::{Meta, State};
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -48,7 +48,7 @@ pub struct Loaded {
     /// The log file's (length, mtime) this was read from, when exact.
     stamp: Option<(u64, u128)>,
     /// Findings cached in the checkpoint, with their key.
-    cached: Option<(String, crate::check::Report)>,
+    cached: Option<(String, serde_json::Value)>,
 }
 
 impl Drop for Loaded {
@@ -88,7 +88,7 @@ impl Loaded {
     }
 
     /// Findings cached for this exact plan under `key`, if any.
-    pub fn cached_report(&self, key: &str) -> Option<&crate::check::Report> {
+    pub fn cached_findings(&self, key: &str) -> Option<&serde_json::Value> {
         self.cached
             .as_ref()
             .filter(|(k, _)| k == key)
@@ -269,8 +269,9 @@ impl Store {
     }
 
     /// Creates (or completes) a store folder: `.gitignore`, `.gitattributes`,
-    /// the commented registry and `templates/`. Existing files are kept.
-    pub fn init(root: impl Into<PathBuf>) -> Result<(Store, Vec<String>)> {
+    /// `registry` as `registry.yaml` and `templates/`. Existing files are
+    /// kept.
+    pub fn init(root: impl Into<PathBuf>, registry: &str) -> Result<(Store, Vec<String>)> {
         let root = root.into();
         fs::create_dir_all(&root).map_err(|e| Error::io("create", &root, &e))?;
         let store = Store::open(root)?;
@@ -280,7 +281,7 @@ impl Store {
         let mut files: Vec<(&str, &str)> =
             vec![(".gitignore", GITIGNORE), (".gitattributes", GITATTRIBUTES)];
         if !has_registry {
-            files.push(("registry.yaml", crate::registry::DEFAULT_REGISTRY_YAML));
+            files.push(("registry.yaml", registry));
         }
         for (name, text) in files {
             let p = store.root.join(name);
@@ -440,7 +441,7 @@ impl Store {
             Some((c.log_len, c.log_modified)) == stamp && c.revision == folded.content.revision
         });
         let (digest, encoded_len, cached) = match fresh {
-            Some(c) => (c.digest, c.encoded_len, c.report),
+            Some(c) => (c.digest, c.encoded_len, c.findings),
             None => {
                 let (digest, encoded_len) = crate::wire::jcs::digest(&folded.content);
                 if whole && let Some((log_len, log_modified)) = stamp {
@@ -450,7 +451,7 @@ impl Store {
                         revision: folded.content.revision,
                         digest: digest.clone(),
                         encoded_len,
-                        report: None,
+                        findings: None,
                     };
                     checkpoint::write(&dir, &c);
                 }
@@ -475,7 +476,7 @@ impl Store {
 
     /// Keeps a plan's findings in its checkpoint, valid under `key` (the
     /// caller's digest of everything the findings depend on).
-    pub fn save_report(&self, loaded: &Loaded, key: &str, report: &crate::check::Report) {
+    pub fn save_findings(&self, loaded: &Loaded, key: &str, findings: serde_json::Value) {
         let Some((log_len, log_modified)) = loaded.stamp else {
             return;
         };
@@ -488,7 +489,7 @@ impl Store {
             revision: loaded.revision(),
             digest: loaded.digest.clone(),
             encoded_len: loaded.encoded_len,
-            report: Some((key.to_string(), report.clone())),
+            findings: Some((key.to_string(), findings)),
         };
         checkpoint::write(&dir, &c);
     }
@@ -854,7 +855,7 @@ mod tests {
     #[test]
     fn a_definition_deeper_than_a_plan_holds_is_refused_before_it_is_written() {
         let dir = tempfile::tempdir().unwrap();
-        let (store, _) = Store::init(dir.path()).unwrap();
+        let (store, _) = Store::init(dir.path(), crate::registry::DEFAULT_REGISTRY_YAML).unwrap();
         store
             .create("plan-d", "t", Meta::new("2026-01-01T00:00:00Z"), vec![])
             .unwrap();

@@ -835,6 +835,23 @@ pub fn checked_bound(n: u64) -> Option<u64> {
     (n >= 1 && (n as f64) <= MAX_SAFE_INTEGER).then_some(n)
 }
 
+/// An authority claim in wire form.
+pub fn claim_json(c: &crate::model::AuthorityClaim) -> serde_json::Value {
+    json!({"capability": c.capability, "scope": c.scope, "verb": c.verb.as_str()})
+}
+
+/// An approval record in wire form (SPEC §4).
+pub fn approval_json(a: &crate::model::lifecycle::Approval) -> serde_json::Value {
+    json!({
+        "planId": a.plan_id,
+        "digest": a.digest,
+        "authoritySet": a.authority_set.iter().map(claim_json).collect::<Vec<_>>(),
+        "decidedBy": a.decided_by,
+        "decidedAt": a.decided_at,
+        "disposition": "approved",
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -145,7 +145,7 @@ fn ref_from_wire(body: &Value, at: &str) -> Result<Ref, ParseError> {
                 at,
                 format!(
                     "`$ref` to `{node}` has an unknown select {}; use \"first\", \"last\", \"all\" or {{\"index\": n}}",
-                    crate::wire::json::compact(v)
+                    serde_json::to_string(&to_json(v)).expect("JSON values always serialise")
                 ),
             )
         })?,

@@ -10,15 +10,7 @@ pub fn compact(v: &Value) -> String {
 
 /// Compact JSON, cut to at most `max` bytes (on a char boundary) with `…`.
 pub fn compact_cut(v: &Value, max: usize) -> String {
-    cut(&compact(v), max)
-}
-
-/// Cuts text to at most `max` bytes on a char boundary, marking the cut.
-pub fn cut(s: &str, max: usize) -> String {
-    if s.len() <= max {
-        return s.to_string();
-    }
-    format!("{}…", &s[..crate::model::text::floor_char_boundary(s, max)])
+    crate::model::text::cut(&compact(v), max)
 }
 
 /// Pretty JSON with a 2-space indent and a trailing newline.

@@ -5,6 +5,7 @@
 
 pub mod codec;
 pub mod convert;
+pub mod findings;
 pub mod jcs;
 pub mod json;
 pub mod parse;

@@ -1,6 +1,6 @@
 use crate::cli::{Reply, Session};
 use crate::model::error::Result;
-use crate::store::Store;
+
 use clap::Args;
 use serde_json::json;
 use std::path::PathBuf;
@@ -18,7 +18,7 @@ pub struct InitArgs {
 
 pub fn run(s: &mut Session, a: InitArgs) -> Result<Reply> {
     let dir = a.dir.unwrap_or_else(|| s.store_path());
-    let (store, written) = Store::init(&dir)?;
+    let (store, written) = crate::forge::plans::init_store(&dir)?;
     let root = store.root().display().to_string();
     let text = if written.is_empty() {
         format!("The store {root} is already set up; nothing was written.")

@@ -2,7 +2,7 @@ use crate::cli::{Reply, Session};
 use crate::model::error::Error;
 use crate::model::error::ErrorKind;
 use crate::model::error::Result;
-use crate::store::meta::State;
+use crate::model::lifecycle::State;
 use clap::Args;
 use serde_json::json;
 

@@ -297,7 +297,7 @@ mod tests {
     fn template_ids_include_the_built_ins_and_the_stores() {
         let dir = tempfile::tempdir().unwrap();
         let store = dir.path().join("plans");
-        Store::init(&store).unwrap();
+        crate::forge::plans::init_store(&store).unwrap();
         std::fs::write(store.join("templates/mine.yaml"), "id: mine\n").unwrap();
         let src = StoreSource::new(Session::default());
         let t = Target {

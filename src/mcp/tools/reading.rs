@@ -42,7 +42,7 @@ pub(super) fn validate_plan(f: &Forge, a: &Args) -> Result<Outcome> {
         ),
         render::issues::list(&report.issues),
     ];
-    if let Some(s) = crate::check::skipped_summary(&report.skipped) {
+    if let Some(s) = crate::model::issue::skipped_summary(&report.skipped) {
         out.push(format!("Note: some checks were {s}."));
     }
     Ok(Outcome::text(out.join("\n")))

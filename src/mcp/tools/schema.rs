@@ -193,7 +193,7 @@ fn walk(schema: &J, v: &Value, path: &str, out: &mut Vec<String>, unknown: &mut 
             out.push(format!(
                 "{what} must be {}, not {}",
                 expected(schema),
-                crate::wire::json::cut(&as_json.to_string(), 80)
+                crate::model::text::cut(&as_json.to_string(), 80)
             ));
             return;
         }

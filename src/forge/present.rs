@@ -1,0 +1,28 @@
+//! What renderers may see beyond the model: the wire form of the values and
+//! views they print, and the few graph and store facts prose needs. Renderers
+//! import only `crate::forge` and `crate::model`; everything from a lower
+//! layer reaches them through here, so this file is the whole of that
+//! interface.
+
+/// A finding in its JSON form.
+pub use crate::wire::findings::issue_json;
+
+// The wire form of what renderers print (JSON documents and inline values).
+pub use crate::wire::codec::approval_json;
+pub use crate::wire::codec::claim_json;
+pub use crate::wire::codec::document_json;
+pub use crate::wire::codec::edge_json;
+pub use crate::wire::codec::node_json;
+pub use crate::wire::codec::op_json;
+pub use crate::wire::codec::op_line;
+pub use crate::wire::codec::provenance_json;
+pub use crate::wire::convert::{map_to_json, to_json};
+pub use crate::wire::jcs::string as json_string;
+pub use crate::wire::json::{compact, compact_cut, pretty};
+pub use crate::wire::span::{Position, Span};
+
+// The graph as the checks see it (prose walks nodes in its order).
+pub use crate::check::Graph;
+
+// A plan as the store loaded it.
+pub use crate::store::Loaded;

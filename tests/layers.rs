@@ -1,0 +1,513 @@
+//! The layer order (docs/architecture.md), enforced by reading the sources:
+//!
+//! ```text
+//! model ← wire ← {store, check, registry} ← forge ← render ← mcp ← cli
+//! ```
+//!
+//! A module may use the modules below it and never one beside or above it;
+//! `render` sees only `forge` and `model`. Files also never import each
+//! other in a cycle. What counts as an import: every `crate::…` and
+//! `super::…` path in a file's code (in `use` lines and inline), outside
+//! comments and outside test code (`#[cfg(test)]` modules and files, which
+//! may build fixtures from any layer).
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+/// The top-level modules in layer order; modules of one rank are siblings.
+const LAYERS: &[(&str, u8)] = &[
+    ("model", 0),
+    ("wire", 1),
+    ("store", 2),
+    ("check", 2),
+    ("registry", 2),
+    ("forge", 3),
+    ("render", 4),
+    ("mcp", 5),
+    ("cli", 6),
+];
+
+/// Modules a module may use beyond the rule of ranks being stricter.
+fn allowed(from: &str, to: &str) -> bool {
+    if from == to {
+        return true;
+    }
+    if from == "render" {
+        return matches!(to, "forge" | "model");
+    }
+    match (rank(from), rank(to)) {
+        (Some(a), Some(b)) => b < a,
+        _ => false,
+    }
+}
+
+fn rank(module: &str) -> Option<u8> {
+    LAYERS.iter().find(|(m, _)| *m == module).map(|(_, r)| *r)
+}
+
+/// One source file: its module path and its text.
+struct Source {
+    file: String,
+    module: Vec<String>,
+    text: String,
+}
+
+fn module_of(rel: &str) -> Vec<String> {
+    let mut parts: Vec<String> = rel
+        .trim_end_matches(".rs")
+        .split('/')
+        .map(str::to_string)
+        .collect();
+    if parts.last().is_some_and(|p| p == "mod") {
+        parts.pop();
+    }
+    if parts == ["lib"] {
+        parts.clear();
+    }
+    parts
+}
+
+fn read_tree(root: &Path) -> Vec<Source> {
+    let mut out = Vec::new();
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                let rel = path
+                    .strip_prefix(root)
+                    .unwrap()
+                    .to_string_lossy()
+                    .replace('\\', "/");
+                if rel == "main.rs" {
+                    continue;
+                }
+                out.push(Source {
+                    module: module_of(&rel),
+                    file: rel,
+                    text: std::fs::read_to_string(&path).unwrap(),
+                });
+            }
+        }
+    }
+    out.sort_by(|a, b| a.file.cmp(&b.file));
+    out
+}
+
+/// The text without comments, string literals and `#[cfg(test)]` items.
+fn code_of(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let b = text.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        if text[i..].starts_with("//") {
+            while i < b.len() && b[i] != b'\n' {
+                i += 1;
+            }
+        } else if text[i..].starts_with("/*") {
+            i = text[i..].find("*/").map_or(b.len(), |e| i + e + 2);
+        } else if text[i..].starts_with("r#\"") {
+            i = text[i + 3..].find("\"#").map_or(b.len(), |e| i + 3 + e + 2);
+        } else if b[i] == b'"' {
+            i += 1;
+            while i < b.len() && b[i] != b'"' {
+                i += if b[i] == b'\\' { 2 } else { 1 };
+            }
+            i += 1;
+            out.push_str("\"\"");
+        } else if b[i] == b'\'' && i + 2 < b.len() && (b[i + 2] == b'\'' || b[i + 1] == b'\\') {
+            // A char literal ('x', '\n', '\''); lifetimes are left alone.
+            let end = text[i + 2..].find('\'').map_or(b.len(), |e| i + 2 + e + 1);
+            i = end;
+        } else if text[i..].starts_with("#[cfg(test)]") {
+            i = skip_item(text, i + "#[cfg(test)]".len());
+        } else {
+            let c = text[i..].chars().next().unwrap();
+            out.push(c);
+            i += c.len_utf8();
+        }
+    }
+    out
+}
+
+/// Skips the item after an attribute: to its `;` or its balanced `{…}`.
+fn skip_item(text: &str, mut i: usize) -> usize {
+    let b = text.as_bytes();
+    while i < b.len() && b[i] != b'{' && b[i] != b';' {
+        i += 1;
+    }
+    if i < b.len() && b[i] == b';' {
+        return i + 1;
+    }
+    let mut depth = 0;
+    while i < b.len() {
+        match b[i] {
+            b'{' => depth += 1,
+            b'}' => {
+                depth -= 1;
+                if depth == 0 {
+                    return i + 1;
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    i
+}
+
+/// Modules declared `#[cfg(test)] mod name;` in a file: test files.
+fn test_children(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut rest = text;
+    while let Some(at) = rest.find("#[cfg(test)]") {
+        rest = &rest[at + "#[cfg(test)]".len()..];
+        let item = rest.trim_start();
+        let item = item.strip_prefix("pub(crate) ").unwrap_or(item);
+        if let Some(decl) = item.strip_prefix("mod ")
+            && let Some(end) = decl.find(';')
+            && !decl[..end].contains('{')
+        {
+            out.push(decl[..end].trim().to_string());
+        }
+    }
+    out
+}
+
+/// Every `crate::`/`super::` path in `code`, expanded from `use` groups,
+/// as absolute module paths (segments after `crate`).
+fn paths_in(code: &str, me: &[String]) -> Vec<Vec<String>> {
+    let mut out = Vec::new();
+    let mut push = |segs: Vec<String>| {
+        let mut segs = segs.into_iter().filter(|s| s != "self" && s != "*");
+        let Some(first) = segs.next() else { return };
+        let mut base: Vec<String> = match first.as_str() {
+            "crate" => Vec::new(),
+            "super" => {
+                let mut b = me.to_vec();
+                b.pop();
+                b
+            }
+            _ => return,
+        };
+        for s in segs {
+            if s == "super" {
+                base.pop();
+            } else {
+                base.push(s);
+            }
+        }
+        out.push(base);
+    };
+    // `use` statements, with their groups expanded.
+    for stmt in use_statements(code) {
+        for path in expand(&stmt) {
+            push(path.split("::").map(str::to_string).collect());
+        }
+    }
+    // Inline paths.
+    let b = code.as_bytes();
+    for start in ["crate::", "super::"] {
+        let mut from = 0;
+        while let Some(at) = code[from..].find(start) {
+            let i = from + at;
+            from = i + start.len();
+            if i > 0 && (b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b'_' || b[i - 1] == b':') {
+                continue;
+            }
+            let mut j = i;
+            while j < b.len() && (b[j].is_ascii_alphanumeric() || b[j] == b'_' || b[j] == b':') {
+                j += 1;
+            }
+            let path = code[i..j].trim_end_matches(':');
+            push(path.split("::").map(str::to_string).collect());
+        }
+    }
+    out
+}
+
+fn use_statements(code: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for (i, _) in code.match_indices("use ") {
+        let before = &code[..i];
+        let line_start = before.rfind('\n').map_or(0, |p| p + 1);
+        let prefix = before[line_start..].trim();
+        if !(prefix.is_empty() || prefix.starts_with("pub")) {
+            continue;
+        }
+        let Some(end) = code[i..].find(';') else {
+            continue;
+        };
+        // Aliases (`a::b as c`) name the same item: drop them, then the
+        // whitespace.
+        let words: Vec<&str> = code[i + 4..i + end]
+            .split_whitespace()
+            .flat_map(|w| w.split_inclusive(','))
+            .collect();
+        let mut stmt = String::new();
+        let mut skip = false;
+        for w in words {
+            if skip {
+                skip = false;
+                stmt.extend(w.chars().filter(|c| matches!(c, ',' | '}')));
+                continue;
+            }
+            if w == "as" {
+                skip = true;
+                continue;
+            }
+            stmt.push_str(w);
+        }
+        if stmt.starts_with("crate::") || stmt.starts_with("super::") {
+            out.push(stmt);
+        }
+    }
+    out
+}
+
+/// `a::{b, c::{d, e}}` → `a::b`, `a::c::d`, `a::c::e` (aliases dropped).
+fn expand(u: &str) -> Vec<String> {
+    let Some(open) = u.find('{') else {
+        return vec![u.to_string()];
+    };
+    let prefix = &u[..open];
+    let inner = &u[open + 1..u.rfind('}').unwrap_or(u.len())];
+    let mut parts = Vec::new();
+    let (mut depth, mut cur) = (0, String::new());
+    for c in inner.chars() {
+        match c {
+            ',' if depth == 0 => parts.push(std::mem::take(&mut cur)),
+            '{' => {
+                depth += 1;
+                cur.push(c)
+            }
+            '}' => {
+                depth -= 1;
+                cur.push(c)
+            }
+            _ => cur.push(c),
+        }
+    }
+    parts.push(cur);
+    parts
+        .iter()
+        .filter(|p| !p.is_empty())
+        .flat_map(|p| expand(p))
+        .map(|p| format!("{prefix}{p}"))
+        .collect()
+}
+
+/// What the analysis finds: imports against the order and file cycles.
+#[derive(Debug, Default)]
+struct Findings {
+    against_order: Vec<String>,
+    cycles: Vec<Vec<String>>,
+}
+
+fn analyse(sources: &[Source]) -> Findings {
+    let by_module: BTreeMap<Vec<String>, &str> = sources
+        .iter()
+        .map(|s| (s.module.clone(), s.file.as_str()))
+        .collect();
+    let mut test_files = BTreeSet::new();
+    for s in sources {
+        for child in test_children(&s.text) {
+            let mut m = s.module.clone();
+            m.push(child);
+            if let Some(f) = by_module.get(&m) {
+                test_files.insert(f.to_string());
+            }
+        }
+    }
+    let mut findings = Findings::default();
+    let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for s in sources {
+        if s.module.is_empty() || test_files.contains(&s.file) {
+            continue;
+        }
+        let code = code_of(&s.text);
+        let me_top = s.module[0].as_str();
+        for path in paths_in(&code, &s.module) {
+            let Some(top) = path.first() else { continue };
+            if !allowed(me_top, top) && rank(top).is_some() {
+                findings
+                    .against_order
+                    .push(format!("{}: crate::{}", s.file, path.join("::")));
+            }
+            let target = (0..=path.len())
+                .rev()
+                .find_map(|n| by_module.get(&path[..n]));
+            if let Some(t) = target
+                && *t != s.file
+            {
+                graph
+                    .entry(s.file.clone())
+                    .or_default()
+                    .insert(t.to_string());
+            }
+        }
+    }
+    findings.against_order.sort();
+    findings.against_order.dedup();
+    findings.cycles = cycles(&graph);
+    findings
+}
+
+/// Strongly connected components of more than one file (Tarjan).
+fn cycles(graph: &BTreeMap<String, BTreeSet<String>>) -> Vec<Vec<String>> {
+    struct T<'g> {
+        g: &'g BTreeMap<String, BTreeSet<String>>,
+        index: BTreeMap<&'g str, usize>,
+        low: BTreeMap<&'g str, usize>,
+        stack: Vec<&'g str>,
+        on: BTreeSet<&'g str>,
+        out: Vec<Vec<String>>,
+    }
+    fn visit<'g>(t: &mut T<'g>, v: &'g str) {
+        let n = t.index.len();
+        t.index.insert(v, n);
+        t.low.insert(v, n);
+        t.stack.push(v);
+        t.on.insert(v);
+        if let Some(ws) = t.g.get(v) {
+            for w in ws {
+                if !t.index.contains_key(w.as_str()) {
+                    visit(t, w);
+                    let lw = t.low[w.as_str()];
+                    let lv = t.low.get_mut(v).unwrap();
+                    *lv = (*lv).min(lw);
+                } else if t.on.contains(w.as_str()) {
+                    let iw = t.index[w.as_str()];
+                    let lv = t.low.get_mut(v).unwrap();
+                    *lv = (*lv).min(iw);
+                }
+            }
+        }
+        if t.low[v] == t.index[v] {
+            let mut comp = Vec::new();
+            while let Some(w) = t.stack.pop() {
+                t.on.remove(w);
+                comp.push(w.to_string());
+                if w == v {
+                    break;
+                }
+            }
+            if comp.len() > 1 {
+                comp.sort();
+                t.out.push(comp);
+            }
+        }
+    }
+    let mut t = T {
+        g: graph,
+        index: BTreeMap::new(),
+        low: BTreeMap::new(),
+        stack: Vec::new(),
+        on: BTreeSet::new(),
+        out: Vec::new(),
+    };
+    for v in graph.keys() {
+        if !t.index.contains_key(v.as_str()) {
+            visit(&mut t, v);
+        }
+    }
+    t.out
+}
+
+#[test]
+fn the_sources_follow_the_layer_order_without_cycles() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let sources = read_tree(&src);
+    let tops: BTreeSet<&str> = sources
+        .iter()
+        .filter_map(|s| s.module.first().map(String::as_str))
+        .collect();
+    for top in &tops {
+        assert!(
+            rank(top).is_some(),
+            "src/{top} is not in the layer order: add it to LAYERS and docs/architecture.md"
+        );
+    }
+    let f = analyse(&sources);
+    assert!(
+        f.against_order.is_empty(),
+        "imports against the layer order (model ← wire ← {{store, check, registry}} ← forge ← render ← mcp ← cli; render sees only forge and model):\n{}",
+        f.against_order.join("\n")
+    );
+    assert!(
+        f.cycles.is_empty(),
+        "files that import each other in a cycle:\n{:#?}",
+        f.cycles
+    );
+}
+
+fn src(file: &str, text: &str) -> Source {
+    Source {
+        file: file.to_string(),
+        module: module_of(file),
+        text: text.to_string(),
+    }
+}
+
+#[test]
+fn an_import_against_the_order_or_a_cycle_is_found() {
+    let tree = || {
+        vec![
+            src("model/mod.rs", "pub mod node;\n"),
+            src("model/node.rs", "pub struct Node;\n"),
+            src("wire/mod.rs", "use crate::model::node::Node;\n"),
+            src(
+                "render/mod.rs",
+                "use crate::forge::Forge;\n// use crate::store::Store;\nfn f() -> &'static str { \"crate::cli::x\" }\n",
+            ),
+            src("forge/mod.rs", "pub struct Forge;\n"),
+            src("store/mod.rs", "pub struct Store;\n"),
+            src("cli/mod.rs", "use crate::forge::Forge;\n"),
+        ]
+    };
+    let clean = analyse(&tree());
+    assert!(clean.against_order.is_empty(), "{:?}", clean.against_order);
+    assert!(clean.cycles.is_empty());
+
+    // The model reaching up into the wire layer, inline.
+    let mut t = tree();
+    t[1].text.push_str("fn f() { crate::wire::encode(); }\n");
+    assert_eq!(
+        analyse(&t).against_order,
+        vec!["model/node.rs: crate::wire::encode"]
+    );
+    // A renderer using the store, in a grouped use.
+    let mut t = tree();
+    t[3].text
+        .push_str("use crate::{model::node::Node, store::{self, Store}};\n");
+    assert_eq!(
+        analyse(&t).against_order,
+        vec![
+            "render/mod.rs: crate::store",
+            "render/mod.rs: crate::store::Store"
+        ]
+    );
+    // Siblings never use each other; test code may.
+    let mut t = tree();
+    t[5].text
+        .push_str("#[cfg(test)]\nmod tests {\n    use crate::check::x;\n}\n");
+    assert!(analyse(&t).against_order.is_empty());
+    t[5].text.push_str("use crate::check::Report;\n");
+    assert_eq!(
+        analyse(&t).against_order,
+        vec!["store/mod.rs: crate::check::Report"]
+    );
+    // Two files of one layer importing each other.
+    let mut t = tree();
+    t[0].text.push_str("pub use crate::model::node::Node;\n");
+    t[1].text.push_str("use super::Value;\n");
+    assert_eq!(
+        analyse(&t).cycles,
+        vec![vec![
+            "model/mod.rs".to_string(),
+            "model/node.rs".to_string()
+        ]]
+    );
+}
