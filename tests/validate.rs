@@ -658,11 +658,11 @@ fn freeze_and_submit_refusals_are_drawn_on_stderr() {
 fn explain_answers_for_every_code_validate_can_print() {
     let env = Env::empty();
     for c in planforge::check::CHECKS {
-        let out = env.out(&["explain", c.code()]).code(0);
+        let out = env.out(&["explain", c.code().name]).code(0);
         let head = format!(
             "# {} ({})\n\n## What it finds\n",
             c.code(),
-            c.severity().as_str()
+            c.code().severity.as_str()
         );
         assert!(out.stdout.starts_with(&head), "{}", out.stdout);
         for s in ["## Why it matters", "## How to fix", "## Example"] {
@@ -679,7 +679,10 @@ fn explain_answers_for_every_code_validate_can_print() {
         .iter()
         .map(|c| c["code"].as_str().unwrap())
         .collect();
-    let all: Vec<&str> = planforge::check::CHECKS.iter().map(|c| c.code()).collect();
+    let all: Vec<&str> = planforge::check::CHECKS
+        .iter()
+        .map(|c| c.code().name)
+        .collect();
     assert_eq!(codes, all);
     for c in j["codes"].as_array().unwrap() {
         for k in ["severity", "summary", "explanation", "source"] {

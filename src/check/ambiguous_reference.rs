@@ -63,8 +63,7 @@ declare_check! {
                 })
                 .clone();
             out.push(
-                Issue::blocking(
-                    "ambiguous_reference",
+                Issue::new(CODE,
                     format!(
                         "node `{}` reads {} at {} without a branchId, but {how_many}, and it runs once per route, so the reference does not say which execution to read. Add a branchId naming one route{choices}; or make `{}` run once (close the parallel branches with a join first)",
                         reader.id,

@@ -32,8 +32,7 @@ declare_check! {
         let edges = c.edges.len() as u64;
         if nodes > b.max_nodes {
             out.push(
-                Issue::blocking(
-                    "bounds_exceeded",
+                Issue::new(CODE,
                     format!(
                         "the plan has {nodes} nodes, over its bound maxNodes = {}; remove {} node(s), or raise the bound if the size is intended (`planforge bounds --max-nodes {nodes}`)",
                         b.max_nodes,
@@ -45,8 +44,7 @@ declare_check! {
         }
         if edges > b.max_edges {
             out.push(
-                Issue::blocking(
-                    "bounds_exceeded",
+                Issue::new(CODE,
                     format!(
                         "the plan has {edges} edges, over its bound maxEdges = {}; remove {} edge(s), or raise the bound if the size is intended (`planforge bounds --max-edges {edges}`)",
                         b.max_edges,
@@ -59,8 +57,7 @@ declare_check! {
         let size = cx.encoded_len() as u64;
         if size > b.max_encoded_bytes {
             out.push(
-                Issue::blocking(
-                    "bounds_exceeded",
+                Issue::new(CODE,
                     format!(
                         "the plan's encoded size is {size} bytes, over its bound maxEncodedBytes = {}; make large literals (prompts, args) smaller or move them into artifacts, or raise the bound if the size is intended (`planforge bounds --max-encoded-bytes {size}`)",
                         b.max_encoded_bytes

@@ -169,8 +169,7 @@ declare_check! {
                     String::new()
                 };
                 out.push(
-                    Issue::blocking(
-                        "contention_collision",
+                    Issue::new(CODE,
                         format!(
                             "calls `{}` and `{}` can run at the same time (neither runs before the other) and both write \"{key}\" (`{}` arg `{aarg}`, `{}` arg `{barg}`){others}, so their writes race; give each its own target, connect one before the other (`planforge connect {} {}`) if the second should build on the first, or put them on exclusive arms of a branch or select{unchecked}",
                             node_a.id, node_b.id, node_a.id, node_b.id, node_a.id, node_b.id

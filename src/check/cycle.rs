@@ -38,8 +38,7 @@ declare_check! {
             let edge = cx.graph.edge(closing);
             let ids: Vec<&str> = path.iter().map(|&i| cx.graph.node(i).id.as_str()).collect();
             out.push(
-                Issue::blocking(
-                    "cycle",
+                Issue::new(CODE,
                     format!(
                         "edge `{}` ({} → {} on `{}`) closes a cycle through {}; plans must be acyclic over every handle. Disconnect it (`planforge disconnect {}`) or another edge of the cycle",
                         edge.id, edge.from, edge.to, edge.handle, capped_list(&ids, 20), edge.id

@@ -1,5 +1,8 @@
 //! Complexity: O(e), inside the fold (`store::fold`), which emits this code.
 
+use crate::model::remedy::{Pick, Remedy};
+use crate::model::{Edge, Issue};
+
 declare_check! {
     /// ## What it finds
     /// An edge whose `from` or `to` node no longer exists once the op log is
@@ -20,6 +23,31 @@ declare_check! {
     /// Fixed: `planforge connect a c` to the step that replaced `b`.
     pub DanglingEdge { code: "dangling_edge", severity: Advisory, needs: NOTHING, source: Fold }
     fn run(cx, out) {}
+}
+
+/// The finding for an edge the fold dropped.
+pub(crate) fn issue(edge: &Edge, missing: &str) -> Issue {
+    let (from, to) = if missing == edge.to {
+        (Pick::id(&edge.from), Pick::any("the step that replaced it"))
+    } else {
+        (Pick::any("the step that replaced it"), Pick::id(&edge.to))
+    };
+    Issue::new(
+        CODE,
+        format!(
+            "edge `{}` ({} → {}) was dropped because node `{missing}` no longer exists",
+            edge.id, edge.from, edge.to
+        ),
+    )
+    .edge(edge.id.clone())
+    .fix(
+        Remedy::Connect {
+            from,
+            to,
+            handle: Some(edge.handle.as_str().into_owned()),
+        }
+        .when("if the link is still wanted"),
+    )
 }
 
 #[cfg(test)]
@@ -47,7 +75,7 @@ mod tests {
     fn fires_when_an_endpoint_is_missing() {
         let f = crate::store::fold::fold("plan-t", &ops(true), None);
         assert!(
-            f.issues
+            crate::check::notes::issues(&f.notes)
                 .iter()
                 .any(|i| i.code == "dangling_edge" && i.edge_id.as_deref() == Some("e1"))
         );
@@ -57,6 +85,6 @@ mod tests {
     #[test]
     fn passes_when_both_ends_exist() {
         let f = crate::store::fold::fold("plan-t", &ops(false), None);
-        assert!(f.issues.is_empty());
+        assert!(crate::check::notes::issues(&f.notes).is_empty());
     }
 }

@@ -1,6 +1,10 @@
 //! Complexity: O(plan size) (one digest), in the store's integrity check and
 //! in `import` / `validate` of documents that claim a digest.
 
+use crate::model::Issue;
+use crate::model::lifecycle::State;
+use crate::model::remedy::Remedy;
+
 declare_check! {
     /// ## What it finds
     /// Content whose digest differs from the one claimed: a frozen or approved
@@ -23,6 +27,30 @@ declare_check! {
     /// log now folds to digest `9a…`.
     pub DigestMismatch { code: "digest_mismatch", severity: Blocking, needs: NOTHING, source: Lifecycle }
     fn run(cx, out) {}
+}
+
+/// The finding for a non-editable plan whose content moved after freeze.
+pub(crate) fn issue(plan: &str, state: State, frozen: &str, actual: &str) -> Issue {
+    Issue::new(
+        CODE,
+        format!(
+            "plan {plan} is {state} with digest {frozen}, but its content now hashes to {actual}: the op log was changed after freeze (a hand edit or a merge); restore the log, or keep working on a copy"
+        ),
+    )
+    .fix(Remedy::Clone.when("to keep working on this content"))
+}
+
+/// The finding for a document whose claimed digest its content lacks
+/// (`plan`: the document's plan id, when it names one).
+pub(crate) fn document_issue(plan: Option<&str>, claimed: &str, actual: &str) -> Issue {
+    Issue::new(
+        CODE,
+        format!(
+            "the document{} claims digest {claimed}, but its content hashes to {actual}: it was changed after it was exported. Remove the `digest` field to check and import the content as it is now, or go back to the exported original",
+            plan.map(|id| format!(" for {id}")).unwrap_or_default()
+        ),
+    )
+    .at("/digest")
 }
 
 #[cfg(test)]
@@ -55,8 +83,7 @@ mod tests {
     #[test]
     fn fires_when_frozen_content_moved() {
         assert!(
-            loaded("0000")
-                .store_issues()
+            crate::check::notes::issues(&loaded("0000").notes())
                 .iter()
                 .any(|i| i.code == "digest_mismatch")
         );
@@ -65,6 +92,6 @@ mod tests {
     #[test]
     fn passes_when_the_digest_holds() {
         let good = loaded("x").digest.clone();
-        assert!(loaded(&good).store_issues().is_empty());
+        assert!(crate::check::notes::issues(&loaded(&good).notes()).is_empty());
     }
 }

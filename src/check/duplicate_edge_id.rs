@@ -1,6 +1,9 @@
 //! Complexity: O(ops), inside the fold (`store::fold`), which emits this code
 //! (a document is folded like an import, so it is found there too).
 
+use crate::model::remedy::{Pick, Remedy};
+use crate::model::{Edge, Issue};
+
 declare_check! {
     /// ## What it finds
     /// Two edges with the same id but a different `from`, `to` or `handle`.
@@ -23,6 +26,26 @@ declare_check! {
     /// Fixed: rename the second to `a__c`.
     pub DuplicateEdgeId { code: "duplicate_edge_id", severity: Blocking, needs: NOTHING, source: Fold }
     fn run(cx, out) {}
+}
+
+/// The finding for an edge that replaced another of the same id.
+pub(crate) fn issue(kept: &Edge, lost: &Edge) -> Issue {
+    Issue::new(
+        CODE,
+        format!(
+            "two edges share the id `{}`: {} → {} on `{}` and {} → {} on `{}`; the later one was kept. Edge ids identify edges",
+            kept.id, lost.from, lost.to, lost.handle, kept.from, kept.to, kept.handle
+        ),
+    )
+    .edge(kept.id.clone())
+    .fix(
+        Remedy::Connect {
+            from: Pick::id(&lost.from),
+            to: Pick::id(&lost.to),
+            handle: Some(lost.handle.as_str().into_owned()),
+        }
+        .when("if the lost edge is wanted too; it gets a new id"),
+    )
 }
 
 #[cfg(test)]
@@ -53,8 +76,8 @@ mod tests {
     #[test]
     fn fires_on_one_id_with_two_signatures() {
         let f = fold_with("c");
-        let i = f
-            .issues
+        let issues = crate::check::notes::issues(&f.notes);
+        let i = issues
             .iter()
             .find(|i| i.code == "duplicate_edge_id")
             .expect("reported");
@@ -63,6 +86,6 @@ mod tests {
 
     #[test]
     fn an_identical_re_add_is_not_a_duplicate() {
-        assert!(fold_with("b").issues.is_empty());
+        assert!(crate::check::notes::issues(&fold_with("b").notes).is_empty());
     }
 }

@@ -1,6 +1,10 @@
 //! Complexity: O(ops), inside the fold (`store::fold`), which emits this code
 //! (a document is folded like an import, so it is found there too).
 
+use crate::model::Issue;
+use crate::model::note::NodeSketch;
+use crate::model::remedy::Remedy;
+
 declare_check! {
     /// ## What it finds
     /// Two different nodes added under the same id in one change: a plan
@@ -28,6 +32,33 @@ declare_check! {
     fn run(cx, out) {}
 }
 
+/// The finding for two different nodes added under one id in one change.
+pub(crate) fn issue(id: &str, lost: &NodeSketch, kept: &NodeSketch) -> Issue {
+    let what = |n: &NodeSketch| match &n.phase {
+        Some(p) => format!("{} in phase `{p}`", n.kind.a()),
+        None => n.kind.a().to_string(),
+    };
+    let both = if lost == kept {
+        format!("two {} nodes with different definitions", kept.kind)
+    } else {
+        format!("{} and {}", what(lost), what(kept))
+    };
+    Issue::new(
+        CODE,
+        format!(
+            "two nodes share the id `{id}` in one change ({both}); the later one was kept and the earlier one is lost. Node ids identify nodes"
+        ),
+    )
+    .node(id.to_string())
+    .fix(
+        Remedy::AddNode {
+            id: None,
+            kind: Some(lost.kind),
+        }
+        .when("to keep the lost node: under another id, then update the edges and references that mean it"),
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use crate::check::testing::*;
@@ -46,8 +77,8 @@ mod tests {
             vec![add(step("fetch")), add(join("fetch"))],
         );
         let f = crate::store::fold::fold("plan-t", &ops, None);
-        let i = f
-            .issues
+        let issues = crate::check::notes::issues(&f.notes);
+        let i = issues
             .iter()
             .find(|i| i.code == "duplicate_node_id")
             .expect("reported");
@@ -67,7 +98,11 @@ mod tests {
             vec![add(join("fetch"))],
         ));
         let f = crate::store::fold::fold("plan-t", &ops, None);
-        assert!(f.issues.is_empty(), "{:?}", f.issues);
+        assert!(
+            crate::check::notes::issues(&f.notes).is_empty(),
+            "{:?}",
+            crate::check::notes::issues(&f.notes)
+        );
         let same = crate::store::transaction(
             "t",
             "plan-t",
@@ -76,7 +111,7 @@ mod tests {
         );
         assert!(
             crate::store::fold::fold("plan-t", &same, None)
-                .issues
+                .notes
                 .is_empty()
         );
     }

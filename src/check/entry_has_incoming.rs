@@ -24,8 +24,7 @@ declare_check! {
             for &e in &cx.graph.inc[i] {
                 let edge = cx.graph.edge(e);
                 out.push(
-                    Issue::blocking(
-                        "entry_has_incoming",
+                    Issue::new(CODE,
                         format!(
                             "edge `{}` ({} → {} on `{}`) leads into the entry `{}`; an entry has no incoming edges. Disconnect it (`planforge disconnect {}`) or point it at another step",
                             edge.id, edge.from, edge.to, edge.handle, edge.to, edge.id

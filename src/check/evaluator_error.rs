@@ -57,8 +57,7 @@ declare_check! {
                     format!(" (at `predicate{}`)", e.pointer)
                 };
                 out.push(
-                    Issue::blocking(
-                        "evaluator_error",
+                    Issue::new(CODE,
                         format!(
                             "{} node `{}` has a structured predicate the evaluator cannot use{place}: {}",
                             n.kind, n.id, e.message

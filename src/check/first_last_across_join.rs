@@ -70,8 +70,7 @@ declare_check! {
                 "name the execution with a branchId, read every execution with select \"all\", or pick one with {\"index\": n}"
             };
             out.push(
-                Issue::blocking(
-                    "first_last_across_join",
+                Issue::new(CODE,
                     format!(
                         "node `{}` reads {} at {} with select \"{}\", but {position}, where executions from several branches are merged and their order is a race, so \"{}\" has no defined meaning; {fix}",
                         reader.id,

@@ -129,7 +129,7 @@ fn convert(p: &DeclaredField, v: &Value) -> Result<Value, String> {
 /// Checks and converts the given args against the params, in declared
 /// order. `Ok` holds exactly the declared params, converted; `Err` holds one
 /// `invalid_args` issue naming every problem.
-pub fn convert_args(params: &[DeclaredField], args: &Map) -> Result<Map, Issue> {
+pub fn convert_args(params: &[DeclaredField], args: &Map) -> Result<Map, Box<Issue>> {
     let mut out = Map::new();
     let mut missing = Vec::new();
     let mut problems = Vec::new();
@@ -193,7 +193,7 @@ pub fn convert_args(params: &[DeclaredField], args: &Map) -> Result<Map, Issue> 
             )
         });
     }
-    Err(Issue::blocking("invalid_args", problems.join("; ")))
+    Err(Box::new(Issue::new(CODE, problems.join("; "))))
 }
 
 #[cfg(test)]

@@ -25,8 +25,7 @@ declare_check! {
         for e in &cx.content.edges {
             if !ids::is_valid_edge_id(&e.id) {
                 out.push(
-                    Issue::blocking(
-                        "invalid_edge_id",
+                    Issue::new(CODE,
                         format!(
                             "edge id `{}` ({} → {}) is not allowed: edge ids use letters, digits, `_` and `-`, 1 to 64 of them. Disconnect it and connect {} → {} again without --id to get a valid one",
                             ids::quote_id(&e.id), e.from, e.to, e.from, e.to

@@ -1,8 +1,8 @@
 //! Complexity: O(e).
 
-use crate::model::Handle;
-use crate::model::Issue;
+use crate::model::remedy::Remedy;
 use crate::model::suggest;
+use crate::model::{Edge, Handle, Issue, NodeKind};
 
 declare_check! {
     /// ## What it finds
@@ -20,7 +20,8 @@ declare_check! {
     /// means the edge never fires, so the step behind it silently never runs.
     ///
     /// ## How to fix
-    /// Disconnect the edge and connect it again with a handle from the table.
+    /// Move the edge to a handle from the table (disconnect it, and connect
+    /// the two nodes again on that handle).
     ///
     /// ## Example
     /// ```json
@@ -33,26 +34,52 @@ declare_check! {
             let Some(i) = cx.graph.index_of(&e.from) else { continue };
             let kind = cx.graph.node(i).kind;
             if !kind.allows(&e.handle) {
-                let allowed = kind.allowed_handles();
-                let hint = match &e.handle {
-                    Handle::Other(h) => suggest::did_you_mean(h, allowed.iter().copied()),
-                    _ => String::new(),
-                };
-                out.push(
-                    Issue::blocking(
-                        "invalid_handle",
-                        format!(
-                            "edge `{}` leaves {} node `{}` on `{}`{hint}, which {} never produces; use one of {} (disconnect it and connect again with --handle)",
-                            e.id, kind, e.from, e.handle, kind.a(),
-                            allowed.iter().map(|h| format!("`{h}`")).collect::<Vec<_>>().join(", ")
-                        ),
-                    )
-                    .edge(e.id.clone())
-                    .at("/handle"),
-                );
+                out.push(issue(e, kind));
             }
         }
     }
+}
+
+/// The finding for an edge on a handle its source's kind never produces.
+fn issue(e: &Edge, kind: NodeKind) -> Issue {
+    let allowed = kind.allowed_handles();
+    let given = e.handle.as_str();
+    let hint = match &e.handle {
+        Handle::Other(h) => suggest::did_you_mean(h, allowed.iter().copied()),
+        _ => String::new(),
+    };
+    let instead = suggest::closest(&given, allowed.iter().copied())
+        .filter(|h| !h.contains('<'))
+        .unwrap_or(allowed[0]);
+    Issue::new(
+        CODE,
+        format!(
+            "edge `{}` leaves {kind} node `{}` on `{}`{hint}, which {} never produces; its handles are {}",
+            e.id,
+            e.from,
+            e.handle,
+            kind.a(),
+            allowed.iter().map(|h| format!("`{h}`")).collect::<Vec<_>>().join(", ")
+        ),
+    )
+    .edge(e.id.clone())
+    .at("/handle")
+    .fix(Remedy::ChangeHandle {
+        edge: e.id.clone(),
+        from: e.from.clone(),
+        to: e.to.clone(),
+        handle: instead.to_string(),
+    })
+}
+
+/// The finding behind a refused `connect` from `from` (a `kind` node) to
+/// `to` on `handle`.
+pub(crate) fn issue_for(from: &str, kind: NodeKind, handle: &Handle, to: &str) -> Issue {
+    Issue::new(
+        CODE,
+        format!("{kind} nodes have no `{handle}` handle, so an edge {from} → {to} on it would never fire"),
+    )
+    .node(from.to_string())
 }
 
 #[cfg(test)]

@@ -34,8 +34,7 @@ declare_check! {
                     .take(64)
                     .collect();
                 out.push(
-                    Issue::blocking(
-                        "invalid_node_id",
+                    Issue::new(CODE,
                         format!(
                             "node id `{}` is not allowed: node ids use only lowercase letters, digits and `_`, 1 to 64 of them (so they never read as paths); rename it, e.g. to `{}`",
                             ids::quote_id(&n.id),

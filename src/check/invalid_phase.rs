@@ -50,8 +50,7 @@ declare_check! {
                     )
                 };
                 out.push(
-                    Issue::blocking(
-                        "invalid_phase",
+                    Issue::new(CODE,
                         format!(
                             "node `{}` has the phase \"{}\", which is not allowed: {why}; rename the phase ({hint})",
                             n.id,

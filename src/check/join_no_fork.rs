@@ -34,8 +34,7 @@ declare_check! {
                 continue;
             }
             out.push(
-                Issue::blocking(
-                    "join_no_fork",
+                Issue::new(CODE,
                     format!(
                         "join `{}` has no fork: it cannot be reached from the entry, so no step opens the routes it would wait for and it can never release; connect two or more branches that start after one common step into it, or remove it",
                         n.id

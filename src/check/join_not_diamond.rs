@@ -57,8 +57,7 @@ declare_check! {
             };
             let fork_id = g.node(fork).id.as_str();
             out.push(
-                Issue::blocking(
-                    "join_not_diamond",
+                Issue::new(CODE,
                     format!(
                         "join `{}` closes only one route from its fork `{fork_id}`: every route into it comes from `{only}`{parallel}, so there is nothing to wait for; connect a second branch that starts at `{fork_id}` into `{}`, or remove the join and connect `{only}` to what follows it",
                         n.id, n.id

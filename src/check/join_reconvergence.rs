@@ -52,8 +52,7 @@ declare_check! {
             let meet_id = g.node(meet).id.as_str();
             let from: Vec<&str> = g.inc[meet].iter().map(|&e| g.edge(e).id.as_str()).collect();
             out.push(
-                Issue::blocking(
-                    "join_reconvergence",
+                Issue::new(CODE,
                     format!(
                         "inside the diamond from `{fork_id}` to join `{}`, the node `{meet_id}` has {} incoming edges ({}), so branches meet before the join and `{meet_id}` runs once per arriving route; let the branches meet only at `{}`: give each branch its own step instead of `{meet_id}`, or move `{meet_id}` after the join",
                         n.id,

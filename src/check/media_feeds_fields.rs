@@ -46,8 +46,7 @@ declare_check! {
                 format!("the output fields {}", crate::model::suggest::capped_list(&declared, 20))
             };
             out.push(
-                Issue::blocking(
-                    "media_feeds_fields",
+                Issue::new(CODE,
                     format!(
                         "call `{}` declares {names}, but its tool `{tool}` returns {}, which has no fields to read; set its output to none (`planforge set {} output '[]'`) and pass the content on whole, or use a tool that returns text or an artifact",
                         n.id,

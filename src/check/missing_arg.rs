@@ -58,8 +58,7 @@ declare_check! {
                 format!(" (did you mean {}?)", near.join(", "))
             };
             out.push(
-                Issue::blocking(
-                    "missing_arg",
+                Issue::new(CODE,
                     format!(
                         "call `{}` does not pass {} {} that its tool `{tool}` requires{hint}; add {}, e.g. `planforge set {} args.{} VALUE` (a literal or a reference)",
                         n.id,

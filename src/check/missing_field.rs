@@ -43,7 +43,7 @@ declare_check! {
                     ProblemKind::Unknown { .. } => continue,
                 }
                 out.push(
-                    Issue::blocking("missing_field", p.describe(&n.id, n.kind))
+                    Issue::new(CODE, p.describe(&n.id, n.kind))
                         .node(n.id.clone())
                         .at(format!("/definition{}", p.pointer)),
                 );

@@ -35,8 +35,7 @@ declare_check! {
                 "or `retry` (only if repeating it is harmless)"
             };
             out.push(
-                Issue::blocking(
-                    "missing_on_indeterminate",
+                Issue::new(CODE,
                     format!(
                         "call `{}` does not say what to do when its outcome is unknown (a timeout, a lost reply): `onIndeterminate` is required and has no default. Set it with `planforge set {} onIndeterminate halt` to stop the run, `skip` to go on without its result, {retry}",
                         n.id, n.id

@@ -37,8 +37,7 @@ declare_check! {
                 continue;
             }
             out.push(
-                Issue::blocking(
-                    "missing_reference",
+                Issue::new(CODE,
                     format!(
                         "node `{}` reads {} at {}, but the plan has no node `{}`{}. Point the reference at an existing node, or add `{}`",
                         n.id,

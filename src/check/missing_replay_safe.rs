@@ -31,8 +31,7 @@ declare_check! {
                 continue;
             }
             out.push(
-                Issue::blocking(
-                    "missing_replay_safe",
+                Issue::new(CODE,
                     format!(
                         "call `{}` does not say whether it is safe to run twice: `replaySafe` is required and has no default. Set it with `planforge set {} replaySafe true` if repeating the tool call with the same args does no harm (a read, an idempotent write), else `false`",
                         n.id, n.id

@@ -7,10 +7,11 @@
 
 pub mod flow;
 pub mod graph;
+pub mod notes;
 pub mod predicate;
 pub mod support;
 
-use crate::model::{Issue, Report, Severity};
+use crate::model::{Code, Issue, Report};
 pub use graph::Graph;
 
 use crate::model::Content;
@@ -120,8 +121,8 @@ impl<'a> Cx<'a> {
 }
 
 pub trait Check: Sync {
-    fn code(&self) -> &'static str;
-    fn severity(&self) -> Severity;
+    /// The code and severity, as the check's file declares them.
+    fn code(&self) -> Code;
     fn needs(&self) -> Needs;
     fn source(&self) -> Source;
     /// The long explanation (markdown with the four sections).
@@ -148,15 +149,19 @@ macro_rules! declare_check {
         pub $name:ident { code: $code:literal, severity: $sev:ident, needs: $needs:ident, source: $src:ident }
         fn run($cx:ident, $out:ident) $body:block
     ) => {
+        /// This check's code and severity: every finding with this code
+        /// is made with it.
+        pub(crate) const CODE: $crate::model::Code = $crate::model::Code {
+            name: $code,
+            severity: $crate::model::Severity::$sev,
+        };
+
         $(#[doc = $doc])*
         pub struct $name;
 
         impl $crate::check::Check for $name {
-            fn code(&self) -> &'static str {
-                $code
-            }
-            fn severity(&self) -> $crate::model::Severity {
-                $crate::model::Severity::$sev
+            fn code(&self) -> $crate::model::Code {
+                CODE
             }
             fn needs(&self) -> $crate::check::Needs {
                 $crate::check::Needs::$needs
@@ -181,17 +186,17 @@ mod bounds_exceeded;
 mod contention_collision;
 mod cycle;
 mod dangling_edge;
-mod digest_mismatch;
+pub(crate) mod digest_mismatch;
 mod duplicate_edge_id;
-mod duplicate_node_id;
+pub(crate) mod duplicate_node_id;
 mod entry_has_incoming;
 mod evaluator_error;
 mod first_last_across_join;
 pub(crate) mod invalid_args;
 mod invalid_edge_id;
-mod invalid_handle;
+pub(crate) mod invalid_handle;
 mod invalid_node_id;
-mod invalid_phase;
+pub(crate) mod invalid_phase;
 mod join_no_fork;
 mod join_not_diamond;
 mod join_reconvergence;
@@ -221,7 +226,7 @@ mod transform_source_not_call;
 mod transform_step_args;
 mod transform_undeclared_tool;
 mod transform_unknown_step;
-mod transition_rejected;
+pub(crate) mod transition_rejected;
 mod undeclared_field;
 mod unfilled_param;
 mod unknown_branch;
@@ -299,7 +304,7 @@ pub static CHECKS: &[&dyn Check] = &[
 
 /// Looks a code up.
 pub fn by_code(code: &str) -> Option<&'static dyn Check> {
-    CHECKS.iter().copied().find(|c| c.code() == code)
+    CHECKS.iter().copied().find(|c| c.code().name == code)
 }
 
 /// Runs every check on `content`, after the `prior` findings (the fold's and
@@ -338,12 +343,14 @@ pub fn run_sized(
         }
         let needs = check.needs();
         if needs.routable && !routable {
-            report.skipped.push((check.code(), route_reason.clone()));
+            report
+                .skipped
+                .push((check.code().name, route_reason.clone()));
             continue;
         }
         if needs.registry && registry.is_none() {
             report.skipped.push((
-                check.code(),
+                check.code().name,
                 "no registry is available (pass --registry FILE)".into(),
             ));
             continue;
@@ -479,7 +486,7 @@ mod tests {
     const HELPERS: [&str; 7] = [
         "mod",
         "graph",
-        "issue",
+        "notes",
         "flow",
         "predicate",
         "support",
@@ -508,7 +515,7 @@ mod tests {
     fn codes_are_unique_snake_case_and_documented() {
         let mut seen = crate::model::hash::FastSet::default();
         for c in CHECKS {
-            let code = c.code();
+            let code = c.code().name;
             assert!(seen.insert(code), "{code} listed twice");
             assert!(
                 code.bytes().all(|b| b.is_ascii_lowercase() || b == b'_'),

@@ -29,8 +29,7 @@ declare_check! {
             for &i in &entries[1..] {
                 let id = &cx.graph.node(i).id;
                 out.push(
-                    Issue::blocking(
-                        "multiple_entries",
+                    Issue::new(CODE,
                         format!(
                             "the plan has {} entry nodes ({}); a plan has exactly one. Keep `{}` and remove `{id}` or change its kind",
                             ids.len(),

@@ -48,8 +48,7 @@ declare_check! {
             let fork_id = g.node(fork).id.as_str();
             let inner_id = g.node(inner).id.as_str();
             out.push(
-                Issue::blocking(
-                    "nested_join",
+                Issue::new(CODE,
                     format!(
                         "join `{}` closes the routes its fork `{fork_id}` opens, but the join `{inner_id}` sits between them; a diamond may not contain another barrier. Flatten it: fan out from `{fork_id}` to every parallel branch and close them with one join, or move the diamond of `{inner_id}` entirely before `{fork_id}` or after `{}`",
                         n.id, n.id

@@ -46,7 +46,7 @@ declare_check! {
                 continue;
             }
             let issue = |message: String, at: String| {
-                Issue::blocking("nested_spawn", message).node(n.id.clone()).at(at)
+                Issue::new(CODE, message).node(n.id.clone()).at(at)
             };
             let Some(arg) = entry.tools_arg.as_deref() else {
                 out.push(issue(

@@ -28,8 +28,7 @@ declare_check! {
     pub NoEntry { code: "no_entry", severity: Blocking, needs: NOTHING, source: Check }
     fn run(cx, out) {
         if cx.graph.entries.is_empty() {
-            out.push(Issue::blocking(
-                "no_entry",
+            out.push(Issue::new(CODE,
                 "the plan has no entry node, so nothing can start; add one node of kind `entry` (e.g. `planforge add-node start --kind entry`) and connect it to the first step",
             ));
         }

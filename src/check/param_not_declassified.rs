@@ -112,8 +112,7 @@ pub(crate) fn find(content: &Content, out: &mut Vec<Issue>) {
             if !holes[v].is_empty() {
                 routes += 1;
                 if routes > MAX_ROUTES {
-                    out.push(Issue::blocking(
-                        "param_not_declassified",
+                    out.push(Issue::new(CODE,
                         format!(
                             "the template has more than {MAX_ROUTES} routes from its entry `{}` to the calls that use its params, so it cannot be shown that every route declassifies every param before use; the template is refused. Make it smaller: fewer parallel branches before those calls, or one checking call (e.g. `accept_assignment`) right after the entry that every route passes",
                             content.nodes[entry].id
@@ -175,8 +174,7 @@ pub(crate) fn find(content: &Content, out: &mut Vec<Issue>) {
         };
         let id = &content.nodes[call].id;
         out.push(
-            Issue::blocking(
-                "param_not_declassified",
+            Issue::new(CODE,
                 format!(
                     "call `{id}` passes the param `{param}` to its tool at `{}`, but on the route {shown} no earlier call declassifies `{param}` (a call's own `declassifies` does not count); params are untrusted like run input, so route every path to `{id}` through a call that checks the param and lists it in `declassifies` (the built-in templates use a first `accept_assignment` call that declares and declassifies every param)",
                     dot_path(pointer)

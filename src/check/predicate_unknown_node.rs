@@ -94,7 +94,7 @@ declare_check! {
                 }
             };
             out.push(
-                Issue::blocking("predicate_unknown_node", message)
+                Issue::new(CODE, message)
                     .node(n.id.clone())
                     .at(pointer),
             );

@@ -38,8 +38,7 @@ declare_check! {
                 let key = if m.contains_key("$ref") { "$ref" } else { "$param" };
                 let others: Vec<&str> = m.keys().map(String::as_str).filter(|k| *k != key).collect();
                 out.push(
-                    Issue::advisory(
-                        "ref_lookalike",
+                    Issue::new(CODE,
                         format!(
                             "node `{}` has an object with `{key}` and also {} at `{}`; with other keys beside it, `{key}` is not a {} but literal data. Remove {} so the object is only {{\"{key}\": …}}, or rename `{key}` if the literal is intended",
                             n.id,
@@ -74,7 +73,7 @@ mod tests {
         );
         let issues = run_one(&RefLookalike, &plan(vec![c], vec![]));
         assert_eq!(issues.len(), 1);
-        assert_eq!(issues[0].severity, Severity::Advisory);
+        assert_eq!(issues[0].severity(), Severity::Advisory);
         assert!(issues[0].message.contains("`note`"));
     }
 

@@ -65,8 +65,7 @@ declare_check! {
                 )
             };
             out.push(
-                Issue::blocking(
-                    "reference_not_upstream",
+                Issue::new(CODE,
                     format!(
                         "node `{}` reads {} at {}, but {why}; connect `{}` so it runs before `{}`, or read a node upstream ({choices})",
                         reader.id,

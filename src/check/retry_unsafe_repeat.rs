@@ -31,8 +31,7 @@ declare_check! {
                 continue;
             }
             out.push(
-                Issue::blocking(
-                    "retry_unsafe_repeat",
+                Issue::new(CODE,
                     format!(
                         "call `{}` is marked unsafe to repeat (`replaySafe: false`) but set to retry when its outcome is unknown (`onIndeterminate: retry`), which could run it twice; set `onIndeterminate` to `halt` or `skip` (`planforge set {} onIndeterminate halt`), or, if repeating it is in fact harmless, set `replaySafe` to true",
                         n.id, n.id

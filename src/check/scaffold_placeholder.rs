@@ -35,8 +35,7 @@ declare_check! {
                 if matches!(v, Value::String(s) if s == PLACEHOLDER) {
                     let path = dot_path(pointer);
                     out.push(
-                        Issue::blocking(
-                            "scaffold_placeholder",
+                        Issue::new(CODE,
                             format!(
                                 "node `{}` still has the scaffold placeholder \"{PLACEHOLDER}\" at `{path}`; replace it with the intended value: `planforge set {} {path} VALUE`",
                                 n.id, n.id

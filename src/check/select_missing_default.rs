@@ -28,8 +28,7 @@ declare_check! {
             }
             if !cx.graph.out[i].iter().any(|&e| cx.graph.edge(e).handle == Handle::Default) {
                 out.push(
-                    Issue::blocking(
-                        "select_missing_default",
+                    Issue::new(CODE,
                         format!(
                             "select node `{}` has no `default` edge, so a run where no case matches stops there; connect it to a fallback step: `planforge connect {} <step> --handle default`",
                             n.id, n.id

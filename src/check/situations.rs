@@ -29,7 +29,7 @@ fn check(c: &Content) -> Report {
 }
 
 fn codes_of(c: &Content) -> Vec<&'static str> {
-    check(c).issues.iter().map(|i| i.code).collect()
+    check(c).issues.iter().map(|i| i.code.name).collect()
 }
 
 /// Asserts the plan raises `code` (and returns the report).
@@ -274,9 +274,10 @@ fn s10_s11_fold_findings_are_advisory() {
         ],
     );
     let folded = crate::store::fold::fold("plan-t", &ops, None);
-    let codes: Vec<_> = folded.issues.iter().map(|i| i.code).collect();
+    let fold_issues = crate::check::notes::issues(&folded.notes);
+    let codes: Vec<_> = fold_issues.iter().map(|i| i.code.name).collect();
     assert!(codes.contains(&"dangling_edge") && codes.contains(&"unknown_node"));
-    let r = run(&folded.content, Some(&reg()), folded.issues);
+    let r = run(&folded.content, Some(&reg()), fold_issues);
     assert!(!r.has_blocking(), "{:#?}", r.issues);
 }
 
@@ -626,7 +627,7 @@ fn three_blocking_problems_are_all_reported() {
         .issues
         .iter()
         .filter(|i| i.is_blocking())
-        .map(|i| i.code)
+        .map(|i| i.code.name)
         .collect();
     for code in ["missing_reference", "unknown_tool", "missing_replay_safe"] {
         assert!(blocking.contains(&code), "{code} missing from {blocking:?}");
@@ -746,7 +747,7 @@ fn big_plan_runs_every_check() {
     let r = check(&p);
     let mut counts: std::collections::BTreeMap<&str, usize> = Default::default();
     for i in &r.issues {
-        *counts.entry(i.code).or_default() += 1;
+        *counts.entry(i.code.name).or_default() += 1;
     }
     eprintln!("{} nodes: {:?} in {:?}", p.nodes.len(), counts, t.elapsed());
     assert_eq!(counts.get("reference_not_upstream"), Some(&(diamonds / 10)));

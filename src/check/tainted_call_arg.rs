@@ -184,8 +184,7 @@ declare_check! {
                 String::new()
             };
             out.push(
-                Issue::blocking(
-                    "tainted_call_arg",
+                Issue::new(CODE,
                     format!(
                         "call `{}` passes {} at {} to its tool, but that data is untrusted: {origin}{partial}, and nothing has declassified it. Tool arguments may not carry run-input data: reference the output of a call that checks the value and lists it in `declassifies`, add `declassifies` to `{}` if its tool validates this input, or use the value only in a reason prompt",
                         reader.id,

@@ -1,5 +1,7 @@
 //! Complexity: O(ops), inside the fold and the log reader, which emit this code.
 
+use crate::model::Issue;
+
 declare_check! {
     /// ## What it finds
     /// Ops of a transaction that never finished: a writer was killed (or the
@@ -21,6 +23,16 @@ declare_check! {
     /// Fixed: `planforge add-node …` again.
     pub TornTail { code: "torn_tail", severity: Advisory, needs: NOTHING, source: Fold }
     fn run(cx, out) {}
+}
+
+/// The finding for ops of an unfinished transaction that were ignored.
+pub(crate) fn issue(ops: usize) -> Issue {
+    Issue::new(
+        CODE,
+        format!(
+            "{ops} op(s) of an unfinished transaction (a write that was interrupted) were ignored; the next write to the plan removes them, and nothing complete was lost"
+        ),
+    )
 }
 
 #[cfg(test)]
@@ -68,12 +80,16 @@ mod tests {
     #[test]
     fn fires_on_an_unfinished_transaction() {
         let loaded = load(log_text(true));
-        assert!(loaded.store_issues().iter().any(|i| i.code == "torn_tail"));
+        assert!(
+            crate::check::notes::issues(&loaded.notes())
+                .iter()
+                .any(|i| i.code == "torn_tail")
+        );
         assert_eq!(loaded.content().nodes.len(), 1);
     }
 
     #[test]
     fn passes_on_complete_transactions() {
-        assert!(load(log_text(false)).store_issues().is_empty());
+        assert!(crate::check::notes::issues(&load(log_text(false)).notes()).is_empty());
     }
 }

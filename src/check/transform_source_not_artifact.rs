@@ -51,8 +51,7 @@ declare_check! {
                 )
             };
             out.push(
-                Issue::blocking(
-                    "transform_source_not_artifact",
+                Issue::new(CODE,
                     format!(
                         "transform `{}` works on the output of call `{}`, whose tool `{tool}` returns {}, not an artifact, so no transform step applies; source a call whose tool returns an artifact ({options}), or reference `{}`'s declared fields directly",
                         n.id,

@@ -34,8 +34,7 @@ declare_check! {
             let TransformSource::NotCall(t) = transform_source(g, n) else { continue };
             let src = g.node(t);
             out.push(
-                Issue::blocking(
-                    "transform_source_not_call",
+                Issue::new(CODE,
                     format!(
                         "transform `{}` takes its source from {} node `{}`, but transforms work on the artifact a call's tool returns, which {} does not produce; point `source` at a call whose tool returns an artifact{}",
                         n.id,

@@ -82,8 +82,7 @@ declare_check! {
                     )
                 };
                 out.push(
-                    Issue::blocking(
-                        "transform_step_args",
+                    Issue::new(CODE,
                         format!(
                             "transform `{}` step {k} (`{name}`) has arguments that do not fit it: {}; {signature}",
                             n.id,

@@ -43,8 +43,7 @@ declare_check! {
                 Some(_) => continue,
             };
             out.push(
-                Issue::blocking(
-                    "transform_undeclared_tool",
+                Issue::new(CODE,
                     format!(
                         "transform `{}` works on the output of call `{}`, but {why}; declare it in the registry as `returns: {{kind: artifact, class: <class>}}`, or take the source from a call whose tool returns an artifact",
                         n.id,

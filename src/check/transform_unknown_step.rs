@@ -49,8 +49,7 @@ declare_check! {
                     format!("use one of {}", suggest::choices(name, names.clone()))
                 };
                 out.push(
-                    Issue::blocking(
-                        "transform_unknown_step",
+                    Issue::new(CODE,
                         format!(
                             "transform `{}` step {k} is `{name}`{}, which artifacts of class `{class}` do not offer (with the steps they inherit); {choices}",
                             n.id,

@@ -1,5 +1,8 @@
 //! Complexity: O(1), emitted by `freeze` / `submit` (the forge's lifecycle).
 
+use crate::model::Issue;
+use crate::model::remedy::Remedy;
+
 declare_check! {
     /// ## What it finds
     /// A freeze whose checks passed, but the plan changed (or changed state)
@@ -10,7 +13,7 @@ declare_check! {
     /// nobody checked would let an unchecked plan become reviewable.
     ///
     /// ## How to fix
-    /// Run `planforge freeze` again: it checks the plan as it is now.
+    /// Freeze again: it checks the plan as it is now.
     ///
     /// ## Example
     /// Process A runs `freeze` on revision 12 while process B adds a node
@@ -18,4 +21,13 @@ declare_check! {
     /// `transition_rejected` and the plan stays editable.
     pub TransitionRejected { code: "transition_rejected", severity: Blocking, needs: NOTHING, source: Lifecycle }
     fn run(cx, out) {}
+}
+
+/// The finding for a freeze that lost a race with another change.
+pub(crate) fn issue(plan: &str, why: &str) -> Issue {
+    Issue::new(
+        CODE,
+        format!("plan {plan} changed while it was being checked ({why}); nothing was frozen"),
+    )
+    .fix(Remedy::Freeze.when("it checks the plan as it is now"))
 }

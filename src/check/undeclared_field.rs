@@ -80,8 +80,7 @@ declare_check! {
                 )
             };
             out.push(
-                Issue::blocking(
-                    "undeclared_field",
+                Issue::new(CODE,
                     format!(
                         "node `{}` reads {} at {}, but no declared field of `{}` covers the path `{path}`: {what}",
                         reader.id,
@@ -106,8 +105,7 @@ declare_check! {
                     continue;
                 }
                 out.push(
-                    Issue::blocking(
-                        "undeclared_field",
+                    Issue::new(CODE,
                         format!(
                             "call `{}` declassifies `{name}`, which is not one of its declared outputs ({}){}, so it clears nothing; name a declared output, or declare `{name}` in `output`",
                             n.id,

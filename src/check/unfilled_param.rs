@@ -32,8 +32,7 @@ declare_check! {
                 if let Value::Param(p) = v {
                     let path = dot_path(pointer);
                     out.push(
-                        Issue::blocking(
-                            "unfilled_param",
+                        Issue::new(CODE,
                             format!(
                                 "node `{}` has the template hole `{}` at `{path}`, but holes are only filled when a template is instantiated; put the value there instead (`planforge set {} {path} VALUE`, or a reference such as `@node.field`)",
                                 n.id, p.path, n.id

@@ -59,8 +59,7 @@ declare_check! {
                 })
                 .clone();
             out.push(
-                Issue::blocking(
-                    "unknown_branch",
+                Issue::new(CODE,
                     format!(
                         "node `{}` reads {} at {} with the branchId {}, which is not a route to `{}`: {why}{routes}",
                         reader.id,

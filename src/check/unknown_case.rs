@@ -51,8 +51,7 @@ declare_check! {
                 };
                 let dym = suggest::did_you_mean(&edge.handle.as_str(), handles.iter().map(String::as_str));
                 out.push(
-                    Issue::blocking(
-                        "unknown_case",
+                    Issue::new(CODE,
                         format!(
                             "edge `{}` leaves select `{}` on `{}`{dym}, but `{}` is not one of its cases, so the edge can never fire; {what}. Reconnect the edge on one of those handles, or add `{}` to the select's `cases` with a predicate for it",
                             edge.id, n.id, edge.handle, label, label

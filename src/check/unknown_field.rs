@@ -31,7 +31,7 @@ declare_check! {
                     continue;
                 }
                 out.push(
-                    Issue::blocking("unknown_field", p.describe(&n.id, n.kind))
+                    Issue::new(CODE, p.describe(&n.id, n.kind))
                         .node(n.id.clone())
                         .at(format!("/definition{}", p.pointer)),
                 );

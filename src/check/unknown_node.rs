@@ -1,5 +1,8 @@
 //! Complexity: O(ops), inside the fold (`store::fold`), which emits this code.
 
+use crate::model::Issue;
+use crate::model::remedy::Remedy;
+
 declare_check! {
     /// ## What it finds
     /// Ops in the log that edit a node (`set_node_field`, `set_node_definition`,
@@ -19,6 +22,24 @@ declare_check! {
     /// Fixed: `planforge add-node ghost --kind call …`, then `planforge phase ghost act`.
     pub UnknownNode { code: "unknown_node", severity: Advisory, needs: NOTHING, source: Fold }
     fn run(cx, out) {}
+}
+
+/// The finding for edits of a node that was absent when they applied.
+pub(crate) fn issue(node: &str) -> Issue {
+    Issue::new(
+        CODE,
+        format!(
+            "the log edits node `{node}`, which does not exist when the edit applies; those edits had no effect"
+        ),
+    )
+    .node(node.to_string())
+    .fix(
+        Remedy::AddNode {
+            id: Some(node.to_string()),
+            kind: None,
+        }
+        .when("if the edits are still wanted: add the node first, then make them again"),
+    )
 }
 
 #[cfg(test)]
@@ -41,7 +62,7 @@ mod tests {
         let ops = crate::store::transaction("t", "plan-t", 0, phase_op("ghost"));
         let f = crate::store::fold::fold("plan-t", &ops, None);
         assert!(
-            f.issues
+            crate::check::notes::issues(&f.notes)
                 .iter()
                 .any(|i| i.code == "unknown_node" && i.node_id.as_deref() == Some("ghost"))
         );
@@ -52,7 +73,7 @@ mod tests {
         let ops = crate::store::transaction("t", "plan-t", 0, phase_op("a"));
         assert!(
             crate::store::fold::fold("plan-t", &ops, None)
-                .issues
+                .notes
                 .is_empty()
         );
     }

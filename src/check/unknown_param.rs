@@ -56,8 +56,7 @@ pub(crate) fn find(content: &Content, params: &[DeclaredField], out: &mut Vec<Is
                 )
             };
             out.push(
-                Issue::blocking(
-                    "unknown_param",
+                Issue::new(CODE,
                     format!(
                         "node `{}` has the hole `{}` at `{}`, but the template declares no param `{}`{}, so instantiate could never fill it; {fix}",
                         n.id,

@@ -65,7 +65,7 @@ declare_check! {
                 format!("call `{}` invokes the tool `{tool}`{advice}", n.id)
             };
             out.push(
-                Issue::blocking("unknown_tool", message)
+                Issue::new(CODE, message)
                 .node(n.id.clone())
                 .at("/definition/tool"),
             );

@@ -80,8 +80,7 @@ declare_check! {
             };
             let tool = n.tool().map(|t| format!(" (tool `{t}`)")).unwrap_or_default();
             out.push(
-                Issue::blocking(
-                    "unreachable_call",
+                Issue::new(CODE,
                     format!(
                         "call `{}`{tool} can never run: no route from the entry `{entry}` reaches it{disagree}, so its tool is never invoked and its authority is not part of what is approved; connect it from a step that runs before it (`planforge connect <step> {}`) or remove it",
                         n.id, n.id

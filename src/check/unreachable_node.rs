@@ -28,8 +28,7 @@ declare_check! {
         for (i, n) in cx.content.nodes.iter().enumerate() {
             if !reach[i] && cx.graph.index_of(&n.id) == Some(i) {
                 out.push(
-                    Issue::blocking(
-                        "unreachable_node",
+                    Issue::new(CODE,
                         format!(
                             "{} node `{}` cannot be reached from the entry `{entry}` over any edge, so it would never run; connect it from a step before it (`planforge connect <step> {}`) or remove it",
                             n.kind, n.id, n.id

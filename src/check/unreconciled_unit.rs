@@ -208,7 +208,7 @@ declare_check! {
             } else {
                 continue;
             };
-            out.push(Issue::blocking("unreconciled_unit", message).node(sn.id.clone()));
+            out.push(Issue::new(CODE, message).node(sn.id.clone()));
         }
     }
 }

@@ -48,8 +48,7 @@ declare_check! {
                     continue;
                 }
                 out.push(
-                    Issue::advisory(
-                        "unused_case",
+                    Issue::new(CODE,
                         format!(
                             "select `{}` declares the case `{label}` but no edge leaves it on `case_{label}`, so when that case is picked no case step runs; connect one (`planforge connect {} <step> --handle case_{label}`) or remove `{label}` from `cases`",
                             n.id, n.id
@@ -87,7 +86,7 @@ mod tests {
         );
         let issues = run_one(&UnusedCase, &p);
         assert_eq!(issues.len(), 1);
-        assert_eq!(issues[0].severity, Severity::Advisory);
+        assert_eq!(issues[0].severity(), Severity::Advisory);
         assert_eq!(issues[0].pointer.as_deref(), Some("/definition/cases/1"));
     }
 

@@ -51,8 +51,7 @@ declare_check! {
                 continue;
             }
             out.push(
-                Issue::blocking(
-                    "unwired_evaluator",
+                Issue::new(CODE,
                     format!(
                         "{} node `{}` uses the evaluator `{ev}`{}, which is not wired (the registry does not list it under `evaluators`), so nothing could decide where the run goes; {}, or add `{ev}` to the registry's `evaluators`",
                         n.kind,

@@ -6,6 +6,7 @@ pub mod node_flags;
 pub mod repl;
 pub mod session;
 pub mod ui;
+pub mod voice;
 
 use crate::model::error::Error;
 use clap::{Args, Parser, ValueEnum};
@@ -238,11 +239,20 @@ pub fn print_reply(session: &Session, reply: &Reply) -> u8 {
 pub fn print_error(session: &Session, err: &Error) -> u8 {
     use std::io::Write;
     if session.format() == Format::Json {
-        let _ = std::io::stdout().write_all(crate::wire::json::pretty(&err.to_json()).as_bytes());
+        let _ = std::io::stdout().write_all(
+            crate::wire::json::pretty(&crate::wire::findings::error_json(err)).as_bytes(),
+        );
     } else {
         eprint!(
             "{}",
-            ui::error_report(err, ui::stderr_style(session.global.color))
+            ui::error_report(
+                err,
+                ui::stderr_style(session.global.color),
+                &err.plan
+                    .as_deref()
+                    .map(|p| session.voice(p))
+                    .unwrap_or_default()
+            )
         );
     }
     err.exit_code()
@@ -300,7 +310,10 @@ pub fn usage_error(e: clap::Error, json: bool) -> u8 {
                     .trim_start_matches("error: ")
                     .to_string(),
             );
-            print!("{}", crate::wire::json::pretty(&err.to_json()));
+            print!(
+                "{}",
+                crate::wire::json::pretty(&crate::wire::findings::error_json(&err))
+            );
             2
         }
         _ => {
@@ -315,7 +328,10 @@ pub fn usage_error(e: clap::Error, json: bool) -> u8 {
                 err = err.with_help(rest.join("\n"));
             }
             let color = ui::color_enabled(ColorChoice::Auto, std::io::stderr().is_terminal());
-            eprint!("{}", ui::render_error(&err, color));
+            eprint!(
+                "{}",
+                ui::render_error(&err, color, &voice::CliVoice::default())
+            );
             2
         }
     }

@@ -91,6 +91,18 @@ impl Session {
         }
     }
 
+    /// The voice that words fixes about `plan` as command lines: with
+    /// `-p PLAN` when a bare command would reach another plan.
+    pub fn voice(&self, plan: &str) -> super::voice::CliVoice {
+        let implicit = self.repl_plan.clone().or_else(|| {
+            std::env::var("PLANFORGE_PLAN")
+                .ok()
+                .filter(|p| !p.is_empty())
+                .or_else(|| self.store().ok()?.current().ok()?)
+        });
+        super::voice::CliVoice::about(plan, implicit.as_deref())
+    }
+
     /// Whether stderr may carry colour.
     pub fn color_stderr(&self) -> bool {
         use std::io::IsTerminal;

@@ -8,6 +8,7 @@
 
 use super::ColorChoice;
 use crate::model::error::Error;
+use crate::model::remedy::Voice;
 use crate::render::diagnostics::{self, IssueDiagnostic, SourceText};
 use crate::wire::Syntax;
 use miette::{Diagnostic, GraphicalReportHandler, GraphicalTheme, LabeledSpan};
@@ -87,14 +88,25 @@ fn graphical(d: &dyn Diagnostic, color: bool, width: usize) -> String {
     out
 }
 
-/// An error, drawn in `style`.
-pub fn error_report(err: &Error, style: Style) -> String {
+/// An error, drawn in `style`, its fixes worded by `voice`.
+pub fn error_report(err: &Error, style: Style, voice: &dyn Voice) -> String {
     match style {
-        Style::Plain { color } => terminal_safe(&render_error(err, color), color),
-        Style::Graphical { color, width } => {
-            terminal_safe(&graphical(&ErrorReport::new(err), color, width), color)
-        }
+        Style::Plain { color } => terminal_safe(&render_error(err, color, voice), color),
+        Style::Graphical { color, width } => terminal_safe(
+            &graphical(&ErrorReport::new(err, voice), color, width),
+            color,
+        ),
     }
+}
+
+/// What an error's `help` says: its fixes as command lines, then its advice.
+pub fn help_text(err: &Error, voice: &dyn Voice) -> Option<String> {
+    let mut lines = Vec::new();
+    if !err.fixes.is_empty() {
+        lines.push(voice.fixes(&err.fixes));
+    }
+    lines.extend(err.help.as_deref().map(str::to_string));
+    (!lines.is_empty()).then(|| lines.join("\n"))
 }
 
 /// Text that may quote a hostile plan (ids, phases, tool names), made safe
@@ -159,11 +171,11 @@ fn issue_report_raw(d: &IssueDiagnostic, style: Style) -> String {
 
 /// An error as text for stderr: `error[code]: message`, its location, the
 /// help line, and where to read more.
-pub fn render_error(err: &Error, color: bool) -> String {
+pub fn render_error(err: &Error, color: bool, voice: &dyn Voice) -> String {
     let code = err
         .issue
         .as_ref()
-        .map(|i| i.code)
+        .map(|i| i.code.name)
         .unwrap_or_else(|| err.code());
     let head = format!("error[{code}]");
     let mut out = if color {
@@ -189,7 +201,7 @@ pub fn render_error(err: &Error, color: bool) -> String {
             out.push_str(&format!("  --> {}\n", parts.join(", ")));
         }
     }
-    if let Some(h) = &err.help {
+    if let Some(h) = &help_text(err, voice) {
         let label = if color {
             "help".cyan().bold().to_string()
         } else {
@@ -214,15 +226,18 @@ pub fn render_error(err: &Error, color: bool) -> String {
 /// and column, or a pointer).
 struct ErrorReport<'e> {
     err: &'e Error,
+    help: Option<String>,
     source: Option<SourceText>,
     label: Option<LabeledSpan>,
 }
 
 impl<'e> ErrorReport<'e> {
-    fn new(err: &'e Error) -> ErrorReport<'e> {
+    fn new(err: &'e Error, voice: &dyn Voice) -> ErrorReport<'e> {
+        let help = help_text(err, voice);
         let (Some(src), Some(loc)) = (&err.source, &err.location) else {
             return ErrorReport {
                 err,
+                help,
                 source: None,
                 label: None,
             };
@@ -245,6 +260,7 @@ impl<'e> ErrorReport<'e> {
         match span {
             Some(span) => ErrorReport {
                 err,
+                help,
                 source: Some(SourceText::new(name, std::sync::Arc::from(text.as_str()))),
                 label: Some(LabeledSpan::new_primary_with_span(
                     loc.pointer
@@ -256,6 +272,7 @@ impl<'e> ErrorReport<'e> {
             },
             None => ErrorReport {
                 err,
+                help,
                 source: None,
                 label: None,
             },
@@ -280,13 +297,15 @@ impl std::error::Error for ErrorReport<'_> {}
 impl Diagnostic for ErrorReport<'_> {
     fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
         let code = match &self.err.issue {
-            Some(i) => i.code,
+            Some(i) => i.code.name,
             None => self.err.code(),
         };
         Some(Box::new(code))
     }
     fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
-        self.err.help()
+        self.help
+            .as_ref()
+            .map(|h| Box::new(h) as Box<dyn fmt::Display>)
     }
     fn url<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
         self.err
@@ -326,10 +345,17 @@ mod tests {
     #[test]
     fn plain_errors_have_no_escape_codes() {
         let e = Error::invalid("bad thing").with_help("do this");
-        let t = render_error(&e, false);
+        let t = render_error(&e, false, &crate::cli::voice::CliVoice::default());
         assert_eq!(t, "error[invalid_input]: bad thing\n  help: do this\n");
         assert!(!t.contains('\u{1b}'));
-        assert_eq!(error_report(&e, Style::Plain { color: false }), t);
+        assert_eq!(
+            error_report(
+                &e,
+                Style::Plain { color: false },
+                &crate::cli::voice::CliVoice::default()
+            ),
+            t
+        );
     }
 
     #[test]
@@ -363,6 +389,7 @@ mod tests {
                 color: false,
                 width: 80,
             },
+            &crate::cli::voice::CliVoice::default(),
         );
         assert!(g.contains("[p.json:3:25]"), "{g}");
         assert!(g.contains("\"cal\""), "{g}");

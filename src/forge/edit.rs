@@ -7,9 +7,10 @@ use crate::model::error::Error;
 use crate::model::error::ErrorKind;
 use crate::model::error::Result;
 use crate::model::ids;
+use crate::model::remedy::{Pick, Remedy};
 use crate::model::shape::{self, ProblemKind, ShapeProblem};
 use crate::model::value::Map;
-use crate::model::{Bounds, Edge, Handle, Node, NodeKind, OpBody, Value};
+use crate::model::{Bounds, Content, Edge, Handle, Node, NodeKind, OpBody, Value};
 use crate::store::Loaded;
 use crate::store::fold::{get_path, set_path};
 
@@ -350,22 +351,19 @@ impl Forge {
                 None if source.kind.allows(&Handle::Always) => Handle::Always,
                 None => {
                     return Err(Error::invalid(format!(
-                        "`{from}` is {} node: say which outcome the edge follows with --handle ({})",
+                        "`{from}` is {} node: say which outcome the edge follows with a handle ({})",
                         source.kind.a(),
                         allowed.join(", ")
-                    )));
+                    ))
+                    .fix(Remedy::Connect {
+                        from: Pick::id(from),
+                        to: Pick::id(to),
+                        handle: Some(unused_handle(c, from, allowed).to_string()),
+                    }));
                 }
             };
             if !source.kind.allows(&handle) {
-                let hint = crate::model::suggest::did_you_mean(&handle.as_str(), allowed.iter().copied());
-                let issue = crate::model::Issue::blocking("invalid_handle", format!("{} nodes have no `{handle}` handle", source.kind));
-                return Err(Error::refused(format!(
-                    "`{from}` is {} node, which has no `{handle}` handle{hint}; its handles are {}",
-                    source.kind.a(),
-                    allowed.join(", ")
-                ))
-                .with_issue(issue)
-                .with_help(format!("connect again with --handle {}", allowed[0])));
+                return Err(forbidden_handle(c, source, &handle, to));
             }
             edge_id = match id {
                 Some(i) => {
@@ -532,4 +530,44 @@ pub fn bounded_list(items: &[String], cap: usize) -> String {
         s.push_str(&format!(" … and {} more", items.len() - cap));
     }
     s
+}
+
+/// The refusal of a handle `source`'s kind does not have, with the handle to
+/// use instead: the one the given text is closest to, else the first the
+/// source does not use yet.
+fn forbidden_handle(c: &Content, source: &Node, handle: &Handle, to: &str) -> Error {
+    let allowed = source.kind.allowed_handles();
+    let given = handle.as_str();
+    let near = crate::model::suggest::closest(&given, allowed.iter().copied());
+    let hint = crate::model::suggest::did_you_mean(&given, allowed.iter().copied());
+    let use_instead = near.unwrap_or_else(|| unused_handle(c, &source.id, allowed));
+    let issue = crate::check::invalid_handle::issue_for(&source.id, source.kind, handle, to);
+    Error::refused(format!(
+        "`{}` is {} node, which has no `{handle}` handle{hint}; its handles are {}",
+        source.id,
+        source.kind.a(),
+        allowed.join(", ")
+    ))
+    .with_issue(issue)
+    .fix(Remedy::Connect {
+        from: Pick::id(&source.id),
+        to: Pick::id(to),
+        handle: Some(use_instead.to_string()),
+    })
+}
+
+/// The first of `allowed` that no edge from `from` uses yet (else the
+/// first): `case_<label>` stands for any case.
+fn unused_handle<'a>(c: &Content, from: &str, allowed: &[&'a str]) -> &'a str {
+    let used: Vec<String> = c
+        .edges
+        .iter()
+        .filter(|e| e.from == from)
+        .map(|e| e.handle.as_str().into_owned())
+        .collect();
+    allowed
+        .iter()
+        .find(|h| !h.contains('<') && !used.iter().any(|u| u == *h))
+        .copied()
+        .unwrap_or(allowed[0])
 }

@@ -41,8 +41,8 @@ pub fn explain_all() -> Vec<Explanation> {
 fn of(c: &'static dyn Check) -> Explanation {
     let explanation = markdown(c.doc());
     Explanation {
-        code: c.code(),
-        severity: c.severity(),
+        code: c.code().name,
+        severity: c.code().severity,
         summary: first_sentence(&section(&explanation, "What it finds").unwrap_or_default()),
         explanation,
         source: c.file(),
@@ -50,7 +50,7 @@ fn of(c: &'static dyn Check) -> Explanation {
 }
 
 fn unknown_code(code: &str) -> Error {
-    let codes = || check::CHECKS.iter().map(|c| c.code());
+    let codes = || check::CHECKS.iter().map(|c| c.code().name);
     let quoted = crate::model::ids::quote_id(code);
     Error::new(
         ErrorKind::UnknownKey,

@@ -2,7 +2,6 @@
 
 use super::Forge;
 use super::echo::{self, Echo};
-use crate::model::Issue;
 use crate::model::Report;
 use crate::model::error::Error;
 use crate::model::error::ErrorKind;
@@ -102,13 +101,9 @@ impl Forge {
         });
         match result {
             Ok(_) => out.frozen = true,
-            Err(e) if e.kind == ErrorKind::RevisionMoved => report.issues.push(Issue::blocking(
-                "transition_rejected",
-                format!(
-                    "plan {plan} changed while it was being checked ({}); nothing was frozen. Run `planforge freeze` again",
-                    e.message
-                ),
-            )),
+            Err(e) if e.kind == ErrorKind::RevisionMoved => report
+                .issues
+                .push(crate::check::transition_rejected::issue(plan, &e.message)),
             Err(e) => return Err(e),
         }
         out.report = report;

@@ -136,7 +136,7 @@ impl Forge {
         let report = check::run_sized(
             loaded.content(),
             registry,
-            loaded.store_issues(),
+            check::notes::issues(&loaded.notes()),
             Some(loaded.encoded_len),
         );
         if registry.is_none_or(|r| !r.fingerprint.is_empty()) {

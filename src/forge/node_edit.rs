@@ -66,7 +66,7 @@ pub fn render(plan_id: &str, revision: u64, node: &Node, issues: &[&Issue]) -> S
             let message = i.message.replace('\n', " ");
             out.push_str(&format!(
                 "#   {} {}: {}\n",
-                i.severity.as_str(),
+                i.severity().as_str(),
                 i.code,
                 message
             ));

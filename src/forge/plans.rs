@@ -167,7 +167,7 @@ impl Forge {
                 return Err(Error::refused(format!(
                     "the document claims digest {claimed}, but its content hashes to {actual}: it was changed after export"
                 ))
-                .with_issue(crate::model::Issue::blocking("digest_mismatch", "the document's digest does not match its content"))
+                .with_issue(crate::check::digest_mismatch::document_issue(doc.plan_id.as_deref(), claimed, &actual))
                 .with_help("remove the `digest` field to import the content as it is now, or re-export the original"));
             }
         }

@@ -815,7 +815,7 @@ mod tests {
         let plan_id = c.plan_id.clone();
         let folded = crate::store::fold::Folded {
             content: c,
-            issues: vec![],
+            notes: vec![],
         };
         Loaded::new(
             &plan_id,
@@ -849,14 +849,23 @@ mod tests {
         )
     }
 
+    const X: crate::model::Code = crate::model::Code {
+        name: "x",
+        severity: crate::model::Severity::Blocking,
+    };
+    const Y: crate::model::Code = crate::model::Code {
+        name: "y",
+        severity: crate::model::Severity::Advisory,
+    };
+
     #[test]
     fn outline_is_flat_in_first_appearance_order_with_unphased_last() {
         let l = loaded(sample());
         let issues = vec![
-            Issue::blocking("x", "m").node("classify"),
-            Issue::blocking("x", "m").edge("e5"),
-            Issue::advisory("y", "m").node("late"),
-            Issue::advisory("y", "m"),
+            Issue::new(X, "m").node("classify"),
+            Issue::new(X, "m").edge("e5"),
+            Issue::new(Y, "m").node("late"),
+            Issue::new(Y, "m"),
         ];
         let o = outline_of(&l, &issues);
         let keys: Vec<&str> = o.entries().map(Entry::key).collect();

@@ -16,6 +16,7 @@ use crate::model::error::ErrorKind;
 use crate::model::error::Result;
 use crate::model::lifecycle::Meta;
 use crate::model::registry::Registry;
+use crate::model::remedy::Remedy;
 use crate::model::{DeclaredField, Map, OpBody, Provenance};
 use crate::store::Loaded;
 
@@ -172,7 +173,8 @@ impl Forge {
                         }
                     ),
                 )
-                .with_help("`planforge templates` lists them with their params; when none fits, start from the owner's request with `planforge author`"));
+                .fix(Remedy::ListTemplates.when("they are listed with their params"))
+                .fix(Remedy::Author.when("when none fits")));
             }
         };
         let issues = template::check(&t, self.registry()?);
@@ -185,7 +187,9 @@ impl Forge {
                 lines.join("\n")
             ))
             .with_issue((*first).clone())
-            .with_help(format!("`planforge explain {}` says how to fix it", first.code)));
+            .fix(Remedy::Explain {
+                code: first.code.name.to_string(),
+            }));
         }
         Ok(t)
     }
@@ -206,8 +210,8 @@ impl Forge {
                 "could not instantiate template `{template_id}`: invalid_args — {}",
                 issue.message
             ))
-            .with_issue(issue)
-            .with_help("`planforge templates` lists each template's params with their types")
+            .with_issue(*issue)
+            .fix(Remedy::ListTemplates.when("it lists each template's params with their types"))
         })?;
         let nodes = template::substitute(&t, &args).map_err(|hole| {
             Error::internal(format!(

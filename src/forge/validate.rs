@@ -225,7 +225,11 @@ fn import_fold(doc: Document, plan_id: &str) -> (Content, Vec<Issue>, Option<Iss
     let bodies = super::plans::import_bodies(doc.bounds, doc.nodes, doc.edges);
     let ops = crate::store::transaction(ACTOR, plan_id, 0, bodies);
     let folded = crate::store::fold::fold_owned(plan_id, ops, doc.provenance);
-    (folded.content, folded.issues, claimed)
+    (
+        folded.content,
+        crate::check::notes::issues(&folded.notes),
+        claimed,
+    )
 }
 
 /// `digest_mismatch` when the document claims a digest its content lacks.
@@ -235,19 +239,10 @@ fn digest_issue(doc: &Document, plan_id: &str) -> Option<Issue> {
     if &actual == claimed {
         return None;
     }
-    Some(
-        Issue::blocking(
-            "digest_mismatch",
-            format!(
-                "the document{} claims digest {claimed}, but its content hashes to {actual}: it was changed after it was exported. Remove the `digest` field to check and import the content as it is now, or go back to the exported original",
-                match plan_id {
-                    "plan-document" => String::new(),
-                    id => format!(" for {id}"),
-                }
-            ),
-        )
-        .at("/digest"),
-    )
+    let plan = (plan_id != "plan-document").then_some(plan_id);
+    Some(crate::check::digest_mismatch::document_issue(
+        plan, claimed, &actual,
+    ))
 }
 
 /// A document that cannot be read, as an error with its place and text.
@@ -440,7 +435,7 @@ mod tests {
             {"id": "e3", "from": "a", "to": "ghost"}
         ]);
         let t = check_document("p.json", doc(n, e), Syntax::Json, None).unwrap();
-        let codes: Vec<&str> = t.report.issues.iter().map(|i| i.code).collect();
+        let codes: Vec<&str> = t.report.issues.iter().map(|i| i.code.name).collect();
         assert!(codes.contains(&"duplicate_edge_id"), "{codes:?}");
         assert!(codes.contains(&"dangling_edge"), "{codes:?}");
         // The duplicate is reported at the edge the fold kept (the later one).

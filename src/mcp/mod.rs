@@ -3,3 +3,4 @@
 
 pub mod server;
 pub mod tools;
+pub mod voice;

@@ -4,6 +4,7 @@
 //! internal failure.
 
 use super::issue::Issue;
+use super::remedy::Fix;
 use std::fmt;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -79,8 +80,14 @@ pub struct Error {
     pub kind: ErrorKind,
     /// What is wrong, naming the exact id.
     pub message: String,
-    /// What to do about it.
-    pub help: Option<String>,
+    /// Advice in neutral prose (no command, flag or tool names: those are
+    /// `fixes`, worded by each adapter).
+    pub help: Option<Box<str>>,
+    /// What to do about it, as data.
+    pub fixes: Vec<Fix>,
+    /// The plan the refusal is about, when it is about one (the fixes apply
+    /// to it).
+    pub plan: Option<Box<str>>,
     pub location: Option<Box<Location>>,
     /// The finding behind a rule refusal (e.g. `invalid_handle`).
     pub issue: Option<Box<Issue>>,
@@ -96,13 +103,25 @@ impl Error {
             kind,
             message: message.into(),
             help: None,
+            fixes: Vec::new(),
+            plan: None,
             location: None,
             issue: None,
             source: None,
         }
     }
     pub fn with_help(mut self, help: impl Into<String>) -> Error {
-        self.help = Some(help.into());
+        self.help = Some(help.into().into_boxed_str());
+        self
+    }
+    /// Says which plan the refusal (and its fixes) is about.
+    pub fn on_plan(mut self, plan: impl Into<String>) -> Error {
+        self.plan = Some(plan.into().into_boxed_str());
+        self
+    }
+    /// Adds a fix (after those already given).
+    pub fn fix(mut self, fix: impl Into<Fix>) -> Error {
+        self.fixes.push(fix.into());
         self
     }
     pub fn at(mut self, location: Location) -> Error {
@@ -140,34 +159,6 @@ impl Error {
     pub fn code(&self) -> &'static str {
         self.kind.code()
     }
-
-    /// The `{formatVersion, error: {...}}` document of `--format json`.
-    pub fn to_json(&self) -> serde_json::Value {
-        let mut e = serde_json::Map::new();
-        e.insert("code".into(), self.code().into());
-        e.insert("message".into(), self.message.clone().into());
-        if let Some(h) = &self.help {
-            e.insert("help".into(), h.clone().into());
-        }
-        if let Some(i) = &self.issue {
-            e.insert("issue".into(), i.code.into());
-        }
-        if let Some(loc) = &self.location {
-            if let Some(f) = &loc.file {
-                e.insert("file".into(), f.clone().into());
-            }
-            if let Some(p) = &loc.pointer {
-                e.insert("pointer".into(), p.clone().into());
-            }
-            if let Some(l) = loc.line {
-                e.insert("line".into(), l.into());
-            }
-            if let Some(c) = loc.column {
-                e.insert("column".into(), c.into());
-            }
-        }
-        serde_json::json!({"formatVersion": 1, "error": e})
-    }
 }
 
 impl fmt::Display for Error {
@@ -177,18 +168,3 @@ impl fmt::Display for Error {
 }
 
 impl std::error::Error for Error {}
-
-impl miette::Diagnostic for Error {
-    fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
-        let code = match &self.issue {
-            Some(i) => i.code,
-            None => self.kind.code(),
-        };
-        Some(Box::new(format!("planforge::{code}")))
-    }
-    fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
-        self.help
-            .as_ref()
-            .map(|h| Box::new(h) as Box<dyn fmt::Display>)
-    }
-}

@@ -1,5 +1,7 @@
 //! Findings: data, never errors.
 
+use crate::model::remedy::Fix;
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Severity {
     Blocking,
@@ -15,13 +17,36 @@ impl Severity {
     }
 }
 
+/// An issue code with its severity: declared once, in its check's file
+/// (`declare_check!`), and used by everything that emits it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Code {
+    /// Stable identifier; never renamed or reused.
+    pub name: &'static str,
+    pub severity: Severity,
+}
+
+/// Unit tests compare codes with their names; the crate's own code compares
+/// with the declarations.
+#[cfg(test)]
+impl PartialEq<&str> for Code {
+    fn eq(&self, other: &&str) -> bool {
+        self.name == *other
+    }
+}
+
+impl std::fmt::Display for Code {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name)
+    }
+}
+
 /// One finding about a plan.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Issue {
-    /// Stable identifier; never renamed or reused.
-    pub code: &'static str,
-    pub severity: Severity,
-    /// Addressed to the author: names the id, what is wrong and the fix.
+    pub code: Code,
+    /// Addressed to the author: names the id and says what is wrong (the
+    /// fix is in `fixes`, worded by each adapter).
     pub message: String,
     pub node_id: Option<String>,
     pub edge_id: Option<String>,
@@ -30,24 +55,28 @@ pub struct Issue {
     /// `edge_id` is set (`/handle`), else absolute in the plan document
     /// (`/bounds/maxNodes`). Renderers resolve it against the document.
     pub pointer: Option<String>,
+    /// What to do about it, first the preferred fix.
+    pub fixes: Vec<Fix>,
 }
 
 impl Issue {
-    pub fn new(code: &'static str, severity: Severity, message: impl Into<String>) -> Issue {
+    pub fn new(code: Code, message: impl Into<String>) -> Issue {
         Issue {
             code,
-            severity,
             message: message.into(),
             node_id: None,
             edge_id: None,
             pointer: None,
+            fixes: Vec::new(),
         }
     }
-    pub fn blocking(code: &'static str, message: impl Into<String>) -> Issue {
-        Issue::new(code, Severity::Blocking, message)
+    pub fn severity(&self) -> Severity {
+        self.code.severity
     }
-    pub fn advisory(code: &'static str, message: impl Into<String>) -> Issue {
-        Issue::new(code, Severity::Advisory, message)
+    /// Adds a fix (after those already given).
+    pub fn fix(mut self, fix: impl Into<Fix>) -> Issue {
+        self.fixes.push(fix.into());
+        self
     }
     pub fn node(mut self, id: impl Into<String>) -> Issue {
         self.node_id = Some(id.into());
@@ -73,13 +102,13 @@ impl Issue {
         };
         format!(
             "  · ({}) {}{at}: {}",
-            i.severity.as_str(),
+            i.severity().as_str(),
             i.code,
             i.message
         )
     }
     pub fn is_blocking(&self) -> bool {
-        self.severity == Severity::Blocking
+        self.code.severity == Severity::Blocking
     }
 }
 

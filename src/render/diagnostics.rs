@@ -41,10 +41,10 @@ impl IssueDiagnostic {
     pub fn with_source(f: &Finding, source: Arc<SourceText>) -> IssueDiagnostic {
         let i = &f.issue;
         IssueDiagnostic {
-            code: i.code,
-            severity: i.severity,
+            code: i.code.name,
+            severity: i.severity(),
             message: i.message.clone(),
-            help: crate::forge::explain::how_to_fix(i.code),
+            help: crate::forge::explain::how_to_fix(i.code.name),
             file: source.name.clone(),
             start: f.location.as_ref().map(|l| l.start),
             pointer: f.pointer.clone(),
@@ -296,8 +296,8 @@ pub fn json(v: &Validation) -> Value {
             let i = &f.issue;
             let l = f.location.as_ref();
             issues.push(json!({
-                "code": i.code,
-                "severity": i.severity.as_str(),
+                "code": i.code.name,
+                "severity": i.severity().as_str(),
                 "message": i.message,
                 "planId": t.plan_id,
                 "nodeId": i.node_id,
@@ -334,7 +334,7 @@ pub fn github(v: &Validation) -> String {
     for t in &v.targets {
         for f in &t.findings {
             let i = &f.issue;
-            let level = match i.severity {
+            let level = match i.severity() {
                 Severity::Blocking => "error",
                 Severity::Advisory => "warning",
             };
@@ -345,7 +345,7 @@ pub fn github(v: &Validation) -> String {
                 props.push(format!("endLine={}", l.end.line));
                 props.push(format!("endColumn={}", l.end.column));
             }
-            props.push(format!("title={}", gh_property(i.code)));
+            props.push(format!("title={}", gh_property(i.code.name)));
             out.push_str(&format!(
                 "::{level} {}::{}\n",
                 props.join(","),

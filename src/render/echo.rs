@@ -2,6 +2,7 @@
 
 use super::node::{self, Style};
 use crate::forge::echo::{Echo, MAX_STRING, Neighbour};
+use crate::model::remedy::{Remedy, Voice};
 use serde_json::{Value, json};
 
 /// Bytes of issue lines an echo prints at most (after the first issue).
@@ -27,7 +28,7 @@ fn neighbours(label: &str, list: &[Neighbour], more: usize) -> String {
 }
 
 /// The echo as prose.
-pub fn text(e: &Echo) -> String {
+pub fn text(e: &Echo, v: &dyn Voice) -> String {
     let mut out = vec![format!(
         "Plan {} (rev {}) — {}.",
         e.plan_id, e.revision, e.changed
@@ -65,7 +66,7 @@ pub fn text(e: &Echo) -> String {
         for i in &e.issues {
             let mut i = i.clone();
             i.message = crate::model::text::cut(&i.message, MAX_MESSAGE);
-            let line = super::issues::line(&i);
+            let line = super::issues::line(&i, v);
             if shown > 0 && line.len() > budget {
                 break;
             }
@@ -75,8 +76,9 @@ pub fn text(e: &Echo) -> String {
         }
         if total > shown {
             out.push(format!(
-                "  … and {} more (`planforge validate` lists them all)",
-                total - shown
+                "  … and {} more ({} lists them all)",
+                total - shown,
+                v.say(&Remedy::Validate)
             ));
         }
     }

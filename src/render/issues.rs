@@ -2,22 +2,28 @@
 
 use crate::model::Counts;
 use crate::model::Issue;
+use crate::model::remedy::Voice;
 use serde_json::{Value, json};
 
-/// One issue line.
-pub fn line(i: &Issue) -> String {
-    i.line()
+/// One issue line, and under it its fixes in the reader's words.
+pub fn line(i: &Issue, v: &dyn Voice) -> String {
+    let mut s = i.line();
+    if !i.fixes.is_empty() {
+        s.push_str("\n      fix: ");
+        s.push_str(&v.fixes(&i.fixes));
+    }
+    s
 }
 
 /// `No issues.` or `Issues (<n>):` followed by one line each.
-pub fn list(issues: &[Issue]) -> String {
+pub fn list(issues: &[Issue], v: &dyn Voice) -> String {
     if issues.is_empty() {
         return "No issues.".into();
     }
     let mut out = format!("Issues ({}):", issues.len());
     for i in issues {
         out.push('\n');
-        out.push_str(&line(i));
+        out.push_str(&line(i, v));
     }
     out
 }

@@ -226,7 +226,7 @@ fn bound_lines(lines: &mut Vec<String>, n: usize) {
         let more = lines.len() - (MAX_CUT_LINES - 1);
         lines.truncate(MAX_CUT_LINES - 1);
         lines.push(format!(
-            "{PAD}… and {more} more line(s) (`planforge read NODE` shows the node in full)"
+            "{PAD}… and {more} more line(s) (read this node alone to see it in full)"
         ));
     }
 }

@@ -6,6 +6,7 @@ use super::node::{self, Style};
 use crate::forge::read::{Slice, SliceKind};
 use crate::model::Edge;
 use crate::model::hash::FastMap;
+use crate::model::remedy::Voice;
 use serde_json::{Value, json};
 
 fn boundary_row(e: &Edge) -> String {
@@ -38,7 +39,7 @@ pub fn header(s: &Slice) -> String {
 }
 
 /// The slice as prose.
-pub fn text(s: &Slice) -> String {
+pub fn text(s: &Slice, v: &dyn Voice) -> String {
     let mut out = vec![header(s)];
     boundary(&mut out, "Incoming from outside the slice", &s.incoming);
     boundary(&mut out, "Outgoing to outside the slice", &s.outgoing);
@@ -59,7 +60,7 @@ pub fn text(s: &Slice) -> String {
         out.extend(node::block(n, None, outgoing, incoming, &style));
     }
     out.push(String::new());
-    out.push(super::issues::list(&s.issues));
+    out.push(super::issues::list(&s.issues, v));
     out.join("\n")
 }
 
@@ -139,13 +140,22 @@ mod tests {
                 edge("e9", "side", "merge", "always"),
             ],
             outgoing: vec![edge("e4", "merge", "done", "error")],
-            issues: vec![Issue::blocking("unknown_tool", "no such tool").node("classify")],
+            issues: vec![
+                Issue::new(
+                    crate::model::Code {
+                        name: "unknown_tool",
+                        severity: crate::model::Severity::Blocking,
+                    },
+                    "no such tool",
+                )
+                .node("classify"),
+            ],
         }
     }
 
     #[test]
     fn the_slice_locates_itself() {
-        let t = text(&slice());
+        let t = text(&slice(), &crate::cli::voice::CliVoice::default());
         assert!(t.starts_with(
             "Slice of plan-x — phase p2: 2 node(s); revision 7, editable, digest d.\n"
         ));
@@ -190,19 +200,25 @@ mod tests {
         s.key = "(unphased)".into();
         s.phase = None;
         assert!(json(&s).get("phase").is_none());
-        assert!(text(&s).starts_with("Slice of plan-x — (unphased): 2 node(s);"));
+        assert!(
+            text(&s, &crate::cli::voice::CliVoice::default())
+                .starts_with("Slice of plan-x — (unphased): 2 node(s);")
+        );
         let mut n = slice();
         n.kind = SliceKind::Node;
         n.key = "classify".into();
         n.nodes.truncate(1);
-        assert!(text(&n).starts_with("Slice of plan-x — node classify (phase p2);"));
+        assert!(
+            text(&n, &crate::cli::voice::CliVoice::default())
+                .starts_with("Slice of plan-x — node classify (phase p2);")
+        );
         let empty = Slice {
             incoming: vec![],
             outgoing: vec![],
             issues: vec![],
             ..slice()
         };
-        let t = text(&empty);
+        let t = text(&empty, &crate::cli::voice::CliVoice::default());
         assert!(t.contains("Incoming from outside the slice: (none)"));
         assert!(t.ends_with("No issues."));
     }

@@ -118,8 +118,8 @@ pub fn sarif(v: &Validation) -> Value {
                 }]);
             }
             let mut result = json!({
-                "ruleId": i.code,
-                "level": level(i.severity),
+                "ruleId": i.code.name,
+                "level": level(i.severity()),
                 "message": {"text": i.message},
                 "locations": [location],
                 "properties": {
@@ -129,7 +129,7 @@ pub fn sarif(v: &Validation) -> Value {
                     "pointer": f.pointer,
                 },
             });
-            if let Some(ix) = index_of(i.code) {
+            if let Some(ix) = index_of(i.code.name) {
                 result["ruleIndex"] = json!(ix);
             }
             results.push(result);
@@ -194,8 +194,8 @@ mod tests {
         let rules = s["runs"][0]["tool"]["driver"]["rules"].as_array().unwrap();
         assert_eq!(rules.len(), crate::check::CHECKS.len());
         for (r, c) in rules.iter().zip(crate::check::CHECKS) {
-            assert_eq!(r["id"], c.code());
-            match c.code() {
+            assert_eq!(r["id"], c.code().name);
+            match c.code().name {
                 "cycle" => assert!(r.get("name").is_none()),
                 code => assert_eq!(r["name"], rule_name(code)),
             }

@@ -4,6 +4,7 @@ use super::issues;
 use crate::forge::lifecycle::{Freeze, Submission};
 use crate::forge::plans::{Imported, Status, Summary};
 use crate::forge::present::claim_json;
+use crate::model::remedy::{Remedy, Voice};
 use serde_json::{Value, json};
 
 pub fn status_text(s: &Status) -> String {
@@ -99,9 +100,12 @@ pub fn status_json(s: &Status) -> Value {
     Value::Object(m)
 }
 
-pub fn list_text(plans: &[Summary]) -> String {
+pub fn list_text(plans: &[Summary], v: &dyn Voice) -> String {
     if plans.is_empty() {
-        return "No plans in this store. Create one with `planforge create`.".into();
+        return format!(
+            "No plans in this store. Create one: {}.",
+            v.say(&Remedy::CreatePlan)
+        );
     }
     let w = plans
         .iter()
@@ -145,7 +149,7 @@ pub fn list_json(plans: &[Summary]) -> Value {
     }).collect::<Vec<_>>()})
 }
 
-pub fn freeze_text(f: &Freeze) -> String {
+pub fn freeze_text(f: &Freeze, v: &dyn Voice) -> String {
     let head = if f.frozen && f.already {
         format!(
             "Plan {} is already reviewable (rev {}); its checks still pass.",
@@ -163,7 +167,7 @@ pub fn freeze_text(f: &Freeze) -> String {
             f.report.counts().blocking
         )
     };
-    let mut out = vec![head, issues::list(&f.report.issues)];
+    let mut out = vec![head, issues::list(&f.report.issues, v)];
     if let Some(s) = crate::model::issue::skipped_summary(&f.report.skipped) {
         out.push(format!("Note: some checks were {s}."));
     }
@@ -195,12 +199,12 @@ pub fn authority_lines(s: &Submission) -> Vec<String> {
     out
 }
 
-pub fn submit_text(s: &Submission) -> String {
+pub fn submit_text(s: &Submission, v: &dyn Voice) -> String {
     if !s.approved {
         return format!(
             "Could not freeze {} for submission.\n{}",
             s.plan_id,
-            issues::list(&s.report.issues)
+            issues::list(&s.report.issues, v)
         );
     }
     let mut out = vec![format!(

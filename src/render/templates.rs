@@ -5,6 +5,7 @@ use super::issues;
 use crate::forge::orchestrate::emit::NO_SPAWN;
 use crate::forge::present::Loaded;
 use crate::forge::templates::{Instantiated, Orchestrated, TemplateSummary};
+use crate::model::remedy::{Remedy, Voice};
 use crate::model::{DeclaredField, FieldType};
 use serde_json::{Value, json};
 
@@ -18,15 +19,15 @@ pub fn param_text(p: &DeclaredField) -> String {
 
 /// `Templates (<n>):` with `  · <id> — <summary>` and a `params:` line
 /// each, then the refused ones with their reasons.
-pub fn list_text(list: &[TemplateSummary]) -> String {
+pub fn list_text(list: &[TemplateSummary], v: &dyn Voice) -> String {
     let (usable, refused): (Vec<&TemplateSummary>, Vec<&TemplateSummary>) =
         list.iter().partition(|t| t.usable());
     let mut out = Vec::new();
     if usable.is_empty() {
-        out.push(
-            "No templates can be instantiated. Start from the owner's request with `planforge author`."
-                .to_string(),
-        );
+        out.push(format!(
+            "No templates can be instantiated. Start from the owner's request: {}.",
+            v.say(&Remedy::Author)
+        ));
     } else {
         out.push(format!("Templates ({}):", usable.len()));
         for t in &usable {
@@ -44,7 +45,7 @@ pub fn list_text(list: &[TemplateSummary]) -> String {
                 }
             ));
             for i in &t.issues {
-                out.push(format!("  {}", issues::line(i)));
+                out.push(format!("  {}", issues::line(i, v)));
             }
         }
     }
@@ -56,15 +57,12 @@ pub fn list_text(list: &[TemplateSummary]) -> String {
                 out.push(format!("    {m}"));
             }
             for i in &t.issues {
-                out.push(format!("  {}", issues::line(i)));
+                out.push(format!("  {}", issues::line(i, v)));
             }
         }
     }
     if list.iter().any(|t| !t.registry_checked) {
-        out.push(
-            "Note: the store has no registry, so `unknown_tool` was not checked (run `planforge init` to write one)."
-                .into(),
-        );
+        out.push("Note: the store has no registry, so `unknown_tool` was not checked.".into());
     }
     out.join("\n")
 }
@@ -148,7 +146,7 @@ const ECHO_REQUEST_LINES: usize = 40;
 const ECHO_REQUEST_BYTES: usize = 4000;
 
 /// An authored plan: its id, label, and the request exactly as stored.
-pub fn authored_text(p: &Loaded) -> String {
+pub fn authored_text(p: &Loaded, v: &dyn Voice) -> String {
     let mut out = vec![format!(
         "Created empty plan {} (editable, rev 0), labelled \"{}\".",
         p.plan_id,
@@ -166,9 +164,10 @@ pub fn authored_text(p: &Loaded) -> String {
                     out.push(format!("  | {cut}"));
                 }
                 out.push(format!(
-                    "  … (the request is {} bytes on {} lines in all; `planforge status` shows it whole)",
+                    "  … (the request is {} bytes on {} lines in all; {} shows it whole)",
                     r.len(),
-                    r.split('\n').count()
+                    r.split('\n').count(),
+                    v.say(&Remedy::Status)
                 ));
                 break;
             }
@@ -176,7 +175,10 @@ pub fn authored_text(p: &Loaded) -> String {
             out.push(format!("  | {l}"));
         }
     }
-    out.push("Next: build it (add-node, connect, or a template's shape), then freeze and submit; `planforge status` shows the request.".into());
+    out.push(format!(
+        "Next: build it (add nodes, connect them, or follow a template's shape), then freeze and submit; {} shows the request.",
+        v.say(&Remedy::Status)
+    ));
     out.join("\n")
 }
 
@@ -310,7 +312,11 @@ pub fn orchestration_report(
 
 /// The report, then the stored plan's outline (or, with `--print`, the
 /// whole plan as prose).
-pub fn orchestrated_text(o: &Orchestrated, d: &crate::forge::orchestrate::Decomposition) -> String {
+pub fn orchestrated_text(
+    o: &Orchestrated,
+    d: &crate::forge::orchestrate::Decomposition,
+    v: &dyn Voice,
+) -> String {
     let mut out = vec![orchestration_report(o, d)];
     let counts = crate::model::Counts::of(&o.issues);
     match &o.stored {
@@ -348,7 +354,7 @@ pub fn orchestrated_text(o: &Orchestrated, d: &crate::forge::orchestrate::Decomp
         }
     }
     if !o.issues.is_empty() {
-        out.push(issues::list(&o.issues));
+        out.push(issues::list(&o.issues, v));
     }
     out.join("\n")
 }

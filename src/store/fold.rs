@@ -2,7 +2,7 @@
 
 use crate::model::hash::FastMap as HashMap;
 use crate::model::hash::FastSet as HashSet;
-use crate::model::issue::Issue;
+use crate::model::note::{NodeSketch, Note};
 use crate::model::value::{Map, Value};
 use crate::model::{Bounds, Content, Edge, Node, Op, OpBody, Provenance};
 
@@ -10,9 +10,10 @@ use crate::model::{Bounds, Content, Edge, Node, Op, OpBody, Provenance};
 #[derive(Debug, Clone)]
 pub struct Folded {
     pub content: Content,
-    /// The fold's own findings: `dangling_edge`, `unknown_node`,
-    /// `duplicate_edge_id`, `duplicate_node_id`, `torn_tail`.
-    pub issues: Vec<Issue>,
+    /// What the fold noticed (the checks word these as `dangling_edge`,
+    /// `unknown_node`, `duplicate_edge_id`, `duplicate_node_id`,
+    /// `torn_tail`).
+    pub notes: Vec<Note>,
 }
 
 impl Folded {
@@ -20,7 +21,7 @@ impl Folded {
     pub fn empty(plan_id: &str) -> Folded {
         Folded {
             content: Content::empty(plan_id),
-            issues: Vec::new(),
+            notes: Vec::new(),
         }
     }
 }
@@ -47,7 +48,10 @@ pub fn fold(plan_id: &str, ops: &[Op], provenance: Option<Provenance>) -> Folded
         state.apply(&op.tx, op.body.clone(), &mut issues);
     }
     let content = state.finish(plan_id, ops.len() as u64, provenance, &mut issues);
-    Folded { content, issues }
+    Folded {
+        content,
+        notes: issues,
+    }
 }
 
 /// As [`fold`], consuming the ops (nothing is copied).
@@ -62,7 +66,10 @@ pub fn fold_owned(plan_id: &str, mut ops: Vec<Op>, provenance: Option<Provenance
         state.apply(&op.tx, op.body, &mut issues);
     }
     let content = state.finish(plan_id, revision, provenance, &mut issues);
-    Folded { content, issues }
+    Folded {
+        content,
+        notes: issues,
+    }
 }
 
 /// Applies ops that sort after every op already folded into `before`, giving
@@ -72,9 +79,9 @@ pub fn fold_owned(plan_id: &str, mut ops: Vec<Op>, provenance: Option<Provenance
 /// folds everything.
 pub fn fold_after(before: Folded, max_lamport: u64, ops: &[Op]) -> Option<Folded> {
     let revives = before
-        .issues
+        .notes
         .iter()
-        .any(|i| matches!(i.code, "dangling_edge" | "unknown_node"));
+        .any(|n| matches!(n, Note::DanglingEdge { .. } | Note::UnknownNode { .. }));
     if revives || ops.iter().any(|o| o.lamport <= max_lamport) {
         return None;
     }
@@ -82,7 +89,7 @@ pub fn fold_after(before: Folded, max_lamport: u64, ops: &[Op]) -> Option<Folded
     order.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
     let Folded {
         content: c,
-        mut issues,
+        notes: mut issues,
     } = before;
     let mut state = State {
         node_at: c
@@ -110,40 +117,15 @@ pub fn fold_after(before: Folded, max_lamport: u64, ops: &[Op]) -> Option<Folded
     let revision = c.revision + ops.len() as u64;
     Some(Folded {
         content: state.finish(&c.plan_id, revision, c.provenance, &mut issues),
-        issues,
+        notes: issues,
     })
 }
 
-/// The blocking finding for two different nodes added under one id in one
-/// transaction: the later one was kept.
-fn duplicate_node_id(old: &Node, new: &Node) -> Issue {
-    let what = |n: &Node| match &n.phase {
-        Some(p) => format!("{} in phase `{p}`", n.kind.a()),
-        None => n.kind.a().to_string(),
-    };
-    let both = if old.kind == new.kind && old.phase == new.phase {
-        format!("two {} nodes with different definitions", new.kind)
-    } else {
-        format!("{} and {}", what(old), what(new))
-    };
-    Issue::blocking(
-        "duplicate_node_id",
-        format!(
-            "two nodes share the id `{}` in one change ({both}); the later one was kept and the earlier one is lost. Node ids identify nodes: give one of them another id, and update the edges and references that mean it",
-            new.id,
-        ),
-    )
-    .node(new.id.clone())
-}
-
-/// The advisory for ops of unfinished transactions that were ignored.
-pub fn torn_tail(count: usize) -> Issue {
-    Issue::advisory(
-        "torn_tail",
-        format!(
-            "{count} op(s) of an unfinished transaction (a write that was interrupted) were ignored; the next write to the plan removes them, and nothing complete was lost"
-        ),
-    )
+fn sketch(n: &Node) -> NodeSketch {
+    NodeSketch {
+        kind: n.kind,
+        phase: n.phase.clone(),
+    }
 }
 
 /// A node whose adding transaction is not known (folded earlier).
@@ -179,7 +161,7 @@ impl State {
         n
     }
 
-    fn apply(&mut self, tx: &str, body: OpBody, issues: &mut Vec<Issue>) {
+    fn apply(&mut self, tx: &str, body: OpBody, issues: &mut Vec<Note>) {
         match body {
             OpBody::AddNode { node } => {
                 let t = self.tx_number(tx);
@@ -191,7 +173,11 @@ impl State {
                         if self.node_tx[i] == t
                             && let Some(old) = self.nodes[i].as_ref().filter(|old| **old != node)
                         {
-                            issues.push(duplicate_node_id(old, &node));
+                            issues.push(Note::DuplicateNodeId {
+                                id: node.id.clone(),
+                                lost: sketch(old),
+                                kept: sketch(&node),
+                            });
                         }
                         self.nodes[i] = Some(node);
                         self.node_tx[i] = t;
@@ -239,16 +225,10 @@ impl State {
                 Some(&i) => {
                     let old = self.edges[i].as_ref().expect("indexed edges are present");
                     if !old.same_signature(&edge) {
-                        issues.push(
-                            Issue::blocking(
-                                "duplicate_edge_id",
-                                format!(
-                                    "two edges share the id `{}`: {} → {} on `{}` and {} → {} on `{}`; the later one was kept. Edge ids identify edges: disconnect `{}` and connect the one you meant, giving the other a new id",
-                                    edge.id, old.from, old.to, old.handle, edge.from, edge.to, edge.handle, edge.id
-                                ),
-                            )
-                            .edge(edge.id.clone()),
-                        );
+                        issues.push(Note::DuplicateEdgeId {
+                            kept: edge.clone(),
+                            lost: old.clone(),
+                        });
                     }
                     self.edges[i] = Some(edge);
                 }
@@ -271,7 +251,7 @@ impl State {
         plan_id: &str,
         revision: u64,
         provenance: Option<Provenance>,
-        issues: &mut Vec<Issue>,
+        issues: &mut Vec<Note>,
     ) -> Content {
         let nodes: Vec<Node> = self.nodes.into_iter().flatten().collect();
         let present: HashSet<&str> = nodes.iter().map(|n| n.id.as_str()).collect();
@@ -284,30 +264,14 @@ impl State {
             if missing.is_empty() {
                 edges.push(e);
             } else {
-                issues.push(
-                    Issue::advisory(
-                        "dangling_edge",
-                        format!(
-                            "edge `{}` ({} → {}) was dropped because node `{}` no longer exists; connect the nodes again if the link is still wanted",
-                            e.id, e.from, e.to, missing[0]
-                        ),
-                    )
-                    .edge(e.id.clone()),
-                );
+                let missing = missing[0].to_string();
+                issues.push(Note::DanglingEdge { edge: e, missing });
             }
         }
         let mut seen = HashSet::default();
         for id in &self.touched_absent {
             if !present.contains(id.as_str()) && seen.insert(id.as_str()) {
-                issues.push(
-                    Issue::advisory(
-                        "unknown_node",
-                        format!(
-                            "the log edits node `{id}`, which does not exist when the edit applies; those edits had no effect. Add the node first, or drop the edits"
-                        ),
-                    )
-                    .node(id.clone()),
-                );
+                issues.push(Note::UnknownNode { node: id.clone() });
             }
         }
         Content {
@@ -453,7 +417,7 @@ mod tests {
         assert_eq!(f.content.nodes.len(), 1);
         assert!(f.content.edges.is_empty());
         assert!(
-            f.issues
+            crate::check::notes::issues(&f.notes)
                 .iter()
                 .any(|i| i.code == "dangling_edge" && i.edge_id.as_deref() == Some("e2"))
         );
@@ -484,8 +448,8 @@ mod tests {
             ),
         ];
         let f = fold("plan-t", &ops, None);
-        let i = f
-            .issues
+        let issues = crate::check::notes::issues(&f.notes);
+        let i = issues
             .iter()
             .find(|i| i.code == "duplicate_edge_id")
             .unwrap();
@@ -506,7 +470,11 @@ mod tests {
             },
         )];
         let f = fold("plan-t", &ops, None);
-        assert!(f.issues.iter().any(|i| i.code == "unknown_node"));
+        assert!(
+            crate::check::notes::issues(&f.notes)
+                .iter()
+                .any(|i| i.code == "unknown_node")
+        );
     }
 
     #[test]

@@ -13,8 +13,9 @@ use crate::model::error::Error;
 use crate::model::error::ErrorKind;
 use crate::model::error::Result;
 use crate::model::ids;
-use crate::model::issue::Issue;
 use crate::model::lifecycle::{Meta, State};
+use crate::model::note::Note;
+use crate::model::remedy::Remedy;
 use crate::model::{Content, Op, OpBody};
 use fold::Folded;
 use log::{Log, LogInfo};
@@ -117,21 +118,20 @@ impl Loaded {
         self.meta.state
     }
 
-    /// The fold's findings plus the integrity check of a non-editable plan:
-    /// its content must still hash to the digest recorded at freeze.
-    pub fn store_issues(&self) -> Vec<Issue> {
-        let mut out = self.folded.issues.clone();
+    /// What the fold noticed, plus the integrity check of a non-editable
+    /// plan: its content must still hash to the digest recorded at freeze.
+    pub fn notes(&self) -> Vec<Note> {
+        let mut out = self.folded.notes.clone();
         if self.meta.state != State::Editable
             && let Some(f) = &self.meta.frozen
             && f.digest != self.digest
         {
-            out.push(Issue::blocking(
-                "digest_mismatch",
-                format!(
-                    "plan {} is {} with digest {}, but its content now hashes to {}: the op log was changed after freeze (a hand edit or a merge). Clone the plan to keep working on this content, or restore the log",
-                    self.plan_id, self.meta.state, f.digest, self.digest
-                ),
-            ));
+            out.push(Note::DigestMismatch {
+                plan: self.plan_id.clone(),
+                state: self.meta.state,
+                frozen: f.digest.clone(),
+                actual: self.digest.clone(),
+            });
         }
         out
     }
@@ -459,7 +459,9 @@ impl Store {
             }
         };
         if whole && info.unfinished > 0 {
-            folded.issues.push(fold::torn_tail(info.unfinished));
+            folded.notes.push(Note::TornTail {
+                ops: info.unfinished,
+            });
         }
         Ok(Loaded {
             plan_id: id.to_string(),
@@ -811,14 +813,24 @@ pub fn ensure_editable(p: &Loaded) -> Result<()> {
         State::Editable => Ok(()),
         State::Reviewable => Err(Error::new(
             ErrorKind::NotEditable,
-            format!("plan {} is reviewable (frozen at revision {}); its content cannot change", p.plan_id, p.revision()),
+            format!(
+                "plan {} is reviewable (frozen at revision {}); its content cannot change",
+                p.plan_id,
+                p.revision()
+            ),
         )
-        .with_help(format!("run `planforge unfreeze -p {}` to edit it again (the freeze is then undone), or submit it as it is", p.plan_id))),
+        .on_plan(&p.plan_id)
+        .fix(Remedy::Unfreeze.when("to edit it again (the freeze is then undone)"))
+        .with_help("or submit it as it is")),
         State::Executable => Err(Error::new(
             ErrorKind::NotEditable,
-            format!("plan {} is executable (approved); nothing can change it, ever", p.plan_id),
+            format!(
+                "plan {} is executable (approved); nothing can change it, ever",
+                p.plan_id
+            ),
         )
-        .with_help(format!("clone it to keep working: `planforge clone plan-<new-name> -p {}`", p.plan_id))),
+        .on_plan(&p.plan_id)
+        .fix(Remedy::Clone.when("to keep working on a copy"))),
     }
 }
 

@@ -1,14 +1,15 @@
 //! The JSON form of findings: `{code, severity, message, nodeId?, edgeId?,
 //! pointer?}` (SPEC §8), written and read back (a cache keeps them).
 
-use crate::model::{Issue, Report, Severity};
+use crate::model::error::Error;
+use crate::model::{Code, Issue, Report};
 use serde_json::{Value, json};
 
 /// An issue as JSON (`{code, severity, message, nodeId?, edgeId?, pointer?}`).
 pub fn issue_json(i: &Issue) -> Value {
     let mut m = serde_json::Map::new();
-    m.insert("code".into(), i.code.into());
-    m.insert("severity".into(), i.severity.as_str().into());
+    m.insert("code".into(), i.code.name.into());
+    m.insert("severity".into(), i.severity().as_str().into());
     m.insert("message".into(), i.message.clone().into());
     if let Some(n) = &i.node_id {
         m.insert("nodeId".into(), n.clone().into());
@@ -19,6 +20,7 @@ pub fn issue_json(i: &Issue) -> Value {
     if let Some(p) = &i.pointer {
         m.insert("pointer".into(), p.clone().into());
     }
+    super::remedy::insert_fixes(&mut m, &i.fixes);
     Value::Object(m)
 }
 
@@ -32,7 +34,7 @@ pub fn report_json(r: &Report) -> Value {
 
 /// Reads back what [`report_json`] wrote; `code` maps a code's text to the
 /// declared code (unknown codes make the whole report unreadable).
-pub fn report_from_json(v: &Value, code: impl Fn(&str) -> Option<&'static str>) -> Option<Report> {
+pub fn report_from_json(v: &Value, code: impl Fn(&str) -> Option<Code>) -> Option<Report> {
     let issues = v
         .get("issues")?
         .as_array()?
@@ -45,7 +47,7 @@ pub fn report_from_json(v: &Value, code: impl Fn(&str) -> Option<&'static str>) 
         .iter()
         .map(|s| {
             Some((
-                code(s.get("code")?.as_str()?)?,
+                code(s.get("code")?.as_str()?)?.name,
                 s.get("reason")?.as_str()?.to_string(),
             ))
         })
@@ -53,19 +55,47 @@ pub fn report_from_json(v: &Value, code: impl Fn(&str) -> Option<&'static str>) 
     Some(Report { issues, skipped })
 }
 
-fn issue_from_json(v: &Value, code: &impl Fn(&str) -> Option<&'static str>) -> Option<Issue> {
+fn issue_from_json(v: &Value, code: &impl Fn(&str) -> Option<Code>) -> Option<Issue> {
     let s = |k: &str| v.get(k).and_then(|x| x.as_str()).map(str::to_string);
-    let severity = match v.get("severity")?.as_str()? {
-        "blocking" => Severity::Blocking,
-        "advisory" => Severity::Advisory,
-        _ => return None,
-    };
+    let code = code(v.get("code")?.as_str()?)?;
+    if v.get("severity")?.as_str()? != code.severity.as_str() {
+        return None;
+    }
     Some(Issue {
-        code: code(v.get("code")?.as_str()?)?,
-        severity,
+        code,
         message: s("message")?,
         node_id: s("nodeId"),
         edge_id: s("edgeId"),
         pointer: s("pointer"),
+        fixes: super::remedy::fixes_from(v.as_object()?)?,
     })
+}
+
+/// The `{formatVersion, error: {...}}` document of `--format json`.
+pub fn error_json(err: &Error) -> serde_json::Value {
+    let mut e = serde_json::Map::new();
+    e.insert("code".into(), err.code().into());
+    e.insert("message".into(), err.message.clone().into());
+    if let Some(h) = &err.help {
+        e.insert("help".into(), h.to_string().into());
+    }
+    super::remedy::insert_fixes(&mut e, &err.fixes);
+    if let Some(i) = &err.issue {
+        e.insert("issue".into(), i.code.name.into());
+    }
+    if let Some(loc) = &err.location {
+        if let Some(f) = &loc.file {
+            e.insert("file".into(), f.clone().into());
+        }
+        if let Some(p) = &loc.pointer {
+            e.insert("pointer".into(), p.clone().into());
+        }
+        if let Some(l) = loc.line {
+            e.insert("line".into(), l.into());
+        }
+        if let Some(c) = loc.column {
+            e.insert("column".into(), c.into());
+        }
+    }
+    serde_json::json!({"formatVersion": 1, "error": e})
 }

@@ -9,6 +9,7 @@ pub mod findings;
 pub mod jcs;
 pub mod json;
 pub mod parse;
+pub mod remedy;
 pub mod shorthand;
 pub mod span;
 

@@ -41,6 +41,31 @@ pub fn value(text: &str) -> Result<Value, ParseError> {
     }
 }
 
+/// The CLI text of a value, as [`value`] reads it back: a reference as
+/// `@node.path` (a `branchId` has no shorthand: its JSON, in wire form), a
+/// string as itself unless it would read as something else (then as JSON),
+/// anything else as compact JSON. Not shell-quoted.
+pub fn text(v: &Value) -> String {
+    match v {
+        Value::Ref(r) if r.branch_id.is_none() => {
+            let sel = match r.select {
+                Select::First => String::new(),
+                Select::Last => "[last]".into(),
+                Select::All => "[all]".into(),
+                Select::Index(n) => format!("[{n}]"),
+            };
+            let path = r
+                .path
+                .as_deref()
+                .map(|p| format!(".{p}"))
+                .unwrap_or_default();
+            format!("@{}{sel}{path}", r.node)
+        }
+        Value::String(s) if value(s).ok().as_ref() == Some(v) => s.clone(),
+        other => super::json::compact(other),
+    }
+}
+
 const FORMS: &str = "@node, @node.path, @node[last].path, @node[all] or @node[2].path";
 
 /// Parses the part after `@`.
@@ -112,6 +137,31 @@ mod tests {
         assert!(reference("fetch[middle]").is_err());
         assert!(reference("").is_err());
         assert!(reference("a..b").is_err());
+    }
+
+    #[test]
+    fn text_reads_back_as_the_same_value() {
+        for t in [
+            "@fetch",
+            "@fetch.body",
+            "@fetch[last].id",
+            "@fetch[all]",
+            "@fetch[2].x",
+            "tickets_get",
+            "\"@home\"",
+            "\"true\"",
+            "\"3\"",
+            "true",
+            "3",
+            "[1,2]",
+            "{\"a\":1}",
+            "null",
+            "two words",
+        ] {
+            let v = value(t).unwrap();
+            assert_eq!(text(&v), t, "{t}");
+            assert_eq!(value(&text(&v)).unwrap(), v, "{t}");
+        }
     }
 
     #[test]

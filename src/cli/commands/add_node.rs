@@ -56,11 +56,8 @@ pub fn run(s: &mut Session, a: AddNodeArgs) -> Result<Reply> {
     };
     let forge = s.forge()?;
     let plan = s.plan_id(forge.store())?;
-    Ok(echo_reply(&forge.add_node(
-        &plan,
-        node,
-        a.replace,
-        a.scaffold,
-        a.expect.expect_rev,
-    )?))
+    Ok(echo_reply(
+        s,
+        &forge.add_node(&plan, node, a.replace, a.scaffold, a.expect.expect_rev)?,
+    ))
 }

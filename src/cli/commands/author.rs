@@ -32,7 +32,7 @@ pub fn run(s: &mut Session, a: AuthorArgs) -> Result<Reply> {
     Ok(Reply::new(
         format!(
             "{}\nIt is now the current plan.",
-            templates::authored_text(&p)
+            templates::authored_text(&p, &s.voice(&p.plan_id))
         ),
         templates::authored_json(&p),
     ))

@@ -64,9 +64,8 @@ pub fn run(s: &mut Session, a: BoundsArgs) -> Result<Reply> {
             None => *cur,
         };
     }
-    Ok(echo_reply(&forge.set_bounds(
-        &plan,
-        Bounds::from_members(vals),
-        a.expect.expect_rev,
-    )?))
+    Ok(echo_reply(
+        s,
+        &forge.set_bounds(&plan, Bounds::from_members(vals), a.expect.expect_rev)?,
+    ))
 }

@@ -22,5 +22,5 @@ pub fn run(s: &mut Session, a: CloneArgs) -> Result<Reply> {
     let plan = s.plan_id(forge.store())?;
     let echo = forge.clone_plan(&plan, &a.new_id, a.at)?;
     forge.store().set_current(&a.new_id)?;
-    Ok(echo_reply(&echo))
+    Ok(echo_reply(s, &echo))
 }

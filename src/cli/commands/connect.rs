@@ -27,12 +27,15 @@ pub struct ConnectArgs {
 pub fn run(s: &mut Session, a: ConnectArgs) -> Result<Reply> {
     let forge = s.forge()?;
     let plan = s.plan_id(forge.store())?;
-    Ok(echo_reply(&forge.connect(
-        &plan,
-        &a.from,
-        &a.to,
-        a.handle.as_deref(),
-        a.id.as_deref(),
-        a.expect.expect_rev,
-    )?))
+    Ok(echo_reply(
+        s,
+        &forge.connect(
+            &plan,
+            &a.from,
+            &a.to,
+            a.handle.as_deref(),
+            a.id.as_deref(),
+            a.expect.expect_rev,
+        )?,
+    ))
 }

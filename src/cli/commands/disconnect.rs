@@ -17,9 +17,8 @@ pub struct DisconnectArgs {
 pub fn run(s: &mut Session, a: DisconnectArgs) -> Result<Reply> {
     let forge = s.forge()?;
     let plan = s.plan_id(forge.store())?;
-    Ok(echo_reply(&forge.disconnect(
-        &plan,
-        &a.edge,
-        a.expect.expect_rev,
-    )?))
+    Ok(echo_reply(
+        s,
+        &forge.disconnect(&plan, &a.edge, a.expect.expect_rev)?,
+    ))
 }

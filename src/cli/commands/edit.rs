@@ -120,15 +120,15 @@ pub fn run(s: &mut Session, a: EditArgs) -> Result<Reply> {
                     "edit of `{}` aborted: the file was emptied; nothing was written",
                     a.id
                 );
-                return Ok(echo_reply(&forge.edit_noop(&draft, &why)?));
+                return Ok(echo_reply(s, &forge.edit_noop(&draft, &why)?));
             }
             Ok(Parsed::Unchanged) => {
                 let why = format!("no change to `{}`; nothing was written", a.id);
-                return Ok(echo_reply(&forge.edit_noop(&draft, &why)?));
+                return Ok(echo_reply(s, &forge.edit_noop(&draft, &why)?));
             }
             Ok(Parsed::Changed(node)) => {
                 return match forge.apply_edit(&draft, node) {
-                    Ok(echo) => Ok(echo_reply(&echo)),
+                    Ok(echo) => Ok(echo_reply(s, &echo)),
                     Err(e) if e.kind == ErrorKind::RevisionMoved => {
                         let kept = file.keep().map(|(_, p)| p).unwrap_or(path);
                         Err(e.with_help(format!(

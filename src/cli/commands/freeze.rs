@@ -16,7 +16,10 @@ pub fn run(s: &mut Session, _a: FreezeArgs) -> Result<Reply> {
     let plan = s.plan_id(forge.store())?;
     let f = forge.freeze(&plan)?;
     if f.frozen {
-        return Ok(Reply::new(status::freeze_text(&f), status::freeze_json(&f)));
+        return Ok(Reply::new(
+            status::freeze_text(&f, &s.voice(&plan)),
+            status::freeze_json(&f),
+        ));
     }
     // Refused: each blocking issue is also drawn on stderr, in the plan's
     // export text (text mode only).
@@ -26,11 +29,14 @@ pub fn run(s: &mut Session, _a: FreezeArgs) -> Result<Reply> {
     } else {
         Vec::new()
     };
-    Ok(Reply::new(status::freeze_text(&f), status::freeze_json(&f))
-        .headline(format!(
-            "Plan {plan} could not be frozen: {} blocking issue(s), shown above.",
-            f.report.counts().blocking
-        ))
-        .diagnostics(diagnostics)
-        .exit(1))
+    Ok(Reply::new(
+        status::freeze_text(&f, &s.voice(&plan)),
+        status::freeze_json(&f),
+    )
+    .headline(format!(
+        "Plan {plan} could not be frozen: {} blocking issue(s), shown above.",
+        f.report.counts().blocking
+    ))
+    .diagnostics(diagnostics)
+    .exit(1))
 }

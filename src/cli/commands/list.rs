@@ -12,7 +12,7 @@ pub struct ListArgs {}
 pub fn run(s: &mut Session, _a: ListArgs) -> Result<Reply> {
     let plans = s.forge()?.list()?;
     Ok(Reply::new(
-        status::list_text(&plans),
+        status::list_text(&plans, &s.voice("")),
         status::list_json(&plans),
     ))
 }

@@ -182,9 +182,9 @@ pub fn dispatch(s: &mut Session, command: Command) -> Result<Reply> {
 }
 
 /// The echo of a mutation as a reply.
-pub fn echo_reply(echo: &crate::forge::Echo) -> Reply {
+pub fn echo_reply(s: &Session, echo: &crate::forge::Echo) -> Reply {
     Reply::new(
-        crate::render::echo::text(echo),
+        crate::render::echo::text(echo, &s.voice(&echo.plan_id)),
         crate::render::echo::json(echo),
     )
 }

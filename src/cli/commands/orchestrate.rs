@@ -62,7 +62,7 @@ pub fn run(s: &mut Session, a: OrchestrateArgs) -> Result<Reply> {
         }
         o
     };
-    let mut text = templates::orchestrated_text(&done, &d);
+    let mut text = templates::orchestrated_text(&done, &d, &crate::cli::voice::CliVoice::default());
     if done.stored.is_some() {
         text.push_str("\nIt is now the current plan.");
     }

@@ -30,10 +30,13 @@ pub fn run(s: &mut Session, a: PhaseArgs) -> Result<Reply> {
     }
     let forge = s.forge()?;
     let plan = s.plan_id(forge.store())?;
-    Ok(echo_reply(&forge.set_node_phase(
-        &plan,
-        &a.id,
-        if a.clear { None } else { a.phase },
-        a.expect.expect_rev,
-    )?))
+    Ok(echo_reply(
+        s,
+        &forge.set_node_phase(
+            &plan,
+            &a.id,
+            if a.clear { None } else { a.phase },
+            a.expect.expect_rev,
+        )?,
+    ))
 }

@@ -46,7 +46,7 @@ pub fn run(s: &mut Session, a: ReadArgs) -> Result<Reply> {
     let slice = forge.read(&plan, key)?;
     Ok(Reply::for_format(
         s.format(),
-        || read::text(&slice),
+        || read::text(&slice, &s.voice(&slice.plan_id)),
         || read::json(&slice),
     ))
 }

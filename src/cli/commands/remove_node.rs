@@ -17,9 +17,8 @@ pub struct RemoveNodeArgs {
 pub fn run(s: &mut Session, a: RemoveNodeArgs) -> Result<Reply> {
     let forge = s.forge()?;
     let plan = s.plan_id(forge.store())?;
-    Ok(echo_reply(&forge.remove_node(
-        &plan,
-        &a.id,
-        a.expect.expect_rev,
-    )?))
+    Ok(echo_reply(
+        s,
+        &forge.remove_node(&plan, &a.id, a.expect.expect_rev)?,
+    ))
 }

@@ -28,11 +28,8 @@ pub fn run(s: &mut Session, a: SetArgs) -> Result<Reply> {
         .map_err(|e| Error::invalid(format!("the value {:?}: {}", a.value, e)))?;
     let forge = s.forge()?;
     let plan = s.plan_id(forge.store())?;
-    Ok(echo_reply(&forge.set_node_field(
-        &plan,
-        &a.id,
-        &a.path,
-        value,
-        a.expect.expect_rev,
-    )?))
+    Ok(echo_reply(
+        s,
+        &forge.set_node_field(&plan, &a.id, &a.path, value, a.expect.expect_rev)?,
+    ))
 }

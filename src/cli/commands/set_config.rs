@@ -37,11 +37,8 @@ pub fn run(s: &mut Session, a: SetConfigArgs) -> Result<Reply> {
                 .ok_or_else(|| crate::forge::unknown_node(&loaded, &a.id))?
         }
     };
-    Ok(echo_reply(&forge.set_node_config(
-        &plan,
-        &a.id,
-        kind,
-        definition,
-        a.expect.expect_rev,
-    )?))
+    Ok(echo_reply(
+        s,
+        &forge.set_node_config(&plan, &a.id, kind, definition, a.expect.expect_rev)?,
+    ))
 }

@@ -39,15 +39,16 @@ pub fn run(s: &mut Session, a: SubmitArgs) -> Result<Reply> {
         } else {
             Vec::new()
         };
-        return Ok(
-            Reply::new(status::submit_text(&preview), status::submit_json(&preview))
-                .headline(format!(
-                    "Could not freeze {plan} for submission: {} blocking issue(s), shown above.",
-                    preview.report.counts().blocking
-                ))
-                .diagnostics(diagnostics)
-                .exit(1),
-        );
+        return Ok(Reply::new(
+            status::submit_text(&preview, &s.voice(&preview.plan_id)),
+            status::submit_json(&preview),
+        )
+        .headline(format!(
+            "Could not freeze {plan} for submission: {} blocking issue(s), shown above.",
+            preview.report.counts().blocking
+        ))
+        .diagnostics(diagnostics)
+        .exit(1));
     }
     if !a.yes && s.interactive() {
         let mut err = std::io::stderr().lock();
@@ -77,7 +78,7 @@ pub fn run(s: &mut Session, a: SubmitArgs) -> Result<Reply> {
     }
     let done = forge.submit_approve(preview)?;
     Ok(Reply::new(
-        status::submit_text(&done),
+        status::submit_text(&done, &s.voice(&done.plan_id)),
         status::submit_json(&done),
     ))
 }

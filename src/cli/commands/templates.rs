@@ -14,7 +14,10 @@ pub fn run(s: &mut Session, _a: TemplatesArgs) -> Result<Reply> {
     let forge = s.forge()?;
     let list = forge.templates()?;
     let refused = list.iter().any(|t| !t.usable());
-    let reply = Reply::new(templates::list_text(&list), templates::list_json(&list));
+    let reply = Reply::new(
+        templates::list_text(&list, &crate::cli::voice::CliVoice::default()),
+        templates::list_json(&list),
+    );
     // A refused template is a finding against the store's templates: exit 1.
     Ok(if refused { reply.exit(1) } else { reply })
 }

@@ -21,5 +21,5 @@ pub struct UndoArgs {
 pub fn run(s: &mut Session, a: UndoArgs) -> Result<Reply> {
     let forge = s.forge()?;
     let plan = s.plan_id(forge.store())?;
-    Ok(echo_reply(&forge.undo(&plan, a.expect.expect_rev)?))
+    Ok(echo_reply(s, &forge.undo(&plan, a.expect.expect_rev)?))
 }

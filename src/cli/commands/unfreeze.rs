@@ -12,5 +12,5 @@ pub struct UnfreezeArgs {}
 pub fn run(s: &mut Session, _a: UnfreezeArgs) -> Result<Reply> {
     let forge = s.forge()?;
     let plan = s.plan_id(forge.store())?;
-    Ok(echo_reply(&forge.unfreeze(&plan)?))
+    Ok(echo_reply(s, &forge.unfreeze(&plan)?))
 }

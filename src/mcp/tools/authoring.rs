@@ -4,6 +4,7 @@
 
 use super::{Args, Outcome};
 use crate::forge::{Echo, Forge};
+use crate::mcp::voice::ToolVoice;
 use crate::model::error::Error;
 use crate::model::error::Result;
 use crate::model::value::Map;
@@ -12,7 +13,7 @@ use crate::render;
 use crate::wire::codec;
 
 pub(super) fn echo(e: Echo) -> Outcome {
-    Outcome::text(render::echo::text(&e))
+    Outcome::text(render::echo::text(&e, &ToolVoice::about(&e.plan_id)))
 }
 
 /// A decoding refusal from the wire module, with its pointer.
@@ -144,7 +145,7 @@ pub(super) fn clone_plan(f: &Forge, a: &Args) -> Result<Outcome> {
 
 pub(super) fn freeze_plan(f: &Forge, a: &Args) -> Result<Outcome> {
     let fr = f.freeze(a.str("planId")?)?;
-    let text = render::status::freeze_text(&fr);
+    let text = render::status::freeze_text(&fr, &ToolVoice::about(&fr.plan_id));
     Ok(if fr.frozen {
         Outcome::text(text)
     } else {
@@ -158,7 +159,7 @@ pub(super) fn unfreeze_plan(f: &Forge, a: &Args) -> Result<Outcome> {
 
 pub(super) fn submit_plan(f: &Forge, a: &Args) -> Result<Outcome> {
     let s = f.submit(a.str("planId")?, Some(a.str("decidedBy")?))?;
-    let text = render::status::submit_text(&s);
+    let text = render::status::submit_text(&s, &ToolVoice::about(&s.plan_id));
     Ok(if s.approved {
         Outcome::text(text)
     } else {

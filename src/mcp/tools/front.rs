@@ -4,11 +4,15 @@
 use super::authoring::object;
 use super::{Args, Outcome};
 use crate::forge::Forge;
+use crate::mcp::voice::ToolVoice;
 use crate::model::error::Result;
 use crate::render;
 
 pub(super) fn list_templates(f: &Forge, _a: &Args) -> Result<Outcome> {
-    Ok(Outcome::text(render::templates::list_text(&f.templates()?)))
+    Ok(Outcome::text(render::templates::list_text(
+        &f.templates()?,
+        &ToolVoice::default(),
+    )))
 }
 
 pub(super) fn instantiate_plan(f: &Forge, a: &Args) -> Result<Outcome> {
@@ -24,7 +28,7 @@ pub(super) fn instantiate_plan(f: &Forge, a: &Args) -> Result<Outcome> {
 pub(super) fn author_plan(f: &Forge, a: &Args) -> Result<Outcome> {
     let p = f.author(a.str("request")?, None)?;
     // The shared text ends with advice in CLI terms; the tools have their own.
-    let text = render::templates::authored_text(&p);
+    let text = render::templates::authored_text(&p, &ToolVoice::about(&p.plan_id));
     let mut out: Vec<String> = text
         .lines()
         .filter(|l| !l.starts_with("Next: "))

@@ -16,10 +16,12 @@ pub mod schema;
 mod table;
 
 use crate::forge::Forge;
+use crate::mcp::voice::ToolVoice;
 use crate::model::Value;
 use crate::model::error::Error;
 use crate::model::error::ErrorKind;
 use crate::model::error::Result;
+use crate::model::remedy::{Remedy, Voice};
 use crate::model::value::Map;
 use serde_json::{Value as J, json};
 
@@ -174,7 +176,7 @@ impl Outcome {
     }
 
     /// An error as the model reads it: the tool, the message (naming the id),
-    /// where, and what to do.
+    /// where, and what to do, as tool calls.
     pub fn error(tool: &str, e: Error) -> Outcome {
         let mut text = format!("{tool} refused: {}", e.message);
         if let Some(p) = e.location.as_ref().and_then(|l| l.pointer.as_deref())
@@ -182,11 +184,15 @@ impl Outcome {
         {
             text.push_str(&format!("\n(at {p})"));
         }
-        if let Some(h) = &e.help {
-            text.push_str(&format!("\nWhat to do: {h}"));
+        let voice = match &e.plan {
+            Some(p) => ToolVoice::about(p),
+            None => ToolVoice::default(),
+        };
+        if !e.fixes.is_empty() {
+            text.push_str(&format!("\nWhat to do: {}", voice.fixes(&e.fixes)));
         }
-        if let Some(hint) = tool_hint(tool, e.kind) {
-            text.push_str(&format!("\nWith these tools: {hint}"));
+        if let Some(h) = &e.help {
+            text.push_str(&format!("\n{h}"));
         }
         let front = all()
             .iter()
@@ -194,7 +200,10 @@ impl Outcome {
         if let Some(i) = &e.issue
             && !front
         {
-            text.push_str(&format!("\n(explain_issue {} says more)", i.code));
+            let explain = Remedy::Explain {
+                code: i.code.name.to_string(),
+            };
+            text.push_str(&format!("\n({} says more)", voice.say(&explain)));
         }
         Outcome {
             ok: false,
@@ -203,29 +212,6 @@ impl Outcome {
             json: None,
             error: Some(e),
         }
-    }
-}
-
-/// The tool-side way out of a refusal whose help may speak of CLI commands.
-fn tool_hint(tool: &str, kind: ErrorKind) -> Option<&'static str> {
-    match kind {
-        ErrorKind::NotEditable => Some(
-            "unfreeze_plan makes a reviewable plan editable again; an executable plan never changes, so copy it with clone_plan and edit the copy",
-        ),
-        ErrorKind::RevisionMoved => Some(
-            "read the plan again (plan_status, plan_read) and redo the change, passing the new revision as expectedRevision",
-        ),
-        ErrorKind::DuplicateId if tool == "add_node" => Some(
-            "change the existing node with set_node_config or set_node_field, or remove_node it first, or pick another id",
-        ),
-        ErrorKind::UnknownNode | ErrorKind::UnknownEdge => {
-            Some("plan_outline lists every node id; plan_read shows a node with its edges")
-        }
-        ErrorKind::UnknownPlan => Some("create_plan makes a new plan"),
-        ErrorKind::InvalidInput | ErrorKind::UnknownKey if tool == "instantiate_plan" => {
-            Some("list_templates shows every template with its params and their types")
-        }
-        _ => None,
     }
 }
 

@@ -4,6 +4,7 @@
 use super::{Args, Outcome};
 use crate::forge::Forge;
 use crate::forge::read::ReadKey;
+use crate::mcp::voice::ToolVoice;
 use crate::model::Value;
 use crate::model::error::Error;
 use crate::model::error::Result;
@@ -40,7 +41,7 @@ pub(super) fn validate_plan(f: &Forge, a: &Args) -> Result<Outcome> {
             p.state(),
             render::issues::counts(&report.counts())
         ),
-        render::issues::list(&report.issues),
+        render::issues::list(&report.issues, &ToolVoice::about(&p.plan_id)),
     ];
     if let Some(s) = crate::model::issue::skipped_summary(&report.skipped) {
         out.push(format!("Note: some checks were {s}."));
@@ -107,8 +108,10 @@ pub(super) fn plan_read(f: &Forge, a: &Args) -> Result<Outcome> {
             ));
         }
     };
+    let slice = f.read(a.str("planId")?, key)?;
     Ok(Outcome::text(render::read::text(
-        &f.read(a.str("planId")?, key)?,
+        &slice,
+        &ToolVoice::about(&slice.plan_id),
     )))
 }
 

@@ -1,0 +1,26 @@
+//! The fold's and the store's notes, worded as findings by the checks whose
+//! codes they are.
+
+use crate::model::Issue;
+use crate::model::note::Note;
+
+/// Every note as its finding, in order.
+pub fn issues(notes: &[Note]) -> Vec<Issue> {
+    notes.iter().map(issue).collect()
+}
+
+fn issue(note: &Note) -> Issue {
+    match note {
+        Note::DanglingEdge { edge, missing } => super::dangling_edge::issue(edge, missing),
+        Note::UnknownNode { node } => super::unknown_node::issue(node),
+        Note::DuplicateEdgeId { kept, lost } => super::duplicate_edge_id::issue(kept, lost),
+        Note::DuplicateNodeId { id, lost, kept } => super::duplicate_node_id::issue(id, lost, kept),
+        Note::TornTail { ops } => super::torn_tail::issue(*ops),
+        Note::DigestMismatch {
+            plan,
+            state,
+            frozen,
+            actual,
+        } => super::digest_mismatch::issue(plan, *state, frozen, actual),
+    }
+}

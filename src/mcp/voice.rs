@@ -1,0 +1,166 @@
+//! Fixes worded for a model: each remedy as the tool call that carries it
+//! out, with its arguments in wire form (`set_node_field {"planId": …}`).
+//! Nothing here names a CLI command, flag or shorthand.
+
+use crate::model::remedy::{Fill, Pick, Remedy, Voice};
+use serde_json::{Map, Value as J, json};
+
+/// Words remedies as tool calls on `plan` (when the answer is about one).
+#[derive(Debug, Clone, Default)]
+pub struct ToolVoice {
+    pub plan: Option<String>,
+}
+
+impl ToolVoice {
+    pub fn about(plan: &str) -> ToolVoice {
+        ToolVoice {
+            plan: Some(plan.to_string()),
+        }
+    }
+
+    /// `tool {"planId": …, args…}` with the plan first.
+    fn call(&self, tool: &str, args: J) -> String {
+        let mut m = Map::new();
+        if let Some(p) = &self.plan {
+            m.insert("planId".into(), p.clone().into());
+        }
+        if let J::Object(a) = args {
+            m.extend(a);
+        }
+        format!("{tool} {}", compact(&J::Object(m)))
+    }
+}
+
+/// What the model fills in itself, as a marked placeholder string.
+fn choose(what: &str) -> J {
+    J::String(format!("<{what}>"))
+}
+
+fn pick(p: &Pick) -> J {
+    match p {
+        Pick::Id(id) => id.clone().into(),
+        Pick::Any(what) => choose(what),
+    }
+}
+
+fn fill(f: &Fill) -> J {
+    match f {
+        Fill::Value(v) => crate::wire::convert::to_json(v),
+        Fill::Choose(what) => choose(what),
+    }
+}
+
+/// Compact JSON text.
+fn compact(v: &J) -> String {
+    serde_json::to_string(v).expect("JSON values always serialise")
+}
+
+impl Voice for ToolVoice {
+    fn say(&self, r: &Remedy) -> String {
+        match r {
+            Remedy::SetField { node, path, value } => self.call(
+                "set_node_field",
+                json!({"nodeId": node, "path": path, "value": fill(value)}),
+            ),
+            Remedy::SetPhase { node, phase } => self.call(
+                "set_node_phase",
+                json!({"nodeId": node, "phase": phase.as_ref().map_or(J::Null, fill)}),
+            ),
+            Remedy::SetDefinition { node } => self.call(
+                "set_node_config",
+                json!({"nodeId": node, "definition": {"kind": "<its kind>", "definition": "<the whole definition>"}}),
+            ),
+            Remedy::Connect { from, to, handle } => {
+                let mut edge = json!({"from": pick(from), "to": pick(to)});
+                if let Some(h) = handle {
+                    edge["handle"] = h.clone().into();
+                }
+                self.call("connect_nodes", json!({ "edge": edge }))
+            }
+            Remedy::Disconnect { edge } => self.call("disconnect_edge", json!({ "edgeId": edge })),
+            Remedy::ChangeHandle {
+                edge,
+                from,
+                to,
+                handle,
+            } => format!(
+                "{}, then {}",
+                self.call("disconnect_edge", json!({ "edgeId": edge })),
+                self.call(
+                    "connect_nodes",
+                    json!({"edge": {"from": from, "to": to, "handle": handle}})
+                )
+            ),
+            Remedy::RemoveNode { node } => self.call("remove_node", json!({ "nodeId": node })),
+            Remedy::AddNode { id, kind } => self.call(
+                "add_node",
+                json!({"node": {
+                    "id": id.clone().map_or_else(|| choose("a new id"), J::from),
+                    "kind": kind.map_or_else(|| choose("its kind"), |k| k.as_str().into()),
+                    "definition": "<its definition>",
+                }}),
+            ),
+            Remedy::SetBound { bound, value } => format!(
+                "{} (set_bounds replaces all five bounds: give the other four as they are now)",
+                self.call("set_bounds", json!({"bounds": {bound.key(): value}}))
+            ),
+            Remedy::Freeze => self.call("freeze_plan", json!({})),
+            Remedy::Unfreeze => self.call("unfreeze_plan", json!({})),
+            Remedy::Clone => {
+                let mut args = Map::new();
+                if let Some(p) = &self.plan {
+                    args.insert("sourcePlanId".into(), p.clone().into());
+                }
+                args.insert("newPlanId".into(), "plan-<new-name>".into());
+                format!("clone_plan {}", compact(&J::Object(args)))
+            }
+            Remedy::Outline => self.call("plan_outline", json!({})),
+            Remedy::ReadNode { node } => self.call("plan_read", json!({ "node": node })),
+            Remedy::ReadPhase { phase } => self.call("plan_read", json!({ "phase": phase })),
+            Remedy::Status => self.call("plan_status", json!({})),
+            Remedy::Validate => self.call("validate_plan", json!({})),
+            Remedy::Explain { code } => format!("explain_issue {}", json!({ "code": code })),
+            Remedy::ListTemplates => "list_templates {}".into(),
+            Remedy::Author => format!(
+                "author_plan {}",
+                json!({"request": "<the owner's request, verbatim>"})
+            ),
+            Remedy::CreatePlan => "create_plan {}".into(),
+            Remedy::AddToRegistry { tool } => format!(
+                "ask the owner to add `{}` to the store's registry (no tool adds registry entries)",
+                crate::model::ids::quote_id(tool)
+            ),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Ref, Value};
+
+    #[test]
+    fn remedies_read_as_tool_calls() {
+        let v = ToolVoice::about("plan-x");
+        assert_eq!(
+            v.say(&Remedy::SetField {
+                node: "w".into(),
+                path: "args.content".into(),
+                value: Fill::Value(Value::Ref(Box::new(Ref::new("accept")))),
+            }),
+            r#"set_node_field {"planId":"plan-x","nodeId":"w","path":"args.content","value":{"$ref":{"node":"accept","select":"first"}}}"#
+        );
+        assert_eq!(
+            v.say(&Remedy::Connect {
+                from: Pick::any("a step before it"),
+                to: Pick::id("n"),
+                handle: Some("default".into()),
+            }),
+            r#"connect_nodes {"planId":"plan-x","edge":{"from":"<a step before it>","to":"n","handle":"default"}}"#
+        );
+        assert_eq!(
+            v.say(&Remedy::Clone),
+            r#"clone_plan {"sourcePlanId":"plan-x","newPlanId":"plan-<new-name>"}"#
+        );
+    }
+}
