@@ -1,5 +1,5 @@
 //! Generates a realistic, valid plan document (JSON) for tests, benchmarks
-//! and the README's measurements.
+//! and the measurements in docs/reading.md and docs/performance.md.
 //!
 //! ```text
 //! cargo run --release --example gen_plan -- --nodes 5000 --phases 8 --seed 1 \

@@ -1,6 +1,6 @@
 // Reading a plan allocates many small strings and maps; mimalloc makes the
 // whole fold-and-check path markedly faster than the system allocator (see
-// the Performance section of the README).
+// docs/performance.md).
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 

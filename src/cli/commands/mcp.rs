@@ -20,7 +20,7 @@ pub enum TierArg {
 /// An MCP client launches it and talks on stdin/stdout; only protocol
 /// frames go to stdout, and the server exits when stdin closes. Tool calls
 /// act as `mcp` unless --actor or PLANFORGE_ACTOR says otherwise, and never
-/// change the store's current plan. The README shows a client
+/// change the store's current plan. docs/mcp.md shows a client
 /// configuration.
 #[derive(Args, Debug, Clone)]
 pub struct McpArgs {
