@@ -213,7 +213,7 @@ Register-ArgumentCompleter -Native -CommandName 'planforge' -ScriptBlock {
             break
         }
         'planforge;add-node' {
-            [CompletionResult]::new('--kind', '--kind', [CompletionResultType]::ParameterName, 'entry, call, reason, transform, branch, select or join')
+            [CompletionResult]::new('--kind', '--kind', [CompletionResultType]::ParameterName, 'The node kind')
             [CompletionResult]::new('--phase', '--phase', [CompletionResultType]::ParameterName, 'The phase (a label for reading; edges alone order execution)')
             [CompletionResult]::new('--def', '--def', [CompletionResultType]::ParameterName, 'The definition: JSON or YAML text, @FILE, or - for stdin. Field flags below are applied on top of it')
             [CompletionResult]::new('--input', '--input', [CompletionResultType]::ParameterName, 'entry: a run input field, PATH:TYPE (TYPE: string[:MAXBYTES], number, boolean, enum:A,B,…); repeatable')

@@ -308,7 +308,7 @@ _planforge() {
             fi
             case "${prev}" in
                 --kind)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "entry call reason transform branch select join" -- "${cur}"))
                     return 0
                     ;;
                 --phase)
@@ -2192,7 +2192,7 @@ _planforge() {
             fi
             case "${prev}" in
                 --kind)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "entry call reason transform branch select join" -- "${cur}"))
                     return 0
                     ;;
                 --def)

@@ -199,7 +199,7 @@ set edit:completion:arg-completer[planforge] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
         }
         &'planforge;add-node'= {
-            cand --kind 'entry, call, reason, transform, branch, select or join'
+            cand --kind 'The node kind'
             cand --phase 'The phase (a label for reading; edges alone order execution)'
             cand --def 'The definition: JSON or YAML text, @FILE, or - for stdin. Field flags below are applied on top of it'
             cand --input 'entry: a run input field, PATH:TYPE (TYPE: string[:MAXBYTES], number, boolean, enum:A,B,…); repeatable'

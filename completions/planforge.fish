@@ -238,7 +238,13 @@ always\t''
 never\t''"
 complete -c planforge -n "__fish_planforge_using_subcommand read" -s q -l quiet -d 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
 complete -c planforge -n "__fish_planforge_using_subcommand read" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c planforge -n "__fish_planforge_using_subcommand add-node" -l kind -d 'entry, call, reason, transform, branch, select or join' -r
+complete -c planforge -n "__fish_planforge_using_subcommand add-node" -l kind -d 'The node kind' -r -f -a "entry\t''
+call\t''
+reason\t''
+transform\t''
+branch\t''
+select\t''
+join\t''"
 complete -c planforge -n "__fish_planforge_using_subcommand add-node" -l phase -d 'The phase (a label for reading; edges alone order execution)' -r
 complete -c planforge -n "__fish_planforge_using_subcommand add-node" -l def -d 'The definition: JSON or YAML text, @FILE, or - for stdin. Field flags below are applied on top of it' -r
 complete -c planforge -n "__fish_planforge_using_subcommand add-node" -l input -d 'entry: a run input field, PATH:TYPE (TYPE: string[:MAXBYTES], number, boolean, enum:A,B,…); repeatable' -r
@@ -282,7 +288,13 @@ complete -c planforge -n "__fish_planforge_using_subcommand add-node" -l scaffol
 complete -c planforge -n "__fish_planforge_using_subcommand add-node" -l diamond -d 'join: mark it explicitly as a diamond join ({"kind": "diamond"})'
 complete -c planforge -n "__fish_planforge_using_subcommand add-node" -s q -l quiet -d 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
 complete -c planforge -n "__fish_planforge_using_subcommand add-node" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c planforge -n "__fish_planforge_using_subcommand set-config" -l kind -d 'The node\'s kind, as a check [default: the node\'s current kind]' -r
+complete -c planforge -n "__fish_planforge_using_subcommand set-config" -l kind -d 'The node\'s kind, as a check [default: the node\'s current kind]' -r -f -a "entry\t''
+call\t''
+reason\t''
+transform\t''
+branch\t''
+select\t''
+join\t''"
 complete -c planforge -n "__fish_planforge_using_subcommand set-config" -l def -d 'The definition: JSON or YAML text, @FILE, or - for stdin. Field flags below are applied on top of it' -r
 complete -c planforge -n "__fish_planforge_using_subcommand set-config" -l input -d 'entry: a run input field, PATH:TYPE (TYPE: string[:MAXBYTES], number, boolean, enum:A,B,…); repeatable' -r
 complete -c planforge -n "__fish_planforge_using_subcommand set-config" -l tool -d 'call: the tool to invoke (from the registry)' -r

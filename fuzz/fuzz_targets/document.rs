@@ -34,10 +34,10 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     for syntax in [Syntax::Json, Syntax::Yaml] {
-        if check_document("fuzz", text.to_string(), syntax, Some(registry())).is_err() {
+        if check_document("fuzz", text.to_string(), syntax, Some(registry()), &planforge::forge::validate::Options::default()).is_err() {
             continue;
         }
-        let _ = check_document("fuzz", text.to_string(), syntax, None);
+        let _ = check_document("fuzz", text.to_string(), syntax, None, &planforge::forge::validate::Options::default());
         let doc = codec::document(text, syntax).expect("validate read it");
         let content = document_content(&doc, "plan-fuzz");
         let exported = codec::document_json(&content, None, None, None);

@@ -278,13 +278,15 @@ pub fn main() -> std::process::ExitCode {
         Ok(c) => c,
         Err(e) => return std::process::ExitCode::from(usage_error(e, wants_json)),
     };
-    if !matches!(
+    let one_shot = !matches!(
         cli.command,
         commands::Command::Repl(_) | commands::Command::Mcp(_)
-    ) {
+    );
+    if one_shot {
         crate::store::exit::set_one_shot();
     }
     let mut session = Session::new(cli.global.clone());
+    session.one_shot = one_shot;
     std::process::ExitCode::from(run(&mut session, cli))
 }
 

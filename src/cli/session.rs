@@ -14,6 +14,9 @@ pub struct Session {
     pub global: Global,
     /// The plan chosen by `use` inside a REPL (local to that REPL).
     pub repl_plan: Option<String>,
+    /// The process runs one command and exits (not a REPL or a server): what
+    /// it loaded may be left to the operating system.
+    pub one_shot: bool,
 }
 
 impl Session {
@@ -21,6 +24,7 @@ impl Session {
         Session {
             global,
             repl_plan: None,
+            one_shot: false,
         }
     }
 

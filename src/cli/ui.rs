@@ -404,9 +404,14 @@ mod tests {
         let text = "{\"nodes\": [\n  {\"id\": \"s\", \"kind\": \"entry\", \"definition\": {\"input\": []}},\n  {\"id\": \"a\", \"phase\": \"é☃\", \"kind\": \"call\", \"definition\": {\"tool\": \"nope\", \"args\": {}, \"output\": [], \"onMissingValue\": \"fail\", \"authority\": [], \"replaySafe\": true, \"onIndeterminate\": \"halt\"}}\n], \"edges\": [{\"id\": \"e\", \"from\": \"s\", \"to\": \"a\"}]}";
         let reg =
             crate::model::registry::Registry::parse("tools: {t: {}}", Syntax::Yaml, "r").unwrap();
-        let t =
-            crate::forge::validate::check_document("p.json", text.into(), Syntax::Json, Some(&reg))
-                .unwrap();
+        let t = crate::forge::validate::check_document(
+            "p.json",
+            text.into(),
+            Syntax::Json,
+            Some(&reg),
+            &crate::forge::validate::Options::default(),
+        )
+        .unwrap();
         let f = &t.findings[0];
         let start = f.location.as_ref().unwrap().start;
         let d = IssueDiagnostic::new(&t, f);
@@ -428,9 +433,14 @@ mod tests {
         let text = "{\"nodes\": [\n  {\"id\": \"s\", \"kind\": \"entry\", \"definition\": {\"input\": []}},\n  {\"id\": \"a\", \"kind\": \"call\", \"definition\": {\"tool\": \"nope\", \"args\": {}, \"output\": [], \"onMissingValue\": \"fail\", \"authority\": [], \"replaySafe\": true, \"onIndeterminate\": \"halt\"}}\n], \"edges\": [{\"id\": \"e\", \"from\": \"s\", \"to\": \"a\"}]}";
         let reg =
             crate::model::registry::Registry::parse("tools: {t: {}}", Syntax::Yaml, "r").unwrap();
-        let t =
-            crate::forge::validate::check_document("p.json", text.into(), Syntax::Json, Some(&reg))
-                .unwrap();
+        let t = crate::forge::validate::check_document(
+            "p.json",
+            text.into(),
+            Syntax::Json,
+            Some(&reg),
+            &crate::forge::validate::Options::default(),
+        )
+        .unwrap();
         let d = IssueDiagnostic::new(&t, &t.findings[0]);
         let g = issue_report(
             &d,

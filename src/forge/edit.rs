@@ -7,7 +7,7 @@ use crate::model::error::Error;
 use crate::model::error::ErrorKind;
 use crate::model::error::Result;
 use crate::model::ids;
-use crate::model::remedy::{Pick, Remedy};
+use crate::model::remedy::{Fill, Pick, Remedy};
 use crate::model::shape::{self, ProblemKind, ShapeProblem};
 use crate::model::value::Map;
 use crate::model::{Bounds, Content, Edge, Handle, Node, NodeKind, OpBody, Value};
@@ -149,9 +149,25 @@ impl Forge {
                 if !replace {
                     return Err(Error::new(
                         ErrorKind::DuplicateId,
-                        format!("plan {} already has a node `{}` ({})", before.plan_id, node.id, existing.kind),
+                        format!(
+                            "plan {} already has a node `{}` ({})",
+                            before.plan_id, node.id, existing.kind
+                        ),
                     )
-                    .with_help("pass --replace to replace it in place, use `set`/`set-config` to change it, or choose another id"));
+                    .on_plan(&before.plan_id)
+                    .fix(
+                        Remedy::SetDefinition {
+                            node: node.id.clone(),
+                        }
+                        .when("to change the existing node"),
+                    )
+                    .fix(
+                        Remedy::AddNode {
+                            id: None,
+                            kind: Some(node.kind),
+                        }
+                        .when("under another id"),
+                    ));
                 }
                 replaced = true;
             }
@@ -185,7 +201,7 @@ impl Forge {
                 .ok_or_else(|| unknown_node(before, node_id))?;
             if node.kind != kind {
                 return Err(Error::refused(format!(
-                    "node `{node_id}` is {} node; set-config cannot turn it into {} node",
+                    "node `{node_id}` is {} node; its kind cannot change into {} node",
                     node.kind.a(),
                     kind.a()
                 ))
@@ -232,7 +248,7 @@ impl Forge {
                 "`{seg}` in the path `{}` is reserved for references and template holes, so it cannot be a field name",
                 crate::model::text::cut(path, 120)
             ))
-            .with_help("to set a reference, give it as the whole value: `@node.path`, or {\"$ref\": {\"node\": …, \"select\": \"first\"}}"));
+            .with_help("to set a reference, give the reference as the whole value of a field"));
         }
         // Each path segment is a level of the definition: deeper than a plan
         // holds, it could not be exported and read back.
@@ -255,7 +271,12 @@ impl Forge {
                     return Err(Error::invalid(format!(
                         "`{prefix}` of node `{node_id}` is a reference; its inside cannot be set field by field"
                     ))
-                    .with_help(format!("set the whole reference instead: `planforge set {node_id} {prefix} @node.path`")));
+                    .on_plan(&before.plan_id)
+                    .fix(Remedy::SetField {
+                        node: node_id.to_string(),
+                        path: prefix.clone(),
+                        value: Fill::choose("the whole new reference"),
+                    }));
                 }
             }
             before_value = get_path(&node.definition, path).cloned();
@@ -333,7 +354,7 @@ impl Forge {
             && !ids::is_valid_edge_id(id)
         {
             return Err(Error::invalid(format!(
-                "`{}` is not a valid edge id: use 1–64 letters, digits, `_` or `-` (or leave --id out to get a readable one)",
+                "`{}` is not a valid edge id: use 1–64 letters, digits, `_` or `-` (or give no id to get a readable one)",
                 ids::quote_id(id)
             )));
         }
@@ -372,7 +393,7 @@ impl Forge {
                             ErrorKind::DuplicateId,
                             format!("plan {} already has an edge `{i}` ({} → {} on `{}`)", before.plan_id, e.from, e.to, e.handle),
                         )
-                        .with_help("choose another id, or leave --id out to get a readable one"));
+                        .with_help("choose another id, or give no id to get a readable one"));
                     }
                     i.to_string()
                 }

@@ -60,7 +60,7 @@ fn unknown_code(code: &str) -> Error {
         ),
     )
     .with_help(format!(
-        "codes: {}; `planforge explain --all` explains every one",
+        "codes: {}",
         crate::model::suggest::choices(code, codes())
     ))
 }

@@ -9,6 +9,7 @@ use crate::model::error::Result;
 use crate::model::lifecycle::Approval;
 use crate::model::lifecycle::Frozen;
 use crate::model::lifecycle::State;
+use crate::model::remedy::Remedy;
 use crate::model::{AuthorityClaim, NodeKind};
 use crate::store::{Loaded, ensure_editable};
 
@@ -116,12 +117,17 @@ impl Forge {
             if now.state() != State::Reviewable {
                 return Err(Error::new(
                     ErrorKind::NotEditable,
-                    format!("plan {plan} is {}, not reviewable; only a reviewable plan can be unfrozen", now.state()),
+                    format!(
+                        "plan {plan} is {}, not reviewable; only a reviewable plan can be unfrozen",
+                        now.state()
+                    ),
                 )
+                .on_plan(plan)
                 .with_help(match now.state() {
-                    State::Executable => format!("an executable plan never changes; clone it: `planforge clone plan-<new-name> -p {plan}`"),
-                    _ => "it is already editable".to_string(),
-                }));
+                    State::Executable => "an executable plan never changes; work on a copy",
+                    _ => "it is already editable",
+                })
+                .fix_if(now.state() == State::Executable, Remedy::Clone));
             }
             meta.state = State::Editable;
             Ok(())
@@ -184,7 +190,8 @@ impl Forge {
                     ErrorKind::RevisionMoved,
                     format!("plan {plan} changed since it was checked (digest {} → {}); nothing was approved", preview.digest, now.digest),
                 )
-                .with_help("run submit again to check and approve the plan as it is now"));
+                .on_plan(&plan)
+                .with_help("submit again to check and approve the plan as it is now"));
             }
             if authority_set(now) != preview.authority_set {
                 return Err(Error::new(ErrorKind::RevisionMoved, format!("the authority of plan {plan} changed since it was checked")));

@@ -24,6 +24,7 @@ use crate::model::error::Error;
 use crate::model::error::ErrorKind;
 use crate::model::error::Result;
 use crate::model::registry::Registry;
+use crate::model::remedy::Remedy;
 use crate::store::{Loaded, Store};
 use std::cell::OnceCell;
 
@@ -155,14 +156,20 @@ pub fn unknown_node(loaded: &Loaded, id: &str) -> Error {
     let err = Error::new(
         ErrorKind::UnknownNode,
         format!("plan {} has no node `{quoted}`{hint}", loaded.plan_id),
-    );
+    )
+    .on_plan(&loaded.plan_id);
     if loaded.content().nodes.is_empty() {
-        err.with_help("the plan has no nodes yet; add one with `planforge add-node`")
+        err.with_help("the plan has no nodes yet")
+            .fix(Remedy::AddNode {
+                id: None,
+                kind: None,
+            })
     } else {
         err.with_help(format!(
             "nodes: {}",
             crate::model::suggest::choices(id, ids)
         ))
+        .fix(Remedy::Outline.when("it lists every node id"))
     }
 }
 

@@ -20,6 +20,7 @@ use crate::model::Issue;
 use crate::model::error::Error;
 use crate::model::error::ErrorKind;
 use crate::model::error::Result;
+use crate::model::remedy::{Remedy, Voice};
 use crate::model::{Node, OpBody, Value, ids};
 use crate::wire;
 
@@ -105,13 +106,17 @@ pub fn strip_errors(text: &str) -> String {
         .collect()
 }
 
-/// `body` with `err` shown on top, in comment lines.
-pub fn with_error(body: &str, err: &Error) -> String {
+/// `body` with `err` shown on top, in comment lines, its fixes worded by
+/// `voice`.
+pub fn with_error(body: &str, err: &Error, voice: &dyn Voice) -> String {
     let mut lines = vec!["error: the edited node was not applied".to_string()];
     lines.extend(err.message.lines().map(|l| format!("  {l}")));
     let at_line = err.location.as_ref().and_then(|l| l.line);
     if at_line.is_some() {
         lines.push(String::new()); // filled in below, once the block's length is known
+    }
+    if !err.fixes.is_empty() {
+        lines.push(format!("help: {}", voice.fixes(&err.fixes)));
     }
     if let Some(h) = &err.help {
         lines.extend(h.lines().map(|l| format!("help: {l}")));
@@ -191,12 +196,24 @@ pub fn parse(text: &str, original: &Node) -> Result<Parsed> {
     if node.kind != original.kind {
         return Err(Error::refused(format!(
             "node `{}` is {} node; edit cannot turn it into {} node",
-            original.id, original.kind.a(), node.kind.a()
+            original.id,
+            original.kind.a(),
+            node.kind.a()
         ))
-        .with_help(format!(
-            "set `kind` back to {}; for {} node, remove this one (`planforge remove-node {}`) and add a new one (`planforge add-node ID --kind {}`)",
-            original.kind, node.kind.a(), original.id, node.kind
-        )));
+        .with_help(format!("set `kind` back to {}", original.kind))
+        .fix(
+            Remedy::RemoveNode {
+                node: original.id.clone(),
+            }
+            .when(format!(
+                "for {} node: remove this one, then add a new one",
+                node.kind.a()
+            )),
+        )
+        .fix(Remedy::AddNode {
+            id: None,
+            kind: Some(node.kind),
+        }));
     }
     let problems = new_refusable(node.kind, Some(&original.definition), &node.definition);
     if !problems.is_empty() {
@@ -415,9 +432,13 @@ mod tests {
         let base = draft_text(&n);
         let broken = base.replace("definition:", "definition: [1,\n");
         let err = parse(&broken, &n).unwrap_err();
-        let once = with_error(&broken, &err);
+        let once = with_error(&broken, &err, &crate::cli::voice::CliVoice::default());
         assert!(once.starts_with("# ! error: the edited node was not applied\n"));
-        let twice = with_error(&strip_errors(&once), &err);
+        let twice = with_error(
+            &strip_errors(&once),
+            &err,
+            &crate::cli::voice::CliVoice::default(),
+        );
         assert_eq!(once, twice);
         assert_eq!(strip_errors(&once), broken);
         // The line it points at is a line of the reopened file.

@@ -40,7 +40,7 @@ pub struct Target {
     pub syntax: Syntax,
     pub report: Report,
     /// One per issue of `report`, in the same order, up to the listing
-    /// limit (see [`set_max_findings`]).
+    /// limit ([`Options::max_findings`]).
     pub findings: Vec<Finding>,
     /// Issues of `report` beyond the listing limit (counted, not listed).
     pub omitted: usize,
@@ -49,21 +49,33 @@ pub struct Target {
 /// How many findings a target lists by default; the rest are counted.
 pub const DEFAULT_MAX_FINDINGS: usize = 1000;
 
-static MAX_FINDINGS: std::sync::atomic::AtomicUsize =
-    std::sync::atomic::AtomicUsize::new(DEFAULT_MAX_FINDINGS);
-
-/// Sets how many findings each target lists (`0`: all). A garbage document
-/// can carry millions of findings; listing them all would cost gigabytes and
-/// help nobody, so the rest are counted and the output says how to see them.
-pub fn set_max_findings(n: usize) {
-    MAX_FINDINGS.store(
-        if n == 0 { usize::MAX } else { n },
-        std::sync::atomic::Ordering::Relaxed,
-    );
+/// How a validation runs.
+#[derive(Debug, Clone, Copy)]
+pub struct Options {
+    /// How many findings each target lists; the rest are counted. A garbage
+    /// document can carry millions of findings; listing them all would cost
+    /// gigabytes and help nobody, so the output says how many were left out.
+    pub max_findings: usize,
+    /// The process exits right after: the checked content is left to the
+    /// operating system instead of being freed piece by piece.
+    pub one_shot: bool,
 }
 
-fn max_findings() -> usize {
-    MAX_FINDINGS.load(std::sync::atomic::Ordering::Relaxed)
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            max_findings: DEFAULT_MAX_FINDINGS,
+            one_shot: false,
+        }
+    }
+}
+
+impl Options {
+    /// `n` findings per target at most (`0`: all).
+    pub fn listing(mut self, n: usize) -> Options {
+        self.max_findings = if n == 0 { usize::MAX } else { n };
+        self
+    }
 }
 
 /// An issue and where it is.
@@ -111,6 +123,7 @@ pub fn check_document(
     text: String,
     syntax: Syntax,
     registry: Option<&Registry>,
+    opts: &Options,
 ) -> Result<Target> {
     let doc = match codec::document(&text, syntax) {
         Ok(d) => d,
@@ -153,11 +166,15 @@ pub fn check_document(
         prior.push(issue);
     }
     let report = check::run(&content, registry, prior);
-    crate::store::exit::discard(content);
+    if opts.one_shot {
+        std::mem::forget(content);
+    } else {
+        drop(content);
+    }
     let nodes: Vec<&str> = nodes.iter().map(String::as_str).collect();
     let edges: Vec<&str> = edges.iter().map(String::as_str).collect();
     let text: Arc<str> = Arc::from(text);
-    let findings = locate_all(&text, syntax, &report.issues, &nodes, &edges);
+    let findings = locate_all(&text, syntax, &report.issues, &nodes, &edges, opts);
     let omitted = report.issues.len() - findings.len();
     Ok(Target {
         omitted,
@@ -172,12 +189,12 @@ pub fn check_document(
 }
 
 /// A stored plan's findings, located in its canonical export text.
-pub fn check_stored(loaded: &Loaded, report: Report) -> Target {
+pub fn check_stored(loaded: &Loaded, report: Report, opts: &Options) -> Target {
     let text: Arc<str> = Arc::from(export_text(loaded));
     let c = loaded.content();
     let nodes: Vec<&str> = c.nodes.iter().map(|n| n.id.as_str()).collect();
     let edges: Vec<&str> = c.edges.iter().map(|e| e.id.as_str()).collect();
-    let findings = locate_all(&text, Syntax::Json, &report.issues, &nodes, &edges);
+    let findings = locate_all(&text, Syntax::Json, &report.issues, &nodes, &edges, opts);
     let omitted = report.issues.len() - findings.len();
     Target {
         omitted,
@@ -203,16 +220,16 @@ pub fn export_text(loaded: &Loaded) -> String {
 
 impl Forge {
     /// Every finding on a stored plan, located in its export text.
-    pub fn validate(&self, plan: &str) -> Result<Target> {
+    pub fn validate(&self, plan: &str, opts: &Options) -> Result<Target> {
         let loaded = self.load(plan)?;
         let report = self.check(&loaded)?;
-        Ok(check_stored(&loaded, report))
+        Ok(check_stored(&loaded, report, opts))
     }
 
     /// Findings already made on a stored plan (a refused freeze or submit),
     /// located in its export text as it is now.
     pub fn locate(&self, plan: &str, report: Report) -> Result<Target> {
-        Ok(check_stored(&self.load(plan)?, report))
+        Ok(check_stored(&self.load(plan)?, report, &Options::default()))
     }
 }
 
@@ -265,6 +282,7 @@ fn locate_all(
     issues: &[Issue],
     nodes: &[&str],
     edges: &[&str],
+    opts: &Options,
 ) -> Vec<Finding> {
     let index = if issues.is_empty() {
         None
@@ -276,7 +294,7 @@ fn locate_all(
     let edge_at: HashMap<&str, usize> = edges.iter().enumerate().map(|(i, e)| (*e, i)).collect();
     issues
         .iter()
-        .take(max_findings())
+        .take(opts.max_findings)
         .map(|issue| {
             let pointer = absolute_pointer(issue, &node_at, &edge_at);
             let (location, label) = match &index {
@@ -397,7 +415,14 @@ mod tests {
     #[test]
     fn a_clean_document_is_valid() {
         let (n, e) = clean();
-        let t = check_document("p.json", doc(n, e), Syntax::Json, Some(&registry())).unwrap();
+        let t = check_document(
+            "p.json",
+            doc(n, e),
+            Syntax::Json,
+            Some(&registry()),
+            &crate::forge::validate::Options::default(),
+        )
+        .unwrap();
         assert!(t.report.issues.is_empty(), "{:?}", t.report.issues);
         assert!(t.report.skipped.is_empty());
         let v = Validation { targets: vec![t] };
@@ -409,7 +434,14 @@ mod tests {
         let (mut n, e) = clean();
         n[2]["definition"]["tool"] = json!("tickets_gett");
         let text = doc(n, e);
-        let t = check_document("p.json", text.clone(), Syntax::Json, Some(&registry())).unwrap();
+        let t = check_document(
+            "p.json",
+            text.clone(),
+            Syntax::Json,
+            Some(&registry()),
+            &crate::forge::validate::Options::default(),
+        )
+        .unwrap();
         let f = t
             .findings
             .iter()
@@ -434,7 +466,14 @@ mod tests {
             {"id": "e1", "from": "start", "to": "b"},
             {"id": "e3", "from": "a", "to": "ghost"}
         ]);
-        let t = check_document("p.json", doc(n, e), Syntax::Json, None).unwrap();
+        let t = check_document(
+            "p.json",
+            doc(n, e),
+            Syntax::Json,
+            None,
+            &crate::forge::validate::Options::default(),
+        )
+        .unwrap();
         let codes: Vec<&str> = t.report.issues.iter().map(|i| i.code.name).collect();
         assert!(codes.contains(&"duplicate_edge_id"), "{codes:?}");
         assert!(codes.contains(&"dangling_edge"), "{codes:?}");
@@ -455,7 +494,14 @@ mod tests {
         let mut v: serde_json::Value = serde_json::from_str(&doc(n, e)).unwrap();
         v["digest"] = json!("00");
         let text = serde_json::to_string_pretty(&v).unwrap();
-        let t = check_document("p.json", text, Syntax::Json, Some(&registry())).unwrap();
+        let t = check_document(
+            "p.json",
+            text,
+            Syntax::Json,
+            Some(&registry()),
+            &crate::forge::validate::Options::default(),
+        )
+        .unwrap();
         let f = &t.findings[0];
         assert_eq!(f.issue.code, "digest_mismatch");
         assert!(f.issue.is_blocking());
@@ -466,7 +512,14 @@ mod tests {
             "",
         );
         v["digest"] = json!(crate::wire::jcs::digest(&content).0);
-        let ok = check_document("p.json", v.to_string(), Syntax::Json, Some(&registry())).unwrap();
+        let ok = check_document(
+            "p.json",
+            v.to_string(),
+            Syntax::Json,
+            Some(&registry()),
+            &crate::forge::validate::Options::default(),
+        )
+        .unwrap();
         assert!(ok.report.issues.is_empty(), "{:?}", ok.report.issues);
     }
 
@@ -478,7 +531,14 @@ mod tests {
             .unwrap()
             .remove("replaySafe");
         let text = doc(n, e);
-        let t = check_document("p.json", text.clone(), Syntax::Json, Some(&registry())).unwrap();
+        let t = check_document(
+            "p.json",
+            text.clone(),
+            Syntax::Json,
+            Some(&registry()),
+            &crate::forge::validate::Options::default(),
+        )
+        .unwrap();
         let f = t
             .findings
             .iter()
@@ -491,8 +551,14 @@ mod tests {
         let label = f.label.unwrap();
         assert_eq!(&text[label.start..label.end], "\"definition\"");
 
-        let empty =
-            check_document("e.json", doc(json!([]), json!([])), Syntax::Json, None).unwrap();
+        let empty = check_document(
+            "e.json",
+            doc(json!([]), json!([])),
+            Syntax::Json,
+            None,
+            &crate::forge::validate::Options::default(),
+        )
+        .unwrap();
         let f = &empty.findings[0];
         assert_eq!(f.issue.code, "no_entry");
         assert_eq!(f.pointer, None);
@@ -502,7 +568,14 @@ mod tests {
     #[test]
     fn unreadable_documents_are_input_errors_with_a_place() {
         let text = "{\"nodes\": [{\"id\": \"a\", \"kind\": \"cal\"}]}".to_string();
-        let e = check_document("bad.json", text, Syntax::Json, None).unwrap_err();
+        let e = check_document(
+            "bad.json",
+            text,
+            Syntax::Json,
+            None,
+            &crate::forge::validate::Options::default(),
+        )
+        .unwrap_err();
         assert_eq!(e.exit_code(), 2);
         let loc = e.location.as_ref().unwrap();
         assert_eq!(loc.pointer.as_deref(), Some("/nodes/0/kind"));

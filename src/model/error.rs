@@ -114,6 +114,10 @@ impl Error {
         self.help = Some(help.into().into_boxed_str());
         self
     }
+    /// Adds a fix when `cond` holds.
+    pub fn fix_if(self, cond: bool, fix: impl Into<Fix>) -> Error {
+        if cond { self.fix(fix) } else { self }
+    }
     /// Says which plan the refusal (and its fixes) is about.
     pub fn on_plan(mut self, plan: impl Into<String>) -> Error {
         self.plan = Some(plan.into().into_boxed_str());

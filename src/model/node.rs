@@ -54,6 +54,16 @@ impl NodeKind {
         NodeKind::ALL.into_iter().find(|k| k.as_str() == s)
     }
 
+    /// Why `s` is not a kind, with the nearest one.
+    pub fn unknown(s: &str) -> String {
+        format!(
+            "`{}` is not a node kind{}; the kinds are {}",
+            crate::model::ids::quote_id(s),
+            crate::model::suggest::did_you_mean(s, NodeKind::names()),
+            NodeKind::names().join(", ")
+        )
+    }
+
     pub fn names() -> Vec<&'static str> {
         NodeKind::ALL.iter().map(|k| k.as_str()).collect()
     }
@@ -89,6 +99,24 @@ impl NodeKind {
                     Handle::Case(_) | Handle::Default | Handle::Error
                 )
         )
+    }
+}
+
+/// The one parser of kind names: flags, tool arguments and documents.
+impl std::str::FromStr for NodeKind {
+    type Err = String;
+    fn from_str(s: &str) -> Result<NodeKind, String> {
+        NodeKind::parse(s).ok_or_else(|| NodeKind::unknown(s))
+    }
+}
+
+/// `--kind` on the command line: the seven kinds, completed by the shells.
+impl clap::ValueEnum for NodeKind {
+    fn value_variants<'a>() -> &'a [NodeKind] {
+        &NodeKind::ALL
+    }
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        Some(clap::builder::PossibleValue::new(self.as_str()))
     }
 }
 

@@ -404,8 +404,14 @@ mod tests {
             "r",
         )
         .unwrap();
-        crate::forge::validate::check_document("p.json", text.into(), Syntax::Json, Some(&reg))
-            .unwrap()
+        crate::forge::validate::check_document(
+            "p.json",
+            text.into(),
+            Syntax::Json,
+            Some(&reg),
+            &crate::forge::validate::Options::default(),
+        )
+        .unwrap()
     }
 
     #[test]

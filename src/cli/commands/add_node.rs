@@ -1,7 +1,6 @@
 use super::echo_reply;
 use crate::cli::node_flags::DefFlags;
 use crate::cli::{Expect, Reply, Session};
-use crate::model::error::Error;
 use crate::model::error::Result;
 use crate::model::{Node, NodeKind};
 use clap::Args;
@@ -15,9 +14,9 @@ use clap::Args;
 pub struct AddNodeArgs {
     /// The node id: lowercase letters, digits and `_`
     pub id: String,
-    /// entry, call, reason, transform, branch, select or join
+    /// The node kind
     #[arg(long, value_name = "KIND")]
-    pub kind: String,
+    pub kind: NodeKind,
     /// The phase (a label for reading; edges alone order execution)
     #[arg(long)]
     pub phase: Option<String>,
@@ -35,18 +34,8 @@ pub struct AddNodeArgs {
     pub expect: Expect,
 }
 
-pub fn parse_kind(k: &str) -> Result<NodeKind> {
-    NodeKind::parse(k).ok_or_else(|| {
-        let hint = crate::model::suggest::did_you_mean(k, NodeKind::names());
-        Error::invalid(format!(
-            "`{k}` is not a node kind{hint}; the kinds are {}",
-            NodeKind::names().join(", ")
-        ))
-    })
-}
-
 pub fn run(s: &mut Session, a: AddNodeArgs) -> Result<Reply> {
-    let kind = parse_kind(&a.kind)?;
+    let kind = a.kind;
     let definition = a.def.definition()?;
     let node = Node {
         id: a.id,

@@ -150,7 +150,7 @@ pub fn run(s: &mut Session, a: EditArgs) -> Result<Reply> {
                             .to_string(),
                     ));
                 }
-                written = node_edit::with_error(&body, &e);
+                written = node_edit::with_error(&body, &e, &s.voice(&plan));
                 write(&path, &written)?;
             }
         }

@@ -1,4 +1,3 @@
-use super::add_node::parse_kind;
 use super::echo_reply;
 use crate::cli::node_flags::DefFlags;
 use crate::cli::{Expect, Reply, Session};
@@ -15,7 +14,7 @@ pub struct SetConfigArgs {
     pub id: String,
     /// The node's kind, as a check [default: the node's current kind]
     #[arg(long, value_name = "KIND")]
-    pub kind: Option<String>,
+    pub kind: Option<crate::model::NodeKind>,
     #[command(flatten)]
     pub def: DefFlags,
     #[command(flatten)]
@@ -27,7 +26,7 @@ pub fn run(s: &mut Session, a: SetConfigArgs) -> Result<Reply> {
     let forge = s.forge()?;
     let plan = s.plan_id(forge.store())?;
     let kind = match &a.kind {
-        Some(k) => parse_kind(k)?,
+        Some(k) => *k,
         None => {
             let loaded = forge.load(&plan)?;
             loaded

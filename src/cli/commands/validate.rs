@@ -51,7 +51,11 @@ pub fn is_document(arg: &str) -> bool {
 }
 
 pub fn run(s: &mut Session, a: ValidateArgs) -> Result<Reply> {
-    validate::set_max_findings(a.max_findings);
+    let opts = validate::Options {
+        one_shot: s.one_shot,
+        ..validate::Options::default()
+    }
+    .listing(a.max_findings);
     let format = s.require_format(
         "validate",
         &[Format::Text, Format::Json, Format::Sarif, Format::Github],
@@ -100,20 +104,21 @@ pub fn run(s: &mut Session, a: ValidateArgs) -> Result<Reply> {
                 text,
                 syntax,
                 registry.as_ref(),
+                &opts,
             )?);
         } else if let Some(f) = &forge {
-            targets.push(f.validate(arg)?);
+            targets.push(f.validate(arg, &opts)?);
             seen.push(arg);
         }
     }
     if let (Some(f), Some(st)) = (&forge, &store) {
         if a.args.is_empty() && !a.all {
-            targets.push(f.validate(&s.plan_id(st)?)?);
+            targets.push(f.validate(&s.plan_id(st)?, &opts)?);
         }
         if a.all {
             for id in st.plan_ids()? {
                 if !seen.contains(&id.as_str()) {
-                    targets.push(f.validate(&id)?);
+                    targets.push(f.validate(&id, &opts)?);
                 }
             }
         }

@@ -28,13 +28,7 @@ pub(super) fn object<'a>(v: &'a Value, what: &str) -> Result<&'a Map> {
 }
 
 fn kind(name: &str) -> Result<NodeKind> {
-    NodeKind::parse(name).ok_or_else(|| {
-        Error::invalid(format!(
-            "`{name}` is not a node kind{}; the kinds are {}",
-            crate::model::suggest::did_you_mean(name, NodeKind::names()),
-            NodeKind::names().join(", ")
-        ))
-    })
+    name.parse().map_err(Error::invalid)
 }
 
 pub(super) fn create_plan(f: &Forge, a: &Args) -> Result<Outcome> {

@@ -31,8 +31,10 @@ pub(super) fn get_plan(f: &Forge, a: &Args) -> Result<Outcome> {
 }
 
 pub(super) fn validate_plan(f: &Forge, a: &Args) -> Result<Outcome> {
-    let p = f.load(a.str("planId")?)?;
-    let report = f.check(&p)?;
+    let plan = a.str("planId")?;
+    let t = f.validate(plan, &crate::forge::validate::Options::default())?;
+    let p = f.load(plan)?;
+    let report = &t.report;
     let mut out = vec![
         format!(
             "Validation of {} (rev {}, {}): {}.",
