@@ -493,6 +493,77 @@ mod tests {
         "situations",
     ];
 
+    /// Every non-test source file under `src/`, as (path, code before its
+    /// first `#[cfg(test)]`).
+    fn sources() -> Vec<(String, String)> {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        let mut out = Vec::new();
+        let mut stack = vec![root.clone()];
+        while let Some(dir) = stack.pop() {
+            for e in std::fs::read_dir(dir).unwrap() {
+                let p = e.unwrap().path();
+                if p.is_dir() {
+                    stack.push(p);
+                } else if p.extension().is_some_and(|x| x == "rs") {
+                    let text = std::fs::read_to_string(&p).unwrap();
+                    let code = text.split("#[cfg(test)]").next().unwrap().to_string();
+                    let rel = p
+                        .strip_prefix(&root)
+                        .unwrap()
+                        .to_string_lossy()
+                        .into_owned();
+                    out.push((rel, code));
+                }
+            }
+        }
+        out
+    }
+
+    /// A code reaches a finding only through its check file's declaration:
+    /// no `Code` is written anywhere else, findings are made only in
+    /// `src/check/` (the forge and the store call its constructors), and
+    /// every check file makes its findings with its own `CODE`.
+    #[test]
+    fn every_emitted_code_is_a_declared_one() {
+        for (file, code) in sources() {
+            let literal = code.match_indices("Code {").any(|(at, _)| {
+                let before = code[..at].chars().next_back();
+                !before.is_some_and(|c| c.is_alphanumeric() || c == '_')
+                    && code[at + 6..].trim_start().starts_with("name")
+            });
+            if file != "check/mod.rs" && file != "model/issue.rs" {
+                assert!(!literal, "src/{file} writes a `Code` itself");
+            }
+            if !file.starts_with("check/") && file != "model/issue.rs" {
+                assert!(
+                    !code.contains("Issue::new("),
+                    "src/{file} makes a finding: use the constructor of the code's check file"
+                );
+            }
+            if file.starts_with("check/") {
+                for (at, _) in code.match_indices("Issue::new(") {
+                    let arg = code[at + "Issue::new(".len()..].trim_start();
+                    assert!(
+                        arg.starts_with("CODE"),
+                        "src/{file} makes a finding with another file's code"
+                    );
+                }
+            }
+        }
+        // Every declaration is listed, so every emitted code is in the table.
+        for (file, code) in sources() {
+            if let Some(at) = code.find("code: \"") {
+                let name = code[at + 7..].split('"').next().unwrap();
+                if file.starts_with("check/") && file != "check/mod.rs" {
+                    assert!(
+                        by_code(name).is_some(),
+                        "{name} (src/{file}) is not in CHECKS"
+                    );
+                }
+            }
+        }
+    }
+
     #[test]
     fn every_code_file_is_listed() {
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/check");
