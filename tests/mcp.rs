@@ -71,6 +71,23 @@ impl Client {
         stdin.flush().unwrap();
     }
 
+    /// Writes raw bytes and a newline: a frame that may not be JSON at all.
+    fn send_raw(&mut self, bytes: &[u8]) {
+        let stdin = self.stdin.as_mut().expect("stdin is open");
+        stdin.write_all(bytes).unwrap();
+        stdin.write_all(b"\n").unwrap();
+        stdin.flush().unwrap();
+    }
+
+    /// The next frame the server writes.
+    fn next_frame(&mut self) -> Value {
+        let line = self
+            .lines
+            .recv_timeout(Duration::from_secs(60))
+            .expect("no frame");
+        serde_json::from_str(&line).unwrap_or_else(|e| panic!("non-JSON line ({e}): {line}"))
+    }
+
     /// Sends a request and returns its response. Every line the server
     /// writes must be a JSON-RPC message.
     fn request(&mut self, method: &str, params: Value) -> Value {
@@ -236,9 +253,34 @@ fn a_client_builds_freezes_and_submits_a_plan() {
     assert_eq!(by_name("plan_outline")["annotations"]["readOnlyHint"], true);
     assert_eq!(by_name("add_node")["annotations"]["readOnlyHint"], false);
     assert_eq!(by_name("add_node")["annotations"]["destructiveHint"], false);
-    for d in ["remove_node", "disconnect_edge", "submit_plan"] {
+    // Every tool that overwrites or removes says so; all are closed-world
+    // and titled.
+    for d in [
+        "remove_node",
+        "disconnect_edge",
+        "submit_plan",
+        "set_node_config",
+        "set_node_field",
+        "set_node_phase",
+        "set_bounds",
+        "unfreeze_plan",
+    ] {
         assert_eq!(by_name(d)["annotations"]["destructiveHint"], true, "{d}");
     }
+    for t in tools {
+        let a = &t["annotations"];
+        assert_eq!(a["openWorldHint"], false, "{t}");
+        assert!(a["idempotentHint"].is_boolean(), "{t}");
+        assert!(t["title"].as_str().is_some_and(|s| !s.is_empty()), "{t}");
+    }
+    assert_eq!(
+        by_name("connect_nodes")["annotations"]["idempotentHint"],
+        true
+    );
+    assert_eq!(
+        by_name("create_plan")["annotations"]["idempotentHint"],
+        false
+    );
     let schema = &by_name("add_node")["inputSchema"];
     assert_eq!(schema["additionalProperties"], false);
     assert_eq!(schema["required"], json!(["planId", "node"]));
@@ -555,4 +597,33 @@ fn a_client_that_leaves_or_skips_initialize_gets_a_clean_answer() {
         err.contains("initialize request") && !err.contains("Notification("),
         "{err}"
     );
+}
+
+#[test]
+fn frames_that_are_not_json_rpc_get_error_replies_and_the_session_goes_on() {
+    let env = Env::new();
+    let mut c = Client::start(&env.store(), &[]);
+    let bad: [&[u8]; 3] = [
+        br#"{"jsonrpc": "2.0", "id": 40, "method": "tools/list""#,
+        b"{\"jsonrpc\": \"2.0\", \"id\": 41, \"method\": \"\xff\xfe\"}",
+        &[b'['; 100_000],
+    ];
+    for frame in bad {
+        c.send_raw(frame);
+        let r = c.next_frame();
+        assert_eq!(r["error"]["code"], -32700, "{r}");
+        assert_eq!(r["id"], Value::Null, "{r}");
+    }
+    // Malformed tools/call params: invalid params, with the request's id.
+    for params in [
+        json!({"name": "plan_status", "arguments": [1, 2]}),
+        json!({"arguments": {}}),
+        json!("plan_status"),
+    ] {
+        let r = c.request("tools/call", params);
+        assert_eq!(r["error"]["code"], -32602, "{r}");
+    }
+    // The session is still there.
+    assert!(c.tool_names().contains(&"plan_status".to_string()));
+    c.finish();
 }

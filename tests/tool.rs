@@ -213,7 +213,16 @@ fn format_json_gives_ok_and_text_or_the_raw_json() {
     assert_eq!(doc["ok"], false);
     assert!(doc["text"].as_str().unwrap().contains("`nodes`"), "{doc}");
     assert_eq!(doc["error"]["code"], "unknown_key");
+    // A retried add of the very same node changes nothing and succeeds.
     let (code, doc) = env.json("add_node", json!({"planId": "plan-j", "node": entry()}));
+    assert_eq!(code, 0, "{doc}");
+    assert!(
+        doc["text"].as_str().unwrap().contains("nothing changed"),
+        "{doc}"
+    );
+    let mut other = entry();
+    other["definition"]["input"] = json!([]);
+    let (code, doc) = env.json("add_node", json!({"planId": "plan-j", "node": other}));
     assert_eq!(code, 1, "a duplicate id is refused by the plan's rules");
     assert_eq!(doc["error"]["code"], "duplicate_id");
     assert!(doc["text"].as_str().unwrap().contains("`start`"), "{doc}");

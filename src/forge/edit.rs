@@ -144,8 +144,14 @@ impl Forge {
         let kind = node.kind;
         let mut replaced = false;
         self.before_write()?;
+        let mut same = false;
         let (after, _) = self.store().commit(plan, self.actor(), expect, |before| {
             if let Some(existing) = before.content().node(&node.id) {
+                // A retried add finds its node: nothing changes.
+                if *existing == node {
+                    same = true;
+                    return Ok(vec![]);
+                }
                 if !replace {
                     return Err(Error::new(
                         ErrorKind::DuplicateId,
@@ -173,15 +179,13 @@ impl Forge {
             }
             Ok(vec![OpBody::AddNode { node }])
         })?;
-        let verb = if replaced { "replaced" } else { "added" };
-        self.echo(
-            &after,
-            format!("{verb} {kind} node `{id}`"),
-            Some(&id),
-            vec![],
-            &[],
-            &[],
-        )
+        let changed = if same {
+            format!("{kind} node `{id}` is already exactly this; nothing changed")
+        } else {
+            let verb = if replaced { "replaced" } else { "added" };
+            format!("{verb} {kind} node `{id}`")
+        };
+        self.echo(&after, changed, Some(&id), vec![], &[], &[])
     }
 
     /// Replaces a node's whole definition; the kind must stay the same.
@@ -359,6 +363,7 @@ impl Forge {
             )));
         }
         let mut edge_id = String::new();
+        let mut existing = false;
         self.before_write()?;
         let (after, _) = self.store().commit(plan, self.actor(), expect, |before| {
             let c = before.content();
@@ -386,6 +391,16 @@ impl Forge {
             if !source.kind.allows(&handle) {
                 return Err(forbidden_handle(c, source, &handle, to));
             }
+            // A retried connect finds its edge: nothing changes.
+            if let Some(e) = c
+                .edges
+                .iter()
+                .find(|e| e.from == from && e.to == to && e.handle == handle)
+            {
+                edge_id = e.id.clone();
+                existing = true;
+                return Ok(vec![]);
+            }
             edge_id = match id {
                 Some(i) => {
                     if let Some(e) = c.edge(i) {
@@ -409,9 +424,20 @@ impl Forge {
             .edge(&edge_id)
             .map(|e| e.handle.to_string())
             .unwrap_or_default();
+        let changed = if existing {
+            let other_id = match id {
+                Some(i) if i != edge_id => format!(" (not `{i}`)"),
+                _ => String::new(),
+            };
+            format!(
+                "`{from}` → `{to}` on `{handle_text}` is already edge `{edge_id}`{other_id}; nothing changed"
+            )
+        } else {
+            format!("connected `{from}` → `{to}` on `{handle_text}` as edge `{edge_id}`")
+        };
         self.echo(
             &after,
-            format!("connected `{from}` → `{to}` on `{handle_text}` as edge `{edge_id}`"),
+            changed,
             Some(from),
             vec![],
             &[to.to_string()],

@@ -8,6 +8,7 @@
 //! interleave on a plan; the store's lock still guards against other
 //! processes. The server exits cleanly when stdin reaches EOF.
 
+use super::frames;
 use crate::forge::Forge;
 use crate::mcp::tools;
 use crate::mcp::tools::Gate;
@@ -47,14 +48,15 @@ pub fn tool_entry(t: &tools::Tool) -> Tool {
         serde_json::Value::Object(m) => m,
         _ => JsonObject::new(),
     };
-    let annotations = if t.read_only {
-        ToolAnnotations::new().read_only(true)
-    } else {
-        ToolAnnotations::new()
-            .read_only(false)
-            .destructive(t.destructive)
-    };
-    Tool::new(t.name, t.description(), Arc::new(schema)).with_annotations(annotations)
+    // Every tool works on the store alone: a closed world.
+    let annotations = ToolAnnotations::with_title(t.title)
+        .read_only(t.read_only)
+        .destructive(t.destructive)
+        .idempotent(t.idempotent)
+        .open_world(false);
+    Tool::new(t.name, t.description(), Arc::new(schema))
+        .with_title(t.title)
+        .with_annotations(annotations)
 }
 
 impl Server {
@@ -140,9 +142,21 @@ pub fn serve(config: Config) -> Result<()> {
         config.actor,
         if config.read_only { ", read-only" } else { "" }
     );
-    runtime.block_on(async move {
+    let result = runtime.block_on(async move {
         use rmcp::service::ServerInitializeError as Init;
-        let service = match Server::new(config).serve(rmcp::transport::stdio()).await {
+        // Every frame passes the filter first (see `frames`); one writer
+        // puts the session's frames and the filter's answers on stdout.
+        let (to_session, session_in) = tokio::io::duplex(1 << 20);
+        let (session_out, from_session) = tokio::io::duplex(1 << 20);
+        let (frames_tx, frames_rx) = tokio::sync::mpsc::unbounded_channel();
+        tokio::spawn(frames::filter(
+            tokio::io::stdin(),
+            to_session,
+            frames_tx.downgrade(),
+        ));
+        tokio::spawn(frames::relay(from_session, frames_tx));
+        let writer = tokio::spawn(frames::write_out(tokio::io::stdout(), frames_rx));
+        let service = match Server::new(config).serve((session_in, session_out)).await {
             Ok(service) => service,
             // The client went away before the session began: nothing to do.
             Err(Init::ConnectionClosed(_)) => return Ok(()),
@@ -157,10 +171,15 @@ pub fn serve(config: Config) -> Result<()> {
                 )));
             }
         };
-        service
+        let ended = service
             .waiting()
             .await
-            .map_err(|e| Error::internal(format!("the MCP session failed: {e}")))?;
-        Ok(())
-    })
+            .map_err(|e| Error::internal(format!("the MCP session failed: {e}")));
+        // The session's output is closed now: let the writer finish.
+        let _ = writer.await;
+        ended.map(|_| ())
+    });
+    // A read of stdin cannot be cancelled: do not wait for it on the way out.
+    runtime.shutdown_background();
+    result
 }

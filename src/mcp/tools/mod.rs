@@ -75,6 +75,8 @@ pub type ParamSpec = (&'static str, J, bool);
 /// One model-facing tool.
 pub struct Tool {
     pub name: &'static str,
+    /// A short human title (MCP `title`).
+    pub title: &'static str,
     pub tier: Tier,
     /// What it does, for the model (the grammar is appended when `grammar`).
     pub summary: &'static str,
@@ -82,8 +84,12 @@ pub struct Tool {
     pub grammar: bool,
     /// Reads only (never gated by `--read-only`).
     pub read_only: bool,
-    /// Removes something or makes an irreversible transition.
+    /// Overwrites or removes something, or makes an irreversible
+    /// transition (MCP `destructiveHint`).
     pub destructive: bool,
+    /// Repeating the call with the same arguments changes nothing more
+    /// (MCP `idempotentHint`).
+    pub idempotent: bool,
     /// Appends ops to a plan: takes an optional `expectedRevision`.
     pub expect_revision: bool,
     params: fn() -> Vec<ParamSpec>,
@@ -474,9 +480,20 @@ mod tests {
             .filter(|t| t.destructive)
             .map(|t| t.name)
             .collect();
+        // Every tool that overwrites or removes (issue 13; SPEC §10 named
+        // only the removals and the approval).
         assert_eq!(
             destructive,
-            ["remove_node", "disconnect_edge", "submit_plan"]
+            [
+                "set_node_config",
+                "set_node_field",
+                "set_node_phase",
+                "remove_node",
+                "disconnect_edge",
+                "set_bounds",
+                "unfreeze_plan",
+                "submit_plan"
+            ]
         );
         for name in [
             "list_templates",

@@ -1,0 +1,254 @@
+//! The frames between the client and the MCP session: every line the client
+//! sends is read here first. A line that is not JSON (truncated, invalid
+//! UTF-8, nested deeper than a JSON-RPC message can be, larger than
+//! [`MAX_FRAME`]) is answered with JSON-RPC `-32700`; a `tools/call` whose
+//! params are not `{name, arguments?}` with `-32602`; everything else goes to
+//! the session unchanged. The session goes on either way. One writer puts
+//! both the session's frames and these answers on stdout, a line each.
+
+use serde_json::{Value, json};
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
+use tokio::sync::mpsc;
+
+/// The largest frame read (far above any tool call).
+pub const MAX_FRAME: usize = 64 * 1024 * 1024;
+
+/// What to do with one line from the client.
+#[derive(Debug, PartialEq)]
+pub enum Verdict {
+    /// Hand it to the session.
+    Pass,
+    /// Answer it here with this JSON-RPC error response.
+    Answer(Value),
+    /// Nothing to do (an empty line).
+    Skip,
+}
+
+fn error_response(id: Value, code: i64, message: String) -> Value {
+    json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}})
+}
+
+/// Judges one line (without its newline).
+pub fn judge(line: &[u8]) -> Verdict {
+    if line.iter().all(u8::is_ascii_whitespace) {
+        return Verdict::Skip;
+    }
+    let v: Value = match serde_json::from_slice(line) {
+        Ok(v) => v,
+        Err(e) => {
+            let why = if std::str::from_utf8(line).is_err() {
+                "the frame is not valid UTF-8".to_string()
+            } else {
+                format!("the frame is not JSON: {e}")
+            };
+            return Verdict::Answer(error_response(
+                Value::Null,
+                -32700,
+                format!("Parse error: {why}"),
+            ));
+        }
+    };
+    let Some(m) = v.as_object() else {
+        return Verdict::Answer(error_response(
+            Value::Null,
+            -32600,
+            "Invalid Request: a JSON-RPC message is an object (batches are not supported)".into(),
+        ));
+    };
+    let id = m.get("id").cloned().unwrap_or(Value::Null);
+    if m.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
+        return Verdict::Answer(error_response(
+            id,
+            -32600,
+            "Invalid Request: `jsonrpc` must be \"2.0\"".into(),
+        ));
+    }
+    if m.get("method").and_then(Value::as_str) == Some("tools/call")
+        && let Some(why) = call_params_problem(m.get("params"))
+    {
+        return Verdict::Answer(error_response(id, -32602, format!("Invalid params: {why}")));
+    }
+    Verdict::Pass
+}
+
+/// Why `tools/call` params are not `{name: string, arguments?: object}`.
+fn call_params_problem(params: Option<&Value>) -> Option<String> {
+    let Some(p) = params.and_then(Value::as_object) else {
+        return Some("tools/call takes params {\"name\": …, \"arguments\": {…}}".into());
+    };
+    match p.get("name") {
+        Some(Value::String(_)) => {}
+        Some(_) => return Some("`name` must be the tool's name, a string".into()),
+        None => return Some("tools/call needs the tool's `name`".into()),
+    }
+    match p.get("arguments") {
+        None | Some(Value::Null) | Some(Value::Object(_)) => None,
+        Some(other) => Some(format!(
+            "`arguments` must be an object of the tool's arguments, not {}",
+            match other {
+                Value::Array(_) => "an array",
+                Value::String(_) => "a string",
+                Value::Number(_) => "a number",
+                Value::Bool(_) => "a boolean",
+                _ => "null",
+            }
+        )),
+    }
+}
+
+/// Reads the client's lines from `input`: passes good ones to `session`,
+/// answers the others through `out` (while the session's output is open).
+/// Returns at EOF (then the session's input closes too).
+pub async fn filter<R, W>(mut input: R, mut session: W, out: mpsc::WeakUnboundedSender<Vec<u8>>)
+where
+    R: AsyncRead + Unpin,
+    W: AsyncWrite + Unpin,
+{
+    let mut buf = vec![0u8; 64 * 1024];
+    let mut line: Vec<u8> = Vec::new();
+    let mut oversized = false;
+    loop {
+        let n = match input.read(&mut buf).await {
+            Ok(0) | Err(_) => break,
+            Ok(n) => n,
+        };
+        let mut chunk = &buf[..n];
+        while let Some(nl) = chunk.iter().position(|b| *b == b'\n') {
+            if !oversized {
+                line.extend_from_slice(&chunk[..nl]);
+            }
+            let whole = std::mem::take(&mut line);
+            let verdict = if oversized {
+                Verdict::Answer(error_response(
+                    Value::Null,
+                    -32700,
+                    format!("Parse error: the frame is larger than {MAX_FRAME} bytes"),
+                ))
+            } else {
+                judge(&whole)
+            };
+            oversized = false;
+            match verdict {
+                Verdict::Pass => {
+                    let mut framed = whole;
+                    framed.push(b'\n');
+                    if session.write_all(&framed).await.is_err() {
+                        return;
+                    }
+                }
+                Verdict::Answer(v) => {
+                    let mut text = serde_json::to_vec(&v).expect("JSON values always serialise");
+                    text.push(b'\n');
+                    if let Some(out) = out.upgrade() {
+                        let _ = out.send(text);
+                    }
+                }
+                Verdict::Skip => {}
+            }
+            chunk = &chunk[nl + 1..];
+        }
+        if !oversized {
+            line.extend_from_slice(chunk);
+            if line.len() > MAX_FRAME {
+                oversized = true;
+                line = Vec::new();
+            }
+        }
+    }
+    // A last line without its newline is still a frame.
+    if !line.is_empty() && !oversized {
+        match judge(&line) {
+            Verdict::Pass => {
+                line.push(b'\n');
+                let _ = session.write_all(&line).await;
+            }
+            Verdict::Answer(v) => {
+                let mut text = serde_json::to_vec(&v).expect("JSON values always serialise");
+                text.push(b'\n');
+                if let Some(out) = out.upgrade() {
+                    let _ = out.send(text);
+                }
+            }
+            Verdict::Skip => {}
+        }
+    }
+    let _ = session.shutdown().await;
+}
+
+/// Copies the session's frames to `out`, whole lines at a time.
+pub async fn relay<R>(mut from_session: R, out: mpsc::UnboundedSender<Vec<u8>>)
+where
+    R: AsyncRead + Unpin,
+{
+    let mut buf = vec![0u8; 64 * 1024];
+    let mut pending: Vec<u8> = Vec::new();
+    loop {
+        let n = match from_session.read(&mut buf).await {
+            Ok(0) | Err(_) => break,
+            Ok(n) => n,
+        };
+        pending.extend_from_slice(&buf[..n]);
+        if let Some(last) = pending.iter().rposition(|b| *b == b'\n') {
+            let rest = pending.split_off(last + 1);
+            let _ = out.send(std::mem::replace(&mut pending, rest));
+        }
+    }
+    if !pending.is_empty() {
+        let _ = out.send(pending);
+    }
+}
+
+/// Writes what the session and the filter produce, one frame at a time.
+pub async fn write_out<W>(mut to: W, mut frames: mpsc::UnboundedReceiver<Vec<u8>>)
+where
+    W: AsyncWrite + Unpin,
+{
+    while let Some(f) = frames.recv().await {
+        if to.write_all(&f).await.is_err() || to.flush().await.is_err() {
+            break;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn code(v: Verdict) -> i64 {
+        match v {
+            Verdict::Answer(r) => r["error"]["code"].as_i64().unwrap(),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn bad_frames_get_parse_errors_and_bad_params_invalid_params() {
+        assert_eq!(
+            code(judge(br#"{"jsonrpc": "2.0", "id": 1, "method": "#)),
+            -32700
+        );
+        assert_eq!(
+            code(judge(b"{\"jsonrpc\": \"2.0\", \"x\": \"\xff\"}")),
+            -32700
+        );
+        let deep = format!("{}{}", "[".repeat(10_000), "]".repeat(10_000));
+        assert_eq!(code(judge(deep.as_bytes())), -32700);
+        assert_eq!(code(judge(b"[1, 2]")), -32600);
+        let call = |params: &str| {
+            format!(r#"{{"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {params}}}"#)
+        };
+        let r = judge(call(r#"{"name": "plan_status", "arguments": [1]}"#).as_bytes());
+        match &r {
+            Verdict::Answer(v) => assert_eq!(v["id"], 7),
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(code(r), -32602);
+        assert_eq!(code(judge(call("3").as_bytes())), -32602);
+        assert_eq!(code(judge(call(r#"{"arguments": {}}"#).as_bytes())), -32602);
+        assert_eq!(
+            judge(call(r#"{"name": "plan_status", "arguments": {"planId": "plan-x"}}"#).as_bytes()),
+            Verdict::Pass
+        );
+        assert_eq!(judge(b"  "), Verdict::Skip);
+    }
+}
