@@ -83,7 +83,7 @@ pub fn list_json(list: &[TemplateSummary]) -> Value {
                 Value::Array(
                     t.params
                         .iter()
-                        .map(crate::forge::template::param_json)
+                        .map(crate::forge::present::param_json)
                         .collect(),
                 ),
             );

@@ -11,5 +11,6 @@ pub mod json;
 pub mod parse;
 pub mod shorthand;
 pub mod span;
+pub mod template;
 
 pub use parse::{ParseError, Syntax};
