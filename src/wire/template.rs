@@ -12,16 +12,16 @@ pub const TEMPLATE_KEYS: [&str; 6] = ["id", "summary", "params", "nodes", "edges
 
 /// A template document, read and hydrated (holes are real `Param`s).
 #[derive(Debug, Clone, PartialEq)]
-pub struct TemplateDocument {
-    pub id: String,
-    pub summary: String,
+pub(crate) struct TemplateDocument {
+    pub(crate) id: String,
+    pub(crate) summary: String,
     /// Declared params, in declared order.
-    pub params: Vec<DeclaredField>,
+    pub(crate) params: Vec<DeclaredField>,
     /// The nodes and edges (plan id = the template id; the bounds asked for,
     /// else the defaults).
-    pub content: Content,
+    pub(crate) content: Content,
     /// The bounds the template asks for (`None`: the defaults).
-    pub bounds: Option<Bounds>,
+    pub(crate) bounds: Option<Bounds>,
 }
 
 fn err(at: &str, message: impl Into<String>) -> ParseError {
@@ -32,7 +32,7 @@ fn err(at: &str, message: impl Into<String>) -> ParseError {
 /// syntax, a malformed hole or reference, a missing key, an unknown key, a
 /// malformed param, a node id used twice); everything else is left to the
 /// checks.
-pub fn document(text: &str, syntax: Syntax) -> Result<TemplateDocument, ParseError> {
+pub(crate) fn document(text: &str, syntax: Syntax) -> Result<TemplateDocument, ParseError> {
     let v = super::parse::parse(text, syntax)?;
     let v = super::convert::hydrated(v, "")?;
     let m = codec::object(&v, "", "a template")?;
@@ -238,7 +238,7 @@ fn params(v: Option<&Value>, id: &str) -> Result<Vec<DeclaredField>, ParseError>
 /// A template as a document value (wire form), keys in [`TEMPLATE_KEYS`]
 /// order: its id, summary, params, the content's nodes and edges, and the
 /// bounds it asks for.
-pub fn document_json(
+pub(crate) fn document_json(
     id: &str,
     summary: &str,
     params: &[DeclaredField],
