@@ -10,6 +10,10 @@
 //! `super::…` path in a file's code (in `use` lines and inline), outside
 //! comments and outside test code (`#[cfg(test)]` modules and files, which
 //! may build fixtures from any layer).
+//!
+//! One file, one concept, and no function longer than 150 lines (from its
+//! `fn` line to its closing brace, test code included): a longer one is
+//! split by step.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -509,5 +513,245 @@ fn an_import_against_the_order_or_a_cycle_is_found() {
             "model/mod.rs".to_string(),
             "model/node.rs".to_string()
         ]]
+    );
+}
+
+/// The longest a function may be, counted from its `fn` line to the line
+/// of its closing brace.
+const MAX_FN_LINES: usize = 150;
+
+/// The text with comments, string and char literals blanked to spaces,
+/// newlines kept, so that line numbers still match the file.
+fn blank_literals(text: &str) -> String {
+    let b = text.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    let blank = |out: &mut Vec<u8>, from: &[u8]| {
+        out.extend(from.iter().map(|&c| if c == b'\n' { b'\n' } else { b' ' }));
+    };
+    let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+    while i < b.len() {
+        let rest = &b[i..];
+        let after_ident = i > 0 && ident(b[i - 1]);
+        if rest.starts_with(b"//") {
+            let end = rest.iter().position(|&c| c == b'\n').unwrap_or(rest.len());
+            blank(&mut out, &rest[..end]);
+            i += end;
+        } else if rest.starts_with(b"/*") {
+            // Block comments nest.
+            let (mut j, mut depth) = (2, 1);
+            while j < rest.len() && depth > 0 {
+                if rest[j..].starts_with(b"/*") {
+                    depth += 1;
+                    j += 2;
+                } else if rest[j..].starts_with(b"*/") {
+                    depth -= 1;
+                    j += 2;
+                } else {
+                    j += 1;
+                }
+            }
+            blank(&mut out, &rest[..j]);
+            i += j;
+        } else if !after_ident && let Some(open) = raw_string_open(rest) {
+            // r"…", r#"…"#, br##"…"##: closed by a quote and as many hashes.
+            let hashes = open
+                - rest[..open]
+                    .iter()
+                    .position(|&c| c == b'#' || c == b'"')
+                    .unwrap()
+                - 1;
+            let close: Vec<u8> = std::iter::once(b'"')
+                .chain(std::iter::repeat_n(b'#', hashes))
+                .collect();
+            let end = rest[open..]
+                .windows(close.len())
+                .position(|w| w == close.as_slice())
+                .map_or(rest.len(), |p| open + p + close.len());
+            blank(&mut out, &rest[..end]);
+            i += end;
+        } else if rest[0] == b'"' {
+            let mut j = 1;
+            while j < rest.len() && rest[j] != b'"' {
+                j += if rest[j] == b'\\' { 2 } else { 1 };
+            }
+            let end = (j + 1).min(rest.len());
+            blank(&mut out, &rest[..end]);
+            i += end;
+        } else if rest[0] == b'\'' && char_literal_len(rest).is_some() {
+            let end = char_literal_len(rest).unwrap();
+            blank(&mut out, &rest[..end]);
+            i += end;
+        } else {
+            out.push(rest[0]);
+            i += 1;
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// At a raw string's start (`r"`, `r#"`, `br#"`…), the offset just past its
+/// opening quote.
+fn raw_string_open(rest: &[u8]) -> Option<usize> {
+    let mut j = 0;
+    if rest.first() == Some(&b'b') || rest.first() == Some(&b'c') {
+        j += 1;
+    }
+    if rest.get(j) != Some(&b'r') {
+        return None;
+    }
+    j += 1;
+    while rest.get(j) == Some(&b'#') {
+        j += 1;
+    }
+    (rest.get(j) == Some(&b'"')).then_some(j + 1)
+}
+
+/// The length of a char literal at the start of `rest` ('x', '\n', '\'',
+/// '\u{1F600}', 'é'), or `None` for a lifetime or label.
+fn char_literal_len(rest: &[u8]) -> Option<usize> {
+    if rest.get(1) == Some(&b'\\') {
+        let close = rest[3..].iter().position(|&c| c == b'\'')?;
+        return Some(3 + close + 1);
+    }
+    let s = std::str::from_utf8(&rest[1..rest.len().min(6)])
+        .ok()
+        .or_else(|| {
+            // A multi-byte char cut off at the window's end: decode what fits.
+            (2..6)
+                .rev()
+                .find_map(|n| std::str::from_utf8(rest.get(1..n)?).ok())
+        })?;
+    let c = s.chars().next()?;
+    let n = c.len_utf8();
+    (rest.get(1 + n) == Some(&b'\'')).then_some(1 + n + 1)
+}
+
+/// Every function in `text` with a body, as (name, first line, line count).
+fn functions(text: &str) -> Vec<(String, usize, usize)> {
+    let code = blank_literals(text);
+    let b = code.as_bytes();
+    let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+    let line_at = |i: usize| code[..i].matches('\n').count() + 1;
+    let mut out = Vec::new();
+    let mut from = 0;
+    while let Some(at) = code[from..].find("fn") {
+        let i = from + at;
+        from = i + 2;
+        if (i > 0 && ident(b[i - 1])) || !b.get(i + 2).is_some_and(|c| c.is_ascii_whitespace()) {
+            continue;
+        }
+        // `fn name` — a function pointer type (`fn(u8)`) has no name.
+        let mut j = i + 2;
+        while j < b.len() && b[j].is_ascii_whitespace() {
+            j += 1;
+        }
+        let start = j;
+        while j < b.len() && ident(b[j]) {
+            j += 1;
+        }
+        if j == start {
+            continue;
+        }
+        let name = code[start..j].to_string();
+        // The body opens at the first `{` outside the signature's brackets;
+        // a `;` first means a declaration without one. A `$` or a bracket
+        // closed before it opened means a macro's pattern or template, whose
+        // body is not written here.
+        let mut depth = 0i32;
+        let open = loop {
+            match b.get(j) {
+                None | Some(b'$') => break None,
+                Some(b'(' | b'[') => depth += 1,
+                Some(b')' | b']') if depth == 0 => break None,
+                Some(b')' | b']') => depth -= 1,
+                Some(b';') if depth == 0 => break None,
+                Some(b'{') if depth == 0 => break Some(j),
+                _ => {}
+            }
+            j += 1;
+        };
+        let Some(open) = open else { continue };
+        let mut depth = 0;
+        let mut k = open;
+        while k < b.len() {
+            match b[k] {
+                b'{' => depth += 1,
+                b'}' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        break;
+                    }
+                }
+                _ => {}
+            }
+            k += 1;
+        }
+        let (first, last) = (line_at(i), line_at(k.min(b.len())));
+        out.push((name, first, last - first + 1));
+    }
+    out
+}
+
+/// Functions longer than `MAX_FN_LINES`, as `file:line name (n lines)`.
+fn too_long(sources: &[Source]) -> Vec<String> {
+    let mut out = Vec::new();
+    for s in sources {
+        for (name, line, n) in functions(&s.text) {
+            if n > MAX_FN_LINES {
+                out.push(format!("src/{}:{line} {name} ({n} lines)", s.file));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn no_function_is_longer_than_150_lines() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut sources = read_tree(&src);
+    sources.push(Source {
+        file: "main.rs".to_string(),
+        module: Vec::new(),
+        text: std::fs::read_to_string(src.join("main.rs")).unwrap(),
+    });
+    let long = too_long(&sources);
+    assert!(
+        long.is_empty(),
+        "functions longer than {MAX_FN_LINES} lines (split them by step):\n{}",
+        long.join("\n")
+    );
+}
+
+#[test]
+fn a_long_function_is_found() {
+    let body = |n: usize| "    let x = 1;\n".repeat(n);
+    // 150 lines from `fn` to `}`: allowed; 151: too long.
+    let text = format!(
+        "/// fn doc() {{\nfn fits() {{\n{}}}\n\nfn over<'a>(s: &'a str, f: fn(u8) -> u8, a: [u8; 2]) -> &'a str\nwhere\n    u8: Copy,\n{{\n{}    s\n}}\n",
+        body(148),
+        body(145),
+    );
+    // Braces in strings, chars, raw strings and comments are not code.
+    let text = text.replace(
+        "    let x = 1;\n",
+        "    let x = ('{', \"}\", r#\"{\"#, b'}'); // }\n",
+    );
+    let sources = vec![src("model/mod.rs", &text)];
+    let found = functions(&sources[0].text);
+    assert_eq!(
+        found,
+        vec![("fits".to_string(), 2, 150), ("over".to_string(), 153, 151)]
+    );
+    assert_eq!(
+        too_long(&sources),
+        vec!["src/model/mod.rs:153 over (151 lines)"]
+    );
+    // A declaration in a trait, a function pointer type and a macro's
+    // pattern and template have no body here.
+    let decl = "trait T { fn f(&self) -> u8; }\nstruct S { f: fn(u8) -> u8 }\nfn g() {}\nmacro_rules! m {\n    (fn run($a:ident) $body:block) => {\n        impl X { fn run(&self, $a: u8) $body }\n    };\n}\nm! { fn run(a) {\n} }\n";
+    assert_eq!(
+        functions(decl),
+        vec![("g".to_string(), 3, 1), ("run".to_string(), 9, 2)]
     );
 }

@@ -3,7 +3,7 @@
 use crate::model::Issue;
 use crate::model::Value;
 use crate::model::value::dot_path;
-use crate::wire::convert::is_lookalike;
+use crate::wire::convert::{PARAM_KEY, REF_KEY, is_lookalike};
 
 declare_check! {
     /// ## What it finds
@@ -35,7 +35,7 @@ declare_check! {
                 if !is_lookalike(m) {
                     continue;
                 }
-                let key = if m.contains_key("$ref") { "$ref" } else { "$param" };
+                let key = if m.contains_key(REF_KEY) { REF_KEY } else { PARAM_KEY };
                 let others: Vec<&str> = m.keys().map(String::as_str).filter(|k| *k != key).collect();
                 out.push(
                     Issue::new(CODE,
@@ -44,7 +44,7 @@ declare_check! {
                             n.id,
                             crate::model::suggest::capped_list(&others, 20),
                             dot_path(pointer),
-                            if key == "$ref" { "reference" } else { "template hole" },
+                            if key == REF_KEY { "reference" } else { "template hole" },
                             if others.len() == 1 { "that key" } else { "those keys" }
                         ),
                     )

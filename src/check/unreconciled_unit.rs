@@ -5,8 +5,10 @@
 //! write found.
 
 use crate::check::support::{is_canonical, ref_text};
+use crate::check::{Cx, Graph};
 use crate::model::Issue;
 use crate::model::hash::FastMap as HashMap;
+use crate::model::registry::{Registry, ToolEntry};
 use crate::model::{NodeKind, Value};
 use std::collections::VecDeque;
 
@@ -52,165 +54,256 @@ declare_check! {
         let Some(topo) = &g.topo else { return };
         let reach = g.reachable();
         let n = g.len();
-        let tool_of = |i: usize| g.node(i).tool().and_then(|t| reg.tool(t));
         let spawns: Vec<usize> = (0..n)
             .filter(|&i| {
                 g.node(i).kind == NodeKind::Call
                     && reach[i]
                     && is_canonical(g, i)
-                    && tool_of(i).is_some_and(|e| e.spawns_agent)
+                    && tool_of(g, reg, i).is_some_and(|e| e.spawns_agent)
             })
             .collect();
         if spawns.is_empty() {
             return;
         }
-        let words = spawns.len().div_ceil(64);
-        let bit = |k: usize| (k / 64, 1u64 << (k % 64));
-        let mut dep = vec![0u64; n * words];
-        let spawn_of: HashMap<usize, usize> = spawns.iter().enumerate().map(|(k, &s)| (s, k)).collect();
-        // The artifacts each spawning call writes: the values of its `writes`
-        // args — a literal name, or a reference (then a call passing the same
-        // reference names the same artifact).
-        let mut artifacts: HashMap<String, Vec<usize>> = HashMap::default();
-        let mut written: Vec<Vec<String>> = vec![Vec::new(); spawns.len()];
-        let mut by_ref = false;
+        let readers = readers(cx, reg, topo, &spawns);
+        let mut walk = Walk { stamp: vec![usize::MAX; n], parent: vec![usize::MAX; n] };
         for (k, &s) in spawns.iter().enumerate() {
-            let Some(args) = g.node(s).get("args").and_then(Value::as_object) else { continue };
-            for w in &tool_of(s).map(|e| e.writes.clone()).unwrap_or_default() {
-                let key = match args.get(w) {
-                    Some(Value::String(a)) => {
-                        written[k].push(format!("\"{a}\""));
-                        a.clone()
-                    }
-                    Some(v @ Value::Ref(r)) => {
-                        by_ref = true;
-                        written[k].push(format!("the artifact named by {}", ref_text(r)));
-                        artifact_key(v)
-                    }
-                    _ => continue,
-                };
-                artifacts.entry(key).or_default().push(k);
-            }
-        }
-        // Direct readers: a reference to S, or a call naming S's artifact.
-        let refs = cx.data_refs();
-        let mut reads: Vec<Vec<usize>> = vec![Vec::new(); n];
-        for d in refs {
-            reads[d.node].push(d.target);
-        }
-        for v in 0..n {
-            for &t in &reads[v] {
-                if let Some(&k) = spawn_of.get(&t) {
-                    let (w, b) = bit(k);
-                    dep[v * words + w] |= b;
-                }
-            }
-            let node = g.node(v);
-            if node.kind != NodeKind::Call || artifacts.is_empty() {
-                continue;
-            }
-            if let Some(args) = node.get("args") {
-                args.walk(&mut crate::model::value::Pointer::new(""), &mut |_, x| {
-                    let hit = match x {
-                        Value::String(s) => artifacts.get(s.as_str()),
-                        Value::Ref(_) if by_ref => artifacts.get(&artifact_key(x)),
-                        _ => None,
-                    };
-                    if let Some(ks) = hit {
-                        for &k in ks {
-                            if spawns[k] != v {
-                                let (w, b) = bit(k);
-                                dep[v * words + w] |= b;
-                            }
-                        }
-                    }
-                });
-            }
-        }
-        // Transitive readers, in topological order.
-        for &v in topo {
-            for &t in &reads[v] {
-                if t == v {
-                    continue;
-                }
-                for w in 0..words {
-                    let x = dep[t * words + w];
-                    dep[v * words + w] |= x;
-                }
-            }
-        }
-        let writes = |i: usize| {
-            g.node(i).kind == NodeKind::Call && tool_of(i).is_some_and(|e| !e.writes.is_empty())
-        };
-        let mut stamp = vec![usize::MAX; n];
-        let mut parent = vec![usize::MAX; n];
-        for (k, &s) in spawns.iter().enumerate() {
-            let (w, b) = bit(k);
-            let is_reader = |v: usize| dep[v * words + w] & b != 0;
-            let mut queue = VecDeque::from([s]);
-            stamp[s] = k;
-            let mut found_reader = false;
-            let mut bad_write = None;
-            'walk: while let Some(v) = queue.pop_front() {
-                for t in g.succs(v) {
-                    if stamp[t] == k {
-                        continue;
-                    }
-                    stamp[t] = k;
-                    parent[t] = v;
-                    // A write is checked before its reading: a call that
-                    // writes from S's output is not S's verification.
-                    if t != s && writes(t) {
-                        bad_write = Some(t);
-                        break 'walk;
-                    }
-                    if is_reader(t) {
-                        found_reader = true;
-                        continue;
-                    }
-                    queue.push_back(t);
-                }
-            }
-            let sn = g.node(s);
-            let tool = sn.tool().unwrap_or("?");
-            let artifact = if written[k].is_empty() {
-                String::new()
-            } else {
-                format!(" and writes {}", written[k].join(", "))
-            };
-            let example = match written[k].first() {
-                Some(a) if a.starts_with('"') => format!("a `read_artifact` call with `\"path\": {a}`"),
-                _ => format!("a step that references `{}`", sn.id),
-            };
+            let (found_reader, bad_write) = walk.region(g, reg, &readers, k, s);
             let message = if let Some(wn) = bad_write {
-                let mut route = vec![wn];
-                let mut cur = wn;
-                while cur != s && route.len() < 12 {
-                    cur = parent[cur];
-                    route.push(cur);
-                }
-                route.reverse();
-                let ids: Vec<&str> = route.iter().map(|&i| g.node(i).id.as_str()).collect();
-                let shown = if cur == s { ids.join(" → ") } else { format!("{} → … → {}", ids[0], ids[ids.len() - 1]) };
-                format!(
-                    "call `{}` spawns an agent (`{tool}`){artifact}, but the writing call `{}` can run after it along {shown} without anything reading and verifying the spawned work first; every artifact must be verified before anything is written from it. Put a reader of `{}` (e.g. {example}, then a reason step that checks it) on that route before `{}`",
-                    sn.id,
-                    g.node(wn).id,
-                    sn.id,
-                    g.node(wn).id
-                )
+                unverified_write(g, &walk.parent, &readers.written[k], s, wn)
             } else if !found_reader {
-                format!(
-                    "call `{}` spawns an agent (`{tool}`){artifact}, but no step after it reads its result, so the subagent's work is never verified or reconciled; add {example} after `{}`, then a reason step that checks it",
-                    sn.id,
-                    sn.id
-                )
+                unread(g, &readers.written[k], s)
             } else {
                 continue;
             };
-            out.push(Issue::new(CODE, message).node(sn.id.clone()));
+            out.push(Issue::new(CODE, message).node(g.node(s).id.clone()));
         }
     }
+}
+
+/// The registry entry of node `i`'s tool.
+fn tool_of<'r>(g: &Graph, reg: &'r Registry, i: usize) -> Option<&'r ToolEntry> {
+    g.node(i).tool().and_then(|t| reg.tool(t))
+}
+
+/// Which nodes read which spawning call, as bitsets: bit `k` of a node's
+/// `words` words is set when it reads `spawns[k]`, directly or transitively.
+struct Readers {
+    words: usize,
+    dep: Vec<u64>,
+    /// What each spawning call writes, in words (for the messages).
+    written: Vec<Vec<String>>,
+}
+
+impl Readers {
+    fn reads(&self, v: usize, k: usize) -> bool {
+        let (w, b) = bit(k);
+        self.dep[v * self.words + w] & b != 0
+    }
+}
+
+/// Word and mask of bit `k`.
+fn bit(k: usize) -> (usize, u64) {
+    (k / 64, 1u64 << (k % 64))
+}
+
+/// Marks the readers of every spawning call at once.
+fn readers(cx: &Cx, reg: &Registry, topo: &[usize], spawns: &[usize]) -> Readers {
+    let g = &cx.graph;
+    let n = g.len();
+    let words = spawns.len().div_ceil(64);
+    let mut dep = vec![0u64; n * words];
+    let spawn_of: HashMap<usize, usize> = spawns.iter().enumerate().map(|(k, &s)| (s, k)).collect();
+    // The artifacts each spawning call writes: the values of its `writes`
+    // args — a literal name, or a reference (then a call passing the same
+    // reference names the same artifact).
+    let mut artifacts: HashMap<String, Vec<usize>> = HashMap::default();
+    let mut written: Vec<Vec<String>> = vec![Vec::new(); spawns.len()];
+    let mut by_ref = false;
+    for (k, &s) in spawns.iter().enumerate() {
+        let Some(args) = g.node(s).get("args").and_then(Value::as_object) else {
+            continue;
+        };
+        for w in &tool_of(g, reg, s)
+            .map(|e| e.writes.clone())
+            .unwrap_or_default()
+        {
+            let key = match args.get(w) {
+                Some(Value::String(a)) => {
+                    written[k].push(format!("\"{a}\""));
+                    a.clone()
+                }
+                Some(v @ Value::Ref(r)) => {
+                    by_ref = true;
+                    written[k].push(format!("the artifact named by {}", ref_text(r)));
+                    artifact_key(v)
+                }
+                _ => continue,
+            };
+            artifacts.entry(key).or_default().push(k);
+        }
+    }
+    // Direct readers: a reference to S, or a call naming S's artifact.
+    let refs = cx.data_refs();
+    let mut reads: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for d in refs {
+        reads[d.node].push(d.target);
+    }
+    for v in 0..n {
+        for &t in &reads[v] {
+            if let Some(&k) = spawn_of.get(&t) {
+                let (w, b) = bit(k);
+                dep[v * words + w] |= b;
+            }
+        }
+        let node = g.node(v);
+        if node.kind != NodeKind::Call || artifacts.is_empty() {
+            continue;
+        }
+        if let Some(args) = node.get("args") {
+            args.walk(&mut crate::model::value::Pointer::new(""), &mut |_, x| {
+                let hit = match x {
+                    Value::String(s) => artifacts.get(s.as_str()),
+                    Value::Ref(_) if by_ref => artifacts.get(&artifact_key(x)),
+                    _ => None,
+                };
+                if let Some(ks) = hit {
+                    for &k in ks {
+                        if spawns[k] != v {
+                            let (w, b) = bit(k);
+                            dep[v * words + w] |= b;
+                        }
+                    }
+                }
+            });
+        }
+    }
+    // Transitive readers, in topological order.
+    for &v in topo {
+        for &t in &reads[v] {
+            if t == v {
+                continue;
+            }
+            for w in 0..words {
+                let x = dep[t * words + w];
+                dep[v * words + w] |= x;
+            }
+        }
+    }
+    Readers {
+        words,
+        dep,
+        written,
+    }
+}
+
+/// The breadth-first walks of the spawning calls' unverified regions, which
+/// share their marks (`stamp[v] == k`: seen by the walk from `spawns[k]`).
+struct Walk {
+    stamp: Vec<usize>,
+    parent: Vec<usize>,
+}
+
+impl Walk {
+    /// Walks from spawning call `s` (the `k`-th) over the nodes it reaches
+    /// before any of its readers: whether a reader was reached, and the first
+    /// writing call reached without one.
+    fn region(
+        &mut self,
+        g: &Graph,
+        reg: &Registry,
+        readers: &Readers,
+        k: usize,
+        s: usize,
+    ) -> (bool, Option<usize>) {
+        let writes = |i: usize| {
+            g.node(i).kind == NodeKind::Call
+                && tool_of(g, reg, i).is_some_and(|e| !e.writes.is_empty())
+        };
+        let mut queue = VecDeque::from([s]);
+        self.stamp[s] = k;
+        let mut found_reader = false;
+        while let Some(v) = queue.pop_front() {
+            for t in g.succs(v) {
+                if self.stamp[t] == k {
+                    continue;
+                }
+                self.stamp[t] = k;
+                self.parent[t] = v;
+                // A write is checked before its reading: a call that
+                // writes from S's output is not S's verification.
+                if t != s && writes(t) {
+                    return (found_reader, Some(t));
+                }
+                if readers.reads(t, k) {
+                    found_reader = true;
+                    continue;
+                }
+                queue.push_back(t);
+            }
+        }
+        (found_reader, None)
+    }
+}
+
+/// ` and writes …` for the messages, and a reader to suggest.
+fn artifact_and_example(g: &Graph, written: &[String], s: usize) -> (String, String) {
+    let sn = g.node(s);
+    let artifact = if written.is_empty() {
+        String::new()
+    } else {
+        format!(" and writes {}", written.join(", "))
+    };
+    let example = match written.first() {
+        Some(a) if a.starts_with('"') => format!("a `read_artifact` call with `\"path\": {a}`"),
+        _ => format!("a step that references `{}`", sn.id),
+    };
+    (artifact, example)
+}
+
+/// The finding for a writing call `wn` reached from spawning call `s` along
+/// a route without a reader (`parent` leads back from `wn` to `s`).
+fn unverified_write(
+    g: &Graph,
+    parent: &[usize],
+    written: &[String],
+    s: usize,
+    wn: usize,
+) -> String {
+    let sn = g.node(s);
+    let tool = sn.tool().unwrap_or("?");
+    let (artifact, example) = artifact_and_example(g, written, s);
+    let mut route = vec![wn];
+    let mut cur = wn;
+    while cur != s && route.len() < 12 {
+        cur = parent[cur];
+        route.push(cur);
+    }
+    route.reverse();
+    let ids: Vec<&str> = route.iter().map(|&i| g.node(i).id.as_str()).collect();
+    let shown = if cur == s {
+        ids.join(" → ")
+    } else {
+        format!("{} → … → {}", ids[0], ids[ids.len() - 1])
+    };
+    format!(
+        "call `{}` spawns an agent (`{tool}`){artifact}, but the writing call `{}` can run after it along {shown} without anything reading and verifying the spawned work first; every artifact must be verified before anything is written from it. Put a reader of `{}` (e.g. {example}, then a reason step that checks it) on that route before `{}`",
+        sn.id,
+        g.node(wn).id,
+        sn.id,
+        g.node(wn).id
+    )
+}
+
+/// The finding for a spawning call `s` nothing reads.
+fn unread(g: &Graph, written: &[String], s: usize) -> String {
+    let sn = g.node(s);
+    let tool = sn.tool().unwrap_or("?");
+    let (artifact, example) = artifact_and_example(g, written, s);
+    format!(
+        "call `{}` spawns an agent (`{tool}`){artifact}, but no step after it reads its result, so the subagent's work is never verified or reconciled; add {example} after `{}`, then a reason step that checks it",
+        sn.id, sn.id
+    )
 }
 
 #[cfg(test)]

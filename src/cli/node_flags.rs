@@ -216,6 +216,16 @@ impl DefFlags {
             },
             None => Map::new(),
         };
+        self.entry_and_call_fields(&mut def)?;
+        self.call_policy_fields(&mut def)?;
+        self.reason_fields(&mut def)?;
+        self.transform_fields(&mut def)?;
+        self.branch_fields(&mut def)?;
+        Ok(def)
+    }
+
+    /// `--input`, `--tool`, `--arg`, `--output`.
+    fn entry_and_call_fields(&self, def: &mut Map) -> Result<()> {
         let mut set = |k: &str, v: Value| {
             def.insert(k.to_string(), v);
         };
@@ -259,6 +269,15 @@ impl DefFlags {
                 ),
             );
         }
+        Ok(())
+    }
+
+    /// `--authority`, `--replay-safe`, `--on-indeterminate`, `--on-missing-value`,
+    /// `--declassify`.
+    fn call_policy_fields(&self, def: &mut Map) -> Result<()> {
+        let mut set = |k: &str, v: Value| {
+            def.insert(k.to_string(), v);
+        };
         if !self.authority.is_empty() {
             let mut claims = Vec::new();
             for a in &self.authority {
@@ -297,6 +316,14 @@ impl DefFlags {
                 ),
             );
         }
+        Ok(())
+    }
+
+    /// `--prompt`, `--output-schema`, `--max-attempts`.
+    fn reason_fields(&self, def: &mut Map) -> Result<()> {
+        let mut set = |k: &str, v: Value| {
+            def.insert(k.to_string(), v);
+        };
         if !self.prompt.is_empty() {
             let mut parts = Vec::new();
             for p in &self.prompt {
@@ -320,6 +347,14 @@ impl DefFlags {
         if let Some(n) = self.max_attempts {
             set("maxAttempts", Value::Number(n as f64));
         }
+        Ok(())
+    }
+
+    /// `--source`, `--step`, `--emit`.
+    fn transform_fields(&self, def: &mut Map) -> Result<()> {
+        let mut set = |k: &str, v: Value| {
+            def.insert(k.to_string(), v);
+        };
         if let Some(s) = &self.source {
             set("source", reference("source", s)?);
         }
@@ -354,6 +389,14 @@ impl DefFlags {
             }
             set("emit", Value::Object(m));
         }
+        Ok(())
+    }
+
+    /// `--evaluator`, `--predicate`, `--case`, `--diamond`.
+    fn branch_fields(&self, def: &mut Map) -> Result<()> {
+        let mut set = |k: &str, v: Value| {
+            def.insert(k.to_string(), v);
+        };
         if let Some(e) = &self.evaluator {
             set("evaluator", e.as_str().into());
         }
@@ -369,7 +412,7 @@ impl DefFlags {
         if self.diamond {
             set("kind", "diamond".into());
         }
-        Ok(def)
+        Ok(())
     }
 }
 

@@ -247,7 +247,10 @@ impl Forge {
                 "`{path}` is not a field path: write dot-separated names relative to the definition, like `tool` or `args.ticket`"
             )));
         }
-        if let Some(seg) = path.split('.').find(|s| matches!(*s, "$ref" | "$param")) {
+        if let Some(seg) = path
+            .split('.')
+            .find(|s| crate::wire::convert::is_reserved_key(s))
+        {
             return Err(Error::invalid(format!(
                 "`{seg}` in the path `{}` is reserved for references and template holes, so it cannot be a field name",
                 crate::model::text::cut(path, 120)

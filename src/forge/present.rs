@@ -20,6 +20,7 @@ pub use crate::wire::convert::{map_to_json, to_json};
 pub use crate::wire::jcs::string as json_string;
 pub use crate::wire::json::{compact, compact_cut, pretty};
 pub use crate::wire::span::{Position, Span};
+pub use crate::wire::template::param_json;
 
 // The graph as the checks see it (prose walks nodes in its order).
 pub use crate::check::Graph;

@@ -23,6 +23,15 @@ pub fn is_valid_plan_id(s: &str) -> bool {
     }
 }
 
+/// Template id: `^[a-z0-9][a-z0-9_-]{0,63}$` (it is also a file name).
+pub fn is_valid_template_id(s: &str) -> bool {
+    let b = s.as_bytes();
+    (1..=64).contains(&b.len())
+        && (b[0].is_ascii_lowercase() || b[0].is_ascii_digit())
+        && b.iter()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == b'_' || *c == b'-')
+}
+
 /// Actor: `^[A-Za-z0-9_.@-]{1,64}$`.
 pub fn is_valid_actor(s: &str) -> bool {
     (1..=64).contains(&s.len())

@@ -248,6 +248,31 @@ impl DeclaredField {
         Some(DeclaredField { path, ty })
     }
 
+    /// The field as a definition value, `{path, type, maxBytes?, values?}`
+    /// (what [`DeclaredField::from_value`] reads).
+    pub(crate) fn to_value(&self) -> Value {
+        let mut m = Map::new();
+        m.insert("path".into(), Value::from(self.path.as_str()));
+        let ty = match &self.ty {
+            FieldType::String { .. } => "string",
+            FieldType::Number => "number",
+            FieldType::Boolean => "boolean",
+            FieldType::Enum(_) => "enum",
+        };
+        m.insert("type".into(), Value::from(ty));
+        match &self.ty {
+            FieldType::String { max_bytes: Some(n) } => {
+                m.insert("maxBytes".into(), Value::from(*n));
+            }
+            FieldType::Enum(vs) => {
+                let values = vs.iter().map(|v| Value::from(v.as_str())).collect();
+                m.insert("values".into(), Value::Array(values));
+            }
+            _ => {}
+        }
+        Value::Object(m)
+    }
+
     /// `p: string`, `p: string (≤ N bytes)`, `p: enum {a, b}` …
     pub fn describe(&self) -> String {
         match &self.ty {

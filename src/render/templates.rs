@@ -2,7 +2,7 @@
 //! instantiation, an authored plan, and an orchestration. Pure.
 
 use super::issues;
-use crate::forge::orchestrate::emit::NO_SPAWN;
+use crate::forge::orchestrate::build::NO_SPAWN;
 use crate::forge::present::Loaded;
 use crate::forge::templates::{Instantiated, Orchestrated, TemplateSummary};
 use crate::model::remedy::{Remedy, Voice};
@@ -81,7 +81,7 @@ pub fn list_json(list: &[TemplateSummary]) -> Value {
                 Value::Array(
                     t.params
                         .iter()
-                        .map(crate::forge::template::param_json)
+                        .map(crate::forge::present::param_json)
                         .collect(),
                 ),
             );

@@ -71,7 +71,7 @@ pub fn write(dir: &Path, c: &Checkpoint) {
         v["findings"] = serde_json::Value::Object(f);
     }
     let text = serde_json::to_string(&v).expect("JSON values always serialise");
-    let _ = super::write_atomic(&dir.join(FILE), text.as_bytes());
+    let _ = super::atomic::write_atomic(&dir.join(FILE), text.as_bytes());
 }
 
 /// The log file's length and modification time, when it can be read.

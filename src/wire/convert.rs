@@ -255,6 +255,11 @@ fn param_from_wire(body: &Value, at: &str) -> Result<Param, ParseError> {
     }
 }
 
+/// Whether `key` is reserved for references and holes (`$ref`, `$param`).
+pub(crate) fn is_reserved_key(key: &str) -> bool {
+    key == REF_KEY || key == PARAM_KEY
+}
+
 /// Whether an object is a reserved-key look-alike kept as a literal
 /// (`$ref`/`$param` beside other keys).
 pub fn is_lookalike(m: &Map) -> bool {

@@ -12,5 +12,6 @@ pub mod parse;
 pub mod remedy;
 pub mod shorthand;
 pub mod span;
+pub mod template;
 
 pub use parse::{ParseError, Syntax};

@@ -15,11 +15,14 @@
 //! names the failure class); write error → rollback (report_failure).
 //! ```
 //!
-//! Values are IR values, so a field may be a literal, a `Ref` or a hole.
+//! Values are IR values, so a field may be a literal, a `Ref` or a hole;
+//! the nodes are built typed (their wire form is `crate::wire`'s business).
 
-use crate::model::{DeclaredField, Edge, FieldType, Handle, Map, Node, NodeKind, Value};
-use crate::wire::convert::to_json;
-use serde_json::{Value as J, json};
+use super::build::{Spec, Unit};
+use super::mechanism::Mechanism;
+use crate::model::{
+    DeclaredField, Edge, FieldType, Handle, Map, Node, NodeKind, Ref, Select, Value,
+};
 
 /// The six owner-verification criteria of seed 003, as `failedCriteria`
 /// names them.
@@ -56,176 +59,58 @@ pub const OUTCOMES: [&str; 4] = [
     "context overflow",
 ];
 
-/// The line every role's instructions end with (orchestration depth 1).
-pub const NO_SPAWN: &str = "Do not spawn, start or delegate to any other agent: only the orchestrator spawns subagents. Record proposed follow-up work in your artifact for the orchestrator to decide after verification.";
-
-/// The done predicate of a unit that names none.
-pub const DEFAULT_DONE: &str = "The artifact answers the goal for the whole assigned input, follows the required schema, and cites evidence for every factual claim.";
-
-/// The schema of an ordinary unit's artifact.
-pub const ARTIFACT_SCHEMA: &str = "findings: a list of {claim, evidence} records, each claim citing its evidence (source, file, line or quote); coverage: which parts of the assigned input were covered; followUps: proposed follow-up work, for the orchestrator to decide (never started by you).";
-
-/// The one schema every unit of a per-unit mechanism returns.
-pub const UNIT_SCHEMA: &str = "The same schema from every unit: unit (the unit's name); findings: a list of {claim, evidence} records; coverage: which parts of the assigned input were covered; followUps: proposed follow-up work, for the orchestrator to decide.";
-
-/// The schema of advocate and critic artifacts.
-pub const ADVERSARIAL_SCHEMA: &str = "claim-evidence-objection records: a list of {claim, evidence, objection}, where the advocate states claims with the evidence that supports them and the critic states an objection to a claim with the evidence that undermines it; every record cites its evidence. followUps: proposed follow-up work, for the orchestrator to decide.";
-
-/// The digest schema of a unit whose output was bounded to fit the
-/// orchestrator's context and that names no digest of its own.
-pub const DIGEST_SCHEMA: &str = "A bounded digest of the assigned slice only (never its source text): points: a list of {claim, evidence} records, each citing where in the slice it comes from; gaps: what the slice does not cover; followUps: proposed follow-up work, for the orchestrator to decide.";
-
-/// The bounded mechanisms of seed 003, in the order of its table.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Mechanism {
-    FanOut,
-    OrderedHandoff,
-    BoundedDigest,
-    Single,
-    PerUnit,
-    AdvocateCritic,
-}
-
-impl Mechanism {
-    /// The rows of the seed's table, in order.
-    pub const ROWS: [Mechanism; 6] = [
-        Mechanism::FanOut,
-        Mechanism::OrderedHandoff,
-        Mechanism::BoundedDigest,
-        Mechanism::Single,
-        Mechanism::PerUnit,
-        Mechanism::AdvocateCritic,
-    ];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Mechanism::FanOut => "fan-out",
-            Mechanism::OrderedHandoff => "ordered handoff",
-            Mechanism::BoundedDigest => "bounded digest",
-            Mechanism::Single => "single subagent",
-            Mechanism::PerUnit => "per-unit",
-            Mechanism::AdvocateCritic => "advocate/critic",
-        }
-    }
-
-    /// Its row in the seed's table (1-based).
-    pub fn row(self) -> usize {
-        Mechanism::ROWS.iter().position(|m| *m == self).unwrap_or(0) + 1
-    }
-
-    /// Whether its units are spawned in one turn and run concurrently.
-    pub fn concurrent(self) -> bool {
-        !matches!(self, Mechanism::OrderedHandoff | Mechanism::Single)
-    }
-
-    /// The seed's wording of the mechanism.
-    pub fn action(self) -> &'static str {
-        match self {
-            Mechanism::FanOut => {
-                "spawn one subagent per task in the same turn, require a named artifact from each, then inspect and reconcile all artifacts"
-            }
-            Mechanism::OrderedHandoff => {
-                "spawn only the first ready task; inspect its artifact, extract the exact input the next task needs, then spawn that next task; stop at any failed handoff"
-            }
-            Mechanism::BoundedDigest => {
-                "give each subagent only its assigned source slice and a fixed digest schema; keep source text out of the orchestrator's context, then reconcile the returned digests"
-            }
-            Mechanism::Single => {
-                "spawn one subagent with that goal, inspect its artifact, and use it directly after verification"
-            }
-            Mechanism::PerUnit => {
-                "spawn one isolated subagent per unit in the same turn; require the same output schema from all units and reconcile only after every unit verifies"
-            }
-            Mechanism::AdvocateCritic => {
-                "spawn independent advocate and critic roles from the same evidence in one turn; require claim-evidence-objection records, then resolve each objection against the cited evidence"
-            }
-        }
-    }
-}
-
-/// One subagent unit.
-#[derive(Debug, Clone)]
-pub struct Unit {
-    /// The task's name (messages, dispositions, reports).
-    pub name: String,
-    /// The node id suffix (`spawn_<slug>` …).
-    pub slug: String,
-    pub role: Value,
-    /// The role's instructions, already ending with [`NO_SPAWN`].
-    pub instructions: Value,
-    /// The tools the subagent may use (no spawning tool).
-    pub tools: Vec<String>,
-    pub goal: Value,
-    /// The assigned input (used when `needs` is empty).
-    pub input: Value,
-    /// Path of the artifact the unit writes.
-    pub output: Value,
-    pub done: Value,
-    /// The schema its artifact must follow.
-    pub schema: Value,
-    pub max_output_bytes: u64,
-    /// Units (indices into `Spec::units`, earlier in a chain) whose verified
-    /// handoff is this unit's input.
-    pub needs: Vec<usize>,
-    /// Units (indices) whose evidence and conclusions this unit challenges.
-    pub challenges: Vec<usize>,
-}
-
-/// Everything the plan is built from.
-#[derive(Debug, Clone)]
-pub struct Spec {
-    pub mechanism: Mechanism,
-    /// In spawn order (a chain runs them in this order).
-    pub units: Vec<Unit>,
-    /// Path of the synthesis artifact.
-    pub synthesis: Value,
-    /// Fields `accept` declares and declassifies besides `assignment`
-    /// (a template's params).
-    pub accepted: Vec<DeclaredField>,
-}
-
-impl Spec {
-    /// Whether the units run concurrently and meet at a join.
-    pub fn parallel(&self) -> bool {
-        self.mechanism.concurrent() && self.units.len() >= 2
-    }
-}
-
 const ASSIGNMENT: &str = "assignment";
 
-/// A `$ref` in wire JSON.
-fn rf(node: &str, path: Option<&str>, joined: bool) -> J {
-    let select = if joined {
-        json!({"index": 0})
-    } else {
-        json!("first")
-    };
-    match path {
-        Some(p) => json!({"$ref": {"node": node, "select": select, "path": p}}),
-        None => json!({"$ref": {"node": node, "select": select}}),
-    }
+/// An object of these members, in this order.
+fn obj<const N: usize>(members: [(&str, Value); N]) -> Value {
+    Value::Object(
+        members
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v))
+            .collect(),
+    )
+}
+
+/// An array of strings.
+fn strs<S: AsRef<str>>(items: &[S]) -> Value {
+    Value::Array(items.iter().map(|s| Value::from(s.as_ref())).collect())
+}
+
+/// A read of `node`'s output at `path`: its first execution, or — after a
+/// join (`joined`) — the execution on the join's first incoming edge.
+fn rf(node: &str, path: Option<&str>, joined: bool) -> Value {
+    Value::from(Ref {
+        node: node.to_string(),
+        select: if joined {
+            Select::Index(0)
+        } else {
+            Select::First
+        },
+        path: path.map(str::to_string),
+        branch_id: None,
+    })
 }
 
 /// A prompt part for a value: text for strings and holes, the reference
 /// itself for a reference, compact JSON text for anything else.
-fn part(v: &Value) -> J {
+fn part(v: &Value) -> Value {
     match v {
-        Value::String(_) | Value::Param(_) => json!({"text": to_json(v)}),
-        Value::Ref(_) => to_json(v),
-        other => json!({"text": crate::wire::json::compact(other)}),
+        Value::String(_) | Value::Param(_) => obj([("text", v.clone())]),
+        Value::Ref(_) => v.clone(),
+        other => text(crate::wire::json::compact(other)),
     }
 }
 
-fn text(s: impl Into<String>) -> J {
-    json!({"text": s.into()})
+fn text(s: impl Into<String>) -> Value {
+    obj([("text", Value::from(s.into()))])
 }
 
-fn field_json(f: &DeclaredField) -> J {
-    crate::forge::template::param_json(f)
-}
-
-fn claim(capability: &str, scope: J, verb: &str) -> J {
-    json!({"capability": capability, "scope": scope, "verb": verb})
+fn claim(capability: &str, scope: Value, verb: &str) -> Value {
+    obj([
+        ("capability", Value::from(capability)),
+        ("scope", scope),
+        ("verb", Value::from(verb)),
+    ])
 }
 
 struct Builder {
@@ -234,10 +119,8 @@ struct Builder {
 }
 
 impl Builder {
-    fn node(&mut self, id: &str, phase: &str, kind: NodeKind, def: J) {
-        let v = crate::wire::convert::from_json(&def, "")
-            .expect("the emitter writes well-formed definitions");
-        let definition = match v {
+    fn node(&mut self, id: &str, phase: &str, kind: NodeKind, def: Value) {
+        let definition = match def {
             Value::Object(m) => m,
             _ => Map::new(),
         };
@@ -255,9 +138,9 @@ impl Builder {
         id: &str,
         phase: &str,
         tool: &str,
-        args: J,
-        output: J,
-        authority: J,
+        args: Value,
+        output: Value,
+        authority: Value,
         replay_safe: bool,
         on_missing: &str,
     ) {
@@ -266,10 +149,15 @@ impl Builder {
             id,
             phase,
             NodeKind::Call,
-            json!({
-                "tool": tool, "args": args, "output": output, "onMissingValue": on_missing,
-                "authority": authority, "replaySafe": replay_safe, "onIndeterminate": on_indeterminate,
-            }),
+            obj([
+                ("tool", Value::from(tool)),
+                ("args", args),
+                ("output", output),
+                ("onMissingValue", Value::from(on_missing)),
+                ("authority", authority),
+                ("replaySafe", Value::from(replay_safe)),
+                ("onIndeterminate", Value::from(on_indeterminate)),
+            ]),
         );
     }
 
@@ -286,21 +174,21 @@ impl Builder {
     }
 }
 
-fn names_json(units: &[Unit]) -> J {
-    J::Array(units.iter().map(|u| J::from(u.name.clone())).collect())
+fn names(units: &[Unit]) -> Value {
+    Value::Array(units.iter().map(|u| Value::from(u.name.as_str())).collect())
 }
 
 /// The input a unit's spawn receives: its own, or the verified handoff of
 /// the unit(s) it needs.
-fn spawn_input(spec: &Spec, u: &Unit) -> J {
+fn spawn_input(spec: &Spec, u: &Unit) -> Value {
     match u.needs.as_slice() {
-        [] => to_json(&u.input),
+        [] => u.input.clone(),
         [one] => rf(
             &format!("verify_{}", spec.units[*one].slug),
             Some("handoff"),
             false,
         ),
-        many => J::Object(
+        many => Value::Object(
             many.iter()
                 .map(|&k| {
                     let n = &spec.units[k];
@@ -314,7 +202,7 @@ fn spawn_input(spec: &Spec, u: &Unit) -> J {
     }
 }
 
-fn verify_prompt(spec: &Spec, k: usize) -> J {
+fn verify_prompt(spec: &Spec, k: usize) -> Value {
     let u = &spec.units[k];
     let mut parts = vec![text(format!(
         "Owner-verify the artifact of unit `{}`. Inspect the actual artifact below, not a reported path or summary, and check all six criteria:\n{}\nList every criterion that fails in `failedCriteria`; `verdict` is \"pass\" only when all six hold, and a missing or invalid artifact is a failed unit.",
@@ -366,24 +254,43 @@ fn verify_prompt(spec: &Spec, k: usize) -> J {
     }
     parts.push(text("The artifact:"));
     parts.push(rf(&format!("read_{}", u.slug), Some("content"), false));
-    J::Array(parts)
+    Value::Array(parts)
 }
 
-fn verify_schema() -> J {
+/// `{"type": t}`.
+fn typed(t: &str) -> Value {
+    obj([("type", Value::from(t))])
+}
+
+/// `{"type": "string", "enum": values}`.
+fn string_enum<S: AsRef<str>>(values: &[S]) -> Value {
+    obj([("type", Value::from("string")), ("enum", strs(values))])
+}
+
+fn verify_schema() -> Value {
     let criteria: Vec<&str> = CRITERIA.iter().map(|(n, _)| *n).collect();
-    json!({
-        "type": "object",
-        "properties": {
-            "verdict": {"type": "string", "enum": ["pass", "fail"]},
-            "failedCriteria": {"type": "array", "items": {"type": "string", "enum": criteria}},
-            "handoff": {"type": "string"},
-        },
-        "required": ["verdict", "failedCriteria", "handoff"],
-        "additionalProperties": false,
-    })
+    obj([
+        ("type", Value::from("object")),
+        (
+            "properties",
+            obj([
+                ("verdict", string_enum(&["pass", "fail"])),
+                (
+                    "failedCriteria",
+                    obj([
+                        ("type", Value::from("array")),
+                        ("items", string_enum(&criteria)),
+                    ]),
+                ),
+                ("handoff", typed("string")),
+            ]),
+        ),
+        ("required", strs(&["verdict", "failedCriteria", "handoff"])),
+        ("additionalProperties", Value::from(false)),
+    ])
 }
 
-fn reconcile_prompt(spec: &Spec) -> J {
+fn reconcile_prompt(spec: &Spec) -> Value {
     let mut intro = String::from(
         "Reconcile the verified artifacts. Resolve overlaps and disagreements against the cited evidence and never invent a deciding fact. Record a disposition for every unit: accepted, superseded (with the reason) or rejected (with the reason); do not synthesize while any unit lacks one.",
     );
@@ -412,36 +319,58 @@ fn reconcile_prompt(spec: &Spec) -> J {
         parts.push(text(format!("Unit `{}`, artifact:", u.name)));
         parts.push(rf(&format!("read_{}", u.slug), Some("content"), false));
     }
-    J::Array(parts)
+    Value::Array(parts)
 }
 
-fn reconcile_schema(spec: &Spec) -> J {
-    let n = spec.units.len();
-    json!({
-        "type": "object",
-        "properties": {
-            "dispositions": {
-                "type": "array",
-                "minItems": n,
-                "maxItems": n,
-                "items": {
-                    "type": "object",
-                    "properties": {
-                        "unit": {"type": "string", "enum": names_json(&spec.units)},
-                        "disposition": {"type": "string", "enum": DISPOSITIONS},
-                        "reason": {"type": "string"},
-                        "cites": {"type": "array", "items": {"type": "string"}},
-                    },
-                    "required": ["unit", "disposition", "reason"],
-                },
-            },
-            "outcome": {"type": "string", "enum": OUTCOMES},
-            "synthesis": {"type": "string"},
-            "report": {"type": "string"},
-        },
-        "required": ["dispositions", "outcome", "synthesis", "report"],
-        "additionalProperties": false,
-    })
+fn reconcile_schema(spec: &Spec) -> Value {
+    let n = Value::from(spec.units.len() as u64);
+    let disposition = obj([
+        ("type", Value::from("object")),
+        (
+            "properties",
+            obj([
+                (
+                    "unit",
+                    obj([
+                        ("type", Value::from("string")),
+                        ("enum", names(&spec.units)),
+                    ]),
+                ),
+                ("disposition", string_enum(&DISPOSITIONS)),
+                ("reason", typed("string")),
+                (
+                    "cites",
+                    obj([("type", Value::from("array")), ("items", typed("string"))]),
+                ),
+            ]),
+        ),
+        ("required", strs(&["unit", "disposition", "reason"])),
+    ]);
+    obj([
+        ("type", Value::from("object")),
+        (
+            "properties",
+            obj([
+                (
+                    "dispositions",
+                    obj([
+                        ("type", Value::from("array")),
+                        ("minItems", n.clone()),
+                        ("maxItems", n),
+                        ("items", disposition),
+                    ]),
+                ),
+                ("outcome", string_enum(&OUTCOMES)),
+                ("synthesis", typed("string")),
+                ("report", typed("string")),
+            ]),
+        ),
+        (
+            "required",
+            strs(&["dispositions", "outcome", "synthesis", "report"]),
+        ),
+        ("additionalProperties", Value::from(false)),
+    ])
 }
 
 /// Builds the plan's nodes and edges.
@@ -452,134 +381,12 @@ pub fn emit(spec: &Spec) -> (Vec<Node>, Vec<Edge>) {
     };
     let parallel = spec.parallel();
     let units = &spec.units;
-    let phase_in = "assignment";
-    let assignment = DeclaredField {
-        path: ASSIGNMENT.into(),
-        ty: FieldType::String { max_bytes: None },
-    };
-    b.node(
-        "start",
-        phase_in,
-        NodeKind::Entry,
-        json!({"input": [field_json(&assignment)]}),
-    );
-    let mut accepted = vec![field_json(&assignment)];
-    accepted.extend(spec.accepted.iter().map(field_json));
-    let mut declassified = vec![J::from(ASSIGNMENT)];
-    declassified.extend(spec.accepted.iter().map(|f| J::from(f.path.clone())));
-    b.node(
-        "accept",
-        phase_in,
-        NodeKind::Call,
-        json!({
-            "tool": "accept_assignment",
-            "args": {"assignment": rf("start", Some(ASSIGNMENT), false)},
-            "output": accepted,
-            "onMissingValue": "fail",
-            "authority": [claim("assignment", json!("owner"), "read")],
-            "replaySafe": true,
-            "onIndeterminate": "retry",
-            "declassifies": declassified,
-        }),
-    );
-    b.edge("start", "accept", Handle::Always);
-
-    for (k, u) in units.iter().enumerate() {
-        let s = &u.slug;
-        let (spawn, read, verify, check, fail) = (
-            format!("spawn_{s}"),
-            format!("read_{s}"),
-            format!("verify_{s}"),
-            format!("check_{s}"),
-            format!("fail_{s}"),
-        );
-        let mut forbidden: Vec<J> = units
-            .iter()
-            .enumerate()
-            .filter(|(j, _)| *j != k)
-            .map(|(_, o)| to_json(&o.output))
-            .collect();
-        forbidden.push(to_json(&spec.synthesis));
-        let mut args = serde_json::Map::new();
-        args.insert("role".into(), to_json(&u.role));
-        args.insert("instructions".into(), to_json(&u.instructions));
-        args.insert("input".into(), spawn_input(spec, u));
-        args.insert("goal".into(), to_json(&u.goal));
-        args.insert("tools".into(), json!(u.tools));
-        args.insert("forbiddenWrites".into(), J::Array(forbidden));
-        args.insert("output".into(), to_json(&u.output));
-        args.insert("done".into(), to_json(&u.done));
-        args.insert("schema".into(), to_json(&u.schema));
-        args.insert("maxOutputBytes".into(), json!(u.max_output_bytes));
-        if !u.challenges.is_empty() {
-            args.insert(
-                "challenges".into(),
-                J::Array(
-                    u.challenges
-                        .iter()
-                        .map(|&c| J::from(units[c].name.clone()))
-                        .collect(),
-                ),
-            );
-        }
-        b.call(
-            &spawn,
-            "units",
-            "spawn_subagent",
-            J::Object(args),
-            json!([]),
-            json!([
-                claim("subagents", json!("depth-1"), "create"),
-                claim("artifacts", to_json(&u.output), "create"),
-            ]),
-            false,
-            "fail",
-        );
-        b.call(
-            &read,
-            "units",
-            "read_artifact",
-            json!({"path": to_json(&u.output)}),
-            json!([{"path": "content", "type": "string", "maxBytes": u.max_output_bytes}]),
-            json!([claim("artifacts", to_json(&u.output), "read")]),
-            true,
-            "fail",
-        );
-        b.node(
-            &verify,
-            "verification",
-            NodeKind::Reason,
-            json!({"prompt": verify_prompt(spec, k), "outputSchema": verify_schema(), "maxAttempts": 2}),
-        );
-        if !parallel {
-            b.node(
-                &check,
-                "verification",
-                NodeKind::Branch,
-                json!({"evaluator": "structured", "predicate": {"path": format!("{verify}.verdict"), "op": "eq", "value": "pass"}}),
-            );
-        }
-        // Edges of the unit.
-        if parallel || k == 0 {
-            b.edge("accept", &spawn, Handle::Always);
-        } else {
-            let prev = format!("check_{}", units[k - 1].slug);
-            b.edge(&prev, &spawn, Handle::Match);
-        }
-        b.edge(&spawn, &read, Handle::Always);
-        b.edge(&read, &verify, Handle::Always);
-        b.edge(&spawn, &fail, Handle::Error);
-        b.edge(&read, &fail, Handle::Error);
-        b.edge(&verify, &fail, Handle::Error);
-        if parallel {
-            b.edge(&verify, "join", Handle::Always);
-        } else {
-            b.edge(&verify, &check, Handle::Always);
-            b.edge(&check, &fail, Handle::NoMatch);
-        }
+    accept(&mut b, spec);
+    for k in 0..units.len() {
+        unit(&mut b, spec, k);
     }
     let before_reconcile = if parallel {
-        b.node("join", "reconciliation", NodeKind::Join, json!({}));
+        b.node("join", "reconciliation", NodeKind::Join, obj([]));
         "join".to_string()
     } else {
         format!(
@@ -587,81 +394,8 @@ pub fn emit(spec: &Spec) -> (Vec<Node>, Vec<Edge>) {
             units.last().map(|u| u.slug.as_str()).unwrap_or("")
         )
     };
-    b.node(
-        "reconcile",
-        "reconciliation",
-        NodeKind::Reason,
-        json!({"prompt": reconcile_prompt(spec), "outputSchema": reconcile_schema(spec), "maxAttempts": 2}),
-    );
-    b.node(
-        "gate",
-        "reconciliation",
-        NodeKind::Branch,
-        json!({"evaluator": "structured", "predicate": {"path": "reconcile.outcome", "op": "eq", "value": "synthesize"}}),
-    );
-    let cites: Vec<J> = units.iter().map(|u| to_json(&u.output)).collect();
-    b.call(
-        "write",
-        "synthesis",
-        "write_synthesis",
-        json!({
-            "path": to_json(&spec.synthesis),
-            "content": rf("reconcile", Some("synthesis"), parallel),
-            "cites": cites,
-        }),
-        json!([]),
-        json!([claim("artifacts", to_json(&spec.synthesis), "create")]),
-        false,
-        "fail",
-    );
-    for u in units {
-        let (fail, verify) = (format!("fail_{}", u.slug), format!("verify_{}", u.slug));
-        b.call(
-        &fail,
-        "failure",
-        "report_failure",
-        json!({
-            "failureClass": "non-convergence",
-            "units": [u.name],
-            "detail": format!("Unit `{}` returned no artifact, or its artifact failed owner verification: dependent work is stopped and no synthesis is written. The failed criteria follow; verified artifacts of other units stay as evidence.", u.name),
-            "failedCriteria": rf(&verify, Some("failedCriteria"), false),
-        }),
-        json!([]),
-        json!([claim("report", json!("owner"), "create")]),
-        false,
-        "omit",
-    );
-    }
-    b.call(
-        "report",
-        "failure",
-        "report_failure",
-        json!({
-            "failureClass": rf("reconcile", Some("outcome"), parallel),
-            "units": names_json(units),
-            "detail": rf("reconcile", Some("report"), parallel),
-            "dispositions": rf("reconcile", Some("dispositions"), parallel),
-        }),
-        json!([]),
-        json!([claim("report", json!("owner"), "create")]),
-        false,
-        "omit",
-    );
-    b.call(
-        "rollback",
-        "failure",
-        "report_failure",
-        json!({
-            "failureClass": "rollback",
-            "units": names_json(units),
-            "detail": "Writing the synthesis failed part-way: remove the partial synthesis at this path, keep the verified unit artifacts as evidence, and resume at reconciliation once every unit has a disposition.",
-            "path": to_json(&spec.synthesis),
-        }),
-        json!([]),
-        json!([claim("report", json!("owner"), "create")]),
-        false,
-        "fail",
-    );
+    reconcile(&mut b, spec);
+    failures(&mut b, spec);
     b.edge(
         &before_reconcile,
         "reconcile",
@@ -676,4 +410,276 @@ pub fn emit(spec: &Spec) -> (Vec<Node>, Vec<Edge>) {
     b.edge("gate", "report", Handle::NoMatch);
     b.edge("write", "rollback", Handle::Error);
     (b.nodes, b.edges)
+}
+
+/// `start` (the entry, taking the assignment) and `accept`, which declares
+/// and declassifies the assignment and the spec's accepted fields.
+fn accept(b: &mut Builder, spec: &Spec) {
+    let phase_in = "assignment";
+    let assignment = DeclaredField {
+        path: ASSIGNMENT.into(),
+        ty: FieldType::String { max_bytes: None },
+    };
+    b.node(
+        "start",
+        phase_in,
+        NodeKind::Entry,
+        obj([("input", Value::Array(vec![assignment.to_value()]))]),
+    );
+    let mut accepted = vec![assignment.to_value()];
+    accepted.extend(spec.accepted.iter().map(DeclaredField::to_value));
+    let mut declassified = vec![Value::from(ASSIGNMENT)];
+    declassified.extend(spec.accepted.iter().map(|f| Value::from(f.path.as_str())));
+    b.node(
+        "accept",
+        phase_in,
+        NodeKind::Call,
+        obj([
+            ("tool", Value::from("accept_assignment")),
+            (
+                "args",
+                obj([("assignment", rf("start", Some(ASSIGNMENT), false))]),
+            ),
+            ("output", Value::Array(accepted)),
+            ("onMissingValue", Value::from("fail")),
+            (
+                "authority",
+                Value::Array(vec![claim("assignment", Value::from("owner"), "read")]),
+            ),
+            ("replaySafe", Value::from(true)),
+            ("onIndeterminate", Value::from("retry")),
+            ("declassifies", Value::Array(declassified)),
+        ]),
+    );
+    b.edge("start", "accept", Handle::Always);
+}
+
+/// The complete spec a unit's subagent is spawned with.
+fn spawn_args(spec: &Spec, k: usize) -> Value {
+    let units = &spec.units;
+    let u = &units[k];
+    let mut forbidden: Vec<Value> = units
+        .iter()
+        .enumerate()
+        .filter(|(j, _)| *j != k)
+        .map(|(_, o)| o.output.clone())
+        .collect();
+    forbidden.push(spec.synthesis.clone());
+    let mut args = Map::new();
+    args.insert("role".into(), u.role.clone());
+    args.insert("instructions".into(), u.instructions.clone());
+    args.insert("input".into(), spawn_input(spec, u));
+    args.insert("goal".into(), u.goal.clone());
+    args.insert("tools".into(), strs(&u.tools));
+    args.insert("forbiddenWrites".into(), Value::Array(forbidden));
+    args.insert("output".into(), u.output.clone());
+    args.insert("done".into(), u.done.clone());
+    args.insert("schema".into(), u.schema.clone());
+    args.insert("maxOutputBytes".into(), Value::from(u.max_output_bytes));
+    if !u.challenges.is_empty() {
+        args.insert(
+            "challenges".into(),
+            Value::Array(
+                u.challenges
+                    .iter()
+                    .map(|&c| Value::from(units[c].name.as_str()))
+                    .collect(),
+            ),
+        );
+    }
+    Value::Object(args)
+}
+
+/// Unit `k`: spawn, read and verify (and, in a chain, check the verdict),
+/// with the unit's edges.
+fn unit(b: &mut Builder, spec: &Spec, k: usize) {
+    let parallel = spec.parallel();
+    let units = &spec.units;
+    let u = &units[k];
+    let s = &u.slug;
+    let (spawn, read, verify, check, fail) = (
+        format!("spawn_{s}"),
+        format!("read_{s}"),
+        format!("verify_{s}"),
+        format!("check_{s}"),
+        format!("fail_{s}"),
+    );
+    b.call(
+        &spawn,
+        "units",
+        "spawn_subagent",
+        spawn_args(spec, k),
+        Value::Array(Vec::new()),
+        Value::Array(vec![
+            claim("subagents", Value::from("depth-1"), "create"),
+            claim("artifacts", u.output.clone(), "create"),
+        ]),
+        false,
+        "fail",
+    );
+    b.call(
+        &read,
+        "units",
+        "read_artifact",
+        obj([("path", u.output.clone())]),
+        Value::Array(vec![obj([
+            ("path", Value::from("content")),
+            ("type", Value::from("string")),
+            ("maxBytes", Value::from(u.max_output_bytes)),
+        ])]),
+        Value::Array(vec![claim("artifacts", u.output.clone(), "read")]),
+        true,
+        "fail",
+    );
+    b.node(
+        &verify,
+        "verification",
+        NodeKind::Reason,
+        obj([
+            ("prompt", verify_prompt(spec, k)),
+            ("outputSchema", verify_schema()),
+            ("maxAttempts", Value::from(2u64)),
+        ]),
+    );
+    if !parallel {
+        b.node(
+            &check,
+            "verification",
+            NodeKind::Branch,
+            obj([
+                ("evaluator", Value::from("structured")),
+                (
+                    "predicate",
+                    obj([
+                        ("path", Value::from(format!("{verify}.verdict"))),
+                        ("op", Value::from("eq")),
+                        ("value", Value::from("pass")),
+                    ]),
+                ),
+            ]),
+        );
+    }
+    // Edges of the unit.
+    if parallel || k == 0 {
+        b.edge("accept", &spawn, Handle::Always);
+    } else {
+        let prev = format!("check_{}", units[k - 1].slug);
+        b.edge(&prev, &spawn, Handle::Match);
+    }
+    b.edge(&spawn, &read, Handle::Always);
+    b.edge(&read, &verify, Handle::Always);
+    b.edge(&spawn, &fail, Handle::Error);
+    b.edge(&read, &fail, Handle::Error);
+    b.edge(&verify, &fail, Handle::Error);
+    if parallel {
+        b.edge(&verify, "join", Handle::Always);
+    } else {
+        b.edge(&verify, &check, Handle::Always);
+        b.edge(&check, &fail, Handle::NoMatch);
+    }
+}
+
+/// `reconcile`, the `gate` on its outcome, and `write` of the synthesis.
+fn reconcile(b: &mut Builder, spec: &Spec) {
+    let parallel = spec.parallel();
+    b.node(
+        "reconcile",
+        "reconciliation",
+        NodeKind::Reason,
+        obj([
+            ("prompt", reconcile_prompt(spec)),
+            ("outputSchema", reconcile_schema(spec)),
+            ("maxAttempts", Value::from(2u64)),
+        ]),
+    );
+    b.node(
+        "gate",
+        "reconciliation",
+        NodeKind::Branch,
+        obj([
+            ("evaluator", Value::from("structured")),
+            (
+                "predicate",
+                obj([
+                    ("path", Value::from("reconcile.outcome")),
+                    ("op", Value::from("eq")),
+                    ("value", Value::from("synthesize")),
+                ]),
+            ),
+        ]),
+    );
+    let cites: Vec<Value> = spec.units.iter().map(|u| u.output.clone()).collect();
+    b.call(
+        "write",
+        "synthesis",
+        "write_synthesis",
+        obj([
+            ("path", spec.synthesis.clone()),
+            ("content", rf("reconcile", Some("synthesis"), parallel)),
+            ("cites", Value::Array(cites)),
+        ]),
+        Value::Array(Vec::new()),
+        Value::Array(vec![claim("artifacts", spec.synthesis.clone(), "create")]),
+        false,
+        "fail",
+    );
+}
+
+/// The failure paths: `fail_<u>` per unit, `report` (a failed
+/// reconciliation) and `rollback` (a failed write).
+fn failures(b: &mut Builder, spec: &Spec) {
+    let parallel = spec.parallel();
+    let units = &spec.units;
+    let report_claim = || Value::Array(vec![claim("report", Value::from("owner"), "create")]);
+    for u in units {
+        let (fail, verify) = (format!("fail_{}", u.slug), format!("verify_{}", u.slug));
+        b.call(
+            &fail,
+            "failure",
+            "report_failure",
+            obj([
+                ("failureClass", Value::from("non-convergence")),
+                ("units", strs(&[u.name.as_str()])),
+                ("detail", Value::from(format!("Unit `{}` returned no artifact, or its artifact failed owner verification: dependent work is stopped and no synthesis is written. The failed criteria follow; verified artifacts of other units stay as evidence.", u.name))),
+                ("failedCriteria", rf(&verify, Some("failedCriteria"), false)),
+            ]),
+            Value::Array(Vec::new()),
+            report_claim(),
+            false,
+            "omit",
+        );
+    }
+    b.call(
+        "report",
+        "failure",
+        "report_failure",
+        obj([
+            ("failureClass", rf("reconcile", Some("outcome"), parallel)),
+            ("units", names(units)),
+            ("detail", rf("reconcile", Some("report"), parallel)),
+            (
+                "dispositions",
+                rf("reconcile", Some("dispositions"), parallel),
+            ),
+        ]),
+        Value::Array(Vec::new()),
+        report_claim(),
+        false,
+        "omit",
+    );
+    b.call(
+        "rollback",
+        "failure",
+        "report_failure",
+        obj([
+            ("failureClass", Value::from("rollback")),
+            ("units", names(units)),
+            ("detail", Value::from("Writing the synthesis failed part-way: remove the partial synthesis at this path, keep the verified unit artifacts as evidence, and resume at reconciliation once every unit has a disposition.")),
+            ("path", spec.synthesis.clone()),
+        ]),
+        Value::Array(Vec::new()),
+        report_claim(),
+        false,
+        "fail",
+    );
 }

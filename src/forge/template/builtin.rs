@@ -9,10 +9,9 @@
 //! rewrites them.
 
 use super::{Origin, Template};
+use crate::forge::orchestrate::build::{self, Spec, Unit};
 use crate::forge::orchestrate::emit;
-use crate::forge::orchestrate::emit::Mechanism;
-use crate::forge::orchestrate::emit::Spec;
-use crate::forge::orchestrate::emit::Unit;
+use crate::forge::orchestrate::mechanism::Mechanism;
 use crate::model::{Content, DeclaredField, FieldType, Param, Value};
 
 /// The embedded files: (template id, YAML text).
@@ -84,13 +83,13 @@ fn unit(name: &str, prefix: &str, input_key: &str, instructions: &str) -> Unit {
         name: name.into(),
         slug: name.into(),
         role: hole(&key(prefix, "role")),
-        instructions: Value::from(format!("{instructions}\n\n{}", emit::NO_SPAWN)),
+        instructions: Value::from(format!("{instructions}\n\n{}", build::NO_SPAWN)),
         tools: vec!["read_artifact".into()],
         goal: hole(&key(prefix, "goal")),
         input: hole(&key(prefix, input_key)),
         output: hole(&key(prefix, "output")),
-        done: Value::from(emit::DEFAULT_DONE),
-        schema: Value::from(emit::ARTIFACT_SCHEMA),
+        done: Value::from(build::DEFAULT_DONE),
+        schema: Value::from(build::ARTIFACT_SCHEMA),
         max_output_bytes: UNIT_BYTES,
         needs: Vec::new(),
         challenges: Vec::new(),
@@ -160,7 +159,7 @@ pub fn generate() -> Vec<Template> {
     for (u, role) in [(&mut advocate, "advocate"), (&mut critic, "critic")] {
         u.role = Value::from(role);
         u.input = hole("evidence");
-        u.schema = Value::from(emit::ADVERSARIAL_SCHEMA);
+        u.schema = Value::from(build::ADVERSARIAL_SCHEMA);
     }
     critic.challenges = vec![0];
     add(

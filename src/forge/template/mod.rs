@@ -13,13 +13,9 @@ pub mod builtin;
 
 use crate::model::Issue;
 use crate::model::registry::Registry;
-use crate::model::{Bounds, Content, DeclaredField, Edge, Map, Node, NodeKind, Value};
-use crate::wire::codec;
+use crate::model::{Bounds, Content, DeclaredField, Map, Node, Value};
 use crate::wire::parse::{ParseError, Syntax};
 use std::path::Path;
-
-/// The keys a template document may have, in the order they are written.
-pub const TEMPLATE_KEYS: [&str; 6] = ["id", "summary", "params", "nodes", "edges", "bounds"];
 
 /// Where a template was read from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -54,254 +50,29 @@ pub struct Template {
     pub origin: Origin,
 }
 
-/// Template id: `^[a-z0-9][a-z0-9_-]{0,63}$` (it is also a file name).
-pub fn is_valid_template_id(s: &str) -> bool {
-    let b = s.as_bytes();
-    (1..=64).contains(&b.len())
-        && (b[0].is_ascii_lowercase() || b[0].is_ascii_digit())
-        && b.iter()
-            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == b'_' || *c == b'-')
-}
-
-fn err(at: &str, message: impl Into<String>) -> ParseError {
-    codec::error(at, message)
-}
-
-/// Reads a template document. Refuses what cannot be represented (bad
-/// syntax, a malformed hole or reference, a missing key, an unknown key, a
-/// malformed param, a node id used twice); everything else is left to the
-/// checks.
+/// Reads a template document (see [`crate::wire::template::document`]).
 pub fn parse(text: &str, syntax: Syntax, origin: Origin) -> Result<Template, ParseError> {
-    let v = crate::wire::parse::parse(text, syntax)?;
-    let v = crate::wire::convert::hydrated(v, "")?;
-    let m = codec::object(&v, "", "a template")?;
-    for k in m.keys() {
-        if !TEMPLATE_KEYS.contains(&k.as_str()) {
-            let hint = crate::model::suggest::did_you_mean(k, TEMPLATE_KEYS);
-            return Err(err(
-                &format!("/{k}"),
-                format!(
-                    "a template has the unknown key `{k}`{hint}; its keys are {}",
-                    TEMPLATE_KEYS.join(", ")
-                ),
-            ));
-        }
-    }
-    let id = match m.get("id") {
-        Some(Value::String(s)) if is_valid_template_id(s) => s.clone(),
-        Some(Value::String(s)) => {
-            return Err(err(
-                "/id",
-                format!(
-                    "the template id `{}` is not allowed: template ids are 1–64 lowercase letters, digits, `_` or `-`, starting with a letter or digit",
-                    crate::model::ids::quote_id(s)
-                ),
-            ));
-        }
-        Some(other) => {
-            return Err(err(
-                "/id",
-                format!(
-                    "a template's `id` must be a string, not {}",
-                    other.type_name()
-                ),
-            ));
-        }
-        None => return Err(err("", "a template needs an `id`")),
-    };
-    let summary = match m.get("summary") {
-        Some(Value::String(s)) if !s.trim().is_empty() => s.clone(),
-        Some(Value::String(_)) => {
-            return Err(err(
-                "/summary",
-                format!("template `{id}` has an empty `summary`; say in one line what it is for"),
-            ));
-        }
-        Some(other) => {
-            return Err(err(
-                "/summary",
-                format!(
-                    "template `{id}`'s `summary` must be a string, not {}",
-                    other.type_name()
-                ),
-            ));
-        }
-        None => {
-            return Err(err(
-                "",
-                format!("template `{id}` needs a `summary`: one line saying what it is for"),
-            ));
-        }
-    };
-    let params = params(m.get("params"), &id)?;
-    let mut nodes: Vec<Node> = Vec::new();
-    match m.get("nodes") {
-        Some(Value::Array(a)) => {
-            for (i, n) in a.iter().enumerate() {
-                let at = format!("/nodes/{i}");
-                let node = codec::node(n, &at)?;
-                if nodes.iter().any(|x| x.id == node.id) {
-                    return Err(err(
-                        &format!("{at}/id"),
-                        format!(
-                            "template `{id}` has two nodes with the id `{}`; node ids are unique",
-                            crate::model::ids::quote_id(&node.id)
-                        ),
-                    ));
-                }
-                nodes.push(node);
-            }
-        }
-        Some(other) => {
-            return Err(err(
-                "/nodes",
-                format!("`nodes` must be an array, not {}", other.type_name()),
-            ));
-        }
-        None => return Err(err("", format!("template `{id}` needs `nodes`"))),
-    }
-    let mut raw = Vec::new();
-    match m.get("edges") {
-        None => {}
-        Some(Value::Array(a)) => {
-            for (i, e) in a.iter().enumerate() {
-                raw.push(codec::edge(e, &format!("/edges/{i}"))?);
-            }
-        }
-        Some(other) => {
-            return Err(err(
-                "/edges",
-                format!("`edges` must be an array, not {}", other.type_name()),
-            ));
-        }
-    }
-    let mut taken: std::collections::HashSet<String> =
-        raw.iter().filter_map(|e| e.0.clone()).collect();
-    let edges: Vec<Edge> = raw
-        .into_iter()
-        .map(|(eid, from, to, handle)| {
-            let eid = eid.unwrap_or_else(|| {
-                let minted = codec::mint_edge_id(&from, &to, &handle, |c| taken.contains(c));
-                taken.insert(minted.clone());
-                minted
-            });
-            Edge {
-                id: eid,
-                from,
-                to,
-                handle,
-            }
-        })
-        .collect();
-    let bounds = match m.get("bounds") {
-        None | Some(Value::Null) => None,
-        Some(b) => Some(codec::bounds(b, "/bounds")?),
-    };
-    let mut content = Content::empty(id.clone());
-    content.nodes = nodes;
-    content.edges = edges;
-    if let Some(b) = bounds {
-        content.bounds = b;
-    }
+    let d = crate::wire::template::document(text, syntax)?;
     Ok(Template {
-        id,
-        summary,
-        params,
-        content,
-        bounds,
+        id: d.id,
+        summary: d.summary,
+        params: d.params,
+        content: d.content,
+        bounds: d.bounds,
         origin,
     })
 }
 
-/// Reads `params`: an array of declared fields with unique paths.
-fn params(v: Option<&Value>, id: &str) -> Result<Vec<DeclaredField>, ParseError> {
-    let Some(v) = v else { return Ok(Vec::new()) };
-    // The entry's `input` has exactly the shape of a params list.
-    let mut probe = Map::new();
-    probe.insert("input".into(), v.clone());
-    if let Some(p) = crate::model::shape::check_definition(NodeKind::Entry, &probe).first() {
-        let pointer = p
-            .pointer
-            .strip_prefix("/input")
-            .map(|rest| format!("/params{rest}"))
-            .unwrap_or_else(|| "/params".into());
-        let what = match &p.kind {
-            crate::model::shape::ProblemKind::Missing { field, expected } => {
-                format!("lacks `{field}` ({expected})")
-            }
-            crate::model::shape::ProblemKind::Wrong { expected, found } => {
-                format!("has {found} where {expected} is expected")
-            }
-            crate::model::shape::ProblemKind::Unknown { key, allowed } => {
-                format!(
-                    "has the unknown key `{key}` (a param has {})",
-                    allowed.join(", ")
-                )
-            }
-        };
-        return Err(err(
-            &pointer,
-            format!(
-                "template `{id}`'s params are declared fields ({{path, type: string|number|boolean|enum, maxBytes?, values?}}); this one {what}"
-            ),
-        ));
-    }
-    let fields = crate::model::node::declared_fields(Some(v));
-    for (i, f) in fields.iter().enumerate() {
-        if f.path.is_empty() {
-            return Err(err(
-                &format!("/params/{i}/path"),
-                format!("template `{id}` has a param with an empty `path`"),
-            ));
-        }
-        if fields[..i].iter().any(|g| g.path == f.path) {
-            return Err(err(
-                &format!("/params/{i}/path"),
-                format!("template `{id}` declares the param `{}` twice", f.path),
-            ));
-        }
-    }
-    Ok(fields)
-}
-
-/// The template as a document value (wire form), keys in [`TEMPLATE_KEYS`]
-/// order.
+/// The template as a document value (wire form), keys in
+/// [`TEMPLATE_KEYS`](crate::wire::template::TEMPLATE_KEYS) order.
 pub fn to_json(t: &Template) -> serde_json::Value {
-    let mut m = serde_json::Map::new();
-    m.insert("id".into(), t.id.clone().into());
-    m.insert("summary".into(), t.summary.clone().into());
-    m.insert(
-        "params".into(),
-        serde_json::Value::Array(t.params.iter().map(param_json).collect()),
-    );
-    m.insert(
-        "nodes".into(),
-        serde_json::Value::Array(t.content.nodes.iter().map(codec::node_json).collect()),
-    );
-    m.insert(
-        "edges".into(),
-        serde_json::Value::Array(t.content.edges.iter().map(codec::edge_json).collect()),
-    );
-    if let Some(b) = &t.bounds {
-        m.insert("bounds".into(), codec::bounds_json(b));
-    }
-    serde_json::Value::Object(m)
-}
-
-/// A declared field in wire form.
-pub fn param_json(p: &DeclaredField) -> serde_json::Value {
-    use crate::model::FieldType;
-    match &p.ty {
-        FieldType::String { max_bytes: None } => {
-            serde_json::json!({"path": p.path, "type": "string"})
-        }
-        FieldType::String { max_bytes: Some(n) } => {
-            serde_json::json!({"path": p.path, "type": "string", "maxBytes": n})
-        }
-        FieldType::Number => serde_json::json!({"path": p.path, "type": "number"}),
-        FieldType::Boolean => serde_json::json!({"path": p.path, "type": "boolean"}),
-        FieldType::Enum(vs) => serde_json::json!({"path": p.path, "type": "enum", "values": vs}),
-    }
+    crate::wire::template::document_json(
+        &t.id,
+        &t.summary,
+        &t.params,
+        &t.content,
+        t.bounds.as_ref(),
+    )
 }
 
 /// Every finding on a template, in catalogue order: `unknown_param`,

@@ -1,0 +1,276 @@
+//! What the plan is built from: a [`Spec`] of subagent units, from a
+//! decomposition and the chosen mechanism (units in spawn order, depth 1:
+//! no spawning tool, the no-spawn line in every role's instructions) or
+//! from a built-in template's holes.
+
+use super::decomposition::Decomposition;
+use super::mechanism::{Checked, Mechanism};
+use crate::model::registry::Registry;
+use crate::model::{DeclaredField, Value};
+
+/// The tool a subagent is spawned with (always treated as spawning).
+pub const SPAWN_TOOL: &str = "spawn_subagent";
+
+/// The line every role's instructions end with (orchestration depth 1).
+pub const NO_SPAWN: &str = "Do not spawn, start or delegate to any other agent: only the orchestrator spawns subagents. Record proposed follow-up work in your artifact for the orchestrator to decide after verification.";
+
+/// The done predicate of a unit that names none.
+pub const DEFAULT_DONE: &str = "The artifact answers the goal for the whole assigned input, follows the required schema, and cites evidence for every factual claim.";
+
+/// The schema of an ordinary unit's artifact.
+pub const ARTIFACT_SCHEMA: &str = "findings: a list of {claim, evidence} records, each claim citing its evidence (source, file, line or quote); coverage: which parts of the assigned input were covered; followUps: proposed follow-up work, for the orchestrator to decide (never started by you).";
+
+/// The one schema every unit of a per-unit mechanism returns.
+pub const UNIT_SCHEMA: &str = "The same schema from every unit: unit (the unit's name); findings: a list of {claim, evidence} records; coverage: which parts of the assigned input were covered; followUps: proposed follow-up work, for the orchestrator to decide.";
+
+/// The schema of advocate and critic artifacts.
+pub const ADVERSARIAL_SCHEMA: &str = "claim-evidence-objection records: a list of {claim, evidence, objection}, where the advocate states claims with the evidence that supports them and the critic states an objection to a claim with the evidence that undermines it; every record cites its evidence. followUps: proposed follow-up work, for the orchestrator to decide.";
+
+/// The digest schema of a unit whose output was bounded to fit the
+/// orchestrator's context and that names no digest of its own.
+pub const DIGEST_SCHEMA: &str = "A bounded digest of the assigned slice only (never its source text): points: a list of {claim, evidence} records, each citing where in the slice it comes from; gaps: what the slice does not cover; followUps: proposed follow-up work, for the orchestrator to decide.";
+
+/// One subagent unit.
+#[derive(Debug, Clone)]
+pub struct Unit {
+    /// The task's name (messages, dispositions, reports).
+    pub name: String,
+    /// The node id suffix (`spawn_<slug>` …).
+    pub slug: String,
+    pub role: Value,
+    /// The role's instructions, already ending with [`NO_SPAWN`].
+    pub instructions: Value,
+    /// The tools the subagent may use (no spawning tool).
+    pub tools: Vec<String>,
+    pub goal: Value,
+    /// The assigned input (used when `needs` is empty).
+    pub input: Value,
+    /// Path of the artifact the unit writes.
+    pub output: Value,
+    pub done: Value,
+    /// The schema its artifact must follow.
+    pub schema: Value,
+    pub max_output_bytes: u64,
+    /// Units (indices into `Spec::units`, earlier in a chain) whose verified
+    /// handoff is this unit's input.
+    pub needs: Vec<usize>,
+    /// Units (indices) whose evidence and conclusions this unit challenges.
+    pub challenges: Vec<usize>,
+}
+
+/// Everything the plan is built from.
+#[derive(Debug, Clone)]
+pub struct Spec {
+    pub mechanism: Mechanism,
+    /// In spawn order (a chain runs them in this order).
+    pub units: Vec<Unit>,
+    /// Path of the synthesis artifact.
+    pub synthesis: Value,
+    /// Fields `accept` declares and declassifies besides `assignment`
+    /// (a template's params).
+    pub accepted: Vec<DeclaredField>,
+}
+
+impl Spec {
+    /// Whether the units run concurrently and meet at a join.
+    pub fn parallel(&self) -> bool {
+        self.mechanism.concurrent() && self.units.len() >= 2
+    }
+}
+
+/// A node id suffix for a task name: lowercase letters, digits and `_`.
+fn slug(name: &str, taken: &mut Vec<String>) -> String {
+    let mut s = String::new();
+    for c in name.chars().flat_map(char::to_lowercase) {
+        if c.is_ascii_lowercase() || c.is_ascii_digit() {
+            s.push(c);
+        } else if !s.ends_with('_') {
+            s.push('_');
+        }
+    }
+    let mut s: String = s.trim_matches('_').chars().take(40).collect();
+    while s.ends_with('_') {
+        s.pop();
+    }
+    if s.is_empty() {
+        s = "task".into();
+    }
+    let mut out = s.clone();
+    let mut k = 2;
+    while taken.contains(&out) {
+        out = format!("{s}_{k}");
+        k += 1;
+    }
+    taken.push(out.clone());
+    out
+}
+
+/// The spawning tools of a registry: those marked `spawnsAgent`, and
+/// `spawn_subagent` always.
+pub fn spawning_tools(registry: &Registry) -> Vec<String> {
+    let mut out: Vec<String> = registry
+        .tools
+        .iter()
+        .filter(|(_, e)| e.spawns_agent)
+        .map(|(n, _)| n.clone())
+        .collect();
+    if !out.iter().any(|t| t == SPAWN_TOOL) {
+        out.push(SPAWN_TOOL.into());
+    }
+    out
+}
+
+/// Task indices in spawn order for a chain: `needs` first, ties in
+/// declaration order.
+fn chain_order(d: &Decomposition) -> Vec<usize> {
+    let mut done = vec![false; d.tasks.len()];
+    let mut order = Vec::with_capacity(d.tasks.len());
+    while order.len() < d.tasks.len() {
+        let next = (0..d.tasks.len()).find(|&i| {
+            !done[i]
+                && d.tasks[i].needs.iter().all(|n| {
+                    d.tasks
+                        .iter()
+                        .position(|t| &t.name == n)
+                        .is_some_and(|j| done[j])
+                })
+        });
+        match next {
+            Some(i) => {
+                done[i] = true;
+                order.push(i);
+            }
+            None => break, // a cycle: refused by `validate` before this runs
+        }
+    }
+    order
+}
+
+/// The spec of a decomposition's plan, and how it was reached.
+#[derive(Debug, Clone)]
+pub(crate) struct Built {
+    pub(crate) spec: Spec,
+    /// Task indices in spawn order.
+    pub(crate) order: Vec<usize>,
+    /// Per role: the spawning tools removed from its tools.
+    pub(crate) removed: Vec<(String, Vec<String>)>,
+}
+
+/// The units of `d` under the checked mechanism, in spawn order, at depth 1.
+pub(crate) fn spec_of(d: &Decomposition, checked: &Checked, registry: &Registry) -> Built {
+    let spawning = spawning_tools(registry);
+    let removed = depth_one(d, &spawning);
+    let (mechanism, cap) = (checked.mechanism, checked.cap);
+    let n = d.tasks.len();
+    let order: Vec<usize> = if mechanism.concurrent() {
+        (0..n).collect()
+    } else {
+        chain_order(d)
+    };
+    let position: Vec<usize> = {
+        let mut p = vec![0; n];
+        for (k, &i) in order.iter().enumerate() {
+            p[i] = k;
+        }
+        p
+    };
+    let index_of = |name: &str| d.tasks.iter().position(|t| t.name == name);
+    let mut taken = Vec::new();
+    let units: Vec<Unit> = order
+        .iter()
+        .map(|&i| {
+            let t = &d.tasks[i];
+            let role = &d.roles[&t.role];
+            let schema = match (mechanism, &t.digest) {
+                (Mechanism::AdvocateCritic, _) => Value::from(ADVERSARIAL_SCHEMA),
+                (Mechanism::PerUnit, _) => Value::from(UNIT_SCHEMA),
+                (_, Some(dg)) => dg.clone(),
+                (Mechanism::BoundedDigest, None) => Value::from(DIGEST_SCHEMA),
+                (_, None) if cap.is_some() => Value::from(DIGEST_SCHEMA),
+                (_, None) => Value::from(ARTIFACT_SCHEMA),
+            };
+            let instructions = if role.instructions.trim().is_empty() {
+                NO_SPAWN.to_string()
+            } else {
+                format!("{}\n\n{}", role.instructions.trim_end(), NO_SPAWN)
+            };
+            Unit {
+                name: t.name.clone(),
+                slug: slug(&t.name, &mut taken),
+                role: Value::from(t.role.as_str()),
+                instructions: Value::from(instructions),
+                tools: role
+                    .tools
+                    .iter()
+                    .filter(|x| !spawning.contains(x))
+                    .cloned()
+                    .collect(),
+                goal: Value::from(t.goal.as_str()),
+                input: t.input.clone(),
+                output: Value::from(t.output.as_str()),
+                done: Value::from(t.done.as_deref().unwrap_or(DEFAULT_DONE)),
+                schema,
+                max_output_bytes: cap.map_or(t.max_output_bytes, |c| c.min(t.max_output_bytes)),
+                needs: if mechanism.concurrent() {
+                    Vec::new()
+                } else {
+                    t.needs
+                        .iter()
+                        .filter_map(|x| index_of(x))
+                        .map(|j| position[j])
+                        .collect()
+                },
+                challenges: t
+                    .challenges
+                    .iter()
+                    .filter_map(|x| index_of(x))
+                    .map(|j| position[j])
+                    .collect(),
+            }
+        })
+        .collect();
+    Built {
+        spec: Spec {
+            mechanism,
+            units,
+            synthesis: Value::from(d.synthesis.as_str()),
+            accepted: Vec::new(),
+        },
+        order,
+        removed,
+    }
+}
+
+/// Depth 1: per role, the spawning tools its subagent will not get.
+fn depth_one(d: &Decomposition, spawning: &[String]) -> Vec<(String, Vec<String>)> {
+    let mut removed = Vec::new();
+    for (name, role) in &d.roles {
+        let gone: Vec<String> = role
+            .tools
+            .iter()
+            .filter(|t| spawning.contains(t))
+            .cloned()
+            .collect();
+        if !gone.is_empty() {
+            removed.push((name.clone(), gone));
+        }
+    }
+    removed
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slugs_are_node_id_safe_and_unique() {
+        let mut taken = Vec::new();
+        assert_eq!(slug("Security Review!", &mut taken), "security_review");
+        assert_eq!(slug("security-review", &mut taken), "security_review_2");
+        assert_eq!(slug("éé", &mut taken), "task");
+        assert!(crate::model::ids::is_valid_node_id(&format!(
+            "verify_{}",
+            slug(&"x".repeat(100), &mut taken)
+        )));
+    }
+}

@@ -1,0 +1,592 @@
+//! The input of `orchestrate`: a task decomposition (roles, tasks, the
+//! synthesis output, the context budget), read and validated. Shape errors
+//! are located parse errors; tasks the seed cannot run are refused naming
+//! the task.
+
+use crate::model::error::Error;
+use crate::model::error::Location;
+use crate::model::error::Result;
+use crate::model::value::push_pointer_token;
+use crate::model::{Map, Value};
+use crate::wire::codec;
+use crate::wire::parse::{ParseError, Syntax};
+use indexmap::IndexMap;
+
+/// Per-task `maxOutputBytes` when the decomposition gives none.
+pub const DEFAULT_MAX_OUTPUT_BYTES: u64 = 8192;
+/// `contextBudgetBytes` when the decomposition gives none.
+pub const DEFAULT_CONTEXT_BUDGET: u64 = 200_000;
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Role {
+    pub instructions: String,
+    pub tools: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Task {
+    pub name: String,
+    pub role: String,
+    pub goal: String,
+    pub input: Value,
+    pub output: String,
+    pub done: Option<String>,
+    pub needs: Vec<String>,
+    pub challenges: Vec<String>,
+    pub digest: Option<Value>,
+    pub max_output_bytes: u64,
+}
+
+/// A task decomposition (the input of `orchestrate`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Decomposition {
+    pub roles: IndexMap<String, Role>,
+    pub tasks: Vec<Task>,
+    pub synthesis: String,
+    pub context_budget_bytes: u64,
+}
+
+/// The most tasks one decomposition may list.
+pub const MAX_TASKS: usize = 256;
+
+const TOP_KEYS: [&str; 4] = ["roles", "tasks", "synthesis", "contextBudgetBytes"];
+const ROLE_KEYS: [&str; 2] = ["instructions", "tools"];
+const TASK_KEYS: [&str; 10] = [
+    "name",
+    "role",
+    "goal",
+    "input",
+    "output",
+    "done",
+    "needs",
+    "challenges",
+    "digest",
+    "maxOutputBytes",
+];
+
+fn child(at: &str, key: &str) -> String {
+    let mut p = at.to_string();
+    p.push('/');
+    push_pointer_token(&mut p, key);
+    p
+}
+
+fn closed(m: &Map, at: &str, what: &str, allowed: &[&str]) -> Result<(), ParseError> {
+    for k in m.keys() {
+        if !allowed.contains(&k.as_str()) {
+            let hint = crate::model::suggest::did_you_mean(k, allowed.iter().copied());
+            return Err(codec::error(
+                &child(at, k),
+                format!(
+                    "{what} has the unknown key `{k}`{hint}; allowed keys: {}",
+                    allowed.join(", ")
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn string(v: &Value, at: &str, what: &str) -> Result<String, ParseError> {
+    v.as_str().map(str::to_string).ok_or_else(|| {
+        codec::error(
+            at,
+            format!("{what} must be a string, not {}", v.type_name()),
+        )
+    })
+}
+
+fn positive(v: &Value, at: &str, what: &str) -> Result<u64, ParseError> {
+    match v.as_u64() {
+        Some(n) if n >= 1 => Ok(n),
+        _ => Err(codec::error(
+            at,
+            format!(
+                "{what} must be an integer ≥ 1, not {}",
+                crate::wire::json::compact(v)
+            ),
+        )),
+    }
+}
+
+/// A literal value: the decomposition holds no references or holes.
+fn literal(v: &Value, at: &str, what: &str) -> Result<Value, ParseError> {
+    let mut bad = None;
+    v.walk(&mut crate::model::value::Pointer::new(at), &mut |p, x| {
+        if bad.is_none() && matches!(x, Value::Ref(_) | Value::Param(_)) {
+            bad = Some(p.to_string());
+        }
+    });
+    match bad {
+        Some(p) => Err(codec::error(
+            &p,
+            format!(
+                "{what} holds a `$ref` or `$param`; a decomposition is literal (`orchestrate` writes the references between units itself)"
+            ),
+        )),
+        None => Ok(v.clone()),
+    }
+}
+
+/// One task name or a list of them (`needs`, `challenges`).
+fn names(v: &Value, at: &str, what: &str) -> Result<Vec<String>, ParseError> {
+    match v {
+        Value::String(s) => Ok(vec![s.clone()]),
+        Value::Array(a) => a
+            .iter()
+            .enumerate()
+            .map(|(i, x)| string(x, &format!("{at}/{i}"), what))
+            .collect(),
+        other => Err(codec::error(
+            at,
+            format!(
+                "{what} must be a task name or a list of task names, not {}",
+                other.type_name()
+            ),
+        )),
+    }
+}
+
+/// A refusal that names a task (exit 2), located at its entry in `tasks`.
+fn refuse_task(index: usize, message: String, help: &str) -> Error {
+    Error::invalid(message)
+        .with_help(help.to_string())
+        .at(Location {
+            pointer: Some(format!("/tasks/{index}")),
+            ..Location::default()
+        })
+}
+
+/// Reads a decomposition: shape errors are located parse errors; tasks the
+/// seed cannot run (unknown role, a `needs` cycle, no goal or output, two
+/// tasks writing one output…) are refused naming the task.
+pub fn parse(text: &str, syntax: Syntax, file: &str) -> Result<Decomposition> {
+    let located = |e: ParseError| e.into_error(Some(file)).with_source(file, text.to_string());
+    let v = crate::wire::parse::parse(text, syntax).map_err(located)?;
+    let v = crate::wire::convert::hydrated(v, "").map_err(located)?;
+    let d = shape(&v).map_err(located)?;
+    validate(&d).map_err(|e| {
+        let loc = e.location.clone().map(|l| Location {
+            file: Some(file.to_string()),
+            ..*l
+        });
+        match loc {
+            Some(l) => e.at(l).with_source(file, text.to_string()),
+            None => e,
+        }
+    })?;
+    Ok(d)
+}
+
+fn shape(v: &Value) -> Result<Decomposition, ParseError> {
+    let m = codec::object(v, "", "a decomposition")?;
+    closed(m, "", "a decomposition", &TOP_KEYS)?;
+    let roles = roles(m)?;
+    let tasks = tasks(m)?;
+    let synthesis = synthesis(m)?;
+    let context_budget_bytes = m
+        .get("contextBudgetBytes")
+        .map(|v| positive(v, "/contextBudgetBytes", "`contextBudgetBytes`"))
+        .transpose()?
+        .unwrap_or(DEFAULT_CONTEXT_BUDGET);
+    Ok(Decomposition {
+        roles,
+        tasks,
+        synthesis,
+        context_budget_bytes,
+    })
+}
+
+/// Reads `roles`: a mapping of role names to `{instructions, tools}`.
+fn roles(m: &Map) -> Result<IndexMap<String, Role>, ParseError> {
+    let mut roles = IndexMap::new();
+    match m.get("roles") {
+        Some(Value::Object(rs)) => {
+            for (name, r) in rs {
+                roles.insert(name.clone(), role(name, r)?);
+            }
+        }
+        Some(other) => {
+            return Err(codec::error(
+                "/roles",
+                format!(
+                    "`roles` must be a mapping of role names to {{instructions, tools}}, not {}",
+                    other.type_name()
+                ),
+            ));
+        }
+        None => {
+            return Err(codec::error(
+                "",
+                "a decomposition needs `roles`: each role's instructions and tools",
+            ));
+        }
+    }
+    Ok(roles)
+}
+
+/// Reads one role.
+fn role(name: &str, r: &Value) -> Result<Role, ParseError> {
+    let at = child("/roles", name);
+    let what = format!("role `{name}`");
+    let rm = codec::object(r, &at, &what)?;
+    closed(rm, &at, &what, &ROLE_KEYS)?;
+    let instructions = match rm.get("instructions") {
+        Some(i) => string(
+            i,
+            &child(&at, "instructions"),
+            &format!("{what}'s `instructions`"),
+        )?,
+        None => {
+            return Err(codec::error(
+                &at,
+                format!("{what} needs `instructions`: what the role does and how"),
+            ));
+        }
+    };
+    let tools = match rm.get("tools") {
+        Some(Value::Array(a)) => a
+            .iter()
+            .enumerate()
+            .map(|(i, t)| {
+                string(
+                    t,
+                    &format!("{}/{i}", child(&at, "tools")),
+                    &format!("{what}'s tools"),
+                )
+            })
+            .collect::<Result<Vec<_>, _>>()?,
+        Some(other) => {
+            return Err(codec::error(
+                &child(&at, "tools"),
+                format!(
+                    "{what}'s `tools` must be a list of tool names, not {}",
+                    other.type_name()
+                ),
+            ));
+        }
+        None => {
+            return Err(codec::error(
+                &at,
+                format!(
+                    "{what} needs `tools`: the tools its subagent may use (a list, possibly empty)"
+                ),
+            ));
+        }
+    };
+    Ok(Role {
+        instructions,
+        tools,
+    })
+}
+
+/// Reads `tasks`: a list of at most [`MAX_TASKS`] tasks.
+fn tasks(m: &Map) -> Result<Vec<Task>, ParseError> {
+    let mut tasks = Vec::new();
+    match m.get("tasks") {
+        Some(Value::Array(a)) if a.len() > MAX_TASKS => {
+            return Err(codec::error(
+                "/tasks",
+                format!(
+                    "the decomposition lists {} tasks, more than the {MAX_TASKS} one orchestrator can hand out at depth 1 (each unit's spec names every other unit's output it must not write, so the plan grows with the square of the task count); group the tasks into at most {MAX_TASKS} units, or split the work into several decompositions",
+                    a.len()
+                ),
+            ));
+        }
+        Some(Value::Array(a)) => {
+            for (i, t) in a.iter().enumerate() {
+                tasks.push(task(i, t)?);
+            }
+        }
+        Some(other) => {
+            return Err(codec::error(
+                "/tasks",
+                format!("`tasks` must be a list of tasks, not {}", other.type_name()),
+            ));
+        }
+        None => {
+            return Err(codec::error(
+                "",
+                "a decomposition needs `tasks`: the named subagent tasks",
+            ));
+        }
+    }
+    Ok(tasks)
+}
+
+/// Reads the task at index `i` of `tasks`.
+fn task(i: usize, t: &Value) -> Result<Task, ParseError> {
+    let at = format!("/tasks/{i}");
+    let tm = codec::object(t, &at, &format!("task {}", i + 1))?;
+    let name = match tm.get("name") {
+        Some(n) => string(n, &child(&at, "name"), "a task's `name`")?,
+        None => {
+            return Err(codec::error(&at, format!("task {} needs a `name`", i + 1)));
+        }
+    };
+    let what = format!("task `{name}`");
+    closed(tm, &at, &what, &TASK_KEYS)?;
+    let s = |key: &str| -> Result<Option<String>, ParseError> {
+        tm.get(key)
+            .map(|v| string(v, &child(&at, key), &format!("{what}'s `{key}`")))
+            .transpose()
+    };
+    Ok(Task {
+        role: s("role")?.unwrap_or_default(),
+        goal: s("goal")?.unwrap_or_default(),
+        input: match tm.get("input") {
+            Some(v) => literal(v, &child(&at, "input"), &format!("{what}'s `input`"))?,
+            None => Value::Null,
+        },
+        output: s("output")?.unwrap_or_default(),
+        done: s("done")?,
+        needs: tm
+            .get("needs")
+            .map(|v| names(v, &child(&at, "needs"), &format!("{what}'s `needs`")))
+            .transpose()?
+            .unwrap_or_default(),
+        challenges: tm
+            .get("challenges")
+            .map(|v| {
+                names(
+                    v,
+                    &child(&at, "challenges"),
+                    &format!("{what}'s `challenges`"),
+                )
+            })
+            .transpose()?
+            .unwrap_or_default(),
+        digest: tm
+            .get("digest")
+            .map(|v| literal(v, &child(&at, "digest"), &format!("{what}'s `digest`")))
+            .transpose()?,
+        max_output_bytes: tm
+            .get("maxOutputBytes")
+            .map(|v| {
+                positive(
+                    v,
+                    &child(&at, "maxOutputBytes"),
+                    &format!("{what}'s `maxOutputBytes`"),
+                )
+            })
+            .transpose()?
+            .unwrap_or(DEFAULT_MAX_OUTPUT_BYTES),
+        name,
+    })
+}
+
+/// Reads `synthesis: {output}`.
+fn synthesis(m: &Map) -> Result<String, ParseError> {
+    match m.get("synthesis") {
+        Some(s) => {
+            let sm = codec::object(s, "/synthesis", "`synthesis`")?;
+            closed(sm, "/synthesis", "`synthesis`", &["output"])?;
+            match sm.get("output") {
+                Some(o) => string(o, "/synthesis/output", "the synthesis `output`"),
+                None => Err(codec::error(
+                    "/synthesis",
+                    "`synthesis` needs `output`: the path the reconciled synthesis is written to",
+                )),
+            }
+        }
+        None => Err(codec::error(
+            "",
+            "a decomposition needs `synthesis: {output}`: where the reconciled synthesis is written",
+        )),
+    }
+}
+
+/// The refusals that name a task.
+fn validate(d: &Decomposition) -> Result<()> {
+    if d.tasks.is_empty() {
+        return Err(Error::invalid(
+            "the decomposition has no tasks; list at least one named task with its role, goal, input and output",
+        ));
+    }
+    if d.synthesis.trim().is_empty() {
+        return Err(Error::invalid(
+            "the synthesis `output` is empty; name the local artifact the reconciled synthesis is written to",
+        ));
+    }
+    let task_names: Vec<&str> = d.tasks.iter().map(|t| t.name.as_str()).collect();
+    for (i, t) in d.tasks.iter().enumerate() {
+        if t.name.trim().is_empty() {
+            return Err(refuse_task(
+                i,
+                format!("task {} has an empty name", i + 1),
+                "give every task a short unique name",
+            ));
+        }
+        if let Some(j) = d.tasks[..i].iter().position(|o| o.name == t.name) {
+            return Err(refuse_task(
+                i,
+                format!(
+                    "tasks {} and {} are both named `{}`; task names are unique (they name the units in the plan)",
+                    j + 1,
+                    i + 1,
+                    t.name
+                ),
+                "rename one of them",
+            ));
+        }
+        if t.role.is_empty() {
+            return Err(refuse_task(
+                i,
+                format!(
+                    "task `{}` has no role; name one of the decomposition's roles",
+                    t.name
+                ),
+                "add `role: <name>`",
+            ));
+        }
+        if !d.roles.contains_key(&t.role) {
+            let known: Vec<&str> = d.roles.keys().map(String::as_str).collect();
+            return Err(refuse_task(
+                i,
+                format!(
+                    "task `{}` has the unknown role `{}`{}; the roles are {}",
+                    t.name,
+                    t.role,
+                    crate::model::suggest::did_you_mean(&t.role, known.iter().copied()),
+                    if known.is_empty() {
+                        "(none)".to_string()
+                    } else {
+                        crate::model::suggest::choices(&t.role, known.iter().copied())
+                    }
+                ),
+                "use one of the roles, or define the role under `roles` with its instructions and tools",
+            ));
+        }
+        if t.goal.trim().is_empty() {
+            return Err(refuse_task(
+                i,
+                format!(
+                    "task `{}` has no goal; every subagent needs a concrete goal",
+                    t.name
+                ),
+                "add `goal: <what the subagent must achieve>`",
+            ));
+        }
+        if t.output.trim().is_empty() {
+            return Err(refuse_task(
+                i,
+                format!(
+                    "task `{}` has no output; every subagent writes one named artifact that the orchestrator reads and verifies",
+                    t.name
+                ),
+                "add `output: <path of its artifact>`",
+            ));
+        }
+        if matches!(t.input, Value::Null) {
+            return Err(refuse_task(
+                i,
+                format!(
+                    "task `{}` has no input; every subagent gets a bounded input (for a task with `needs`, say what it needs from them)",
+                    t.name
+                ),
+                "add `input: <its assigned input>`",
+            ));
+        }
+        for (field, list) in [("needs", &t.needs), ("challenges", &t.challenges)] {
+            for other in list {
+                if other == &t.name {
+                    return Err(refuse_task(
+                        i,
+                        format!("task `{}` {field} itself", t.name),
+                        "name another task",
+                    ));
+                }
+                if !task_names.contains(&other.as_str()) {
+                    return Err(refuse_task(
+                        i,
+                        format!(
+                            "task `{}` {field} `{other}`, which is not a task{}; the tasks are {}",
+                            t.name,
+                            crate::model::suggest::did_you_mean(other, task_names.iter().copied()),
+                            crate::model::suggest::choices(other, task_names.iter().copied())
+                        ),
+                        "name a task of the decomposition",
+                    ));
+                }
+            }
+        }
+        if t.output == d.synthesis {
+            return Err(refuse_task(
+                i,
+                format!(
+                    "contention collision: task `{}` writes `{}`, the synthesis output; only the orchestrator writes the synthesis, so the task needs an artifact of its own",
+                    t.name, t.output
+                ),
+                "give the task its own output path",
+            ));
+        }
+        if let Some(j) = d.tasks[..i].iter().position(|o| o.output == t.output) {
+            return Err(refuse_task(
+                i,
+                format!(
+                    "contention collision: tasks `{}` and `{}` both write `{}`. The seed's recovery is to run the units one at a time with separate artifacts, and only the decomposition can name a separate artifact, so it is refused rather than reduced",
+                    d.tasks[j].name, t.name, t.output
+                ),
+                "give each task its own output path (add `needs` as well if one must build on the other)",
+            ));
+        }
+    }
+    if let Some(cycle) = needs_cycle(d) {
+        let i = d.tasks.iter().position(|t| t.name == cycle[0]).unwrap_or(0);
+        return Err(refuse_task(
+            i,
+            format!(
+                "the tasks' `needs` form a cycle: {} (each needs the next); an ordered handoff needs a first task that depends on nothing",
+                cycle.join(" → ")
+            ),
+            "remove one of the `needs` in the cycle",
+        ));
+    }
+    Ok(())
+}
+
+/// A cycle of `needs`, as task names (first repeated at the end), if any.
+fn needs_cycle(d: &Decomposition) -> Option<Vec<String>> {
+    let index: IndexMap<&str, usize> = d
+        .tasks
+        .iter()
+        .enumerate()
+        .map(|(i, t)| (t.name.as_str(), i))
+        .collect();
+    // 0 = unseen, 1 = on the stack, 2 = done.
+    let mut state = vec![0u8; d.tasks.len()];
+    for root in 0..d.tasks.len() {
+        if state[root] != 0 {
+            continue;
+        }
+        let mut stack: Vec<(usize, usize)> = vec![(root, 0)];
+        state[root] = 1;
+        while let Some(&mut (v, ref mut next)) = stack.last_mut() {
+            let needs = &d.tasks[v].needs;
+            if *next < needs.len() {
+                let w = index[needs[*next].as_str()];
+                *next += 1;
+                match state[w] {
+                    0 => {
+                        state[w] = 1;
+                        stack.push((w, 0));
+                    }
+                    1 => {
+                        let start = stack.iter().position(|(x, _)| *x == w).unwrap_or(0);
+                        let mut names: Vec<String> = stack[start..]
+                            .iter()
+                            .map(|(x, _)| d.tasks[*x].name.clone())
+                            .collect();
+                        names.push(d.tasks[w].name.clone());
+                        return Some(names);
+                    }
+                    _ => {}
+                }
+            } else {
+                state[v] = 2;
+                stack.pop();
+            }
+        }
+    }
+    None
+}

@@ -1,0 +1,87 @@
+//! A plan's history: its revisions (as `diff` names them), the raw content
+//! at a revision, and the ops of its log.
+
+use crate::forge::Forge;
+use crate::model::Op;
+use crate::model::error::Error;
+use crate::model::error::ErrorKind;
+use crate::model::error::Result;
+use crate::model::ids::quote_id;
+use crate::store::Loaded;
+
+/// A revision selector of `diff` resolved against a loaded plan: a number,
+/// `current`, `frozen`, or `""` for the side's default.
+pub(crate) fn revision_of(loaded: &Loaded, sel: &str, default: &str) -> Result<(String, u64)> {
+    let sel = if sel.is_empty() { default } else { sel };
+    let current = loaded.revision();
+    let id = &loaded.plan_id;
+    match sel {
+        "current" => Ok(("current".into(), current)),
+        "frozen" => match &loaded.meta.frozen {
+            Some(f) => Ok(("frozen".into(), f.revision)),
+            None => Err(Error::new(
+                ErrorKind::UnknownRevision,
+                format!("plan {id} was never frozen, so there is no `frozen` revision to compare"),
+            )
+            .with_help(format!(
+                "compare revision numbers instead (0 to {current}), or `current`"
+            ))),
+        },
+        n => match n.parse::<u64>() {
+            Ok(r) if r <= current => Ok((n.to_string(), r)),
+            Ok(r) => Err(Error::new(
+                ErrorKind::UnknownRevision,
+                format!("plan {id} has no revision {r}; its revisions run from 0 to {current}"),
+            )
+            .with_help(format!(
+                "use a number from 0 to {current}, `current` or `frozen`"
+            ))),
+            Err(_) => Err(Error::new(
+                ErrorKind::UnknownRevision,
+                format!("`{}` is not a revision of plan {id}", quote_id(n)),
+            )
+            .with_help(format!(
+                "a revision is a number from 0 to {current}, `current` or `frozen`"
+            ))),
+        },
+    }
+}
+
+impl Forge {
+    /// The raw view of a plan's content at a revision (default: current),
+    /// in wire form: `{planId, digest, revision, bounds, nodes, edges,
+    /// provenance?}`.
+    pub fn raw(&self, plan: &str, rev: Option<u64>) -> Result<serde_json::Value> {
+        let p = self.store().load_at(plan, rev)?;
+        Ok(crate::wire::codec::raw_json(p.content(), &p.digest))
+    }
+
+    /// The ops of complete transactions in log order: the first `through`
+    /// (a revision), then only those with a lamport above `since_lamport`.
+    pub fn ops(
+        &self,
+        plan: &str,
+        since_lamport: Option<u64>,
+        through: Option<u64>,
+    ) -> Result<Vec<Op>> {
+        let loaded = self.store().load_with_ops(plan)?;
+        let mut ops = loaded.ops()?.to_vec();
+        if let Some(r) = through {
+            if r > ops.len() as u64 {
+                return Err(Error::new(
+                    ErrorKind::UnknownRevision,
+                    format!(
+                        "plan {plan} has no revision {r}; its revisions run from 0 to {}",
+                        ops.len()
+                    ),
+                )
+                .with_help(format!("use a revision from 0 to {}", ops.len())));
+            }
+            ops.truncate(r as usize);
+        }
+        if let Some(s) = since_lamport {
+            ops.retain(|o| o.lamport > s);
+        }
+        Ok(ops)
+    }
+}

@@ -1,0 +1,162 @@
+//! The flat outline of a plan (SPEC §7): one entry per phase in order of
+//! first appearance, the unphased nodes last, each with its node ids, tools,
+//! kinds and issue count.
+
+use super::attribution::Attribution;
+use crate::forge::Forge;
+use crate::model::Counts;
+use crate::model::Issue;
+use crate::model::error::Result;
+use crate::model::ids::UNPHASED;
+use crate::model::lifecycle::State;
+use crate::model::{Node, NodeKind};
+use crate::store::Loaded;
+use indexmap::IndexMap;
+
+/// One entry of the outline: a phase, or the unphased nodes.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Entry {
+    /// `None` for the unphased nodes.
+    pub phase: Option<String>,
+    /// Every node id, verbatim, in fold order.
+    pub node_ids: Vec<String>,
+    /// The tool of each call node, in order, not deduplicated (a call without
+    /// a `tool` string contributes nothing).
+    pub tools: Vec<String>,
+    /// Issues of every check attributed to the entry's nodes.
+    pub issue_count: usize,
+    pub calls: usize,
+    pub reasons: usize,
+    pub transforms: usize,
+    pub others: usize,
+}
+
+impl Entry {
+    fn new(phase: Option<String>) -> Entry {
+        Entry {
+            phase,
+            node_ids: Vec::new(),
+            tools: Vec::new(),
+            issue_count: 0,
+            calls: 0,
+            reasons: 0,
+            transforms: 0,
+            others: 0,
+        }
+    }
+
+    /// The key the outline prints and `read` accepts: the phase name, or
+    /// `(unphased)`.
+    pub fn key(&self) -> &str {
+        self.phase.as_deref().unwrap_or(UNPHASED)
+    }
+
+    /// `<n> node(s) — <c> call, <r> reason, <t> transform, <o> other`.
+    pub fn summary(&self) -> String {
+        format!(
+            "{} node(s) — {} call, {} reason, {} transform, {} other",
+            self.node_ids.len(),
+            self.calls,
+            self.reasons,
+            self.transforms,
+            self.others
+        )
+    }
+
+    fn push(&mut self, n: &Node) {
+        self.node_ids.push(n.id.clone());
+        match n.kind {
+            NodeKind::Call => {
+                self.calls += 1;
+                if let Some(t) = n.str_field("tool") {
+                    self.tools.push(t.to_string());
+                }
+            }
+            NodeKind::Reason => self.reasons += 1,
+            NodeKind::Transform => self.transforms += 1,
+            _ => self.others += 1,
+        }
+    }
+}
+
+/// The flat outline of a plan: one level, never two.
+#[derive(Debug, Clone)]
+pub struct Outline {
+    pub plan_id: String,
+    pub state: State,
+    pub revision: u64,
+    pub digest: String,
+    pub node_count: usize,
+    pub edge_count: usize,
+    /// Phases in order of first appearance.
+    pub phases: Vec<Entry>,
+    /// The unphased nodes, when there are any (always listed last).
+    pub unphased: Option<Entry>,
+    /// Plan-wide issue counts.
+    pub counts: Counts,
+    /// Issues that name no node or edge of the plan (bounds, the store…).
+    pub plan_issues: usize,
+}
+
+impl Outline {
+    /// The entries in the order the outline prints them, unphased last.
+    pub fn entries(&self) -> impl Iterator<Item = &Entry> {
+        self.phases.iter().chain(self.unphased.iter())
+    }
+}
+
+/// Builds the outline of `loaded` with the plan's findings `issues`.
+pub fn outline_of(loaded: &Loaded, issues: &[Issue]) -> Outline {
+    let c = loaded.content();
+    let mut phases: IndexMap<&str, Entry> = IndexMap::new();
+    let mut unphased: Option<Entry> = None;
+    // Entry of each node: index into `phases`, or usize::MAX for unphased.
+    let mut entry_of = Vec::with_capacity(c.nodes.len());
+    for n in &c.nodes {
+        match n.phase.as_deref().filter(|p| !p.is_empty()) {
+            Some(p) => {
+                let e = phases.entry(p);
+                entry_of.push(e.index());
+                e.or_insert_with(|| Entry::new(Some(p.to_string()))).push(n);
+            }
+            None => {
+                entry_of.push(usize::MAX);
+                unphased.get_or_insert_with(|| Entry::new(None)).push(n);
+            }
+        }
+    }
+    let attribution = Attribution::new(c, issues);
+    let mut plan_issues = 0;
+    for i in issues {
+        match attribution.owner(i).map(|ix| entry_of[ix]) {
+            Some(usize::MAX) => {
+                if let Some(u) = unphased.as_mut() {
+                    u.issue_count += 1
+                }
+            }
+            Some(e) => phases[e].issue_count += 1,
+            None => plan_issues += 1,
+        }
+    }
+    Outline {
+        plan_id: loaded.plan_id.clone(),
+        state: loaded.state(),
+        revision: loaded.revision(),
+        digest: loaded.digest.clone(),
+        node_count: c.nodes.len(),
+        edge_count: c.edges.len(),
+        phases: phases.into_values().collect(),
+        unphased,
+        counts: Counts::of(issues),
+        plan_issues,
+    }
+}
+
+impl Forge {
+    /// The flat outline of a plan (SPEC §7).
+    pub fn outline(&self, plan: &str) -> Result<Outline> {
+        let loaded = self.load(plan)?;
+        let report = self.check(&loaded)?;
+        Ok(outline_of(&loaded, &report.issues))
+    }
+}

@@ -1,0 +1,258 @@
+//! A self-locating slice of a plan (SPEC §8): a phase, the unphased nodes
+//! or one node, addressed by a key exactly as the outline prints it, with
+//! the edges that cross its border and its findings.
+
+use super::attribution::Attribution;
+use crate::forge::Forge;
+use crate::model::Issue;
+use crate::model::error::Error;
+use crate::model::error::ErrorKind;
+use crate::model::error::Result;
+use crate::model::ids::{UNPHASED, quote_id};
+use crate::model::lifecycle::State;
+use crate::model::{Content, Edge, Node};
+use crate::store::Loaded;
+use std::collections::HashSet;
+
+/// What `read` is asked for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ReadKey {
+    /// A key exactly as the outline printed it: a phase name, `(unphased)`
+    /// (or `""`), or a node id.
+    Auto(String),
+    /// A phase name (`(unphased)` or `""` for the unphased nodes).
+    Phase(String),
+    /// A node id.
+    Node(String),
+}
+
+/// What a slice holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SliceKind {
+    Phase,
+    Unphased,
+    Node,
+}
+
+/// A self-locating slice of a plan.
+#[derive(Debug, Clone)]
+pub struct Slice {
+    pub plan_id: String,
+    pub state: State,
+    pub revision: u64,
+    pub digest: String,
+    pub kind: SliceKind,
+    /// The key as the outline prints it: the phase, `(unphased)`, or the node id.
+    pub key: String,
+    /// The slice's phase (a node's own phase); `None` when unphased.
+    pub phase: Option<String>,
+    /// Every node of the slice, in fold order.
+    pub nodes: Vec<Node>,
+    /// Edges with both ends in the slice.
+    pub edges: Vec<Edge>,
+    /// Edges from outside into the slice.
+    pub incoming: Vec<Edge>,
+    /// Edges from the slice to outside.
+    pub outgoing: Vec<Edge>,
+    /// Issues attributed to the slice's nodes.
+    pub issues: Vec<Issue>,
+}
+
+/// Which nodes a key selects: resolved in one pass over the nodes.
+enum Target {
+    Phase(String),
+    Unphased,
+    Node(String),
+}
+
+fn is_unphased_key(k: &str) -> bool {
+    k.is_empty() || k == UNPHASED
+}
+
+/// The keys the outline prints: phases in order, `(unphased)`, node ids.
+fn valid_keys(c: &Content, phases: bool, nodes: bool) -> Vec<&str> {
+    let mut seen: HashSet<&str> = HashSet::new();
+    let mut out: Vec<&str> = Vec::new();
+    let mut any_unphased = false;
+    if phases {
+        for n in &c.nodes {
+            match n.phase.as_deref().filter(|p| !p.is_empty()) {
+                Some(p) => {
+                    if seen.insert(p) {
+                        out.push(p);
+                    }
+                }
+                None => any_unphased = true,
+            }
+        }
+        if any_unphased {
+            out.push(UNPHASED);
+        }
+    }
+    if nodes {
+        out.extend(c.nodes.iter().map(|n| n.id.as_str()));
+    }
+    out
+}
+
+fn unknown_key(c: &Content, key: &str, what: &str, phases: bool, nodes: bool) -> Error {
+    let keys = valid_keys(c, phases, nodes);
+    let hint = crate::model::suggest::did_you_mean(key, keys.iter().copied());
+    let err = Error::new(
+        ErrorKind::UnknownKey,
+        format!("plan {} has no {what} `{}`{hint}", c.plan_id, quote_id(key)),
+    );
+    if keys.is_empty() {
+        return err.with_help(if c.nodes.is_empty() {
+            "the plan has no nodes yet, so there is nothing to read; add one with `planforge add-node`"
+                .to_string()
+        } else {
+            "no node of the plan has a phase; read a node by its id, or `(unphased)` for all of them"
+                .to_string()
+        });
+    }
+    err.with_help(format!(
+        "read one of these keys exactly as the outline prints it (nearest first): {}",
+        crate::model::suggest::choices(key, keys)
+    ))
+}
+
+fn resolve(c: &Content, key: &ReadKey) -> Result<Target> {
+    let has_unphased = || {
+        c.nodes
+            .iter()
+            .any(|n| n.phase.as_deref().is_none_or(str::is_empty))
+    };
+    let no_unphased = || {
+        Error::new(
+            ErrorKind::UnknownKey,
+            format!(
+                "every node of plan {} has a phase, so there is no `{UNPHASED}` slice to read",
+                c.plan_id
+            ),
+        )
+        .with_help(format!(
+            "read a phase or a node instead: {}",
+            crate::model::suggest::choices("", valid_keys(c, true, false))
+        ))
+    };
+    match key {
+        ReadKey::Auto(k) | ReadKey::Phase(k) if is_unphased_key(k) => {
+            if has_unphased() {
+                Ok(Target::Unphased)
+            } else {
+                Err(no_unphased())
+            }
+        }
+        ReadKey::Phase(p) => {
+            if c.nodes.iter().any(|n| n.phase.as_deref() == Some(p)) {
+                Ok(Target::Phase(p.clone()))
+            } else {
+                Err(unknown_key(c, p, "phase", true, false))
+            }
+        }
+        ReadKey::Node(id) => {
+            if c.nodes.iter().any(|n| &n.id == id) {
+                Ok(Target::Node(id.clone()))
+            } else {
+                Err(unknown_key(c, id, "node", false, true))
+            }
+        }
+        ReadKey::Auto(k) => {
+            let mut is_phase = false;
+            let mut is_node = false;
+            for n in &c.nodes {
+                is_phase |= n.phase.as_deref() == Some(k);
+                is_node |= &n.id == k;
+            }
+            match (is_phase, is_node) {
+                (true, true) => {
+                    let q = quote_id(k);
+                    Err(Error::new(
+                        ErrorKind::AmbiguousKey,
+                        format!(
+                            "`{q}` is both a phase and a node id in plan {}, so it does not say which slice to read",
+                            c.plan_id
+                        ),
+                    )
+                    .with_help(format!(
+                        "say which: `planforge read --phase {q}` for the whole phase, or `planforge read --node {q}` for the one node"
+                    )))
+                }
+                (true, false) => Ok(Target::Phase(k.clone())),
+                (false, true) => Ok(Target::Node(k.clone())),
+                (false, false) => Err(unknown_key(c, k, "phase or node", true, true)),
+            }
+        }
+    }
+}
+
+/// Builds the slice `key` selects in `loaded`, with the plan's findings.
+pub fn slice_of(loaded: &Loaded, key: &ReadKey, issues: &[Issue]) -> Result<Slice> {
+    let c = loaded.content();
+    let target = resolve(c, key)?;
+    let selected: Vec<usize> = c
+        .nodes
+        .iter()
+        .enumerate()
+        .filter(|(_, n)| match &target {
+            Target::Phase(p) => n.phase.as_deref() == Some(p.as_str()),
+            Target::Unphased => n.phase.as_deref().is_none_or(str::is_empty),
+            Target::Node(id) => &n.id == id,
+        })
+        .map(|(i, _)| i)
+        .collect();
+    let members: HashSet<&str> = selected.iter().map(|&i| c.nodes[i].id.as_str()).collect();
+    let mut edges = Vec::new();
+    let mut incoming = Vec::new();
+    let mut outgoing = Vec::new();
+    for e in &c.edges {
+        match (
+            members.contains(e.from.as_str()),
+            members.contains(e.to.as_str()),
+        ) {
+            (true, true) => edges.push(e.clone()),
+            (false, true) => incoming.push(e.clone()),
+            (true, false) => outgoing.push(e.clone()),
+            (false, false) => {}
+        }
+    }
+    let attribution = Attribution::new(c, issues);
+    let wanted: HashSet<usize> = selected.iter().copied().collect();
+    let issues: Vec<Issue> = issues
+        .iter()
+        .filter(|i| attribution.owner(i).is_some_and(|o| wanted.contains(&o)))
+        .cloned()
+        .collect();
+    let nodes: Vec<Node> = selected.iter().map(|&i| c.nodes[i].clone()).collect();
+    let (kind, key, phase) = match target {
+        Target::Phase(p) => (SliceKind::Phase, p.clone(), Some(p)),
+        Target::Unphased => (SliceKind::Unphased, UNPHASED.to_string(), None),
+        Target::Node(id) => (SliceKind::Node, id, nodes[0].phase.clone()),
+    };
+    Ok(Slice {
+        plan_id: loaded.plan_id.clone(),
+        state: loaded.state(),
+        revision: loaded.revision(),
+        digest: loaded.digest.clone(),
+        kind,
+        key,
+        phase,
+        nodes,
+        edges,
+        incoming,
+        outgoing,
+        issues,
+    })
+}
+
+impl Forge {
+    /// One self-locating slice of a plan, by a key the outline printed.
+    pub fn read(&self, plan: &str, key: ReadKey) -> Result<Slice> {
+        let loaded = self.load(plan)?;
+        // Resolve the key first: a refusal should not wait for the checks.
+        resolve(loaded.content(), &key)?;
+        let report = self.check(&loaded)?;
+        slice_of(&loaded, &key, &report.issues)
+    }
+}

@@ -1,0 +1,171 @@
+//! `undo` (SPEC §11; the seed's "rollback is undo"): appends the inverse of
+//! this actor's latest transaction that is not undone yet, as one new
+//! transaction whose tx id is `undo-<original tx>-<new id>`. Nothing is ever
+//! taken out of the log.
+//!
+//! The inverse is computed by folding the log before the transaction (B) and
+//! with it (A), and restoring B wherever A differs from it: a node the
+//! transaction added is removed (with its edges), a node it removed comes
+//! back with the edges it lost, a changed phase, definition field or bounds
+//! gets its earlier value. Something the transaction changed that another
+//! transaction changed again since is left as it is now and reported, so an
+//! undo never throws away someone else's later work. Repeated undos walk
+//! further back: undo transactions and the ones they undid are skipped.
+
+mod invert;
+mod log;
+mod paths;
+
+pub use log::{LABEL, undone_by};
+
+use super::echo::{self, Echo};
+use super::{Forge, edit::bounded_list};
+use crate::model::error::Error;
+use crate::model::error::Result;
+use crate::store::Loaded;
+use invert::{Inverse, invert};
+use log::{inherited, summary, transactions};
+use std::collections::HashSet;
+
+/// The transaction an undo takes back, with its inverse.
+struct Found {
+    tx: String,
+    what: String,
+    inverse: Inverse,
+}
+
+/// Finds `actor`'s latest transaction that is not undone yet and that can
+/// still be undone, walking back past those that changed nothing.
+fn find(loaded: &Loaded, actor: &str) -> Result<Found> {
+    let txs = transactions(loaded.ops()?);
+    let undone: HashSet<&str> = txs.iter().filter_map(|t| undone_by(t.id)).collect();
+    let first_own = inherited(loaded);
+    // Changes whose every effect others have changed again since: nothing of
+    // them is left to take back, so undo walks past them (and says so).
+    let mut overridden: Vec<(String, Vec<String>)> = Vec::new();
+    for tx in txs.iter().rev() {
+        if tx.actor != actor
+            || tx.id.starts_with(LABEL)
+            || undone.contains(tx.id)
+            || tx.start < first_own
+        {
+            continue;
+        }
+        let inverse = invert(
+            &loaded.plan_id,
+            loaded.ops()?,
+            tx,
+            loaded.meta.provenance.clone(),
+            loaded.content(),
+        );
+        if inverse.bodies.is_empty() {
+            if inverse.had_effect && !inverse.kept.is_empty() {
+                overridden.push((
+                    format!("transaction {} ({})", tx.id, summary(tx)),
+                    inverse.kept.clone(),
+                ));
+            }
+            // It changed nothing, or others already took it back.
+            continue;
+        }
+        let mut what = format!("transaction {} of {} ({})", tx.id, tx.at, summary(tx));
+        if !overridden.is_empty() {
+            let later: Vec<String> = overridden.iter().map(|(t, _)| t.clone()).collect();
+            what.push_str(&format!(
+                "; your later {} left nothing to undo, others having changed all of it since",
+                bounded_list(&later, 3)
+            ));
+        }
+        return Ok(Found {
+            tx: tx.id.to_string(),
+            what,
+            inverse,
+        });
+    }
+    if let Some((latest, kept)) = overridden.first() {
+        return Err(Error::refused(format!(
+            "cannot undo your latest change to plan {} ({latest}): everything it changed was changed again since, and no earlier change of yours is left to undo",
+            loaded.plan_id
+        ))
+        .with_help(format!(
+            "{}; change it by hand (`set`, `phase`, `edit`), so nobody's later work is lost",
+            bounded_list(kept, 4)
+        )));
+    }
+    Err(Error::refused(format!(
+        "nothing to undo: {actor} has no change to plan {} that is not undone yet",
+        loaded.plan_id
+    ))
+    .with_help(format!(
+        "undo takes back only your own changes (actor `{actor}`; --actor or PLANFORGE_ACTOR say who you are); `planforge ops` lists every change"
+    )))
+}
+
+impl Forge {
+    /// Undoes this actor's latest transaction that is not undone yet, in
+    /// one transaction labelled `undo-<tx>-`.
+    pub fn undo(&self, plan: &str, expect: Option<u64>) -> Result<Echo> {
+        let actor = self.actor().to_string();
+        // The label names the undone transaction, so it is chosen before the
+        // lock is taken and confirmed under it; should this actor's history
+        // move in between (another process of the same actor), look again.
+        let mut attempts = 0;
+        let (after, found) = loop {
+            attempts += 1;
+            let loaded = self.store().load_with_ops(plan)?;
+            crate::store::ensure_editable(&loaded)?;
+            let target = find(&loaded, &actor)?.tx;
+            let label = format!("{LABEL}{target}-");
+            let mut found: Option<Found> = None;
+            let mut moved = false;
+            self.before_write()?;
+            let result = self
+                .store()
+                .commit_labeled(plan, &actor, expect, &label, |before| {
+                    let f = find(before, &actor)?;
+                    if f.tx != target {
+                        moved = true;
+                        return Err(Error::internal(
+                            "the latest change to undo moved while the undo was prepared",
+                        ));
+                    }
+                    let bodies = f.inverse.bodies.clone();
+                    found = Some(f);
+                    Ok(bodies)
+                });
+            match result {
+                Err(_) if moved && attempts < 5 => continue,
+                Err(e) => return Err(e),
+                Ok((after, _)) => break (after, found.expect("set when the commit went through")),
+            }
+        };
+        let inv = &found.inverse;
+        let report = self.check(&after)?;
+        let focus = match inv.nodes.as_slice() {
+            [one] if after.content().node(one).is_some() => Some(one.clone()),
+            _ => None,
+        };
+        let mut details = vec![format!(
+            "done: {}",
+            bounded_list(&inv.done, echo::MAX_NEIGHBOURS)
+        )];
+        if !inv.kept.is_empty() {
+            details.push(format!(
+                "left as is (changed again since): {}",
+                bounded_list(&inv.kept, echo::MAX_NEIGHBOURS)
+            ));
+        }
+        Ok(echo::build(
+            &after,
+            format!("undid your {}", found.what),
+            focus.as_deref(),
+            &report.issues,
+            details,
+            &inv.nodes,
+            &inv.edges,
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests;

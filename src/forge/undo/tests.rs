@@ -1,0 +1,340 @@
+//! Tests of undo: each kind of change, others' later work, clones.
+
+use super::paths::{diff_paths, get, put};
+use super::*;
+use crate::model::{Content, Map, Node, Value};
+
+use crate::model::{Bounds, Handle, NodeKind};
+use crate::store::Store;
+
+fn forge(dir: &std::path::Path, actor: &str) -> Forge {
+    let (store, _) = Store::init(dir, crate::registry::DEFAULT_REGISTRY_YAML).unwrap();
+    Forge::new(store, actor).with_registry(None)
+}
+
+fn node(id: &str, kind: NodeKind, phase: Option<&str>) -> Node {
+    Node {
+        id: id.into(),
+        phase: phase.map(str::to_string),
+        kind,
+        definition: Map::new(),
+    }
+}
+
+fn content(f: &Forge) -> Content {
+    f.load("plan-u").unwrap().content().clone()
+}
+
+/// Content with nodes and edges sorted, so a node put back at the end
+/// compares equal.
+fn sorted(mut c: Content) -> Content {
+    c.revision = 0;
+    c.nodes.sort_by(|a, b| a.id.cmp(&b.id));
+    c.edges.sort_by(|a, b| a.id.cmp(&b.id));
+    c
+}
+
+fn built(dir: &std::path::Path) -> Forge {
+    let f = forge(dir, "ann");
+    f.create_plan(Some("plan-u"), None, None).unwrap();
+    f.add_node(
+        "plan-u",
+        node("start", NodeKind::Entry, Some("in")),
+        false,
+        false,
+        None,
+    )
+    .unwrap();
+    f.add_node(
+        "plan-u",
+        node("work", NodeKind::Join, None),
+        false,
+        false,
+        None,
+    )
+    .unwrap();
+    f.connect("plan-u", "start", "work", None, None, None)
+        .unwrap();
+    f
+}
+
+#[test]
+fn each_kind_of_change_is_taken_back_step_by_step() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = built(dir.path());
+    let mut history = vec![content(&f)];
+    f.set_node_phase("plan-u", "work", Some("act".into()), None)
+        .unwrap();
+    history.push(content(&f));
+    f.set_node_field(
+        "plan-u",
+        "work",
+        "kind",
+        Value::String("diamond".into()),
+        None,
+    )
+    .unwrap();
+    history.push(content(&f));
+    f.set_bounds(
+        "plan-u",
+        Bounds {
+            max_nodes: 9,
+            ..Bounds::default()
+        },
+        None,
+    )
+    .unwrap();
+    history.push(content(&f));
+    f.remove_node("plan-u", "work", None).unwrap();
+    assert!(content(&f).edges.is_empty());
+    // Undo walks back through every change, restoring each state.
+    while let Some(expected) = history.pop() {
+        let echo = f.undo("plan-u", None).unwrap();
+        assert!(echo.changed.starts_with("undid your transaction"));
+        assert_eq!(sorted(content(&f)), sorted(expected));
+    }
+    // Then the connect and both add-nodes: back to an empty plan.
+    for _ in 0..3 {
+        f.undo("plan-u", None).unwrap();
+    }
+    let c = content(&f);
+    assert!(c.nodes.is_empty() && c.edges.is_empty());
+    let err = f.undo("plan-u", None).unwrap_err();
+    assert_eq!(err.exit_code(), 1);
+    assert!(
+        err.message.starts_with("nothing to undo"),
+        "{}",
+        err.message
+    );
+    // Every undo is its own labelled transaction; nothing left the log.
+    let loaded = f.store().load_with_ops("plan-u").unwrap();
+    let undos: HashSet<&str> = loaded
+        .ops()
+        .unwrap()
+        .iter()
+        .filter(|o| o.tx.starts_with(LABEL))
+        .map(|o| o.tx.as_str())
+        .collect();
+    assert_eq!(undos.len(), 7);
+    for u in undos {
+        let target = undone_by(u).unwrap();
+        assert!(loaded.ops().unwrap().iter().any(|o| o.tx == target));
+    }
+}
+
+#[test]
+fn a_removed_node_comes_back_with_its_edges() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = built(dir.path());
+    let before = content(&f);
+    f.remove_node("plan-u", "start", None).unwrap();
+    let echo = f.undo("plan-u", None).unwrap();
+    assert_eq!(sorted(content(&f)), sorted(before));
+    assert!(echo.details[0].contains("added back node `start`"));
+    assert!(echo.details[0].contains("added back edge `start__work`"));
+}
+
+#[test]
+fn only_this_actors_changes_are_undone_and_later_work_is_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let ann = built(dir.path());
+    let bob = forge(dir.path(), "bob");
+    ann.set_node_phase("plan-u", "work", Some("act".into()), None)
+        .unwrap();
+    bob.add_node(
+        "plan-u",
+        node("bobs", NodeKind::Join, None),
+        false,
+        false,
+        None,
+    )
+    .unwrap();
+    // Bob has one change; his undo takes back exactly that.
+    bob.undo("plan-u", None).unwrap();
+    assert!(content(&ann).node("bobs").is_none());
+    assert_eq!(
+        content(&ann).node("work").unwrap().phase.as_deref(),
+        Some("act")
+    );
+    assert!(
+        bob.undo("plan-u", None)
+            .unwrap_err()
+            .message
+            .starts_with("nothing to undo")
+    );
+    // Bob moves the node again: nothing of Ann's phase change is left, so
+    // her undo walks past it to her earlier change, says so, and keeps
+    // Bob's phase.
+    bob.set_node_phase("plan-u", "work", Some("bobs phase".into()), None)
+        .unwrap();
+    let edges_before = content(&ann).edges.len();
+    let echo = ann.undo("plan-u", None).unwrap();
+    assert!(
+        echo.changed.contains("left nothing to undo"),
+        "{}",
+        echo.changed
+    );
+    assert_eq!(content(&ann).edges.len(), edges_before - 1);
+    assert_eq!(
+        content(&ann).node("work").unwrap().phase.as_deref(),
+        Some("bobs phase")
+    );
+}
+
+#[test]
+fn an_actor_whose_only_change_was_overtaken_is_told_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let ann = built(dir.path());
+    let cat = forge(dir.path(), "cat");
+    cat.set_node_phase("plan-u", "work", Some("cats".into()), None)
+        .unwrap();
+    ann.set_node_phase("plan-u", "work", Some("anns".into()), None)
+        .unwrap();
+    let err = cat.undo("plan-u", None).unwrap_err();
+    assert_eq!(err.exit_code(), 1);
+    assert!(
+        err.message.contains("changed again since"),
+        "{}",
+        err.message
+    );
+    assert_eq!(
+        content(&ann).node("work").unwrap().phase.as_deref(),
+        Some("anns")
+    );
+}
+
+#[test]
+fn a_partly_overtaken_change_undoes_the_rest_and_says_what_it_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let ann = built(dir.path());
+    let bob = forge(dir.path(), "bob");
+    let mut def = Map::new();
+    def.insert("tool".into(), Value::String("a".into()));
+    def.insert("args".into(), Value::Object(Map::new()));
+    ann.add_node(
+        "plan-u",
+        Node {
+            definition: def,
+            ..node("call", NodeKind::Call, None)
+        },
+        false,
+        false,
+        None,
+    )
+    .unwrap();
+    let mut def = Map::new();
+    def.insert("tool".into(), Value::String("b".into()));
+    def.insert(
+        "args".into(),
+        Value::Object([("x".to_string(), Value::Bool(true))].into_iter().collect()),
+    );
+    ann.set_node_config("plan-u", "call", NodeKind::Call, def, None)
+        .unwrap();
+    bob.set_node_field("plan-u", "call", "tool", Value::String("c".into()), None)
+        .unwrap();
+    let echo = ann.undo("plan-u", None).unwrap();
+    let n = content(&ann).node("call").unwrap().clone();
+    assert_eq!(n.definition.get("tool"), Some(&Value::String("c".into())));
+    assert_eq!(n.definition.get("args"), Some(&Value::Object(Map::new())));
+    assert!(
+        echo.details[1].contains("`tool` of `call` was changed since"),
+        "{:?}",
+        echo.details
+    );
+}
+
+#[test]
+fn refuses_on_a_plan_that_is_not_editable_and_skips_a_clones_inheritance() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = built(dir.path());
+    f.clone_plan("plan-u", "plan-c", None).unwrap();
+    let err = f.undo("plan-c", None).unwrap_err();
+    assert!(
+        err.message.starts_with("nothing to undo"),
+        "{}",
+        err.message
+    );
+    f.store()
+        .update_meta("plan-u", |now, m| {
+            // As freeze leaves it: reviewable, with its freeze record.
+            m.state = crate::model::lifecycle::State::Reviewable;
+            m.frozen = Some(crate::model::lifecycle::Frozen {
+                revision: now.revision(),
+                digest: now.digest.clone(),
+            });
+            Ok(())
+        })
+        .unwrap();
+    let err = f.undo("plan-u", None).unwrap_err();
+    assert_eq!(err.code(), "not_editable");
+    assert_eq!(err.exit_code(), 1);
+}
+
+#[test]
+fn an_edge_with_an_explicit_handle_is_put_back_as_it_was() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = built(dir.path());
+    f.connect("plan-u", "work", "start", Some("error"), Some("back"), None)
+        .unwrap();
+    f.disconnect("plan-u", "back", None).unwrap();
+    f.undo("plan-u", None).unwrap();
+    let c = content(&f);
+    let e = c.edge("back").unwrap();
+    assert_eq!(
+        (e.from.as_str(), e.to.as_str(), &e.handle),
+        ("work", "start", &Handle::Error)
+    );
+    f.undo("plan-u", None).unwrap();
+    assert!(content(&f).edge("back").is_none());
+}
+
+#[test]
+fn undo_labels_name_the_transaction_they_undo() {
+    assert_eq!(
+        undone_by("undo-0123456789abcdef-fedcba9876543210"),
+        Some("0123456789abcdef")
+    );
+    assert_eq!(
+        undone_by("undo-import-01-fedcba9876543210"),
+        Some("import-01")
+    );
+    assert_eq!(undone_by("0123456789abcdef"), None);
+}
+
+#[test]
+fn definition_paths_are_the_smallest_differences() {
+    let b: Map = [
+        ("tool".to_string(), Value::String("a".into())),
+        (
+            "args".to_string(),
+            Value::Object(
+                [("x".to_string(), Value::Number(1.0))]
+                    .into_iter()
+                    .collect(),
+            ),
+        ),
+    ]
+    .into_iter()
+    .collect();
+    let mut a = b.clone();
+    put(
+        &mut a,
+        &["args".into(), "y".into()],
+        Some(Value::Bool(true)),
+    );
+    put(&mut a, &["extra".into()], Some(Value::Null));
+    let mut out = Vec::new();
+    diff_paths(&b, &a, &mut Vec::new(), &mut out);
+    assert_eq!(
+        out,
+        vec![
+            vec!["args".to_string(), "y".to_string()],
+            vec!["extra".to_string()]
+        ]
+    );
+    let mut back = a.clone();
+    for p in &out {
+        put(&mut back, p, get(&b, p).cloned());
+    }
+    assert_eq!(back, b);
+}

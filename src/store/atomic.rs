@@ -1,0 +1,45 @@
+//! Atomic writes: a file is replaced whole or not at all (temporary file in
+//! the same folder, sync, rename, sync the folder).
+
+use crate::model::error::Error;
+use crate::model::error::Result;
+use std::fs;
+use std::io::Write;
+use std::path::Path;
+
+pub(super) fn sync_dir(path: &Path) {
+    if let Ok(d) = fs::File::open(path) {
+        let _ = d.sync_all();
+    }
+}
+
+/// Replaces a file atomically: temp file in the same folder, sync, rename,
+/// sync the folder.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".tmp-")
+        .tempfile_in(dir)
+        .map_err(|e| Error::io("create a temporary file in", dir, &e))?;
+    tmp.write_all(bytes)
+        .map_err(|e| Error::io("write", tmp.path(), &e))?;
+    // Temporary files are private; the store's files are ordinary files
+    // (committed, shared): keep an existing file's mode, else rw-r--r--.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = fs::metadata(path)
+            .map(|m| m.permissions().mode())
+            .unwrap_or(0o644);
+        let _ = tmp
+            .as_file()
+            .set_permissions(fs::Permissions::from_mode(mode));
+    }
+    tmp.as_file()
+        .sync_all()
+        .map_err(|e| Error::io("sync", tmp.path(), &e))?;
+    tmp.persist(path)
+        .map_err(|e| Error::io("replace", path, &e.error))?;
+    sync_dir(dir);
+    Ok(())
+}

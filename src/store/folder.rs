@@ -1,0 +1,109 @@
+//! The store folder itself: opening it, creating it (`.gitignore`,
+//! `.gitattributes`, the registry, `templates/`), its current plan, its
+//! registry file and its templates folder.
+
+use super::Store;
+use super::atomic::write_atomic;
+use super::paths::{CURRENT_FILE, refuse_special, refuse_symlink};
+use crate::model::error::Error;
+use crate::model::error::ErrorKind;
+use crate::model::error::Result;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+const GITIGNORE: &str =
+    "# written by planforge init\ncurrent\n*/lock\n*/checkpoint*\n.lock\n.tmp-*\n";
+const GITATTRIBUTES: &str = "# written by planforge init: concurrent histories of a plan merge line by line;\n# the fold orders them\n*/ops.jsonl merge=union\n";
+
+impl Store {
+    /// Opens an existing store folder.
+    pub fn open(root: impl Into<PathBuf>) -> Result<Store> {
+        let root = root.into();
+        match fs::metadata(&root) {
+            Ok(md) if md.is_dir() => Ok(Store { root }),
+            Ok(_) => Err(Error::new(ErrorKind::CorruptStore, format!("the store {} is not a folder", root.display()))),
+            Err(_) => Err(Error::new(ErrorKind::CorruptStore, format!("there is no plan store at {}", root.display()))
+                .with_help("create one with `planforge init`, or point --store / PLANFORGE_STORE at an existing one")),
+        }
+    }
+
+    /// Creates (or completes) a store folder: `.gitignore`, `.gitattributes`,
+    /// `registry` as `registry.yaml` and `templates/`. Existing files are
+    /// kept.
+    pub fn init(root: impl Into<PathBuf>, registry: &str) -> Result<(Store, Vec<String>)> {
+        let root = root.into();
+        fs::create_dir_all(&root).map_err(|e| Error::io("create", &root, &e))?;
+        let store = Store::open(root)?;
+        let mut written = Vec::new();
+        let has_registry =
+            store.root.join("registry.yaml").exists() || store.root.join("registry.json").exists();
+        let mut files: Vec<(&str, &str)> =
+            vec![(".gitignore", GITIGNORE), (".gitattributes", GITATTRIBUTES)];
+        if !has_registry {
+            files.push(("registry.yaml", registry));
+        }
+        for (name, text) in files {
+            let p = store.root.join(name);
+            if !p.exists() {
+                write_atomic(&p, text.as_bytes())?;
+                written.push(name.to_string());
+            }
+        }
+        let t = store.root.join("templates");
+        if !t.exists() {
+            fs::create_dir_all(&t).map_err(|e| Error::io("create", &t, &e))?;
+            written.push("templates/".into());
+        }
+        Ok((store, written))
+    }
+
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// The store's current plan id, if set.
+    pub fn current(&self) -> Result<Option<String>> {
+        let p = self.root.join(CURRENT_FILE);
+        refuse_special(&p)?;
+        match fs::read_to_string(&p) {
+            Ok(s) => {
+                let s = s.trim();
+                Ok((!s.is_empty()).then(|| s.to_string()))
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(Error::io("read", &p, &e)),
+        }
+    }
+
+    pub fn set_current(&self, id: &str) -> Result<()> {
+        self.plan_dir(id)?;
+        let p = self.root.join(CURRENT_FILE);
+        refuse_symlink(&p)?;
+        write_atomic(&p, format!("{id}\n").as_bytes())
+    }
+
+    /// The registry file of the store, if any (both present is an error).
+    pub fn registry_path(&self) -> Result<Option<PathBuf>> {
+        let y = self.root.join("registry.yaml");
+        let j = self.root.join("registry.json");
+        refuse_special(&y)?;
+        refuse_special(&j)?;
+        match (y.is_file(), j.is_file()) {
+            (true, true) => Err(Error::new(
+                ErrorKind::CorruptStore,
+                format!(
+                    "the store {} holds both registry.yaml and registry.json; keep one",
+                    self.root.display()
+                ),
+            )),
+            (true, false) => Ok(Some(y)),
+            (false, true) => Ok(Some(j)),
+            (false, false) => Ok(None),
+        }
+    }
+
+    /// The store's templates folder.
+    pub fn templates_dir(&self) -> PathBuf {
+        self.root.join("templates")
+    }
+}

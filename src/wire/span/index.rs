@@ -1,0 +1,166 @@
+//! Pointer lookups: a document's text indexed once, any JSON pointer mapped
+//! to the span of the value it names (or of its nearest existing parent).
+
+use super::json::json_tree;
+use super::lines::{Lines, Position};
+use super::tree::{Kind, Span, Tree};
+use super::yaml::yaml_tree;
+use crate::wire::parse::Syntax;
+use std::fmt;
+
+/// A span with its start and (exclusive) end positions.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Located {
+    pub span: Span,
+    pub start: Position,
+    pub end: Position,
+    /// The pointer actually found: the one asked for, or its longest prefix
+    /// that exists (a missing field is reported at the object that lacks it).
+    pub pointer: String,
+    pub exact: bool,
+}
+
+/// A document's text, indexed for pointer lookups.
+pub struct SpanIndex<'t> {
+    text: &'t str,
+    lines: Lines,
+    root: Tree,
+}
+
+impl fmt::Debug for SpanIndex<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("SpanIndex")
+            .field("bytes", &self.text.len())
+            .finish()
+    }
+}
+
+impl<'t> SpanIndex<'t> {
+    /// Indexes a document; `None` when the text does not parse.
+    pub fn new(text: &'t str, syntax: Syntax) -> Option<SpanIndex<'t>> {
+        let root = match syntax {
+            Syntax::Json => json_tree(text)?,
+            Syntax::Yaml => yaml_tree(text)?,
+        };
+        Some(SpanIndex {
+            text,
+            lines: Lines::new(text),
+            root,
+        })
+    }
+
+    pub fn text(&self) -> &'t str {
+        self.text
+    }
+
+    pub fn position(&self, offset: usize) -> Position {
+        self.lines.position(self.text, offset)
+    }
+
+    /// The span of the value at `pointer`, if it exists.
+    pub fn find(&self, pointer: &str) -> Option<Span> {
+        let (tree, depth, total) = self.walk(pointer)?;
+        (depth == total).then_some(tree.span)
+    }
+
+    /// The value at `pointer`, or at its longest existing prefix.
+    pub fn locate(&self, pointer: &str) -> Option<Located> {
+        let (tree, depth, total) = self.walk(pointer)?;
+        let found = if depth == total {
+            pointer.to_string()
+        } else {
+            prefix(pointer, depth)
+        };
+        Some(self.located(tree.span, found, depth == total))
+    }
+
+    /// A span with its positions.
+    pub fn located(&self, span: Span, pointer: String, exact: bool) -> Located {
+        Located {
+            span,
+            start: self.position(span.start),
+            end: self.position(span.end),
+            pointer,
+            exact,
+        }
+    }
+
+    /// Walks as far as the pointer leads: the tree reached, how many tokens
+    /// were followed and how many there are. `None` for a malformed pointer.
+    fn walk(&self, pointer: &str) -> Option<(&Tree, usize, usize)> {
+        let tokens = tokens(pointer)?;
+        let mut cur = &self.root;
+        for (i, tok) in tokens.iter().enumerate() {
+            let next = match &cur.kind {
+                Kind::Object(members) => members
+                    .iter()
+                    .rev()
+                    .find(|(k, _, _)| k == tok)
+                    .map(|(_, _, v)| v),
+                Kind::Array(items) => array_index(tok).and_then(|i| items.get(i)),
+                Kind::Scalar => None,
+            };
+            match next {
+                Some(t) => cur = t,
+                None => return Some((cur, i, tokens.len())),
+            }
+        }
+        Some((cur, tokens.len(), tokens.len()))
+    }
+
+    /// The span of the key naming the member at `pointer` (its last token),
+    /// when the parent is an object.
+    pub fn key_span(&self, pointer: &str) -> Option<Span> {
+        let tokens = tokens(pointer)?;
+        let (last, parents) = tokens.split_last()?;
+        let mut cur = &self.root;
+        for tok in parents {
+            cur = match &cur.kind {
+                Kind::Object(m) => m.iter().rev().find(|(k, _, _)| k == tok).map(|x| &x.2)?,
+                Kind::Array(items) => items.get(array_index(tok)?)?,
+                Kind::Scalar => return None,
+            };
+        }
+        match &cur.kind {
+            Kind::Object(m) => m.iter().rev().find(|(k, _, _)| k == last).map(|x| x.1),
+            _ => None,
+        }
+    }
+}
+
+fn array_index(tok: &str) -> Option<usize> {
+    if tok.is_empty() || (tok.len() > 1 && tok.starts_with('0')) {
+        return None;
+    }
+    tok.parse().ok()
+}
+
+/// The decoded tokens of a JSON pointer (`""` is the root).
+pub fn tokens(pointer: &str) -> Option<Vec<String>> {
+    if pointer.is_empty() {
+        return Some(Vec::new());
+    }
+    let rest = pointer.strip_prefix('/')?;
+    Some(
+        rest.split('/')
+            .map(|t| t.replace("~1", "/").replace("~0", "~"))
+            .collect(),
+    )
+}
+
+/// The first `depth` tokens of a pointer, still escaped.
+fn prefix(pointer: &str, depth: usize) -> String {
+    if depth == 0 {
+        return String::new();
+    }
+    pointer
+        .split('/')
+        .take(depth + 1)
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+/// One-shot lookup: the value at `pointer` (or its nearest existing parent).
+pub fn locate(text: &str, syntax: Syntax, pointer: &str) -> Option<Located> {
+    SpanIndex::new(text, syntax)?.locate(pointer)
+}

@@ -1,0 +1,25 @@
+//! Where a JSON pointer lands in a document's text, for diagnostics.
+//!
+//! Findings carry JSON pointers (`/nodes/2/definition/tool`); people and CI
+//! want a file, a line and a column. [`SpanIndex`] reads a document's text
+//! once and maps any pointer to the byte range of the value it names:
+//! for JSON with a small scanner of our own, for YAML with serde-saphyr's
+//! `Spanned` locations. Lines and columns are 1-based and columns count
+//! Unicode scalar values (SARIF's `unicodeCodePoints`); an end position is
+//! exclusive (the character after the value), as in SARIF and terraform.
+//!
+//! Building an index is O(size of the text); a lookup is O(depth × the
+//! width of the objects on the way).
+
+mod index;
+mod json;
+mod lines;
+mod tree;
+mod yaml;
+
+pub use index::{Located, SpanIndex, locate, tokens};
+pub use lines::{Position, offset, position};
+pub use tree::Span;
+
+#[cfg(test)]
+mod tests;

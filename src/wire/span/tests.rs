@@ -1,0 +1,198 @@
+//! Tests of spans: JSON and YAML pointers, positions, offsets.
+
+#[test]
+fn columns_count_characters_on_long_lines_fast_and_right() {
+    let mut text = String::new();
+    for i in 0..3000 {
+        text.push_str(if i % 3 == 0 { "é€𝄞x" } else { "abc" });
+    }
+    text.push_str("\nzé\n");
+    let lines = Lines::new(&text);
+    for (off, _) in text.char_indices().step_by(37) {
+        let start = text[..off].rfind('\n').map(|i| i + 1).unwrap_or(0);
+        let want = text[start..off].chars().count() + 1;
+        assert_eq!(lines.position(&text, off).column, want, "offset {off}");
+    }
+}
+
+use super::lines::Lines;
+use super::*;
+use crate::wire::parse::Syntax;
+
+fn text_at<'a>(text: &'a str, syntax: Syntax, pointer: &str) -> &'a str {
+    let idx = SpanIndex::new(text, syntax).expect("indexes");
+    let s = idx.find(pointer).unwrap_or_else(|| panic!("{pointer}"));
+    &text[s.start..s.end]
+}
+
+const JSON: &str = r#"{
+  "nodes": [
+    {"id": "a", "kind": "entry"},
+    {"id": "b\u00e9", "definition": {"tool": "x", "a/b": [1, 2.5e3, null], "t~": true}},
+    {"id": "é☃", "definition": {"tool": "tickets_gett"}}
+  ],
+  "edges": []
+}"#;
+
+#[test]
+fn json_pointers_land_on_their_values() {
+    assert_eq!(text_at(JSON, Syntax::Json, "/nodes/0/id"), "\"a\"");
+    assert_eq!(
+        text_at(JSON, Syntax::Json, "/nodes/1/definition/a~1b/1"),
+        "2.5e3"
+    );
+    assert_eq!(
+        text_at(JSON, Syntax::Json, "/nodes/1/definition/t~0"),
+        "true"
+    );
+    assert_eq!(
+        text_at(JSON, Syntax::Json, "/nodes/0"),
+        r#"{"id": "a", "kind": "entry"}"#
+    );
+    assert_eq!(text_at(JSON, Syntax::Json, "/edges"), "[]");
+    assert_eq!(text_at(JSON, Syntax::Json, ""), JSON);
+}
+
+#[test]
+fn positions_count_characters() {
+    let idx = SpanIndex::new(JSON, Syntax::Json).unwrap();
+    let l = idx.locate("/nodes/2/definition/tool").unwrap();
+    assert!(l.exact);
+    assert_eq!(&JSON[l.span.start..l.span.end], "\"tickets_gett\"");
+    // `    {"id": "é☃", "definition": {"tool": ` is 40 characters.
+    assert_eq!(
+        l.start,
+        Position {
+            line: 5,
+            column: 41
+        }
+    );
+    assert_eq!(
+        l.end,
+        Position {
+            line: 5,
+            column: 55
+        }
+    );
+}
+
+#[test]
+fn missing_members_fall_back_to_the_nearest_parent() {
+    let idx = SpanIndex::new(JSON, Syntax::Json).unwrap();
+    let l = idx.locate("/nodes/0/definition/tool").unwrap();
+    assert!(!l.exact);
+    assert_eq!(l.pointer, "/nodes/0");
+    assert_eq!(idx.find("/nodes/9"), None);
+    assert_eq!(idx.find("nodes"), None);
+    let k = idx.key_span("/nodes/1/definition/tool").unwrap();
+    assert_eq!(&JSON[k.start..k.end], "\"tool\"");
+}
+
+#[test]
+fn escaped_keys_are_decoded() {
+    let t = r#"{"a\"b": 1, "\ud83d\ude00": 2}"#;
+    assert_eq!(text_at(t, Syntax::Json, "/a\"b"), "1");
+    assert_eq!(text_at(t, Syntax::Json, "/😀"), "2");
+    // Lone surrogates never panic.
+    let t = r#"{"\ud83d\u0041": 1, "\udc00": 2, "\ud83d": 3}"#;
+    assert_eq!(text_at(t, Syntax::Json, "/\u{fffd}A"), "1");
+    assert!(SpanIndex::new(t, Syntax::Json).is_some());
+}
+
+const YAML: &str = "formatVersion: 1
+nodes:
+  - id: start
+    kind: entry
+    definition: {input: []}
+  - id: \"é☃\"
+    kind: call
+    definition:
+      tool: 'tickets_gett'
+      text: |
+        hello
+        world
+      empty:
+edges: [{id: e1, from: a, to: b}]
+";
+
+#[test]
+fn yaml_pointers_land_on_their_values() {
+    assert_eq!(text_at(YAML, Syntax::Yaml, "/nodes/0/id"), "start");
+    assert_eq!(text_at(YAML, Syntax::Yaml, "/nodes/1/id"), "\"é☃\"");
+    assert_eq!(
+        text_at(YAML, Syntax::Yaml, "/nodes/1/definition/tool"),
+        "'tickets_gett'"
+    );
+    assert_eq!(
+        text_at(YAML, Syntax::Yaml, "/nodes/1/definition/text"),
+        "hello\n        world"
+    );
+    assert_eq!(
+        text_at(YAML, Syntax::Yaml, "/nodes/0/definition"),
+        "{input: []}"
+    );
+    assert_eq!(
+        text_at(YAML, Syntax::Yaml, "/nodes/0/definition/input"),
+        "[]"
+    );
+    assert_eq!(text_at(YAML, Syntax::Yaml, "/edges/0/to"), "b");
+    assert_eq!(
+        text_at(YAML, Syntax::Yaml, "/edges"),
+        "[{id: e1, from: a, to: b}]"
+    );
+    assert_eq!(
+        text_at(YAML, Syntax::Yaml, "/nodes/1/definition/empty"),
+        "empty"
+    );
+    let n1 = text_at(YAML, Syntax::Yaml, "/nodes/1");
+    assert!(
+        n1.starts_with("id: \"é☃\"") && n1.ends_with("empty"),
+        "{n1}"
+    );
+}
+
+#[test]
+fn yaml_positions_are_one_based_characters() {
+    let l = locate(YAML, Syntax::Yaml, "/nodes/1/definition/tool").unwrap();
+    assert_eq!(
+        l.start,
+        Position {
+            line: 9,
+            column: 13
+        }
+    );
+    assert_eq!(
+        l.end,
+        Position {
+            line: 9,
+            column: 27
+        }
+    );
+    let l = locate(YAML, Syntax::Yaml, "/nodes/1/kind").unwrap();
+    assert_eq!(
+        l.start,
+        Position {
+            line: 7,
+            column: 11
+        }
+    );
+}
+
+#[test]
+fn offsets_and_positions_agree() {
+    let t = "ab\né☃x\n";
+    assert_eq!(position(t, 0), Position { line: 1, column: 1 });
+    let x = t.find('x').unwrap();
+    assert_eq!(position(t, x), Position { line: 2, column: 3 });
+    assert_eq!(offset(t, 2, 3), Some(x));
+    assert_eq!(offset(t, 2, 99), Some(t.len() - 1));
+    assert_eq!(offset(t, 9, 1), None);
+}
+
+#[test]
+fn unreadable_text_has_no_index() {
+    assert!(SpanIndex::new("{\"a\": ", Syntax::Json).is_none());
+    assert!(SpanIndex::new("[1, 2", Syntax::Json).is_none());
+    let deep = "[".repeat(1000) + &"]".repeat(1000);
+    assert!(SpanIndex::new(&deep, Syntax::Json).is_none());
+}
