@@ -45,7 +45,7 @@ impl Registry {
                 ),
             )
             .with_help(
-                "fix the registry; `planforge init` in an empty folder writes a commented example",
+                "fix the registry file (a store's first registry is a commented example of every field)",
             )
         })
     }

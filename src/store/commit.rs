@@ -127,7 +127,7 @@ impl Store {
                     before.log.max_lamport
                 ),
             )
-            .with_help(format!("the log was edited by hand; export the plan (`planforge export -p {id}`) and import it under a new id")));
+            .with_help("the log was edited by hand; export the plan and import the document under a new id"));
         }
         let ops = transaction_labeled(actor, id, base, label, bodies);
         log::append(&dir.join(OPS_FILE), &before.log, &ops)?;

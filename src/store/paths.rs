@@ -7,6 +7,7 @@ use crate::model::error::Error;
 use crate::model::error::ErrorKind;
 use crate::model::error::Result;
 use crate::model::ids;
+use crate::model::remedy::Remedy;
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -98,9 +99,9 @@ impl Store {
                 self.root.display()
             ),
         )
+        .fix(Remedy::CreatePlan)
         .with_help(if known.is_empty() {
-            "create one with `planforge create`, or import a document with `planforge import FILE`"
-                .to_string()
+            "or import a plan document".to_string()
         } else {
             format!(
                 "plans here: {}",

@@ -10,6 +10,7 @@ use crate::model::error::ErrorKind;
 use crate::model::error::Result;
 use crate::model::ids::{UNPHASED, quote_id};
 use crate::model::lifecycle::State;
+use crate::model::remedy::Remedy;
 use crate::model::{Content, Edge, Node};
 use crate::store::Loaded;
 use std::collections::HashSet;
@@ -103,13 +104,17 @@ fn unknown_key(c: &Content, key: &str, what: &str, phases: bool, nodes: bool) ->
         format!("plan {} has no {what} `{}`{hint}", c.plan_id, quote_id(key)),
     );
     if keys.is_empty() {
-        return err.with_help(if c.nodes.is_empty() {
-            "the plan has no nodes yet, so there is nothing to read; add one with `planforge add-node`"
-                .to_string()
+        return if c.nodes.is_empty() {
+            err.with_help("the plan has no nodes yet, so there is nothing to read")
+                .fix(Remedy::AddNode {
+                    id: None,
+                    kind: None,
+                })
         } else {
-            "no node of the plan has a phase; read a node by its id, or `(unphased)` for all of them"
-                .to_string()
-        });
+            err.with_help(
+                "no node of the plan has a phase; read a node by its id, or `(unphased)` for all of them",
+            )
+        };
     }
     err.with_help(format!(
         "read one of these keys exactly as the outline prints it (nearest first): {}",
@@ -175,9 +180,9 @@ fn resolve(c: &Content, key: &ReadKey) -> Result<Target> {
                             c.plan_id
                         ),
                     )
-                    .with_help(format!(
-                        "say which: `planforge read --phase {q}` for the whole phase, or `planforge read --node {q}` for the one node"
-                    )))
+                    .on_plan(&c.plan_id)
+                    .fix(Remedy::ReadPhase { phase: k.clone() }.when("for the whole phase"))
+                    .fix(Remedy::ReadNode { node: k.clone() }.when("for the one node")))
                 }
                 (true, false) => Ok(Target::Phase(k.clone())),
                 (false, true) => Ok(Target::Node(k.clone())),

@@ -143,7 +143,14 @@ fn a_key_that_is_a_phase_and_a_node_is_ambiguous() {
     let l = loaded(sample());
     let e = slice_of(&l, &ReadKey::Auto("p3".into()), &[]).unwrap_err();
     assert_eq!(e.kind, ErrorKind::AmbiguousKey);
-    assert!(e.help.unwrap().contains("--phase p3"));
+    assert_eq!(
+        e.fixes[0].remedy,
+        crate::model::remedy::Remedy::ReadPhase { phase: "p3".into() }
+    );
+    assert_eq!(
+        crate::model::remedy::Voice::fixes(&crate::cli::voice::CliVoice::default(), &e.fixes),
+        "planforge read --phase p3 (for the whole phase), or planforge read --node p3 (for the one node)"
+    );
     let s = slice_of(&l, &ReadKey::Node("p3".into()), &[]).unwrap();
     assert_eq!(s.kind, SliceKind::Node);
     let s = slice_of(&l, &ReadKey::Phase("p3".into()), &[]).unwrap();

@@ -96,8 +96,9 @@ fn find(loaded: &Loaded, actor: &str) -> Result<Found> {
         "nothing to undo: {actor} has no change to plan {} that is not undone yet",
         loaded.plan_id
     ))
+    .on_plan(&loaded.plan_id)
     .with_help(format!(
-        "undo takes back only your own changes (actor `{actor}`; --actor or PLANFORGE_ACTOR say who you are); `planforge ops` lists every change"
+        "undo takes back only changes made as actor `{actor}`; the plan's op log lists every change and who made it"
     )))
 }
 
