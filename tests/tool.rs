@@ -172,6 +172,69 @@ fn tool_calls_round_trip_from_the_shell() {
 }
 
 #[test]
+fn a_finding_carries_its_fix_worded_for_each_reader() {
+    let env = Env::new();
+    env.ok("create_plan", json!({"planId": "plan-f"}));
+    env.ok("add_node", json!({"planId": "plan-f", "node": entry()}));
+    let mut fetch = call("read_artifact");
+    fetch["definition"]
+        .as_object_mut()
+        .unwrap()
+        .remove("replaySafe");
+    env.ok("add_node", json!({"planId": "plan-f", "node": fetch}));
+    env.ok(
+        "connect_nodes",
+        json!({"planId": "plan-f", "edge": {"from": "start", "to": "fetch"}}),
+    );
+
+    // The model reads the problem, then the tool call that fixes it; no
+    // command line, flag or shorthand.
+    let text = env.ok("validate_plan", json!({"planId": "plan-f"}));
+    assert!(
+        text.contains("call `fetch` does not say whether it is safe to run twice"),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            r#"fix: set_node_field {"planId":"plan-f","nodeId":"fetch","path":"replaySafe","value":true} (if calling the tool again"#
+        ),
+        "{text}"
+    );
+    assert!(text.contains(r#""value":false} (otherwise)"#), "{text}");
+    assert!(
+        !text.contains("planforge ") && !text.contains("--") && !text.contains('@'),
+        "{text}"
+    );
+
+    // The terminal reads runnable command lines for the same finding.
+    let out = env.run(&["freeze", "-p", "plan-f"], None);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        stdout.contains("      fix: planforge set fetch replaySafe true -p plan-f (if"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("planforge set fetch replaySafe false -p plan-f (otherwise)"),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("set_node_field"), "{stdout}");
+
+    // JSON carries the fix as a structured object, then its alternatives.
+    let a = ["--format", "json", "freeze", "-p", "plan-f"];
+    let out = env.run(&a, None);
+    let doc = parse_json(&out, &a);
+    let issue = &doc["issues"][0];
+    assert_eq!(issue["code"], "missing_replay_safe", "{doc}");
+    assert_eq!(
+        issue["fix"],
+        json!({"action": "set_field", "nodeId": "fetch", "path": "replaySafe", "value": true,
+               "when": "if calling the tool again with the same args does no harm, as for a read or an idempotent write"})
+    );
+    assert_eq!(issue["alternatives"][0]["value"], false, "{doc}");
+}
+
+#[test]
 fn format_json_gives_ok_and_text_or_the_raw_json() {
     let env = Env::new();
     let (code, doc) = env.json("create_plan", json!({"planId": "plan-j"}));

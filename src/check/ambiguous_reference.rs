@@ -2,10 +2,10 @@
 //! enumerating); messages enumerate routes only when at most 4 exist, within a
 //! fixed budget.
 
-use crate::check::flow::{branch_json, routes_to};
+use crate::check::flow::routes_to;
 use crate::check::graph::MAX_ROUTES;
-use crate::check::support::{place, ref_text};
-use crate::model::Issue;
+use crate::check::support::{branch_fixes, place, ref_text};
+use crate::model::{BranchId, Issue};
 
 declare_check! {
     /// ## What it finds
@@ -26,8 +26,8 @@ declare_check! {
     /// different things on different runs.
     ///
     /// ## How to fix
-    /// Add a `branchId` naming the route to read (the message lists them when
-    /// there are few), or restructure so the target runs once (for example,
+    /// Add a `branchId` naming the route to read (the fixes give each route
+    /// when there are few), or restructure so the target runs once (for example,
     /// close parallel branches with a join and read the join or a node after
     /// it).
     ///
@@ -39,7 +39,8 @@ declare_check! {
     fn run(cx, out) {
         let g = &cx.graph;
         let exec = g.executions();
-        let mut memo: crate::model::hash::FastMap<usize, String> = crate::model::hash::FastMap::default();
+        let mut memo: crate::model::hash::FastMap<usize, Option<Vec<BranchId>>> =
+            crate::model::hash::FastMap::default();
         for d in cx.data_refs() {
             if d.r.branch_id.is_some() || exec[d.target] <= 1 {
                 continue;
@@ -52,20 +53,12 @@ declare_check! {
             } else {
                 format!("{count} routes from the entry reach `{}`", target.id)
             };
-            let choices = memo
+            let routes = memo
                 .entry(d.target)
-                .or_insert_with(|| match routes_to(g, d.target, 4) {
-                    Some(routes) => format!(
-                        "; its routes are {}",
-                        routes.iter().map(branch_json).collect::<Vec<_>>().join(", ")
-                    ),
-                    None => String::new(),
-                })
-                .clone();
-            out.push(
-                Issue::new(CODE,
+                .or_insert_with(|| routes_to(g, d.target, 4));
+            let issue = Issue::new(CODE,
                     format!(
-                        "node `{}` reads {} at {} without a branchId, but {how_many}, and it runs once per route, so the reference does not say which execution to read. Add a branchId naming one route{choices}; or make `{}` run once (close the parallel branches with a join first)",
+                        "node `{}` reads {} at {} without a branchId, but {how_many}, and it runs once per route, so the reference does not say which execution to read. Making `{}` run once (closing the parallel branches with a join first) also settles it",
                         reader.id,
                         ref_text(d.r),
                         place(&d.pointer),
@@ -73,7 +66,11 @@ declare_check! {
                     ),
                 )
                 .node(reader.id.clone())
-                .at(d.pointer.clone()),
+                .at(d.pointer.clone());
+            out.push(
+                branch_fixes(&reader.id, &d.pointer, d.r, routes.as_deref())
+                    .into_iter()
+                    .fold(issue, Issue::fix),
             );
         }
     }
@@ -83,7 +80,8 @@ declare_check! {
 mod tests {
     use super::AmbiguousReference;
     use crate::check::testing::*;
-    use crate::model::NodeKind;
+    use crate::model::remedy::{Fill, Remedy};
+    use crate::model::{NodeKind, Value};
     use serde_json::json;
 
     #[test]
@@ -110,12 +108,22 @@ mod tests {
         let issues = run_one(&AmbiguousReference, &p);
         assert_eq!(issues.len(), 1);
         assert!(issues[0].message.contains("2 routes"));
-        assert!(
-            issues[0]
-                .message
-                .contains(r#"{"segments":[{"edge":"e1"},{"edge":"m"}]}"#),
-            "{}",
-            issues[0].message
+        // One fix per route, each the reference with that route's branchId.
+        assert_eq!(issues[0].fixes.len(), 2);
+        let Remedy::SetField { node, path, value } = &issues[0].fixes[0].remedy else {
+            panic!("{:?}", issues[0].fixes)
+        };
+        assert_eq!((node.as_str(), path.as_str()), ("report", "args.a"));
+        let Fill::Value(Value::Ref(with)) = value else {
+            panic!("{value:?}")
+        };
+        assert_eq!(
+            crate::check::flow::branch_json(with.branch_id.as_ref().unwrap()),
+            r#"{"segments":[{"edge":"e1"},{"edge":"m"}]}"#
+        );
+        assert_eq!(
+            issues[0].fixes[1].when.as_deref(),
+            Some("to read the execution along `e1` → `n`")
         );
     }
 
@@ -137,6 +145,10 @@ mod tests {
         let issues = run_one(&AmbiguousReference, &plan(nodes, edges));
         assert_eq!(issues.len(), 1);
         assert!(issues[0].message.contains("more than 10000 routes"));
+        assert!(matches!(
+            &issues[0].fixes[..],
+            [f] if matches!(&f.remedy, Remedy::SetField { value: Fill::Choose(_), .. })
+        ));
     }
 
     #[test]

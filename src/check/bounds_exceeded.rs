@@ -2,6 +2,7 @@
 //! measure the encoded size (no hash).
 
 use crate::model::Issue;
+use crate::model::remedy::{Bound, Remedy};
 
 declare_check! {
     /// ## What it finds
@@ -17,13 +18,13 @@ declare_check! {
     /// past them breaks that promise.
     ///
     /// ## How to fix
-    /// Shrink the plan, or, if the size is intended, raise the bound:
-    /// `planforge bounds --max-nodes N` (bounds are content, so the change is
-    /// reviewed like any other).
+    /// Shrink the plan, or, if the size is intended, raise the bound in the
+    /// plan's `bounds` (bounds are content, so the change is reviewed like
+    /// any other).
     ///
     /// ## Example
     /// A plan with 300 nodes and the default `maxNodes` of 256.
-    /// Fixed: `planforge bounds --max-nodes 320`, or split the plan.
+    /// Fixed: set `bounds.maxNodes` to `320`, or split the plan.
     pub BoundsExceeded { code: "bounds_exceeded", severity: Blocking, needs: NOTHING, source: Check }
     fn run(cx, out) {
         let c = cx.content;
@@ -34,24 +35,26 @@ declare_check! {
             out.push(
                 Issue::new(CODE,
                     format!(
-                        "the plan has {nodes} nodes, over its bound maxNodes = {}; remove {} node(s), or raise the bound if the size is intended (`planforge bounds --max-nodes {nodes}`)",
-                        b.max_nodes,
-                        nodes - b.max_nodes
+                        "the plan has {nodes} nodes, {} more than its bound maxNodes = {}",
+                        nodes - b.max_nodes,
+                        b.max_nodes
                     ),
                 )
-                .at("/bounds/maxNodes"),
+                .at("/bounds/maxNodes")
+                .fix(Remedy::SetBound { bound: Bound::MaxNodes, value: nodes }.when("if the size is intended")),
             );
         }
         if edges > b.max_edges {
             out.push(
                 Issue::new(CODE,
                     format!(
-                        "the plan has {edges} edges, over its bound maxEdges = {}; remove {} edge(s), or raise the bound if the size is intended (`planforge bounds --max-edges {edges}`)",
-                        b.max_edges,
-                        edges - b.max_edges
+                        "the plan has {edges} edges, {} more than its bound maxEdges = {}",
+                        edges - b.max_edges,
+                        b.max_edges
                     ),
                 )
-                .at("/bounds/maxEdges"),
+                .at("/bounds/maxEdges")
+                .fix(Remedy::SetBound { bound: Bound::MaxEdges, value: edges }.when("if the size is intended")),
             );
         }
         let size = cx.encoded_len() as u64;
@@ -59,11 +62,12 @@ declare_check! {
             out.push(
                 Issue::new(CODE,
                     format!(
-                        "the plan's encoded size is {size} bytes, over its bound maxEncodedBytes = {}; make large literals (prompts, args) smaller or move them into artifacts, or raise the bound if the size is intended (`planforge bounds --max-encoded-bytes {size}`)",
+                        "the plan's encoded size is {size} bytes, over its bound maxEncodedBytes = {}; large literals (prompts, args) can be made smaller or moved into artifacts",
                         b.max_encoded_bytes
                     ),
                 )
-                .at("/bounds/maxEncodedBytes"),
+                .at("/bounds/maxEncodedBytes")
+                .fix(Remedy::SetBound { bound: Bound::MaxEncodedBytes, value: size }.when("if the size is intended")),
             );
         }
     }
@@ -73,6 +77,7 @@ declare_check! {
 mod tests {
     use super::BoundsExceeded;
     use crate::check::testing::*;
+    use crate::model::remedy::{Bound, Remedy};
 
     fn sized(max_nodes: u64, max_edges: u64, max_bytes: u64) -> crate::model::Content {
         let mut p = plan(
@@ -104,6 +109,13 @@ mod tests {
             ]
         );
         assert!(issues[0].message.contains("3 nodes"));
+        assert_eq!(
+            issues[0].fixes[0].remedy,
+            Remedy::SetBound {
+                bound: Bound::MaxNodes,
+                value: 3
+            }
+        );
     }
 
     #[test]

@@ -10,6 +10,7 @@ use crate::check::flow::reaches_many;
 use crate::check::support::is_canonical;
 use crate::model::Issue;
 use crate::model::hash::FastMap as HashMap;
+use crate::model::remedy::{Fill, Pick, Remedy};
 use crate::model::{Handle, NodeKind, Value};
 
 /// Writers compared pairwise per target when they are not simply ordered.
@@ -171,12 +172,25 @@ declare_check! {
                 out.push(
                     Issue::new(CODE,
                         format!(
-                            "calls `{}` and `{}` can run at the same time (neither runs before the other) and both write \"{key}\" (`{}` arg `{aarg}`, `{}` arg `{barg}`){others}, so their writes race; give each its own target, connect one before the other (`planforge connect {} {}`) if the second should build on the first, or put them on exclusive arms of a branch or select{unchecked}",
-                            node_a.id, node_b.id, node_a.id, node_b.id, node_a.id, node_b.id
+                            "calls `{}` and `{}` can run at the same time (neither runs before the other) and both write \"{key}\" (`{}` arg `{aarg}`, `{}` arg `{barg}`){others}, so their writes race (putting them on exclusive arms of a branch or select also settles it, when only one should run){unchecked}",
+                            node_a.id, node_b.id, node_a.id, node_b.id
                         ),
                     )
                     .node(node_b.id.clone())
-                    .at(format!("/definition/args/{barg}")),
+                    .at(format!("/definition/args/{barg}"))
+                    .fix(Remedy::SetField {
+                        node: node_b.id.clone(),
+                        path: format!("args.{barg}"),
+                        value: Fill::choose("a target of its own"),
+                    })
+                    .fix(
+                        Remedy::Connect {
+                            from: Pick::id(&node_a.id),
+                            to: Pick::id(&node_b.id),
+                            handle: None,
+                        }
+                        .when("if the second should build on the first"),
+                    ),
                 );
             }
         }
@@ -188,6 +202,7 @@ mod tests {
     use super::ContentionCollision;
     use crate::check::testing::*;
     use crate::model::NodeKind;
+    use crate::model::remedy::{Pick, Remedy};
     use serde_json::json;
 
     const REG: &str = "tools: {spawn: {returns: text, writes: [output]}, other: {returns: text}}";
@@ -214,6 +229,14 @@ mod tests {
         let issues = run_reg(&ContentionCollision, &p, &registry(REG));
         assert_eq!(issues.len(), 1);
         assert!(issues[0].message.contains("`a` and `b`"));
+        assert_eq!(
+            issues[0].fixes[1].remedy,
+            Remedy::Connect {
+                from: Pick::id("a"),
+                to: Pick::id("b"),
+                handle: None
+            }
+        );
         assert_eq!(
             issues[0].pointer.as_deref(),
             Some("/definition/args/output")

@@ -3,6 +3,7 @@
 
 use crate::check::Graph;
 use crate::model::Issue;
+use crate::model::remedy::Remedy;
 use crate::model::suggest::capped_list;
 
 declare_check! {
@@ -27,7 +28,7 @@ declare_check! {
     /// {"edges": [{"id": "a__b", "from": "a", "to": "b", "handle": "always"},
     ///            {"id": "retry", "from": "b", "to": "a", "handle": "error"}]}
     /// ```
-    /// Fixed: `planforge disconnect retry`; route `b`'s error to a failure step.
+    /// Fixed: remove the edge `retry`; connect `b`'s `error` to a failure step.
     pub Cycle { code: "cycle", severity: Blocking, needs: NOTHING, source: Check }
     fn run(cx, out) {
         if cx.graph.topo.is_some() {
@@ -40,12 +41,13 @@ declare_check! {
             out.push(
                 Issue::new(CODE,
                     format!(
-                        "edge `{}` ({} → {} on `{}`) closes a cycle through {}; plans must be acyclic over every handle. Disconnect it (`planforge disconnect {}`) or another edge of the cycle",
-                        edge.id, edge.from, edge.to, edge.handle, capped_list(&ids, 20), edge.id
+                        "edge `{}` ({} → {} on `{}`) closes a cycle through {}; plans must be acyclic over every handle",
+                        edge.id, edge.from, edge.to, edge.handle, capped_list(&ids, 20)
                     ),
                 )
                 .edge(edge.id.clone())
-                .node(edge.to.clone()),
+                .node(edge.to.clone())
+                .fix(Remedy::Disconnect { edge: edge.id.clone() }.when("or another edge of the cycle")),
             );
         }
     }
@@ -152,6 +154,7 @@ fn closing_edge(g: &Graph, comp: &[usize]) -> (usize, Vec<usize>) {
 mod tests {
     use super::Cycle;
     use crate::check::testing::*;
+    use crate::model::remedy::Remedy;
 
     #[test]
     fn fires_once_per_component_naming_the_closing_edge() {
@@ -170,6 +173,12 @@ mod tests {
         assert_eq!(issues.len(), 2);
         assert_eq!(issues[0].edge_id.as_deref(), Some("back"));
         assert!(issues[0].message.contains("`a`") && issues[0].message.contains("`b`"));
+        assert_eq!(
+            issues[0].fixes[0].remedy,
+            Remedy::Disconnect {
+                edge: "back".into()
+            }
+        );
     }
 
     #[test]

@@ -18,9 +18,9 @@ declare_check! {
     /// connect the surviving node to where it should lead.
     ///
     /// ## Example
-    /// Ops: `add_edge {id: "e1", from: "a", to: "b"}`, then (merged from another
-    /// branch) `remove_node {nodeId: "b", incidentEdgeIds: []}`.
-    /// Fixed: `planforge connect a c` to the step that replaced `b`.
+    /// The log adds the edge `e1` from `a` to `b`; then (merged from another
+    /// branch) it removes the node `b`. Fixed: connect `a` to `c`, the step
+    /// that replaced `b`.
     pub DanglingEdge { code: "dangling_edge", severity: Advisory, needs: NOTHING, source: Fold }
     fn run(cx, out) {}
 }

@@ -14,13 +14,13 @@ declare_check! {
     /// ## Why it matters
     /// Freeze and approval bind to a digest. If the content moved afterwards
     /// (a hand edit, a merge after freeze), what a reviewer approved is not
-    /// what would run. `submit` refuses such a plan, and `import` refuses such
-    /// a document.
+    /// what would run. Submitting refuses such a plan, and importing refuses
+    /// such a document.
     ///
     /// ## How to fix
     /// For a stored plan: restore its op log from version control, or clone it
-    /// (`planforge clone NEW_ID`) and freeze the clone again. For a
-    /// document: remove the `digest` field (or re-export it) before importing.
+    /// into a new plan and freeze the clone again. For a document: remove the
+    /// `digest` field (or export it again) before importing.
     ///
     /// ## Example
     /// `meta.json` says `"frozen": {"revision": 12, "digest": "3f…"}` but the

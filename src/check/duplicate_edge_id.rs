@@ -10,13 +10,14 @@ declare_check! {
     /// The fold keeps the later one (last writer wins) and reports both.
     ///
     /// ## Why it matters
-    /// Edge ids are identities: routes (`branchId`) and `disconnect` name edges
-    /// by id. When two edges share one, one of them silently disappears, and a
+    /// Edge ids are identities: routes (`branchId`) and edits that remove an
+    /// edge name it by id. When two edges share one, one of them silently disappears, and a
     /// reference or review may be about the wrong edge.
     ///
     /// ## How to fix
-    /// Decide which edge you meant. Disconnect the id, then connect the edges
-    /// you want, each with its own id (or none, to get a minted one).
+    /// Decide which edge you meant. Remove the edge with that id, then
+    /// connect the edges you want, each with its own id (a new edge gets a
+    /// minted one).
     ///
     /// ## Example
     /// ```json

@@ -8,9 +8,10 @@ use crate::model::remedy::Remedy;
 declare_check! {
     /// ## What it finds
     /// Two different nodes added under the same id in one change: a plan
-    /// document (`validate`, `import`) or a template that lists the id twice.
-    /// The fold keeps the later node, so the earlier one is gone. Replacing a
-    /// node on purpose (`add-node --replace`, a later change) is not this.
+    /// document (being checked or imported) or a template that lists the id
+    /// twice. The fold keeps the later node, so the earlier one is gone.
+    /// Replacing a node on purpose (adding it again in a later change) is not
+    /// this.
     ///
     /// ## Why it matters
     /// Node ids are how edges, references and people name a node. With two

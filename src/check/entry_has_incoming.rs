@@ -1,6 +1,7 @@
 //! Complexity: O(in-degree of the entries).
 
 use crate::model::Issue;
+use crate::model::remedy::Remedy;
 
 declare_check! {
     /// ## What it finds
@@ -17,7 +18,8 @@ declare_check! {
     /// ```json
     /// {"edges": [{"id": "back", "from": "fetch", "to": "start", "handle": "error"}]}
     /// ```
-    /// Fixed: `planforge disconnect back`, then connect `fetch` to a failure step.
+    /// Fixed: remove the edge `back`, then connect `fetch` to a failure step
+    /// on `error`.
     pub EntryHasIncoming { code: "entry_has_incoming", severity: Blocking, needs: NOTHING, source: Check }
     fn run(cx, out) {
         for &i in &cx.graph.entries {
@@ -26,12 +28,16 @@ declare_check! {
                 out.push(
                     Issue::new(CODE,
                         format!(
-                            "edge `{}` ({} → {} on `{}`) leads into the entry `{}`; an entry has no incoming edges. Disconnect it (`planforge disconnect {}`) or point it at another step",
-                            edge.id, edge.from, edge.to, edge.handle, edge.to, edge.id
+                            "edge `{}` ({} → {} on `{}`) leads into the entry `{}`; an entry has no incoming edges",
+                            edge.id, edge.from, edge.to, edge.handle, edge.to
                         ),
                     )
                     .edge(edge.id.clone())
-                    .node(edge.to.clone()),
+                    .node(edge.to.clone())
+                    .fix(Remedy::Disconnect { edge: edge.id.clone() }.when(format!(
+                        "then connect `{}` to the step that should run next, if any",
+                        edge.from
+                    ))),
                 );
             }
         }
@@ -42,6 +48,7 @@ declare_check! {
 mod tests {
     use super::EntryHasIncoming;
     use crate::check::testing::*;
+    use crate::model::remedy::Remedy;
 
     #[test]
     fn fires_on_an_edge_into_the_entry() {
@@ -55,6 +62,10 @@ mod tests {
         let issues = run_one(&EntryHasIncoming, &p);
         assert_eq!(issues.len(), 1);
         assert_eq!(issues[0].edge_id.as_deref(), Some("e2"));
+        assert_eq!(
+            issues[0].fixes[0].remedy,
+            Remedy::Disconnect { edge: "e2".into() }
+        );
     }
 
     #[test]

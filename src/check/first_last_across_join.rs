@@ -2,8 +2,9 @@
 //! each node with a join it follows; then O(1) per reference.
 
 use crate::check::support::{place, ref_text};
-use crate::model::Issue;
-use crate::model::{NodeKind, Select};
+use crate::model::remedy::{Fill, Remedy};
+use crate::model::value::dot_path;
+use crate::model::{Issue, NodeKind, Select, Value};
 
 declare_check! {
     /// ## What it finds
@@ -64,24 +65,38 @@ declare_check! {
             } else {
                 format!("`{}` runs after the join `{join_id}`", target.id)
             };
-            let fix = if d.r.branch_id.is_some() {
-                "read every execution with select \"all\", or pick one with {\"index\": n}"
-            } else {
-                "name the execution with a branchId, read every execution with select \"all\", or pick one with {\"index\": n}"
+            let mut issue = Issue::new(CODE,
+                format!(
+                    "node `{}` reads {} at {} with select \"{}\", but {position}, where executions from several branches are merged and their order is a race, so \"{}\" has no defined meaning",
+                    reader.id,
+                    ref_text(d.r),
+                    place(&d.pointer),
+                    d.r.select.describe(),
+                    d.r.select.describe()
+                ),
+            )
+            .node(reader.id.clone())
+            .at(d.pointer.clone());
+            let set = |value| Remedy::SetField {
+                node: reader.id.clone(),
+                path: dot_path(&d.pointer),
+                value,
             };
+            let mut all = d.r.clone();
+            all.select = Select::All;
+            if d.r.branch_id.is_none() {
+                issue = issue.fix(
+                    set(Fill::choose("the same reference with a branchId naming its route"))
+                        .when("to read one route's execution"),
+                );
+            }
             out.push(
-                Issue::new(CODE,
-                    format!(
-                        "node `{}` reads {} at {} with select \"{}\", but {position}, where executions from several branches are merged and their order is a race, so \"{}\" has no defined meaning; {fix}",
-                        reader.id,
-                        ref_text(d.r),
-                        place(&d.pointer),
-                        d.r.select.describe(),
-                        d.r.select.describe()
+                issue
+                    .fix(set(Fill::Value(Value::Ref(Box::new(all)))).when("to read every execution"))
+                    .fix(
+                        set(Fill::choose("the same reference with select {\"index\": n}"))
+                            .when("to read the n-th arrival"),
                     ),
-                )
-                .node(reader.id.clone())
-                .at(d.pointer.clone()),
             );
         }
     }
@@ -91,6 +106,7 @@ declare_check! {
 mod tests {
     use super::FirstLastAcrossJoin;
     use crate::check::testing::*;
+    use crate::model::remedy::{Fill, Remedy};
     use serde_json::json;
 
     fn diamond(reader_args: serde_json::Value) -> crate::model::Content {
@@ -122,6 +138,20 @@ mod tests {
         assert_eq!(issues.len(), 2);
         assert!(issues[0].message.contains("after the join `j`"));
         assert!(issues[1].message.contains("is a join"));
+        let all = crate::model::Ref {
+            node: "j".into(),
+            select: crate::model::Select::All,
+            path: Some("via".into()),
+            branch_id: None,
+        };
+        assert_eq!(
+            issues[1].fixes[1].remedy,
+            Remedy::SetField {
+                node: "reader".into(),
+                path: "args.b".into(),
+                value: Fill::Value(crate::model::Value::Ref(Box::new(all))),
+            }
+        );
     }
 
     #[test]

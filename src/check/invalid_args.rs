@@ -2,22 +2,22 @@
 //! `instantiate` (`crate::forge::templates`), never on plans.
 
 use crate::model::Issue;
+use crate::model::remedy::Remedy;
 use crate::model::suggest;
 use crate::model::{DeclaredField, FieldType, Map, Value};
 
 declare_check! {
     /// ## What it finds
-    /// Arguments given to `instantiate` (or the `instantiate_plan` tool) that
-    /// do not fit the template's params: a param without a value, a value of
+    /// Arguments given to instantiate a template that do not fit the
+    /// template's params: a param without a value, a value of
     /// the wrong type (a string over the param's `maxBytes`, text that is not
     /// a number, an enum value outside its `values`…), or a name the template
     /// does not declare. Each is named with the param, the expected type and
     /// what was given. The plan is not created.
     ///
-    /// Values are converted by the param's type: on the command line every
-    /// `--arg NAME=VALUE` is text, so a `number` param takes `3` or `2.5`, a
-    /// `boolean` takes `true` or `false`, and a `string` takes the text as it
-    /// is (no JSON decoding, no `@` references).
+    /// Values given as text are converted by the param's type: a `number`
+    /// param takes `3` or `2.5`, a `boolean` takes `true` or `false`, and a
+    /// `string` takes the text as it is (no JSON decoding, no references).
     ///
     /// ## Why it matters
     /// Every hole of the template is filled with its param's value, and the
@@ -26,15 +26,16 @@ declare_check! {
     /// steps do not expect; a misspelt name would silently drop the value.
     ///
     /// ## How to fix
-    /// Give every param once, with a value of its type: `planforge templates`
-    /// lists each template's params as `name: type`. Check the spelling of
-    /// names the template does not declare (the message suggests the
-    /// nearest).
+    /// Give every param once, with a value of its type: the list of
+    /// templates shows each template's params as `name: type`. Check the
+    /// spelling of names the template does not declare (the message suggests
+    /// the nearest).
     ///
     /// ## Example
-    /// `planforge instantiate single --arg goal=Survey --arg output=a.md`
-    /// (the template also needs `role`, `input` and `synthesis`).
-    /// Fixed: add `--arg role=researcher --arg input=docs/ --arg synthesis=report.md`.
+    /// The template `single` instantiated with `goal` = `Survey` and
+    /// `output` = `a.md` (it also needs `role`, `input` and `synthesis`).
+    /// Fixed: also give `role` = `researcher`, `input` = `docs/` and
+    /// `synthesis` = `report.md`.
     pub InvalidArgs { code: "invalid_args", severity: Blocking, needs: NOTHING, source: Template }
     fn run(cx, out) {}
 }
@@ -193,7 +194,9 @@ pub fn convert_args(params: &[DeclaredField], args: &Map) -> Result<Map, Box<Iss
             )
         });
     }
-    Err(Box::new(Issue::new(CODE, problems.join("; "))))
+    Err(Box::new(Issue::new(CODE, problems.join("; ")).fix(
+        Remedy::ListTemplates.when("to see each template's params with their types"),
+    )))
 }
 
 #[cfg(test)]
@@ -243,6 +246,10 @@ mod tests {
         )
         .unwrap_err();
         assert_eq!(e.code, "invalid_args");
+        assert_eq!(
+            e.fixes[0].remedy,
+            crate::model::remedy::Remedy::ListTemplates
+        );
         let m = &e.message;
         for needle in [
             "param `goal` expects a string of at most 8 bytes, but was given a string of 19 bytes",

@@ -2,6 +2,7 @@
 
 use crate::model::Issue;
 use crate::model::ids;
+use crate::model::remedy::Remedy;
 
 declare_check! {
     /// ## What it finds
@@ -12,8 +13,8 @@ declare_check! {
     /// or parenthesis in one could forge a route that does not exist.
     ///
     /// ## How to fix
-    /// Disconnect the edge and connect it again without `--id` (a readable id
-    /// is minted) or with a valid one.
+    /// Remove the edge and connect its two nodes again on the same handle:
+    /// the new edge gets a valid minted id (or give it a valid one).
     ///
     /// ## Example
     /// ```json
@@ -27,12 +28,21 @@ declare_check! {
                 out.push(
                     Issue::new(CODE,
                         format!(
-                            "edge id `{}` ({} → {}) is not allowed: edge ids use letters, digits, `_` and `-`, 1 to 64 of them. Disconnect it and connect {} → {} again without --id to get a valid one",
-                            ids::quote_id(&e.id), e.from, e.to, e.from, e.to
+                            "edge id `{}` ({} → {}) is not allowed: edge ids use letters, digits, `_` and `-`, 1 to 64 of them, because they appear inside route identities",
+                            ids::quote_id(&e.id), e.from, e.to
                         ),
                     )
                     .edge(e.id.clone())
-                    .at("/id"),
+                    .at("/id")
+                    .fix(
+                        Remedy::ChangeHandle {
+                            edge: e.id.clone(),
+                            from: e.from.clone(),
+                            to: e.to.clone(),
+                            handle: e.handle.as_str().into_owned(),
+                        }
+                        .when("connected again, the edge gets a valid id"),
+                    ),
                 );
             }
         }
@@ -43,6 +53,7 @@ declare_check! {
 mod tests {
     use super::InvalidEdgeId;
     use crate::check::testing::*;
+    use crate::model::remedy::Remedy;
 
     #[test]
     fn fires_on_delimiters_and_length() {
@@ -54,7 +65,17 @@ mod tests {
                 edge(&long, "a", "b", "always"),
             ],
         );
-        assert_eq!(run_one(&InvalidEdgeId, &p).len(), 2);
+        let issues = run_one(&InvalidEdgeId, &p);
+        assert_eq!(issues.len(), 2);
+        assert_eq!(
+            issues[0].fixes[0].remedy,
+            Remedy::ChangeHandle {
+                edge: "a>b".into(),
+                from: "a".into(),
+                to: "b".into(),
+                handle: "always".into()
+            }
+        );
     }
 
     #[test]

@@ -2,6 +2,7 @@
 
 use crate::model::Issue;
 use crate::model::ids;
+use crate::model::remedy::Remedy;
 
 declare_check! {
     /// ## What it finds
@@ -14,9 +15,10 @@ declare_check! {
     /// invite near-miss references that silently point elsewhere.
     ///
     /// ## How to fix
-    /// Rename the node in snake_case: export the plan, rename the id (and every
-    /// reference and edge that names it), and import it again; or remove the
-    /// node and add it back under a valid id.
+    /// Rename the node in snake_case: in the plan document, rename the id
+    /// (and every reference and edge that names it); or add the node again
+    /// under a valid id with the same definition, move its edges and
+    /// references to it, and remove the old node.
     ///
     /// ## Example
     /// ```json
@@ -33,16 +35,22 @@ declare_check! {
                     .map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '_' })
                     .take(64)
                     .collect();
+                let suggestion = if suggestion.is_empty() { "step_1".to_string() } else { suggestion };
                 out.push(
                     Issue::new(CODE,
                         format!(
-                            "node id `{}` is not allowed: node ids use only lowercase letters, digits and `_`, 1 to 64 of them (so they never read as paths); rename it, e.g. to `{}`",
-                            ids::quote_id(&n.id),
-                            if suggestion.is_empty() { "step_1".to_string() } else { suggestion }
+                            "node id `{}` is not allowed: node ids use only lowercase letters, digits and `_`, 1 to 64 of them (so they never read as paths)",
+                            ids::quote_id(&n.id)
                         ),
                     )
                     .node(n.id.clone())
-                    .at("/id"),
+                    .at("/id")
+                    .fix(
+                        Remedy::AddNode { id: Some(suggestion), kind: Some(n.kind) }.when(format!(
+                            "to rename it: with the same definition and phase, then move its edges and the references to it, and remove `{}`",
+                            ids::quote_id(&n.id)
+                        )),
+                    ),
                 );
             }
         }
@@ -53,13 +61,27 @@ declare_check! {
 mod tests {
     use super::InvalidNodeId;
     use crate::check::testing::*;
+    use crate::model::remedy::Remedy;
 
     #[test]
     fn fires_on_path_like_ids() {
         for bad in ["Fetch/Data", ".x", "a-b"] {
             let issues = run_one(&InvalidNodeId, &plan(vec![join(bad)], vec![]));
             assert_eq!(issues.len(), 1, "{bad}");
+            assert!(!issues[0].message.contains("rename"), "{bad}");
         }
+    }
+
+    #[test]
+    fn the_fix_adds_it_under_a_valid_id() {
+        let issues = run_one(&InvalidNodeId, &plan(vec![join("Fetch/Data")], vec![]));
+        assert_eq!(
+            issues[0].fixes[0].remedy,
+            Remedy::AddNode {
+                id: Some("fetch_data".into()),
+                kind: Some(crate::model::NodeKind::Join)
+            }
+        );
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! Complexity: O(n) (each phase name is scanned once).
 
-use crate::model::Issue;
-use crate::model::ids;
+use crate::model::remedy::{Fill, Remedy};
+use crate::model::{Issue, Value, ids};
 
 declare_check! {
     /// ## What it finds
@@ -11,14 +11,15 @@ declare_check! {
     ///
     /// ## Why it matters
     /// Phases are how people and models find their way around a plan they
-    /// cannot read whole: `outline` lists them and `read` takes one as its key.
+    /// cannot read whole: the outline lists them and reading a phase takes
+    /// one as its key.
     /// A name with a newline or a trailing space prints as something you
     /// cannot type back, and `(unphased)` would collide with the outline's
     /// entry for nodes without a phase.
     ///
     /// ## How to fix
-    /// Give the node a plain name with `planforge phase <node> <name>`, or
-    /// `planforge phase <node> --clear` to leave it unphased.
+    /// Set the node's `phase` to a plain name, or clear it to leave the node
+    /// unphased.
     ///
     /// ## Example
     /// ```json
@@ -41,25 +42,24 @@ declare_check! {
                     .collect::<String>()
                     .trim_matches(|c: char| c.is_whitespace() || ids::is_invisible(c))
                     .to_string();
-                let hint = if trimmed.is_empty() || trimmed == ids::UNPHASED {
-                    format!("`planforge phase {} --clear` to leave it unphased", n.id)
-                } else {
+                let mut issue = Issue::new(CODE,
                     format!(
-                        "e.g. `planforge phase {} \"{}\"`, or `--clear` to leave it unphased",
-                        n.id, trimmed
-                    )
-                };
-                out.push(
-                    Issue::new(CODE,
-                        format!(
-                            "node `{}` has the phase \"{}\", which is not allowed: {why}; rename the phase ({hint})",
-                            n.id,
-                            ids::quote_id(phase)
-                        ),
-                    )
-                    .node(n.id.clone())
-                    .at("/phase"),
-                );
+                        "node `{}` has the phase \"{}\", which is not allowed: {why}",
+                        n.id,
+                        ids::quote_id(phase)
+                    ),
+                )
+                .node(n.id.clone())
+                .at("/phase");
+                if !trimmed.is_empty() && trimmed != ids::UNPHASED {
+                    issue = issue.fix(Remedy::SetPhase {
+                        node: n.id.clone(),
+                        phase: Some(Fill::Value(Value::String(trimmed))),
+                    });
+                }
+                out.push(issue.fix(
+                    Remedy::SetPhase { node: n.id.clone(), phase: None }.when("to leave it unphased"),
+                ));
             }
         }
     }
@@ -69,6 +69,8 @@ declare_check! {
 mod tests {
     use super::InvalidPhase;
     use crate::check::testing::*;
+    use crate::model::Value;
+    use crate::model::remedy::{Fill, Remedy};
 
     fn phased(id: &str, phase: &str) -> crate::model::Node {
         let mut n = step(id);
@@ -92,12 +94,20 @@ mod tests {
         let issues = run_one(&InvalidPhase, &p);
         assert_eq!(issues.len(), 6);
         assert_eq!(issues[0].pointer.as_deref(), Some("/phase"));
-        assert!(issues[0].message.contains("\"gather\""));
+        let phase = |node: &str, s: &str| Remedy::SetPhase {
+            node: node.into(),
+            phase: Some(Fill::Value(Value::String(s.into()))),
+        };
+        assert_eq!(issues[0].fixes[0].remedy, phase("a", "gather"));
         // The suggested name is itself allowed.
-        assert!(
-            issues[4].message.contains("\"gathertxt\""),
-            "{}",
-            issues[4].message
+        assert_eq!(issues[4].fixes[0].remedy, phase("e", "gathertxt"));
+        // Nothing usable is left of `(unphased)` or a lone invisible: clear it.
+        assert_eq!(
+            issues[5].fixes[0].remedy,
+            Remedy::SetPhase {
+                node: "f".into(),
+                phase: None
+            }
         );
     }
 

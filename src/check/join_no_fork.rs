@@ -3,6 +3,7 @@
 use crate::check::support::is_canonical;
 use crate::model::Issue;
 use crate::model::NodeKind;
+use crate::model::remedy::{Pick, Remedy};
 
 declare_check! {
     /// ## What it finds
@@ -36,11 +37,20 @@ declare_check! {
             out.push(
                 Issue::new(CODE,
                     format!(
-                        "join `{}` has no fork: it cannot be reached from the entry, so no step opens the routes it would wait for and it can never release; connect two or more branches that start after one common step into it, or remove it",
+                        "join `{}` has no fork: it cannot be reached from the entry, so no step opens the routes it would wait for and it can never release",
                         n.id
                     ),
                 )
-                .node(n.id.clone()),
+                .node(n.id.clone())
+                .fix(
+                    Remedy::Connect {
+                        from: Pick::any("each branch it should close"),
+                        to: Pick::id(&n.id),
+                        handle: None,
+                    }
+                    .when("two or more branches that start after one common step"),
+                )
+                .fix(Remedy::RemoveNode { node: n.id.clone() }),
             );
         }
     }
@@ -50,6 +60,7 @@ declare_check! {
 mod tests {
     use super::JoinNoFork;
     use crate::check::testing::*;
+    use crate::model::remedy::Remedy;
 
     #[test]
     fn fires_on_an_unreachable_join() {
@@ -63,6 +74,10 @@ mod tests {
         let issues = run_one(&JoinNoFork, &p);
         assert_eq!(issues.len(), 1);
         assert_eq!(issues[0].node_id.as_deref(), Some("j"));
+        assert_eq!(
+            issues[0].fixes[1].remedy,
+            Remedy::RemoveNode { node: "j".into() }
+        );
     }
 
     #[test]

@@ -3,6 +3,7 @@
 use crate::check::support::is_canonical;
 use crate::model::Issue;
 use crate::model::NodeKind;
+use crate::model::remedy::{Pick, Remedy};
 
 declare_check! {
     /// ## What it finds
@@ -59,11 +60,20 @@ declare_check! {
             out.push(
                 Issue::new(CODE,
                     format!(
-                        "join `{}` closes only one route from its fork `{fork_id}`: every route into it comes from `{only}`{parallel}, so there is nothing to wait for; connect a second branch that starts at `{fork_id}` into `{}`, or remove the join and connect `{only}` to what follows it",
-                        n.id, n.id
+                        "join `{}` closes only one route from its fork `{fork_id}`: every route into it comes from `{only}`{parallel}, so there is nothing to wait for",
+                        n.id
                     ),
                 )
-                .node(n.id.clone()),
+                .node(n.id.clone())
+                .fix(Remedy::Connect {
+                    from: Pick::any(format!("a second branch that starts at `{fork_id}`")),
+                    to: Pick::id(&n.id),
+                    handle: None,
+                })
+                .fix(
+                    Remedy::RemoveNode { node: n.id.clone() }
+                        .when(format!("then connect `{only}` to what followed the join")),
+                ),
             );
         }
     }
@@ -73,6 +83,7 @@ declare_check! {
 mod tests {
     use super::JoinNotDiamond;
     use crate::check::testing::*;
+    use crate::model::remedy::{Pick, Remedy};
 
     #[test]
     fn fires_on_a_single_route_and_on_reconvergence_before_the_join() {
@@ -83,7 +94,16 @@ mod tests {
                 edge("e2", "a", "j", "always"),
             ],
         );
-        assert_eq!(run_one(&JoinNotDiamond, &p).len(), 1);
+        let issues = run_one(&JoinNotDiamond, &p);
+        assert_eq!(issues.len(), 1);
+        assert_eq!(
+            issues[0].fixes[0].remedy,
+            Remedy::Connect {
+                from: Pick::any("a second branch that starts at `a`"),
+                to: Pick::id("j"),
+                handle: None
+            }
+        );
         // fork → l | r → shared → join: the fork slides to `shared`.
         let p = plan(
             vec![entry("s"), step("l"), step("r"), step("shared"), join("j")],

@@ -3,6 +3,7 @@
 use crate::check::support::is_canonical;
 use crate::model::Issue;
 use crate::model::registry::Returns;
+use crate::model::remedy::{Fill, Remedy};
 use crate::model::{NodeKind, Value};
 
 declare_check! {
@@ -48,14 +49,18 @@ declare_check! {
             out.push(
                 Issue::new(CODE,
                     format!(
-                        "call `{}` declares {names}, but its tool `{tool}` returns {}, which has no fields to read; set its output to none (`planforge set {} output '[]'`) and pass the content on whole, or use a tool that returns text or an artifact",
+                        "call `{}` declares {names}, but its tool `{tool}` returns {}, which has no fields to read (the content can only be passed on whole; a tool that returns text or an artifact has something to read inside)",
                         n.id,
-                        returns.describe(),
-                        n.id
+                        returns.describe()
                     ),
                 )
                 .node(n.id.clone())
-                .at("/definition/output"),
+                .at("/definition/output")
+                .fix(Remedy::SetField {
+                    node: n.id.clone(),
+                    path: "output".into(),
+                    value: Fill::Value(Value::Array(Vec::new())),
+                }),
             );
         }
     }
@@ -65,6 +70,7 @@ declare_check! {
 mod tests {
     use super::MediaFeedsFields;
     use crate::check::testing::*;
+    use crate::model::remedy::{Fill, Remedy};
     use serde_json::json;
 
     const REG: &str =
@@ -82,6 +88,14 @@ mod tests {
         let issues = run_reg(&MediaFeedsFields, &p, &registry(REG));
         assert_eq!(issues.len(), 2);
         assert!(issues[0].message.contains("`title`") && issues[0].message.contains("media"));
+        assert_eq!(
+            issues[0].fixes[0].remedy,
+            Remedy::SetField {
+                node: "a".into(),
+                path: "output".into(),
+                value: Fill::Value(crate::model::Value::Array(vec![])),
+            }
+        );
     }
 
     #[test]

@@ -3,6 +3,7 @@
 use crate::check::support::is_canonical;
 use crate::model::Issue;
 use crate::model::NodeKind;
+use crate::model::remedy::{Fill, Fix, Remedy};
 use crate::model::suggest;
 
 declare_check! {
@@ -16,8 +17,8 @@ declare_check! {
     /// after earlier steps have already acted.
     ///
     /// ## How to fix
-    /// Add each missing argument, as a literal or a reference:
-    /// `planforge set <call> args.<name> VALUE`.
+    /// Add each missing argument under the call's `args`, as a literal or a
+    /// reference.
     ///
     /// ## Example
     /// ```json
@@ -57,20 +58,30 @@ declare_check! {
             } else {
                 format!(" (did you mean {}?)", near.join(", "))
             };
+            let fix = Remedy::SetField {
+                node: n.id.clone(),
+                path: format!("args.{}", missing[0]),
+                value: Fill::choose("a literal or a reference"),
+            };
+            let fix = match &missing[1..] {
+                [] => Fix::from(fix),
+                rest => fix.when(format!(
+                    "then the same for {}",
+                    suggest::capped_list(rest, 20)
+                )),
+            };
             out.push(
                 Issue::new(CODE,
                     format!(
-                        "call `{}` does not pass {} {} that its tool `{tool}` requires{hint}; add {}, e.g. `planforge set {} args.{} VALUE` (a literal or a reference)",
+                        "call `{}` does not pass {} {} that its tool `{tool}` requires{hint}",
                         n.id,
                         if missing.len() == 1 { "the argument" } else { "the arguments" },
-                        suggest::capped_list(&missing, 20),
-                        if missing.len() == 1 { "it" } else { "each" },
-                        n.id,
-                        missing[0]
+                        suggest::capped_list(&missing, 20)
                     ),
                 )
                 .node(n.id.clone())
-                .at("/definition/args"),
+                .at("/definition/args")
+                .fix(fix),
             );
         }
     }
@@ -80,6 +91,7 @@ declare_check! {
 mod tests {
     use super::MissingArg;
     use crate::check::testing::*;
+    use crate::model::remedy::{Fill, Remedy};
     use serde_json::json;
 
     const REG: &str = "tools: {write_synthesis: {returns: text, requiredArgs: [path, content]}}";
@@ -97,6 +109,18 @@ mod tests {
             issues[0].message.contains("did you mean `pth` for `path`"),
             "{}",
             issues[0].message
+        );
+        assert_eq!(
+            issues[0].fixes[0].remedy,
+            Remedy::SetField {
+                node: "w".into(),
+                path: "args.path".into(),
+                value: Fill::choose("a literal or a reference"),
+            }
+        );
+        assert_eq!(
+            issues[0].fixes[0].when.as_deref(),
+            Some("then the same for `content`")
         );
     }
 

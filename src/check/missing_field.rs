@@ -2,7 +2,9 @@
 
 use crate::model::Issue;
 use crate::model::NodeKind;
+use crate::model::remedy::{Fill, Remedy};
 use crate::model::shape::ProblemKind;
+use crate::model::value::dot_path;
 
 declare_check! {
     /// ## What it finds
@@ -19,9 +21,8 @@ declare_check! {
     /// an incomplete step cannot run.
     ///
     /// ## How to fix
-    /// Give the field the value the message names: `planforge set NODE FIELD
-    /// VALUE` (for example `onMissingValue fail`), or edit the whole node with
-    /// `planforge edit NODE`.
+    /// Set the field to a value of the shape the message names (for example
+    /// `onMissingValue` to `"fail"`), or replace the node's whole definition.
     ///
     /// ## Example
     /// ```json
@@ -42,10 +43,33 @@ declare_check! {
                     ProblemKind::Missing { .. } | ProblemKind::Wrong { .. } => {}
                     ProblemKind::Unknown { .. } => continue,
                 }
+                let at = format!("definition{}", p.pointer);
+                let (message, expected) = match &p.kind {
+                    ProblemKind::Missing { field, expected } => (
+                        format!("{} node `{}` is missing the required field `{field}` at {at}, which takes {expected}", n.kind, n.id),
+                        expected,
+                    ),
+                    ProblemKind::Wrong { expected, found } => (
+                        format!("{} node `{}` has {found} at {at} where {expected} is expected", n.kind, n.id),
+                        expected,
+                    ),
+                    ProblemKind::Unknown { .. } => continue,
+                };
+                let pointer = format!("/definition{}", p.pointer);
+                let fix = if p.pointer.is_empty() {
+                    Remedy::SetDefinition { node: n.id.clone() }
+                } else {
+                    Remedy::SetField {
+                        node: n.id.clone(),
+                        path: dot_path(&pointer),
+                        value: Fill::choose(expected.clone()),
+                    }
+                };
                 out.push(
-                    Issue::new(CODE, p.describe(&n.id, n.kind))
+                    Issue::new(CODE, message)
                         .node(n.id.clone())
-                        .at(format!("/definition{}", p.pointer)),
+                        .at(pointer)
+                        .fix(fix),
                 );
             }
         }
@@ -57,6 +81,7 @@ mod tests {
     use super::MissingField;
     use crate::check::testing::*;
     use crate::model::NodeKind;
+    use crate::model::remedy::{Fill, Remedy};
     use serde_json::json;
 
     #[test]
@@ -87,6 +112,14 @@ mod tests {
         );
         assert!(
             issues[0].message.contains("`maxAttempts`") && issues[0].message.contains("integer")
+        );
+        assert_eq!(
+            issues[2].fixes[0].remedy,
+            Remedy::SetField {
+                node: "c".into(),
+                path: "output.0.type".into(),
+                value: Fill::choose("one of string, number, boolean, enum"),
+            }
         );
     }
 

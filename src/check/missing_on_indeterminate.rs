@@ -1,7 +1,7 @@
 //! Complexity: O(n).
 
-use crate::model::Issue;
-use crate::model::NodeKind;
+use crate::model::remedy::{Fill, Remedy};
+use crate::model::{Issue, NodeKind, Value};
 
 declare_check! {
     /// ## What it finds
@@ -15,8 +15,9 @@ declare_check! {
     /// because the safe choice depends on the tool.
     ///
     /// ## How to fix
-    /// `planforge set <call> onIndeterminate halt` (stop the run), `skip` (go
-    /// on without its result), or `retry` (only with `replaySafe: true`).
+    /// Set the call's `onIndeterminate` to `"halt"` (stop the run), `"skip"`
+    /// (go on without its result), or `"retry"` (only with `replaySafe:
+    /// true`).
     ///
     /// ## Example
     /// ```json
@@ -29,21 +30,27 @@ declare_check! {
             if n.kind != NodeKind::Call || n.get("onIndeterminate").is_some() {
                 continue;
             }
-            let retry = if n.get("replaySafe").and_then(|v| v.as_bool()) == Some(false) {
-                "(not `retry`: the call is marked unsafe to repeat)"
-            } else {
-                "or `retry` (only if repeating it is harmless)"
+            let unsafe_to_repeat = n.get("replaySafe").and_then(|v| v.as_bool()) == Some(false);
+            let set = |v: &str| Remedy::SetField {
+                node: n.id.clone(),
+                path: "onIndeterminate".into(),
+                value: Fill::Value(Value::String(v.into())),
             };
-            out.push(
-                Issue::new(CODE,
-                    format!(
-                        "call `{}` does not say what to do when its outcome is unknown (a timeout, a lost reply): `onIndeterminate` is required and has no default. Set it with `planforge set {} onIndeterminate halt` to stop the run, `skip` to go on without its result, {retry}",
-                        n.id, n.id
-                    ),
-                )
-                .node(n.id.clone())
-                .at("/definition/onIndeterminate"),
-            );
+            let issue = Issue::new(CODE,
+                format!(
+                    "call `{}` does not say what to do when its outcome is unknown (a timeout, a lost reply): `onIndeterminate` is required and has no default",
+                    n.id
+                ),
+            )
+            .node(n.id.clone())
+            .at("/definition/onIndeterminate")
+            .fix(set("halt").when("to stop the run"))
+            .fix(set("skip").when("to go on without its result"));
+            out.push(if unsafe_to_repeat {
+                issue
+            } else {
+                issue.fix(set("retry").when("only if repeating it is harmless"))
+            });
         }
     }
 }
@@ -52,6 +59,8 @@ declare_check! {
 mod tests {
     use super::MissingOnIndeterminate;
     use crate::check::testing::*;
+    use crate::model::Value;
+    use crate::model::remedy::{Fill, Remedy};
     use serde_json::json;
 
     #[test]
@@ -64,6 +73,21 @@ mod tests {
             issues[0].pointer.as_deref(),
             Some("/definition/onIndeterminate")
         );
+        assert_eq!(issues[0].fixes.len(), 3);
+        assert_eq!(
+            issues[0].fixes[0].remedy,
+            Remedy::SetField {
+                node: "pay".into(),
+                path: "onIndeterminate".into(),
+                value: Fill::Value(Value::String("halt".into())),
+            }
+        );
+        // Not `retry` for a call that is unsafe to repeat.
+        let mut n = call_with("pay", "t", json!({}), &[]);
+        n.definition.shift_remove("onIndeterminate");
+        n.definition.insert("replaySafe".into(), false.into());
+        let issues = run_one(&MissingOnIndeterminate, &plan(vec![n], vec![]));
+        assert_eq!(issues[0].fixes.len(), 2);
     }
 
     #[test]

@@ -4,6 +4,7 @@
 use crate::check::support::{IdHints, is_canonical, place, ref_text};
 use crate::model::Issue;
 use crate::model::Value;
+use crate::model::remedy::{Fill, Remedy};
 
 declare_check! {
     /// ## What it finds
@@ -36,21 +37,49 @@ declare_check! {
             if !is_canonical(g, hit.node) || g.index_of(&r.node).is_some() {
                 continue;
             }
-            out.push(
-                Issue::new(CODE,
-                    format!(
-                        "node `{}` reads {} at {}, but the plan has no node `{}`{}. Point the reference at an existing node, or add `{}`",
-                        n.id,
-                        ref_text(r),
-                        place(&hit.pointer),
-                        r.node,
-                        hints.for_missing(&r.node),
-                        r.node
-                    ),
-                )
-                .node(n.id.clone())
-                .at(hit.pointer.clone()),
+            let hint = hints.for_missing(&r.node);
+            let path = crate::model::value::dot_path(&hit.pointer);
+            let mut issue = Issue::new(CODE,
+                format!(
+                    "node `{}` reads {} at {}, but the plan has no node `{}`{}",
+                    n.id,
+                    ref_text(r),
+                    place(&hit.pointer),
+                    r.node,
+                    hint.text
+                ),
+            )
+            .node(n.id.clone())
+            .at(hit.pointer.clone());
+            issue = issue.fix(match &hint.closest {
+                Some(near) => {
+                    let mut fixed = (**r).clone();
+                    fixed.node = near.clone();
+                    Remedy::SetField {
+                        node: n.id.clone(),
+                        path,
+                        value: Fill::Value(Value::Ref(Box::new(fixed))),
+                    }
+                    .when(format!("if `{near}` is the node meant"))
+                }
+                None => Remedy::SetField {
+                    node: n.id.clone(),
+                    path,
+                    value: Fill::choose("a reference to an existing node"),
+                }
+                .into(),
+            });
+            issue = issue.fix(
+                Remedy::AddNode {
+                    id: Some(r.node.clone()),
+                    kind: None,
+                }
+                .when(format!("if `{}` is a step still to be added", r.node)),
             );
+            if let Some(f) = hint.outline_fix() {
+                issue = issue.fix(f);
+            }
+            out.push(issue);
         }
     }
 }
@@ -59,6 +88,7 @@ declare_check! {
 mod tests {
     use super::MissingReference;
     use crate::check::testing::*;
+    use crate::model::remedy::{Fill, Remedy};
     use serde_json::json;
 
     #[test]
@@ -84,6 +114,21 @@ mod tests {
             issues[0].message
         );
         assert_eq!(issues[0].pointer.as_deref(), Some("/definition/args/id"));
+        let mut fixed = crate::model::Ref::new("start");
+        fixed.path = Some("x".into());
+        assert_eq!(
+            issues[0].fixes[0].remedy,
+            Remedy::SetField {
+                node: "fetch".into(),
+                path: "args.id".into(),
+                value: Fill::Value(crate::model::Value::Ref(Box::new(fixed))),
+            }
+        );
+        assert!(
+            issues[1].fixes.iter().any(
+                |f| matches!(&f.remedy, Remedy::AddNode { id: Some(id), .. } if id == "ghost")
+            )
+        );
         assert_eq!(issues[1].pointer.as_deref(), Some("/definition/args/a/1/b"));
     }
 

@@ -1,7 +1,7 @@
 //! Complexity: O(n).
 
-use crate::model::Issue;
-use crate::model::NodeKind;
+use crate::model::remedy::{Fill, Remedy};
+use crate::model::{Issue, NodeKind, Value};
 
 declare_check! {
     /// ## What it finds
@@ -15,8 +15,8 @@ declare_check! {
     /// is not. There is deliberately no default.
     ///
     /// ## How to fix
-    /// `planforge set <call> replaySafe true` when calling the tool again
-    /// with the same args does no harm (a read, an idempotent write), else
+    /// Set the call's `replaySafe` to `true` when calling the tool again with
+    /// the same args does no harm (a read, an idempotent write), else to
     /// `false`.
     ///
     /// ## Example
@@ -30,15 +30,22 @@ declare_check! {
             if n.kind != NodeKind::Call || n.get("replaySafe").is_some() {
                 continue;
             }
+            let set = |v: bool| Remedy::SetField {
+                node: n.id.clone(),
+                path: "replaySafe".into(),
+                value: Fill::Value(Value::Bool(v)),
+            };
             out.push(
                 Issue::new(CODE,
                     format!(
-                        "call `{}` does not say whether it is safe to run twice: `replaySafe` is required and has no default. Set it with `planforge set {} replaySafe true` if repeating the tool call with the same args does no harm (a read, an idempotent write), else `false`",
-                        n.id, n.id
+                        "call `{}` does not say whether it is safe to run twice: `replaySafe` is required and has no default",
+                        n.id
                     ),
                 )
                 .node(n.id.clone())
-                .at("/definition/replaySafe"),
+                .at("/definition/replaySafe")
+                .fix(set(true).when("if calling the tool again with the same args does no harm, as for a read or an idempotent write"))
+                .fix(set(false).when("otherwise")),
             );
         }
     }
@@ -48,6 +55,8 @@ declare_check! {
 mod tests {
     use super::MissingReplaySafe;
     use crate::check::testing::*;
+    use crate::model::Value;
+    use crate::model::remedy::{Fill, Remedy};
     use serde_json::json;
 
     #[test]
@@ -57,6 +66,16 @@ mod tests {
         let issues = run_one(&MissingReplaySafe, &plan(vec![n], vec![]));
         assert_eq!(issues.len(), 1);
         assert_eq!(issues[0].pointer.as_deref(), Some("/definition/replaySafe"));
+        assert!(!issues[0].message.contains("planforge"));
+        assert_eq!(
+            issues[0].fixes[0].remedy,
+            Remedy::SetField {
+                node: "pay".into(),
+                path: "replaySafe".into(),
+                value: Fill::Value(Value::Bool(true)),
+            }
+        );
+        assert_eq!(issues[0].fixes[1].when.as_deref(), Some("otherwise"));
     }
 
     #[test]

@@ -349,10 +349,9 @@ pub fn run_sized(
             continue;
         }
         if needs.registry && registry.is_none() {
-            report.skipped.push((
-                check.code().name,
-                "no registry is available (pass --registry FILE)".into(),
-            ));
+            report
+                .skipped
+                .push((check.code().name, "no registry is available".into()));
             continue;
         }
         check.run(&cx, &mut report.issues);
@@ -593,6 +592,73 @@ mod tests {
                 by_code(stem).is_some(),
                 "src/check/{name} is not listed in CHECKS"
             );
+        }
+    }
+
+    /// The model-facing tools (`src/mcp/tools/table.rs`), whose names the
+    /// explanations must not use: `explain_issue` serves them to models.
+    const TOOL_NAMES: [&str; 25] = [
+        "list_templates",
+        "instantiate_plan",
+        "author_plan",
+        "create_plan",
+        "add_node",
+        "set_node_config",
+        "set_node_field",
+        "set_node_phase",
+        "connect_nodes",
+        "remove_node",
+        "disconnect_edge",
+        "set_bounds",
+        "clone_plan",
+        "get_plan",
+        "validate_plan",
+        "freeze_plan",
+        "unfreeze_plan",
+        "submit_plan",
+        "plan_status",
+        "raw_plan",
+        "raw_diff",
+        "raw_ops",
+        "plan_outline",
+        "plan_read",
+        "explain_issue",
+    ];
+
+    #[test]
+    fn explanations_name_no_command_flag_shorthand_or_tool() {
+        for c in CHECKS {
+            let doc = c.doc();
+            let code = c.code().name;
+            assert!(!doc.contains("planforge "), "{code}: {doc}");
+            for (i, _) in doc.match_indices("--") {
+                let next = doc[i + 2..].chars().next();
+                assert!(
+                    !next.is_some_and(|ch| ch.is_ascii_lowercase()),
+                    "{code} names a flag: {doc}"
+                );
+            }
+            for (i, _) in doc.match_indices('@') {
+                let word: String = doc[i + 1..]
+                    .chars()
+                    .take_while(|ch| ch.is_ascii_lowercase() || *ch == '_')
+                    .collect();
+                assert!(
+                    word.is_empty() || !doc[i + 1 + word.len()..].starts_with('.'),
+                    "{code} uses the @node.path shorthand: {doc}"
+                );
+            }
+            for tool in TOOL_NAMES {
+                let named = doc.match_indices(tool).any(|(i, _)| {
+                    let before = doc[..i].chars().next_back();
+                    let after = doc[i + tool.len()..].chars().next();
+                    let part = |ch: Option<char>| {
+                        ch.is_some_and(|ch| ch.is_ascii_alphanumeric() || ch == '_')
+                    };
+                    !part(before) && !part(after)
+                });
+                assert!(!named, "{code} names the tool {tool}: {doc}");
+            }
         }
     }
 

@@ -1,6 +1,7 @@
 //! Complexity: O(k) for k entry nodes.
 
 use crate::model::Issue;
+use crate::model::remedy::Remedy;
 
 declare_check! {
     /// ## What it finds
@@ -20,7 +21,7 @@ declare_check! {
     /// {"nodes": [{"id": "a", "kind": "entry", "definition": {"input": []}},
     ///            {"id": "b", "kind": "entry", "definition": {"input": []}}], "edges": []}
     /// ```
-    /// Fixed: remove `b` (`planforge remove-node b`) and connect `a` to what `b` fed.
+    /// Fixed: remove the node `b` and connect `a` to what `b` fed.
     pub MultipleEntries { code: "multiple_entries", severity: Blocking, needs: NOTHING, source: Check }
     fn run(cx, out) {
         let entries = &cx.graph.entries;
@@ -31,13 +32,16 @@ declare_check! {
                 out.push(
                     Issue::new(CODE,
                         format!(
-                            "the plan has {} entry nodes ({}); a plan has exactly one. Keep `{}` and remove `{id}` or change its kind",
+                            "the plan has {} entry nodes ({}); a plan has exactly one, and `{id}` is not the first",
                             ids.len(),
-                            ids.join(", "),
-                            ids[0]
+                            ids.join(", ")
                         ),
                     )
-                    .node(id.clone()),
+                    .node(id.clone())
+                    .fix(Remedy::RemoveNode { node: id.clone() }.when(format!(
+                        "then connect `{}` to the steps `{id}` fed; or turn `{id}` into an ordinary step",
+                        ids[0]
+                    ))),
                 );
             }
         }
@@ -48,6 +52,7 @@ declare_check! {
 mod tests {
     use super::MultipleEntries;
     use crate::check::testing::*;
+    use crate::model::remedy::Remedy;
 
     #[test]
     fn fires_on_two_entries() {
@@ -57,6 +62,10 @@ mod tests {
         );
         assert_eq!(issues.len(), 1);
         assert_eq!(issues[0].node_id.as_deref(), Some("b"));
+        assert_eq!(
+            issues[0].fixes[0].remedy,
+            Remedy::RemoveNode { node: "b".into() }
+        );
     }
 
     #[test]

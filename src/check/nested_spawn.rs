@@ -2,6 +2,7 @@
 
 use crate::check::support::is_canonical;
 use crate::model::Issue;
+use crate::model::remedy::{Fill, Remedy};
 use crate::model::{NodeKind, Value};
 
 declare_check! {
@@ -51,7 +52,7 @@ declare_check! {
             let Some(arg) = entry.tools_arg.as_deref() else {
                 out.push(issue(
                     format!(
-                        "call `{}` spawns an agent with `{tool}`, but the registry entry of `{tool}` does not name its `toolsArg`, so which tools the subagent gets (and whether it could spawn agents itself) cannot be checked; add `toolsArg: <arg name>` to `{tool}` in the registry",
+                        "call `{}` spawns an agent with `{tool}`, but the registry entry of `{tool}` does not name its `toolsArg`, so which tools the subagent gets (and whether it could spawn agents itself) cannot be checked; the registry's owner can add `toolsArg: <arg name>` to `{tool}`",
                         n.id
                     ),
                     "/definition/tool".into(),
@@ -63,37 +64,47 @@ declare_check! {
             let names: Option<Vec<&str>> = list
                 .and_then(Value::as_array)
                 .and_then(|a| a.iter().map(Value::as_str).collect());
+            let set = |value| Remedy::SetField {
+                node: n.id.clone(),
+                path: format!("args.{arg}"),
+                value,
+            };
             let Some(names) = names else {
                 let what = match list {
                     None => "does not pass it".to_string(),
                     Some(v) => format!("passes {} there instead of a literal list of tool names", v.type_name()),
                 };
-                out.push(issue(
-                    format!(
-                        "call `{}` spawns an agent with `{tool}`, whose `{arg}` argument lists the tools the subagent may use, but it {what}, so it cannot be shown that the subagent will not spawn agents itself; pass a literal list, e.g. `\"{arg}\": [\"read_artifact\"]`",
-                        n.id
-                    ),
-                    at,
-                ));
+                out.push(
+                    issue(
+                        format!(
+                            "call `{}` spawns an agent with `{tool}`, whose `{arg}` argument lists the tools the subagent may use, but it {what}, so it cannot be shown that the subagent will not spawn agents itself",
+                            n.id
+                        ),
+                        at,
+                    )
+                    .fix(set(Fill::choose("a literal list of tool names, none of which spawns agents"))),
+                );
                 continue;
             };
-            let spawning: Vec<&str> = names
+            let (spawning, kept): (Vec<&str>, Vec<&str>) = names
                 .into_iter()
-                .filter(|t| reg.tool(t).is_some_and(|e| e.spawns_agent))
-                .collect();
+                .partition(|t| reg.tool(t).is_some_and(|e| e.spawns_agent));
             if spawning.is_empty() {
                 continue;
             }
-            out.push(issue(
-                format!(
-                    "call `{}` spawns an agent with `{tool}` and gives it {}, which {} agents itself; orchestration depth stays 1 (only the plan spawns agents), so remove {} from `{arg}`",
-                    n.id,
-                    crate::model::suggest::capped_list(&spawning, 20),
-                    if spawning.len() == 1 { "spawns" } else { "spawn" },
-                    if spawning.len() == 1 { "it" } else { "them" }
-                ),
-                at,
-            ));
+            let kept = kept.into_iter().map(Value::from).collect();
+            out.push(
+                issue(
+                    format!(
+                        "call `{}` spawns an agent with `{tool}` and gives it {}, which {} agents itself; orchestration depth stays 1 (only the plan spawns agents)",
+                        n.id,
+                        crate::model::suggest::capped_list(&spawning, 20),
+                        if spawning.len() == 1 { "spawns" } else { "spawn" }
+                    ),
+                    at,
+                )
+                .fix(set(Fill::Value(Value::Array(kept)))),
+            );
         }
     }
 }
@@ -102,6 +113,7 @@ declare_check! {
 mod tests {
     use super::NestedSpawn;
     use crate::check::testing::*;
+    use crate::model::remedy::{Fill, Remedy};
     use serde_json::json;
 
     const REG: &str = "tools: {spawn: {returns: text, spawnsAgent: true, toolsArg: tools}, loose: {returns: text, spawnsAgent: true}, read: {returns: text}}";
@@ -120,6 +132,14 @@ mod tests {
         let issues = run_reg(&NestedSpawn, &p, &registry(REG));
         assert_eq!(issues.len(), 4);
         assert!(issues[0].message.contains("`spawn`"));
+        assert_eq!(
+            issues[0].fixes[0].remedy,
+            Remedy::SetField {
+                node: "a".into(),
+                path: "args.tools".into(),
+                value: Fill::Value(crate::model::Value::Array(vec!["read".into()])),
+            }
+        );
         assert!(issues[1].message.contains("a $ref"));
         assert!(issues[2].message.contains("does not pass it"));
         assert!(issues[3].message.contains("toolsArg"));

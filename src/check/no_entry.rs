@@ -1,6 +1,7 @@
 //! Complexity: O(1) (the graph lists entry nodes once).
 
-use crate::model::Issue;
+use crate::model::remedy::Remedy;
+use crate::model::{Issue, NodeKind};
 
 declare_check! {
     /// ## What it finds
@@ -28,9 +29,16 @@ declare_check! {
     pub NoEntry { code: "no_entry", severity: Blocking, needs: NOTHING, source: Check }
     fn run(cx, out) {
         if cx.graph.entries.is_empty() {
-            out.push(Issue::new(CODE,
-                "the plan has no entry node, so nothing can start; add one node of kind `entry` (e.g. `planforge add-node start --kind entry`) and connect it to the first step",
-            ));
+            out.push(
+                Issue::new(CODE, "the plan has no entry node, so nothing can start")
+                    .fix(
+                        Remedy::AddNode {
+                            id: cx.graph.index_of("start").is_none().then(|| "start".into()),
+                            kind: Some(NodeKind::Entry),
+                        }
+                            .when("then connect it to the first step"),
+                    ),
+            );
         }
     }
 }
@@ -39,10 +47,19 @@ declare_check! {
 mod tests {
     use super::NoEntry;
     use crate::check::testing::*;
+    use crate::model::remedy::Remedy;
 
     #[test]
     fn fires_on_a_plan_without_entry() {
-        assert_eq!(run_one(&NoEntry, &plan(vec![join("j")], vec![])).len(), 1);
+        let issues = run_one(&NoEntry, &plan(vec![join("j")], vec![]));
+        assert_eq!(issues.len(), 1);
+        assert_eq!(
+            issues[0].fixes[0].remedy,
+            Remedy::AddNode {
+                id: Some("start".into()),
+                kind: Some(crate::model::NodeKind::Entry)
+            }
+        );
         assert_eq!(run_one(&NoEntry, &plan(vec![], vec![])).len(), 1);
     }
 

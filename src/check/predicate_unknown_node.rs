@@ -5,8 +5,8 @@ use crate::check::flow::reaches_many;
 use crate::check::predicate::{self, STRUCTURED};
 use crate::check::support::{IdHints, is_canonical};
 use crate::model::Issue;
-use crate::model::NodeKind;
-use crate::model::suggest;
+use crate::model::remedy::{Fill, Pick, Remedy};
+use crate::model::{NodeKind, Value};
 
 declare_check! {
     /// ## What it finds
@@ -62,42 +62,84 @@ declare_check! {
             .filter_map(|(i, _, _, t)| t.map(|t| (t, *i)))
             .collect();
         let mut answers = reaches_many(g, &queries).into_iter();
-        for (i, pointer, path, target) in tests {
+        // The tests to report, with whether an edge from the node read to the
+        // branch or select would close a cycle (it reaches the node read).
+        let failing: Vec<_> = tests
+            .into_iter()
+            .filter(|(_, _, _, t)| t.is_none() || !answers.next().unwrap_or(false))
+            .collect();
+        let backwards: Vec<(usize, usize)> = failing
+            .iter()
+            .filter_map(|(i, _, _, t)| t.map(|t| (*i, t)))
+            .collect();
+        let mut cyclic = reaches_many(g, &backwards).into_iter();
+        for (i, pointer, path, target) in failing {
             let n = g.node(i);
             let first = path.split('.').next().unwrap_or(path);
-            let message = match target {
+            let path_field = crate::model::value::dot_path(&pointer);
+            let set = |value| Remedy::SetField {
+                node: n.id.clone(),
+                path: path_field.clone(),
+                value,
+            };
+            let issue = match target {
                 None => {
-                    let example = match suggest::closest(first, cx.content.nodes.iter().map(|n| n.id.as_str())) {
-                        Some(near) => format!("{near}{}", &path[first.len()..]),
-                        None => format!("<node>.{path}"),
-                    };
-                    format!(
-                        "{} node `{}` tests the path \"{path}\", whose first segment `{first}` should name the node to read, but the plan has no node `{first}`{}. Start the path with the id of a node that runs before `{}` (e.g. \"{example}\")",
-                        n.kind,
-                        n.id,
-                        hints.for_missing(first),
-                        n.id
-                    )
+                    let hint = hints.for_missing(first);
+                    let mut issue = Issue::new(CODE,
+                        format!(
+                            "{} node `{}` tests the path \"{path}\", whose first segment `{first}` should name the node to read, but the plan has no node `{first}`{}",
+                            n.kind,
+                            n.id,
+                            hint.text
+                        ),
+                    );
+                    issue = issue.fix(match &hint.closest {
+                        Some(near) => set(Fill::Value(Value::String(format!(
+                            "{near}{}",
+                            &path[first.len()..]
+                        ))))
+                        .when(format!("if `{near}` is the node meant")),
+                        None => set(Fill::choose(format!(
+                            "a path that starts with a node that runs before `{}`",
+                            n.id
+                        )))
+                        .into(),
+                    });
+                    if let Some(f) = hint.outline_fix() {
+                        issue = issue.fix(f);
+                    }
+                    issue
                 }
                 Some(t) => {
-                    if answers.next().unwrap_or(false) {
-                        continue;
-                    }
-                    format!(
-                        "{} node `{}` tests the path \"{path}\", which reads node `{first}`, but `{first}` does not run before `{}` on any route, so there is nothing to test when it runs; connect `{}` so it runs before `{}`, or read a node upstream",
-                        n.kind,
-                        n.id,
-                        n.id,
-                        g.node(t).id,
+                    let would_cycle = cyclic.next().unwrap_or(true) || t == i;
+                    let t = &g.node(t).id;
+                    let issue = Issue::new(CODE,
+                        format!(
+                            "{} node `{}` tests the path \"{path}\", which reads node `{first}`, but `{first}` does not run before `{}` on any route, so there is nothing to test when it runs",
+                            n.kind,
+                            n.id,
+                            n.id
+                        ),
+                    );
+                    let issue = if would_cycle {
+                        issue
+                    } else {
+                        issue.fix(
+                            Remedy::Connect {
+                                from: Pick::id(t),
+                                to: Pick::id(&n.id),
+                                handle: None,
+                            }
+                            .when(format!("if `{t}` should run before `{}`", n.id)),
+                        )
+                    };
+                    issue.fix(set(Fill::choose(format!(
+                        "a path that starts with a node that runs before `{}`",
                         n.id
-                    )
+                    ))))
                 }
             };
-            out.push(
-                Issue::new(CODE, message)
-                    .node(n.id.clone())
-                    .at(pointer),
-            );
+            out.push(issue.node(n.id.clone()).at(pointer));
         }
     }
 }
@@ -106,7 +148,8 @@ declare_check! {
 mod tests {
     use super::PredicateUnknownNode;
     use crate::check::testing::*;
-    use crate::model::NodeKind;
+    use crate::model::remedy::{Fill, Pick, Remedy};
+    use crate::model::{NodeKind, Value};
     use serde_json::json;
 
     fn with_predicate(kind: NodeKind, def: serde_json::Value) -> crate::model::Content {
@@ -142,12 +185,51 @@ mod tests {
             Some("/definition/predicate/all/0/path")
         );
         assert!(issues[1].message.contains("did you mean `fetch`"));
-        assert!(
-            issues[1].message.contains("e.g. \"fetch.status\""),
-            "{}",
-            issues[1].message
+        assert_eq!(
+            issues[1].fixes[0].remedy,
+            Remedy::SetField {
+                node: "b".into(),
+                path: "predicate.all.1.path".into(),
+                value: Fill::Value(Value::String("fetch.status".into())),
+            }
         );
         assert!(issues[2].message.contains("does not run before"));
+        // `later` runs after `b`: an edge from it to `b` would close a cycle.
+        assert!(
+            !issues[2]
+                .fixes
+                .iter()
+                .any(|f| matches!(f.remedy, Remedy::Connect { .. }))
+        );
+    }
+
+    #[test]
+    fn offers_to_connect_a_parallel_node_before_the_branch() {
+        let p = plan(
+            vec![
+                entry("s"),
+                call_with("side", "t", json!({}), &["x"]),
+                node(
+                    "b",
+                    NodeKind::Branch,
+                    json!({"evaluator": "structured", "predicate": {"path": "side.x", "op": "exists"}}),
+                ),
+            ],
+            vec![
+                edge("e1", "s", "side", "always"),
+                edge("e2", "s", "b", "always"),
+            ],
+        );
+        let issues = run_one(&PredicateUnknownNode, &p);
+        assert_eq!(issues.len(), 1);
+        assert_eq!(
+            issues[0].fixes[0].remedy,
+            Remedy::Connect {
+                from: Pick::id("side"),
+                to: Pick::id("b"),
+                handle: None
+            }
+        );
     }
 
     #[test]

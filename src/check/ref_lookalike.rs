@@ -2,8 +2,9 @@
 
 use crate::model::Issue;
 use crate::model::Value;
+use crate::model::remedy::{Fill, Remedy};
 use crate::model::value::dot_path;
-use crate::wire::convert::{PARAM_KEY, REF_KEY, is_lookalike};
+use crate::wire::convert::{PARAM_KEY, REF_KEY, is_lookalike, lookalike_meant};
 
 declare_check! {
     /// ## What it finds
@@ -37,19 +38,26 @@ declare_check! {
                 }
                 let key = if m.contains_key(REF_KEY) { REF_KEY } else { PARAM_KEY };
                 let others: Vec<&str> = m.keys().map(String::as_str).filter(|k| *k != key).collect();
+                let what = if key == REF_KEY { "reference" } else { "template hole" };
+                let value = match lookalike_meant(m) {
+                    Some(v) => Fill::Value(v),
+                    None => Fill::choose(format!("the object with only its `{key}` key")),
+                };
                 out.push(
                     Issue::new(CODE,
                         format!(
-                            "node `{}` has an object with `{key}` and also {} at `{}`; with other keys beside it, `{key}` is not a {} but literal data. Remove {} so the object is only {{\"{key}\": …}}, or rename `{key}` if the literal is intended",
+                            "node `{}` has an object with `{key}` and also {} at `{}`; with other keys beside it, `{key}` is not a {what} but literal data (renaming `{key}` makes that explicit, if the literal is intended)",
                             n.id,
                             crate::model::suggest::capped_list(&others, 20),
-                            dot_path(pointer),
-                            if key == REF_KEY { "reference" } else { "template hole" },
-                            if others.len() == 1 { "that key" } else { "those keys" }
+                            dot_path(pointer)
                         ),
                     )
                     .node(n.id.clone())
-                    .at(pointer.clone()),
+                    .at(pointer.clone())
+                    .fix(
+                        Remedy::SetField { node: n.id.clone(), path: dot_path(pointer), value }
+                            .when(format!("to make it a {what}")),
+                    ),
                 );
             }
         }
@@ -61,6 +69,7 @@ mod tests {
     use super::RefLookalike;
     use crate::check::testing::*;
     use crate::model::Severity;
+    use crate::model::remedy::{Fill, Remedy};
     use serde_json::json;
 
     #[test]
@@ -75,6 +84,16 @@ mod tests {
         assert_eq!(issues.len(), 1);
         assert_eq!(issues[0].severity(), Severity::Advisory);
         assert!(issues[0].message.contains("`note`"));
+        assert_eq!(
+            issues[0].fixes[0].remedy,
+            Remedy::SetField {
+                node: "c".into(),
+                path: "args.id".into(),
+                value: Fill::Value(crate::model::Value::Ref(Box::new(crate::model::Ref::new(
+                    "f"
+                )))),
+            }
+        );
     }
 
     #[test]

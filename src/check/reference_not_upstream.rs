@@ -7,6 +7,7 @@
 use crate::check::flow::{reaches_many, some_ancestors};
 use crate::check::support::{place, ref_text};
 use crate::model::Issue;
+use crate::model::remedy::{Fill, Pick, Remedy};
 use crate::model::suggest;
 
 declare_check! {
@@ -37,10 +38,12 @@ declare_check! {
         let refs = cx.data_refs();
         let queries: Vec<(usize, usize)> = refs.iter().map(|d| (d.target, d.node)).collect();
         let upstream = reaches_many(g, &queries);
-        for (d, ok) in refs.iter().zip(upstream) {
-            if ok {
-                continue;
-            }
+        let failing: Vec<_> = refs.iter().zip(upstream).filter(|(_, ok)| !ok).map(|(d, _)| d).collect();
+        // Whether an edge from the target to the reader would close a cycle
+        // (the reader reaches the target).
+        let backwards: Vec<(usize, usize)> = failing.iter().map(|d| (d.node, d.target)).collect();
+        let cyclic = reaches_many(g, &backwards);
+        for (d, cyclic) in failing.into_iter().zip(cyclic) {
             let reader = g.node(d.node);
             let target = g.node(d.target);
             let why = if d.node == d.target {
@@ -64,20 +67,31 @@ declare_check! {
                     suggest::choices(&target.id, before)
                 )
             };
-            out.push(
-                Issue::new(CODE,
-                    format!(
-                        "node `{}` reads {} at {}, but {why}; connect `{}` so it runs before `{}`, or read a node upstream ({choices})",
-                        reader.id,
-                        ref_text(d.r),
-                        place(&d.pointer),
-                        target.id,
-                        reader.id
-                    ),
-                )
-                .node(reader.id.clone())
-                .at(d.pointer.clone()),
-            );
+            let mut issue = Issue::new(CODE,
+                format!(
+                    "node `{}` reads {} at {}, but {why} ({choices})",
+                    reader.id,
+                    ref_text(d.r),
+                    place(&d.pointer)
+                ),
+            )
+            .node(reader.id.clone())
+            .at(d.pointer.clone());
+            if d.node != d.target && !cyclic {
+                issue = issue.fix(
+                    Remedy::Connect {
+                        from: Pick::id(&target.id),
+                        to: Pick::id(&reader.id),
+                        handle: None,
+                    }
+                    .when(format!("if `{}` should run before `{}`", target.id, reader.id)),
+                );
+            }
+            out.push(issue.fix(Remedy::SetField {
+                node: reader.id.clone(),
+                path: crate::model::value::dot_path(&d.pointer),
+                value: Fill::choose(format!("a reference to a node that runs before `{}`", reader.id)),
+            }));
         }
     }
 }
@@ -86,6 +100,7 @@ declare_check! {
 mod tests {
     use super::ReferenceNotUpstream;
     use crate::check::testing::*;
+    use crate::model::remedy::{Pick, Remedy};
     use serde_json::json;
 
     #[test]
@@ -112,6 +127,19 @@ mod tests {
         assert_eq!(issues.len(), 3);
         assert!(issues[0].message.contains("`s`"), "{}", issues[0].message);
         assert!(issues[1].message.contains("its own output"));
+        // `a` runs in parallel: connecting it before `b` is offered; `c` runs
+        // after `b`, and `b` cannot run before itself: only another reference.
+        assert_eq!(
+            issues[0].fixes[0].remedy,
+            Remedy::Connect {
+                from: Pick::id("a"),
+                to: Pick::id("b"),
+                handle: None
+            }
+        );
+        for i in &issues[1..] {
+            assert!(matches!(&i.fixes[..], [f] if matches!(f.remedy, Remedy::SetField { .. })));
+        }
     }
 
     #[test]

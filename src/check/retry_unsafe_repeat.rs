@@ -1,7 +1,7 @@
 //! Complexity: O(n).
 
-use crate::model::Issue;
-use crate::model::NodeKind;
+use crate::model::remedy::{Fill, Remedy};
+use crate::model::{Issue, NodeKind, Value};
 
 declare_check! {
     /// ## What it finds
@@ -30,15 +30,23 @@ declare_check! {
             {
                 continue;
             }
+            let set = |path: &str, value: Value| Remedy::SetField {
+                node: n.id.clone(),
+                path: path.into(),
+                value: Fill::Value(value),
+            };
             out.push(
                 Issue::new(CODE,
                     format!(
-                        "call `{}` is marked unsafe to repeat (`replaySafe: false`) but set to retry when its outcome is unknown (`onIndeterminate: retry`), which could run it twice; set `onIndeterminate` to `halt` or `skip` (`planforge set {} onIndeterminate halt`), or, if repeating it is in fact harmless, set `replaySafe` to true",
-                        n.id, n.id
+                        "call `{}` is marked unsafe to repeat (`replaySafe: false`) but set to retry when its outcome is unknown (`onIndeterminate: retry`), which could run it twice",
+                        n.id
                     ),
                 )
                 .node(n.id.clone())
-                .at("/definition/onIndeterminate"),
+                .at("/definition/onIndeterminate")
+                .fix(set("onIndeterminate", Value::String("halt".into())).when("to stop the run"))
+                .fix(set("onIndeterminate", Value::String("skip".into())).when("to go on without its result"))
+                .fix(set("replaySafe", Value::Bool(true)).when("if repeating it is in fact harmless")),
             );
         }
     }
@@ -48,6 +56,8 @@ declare_check! {
 mod tests {
     use super::RetryUnsafeRepeat;
     use crate::check::testing::*;
+    use crate::model::Value;
+    use crate::model::remedy::{Fill, Remedy};
     use serde_json::json;
 
     fn with(replay: bool, on: &str) -> crate::model::Content {
@@ -59,7 +69,16 @@ mod tests {
 
     #[test]
     fn fires_on_retry_of_an_unsafe_call() {
-        assert_eq!(run_one(&RetryUnsafeRepeat, &with(false, "retry")).len(), 1);
+        let issues = run_one(&RetryUnsafeRepeat, &with(false, "retry"));
+        assert_eq!(issues.len(), 1);
+        assert_eq!(
+            issues[0].fixes[2].remedy,
+            Remedy::SetField {
+                node: "pay".into(),
+                path: "replaySafe".into(),
+                value: Fill::Value(Value::Bool(true)),
+            }
+        );
     }
 
     #[test]

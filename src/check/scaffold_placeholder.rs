@@ -2,9 +2,10 @@
 
 use crate::model::Issue;
 use crate::model::Value;
+use crate::model::remedy::{Fill, Remedy};
 use crate::model::value::dot_path;
 
-/// What `add-node --scaffold` fills missing required strings with.
+/// What scaffolding fills missing required strings with.
 pub use crate::model::shape::PLACEHOLDER;
 
 declare_check! {
@@ -14,19 +15,19 @@ declare_check! {
     /// issue per occurrence.
     ///
     /// ## Why it matters
-    /// `add-node --scaffold` fills required strings it was not given with this
-    /// placeholder so a half-written node can be stored. Left in place, a
+    /// A node added with its missing required fields scaffolded gets this
+    /// placeholder in every required string it was not given, so a
+    /// half-written node can be stored. Left in place, a
     /// tool would be called with it, or a model prompted with it.
     ///
     /// ## How to fix
-    /// Replace each placeholder with the intended value:
-    /// `planforge set <node> <path> VALUE`.
+    /// Set each field that holds the placeholder to the intended value.
     ///
     /// ## Example
     /// ```json
     /// {"id": "fetch", "kind": "call", "definition": {"tool": "lorem ipsum", "…": "…"}}
     /// ```
-    /// Fixed: `planforge set fetch tool tickets_get`.
+    /// Fixed: set `tool` of `fetch` to `"tickets_get"`.
     pub ScaffoldPlaceholder { code: "scaffold_placeholder", severity: Blocking, needs: NOTHING, source: Check }
     fn run(cx, out) {
         for hit in cx.literal_hits() {
@@ -37,12 +38,13 @@ declare_check! {
                     out.push(
                         Issue::new(CODE,
                             format!(
-                                "node `{}` still has the scaffold placeholder \"{PLACEHOLDER}\" at `{path}`; replace it with the intended value: `planforge set {} {path} VALUE`",
-                                n.id, n.id
+                                "node `{}` still has the scaffold placeholder \"{PLACEHOLDER}\" at `{path}`, where the intended value belongs",
+                                n.id
                             ),
                         )
                         .node(n.id.clone())
-                        .at(pointer.clone()),
+                        .at(pointer.clone())
+                        .fix(Remedy::SetField { node: n.id.clone(), path, value: Fill::choose("VALUE") }),
                     );
                 }
             }
@@ -54,6 +56,7 @@ declare_check! {
 mod tests {
     use super::ScaffoldPlaceholder;
     use crate::check::testing::*;
+    use crate::model::remedy::{Fill, Remedy};
     use serde_json::json;
 
     #[test]
@@ -62,7 +65,14 @@ mod tests {
         let issues = run_one(&ScaffoldPlaceholder, &plan(vec![c], vec![]));
         assert_eq!(issues.len(), 2);
         assert_eq!(issues[1].pointer.as_deref(), Some("/definition/args/a/1"));
-        assert!(issues[1].message.contains("planforge set c args.a.1 VALUE"));
+        assert_eq!(
+            issues[1].fixes[0].remedy,
+            Remedy::SetField {
+                node: "c".into(),
+                path: "args.a.1".into(),
+                value: Fill::choose("VALUE"),
+            }
+        );
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! Complexity: O(n + e).
 
 use crate::model::Issue;
+use crate::model::remedy::{Pick, Remedy};
 use crate::model::{Handle, NodeKind};
 
 declare_check! {
@@ -19,7 +20,7 @@ declare_check! {
     /// ```json
     /// {"id": "route", "kind": "select", "definition": {"evaluator": "structured", "predicate": {}, "cases": ["bug"]}}
     /// ```
-    /// Fixed: `planforge connect route triage --handle default`.
+    /// Fixed: connect `route` to `triage` on `default`.
     pub SelectMissingDefault { code: "select_missing_default", severity: Blocking, needs: NOTHING, source: Check }
     fn run(cx, out) {
         for (i, n) in cx.content.nodes.iter().enumerate() {
@@ -30,11 +31,16 @@ declare_check! {
                 out.push(
                     Issue::new(CODE,
                         format!(
-                            "select node `{}` has no `default` edge, so a run where no case matches stops there; connect it to a fallback step: `planforge connect {} <step> --handle default`",
-                            n.id, n.id
+                            "select node `{}` has no `default` edge, so a run where no case matches stops there",
+                            n.id
                         ),
                     )
-                    .node(n.id.clone()),
+                    .node(n.id.clone())
+                    .fix(Remedy::Connect {
+                        from: Pick::id(&n.id),
+                        to: Pick::any("a fallback step"),
+                        handle: Some("default".into()),
+                    }),
                 );
             }
         }
@@ -46,6 +52,7 @@ mod tests {
     use super::SelectMissingDefault;
     use crate::check::testing::*;
     use crate::model::NodeKind;
+    use crate::model::remedy::{Pick, Remedy};
     use serde_json::json;
 
     fn sel() -> crate::model::Node {
@@ -59,7 +66,16 @@ mod tests {
     #[test]
     fn fires_without_default() {
         let p = plan(vec![sel(), join("j")], vec![edge("e", "c", "j", "case_x")]);
-        assert_eq!(run_one(&SelectMissingDefault, &p).len(), 1);
+        let issues = run_one(&SelectMissingDefault, &p);
+        assert_eq!(issues.len(), 1);
+        assert_eq!(
+            issues[0].fixes[0].remedy,
+            Remedy::Connect {
+                from: Pick::id("c"),
+                to: Pick::any("a fallback step"),
+                handle: Some("default".into())
+            }
+        );
     }
 
     #[test]

@@ -4,9 +4,10 @@
 
 use super::Graph;
 use crate::model::hash::FastMap as HashMap;
+use crate::model::remedy::{Fill, Fix, Remedy};
 use crate::model::suggest;
 use crate::model::value::Pointer;
-use crate::model::{Node, Ref, Select, Value};
+use crate::model::{BranchId, Node, Ref, Segment, Select, Value};
 use std::cell::RefCell;
 
 /// Suggestions for a node id that does not exist: a "did you mean" and a
@@ -15,7 +16,27 @@ use std::cell::RefCell;
 /// they get a "did you mean", so a plan with many broken ids stays linear.
 pub struct IdHints<'g, 'a> {
     g: &'g Graph<'a>,
-    memo: RefCell<HashMap<String, String>>,
+    memo: RefCell<HashMap<String, IdHint>>,
+}
+
+/// What [`IdHints`] found for one missing id.
+#[derive(Debug, Clone)]
+pub struct IdHint {
+    /// ` (did you mean `x`?); the plan's nodes are `a`, `b` … and N more`,
+    /// shortened on large plans (prose, for the message).
+    pub text: String,
+    /// The nearest existing id, when one is near enough.
+    pub closest: Option<String>,
+    /// Whether `text` lists the plan's node ids (else reading the outline
+    /// shows them).
+    pub listed: bool,
+}
+
+impl IdHint {
+    /// The fix that shows the node ids when the message does not list them.
+    pub fn outline_fix(&self) -> Option<Fix> {
+        (!self.listed).then(|| Remedy::Outline.when("to see the plan's node ids"))
+    }
 }
 
 /// Plans up to this size get the full nearest-first list of ids.
@@ -31,33 +52,41 @@ impl<'g, 'a> IdHints<'g, 'a> {
         }
     }
 
-    /// ` (did you mean `x`?); the plan's nodes are `a`, `b` … and N more`,
-    /// shortened on large plans.
-    pub fn for_missing(&self, input: &str) -> String {
-        if let Some(s) = self.memo.borrow().get(input) {
-            return s.clone();
+    /// The hint for `input`, a node id the plan does not have.
+    pub fn for_missing(&self, input: &str) -> IdHint {
+        if let Some(h) = self.memo.borrow().get(input) {
+            return h.clone();
         }
         let n = self.g.len();
         let fresh = self.memo.borrow().len() < BUDGET;
         let ids = self.g.content.nodes.iter().map(|n| n.id.as_str());
-        let text = if fresh && n <= LIST_UP_TO {
+        let closest = if fresh || n <= LIST_UP_TO {
+            suggest::closest(input, ids.clone()).map(str::to_string)
+        } else {
+            None
+        };
+        let did_you_mean = match &closest {
+            Some(c) => format!(" (did you mean `{c}`?)"),
+            None => String::new(),
+        };
+        let listed = fresh && n <= LIST_UP_TO;
+        let text = if listed {
             format!(
-                "{}; the plan's nodes are {}",
-                suggest::did_you_mean(input, ids.clone()),
+                "{did_you_mean}; the plan's nodes are {}",
                 suggest::choices(input, ids)
             )
-        } else if fresh || n <= LIST_UP_TO {
-            format!(
-                "{}; `planforge outline` lists the node ids",
-                suggest::did_you_mean(input, ids)
-            )
         } else {
-            "; `planforge outline` lists the node ids".to_string()
+            did_you_mean
+        };
+        let hint = IdHint {
+            text,
+            closest,
+            listed,
         };
         self.memo
             .borrow_mut()
-            .insert(input.to_string(), text.clone());
-        text
+            .insert(input.to_string(), hint.clone());
+        hint
     }
 }
 
@@ -127,6 +156,44 @@ pub fn ref_text(r: &Ref) -> String {
         s.push_str(&format!(" (select {})", r.select.describe()));
     }
     s
+}
+
+/// A route in words, for a fix's condition: `` `e1` → join `j` → `e5` ``.
+pub fn route_words(b: &BranchId) -> String {
+    b.segments
+        .iter()
+        .map(|s| match s {
+            Segment::Edge(e) => format!("`{e}`"),
+            Segment::Join { join, .. } => format!("join `{join}`"),
+        })
+        .collect::<Vec<_>>()
+        .join(" → ")
+}
+
+/// The fixes that make the reference `r` at `pointer` of node `node` name
+/// one of `routes` with its `branchId`, one fix per route; with no routes
+/// known, one fix whose value the author chooses.
+pub fn branch_fixes(node: &str, pointer: &str, r: &Ref, routes: Option<&[BranchId]>) -> Vec<Fix> {
+    let path = crate::model::value::dot_path(pointer);
+    let set = |value| Remedy::SetField {
+        node: node.to_string(),
+        path: path.clone(),
+        value,
+    };
+    match routes {
+        Some(routes) if !routes.is_empty() => routes
+            .iter()
+            .map(|b| {
+                let mut with = r.clone();
+                with.branch_id = Some(b.clone());
+                set(Fill::Value(Value::Ref(Box::new(with))))
+                    .when(format!("to read the execution along {}", route_words(b)))
+            })
+            .collect(),
+        _ => vec![Fix::from(set(Fill::choose(
+            "the same reference with a branchId naming one route",
+        )))],
+    }
 }
 
 /// A reference in wire JSON, for messages.

@@ -7,6 +7,7 @@ use crate::check::support::{place, ref_text};
 use crate::model::Issue;
 use crate::model::NodeKind;
 use crate::model::hash::FastMap as HashMap;
+use crate::model::remedy::{Fill, Remedy};
 use std::collections::VecDeque;
 
 /// How much of a node's output derives from the run input.
@@ -186,15 +187,27 @@ declare_check! {
             out.push(
                 Issue::new(CODE,
                     format!(
-                        "call `{}` passes {} at {} to its tool, but that data is untrusted: {origin}{partial}, and nothing has declassified it. Tool arguments may not carry run-input data: reference the output of a call that checks the value and lists it in `declassifies`, add `declassifies` to `{}` if its tool validates this input, or use the value only in a reason prompt",
+                        "call `{}` passes {} at {} to its tool, but that data is untrusted: {origin}{partial}, and nothing has declassified it. Tool arguments may not carry run-input data (a reason prompt may)",
                         reader.id,
                         ref_text(d.r),
-                        place(&d.pointer),
-                        reader.id
+                        place(&d.pointer)
                     ),
                 )
                 .node(reader.id.clone())
-                .at(d.pointer.clone()),
+                .at(d.pointer.clone())
+                .fix(Remedy::SetField {
+                    node: reader.id.clone(),
+                    path: crate::model::value::dot_path(&d.pointer),
+                    value: Fill::choose("a reference to the output of a call that checks the value and lists it in `declassifies`"),
+                })
+                .fix(
+                    Remedy::SetField {
+                        node: reader.id.clone(),
+                        path: "declassifies".into(),
+                        value: Fill::choose("the output fields its tool validates"),
+                    }
+                    .when("if its tool validates this input"),
+                ),
             );
         }
     }
@@ -204,6 +217,7 @@ declare_check! {
 mod tests {
     use super::TaintedCallArg;
     use crate::check::testing::*;
+    use crate::model::remedy::{Fill, Remedy};
     use crate::model::{NodeKind, Value};
     use serde_json::json;
 
@@ -260,6 +274,14 @@ mod tests {
             issues[1].message.contains("start → direct"),
             "{}",
             issues[1].message
+        );
+        assert_eq!(
+            issues[0].fixes[1].remedy,
+            Remedy::SetField {
+                node: "direct".into(),
+                path: "declassifies".into(),
+                value: Fill::choose("the output fields its tool validates"),
+            }
         );
     }
 

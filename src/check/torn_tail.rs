@@ -9,18 +9,19 @@ declare_check! {
     /// (advisory); the next write truncates them under the lock.
     ///
     /// ## Why it matters
-    /// Nothing complete was lost: one command's ops land whole or not at all.
-    /// The advisory tells you the last command before the crash did not land,
-    /// so you may want to run it again.
+    /// Nothing complete was lost: one change's ops land whole or not at all.
+    /// The advisory tells you the last change before the crash did not land,
+    /// so you may want to make it again.
     ///
     /// ## How to fix
-    /// Re-run the interrupted command if its change is still wanted. Any write
-    /// to the plan removes the unfinished tail.
+    /// Make the interrupted change again if it is still wanted. Any write to
+    /// the plan removes the unfinished tail.
     ///
     /// ## Example
     /// The last line of `ops.jsonl` belongs to a transaction without `txEnd`:
-    /// `{"opId": "ann:plan-x:7:9f…", …, "tx": "9f…", "op": "add_node", …}`.
-    /// Fixed: `planforge add-node …` again.
+    /// `{"opId": "ann:plan-x:7:9f…", …, "tx": "9f…", …}`, and no later line
+    /// closes `9f…`.
+    /// Fixed: add the node again.
     pub TornTail { code: "torn_tail", severity: Advisory, needs: NOTHING, source: Fold }
     fn run(cx, out) {}
 }

@@ -4,6 +4,7 @@ use crate::check::support::{TransformSource, is_canonical, transform_source};
 use crate::model::Issue;
 use crate::model::NodeKind;
 use crate::model::registry::Returns;
+use crate::model::remedy::{Fill, Remedy};
 
 declare_check! {
     /// ## What it finds
@@ -53,7 +54,7 @@ declare_check! {
             out.push(
                 Issue::new(CODE,
                     format!(
-                        "transform `{}` works on the output of call `{}`, whose tool `{tool}` returns {}, not an artifact, so no transform step applies; source a call whose tool returns an artifact ({options}), or reference `{}`'s declared fields directly",
+                        "transform `{}` works on the output of call `{}`, whose tool `{tool}` returns {}, not an artifact, so no transform step applies ({options}; `{}`'s declared fields can also be read directly)",
                         n.id,
                         g.node(call).id,
                         returns.describe(),
@@ -61,7 +62,12 @@ declare_check! {
                     ),
                 )
                 .node(n.id.clone())
-                .at("/definition/source"),
+                .at("/definition/source")
+                .fix(Remedy::SetField {
+                    node: n.id.clone(),
+                    path: "source".into(),
+                    value: Fill::choose("a reference to a call whose tool returns an artifact"),
+                }),
             );
         }
     }
@@ -85,6 +91,10 @@ mod tests {
         let issues = run_reg(&TransformSourceNotArtifact, &p, &registry(REG));
         assert_eq!(issues.len(), 1);
         assert!(issues[0].message.contains("`report`"));
+        assert!(matches!(
+            &issues[0].fixes[0].remedy,
+            crate::model::remedy::Remedy::SetField { node, path, .. } if node == "t" && path == "source"
+        ));
     }
 
     #[test]

@@ -3,6 +3,7 @@
 use crate::check::support::{TransformSource, is_canonical, transform_source};
 use crate::model::Issue;
 use crate::model::NodeKind;
+use crate::model::remedy::{Fill, Remedy};
 
 declare_check! {
     /// ## What it finds
@@ -36,16 +37,21 @@ declare_check! {
             out.push(
                 Issue::new(CODE,
                     format!(
-                        "transform `{}` takes its source from {} node `{}`, but transforms work on the artifact a call's tool returns, which {} does not produce; point `source` at a call whose tool returns an artifact{}",
+                        "transform `{}` takes its source from {} node `{}`, but transforms work on the artifact a call's tool returns, which {} does not produce{}",
                         n.id,
                         src.kind,
                         src.id,
                         src.kind.a(),
-                        if src.kind == NodeKind::Reason { ", or read the reason node's fields directly" } else { "" }
+                        if src.kind == NodeKind::Reason { " (a reason node's fields can be read directly instead)" } else { "" }
                     ),
                 )
                 .node(n.id.clone())
-                .at("/definition/source"),
+                .at("/definition/source")
+                .fix(Remedy::SetField {
+                    node: n.id.clone(),
+                    path: "source".into(),
+                    value: Fill::choose("a reference to a call whose tool returns an artifact"),
+                }),
             );
         }
     }

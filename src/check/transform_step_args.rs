@@ -2,6 +2,7 @@
 
 use crate::check::support::{is_canonical, transform_class};
 use crate::model::Issue;
+use crate::model::remedy::{Fill, Remedy};
 use crate::model::suggest;
 use crate::model::{NodeKind, Value};
 
@@ -90,7 +91,12 @@ declare_check! {
                         ),
                     )
                     .node(n.id.clone())
-                    .at(format!("/definition/steps/{k}/args")),
+                    .at(format!("/definition/steps/{k}/args"))
+                    .fix(Remedy::SetField {
+                        node: n.id.clone(),
+                        path: format!("steps.{k}.args"),
+                        value: Fill::choose("the arguments the step takes, with their types"),
+                    }),
                 );
             }
         }

@@ -3,6 +3,7 @@
 use crate::check::support::{TransformSource, is_canonical, transform_source};
 use crate::model::Issue;
 use crate::model::NodeKind;
+use crate::model::remedy::{Fill, Remedy};
 
 declare_check! {
     /// ## What it finds
@@ -12,8 +13,8 @@ declare_check! {
     ///
     /// ## Why it matters
     /// Which steps a transform may run depends on the artifact class the tool
-    /// returns. Without a declared return nothing can be checked, and
-    /// planforge never guesses a class.
+    /// returns. Without a declared return nothing can be checked, and the
+    /// checks never guess a class.
     ///
     /// ## How to fix
     /// Declare the tool's return in the registry
@@ -45,13 +46,18 @@ declare_check! {
             out.push(
                 Issue::new(CODE,
                     format!(
-                        "transform `{}` works on the output of call `{}`, but {why}; declare it in the registry as `returns: {{kind: artifact, class: <class>}}`, or take the source from a call whose tool returns an artifact",
+                        "transform `{}` works on the output of call `{}`, but {why} (the registry's owner can declare it as `returns: {{kind: artifact, class: <class>}}`)",
                         n.id,
                         g.node(call).id
                     ),
                 )
                 .node(n.id.clone())
-                .at("/definition/source"),
+                .at("/definition/source")
+                .fix(Remedy::SetField {
+                    node: n.id.clone(),
+                    path: "source".into(),
+                    value: Fill::choose("a reference to a call whose tool returns an artifact"),
+                }),
             );
         }
     }

@@ -2,9 +2,9 @@
 //! transform.
 
 use crate::check::support::{is_canonical, transform_class};
-use crate::model::Issue;
-use crate::model::NodeKind;
+use crate::model::remedy::{Fill, Remedy};
 use crate::model::suggest;
+use crate::model::{Issue, NodeKind, Value};
 
 declare_check! {
     /// ## What it finds
@@ -44,9 +44,13 @@ declare_check! {
                 }
                 let names = offered.keys().map(String::as_str);
                 let choices = if offered.is_empty() {
-                    format!("the class `{class}` offers no steps; add some in the registry")
+                    format!("the class `{class}` offers no steps (the registry's owner can add some)")
                 } else {
-                    format!("use one of {}", suggest::choices(name, names.clone()))
+                    format!("the steps it offers are {}", suggest::choices(name, names.clone()))
+                };
+                let value = match suggest::closest(name, names.clone()) {
+                    Some(near) => Fill::Value(Value::String(near.to_string())),
+                    None => Fill::choose(format!("a step of class `{class}`")),
                 };
                 out.push(
                     Issue::new(CODE,
@@ -57,7 +61,8 @@ declare_check! {
                         ),
                     )
                     .node(n.id.clone())
-                    .at(format!("/definition/steps/{k}/name")),
+                    .at(format!("/definition/steps/{k}/name"))
+                    .fix(Remedy::SetField { node: n.id.clone(), path: format!("steps.{k}.name"), value }),
                 );
             }
         }
@@ -68,7 +73,7 @@ declare_check! {
 mod tests {
     use super::TransformUnknownStep;
     use crate::check::testing::*;
-
+    use crate::model::remedy::{Fill, Remedy};
     use serde_json::json;
 
     #[test]
@@ -82,6 +87,14 @@ mod tests {
             issues[1]
                 .message
                 .contains("did you mean `artifact_json_get`")
+        );
+        assert_eq!(
+            issues[1].fixes[0].remedy,
+            Remedy::SetField {
+                node: "t".into(),
+                path: "steps.1.name".into(),
+                value: Fill::Value(crate::model::Value::String("artifact_json_get".into())),
+            }
         );
         assert_eq!(
             issues[0].pointer.as_deref(),

@@ -16,7 +16,7 @@ declare_check! {
     /// Freeze again: it checks the plan as it is now.
     ///
     /// ## Example
-    /// Process A runs `freeze` on revision 12 while process B adds a node
+    /// Process A freezes the plan at revision 12 while process B adds a node
     /// (revision 13) before A records the freeze: A reports
     /// `transition_rejected` and the plan stays editable.
     pub TransitionRejected { code: "transition_rejected", severity: Blocking, needs: NOTHING, source: Lifecycle }

@@ -5,8 +5,10 @@ use crate::check::support::{is_canonical, place, ref_text};
 use crate::model::Issue;
 use crate::model::hash::FastMap as HashMap;
 use crate::model::node::path_covered;
+use crate::model::remedy::{Fill, Fix, Remedy};
 use crate::model::suggest;
-use crate::model::{NodeKind, Value};
+use crate::model::value::dot_path;
+use crate::model::{Node, NodeKind, Value};
 
 declare_check! {
     /// ## What it finds
@@ -51,46 +53,57 @@ declare_check! {
             }
             let reader = g.node(d.node);
             let target = g.node(d.target);
+            let mut fixes = Vec::new();
             let what = if paths.is_empty() {
                 match target.kind {
                     NodeKind::Branch | NodeKind::Select => format!(
-                        "{} node `{}` produces no output to read; read the node its predicate reads instead",
+                        "{} node `{}` produces no output to read (the node its predicate reads does)",
                         target.kind, target.id
                     ),
-                    NodeKind::Entry => format!(
-                        "the entry `{}` declares no input fields; declare `{path}` in its `input`",
-                        target.id
-                    ),
+                    NodeKind::Entry => format!("the entry `{}` declares no input fields", target.id),
                     NodeKind::Reason => format!(
-                        "reason node `{}` declares no fields: its `outputSchema` has no `properties`; add `{path}` there",
+                        "reason node `{}` declares no fields: its `outputSchema` has no `properties`",
                         target.id
                     ),
-                    _ => format!(
-                        "{} node `{}` declares no output fields; declare `{path}` in its `output`",
-                        target.kind, target.id
-                    ),
+                    _ => format!("{} node `{}` declares no output fields", target.kind, target.id),
                 }
             } else {
+                let near = suggest::closest(path, paths.iter().map(String::as_str));
+                if let Some(near) = near {
+                    let mut fixed = d.r.clone();
+                    fixed.path = Some(near.to_string());
+                    fixes.push(
+                        Remedy::SetField {
+                            node: reader.id.clone(),
+                            path: dot_path(&d.pointer),
+                            value: Fill::Value(Value::Ref(Box::new(fixed))),
+                        }
+                        .when(format!("if `{near}` is the field meant")),
+                    );
+                }
                 format!(
-                    "`{}` declares {}{}; use one of those paths, or declare `{path}` on `{}`",
+                    "`{}` declares {}{}",
                     target.id,
                     suggest::choices(path, paths.iter().map(String::as_str)),
-                    suggest::did_you_mean(path, paths.iter().map(String::as_str)),
-                    target.id
+                    near.map(|c| format!(" (did you mean `{c}`?)")).unwrap_or_default()
                 )
             };
+            fixes.extend(declare(target, path));
             out.push(
-                Issue::new(CODE,
-                    format!(
-                        "node `{}` reads {} at {}, but no declared field of `{}` covers the path `{path}`: {what}",
-                        reader.id,
-                        ref_text(d.r),
-                        place(&d.pointer),
-                        target.id
-                    ),
-                )
-                .node(reader.id.clone())
-                .at(d.pointer.clone()),
+                fixes.into_iter().fold(
+                    Issue::new(CODE,
+                        format!(
+                            "node `{}` reads {} at {}, but no declared field of `{}` covers the path `{path}`: {what}",
+                            reader.id,
+                            ref_text(d.r),
+                            place(&d.pointer),
+                            target.id
+                        ),
+                    )
+                    .node(reader.id.clone())
+                    .at(d.pointer.clone()),
+                    Issue::fix,
+                ),
             );
         }
         for (i, n) in cx.content.nodes.iter().enumerate() {
@@ -104,21 +117,66 @@ declare_check! {
                 if outputs.iter().any(|p| path_covered(name, p)) {
                     continue;
                 }
-                out.push(
-                    Issue::new(CODE,
-                        format!(
-                            "call `{}` declassifies `{name}`, which is not one of its declared outputs ({}){}, so it clears nothing; name a declared output, or declare `{name}` in `output`",
-                            n.id,
-                            suggest::choices(name, outputs.iter().map(String::as_str)),
-                            suggest::did_you_mean(name, outputs.iter().map(String::as_str)),
-                        ),
-                    )
-                    .node(n.id.clone())
-                    .at(format!("/definition/declassifies/{k}")),
-                );
+                let near = suggest::closest(name, outputs.iter().map(String::as_str));
+                let mut issue = Issue::new(CODE,
+                    format!(
+                        "call `{}` declassifies `{name}`, which is not one of its declared outputs ({}){}, so it clears nothing",
+                        n.id,
+                        suggest::choices(name, outputs.iter().map(String::as_str)),
+                        near.map(|c| format!(" (did you mean `{c}`?)")).unwrap_or_default(),
+                    ),
+                )
+                .node(n.id.clone())
+                .at(format!("/definition/declassifies/{k}"));
+                if let Some(near) = near {
+                    issue = issue.fix(
+                        Remedy::SetField {
+                            node: n.id.clone(),
+                            path: format!("declassifies.{k}"),
+                            value: Fill::Value(Value::String(near.to_string())),
+                        }
+                        .when(format!("if `{near}` is the output meant")),
+                    );
+                }
+                out.push(match declare(n, name) {
+                    Some(f) => issue.fix(f),
+                    None => issue,
+                });
             }
         }
     }
+}
+
+/// The fix that declares `path` on `target`, for the kinds whose declared
+/// fields the author writes (a join's are fixed; branches and selects have
+/// none).
+fn declare(target: &Node, path: &str) -> Option<Fix> {
+    let (field, value) = match target.kind {
+        NodeKind::Entry => (
+            "input".to_string(),
+            format!("its input fields, with `{path}` among them"),
+        ),
+        NodeKind::Call | NodeKind::Transform => (
+            "output".to_string(),
+            format!("its output fields, with `{path}` among them"),
+        ),
+        NodeKind::Reason => {
+            let first = path.split('.').next().unwrap_or(path);
+            (
+                format!("outputSchema.properties.{first}"),
+                "a JSON Schema for it".to_string(),
+            )
+        }
+        NodeKind::Join | NodeKind::Branch | NodeKind::Select => return None,
+    };
+    Some(
+        Remedy::SetField {
+            node: target.id.clone(),
+            path: field,
+            value: Fill::choose(value),
+        }
+        .when(format!("to declare `{path}` on `{}`", target.id)),
+    )
 }
 
 #[cfg(test)]
@@ -126,6 +184,7 @@ mod tests {
     use super::UndeclaredField;
     use crate::check::testing::*;
     use crate::model::NodeKind;
+    use crate::model::remedy::{Fill, Remedy};
     use serde_json::json;
 
     fn fetch() -> crate::model::Node {
@@ -156,6 +215,23 @@ mod tests {
         assert!(issues[0].message.contains("`result`"));
         assert!(issues[1].message.contains("produces no output"));
         assert!(issues[2].message.contains("did you mean `safe`"));
+        assert_eq!(
+            issues[0].fixes[0].remedy,
+            Remedy::SetField {
+                node: "fetch".into(),
+                path: "output".into(),
+                value: Fill::choose("its output fields, with `foo` among them"),
+            }
+        );
+        assert!(issues[1].fixes.is_empty());
+        assert_eq!(
+            issues[2].fixes[0].remedy,
+            Remedy::SetField {
+                node: "clean".into(),
+                path: "declassifies.0".into(),
+                value: Fill::Value(crate::model::Value::String("safe".into())),
+            }
+        );
         assert_eq!(
             issues[2].pointer.as_deref(),
             Some("/definition/declassifies/0")

@@ -2,12 +2,13 @@
 
 use crate::model::Issue;
 use crate::model::Value;
+use crate::model::remedy::{Fill, Remedy};
 use crate::model::value::dot_path;
 
 declare_check! {
     /// ## What it finds
     /// A template hole (`{"$param": {"path": …}}`) in a plan. Holes belong in
-    /// templates, where `instantiate` fills every one of them.
+    /// templates, where instantiating the template fills every one of them.
     ///
     /// ## Why it matters
     /// Nothing fills a hole in a plan: at run time the step would receive a
@@ -15,9 +16,9 @@ declare_check! {
     /// node was copied by hand instead of instantiated.
     ///
     /// ## How to fix
-    /// Replace the hole with the value (or a reference to the node that
-    /// produces it): `planforge set <node> <path> VALUE`; or instantiate the
-    /// template (`planforge instantiate TEMPLATE --arg name=value`).
+    /// Set the field that holds the hole to the value (or a reference to the
+    /// node that produces it); or build the plan by instantiating the
+    /// template, which fills every hole from the values given for its params.
     ///
     /// ## Example
     /// ```json
@@ -34,12 +35,17 @@ declare_check! {
                     out.push(
                         Issue::new(CODE,
                             format!(
-                                "node `{}` has the template hole `{}` at `{path}`, but holes are only filled when a template is instantiated; put the value there instead (`planforge set {} {path} VALUE`, or a reference such as `@node.field`)",
-                                n.id, p.path, n.id
+                                "node `{}` has the template hole `{}` at `{path}`, but holes are only filled when a template is instantiated, so nothing will fill this one",
+                                n.id, p.path
                             ),
                         )
                         .node(n.id.clone())
-                        .at(pointer.clone()),
+                        .at(pointer.clone())
+                        .fix(Remedy::SetField {
+                            node: n.id.clone(),
+                            path,
+                            value: Fill::choose("a literal or a reference"),
+                        }),
                     );
                 }
             }
@@ -51,6 +57,7 @@ declare_check! {
 mod tests {
     use super::UnfilledParam;
     use crate::check::testing::*;
+    use crate::model::remedy::{Fill, Remedy};
     use serde_json::json;
 
     #[test]
@@ -64,6 +71,14 @@ mod tests {
         let issues = run_one(&UnfilledParam, &plan(vec![c], vec![]));
         assert_eq!(issues.len(), 1);
         assert!(issues[0].message.contains("`ticket_id`"));
+        assert_eq!(
+            issues[0].fixes[0].remedy,
+            Remedy::SetField {
+                node: "c".into(),
+                path: "args.t".into(),
+                value: Fill::choose("a literal or a reference"),
+            }
+        );
     }
 
     #[test]

@@ -2,8 +2,8 @@
 //! index edges and joins once.
 
 use crate::check::flow::{RouteWalker, branch_json, routes_to};
-use crate::check::support::{place, ref_text};
-use crate::model::Issue;
+use crate::check::support::{branch_fixes, place, ref_text};
+use crate::model::{BranchId, Issue};
 
 declare_check! {
     /// ## What it finds
@@ -22,8 +22,8 @@ declare_check! {
     ///
     /// ## How to fix
     /// Rewrite the `branchId` along a real route; the message says where it
-    /// goes wrong and how the route can continue from there, and lists the
-    /// routes when there are few.
+    /// goes wrong and how the route can continue from there, and the fixes
+    /// give the routes when there are few.
     ///
     /// ## Example
     /// ```json
@@ -38,30 +38,23 @@ declare_check! {
             return;
         }
         let walker = RouteWalker::new(g);
-        let mut memo: crate::model::hash::FastMap<usize, String> = crate::model::hash::FastMap::default();
+        let mut memo: crate::model::hash::FastMap<usize, Option<Vec<BranchId>>> =
+            crate::model::hash::FastMap::default();
         for d in refs {
             let bid = d.r.branch_id.as_ref().expect("filtered");
             let Err(why) = walker.check(d.target, bid) else { continue };
             let reader = g.node(d.node);
             let target = g.node(d.target);
-            let routes = memo
-                .entry(d.target)
-                .or_insert_with(|| match routes_to(g, d.target, 4) {
-                    Some(rs) if !rs.is_empty() => format!(
-                        ". The routes to `{}` are {}",
-                        target.id,
-                        rs.iter().map(branch_json).collect::<Vec<_>>().join(", ")
-                    ),
-                    _ if g.executions()[d.target] == 0 => {
-                        format!(". No route reaches `{}` at all", target.id)
-                    }
-                    _ => String::new(),
-                })
-                .clone();
-            out.push(
-                Issue::new(CODE,
+            let routes = memo.entry(d.target).or_insert_with(|| routes_to(g, d.target, 4));
+            let unreached = g.executions()[d.target] == 0;
+            let tail = if unreached {
+                format!(". No route reaches `{}` at all", target.id)
+            } else {
+                String::new()
+            };
+            let issue = Issue::new(CODE,
                     format!(
-                        "node `{}` reads {} at {} with the branchId {}, which is not a route to `{}`: {why}{routes}",
+                        "node `{}` reads {} at {} with the branchId {}, which is not a route to `{}`: {why}{tail}",
                         reader.id,
                         ref_text(d.r),
                         place(&d.pointer),
@@ -70,8 +63,13 @@ declare_check! {
                     ),
                 )
                 .node(reader.id.clone())
-                .at(d.pointer.clone()),
-            );
+                .at(d.pointer.clone());
+            let fixes = if unreached {
+                Vec::new()
+            } else {
+                branch_fixes(&reader.id, &d.pointer, d.r, routes.as_deref())
+            };
+            out.push(fixes.into_iter().fold(issue, Issue::fix));
         }
     }
 }
@@ -79,7 +77,10 @@ declare_check! {
 #[cfg(test)]
 mod tests {
     use super::UnknownBranch;
+    use crate::check::flow::branch_json;
     use crate::check::testing::*;
+    use crate::model::Value;
+    use crate::model::remedy::{Fill, Remedy};
     use serde_json::json;
 
     fn with_branch(segments: serde_json::Value) -> crate::model::Content {
@@ -128,10 +129,24 @@ mod tests {
                 "{segs}: {}",
                 issues[0].message
             );
-            assert!(
-                issues[0]
-                    .message
-                    .contains(r#"{"segments":[{"join":"j","of":["e3","e4"]},{"edge":"e5"}]}"#)
+            // The one route to `after`, as the fix's branchId.
+            let [fix] = &issues[0].fixes[..] else {
+                panic!("{segs}: {:?}", issues[0].fixes)
+            };
+            let Remedy::SetField {
+                value: Fill::Value(Value::Ref(r)),
+                ..
+            } = &fix.remedy
+            else {
+                panic!("{fix:?}")
+            };
+            assert_eq!(
+                branch_json(r.branch_id.as_ref().unwrap()),
+                r#"{"segments":[{"join":"j","of":["e3","e4"]},{"edge":"e5"}]}"#
+            );
+            assert_eq!(
+                fix.when.as_deref(),
+                Some("to read the execution along join `j` → `e5`")
             );
         }
     }

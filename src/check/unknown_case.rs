@@ -2,8 +2,9 @@
 
 use crate::check::support::is_canonical;
 use crate::model::Issue;
+use crate::model::remedy::{Fill, Remedy};
 use crate::model::suggest;
-use crate::model::{Handle, NodeKind};
+use crate::model::{Handle, NodeKind, Value};
 
 declare_check! {
     /// ## What it finds
@@ -17,8 +18,9 @@ declare_check! {
     /// typo (`case_bgu` for `case_bug`).
     ///
     /// ## How to fix
-    /// Reconnect the edge on a declared label's handle, or add the label to
-    /// the select's `cases` (and a predicate for it).
+    /// Move the edge to a declared label's handle (remove it and connect the
+    /// two nodes again on that handle), or add the label to the select's
+    /// `cases` (and a predicate for it).
     ///
     /// ## Example
     /// ```json
@@ -49,17 +51,38 @@ declare_check! {
                         suggest::choices(&edge.handle.as_str(), handles.iter().map(String::as_str))
                     )
                 };
-                let dym = suggest::did_you_mean(&edge.handle.as_str(), handles.iter().map(String::as_str));
-                out.push(
-                    Issue::new(CODE,
-                        format!(
-                            "edge `{}` leaves select `{}` on `{}`{dym}, but `{}` is not one of its cases, so the edge can never fire; {what}. Reconnect the edge on one of those handles, or add `{}` to the select's `cases` with a predicate for it",
-                            edge.id, n.id, edge.handle, label, label
-                        ),
-                    )
-                    .edge(edge.id.clone())
-                    .at("/handle"),
-                );
+                let given = edge.handle.as_str();
+                let near = suggest::closest(&given, handles.iter().map(String::as_str));
+                let dym = near.map(|c| format!(" (did you mean `{c}`?)")).unwrap_or_default();
+                let mut issue = Issue::new(CODE,
+                    format!(
+                        "edge `{}` leaves select `{}` on `{}`{dym}, but `{}` is not one of its cases, so the edge can never fire; {what}",
+                        edge.id, n.id, edge.handle, label
+                    ),
+                )
+                .edge(edge.id.clone())
+                .at("/handle");
+                if let Some(near) = near {
+                    issue = issue.fix(Remedy::ChangeHandle {
+                        edge: edge.id.clone(),
+                        from: edge.from.clone(),
+                        to: edge.to.clone(),
+                        handle: near.to_string(),
+                    });
+                }
+                if !label.is_empty() {
+                    let mut with: Vec<Value> = cases.iter().map(|c| Value::from(*c)).collect();
+                    with.push(Value::from(label.as_str()));
+                    issue = issue.fix(
+                        Remedy::SetField {
+                            node: n.id.clone(),
+                            path: "cases".into(),
+                            value: Fill::Value(Value::Array(with)),
+                        }
+                        .when(format!("if `{label}` is a new case; then give it a predicate")),
+                    );
+                }
+                out.push(issue);
             }
         }
     }
@@ -69,7 +92,8 @@ declare_check! {
 mod tests {
     use super::UnknownCase;
     use crate::check::testing::*;
-    use crate::model::NodeKind;
+    use crate::model::remedy::{Fill, Remedy};
+    use crate::model::{NodeKind, Value};
     use serde_json::json;
 
     fn sel() -> crate::model::Node {
@@ -92,7 +116,28 @@ mod tests {
         let issues = run_one(&UnknownCase, &p);
         assert_eq!(issues.len(), 2);
         assert!(issues[0].message.contains("did you mean `case_bug`"));
+        // An empty label is no case to add.
+        assert!(
+            !issues[1]
+                .fixes
+                .iter()
+                .any(|f| matches!(&f.remedy, Remedy::SetField { .. }))
+        );
         assert_eq!(issues[0].edge_id.as_deref(), Some("x"));
+        assert_eq!(
+            issues[0].fixes[0].remedy,
+            Remedy::ChangeHandle {
+                edge: "x".into(),
+                from: "route".into(),
+                to: "t".into(),
+                handle: "case_bug".into()
+            }
+        );
+        assert!(matches!(
+            &issues[0].fixes[1].remedy,
+            Remedy::SetField { path, value: Fill::Value(Value::Array(cases)), .. }
+                if path == "cases" && cases.len() == 3
+        ));
     }
 
     #[test]

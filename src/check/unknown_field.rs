@@ -1,7 +1,9 @@
 //! Complexity: O(size of the definitions).
 
 use crate::model::Issue;
+use crate::model::remedy::Remedy;
 use crate::model::shape::ProblemKind;
+use crate::model::suggest;
 
 declare_check! {
     /// ## What it finds
@@ -16,7 +18,7 @@ declare_check! {
     ///
     /// ## How to fix
     /// Rename it to the field you meant (the message suggests one), or remove
-    /// it (`planforge edit <node>`).
+    /// it: replace the node's definition with one without the key.
     ///
     /// ## Example
     /// ```json
@@ -27,13 +29,30 @@ declare_check! {
     fn run(cx, out) {
         for (i, n) in cx.content.nodes.iter().enumerate() {
             for p in cx.shape_problems(i) {
-                if !matches!(p.kind, ProblemKind::Unknown { .. }) {
+                let ProblemKind::Unknown { key, allowed } = &p.kind else {
                     continue;
-                }
+                };
+                let at = format!("definition{}", p.pointer);
+                let parent = at.rsplit_once('/').map(|(p, _)| p).unwrap_or("definition");
+                let closest = suggest::closest(key, allowed.iter().copied());
+                let hint = closest.map(|c| format!(" (did you mean `{c}`?)")).unwrap_or_default();
+                let without = match closest {
+                    Some(c) => format!("without the key `{key}` (under `{c}`, if that is the field meant)"),
+                    None => format!("without the key `{key}`"),
+                };
                 out.push(
-                    Issue::new(CODE, p.describe(&n.id, n.kind))
-                        .node(n.id.clone())
-                        .at(format!("/definition{}", p.pointer)),
+                    Issue::new(CODE,
+                        format!(
+                            "{} node `{}` has the key `{key}` at {parent}, which {} definition does not have{hint}; the allowed keys there are {}",
+                            n.kind,
+                            n.id,
+                            n.kind.a(),
+                            allowed.join(", ")
+                        ),
+                    )
+                    .node(n.id.clone())
+                    .at(format!("/definition{}", p.pointer))
+                    .fix(Remedy::SetDefinition { node: n.id.clone() }.when(without)),
                 );
             }
         }
@@ -45,6 +64,7 @@ mod tests {
     use super::UnknownField;
     use crate::check::testing::*;
     use crate::model::NodeKind;
+    use crate::model::remedy::Remedy;
     use serde_json::json;
 
     #[test]
@@ -65,6 +85,14 @@ mod tests {
             issues[0].message
         );
         assert_eq!(issues[1].pointer.as_deref(), Some("/definition/wait"));
+        assert_eq!(
+            issues[0].fixes[0].remedy,
+            Remedy::SetDefinition { node: "c".into() }
+        );
+        assert_eq!(
+            issues[0].fixes[0].when.as_deref(),
+            Some("without the key `outputs` (under `output`, if that is the field meant)")
+        );
     }
 
     #[test]

@@ -5,9 +5,9 @@ use crate::model::remedy::Remedy;
 
 declare_check! {
     /// ## What it finds
-    /// Ops in the log that edit a node (`set_node_field`, `set_node_definition`,
-    /// `set_node_phase`) which does not exist when they apply and is absent
-    /// from the folded plan. The edits had no effect (advisory).
+    /// Ops in the log that edit a node (set one of its fields, its whole
+    /// definition or its phase) which does not exist when they apply and is
+    /// absent from the folded plan. The edits had no effect (advisory).
     ///
     /// ## Why it matters
     /// Edits that silently do nothing hide intent: usually a node was removed
@@ -18,8 +18,9 @@ declare_check! {
     /// otherwise ignore this advisory.
     ///
     /// ## Example
-    /// Ops: `set_node_phase {nodeId: "ghost", phase: "act"}` with no `ghost` node.
-    /// Fixed: `planforge add-node ghost --kind call …`, then `planforge phase ghost act`.
+    /// The log sets the phase of node `ghost` to `act`, and the plan has no
+    /// `ghost` node. Fixed: add the call node `ghost`, then set its phase to
+    /// `act` again.
     pub UnknownNode { code: "unknown_node", severity: Advisory, needs: NOTHING, source: Fold }
     fn run(cx, out) {}
 }

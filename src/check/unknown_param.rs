@@ -16,9 +16,10 @@ declare_check! {
     /// finding is refused.
     ///
     /// ## Why it matters
-    /// `instantiate` fills each hole with the value given for its param. A
-    /// hole without a param can never be filled: the plan would keep a
-    /// placeholder object where a value belongs (and fail `unfilled_param`).
+    /// Instantiating a template fills each hole with the value given for its
+    /// param. A hole without a param can never be filled: the plan would
+    /// keep a placeholder object where a value belongs (and fail
+    /// `unfilled_param`).
     /// It is usually a typo in the hole or a param that was renamed.
     ///
     /// ## How to fix
@@ -58,7 +59,7 @@ pub(crate) fn find(content: &Content, params: &[DeclaredField], out: &mut Vec<Is
             out.push(
                 Issue::new(CODE,
                     format!(
-                        "node `{}` has the hole `{}` at `{}`, but the template declares no param `{}`{}, so instantiate could never fill it; {fix}",
+                        "node `{}` has the hole `{}` at `{}`, but the template declares no param `{}`{}, so instantiating could never fill it; {fix}",
                         n.id,
                         p.path,
                         dot_path(&pointer.to_string()),

@@ -3,15 +3,16 @@
 
 use crate::check::support::is_canonical;
 use crate::model::Issue;
-use crate::model::NodeKind;
 use crate::model::hash::FastMap as HashMap;
+use crate::model::remedy::{Fill, Remedy};
 use crate::model::suggest;
+use crate::model::{NodeKind, Value};
 
 declare_check! {
     /// ## What it finds
     /// A call whose `tool` is not in the registry — the one allowlist of
-    /// tools a plan may invoke. Needs a registry (`--registry FILE`, or the
-    /// store's `registry.yaml`).
+    /// tools a plan may invoke. Needs a registry (one given with the plan, or
+    /// the store's `registry.yaml`).
     ///
     /// ## Why it matters
     /// Approval covers what a plan will do. A tool outside the allowlist has
@@ -34,7 +35,7 @@ declare_check! {
     fn run(cx, out) {
         let Some(reg) = cx.registry else { return };
         let g = &cx.graph;
-        let mut memo: HashMap<&str, String> = HashMap::default();
+        let mut memo: HashMap<&str, (String, Option<&str>)> = HashMap::default();
         for (i, n) in cx.content.nodes.iter().enumerate() {
             if n.kind != NodeKind::Call || !is_canonical(g, i) {
                 continue;
@@ -43,18 +44,20 @@ declare_check! {
             if reg.tool(tool).is_some() {
                 continue;
             }
-            let advice = memo
+            let (advice, near) = memo
                 .entry(tool)
                 .or_insert_with(|| {
                     if reg.tools.is_empty() {
-                        format!(
-                            "the registry lists no tools at all; if `{tool}` should be callable, add it to the registry with what it returns"
-                        )
+                        ("the registry lists no tools at all".to_string(), None)
                     } else {
-                        format!(
-                            "{}, which is not in the registry (the allowlist of tools a plan may call); use one of the available tools: {}, or, if `{tool}` should be callable, add it to the registry",
-                            suggest::did_you_mean(tool, reg.tool_names()),
-                            suggest::choices(tool, reg.tool_names())
+                        let near = suggest::closest(tool, reg.tool_names());
+                        (
+                            format!(
+                                "{}, which is not in the registry (the allowlist of tools a plan may call); the available tools are {}",
+                                near.map(|c| format!(" (did you mean `{c}`?)")).unwrap_or_default(),
+                                suggest::choices(tool, reg.tool_names())
+                            ),
+                            near,
                         )
                     }
                 })
@@ -64,11 +67,20 @@ declare_check! {
             } else {
                 format!("call `{}` invokes the tool `{tool}`{advice}", n.id)
             };
-            out.push(
-                Issue::new(CODE, message)
+            let value = match near {
+                Some(c) => Fill::Value(Value::String(c.to_string())),
+                None => Fill::choose("a tool from the registry"),
+            };
+            let mut issue = Issue::new(CODE, message)
                 .node(n.id.clone())
-                .at("/definition/tool"),
-            );
+                .at("/definition/tool");
+            if !reg.tools.is_empty() {
+                issue = issue.fix(Remedy::SetField { node: n.id.clone(), path: "tool".into(), value });
+            }
+            out.push(issue.fix(
+                Remedy::AddToRegistry { tool: tool.to_string() }
+                    .when(format!("if `{tool}` should be callable")),
+            ));
         }
     }
 }
@@ -77,6 +89,7 @@ declare_check! {
 mod tests {
     use super::UnknownTool;
     use crate::check::testing::*;
+    use crate::model::remedy::{Fill, Remedy};
     use serde_json::json;
 
     #[test]
@@ -102,6 +115,20 @@ mod tests {
             issues[1].message
         );
         assert_eq!(issues[0].pointer.as_deref(), Some("/definition/tool"));
+        assert_eq!(
+            issues[1].fixes[0].remedy,
+            Remedy::SetField {
+                node: "fetch".into(),
+                path: "tool".into(),
+                value: Fill::Value(crate::model::Value::String("tickets_get".into())),
+            }
+        );
+        assert_eq!(
+            issues[0].fixes[1].remedy,
+            Remedy::AddToRegistry {
+                tool: "rm_rf".into()
+            }
+        );
     }
 
     #[test]

@@ -5,6 +5,7 @@
 use crate::model::Issue;
 use crate::model::NodeKind;
 use crate::model::hash::FastMap as HashMap;
+use crate::model::remedy::{Pick, Remedy};
 use std::collections::VecDeque;
 
 /// A second reachability walk, deliberately sharing nothing with `Graph`:
@@ -63,7 +64,7 @@ declare_check! {
     /// {"nodes": [{"id": "start", "kind": "entry", "definition": {"input": []}},
     ///            {"id": "notify", "kind": "call", "definition": {"tool": "send_mail", "…": "…"}}], "edges": []}
     /// ```
-    /// Fixed: `planforge connect start notify`.
+    /// Fixed: connect `start` to `notify`.
     pub UnreachableCall { code: "unreachable_call", severity: Blocking, needs: ROUTES, source: Check }
     fn run(cx, out) {
         let first = cx.graph.reachable();
@@ -74,20 +75,29 @@ declare_check! {
                 continue;
             }
             let disagree = if first[i] != second[i] {
-                " (the two reachability walks disagree here, which is a planforge bug: please report it)"
+                " (the two reachability walks disagree here, which is a bug in the checks: please report it)"
             } else {
                 ""
             };
             let tool = n.tool().map(|t| format!(" (tool `{t}`)")).unwrap_or_default();
-            out.push(
-                Issue::new(CODE,
-                    format!(
-                        "call `{}`{tool} can never run: no route from the entry `{entry}` reaches it{disagree}, so its tool is never invoked and its authority is not part of what is approved; connect it from a step that runs before it (`planforge connect <step> {}`) or remove it",
-                        n.id, n.id
-                    ),
-                )
-                .node(n.id.clone()),
-            );
+            let issue = Issue::new(CODE,
+                format!(
+                    "call `{}`{tool} can never run: no route from the entry `{entry}` reaches it{disagree}, so its tool is never invoked and its authority is not part of what is approved",
+                    n.id
+                ),
+            )
+            .node(n.id.clone());
+            // `unreachable_node` reports the same node just before, with these
+            // fixes, unless the first walk reached it or the node is a
+            // duplicate: answers stay short when both fire.
+            let reported = !first[i] && cx.graph.index_of(&n.id) == Some(i);
+            out.push(if reported {
+                issue
+            } else {
+                issue
+                    .fix(Remedy::Connect { from: Pick::any("a step before it"), to: Pick::id(&n.id), handle: None })
+                    .fix(Remedy::RemoveNode { node: n.id.clone() })
+            });
         }
     }
 }
@@ -96,6 +106,7 @@ declare_check! {
 mod tests {
     use super::{UnreachableCall, independent_reach};
     use crate::check::testing::*;
+    use crate::model::remedy::{Pick, Remedy};
 
     #[test]
     fn fires_on_a_detached_call_only() {
@@ -106,6 +117,21 @@ mod tests {
         let issues = run_one(&UnreachableCall, &p);
         assert_eq!(issues.len(), 1);
         assert_eq!(issues[0].node_id.as_deref(), Some("lost"));
+        // `unreachable_node` carries the fixes for the same node.
+        assert!(issues[0].fixes.is_empty());
+        let by_node = run_one(&crate::check::unreachable_node::UnreachableNode, &p);
+        let lost = by_node
+            .iter()
+            .find(|i| i.node_id.as_deref() == Some("lost"))
+            .expect("reported by unreachable_node too");
+        assert_eq!(
+            lost.fixes[0].remedy,
+            Remedy::Connect {
+                from: Pick::any("a step before it"),
+                to: Pick::id("lost"),
+                handle: None
+            }
+        );
     }
 
     #[test]

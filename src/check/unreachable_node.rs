@@ -1,6 +1,7 @@
 //! Complexity: O(n + e) (one walk from the entry, shared through the graph).
 
 use crate::model::Issue;
+use crate::model::remedy::{Pick, Remedy};
 
 declare_check! {
     /// ## What it finds
@@ -20,7 +21,7 @@ declare_check! {
     /// {"nodes": [{"id": "start", "kind": "entry", "definition": {"input": []}},
     ///            {"id": "notify", "kind": "call", "definition": {}}], "edges": []}
     /// ```
-    /// Fixed: `planforge connect start notify`.
+    /// Fixed: connect `start` to `notify`.
     pub UnreachableNode { code: "unreachable_node", severity: Blocking, needs: ROUTES, source: Check }
     fn run(cx, out) {
         let reach = cx.graph.reachable();
@@ -30,11 +31,13 @@ declare_check! {
                 out.push(
                     Issue::new(CODE,
                         format!(
-                            "{} node `{}` cannot be reached from the entry `{entry}` over any edge, so it would never run; connect it from a step before it (`planforge connect <step> {}`) or remove it",
-                            n.kind, n.id, n.id
+                            "{} node `{}` cannot be reached from the entry `{entry}` over any edge, so it would never run",
+                            n.kind, n.id
                         ),
                     )
-                    .node(n.id.clone()),
+                    .node(n.id.clone())
+                    .fix(Remedy::Connect { from: Pick::any("a step before it"), to: Pick::id(&n.id), handle: None })
+                    .fix(Remedy::RemoveNode { node: n.id.clone() }),
                 );
             }
         }
@@ -45,6 +48,7 @@ declare_check! {
 mod tests {
     use super::UnreachableNode;
     use crate::check::testing::*;
+    use crate::model::remedy::{Pick, Remedy};
 
     #[test]
     fn fires_on_a_detached_node() {
@@ -55,6 +59,20 @@ mod tests {
         let issues = run_one(&UnreachableNode, &p);
         assert_eq!(issues.len(), 1);
         assert_eq!(issues[0].node_id.as_deref(), Some("lost"));
+        assert_eq!(
+            issues[0].fixes[0].remedy,
+            Remedy::Connect {
+                from: Pick::any("a step before it"),
+                to: Pick::id("lost"),
+                handle: None
+            }
+        );
+        assert_eq!(
+            issues[0].fixes[1].remedy,
+            Remedy::RemoveNode {
+                node: "lost".into()
+            }
+        );
     }
 
     #[test]

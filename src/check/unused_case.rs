@@ -3,7 +3,8 @@
 use crate::check::support::is_canonical;
 use crate::model::Issue;
 use crate::model::hash::FastSet as HashSet;
-use crate::model::{Handle, NodeKind};
+use crate::model::remedy::{Fill, Pick, Remedy};
+use crate::model::{Handle, NodeKind, Value};
 
 declare_check! {
     /// ## What it finds
@@ -25,7 +26,7 @@ declare_check! {
     /// {"nodes": [{"id": "route", "kind": "select", "definition": {"evaluator": "structured", "predicate": {}, "cases": ["bug", "feature"]}}],
     ///  "edges": [{"id": "e1", "from": "route", "to": "triage", "handle": "case_bug"}]}
     /// ```
-    /// Fixed: `planforge connect route plan_feature --handle case_feature`.
+    /// Fixed: connect `route` to `plan_feature` on `case_feature`.
     pub UnusedCase { code: "unused_case", severity: Advisory, needs: NOTHING, source: Check }
     fn run(cx, out) {
         let g = &cx.graph;
@@ -50,12 +51,27 @@ declare_check! {
                 out.push(
                     Issue::new(CODE,
                         format!(
-                            "select `{}` declares the case `{label}` but no edge leaves it on `case_{label}`, so when that case is picked no case step runs; connect one (`planforge connect {} <step> --handle case_{label}`) or remove `{label}` from `cases`",
-                            n.id, n.id
+                            "select `{}` declares the case `{label}` but no edge leaves it on `case_{label}`, so when that case is picked no case step runs",
+                            n.id
                         ),
                     )
                     .node(n.id.clone())
-                    .at(format!("/definition/cases/{k}")),
+                    .at(format!("/definition/cases/{k}"))
+                    .fix(Remedy::Connect {
+                        from: Pick::id(&n.id),
+                        to: Pick::any(format!("the step for `{label}`")),
+                        handle: Some(format!("case_{label}")),
+                    })
+                    .fix(
+                        Remedy::SetField {
+                            node: n.id.clone(),
+                            path: "cases".into(),
+                            value: Fill::Value(Value::Array(
+                                cases.iter().filter(|c| c.as_str() != Some(label)).cloned().collect(),
+                            )),
+                        }
+                        .when(format!("if `{label}` is not a case after all; then remove its predicate too")),
+                    ),
                 );
             }
         }
@@ -68,6 +84,7 @@ mod tests {
     use crate::check::testing::*;
     use crate::model::NodeKind;
     use crate::model::Severity;
+    use crate::model::remedy::{Fill, Pick, Remedy};
     use serde_json::json;
 
     fn sel() -> crate::model::Node {
@@ -88,6 +105,22 @@ mod tests {
         assert_eq!(issues.len(), 1);
         assert_eq!(issues[0].severity(), Severity::Advisory);
         assert_eq!(issues[0].pointer.as_deref(), Some("/definition/cases/1"));
+        assert_eq!(
+            issues[0].fixes[0].remedy,
+            Remedy::Connect {
+                from: Pick::id("route"),
+                to: Pick::any("the step for `feature`"),
+                handle: Some("case_feature".into())
+            }
+        );
+        assert_eq!(
+            issues[0].fixes[1].remedy,
+            Remedy::SetField {
+                node: "route".into(),
+                path: "cases".into(),
+                value: Fill::Value(crate::model::Value::Array(vec!["bug".into()])),
+            }
+        );
     }
 
     #[test]

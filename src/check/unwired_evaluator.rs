@@ -3,8 +3,9 @@
 use crate::check::predicate::STRUCTURED;
 use crate::check::support::is_canonical;
 use crate::model::Issue;
-use crate::model::NodeKind;
+use crate::model::remedy::{Fill, Remedy};
 use crate::model::suggest;
+use crate::model::{NodeKind, Value};
 
 declare_check! {
     /// ## What it finds
@@ -50,23 +51,33 @@ declare_check! {
             if reg.has_evaluator(ev) {
                 continue;
             }
-            out.push(
-                Issue::new(CODE,
-                    format!(
-                        "{} node `{}` uses the evaluator `{ev}`{}, which is not wired (the registry does not list it under `evaluators`), so nothing could decide where the run goes; {}, or add `{ev}` to the registry's `evaluators`",
-                        n.kind,
-                        n.id,
-                        suggest::did_you_mean(ev, wired.iter().copied()),
-                        if wired.len() == 1 {
-                            "use the built-in `structured` evaluator (predicates like {\"path\": \"node.field\", \"op\": \"eq\", \"value\": …})".to_string()
-                        } else {
-                            format!("use one of {} (`structured` is built in)", suggest::choices(ev, wired.iter().copied()))
-                        }
-                    ),
-                )
-                .node(n.id.clone())
-                .at("/definition/evaluator"),
-            );
+            let near = suggest::closest(ev, wired.iter().copied());
+            let set = |e: &str| Remedy::SetField {
+                node: n.id.clone(),
+                path: "evaluator".into(),
+                value: Fill::Value(Value::String(e.to_string())),
+            };
+            let mut issue = Issue::new(CODE,
+                format!(
+                    "{} node `{}` uses the evaluator `{ev}`{}, which is not wired (the registry does not list it under `evaluators`, where its owner can add it), so nothing could decide where the run goes; {}",
+                    n.kind,
+                    n.id,
+                    near.map(|c| format!(" (did you mean `{c}`?)")).unwrap_or_default(),
+                    if wired.len() == 1 {
+                        "the built-in `structured` evaluator takes predicates like {\"path\": \"node.field\", \"op\": \"eq\", \"value\": …}".to_string()
+                    } else {
+                        format!("the wired evaluators are {} (`structured` is built in)", suggest::choices(ev, wired.iter().copied()))
+                    }
+                ),
+            )
+            .node(n.id.clone())
+            .at("/definition/evaluator");
+            if let Some(near) = near.filter(|c| *c != STRUCTURED) {
+                issue = issue.fix(set(near).when(format!("if `{near}` is the evaluator meant")));
+            }
+            out.push(issue.fix(
+                set(STRUCTURED).when("then write its predicate in the structured form"),
+            ));
         }
     }
 }
@@ -76,6 +87,7 @@ mod tests {
     use super::UnwiredEvaluator;
     use crate::check::testing::*;
     use crate::model::NodeKind;
+    use crate::model::remedy::{Fill, Remedy};
     use serde_json::json;
 
     fn br(ev: &str) -> crate::model::Node {
@@ -95,6 +107,14 @@ mod tests {
         );
         assert_eq!(issues.len(), 1);
         assert!(issues[0].message.contains("`structured`") && issues[0].message.contains("`lua`"));
+        assert_eq!(
+            issues[0].fixes.last().unwrap().remedy,
+            Remedy::SetField {
+                node: "b".into(),
+                path: "evaluator".into(),
+                value: Fill::Value(crate::model::Value::String("structured".into())),
+            }
+        );
     }
 
     #[test]

@@ -92,7 +92,9 @@ pub enum Remedy {
     Disconnect {
         edge: String,
     },
-    /// Move an edge to another handle: disconnect it, connect again.
+    /// Disconnect an edge and connect its two nodes again on `handle`: moves
+    /// it to another handle, or (on the same handle) gives it a new minted
+    /// id.
     ChangeHandle {
         edge: String,
         from: String,

@@ -266,6 +266,20 @@ pub fn is_lookalike(m: &Map) -> bool {
     m.len() > 1 && (m.contains_key(REF_KEY) || m.contains_key(PARAM_KEY))
 }
 
+/// A look-alike object with only its `$ref` (or `$param`) key, when that
+/// reads as a reference (or a hole): what its author most likely meant.
+pub fn lookalike_meant(m: &Map) -> Option<Value> {
+    let key = if m.contains_key(REF_KEY) {
+        REF_KEY
+    } else {
+        PARAM_KEY
+    };
+    let only = serde_json::json!({ key: to_json(m.get(key)?) });
+    from_json(&only, "")
+        .ok()
+        .filter(|v| matches!(v, Value::Ref(_) | Value::Param(_)))
+}
+
 /// IR → wire JSON.
 pub fn to_json(v: &Value) -> serde_json::Value {
     match v {
