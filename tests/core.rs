@@ -627,3 +627,49 @@ fn one_damaged_plan_does_not_hide_the_others_from_list() {
     );
     assert_eq!(env.code(&["status", "-p", "plan-bad"]), 3);
 }
+
+#[test]
+fn refusals_and_findings_give_runnable_command_lines_and_json_fix_objects() {
+    let env = Env::new();
+    small_plan(&env, "plan-fix");
+    env.ok(&[
+        "add-node",
+        "pay",
+        "--kind",
+        "call",
+        "--tool",
+        "read_artifact",
+    ]);
+    // The freeze refusal lists each finding with its fix as a command line.
+    let out = env.run(&["freeze"]);
+    assert_eq!(out.status.code(), Some(1));
+    let all = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(all.contains("planforge set pay replaySafe true"), "{all}");
+    // In JSON the same fix is an object.
+    let doc = env.json(&["validate"]);
+    let fix = doc["issues"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|i| i["code"] == "missing_replay_safe")
+        .map(|i| i["fix"].clone())
+        .unwrap();
+    assert_eq!(fix["action"], "set_field");
+    assert_eq!(fix["nodeId"], "pay");
+    assert_eq!(fix["path"], "replaySafe");
+    assert_eq!(fix["value"], true);
+    // A lifecycle refusal names the command that gets out of it.
+    env.ok(&["remove-node", "pay"]);
+    env.ok(&["freeze"]);
+    let out = env.run(&["add-node", "late", "--kind", "join"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("help: planforge unfreeze"), "{err}");
+    let out = env.run(&["--format", "json", "add-node", "late", "--kind", "join"]);
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["error"]["fix"]["action"], "unfreeze", "{doc}");
+}

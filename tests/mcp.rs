@@ -127,6 +127,9 @@ impl Client {
             .as_str()
             .unwrap_or_else(|| panic!("{name}: {r}"))
             .to_string();
+        if !name.starts_with("raw_") {
+            common::assert_model_text(&text);
+        }
         (result["isError"] == json!(true), text)
     }
 
@@ -268,6 +271,7 @@ fn a_client_builds_freezes_and_submits_a_plan() {
         assert_eq!(by_name(d)["annotations"]["destructiveHint"], true, "{d}");
     }
     for t in tools {
+        common::assert_model_text(t["description"].as_str().unwrap());
         let a = &t["annotations"];
         assert_eq!(a["openWorldHint"], false, "{t}");
         assert!(a["idempotentHint"].is_boolean(), "{t}");

@@ -35,10 +35,11 @@ impl Env {
     /// Runs `planforge tool NAME ARGS`: (exit code, stdout).
     fn tool(&self, name: &str, args: Value) -> (i32, String) {
         let out = self.run(&["tool", name, &args.to_string()], None);
-        (
-            out.status.code().unwrap(),
-            String::from_utf8(out.stdout).unwrap(),
-        )
+        let text = String::from_utf8(out.stdout).unwrap();
+        if !name.starts_with("raw_") {
+            common::assert_model_text(&text);
+        }
+        (out.status.code().unwrap(), text)
     }
 
     fn ok(&self, name: &str, args: Value) -> String {
@@ -53,6 +54,9 @@ impl Env {
         let a = ["--format", "json", "tool", name, &args];
         let out = self.run(&a, None);
         let doc = parse_json(&out, &a);
+        if let Some(text) = doc["text"].as_str() {
+            common::assert_model_text(text);
+        }
         (out.status.code().unwrap(), doc)
     }
 }

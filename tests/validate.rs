@@ -212,9 +212,12 @@ fn the_unknown_tool_of_the_third_node_is_reported_at_its_string_value_json() {
         "{}",
         out.stderr
     );
+    // A document's fix is an edit of the document.
     assert!(
         out.stderr
-            .contains("  help: Use one of the registry's tools")
+            .contains("  help: in node `tell`, set `definition.tool` to \"tickets_get\""),
+        "{}",
+        out.stderr
     );
     assert!(
         out.stderr

@@ -234,7 +234,7 @@ mod unknown_case;
 mod unknown_field;
 mod unknown_node;
 pub(crate) mod unknown_param;
-mod unknown_tool;
+pub(crate) mod unknown_tool;
 mod unreachable_call;
 mod unreachable_node;
 mod unreconciled_unit;

@@ -414,7 +414,7 @@ mod tests {
         .unwrap();
         let f = &t.findings[0];
         let start = f.location.as_ref().unwrap().start;
-        let d = IssueDiagnostic::new(&t, f);
+        let d = IssueDiagnostic::new(&t, f, &crate::cli::voice::CliVoice::default());
         let g = issue_report(
             &d,
             Style::Graphical {
@@ -441,7 +441,7 @@ mod tests {
             &crate::forge::validate::Options::default(),
         )
         .unwrap();
-        let d = IssueDiagnostic::new(&t, &t.findings[0]);
+        let d = IssueDiagnostic::new(&t, &t.findings[0], &crate::cli::voice::CliVoice::default());
         let g = issue_report(
             &d,
             Style::Graphical {
@@ -455,7 +455,10 @@ mod tests {
         );
         assert!(g.contains("[p.json:3:54]"), "{g}");
         assert!(g.contains("node `a`: definition.tool"), "{g}");
-        assert!(g.contains("help: Use one of the registry's tools"), "{g}");
+        assert!(
+            g.contains("help: planforge set a tool <a tool from the registry>"),
+            "{g}"
+        );
         // The underline sits exactly under `"nope"` (6 characters).
         let lines: Vec<&str> = g.lines().collect();
         let at = lines.iter().position(|l| l.contains("\"nope\"")).unwrap();

@@ -6,6 +6,8 @@
 
 /// A finding in its JSON form.
 pub use crate::wire::findings::issue_json;
+/// A finding's or an error's fixes as `fix` and `alternatives` keys.
+pub use crate::wire::remedy::insert_fixes;
 
 // The wire form of what renderers print (JSON documents and inline values).
 pub use crate::wire::codec::approval_json;

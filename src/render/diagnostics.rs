@@ -8,6 +8,7 @@ use crate::forge::present::Span;
 use crate::forge::validate::{Finding, Target, Validation};
 use crate::model::Issue;
 use crate::model::Severity;
+use crate::model::remedy::{Remedy, Voice};
 use miette::{LabeledSpan, MietteError, MietteSpanContents, SourceCode, SourceSpan, SpanContents};
 use serde_json::{Value, json};
 use std::fmt;
@@ -19,8 +20,11 @@ pub struct IssueDiagnostic {
     pub code: &'static str,
     pub severity: Severity,
     pub message: String,
-    /// How to fix it (the check's "How to fix", one paragraph).
+    /// How to fix it: the finding's fixes in the reader's words, else the
+    /// check's "How to fix" (one paragraph).
     pub help: Option<String>,
+    /// Where to read more about the code, in the reader's words.
+    pub see: String,
     /// A path, `stdin`, or a plan id.
     pub file: String,
     /// Where the value starts, 1-based.
@@ -33,18 +37,26 @@ pub struct IssueDiagnostic {
 }
 
 impl IssueDiagnostic {
-    pub fn new(target: &Target, f: &Finding) -> IssueDiagnostic {
-        IssueDiagnostic::with_source(f, Arc::new(SourceText::of(target)))
+    pub fn new(target: &Target, f: &Finding, v: &dyn Voice) -> IssueDiagnostic {
+        IssueDiagnostic::with_source(f, Arc::new(SourceText::of(target)), v)
     }
 
     /// As [`IssueDiagnostic::new`], sharing the target's indexed text.
-    pub fn with_source(f: &Finding, source: Arc<SourceText>) -> IssueDiagnostic {
+    pub fn with_source(f: &Finding, source: Arc<SourceText>, v: &dyn Voice) -> IssueDiagnostic {
         let i = &f.issue;
+        let help = if i.fixes.is_empty() {
+            crate::forge::explain::how_to_fix(i.code.name)
+        } else {
+            Some(v.fixes(&i.fixes))
+        };
         IssueDiagnostic {
             code: i.code.name,
             severity: i.severity(),
             message: i.message.clone(),
-            help: crate::forge::explain::how_to_fix(i.code.name),
+            help,
+            see: v.say(&Remedy::Explain {
+                code: i.code.name.to_string(),
+            }),
             file: source.name.clone(),
             start: f.location.as_ref().map(|l| l.start),
             pointer: f.pointer.clone(),
@@ -188,7 +200,7 @@ impl miette::Diagnostic for IssueDiagnostic {
     }
     /// Not a web address: where to read more, shown beside the code.
     fn url<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
-        Some(Box::new(format!("planforge explain {}", self.code)))
+        Some(Box::new(&self.see))
     }
     fn source_code(&self) -> Option<&dyn SourceCode> {
         self.source.as_ref().map(|s| &**s as &dyn SourceCode)
@@ -212,31 +224,40 @@ pub fn plain(d: &IssueDiagnostic) -> String {
     if let Some(h) = &d.help {
         out.push_str(&format!("  help: {h}\n"));
     }
-    out.push_str(&format!("  see: planforge explain {}\n", d.code));
+    out.push_str(&format!("  see: {}\n", d.see));
     out
 }
 
 /// Every finding of a validation, as diagnostics.
-pub fn diagnostics(v: &Validation) -> Vec<IssueDiagnostic> {
-    v.targets
-        .iter()
-        .flat_map(|t| {
-            let source = Arc::new(SourceText::of(t));
+/// A stored plan's fixes are worded by `voice_of` its target (commands);
+/// a document's as edits of the document.
+pub fn diagnostics<V: Voice>(
+    v: &Validation,
+    voice_of: impl Fn(&Target) -> V,
+) -> Vec<IssueDiagnostic> {
+    let mut out = Vec::new();
+    for t in &v.targets {
+        let source = Arc::new(SourceText::of(t));
+        let own = voice_of(t);
+        let doc = super::voice::DocumentVoice { other: &own };
+        let voice: &dyn Voice = if t.stored { &own } else { &doc };
+        out.extend(
             t.findings
                 .iter()
-                .map(move |f| IssueDiagnostic::with_source(f, source.clone()))
-        })
-        .collect()
+                .map(|f| IssueDiagnostic::with_source(f, source.clone(), voice)),
+        );
+    }
+    out
 }
 
 /// The blocking findings of one target, as diagnostics (freeze and submit
 /// refusals).
-pub fn blocking(t: &Target) -> Vec<IssueDiagnostic> {
+pub fn blocking(t: &Target, voice: &dyn Voice) -> Vec<IssueDiagnostic> {
     let source = Arc::new(SourceText::of(t));
     t.findings
         .iter()
         .filter(|f| f.issue.is_blocking())
-        .map(|f| IssueDiagnostic::with_source(f, source.clone()))
+        .map(|f| IssueDiagnostic::with_source(f, source.clone(), voice))
         .collect()
 }
 
@@ -295,7 +316,7 @@ pub fn json(v: &Validation) -> Value {
         for f in &t.findings {
             let i = &f.issue;
             let l = f.location.as_ref();
-            issues.push(json!({
+            let mut issue = json!({
                 "code": i.code.name,
                 "severity": i.severity().as_str(),
                 "message": i.message,
@@ -308,7 +329,11 @@ pub fn json(v: &Validation) -> Value {
                 "column": l.map(|l| l.start.column),
                 "endLine": l.map(|l| l.end.line),
                 "endColumn": l.map(|l| l.end.column),
-            }));
+            });
+            if let Value::Object(m) = &mut issue {
+                crate::forge::present::insert_fixes(m, &i.fixes);
+            }
+            issues.push(issue);
         }
     }
     let omitted: usize = v.targets.iter().map(|t| t.omitted).sum();
@@ -418,7 +443,7 @@ mod tests {
     fn plain_text_names_file_line_and_column() {
         let t = target();
         let v = Validation { targets: vec![t] };
-        let d = diagnostics(&v);
+        let d = diagnostics(&v, |_| crate::cli::voice::CliVoice::default());
         assert_eq!(d.len(), 1);
         let p = plain(&d[0]);
         assert!(
@@ -430,7 +455,7 @@ mod tests {
             "{p}"
         );
         assert!(
-            p.contains("\n  help: Use one of the registry's tools"),
+            p.contains("\n  help: in node `a`, set `definition.tool` to <a tool from the registry>, or add `nope`"),
             "{p}"
         );
         assert!(
@@ -443,7 +468,7 @@ mod tests {
     #[test]
     fn the_label_underlines_the_value() {
         let t = target();
-        let d = IssueDiagnostic::new(&t, &t.findings[0]);
+        let d = IssueDiagnostic::new(&t, &t.findings[0], &crate::cli::voice::CliVoice::default());
         let labels: Vec<LabeledSpan> = miette::Diagnostic::labels(&d).unwrap().collect();
         let s = labels[0].inner();
         assert_eq!(&t.text[s.offset()..s.offset() + s.len()], "\"nope\"");

@@ -15,6 +15,7 @@ pub mod read;
 pub mod sarif;
 pub mod status;
 pub mod templates;
+pub mod voice;
 
 /// How many terminal columns a string takes (wide characters count two).
 pub fn width(s: &str) -> usize {

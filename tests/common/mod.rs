@@ -245,3 +245,89 @@ impl Out {
         self.code(0)
     }
 }
+
+/// The CLI commands, as a model must never read them.
+const COMMANDS: &[&str] = &[
+    "init",
+    "list",
+    "use",
+    "create",
+    "remove",
+    "author",
+    "status",
+    "show",
+    "outline",
+    "read",
+    "add-node",
+    "set-config",
+    "set",
+    "phase",
+    "connect",
+    "disconnect",
+    "remove-node",
+    "bounds",
+    "edit",
+    "undo",
+    "validate",
+    "freeze",
+    "unfreeze",
+    "submit",
+    "clone",
+    "diff",
+    "raw",
+    "ops",
+    "export",
+    "import",
+    "graph",
+    "templates",
+    "instantiate",
+    "orchestrate",
+    "explain",
+    "tool",
+    "mcp",
+    "repl",
+    "completions",
+    "log",
+    "redo",
+    "registry",
+];
+
+/// Panics when text meant for a model speaks the CLI's vocabulary: a
+/// `planforge <command>` line, a `--flag`, or the `@node.path` shorthand.
+/// (Raw JSON answers are the model's own data and are not checked.)
+#[track_caller]
+pub fn assert_model_text(text: &str) {
+    for (at, _) in text.match_indices("planforge ") {
+        let next = text[at + "planforge ".len()..]
+            .split(|c: char| !(c.is_ascii_lowercase() || c == '-'))
+            .next()
+            .unwrap_or("");
+        assert!(
+            !COMMANDS.contains(&next),
+            "a model reads the CLI command `planforge {next}`:\n{text}"
+        );
+    }
+    let b = text.as_bytes();
+    for (at, _) in text.match_indices("--") {
+        let before_ok = at == 0 || matches!(b[at - 1], b' ' | b'`' | b'(' | b'\n' | b'\'');
+        let after = b.get(at + 2).copied().unwrap_or(b' ');
+        assert!(
+            !(before_ok && after.is_ascii_lowercase()),
+            "a model reads a CLI flag at `{}`:\n{text}",
+            &text[at..(at + 20).min(text.len())]
+        );
+    }
+    for (at, _) in text.match_indices('@') {
+        let before_ok = at == 0 || matches!(b[at - 1], b' ' | b'`' | b'(' | b'\n' | b'\'' | b'"');
+        let rest = &text[at + 1..];
+        let id: String = rest
+            .chars()
+            .take_while(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == '_')
+            .collect();
+        let shorthand = !id.is_empty() && rest[id.len()..].starts_with(['.', '[', '`', ' ', ')']);
+        assert!(
+            !(before_ok && shorthand),
+            "a model reads the `@node.path` shorthand `@{id}`:\n{text}"
+        );
+    }
+}

@@ -25,7 +25,7 @@ pub fn run(s: &mut Session, _a: FreezeArgs) -> Result<Reply> {
     // export text (text mode only).
     let diagnostics = if s.format() == crate::cli::Format::Text {
         let located = forge.locate(&plan, f.report.clone())?;
-        crate::render::diagnostics::blocking(&located)
+        crate::render::diagnostics::blocking(&located, &s.voice(&plan))
     } else {
         Vec::new()
     };

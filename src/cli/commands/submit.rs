@@ -35,7 +35,7 @@ pub fn run(s: &mut Session, a: SubmitArgs) -> Result<Reply> {
         // text (text mode only).
         let diagnostics = if s.format() == crate::cli::Format::Text {
             let located = forge.locate(&plan, preview.report.clone())?;
-            crate::render::diagnostics::blocking(&located)
+            crate::render::diagnostics::blocking(&located, &s.voice(&plan))
         } else {
             Vec::new()
         };

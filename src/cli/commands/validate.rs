@@ -136,7 +136,15 @@ pub fn run(s: &mut Session, a: ValidateArgs) -> Result<Reply> {
             render::diagnostics::summary(&v),
             render::diagnostics::json(&v),
         )
-        .diagnostics(render::diagnostics::diagnostics(&v)),
+        .diagnostics(render::diagnostics::diagnostics(&v, |t| match &t.plan_id {
+            Some(p) if t.stored => s.voice(p),
+            _ => crate::cli::voice::CliVoice::default(),
+        })),
+    };
+    let reply = if registry.is_none() && format == Format::Text {
+        reply.note("no registry was found, so the checks that need one were skipped; pass --registry FILE to run them")
+    } else {
+        reply
     };
     Ok(reply.exit(exit))
 }

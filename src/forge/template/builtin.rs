@@ -38,7 +38,7 @@ pub const FILES: &[(&str, &str)] = &[
 ];
 
 /// What each file starts with.
-pub const HEADER: &str = "# A built-in planforge template, generated from the orchestration emitter\n# (src/orchestrate/emit.rs). Do not edit: regenerate with\n# PLANFORGE_UPDATE_TEMPLATES=1 cargo test --lib builtin_files_are_fresh\n";
+pub const HEADER: &str = "# A built-in planforge template, generated from the orchestration emitter\n# (src/forge/orchestrate/emit.rs). Do not edit: regenerate with\n# PLANFORGE_UPDATE_TEMPLATES=1 cargo test --lib builtin_files_are_fresh\n";
 
 const ROLE_BYTES: u64 = 120;
 const GOAL_BYTES: u64 = 2000;
@@ -256,7 +256,8 @@ mod tests {
 
     #[test]
     fn builtin_files_are_fresh() {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/template/builtin");
+        let dir =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/forge/template/builtin");
         let update = std::env::var_os("PLANFORGE_UPDATE_TEMPLATES").is_some();
         let generated = generate();
         assert_eq!(
@@ -271,7 +272,7 @@ mod tests {
             }
             assert_eq!(
                 *embedded, text,
-                "src/template/builtin/{id}.yaml is stale; run PLANFORGE_UPDATE_TEMPLATES=1 cargo test --lib builtin_files_are_fresh"
+                "src/forge/template/builtin/{id}.yaml is stale; run PLANFORGE_UPDATE_TEMPLATES=1 cargo test --lib builtin_files_are_fresh"
             );
             let parsed = super::super::parse(embedded, Syntax::Yaml, Origin::Builtin).unwrap();
             assert_eq!(&parsed, t, "{id} does not read back as generated");

@@ -80,11 +80,9 @@ pub fn to_json(t: &Template) -> serde_json::Value {
 pub fn check(t: &Template, registry: Option<&Registry>) -> Vec<Issue> {
     let mut out = Vec::new();
     crate::check::unknown_param::find(&t.content, &t.params, &mut out);
-    if let Some(reg) = registry
-        && let Some(unknown_tool) = crate::check::by_code("unknown_tool")
-    {
+    if let Some(reg) = registry {
         let cx = crate::check::Cx::new(&t.content, Some(reg));
-        unknown_tool.run(&cx, &mut out);
+        crate::check::Check::run(&crate::check::unknown_tool::UnknownTool, &cx, &mut out);
     }
     crate::check::param_not_declassified::find(&t.content, &mut out);
     out

@@ -341,11 +341,11 @@ pub fn call(forge: &Forge, tool: &Tool, args: Value, gate: Gate) -> Outcome {
         return Outcome::error(
             tool.name,
             Error::refused(format!(
-                "this server is read-only (started with --read-only), and {} changes plans, so nothing was done",
+                "this server is read-only, and {} changes plans, so nothing was done",
                 tool.name
             ))
             .with_help(format!(
-                "read with the read-only tools ({}), or ask for a server without --read-only",
+                "read with the read-only tools ({}), or ask the owner for a server that may write",
                 readers.join(", ")
             )),
         );
