@@ -2,11 +2,10 @@
 
 pub mod check;
 pub mod cli;
-
 pub mod forge;
-pub mod mcp;
+pub(crate) mod mcp;
 pub mod model;
 pub mod registry;
-pub mod render;
+pub(crate) mod render;
 pub mod store;
 pub mod wire;

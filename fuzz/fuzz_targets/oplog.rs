@@ -37,5 +37,5 @@ fuzz_target!(|data: &[u8]| {
         digest,
         "the fold is not deterministic"
     );
-    let _ = planforge::check::run(&folded.content, Some(registry()), folded.issues);
+    let _ = planforge::check::run(&folded.content, Some(registry()), planforge::check::notes::issues(&folded.notes));
 });

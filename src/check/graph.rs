@@ -9,44 +9,42 @@ use crate::model::{Content, Edge, Node, NodeKind};
 use std::cell::OnceCell;
 
 /// Route counts saturate here: past it a count is "too many to trust".
-pub const MAX_ROUTES: u64 = 10_000;
+pub(crate) const MAX_ROUTES: u64 = 10_000;
 
-pub struct Graph<'a> {
-    pub content: &'a Content,
+pub(crate) struct Graph<'a> {
+    pub(crate) content: &'a Content,
     /// Node id → index (first occurrence).
-    pub idx: HashMap<&'a str, usize>,
+    pub(crate) idx: HashMap<&'a str, usize>,
     /// Outgoing / incoming edge indices per node (edges whose both ends exist).
-    pub out: Vec<Vec<usize>>,
-    pub inc: Vec<Vec<usize>>,
+    pub(crate) out: Vec<Vec<usize>>,
+    pub(crate) inc: Vec<Vec<usize>>,
     /// Per edge: (from, to) node indices when both exist.
-    pub ends: Vec<Option<(usize, usize)>>,
-    pub entries: Vec<usize>,
+    pub(crate) ends: Vec<Option<(usize, usize)>>,
+    pub(crate) entries: Vec<usize>,
     /// Per node: whether it is the first with its id (a duplicated id is
     /// reported once, at its first node).
-    pub canonical: Vec<bool>,
+    pub(crate) canonical: Vec<bool>,
     /// A topological order, when the graph is acyclic.
-    pub topo: Option<Vec<usize>>,
+    pub(crate) topo: Option<Vec<usize>>,
     reach: OnceCell<Vec<bool>>,
     idom: OnceCell<Vec<Option<usize>>>,
-    routes: OnceCell<Vec<u64>>,
     topo_pos: OnceCell<Vec<usize>>,
-    after_join: OnceCell<Vec<bool>>,
     dom_tree: OnceCell<DomTree>,
     executions: OnceCell<Vec<u64>>,
     topo2_pos: OnceCell<Vec<usize>>,
 }
 
 /// The dominator tree, numbered for O(1) dominance tests.
-pub struct DomTree {
+pub(crate) struct DomTree {
     /// Preorder entry / exit times (`usize::MAX` for unreachable nodes).
-    pub tin: Vec<usize>,
-    pub tout: Vec<usize>,
+    pub(crate) tin: Vec<usize>,
+    pub(crate) tout: Vec<usize>,
     /// Depth below the entry (0 for the entry).
-    pub depth: Vec<usize>,
+    pub(crate) depth: Vec<usize>,
 }
 
 impl<'a> Graph<'a> {
-    pub fn new(content: &'a Content) -> Graph<'a> {
+    pub(crate) fn new(content: &'a Content) -> Graph<'a> {
         let n = content.nodes.len();
         let mut idx = HashMap::with_capacity_and_hasher(n, Default::default());
         let mut canonical = vec![false; n];
@@ -88,49 +86,43 @@ impl<'a> Graph<'a> {
             topo,
             reach: OnceCell::new(),
             idom: OnceCell::new(),
-            routes: OnceCell::new(),
             topo_pos: OnceCell::new(),
-            after_join: OnceCell::new(),
             dom_tree: OnceCell::new(),
             executions: OnceCell::new(),
             topo2_pos: OnceCell::new(),
         }
     }
 
-    pub fn node(&self, i: usize) -> &'a Node {
+    pub(crate) fn node(&self, i: usize) -> &'a Node {
         &self.content.nodes[i]
     }
-    pub fn edge(&self, ei: usize) -> &'a Edge {
+    pub(crate) fn edge(&self, ei: usize) -> &'a Edge {
         &self.content.edges[ei]
     }
-    pub fn index_of(&self, id: &str) -> Option<usize> {
+    pub(crate) fn index_of(&self, id: &str) -> Option<usize> {
         self.idx.get(id).copied()
     }
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.content.nodes.len()
     }
-    pub fn is_empty(&self) -> bool {
-        self.content.nodes.is_empty()
-    }
-
     /// The single entry, when there is exactly one.
-    pub fn entry(&self) -> Option<usize> {
+    pub(crate) fn entry(&self) -> Option<usize> {
         (self.entries.len() == 1).then(|| self.entries[0])
     }
 
     /// Whether route, dominator and taint analyses can run: acyclic with
     /// exactly one entry.
-    pub fn is_routable(&self) -> bool {
+    pub(crate) fn is_routable(&self) -> bool {
         self.topo.is_some() && self.entries.len() == 1
     }
 
     /// Successor node indices of `i` (one per edge: parallel edges repeat).
-    pub fn succs(&self, i: usize) -> impl Iterator<Item = usize> + '_ {
+    pub(crate) fn succs(&self, i: usize) -> impl Iterator<Item = usize> + '_ {
         self.out[i]
             .iter()
             .filter_map(move |&e| self.ends[e].map(|(_, t)| t))
     }
-    pub fn preds(&self, i: usize) -> impl Iterator<Item = usize> + '_ {
+    pub(crate) fn preds(&self, i: usize) -> impl Iterator<Item = usize> + '_ {
         self.inc[i]
             .iter()
             .filter_map(move |&e| self.ends[e].map(|(f, _)| f))
@@ -138,7 +130,7 @@ impl<'a> Graph<'a> {
 
     /// Reachable from the entry over any handle (all false without exactly
     /// one entry). O(n + e).
-    pub fn reachable(&self) -> &[bool] {
+    pub(crate) fn reachable(&self) -> &[bool] {
         self.reach.get_or_init(|| {
             let mut seen = vec![false; self.len()];
             if let Some(s) = self.entry() {
@@ -158,7 +150,7 @@ impl<'a> Graph<'a> {
     }
 
     /// Position of each node in the topological order (usize::MAX if none).
-    pub fn topo_pos(&self) -> &[usize] {
+    pub(crate) fn topo_pos(&self) -> &[usize] {
         self.topo_pos.get_or_init(|| {
             let mut pos = vec![usize::MAX; self.len()];
             if let Some(t) = &self.topo {
@@ -173,7 +165,7 @@ impl<'a> Graph<'a> {
     /// Immediate dominators from the entry (Cooper–Harvey–Kennedy, one pass
     /// in topological order, which suffices on a DAG). `None` for the entry
     /// and for unreachable nodes. Requires [`is_routable`](Self::is_routable).
-    pub fn idom(&self) -> &[Option<usize>] {
+    pub(crate) fn idom(&self) -> &[Option<usize>] {
         self.idom.get_or_init(|| {
             let n = self.len();
             let mut idom: Vec<Option<usize>> = vec![None; n];
@@ -204,53 +196,9 @@ impl<'a> Graph<'a> {
         })
     }
 
-    /// Number of distinct routes (edge sequences) from the entry to each
-    /// node, saturating at `MAX_ROUTES + 1`. Parallel edges are distinct
-    /// routes. O(n + e). Requires [`is_routable`](Self::is_routable).
-    pub fn routes_from_entry(&self) -> &[u64] {
-        self.routes.get_or_init(|| {
-            let mut count = vec![0u64; self.len()];
-            let (Some(entry), Some(topo)) = (self.entry(), &self.topo) else {
-                return count;
-            };
-            count[entry] = 1;
-            for &i in topo {
-                if count[i] == 0 {
-                    continue;
-                }
-                for t in self.succs(i) {
-                    count[t] = (count[t] + count[i]).min(MAX_ROUTES + 1);
-                }
-            }
-            count
-        })
-    }
-
-    /// Nodes at or after a join: a join itself, or reachable from one. O(n + e).
-    pub fn at_or_after_join(&self) -> &[bool] {
-        self.after_join.get_or_init(|| {
-            let mut mark = vec![false; self.len()];
-            let mut stack: Vec<usize> = (0..self.len())
-                .filter(|&i| self.node(i).kind == NodeKind::Join)
-                .collect();
-            for &i in &stack {
-                mark[i] = true;
-            }
-            while let Some(i) = stack.pop() {
-                for t in self.succs(i) {
-                    if !mark[t] {
-                        mark[t] = true;
-                        stack.push(t);
-                    }
-                }
-            }
-            mark
-        })
-    }
-
     /// The dominator tree with preorder numbering. O(n). Requires
     /// [`is_routable`](Self::is_routable) (else every node is unnumbered).
-    pub fn dom_tree(&self) -> &DomTree {
+    pub(crate) fn dom_tree(&self) -> &DomTree {
         self.dom_tree.get_or_init(|| {
             let n = self.len();
             let mut tree = DomTree {
@@ -296,7 +244,7 @@ impl<'a> Graph<'a> {
 
     /// Whether `a` dominates `b` (every route from the entry to `b` passes
     /// `a`; a node dominates itself). False when either is unreachable. O(1).
-    pub fn dominates(&self, a: usize, b: usize) -> bool {
+    pub(crate) fn dominates(&self, a: usize, b: usize) -> bool {
         let t = self.dom_tree();
         t.tin[a] != usize::MAX
             && t.tin[b] != usize::MAX
@@ -305,7 +253,7 @@ impl<'a> Graph<'a> {
     }
 
     /// The nearest common dominator of two reachable nodes. O(depth).
-    pub fn common_dominator(&self, mut a: usize, mut b: usize) -> Option<usize> {
+    pub(crate) fn common_dominator(&self, mut a: usize, mut b: usize) -> Option<usize> {
         let t = self.dom_tree();
         if t.tin[a] == usize::MAX || t.tin[b] == usize::MAX {
             return None;
@@ -331,7 +279,7 @@ impl<'a> Graph<'a> {
     /// immediate dominator), as ir.md §5 builds join segments. Parallel edges
     /// into other nodes stay distinct executions. O(n + e). Requires
     /// [`is_routable`](Self::is_routable).
-    pub fn executions(&self) -> &[u64] {
+    pub(crate) fn executions(&self) -> &[u64] {
         self.executions.get_or_init(|| {
             let mut count = vec![0u64; self.len()];
             let (Some(entry), Some(topo)) = (self.entry(), &self.topo) else {
@@ -362,7 +310,7 @@ impl<'a> Graph<'a> {
     /// Positions in a second topological order (a depth-first reverse
     /// postorder, with a different tie-break than [`topo`](Self::topo)), for
     /// cheap "cannot reach" tests. `usize::MAX` everywhere when cyclic. O(n + e).
-    pub fn topo2_pos(&self) -> &[usize] {
+    pub(crate) fn topo2_pos(&self) -> &[usize] {
         self.topo2_pos.get_or_init(|| {
             let n = self.len();
             let mut pos = vec![usize::MAX; n];
@@ -402,7 +350,7 @@ impl<'a> Graph<'a> {
 
     /// Whether `a` reaches `b` (a ≠ b) over any handle. Bounded search;
     /// used sparingly by checks that compare few pairs.
-    pub fn reaches(&self, a: usize, b: usize) -> bool {
+    pub(crate) fn reaches(&self, a: usize, b: usize) -> bool {
         let pos = self.topo_pos();
         let limit = pos.get(b).copied().unwrap_or(usize::MAX);
         let mut seen = crate::model::hash::FastSet::default();

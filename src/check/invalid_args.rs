@@ -42,7 +42,7 @@ declare_check! {
 
 /// How a param's type is named in messages: `a string of at most N bytes`,
 /// `a finite number`, `a boolean`, `one of "a", "b"`.
-pub fn expected(p: &DeclaredField) -> String {
+pub(crate) fn expected(p: &DeclaredField) -> String {
     match &p.ty {
         FieldType::String { max_bytes: None } => "a string".into(),
         FieldType::String { max_bytes: Some(n) } => format!("a string of at most {n} bytes"),
@@ -130,7 +130,7 @@ fn convert(p: &DeclaredField, v: &Value) -> Result<Value, String> {
 /// Checks and converts the given args against the params, in declared
 /// order. `Ok` holds exactly the declared params, converted; `Err` holds one
 /// `invalid_args` issue naming every problem.
-pub fn convert_args(params: &[DeclaredField], args: &Map) -> Result<Map, Box<Issue>> {
+pub(crate) fn convert_args(params: &[DeclaredField], args: &Map) -> Result<Map, Box<Issue>> {
     let mut out = Map::new();
     let mut missing = Vec::new();
     let mut problems = Vec::new();

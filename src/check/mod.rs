@@ -5,14 +5,14 @@
 //! [`CHECKS`] lists every code once and fixes the order in which they run.
 //! Every check runs and every issue is collected; nothing stops at the first.
 
-pub mod flow;
-pub mod graph;
+pub(crate) mod flow;
+pub(crate) mod graph;
 pub mod notes;
-pub mod predicate;
-pub mod support;
+pub(crate) mod predicate;
+pub(crate) mod support;
 
 use crate::model::{Code, Issue, Report};
-pub use graph::Graph;
+pub(crate) use graph::Graph;
 
 use crate::model::Content;
 use crate::model::registry::Registry;
@@ -21,25 +21,25 @@ use crate::model::registry::Registry;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Needs {
     /// Acyclic with exactly one entry (routes, dominators, taint).
-    pub routable: bool,
+    pub(crate) routable: bool,
     /// A registry (tool metadata).
-    pub registry: bool,
+    pub(crate) registry: bool,
 }
 
 impl Needs {
-    pub const NOTHING: Needs = Needs {
+    pub(crate) const NOTHING: Needs = Needs {
         routable: false,
         registry: false,
     };
-    pub const ROUTES: Needs = Needs {
+    pub(crate) const ROUTES: Needs = Needs {
         routable: true,
         registry: false,
     };
-    pub const REGISTRY: Needs = Needs {
+    pub(crate) const REGISTRY: Needs = Needs {
         routable: false,
         registry: true,
     };
-    pub const BOTH: Needs = Needs {
+    pub(crate) const BOTH: Needs = Needs {
         routable: true,
         registry: true,
     };
@@ -61,9 +61,9 @@ pub enum Source {
 
 /// What every check sees.
 pub struct Cx<'a> {
-    pub content: &'a Content,
-    pub graph: Graph<'a>,
-    pub registry: Option<&'a Registry>,
+    pub(crate) content: &'a Content,
+    pub(crate) graph: Graph<'a>,
+    pub(crate) registry: Option<&'a Registry>,
     data_refs: std::cell::OnceCell<Vec<support::DataRef<'a>>>,
     encoded_len: std::cell::OnceCell<usize>,
     shapes: std::cell::OnceCell<Vec<Vec<crate::model::shape::ShapeProblem>>>,
@@ -71,7 +71,7 @@ pub struct Cx<'a> {
 }
 
 impl<'a> Cx<'a> {
-    pub fn new(content: &'a Content, registry: Option<&'a Registry>) -> Cx<'a> {
+    pub(crate) fn new(content: &'a Content, registry: Option<&'a Registry>) -> Cx<'a> {
         Cx {
             content,
             graph: Graph::new(content),
@@ -85,7 +85,7 @@ impl<'a> Cx<'a> {
 
     /// Each node's departures from its kind's shape, computed once and
     /// shared by `missing_field`, `unknown_field` and the safety checks.
-    pub fn shape_problems(&self, node: usize) -> &[crate::model::shape::ShapeProblem] {
+    pub(crate) fn shape_problems(&self, node: usize) -> &[crate::model::shape::ShapeProblem] {
         &self.shapes.get_or_init(|| {
             self.content
                 .nodes
@@ -98,7 +98,7 @@ impl<'a> Cx<'a> {
     /// The literal values some checks look for anywhere in a definition
     /// (holes, look-alike records, the scaffold placeholder), found in one
     /// walk shared by those checks.
-    pub fn literal_hits(&self) -> &[support::LiteralHit<'a>] {
+    pub(crate) fn literal_hits(&self) -> &[support::LiteralHit<'a>] {
         self.literal_hits
             .get_or_init(|| support::literal_hits(self.content))
     }
@@ -106,7 +106,7 @@ impl<'a> Cx<'a> {
     /// The byte length of the plan's canonical encoding (what the digest
     /// hashes), computed at most once; a caller that already knows it (the
     /// store digests every plan it loads) passes it to [`run_sized`].
-    pub fn encoded_len(&self) -> usize {
+    pub(crate) fn encoded_len(&self) -> usize {
         *self
             .encoded_len
             .get_or_init(|| crate::wire::jcs::encoded_len(self.content))
@@ -114,7 +114,7 @@ impl<'a> Cx<'a> {
 
     /// Every data reference whose target exists, collected once and shared
     /// by the reference checks (see [`support::data_refs`]).
-    pub fn data_refs(&self) -> &[support::DataRef<'a>] {
+    pub(crate) fn data_refs(&self) -> &[support::DataRef<'a>] {
         self.data_refs
             .get_or_init(|| support::data_refs(&self.graph))
     }
@@ -157,7 +157,7 @@ macro_rules! declare_check {
         };
 
         $(#[doc = $doc])*
-        pub struct $name;
+        pub(crate) struct $name;
 
         impl $crate::check::Check for $name {
             fn code(&self) -> $crate::model::Code {
@@ -364,7 +364,7 @@ pub(crate) mod testing {
     //! Small builders for check tests.
     use crate::model::{Content, Edge, Handle, Map, Node, NodeKind, Value};
 
-    pub fn node(id: &str, kind: NodeKind, def: serde_json::Value) -> Node {
+    pub(crate) fn node(id: &str, kind: NodeKind, def: serde_json::Value) -> Node {
         let v = crate::wire::convert::from_json(&def, "").expect("test definition");
         let definition = match v {
             Value::Object(m) => m,
@@ -377,7 +377,7 @@ pub(crate) mod testing {
             definition,
         }
     }
-    pub fn edge(id: &str, from: &str, to: &str, handle: &str) -> Edge {
+    pub(crate) fn edge(id: &str, from: &str, to: &str, handle: &str) -> Edge {
         Edge {
             id: id.into(),
             from: from.into(),
@@ -385,27 +385,32 @@ pub(crate) mod testing {
             handle: Handle::parse(handle),
         }
     }
-    pub fn plan(nodes: Vec<Node>, edges: Vec<Edge>) -> Content {
+    pub(crate) fn plan(nodes: Vec<Node>, edges: Vec<Edge>) -> Content {
         let mut c = Content::empty("plan-test");
         c.nodes = nodes;
         c.edges = edges;
         c
     }
     /// Runs one check and returns its issues.
-    pub fn run_one(check: &dyn super::Check, content: &Content) -> Vec<super::Issue> {
+    pub(crate) fn run_one(check: &dyn super::Check, content: &Content) -> Vec<super::Issue> {
         let cx = super::Cx::new(content, None);
         let mut out = Vec::new();
         check.run(&cx, &mut out);
         out
     }
-    pub fn entry(id: &str) -> Node {
+    pub(crate) fn entry(id: &str) -> Node {
         node(id, NodeKind::Entry, serde_json::json!({"input": []}))
     }
-    pub fn join(id: &str) -> Node {
+    pub(crate) fn join(id: &str) -> Node {
         node(id, NodeKind::Join, serde_json::json!({}))
     }
     /// A complete `call` of the tool `tool` with these args, declaring `output`.
-    pub fn call_with(id: &str, tool: &str, args: serde_json::Value, output: &[&str]) -> Node {
+    pub(crate) fn call_with(
+        id: &str,
+        tool: &str,
+        args: serde_json::Value,
+        output: &[&str],
+    ) -> Node {
         let output: Vec<serde_json::Value> = output
             .iter()
             .map(|p| serde_json::json!({"path": p, "type": "string"}))
@@ -420,22 +425,22 @@ pub(crate) mod testing {
         )
     }
     /// A complete `call` with no args and no output: a plain step for graph tests.
-    pub fn step(id: &str) -> Node {
+    pub(crate) fn step(id: &str) -> Node {
         call_with(id, "noop", serde_json::json!({}), &[])
     }
     /// A `{"$ref": …}` in wire JSON.
-    pub fn r(node: &str, path: Option<&str>) -> serde_json::Value {
+    pub(crate) fn r(node: &str, path: Option<&str>) -> serde_json::Value {
         match path {
             Some(p) => serde_json::json!({"$ref": {"node": node, "select": "first", "path": p}}),
             None => serde_json::json!({"$ref": {"node": node, "select": "first"}}),
         }
     }
-    pub fn registry(yaml: &str) -> crate::model::registry::Registry {
+    pub(crate) fn registry(yaml: &str) -> crate::model::registry::Registry {
         crate::model::registry::Registry::parse(yaml, crate::wire::Syntax::Yaml, "test")
             .expect("test registry")
     }
     /// A `transform` node reading from `source`, with these steps.
-    pub fn transform_with(id: &str, source: &str, steps: serde_json::Value) -> Node {
+    pub(crate) fn transform_with(id: &str, source: &str, steps: serde_json::Value) -> Node {
         node(
             id,
             NodeKind::Transform,
@@ -443,19 +448,19 @@ pub(crate) mod testing {
         )
     }
     /// A `transform` node reading from `source`, with no steps.
-    pub fn transform(id: &str, source: &str) -> Node {
+    pub(crate) fn transform(id: &str, source: &str) -> Node {
         transform_with(id, source, serde_json::json!([]))
     }
     /// The registry `init` writes, plus `report_fetch`, a tool returning a
     /// `json_document` artifact.
-    pub fn artifact_registry() -> crate::model::registry::Registry {
+    pub(crate) fn artifact_registry() -> crate::model::registry::Registry {
         registry(&crate::registry::DEFAULT_REGISTRY_YAML.replace(
             "tools:\n",
             "tools:\n  report_fetch: {returns: {kind: artifact, class: json_document}}\n",
         ))
     }
     /// `report_fetch` feeding a transform `t` with these steps.
-    pub fn fetch_then_steps(steps: serde_json::Value) -> Content {
+    pub(crate) fn fetch_then_steps(steps: serde_json::Value) -> Content {
         plan(
             vec![
                 call_with("a", "report_fetch", serde_json::json!({}), &[]),
@@ -465,7 +470,7 @@ pub(crate) mod testing {
         )
     }
     /// Runs one check with a registry and returns its issues.
-    pub fn run_reg(
+    pub(crate) fn run_reg(
         check: &dyn super::Check,
         content: &Content,
         registry: &crate::model::registry::Registry,

@@ -16,13 +16,13 @@ use crate::model::value::push_pointer_token;
 use crate::model::{Map, Value};
 
 /// How deep combinators may nest.
-pub const MAX_DEPTH: usize = 256;
+pub(crate) const MAX_DEPTH: usize = 256;
 
 /// The id of this evaluator.
-pub const STRUCTURED: &str = crate::model::registry::STRUCTURED;
+pub(crate) const STRUCTURED: &str = crate::model::registry::STRUCTURED;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Op {
+pub(crate) enum Op {
     Eq,
     Ne,
     Lt,
@@ -36,7 +36,7 @@ pub enum Op {
 }
 
 impl Op {
-    pub const NAMES: [&'static str; 10] = [
+    pub(crate) const NAMES: [&'static str; 10] = [
         "eq", "ne", "lt", "lte", "gt", "gte", "in", "contains", "truthy", "exists",
     ];
     const ALL: [Op; 10] = [
@@ -52,21 +52,21 @@ impl Op {
         Op::Exists,
     ];
 
-    pub fn parse(s: &str) -> Option<Op> {
+    pub(crate) fn parse(s: &str) -> Option<Op> {
         Op::NAMES.iter().position(|n| *n == s).map(|i| Op::ALL[i])
     }
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         Op::NAMES[self as usize]
     }
     /// `truthy` and `exists` read a value and compare it with nothing.
-    pub fn is_unary(self) -> bool {
+    pub(crate) fn is_unary(self) -> bool {
         matches!(self, Op::Truthy | Op::Exists)
     }
 }
 
 /// A parsed predicate, borrowing from its definition.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Predicate<'v> {
+pub(crate) enum Predicate<'v> {
     Test {
         path: &'v str,
         op: Op,
@@ -81,7 +81,7 @@ pub enum Predicate<'v> {
 
 impl<'v> Predicate<'v> {
     /// Every test's path with its pointer (relative to the predicate).
-    pub fn tests(&self) -> Vec<(&'v str, &str)> {
+    pub(crate) fn tests(&self) -> Vec<(&'v str, &str)> {
         let mut out = Vec::new();
         let mut stack = vec![self];
         while let Some(p) = stack.pop() {
@@ -97,17 +97,17 @@ impl<'v> Predicate<'v> {
 
 /// Why a predicate was refused: a sentence for the author and where.
 #[derive(Debug, Clone, PartialEq)]
-pub struct PredicateError {
+pub(crate) struct PredicateError {
     /// Relative to the predicate (`/all/1/op`); empty for the predicate itself.
-    pub pointer: String,
-    pub message: String,
+    pub(crate) pointer: String,
+    pub(crate) message: String,
 }
 
 const KEYS: [&str; 6] = ["path", "op", "value", "all", "any", "not"];
 const SHAPE: &str = r#"a test {"path": "node.field", "op": "eq", "value": …} or {"all": [ … ]}, {"any": [ … ]}, {"not": { … }}"#;
 
 /// Parses a structured predicate. Never panics; a refusal says what to do.
-pub fn parse(v: &Value) -> Result<Predicate<'_>, PredicateError> {
+pub(crate) fn parse(v: &Value) -> Result<Predicate<'_>, PredicateError> {
     let mut ptr = String::new();
     parse_at(v, &mut ptr, 0)
 }
@@ -339,7 +339,7 @@ fn parse_test<'v>(m: &'v Map, ptr: &str) -> Result<Predicate<'v>, PredicateError
 /// The predicates of a `select`, one per case label, and the problems:
 /// a predicate that is not an object of labels, a label without an entry, an
 /// entry that does not parse. Keys that are not labels are ignored.
-pub fn parse_select<'v>(
+pub(crate) fn parse_select<'v>(
     v: &'v Value,
     cases: &[&str],
 ) -> (Vec<(String, Predicate<'v>)>, Vec<PredicateError>) {
@@ -385,97 +385,6 @@ pub fn parse_select<'v>(
     (ok, problems)
 }
 
-/// Evaluates a structured predicate against values found by `lookup` (a dot
-/// path whose first segment is a node → its value). Total: a malformed
-/// predicate, a missing value or a type mismatch is `false`.
-pub fn evaluate(predicate: &Value, lookup: &dyn Fn(&str) -> Option<Value>) -> bool {
-    match parse(predicate) {
-        Ok(p) => eval(&p, lookup),
-        Err(_) => false,
-    }
-}
-
-/// Evaluates a select predicate: the first case (in `cases` order) whose
-/// predicate holds, or `None` (the `default` edge). Total like [`evaluate`].
-pub fn evaluate_select(
-    predicate: &Value,
-    cases: &[&str],
-    lookup: &dyn Fn(&str) -> Option<Value>,
-) -> Option<String> {
-    let m = predicate.as_object()?;
-    cases
-        .iter()
-        .find(|label| {
-            m.get(label)
-                .and_then(|p| parse(p).ok())
-                .is_some_and(|p| eval(&p, lookup))
-        })
-        .map(|l| l.to_string())
-}
-
-fn eval(p: &Predicate, lookup: &dyn Fn(&str) -> Option<Value>) -> bool {
-    match p {
-        Predicate::All(ps) => ps.iter().all(|p| eval(p, lookup)),
-        Predicate::Any(ps) => ps.iter().any(|p| eval(p, lookup)),
-        Predicate::Not(p) => !eval(p, lookup),
-        Predicate::Test {
-            path, op, value, ..
-        } => {
-            let got = lookup(path);
-            test(*op, got.as_ref(), *value)
-        }
-    }
-}
-
-fn test(op: Op, got: Option<&Value>, want: Option<&Value>) -> bool {
-    use std::cmp::Ordering;
-    match op {
-        Op::Exists => got.is_some(),
-        Op::Truthy => got.is_some_and(truthy),
-        _ => {
-            let (Some(got), Some(want)) = (got, want) else {
-                return false;
-            };
-            match op {
-                Op::Eq => got == want,
-                Op::Ne => got != want,
-                Op::In => want.as_array().is_some_and(|a| a.contains(got)),
-                Op::Contains => match (got, want) {
-                    (Value::String(s), Value::String(w)) => s.contains(w.as_str()),
-                    (Value::Array(a), w) => a.contains(w),
-                    _ => false,
-                },
-                Op::Lt | Op::Lte | Op::Gt | Op::Gte => {
-                    let ord = match (got, want) {
-                        (Value::Number(a), Value::Number(b)) => a.partial_cmp(b),
-                        (Value::String(a), Value::String(b)) => Some(a.cmp(b)),
-                        _ => None,
-                    };
-                    matches!(
-                        (op, ord),
-                        (Op::Lt, Some(Ordering::Less))
-                            | (Op::Lte, Some(Ordering::Less | Ordering::Equal))
-                            | (Op::Gt, Some(Ordering::Greater))
-                            | (Op::Gte, Some(Ordering::Greater | Ordering::Equal))
-                    )
-                }
-                Op::Exists | Op::Truthy => unreachable!("handled above"),
-            }
-        }
-    }
-}
-
-/// JSON truthiness: everything but null, false, 0, NaN and "".
-fn truthy(v: &Value) -> bool {
-    match v {
-        Value::Null => false,
-        Value::Bool(b) => *b,
-        Value::Number(n) => *n != 0.0 && !n.is_nan(),
-        Value::String(s) => !s.is_empty(),
-        _ => true,
-    }
-}
-
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
@@ -483,17 +392,6 @@ pub(crate) mod tests {
 
     fn v(j: serde_json::Value) -> Value {
         crate::wire::convert::from_json(&j, "").unwrap()
-    }
-
-    fn lookup(path: &str) -> Option<Value> {
-        match path {
-            "t.status" => Some("open".into()),
-            "t.count" => Some(Value::Number(3.0)),
-            "t.tags" => Some(v(json!(["a", "b"]))),
-            "t.empty" => Some("".into()),
-            "t.none" => Some(Value::Null),
-            _ => None,
-        }
     }
 
     #[test]
@@ -576,53 +474,5 @@ pub(crate) mod tests {
         assert!(parse(&not_chain(MAX_DEPTH)).is_ok());
         let e = parse(&not_chain(MAX_DEPTH + 1)).unwrap_err();
         assert!(e.message.contains("flatten"));
-    }
-
-    #[test]
-    fn evaluation_is_total() {
-        let e = |j: serde_json::Value| evaluate(&v(j), &lookup);
-        assert!(e(json!({"path": "t.status", "op": "eq", "value": "open"})));
-        assert!(!e(json!({"path": "t.status", "op": "ne", "value": "open"})));
-        assert!(e(json!({"path": "t.count", "op": "gt", "value": 2})));
-        assert!(e(json!({"path": "t.count", "op": "lte", "value": 3})));
-        assert!(!e(json!({"path": "t.count", "op": "lt", "value": "9"})));
-        assert!(e(json!({"path": "t.tags", "op": "contains", "value": "b"})));
-        assert!(e(
-            json!({"path": "t.status", "op": "contains", "value": "pe"})
-        ));
-        assert!(e(json!({"path": "t.count", "op": "in", "value": [1, 3]})));
-        assert!(!e(json!({"path": "t.empty", "op": "truthy"})));
-        assert!(e(json!({"path": "t.none", "op": "exists"})));
-        assert!(!e(json!({"path": "t.missing", "op": "exists"})));
-        assert!(!e(json!({"path": "t.missing", "op": "ne", "value": 1})));
-        assert!(e(json!({"all": []})));
-        assert!(!e(json!({"any": []})));
-        assert!(e(json!({"not": {"path": "t.missing", "op": "truthy"}})));
-        // Malformed is false, never a panic.
-        assert!(!e(json!({"path": "t.status", "op": "truthy", "value": 1})));
-        assert!(!e(json!(42)));
-        assert!(!e(json!({"not": {"bogus": 1}})));
-    }
-
-    #[test]
-    fn select_maps_labels_to_predicates() {
-        let p = v(json!({
-            "bug": {"path": "t.status", "op": "eq", "value": "closed"},
-            "open": {"path": "t.status", "op": "eq", "value": "open"},
-            "extra": 1
-        }));
-        let (ok, problems) = parse_select(&p, &["bug", "open"]);
-        assert_eq!(ok.len(), 2);
-        assert!(problems.is_empty());
-        assert_eq!(
-            evaluate_select(&p, &["bug", "open"], &lookup).as_deref(),
-            Some("open")
-        );
-        let (_, problems) = parse_select(&p, &["bug", "opne", "feature"]);
-        assert_eq!(problems.len(), 2);
-        assert!(problems[0].message.contains("did you mean `open`"));
-        let (_, problems) = parse_select(&v(json!({"bug": {"op": "eq"}})), &["bug"]);
-        assert!(problems[0].message.starts_with("case `bug`:"));
-        assert_eq!(problems[0].pointer, "/bug");
     }
 }

@@ -6,7 +6,7 @@ use crate::model::remedy::{Fill, Remedy};
 use crate::model::value::dot_path;
 
 /// What scaffolding fills missing required strings with.
-pub use crate::model::shape::PLACEHOLDER;
+pub(crate) use crate::model::shape::PLACEHOLDER;
 
 declare_check! {
     /// ## What it finds

@@ -14,27 +14,27 @@ use std::cell::RefCell;
 /// capped list of ids, nearest first. Memoised per input, and bounded: only
 /// the first few distinct inputs get the full list, and on large plans only
 /// they get a "did you mean", so a plan with many broken ids stays linear.
-pub struct IdHints<'g, 'a> {
+pub(crate) struct IdHints<'g, 'a> {
     g: &'g Graph<'a>,
     memo: RefCell<HashMap<String, IdHint>>,
 }
 
 /// What [`IdHints`] found for one missing id.
 #[derive(Debug, Clone)]
-pub struct IdHint {
+pub(crate) struct IdHint {
     /// ` (did you mean `x`?); the plan's nodes are `a`, `b` … and N more`,
     /// shortened on large plans (prose, for the message).
-    pub text: String,
+    pub(crate) text: String,
     /// The nearest existing id, when one is near enough.
-    pub closest: Option<String>,
+    pub(crate) closest: Option<String>,
     /// Whether `text` lists the plan's node ids (else reading the outline
     /// shows them).
-    pub listed: bool,
+    pub(crate) listed: bool,
 }
 
 impl IdHint {
     /// The fix that shows the node ids when the message does not list them.
-    pub fn outline_fix(&self) -> Option<Fix> {
+    pub(crate) fn outline_fix(&self) -> Option<Fix> {
         (!self.listed).then(|| Remedy::Outline.when("to see the plan's node ids"))
     }
 }
@@ -45,7 +45,7 @@ const LIST_UP_TO: usize = 2000;
 const BUDGET: usize = 32;
 
 impl<'g, 'a> IdHints<'g, 'a> {
-    pub fn new(g: &'g Graph<'a>) -> Self {
+    pub(crate) fn new(g: &'g Graph<'a>) -> Self {
         IdHints {
             g,
             memo: RefCell::new(HashMap::default()),
@@ -53,7 +53,7 @@ impl<'g, 'a> IdHints<'g, 'a> {
     }
 
     /// The hint for `input`, a node id the plan does not have.
-    pub fn for_missing(&self, input: &str) -> IdHint {
+    pub(crate) fn for_missing(&self, input: &str) -> IdHint {
         if let Some(h) = self.memo.borrow().get(input) {
             return h.clone();
         }
@@ -92,7 +92,7 @@ impl<'g, 'a> IdHints<'g, 'a> {
 
 /// Visits every value of a node's definition with its pointer relative to
 /// the node (`/definition/args/x`).
-pub fn walk_definition<'n>(node: &'n Node, f: &mut dyn FnMut(&Pointer<'n>, &'n Value)) {
+pub(crate) fn walk_definition<'n>(node: &'n Node, f: &mut dyn FnMut(&Pointer<'n>, &'n Value)) {
     let mut at = Pointer::new("/definition");
     for (k, v) in &node.definition {
         at.push_key(k);
@@ -103,16 +103,16 @@ pub fn walk_definition<'n>(node: &'n Node, f: &mut dyn FnMut(&Pointer<'n>, &'n V
 
 /// A value that `unfilled_param`, `ref_lookalike`, `scaffold_placeholder` or
 /// `missing_reference` looks for, with where it is.
-pub struct LiteralHit<'a> {
+pub(crate) struct LiteralHit<'a> {
     /// Index of the node in the content.
-    pub node: usize,
-    pub pointer: String,
-    pub value: &'a Value,
+    pub(crate) node: usize,
+    pub(crate) pointer: String,
+    pub(crate) value: &'a Value,
 }
 
 /// Every hole, reference, look-alike record and placeholder string in every
 /// definition, in node order (one walk for the checks that look for them).
-pub fn literal_hits(content: &crate::model::Content) -> Vec<LiteralHit<'_>> {
+pub(crate) fn literal_hits(content: &crate::model::Content) -> Vec<LiteralHit<'_>> {
     let mut out = Vec::new();
     for (i, n) in content.nodes.iter().enumerate() {
         walk_definition(n, &mut |at, v| {
@@ -135,7 +135,7 @@ pub fn literal_hits(content: &crate::model::Content) -> Vec<LiteralHit<'_>> {
 }
 
 /// Where a value sits, for messages: `args.x` or `prompt part 2`.
-pub fn place(pointer: &str) -> String {
+pub(crate) fn place(pointer: &str) -> String {
     let p = crate::model::value::dot_path(pointer);
     match p.strip_prefix("prompt.") {
         Some(i) if !i.contains('.') => format!("prompt part {i}"),
@@ -145,7 +145,7 @@ pub fn place(pointer: &str) -> String {
 
 /// A short description of a reference: `` `fetch` `` / `` `fetch.result` ``
 /// plus its select when it is not `first`.
-pub fn ref_text(r: &Ref) -> String {
+pub(crate) fn ref_text(r: &Ref) -> String {
     let mut s = format!("`{}", r.node);
     if let Some(p) = &r.path {
         s.push('.');
@@ -159,7 +159,7 @@ pub fn ref_text(r: &Ref) -> String {
 }
 
 /// A route in words, for a fix's condition: `` `e1` → join `j` → `e5` ``.
-pub fn route_words(b: &BranchId) -> String {
+pub(crate) fn route_words(b: &BranchId) -> String {
     b.segments
         .iter()
         .map(|s| match s {
@@ -173,7 +173,12 @@ pub fn route_words(b: &BranchId) -> String {
 /// The fixes that make the reference `r` at `pointer` of node `node` name
 /// one of `routes` with its `branchId`, one fix per route; with no routes
 /// known, one fix whose value the author chooses.
-pub fn branch_fixes(node: &str, pointer: &str, r: &Ref, routes: Option<&[BranchId]>) -> Vec<Fix> {
+pub(crate) fn branch_fixes(
+    node: &str,
+    pointer: &str,
+    r: &Ref,
+    routes: Option<&[BranchId]>,
+) -> Vec<Fix> {
     let path = crate::model::value::dot_path(pointer);
     let set = |value| Remedy::SetField {
         node: node.to_string(),
@@ -196,31 +201,26 @@ pub fn branch_fixes(node: &str, pointer: &str, r: &Ref, routes: Option<&[BranchI
     }
 }
 
-/// A reference in wire JSON, for messages.
-pub fn ref_json(r: &Ref) -> String {
-    crate::wire::json::compact(&Value::Ref(Box::new(r.clone())))
-}
-
 /// `node` is the canonical (first) node with its id, so duplicated ids in a
 /// document are reported once.
-pub fn is_canonical(g: &Graph, i: usize) -> bool {
+pub(crate) fn is_canonical(g: &Graph, i: usize) -> bool {
     g.canonical[i]
 }
 
 /// One reference read from a node's data places (call args, reason prompt,
 /// transform source) whose target exists.
-pub struct DataRef<'a> {
+pub(crate) struct DataRef<'a> {
     /// The reading node.
-    pub node: usize,
+    pub(crate) node: usize,
     /// Pointer relative to the reading node (`/definition/args/x`).
-    pub pointer: String,
-    pub r: &'a Ref,
-    pub target: usize,
+    pub(crate) pointer: String,
+    pub(crate) r: &'a Ref,
+    pub(crate) target: usize,
 }
 
 /// Every data reference of the plan whose target exists, in node order.
 /// O(size of the definitions).
-pub fn data_refs<'a>(g: &Graph<'a>) -> Vec<DataRef<'a>> {
+pub(crate) fn data_refs<'a>(g: &Graph<'a>) -> Vec<DataRef<'a>> {
     let mut out = Vec::new();
     for (i, n) in g.content.nodes.iter().enumerate() {
         if !is_canonical(g, i) {
@@ -241,7 +241,7 @@ pub fn data_refs<'a>(g: &Graph<'a>) -> Vec<DataRef<'a>> {
 }
 
 /// Where a transform's `source` leads, as far as the transform rules go.
-pub enum TransformSource<'a> {
+pub(crate) enum TransformSource<'a> {
     /// No usable `source` reference (missing_field), or a missing target
     /// (missing_reference): nothing for the transform rules to say.
     Unusable,
@@ -251,7 +251,7 @@ pub enum TransformSource<'a> {
     Call { call: usize, tool: Option<&'a str> },
 }
 
-pub fn transform_source<'a>(g: &Graph<'a>, n: &'a Node) -> TransformSource<'a> {
+pub(crate) fn transform_source<'a>(g: &Graph<'a>, n: &'a Node) -> TransformSource<'a> {
     let Some(Value::Ref(r)) = n.get("source") else {
         return TransformSource::Unusable;
     };
@@ -270,7 +270,7 @@ pub fn transform_source<'a>(g: &Graph<'a>, n: &'a Node) -> TransformSource<'a> {
 
 /// The artifact class a transform works on, when its source chain is sound
 /// (a call whose registered tool returns an artifact).
-pub fn transform_class<'r>(
+pub(crate) fn transform_class<'r>(
     g: &Graph,
     n: &Node,
     reg: &'r crate::model::registry::Registry,

@@ -1,19 +1,19 @@
 //! The command line (SPEC §11): the clap tree, one file per command under
 //! `commands/`, and the printing of replies and errors.
 
-pub mod commands;
-pub mod node_flags;
-pub mod repl;
-pub mod session;
-pub mod ui;
-pub mod voice;
+pub(crate) mod commands;
+pub(crate) mod node_flags;
+pub(crate) mod repl;
+pub(crate) mod session;
+pub(crate) mod ui;
+pub(crate) mod voice;
 
 use crate::model::error::Error;
 use clap::{Args, Parser, ValueEnum};
-pub use session::Session;
+pub(crate) use session::Session;
 use std::path::PathBuf;
 
-pub const EXIT_CODES: &str = "\
+pub(crate) const EXIT_CODES: &str = "\
 Exit codes:
   0  ok
   1  refused by the plan's rules or findings: blocking issues, a lifecycle
@@ -27,40 +27,40 @@ Exit codes:
 /// steps kept in a file-backed store.
 #[derive(Parser, Debug, Clone)]
 #[command(name = "planforge", version, after_help = EXIT_CODES, max_term_width = 100)]
-pub struct Cli {
+pub(crate) struct Cli {
     #[command(flatten)]
-    pub global: Global,
+    pub(crate) global: Global,
     #[command(subcommand)]
-    pub command: commands::Command,
+    pub(crate) command: commands::Command,
 }
 
 /// Flags every command takes.
 #[derive(Args, Debug, Clone, Default)]
-pub struct Global {
+pub(crate) struct Global {
     /// The plan store folder [env: PLANFORGE_STORE] [default: ./plans]
     #[arg(long, global = true, value_name = "DIR")]
-    pub store: Option<PathBuf>,
+    pub(crate) store: Option<PathBuf>,
     /// The plan to work on [env: PLANFORGE_PLAN] [default: the store's current plan]
     #[arg(short = 'p', long = "plan", global = true, value_name = "ID")]
-    pub plan: Option<String>,
+    pub(crate) plan: Option<String>,
     /// Who is acting [env: PLANFORGE_ACTOR, else $USER]
     #[arg(long, global = true, value_name = "NAME")]
-    pub actor: Option<String>,
+    pub(crate) actor: Option<String>,
     /// Output format (commands that print documents or diagrams add yaml,
     /// sarif, github, dot or mermaid)
     #[arg(long, global = true, value_enum, value_name = "FORMAT")]
-    pub format: Option<Format>,
+    pub(crate) format: Option<Format>,
     /// When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)
     #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto, value_name = "WHEN")]
-    pub color: ColorChoice,
+    pub(crate) color: ColorChoice,
     /// Print no prose on success (errors still go to stderr, and a --format
     /// json document is always printed); the exit code says how it went
     #[arg(short, long, global = true)]
-    pub quiet: bool,
+    pub(crate) quiet: bool,
 }
 
 #[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Format {
+pub(crate) enum Format {
     Text,
     Json,
     Yaml,
@@ -71,7 +71,7 @@ pub enum Format {
 }
 
 impl Format {
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Format::Text => "text",
             Format::Json => "json",
@@ -85,7 +85,7 @@ impl Format {
 }
 
 #[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum ColorChoice {
+pub(crate) enum ColorChoice {
     #[default]
     Auto,
     Always,
@@ -94,32 +94,32 @@ pub enum ColorChoice {
 
 /// `--expect-rev N`, on every mutating command.
 #[derive(Args, Debug, Clone, Default)]
-pub struct Expect {
+pub(crate) struct Expect {
     /// Refuse (revision_moved) unless the plan is at this revision
     #[arg(long = "expect-rev", value_name = "N")]
-    pub expect_rev: Option<u64>,
+    pub(crate) expect_rev: Option<u64>,
 }
 
 /// What a command produced: prose, the JSON document, and the exit code.
 #[derive(Debug, Clone)]
-pub struct Reply {
-    pub text: String,
-    pub json: serde_json::Value,
-    pub exit: u8,
+pub(crate) struct Reply {
+    pub(crate) text: String,
+    pub(crate) json: serde_json::Value,
+    pub(crate) exit: u8,
     /// Notes for stderr (text mode only).
-    pub notes: Vec<String>,
+    pub(crate) notes: Vec<String>,
     /// Text printed as is in every format (documents, diagrams).
-    pub raw: bool,
+    pub(crate) raw: bool,
     /// Findings drawn on stderr in text mode (validate, freeze and submit
     /// refusals), before the text.
-    pub diagnostics: Vec<crate::render::diagnostics::IssueDiagnostic>,
+    pub(crate) diagnostics: Vec<crate::render::diagnostics::IssueDiagnostic>,
     /// What stdout shows instead of `text` when a person sees both streams
     /// on a terminal and the diagnostics already spell the findings out.
-    pub headline: Option<String>,
+    pub(crate) headline: Option<String>,
 }
 
 impl Reply {
-    pub fn new(text: impl Into<String>, json: serde_json::Value) -> Reply {
+    pub(crate) fn new(text: impl Into<String>, json: serde_json::Value) -> Reply {
         Reply {
             text: text.into(),
             json,
@@ -132,7 +132,7 @@ impl Reply {
     }
     /// A reply for `format`, building only the form that will be printed
     /// (on a large plan each form costs as much as reading the plan).
-    pub fn for_format(
+    pub(crate) fn for_format(
         format: Format,
         text: impl FnOnce() -> String,
         json: impl FnOnce() -> serde_json::Value,
@@ -144,7 +144,7 @@ impl Reply {
         }
     }
     /// Output printed verbatim whatever the format (export, graph, …).
-    pub fn raw(text: impl Into<String>) -> Reply {
+    pub(crate) fn raw(text: impl Into<String>) -> Reply {
         Reply {
             text: text.into(),
             json: serde_json::Value::Null,
@@ -155,26 +155,29 @@ impl Reply {
             headline: None,
         }
     }
-    pub fn exit(mut self, code: u8) -> Reply {
+    pub(crate) fn exit(mut self, code: u8) -> Reply {
         self.exit = code;
         self
     }
-    pub fn note(mut self, n: impl Into<String>) -> Reply {
+    pub(crate) fn note(mut self, n: impl Into<String>) -> Reply {
         self.notes.push(n.into());
         self
     }
-    pub fn headline(mut self, h: impl Into<String>) -> Reply {
+    pub(crate) fn headline(mut self, h: impl Into<String>) -> Reply {
         self.headline = Some(h.into());
         self
     }
-    pub fn diagnostics(mut self, d: Vec<crate::render::diagnostics::IssueDiagnostic>) -> Reply {
+    pub(crate) fn diagnostics(
+        mut self,
+        d: Vec<crate::render::diagnostics::IssueDiagnostic>,
+    ) -> Reply {
         self.diagnostics = d;
         self
     }
 }
 
 /// Adds `formatVersion: 1` first, unless present.
-pub fn versioned(v: serde_json::Value) -> serde_json::Value {
+pub(crate) fn versioned(v: serde_json::Value) -> serde_json::Value {
     match v {
         serde_json::Value::Object(m) if !m.contains_key("formatVersion") => {
             let mut out = serde_json::Map::new();
@@ -187,7 +190,7 @@ pub fn versioned(v: serde_json::Value) -> serde_json::Value {
 }
 
 /// Prints a reply to stdout (and its notes to stderr); returns the exit code.
-pub fn print_reply(session: &Session, reply: &Reply) -> u8 {
+pub(crate) fn print_reply(session: &Session, reply: &Reply) -> u8 {
     use std::io::Write;
     // Quiet silences prose; a JSON document is the output's contract and is
     // always printed.
@@ -236,7 +239,7 @@ pub fn print_reply(session: &Session, reply: &Reply) -> u8 {
 
 /// Prints an error: a JSON document on stdout with `--format json`, else a
 /// diagnostic on stderr. Returns the exit code.
-pub fn print_error(session: &Session, err: &Error) -> u8 {
+pub(crate) fn print_error(session: &Session, err: &Error) -> u8 {
     use std::io::Write;
     if session.format() == Format::Json {
         let _ = std::io::stdout().write_all(
@@ -259,7 +262,7 @@ pub fn print_error(session: &Session, err: &Error) -> u8 {
 }
 
 /// Runs one parsed command line in a session.
-pub fn run(session: &mut Session, cli: Cli) -> u8 {
+pub(crate) fn run(session: &mut Session, cli: Cli) -> u8 {
     session.global = cli.global.clone();
     match commands::dispatch(session, cli.command) {
         Ok(reply) => print_reply(session, &reply),
@@ -282,16 +285,13 @@ pub fn main() -> std::process::ExitCode {
         cli.command,
         commands::Command::Repl(_) | commands::Command::Mcp(_)
     );
-    if one_shot {
-        crate::store::exit::set_one_shot();
-    }
     let mut session = Session::new(cli.global.clone());
     session.one_shot = one_shot;
     std::process::ExitCode::from(run(&mut session, cli))
 }
 
 /// Prints a clap error (help and version are not errors) and returns its code.
-pub fn usage_error(e: clap::Error, json: bool) -> u8 {
+pub(crate) fn usage_error(e: clap::Error, json: bool) -> u8 {
     use clap::error::ErrorKind;
     match e.kind() {
         ErrorKind::DisplayHelp

@@ -8,11 +8,11 @@ use crate::wire::{Syntax, shorthand};
 use clap::Args;
 
 #[derive(Args, Debug, Clone, Default)]
-pub struct DefFlags {
+pub(crate) struct DefFlags {
     /// The definition: JSON or YAML text, @FILE, or - for stdin. Field flags
     /// below are applied on top of it.
     #[arg(long, value_name = "JSON|@FILE|-", allow_hyphen_values = true)]
-    pub def: Option<String>,
+    pub(crate) def: Option<String>,
 
     /// entry: a run input field, PATH:TYPE (TYPE: string[:MAXBYTES], number,
     /// boolean, enum:A,B,…); repeatable
@@ -21,23 +21,23 @@ pub struct DefFlags {
         value_name = "PATH:TYPE",
         help_heading = "Entry fields"
     )]
-    pub input: Vec<String>,
+    pub(crate) input: Vec<String>,
 
     /// call: the tool to invoke (from the registry)
     #[arg(long, value_name = "TOOL", help_heading = "Call fields")]
-    pub tool: Option<String>,
+    pub(crate) tool: Option<String>,
     /// call: an argument, NAME=VALUE; VALUE is JSON, a reference (@node,
     /// @node.path, @node[last].path, @node[all], @node[2].path) or a plain
     /// string; repeatable
     #[arg(long = "arg", value_name = "NAME=VALUE", help_heading = "Call fields")]
-    pub args: Vec<String>,
+    pub(crate) args: Vec<String>,
     /// call, transform: an output field, PATH:TYPE (as --input); repeatable
     #[arg(
         long = "output",
         value_name = "PATH:TYPE",
         help_heading = "Call fields"
     )]
-    pub output: Vec<String>,
+    pub(crate) output: Vec<String>,
     /// call: an authority claim, CAPABILITY/SCOPE/VERB (verb: list, read,
     /// create, update, delete); repeatable
     #[arg(
@@ -45,23 +45,23 @@ pub struct DefFlags {
         value_name = "CAP/SCOPE/VERB",
         help_heading = "Call fields"
     )]
-    pub authority: Vec<String>,
+    pub(crate) authority: Vec<String>,
     /// call: whether repeating the call is safe (--replay-safe or --replay-safe=false)
     #[arg(long = "replay-safe", value_name = "BOOL", num_args = 0..=1, default_missing_value = "true", help_heading = "Call fields")]
-    pub replay_safe: Option<bool>,
+    pub(crate) replay_safe: Option<bool>,
     /// call: what to do when it is unknown whether the call took effect
     #[arg(long = "on-indeterminate", value_parser = ["retry", "halt", "skip"], help_heading = "Call fields")]
-    pub on_indeterminate: Option<String>,
+    pub(crate) on_indeterminate: Option<String>,
     /// call: what to do when an argument's value is missing at run time
     #[arg(long = "on-missing-value", value_parser = ["fail", "omit"], help_heading = "Call fields")]
-    pub on_missing_value: Option<String>,
+    pub(crate) on_missing_value: Option<String>,
     /// call: an output field this call asserts is sanitised; repeatable
     #[arg(
         long = "declassify",
         value_name = "FIELD",
         help_heading = "Call fields"
     )]
-    pub declassify: Vec<String>,
+    pub(crate) declassify: Vec<String>,
 
     /// reason: a prompt part: text, or a reference (@node.path); repeatable, in order
     #[arg(
@@ -69,57 +69,57 @@ pub struct DefFlags {
         value_name = "TEXT|@REF",
         help_heading = "Reason fields"
     )]
-    pub prompt: Vec<String>,
+    pub(crate) prompt: Vec<String>,
     /// reason: the JSON Schema object of its output
     #[arg(
         long = "output-schema",
         value_name = "JSON",
         help_heading = "Reason fields"
     )]
-    pub output_schema: Option<String>,
+    pub(crate) output_schema: Option<String>,
     /// reason: how many attempts at a valid output (≥ 1)
     #[arg(
         long = "max-attempts",
         value_name = "N",
         help_heading = "Reason fields"
     )]
-    pub max_attempts: Option<u64>,
+    pub(crate) max_attempts: Option<u64>,
 
     /// transform: the call whose artifact it reads (@node)
     #[arg(long, value_name = "@REF", help_heading = "Transform fields")]
-    pub source: Option<String>,
+    pub(crate) source: Option<String>,
     /// transform: a step, NAME or NAME:ARGS_JSON; repeatable, in order
     #[arg(
         long = "step",
         value_name = "NAME[:ARGS]",
         help_heading = "Transform fields"
     )]
-    pub steps: Vec<String>,
+    pub(crate) steps: Vec<String>,
     /// transform: `rows`, or `value:FIELD`
     #[arg(
         long,
         value_name = "rows|value:FIELD",
         help_heading = "Transform fields"
     )]
-    pub emit: Option<String>,
+    pub(crate) emit: Option<String>,
 
     /// branch, select: the predicate evaluator (built in: structured)
     #[arg(long, value_name = "ID", help_heading = "Branch and select fields")]
-    pub evaluator: Option<String>,
+    pub(crate) evaluator: Option<String>,
     /// branch, select: the predicate (JSON or YAML)
     #[arg(long, value_name = "JSON", help_heading = "Branch and select fields")]
-    pub predicate: Option<String>,
+    pub(crate) predicate: Option<String>,
     /// select: a case label; repeatable, in order
     #[arg(
         long = "case",
         value_name = "LABEL",
         help_heading = "Branch and select fields"
     )]
-    pub cases: Vec<String>,
+    pub(crate) cases: Vec<String>,
 
     /// join: mark it explicitly as a diamond join ({"kind": "diamond"})
     #[arg(long, help_heading = "Join fields")]
-    pub diamond: bool,
+    pub(crate) diamond: bool,
 }
 
 fn bad(flag: &str, given: &str, want: &str) -> Error {
@@ -127,7 +127,7 @@ fn bad(flag: &str, given: &str, want: &str) -> Error {
 }
 
 /// Reads a JSON or YAML value given inline, from `@FILE`, or from stdin (`-`).
-pub fn read_value(text: &str, what: &str) -> Result<Value> {
+pub(crate) fn read_value(text: &str, what: &str) -> Result<Value> {
     let (source, name) = if let Some(path) = text.strip_prefix('@') {
         (super::commands::read_input(path)?, path.to_string())
     } else if text == "-" {
@@ -144,7 +144,7 @@ pub fn read_value(text: &str, what: &str) -> Result<Value> {
 }
 
 /// A declared field from `PATH:TYPE`.
-pub fn declared_field(flag: &str, spec: &str) -> Result<Value> {
+pub(crate) fn declared_field(flag: &str, spec: &str) -> Result<Value> {
     let mut parts = spec.splitn(3, ':');
     let path = parts.next().unwrap_or("");
     let ty = parts.next().ok_or_else(|| {
@@ -203,7 +203,7 @@ fn reference(flag: &str, text: &str) -> Result<Value> {
 
 impl DefFlags {
     /// The definition: `--def` (or an empty object), then each flag given.
-    pub fn definition(&self) -> Result<Map> {
+    pub(crate) fn definition(&self) -> Result<Map> {
         let mut def = match &self.def {
             Some(text) => match read_value(text, "--def")? {
                 Value::Object(m) => m,

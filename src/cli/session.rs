@@ -1,7 +1,7 @@
 //! What one command (or one REPL) works with: the global flags, the store,
 //! the plan, the actor.
 
-use super::{ColorChoice, Format, Global};
+use super::{Format, Global};
 use crate::forge::Forge;
 use crate::model::error::Error;
 use crate::model::error::ErrorKind;
@@ -10,17 +10,17 @@ use crate::store::Store;
 use std::path::PathBuf;
 
 #[derive(Debug, Clone, Default)]
-pub struct Session {
-    pub global: Global,
+pub(crate) struct Session {
+    pub(crate) global: Global,
     /// The plan chosen by `use` inside a REPL (local to that REPL).
-    pub repl_plan: Option<String>,
+    pub(crate) repl_plan: Option<String>,
     /// The process runs one command and exits (not a REPL or a server): what
     /// it loaded may be left to the operating system.
-    pub one_shot: bool,
+    pub(crate) one_shot: bool,
 }
 
 impl Session {
-    pub fn new(global: Global) -> Session {
+    pub(crate) fn new(global: Global) -> Session {
         Session {
             global,
             repl_plan: None,
@@ -28,12 +28,12 @@ impl Session {
         }
     }
 
-    pub fn format(&self) -> Format {
+    pub(crate) fn format(&self) -> Format {
         self.global.format.unwrap_or(Format::Text)
     }
 
     /// The format, refusing one the command does not print.
-    pub fn require_format(&self, command: &str, allowed: &[Format]) -> Result<Format> {
+    pub(crate) fn require_format(&self, command: &str, allowed: &[Format]) -> Result<Format> {
         let f = self.format();
         if allowed.contains(&f) {
             return Ok(f);
@@ -47,7 +47,7 @@ impl Session {
     }
 
     /// The store folder: `--store`, `PLANFORGE_STORE`, or `./plans`.
-    pub fn store_path(&self) -> PathBuf {
+    pub(crate) fn store_path(&self) -> PathBuf {
         if let Some(s) = &self.global.store {
             return s.clone();
         }
@@ -57,21 +57,21 @@ impl Session {
         }
     }
 
-    pub fn store(&self) -> Result<Store> {
-        Store::open(self.store_path())
+    pub(crate) fn store(&self) -> Result<Store> {
+        Ok(Store::open(self.store_path())?.one_shot(self.one_shot))
     }
 
-    pub fn actor(&self) -> Result<String> {
+    pub(crate) fn actor(&self) -> Result<String> {
         crate::forge::resolve_actor(self.global.actor.as_deref())
     }
 
-    pub fn forge(&self) -> Result<Forge> {
+    pub(crate) fn forge(&self) -> Result<Forge> {
         Ok(Forge::new(self.store()?, self.actor()?))
     }
 
     /// The plan to work on: `-p`, the REPL's `use`, `PLANFORGE_PLAN`, or the
     /// store's current plan.
-    pub fn plan_id(&self, store: &Store) -> Result<String> {
+    pub(crate) fn plan_id(&self, store: &Store) -> Result<String> {
         if let Some(p) = &self.global.plan {
             return Ok(p.clone());
         }
@@ -97,7 +97,7 @@ impl Session {
 
     /// The voice that words fixes about `plan` as command lines: with
     /// `-p PLAN` when a bare command would reach another plan.
-    pub fn voice(&self, plan: &str) -> super::voice::CliVoice {
+    pub(crate) fn voice(&self, plan: &str) -> super::voice::CliVoice {
         let implicit = self.repl_plan.clone().or_else(|| {
             std::env::var("PLANFORGE_PLAN")
                 .ok()
@@ -107,26 +107,15 @@ impl Session {
         super::voice::CliVoice::about(plan, implicit.as_deref())
     }
 
-    /// Whether stderr may carry colour.
-    pub fn color_stderr(&self) -> bool {
-        use std::io::IsTerminal;
-        super::ui::color_enabled(self.global.color, std::io::stderr().is_terminal())
-    }
-
     /// Whether stdout may carry colour.
-    pub fn color_stdout(&self) -> bool {
+    pub(crate) fn color_stdout(&self) -> bool {
         use std::io::IsTerminal;
         super::ui::color_enabled(self.global.color, std::io::stdout().is_terminal())
     }
 
     /// Whether stdin is a terminal a person can answer on.
-    pub fn interactive(&self) -> bool {
+    pub(crate) fn interactive(&self) -> bool {
         use std::io::IsTerminal;
         std::io::stdin().is_terminal() && std::io::stderr().is_terminal()
-    }
-
-    /// The chosen colour policy, for helpers.
-    pub fn color_choice(&self) -> ColorChoice {
-        self.global.color
     }
 }

@@ -18,7 +18,7 @@ use std::fmt;
 /// `--color`, then `NO_COLOR` (set and non-empty: no colour), then
 /// `CLICOLOR_FORCE` (set and not `0`: colour), then whether the stream is a
 /// terminal.
-pub fn color_enabled(choice: ColorChoice, is_terminal: bool) -> bool {
+pub(crate) fn color_enabled(choice: ColorChoice, is_terminal: bool) -> bool {
     match choice {
         ColorChoice::Always => true,
         ColorChoice::Never => false,
@@ -36,7 +36,7 @@ pub fn color_enabled(choice: ColorChoice, is_terminal: bool) -> bool {
 
 /// How diagnostics are drawn on a stream.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Style {
+pub(crate) enum Style {
     /// Plain text, optionally with a coloured heading.
     Plain { color: bool },
     /// miette's graphical report (a terminal that may show colour).
@@ -45,14 +45,14 @@ pub enum Style {
 
 /// The style for stderr: graphical on a terminal when the colour policy
 /// allows colour there, else plain.
-pub fn stderr_style(choice: ColorChoice) -> Style {
+pub(crate) fn stderr_style(choice: ColorChoice) -> Style {
     use std::io::IsTerminal;
     let terminal = std::io::stderr().is_terminal();
     style_for(color_enabled(choice, terminal), terminal)
 }
 
 /// The style for a stream that is (or is not) a terminal.
-pub fn style_for(color: bool, terminal: bool) -> Style {
+pub(crate) fn style_for(color: bool, terminal: bool) -> Style {
     if terminal && color {
         Style::Graphical {
             color,
@@ -89,7 +89,7 @@ fn graphical(d: &dyn Diagnostic, color: bool, width: usize) -> String {
 }
 
 /// An error, drawn in `style`, its fixes worded by `voice`.
-pub fn error_report(err: &Error, style: Style, voice: &dyn Voice) -> String {
+pub(crate) fn error_report(err: &Error, style: Style, voice: &dyn Voice) -> String {
     match style {
         Style::Plain { color } => terminal_safe(&render_error(err, color, voice), color),
         Style::Graphical { color, width } => terminal_safe(
@@ -100,7 +100,7 @@ pub fn error_report(err: &Error, style: Style, voice: &dyn Voice) -> String {
 }
 
 /// What an error's `help` says: its fixes as command lines, then its advice.
-pub fn help_text(err: &Error, voice: &dyn Voice) -> Option<String> {
+pub(crate) fn help_text(err: &Error, voice: &dyn Voice) -> Option<String> {
     let mut lines = Vec::new();
     if !err.fixes.is_empty() {
         lines.push(voice.fixes(&err.fixes));
@@ -115,7 +115,7 @@ pub fn help_text(err: &Error, voice: &dyn Voice) -> Option<String> {
 /// so content can neither move the cursor, retitle the window nor display
 /// as something else. With `color`, colour sequences (SGR: `ESC [ digits;…
 /// m`) are kept.
-pub fn terminal_safe(s: &str, color: bool) -> String {
+pub(crate) fn terminal_safe(s: &str, color: bool) -> String {
     let mut out = String::with_capacity(s.len());
     let mut rest = s;
     while let Some((i, c)) = rest.char_indices().find(|(_, c)| unsafe_char(*c)) {
@@ -144,7 +144,7 @@ fn unsafe_char(c: char) -> bool {
 }
 
 /// A finding, drawn in `style`.
-pub fn issue_report(d: &IssueDiagnostic, style: Style) -> String {
+pub(crate) fn issue_report(d: &IssueDiagnostic, style: Style) -> String {
     let color = match style {
         Style::Plain { color } | Style::Graphical { color, .. } => color,
     };
@@ -171,7 +171,7 @@ fn issue_report_raw(d: &IssueDiagnostic, style: Style) -> String {
 
 /// An error as text for stderr: `error[code]: message`, its location, the
 /// help line, and where to read more.
-pub fn render_error(err: &Error, color: bool, voice: &dyn Voice) -> String {
+pub(crate) fn render_error(err: &Error, color: bool, voice: &dyn Voice) -> String {
     let code = err
         .issue
         .as_ref()

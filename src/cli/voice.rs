@@ -7,14 +7,14 @@ use crate::model::{Value, ids};
 /// Words remedies as command lines. `plan`: the plan they apply to when it
 /// is not the session's current one (then `-p PLAN` is added).
 #[derive(Debug, Clone, Default)]
-pub struct CliVoice {
-    pub plan: Option<String>,
+pub(crate) struct CliVoice {
+    pub(crate) plan: Option<String>,
 }
 
 impl CliVoice {
     /// The voice for remedies about `plan`, as seen from a session whose
     /// current plan is `current`.
-    pub fn about(plan: &str, current: Option<&str>) -> CliVoice {
+    pub(crate) fn about(plan: &str, current: Option<&str>) -> CliVoice {
         CliVoice {
             plan: (current != Some(plan)).then(|| plan.to_string()),
         }
@@ -30,7 +30,7 @@ impl CliVoice {
 }
 
 /// One shell word: as is when it needs no quoting, else single-quoted.
-pub fn quote(s: &str) -> String {
+pub(crate) fn quote(s: &str) -> String {
     let plain = !s.is_empty()
         && s.chars().all(|c| {
             c.is_ascii_alphanumeric()

@@ -8,44 +8,44 @@ use crate::model::Node;
 use crate::store::Loaded;
 
 /// At most this many neighbours each way.
-pub const MAX_NEIGHBOURS: usize = 12;
+pub(crate) const MAX_NEIGHBOURS: usize = 12;
 /// At most this many issues.
-pub const MAX_ISSUES: usize = 8;
+pub(crate) const MAX_ISSUES: usize = 8;
 /// Strings in the echoed node are cut at this many bytes.
-pub const MAX_STRING: usize = 120;
+pub(crate) const MAX_STRING: usize = 120;
 
 /// One edge to or from the focus node.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Neighbour {
-    pub edge_id: String,
-    pub node_id: String,
-    pub handle: String,
+pub(crate) struct Neighbour {
+    pub(crate) edge_id: String,
+    pub(crate) node_id: String,
+    pub(crate) handle: String,
 }
 
 #[derive(Debug, Clone)]
-pub struct Echo {
-    pub plan_id: String,
-    pub revision: u64,
-    pub state: crate::model::lifecycle::State,
+pub(crate) struct Echo {
+    pub(crate) plan_id: String,
+    pub(crate) revision: u64,
+    pub(crate) state: crate::model::lifecycle::State,
     /// One sentence: what changed.
-    pub changed: String,
+    pub(crate) changed: String,
     /// The changed node, when one still exists.
-    pub node: Option<Node>,
-    pub predecessors: Vec<Neighbour>,
-    pub more_predecessors: usize,
-    pub successors: Vec<Neighbour>,
-    pub more_successors: usize,
+    pub(crate) node: Option<Node>,
+    pub(crate) predecessors: Vec<Neighbour>,
+    pub(crate) more_predecessors: usize,
+    pub(crate) successors: Vec<Neighbour>,
+    pub(crate) more_successors: usize,
     /// Extra facts (bounds before → after, removed edges, …), already bounded.
-    pub details: Vec<String>,
-    pub issues: Vec<Issue>,
-    pub more_issues: usize,
-    pub counts: Counts,
+    pub(crate) details: Vec<String>,
+    pub(crate) issues: Vec<Issue>,
+    pub(crate) more_issues: usize,
+    pub(crate) counts: Counts,
 }
 
 /// Builds the echo of a change around `focus` (a node id), with the plan's
 /// findings `issues`. `extra_nodes`/`extra_edges` widen the issue filter (a
 /// removed node's former neighbours, a disconnected edge).
-pub fn build(
+pub(crate) fn build(
     after: &Loaded,
     changed: String,
     focus: Option<&str>,

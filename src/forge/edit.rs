@@ -15,7 +15,7 @@ use crate::store::Loaded;
 use crate::store::fold::{get_path, set_path};
 
 /// The placeholder `--scaffold` writes and `scaffold_placeholder` blocks.
-pub use crate::model::shape::PLACEHOLDER;
+pub(crate) use crate::model::shape::PLACEHOLDER;
 
 /// Problems of `after` that `before` did not have and that a mutation must
 /// refuse: wrong types and unknown keys (missing fields stay findings).
@@ -83,7 +83,7 @@ fn check_phase(phase: &str) -> Result<()> {
 /// Fills missing required fields with neutral scaffolding: strings with the
 /// placeholder, arrays and objects empty. Booleans, enums and numbers are
 /// left for the author to decide.
-pub fn scaffold(kind: NodeKind, def: &mut Map) {
+pub(crate) fn scaffold(kind: NodeKind, def: &mut Map) {
     for f in shape::fields(kind) {
         if !f.required || def.contains_key(f.name) {
             continue;
@@ -121,7 +121,7 @@ impl Forge {
     }
 
     /// Adds a node (or, with `replace`, replaces one in place).
-    pub fn add_node(
+    pub(crate) fn add_node(
         &self,
         plan: &str,
         mut node: Node,
@@ -189,7 +189,7 @@ impl Forge {
     }
 
     /// Replaces a node's whole definition; the kind must stay the same.
-    pub fn set_node_config(
+    pub(crate) fn set_node_config(
         &self,
         plan: &str,
         node_id: &str,
@@ -234,7 +234,7 @@ impl Forge {
     }
 
     /// Sets one field of a node's definition by dot path.
-    pub fn set_node_field(
+    pub(crate) fn set_node_field(
         &self,
         plan: &str,
         node_id: &str,
@@ -313,7 +313,7 @@ impl Forge {
     }
 
     /// Sets or clears a node's phase.
-    pub fn set_node_phase(
+    pub(crate) fn set_node_phase(
         &self,
         plan: &str,
         node_id: &str,
@@ -348,7 +348,7 @@ impl Forge {
     /// Connects two nodes. Without a handle, `always` (refused for branch and
     /// select sources, which must say which outcome). Without an id, one is
     /// minted under the lock.
-    pub fn connect(
+    pub(crate) fn connect(
         &self,
         plan: &str,
         from: &str,
@@ -449,7 +449,12 @@ impl Forge {
     }
 
     /// Removes an edge.
-    pub fn disconnect(&self, plan: &str, edge_id: &str, expect: Option<u64>) -> Result<Echo> {
+    pub(crate) fn disconnect(
+        &self,
+        plan: &str,
+        edge_id: &str,
+        expect: Option<u64>,
+    ) -> Result<Echo> {
         let mut removed: Option<Edge> = None;
         self.before_write()?;
         let (after, _) = self.store().commit(plan, self.actor(), expect, |before| {
@@ -477,7 +482,12 @@ impl Forge {
     }
 
     /// Removes a node with its incident edges, in one transaction.
-    pub fn remove_node(&self, plan: &str, node_id: &str, expect: Option<u64>) -> Result<Echo> {
+    pub(crate) fn remove_node(
+        &self,
+        plan: &str,
+        node_id: &str,
+        expect: Option<u64>,
+    ) -> Result<Echo> {
         let mut incident: Vec<Edge> = Vec::new();
         let mut kind = NodeKind::Join;
         self.before_write()?;
@@ -532,7 +542,12 @@ impl Forge {
     }
 
     /// Replaces all five bounds.
-    pub fn set_bounds(&self, plan: &str, bounds: Bounds, expect: Option<u64>) -> Result<Echo> {
+    pub(crate) fn set_bounds(
+        &self,
+        plan: &str,
+        bounds: Bounds,
+        expect: Option<u64>,
+    ) -> Result<Echo> {
         let mut old = Bounds::default();
         self.before_write()?;
         let (after, _) = self.store().commit(plan, self.actor(), expect, |before| {
@@ -566,7 +581,7 @@ impl Forge {
 }
 
 /// `a, b, c … and N more`, plain (no backticks), or `(none)`.
-pub fn bounded_list(items: &[String], cap: usize) -> String {
+pub(crate) fn bounded_list(items: &[String], cap: usize) -> String {
     if items.is_empty() {
         return "(none)".into();
     }

@@ -14,19 +14,19 @@ use crate::model::error::Result;
 
 /// What `explain` says about one code.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Explanation {
-    pub code: &'static str,
-    pub severity: Severity,
+pub(crate) struct Explanation {
+    pub(crate) code: &'static str,
+    pub(crate) severity: Severity,
     /// The first sentence of "What it finds".
-    pub summary: String,
+    pub(crate) summary: String,
     /// The whole documentation, markdown.
-    pub explanation: String,
+    pub(crate) explanation: String,
     /// The file that holds the check (`src/check/<code>.rs`).
-    pub source: &'static str,
+    pub(crate) source: &'static str,
 }
 
 /// Explains one code; an unknown code is refused (exit 2) with the nearest.
-pub fn explain(code: &str) -> Result<Explanation> {
+pub(crate) fn explain(code: &str) -> Result<Explanation> {
     match check::by_code(code) {
         Some(c) => Ok(of(c)),
         None => Err(unknown_code(code)),
@@ -34,7 +34,7 @@ pub fn explain(code: &str) -> Result<Explanation> {
 }
 
 /// Every code, in the order the checks run.
-pub fn explain_all() -> Vec<Explanation> {
+pub(crate) fn explain_all() -> Vec<Explanation> {
     check::CHECKS.iter().map(|c| of(*c)).collect()
 }
 
@@ -76,7 +76,7 @@ fn markdown(doc: &str) -> String {
 }
 
 /// The body of the `## <heading>` section of an explanation, trimmed.
-pub fn section(explanation: &str, heading: &str) -> Option<String> {
+pub(crate) fn section(explanation: &str, heading: &str) -> Option<String> {
     let mut out: Option<Vec<&str>> = None;
     for line in explanation.lines() {
         if let Some(h) = line.strip_prefix("## ") {
@@ -97,7 +97,7 @@ pub fn section(explanation: &str, heading: &str) -> Option<String> {
 
 /// The first paragraph of a section as one line: what diagnostics print as
 /// `help`.
-pub fn paragraph(text: &str) -> String {
+pub(crate) fn paragraph(text: &str) -> String {
     text.split("\n\n")
         .next()
         .unwrap_or("")
@@ -107,7 +107,7 @@ pub fn paragraph(text: &str) -> String {
 }
 
 /// How to fix issues of `code`, as one paragraph; `None` for an unknown code.
-pub fn how_to_fix(code: &str) -> Option<String> {
+pub(crate) fn how_to_fix(code: &str) -> Option<String> {
     let c = check::by_code(code)?;
     section(&markdown(c.doc()), "How to fix").map(|s| paragraph(&s))
 }

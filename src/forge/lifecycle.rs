@@ -15,35 +15,35 @@ use crate::store::{Loaded, ensure_editable};
 
 /// The outcome of `freeze`.
 #[derive(Debug, Clone)]
-pub struct Freeze {
-    pub plan_id: String,
+pub(crate) struct Freeze {
+    pub(crate) plan_id: String,
     /// Whether the plan is reviewable now.
-    pub frozen: bool,
+    pub(crate) frozen: bool,
     /// Whether it already was (a re-check).
-    pub already: bool,
-    pub revision: u64,
-    pub digest: String,
-    pub report: Report,
+    pub(crate) already: bool,
+    pub(crate) revision: u64,
+    pub(crate) digest: String,
+    pub(crate) report: Report,
 }
 
 /// What `submit` shows before it approves, and what it approved.
 #[derive(Debug, Clone)]
-pub struct Submission {
-    pub plan_id: String,
-    pub digest: String,
-    pub revision: u64,
-    pub authority_set: Vec<AuthorityClaim>,
-    pub decided_by: String,
-    pub decided_at: Option<String>,
-    pub report: Report,
+pub(crate) struct Submission {
+    pub(crate) plan_id: String,
+    pub(crate) digest: String,
+    pub(crate) revision: u64,
+    pub(crate) authority_set: Vec<AuthorityClaim>,
+    pub(crate) decided_by: String,
+    pub(crate) decided_at: Option<String>,
+    pub(crate) report: Report,
     /// Whether the plan is executable now (false: refused at freeze, with
     /// the blocking issues in `report`).
-    pub approved: bool,
+    pub(crate) approved: bool,
 }
 
 /// The union of the authority of every call reachable from the entry,
 /// deduplicated, sorted by capability, scope, verb.
-pub fn authority_set(loaded: &Loaded) -> Vec<AuthorityClaim> {
+pub(crate) fn authority_set(loaded: &Loaded) -> Vec<AuthorityClaim> {
     let content = loaded.content();
     let graph = crate::check::Graph::new(content);
     let reach = graph.reachable();
@@ -62,7 +62,7 @@ pub fn authority_set(loaded: &Loaded) -> Vec<AuthorityClaim> {
 impl Forge {
     /// Runs every check; with no blocking issue the plan becomes reviewable,
     /// bound to the digest that was checked.
-    pub fn freeze(&self, plan: &str) -> Result<Freeze> {
+    pub(crate) fn freeze(&self, plan: &str) -> Result<Freeze> {
         let loaded = self.load(plan)?;
         if loaded.state() == State::Executable {
             ensure_editable(&loaded)?;
@@ -112,7 +112,7 @@ impl Forge {
     }
 
     /// Makes a reviewable plan editable again. No checks.
-    pub fn unfreeze(&self, plan: &str) -> Result<Echo> {
+    pub(crate) fn unfreeze(&self, plan: &str) -> Result<Echo> {
         let after = self.store().update_meta(plan, |now, meta| {
             if now.state() != State::Reviewable {
                 return Err(Error::new(
@@ -150,7 +150,11 @@ impl Forge {
 
     /// What an approval would cover: freezes (or re-checks) the plan and
     /// computes the authority set. Nothing is approved yet.
-    pub fn submit_preview(&self, plan: &str, decided_by: Option<&str>) -> Result<Submission> {
+    pub(crate) fn submit_preview(
+        &self,
+        plan: &str,
+        decided_by: Option<&str>,
+    ) -> Result<Submission> {
         let loaded = self.load(plan)?;
         if loaded.state() == State::Executable {
             ensure_editable(&loaded)?;
@@ -175,7 +179,7 @@ impl Forge {
 
     /// Approves a reviewable plan at the previewed digest: it becomes
     /// executable, forever. Refuses if the plan moved since the preview.
-    pub fn submit_approve(&self, preview: Submission) -> Result<Submission> {
+    pub(crate) fn submit_approve(&self, preview: Submission) -> Result<Submission> {
         let decided_at = crate::model::clock::now();
         let plan = preview.plan_id.clone();
         self.store().update_meta(&plan, |now, meta| {
@@ -214,7 +218,7 @@ impl Forge {
     }
 
     /// Freeze (or re-check) and approve in one go, without asking.
-    pub fn submit(&self, plan: &str, decided_by: Option<&str>) -> Result<Submission> {
+    pub(crate) fn submit(&self, plan: &str, decided_by: Option<&str>) -> Result<Submission> {
         let preview = self.submit_preview(plan, decided_by)?;
         if preview.report.has_blocking() {
             return Ok(preview);

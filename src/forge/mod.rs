@@ -1,21 +1,21 @@
 //! The forge: the one place operations live. The CLI, the REPL and the
 //! model-facing tools are thin adapters over these functions.
 
-pub mod echo;
-pub mod edit;
-pub mod explain;
-pub mod lifecycle;
-pub mod node_edit;
-pub mod orchestrate;
+pub(crate) mod echo;
+pub(crate) mod edit;
+pub(crate) mod explain;
+pub(crate) mod lifecycle;
+pub(crate) mod node_edit;
+pub(crate) mod orchestrate;
 pub mod plans;
-pub mod present;
-pub mod read;
-pub mod template;
+pub(crate) mod present;
+pub(crate) mod read;
+pub(crate) mod template;
 pub mod templates;
-pub mod undo;
+pub(crate) mod undo;
 pub mod validate;
 
-pub use echo::{Echo, Neighbour};
+pub(crate) use echo::Echo;
 
 use crate::check;
 use crate::model::Issue;
@@ -29,7 +29,7 @@ use crate::store::{Loaded, Store};
 use std::cell::OnceCell;
 
 /// An actor name from `--actor`, `PLANFORGE_ACTOR`, `$USER`, or `anonymous`.
-pub fn resolve_actor(flag: Option<&str>) -> Result<String> {
+pub(crate) fn resolve_actor(flag: Option<&str>) -> Result<String> {
     let from_env = |k: &str| std::env::var(k).ok().filter(|v| !v.is_empty());
     let (actor, source) = match flag {
         Some(a) => (a.to_string(), "--actor"),
@@ -51,14 +51,14 @@ pub fn resolve_actor(flag: Option<&str>) -> Result<String> {
 }
 
 /// Operations on one store, as one actor.
-pub struct Forge {
+pub(crate) struct Forge {
     store: Store,
     actor: String,
     registry: OnceCell<Option<Registry>>,
 }
 
 impl Forge {
-    pub fn new(store: Store, actor: impl Into<String>) -> Forge {
+    pub(crate) fn new(store: Store, actor: impl Into<String>) -> Forge {
         Forge {
             store,
             actor: actor.into(),
@@ -67,7 +67,7 @@ impl Forge {
     }
 
     /// Uses `registry` instead of the store's own.
-    pub fn with_registry(self, registry: Option<Registry>) -> Forge {
+    pub(crate) fn with_registry(self, registry: Option<Registry>) -> Forge {
         let cell = OnceCell::new();
         let _ = cell.set(registry);
         Forge {
@@ -76,7 +76,7 @@ impl Forge {
         }
     }
 
-    pub fn store(&self) -> &Store {
+    pub(crate) fn store(&self) -> &Store {
         &self.store
     }
 
@@ -84,15 +84,15 @@ impl Forge {
     /// that cannot be read refuses the change before anything is written (the
     /// echo after a write needs it; failing only then reported as failed a
     /// change that had landed).
-    pub fn before_write(&self) -> Result<()> {
+    pub(crate) fn before_write(&self) -> Result<()> {
         self.registry().map(|_| ())
     }
-    pub fn actor(&self) -> &str {
+    pub(crate) fn actor(&self) -> &str {
         &self.actor
     }
 
     /// The registry in use: the store's `registry.yaml`/`.json`, read once.
-    pub fn registry(&self) -> Result<Option<&Registry>> {
+    pub(crate) fn registry(&self) -> Result<Option<&Registry>> {
         if let Some(r) = self.registry.get() {
             return Ok(r.as_ref());
         }
@@ -103,13 +103,13 @@ impl Forge {
         Ok(self.registry.get_or_init(|| loaded).as_ref())
     }
 
-    pub fn load(&self, plan: &str) -> Result<Loaded> {
+    pub(crate) fn load(&self, plan: &str) -> Result<Loaded> {
         self.store.load(plan)
     }
 
     /// Every finding on a stored plan: the fold's and the store's first, then
     /// every check.
-    pub fn check(&self, loaded: &Loaded) -> Result<Report> {
+    pub(crate) fn check(&self, loaded: &Loaded) -> Result<Report> {
         let registry = self.registry()?;
         // Findings depend on the content (digest), the state and freeze
         // record (integrity), the registry and the checks themselves.
@@ -149,7 +149,7 @@ impl Forge {
 }
 
 /// Refuses an unknown node id with the nearest valid ones.
-pub fn unknown_node(loaded: &Loaded, id: &str) -> Error {
+pub(crate) fn unknown_node(loaded: &Loaded, id: &str) -> Error {
     let ids = loaded.content().nodes.iter().map(|n| n.id.as_str());
     let hint = crate::model::suggest::did_you_mean(id, ids.clone());
     let quoted = crate::model::ids::quote_id(id);
@@ -174,7 +174,7 @@ pub fn unknown_node(loaded: &Loaded, id: &str) -> Error {
 }
 
 /// Refuses an unknown edge id with the nearest valid ones.
-pub fn unknown_edge(loaded: &Loaded, id: &str) -> Error {
+pub(crate) fn unknown_edge(loaded: &Loaded, id: &str) -> Error {
     let ids = loaded.content().edges.iter().map(|e| e.id.as_str());
     let hint = crate::model::suggest::did_you_mean(id, ids.clone());
     Error::new(
@@ -193,7 +193,7 @@ pub fn unknown_edge(loaded: &Loaded, id: &str) -> Error {
 }
 
 /// Issues that name a node, one of `edges`, or one of `neighbours`.
-pub fn issues_near<'a>(
+pub(crate) fn issues_near<'a>(
     issues: &'a [Issue],
     nodes: &[&str],
     edges: &[&str],

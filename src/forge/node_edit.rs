@@ -26,23 +26,23 @@ use crate::wire;
 
 /// Marks the lines of an error shown at the top of the file; they are
 /// removed before the file is read again.
-pub const ERROR_MARK: &str = "# ! ";
+pub(crate) const ERROR_MARK: &str = "# ! ";
 
 /// Issues listed in the header, at most.
 const MAX_HEADER_ISSUES: usize = 20;
 
 /// The node as it was when the file was written, and the file's text.
 #[derive(Debug, Clone)]
-pub struct Draft {
-    pub plan_id: String,
-    pub revision: u64,
-    pub node: Node,
-    pub text: String,
+pub(crate) struct Draft {
+    pub(crate) plan_id: String,
+    pub(crate) revision: u64,
+    pub(crate) node: Node,
+    pub(crate) text: String,
 }
 
 /// What an edited file says.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Parsed {
+pub(crate) enum Parsed {
     /// Nothing but comments and blank lines: abort.
     Empty,
     /// The same node (key order aside).
@@ -51,7 +51,7 @@ pub enum Parsed {
 }
 
 /// The file for `node`: the header, then the node in wire form.
-pub fn render(plan_id: &str, revision: u64, node: &Node, issues: &[&Issue]) -> String {
+pub(crate) fn render(plan_id: &str, revision: u64, node: &Node, issues: &[&Issue]) -> String {
     let mut out = format!(
         "# planforge edit: node `{}` of plan {plan_id} at revision {revision}.\n\
          # Save and quit to apply your change as one step; empty the file to abort.\n\
@@ -100,7 +100,7 @@ pub fn render(plan_id: &str, revision: u64, node: &Node, issues: &[&Issue]) -> S
 }
 
 /// The text without a previous error block.
-pub fn strip_errors(text: &str) -> String {
+pub(crate) fn strip_errors(text: &str) -> String {
     text.split_inclusive('\n')
         .filter(|l| !(l.starts_with(ERROR_MARK) || l.trim_end() == ERROR_MARK.trim_end()))
         .collect()
@@ -108,7 +108,7 @@ pub fn strip_errors(text: &str) -> String {
 
 /// `body` with `err` shown on top, in comment lines, its fixes worded by
 /// `voice`.
-pub fn with_error(body: &str, err: &Error, voice: &dyn Voice) -> String {
+pub(crate) fn with_error(body: &str, err: &Error, voice: &dyn Voice) -> String {
     let mut lines = vec!["error: the edited node was not applied".to_string()];
     lines.extend(err.message.lines().map(|l| format!("  {l}")));
     let at_line = err.location.as_ref().and_then(|l| l.line);
@@ -155,7 +155,7 @@ fn is_blank(text: &str) -> bool {
 
 /// Reads an edited file (without its error block) against the node it was
 /// written from. Every refusal is addressed to the person editing.
-pub fn parse(text: &str, original: &Node) -> Result<Parsed> {
+pub(crate) fn parse(text: &str, original: &Node) -> Result<Parsed> {
     if is_blank(text) {
         return Ok(Parsed::Empty);
     }
@@ -229,7 +229,7 @@ pub fn parse(text: &str, original: &Node) -> Result<Parsed> {
 impl Forge {
     /// The file to edit `node_id` in. Refuses a plan that is not editable
     /// before anyone starts typing.
-    pub fn edit_draft(&self, plan: &str, node_id: &str) -> Result<Draft> {
+    pub(crate) fn edit_draft(&self, plan: &str, node_id: &str) -> Result<Draft> {
         let loaded = self.load(plan)?;
         crate::store::ensure_editable(&loaded)?;
         let node = loaded
@@ -254,7 +254,7 @@ impl Forge {
     /// Applies an edited node as one transaction: its phase and its
     /// definition, each when changed. Refuses with `revision_moved` when the
     /// node changed (or went) since the draft was written.
-    pub fn apply_edit(&self, draft: &Draft, edited: Node) -> Result<Echo> {
+    pub(crate) fn apply_edit(&self, draft: &Draft, edited: Node) -> Result<Echo> {
         let id = draft.node.id.clone();
         let mut what: Vec<String> = Vec::new();
         let (after, _) = self
@@ -317,7 +317,7 @@ impl Forge {
     }
 
     /// The echo of an edit that wrote nothing (`why` says why).
-    pub fn edit_noop(&self, draft: &Draft, why: &str) -> Result<Echo> {
+    pub(crate) fn edit_noop(&self, draft: &Draft, why: &str) -> Result<Echo> {
         let loaded = self.load(&draft.plan_id)?;
         let report = self.check(&loaded)?;
         Ok(echo::build(

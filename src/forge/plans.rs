@@ -15,38 +15,38 @@ use crate::wire::codec::Document;
 
 /// One row of `list`.
 #[derive(Debug, Clone)]
-pub struct Summary {
-    pub plan_id: String,
+pub(crate) struct Summary {
+    pub(crate) plan_id: String,
     /// `None` when the plan could not be read (see `damaged`).
-    pub state: Option<State>,
-    pub revision: Option<u64>,
-    pub label: Option<String>,
-    pub updated_at: Option<String>,
+    pub(crate) state: Option<State>,
+    pub(crate) revision: Option<u64>,
+    pub(crate) label: Option<String>,
+    pub(crate) updated_at: Option<String>,
     /// Why the plan could not be read, when it could not: one damaged plan
     /// does not hide the others.
-    pub damaged: Option<String>,
+    pub(crate) damaged: Option<String>,
 }
 
 /// What `status` reports.
 #[derive(Debug, Clone)]
-pub struct Status {
-    pub loaded: Loaded,
-    pub counts: Counts,
-    pub skipped: Vec<(&'static str, String)>,
+pub(crate) struct Status {
+    pub(crate) loaded: Loaded,
+    pub(crate) counts: Counts,
+    pub(crate) skipped: Vec<(&'static str, String)>,
 }
 
 /// What `import` did.
 #[derive(Debug, Clone)]
-pub struct Imported {
-    pub loaded: Loaded,
+pub(crate) struct Imported {
+    pub(crate) loaded: Loaded,
     /// Claims of the document that were dropped (state, approval …).
-    pub notes: Vec<String>,
-    pub counts: Counts,
+    pub(crate) notes: Vec<String>,
+    pub(crate) counts: Counts,
 }
 
 /// The label of an `author` request: its first 80 characters, whitespace
 /// runs folded to one space.
-pub fn label_of(request: &str) -> String {
+pub(crate) fn label_of(request: &str) -> String {
     let folded = request.split_whitespace().collect::<Vec<_>>().join(" ");
     folded
         .chars()
@@ -57,7 +57,7 @@ pub fn label_of(request: &str) -> String {
 
 impl Forge {
     /// Creates an empty editable plan (revision 0, default bounds).
-    pub fn create_plan(
+    pub(crate) fn create_plan(
         &self,
         id: Option<&str>,
         label: Option<&str>,
@@ -79,7 +79,7 @@ impl Forge {
     }
 
     /// Every plan in the store.
-    pub fn list(&self) -> Result<Vec<Summary>> {
+    pub(crate) fn list(&self) -> Result<Vec<Summary>> {
         let mut out = Vec::new();
         for id in self.store().plan_ids()? {
             out.push(match self.store().load(&id) {
@@ -104,7 +104,7 @@ impl Forge {
         Ok(out)
     }
 
-    pub fn status(&self, plan: &str) -> Result<Status> {
+    pub(crate) fn status(&self, plan: &str) -> Result<Status> {
         let loaded = self.load(plan)?;
         let report = self.check(&loaded)?;
         Ok(Status {
@@ -115,7 +115,7 @@ impl Forge {
     }
 
     /// Clones the first `at` ops of a plan (default all) into a new editable plan.
-    pub fn clone_plan(&self, source: &str, new_id: &str, at: Option<u64>) -> Result<Echo> {
+    pub(crate) fn clone_plan(&self, source: &str, new_id: &str, at: Option<u64>) -> Result<Echo> {
         check_plan_id(new_id)?;
         let parent = self.store().load_at_with_ops(source, at)?;
         let mut ops = parent.ops()?.to_vec();
@@ -159,7 +159,7 @@ impl Forge {
 
     /// Imports a plan document as a new editable plan: `set_bounds`, the
     /// nodes, the edges, in one transaction.
-    pub fn import(&self, doc: Document, id: Option<&str>) -> Result<Imported> {
+    pub(crate) fn import(&self, doc: Document, id: Option<&str>) -> Result<Imported> {
         let mut notes = Vec::new();
         if let Some(claimed) = &doc.digest {
             let actual = doc.content_digest();
@@ -199,7 +199,7 @@ impl Forge {
     }
 
     /// A plan as a document value (wire form), at a revision.
-    pub fn export(&self, plan: &str, rev: Option<u64>) -> Result<serde_json::Value> {
+    pub(crate) fn export(&self, plan: &str, rev: Option<u64>) -> Result<serde_json::Value> {
         let p = self.store().load_at(plan, rev)?;
         // An earlier revision was editable when it was the latest: whatever
         // the plan became later (frozen, approved) was decided about later
@@ -234,7 +234,11 @@ pub fn document_content(doc: &Document, plan_id: &str) -> Content {
 /// Refuses a plan id that breaks the rule (it is also a folder name).
 /// The ops of a document's import, in order: `set_bounds`, the nodes, the
 /// edges (moved, not copied).
-pub fn import_bodies(bounds: Option<Bounds>, nodes: Vec<Node>, edges: Vec<Edge>) -> Vec<OpBody> {
+pub(crate) fn import_bodies(
+    bounds: Option<Bounds>,
+    nodes: Vec<Node>,
+    edges: Vec<Edge>,
+) -> Vec<OpBody> {
     let mut bodies = Vec::with_capacity(1 + nodes.len() + edges.len());
     bodies.push(OpBody::SetBounds {
         bounds: bounds.unwrap_or_default(),
@@ -245,7 +249,7 @@ pub fn import_bodies(bounds: Option<Bounds>, nodes: Vec<Node>, edges: Vec<Edge>)
 }
 
 /// Refuses a label that is not one short line (see [`ids::label_problem`]).
-pub fn check_label(label: &str) -> Result<()> {
+pub(crate) fn check_label(label: &str) -> Result<()> {
     match ids::label_problem(label) {
         None => Ok(()),
         Some(why) => Err(Error::new(
@@ -259,7 +263,7 @@ pub fn check_label(label: &str) -> Result<()> {
     }
 }
 
-pub fn check_plan_id(id: &str) -> Result<()> {
+pub(crate) fn check_plan_id(id: &str) -> Result<()> {
     if ids::is_valid_plan_id(id) {
         return Ok(());
     }
@@ -275,6 +279,6 @@ pub fn check_plan_id(id: &str) -> Result<()> {
 
 /// Creates (or completes) a store folder with the commented default
 /// registry (`planforge init`); returns the store and the files written.
-pub fn init_store(dir: &std::path::Path) -> Result<(Store, Vec<String>)> {
+pub(crate) fn init_store(dir: &std::path::Path) -> Result<(Store, Vec<String>)> {
     Store::init(dir, crate::registry::DEFAULT_REGISTRY_YAML)
 }

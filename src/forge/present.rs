@@ -5,27 +5,27 @@
 //! interface.
 
 /// A finding in its JSON form.
-pub use crate::wire::findings::issue_json;
+pub(crate) use crate::wire::findings::issue_json;
 /// A finding's or an error's fixes as `fix` and `alternatives` keys.
-pub use crate::wire::remedy::insert_fixes;
+pub(crate) use crate::wire::remedy::insert_fixes;
 
 // The wire form of what renderers print (JSON documents and inline values).
-pub use crate::wire::codec::approval_json;
-pub use crate::wire::codec::claim_json;
-pub use crate::wire::codec::document_json;
-pub use crate::wire::codec::edge_json;
-pub use crate::wire::codec::node_json;
-pub use crate::wire::codec::op_json;
-pub use crate::wire::codec::op_line;
-pub use crate::wire::codec::provenance_json;
-pub use crate::wire::convert::{map_to_json, to_json};
-pub use crate::wire::jcs::string as json_string;
-pub use crate::wire::json::{compact, compact_cut, pretty};
-pub use crate::wire::span::{Position, Span};
-pub use crate::wire::template::param_json;
+pub(crate) use crate::wire::codec::approval_json;
+pub(crate) use crate::wire::codec::claim_json;
+pub(crate) use crate::wire::codec::document_json;
+pub(crate) use crate::wire::codec::edge_json;
+pub(crate) use crate::wire::codec::node_json;
+pub(crate) use crate::wire::codec::op_json;
+pub(crate) use crate::wire::codec::op_line;
+pub(crate) use crate::wire::codec::provenance_json;
+pub(crate) use crate::wire::convert::{map_to_json, to_json};
+pub(crate) use crate::wire::jcs::string as json_string;
+pub(crate) use crate::wire::json::{compact, compact_cut, pretty};
+pub(crate) use crate::wire::span::{Position, Span};
+pub(crate) use crate::wire::template::param_json;
 
 // The graph as the checks see it (prose walks nodes in its order).
-pub use crate::check::Graph;
+pub(crate) use crate::check::Graph;
 
 // A plan as the store loaded it.
-pub use crate::store::Loaded;
+pub(crate) use crate::store::Loaded;

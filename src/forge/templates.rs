@@ -22,50 +22,50 @@ use crate::store::Loaded;
 
 /// One template as `templates` lists it.
 #[derive(Debug, Clone)]
-pub struct TemplateSummary {
-    pub id: String,
+pub(crate) struct TemplateSummary {
+    pub(crate) id: String,
     /// Empty when the file could not be read.
-    pub summary: String,
-    pub params: Vec<DeclaredField>,
+    pub(crate) summary: String,
+    pub(crate) params: Vec<DeclaredField>,
     /// `built-in` or `templates/<file>`.
-    pub source: String,
+    pub(crate) source: String,
     /// Findings of the load-time checks; any blocking one refuses it.
-    pub issues: Vec<Issue>,
+    pub(crate) issues: Vec<Issue>,
     /// Why the file could not be read as a template at all, if so.
-    pub malformed: Option<String>,
+    pub(crate) malformed: Option<String>,
     /// Whether the registry checks ran (no registry: `unknown_tool` skipped).
-    pub registry_checked: bool,
+    pub(crate) registry_checked: bool,
 }
 
 impl TemplateSummary {
     /// Whether it can be instantiated.
-    pub fn usable(&self) -> bool {
+    pub(crate) fn usable(&self) -> bool {
         self.malformed.is_none() && !self.issues.iter().any(Issue::is_blocking)
     }
 }
 
 /// What `instantiate` made.
 #[derive(Debug, Clone)]
-pub struct Instantiated {
-    pub loaded: Loaded,
-    pub template: String,
+pub(crate) struct Instantiated {
+    pub(crate) loaded: Loaded,
+    pub(crate) template: String,
     /// The converted args, in the template's param order.
-    pub args: Map,
+    pub(crate) args: Map,
     /// Findings of the new plan (every check).
-    pub counts: Counts,
-    pub outline: Outline,
+    pub(crate) counts: Counts,
+    pub(crate) outline: Outline,
 }
 
 /// What `orchestrate` made: the decisions, the plan, and — when stored —
 /// the stored plan and its outline.
 #[derive(Debug, Clone)]
-pub struct Orchestrated {
-    pub orchestration: Orchestration,
+pub(crate) struct Orchestrated {
+    pub(crate) orchestration: Orchestration,
     /// The plan's digest (of the content, stored or not).
-    pub digest: String,
-    pub issues: Vec<Issue>,
-    pub skipped: Vec<(&'static str, String)>,
-    pub stored: Option<(Loaded, Outline)>,
+    pub(crate) digest: String,
+    pub(crate) issues: Vec<Issue>,
+    pub(crate) skipped: Vec<(&'static str, String)>,
+    pub(crate) stored: Option<(Loaded, Outline)>,
 }
 
 fn summary_of(t: &Template, registry: Option<&Registry>) -> TemplateSummary {
@@ -95,7 +95,7 @@ pub fn default_registry() -> Result<Registry> {
 }
 
 /// Checks and builds the plan of a decomposition, without storing it.
-pub fn orchestrate_unstored(
+pub(crate) fn orchestrate_unstored(
     d: &Decomposition,
     registry: &Registry,
     plan_id: &str,
@@ -115,7 +115,7 @@ pub fn orchestrate_unstored(
 impl Forge {
     /// Every template — the built-ins, then the store's `templates/` in file
     /// order — each checked against the registry.
-    pub fn templates(&self) -> Result<Vec<TemplateSummary>> {
+    pub(crate) fn templates(&self) -> Result<Vec<TemplateSummary>> {
         let registry = self.registry()?;
         let mut out: Vec<TemplateSummary> = template::builtins()
             .iter()
@@ -140,7 +140,7 @@ impl Forge {
 
     /// Finds a template by id, refusing an unknown id (with the ids), a
     /// file that cannot be read, and a template with blocking findings.
-    pub fn template(&self, id: &str) -> Result<Template> {
+    pub(crate) fn template(&self, id: &str) -> Result<Template> {
         let found = template::builtins()
             .into_iter()
             .map(Ok)
@@ -198,7 +198,7 @@ impl Forge {
     /// by their params' types, fills every hole, and writes the `add_node`s,
     /// the `add_edge`s and one `set_bounds` in one transaction, with
     /// provenance `{kind: template, template, args}`.
-    pub fn instantiate(
+    pub(crate) fn instantiate(
         &self,
         template_id: &str,
         args: &Map,
@@ -258,7 +258,7 @@ impl Forge {
     /// An empty editable plan whose metadata keeps the owner's request
     /// verbatim and unparsed, byte for byte; its label is the request's
     /// first 80 characters with whitespace runs folded.
-    pub fn author(&self, request: &str, id: Option<&str>) -> Result<Loaded> {
+    pub(crate) fn author(&self, request: &str, id: Option<&str>) -> Result<Loaded> {
         if request.trim().is_empty() {
             return Err(Error::invalid(
                 "the request is empty; pass the owner's request verbatim (or - to read it from standard input)",
@@ -271,7 +271,7 @@ impl Forge {
     /// Turns a decomposition into a plan and stores it (one transaction:
     /// the `add_node`s, the `add_edge`s and one `set_bounds`), checked against the store's
     /// registry (or, without one, the registry `init` writes).
-    pub fn orchestrate(&self, d: &Decomposition, id: Option<&str>) -> Result<Orchestrated> {
+    pub(crate) fn orchestrate(&self, d: &Decomposition, id: Option<&str>) -> Result<Orchestrated> {
         let plan_id = match id {
             Some(i) => i.to_string(),
             None => crate::model::mint::plan_id(),

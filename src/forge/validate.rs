@@ -30,24 +30,23 @@ const ACTOR: &str = "validate";
 #[derive(Debug, Clone)]
 pub struct Target {
     /// What outputs call it: the path as given, `stdin`, or the plan id.
-    pub file: String,
+    pub(crate) file: String,
     /// The document's `planId` (if any), or the stored plan's id.
-    pub plan_id: Option<String>,
+    pub(crate) plan_id: Option<String>,
     /// Whether it is a stored plan (positions refer to its export).
-    pub stored: bool,
+    pub(crate) stored: bool,
     /// The text positions refer to.
-    pub text: Arc<str>,
-    pub syntax: Syntax,
-    pub report: Report,
+    pub(crate) text: Arc<str>,
+    pub(crate) report: Report,
     /// One per issue of `report`, in the same order, up to the listing
     /// limit ([`Options::max_findings`]).
-    pub findings: Vec<Finding>,
+    pub(crate) findings: Vec<Finding>,
     /// Issues of `report` beyond the listing limit (counted, not listed).
-    pub omitted: usize,
+    pub(crate) omitted: usize,
 }
 
 /// How many findings a target lists by default; the rest are counted.
-pub const DEFAULT_MAX_FINDINGS: usize = 1000;
+pub(crate) const DEFAULT_MAX_FINDINGS: usize = 1000;
 
 /// How a validation runs.
 #[derive(Debug, Clone, Copy)]
@@ -55,10 +54,10 @@ pub struct Options {
     /// How many findings each target lists; the rest are counted. A garbage
     /// document can carry millions of findings; listing them all would cost
     /// gigabytes and help nobody, so the output says how many were left out.
-    pub max_findings: usize,
+    pub(crate) max_findings: usize,
     /// The process exits right after: the checked content is left to the
     /// operating system instead of being freed piece by piece.
-    pub one_shot: bool,
+    pub(crate) one_shot: bool,
 }
 
 impl Default for Options {
@@ -72,7 +71,7 @@ impl Default for Options {
 
 impl Options {
     /// `n` findings per target at most (`0`: all).
-    pub fn listing(mut self, n: usize) -> Options {
+    pub(crate) fn listing(mut self, n: usize) -> Options {
         self.max_findings = if n == 0 { usize::MAX } else { n };
         self
     }
@@ -81,27 +80,27 @@ impl Options {
 /// An issue and where it is.
 #[derive(Debug, Clone)]
 pub struct Finding {
-    pub issue: Issue,
+    pub(crate) issue: Issue,
     /// The issue's pointer made absolute in the text
     /// (`/nodes/3/definition/tool`); `None` for a plan-wide issue or one
     /// naming a node or edge the text does not hold.
-    pub pointer: Option<String>,
+    pub(crate) pointer: Option<String>,
     /// The value at `pointer` (or its nearest existing parent); plan-wide
     /// issues are placed at the node list.
-    pub location: Option<Located>,
+    pub(crate) location: Option<Located>,
     /// The part of `location` a snippet underlines: the value itself when
     /// it fits on one line, else its key, its `id`, or its first line.
-    pub label: Option<Span>,
+    pub(crate) label: Option<Span>,
 }
 
 /// What `validate` found on every target.
 #[derive(Debug, Clone, Default)]
-pub struct Validation {
-    pub targets: Vec<Target>,
+pub(crate) struct Validation {
+    pub(crate) targets: Vec<Target>,
 }
 
 impl Validation {
-    pub fn counts(&self) -> Counts {
+    pub(crate) fn counts(&self) -> Counts {
         let mut c = Counts::default();
         for t in &self.targets {
             let tc = t.report.counts();
@@ -111,7 +110,7 @@ impl Validation {
         c
     }
     /// No blocking issue anywhere.
-    pub fn valid(&self) -> bool {
+    pub(crate) fn valid(&self) -> bool {
         self.counts().blocking == 0
     }
 }
@@ -182,14 +181,13 @@ pub fn check_document(
         plan_id: (plan_id != "plan-document").then_some(plan_id),
         stored: false,
         text,
-        syntax,
         report,
         findings,
     })
 }
 
 /// A stored plan's findings, located in its canonical export text.
-pub fn check_stored(loaded: &Loaded, report: Report, opts: &Options) -> Target {
+pub(crate) fn check_stored(loaded: &Loaded, report: Report, opts: &Options) -> Target {
     let text: Arc<str> = Arc::from(export_text(loaded));
     let c = loaded.content();
     let nodes: Vec<&str> = c.nodes.iter().map(|n| n.id.as_str()).collect();
@@ -202,14 +200,13 @@ pub fn check_stored(loaded: &Loaded, report: Report, opts: &Options) -> Target {
         plan_id: Some(loaded.plan_id.clone()),
         stored: true,
         text,
-        syntax: Syntax::Json,
         report,
         findings,
     }
 }
 
 /// The text `planforge export` prints for a stored plan.
-pub fn export_text(loaded: &Loaded) -> String {
+pub(crate) fn export_text(loaded: &Loaded) -> String {
     crate::wire::json::pretty(&codec::document_json(
         loaded.content(),
         loaded.meta.label.as_deref(),
@@ -220,7 +217,7 @@ pub fn export_text(loaded: &Loaded) -> String {
 
 impl Forge {
     /// Every finding on a stored plan, located in its export text.
-    pub fn validate(&self, plan: &str, opts: &Options) -> Result<Target> {
+    pub(crate) fn validate(&self, plan: &str, opts: &Options) -> Result<Target> {
         let loaded = self.load(plan)?;
         let report = self.check(&loaded)?;
         Ok(check_stored(&loaded, report, opts))
@@ -228,7 +225,7 @@ impl Forge {
 
     /// Findings already made on a stored plan (a refused freeze or submit),
     /// located in its export text as it is now.
-    pub fn locate(&self, plan: &str, report: Report) -> Result<Target> {
+    pub(crate) fn locate(&self, plan: &str, report: Report) -> Result<Target> {
         Ok(check_stored(&self.load(plan)?, report, &Options::default()))
     }
 }

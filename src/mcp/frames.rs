@@ -11,11 +11,11 @@ use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::sync::mpsc;
 
 /// The largest frame read (far above any tool call).
-pub const MAX_FRAME: usize = 64 * 1024 * 1024;
+pub(crate) const MAX_FRAME: usize = 64 * 1024 * 1024;
 
 /// What to do with one line from the client.
 #[derive(Debug, PartialEq)]
-pub enum Verdict {
+pub(crate) enum Verdict {
     /// Hand it to the session.
     Pass,
     /// Answer it here with this JSON-RPC error response.
@@ -29,7 +29,7 @@ fn error_response(id: Value, code: i64, message: String) -> Value {
 }
 
 /// Judges one line (without its newline).
-pub fn judge(line: &[u8]) -> Verdict {
+pub(crate) fn judge(line: &[u8]) -> Verdict {
     if line.iter().all(u8::is_ascii_whitespace) {
         return Verdict::Skip;
     }
@@ -99,8 +99,11 @@ fn call_params_problem(params: Option<&Value>) -> Option<String> {
 /// Reads the client's lines from `input`: passes good ones to `session`,
 /// answers the others through `out` (while the session's output is open).
 /// Returns at EOF (then the session's input closes too).
-pub async fn filter<R, W>(mut input: R, mut session: W, out: mpsc::WeakUnboundedSender<Vec<u8>>)
-where
+pub(crate) async fn filter<R, W>(
+    mut input: R,
+    mut session: W,
+    out: mpsc::WeakUnboundedSender<Vec<u8>>,
+) where
     R: AsyncRead + Unpin,
     W: AsyncWrite + Unpin,
 {
@@ -176,7 +179,7 @@ where
 }
 
 /// Copies the session's frames to `out`, whole lines at a time.
-pub async fn relay<R>(mut from_session: R, out: mpsc::UnboundedSender<Vec<u8>>)
+pub(crate) async fn relay<R>(mut from_session: R, out: mpsc::UnboundedSender<Vec<u8>>)
 where
     R: AsyncRead + Unpin,
 {
@@ -199,7 +202,7 @@ where
 }
 
 /// Writes what the session and the filter produce, one frame at a time.
-pub async fn write_out<W>(mut to: W, mut frames: mpsc::UnboundedReceiver<Vec<u8>>)
+pub(crate) async fn write_out<W>(mut to: W, mut frames: mpsc::UnboundedReceiver<Vec<u8>>)
 where
     W: AsyncWrite + Unpin,
 {

@@ -1,7 +1,7 @@
 //! The MCP adapter: the model-facing tools (one table, over the forge) and
 //! the MCP server that serves them; `planforge tool` uses the same table.
 
-pub mod frames;
-pub mod server;
-pub mod tools;
-pub mod voice;
+pub(crate) mod frames;
+pub(crate) mod server;
+pub(crate) mod tools;
+pub(crate) mod voice;

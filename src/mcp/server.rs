@@ -27,15 +27,15 @@ use std::sync::{Arc, Mutex};
 
 /// How the server is configured.
 #[derive(Debug, Clone)]
-pub struct Config {
-    pub store: Store,
-    pub actor: String,
-    pub selection: Selection,
-    pub read_only: bool,
+pub(crate) struct Config {
+    pub(crate) store: Store,
+    pub(crate) actor: String,
+    pub(crate) selection: Selection,
+    pub(crate) read_only: bool,
 }
 
 /// The MCP server handler.
-pub struct Server {
+pub(crate) struct Server {
     config: Config,
     tools: Vec<Tool>,
     /// Serialises calls: one forge operation at a time.
@@ -43,7 +43,7 @@ pub struct Server {
 }
 
 /// The rmcp form of one tool: name, description, schema, annotations.
-pub fn tool_entry(t: &tools::Tool) -> Tool {
+pub(crate) fn tool_entry(t: &tools::Tool) -> Tool {
     let schema = match t.input_schema() {
         serde_json::Value::Object(m) => m,
         _ => JsonObject::new(),
@@ -60,7 +60,7 @@ pub fn tool_entry(t: &tools::Tool) -> Tool {
 }
 
 impl Server {
-    pub fn new(config: Config) -> Server {
+    pub(crate) fn new(config: Config) -> Server {
         let tools = tools::selected(config.selection).map(tool_entry).collect();
         Server {
             config,
@@ -129,7 +129,7 @@ impl ServerHandler for Server {
 }
 
 /// Serves until stdin closes. Blocks the calling thread.
-pub fn serve(config: Config) -> Result<()> {
+pub(crate) fn serve(config: Config) -> Result<()> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()

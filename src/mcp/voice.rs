@@ -7,12 +7,12 @@ use serde_json::{Map, Value as J, json};
 
 /// Words remedies as tool calls on `plan` (when the answer is about one).
 #[derive(Debug, Clone, Default)]
-pub struct ToolVoice {
-    pub plan: Option<String>,
+pub(crate) struct ToolVoice {
+    pub(crate) plan: Option<String>,
 }
 
 impl ToolVoice {
-    pub fn about(plan: &str) -> ToolVoice {
+    pub(crate) fn about(plan: &str) -> ToolVoice {
         ToolVoice {
             plan: Some(plan.to_string()),
         }

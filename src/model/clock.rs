@@ -5,9 +5,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 /// The current time as RFC 3339 UTC (`2026-11-30T13:49:46Z`), or
 /// `PLANFORGE_NOW` when set.
 pub fn now() -> String {
-    if let Ok(fixed) = std::env::var("PLANFORGE_NOW")
-        && !fixed.is_empty()
-    {
+    if let Some(fixed) = crate::model::hooks::now() {
         return fixed;
     }
     let secs = SystemTime::now()

@@ -11,9 +11,7 @@ static COUNTER: AtomicU64 = AtomicU64::new(0);
 /// process (seed, then a counter), so tests see stable ids.
 pub fn random_u64() -> u64 {
     let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-    if let Ok(seed) = std::env::var("PLANFORGE_ID_SEED")
-        && !seed.is_empty()
-    {
+    if let Some(seed) = crate::model::hooks::id_seed() {
         let digest = crate::model::hash::hex_sha256(format!("{seed}:{n}").as_bytes());
         return u64::from_str_radix(&digest[..16], 16).expect("hex digits");
     }

@@ -3,6 +3,7 @@
 pub mod clock;
 pub mod error;
 pub mod hash;
+pub mod hooks;
 pub mod ids;
 pub mod issue;
 pub mod lifecycle;

@@ -250,7 +250,7 @@ impl DeclaredField {
 
     /// The field as a definition value, `{path, type, maxBytes?, values?}`
     /// (what [`DeclaredField::from_value`] reads).
-    pub(crate) fn to_value(&self) -> Value {
+    pub fn to_value(&self) -> Value {
         let mut m = Map::new();
         m.insert("path".into(), Value::from(self.path.as_str()));
         let ty = match &self.ty {

@@ -11,13 +11,13 @@ use crate::wire::parse::Syntax;
 use std::path::Path;
 
 /// The commented registry `planforge init` writes.
-pub const DEFAULT_REGISTRY_YAML: &str = include_str!("default.yaml");
+pub(crate) const DEFAULT_REGISTRY_YAML: &str = include_str!("default.yaml");
 
 impl Registry {
     /// Reads a registry file. `store` says whether it is the store's own
     /// registry (a defect is then exit 3) or one named with `--registry`
     /// (exit 2).
-    pub fn load(path: &Path, store: bool) -> Result<Registry> {
+    pub(crate) fn load(path: &Path, store: bool) -> Result<Registry> {
         let kind = if store {
             ErrorKind::CorruptStore
         } else {
@@ -51,7 +51,7 @@ impl Registry {
     }
 
     /// Parses registry text; errors carry a message and a JSON pointer.
-    pub fn parse(
+    pub(crate) fn parse(
         text: &str,
         syntax: Syntax,
         source: &str,

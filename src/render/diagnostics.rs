@@ -16,33 +16,38 @@ use std::sync::Arc;
 
 /// One finding as a diagnostic: the message, the fix, and where it is.
 #[derive(Debug, Clone)]
-pub struct IssueDiagnostic {
-    pub code: &'static str,
-    pub severity: Severity,
-    pub message: String,
+pub(crate) struct IssueDiagnostic {
+    pub(crate) code: &'static str,
+    pub(crate) severity: Severity,
+    pub(crate) message: String,
     /// How to fix it: the finding's fixes in the reader's words, else the
     /// check's "How to fix" (one paragraph).
-    pub help: Option<String>,
+    pub(crate) help: Option<String>,
     /// Where to read more about the code, in the reader's words.
-    pub see: String,
+    pub(crate) see: String,
     /// A path, `stdin`, or a plan id.
-    pub file: String,
+    pub(crate) file: String,
     /// Where the value starts, 1-based.
-    pub start: Option<Position>,
+    pub(crate) start: Option<Position>,
     /// The absolute pointer of the value, when the issue has one.
-    pub pointer: Option<String>,
+    pub(crate) pointer: Option<String>,
     /// The text and the span to underline in it, with the label's words.
     source: Option<Arc<SourceText>>,
     label: Option<(Span, String)>,
 }
 
 impl IssueDiagnostic {
-    pub fn new(target: &Target, f: &Finding, v: &dyn Voice) -> IssueDiagnostic {
+    #[cfg(test)]
+    pub(crate) fn new(target: &Target, f: &Finding, v: &dyn Voice) -> IssueDiagnostic {
         IssueDiagnostic::with_source(f, Arc::new(SourceText::of(target)), v)
     }
 
     /// As [`IssueDiagnostic::new`], sharing the target's indexed text.
-    pub fn with_source(f: &Finding, source: Arc<SourceText>, v: &dyn Voice) -> IssueDiagnostic {
+    pub(crate) fn with_source(
+        f: &Finding,
+        source: Arc<SourceText>,
+        v: &dyn Voice,
+    ) -> IssueDiagnostic {
         let i = &f.issue;
         let help = if i.fixes.is_empty() {
             crate::forge::explain::how_to_fix(i.code.name)
@@ -66,7 +71,7 @@ impl IssueDiagnostic {
     }
 
     /// `file:line:column`, or just the file.
-    pub fn place(&self) -> String {
+    pub(crate) fn place(&self) -> String {
         match self.start {
             Some(p) => format!("{}:{}:{}", self.file, p.line, p.column),
             None => self.file.clone(),
@@ -74,7 +79,7 @@ impl IssueDiagnostic {
     }
 
     /// `error` or `warning`, as compilers say.
-    pub fn level(&self) -> &'static str {
+    pub(crate) fn level(&self) -> &'static str {
         match self.severity {
             Severity::Blocking => "error",
             Severity::Advisory => "warning",
@@ -86,14 +91,14 @@ impl IssueDiagnostic {
 /// drawing many findings in a large document stays linear. Columns are
 /// counted in characters, as everywhere else.
 #[derive(Debug)]
-pub struct SourceText {
+pub(crate) struct SourceText {
     name: String,
     text: Arc<str>,
     starts: Vec<usize>,
 }
 
 impl SourceText {
-    pub fn new(name: impl Into<String>, text: Arc<str>) -> SourceText {
+    pub(crate) fn new(name: impl Into<String>, text: Arc<str>) -> SourceText {
         let mut starts = vec![0];
         starts.extend(
             text.bytes()
@@ -108,7 +113,7 @@ impl SourceText {
         }
     }
 
-    pub fn of(target: &Target) -> SourceText {
+    pub(crate) fn of(target: &Target) -> SourceText {
         SourceText::new(&target.file, target.text.clone())
     }
 
@@ -215,7 +220,7 @@ impl miette::Diagnostic for IssueDiagnostic {
 
 /// The plain form (no terminal): `error[code]: message`, `--> file:line:col`,
 /// the fix, and where to read more.
-pub fn plain(d: &IssueDiagnostic) -> String {
+pub(crate) fn plain(d: &IssueDiagnostic) -> String {
     let mut out = format!("{}[{}]: {}\n", d.level(), d.code, d.message);
     match &d.pointer {
         Some(p) => out.push_str(&format!("  --> {} (at {p})\n", d.place())),
@@ -231,7 +236,7 @@ pub fn plain(d: &IssueDiagnostic) -> String {
 /// Every finding of a validation, as diagnostics.
 /// A stored plan's fixes are worded by `voice_of` its target (commands);
 /// a document's as edits of the document.
-pub fn diagnostics<V: Voice>(
+pub(crate) fn diagnostics<V: Voice>(
     v: &Validation,
     voice_of: impl Fn(&Target) -> V,
 ) -> Vec<IssueDiagnostic> {
@@ -252,7 +257,7 @@ pub fn diagnostics<V: Voice>(
 
 /// The blocking findings of one target, as diagnostics (freeze and submit
 /// refusals).
-pub fn blocking(t: &Target, voice: &dyn Voice) -> Vec<IssueDiagnostic> {
+pub(crate) fn blocking(t: &Target, voice: &dyn Voice) -> Vec<IssueDiagnostic> {
     let source = Arc::new(SourceText::of(t));
     t.findings
         .iter()
@@ -263,7 +268,7 @@ pub fn blocking(t: &Target, voice: &dyn Voice) -> Vec<IssueDiagnostic> {
 
 /// `validate`'s stdout in text mode: one line per target, with the checks
 /// that were skipped; the findings themselves go to stderr.
-pub fn summary(v: &Validation) -> String {
+pub(crate) fn summary(v: &Validation) -> String {
     let mut out = Vec::new();
     for t in &v.targets {
         let c = t.report.counts();
@@ -295,7 +300,7 @@ pub fn summary(v: &Validation) -> String {
 }
 
 /// What to say about findings counted but not listed.
-pub fn omitted_note(n: usize) -> String {
+pub(crate) fn omitted_note(n: usize) -> String {
     format!(
         "{n} more finding(s) are counted above but not listed; `--max-findings 0` lists them all"
     )
@@ -304,7 +309,7 @@ pub fn omitted_note(n: usize) -> String {
 /// `validate --format json` (SPEC §8): counts, skipped checks and every
 /// issue with its place. Positions are 1-based; columns count characters;
 /// `endLine`/`endColumn` is the position just after the value.
-pub fn json(v: &Validation) -> Value {
+pub(crate) fn json(v: &Validation) -> Value {
     let c = v.counts();
     let mut issues = Vec::new();
     let mut skipped = Vec::new();
@@ -354,7 +359,7 @@ pub fn json(v: &Validation) -> Value {
 /// `validate --format github`: one workflow command per finding
 /// (`::error` for blocking, `::warning` for advisory), then a `::notice`
 /// per target whose checks were partly skipped.
-pub fn github(v: &Validation) -> String {
+pub(crate) fn github(v: &Validation) -> String {
     let mut out = String::new();
     for t in &v.targets {
         for f in &t.findings {
@@ -398,14 +403,14 @@ pub fn github(v: &Validation) -> String {
 }
 
 /// Escapes a workflow command's message (`%`, CR, LF).
-pub fn gh_data(s: &str) -> String {
+pub(crate) fn gh_data(s: &str) -> String {
     s.replace('%', "%25")
         .replace('\r', "%0D")
         .replace('\n', "%0A")
 }
 
 /// Escapes a workflow command's property value (also `:` and `,`).
-pub fn gh_property(s: &str) -> String {
+pub(crate) fn gh_property(s: &str) -> String {
     gh_data(s).replace(':', "%3A").replace(',', "%2C")
 }
 

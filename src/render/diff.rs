@@ -45,7 +45,7 @@ fn edge_text(e: &Edge) -> String {
 
 /// The diff as prose: a header naming both sides, then one `+`/`-`/`~` line
 /// per node and edge (changed fields below, before → after), then a count.
-pub fn text(d: &Diff) -> String {
+pub(crate) fn text(d: &Diff) -> String {
     let plan = d
         .plan_id
         .as_deref()
@@ -131,7 +131,7 @@ fn change_json(c: &FieldChange) -> serde_json::Value {
 /// `{from: {revision, digest}, to, nodesAdded, nodesRemoved, nodesChanged:
 /// [{nodeId, fields: [{path, before, after}]}], edgesAdded, edgesRemoved}`,
 /// plus `planChanged` when bounds or provenance differ.
-pub fn json(d: &Diff) -> serde_json::Value {
+pub(crate) fn json(d: &Diff) -> serde_json::Value {
     let mut m = serde_json::Map::new();
     m.insert("from".into(), side_json(&d.from));
     m.insert("to".into(), side_json(&d.to));
@@ -173,12 +173,12 @@ pub fn json(d: &Diff) -> serde_json::Value {
 }
 
 /// The raw content view as text: 2-space JSON, references in wire form.
-pub fn raw_text(raw: &serde_json::Value) -> String {
+pub(crate) fn raw_text(raw: &serde_json::Value) -> String {
     crate::forge::present::pretty(raw)
 }
 
 /// Ops as their `ops.jsonl` lines, one per line.
-pub fn ops_text(ops: &[Op]) -> String {
+pub(crate) fn ops_text(ops: &[Op]) -> String {
     let mut out = String::new();
     for o in ops {
         out.push_str(&op_line(o));
@@ -188,7 +188,7 @@ pub fn ops_text(ops: &[Op]) -> String {
 }
 
 /// `{planId, ops: [...]}`.
-pub fn ops_json(plan_id: &str, ops: &[Op]) -> serde_json::Value {
+pub(crate) fn ops_json(plan_id: &str, ops: &[Op]) -> serde_json::Value {
     json!({"planId": plan_id, "ops": ops.iter().map(op_json).collect::<Vec<_>>()})
 }
 
@@ -196,7 +196,7 @@ pub fn ops_json(plan_id: &str, ops: &[Op]) -> serde_json::Value {
 mod tests {
     use super::*;
     use crate::check::testing::*;
-    use crate::forge::read::{NodeChange, diff_contents};
+    use crate::forge::read::diff::{NodeChange, diff_contents};
     use serde_json::json;
 
     fn sides() -> (Side, Side) {

@@ -28,7 +28,7 @@ fn neighbours(label: &str, list: &[Neighbour], more: usize) -> String {
 }
 
 /// The echo as prose.
-pub fn text(e: &Echo, v: &dyn Voice) -> String {
+pub(crate) fn text(e: &Echo, v: &dyn Voice) -> String {
     let mut out = vec![format!(
         "Plan {} (rev {}) — {}.",
         e.plan_id, e.revision, e.changed
@@ -95,7 +95,7 @@ fn neighbour_json(n: &Neighbour) -> Value {
 }
 
 /// `{planId, revision, changed, node?, predecessors, successors, issues, counts}`.
-pub fn json(e: &Echo) -> Value {
+pub(crate) fn json(e: &Echo) -> Value {
     let mut m = serde_json::Map::new();
     m.insert("planId".into(), e.plan_id.clone().into());
     m.insert("revision".into(), e.revision.into());

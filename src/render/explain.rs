@@ -4,7 +4,7 @@ use crate::forge::explain::Explanation;
 use serde_json::{Value, json};
 
 /// One code: `# unknown_tool (blocking)`, a blank line, the explanation.
-pub fn text(e: &Explanation) -> String {
+pub(crate) fn text(e: &Explanation) -> String {
     format!(
         "# {} ({})\n\n{}\n",
         e.code,
@@ -14,12 +14,12 @@ pub fn text(e: &Explanation) -> String {
 }
 
 /// Every code, separated by blank lines, in the order the checks run.
-pub fn all_text(all: &[Explanation]) -> String {
+pub(crate) fn all_text(all: &[Explanation]) -> String {
     all.iter().map(text).collect::<Vec<_>>().join("\n")
 }
 
 /// `{code, severity, summary, explanation, source}`.
-pub fn json(e: &Explanation) -> Value {
+pub(crate) fn json(e: &Explanation) -> Value {
     json!({
         "code": e.code,
         "severity": e.severity.as_str(),
@@ -30,7 +30,7 @@ pub fn json(e: &Explanation) -> Value {
 }
 
 /// `{codes: [...]}`.
-pub fn all_json(all: &[Explanation]) -> Value {
+pub(crate) fn all_json(all: &[Explanation]) -> Value {
     json!({"codes": all.iter().map(json).collect::<Vec<_>>()})
 }
 

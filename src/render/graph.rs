@@ -88,7 +88,7 @@ fn dot_edge(out: &mut String, e: &Edge) {
 }
 
 /// The plan as a Graphviz digraph (`dot -Tsvg` renders it).
-pub fn dot(c: &Content) -> String {
+pub(crate) fn dot(c: &Content) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "digraph {} {{", dq(&c.plan_id));
     out.push_str("  graph [rankdir=TB, fontname=\"Helvetica\"];\n");
@@ -155,7 +155,7 @@ fn mermaid_node(out: &mut String, key: &str, n: &Node, indent: &str) {
 /// The plan as a Mermaid `flowchart`. Mermaid node keys are synthetic
 /// (`n0`, `n1`, …) so no id can collide with Mermaid's keywords; every
 /// node's label starts with its id.
-pub fn mermaid(c: &Content) -> String {
+pub(crate) fn mermaid(c: &Content) -> String {
     let mut out = String::from("flowchart TD\n");
     let mut keys: HashMap<&str, String> = HashMap::with_capacity(c.nodes.len());
     for (i, n) in c.nodes.iter().enumerate() {

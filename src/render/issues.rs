@@ -6,7 +6,7 @@ use crate::model::remedy::Voice;
 use serde_json::{Value, json};
 
 /// One issue line, and under it its fixes in the reader's words.
-pub fn line(i: &Issue, v: &dyn Voice) -> String {
+pub(crate) fn line(i: &Issue, v: &dyn Voice) -> String {
     let mut s = i.line();
     if !i.fixes.is_empty() {
         s.push_str("\n      fix: ");
@@ -16,7 +16,7 @@ pub fn line(i: &Issue, v: &dyn Voice) -> String {
 }
 
 /// `No issues.` or `Issues (<n>):` followed by one line each.
-pub fn list(issues: &[Issue], v: &dyn Voice) -> String {
+pub(crate) fn list(issues: &[Issue], v: &dyn Voice) -> String {
     if issues.is_empty() {
         return "No issues.".into();
     }
@@ -29,19 +29,19 @@ pub fn list(issues: &[Issue], v: &dyn Voice) -> String {
 }
 
 /// `3 blocking, 1 advisory`.
-pub fn counts(c: &Counts) -> String {
+pub(crate) fn counts(c: &Counts) -> String {
     format!("{} blocking, {} advisory", c.blocking, c.advisory)
 }
 
-pub fn counts_json(c: &Counts) -> Value {
+pub(crate) fn counts_json(c: &Counts) -> Value {
     json!({"blocking": c.blocking, "advisory": c.advisory})
 }
 
 /// An issue as JSON (`{code, severity, message, nodeId?, edgeId?, pointer?}`).
-pub fn json(i: &Issue) -> Value {
+pub(crate) fn json(i: &Issue) -> Value {
     crate::forge::present::issue_json(i)
 }
 
-pub fn json_list(issues: &[Issue]) -> Value {
+pub(crate) fn json_list(issues: &[Issue]) -> Value {
     Value::Array(issues.iter().map(json).collect())
 }

@@ -10,26 +10,26 @@ use crate::model::{
 
 /// Who reads the render.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Audience {
+pub(crate) enum Audience {
     Model,
     Operator,
 }
 
 /// How to render node blocks.
 #[derive(Debug, Clone, Copy)]
-pub struct Style<'a> {
-    pub audience: Audience,
+pub(crate) struct Style<'a> {
+    pub(crate) audience: Audience,
     /// Cut strings longer than this many bytes (the echo uses 120).
-    pub cut: Option<usize>,
+    pub(crate) cut: Option<usize>,
     /// Tool names by node id, for operator references (`← … of step x (tool)`).
-    pub tools: Option<&'a ToolNames<'a>>,
+    pub(crate) tools: Option<&'a ToolNames<'a>>,
 }
 
 /// Node id → the tool a call node invokes.
-pub type ToolNames<'a> = crate::model::hash::FastMap<&'a str, &'a str>;
+pub(crate) type ToolNames<'a> = crate::model::hash::FastMap<&'a str, &'a str>;
 
 /// The tool names of a plan's call nodes, built once per render.
-pub fn tool_names(c: &Content) -> ToolNames<'_> {
+pub(crate) fn tool_names(c: &Content) -> ToolNames<'_> {
     c.nodes
         .iter()
         .filter_map(|n| n.tool().map(|t| (n.id.as_str(), t)))
@@ -37,7 +37,7 @@ pub fn tool_names(c: &Content) -> ToolNames<'_> {
 }
 
 impl Style<'_> {
-    pub fn model() -> Style<'static> {
+    pub(crate) fn model() -> Style<'static> {
         Style {
             audience: Audience::Model,
             cut: None,
@@ -65,7 +65,7 @@ fn banner(kind: NodeKind) -> &'static str {
 /// Renders a node block: header, kind-specific details, and its outgoing
 /// edges. `number` prefixes the header (`3. CALL — …`); `incoming` lists a
 /// join's arrivals.
-pub fn block(
+pub(crate) fn block(
     node: &Node,
     number: Option<usize>,
     outgoing: &[&Edge],
@@ -349,7 +349,7 @@ fn completion(lines: &mut Vec<String>, outgoing: &[&Edge]) {
 }
 
 /// `→ on <handle> → step <id>`, or `→ ABORT on error → step <id>`.
-pub fn edge_line(e: &Edge) -> String {
+pub(crate) fn edge_line(e: &Edge) -> String {
     if e.handle == Handle::Error {
         format!("→ ABORT on error → step {} (edge {})", e.to, e.id)
     } else {
@@ -365,7 +365,7 @@ fn cut(s: &str, style: &Style) -> String {
 }
 
 /// A value as prose: strings quoted, references spelled for the audience.
-pub fn value(v: &Value, style: &Style) -> String {
+pub(crate) fn value(v: &Value, style: &Style) -> String {
     match v {
         Value::Null => "null".into(),
         Value::Bool(b) => b.to_string(),
@@ -406,7 +406,7 @@ fn plain(v: &Value) -> String {
 
 /// A reference, spelled for the audience: the model sees the `$ref` it
 /// would write; the operator sees where the value comes from.
-pub fn reference(r: &Ref, style: &Style) -> String {
+pub(crate) fn reference(r: &Ref, style: &Style) -> String {
     let branch = r.branch_id.as_ref().map(|b| {
         if b.segments.is_empty() {
             "entry".to_string()

@@ -6,7 +6,7 @@ use crate::forge::read::{Entry, Outline};
 use serde_json::{Value, json};
 
 /// The first line: which plan, its state, size, issues and digest.
-pub fn header(o: &Outline) -> String {
+pub(crate) fn header(o: &Outline) -> String {
     let issues = if o.counts.blocking + o.counts.advisory == 0 {
         "no issues".to_string()
     } else {
@@ -33,7 +33,7 @@ fn issues_cell(e: &Entry) -> String {
 
 /// Plain text: one aligned line per entry — the key, the summary, the issue
 /// count, then the node ids and the tools of its calls. Pure.
-pub fn text(o: &Outline) -> String {
+pub(crate) fn text(o: &Outline) -> String {
     let mut out = vec![header(o)];
     if o.node_count == 0 {
         out.push("(no nodes)".into());
@@ -65,17 +65,17 @@ pub fn text(o: &Outline) -> String {
 
 /// The narrowest terminal the table is drawn for; below it (or when the
 /// width is unknown) the plain lines read better.
-pub const MIN_TABLE_WIDTH: u16 = 60;
+pub(crate) const MIN_TABLE_WIDTH: u16 = 60;
 
 /// The width of the terminal on stdout, if it has one. The only function
 /// here that asks the outside world; the CLI calls it, renderers never do.
-pub fn terminal_width() -> Option<u16> {
+pub(crate) fn terminal_width() -> Option<u16> {
     comfy_table::Table::new().width()
 }
 
 /// The outline as a table `width` columns wide, for a person at a terminal
 /// (plain lines when `width` is under [`MIN_TABLE_WIDTH`]).
-pub fn table(o: &Outline, width: u16) -> String {
+pub(crate) fn table(o: &Outline, width: u16) -> String {
     use comfy_table::{ContentArrangement, Table, presets::UTF8_FULL_CONDENSED};
     if o.node_count == 0 || width < MIN_TABLE_WIDTH {
         return text(o);
@@ -109,7 +109,7 @@ fn entry_json(e: &Entry) -> Value {
 
 /// `{planId, state, digest, nodeCount, phases: [{phase, summary, nodeIds,
 /// tools, issueCount}], unphased?}`.
-pub fn json(o: &Outline) -> Value {
+pub(crate) fn json(o: &Outline) -> Value {
     let mut m = serde_json::Map::new();
     m.insert("planId".into(), o.plan_id.clone().into());
     m.insert("state".into(), o.state.as_str().into());

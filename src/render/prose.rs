@@ -8,15 +8,15 @@ use std::collections::BTreeMap;
 
 /// What the header may show beside the content.
 #[derive(Debug, Clone, Default)]
-pub struct Header<'a> {
-    pub digest: &'a str,
-    pub state: Option<&'a str>,
-    pub label: Option<&'a str>,
-    pub request: Option<&'a str>,
+pub(crate) struct Header<'a> {
+    pub(crate) digest: &'a str,
+    pub(crate) state: Option<&'a str>,
+    pub(crate) label: Option<&'a str>,
+    pub(crate) request: Option<&'a str>,
 }
 
 /// Renders the plan for an audience.
-pub fn render(c: &Content, h: &Header, audience: Audience) -> String {
+pub(crate) fn render(c: &Content, h: &Header, audience: Audience) -> String {
     let mut out: Vec<String> = vec![
         format!("Plan {}", c.plan_id),
         format!("digest: {}", h.digest),

@@ -23,7 +23,7 @@ fn boundary(out: &mut Vec<String>, label: &str, edges: &[Edge]) {
 }
 
 /// The first line: the plan, what the slice is, and where the plan stands.
-pub fn header(s: &Slice) -> String {
+pub(crate) fn header(s: &Slice) -> String {
     let what = match s.kind {
         SliceKind::Phase => format!("phase {}: {} node(s)", s.key, s.nodes.len()),
         SliceKind::Unphased => format!("{}: {} node(s)", s.key, s.nodes.len()),
@@ -39,7 +39,7 @@ pub fn header(s: &Slice) -> String {
 }
 
 /// The slice as prose.
-pub fn text(s: &Slice, v: &dyn Voice) -> String {
+pub(crate) fn text(s: &Slice, v: &dyn Voice) -> String {
     let mut out = vec![header(s)];
     boundary(&mut out, "Incoming from outside the slice", &s.incoming);
     boundary(&mut out, "Outgoing to outside the slice", &s.outgoing);
@@ -71,7 +71,7 @@ fn row_json(e: &Edge) -> Value {
 /// `{planId, key, phase?, nodes, edges, boundary: {incoming, outgoing},
 /// issues}`; `edges` are those inside the slice, the boundary rows those
 /// that cross its border.
-pub fn json(s: &Slice) -> Value {
+pub(crate) fn json(s: &Slice) -> Value {
     let mut m = serde_json::Map::new();
     m.insert("planId".into(), s.plan_id.clone().into());
     m.insert("key".into(), s.key.clone().into());

@@ -11,7 +11,7 @@ use crate::forge::validate::Validation;
 use crate::model::Severity;
 use serde_json::{Value, json};
 
-pub const SCHEMA: &str =
+pub(crate) const SCHEMA: &str =
     "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";
 
 fn level(s: Severity) -> &'static str {
@@ -60,7 +60,7 @@ fn rule(e: &Explanation) -> Value {
 /// A file name as a SARIF URI reference: `/` separators, percent-encoded
 /// bytes outside the unreserved set, `file://` for absolute paths. Plan ids
 /// (stored plans) and `stdin` pass through unchanged.
-pub fn uri(file: &str) -> String {
+pub(crate) fn uri(file: &str) -> String {
     let path = file.replace('\\', "/");
     let is_drive = path.len() > 2 && path.as_bytes()[1] == b':' && path.as_bytes()[2] == b'/';
     let mut out = String::new();
@@ -83,7 +83,7 @@ pub fn uri(file: &str) -> String {
 }
 
 /// The SARIF log of a validation.
-pub fn sarif(v: &Validation) -> Value {
+pub(crate) fn sarif(v: &Validation) -> Value {
     let all = explain::explain_all();
     let index_of = |code: &str| all.iter().position(|e| e.code == code);
     let mut results = Vec::new();

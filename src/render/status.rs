@@ -7,7 +7,7 @@ use crate::forge::present::claim_json;
 use crate::model::remedy::{Remedy, Voice};
 use serde_json::{Value, json};
 
-pub fn status_text(s: &Status) -> String {
+pub(crate) fn status_text(s: &Status) -> String {
     let p = &s.loaded;
     let mut out = vec![format!(
         "Plan {}: state={}, rev={}, digest={}.",
@@ -65,7 +65,7 @@ pub fn status_text(s: &Status) -> String {
     out.join("\n")
 }
 
-pub fn status_json(s: &Status) -> Value {
+pub(crate) fn status_json(s: &Status) -> Value {
     let p = &s.loaded;
     let mut m = serde_json::Map::new();
     m.insert("planId".into(), p.plan_id.clone().into());
@@ -100,7 +100,7 @@ pub fn status_json(s: &Status) -> Value {
     Value::Object(m)
 }
 
-pub fn list_text(plans: &[Summary], v: &dyn Voice) -> String {
+pub(crate) fn list_text(plans: &[Summary], v: &dyn Voice) -> String {
     if plans.is_empty() {
         return format!(
             "No plans in this store. Create one: {}.",
@@ -136,7 +136,7 @@ pub fn list_text(plans: &[Summary], v: &dyn Voice) -> String {
         .join("\n")
 }
 
-pub fn list_json(plans: &[Summary]) -> Value {
+pub(crate) fn list_json(plans: &[Summary]) -> Value {
     json!({"plans": plans.iter().map(|p| {
         let mut row = json!({
             "planId": p.plan_id, "state": p.state.map(|s| s.as_str()), "revision": p.revision,
@@ -149,7 +149,7 @@ pub fn list_json(plans: &[Summary]) -> Value {
     }).collect::<Vec<_>>()})
 }
 
-pub fn freeze_text(f: &Freeze, v: &dyn Voice) -> String {
+pub(crate) fn freeze_text(f: &Freeze, v: &dyn Voice) -> String {
     let head = if f.frozen && f.already {
         format!(
             "Plan {} is already reviewable (rev {}); its checks still pass.",
@@ -174,7 +174,7 @@ pub fn freeze_text(f: &Freeze, v: &dyn Voice) -> String {
     out.join("\n")
 }
 
-pub fn freeze_json(f: &Freeze) -> Value {
+pub(crate) fn freeze_json(f: &Freeze) -> Value {
     json!({
         "planId": f.plan_id, "frozen": f.frozen, "revision": f.revision, "digest": f.digest,
         "counts": issues::counts_json(&f.report.counts()), "issues": issues::json_list(&f.report.issues),
@@ -183,7 +183,7 @@ pub fn freeze_json(f: &Freeze) -> Value {
 }
 
 /// The authority lines of a submission.
-pub fn authority_lines(s: &Submission) -> Vec<String> {
+pub(crate) fn authority_lines(s: &Submission) -> Vec<String> {
     let mut out = vec![format!(
         "Authority set ({} claim(s)):",
         s.authority_set.len()
@@ -199,7 +199,7 @@ pub fn authority_lines(s: &Submission) -> Vec<String> {
     out
 }
 
-pub fn submit_text(s: &Submission, v: &dyn Voice) -> String {
+pub(crate) fn submit_text(s: &Submission, v: &dyn Voice) -> String {
     if !s.approved {
         return format!(
             "Could not freeze {} for submission.\n{}",
@@ -215,7 +215,7 @@ pub fn submit_text(s: &Submission, v: &dyn Voice) -> String {
     out.join("\n")
 }
 
-pub fn submit_json(s: &Submission) -> Value {
+pub(crate) fn submit_json(s: &Submission) -> Value {
     json!({
         "planId": s.plan_id, "approved": s.approved, "digest": s.digest, "revision": s.revision,
         "approval": if s.approved { json!({
@@ -227,7 +227,7 @@ pub fn submit_json(s: &Submission) -> Value {
     })
 }
 
-pub fn import_text(i: &Imported) -> String {
+pub(crate) fn import_text(i: &Imported) -> String {
     let p = &i.loaded;
     let mut out = vec![format!(
         "Imported {} (editable, rev {}): {} node(s), {} edge(s).",
@@ -243,7 +243,7 @@ pub fn import_text(i: &Imported) -> String {
     out.join("\n")
 }
 
-pub fn import_json(i: &Imported) -> Value {
+pub(crate) fn import_json(i: &Imported) -> Value {
     let p = &i.loaded;
     json!({
         "planId": p.plan_id, "state": p.meta.state.as_str(), "revision": p.revision(), "digest": p.digest,

@@ -10,7 +10,7 @@ use crate::model::{DeclaredField, FieldType};
 use serde_json::{Value, json};
 
 /// `path: type` for a param, with its bound or values.
-pub fn param_text(p: &DeclaredField) -> String {
+pub(crate) fn param_text(p: &DeclaredField) -> String {
     match &p.ty {
         FieldType::Enum(vs) => format!("{}: enum ({})", p.path, vs.join("|")),
         _ => p.describe(),
@@ -19,7 +19,7 @@ pub fn param_text(p: &DeclaredField) -> String {
 
 /// `Templates (<n>):` with `  · <id> — <summary>` and a `params:` line
 /// each, then the refused ones with their reasons.
-pub fn list_text(list: &[TemplateSummary], v: &dyn Voice) -> String {
+pub(crate) fn list_text(list: &[TemplateSummary], v: &dyn Voice) -> String {
     let (usable, refused): (Vec<&TemplateSummary>, Vec<&TemplateSummary>) =
         list.iter().partition(|t| t.usable());
     let mut out = Vec::new();
@@ -68,7 +68,7 @@ pub fn list_text(list: &[TemplateSummary], v: &dyn Voice) -> String {
 }
 
 /// `{templates: [{id, summary, source, params, usable, issues, malformed?}]}`.
-pub fn list_json(list: &[TemplateSummary]) -> Value {
+pub(crate) fn list_json(list: &[TemplateSummary]) -> Value {
     let items: Vec<Value> = list
         .iter()
         .map(|t| {
@@ -101,7 +101,7 @@ pub fn list_json(list: &[TemplateSummary]) -> Value {
 
 /// The bounded summary of an instantiation: the new plan, its args (cut at
 /// 120 bytes each), its issue counts and its outline.
-pub fn instantiated_text(i: &Instantiated) -> String {
+pub(crate) fn instantiated_text(i: &Instantiated) -> String {
     let p = &i.loaded;
     let mut out = vec![format!(
         "Instantiated plan {} from template \"{}\" (editable, rev {}): {} node(s), {} edge(s).",
@@ -125,7 +125,7 @@ pub fn instantiated_text(i: &Instantiated) -> String {
     out.join("\n")
 }
 
-pub fn instantiated_json(i: &Instantiated) -> Value {
+pub(crate) fn instantiated_json(i: &Instantiated) -> Value {
     let p = &i.loaded;
     json!({
         "planId": p.plan_id,
@@ -146,7 +146,7 @@ const ECHO_REQUEST_LINES: usize = 40;
 const ECHO_REQUEST_BYTES: usize = 4000;
 
 /// An authored plan: its id, label, and the request exactly as stored.
-pub fn authored_text(p: &Loaded, v: &dyn Voice) -> String {
+pub(crate) fn authored_text(p: &Loaded, v: &dyn Voice) -> String {
     let mut out = vec![format!(
         "Created empty plan {} (editable, rev 0), labelled \"{}\".",
         p.plan_id,
@@ -182,7 +182,7 @@ pub fn authored_text(p: &Loaded, v: &dyn Voice) -> String {
     out.join("\n")
 }
 
-pub fn authored_json(p: &Loaded) -> Value {
+pub(crate) fn authored_json(p: &Loaded) -> Value {
     json!({
         "planId": p.plan_id,
         "state": p.meta.state.as_str(),
@@ -219,7 +219,7 @@ fn table(rows: &[Vec<String>]) -> Vec<String> {
 /// The decisions of `orchestrate`: the classification table, the mechanism
 /// and why, the four checks, the fallbacks taken, depth 1 and the units'
 /// order.
-pub fn orchestration_report(
+pub(crate) fn orchestration_report(
     o: &Orchestrated,
     d: &crate::forge::orchestrate::Decomposition,
 ) -> String {
@@ -312,7 +312,7 @@ pub fn orchestration_report(
 
 /// The report, then the stored plan's outline (or, with `--print`, the
 /// whole plan as prose).
-pub fn orchestrated_text(
+pub(crate) fn orchestrated_text(
     o: &Orchestrated,
     d: &crate::forge::orchestrate::Decomposition,
     v: &dyn Voice,
@@ -359,7 +359,10 @@ pub fn orchestrated_text(
     out.join("\n")
 }
 
-pub fn orchestrated_json(o: &Orchestrated, d: &crate::forge::orchestrate::Decomposition) -> Value {
+pub(crate) fn orchestrated_json(
+    o: &Orchestrated,
+    d: &crate::forge::orchestrate::Decomposition,
+) -> Value {
     let x = &o.orchestration;
     let classification: Vec<Value> = d
         .tasks

@@ -7,8 +7,8 @@ use crate::forge::present::compact;
 use crate::model::remedy::{Fill, Pick, Remedy, Voice};
 
 /// Words remedies as document edits; the rest as `other` does.
-pub struct DocumentVoice<'a> {
-    pub other: &'a dyn Voice,
+pub(crate) struct DocumentVoice<'a> {
+    pub(crate) other: &'a dyn Voice,
 }
 
 fn pick(p: &Pick) -> String {

@@ -15,7 +15,7 @@ pub(super) fn sync_dir(path: &Path) {
 
 /// Replaces a file atomically: temp file in the same folder, sync, rename,
 /// sync the folder.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     let dir = path.parent().unwrap_or(Path::new("."));
     let mut tmp = tempfile::Builder::new()
         .prefix(".tmp-")

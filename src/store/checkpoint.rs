@@ -12,24 +12,24 @@
 use serde_json::json;
 use std::path::Path;
 
-pub const FILE: &str = "checkpoint.json";
+pub(crate) const FILE: &str = "checkpoint.json";
 
 /// What a checkpoint holds.
 #[derive(Debug, Clone, Default)]
-pub struct Checkpoint {
+pub(crate) struct Checkpoint {
     /// The log file this was computed from: its length and mtime (ns).
-    pub log_len: u64,
-    pub log_modified: u128,
-    pub revision: u64,
-    pub digest: String,
-    pub encoded_len: usize,
+    pub(crate) log_len: u64,
+    pub(crate) log_modified: u128,
+    pub(crate) revision: u64,
+    pub(crate) digest: String,
+    pub(crate) encoded_len: usize,
     /// Findings in their JSON form, with the key they are valid for (the
     /// store keeps them without reading them; the forge encodes them).
-    pub findings: Option<(String, serde_json::Value)>,
+    pub(crate) findings: Option<(String, serde_json::Value)>,
 }
 
 /// Reads a checkpoint; `None` when absent or unreadable.
-pub fn read(dir: &Path) -> Option<Checkpoint> {
+pub(crate) fn read(dir: &Path) -> Option<Checkpoint> {
     let path = dir.join(FILE);
     // Only an ordinary file: not a link, and not a pipe that never ends.
     if !std::fs::symlink_metadata(&path).ok()?.file_type().is_file() {
@@ -56,7 +56,7 @@ pub fn read(dir: &Path) -> Option<Checkpoint> {
 }
 
 /// Writes a checkpoint, ignoring failures (a read-only store still works).
-pub fn write(dir: &Path, c: &Checkpoint) {
+pub(crate) fn write(dir: &Path, c: &Checkpoint) {
     let mut v = json!({
         "formatVersion": 1,
         "logLen": c.log_len,
@@ -75,7 +75,7 @@ pub fn write(dir: &Path, c: &Checkpoint) {
 }
 
 /// The log file's length and modification time, when it can be read.
-pub fn log_stamp(path: &Path) -> Option<(u64, u128)> {
+pub(crate) fn log_stamp(path: &Path) -> Option<(u64, u128)> {
     let md = std::fs::metadata(path).ok()?;
     let modified = md
         .modified()
@@ -87,7 +87,7 @@ pub fn log_stamp(path: &Path) -> Option<(u64, u128)> {
 }
 
 /// Identifies the running planforge binary (checks change with it).
-pub fn binary_identity() -> String {
+pub(crate) fn binary_identity() -> String {
     static ID: std::sync::OnceLock<String> = std::sync::OnceLock::new();
     ID.get_or_init(|| {
         let stamp = std::env::current_exe()

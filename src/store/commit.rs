@@ -27,7 +27,7 @@ pub fn transaction(actor: &str, plan_id: &str, revision: u64, bodies: Vec<OpBody
 
 /// As [`transaction`], with a tx id that starts with `label` (e.g. `undo-…`,
 /// so later readers can tell what a transaction was for).
-pub fn transaction_labeled(
+pub(crate) fn transaction_labeled(
     actor: &str,
     plan_id: &str,
     revision: u64,
@@ -60,7 +60,7 @@ impl Store {
     /// and the expected revision, asks `build` for the ops (it sees the plan
     /// folded under the lock and may refuse), appends them in one write and
     /// returns the plan after the write. No ops → nothing is written.
-    pub fn commit<F>(
+    pub(crate) fn commit<F>(
         &self,
         id: &str,
         actor: &str,
@@ -74,7 +74,7 @@ impl Store {
     }
 
     /// As [`commit`](Self::commit), with a tx id starting with `label`.
-    pub fn commit_labeled<F>(
+    pub(crate) fn commit_labeled<F>(
         &self,
         id: &str,
         actor: &str,
@@ -173,6 +173,7 @@ impl Store {
                     encoded_len,
                     stamp,
                     cached: None,
+                    leak: self.one_shot,
                 }
             }
             None => {
@@ -186,7 +187,7 @@ impl Store {
     }
 
     /// Changes a plan's metadata (lifecycle transitions) under its lock.
-    pub fn update_meta<F>(&self, id: &str, change: F) -> Result<Loaded>
+    pub(crate) fn update_meta<F>(&self, id: &str, change: F) -> Result<Loaded>
     where
         F: FnOnce(&Loaded, &mut Meta) -> Result<()>,
     {
@@ -209,7 +210,13 @@ impl Store {
     }
 
     /// Creates a plan from a first transaction (no ops: an empty plan).
-    pub fn create(&self, id: &str, actor: &str, meta: Meta, bodies: Vec<OpBody>) -> Result<Loaded> {
+    pub(crate) fn create(
+        &self,
+        id: &str,
+        actor: &str,
+        meta: Meta,
+        bodies: Vec<OpBody>,
+    ) -> Result<Loaded> {
         let ops = if bodies.is_empty() {
             Vec::new()
         } else {
@@ -221,7 +228,7 @@ impl Store {
     /// Creates a plan holding exactly `ops` (complete transactions). The
     /// folder is built under a temporary name inside the store and renamed
     /// into place, so a plan appears whole or not at all.
-    pub fn create_with_ops(&self, id: &str, meta: Meta, ops: Vec<Op>) -> Result<Loaded> {
+    pub(crate) fn create_with_ops(&self, id: &str, meta: Meta, ops: Vec<Op>) -> Result<Loaded> {
         let dir = self.plan_dir(id)?;
         // The commands that create a plan then make it current: a `current`
         // that cannot be written refuses before anything is created, not after.
@@ -271,11 +278,12 @@ impl Store {
             encoded_len,
             stamp,
             cached: None,
+            leak: self.one_shot,
         })
     }
 
     /// Deletes a plan: renamed aside first, so readers see it whole or gone.
-    pub fn remove(&self, id: &str) -> Result<()> {
+    pub(crate) fn remove(&self, id: &str) -> Result<()> {
         let dir = self.plan_dir(id)?;
         if !dir.join(META_FILE).exists() {
             return Err(self.unknown_plan(id));
@@ -322,7 +330,7 @@ fn refuse_too_deep<'a>(bodies: impl IntoIterator<Item = &'a OpBody>) -> Result<(
 }
 
 /// Refuses writes to a plan that is not editable, saying how to proceed.
-pub fn ensure_editable(p: &Loaded) -> Result<()> {
+pub(crate) fn ensure_editable(p: &Loaded) -> Result<()> {
     match p.meta.state {
         State::Editable => Ok(()),
         State::Reviewable => Err(Error::new(

@@ -17,10 +17,13 @@ const GITATTRIBUTES: &str = "# written by planforge init: concurrent histories o
 
 impl Store {
     /// Opens an existing store folder.
-    pub fn open(root: impl Into<PathBuf>) -> Result<Store> {
+    pub(crate) fn open(root: impl Into<PathBuf>) -> Result<Store> {
         let root = root.into();
         match fs::metadata(&root) {
-            Ok(md) if md.is_dir() => Ok(Store { root }),
+            Ok(md) if md.is_dir() => Ok(Store {
+                root,
+                one_shot: false,
+            }),
             Ok(_) => Err(Error::new(ErrorKind::CorruptStore, format!("the store {} is not a folder", root.display()))),
             Err(_) => Err(Error::new(ErrorKind::CorruptStore, format!("there is no plan store at {}", root.display()))
                 .with_help("create one with `planforge init`, or point --store / PLANFORGE_STORE at an existing one")),
@@ -30,7 +33,7 @@ impl Store {
     /// Creates (or completes) a store folder: `.gitignore`, `.gitattributes`,
     /// `registry` as `registry.yaml` and `templates/`. Existing files are
     /// kept.
-    pub fn init(root: impl Into<PathBuf>, registry: &str) -> Result<(Store, Vec<String>)> {
+    pub(crate) fn init(root: impl Into<PathBuf>, registry: &str) -> Result<(Store, Vec<String>)> {
         let root = root.into();
         fs::create_dir_all(&root).map_err(|e| Error::io("create", &root, &e))?;
         let store = Store::open(root)?;
@@ -57,12 +60,12 @@ impl Store {
         Ok((store, written))
     }
 
-    pub fn root(&self) -> &Path {
+    pub(crate) fn root(&self) -> &Path {
         &self.root
     }
 
     /// The store's current plan id, if set.
-    pub fn current(&self) -> Result<Option<String>> {
+    pub(crate) fn current(&self) -> Result<Option<String>> {
         let p = self.root.join(CURRENT_FILE);
         refuse_special(&p)?;
         match fs::read_to_string(&p) {
@@ -75,7 +78,7 @@ impl Store {
         }
     }
 
-    pub fn set_current(&self, id: &str) -> Result<()> {
+    pub(crate) fn set_current(&self, id: &str) -> Result<()> {
         self.plan_dir(id)?;
         let p = self.root.join(CURRENT_FILE);
         refuse_symlink(&p)?;
@@ -83,7 +86,7 @@ impl Store {
     }
 
     /// The registry file of the store, if any (both present is an error).
-    pub fn registry_path(&self) -> Result<Option<PathBuf>> {
+    pub(crate) fn registry_path(&self) -> Result<Option<PathBuf>> {
         let y = self.root.join("registry.yaml");
         let j = self.root.join("registry.json");
         refuse_special(&y)?;
@@ -103,7 +106,7 @@ impl Store {
     }
 
     /// The store's templates folder.
-    pub fn templates_dir(&self) -> PathBuf {
+    pub(crate) fn templates_dir(&self) -> PathBuf {
         self.root.join("templates")
     }
 }

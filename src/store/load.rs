@@ -18,29 +18,31 @@ use std::path::Path;
 
 /// A plan read from the store and folded.
 #[derive(Debug, Clone)]
-pub struct Loaded {
-    pub plan_id: String,
-    pub meta: Meta,
+pub(crate) struct Loaded {
+    pub(crate) plan_id: String,
+    pub(crate) meta: Meta,
     /// Where the log file stands (for the next writer).
-    pub log: LogInfo,
+    pub(crate) log: LogInfo,
     /// Ops of complete transactions, in log order (revision N = the first
     /// N); kept only when asked for (see [`Loaded::ops`]).
     pub(super) ops: Option<Vec<Op>>,
-    pub folded: Folded,
-    pub digest: String,
+    pub(crate) folded: Folded,
+    pub(crate) digest: String,
     /// Byte length of the canonical text the digest hashes.
-    pub encoded_len: usize,
+    pub(crate) encoded_len: usize,
     /// The log file's (length, mtime) this was read from, when exact.
     pub(super) stamp: Option<(u64, u128)>,
     /// Findings cached in the checkpoint, with their key.
     pub(super) cached: Option<(String, serde_json::Value)>,
+    /// Left to the operating system when dropped ([`Store::one_shot`]).
+    pub(super) leak: bool,
 }
 
 impl Drop for Loaded {
     fn drop(&mut self) {
-        if crate::store::exit::one_shot() {
+        if self.leak {
             // The process is about to exit: skip freeing the plan's many
-            // small allocations (see `util::set_one_shot`).
+            // small allocations (see `Store::one_shot`).
             std::mem::forget(std::mem::take(&mut self.folded.content.nodes));
             std::mem::forget(std::mem::take(&mut self.folded.content.edges));
             std::mem::forget(self.ops.take());
@@ -50,7 +52,8 @@ impl Drop for Loaded {
 
 impl Loaded {
     /// Assembles a loaded plan (for stores' tests and in-memory plans).
-    pub fn new(
+    #[cfg(test)]
+    pub(crate) fn new(
         plan_id: &str,
         meta: Meta,
         log: LogInfo,
@@ -69,11 +72,12 @@ impl Loaded {
             encoded_len,
             stamp: None,
             cached: None,
+            leak: false,
         }
     }
 
     /// Findings cached for this exact plan under `key`, if any.
-    pub fn cached_findings(&self, key: &str) -> Option<&serde_json::Value> {
+    pub(crate) fn cached_findings(&self, key: &str) -> Option<&serde_json::Value> {
         self.cached
             .as_ref()
             .filter(|(k, _)| k == key)
@@ -83,7 +87,7 @@ impl Loaded {
     /// The ops of complete transactions, in log order. Only plans loaded with
     /// `load_with_ops` / `load_at_with_ops` (or inside `commit_labeled`) keep
     /// them: most readers need the folded content only.
-    pub fn ops(&self) -> Result<&[Op]> {
+    pub(crate) fn ops(&self) -> Result<&[Op]> {
         self.ops.as_deref().ok_or_else(|| {
             Error::internal(format!(
                 "plan {} was loaded without its op log; this is a bug in planforge",
@@ -92,19 +96,19 @@ impl Loaded {
         })
     }
 
-    pub fn content(&self) -> &Content {
+    pub(crate) fn content(&self) -> &Content {
         &self.folded.content
     }
-    pub fn revision(&self) -> u64 {
+    pub(crate) fn revision(&self) -> u64 {
         self.folded.content.revision
     }
-    pub fn state(&self) -> State {
+    pub(crate) fn state(&self) -> State {
         self.meta.state
     }
 
     /// What the fold noticed, plus the integrity check of a non-editable
     /// plan: its content must still hash to the digest recorded at freeze.
-    pub fn notes(&self) -> Vec<Note> {
+    pub(crate) fn notes(&self) -> Vec<Note> {
         let mut out = self.folded.notes.clone();
         if self.meta.state != State::Editable
             && let Some(f) = &self.meta.frozen
@@ -122,7 +126,7 @@ impl Loaded {
 }
 
 /// Folds ops with a plan's provenance and digests the result.
-pub fn fold_and_digest(plan_id: &str, ops: &[Op], meta: &Meta) -> (Folded, String, usize) {
+pub(crate) fn fold_and_digest(plan_id: &str, ops: &[Op], meta: &Meta) -> (Folded, String, usize) {
     let folded = fold::fold(plan_id, ops, meta.provenance.clone());
     let (digest, len) = crate::wire::jcs::digest(&folded.content);
     (folded, digest, len)
@@ -148,23 +152,23 @@ impl Store {
 
     /// Loads and folds a plan at its current revision (without keeping its
     /// ops).
-    pub fn load(&self, id: &str) -> Result<Loaded> {
+    pub(crate) fn load(&self, id: &str) -> Result<Loaded> {
         self.load_impl(id, None, false)
     }
 
     /// As [`load`](Self::load), keeping the ops (for history: diff, undo, ops).
-    pub fn load_with_ops(&self, id: &str) -> Result<Loaded> {
+    pub(crate) fn load_with_ops(&self, id: &str) -> Result<Loaded> {
         self.load_impl(id, None, true)
     }
 
     /// Loads a plan folded at `revision` (its first N ops), or at its current
     /// revision.
-    pub fn load_at(&self, id: &str, revision: Option<u64>) -> Result<Loaded> {
+    pub(crate) fn load_at(&self, id: &str, revision: Option<u64>) -> Result<Loaded> {
         self.load_impl(id, revision, false)
     }
 
     /// As [`load_at`](Self::load_at), keeping the ops.
-    pub fn load_at_with_ops(&self, id: &str, revision: Option<u64>) -> Result<Loaded> {
+    pub(crate) fn load_at_with_ops(&self, id: &str, revision: Option<u64>) -> Result<Loaded> {
         self.load_impl(id, revision, true)
     }
 
@@ -240,12 +244,13 @@ impl Store {
             encoded_len,
             stamp: if whole { stamp } else { None },
             cached,
+            leak: self.one_shot,
         })
     }
 
     /// Keeps a plan's findings in its checkpoint, valid under `key` (the
     /// caller's digest of everything the findings depend on).
-    pub fn save_findings(&self, loaded: &Loaded, key: &str, findings: serde_json::Value) {
+    pub(crate) fn save_findings(&self, loaded: &Loaded, key: &str, findings: serde_json::Value) {
         let Some((log_len, log_modified)) = loaded.stamp else {
             return;
         };

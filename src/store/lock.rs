@@ -1,9 +1,8 @@
 //! Exclusive file locks with a bounded wait (SPEC §3).
 //!
-//! Test hook (next to `PLANFORGE_TEST_CRASH_AFTER_BYTES` in `log.rs`):
-//! `PLANFORGE_TEST_HOLD_LOCK_MS=N` makes a process sleep N ms right after it
-//! takes a lock, still holding it, so tests can stop (SIGSTOP) a writer that
-//! deterministically holds a lock.
+//! Test hook (`model::hooks`): `PLANFORGE_TEST_HOLD_LOCK_MS=N` makes a
+//! process sleep N ms right after it takes a lock, still holding it, so
+//! tests can stop (SIGSTOP) a writer that deterministically holds a lock.
 
 use crate::model::error::Error;
 use crate::model::error::ErrorKind;
@@ -14,7 +13,7 @@ use std::time::{Duration, Instant};
 
 /// Held while a write is in progress; released on drop.
 #[derive(Debug)]
-pub struct LockGuard {
+pub(crate) struct LockGuard {
     file: File,
 }
 
@@ -25,7 +24,7 @@ impl Drop for LockGuard {
 }
 
 /// How long to wait for a lock: `PLANFORGE_LOCK_TIMEOUT_MS`, else 5 s.
-pub fn wait_limit() -> Duration {
+pub(crate) fn wait_limit() -> Duration {
     std::env::var("PLANFORGE_LOCK_TIMEOUT_MS")
         .ok()
         .and_then(|v| v.parse::<u64>().ok())
@@ -34,7 +33,7 @@ pub fn wait_limit() -> Duration {
 }
 
 /// Takes the exclusive lock on `path`, waiting up to [`wait_limit`].
-pub fn acquire(path: &Path, what: &str) -> Result<LockGuard> {
+pub(crate) fn acquire(path: &Path, what: &str) -> Result<LockGuard> {
     // A lock file that is a link could create or lock a file outside the
     // store: refuse it like every other link inside a store.
     if std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) {
@@ -81,10 +80,7 @@ pub fn acquire(path: &Path, what: &str) -> Result<LockGuard> {
 
 /// The `PLANFORGE_TEST_HOLD_LOCK_MS` hook: sleeps while holding a lock.
 fn hold_for_tests() {
-    if let Some(ms) = std::env::var("PLANFORGE_TEST_HOLD_LOCK_MS")
-        .ok()
-        .and_then(|v| v.parse::<u64>().ok())
-    {
+    if let Some(ms) = crate::model::hooks::hold_lock_ms() {
         std::thread::sleep(Duration::from_millis(ms));
     }
 }

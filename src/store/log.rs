@@ -169,8 +169,7 @@ pub fn append(path: &Path, log: &LogInfo, ops: &[Op]) -> Result<()> {
 /// Writes all bytes, unless `PLANFORGE_TEST_CRASH_AFTER_BYTES` asks to die
 /// after that many (a test hook for crash safety).
 pub fn write_maybe_crashing(f: &mut File, bytes: &[u8]) -> std::io::Result<()> {
-    if let Ok(n) = std::env::var("PLANFORGE_TEST_CRASH_AFTER_BYTES")
-        && let Ok(n) = n.parse::<usize>()
+    if let Some(n) = crate::model::hooks::crash_after_bytes()
         && n < bytes.len()
     {
         f.write_all(&bytes[..n])?;

@@ -9,7 +9,7 @@ use crate::wire::codec;
 use serde_json::{Value as J, json};
 
 impl Meta {
-    pub fn to_json(&self) -> J {
+    pub(crate) fn to_json(&self) -> J {
         let mut m = serde_json::Map::new();
         m.insert("formatVersion".into(), 1.into());
         m.insert("state".into(), self.state.as_str().into());
@@ -39,7 +39,7 @@ impl Meta {
         J::Object(m)
     }
 
-    pub fn parse(text: &str, file: &str) -> Result<Meta> {
+    pub(crate) fn parse(text: &str, file: &str) -> Result<Meta> {
         let corrupt = |what: &str| {
             Error::new(crate::model::error::ErrorKind::CorruptStore, format!("{file} is damaged: {what}"))
                 .with_help("restore meta.json from version control; the op log next to it holds the plan's content")

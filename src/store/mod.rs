@@ -3,26 +3,38 @@
 //! policy (the checks) lives above it.
 
 mod atomic;
-pub mod checkpoint;
+pub(crate) mod checkpoint;
 mod commit;
-pub mod exit;
 pub mod fold;
 mod folder;
 mod load;
-pub mod lock;
+pub(crate) mod lock;
 pub mod log;
-pub mod meta;
+pub(crate) mod meta;
 mod paths;
 
-pub use atomic::write_atomic;
-pub use commit::{ensure_editable, transaction, transaction_labeled};
-pub use load::{Loaded, fold_and_digest};
-pub use paths::{CURRENT_FILE, LOCK_FILE, META_FILE, OPS_FILE};
+pub(crate) use commit::ensure_editable;
+pub use commit::transaction;
+pub(crate) use load::{Loaded, fold_and_digest};
+pub(crate) use paths::{META_FILE, OPS_FILE};
 
 use std::path::PathBuf;
 
 /// The store: a folder of plans.
 #[derive(Debug, Clone)]
-pub struct Store {
+pub(crate) struct Store {
     root: PathBuf,
+    /// The process exits right after its command: plans it loads are left
+    /// to the operating system instead of being freed piece by piece (on a
+    /// 10,000-node plan that freeing costs as much as reading it). Long-lived
+    /// processes (REPL, MCP) never set it.
+    one_shot: bool,
+}
+
+impl Store {
+    /// This store, for a process that exits right after one command.
+    pub(crate) fn one_shot(mut self, yes: bool) -> Store {
+        self.one_shot = yes;
+        self
+    }
 }

@@ -11,10 +11,10 @@ use crate::model::remedy::Remedy;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-pub const OPS_FILE: &str = "ops.jsonl";
-pub const META_FILE: &str = "meta.json";
-pub const LOCK_FILE: &str = "lock";
-pub const CURRENT_FILE: &str = "current";
+pub(crate) const OPS_FILE: &str = "ops.jsonl";
+pub(crate) const META_FILE: &str = "meta.json";
+pub(crate) const LOCK_FILE: &str = "lock";
+pub(crate) const CURRENT_FILE: &str = "current";
 
 pub(super) fn refuse_symlink(path: &Path) -> Result<()> {
     if let Ok(md) = fs::symlink_metadata(path)
@@ -52,7 +52,7 @@ pub(super) fn refuse_special(path: &Path) -> Result<()> {
 impl Store {
     /// The folder of a plan. The id must match the plan id rule, so the path
     /// can never leave the store.
-    pub fn plan_dir(&self, id: &str) -> Result<PathBuf> {
+    pub(crate) fn plan_dir(&self, id: &str) -> Result<PathBuf> {
         if !ids::is_valid_plan_id(id) {
             return Err(Error::invalid(format!(
                 "`{}` is not a plan id: plan ids look like `plan-<name>` where the name is 1–64 letters, digits, `_` or `-`",
@@ -62,14 +62,14 @@ impl Store {
         Ok(self.root.join(id))
     }
 
-    pub fn exists(&self, id: &str) -> bool {
+    pub(crate) fn exists(&self, id: &str) -> bool {
         self.plan_dir(id)
             .map(|d| d.join(META_FILE).is_file())
             .unwrap_or(false)
     }
 
     /// Every plan id in the store, sorted.
-    pub fn plan_ids(&self) -> Result<Vec<String>> {
+    pub(crate) fn plan_ids(&self) -> Result<Vec<String>> {
         let rd = fs::read_dir(&self.root).map_err(|e| Error::io("list", &self.root, &e))?;
         let mut ids = Vec::new();
         for entry in rd.flatten() {

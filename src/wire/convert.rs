@@ -256,7 +256,7 @@ fn param_from_wire(body: &Value, at: &str) -> Result<Param, ParseError> {
 }
 
 /// Whether `key` is reserved for references and holes (`$ref`, `$param`).
-pub(crate) fn is_reserved_key(key: &str) -> bool {
+pub fn is_reserved_key(key: &str) -> bool {
     key == REF_KEY || key == PARAM_KEY
 }
 

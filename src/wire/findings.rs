@@ -6,7 +6,7 @@ use crate::model::{Code, Issue, Report};
 use serde_json::{Value, json};
 
 /// An issue as JSON (`{code, severity, message, nodeId?, edgeId?, pointer?}`).
-pub fn issue_json(i: &Issue) -> Value {
+pub(crate) fn issue_json(i: &Issue) -> Value {
     let mut m = serde_json::Map::new();
     m.insert("code".into(), i.code.name.into());
     m.insert("severity".into(), i.severity().as_str().into());
@@ -25,7 +25,7 @@ pub fn issue_json(i: &Issue) -> Value {
 }
 
 /// A report as JSON: its issues and the checks that were skipped.
-pub fn report_json(r: &Report) -> Value {
+pub(crate) fn report_json(r: &Report) -> Value {
     json!({
         "issues": r.issues.iter().map(issue_json).collect::<Vec<_>>(),
         "skipped": r.skipped.iter().map(|(c, why)| json!({"code": c, "reason": why})).collect::<Vec<_>>(),
@@ -34,7 +34,7 @@ pub fn report_json(r: &Report) -> Value {
 
 /// Reads back what [`report_json`] wrote; `code` maps a code's text to the
 /// declared code (unknown codes make the whole report unreadable).
-pub fn report_from_json(v: &Value, code: impl Fn(&str) -> Option<Code>) -> Option<Report> {
+pub(crate) fn report_from_json(v: &Value, code: impl Fn(&str) -> Option<Code>) -> Option<Report> {
     let issues = v
         .get("issues")?
         .as_array()?
@@ -72,7 +72,7 @@ fn issue_from_json(v: &Value, code: &impl Fn(&str) -> Option<Code>) -> Option<Is
 }
 
 /// The `{formatVersion, error: {...}}` document of `--format json`.
-pub fn error_json(err: &Error) -> serde_json::Value {
+pub(crate) fn error_json(err: &Error) -> serde_json::Value {
     let mut e = serde_json::Map::new();
     e.insert("code".into(), err.code().into());
     e.insert("message".into(), err.message.clone().into());

@@ -5,13 +5,13 @@
 
 pub mod codec;
 pub mod convert;
-pub mod findings;
+pub(crate) mod findings;
 pub mod jcs;
 pub mod json;
 pub mod parse;
-pub mod remedy;
-pub mod shorthand;
-pub mod span;
-pub mod template;
+pub(crate) mod remedy;
+pub(crate) mod shorthand;
+pub(crate) mod span;
+pub(crate) mod template;
 
 pub use parse::{ParseError, Syntax};

@@ -11,7 +11,7 @@ use crate::model::remedy::{Bound, Fill, Fix, Pick, Remedy};
 use serde_json::{Map, Value as J, json};
 
 /// One fix as JSON.
-pub fn fix_json(f: &Fix) -> J {
+pub(crate) fn fix_json(f: &Fix) -> J {
     let mut m = Map::new();
     m.insert("action".into(), f.remedy.action().into());
     fields(&f.remedy, &mut m);
@@ -23,7 +23,7 @@ pub fn fix_json(f: &Fix) -> J {
 
 /// The `fix` (the preferred one) and `alternatives` keys of a finding or an
 /// error, added to `m` when there are fixes.
-pub fn insert_fixes(m: &mut Map<String, J>, fixes: &[Fix]) {
+pub(crate) fn insert_fixes(m: &mut Map<String, J>, fixes: &[Fix]) {
     if let Some((first, rest)) = fixes.split_first() {
         m.insert("fix".into(), fix_json(first));
         if !rest.is_empty() {
@@ -36,7 +36,7 @@ pub fn insert_fixes(m: &mut Map<String, J>, fixes: &[Fix]) {
 }
 
 /// Reads back the fixes [`insert_fixes`] wrote (`None`: not readable).
-pub fn fixes_from(m: &Map<String, J>) -> Option<Vec<Fix>> {
+pub(crate) fn fixes_from(m: &Map<String, J>) -> Option<Vec<Fix>> {
     let mut out = Vec::new();
     if let Some(f) = m.get("fix") {
         out.push(fix_from_json(f)?);

@@ -19,7 +19,7 @@ fn refuse(message: String) -> ParseError {
 }
 
 /// Parses a CLI value.
-pub fn value(text: &str) -> Result<Value, ParseError> {
+pub(crate) fn value(text: &str) -> Result<Value, ParseError> {
     if let Some(rest) = text.strip_prefix('@') {
         return reference(rest).map(|r| Value::Ref(Box::new(r)));
     }
@@ -45,7 +45,7 @@ pub fn value(text: &str) -> Result<Value, ParseError> {
 /// `@node.path` (a `branchId` has no shorthand: its JSON, in wire form), a
 /// string as itself unless it would read as something else (then as JSON),
 /// anything else as compact JSON. Not shell-quoted.
-pub fn text(v: &Value) -> String {
+pub(crate) fn text(v: &Value) -> String {
     match v {
         Value::Ref(r) if r.branch_id.is_none() => {
             let sel = match r.select {
@@ -69,7 +69,7 @@ pub fn text(v: &Value) -> String {
 const FORMS: &str = "@node, @node.path, @node[last].path, @node[all] or @node[2].path";
 
 /// Parses the part after `@`.
-pub fn reference(s: &str) -> Result<Ref, ParseError> {
+pub(crate) fn reference(s: &str) -> Result<Ref, ParseError> {
     let (node_part, rest) = match s.find(['[', '.']) {
         Some(i) => (&s[..i], &s[i..]),
         None => (s, ""),

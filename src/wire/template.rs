@@ -8,7 +8,7 @@ use super::parse::{ParseError, Syntax};
 use crate::model::{Bounds, Content, DeclaredField, Edge, Map, Node, NodeKind, Value};
 
 /// The keys a template document may have, in the order they are written.
-pub const TEMPLATE_KEYS: [&str; 6] = ["id", "summary", "params", "nodes", "edges", "bounds"];
+pub(crate) const TEMPLATE_KEYS: [&str; 6] = ["id", "summary", "params", "nodes", "edges", "bounds"];
 
 /// A template document, read and hydrated (holes are real `Param`s).
 #[derive(Debug, Clone, PartialEq)]
@@ -238,6 +238,7 @@ fn params(v: Option<&Value>, id: &str) -> Result<Vec<DeclaredField>, ParseError>
 /// A template as a document value (wire form), keys in [`TEMPLATE_KEYS`]
 /// order: its id, summary, params, the content's nodes and edges, and the
 /// bounds it asks for.
+#[cfg(test)]
 pub(crate) fn document_json(
     id: &str,
     summary: &str,
@@ -267,6 +268,6 @@ pub(crate) fn document_json(
 }
 
 /// A declared field in wire form.
-pub fn param_json(p: &DeclaredField) -> serde_json::Value {
+pub(crate) fn param_json(p: &DeclaredField) -> serde_json::Value {
     super::convert::to_json(&p.to_value())
 }

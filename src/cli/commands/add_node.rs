@@ -11,30 +11,30 @@ use clap::Args;
 /// for stdin) and from field flags. A node may be added half-written and
 /// completed later with `set`; wrong types and unknown keys are refused.
 #[derive(Args, Debug, Clone)]
-pub struct AddNodeArgs {
+pub(crate) struct AddNodeArgs {
     /// The node id: lowercase letters, digits and `_`
-    pub id: String,
+    pub(crate) id: String,
     /// The node kind
     #[arg(long, value_name = "KIND")]
-    pub kind: NodeKind,
+    pub(crate) kind: NodeKind,
     /// The phase (a label for reading; edges alone order execution)
     #[arg(long)]
-    pub phase: Option<String>,
+    pub(crate) phase: Option<String>,
     /// Replace an existing node with this id, in place
     #[arg(long)]
-    pub replace: bool,
+    pub(crate) replace: bool,
     /// Fill missing required strings with the placeholder `lorem ipsum`
     /// (freeze refuses it until replaced) and missing lists and objects
     /// with empty ones
     #[arg(long)]
-    pub scaffold: bool,
+    pub(crate) scaffold: bool,
     #[command(flatten)]
-    pub def: DefFlags,
+    pub(crate) def: DefFlags,
     #[command(flatten)]
-    pub expect: Expect,
+    pub(crate) expect: Expect,
 }
 
-pub fn run(s: &mut Session, a: AddNodeArgs) -> Result<Reply> {
+pub(crate) fn run(s: &mut Session, a: AddNodeArgs) -> Result<Reply> {
     let kind = a.kind;
     let definition = a.def.definition()?;
     let node = Node {

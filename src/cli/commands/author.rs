@@ -9,16 +9,16 @@ use clap::Args;
 /// Start an empty editable plan from an owner's request, kept verbatim and
 /// unparsed (- reads it from stdin).
 #[derive(Args, Debug, Clone)]
-pub struct AuthorArgs {
+pub(crate) struct AuthorArgs {
     /// The request, or - for stdin
     #[arg(allow_hyphen_values = true)]
-    pub request: String,
+    pub(crate) request: String,
     /// The plan id [default: a fresh one]
     #[arg(long)]
-    pub id: Option<String>,
+    pub(crate) id: Option<String>,
 }
 
-pub fn run(s: &mut Session, a: AuthorArgs) -> Result<Reply> {
+pub(crate) fn run(s: &mut Session, a: AuthorArgs) -> Result<Reply> {
     s.require_format("author", &[Format::Text, Format::Json])?;
     // Byte for byte: nothing is trimmed, split or parsed (stdin included).
     let request = if a.request == "-" {

@@ -10,27 +10,27 @@ use clap::Args;
 /// Print the plan's bounds, or set them: flags not given keep their current
 /// values. Bounds are content: digested and approved.
 #[derive(Args, Debug, Clone)]
-pub struct BoundsArgs {
+pub(crate) struct BoundsArgs {
     /// Most nodes the plan may hold
     #[arg(long, value_name = "N")]
-    pub max_nodes: Option<u64>,
+    pub(crate) max_nodes: Option<u64>,
     /// Most edges the plan may hold
     #[arg(long, value_name = "N")]
-    pub max_edges: Option<u64>,
+    pub(crate) max_edges: Option<u64>,
     /// Most node executions in one run
     #[arg(long, value_name = "N")]
-    pub max_steps: Option<u64>,
+    pub(crate) max_steps: Option<u64>,
     /// Most executions at the same time
     #[arg(long, value_name = "N")]
-    pub max_concurrent_frames: Option<u64>,
+    pub(crate) max_concurrent_frames: Option<u64>,
     /// Most bytes of the plan's canonical encoding
     #[arg(long, value_name = "N")]
-    pub max_encoded_bytes: Option<u64>,
+    pub(crate) max_encoded_bytes: Option<u64>,
     #[command(flatten)]
-    pub expect: Expect,
+    pub(crate) expect: Expect,
 }
 
-pub fn run(s: &mut Session, a: BoundsArgs) -> Result<Reply> {
+pub(crate) fn run(s: &mut Session, a: BoundsArgs) -> Result<Reply> {
     let forge = s.forge()?;
     let plan = s.plan_id(forge.store())?;
     let given = [

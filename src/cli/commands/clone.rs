@@ -9,15 +9,15 @@ use clap::Args;
 /// with no approval and provenance naming its parent. The clone becomes the
 /// current plan.
 #[derive(Args, Debug, Clone)]
-pub struct CloneArgs {
+pub(crate) struct CloneArgs {
     /// The new plan's id, `plan-<name>`
-    pub new_id: String,
+    pub(crate) new_id: String,
     /// Clone the plan as it was at this revision
     #[arg(long, value_name = "REV")]
-    pub at: Option<u64>,
+    pub(crate) at: Option<u64>,
 }
 
-pub fn run(s: &mut Session, a: CloneArgs) -> Result<Reply> {
+pub(crate) fn run(s: &mut Session, a: CloneArgs) -> Result<Reply> {
     let forge = s.forge()?;
     let plan = s.plan_id(forge.store())?;
     let echo = forge.clone_plan(&plan, &a.new_id, a.at)?;

@@ -12,21 +12,21 @@ use clap_complete::Shell;
 ///   zsh:   planforge completions zsh > "${fpath[1]}/_planforge"
 ///   fish:  planforge completions fish > ~/.config/fish/completions/planforge.fish
 #[derive(Args, Debug, Clone)]
-pub struct CompletionsArgs {
+pub(crate) struct CompletionsArgs {
     /// The shell
     #[arg(value_enum)]
-    pub shell: Shell,
+    pub(crate) shell: Shell,
 }
 
 /// The completion script of `shell` for the whole command tree.
-pub fn script(shell: Shell) -> String {
+pub(crate) fn script(shell: Shell) -> String {
     let mut cmd = crate::cli::Cli::command();
     let mut out = Vec::new();
     clap_complete::generate(shell, &mut cmd, "planforge", &mut out);
     String::from_utf8(out).expect("completion scripts are UTF-8")
 }
 
-pub fn run(s: &mut Session, a: CompletionsArgs) -> Result<Reply> {
+pub(crate) fn run(s: &mut Session, a: CompletionsArgs) -> Result<Reply> {
     s.require_format("completions", &[crate::cli::Format::Text])?;
     Ok(Reply::raw(script(a.shell)))
 }

@@ -9,22 +9,22 @@ use clap::Args;
 /// transform, join `always`|`error`; branch `match`|`no_match`|`default`|
 /// `error`; select `case_<label>`|`default`|`error`.
 #[derive(Args, Debug, Clone)]
-pub struct ConnectArgs {
+pub(crate) struct ConnectArgs {
     /// The source node
-    pub from: String,
+    pub(crate) from: String,
     /// The target node
-    pub to: String,
+    pub(crate) to: String,
     /// When the edge fires [default: always]
     #[arg(long)]
-    pub handle: Option<String>,
+    pub(crate) handle: Option<String>,
     /// The edge id [default: `<from>__<to>`, made unique]
     #[arg(long)]
-    pub id: Option<String>,
+    pub(crate) id: Option<String>,
     #[command(flatten)]
-    pub expect: Expect,
+    pub(crate) expect: Expect,
 }
 
-pub fn run(s: &mut Session, a: ConnectArgs) -> Result<Reply> {
+pub(crate) fn run(s: &mut Session, a: ConnectArgs) -> Result<Reply> {
     let forge = s.forge()?;
     let plan = s.plan_id(forge.store())?;
     Ok(echo_reply(

@@ -8,15 +8,15 @@ use serde_json::json;
 /// Create an empty editable plan (revision 0, default bounds) and make it
 /// the current plan.
 #[derive(Args, Debug, Clone)]
-pub struct CreateArgs {
+pub(crate) struct CreateArgs {
     /// The plan id, `plan-<name>` [default: a fresh `plan-<uuid>`]
-    pub id: Option<String>,
+    pub(crate) id: Option<String>,
     /// A short label
     #[arg(long)]
-    pub label: Option<String>,
+    pub(crate) label: Option<String>,
 }
 
-pub fn run(s: &mut Session, a: CreateArgs) -> Result<Reply> {
+pub(crate) fn run(s: &mut Session, a: CreateArgs) -> Result<Reply> {
     let forge = s.forge()?;
     let p = forge.create_plan(a.id.as_deref(), a.label.as_deref(), None)?;
     forge.store().set_current(&p.plan_id)?;

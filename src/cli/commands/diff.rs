@@ -18,20 +18,20 @@ use clap::Args;
 /// removed and added. With --exit-code: exit 1 when the sides differ; an
 /// unknown plan or revision is exit 2.
 #[derive(Args, Debug, Clone)]
-pub struct DiffArgs {
+pub(crate) struct DiffArgs {
     /// From [default: frozen if the plan was ever frozen, else 0]
-    pub a: Option<String>,
+    pub(crate) a: Option<String>,
     /// To [default: current]
-    pub b: Option<String>,
+    pub(crate) b: Option<String>,
     /// Compare two plan documents instead (JSON or YAML; no store needed)
     #[arg(long, num_args = 2, value_names = ["X", "Y"], conflicts_with_all = ["a", "b"])]
-    pub files: Option<Vec<String>>,
+    pub(crate) files: Option<Vec<String>>,
     /// Exit 1 when there are differences
     #[arg(long)]
-    pub exit_code: bool,
+    pub(crate) exit_code: bool,
 }
 
-pub fn run(s: &mut Session, a: DiffArgs) -> Result<Reply> {
+pub(crate) fn run(s: &mut Session, a: DiffArgs) -> Result<Reply> {
     let format = s.require_format("diff", &[Format::Text, Format::Json])?;
     let d = match &a.files {
         Some(files) => {

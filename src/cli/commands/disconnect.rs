@@ -7,14 +7,14 @@ use clap::Args;
 ///
 /// Remove an edge by id.
 #[derive(Args, Debug, Clone)]
-pub struct DisconnectArgs {
+pub(crate) struct DisconnectArgs {
     /// The edge id
-    pub edge: String,
+    pub(crate) edge: String,
     #[command(flatten)]
-    pub expect: Expect,
+    pub(crate) expect: Expect,
 }
 
-pub fn run(s: &mut Session, a: DisconnectArgs) -> Result<Reply> {
+pub(crate) fn run(s: &mut Session, a: DisconnectArgs) -> Result<Reply> {
     let forge = s.forge()?;
     let plan = s.plan_id(forge.store())?;
     Ok(echo_reply(

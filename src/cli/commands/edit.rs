@@ -20,9 +20,9 @@ use std::path::Path;
 /// (revision_moved) and your file is kept for you. The editor is $VISUAL,
 /// else $EDITOR, else vi.
 #[derive(Args, Debug, Clone)]
-pub struct EditArgs {
+pub(crate) struct EditArgs {
     /// The node id
-    pub id: String,
+    pub(crate) id: String,
 }
 
 /// The editor command line: `$VISUAL`, `$EDITOR`, or `vi`.
@@ -97,7 +97,7 @@ fn write(file: &Path, text: &str) -> Result<()> {
     std::fs::write(file, text).map_err(|e| Error::io("write", file, &e))
 }
 
-pub fn run(s: &mut Session, a: EditArgs) -> Result<Reply> {
+pub(crate) fn run(s: &mut Session, a: EditArgs) -> Result<Reply> {
     let forge = s.forge()?;
     let plan = s.plan_id(forge.store())?;
     let draft = forge.edit_draft(&plan, &a.id)?;

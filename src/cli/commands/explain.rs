@@ -12,15 +12,15 @@ use clap::Args;
 /// severity, summary, explanation, source} (with --all, {codes: [...]}).
 /// An unknown code exits 2 and names the nearest one.
 #[derive(Args, Debug, Clone)]
-pub struct ExplainArgs {
+pub(crate) struct ExplainArgs {
     /// The issue code
-    pub code: Option<String>,
+    pub(crate) code: Option<String>,
     /// Explain every code
     #[arg(long, conflicts_with = "code")]
-    pub all: bool,
+    pub(crate) all: bool,
 }
 
-pub fn run(s: &mut Session, a: ExplainArgs) -> Result<Reply> {
+pub(crate) fn run(s: &mut Session, a: ExplainArgs) -> Result<Reply> {
     s.require_format("explain", &[Format::Text, Format::Json])?;
     if a.all {
         let all = explain::explain_all();

@@ -7,13 +7,13 @@ use clap::Args;
 /// Write the plan as a plan document (JSON by default, or --format yaml),
 /// with its state, revision and digest; references in wire form.
 #[derive(Args, Debug, Clone)]
-pub struct ExportArgs {
+pub(crate) struct ExportArgs {
     /// Export the plan as it was at this revision
     #[arg(long, value_name = "N")]
-    pub rev: Option<u64>,
+    pub(crate) rev: Option<u64>,
 }
 
-pub fn run(s: &mut Session, a: ExportArgs) -> Result<Reply> {
+pub(crate) fn run(s: &mut Session, a: ExportArgs) -> Result<Reply> {
     let format = s.require_format("export", &[Format::Text, Format::Json, Format::Yaml])?;
     let forge = s.forge()?;
     let plan = s.plan_id(forge.store())?;

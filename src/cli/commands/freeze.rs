@@ -9,9 +9,9 @@ use clap::Args;
 /// (read-only), bound to the digest that was checked. Exit 1 when refused.
 /// There is no dry run: `validate` is the read-only check.
 #[derive(Args, Debug, Clone)]
-pub struct FreezeArgs {}
+pub(crate) struct FreezeArgs {}
 
-pub fn run(s: &mut Session, _a: FreezeArgs) -> Result<Reply> {
+pub(crate) fn run(s: &mut Session, _a: FreezeArgs) -> Result<Reply> {
     let forge = s.forge()?;
     let plan = s.plan_id(forge.store())?;
     let f = forge.freeze(&plan)?;

@@ -11,13 +11,13 @@ use clap::Args;
 ///
 /// Render DOT with `planforge graph | dot -Tsvg > plan.svg`.
 #[derive(Args, Debug, Clone)]
-pub struct GraphArgs {
+pub(crate) struct GraphArgs {
     /// Draw the plan as it was at this revision
     #[arg(long, value_name = "N")]
-    pub rev: Option<u64>,
+    pub(crate) rev: Option<u64>,
 }
 
-pub fn run(s: &mut Session, a: GraphArgs) -> Result<Reply> {
+pub(crate) fn run(s: &mut Session, a: GraphArgs) -> Result<Reply> {
     let format = s.require_format("graph", &[Format::Text, Format::Dot, Format::Mermaid])?;
     let forge = s.forge()?;
     let plan = s.plan_id(forge.store())?;

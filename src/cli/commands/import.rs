@@ -6,7 +6,7 @@ use crate::wire::Syntax;
 use clap::{Args, ValueEnum};
 
 #[derive(ValueEnum, Debug, Clone, Copy)]
-pub enum InputFormat {
+pub(crate) enum InputFormat {
     Json,
     Yaml,
 }
@@ -18,19 +18,19 @@ pub enum InputFormat {
 /// digest the content does not have refuses the import. The plan becomes
 /// the current plan.
 #[derive(Args, Debug, Clone)]
-pub struct ImportArgs {
+pub(crate) struct ImportArgs {
     /// The plan document, or - for stdin
-    pub file: String,
+    pub(crate) file: String,
     /// The new plan's id [default: the document's planId, else a fresh one]
     #[arg(long)]
-    pub id: Option<String>,
+    pub(crate) id: Option<String>,
     /// The document's syntax [default: by extension, else sniffed]
     #[arg(long, value_enum)]
-    pub input_format: Option<InputFormat>,
+    pub(crate) input_format: Option<InputFormat>,
 }
 
 /// Reads a plan document from a path (or stdin).
-pub fn read_document(
+pub(crate) fn read_document(
     file: &str,
     format: Option<InputFormat>,
 ) -> Result<crate::wire::codec::Document> {
@@ -45,7 +45,7 @@ pub fn read_document(
         .map_err(|e| e.into_error(Some(name)).with_source(name, text.clone()))
 }
 
-pub fn run(s: &mut Session, a: ImportArgs) -> Result<Reply> {
+pub(crate) fn run(s: &mut Session, a: ImportArgs) -> Result<Reply> {
     let doc = read_document(&a.file, a.input_format)?;
     let forge = s.forge()?;
     let imported = forge.import(doc, a.id.as_deref())?;

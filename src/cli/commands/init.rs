@@ -11,12 +11,12 @@ use std::path::PathBuf;
 /// orchestration tools), `templates/`, `.gitignore` and `.gitattributes`.
 /// Existing files are kept.
 #[derive(Args, Debug, Clone)]
-pub struct InitArgs {
+pub(crate) struct InitArgs {
     /// The store folder [default: --store, PLANFORGE_STORE or ./plans]
-    pub dir: Option<PathBuf>,
+    pub(crate) dir: Option<PathBuf>,
 }
 
-pub fn run(s: &mut Session, a: InitArgs) -> Result<Reply> {
+pub(crate) fn run(s: &mut Session, a: InitArgs) -> Result<Reply> {
     let dir = a.dir.unwrap_or_else(|| s.store_path());
     let (store, written) = crate::forge::plans::init_store(&dir)?;
     let root = store.root().display().to_string();

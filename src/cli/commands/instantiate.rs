@@ -9,19 +9,19 @@ use clap::Args;
 ///
 /// Create a plan from a template, filling its params.
 #[derive(Args, Debug, Clone)]
-pub struct InstantiateArgs {
+pub(crate) struct InstantiateArgs {
     /// The template id
-    pub template: String,
+    pub(crate) template: String,
     /// A param value, NAME=VALUE; repeatable
     #[arg(long = "arg", value_name = "NAME=VALUE")]
-    pub args: Vec<String>,
+    pub(crate) args: Vec<String>,
     /// The new plan's id [default: a fresh one]
     #[arg(long)]
-    pub id: Option<String>,
+    pub(crate) id: Option<String>,
 }
 
 /// `NAME=VALUE` pairs as text values (each is converted by its param's type).
-pub fn parse_args(pairs: &[String]) -> Result<Map> {
+pub(crate) fn parse_args(pairs: &[String]) -> Result<Map> {
     let mut out = Map::new();
     for pair in pairs {
         let Some((name, value)) = pair.split_once('=') else {
@@ -46,7 +46,7 @@ pub fn parse_args(pairs: &[String]) -> Result<Map> {
     Ok(out)
 }
 
-pub fn run(s: &mut Session, a: InstantiateArgs) -> Result<Reply> {
+pub(crate) fn run(s: &mut Session, a: InstantiateArgs) -> Result<Reply> {
     s.require_format("instantiate", &[Format::Text, Format::Json])?;
     let args = parse_args(&a.args)?;
     let forge = s.forge()?;

@@ -7,9 +7,9 @@ use clap::Args;
 ///
 /// List the plans in the store with their state, revision and label.
 #[derive(Args, Debug, Clone)]
-pub struct ListArgs {}
+pub(crate) struct ListArgs {}
 
-pub fn run(s: &mut Session, _a: ListArgs) -> Result<Reply> {
+pub(crate) fn run(s: &mut Session, _a: ListArgs) -> Result<Reply> {
     let plans = s.forge()?.list()?;
     Ok(Reply::new(
         status::list_text(&plans, &s.voice("")),

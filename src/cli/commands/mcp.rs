@@ -5,7 +5,7 @@ use crate::model::error::Result;
 use clap::{Args, ValueEnum};
 
 #[derive(ValueEnum, Debug, Clone, Copy, Default)]
-pub enum TierArg {
+pub(crate) enum TierArg {
     /// list_templates, instantiate_plan, author_plan: for a conversational agent
     Front,
     /// The graph mechanics (create_plan, add_node, … plan_read): for an authoring agent
@@ -23,16 +23,16 @@ pub enum TierArg {
 /// change the store's current plan. docs/mcp.md shows a client
 /// configuration.
 #[derive(Args, Debug, Clone)]
-pub struct McpArgs {
+pub(crate) struct McpArgs {
     /// Which tools to offer
     #[arg(long, value_enum, default_value_t = TierArg::Authoring)]
-    pub tier: TierArg,
+    pub(crate) tier: TierArg,
     /// Refuse every tool that changes plans (read-only tools still work)
     #[arg(long)]
-    pub read_only: bool,
+    pub(crate) read_only: bool,
 }
 
-pub fn run(s: &mut Session, a: McpArgs) -> Result<Reply> {
+pub(crate) fn run(s: &mut Session, a: McpArgs) -> Result<Reply> {
     let selection = match a.tier {
         TierArg::Front => Selection::Front,
         TierArg::Authoring => Selection::Authoring,

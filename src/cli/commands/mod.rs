@@ -5,49 +5,49 @@ use super::{Reply, Session};
 use crate::model::error::Result;
 use clap::Subcommand;
 
-pub mod add_node;
-pub mod author;
-pub mod bounds;
-pub mod clone;
-pub mod completions;
-pub mod connect;
-pub mod create;
-pub mod diff;
-pub mod disconnect;
-pub mod edit;
-pub mod explain;
-pub mod export;
-pub mod freeze;
-pub mod graph;
-pub mod import;
-pub mod init;
-pub mod instantiate;
-pub mod list;
-pub mod mcp;
-pub mod ops;
-pub mod orchestrate;
-pub mod outline;
-pub mod phase;
-pub mod raw;
-pub mod read;
-pub mod remove;
-pub mod remove_node;
-pub mod repl;
-pub mod set;
-pub mod set_config;
-pub mod show;
-pub mod status;
-pub mod submit;
-pub mod templates;
-pub mod tool;
-pub mod undo;
-pub mod unfreeze;
-pub mod use_plan;
-pub mod validate;
+pub(crate) mod add_node;
+pub(crate) mod author;
+pub(crate) mod bounds;
+pub(crate) mod clone;
+pub(crate) mod completions;
+pub(crate) mod connect;
+pub(crate) mod create;
+pub(crate) mod diff;
+pub(crate) mod disconnect;
+pub(crate) mod edit;
+pub(crate) mod explain;
+pub(crate) mod export;
+pub(crate) mod freeze;
+pub(crate) mod graph;
+pub(crate) mod import;
+pub(crate) mod init;
+pub(crate) mod instantiate;
+pub(crate) mod list;
+pub(crate) mod mcp;
+pub(crate) mod ops;
+pub(crate) mod orchestrate;
+pub(crate) mod outline;
+pub(crate) mod phase;
+pub(crate) mod raw;
+pub(crate) mod read;
+pub(crate) mod remove;
+pub(crate) mod remove_node;
+pub(crate) mod repl;
+pub(crate) mod set;
+pub(crate) mod set_config;
+pub(crate) mod show;
+pub(crate) mod status;
+pub(crate) mod submit;
+pub(crate) mod templates;
+pub(crate) mod tool;
+pub(crate) mod undo;
+pub(crate) mod unfreeze;
+pub(crate) mod use_plan;
+pub(crate) mod validate;
 
 /// Every command; each one's help is the doc comment of its Args struct.
 #[derive(Subcommand, Debug, Clone)]
-pub enum Command {
+pub(crate) enum Command {
     Init(init::InitArgs),
     List(list::ListArgs),
     Use(use_plan::UseArgs),
@@ -91,7 +91,7 @@ pub enum Command {
 
 impl Command {
     /// Whether the command writes to the plan or the store.
-    pub fn name(&self) -> &'static str {
+    pub(crate) fn name(&self) -> &'static str {
         match self {
             Command::Init(_) => "init",
             Command::List(_) => "list",
@@ -137,7 +137,7 @@ impl Command {
 }
 
 /// Runs a command.
-pub fn dispatch(s: &mut Session, command: Command) -> Result<Reply> {
+pub(crate) fn dispatch(s: &mut Session, command: Command) -> Result<Reply> {
     match command {
         Command::Init(a) => init::run(s, a),
         Command::List(a) => list::run(s, a),
@@ -182,7 +182,7 @@ pub fn dispatch(s: &mut Session, command: Command) -> Result<Reply> {
 }
 
 /// The echo of a mutation as a reply.
-pub fn echo_reply(s: &Session, echo: &crate::forge::Echo) -> Reply {
+pub(crate) fn echo_reply(s: &Session, echo: &crate::forge::Echo) -> Reply {
     Reply::new(
         crate::render::echo::text(echo, &s.voice(&echo.plan_id)),
         crate::render::echo::json(echo),
@@ -192,10 +192,10 @@ pub fn echo_reply(s: &Session, echo: &crate::forge::Echo) -> Reply {
 /// The most `read_input` reads: far above any plan (a 100k-node document is
 /// well under 100 MiB), and a bound on what `/dev/zero` or an endless pipe
 /// can make it hold.
-pub const MAX_INPUT_BYTES: u64 = 256 * 1024 * 1024;
+pub(crate) const MAX_INPUT_BYTES: u64 = 256 * 1024 * 1024;
 
 /// Reads text from a path, or stdin for `-`, up to [`MAX_INPUT_BYTES`].
-pub fn read_input(path: &str) -> Result<String> {
+pub(crate) fn read_input(path: &str) -> Result<String> {
     use std::io::Read;
     let name = if path == "-" { "standard input" } else { path };
     let mut bytes = Vec::new();

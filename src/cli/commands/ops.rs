@@ -7,16 +7,16 @@ use clap::Args;
 /// Print the plan's op log, one op per line (JSON in wire form), in log
 /// order. Only ops of complete transactions are printed.
 #[derive(Args, Debug, Clone)]
-pub struct OpsArgs {
+pub(crate) struct OpsArgs {
     /// Only ops with a lamport greater than N
     #[arg(long, value_name = "N")]
-    pub since_lamport: Option<u64>,
+    pub(crate) since_lamport: Option<u64>,
     /// Only the first REV ops (the ops of revision REV)
     #[arg(long, value_name = "REV")]
-    pub through: Option<u64>,
+    pub(crate) through: Option<u64>,
 }
 
-pub fn run(s: &mut Session, a: OpsArgs) -> Result<Reply> {
+pub(crate) fn run(s: &mut Session, a: OpsArgs) -> Result<Reply> {
     s.require_format("ops", &[Format::Text, Format::Json])?;
     let forge = s.forge()?;
     let plan = s.plan_id(forge.store())?;

@@ -11,18 +11,18 @@ use clap::Args;
 /// Turn a task decomposition (roles, tasks, synthesis) into an orchestration
 /// plan: classify coupling, choose one bounded mechanism, emit the plan.
 #[derive(Args, Debug, Clone)]
-pub struct OrchestrateArgs {
+pub(crate) struct OrchestrateArgs {
     /// The decomposition (YAML or JSON)
-    pub file: String,
+    pub(crate) file: String,
     /// Print the plan without storing it
     #[arg(long)]
-    pub print: bool,
+    pub(crate) print: bool,
     /// The new plan's id [default: a fresh one]
     #[arg(long)]
-    pub id: Option<String>,
+    pub(crate) id: Option<String>,
 }
 
-pub fn run(s: &mut Session, a: OrchestrateArgs) -> Result<Reply> {
+pub(crate) fn run(s: &mut Session, a: OrchestrateArgs) -> Result<Reply> {
     s.require_format("orchestrate", &[Format::Text, Format::Json])?;
     let text = read_input(&a.file)?;
     let name = if a.file == "-" {

@@ -13,9 +13,9 @@ use clap::Args;
 /// is what `planforge read` takes, as printed. On a terminal the outline is a
 /// table; otherwise one aligned line per entry.
 #[derive(Args, Debug, Clone)]
-pub struct OutlineArgs {}
+pub(crate) struct OutlineArgs {}
 
-pub fn run(s: &mut Session, _a: OutlineArgs) -> Result<Reply> {
+pub(crate) fn run(s: &mut Session, _a: OutlineArgs) -> Result<Reply> {
     let format = s.require_format("outline", &[Format::Text, Format::Json])?;
     let forge = s.forge()?;
     let plan = s.plan_id(forge.store())?;

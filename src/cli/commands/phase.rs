@@ -9,20 +9,20 @@ use clap::Args;
 /// Set a node's phase, or clear it (the node becomes unphased). Phases are
 /// labels for reading and grouping; edges alone order execution.
 #[derive(Args, Debug, Clone)]
-pub struct PhaseArgs {
+pub(crate) struct PhaseArgs {
     /// The node id
-    pub id: String,
+    pub(crate) id: String,
     /// The phase name
     #[arg(required_unless_present = "clear", conflicts_with = "clear")]
-    pub phase: Option<String>,
+    pub(crate) phase: Option<String>,
     /// Make the node unphased
     #[arg(long)]
-    pub clear: bool,
+    pub(crate) clear: bool,
     #[command(flatten)]
-    pub expect: Expect,
+    pub(crate) expect: Expect,
 }
 
-pub fn run(s: &mut Session, a: PhaseArgs) -> Result<Reply> {
+pub(crate) fn run(s: &mut Session, a: PhaseArgs) -> Result<Reply> {
     if a.phase.as_deref() == Some(crate::model::ids::UNPHASED) {
         return Err(Error::invalid(
             "`(unphased)` names the outline entry of nodes without a phase; use --clear to make a node unphased",

@@ -16,18 +16,18 @@ use clap::Args;
 /// those that cross it.
 #[derive(Args, Debug, Clone)]
 #[command(group(clap::ArgGroup::new("which").required(true).args(["key", "phase", "node"])))]
-pub struct ReadArgs {
+pub(crate) struct ReadArgs {
     /// A phase name, `(unphased)`, or a node id, exactly as the outline prints it
-    pub key: Option<String>,
+    pub(crate) key: Option<String>,
     /// Read this phase (`(unphased)` or "" for the nodes without one)
     #[arg(long, value_name = "PHASE")]
-    pub phase: Option<String>,
+    pub(crate) phase: Option<String>,
     /// Read this node
     #[arg(long, value_name = "ID")]
-    pub node: Option<String>,
+    pub(crate) node: Option<String>,
 }
 
-pub fn run(s: &mut Session, a: ReadArgs) -> Result<Reply> {
+pub(crate) fn run(s: &mut Session, a: ReadArgs) -> Result<Reply> {
     s.require_format("read", &[Format::Text, Format::Json])?;
     let key = match (a.key, a.phase, a.node) {
         (Some(k), None, None) => ReadKey::Auto(k),

@@ -10,15 +10,15 @@ use serde_json::json;
 ///
 /// Reviewable and executable plans need --force.
 #[derive(Args, Debug, Clone)]
-pub struct RemoveArgs {
+pub(crate) struct RemoveArgs {
     /// The plan id
-    pub id: String,
+    pub(crate) id: String,
     /// Also delete a reviewable or executable plan
     #[arg(long)]
-    pub force: bool,
+    pub(crate) force: bool,
 }
 
-pub fn run(s: &mut Session, a: RemoveArgs) -> Result<Reply> {
+pub(crate) fn run(s: &mut Session, a: RemoveArgs) -> Result<Reply> {
     let store = s.store()?;
     let p = store.load(&a.id)?;
     if p.meta.state != State::Editable && !a.force {

@@ -7,14 +7,14 @@ use clap::Args;
 ///
 /// Remove a node and every edge into or out of it, in one step.
 #[derive(Args, Debug, Clone)]
-pub struct RemoveNodeArgs {
+pub(crate) struct RemoveNodeArgs {
     /// The node id
-    pub id: String,
+    pub(crate) id: String,
     #[command(flatten)]
-    pub expect: Expect,
+    pub(crate) expect: Expect,
 }
 
-pub fn run(s: &mut Session, a: RemoveNodeArgs) -> Result<Reply> {
+pub(crate) fn run(s: &mut Session, a: RemoveNodeArgs) -> Result<Reply> {
     let forge = s.forge()?;
     let plan = s.plan_id(forge.store())?;
     Ok(echo_reply(

@@ -13,14 +13,14 @@ use clap::Args;
 /// $XDG_STATE_HOME/planforge/history. A script skips blank lines and `#`
 /// comments and stops at the first failing line, exiting with its code.
 #[derive(Args, Debug, Clone)]
-pub struct ReplArgs {
+pub(crate) struct ReplArgs {
     /// In a script, run every line even after one fails; exit with the
     /// first failure's code
     #[arg(long)]
-    pub keep_going: bool,
+    pub(crate) keep_going: bool,
 }
 
-pub fn run(s: &mut Session, a: ReplArgs) -> Result<Reply> {
+pub(crate) fn run(s: &mut Session, a: ReplArgs) -> Result<Reply> {
     let code = crate::cli::repl::run(s, a.keep_going);
     Ok(Reply::raw(String::new()).exit(code))
 }

@@ -11,19 +11,19 @@ use clap::Args;
 /// @node.path, @node[last].path, @node[all], @node[2].path) or a plain
 /// string. Write a literal string starting with @ as JSON: '"@home"'.
 #[derive(Args, Debug, Clone)]
-pub struct SetArgs {
+pub(crate) struct SetArgs {
     /// The node id
-    pub id: String,
+    pub(crate) id: String,
     /// The field's dot path
-    pub path: String,
+    pub(crate) path: String,
     /// The new value
     #[arg(allow_hyphen_values = true)]
-    pub value: String,
+    pub(crate) value: String,
     #[command(flatten)]
-    pub expect: Expect,
+    pub(crate) expect: Expect,
 }
 
-pub fn run(s: &mut Session, a: SetArgs) -> Result<Reply> {
+pub(crate) fn run(s: &mut Session, a: SetArgs) -> Result<Reply> {
     let value = crate::wire::shorthand::value(&a.value)
         .map_err(|e| Error::invalid(format!("the value {:?}: {}", a.value, e)))?;
     let forge = s.forge()?;

@@ -9,19 +9,19 @@ use clap::Args;
 /// Replace a node's whole definition (from --def and field flags). The kind
 /// cannot change.
 #[derive(Args, Debug, Clone)]
-pub struct SetConfigArgs {
+pub(crate) struct SetConfigArgs {
     /// The node id
-    pub id: String,
+    pub(crate) id: String,
     /// The node's kind, as a check [default: the node's current kind]
     #[arg(long, value_name = "KIND")]
-    pub kind: Option<crate::model::NodeKind>,
+    pub(crate) kind: Option<crate::model::NodeKind>,
     #[command(flatten)]
-    pub def: DefFlags,
+    pub(crate) def: DefFlags,
     #[command(flatten)]
-    pub expect: Expect,
+    pub(crate) expect: Expect,
 }
 
-pub fn run(s: &mut Session, a: SetConfigArgs) -> Result<Reply> {
+pub(crate) fn run(s: &mut Session, a: SetConfigArgs) -> Result<Reply> {
     let definition = a.def.definition()?;
     let forge = s.forge()?;
     let plan = s.plan_id(forge.store())?;

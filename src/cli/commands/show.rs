@@ -5,7 +5,7 @@ use crate::render::prose::{self, Header};
 use clap::{Args, ValueEnum};
 
 #[derive(ValueEnum, Debug, Clone, Copy, Default)]
-pub enum AudienceArg {
+pub(crate) enum AudienceArg {
     #[default]
     Model,
     Operator,
@@ -18,16 +18,16 @@ pub enum AudienceArg {
 /// references as provenance and ends with the total authority requested.
 /// For a large plan, prefer `outline` and `read`.
 #[derive(Args, Debug, Clone)]
-pub struct ShowArgs {
+pub(crate) struct ShowArgs {
     /// Who reads it
     #[arg(long, value_enum, default_value_t = AudienceArg::Model)]
-    pub audience: AudienceArg,
+    pub(crate) audience: AudienceArg,
     /// Show the plan as it was at this revision
     #[arg(long, value_name = "N")]
-    pub rev: Option<u64>,
+    pub(crate) rev: Option<u64>,
 }
 
-pub fn run(s: &mut Session, a: ShowArgs) -> Result<Reply> {
+pub(crate) fn run(s: &mut Session, a: ShowArgs) -> Result<Reply> {
     s.require_format("show", &[Format::Text, Format::Json])?;
     let forge = s.forge()?;
     let plan = s.plan_id(forge.store())?;

@@ -7,9 +7,9 @@ use clap::Args;
 ///
 /// Show the plan's state, revision, digest, label, request and issue counts.
 #[derive(Args, Debug, Clone)]
-pub struct StatusArgs {}
+pub(crate) struct StatusArgs {}
 
-pub fn run(s: &mut Session, _a: StatusArgs) -> Result<Reply> {
+pub(crate) fn run(s: &mut Session, _a: StatusArgs) -> Result<Reply> {
     let forge = s.forge()?;
     let id = s.plan_id(forge.store())?;
     let st = forge.status(&id)?;

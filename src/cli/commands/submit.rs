@@ -12,16 +12,16 @@ use std::io::{BufRead, Write};
 /// executable, forever. Prints the authority set approved: every claim of
 /// every reachable call. On a terminal it asks first, unless --yes.
 #[derive(Args, Debug, Clone)]
-pub struct SubmitArgs {
+pub(crate) struct SubmitArgs {
     /// Who approves [default: the actor]
     #[arg(long, value_name = "NAME")]
-    pub by: Option<String>,
+    pub(crate) by: Option<String>,
     /// Approve without asking
     #[arg(long, short = 'y')]
-    pub yes: bool,
+    pub(crate) yes: bool,
 }
 
-pub fn run(s: &mut Session, a: SubmitArgs) -> Result<Reply> {
+pub(crate) fn run(s: &mut Session, a: SubmitArgs) -> Result<Reply> {
     let forge = s.forge()?;
     let plan = s.plan_id(forge.store())?;
     if let Some(by) = &a.by

@@ -7,9 +7,9 @@ use clap::Args;
 ///
 /// List the plan templates (built in and in the store) with their params.
 #[derive(Args, Debug, Clone)]
-pub struct TemplatesArgs {}
+pub(crate) struct TemplatesArgs {}
 
-pub fn run(s: &mut Session, _a: TemplatesArgs) -> Result<Reply> {
+pub(crate) fn run(s: &mut Session, _a: TemplatesArgs) -> Result<Reply> {
     s.require_format("templates", &[Format::Text, Format::Json])?;
     let forge = s.forge()?;
     let list = forge.templates()?;

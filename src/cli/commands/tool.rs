@@ -19,15 +19,15 @@ use serde_json::json;
 /// Example: planforge tool add_node '{"planId": "plan-a", "node": {"id":
 /// "start", "kind": "entry", "definition": {"input": []}}}'
 #[derive(Args, Debug, Clone)]
-pub struct ToolArgs {
+pub(crate) struct ToolArgs {
     /// The tool name (any tier)
-    pub name: String,
+    pub(crate) name: String,
     /// The arguments as a JSON object, or - for stdin [default: {}]
     #[arg(allow_hyphen_values = true, value_name = "ARGS_JSON")]
-    pub args: Option<String>,
+    pub(crate) args: Option<String>,
 }
 
-pub fn run(s: &mut Session, a: ToolArgs) -> Result<Reply> {
+pub(crate) fn run(s: &mut Session, a: ToolArgs) -> Result<Reply> {
     s.require_format("tool", &[Format::Text, Format::Json])?;
     let tool = tools::find(Selection::All, &a.name)
         .ok_or_else(|| tools::unknown_tool(Selection::All, &a.name))?;

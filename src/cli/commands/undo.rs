@@ -13,12 +13,12 @@ use clap::Args;
 /// your change stays as they left it (the echo says so). The log keeps both
 /// the change and its undo.
 #[derive(Args, Debug, Clone)]
-pub struct UndoArgs {
+pub(crate) struct UndoArgs {
     #[command(flatten)]
-    pub expect: Expect,
+    pub(crate) expect: Expect,
 }
 
-pub fn run(s: &mut Session, a: UndoArgs) -> Result<Reply> {
+pub(crate) fn run(s: &mut Session, a: UndoArgs) -> Result<Reply> {
     let forge = s.forge()?;
     let plan = s.plan_id(forge.store())?;
     Ok(echo_reply(s, &forge.undo(&plan, a.expect.expect_rev)?))

@@ -7,9 +7,9 @@ use clap::Args;
 ///
 /// Make a reviewable plan editable again (no checks).
 #[derive(Args, Debug, Clone)]
-pub struct UnfreezeArgs {}
+pub(crate) struct UnfreezeArgs {}
 
-pub fn run(s: &mut Session, _a: UnfreezeArgs) -> Result<Reply> {
+pub(crate) fn run(s: &mut Session, _a: UnfreezeArgs) -> Result<Reply> {
     let forge = s.forge()?;
     let plan = s.plan_id(forge.store())?;
     Ok(echo_reply(s, &forge.unfreeze(&plan)?))

@@ -8,12 +8,12 @@ use serde_json::json;
 /// Make a plan the store's current plan (used when -p is not given).
 /// Inside the REPL, `use` only changes that REPL's plan.
 #[derive(Args, Debug, Clone)]
-pub struct UseArgs {
+pub(crate) struct UseArgs {
     /// The plan id
-    pub id: String,
+    pub(crate) id: String,
 }
 
-pub fn run(s: &mut Session, a: UseArgs) -> Result<Reply> {
+pub(crate) fn run(s: &mut Session, a: UseArgs) -> Result<Reply> {
     let store = s.store()?;
     store.load(&a.id)?;
     store.set_current(&a.id)?;

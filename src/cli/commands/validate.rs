@@ -25,23 +25,23 @@ use clap::Args;
 /// Exit 0 with no blocking issue, 1 with one, 2 for unreadable input or an
 /// unknown plan id.
 #[derive(Args, Debug, Clone)]
-pub struct ValidateArgs {
+pub(crate) struct ValidateArgs {
     /// Plan documents (files, or - for stdin) or plan ids
-    pub args: Vec<String>,
+    pub(crate) args: Vec<String>,
     /// Every plan in the store
     #[arg(long)]
-    pub all: bool,
+    pub(crate) all: bool,
     /// The registry to check against [default: the store's]
     #[arg(long, value_name = "FILE")]
-    pub registry: Option<std::path::PathBuf>,
+    pub(crate) registry: Option<std::path::PathBuf>,
     /// List at most N findings per document or plan; the rest are counted
     /// (0: list them all)
     #[arg(long, value_name = "N", default_value_t = validate::DEFAULT_MAX_FINDINGS)]
-    pub max_findings: usize,
+    pub(crate) max_findings: usize,
 }
 
 /// Whether an argument names a plan document rather than a plan id.
-pub fn is_document(arg: &str) -> bool {
+pub(crate) fn is_document(arg: &str) -> bool {
     let lower = arg.to_ascii_lowercase();
     arg == "-"
         || std::path::Path::new(arg).is_file()
@@ -50,7 +50,7 @@ pub fn is_document(arg: &str) -> bool {
             .any(|ext| lower.ends_with(ext))
 }
 
-pub fn run(s: &mut Session, a: ValidateArgs) -> Result<Reply> {
+pub(crate) fn run(s: &mut Session, a: ValidateArgs) -> Result<Reply> {
     let opts = validate::Options {
         one_shot: s.one_shot,
         ..validate::Options::default()

@@ -12,28 +12,28 @@ use std::path::Path;
 
 /// What the names of one plan look like to completion.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct PlanNames {
-    pub plan_id: String,
-    pub state: String,
-    pub revision: u64,
+pub(crate) struct PlanNames {
+    pub(crate) plan_id: String,
+    pub(crate) state: String,
+    pub(crate) revision: u64,
     /// Node ids with their kind and, for select nodes, their case labels.
-    pub nodes: Vec<(String, NodeKind, Vec<String>)>,
+    pub(crate) nodes: Vec<(String, NodeKind, Vec<String>)>,
     /// Phase names in fold order (first appearance), without `(unphased)`.
-    pub phases: Vec<String>,
+    pub(crate) phases: Vec<String>,
     /// Whether some node has no phase (then `(unphased)` is an outline key).
-    pub unphased: bool,
-    pub edges: Vec<String>,
+    pub(crate) unphased: bool,
+    pub(crate) edges: Vec<String>,
 }
 
 /// Which store and plan a line is about (`--store`, `-p` on the line).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Target {
-    pub store: Option<String>,
-    pub plan: Option<String>,
+pub(crate) struct Target {
+    pub(crate) store: Option<String>,
+    pub(crate) plan: Option<String>,
 }
 
 /// Where completion finds names.
-pub trait Source {
+pub(crate) trait Source {
     fn plan_ids(&self, t: &Target) -> Vec<String>;
     fn plan(&self, t: &Target) -> Option<std::rc::Rc<PlanNames>>;
     fn tools(&self, t: &Target) -> Vec<String>;
@@ -41,11 +41,11 @@ pub trait Source {
 }
 
 /// Words the REPL understands beyond the clap tree.
-pub const REPL_WORDS: [&str; 2] = ["exit", "quit"];
+pub(crate) const REPL_WORDS: [&str; 2] = ["exit", "quit"];
 
 /// What kind of value an argument takes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ValueKind {
+pub(crate) enum ValueKind {
     PlanId,
     NodeId,
     /// `read KEY`: a phase, `(unphased)` or a node id.
@@ -80,7 +80,7 @@ pub enum ValueKind {
 
 /// The value kind of `arg` of the command `cmd`. Possible values known to
 /// clap win; then this table; then clap's value hint.
-pub fn value_kind(cmd: &str, arg: &Arg) -> ValueKind {
+pub(crate) fn value_kind(cmd: &str, arg: &Arg) -> ValueKind {
     use ValueKind::*;
     let id = arg.get_id().as_str();
     let kind = match (cmd, id) {
@@ -124,13 +124,13 @@ pub fn value_kind(cmd: &str, arg: &Arg) -> ValueKind {
 
 /// Candidates for the word ending at the cursor.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Completion {
+pub(crate) struct Completion {
     /// Byte offset where the replaced word starts.
-    pub start: usize,
+    pub(crate) start: usize,
     /// Replacements, quoted when needed; complete words end with a space.
-    pub candidates: Vec<String>,
+    pub(crate) candidates: Vec<String>,
     /// Display-only description of what comes next, when nothing completes.
-    pub usage: Option<String>,
+    pub(crate) usage: Option<String>,
 }
 
 /// Where the walk of a line's words ended.
@@ -259,7 +259,7 @@ fn positional_at(cmd: &Command, n: usize) -> Option<&Arg> {
 
 /// Completes the word that ends at `pos` in `line`. `root` must be built
 /// (`Command::build`) so global flags reach every subcommand.
-pub fn complete(root: &Command, line: &str, pos: usize, src: &dyn Source) -> Completion {
+pub(crate) fn complete(root: &Command, line: &str, pos: usize, src: &dyn Source) -> Completion {
     let head = &line[..pos];
     let split = words::split_partial(head);
     if split.in_comment {
@@ -523,7 +523,7 @@ fn finish(current: &str, names: Vec<String>, open: bool) -> Vec<String> {
 
 /// File and folder names that extend `partial` (relative to the working
 /// folder, or absolute). Folders end with `/` and take no space.
-pub fn paths(partial: &str) -> Vec<String> {
+pub(crate) fn paths(partial: &str) -> Vec<String> {
     let (dir, stem) = match partial.rfind('/') {
         Some(i) => (&partial[..=i], &partial[i + 1..]),
         None => ("", partial),
@@ -560,7 +560,12 @@ pub fn paths(partial: &str) -> Vec<String> {
 
 /// A hint for the end of the line: the rest of the only candidate (which
 /// the right arrow accepts), or the arguments still to come.
-pub fn hint(root: &Command, line: &str, pos: usize, src: &dyn Source) -> Option<(String, bool)> {
+pub(crate) fn hint(
+    root: &Command,
+    line: &str,
+    pos: usize,
+    src: &dyn Source,
+) -> Option<(String, bool)> {
     if pos != line.len() || line.trim().is_empty() {
         return None;
     }

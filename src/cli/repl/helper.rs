@@ -38,14 +38,14 @@ fn stamp(paths: &[PathBuf]) -> Stamp {
 type PlanCache = HashMap<(PathBuf, String), (Stamp, Rc<PlanNames>)>;
 
 /// Names from the store, cached per file version.
-pub struct StoreSource {
-    pub session: Session,
+pub(crate) struct StoreSource {
+    pub(crate) session: Session,
     plans: RefCell<PlanCache>,
     tools: RefCell<HashMap<PathBuf, (Stamp, Vec<String>)>>,
 }
 
 impl StoreSource {
-    pub fn new(session: Session) -> StoreSource {
+    pub(crate) fn new(session: Session) -> StoreSource {
         StoreSource {
             session,
             plans: RefCell::new(HashMap::new()),
@@ -62,7 +62,7 @@ impl StoreSource {
     }
 
     /// The plan a command on this line would work on.
-    pub fn plan_id(&self, t: &Target) -> Option<String> {
+    pub(crate) fn plan_id(&self, t: &Target) -> Option<String> {
         if let Some(p) = &t.plan {
             return Some(p.clone());
         }
@@ -71,7 +71,7 @@ impl StoreSource {
     }
 
     /// The names of a plan, read again only when its files changed.
-    pub fn plan_names(&self, store: &Store, id: &str) -> Option<Rc<PlanNames>> {
+    pub(crate) fn plan_names(&self, store: &Store, id: &str) -> Option<Rc<PlanNames>> {
         let dir = store.plan_dir(id).ok()?;
         let files = [
             dir.join(crate::store::OPS_FILE),
@@ -92,7 +92,7 @@ impl StoreSource {
 }
 
 /// The completion names of a loaded plan.
-pub fn names_of(loaded: &crate::store::Loaded) -> PlanNames {
+pub(crate) fn names_of(loaded: &crate::store::Loaded) -> PlanNames {
     let c = loaded.content();
     let mut phases: Vec<String> = Vec::new();
     let mut seen = std::collections::HashSet::new();
@@ -184,7 +184,7 @@ thread_local! {
 
 /// The ids of the store's own templates: one file each in `templates/`,
 /// named after the template.
-pub fn template_ids(dir: &Path) -> Vec<String> {
+pub(crate) fn template_ids(dir: &Path) -> Vec<String> {
     let Ok(rd) = std::fs::read_dir(dir) else {
         return Vec::new();
     };
@@ -203,7 +203,7 @@ pub fn template_ids(dir: &Path) -> Vec<String> {
 
 /// A hint: shown dimmed after the cursor; the right arrow accepts it only
 /// when it is the rest of a word.
-pub struct ReplHint {
+pub(crate) struct ReplHint {
     display: String,
     accept: bool,
 }
@@ -218,14 +218,14 @@ impl Hint for ReplHint {
 }
 
 /// The REPL's rustyline helper.
-pub struct ReplHelper {
-    pub root: clap::Command,
-    pub source: StoreSource,
-    pub color: bool,
+pub(crate) struct ReplHelper {
+    pub(crate) root: clap::Command,
+    pub(crate) source: StoreSource,
+    pub(crate) color: bool,
 }
 
 impl ReplHelper {
-    pub fn new(session: Session, color: bool) -> ReplHelper {
+    pub(crate) fn new(session: Session, color: bool) -> ReplHelper {
         use clap::CommandFactory;
         let mut root = crate::cli::Cli::command();
         root.build();

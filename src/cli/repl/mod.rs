@@ -14,9 +14,9 @@ const MAX_COMMAND_LINES: usize = 1000;
 /// The most bytes one script command may hold across its lines.
 const MAX_COMMAND_BYTES: usize = 1 << 20;
 
-pub mod complete;
-pub mod helper;
-pub mod words;
+pub(crate) mod complete;
+pub(crate) mod helper;
+pub(crate) mod words;
 
 use crate::cli::commands::Command;
 use crate::cli::{Cli, ColorChoice, Format, Global, Reply, Session};
@@ -30,7 +30,7 @@ use std::path::PathBuf;
 
 /// What running one line led to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Outcome {
+pub(crate) enum Outcome {
     /// Nothing to run (blank or a comment).
     Empty,
     /// A command ran with this exit code.
@@ -40,10 +40,10 @@ pub enum Outcome {
 }
 
 /// Lines of history kept.
-pub const MAX_HISTORY: usize = 2000;
+pub(crate) const MAX_HISTORY: usize = 2000;
 
 /// Text shown after `help` in the REPL: what the REPL adds to the commands.
-pub const REPL_HELP: &str = "\
+pub(crate) const REPL_HELP: &str = "\
 In the REPL, type commands without `planforge`. Also:
   use ID        work on plan ID in this REPL only (the store's current plan stays)
   help [CMD]    this help, or a command's help
@@ -54,15 +54,15 @@ quote or with a backslash goes on on the next line.";
 
 /// The REPL's state: the flags it was started with and the session the
 /// commands run in.
-pub struct Repl {
+pub(crate) struct Repl {
     base: Global,
-    pub session: Session,
+    pub(crate) session: Session,
 }
 
 impl Repl {
     /// A REPL over `session`. A `-p` given to `planforge repl` becomes the
     /// REPL's own plan, which `use` then changes.
-    pub fn new(mut session: Session) -> Repl {
+    pub(crate) fn new(mut session: Session) -> Repl {
         let mut base = session.global.clone();
         if let Some(p) = base.plan.take() {
             session.repl_plan = Some(p);
@@ -100,7 +100,7 @@ impl Repl {
     }
 
     /// Runs one complete line (quotes closed) and prints its result.
-    pub fn line(&mut self, line: &str) -> Outcome {
+    pub(crate) fn line(&mut self, line: &str) -> Outcome {
         let words = match words::split(line) {
             Ok(w) => w,
             Err(why) => {
@@ -190,7 +190,7 @@ impl Repl {
     /// on on the next one. Stops at the first failing line with its exit code
     /// unless `keep_going`, which runs every line and exits with the first
     /// failure's code.
-    pub fn script(
+    pub(crate) fn script(
         &mut self,
         mut next_line: impl FnMut() -> std::io::Result<Option<String>>,
         keep_going: bool,
@@ -329,7 +329,7 @@ impl Repl {
     }
 
     /// The interactive loop on a terminal.
-    pub fn interactive(&mut self) -> u8 {
+    pub(crate) fn interactive(&mut self) -> u8 {
         use rustyline::config::{ColorMode, CompletionType, Config};
         use rustyline::error::ReadlineError;
         let color = crate::cli::ui::color_enabled(self.base.color, std::io::stdout().is_terminal());
@@ -411,7 +411,7 @@ impl Repl {
 
 /// Where the REPL keeps its history: `$XDG_STATE_HOME/planforge/history`
 /// (by default `~/.local/state/planforge/history`), never in the store.
-pub fn history_path() -> Option<PathBuf> {
+pub(crate) fn history_path() -> Option<PathBuf> {
     use etcetera::BaseStrategy;
     let base = etcetera::choose_base_strategy().ok()?;
     Some(base.state_dir()?.join("planforge").join("history"))
@@ -419,7 +419,7 @@ pub fn history_path() -> Option<PathBuf> {
 
 /// `planforge repl`: interactive on a terminal, else a script from stdin.
 /// Returns the exit code.
-pub fn run(session: &Session, keep_going: bool) -> u8 {
+pub(crate) fn run(session: &Session, keep_going: bool) -> u8 {
     let mut repl = Repl::new(session.clone());
     if std::io::stdin().is_terminal() {
         return repl.interactive();

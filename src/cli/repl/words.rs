@@ -10,7 +10,7 @@ use std::fmt;
 
 /// Why a line is not a complete command yet.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Incomplete {
+pub(crate) enum Incomplete {
     /// A quote (`'` or `"`) is still open.
     Quote(char),
     /// The line ends with a backslash: it continues on the next line.
@@ -30,27 +30,27 @@ impl fmt::Display for Incomplete {
 
 /// One word of a line: its text after quote removal and where it sits.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Word {
-    pub text: String,
+pub(crate) struct Word {
+    pub(crate) text: String,
     /// Byte offset of the word's first character (an opening quote counts).
-    pub start: usize,
+    pub(crate) start: usize,
 }
 
 /// A line split as far as it goes.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct Split {
-    pub words: Vec<Word>,
+pub(crate) struct Split {
+    pub(crate) words: Vec<Word>,
     /// Set when the line stops inside a quote or after a trailing backslash.
-    pub incomplete: Option<Incomplete>,
+    pub(crate) incomplete: Option<Incomplete>,
     /// Whether the last word runs to the end of the line (no whitespace and
     /// no comment after it): the word a completion would extend.
-    pub open_word: bool,
+    pub(crate) open_word: bool,
     /// Whether the line ends inside a `#` comment.
-    pub in_comment: bool,
+    pub(crate) in_comment: bool,
 }
 
 /// Splits a whole line; an unclosed quote or a trailing backslash is an error.
-pub fn split(line: &str) -> Result<Vec<String>, Incomplete> {
+pub(crate) fn split(line: &str) -> Result<Vec<String>, Incomplete> {
     let s = split_partial(line);
     match s.incomplete {
         Some(why) => Err(why),
@@ -59,7 +59,7 @@ pub fn split(line: &str) -> Result<Vec<String>, Incomplete> {
 }
 
 /// Splits a line that may be cut short (for completion and validation).
-pub fn split_partial(line: &str) -> Split {
+pub(crate) fn split_partial(line: &str) -> Split {
     let mut out = Split::default();
     let mut cur: Option<Word> = None;
     let mut quote: Option<char> = None;
@@ -146,7 +146,7 @@ fn push(cur: &mut Option<Word>, at: usize, c: char) {
 /// Quotes a word for a REPL line when it needs it (`'…'`, with inner single
 /// quotes written `'\''`). Parentheses need no quotes here (no subshells), so
 /// `(unphased)` stays as the outline prints it.
-pub fn quote(word: &str) -> String {
+pub(crate) fn quote(word: &str) -> String {
     let plain = !word.is_empty()
         && word.chars().all(|c| {
             c.is_alphanumeric()

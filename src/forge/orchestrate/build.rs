@@ -9,71 +9,71 @@ use crate::model::registry::Registry;
 use crate::model::{DeclaredField, Value};
 
 /// The tool a subagent is spawned with (always treated as spawning).
-pub const SPAWN_TOOL: &str = "spawn_subagent";
+pub(crate) const SPAWN_TOOL: &str = "spawn_subagent";
 
 /// The line every role's instructions end with (orchestration depth 1).
-pub const NO_SPAWN: &str = "Do not spawn, start or delegate to any other agent: only the orchestrator spawns subagents. Record proposed follow-up work in your artifact for the orchestrator to decide after verification.";
+pub(crate) const NO_SPAWN: &str = "Do not spawn, start or delegate to any other agent: only the orchestrator spawns subagents. Record proposed follow-up work in your artifact for the orchestrator to decide after verification.";
 
 /// The done predicate of a unit that names none.
-pub const DEFAULT_DONE: &str = "The artifact answers the goal for the whole assigned input, follows the required schema, and cites evidence for every factual claim.";
+pub(crate) const DEFAULT_DONE: &str = "The artifact answers the goal for the whole assigned input, follows the required schema, and cites evidence for every factual claim.";
 
 /// The schema of an ordinary unit's artifact.
-pub const ARTIFACT_SCHEMA: &str = "findings: a list of {claim, evidence} records, each claim citing its evidence (source, file, line or quote); coverage: which parts of the assigned input were covered; followUps: proposed follow-up work, for the orchestrator to decide (never started by you).";
+pub(crate) const ARTIFACT_SCHEMA: &str = "findings: a list of {claim, evidence} records, each claim citing its evidence (source, file, line or quote); coverage: which parts of the assigned input were covered; followUps: proposed follow-up work, for the orchestrator to decide (never started by you).";
 
 /// The one schema every unit of a per-unit mechanism returns.
-pub const UNIT_SCHEMA: &str = "The same schema from every unit: unit (the unit's name); findings: a list of {claim, evidence} records; coverage: which parts of the assigned input were covered; followUps: proposed follow-up work, for the orchestrator to decide.";
+pub(crate) const UNIT_SCHEMA: &str = "The same schema from every unit: unit (the unit's name); findings: a list of {claim, evidence} records; coverage: which parts of the assigned input were covered; followUps: proposed follow-up work, for the orchestrator to decide.";
 
 /// The schema of advocate and critic artifacts.
-pub const ADVERSARIAL_SCHEMA: &str = "claim-evidence-objection records: a list of {claim, evidence, objection}, where the advocate states claims with the evidence that supports them and the critic states an objection to a claim with the evidence that undermines it; every record cites its evidence. followUps: proposed follow-up work, for the orchestrator to decide.";
+pub(crate) const ADVERSARIAL_SCHEMA: &str = "claim-evidence-objection records: a list of {claim, evidence, objection}, where the advocate states claims with the evidence that supports them and the critic states an objection to a claim with the evidence that undermines it; every record cites its evidence. followUps: proposed follow-up work, for the orchestrator to decide.";
 
 /// The digest schema of a unit whose output was bounded to fit the
 /// orchestrator's context and that names no digest of its own.
-pub const DIGEST_SCHEMA: &str = "A bounded digest of the assigned slice only (never its source text): points: a list of {claim, evidence} records, each citing where in the slice it comes from; gaps: what the slice does not cover; followUps: proposed follow-up work, for the orchestrator to decide.";
+pub(crate) const DIGEST_SCHEMA: &str = "A bounded digest of the assigned slice only (never its source text): points: a list of {claim, evidence} records, each citing where in the slice it comes from; gaps: what the slice does not cover; followUps: proposed follow-up work, for the orchestrator to decide.";
 
 /// One subagent unit.
 #[derive(Debug, Clone)]
-pub struct Unit {
+pub(crate) struct Unit {
     /// The task's name (messages, dispositions, reports).
-    pub name: String,
+    pub(crate) name: String,
     /// The node id suffix (`spawn_<slug>` …).
-    pub slug: String,
-    pub role: Value,
+    pub(crate) slug: String,
+    pub(crate) role: Value,
     /// The role's instructions, already ending with [`NO_SPAWN`].
-    pub instructions: Value,
+    pub(crate) instructions: Value,
     /// The tools the subagent may use (no spawning tool).
-    pub tools: Vec<String>,
-    pub goal: Value,
+    pub(crate) tools: Vec<String>,
+    pub(crate) goal: Value,
     /// The assigned input (used when `needs` is empty).
-    pub input: Value,
+    pub(crate) input: Value,
     /// Path of the artifact the unit writes.
-    pub output: Value,
-    pub done: Value,
+    pub(crate) output: Value,
+    pub(crate) done: Value,
     /// The schema its artifact must follow.
-    pub schema: Value,
-    pub max_output_bytes: u64,
+    pub(crate) schema: Value,
+    pub(crate) max_output_bytes: u64,
     /// Units (indices into `Spec::units`, earlier in a chain) whose verified
     /// handoff is this unit's input.
-    pub needs: Vec<usize>,
+    pub(crate) needs: Vec<usize>,
     /// Units (indices) whose evidence and conclusions this unit challenges.
-    pub challenges: Vec<usize>,
+    pub(crate) challenges: Vec<usize>,
 }
 
 /// Everything the plan is built from.
 #[derive(Debug, Clone)]
-pub struct Spec {
-    pub mechanism: Mechanism,
+pub(crate) struct Spec {
+    pub(crate) mechanism: Mechanism,
     /// In spawn order (a chain runs them in this order).
-    pub units: Vec<Unit>,
+    pub(crate) units: Vec<Unit>,
     /// Path of the synthesis artifact.
-    pub synthesis: Value,
+    pub(crate) synthesis: Value,
     /// Fields `accept` declares and declassifies besides `assignment`
     /// (a template's params).
-    pub accepted: Vec<DeclaredField>,
+    pub(crate) accepted: Vec<DeclaredField>,
 }
 
 impl Spec {
     /// Whether the units run concurrently and meet at a join.
-    pub fn parallel(&self) -> bool {
+    pub(crate) fn parallel(&self) -> bool {
         self.mechanism.concurrent() && self.units.len() >= 2
     }
 }
@@ -107,7 +107,7 @@ fn slug(name: &str, taken: &mut Vec<String>) -> String {
 
 /// The spawning tools of a registry: those marked `spawnsAgent`, and
 /// `spawn_subagent` always.
-pub fn spawning_tools(registry: &Registry) -> Vec<String> {
+pub(crate) fn spawning_tools(registry: &Registry) -> Vec<String> {
     let mut out: Vec<String> = registry
         .tools
         .iter()

@@ -13,41 +13,41 @@ use crate::wire::parse::{ParseError, Syntax};
 use indexmap::IndexMap;
 
 /// Per-task `maxOutputBytes` when the decomposition gives none.
-pub const DEFAULT_MAX_OUTPUT_BYTES: u64 = 8192;
+pub(crate) const DEFAULT_MAX_OUTPUT_BYTES: u64 = 8192;
 /// `contextBudgetBytes` when the decomposition gives none.
-pub const DEFAULT_CONTEXT_BUDGET: u64 = 200_000;
+pub(crate) const DEFAULT_CONTEXT_BUDGET: u64 = 200_000;
 
 #[derive(Debug, Clone, PartialEq)]
-pub struct Role {
-    pub instructions: String,
-    pub tools: Vec<String>,
+pub(crate) struct Role {
+    pub(crate) instructions: String,
+    pub(crate) tools: Vec<String>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
-pub struct Task {
-    pub name: String,
-    pub role: String,
-    pub goal: String,
-    pub input: Value,
-    pub output: String,
-    pub done: Option<String>,
-    pub needs: Vec<String>,
-    pub challenges: Vec<String>,
-    pub digest: Option<Value>,
-    pub max_output_bytes: u64,
+pub(crate) struct Task {
+    pub(crate) name: String,
+    pub(crate) role: String,
+    pub(crate) goal: String,
+    pub(crate) input: Value,
+    pub(crate) output: String,
+    pub(crate) done: Option<String>,
+    pub(crate) needs: Vec<String>,
+    pub(crate) challenges: Vec<String>,
+    pub(crate) digest: Option<Value>,
+    pub(crate) max_output_bytes: u64,
 }
 
 /// A task decomposition (the input of `orchestrate`).
 #[derive(Debug, Clone, PartialEq)]
-pub struct Decomposition {
-    pub roles: IndexMap<String, Role>,
-    pub tasks: Vec<Task>,
-    pub synthesis: String,
-    pub context_budget_bytes: u64,
+pub(crate) struct Decomposition {
+    pub(crate) roles: IndexMap<String, Role>,
+    pub(crate) tasks: Vec<Task>,
+    pub(crate) synthesis: String,
+    pub(crate) context_budget_bytes: u64,
 }
 
 /// The most tasks one decomposition may list.
-pub const MAX_TASKS: usize = 256;
+pub(crate) const MAX_TASKS: usize = 256;
 
 const TOP_KEYS: [&str; 4] = ["roles", "tasks", "synthesis", "contextBudgetBytes"];
 const ROLE_KEYS: [&str; 2] = ["instructions", "tools"];
@@ -160,7 +160,7 @@ fn refuse_task(index: usize, message: String, help: &str) -> Error {
 /// Reads a decomposition: shape errors are located parse errors; tasks the
 /// seed cannot run (unknown role, a `needs` cycle, no goal or output, two
 /// tasks writing one output…) are refused naming the task.
-pub fn parse(text: &str, syntax: Syntax, file: &str) -> Result<Decomposition> {
+pub(crate) fn parse(text: &str, syntax: Syntax, file: &str) -> Result<Decomposition> {
     let located = |e: ParseError| e.into_error(Some(file)).with_source(file, text.to_string());
     let v = crate::wire::parse::parse(text, syntax).map_err(located)?;
     let v = crate::wire::convert::hydrated(v, "").map_err(located)?;

@@ -26,7 +26,7 @@ use crate::model::{
 
 /// The six owner-verification criteria of seed 003, as `failedCriteria`
 /// names them.
-pub const CRITERIA: [(&str, &str); 6] = [
+pub(crate) const CRITERIA: [(&str, &str); 6] = [
     (
         "exists",
         "the artifact exists at its output path and is not empty (a missing or invalid artifact is a failed unit)",
@@ -48,11 +48,11 @@ pub const CRITERIA: [(&str, &str); 6] = [
 ];
 
 /// The dispositions reconciliation records for every unit.
-pub const DISPOSITIONS: [&str; 3] = ["accepted", "superseded", "rejected"];
+pub(crate) const DISPOSITIONS: [&str; 3] = ["accepted", "superseded", "rejected"];
 
 /// The outcomes of reconciliation: `synthesize`, or the failure class that
 /// stops the run without a synthesis.
-pub const OUTCOMES: [&str; 4] = [
+pub(crate) const OUTCOMES: [&str; 4] = [
     "synthesize",
     "partial landing",
     "disagreement without evidence",
@@ -374,7 +374,7 @@ fn reconcile_schema(spec: &Spec) -> Value {
 }
 
 /// Builds the plan's nodes and edges.
-pub fn emit(spec: &Spec) -> (Vec<Node>, Vec<Edge>) {
+pub(crate) fn emit(spec: &Spec) -> (Vec<Node>, Vec<Edge>) {
     let mut b = Builder {
         nodes: Vec::new(),
         edges: Vec::new(),

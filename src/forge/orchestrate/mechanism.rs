@@ -9,11 +9,11 @@ use crate::model::error::Result;
 
 /// The smallest digest a unit may be cut to when the artifacts must be
 /// bounded to fit the budget; below it the decomposition is refused.
-pub const MIN_DIGEST_BYTES: u64 = 256;
+pub(crate) const MIN_DIGEST_BYTES: u64 = 256;
 
 /// The bounded mechanisms of seed 003, in the order of its table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Mechanism {
+pub(crate) enum Mechanism {
     FanOut,
     OrderedHandoff,
     BoundedDigest,
@@ -24,7 +24,7 @@ pub enum Mechanism {
 
 impl Mechanism {
     /// The rows of the seed's table, in order.
-    pub const ROWS: [Mechanism; 6] = [
+    pub(crate) const ROWS: [Mechanism; 6] = [
         Mechanism::FanOut,
         Mechanism::OrderedHandoff,
         Mechanism::BoundedDigest,
@@ -33,7 +33,7 @@ impl Mechanism {
         Mechanism::AdvocateCritic,
     ];
 
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Mechanism::FanOut => "fan-out",
             Mechanism::OrderedHandoff => "ordered handoff",
@@ -45,17 +45,17 @@ impl Mechanism {
     }
 
     /// Its row in the seed's table (1-based).
-    pub fn row(self) -> usize {
+    pub(crate) fn row(self) -> usize {
         Mechanism::ROWS.iter().position(|m| *m == self).unwrap_or(0) + 1
     }
 
     /// Whether its units are spawned in one turn and run concurrently.
-    pub fn concurrent(self) -> bool {
+    pub(crate) fn concurrent(self) -> bool {
         !matches!(self, Mechanism::OrderedHandoff | Mechanism::Single)
     }
 
     /// The seed's wording of the mechanism.
-    pub fn action(self) -> &'static str {
+    pub(crate) fn action(self) -> &'static str {
         match self {
             Mechanism::FanOut => {
                 "spawn one subagent per task in the same turn, require a named artifact from each, then inspect and reconcile all artifacts"
@@ -81,14 +81,14 @@ impl Mechanism {
 
 /// How a task is coupled to the others (seed 003, "Assess coupling").
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Coupling {
+pub(crate) enum Coupling {
     Independent,
     Ordered,
     Adversarial,
 }
 
 impl Coupling {
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Coupling::Independent => "independent",
             Coupling::Ordered => "ordered",
@@ -99,7 +99,7 @@ impl Coupling {
 
 /// Ordered if it needs or is needed; adversarial if it challenges or is
 /// challenged; else independent.
-pub fn classify(d: &Decomposition) -> Vec<Coupling> {
+pub(crate) fn classify(d: &Decomposition) -> Vec<Coupling> {
     d.tasks
         .iter()
         .map(|t| {
@@ -118,7 +118,7 @@ pub fn classify(d: &Decomposition) -> Vec<Coupling> {
 
 /// The first matching row of the seed's table, with why; `None` when no row
 /// matches.
-pub fn choose(d: &Decomposition) -> (Option<Mechanism>, String) {
+pub(crate) fn choose(d: &Decomposition) -> (Option<Mechanism>, String) {
     let n = d.tasks.len();
     let any_needs = d.tasks.iter().any(|t| !t.needs.is_empty());
     let any_challenges = d.tasks.iter().any(|t| !t.challenges.is_empty());
@@ -180,11 +180,11 @@ pub fn choose(d: &Decomposition) -> (Option<Mechanism>, String) {
 
 /// One of the seed's four multi-subagent checks.
 #[derive(Debug, Clone, PartialEq)]
-pub struct CheckResult {
-    pub name: &'static str,
+pub(crate) struct CheckResult {
+    pub(crate) name: &'static str,
     /// `pass`, `fail` or `n/a`.
-    pub status: &'static str,
-    pub detail: String,
+    pub(crate) status: &'static str,
+    pub(crate) detail: String,
 }
 
 /// What the checks decided.

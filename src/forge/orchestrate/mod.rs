@@ -6,12 +6,12 @@
 //! ([`mechanism`]); the units are built at depth 1 ([`build`]); and [`emit`]
 //! builds the plan's nodes and edges.
 
-pub mod build;
-pub mod decomposition;
-pub mod emit;
-pub mod mechanism;
+pub(crate) mod build;
+pub(crate) mod decomposition;
+pub(crate) mod emit;
+pub(crate) mod mechanism;
 
-pub use decomposition::{Decomposition, parse};
+pub(crate) use decomposition::{Decomposition, parse};
 
 use crate::model::Content;
 use crate::model::error::Result;
@@ -21,30 +21,34 @@ use mechanism::{CheckResult, Coupling, Mechanism};
 
 /// What `orchestrate` decided, and the plan.
 #[derive(Debug, Clone)]
-pub struct Orchestration {
-    pub couplings: Vec<Coupling>,
+pub(crate) struct Orchestration {
+    pub(crate) couplings: Vec<Coupling>,
     /// The row that matched (`None`: none did).
-    pub matched: Option<Mechanism>,
-    pub why: String,
-    pub checks: Vec<CheckResult>,
+    pub(crate) matched: Option<Mechanism>,
+    pub(crate) why: String,
+    pub(crate) checks: Vec<CheckResult>,
     /// The mechanism the plan uses, after the checks' fallbacks.
-    pub mechanism: Mechanism,
+    pub(crate) mechanism: Mechanism,
     /// Each fallback taken, saying which check failed.
-    pub reductions: Vec<String>,
+    pub(crate) reductions: Vec<String>,
     /// The bounds raised above the defaults to fit the plan: (name, default,
     /// value).
-    pub bounds: Vec<(&'static str, u64, u64)>,
+    pub(crate) bounds: Vec<(&'static str, u64, u64)>,
     /// Per role: the spawning tools removed from its tools.
-    pub removed: Vec<(String, Vec<String>)>,
+    pub(crate) removed: Vec<(String, Vec<String>)>,
     /// The units' names in spawn order.
-    pub order: Vec<String>,
-    pub spec: Spec,
-    pub content: Content,
-    pub label: String,
+    pub(crate) order: Vec<String>,
+    pub(crate) spec: Spec,
+    pub(crate) content: Content,
+    pub(crate) label: String,
 }
 
 /// Classifies, chooses, checks and builds the plan for `plan_id`.
-pub fn orchestrate(d: &Decomposition, registry: &Registry, plan_id: &str) -> Result<Orchestration> {
+pub(crate) fn orchestrate(
+    d: &Decomposition,
+    registry: &Registry,
+    plan_id: &str,
+) -> Result<Orchestration> {
     let couplings = mechanism::classify(d);
     let (matched, why) = mechanism::choose(d);
     let n = d.tasks.len();

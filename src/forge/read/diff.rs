@@ -11,49 +11,49 @@ use std::collections::HashMap;
 
 /// One side of a diff.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Side {
+pub(crate) struct Side {
     /// How the side was named: `frozen`, `current`, a revision number, or a
     /// file name.
-    pub label: String,
-    pub revision: Option<u64>,
-    pub digest: String,
+    pub(crate) label: String,
+    pub(crate) revision: Option<u64>,
+    pub(crate) digest: String,
 }
 
 /// One changed field. `None` = absent on that side.
 #[derive(Debug, Clone, PartialEq)]
-pub struct FieldChange {
+pub(crate) struct FieldChange {
     /// `phase`, or a dot path relative to the definition (`args.ticket`,
     /// `output.0`), as `planforge set` takes it.
-    pub path: String,
-    pub before: Option<Value>,
-    pub after: Option<Value>,
+    pub(crate) path: String,
+    pub(crate) before: Option<Value>,
+    pub(crate) after: Option<Value>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
-pub struct NodeChange {
-    pub node_id: String,
-    pub fields: Vec<FieldChange>,
+pub(crate) struct NodeChange {
+    pub(crate) node_id: String,
+    pub(crate) fields: Vec<FieldChange>,
 }
 
 /// The difference between two plan contents.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Diff {
-    pub plan_id: Option<String>,
-    pub from: Side,
-    pub to: Side,
+pub(crate) struct Diff {
+    pub(crate) plan_id: Option<String>,
+    pub(crate) from: Side,
+    pub(crate) to: Side,
     /// Whole nodes, in the `to` side's order.
-    pub nodes_added: Vec<Node>,
+    pub(crate) nodes_added: Vec<Node>,
     /// Whole nodes, in the `from` side's order.
-    pub nodes_removed: Vec<Node>,
-    pub nodes_changed: Vec<NodeChange>,
-    pub edges_added: Vec<Edge>,
-    pub edges_removed: Vec<Edge>,
+    pub(crate) nodes_removed: Vec<Node>,
+    pub(crate) nodes_changed: Vec<NodeChange>,
+    pub(crate) edges_added: Vec<Edge>,
+    pub(crate) edges_removed: Vec<Edge>,
     /// Plan-level changes: `bounds.<member>` and `provenance`.
-    pub plan_changed: Vec<FieldChange>,
+    pub(crate) plan_changed: Vec<FieldChange>,
 }
 
 impl Diff {
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.nodes_added.is_empty()
             && self.nodes_removed.is_empty()
             && self.nodes_changed.is_empty()
@@ -112,7 +112,7 @@ fn provenance_value(p: &Option<Provenance>) -> Option<Value> {
 /// Compares two contents. Nodes are matched by id (a node whose kind changed
 /// is removed and added), edges by id (a change of endpoints or handle is
 /// removed and added).
-pub fn diff_contents(a: &Content, b: &Content, from: Side, to: Side) -> Diff {
+pub(crate) fn diff_contents(a: &Content, b: &Content, from: Side, to: Side) -> Diff {
     let a_nodes: HashMap<&str, &Node> = a.nodes.iter().map(|n| (n.id.as_str(), n)).collect();
     let b_nodes: HashMap<&str, &Node> = b.nodes.iter().map(|n| (n.id.as_str(), n)).collect();
     let same_kind = |x: &Node, other: &HashMap<&str, &Node>| {
@@ -196,7 +196,7 @@ pub fn diff_contents(a: &Content, b: &Content, from: Side, to: Side) -> Diff {
 }
 
 /// The content of a document (as its import would fold it) and its digest.
-pub fn document_side(doc: &Document) -> (Content, String) {
+pub(crate) fn document_side(doc: &Document) -> (Content, String) {
     let content =
         crate::forge::plans::document_content(doc, doc.plan_id.as_deref().unwrap_or_default());
     let (digest, _) = crate::wire::jcs::digest(&content);
@@ -207,7 +207,7 @@ impl Forge {
     /// Compares two revisions of a plan. `a`/`b` are a revision number,
     /// `current` or `frozen`; `""` takes the default: `frozen` (when the plan
     /// was ever frozen, else `0`) for `a`, `current` for `b`.
-    pub fn diff(&self, plan: &str, a: &str, b: &str) -> Result<Diff> {
+    pub(crate) fn diff(&self, plan: &str, a: &str, b: &str) -> Result<Diff> {
         let loaded = self.store().load_with_ops(plan)?;
         let history = loaded.ops()?;
         let default_a = if loaded.meta.frozen.is_some() {
@@ -255,7 +255,7 @@ impl Forge {
 
     /// Compares two plan documents (no store needed). The sides' labels are
     /// left empty for the caller to name.
-    pub fn diff_documents(x: &Document, y: &Document) -> Diff {
+    pub(crate) fn diff_documents(x: &Document, y: &Document) -> Diff {
         let (cx, dx) = document_side(x);
         let (cy, dy) = document_side(y);
         diff_contents(

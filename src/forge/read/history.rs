@@ -51,14 +51,14 @@ impl Forge {
     /// The raw view of a plan's content at a revision (default: current),
     /// in wire form: `{planId, digest, revision, bounds, nodes, edges,
     /// provenance?}`.
-    pub fn raw(&self, plan: &str, rev: Option<u64>) -> Result<serde_json::Value> {
+    pub(crate) fn raw(&self, plan: &str, rev: Option<u64>) -> Result<serde_json::Value> {
         let p = self.store().load_at(plan, rev)?;
         Ok(crate::wire::codec::raw_json(p.content(), &p.digest))
     }
 
     /// The ops of complete transactions in log order: the first `through`
     /// (a revision), then only those with a lamport above `since_lamport`.
-    pub fn ops(
+    pub(crate) fn ops(
         &self,
         plan: &str,
         since_lamport: Option<u64>,

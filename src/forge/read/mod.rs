@@ -6,14 +6,14 @@
 //! everything else is linear in nodes + edges.
 
 mod attribution;
-pub mod diff;
-pub mod history;
-pub mod outline;
-pub mod slice;
+pub(crate) mod diff;
+pub(crate) mod history;
+pub(crate) mod outline;
+pub(crate) mod slice;
 
-pub use diff::{Diff, FieldChange, NodeChange, Side, diff_contents, document_side};
-pub use outline::{Entry, Outline, outline_of};
-pub use slice::{ReadKey, Slice, SliceKind, slice_of};
+pub(crate) use diff::{Diff, FieldChange, Side};
+pub(crate) use outline::{Entry, Outline, outline_of};
+pub(crate) use slice::{ReadKey, Slice, SliceKind};
 
 #[cfg(test)]
 mod tests;

@@ -15,20 +15,20 @@ use indexmap::IndexMap;
 
 /// One entry of the outline: a phase, or the unphased nodes.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Entry {
+pub(crate) struct Entry {
     /// `None` for the unphased nodes.
-    pub phase: Option<String>,
+    pub(crate) phase: Option<String>,
     /// Every node id, verbatim, in fold order.
-    pub node_ids: Vec<String>,
+    pub(crate) node_ids: Vec<String>,
     /// The tool of each call node, in order, not deduplicated (a call without
     /// a `tool` string contributes nothing).
-    pub tools: Vec<String>,
+    pub(crate) tools: Vec<String>,
     /// Issues of every check attributed to the entry's nodes.
-    pub issue_count: usize,
-    pub calls: usize,
-    pub reasons: usize,
-    pub transforms: usize,
-    pub others: usize,
+    pub(crate) issue_count: usize,
+    pub(crate) calls: usize,
+    pub(crate) reasons: usize,
+    pub(crate) transforms: usize,
+    pub(crate) others: usize,
 }
 
 impl Entry {
@@ -47,12 +47,12 @@ impl Entry {
 
     /// The key the outline prints and `read` accepts: the phase name, or
     /// `(unphased)`.
-    pub fn key(&self) -> &str {
+    pub(crate) fn key(&self) -> &str {
         self.phase.as_deref().unwrap_or(UNPHASED)
     }
 
     /// `<n> node(s) — <c> call, <r> reason, <t> transform, <o> other`.
-    pub fn summary(&self) -> String {
+    pub(crate) fn summary(&self) -> String {
         format!(
             "{} node(s) — {} call, {} reason, {} transform, {} other",
             self.node_ids.len(),
@@ -81,32 +81,32 @@ impl Entry {
 
 /// The flat outline of a plan: one level, never two.
 #[derive(Debug, Clone)]
-pub struct Outline {
-    pub plan_id: String,
-    pub state: State,
-    pub revision: u64,
-    pub digest: String,
-    pub node_count: usize,
-    pub edge_count: usize,
+pub(crate) struct Outline {
+    pub(crate) plan_id: String,
+    pub(crate) state: State,
+    pub(crate) revision: u64,
+    pub(crate) digest: String,
+    pub(crate) node_count: usize,
+    pub(crate) edge_count: usize,
     /// Phases in order of first appearance.
-    pub phases: Vec<Entry>,
+    pub(crate) phases: Vec<Entry>,
     /// The unphased nodes, when there are any (always listed last).
-    pub unphased: Option<Entry>,
+    pub(crate) unphased: Option<Entry>,
     /// Plan-wide issue counts.
-    pub counts: Counts,
+    pub(crate) counts: Counts,
     /// Issues that name no node or edge of the plan (bounds, the store…).
-    pub plan_issues: usize,
+    pub(crate) plan_issues: usize,
 }
 
 impl Outline {
     /// The entries in the order the outline prints them, unphased last.
-    pub fn entries(&self) -> impl Iterator<Item = &Entry> {
+    pub(crate) fn entries(&self) -> impl Iterator<Item = &Entry> {
         self.phases.iter().chain(self.unphased.iter())
     }
 }
 
 /// Builds the outline of `loaded` with the plan's findings `issues`.
-pub fn outline_of(loaded: &Loaded, issues: &[Issue]) -> Outline {
+pub(crate) fn outline_of(loaded: &Loaded, issues: &[Issue]) -> Outline {
     let c = loaded.content();
     let mut phases: IndexMap<&str, Entry> = IndexMap::new();
     let mut unphased: Option<Entry> = None;
@@ -154,7 +154,7 @@ pub fn outline_of(loaded: &Loaded, issues: &[Issue]) -> Outline {
 
 impl Forge {
     /// The flat outline of a plan (SPEC §7).
-    pub fn outline(&self, plan: &str) -> Result<Outline> {
+    pub(crate) fn outline(&self, plan: &str) -> Result<Outline> {
         let loaded = self.load(plan)?;
         let report = self.check(&loaded)?;
         Ok(outline_of(&loaded, &report.issues))

@@ -17,7 +17,7 @@ use std::collections::HashSet;
 
 /// What `read` is asked for.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum ReadKey {
+pub(crate) enum ReadKey {
     /// A key exactly as the outline printed it: a phase name, `(unphased)`
     /// (or `""`), or a node id.
     Auto(String),
@@ -29,7 +29,7 @@ pub enum ReadKey {
 
 /// What a slice holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum SliceKind {
+pub(crate) enum SliceKind {
     Phase,
     Unphased,
     Node,
@@ -37,26 +37,26 @@ pub enum SliceKind {
 
 /// A self-locating slice of a plan.
 #[derive(Debug, Clone)]
-pub struct Slice {
-    pub plan_id: String,
-    pub state: State,
-    pub revision: u64,
-    pub digest: String,
-    pub kind: SliceKind,
+pub(crate) struct Slice {
+    pub(crate) plan_id: String,
+    pub(crate) state: State,
+    pub(crate) revision: u64,
+    pub(crate) digest: String,
+    pub(crate) kind: SliceKind,
     /// The key as the outline prints it: the phase, `(unphased)`, or the node id.
-    pub key: String,
+    pub(crate) key: String,
     /// The slice's phase (a node's own phase); `None` when unphased.
-    pub phase: Option<String>,
+    pub(crate) phase: Option<String>,
     /// Every node of the slice, in fold order.
-    pub nodes: Vec<Node>,
+    pub(crate) nodes: Vec<Node>,
     /// Edges with both ends in the slice.
-    pub edges: Vec<Edge>,
+    pub(crate) edges: Vec<Edge>,
     /// Edges from outside into the slice.
-    pub incoming: Vec<Edge>,
+    pub(crate) incoming: Vec<Edge>,
     /// Edges from the slice to outside.
-    pub outgoing: Vec<Edge>,
+    pub(crate) outgoing: Vec<Edge>,
     /// Issues attributed to the slice's nodes.
-    pub issues: Vec<Issue>,
+    pub(crate) issues: Vec<Issue>,
 }
 
 /// Which nodes a key selects: resolved in one pass over the nodes.
@@ -193,7 +193,7 @@ fn resolve(c: &Content, key: &ReadKey) -> Result<Target> {
 }
 
 /// Builds the slice `key` selects in `loaded`, with the plan's findings.
-pub fn slice_of(loaded: &Loaded, key: &ReadKey, issues: &[Issue]) -> Result<Slice> {
+pub(crate) fn slice_of(loaded: &Loaded, key: &ReadKey, issues: &[Issue]) -> Result<Slice> {
     let c = loaded.content();
     let target = resolve(c, key)?;
     let selected: Vec<usize> = c
@@ -253,7 +253,7 @@ pub fn slice_of(loaded: &Loaded, key: &ReadKey, issues: &[Issue]) -> Result<Slic
 
 impl Forge {
     /// One self-locating slice of a plan, by a key the outline printed.
-    pub fn read(&self, plan: &str, key: ReadKey) -> Result<Slice> {
+    pub(crate) fn read(&self, plan: &str, key: ReadKey) -> Result<Slice> {
         let loaded = self.load(plan)?;
         // Resolve the key first: a refusal should not wait for the checks.
         resolve(loaded.content(), &key)?;

@@ -1,5 +1,7 @@
 //! Tests of the outline, slices and diffs.
 
+use super::diff::diff_contents;
+use super::slice::slice_of;
 use super::*;
 use crate::check::testing::*;
 use crate::model::error::ErrorKind;

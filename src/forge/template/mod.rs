@@ -9,7 +9,9 @@
 //! Instantiation converts the args by their params' types (`invalid_args`)
 //! and fills every hole.
 
-pub mod builtin;
+pub(crate) mod builtin;
+#[cfg(test)]
+mod generate;
 
 use crate::model::Issue;
 use crate::model::registry::Registry;
@@ -19,7 +21,7 @@ use std::path::Path;
 
 /// Where a template was read from.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Origin {
+pub(crate) enum Origin {
     /// Embedded in the binary.
     Builtin,
     /// A file of the store's `templates/` folder (its name).
@@ -28,7 +30,7 @@ pub enum Origin {
 
 impl Origin {
     /// `built-in` or `templates/<file>`.
-    pub fn describe(&self) -> String {
+    pub(crate) fn describe(&self) -> String {
         match self {
             Origin::Builtin => "built-in".into(),
             Origin::Store(f) => format!("templates/{f}"),
@@ -38,20 +40,20 @@ impl Origin {
 
 /// A template, read and hydrated (holes are real `Param`s).
 #[derive(Debug, Clone, PartialEq)]
-pub struct Template {
-    pub id: String,
-    pub summary: String,
+pub(crate) struct Template {
+    pub(crate) id: String,
+    pub(crate) summary: String,
     /// Declared params, in declared order (the order args are checked in).
-    pub params: Vec<DeclaredField>,
+    pub(crate) params: Vec<DeclaredField>,
     /// The nodes and edges (plan id = the template id; default bounds).
-    pub content: Content,
+    pub(crate) content: Content,
     /// The bounds the template asks for (`None`: the defaults).
-    pub bounds: Option<Bounds>,
-    pub origin: Origin,
+    pub(crate) bounds: Option<Bounds>,
+    pub(crate) origin: Origin,
 }
 
 /// Reads a template document (see [`crate::wire::template::document`]).
-pub fn parse(text: &str, syntax: Syntax, origin: Origin) -> Result<Template, ParseError> {
+pub(crate) fn parse(text: &str, syntax: Syntax, origin: Origin) -> Result<Template, ParseError> {
     let d = crate::wire::template::document(text, syntax)?;
     Ok(Template {
         id: d.id,
@@ -65,7 +67,8 @@ pub fn parse(text: &str, syntax: Syntax, origin: Origin) -> Result<Template, Par
 
 /// The template as a document value (wire form), keys in
 /// [`TEMPLATE_KEYS`](crate::wire::template::TEMPLATE_KEYS) order.
-pub fn to_json(t: &Template) -> serde_json::Value {
+#[cfg(test)]
+pub(crate) fn to_json(t: &Template) -> serde_json::Value {
     crate::wire::template::document_json(
         &t.id,
         &t.summary,
@@ -77,7 +80,7 @@ pub fn to_json(t: &Template) -> serde_json::Value {
 
 /// Every finding on a template, in catalogue order: `unknown_param`,
 /// `unknown_tool` (when a registry is given), `param_not_declassified`.
-pub fn check(t: &Template, registry: Option<&Registry>) -> Vec<Issue> {
+pub(crate) fn check(t: &Template, registry: Option<&Registry>) -> Vec<Issue> {
     let mut out = Vec::new();
     crate::check::unknown_param::find(&t.content, &t.params, &mut out);
     if let Some(reg) = registry {
@@ -91,7 +94,7 @@ pub fn check(t: &Template, registry: Option<&Registry>) -> Vec<Issue> {
 /// Fills every hole of the template's nodes with its param's value.
 /// `args` must hold a value for every hole (see `invalid_args::convert_args`
 /// and `unknown_param`); a hole without one is an internal error.
-pub fn substitute(t: &Template, args: &Map) -> Result<Vec<Node>, String> {
+pub(crate) fn substitute(t: &Template, args: &Map) -> Result<Vec<Node>, String> {
     fn fill(v: &mut Value, args: &Map) -> Result<(), String> {
         match v {
             Value::Param(p) => match args.get(&p.path) {
@@ -117,17 +120,17 @@ pub fn substitute(t: &Template, args: &Map) -> Result<Vec<Node>, String> {
 
 /// A file of `templates/` that could not be read as a template.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Malformed {
+pub(crate) struct Malformed {
     /// The file name.
-    pub file: String,
+    pub(crate) file: String,
     /// The id the file is named for (its stem).
-    pub id: String,
-    pub message: String,
+    pub(crate) id: String,
+    pub(crate) message: String,
 }
 
 /// The built-in templates, parsed (they are tested to parse and to be
 /// clean against the registry `init` writes).
-pub fn builtins() -> Vec<Template> {
+pub(crate) fn builtins() -> Vec<Template> {
     builtin::FILES
         .iter()
         .filter_map(|(_, text)| parse(text, Syntax::Yaml, Origin::Builtin).ok())
@@ -137,7 +140,7 @@ pub fn builtins() -> Vec<Template> {
 /// Reads every template file of a store's `templates/` folder (`.yaml`,
 /// `.yml`, `.json`; other files are ignored), sorted by file name. A file
 /// must be named after its template's id and may not take a built-in's id.
-pub fn load_dir(dir: &Path) -> Vec<Result<Template, Malformed>> {
+pub(crate) fn load_dir(dir: &Path) -> Vec<Result<Template, Malformed>> {
     if std::fs::symlink_metadata(dir).is_ok_and(|m| m.file_type().is_symlink()) {
         return vec![Err(Malformed {
             file: String::new(),

@@ -7,7 +7,7 @@ use crate::store::Loaded;
 use std::collections::HashMap;
 
 /// The tx label of an undo transaction.
-pub const LABEL: &str = "undo-";
+pub(crate) const LABEL: &str = "undo-";
 
 /// One transaction of the log: its ops, where they sit, who wrote them.
 pub(crate) struct Tx<'a> {
@@ -42,7 +42,7 @@ pub(crate) fn transactions(ops: &[Op]) -> Vec<Tx<'_>> {
 }
 
 /// The transaction an undo transaction undid.
-pub fn undone_by(tx: &str) -> Option<&str> {
+pub(crate) fn undone_by(tx: &str) -> Option<&str> {
     let rest = tx.strip_prefix(LABEL)?;
     rest.rsplit_once('-').map(|(orig, _)| orig)
 }

@@ -16,7 +16,7 @@ mod invert;
 mod log;
 mod paths;
 
-pub use log::{LABEL, undone_by};
+pub(crate) use log::{LABEL, undone_by};
 
 use super::echo::{self, Echo};
 use super::{Forge, edit::bounded_list};
@@ -105,7 +105,7 @@ fn find(loaded: &Loaded, actor: &str) -> Result<Found> {
 impl Forge {
     /// Undoes this actor's latest transaction that is not undone yet, in
     /// one transaction labelled `undo-<tx>-`.
-    pub fn undo(&self, plan: &str, expect: Option<u64>) -> Result<Echo> {
+    pub(crate) fn undo(&self, plan: &str, expect: Option<u64>) -> Result<Echo> {
         let actor = self.actor().to_string();
         // The label names the undone transaction, so it is chosen before the
         // lock is taken and confirmed under it; should this actor's history

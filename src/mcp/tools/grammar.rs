@@ -47,7 +47,7 @@ fn fields_text(fields: &[Field]) -> String {
 }
 
 /// The grammar text (plain, a few hundred words).
-pub fn text() -> String {
+pub(crate) fn text() -> String {
     let mut out = vec![
         "NODE GRAMMAR. A node is {\"id\", \"phase\"?, \"kind\", \"definition\"}. The only kinds, with their definition fields (? = optional):".to_string(),
     ];

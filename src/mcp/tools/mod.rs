@@ -10,9 +10,9 @@
 
 mod authoring;
 mod front;
-pub mod grammar;
+pub(crate) mod grammar;
 mod reading;
-pub mod schema;
+pub(crate) mod schema;
 mod table;
 
 use crate::forge::Forge;
@@ -28,7 +28,7 @@ use serde_json::{Value as J, json};
 /// Which surface a tool belongs to (the invocable allowlist is not a tier:
 /// it is the registry).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Tier {
+pub(crate) enum Tier {
     /// What a conversational agent sees: exactly three tools.
     Front,
     /// Graph mechanics, for an authoring sub-agent.
@@ -36,7 +36,7 @@ pub enum Tier {
 }
 
 impl Tier {
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             Tier::Front => "front",
             Tier::Authoring => "authoring",
@@ -46,21 +46,21 @@ impl Tier {
 
 /// The tools a server offers: one tier, or all of them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Selection {
+pub(crate) enum Selection {
     Front,
     Authoring,
     All,
 }
 
 impl Selection {
-    pub fn includes(self, tier: Tier) -> bool {
+    pub(crate) fn includes(self, tier: Tier) -> bool {
         match self {
             Selection::All => true,
             Selection::Front => tier == Tier::Front,
             Selection::Authoring => tier == Tier::Authoring,
         }
     }
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             Selection::Front => "front",
             Selection::Authoring => "authoring",
@@ -70,35 +70,35 @@ impl Selection {
 }
 
 /// One argument: name, JSON Schema, required.
-pub type ParamSpec = (&'static str, J, bool);
+pub(crate) type ParamSpec = (&'static str, J, bool);
 
 /// One model-facing tool.
-pub struct Tool {
-    pub name: &'static str,
+pub(crate) struct Tool {
+    pub(crate) name: &'static str,
     /// A short human title (MCP `title`).
-    pub title: &'static str,
-    pub tier: Tier,
+    pub(crate) title: &'static str,
+    pub(crate) tier: Tier,
     /// What it does, for the model (the grammar is appended when `grammar`).
-    pub summary: &'static str,
+    pub(crate) summary: &'static str,
     /// Whether the node grammar is part of the description.
-    pub grammar: bool,
+    pub(crate) grammar: bool,
     /// Reads only (never gated by `--read-only`).
-    pub read_only: bool,
+    pub(crate) read_only: bool,
     /// Overwrites or removes something, or makes an irreversible
     /// transition (MCP `destructiveHint`).
-    pub destructive: bool,
+    pub(crate) destructive: bool,
     /// Repeating the call with the same arguments changes nothing more
     /// (MCP `idempotentHint`).
-    pub idempotent: bool,
+    pub(crate) idempotent: bool,
     /// Appends ops to a plan: takes an optional `expectedRevision`.
-    pub expect_revision: bool,
+    pub(crate) expect_revision: bool,
     params: fn() -> Vec<ParamSpec>,
     handler: fn(&Forge, &Args) -> Result<Outcome>,
 }
 
 impl Tool {
     /// The full description.
-    pub fn description(&self) -> String {
+    pub(crate) fn description(&self) -> String {
         if self.grammar {
             format!("{}\n\n{}", self.summary, grammar::text())
         } else {
@@ -107,7 +107,7 @@ impl Tool {
     }
 
     /// The closed JSON Schema of the arguments.
-    pub fn input_schema(&self) -> J {
+    pub(crate) fn input_schema(&self) -> J {
         let mut props = serde_json::Map::new();
         let mut required = Vec::new();
         let mut params = (self.params)();
@@ -127,28 +127,28 @@ impl Tool {
         json!({"type": "object", "properties": props, "required": required, "additionalProperties": false})
     }
 
-    pub fn mutating(&self) -> bool {
+    pub(crate) fn mutating(&self) -> bool {
         !self.read_only
     }
 }
 
 /// What a tool call produced.
 #[derive(Debug, Clone)]
-pub struct Outcome {
+pub(crate) struct Outcome {
     /// False on a refusal (MCP `isError`).
-    pub ok: bool,
+    pub(crate) ok: bool,
     /// The exit code `planforge tool` uses: 0, or the refusal's 1/2/3.
-    pub exit: u8,
+    pub(crate) exit: u8,
     /// What the model reads.
-    pub text: String,
+    pub(crate) text: String,
     /// The JSON of a raw tool (wire form).
-    pub json: Option<J>,
+    pub(crate) json: Option<J>,
     /// The error behind a refusal, if it was one.
-    pub error: Option<Error>,
+    pub(crate) error: Option<Error>,
 }
 
 impl Outcome {
-    pub fn text(text: impl Into<String>) -> Outcome {
+    pub(crate) fn text(text: impl Into<String>) -> Outcome {
         Outcome {
             ok: true,
             exit: 0,
@@ -160,7 +160,7 @@ impl Outcome {
 
     /// A refusal by the plan's rules that is not an error (a freeze with
     /// blocking issues): exit 1.
-    pub fn refused(text: impl Into<String>) -> Outcome {
+    pub(crate) fn refused(text: impl Into<String>) -> Outcome {
         Outcome {
             ok: false,
             exit: 1,
@@ -171,7 +171,7 @@ impl Outcome {
     }
 
     /// JSON in wire form, also as pretty text.
-    pub fn raw(v: J) -> Outcome {
+    pub(crate) fn raw(v: J) -> Outcome {
         Outcome {
             ok: true,
             exit: 0,
@@ -183,7 +183,7 @@ impl Outcome {
 
     /// An error as the model reads it: the tool, the message (naming the id),
     /// where, and what to do, as tool calls.
-    pub fn error(tool: &str, e: Error) -> Outcome {
+    pub(crate) fn error(tool: &str, e: Error) -> Outcome {
         let mut text = format!("{tool} refused: {}", e.message);
         if let Some(p) = e.location.as_ref().and_then(|l| l.pointer.as_deref())
             && !p.is_empty()
@@ -223,14 +223,14 @@ impl Outcome {
 
 /// The mutating-tool gate.
 #[derive(Debug, Clone, Copy, Default)]
-pub struct Gate {
+pub(crate) struct Gate {
     /// Refuse every mutating tool (`planforge mcp --read-only`).
-    pub read_only: bool,
+    pub(crate) read_only: bool,
 }
 
 /// A call's arguments, converted from the wire and checked against the
 /// tool's schema.
-pub struct Args {
+pub(crate) struct Args {
     map: Map,
 }
 
@@ -240,33 +240,30 @@ impl Args {
             "the argument `{key}` passed its schema but is missing"
         ))
     }
-    pub fn get(&self, key: &str) -> Option<&Value> {
+    pub(crate) fn get(&self, key: &str) -> Option<&Value> {
         self.map.get(key).filter(|v| !matches!(v, Value::Null))
     }
-    pub fn str(&self, key: &str) -> Result<&str> {
+    pub(crate) fn str(&self, key: &str) -> Result<&str> {
         self.opt_str(key).ok_or_else(|| Args::missing(key))
     }
-    pub fn opt_str(&self, key: &str) -> Option<&str> {
+    pub(crate) fn opt_str(&self, key: &str) -> Option<&str> {
         self.get(key).and_then(Value::as_str)
     }
-    pub fn opt_u64(&self, key: &str) -> Option<u64> {
+    pub(crate) fn opt_u64(&self, key: &str) -> Option<u64> {
         self.get(key).and_then(Value::as_u64)
     }
-    pub fn value(&self, key: &str) -> Result<&Value> {
+    pub(crate) fn value(&self, key: &str) -> Result<&Value> {
         self.map.get(key).ok_or_else(|| Args::missing(key))
     }
-    pub fn has(&self, key: &str) -> bool {
-        self.map.contains_key(key)
-    }
     /// `expectedRevision`.
-    pub fn expect(&self) -> Option<u64> {
+    pub(crate) fn expect(&self) -> Option<u64> {
         self.opt_u64("expectedRevision")
     }
 }
 
 /// The actor of tool calls: `--actor`, else `PLANFORGE_ACTOR`, else `mcp`
 /// (SPEC §1.4: the model-facing surface does not act as `$USER`).
-pub fn actor(flag: Option<&str>) -> Result<String> {
+pub(crate) fn actor(flag: Option<&str>) -> Result<String> {
     let from_env = std::env::var("PLANFORGE_ACTOR")
         .ok()
         .is_some_and(|v| !v.is_empty());
@@ -278,22 +275,22 @@ pub fn actor(flag: Option<&str>) -> Result<String> {
 }
 
 /// Every tool, in the order `tools/list` shows them.
-pub fn all() -> &'static [Tool] {
+pub(crate) fn all() -> &'static [Tool] {
     table::TOOLS
 }
 
 /// The tools of a selection.
-pub fn selected(sel: Selection) -> impl Iterator<Item = &'static Tool> {
+pub(crate) fn selected(sel: Selection) -> impl Iterator<Item = &'static Tool> {
     all().iter().filter(move |t| sel.includes(t.tier))
 }
 
 /// Looks a tool up within a selection.
-pub fn find(sel: Selection, name: &str) -> Option<&'static Tool> {
+pub(crate) fn find(sel: Selection, name: &str) -> Option<&'static Tool> {
     selected(sel).find(|t| t.name == name)
 }
 
 /// The refusal of a tool name the selection does not have.
-pub fn unknown_tool(sel: Selection, name: &str) -> Error {
+pub(crate) fn unknown_tool(sel: Selection, name: &str) -> Error {
     let names: Vec<&str> = selected(sel).map(|t| t.name).collect();
     let elsewhere = all()
         .iter()
@@ -320,7 +317,7 @@ pub fn unknown_tool(sel: Selection, name: &str) -> Error {
 
 /// Runs one call whose arguments arrive in wire form (MCP): converts them
 /// once, then [`call`]s. `None` arguments are `{}`.
-pub fn call_wire(forge: &Forge, tool: &Tool, args: Option<&J>, gate: Gate) -> Outcome {
+pub(crate) fn call_wire(forge: &Forge, tool: &Tool, args: Option<&J>, gate: Gate) -> Outcome {
     let empty = J::Object(serde_json::Map::new());
     let args = args.unwrap_or(&empty);
     match crate::wire::convert::from_json(args, "") {
@@ -331,7 +328,7 @@ pub fn call_wire(forge: &Forge, tool: &Tool, args: Option<&J>, gate: Gate) -> Ou
 
 /// Runs one call with converted arguments: the gate, the schema, the
 /// handler. Never panics on bad input; every refusal is an [`Outcome`].
-pub fn call(forge: &Forge, tool: &Tool, args: Value, gate: Gate) -> Outcome {
+pub(crate) fn call(forge: &Forge, tool: &Tool, args: Value, gate: Gate) -> Outcome {
     if gate.read_only && tool.mutating() {
         let readers: Vec<&str> = all()
             .iter()

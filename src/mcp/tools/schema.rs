@@ -14,7 +14,8 @@ use crate::model::suggest;
 use serde_json::Value as J;
 
 /// Keywords the validator understands.
-pub const KEYWORDS: &[&str] = &[
+#[cfg(test)]
+pub(crate) const KEYWORDS: &[&str] = &[
     "type",
     "properties",
     "required",
@@ -32,7 +33,7 @@ const MAX_PROBLEMS: usize = 8;
 /// Checks `args` (already converted from the wire) against `schema`; the
 /// refusal lists every problem (up to eight), naming each argument by its
 /// dotted path.
-pub fn check(tool: &str, schema: &J, args: &Value) -> Result<(), Error> {
+pub(crate) fn check(tool: &str, schema: &J, args: &Value) -> Result<(), Error> {
     let mut problems = Vec::new();
     let mut unknown = false;
     walk(schema, args, "", &mut problems, &mut unknown);
@@ -56,7 +57,7 @@ pub fn check(tool: &str, schema: &J, args: &Value) -> Result<(), Error> {
 }
 
 /// `{planId: string, node: object, expectedRevision?: integer ≥ 0}`.
-pub fn signature(schema: &J) -> String {
+pub(crate) fn signature(schema: &J) -> String {
     let Some(props) = schema.get("properties").and_then(J::as_object) else {
         return "no arguments".into();
     };

@@ -13,7 +13,7 @@ pub fn error(at: &str, message: impl Into<String>) -> ParseError {
     }
 }
 
-pub(crate) fn child(at: &str, key: &str) -> String {
+pub fn child(at: &str, key: &str) -> String {
     let mut p = at.to_string();
     p.push('/');
     push_pointer_token(&mut p, key);
@@ -29,7 +29,7 @@ pub fn object<'v>(v: &'v Value, at: &str, what: &str) -> Result<&'v Map, ParseEr
     })
 }
 
-pub(crate) fn closed(m: &Map, at: &str, what: &str, allowed: &[&str]) -> Result<(), ParseError> {
+pub fn closed(m: &Map, at: &str, what: &str, allowed: &[&str]) -> Result<(), ParseError> {
     for k in m.keys() {
         if !allowed.contains(&k.as_str()) {
             let hint = crate::model::suggest::did_you_mean(k, allowed.iter().copied());
@@ -45,12 +45,7 @@ pub(crate) fn closed(m: &Map, at: &str, what: &str, allowed: &[&str]) -> Result<
     Ok(())
 }
 
-pub(crate) fn req_str<'v>(
-    m: &'v Map,
-    key: &str,
-    at: &str,
-    what: &str,
-) -> Result<&'v str, ParseError> {
+pub fn req_str<'v>(m: &'v Map, key: &str, at: &str, what: &str) -> Result<&'v str, ParseError> {
     match m.get(key) {
         Some(Value::String(s)) => Ok(s),
         Some(other) => Err(error(
@@ -64,7 +59,7 @@ pub(crate) fn req_str<'v>(
     }
 }
 
-pub(crate) fn opt_str<'v>(
+pub fn opt_str<'v>(
     m: &'v Map,
     key: &str,
     at: &str,
@@ -83,7 +78,7 @@ pub(crate) fn opt_str<'v>(
     }
 }
 
-pub(crate) fn req_u64(m: &Map, key: &str, at: &str, what: &str) -> Result<u64, ParseError> {
+pub fn req_u64(m: &Map, key: &str, at: &str, what: &str) -> Result<u64, ParseError> {
     match m.get(key) {
         Some(v) => v.as_u64().ok_or_else(|| {
             error(
@@ -100,7 +95,7 @@ pub(crate) fn req_u64(m: &Map, key: &str, at: &str, what: &str) -> Result<u64, P
 
 /// Takes the object at `key` out of `m` (leaving an empty object), so a
 /// large definition is moved instead of copied by the owned decoders.
-pub(crate) fn take_object(m: Option<&mut Value>, key: &str) -> Option<Map> {
+pub fn take_object(m: Option<&mut Value>, key: &str) -> Option<Map> {
     let Some(Value::Object(m)) = m else {
         return None;
     };

@@ -10,18 +10,18 @@ use std::fmt;
 
 /// A span with its start and (exclusive) end positions.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Located {
-    pub span: Span,
-    pub start: Position,
-    pub end: Position,
+pub(crate) struct Located {
+    pub(crate) span: Span,
+    pub(crate) start: Position,
+    pub(crate) end: Position,
     /// The pointer actually found: the one asked for, or its longest prefix
     /// that exists (a missing field is reported at the object that lacks it).
-    pub pointer: String,
-    pub exact: bool,
+    pub(crate) pointer: String,
+    pub(crate) exact: bool,
 }
 
 /// A document's text, indexed for pointer lookups.
-pub struct SpanIndex<'t> {
+pub(crate) struct SpanIndex<'t> {
     text: &'t str,
     lines: Lines,
     root: Tree,
@@ -37,7 +37,7 @@ impl fmt::Debug for SpanIndex<'_> {
 
 impl<'t> SpanIndex<'t> {
     /// Indexes a document; `None` when the text does not parse.
-    pub fn new(text: &'t str, syntax: Syntax) -> Option<SpanIndex<'t>> {
+    pub(crate) fn new(text: &'t str, syntax: Syntax) -> Option<SpanIndex<'t>> {
         let root = match syntax {
             Syntax::Json => json_tree(text)?,
             Syntax::Yaml => yaml_tree(text)?,
@@ -49,22 +49,22 @@ impl<'t> SpanIndex<'t> {
         })
     }
 
-    pub fn text(&self) -> &'t str {
+    pub(crate) fn text(&self) -> &'t str {
         self.text
     }
 
-    pub fn position(&self, offset: usize) -> Position {
+    pub(crate) fn position(&self, offset: usize) -> Position {
         self.lines.position(self.text, offset)
     }
 
     /// The span of the value at `pointer`, if it exists.
-    pub fn find(&self, pointer: &str) -> Option<Span> {
+    pub(crate) fn find(&self, pointer: &str) -> Option<Span> {
         let (tree, depth, total) = self.walk(pointer)?;
         (depth == total).then_some(tree.span)
     }
 
     /// The value at `pointer`, or at its longest existing prefix.
-    pub fn locate(&self, pointer: &str) -> Option<Located> {
+    pub(crate) fn locate(&self, pointer: &str) -> Option<Located> {
         let (tree, depth, total) = self.walk(pointer)?;
         let found = if depth == total {
             pointer.to_string()
@@ -75,7 +75,7 @@ impl<'t> SpanIndex<'t> {
     }
 
     /// A span with its positions.
-    pub fn located(&self, span: Span, pointer: String, exact: bool) -> Located {
+    pub(crate) fn located(&self, span: Span, pointer: String, exact: bool) -> Located {
         Located {
             span,
             start: self.position(span.start),
@@ -110,7 +110,7 @@ impl<'t> SpanIndex<'t> {
 
     /// The span of the key naming the member at `pointer` (its last token),
     /// when the parent is an object.
-    pub fn key_span(&self, pointer: &str) -> Option<Span> {
+    pub(crate) fn key_span(&self, pointer: &str) -> Option<Span> {
         let tokens = tokens(pointer)?;
         let (last, parents) = tokens.split_last()?;
         let mut cur = &self.root;
@@ -136,7 +136,7 @@ fn array_index(tok: &str) -> Option<usize> {
 }
 
 /// The decoded tokens of a JSON pointer (`""` is the root).
-pub fn tokens(pointer: &str) -> Option<Vec<String>> {
+pub(crate) fn tokens(pointer: &str) -> Option<Vec<String>> {
     if pointer.is_empty() {
         return Some(Vec::new());
     }
@@ -161,6 +161,6 @@ fn prefix(pointer: &str, depth: usize) -> String {
 }
 
 /// One-shot lookup: the value at `pointer` (or its nearest existing parent).
-pub fn locate(text: &str, syntax: Syntax, pointer: &str) -> Option<Located> {
+pub(crate) fn locate(text: &str, syntax: Syntax, pointer: &str) -> Option<Located> {
     SpanIndex::new(text, syntax)?.locate(pointer)
 }

@@ -3,9 +3,9 @@
 
 /// A 1-based line and column (columns count Unicode scalar values).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Position {
-    pub line: usize,
-    pub column: usize,
+pub(crate) struct Position {
+    pub(crate) line: usize,
+    pub(crate) column: usize,
 }
 
 /// Byte offsets of line starts, for offset → position.
@@ -72,13 +72,14 @@ impl Lines {
 }
 
 /// The 1-based position of a byte offset.
-pub fn position(text: &str, offset: usize) -> Position {
+#[cfg(test)]
+pub(crate) fn position(text: &str, offset: usize) -> Position {
     Lines::new(text).position(text, offset)
 }
 
 /// The byte offset of a 1-based line and column (columns in characters),
 /// clamped to the line's end; `None` past the last line.
-pub fn offset(text: &str, line: usize, column: usize) -> Option<usize> {
+pub(crate) fn offset(text: &str, line: usize, column: usize) -> Option<usize> {
     if line == 0 {
         return None;
     }

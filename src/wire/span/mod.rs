@@ -17,9 +17,9 @@ mod lines;
 mod tree;
 mod yaml;
 
-pub use index::{Located, SpanIndex, locate, tokens};
-pub use lines::{Position, offset, position};
-pub use tree::Span;
+pub(crate) use index::{Located, SpanIndex, locate};
+pub(crate) use lines::{Position, offset};
+pub(crate) use tree::Span;
 
 #[cfg(test)]
 mod tests;

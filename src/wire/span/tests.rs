@@ -1,5 +1,7 @@
 //! Tests of spans: JSON and YAML pointers, positions, offsets.
 
+use super::lines::position;
+
 #[test]
 fn columns_count_characters_on_long_lines_fast_and_right() {
     let mut text = String::new();
