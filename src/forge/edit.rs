@@ -98,6 +98,17 @@ pub(crate) fn scaffold(kind: NodeKind, def: &mut Map) {
     }
 }
 
+/// How `add_node` adds.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct AddNode {
+    /// Replace a node of the same id in place instead of refusing.
+    pub(crate) replace: bool,
+    /// Fill missing required strings with the scaffold placeholder.
+    pub(crate) scaffold: bool,
+    /// Refuse unless the plan is still at this revision.
+    pub(crate) expect: Option<u64>,
+}
+
 impl Forge {
     fn echo(
         &self,
@@ -121,14 +132,12 @@ impl Forge {
     }
 
     /// Adds a node (or, with `replace`, replaces one in place).
-    pub(crate) fn add_node(
-        &self,
-        plan: &str,
-        mut node: Node,
-        replace: bool,
-        scaffold_missing: bool,
-        expect: Option<u64>,
-    ) -> Result<Echo> {
+    pub(crate) fn add_node(&self, plan: &str, mut node: Node, opts: AddNode) -> Result<Echo> {
+        let AddNode {
+            replace,
+            scaffold: scaffold_missing,
+            expect,
+        } = opts;
         check_node_id(&node.id)?;
         if let Some(p) = &node.phase {
             check_phase(p)?;

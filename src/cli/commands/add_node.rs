@@ -47,6 +47,14 @@ pub(crate) fn run(s: &mut Session, a: AddNodeArgs) -> Result<Reply> {
     let plan = s.plan_id(forge.store())?;
     Ok(echo_reply(
         s,
-        &forge.add_node(&plan, node, a.replace, a.scaffold, a.expect.expect_rev)?,
+        &forge.add_node(
+            &plan,
+            node,
+            crate::forge::edit::AddNode {
+                replace: a.replace,
+                scaffold: a.scaffold,
+                expect: a.expect.expect_rev,
+            },
+        )?,
     ))
 }

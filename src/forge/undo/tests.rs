@@ -40,17 +40,13 @@ fn built(dir: &std::path::Path) -> Forge {
     f.add_node(
         "plan-u",
         node("start", NodeKind::Entry, Some("in")),
-        false,
-        false,
-        None,
+        Default::default(),
     )
     .unwrap();
     f.add_node(
         "plan-u",
         node("work", NodeKind::Join, None),
-        false,
-        false,
-        None,
+        Default::default(),
     )
     .unwrap();
     f.connect("plan-u", "start", "work", None, None, None)
@@ -144,9 +140,7 @@ fn only_this_actors_changes_are_undone_and_later_work_is_kept() {
     bob.add_node(
         "plan-u",
         node("bobs", NodeKind::Join, None),
-        false,
-        false,
-        None,
+        Default::default(),
     )
     .unwrap();
     // Bob has one change; his undo takes back exactly that.
@@ -217,9 +211,7 @@ fn a_partly_overtaken_change_undoes_the_rest_and_says_what_it_kept() {
             definition: def,
             ..node("call", NodeKind::Call, None)
         },
-        false,
-        false,
-        None,
+        Default::default(),
     )
     .unwrap();
     let mut def = Map::new();

@@ -50,9 +50,10 @@ pub(super) fn add_node(f: &Forge, a: &Args) -> Result<Outcome> {
     Ok(echo(f.add_node(
         a.str("planId")?,
         node,
-        false,
-        false,
-        a.expect(),
+        crate::forge::edit::AddNode {
+            expect: a.expect(),
+            ..Default::default()
+        },
     )?))
 }
 
