@@ -96,14 +96,14 @@ proptest! {
             let rev = base + k as u64 / 2;
             ops.extend(transaction(actor, "plan-prop", rev, vec![OpBody::SetNodeField { node_id: node, path: "tool".into(), value: Value::String(tool.clone()) }]));
         }
-        let a = fold::fold("plan-prop", &ops, None);
+        let a = fold::fold("plan-prop", &ops);
         let mut shuffled = ops.clone();
         let mut s = seed | 1;
         for i in (1..shuffled.len()).rev() {
             s ^= s << 13; s ^= s >> 7; s ^= s << 17;
             shuffled.swap(i, (s % (i as u64 + 1)) as usize);
         }
-        let b = fold::fold("plan-prop", &shuffled, None);
+        let b = fold::fold("plan-prop", &shuffled);
         prop_assert_eq!(&a.content, &b.content);
         prop_assert_eq!(jcs::digest(&a.content).0, jcs::digest(&b.content).0);
     }
@@ -112,7 +112,7 @@ proptest! {
     fn folding_new_ops_on_top_equals_folding_everything(parents in prop::collection::vec(0usize..50, 2..30), removals in prop::collection::vec(0usize..30, 0..4), tools in prop::collection::vec("[a-z]{1,4}", 0..4)) {
         let c = tree(&parents);
         let first = transaction("alice", "plan-prop", 0, import_ops(&c));
-        let before = fold::fold("plan-prop", &first, None);
+        let before = fold::fold("plan-prop", &first);
         let mut bodies: Vec<OpBody> = removals.iter().map(|r| {
             let id = format!("n{}", 1 + r % parents.len());
             let incident = c.edges.iter().filter(|e| e.from == id || e.to == id).map(|e| e.id.clone()).collect();
@@ -125,7 +125,7 @@ proptest! {
         let on_top = fold::fold_after(before, max, &next).expect("new ops sort after the old ones");
         let mut all = first.clone();
         all.extend(next);
-        let whole = fold::fold("plan-prop", &all, None);
+        let whole = fold::fold("plan-prop", &all);
         prop_assert_eq!(&on_top.content, &whole.content);
         prop_assert_eq!(&on_top.notes, &whole.notes);
     }

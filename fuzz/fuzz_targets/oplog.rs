@@ -28,10 +28,10 @@ fuzz_target!(|data: &[u8]| {
             .unwrap_or_else(|e| panic!("an op does not read back: {e}\n{line}"));
         assert_eq!(&back, op, "an op changed on the way back: {line}");
     }
-    let folded = fold::fold("plan-fuzz", &read.ops, None);
+    let folded = fold::fold("plan-fuzz", &read.ops);
     assert_eq!(folded.content.revision, read.ops.len() as u64);
     let (digest, _) = planforge::wire::jcs::digest(&folded.content);
-    let again = fold::fold_owned("plan-fuzz", read.ops.clone(), None);
+    let again = fold::fold_owned("plan-fuzz", read.ops.clone());
     assert_eq!(
         planforge::wire::jcs::digest(&again.content).0,
         digest,

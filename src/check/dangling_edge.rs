@@ -73,7 +73,7 @@ mod tests {
 
     #[test]
     fn fires_when_an_endpoint_is_missing() {
-        let f = crate::store::fold::fold("plan-t", &ops(true), None);
+        let f = crate::store::fold::fold("plan-t", &ops(true));
         assert!(
             crate::check::notes::issues(&f.notes)
                 .iter()
@@ -84,7 +84,7 @@ mod tests {
 
     #[test]
     fn passes_when_both_ends_exist() {
-        let f = crate::store::fold::fold("plan-t", &ops(false), None);
+        let f = crate::store::fold::fold("plan-t", &ops(false));
         assert!(crate::check::notes::issues(&f.notes).is_empty());
     }
 }

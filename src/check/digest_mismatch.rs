@@ -2,8 +2,6 @@
 //! in `import` / `validate` of documents that claim a digest.
 
 use crate::model::Issue;
-use crate::model::lifecycle::State;
-use crate::model::remedy::Remedy;
 
 declare_check! {
     /// ## What it finds
@@ -29,17 +27,6 @@ declare_check! {
     fn run(cx, out) {}
 }
 
-/// The finding for a non-editable plan whose content moved after freeze.
-pub(crate) fn issue(plan: &str, state: State, frozen: &str, actual: &str) -> Issue {
-    Issue::new(
-        CODE,
-        format!(
-            "plan {plan} is {state} with digest {frozen}, but its content now hashes to {actual}: the op log was changed after freeze (a hand edit or a merge); restore the log, or keep working on a copy"
-        ),
-    )
-    .fix(Remedy::Clone.when("to keep working on this content"))
-}
-
 /// The finding for a document whose claimed digest its content lacks
 /// (`plan`: the document's plan id, when it names one).
 pub(crate) fn document_issue(plan: Option<&str>, claimed: &str, actual: &str) -> Issue {
@@ -55,43 +42,32 @@ pub(crate) fn document_issue(plan: Option<&str>, claimed: &str, actual: &str) ->
 
 #[cfg(test)]
 mod tests {
-    use crate::model::lifecycle::Frozen;
-    use crate::model::lifecycle::Meta;
-    use crate::model::lifecycle::State;
+    use crate::wire::Syntax;
 
-    fn loaded(recorded: &str) -> crate::store::Loaded {
-        let meta = Meta {
-            state: State::Reviewable,
-            frozen: Some(Frozen {
-                revision: 0,
-                digest: recorded.into(),
-            }),
-            ..Meta::new("t")
-        };
-        let (folded, digest, encoded_len) = crate::store::fold_and_digest("plan-t", &[], &meta);
-        crate::store::Loaded::new(
-            "plan-t",
-            meta,
-            Default::default(),
-            None,
-            folded,
-            digest,
-            encoded_len,
-        )
-    }
-
-    #[test]
-    fn fires_when_frozen_content_moved() {
-        assert!(
-            crate::check::notes::issues(&loaded("0000").notes())
-                .iter()
-                .any(|i| i.code == "digest_mismatch")
+    fn validate(digest: &str) -> Vec<&'static str> {
+        let doc = format!(
+            r#"{{"formatVersion": 1, "planId": "plan-d", "digest": "{digest}", "nodes": [{{"id": "s", "kind": "entry", "definition": {{"input": []}}}}], "edges": []}}"#
         );
+        let t = crate::forge::validate::check_document(
+            "d.json",
+            doc,
+            Syntax::Json,
+            None,
+            &crate::forge::validate::Options::default(),
+        )
+        .unwrap();
+        t.report.issues.iter().map(|i| i.code.name).collect()
     }
 
     #[test]
-    fn passes_when_the_digest_holds() {
-        let good = loaded("x").digest.clone();
-        assert!(crate::check::notes::issues(&loaded(&good).notes()).is_empty());
+    fn fires_when_a_document_claims_a_digest_its_content_lacks() {
+        assert!(validate("0000").contains(&"digest_mismatch"));
+    }
+
+    #[test]
+    fn passes_when_the_claimed_digest_is_the_contents() {
+        let doc = r#"{"formatVersion": 1, "planId": "plan-d", "nodes": [{"id": "s", "kind": "entry", "definition": {"input": []}}], "edges": []}"#;
+        let d = crate::wire::codec::document(doc, Syntax::Json).unwrap().content_digest();
+        assert!(!validate(&d).contains(&"digest_mismatch"));
     }
 }

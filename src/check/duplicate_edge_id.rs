@@ -71,7 +71,7 @@ mod tests {
                 },
             ],
         );
-        crate::store::fold::fold("plan-t", &ops, None)
+        crate::store::fold::fold("plan-t", &ops)
     }
 
     #[test]

@@ -77,7 +77,7 @@ mod tests {
             0,
             vec![add(step("fetch")), add(join("fetch"))],
         );
-        let f = crate::store::fold::fold("plan-t", &ops, None);
+        let f = crate::store::fold::fold("plan-t", &ops);
         let issues = crate::check::notes::issues(&f.notes);
         let i = issues
             .iter()
@@ -98,7 +98,7 @@ mod tests {
             1,
             vec![add(join("fetch"))],
         ));
-        let f = crate::store::fold::fold("plan-t", &ops, None);
+        let f = crate::store::fold::fold("plan-t", &ops);
         assert!(
             crate::check::notes::issues(&f.notes).is_empty(),
             "{:?}",
@@ -111,7 +111,7 @@ mod tests {
             vec![add(step("fetch")), add(step("fetch"))],
         );
         assert!(
-            crate::store::fold::fold("plan-t", &same, None)
+            crate::store::fold::fold("plan-t", &same)
                 .notes
                 .is_empty()
         );

@@ -182,6 +182,7 @@ macro_rules! declare_check {
 }
 
 mod ambiguous_reference;
+pub(crate) mod approval_mismatch;
 mod bounds_exceeded;
 mod contention_collision;
 mod cycle;
@@ -192,6 +193,7 @@ pub(crate) mod duplicate_node_id;
 mod entry_has_incoming;
 mod evaluator_error;
 mod first_last_across_join;
+mod freeze_mismatch;
 pub(crate) mod invalid_args;
 mod invalid_edge_id;
 pub(crate) mod invalid_handle;
@@ -296,6 +298,8 @@ pub static CHECKS: &[&dyn Check] = &[
     &unknown_node::UnknownNode,
     &torn_tail::TornTail,
     &digest_mismatch::DigestMismatch,
+    &approval_mismatch::ApprovalMismatch,
+    &freeze_mismatch::FreezeMismatch,
     &transition_rejected::TransitionRejected,
     &unknown_param::UnknownParam,
     &param_not_declassified::ParamNotDeclassified,

@@ -15,12 +15,17 @@ fn issue(note: &Note) -> Issue {
         Note::UnknownNode { node } => super::unknown_node::issue(node),
         Note::DuplicateEdgeId { kept, lost } => super::duplicate_edge_id::issue(kept, lost),
         Note::DuplicateNodeId { id, lost, kept } => super::duplicate_node_id::issue(id, lost, kept),
-        Note::TornTail { ops } => super::torn_tail::issue(*ops),
-        Note::DigestMismatch {
-            plan,
-            state,
-            frozen,
-            actual,
-        } => super::digest_mismatch::issue(plan, *state, frozen, actual),
+        Note::TornTail { ops, lines } => super::torn_tail::issue(*ops, lines),
+        Note::ApprovalVoid {
+            approval,
+            by,
+            reasons,
+        } => super::approval_mismatch::issue(approval, by, reasons),
+        Note::FreezeNotHeld {
+            digest,
+            revision,
+            by,
+            reason,
+        } => super::freeze_mismatch::issue(digest, *revision, by, reason),
     }
 }

@@ -273,7 +273,7 @@ fn s10_s11_fold_findings_are_advisory() {
             },
         ],
     );
-    let folded = crate::store::fold::fold("plan-t", &ops, None);
+    let folded = crate::store::fold::fold("plan-t", &ops);
     let fold_issues = crate::check::notes::issues(&folded.notes);
     let codes: Vec<_> = fold_issues.iter().map(|i| i.code.name).collect();
     assert!(codes.contains(&"dangling_edge") && codes.contains(&"unknown_node"));

@@ -6,7 +6,9 @@ declare_check! {
     /// ## What it finds
     /// Ops of a transaction that never finished: a writer was killed (or the
     /// machine stopped) in the middle of appending. The fold ignores them
-    /// (advisory); the next write truncates them under the lock.
+    /// (advisory), wherever they stand in the log (a merge can put a crashed
+    /// write's lines before later ones); the next write removes them under
+    /// the lock.
     ///
     /// ## Why it matters
     /// Nothing complete was lost: one change's ops land whole or not at all.
@@ -26,12 +28,22 @@ declare_check! {
     fn run(cx, out) {}
 }
 
-/// The finding for ops of an unfinished transaction that were ignored.
-pub(crate) fn issue(ops: usize) -> Issue {
+/// The finding for ops of unfinished transactions that were ignored, on
+/// `lines` of the log (the first of them).
+pub(crate) fn issue(ops: usize, lines: &[usize]) -> Issue {
+    let at = match lines {
+        [] => String::new(),
+        [one] => format!(" (line {one} of ops.jsonl)"),
+        many => format!(
+            " (lines {}{} of ops.jsonl)",
+            many.iter().map(usize::to_string).collect::<Vec<_>>().join(", "),
+            if ops > many.len() { ", …" } else { "" }
+        ),
+    };
     Issue::new(
         CODE,
         format!(
-            "{ops} op(s) of an unfinished transaction (a write that was interrupted) were ignored; the next write to the plan removes them, and nothing complete was lost"
+            "{ops} op(s) of an unfinished transaction (a write that was interrupted, possibly merged in from another clone) were ignored{at}; the next write to the plan removes them, and nothing complete was lost"
         ),
     )
 }
@@ -67,12 +79,7 @@ mod tests {
             .unwrap()
             .0;
         store
-            .create(
-                "plan-t",
-                "t",
-                crate::model::lifecycle::Meta::new("t"),
-                vec![],
-            )
+            .create("plan-t", "t", crate::store::Start::default(), vec![])
             .unwrap();
         std::fs::write(dir.path().join("plan-t/ops.jsonl"), text).unwrap();
         store.load("plan-t").unwrap()

@@ -61,7 +61,7 @@ mod tests {
     #[test]
     fn fires_on_edits_to_a_missing_node() {
         let ops = crate::store::transaction("t", "plan-t", 0, phase_op("ghost"));
-        let f = crate::store::fold::fold("plan-t", &ops, None);
+        let f = crate::store::fold::fold("plan-t", &ops);
         assert!(
             crate::check::notes::issues(&f.notes)
                 .iter()
@@ -73,7 +73,7 @@ mod tests {
     fn passes_on_edits_to_a_present_node() {
         let ops = crate::store::transaction("t", "plan-t", 0, phase_op("a"));
         assert!(
-            crate::store::fold::fold("plan-t", &ops, None)
+            crate::store::fold::fold("plan-t", &ops)
                 .notes
                 .is_empty()
         );

@@ -132,6 +132,7 @@ impl Voice for CliVoice {
                 format!("planforge bounds --{flag} {value}")
             }
             Remedy::Freeze => "planforge freeze".into(),
+            Remedy::Submit => "planforge submit".into(),
             Remedy::Unfreeze => "planforge unfreeze".into(),
             Remedy::Clone => "planforge clone plan-<new-name>".into(),
             Remedy::Outline => "planforge outline".into(),

@@ -7,10 +7,9 @@ use crate::model::error::Error;
 use crate::model::error::ErrorKind;
 use crate::model::error::Result;
 use crate::model::lifecycle::Approval;
-use crate::model::lifecycle::Frozen;
 use crate::model::lifecycle::State;
 use crate::model::remedy::Remedy;
-use crate::model::{AuthorityClaim, NodeKind};
+use crate::model::{AuthorityClaim, Issue, OpBody};
 use crate::store::{Loaded, ensure_editable};
 
 /// The outcome of `freeze`.
@@ -41,34 +40,40 @@ pub(crate) struct Submission {
     pub(crate) approved: bool,
 }
 
+impl Submission {
+    /// Whether the plan could not be frozen (its blocking findings are in
+    /// `report`).
+    pub(crate) fn refused(&self) -> bool {
+        self.report.issues.iter().any(stops_freeze)
+    }
+}
+
 /// The union of the authority of every call reachable from the entry,
-/// deduplicated, sorted by capability, scope, verb.
+/// deduplicated, sorted by capability, scope, verb (what an approval must
+/// name, and what the fold checks it against).
 pub(crate) fn authority_set(loaded: &Loaded) -> Vec<AuthorityClaim> {
-    let content = loaded.content();
-    let graph = crate::check::Graph::new(content);
-    let reach = graph.reachable();
-    let mut set: Vec<AuthorityClaim> = content
-        .nodes
-        .iter()
-        .enumerate()
-        .filter(|(i, n)| reach[*i] && n.kind == NodeKind::Call)
-        .flat_map(|(_, n)| n.authority())
-        .collect();
-    set.sort();
-    set.dedup();
-    set
+    loaded.content().requested_authority()
+}
+
+/// Whether a finding stops freeze and submit. The finding that an approval
+/// on record does not hold does not: a new freeze and approval are how it
+/// is resolved.
+fn stops_freeze(i: &Issue) -> bool {
+    i.is_blocking() && i.code != crate::check::approval_mismatch::CODE
 }
 
 impl Forge {
-    /// Runs every check; with no blocking issue the plan becomes reviewable,
-    /// bound to the digest that was checked.
+    /// Runs every check (never from a cache); with no blocking issue the plan
+    /// becomes reviewable, bound to the digest that was checked: a `freeze`
+    /// op in its log.
     pub(crate) fn freeze(&self, plan: &str) -> Result<Freeze> {
         let loaded = self.load(plan)?;
         if loaded.state() == State::Executable {
             ensure_editable(&loaded)?;
         }
-        let mut report = self.check(&loaded)?;
+        let mut report = self.check_fresh(&loaded)?;
         let already = loaded.state() == State::Reviewable;
+        let blocked = report.issues.iter().any(stops_freeze);
         let mut out = Freeze {
             plan_id: plan.to_string(),
             frozen: false,
@@ -77,13 +82,13 @@ impl Forge {
             digest: loaded.digest.clone(),
             report: Report::default(),
         };
-        if report.has_blocking() || already {
-            out.frozen = already && !report.has_blocking();
+        if blocked || already {
+            out.frozen = already && !blocked;
             out.report = report;
             return Ok(out);
         }
-        let checked = loaded.digest.clone();
-        let result = self.store().update_meta(plan, |now, meta| {
+        let (checked, revision) = (loaded.digest.clone(), loaded.revision());
+        let result = self.store().commit_lifecycle(plan, self.actor(), |now| {
             if now.state() != State::Editable || now.digest != checked {
                 let why = if now.state() != State::Editable {
                     format!("it became {}", now.state())
@@ -92,13 +97,10 @@ impl Forge {
                 };
                 return Err(Error::new(ErrorKind::RevisionMoved, why));
             }
-            meta.state = State::Reviewable;
-            meta.frozen = Some(Frozen {
-                revision: now.revision(),
+            Ok(vec![OpBody::Freeze {
+                revision,
                 digest: checked.clone(),
-            });
-            meta.freezes.push(now.revision());
-            Ok(())
+            }])
         });
         match result {
             Ok(_) => out.frozen = true,
@@ -111,9 +113,9 @@ impl Forge {
         Ok(out)
     }
 
-    /// Makes a reviewable plan editable again. No checks.
+    /// Makes a reviewable plan editable again (an `unfreeze` op). No checks.
     pub(crate) fn unfreeze(&self, plan: &str) -> Result<Echo> {
-        let after = self.store().update_meta(plan, |now, meta| {
+        let after = self.store().commit_lifecycle(plan, self.actor(), |now| {
             if now.state() != State::Reviewable {
                 return Err(Error::new(
                     ErrorKind::NotEditable,
@@ -129,8 +131,7 @@ impl Forge {
                 })
                 .fix_if(now.state() == State::Executable, Remedy::Clone));
             }
-            meta.state = State::Editable;
-            Ok(())
+            Ok(vec![OpBody::Unfreeze])
         })?;
         let report = self.check(&after)?;
         let details = vec![format!(
@@ -155,6 +156,13 @@ impl Forge {
         plan: &str,
         decided_by: Option<&str>,
     ) -> Result<Submission> {
+        let decided_by = decided_by.unwrap_or(self.actor()).to_string();
+        if !crate::model::ids::is_valid_actor(&decided_by) {
+            return Err(Error::invalid(format!(
+                "`{}` cannot decide an approval: who decides is named like an actor, 1–64 letters, digits, `_`, `.`, `@` or `-`",
+                crate::model::ids::quote_id(&decided_by)
+            )));
+        }
         let loaded = self.load(plan)?;
         if loaded.state() == State::Executable {
             ensure_editable(&loaded)?;
@@ -170,26 +178,28 @@ impl Forge {
             } else {
                 Vec::new()
             },
-            decided_by: decided_by.unwrap_or(self.actor()).to_string(),
+            decided_by,
             decided_at: None,
             approved: false,
             report: freeze.report,
         })
     }
 
-    /// Approves a reviewable plan at the previewed digest: it becomes
-    /// executable, forever. Refuses if the plan moved since the preview.
+    /// Approves a reviewable plan at the previewed digest (an `approve` op
+    /// with the whole record): it becomes executable, forever. Refuses if
+    /// the plan moved since the preview.
     pub(crate) fn submit_approve(&self, preview: Submission) -> Result<Submission> {
         let decided_at = crate::model::clock::now();
         let plan = preview.plan_id.clone();
-        self.store().update_meta(&plan, |now, meta| {
+        self.store().commit_lifecycle(&plan, self.actor(), |now| {
             if now.state() != State::Reviewable {
                 return Err(Error::new(
                     ErrorKind::NotEditable,
-                    format!("plan {plan} is {} now, not reviewable; run submit again", now.state()),
-                ));
+                    format!("plan {plan} is {} now, not reviewable; submit again", now.state()),
+                )
+                .on_plan(&plan));
             }
-            if now.digest != preview.digest || meta.frozen.as_ref().map(|f| &f.digest) != Some(&preview.digest) {
+            if now.digest != preview.digest || now.meta.frozen.as_ref().map(|f| &f.digest) != Some(&preview.digest) {
                 return Err(Error::new(
                     ErrorKind::RevisionMoved,
                     format!("plan {plan} changed since it was checked (digest {} → {}); nothing was approved", preview.digest, now.digest),
@@ -200,15 +210,15 @@ impl Forge {
             if authority_set(now) != preview.authority_set {
                 return Err(Error::new(ErrorKind::RevisionMoved, format!("the authority of plan {plan} changed since it was checked")));
             }
-            meta.state = State::Executable;
-            meta.approval = Some(Approval {
-                plan_id: plan.clone(),
-                digest: preview.digest.clone(),
-                authority_set: preview.authority_set.clone(),
-                decided_by: preview.decided_by.clone(),
-                decided_at: decided_at.clone(),
-            });
-            Ok(())
+            Ok(vec![OpBody::Approve {
+                approval: Approval {
+                    plan_id: plan.clone(),
+                    digest: preview.digest.clone(),
+                    authority_set: preview.authority_set.clone(),
+                    decided_by: preview.decided_by.clone(),
+                    decided_at: decided_at.clone(),
+                },
+            }])
         })?;
         Ok(Submission {
             decided_at: Some(decided_at),
@@ -220,7 +230,7 @@ impl Forge {
     /// Freeze (or re-check) and approve in one go, without asking.
     pub(crate) fn submit(&self, plan: &str, decided_by: Option<&str>) -> Result<Submission> {
         let preview = self.submit_preview(plan, decided_by)?;
-        if preview.report.has_blocking() {
+        if preview.refused() {
             return Ok(preview);
         }
         self.submit_approve(preview)

@@ -107,44 +107,56 @@ impl Forge {
         self.store.load(plan)
     }
 
-    /// Every finding on a stored plan: the fold's and the store's first, then
-    /// every check.
+    /// Every finding on a stored plan (the fold's first, then every check),
+    /// for read commands: kept in the plan's checkpoint, keyed by a hash of
+    /// everything the findings depend on.
     pub(crate) fn check(&self, loaded: &Loaded) -> Result<Report> {
         let registry = self.registry()?;
-        // Findings depend on the content (digest), the state and freeze
-        // record (integrity), the registry and the checks themselves.
-        let key = format!(
-            "{}|{}|{}|{}|{}",
-            loaded.digest,
-            loaded.meta.state,
-            loaded
-                .meta
-                .frozen
-                .as_ref()
-                .map(|f| f.digest.as_str())
-                .unwrap_or("-"),
-            registry
-                .map(|r| r.fingerprint.as_str())
-                .unwrap_or("no registry"),
-            crate::store::checkpoint::binary_identity(),
+        let notes = loaded.notes();
+        // Findings depend on the content (its digest, computed from the log),
+        // what the fold noticed (lifecycle included), the registry and the
+        // checks themselves.
+        let key = crate::model::hash::hex_sha256(
+            format!(
+                "{}|{:?}|{}|{}",
+                loaded.digest,
+                notes,
+                registry
+                    .map(|r| r.fingerprint.as_str())
+                    .unwrap_or("no registry"),
+                crate::store::checkpoint::binary_identity(),
+            )
+            .as_bytes(),
         );
-        let cached = loaded.cached_findings(&key).and_then(|v| {
-            crate::wire::findings::report_from_json(v, |c| check::by_code(c).map(|c| c.code()))
-        });
+        let cached = self
+            .store
+            .cached_findings(&loaded.plan_id, &key)
+            .and_then(|v| {
+                crate::wire::findings::report_from_json(&v, |c| check::by_code(c).map(|c| c.code()))
+            });
         if let Some(report) = cached {
             return Ok(report);
         }
-        let report = check::run_sized(
-            loaded.content(),
-            registry,
-            check::notes::issues(&loaded.notes()),
-            Some(loaded.encoded_len),
-        );
+        let report = self.check_fresh(loaded)?;
         if registry.is_none_or(|r| !r.fingerprint.is_empty()) {
-            self.store
-                .save_findings(loaded, &key, crate::wire::findings::report_json(&report));
+            self.store.save_findings(
+                &loaded.plan_id,
+                &key,
+                crate::wire::findings::report_json(&report),
+            );
         }
         Ok(report)
+    }
+
+    /// Every finding on a stored plan, computed now: what freeze, submit and
+    /// validate decide on (never a cache).
+    pub(crate) fn check_fresh(&self, loaded: &Loaded) -> Result<Report> {
+        Ok(check::run_sized(
+            loaded.content(),
+            self.registry()?,
+            check::notes::issues(&loaded.notes()),
+            Some(loaded.encoded_len),
+        ))
     }
 }
 

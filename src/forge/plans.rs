@@ -7,10 +7,9 @@ use crate::model::error::Error;
 use crate::model::error::ErrorKind;
 use crate::model::error::Result;
 use crate::model::ids;
-use crate::model::lifecycle::Meta;
 use crate::model::lifecycle::State;
 use crate::model::{Bounds, Content, Edge, Node, OpBody};
-use crate::store::{Loaded, Store};
+use crate::store::{Loaded, Start, Store};
 use crate::wire::codec::Document;
 
 /// One row of `list`.
@@ -71,11 +70,13 @@ impl Forge {
         if let Some(l) = label {
             check_label(l)?;
         }
-        let mut meta = Meta::new(&crate::model::clock::now());
-        meta.label = label.map(str::to_string);
-        meta.request = request.map(str::to_string);
+        let start = Start {
+            label: label.map(str::to_string),
+            request: request.map(str::to_string),
+            provenance: None,
+        };
         self.before_write()?;
-        self.store().create(&id, self.actor(), meta, vec![])
+        self.store().create(&id, self.actor(), start, vec![])
     }
 
     /// Every plan in the store.
@@ -118,21 +119,29 @@ impl Forge {
     pub(crate) fn clone_plan(&self, source: &str, new_id: &str, at: Option<u64>) -> Result<Echo> {
         check_plan_id(new_id)?;
         let parent = self.store().load_at_with_ops(source, at)?;
-        let mut ops = parent.ops()?.to_vec();
+        // The content ops only: the copy starts its own lifecycle.
+        let mut ops: Vec<crate::model::Op> = parent
+            .ops()?
+            .iter()
+            .filter(|o| o.body.is_content())
+            .cloned()
+            .collect();
+        crate::store::fold::sort_ops(&mut ops);
         if let Some(last) = ops.last_mut() {
             // A prefix may end inside a transaction; in the clone it is whole.
             last.tx_end = true;
         }
-        let mut meta = Meta::new(&crate::model::clock::now());
-        meta.label = parent.meta.label.clone();
-        meta.request = parent.meta.request.clone();
-        meta.provenance = Some(crate::model::Provenance::Clone {
-            parent: source.to_string(),
-            parent_digest: parent.digest.clone(),
-            parent_revision: parent.revision(),
-        });
+        let start = Start {
+            label: parent.meta.label.clone(),
+            request: parent.meta.request.clone(),
+            provenance: Some(crate::model::Provenance::Clone {
+                parent: source.to_string(),
+                parent_digest: parent.digest.clone(),
+                parent_revision: parent.revision(),
+            }),
+        };
         self.before_write()?;
-        let created = self.store().create_with_ops(new_id, meta, ops)?;
+        let created = self.store().create_copy(new_id, self.actor(), start, ops)?;
         let report = self.check(&created)?;
         let details = vec![
             format!(
@@ -184,12 +193,14 @@ impl Forge {
         if let Some(l) = &doc.label {
             check_label(l)?;
         }
-        let mut meta = Meta::new(&crate::model::clock::now());
-        meta.label = doc.label.clone();
-        meta.provenance = doc.provenance.clone();
+        let start = Start {
+            label: doc.label.clone(),
+            request: None,
+            provenance: doc.provenance.clone(),
+        };
         let bodies = import_bodies(doc.bounds, doc.nodes, doc.edges);
         self.before_write()?;
-        let loaded = self.store().create(&id, self.actor(), meta, bodies)?;
+        let loaded = self.store().create(&id, self.actor(), start, bodies)?;
         let counts = self.check(&loaded)?.counts();
         Ok(Imported {
             loaded,
@@ -204,7 +215,7 @@ impl Forge {
         // An earlier revision was editable when it was the latest: whatever
         // the plan became later (frozen, approved) was decided about later
         // content.
-        let state = if p.revision() < p.log.head {
+        let state = if p.revision() < p.head_revision {
             "editable"
         } else {
             p.meta.state.as_str()

@@ -14,7 +14,6 @@ use crate::model::Issue;
 use crate::model::error::Error;
 use crate::model::error::ErrorKind;
 use crate::model::error::Result;
-use crate::model::lifecycle::Meta;
 use crate::model::registry::Registry;
 use crate::model::remedy::Remedy;
 use crate::model::{DeclaredField, Map, OpBody, Provenance};
@@ -223,12 +222,14 @@ impl Forge {
             None => crate::model::mint::plan_id(),
         };
         check_plan_id(&plan_id)?;
-        let mut meta = Meta::new(&crate::model::clock::now());
-        meta.label = Some(label_of(&format!("{}: {}", t.id, t.summary)));
-        meta.provenance = Some(Provenance::Template {
-            template: t.id.clone(),
-            args: args.clone(),
-        });
+        let start = crate::store::Start {
+            label: Some(label_of(&format!("{}: {}", t.id, t.summary))),
+            request: None,
+            provenance: Some(Provenance::Template {
+                template: t.id.clone(),
+                args: args.clone(),
+            }),
+        };
         let mut bodies: Vec<OpBody> = nodes
             .into_iter()
             .map(|node| OpBody::AddNode { node })
@@ -244,7 +245,7 @@ impl Forge {
             bounds: t.bounds.unwrap_or_default(),
         });
         self.before_write()?;
-        let loaded = self.store().create(&plan_id, self.actor(), meta, bodies)?;
+        let loaded = self.store().create(&plan_id, self.actor(), start, bodies)?;
         let report = self.check(&loaded)?;
         Ok(Instantiated {
             outline: outline_of(&loaded, &report.issues),
@@ -286,8 +287,10 @@ impl Forge {
             }
         };
         let mut o = orchestrate_unstored(d, registry, &plan_id)?;
-        let mut meta = Meta::new(&crate::model::clock::now());
-        meta.label = Some(o.orchestration.label.clone());
+        let start = crate::store::Start {
+            label: Some(o.orchestration.label.clone()),
+            ..Default::default()
+        };
         let content = &o.orchestration.content;
         let mut bodies: Vec<OpBody> = content
             .nodes
@@ -306,7 +309,7 @@ impl Forge {
             bounds: content.bounds,
         });
         self.before_write()?;
-        let loaded = self.store().create(&plan_id, self.actor(), meta, bodies)?;
+        let loaded = self.store().create(&plan_id, self.actor(), start, bodies)?;
         let report = self.check(&loaded)?;
         o.digest = loaded.digest.clone();
         o.issues = report.issues;

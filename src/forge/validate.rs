@@ -219,7 +219,7 @@ impl Forge {
     /// Every finding on a stored plan, located in its export text.
     pub(crate) fn validate(&self, plan: &str, opts: &Options) -> Result<Target> {
         let loaded = self.load(plan)?;
-        let report = self.check(&loaded)?;
+        let report = self.check_fresh(&loaded)?;
         Ok(check_stored(&loaded, report, opts))
     }
 
@@ -236,9 +236,16 @@ impl Forge {
 /// copied.
 fn import_fold(doc: Document, plan_id: &str) -> (Content, Vec<Issue>, Option<Issue>) {
     let claimed = digest_issue(&doc, plan_id);
-    let bodies = super::plans::import_bodies(doc.bounds, doc.nodes, doc.edges);
+    let mut bodies = vec![crate::model::OpBody::CreatePlan {
+        label: None,
+        request: None,
+        provenance: doc.provenance,
+    }];
+    bodies.extend(super::plans::import_bodies(
+        doc.bounds, doc.nodes, doc.edges,
+    ));
     let ops = crate::store::transaction(ACTOR, plan_id, 0, bodies);
-    let folded = crate::store::fold::fold_owned(plan_id, ops, doc.provenance);
+    let folded = crate::store::fold::fold_owned(plan_id, ops);
     (
         folded.content,
         crate::check::notes::issues(&folded.notes),

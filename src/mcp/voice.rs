@@ -105,6 +105,10 @@ impl Voice for ToolVoice {
                 self.call("set_bounds", json!({"bounds": {bound.key(): value}}))
             ),
             Remedy::Freeze => self.call("freeze_plan", json!({})),
+            Remedy::Submit => self.call(
+                "submit_plan",
+                json!({"decidedBy": "<who approves, as the owner says>"}),
+            ),
             Remedy::Unfreeze => self.call("unfreeze_plan", json!({})),
             Remedy::Clone => {
                 let mut args = Map::new();

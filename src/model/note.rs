@@ -2,7 +2,8 @@
 //! checks word each as a finding (`check::notes`), so an issue code is
 //! declared and worded in one place, its check's file.
 
-use crate::model::{Edge, NodeKind};
+use crate::model::lifecycle::{Approval, State};
+use crate::model::{AuthorityClaim, Edge, NodeKind};
 
 /// A node as a note describes it: its kind and phase.
 #[derive(Debug, Clone, PartialEq)]
@@ -27,13 +28,80 @@ pub enum Note {
         lost: NodeSketch,
         kept: NodeSketch,
     },
-    /// Ops of an unfinished transaction were ignored.
-    TornTail { ops: usize },
-    /// A non-editable plan's content no longer hashes to its frozen digest.
-    DigestMismatch {
-        plan: String,
-        state: crate::model::lifecycle::State,
-        frozen: String,
-        actual: String,
+    /// Ops of unfinished transactions were ignored: how many, and the log
+    /// lines (1-based) they are on, at most 20.
+    TornTail { ops: usize, lines: Vec<usize> },
+    /// The approval on record does not hold: the plan is not executable.
+    ApprovalVoid {
+        approval: Approval,
+        by: OpRef,
+        reasons: Vec<VoidReason>,
     },
+    /// The plan's latest freeze does not hold: it is editable again.
+    FreezeNotHeld {
+        digest: String,
+        revision: u64,
+        by: OpRef,
+        reason: FreezeReason,
+    },
+}
+
+/// One op, as a note names it: who, when, what.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OpRef {
+    pub actor: String,
+    pub lamport: u64,
+    pub at: String,
+    /// The op's kind (`add_node`, `unfreeze`, …).
+    pub kind: &'static str,
+    /// The node it is about, if any.
+    pub node: Option<String>,
+}
+
+/// Ops named by a note: the first few, and how many in all.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct OpRefs {
+    pub first: Vec<OpRef>,
+    pub total: usize,
+}
+
+impl OpRefs {
+    /// How many a note names before saying "and N more".
+    pub const SHOWN: usize = 20;
+
+    pub fn push(&mut self, r: OpRef) {
+        if self.first.len() < OpRefs::SHOWN {
+            self.first.push(r);
+        }
+        self.total += 1;
+    }
+}
+
+/// Why an approval on record does not hold.
+#[derive(Debug, Clone, PartialEq)]
+pub enum VoidReason {
+    /// The plan was not reviewable where the approval stands in the log.
+    NotReviewable { state: State },
+    /// The record approves another plan.
+    OtherPlan { plan: String },
+    /// The record approves other content than the plan's.
+    DigestDiffers { approved: String, actual: String },
+    /// The record's authority set is not what the content requests.
+    AuthorityDiffers {
+        approved: Vec<AuthorityClaim>,
+        requested: Vec<AuthorityClaim>,
+    },
+    /// Content ops come after the approval.
+    ContentAfter(OpRefs),
+    /// The plan was unfrozen after it was approved.
+    UnfrozenAfter(OpRef),
+}
+
+/// Why a freeze does not hold.
+#[derive(Debug, Clone, PartialEq)]
+pub enum FreezeReason {
+    /// Content ops come after the freeze (a merge, a hand edit).
+    ContentAfter(OpRefs),
+    /// The freeze records a digest the content did not have where it stands.
+    DigestDiffers { actual: String },
 }

@@ -1,7 +1,8 @@
 //! The op log's entries (SPEC §2).
 
+use super::lifecycle::Approval;
 use super::node::{Edge, Node};
-use super::plan::Bounds;
+use super::plan::{Bounds, Provenance};
 use super::value::{Map, Value};
 
 /// One entry of a plan's op log.
@@ -52,6 +53,29 @@ pub enum OpBody {
     SetBounds {
         bounds: Bounds,
     },
+    // The lifecycle: ops like any other, so that two clones that append to
+    // one plan merge without conflict, and the fold proves every approval
+    // against the content it approved.
+    /// The plan comes to be: its label, the owner's request verbatim, and
+    /// where it came from (provenance, which is content).
+    CreatePlan {
+        label: Option<String>,
+        request: Option<String>,
+        provenance: Option<Provenance>,
+    },
+    SetLabel {
+        label: Option<String>,
+    },
+    /// The plan became reviewable at `revision`, bound to `digest`.
+    Freeze {
+        revision: u64,
+        digest: String,
+    },
+    Unfreeze,
+    /// The plan became executable: the whole approval record.
+    Approve {
+        approval: Approval,
+    },
 }
 
 impl OpBody {
@@ -65,7 +89,25 @@ impl OpBody {
             OpBody::AddEdge { .. } => "add_edge",
             OpBody::RemoveEdge { .. } => "remove_edge",
             OpBody::SetBounds { .. } => "set_bounds",
+            OpBody::CreatePlan { .. } => "create_plan",
+            OpBody::SetLabel { .. } => "set_label",
+            OpBody::Freeze { .. } => "freeze",
+            OpBody::Unfreeze => "unfreeze",
+            OpBody::Approve { .. } => "approve",
         }
+    }
+
+    /// Whether the op changes the plan's content (and so counts as a
+    /// revision); the others are the lifecycle and metadata.
+    pub fn is_content(&self) -> bool {
+        !matches!(
+            self,
+            OpBody::CreatePlan { .. }
+                | OpBody::SetLabel { .. }
+                | OpBody::Freeze { .. }
+                | OpBody::Unfreeze
+                | OpBody::Approve { .. }
+        )
     }
 
     /// The node an op is about, if any.

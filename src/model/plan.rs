@@ -104,6 +104,47 @@ impl Content {
         self.edges.iter().find(|e| e.id == id)
     }
 
+    /// The authority the plan requests: the union of the `authority` of
+    /// every call reachable from the entry (over any handle), deduplicated
+    /// and sorted by capability, scope, verb. Without exactly one entry,
+    /// nothing is reachable and nothing is requested.
+    pub fn requested_authority(&self) -> Vec<super::node::AuthorityClaim> {
+        let at = self.node_index();
+        let entries: Vec<usize> = (0..self.nodes.len())
+            .filter(|&i| self.nodes[i].kind == super::node::NodeKind::Entry)
+            .collect();
+        let [entry] = entries[..] else {
+            return Vec::new();
+        };
+        let mut succs: Vec<Vec<usize>> = vec![Vec::new(); self.nodes.len()];
+        for e in &self.edges {
+            if let (Some(&f), Some(&t)) = (at.get(e.from.as_str()), at.get(e.to.as_str())) {
+                succs[f].push(t);
+            }
+        }
+        let mut seen = vec![false; self.nodes.len()];
+        let mut stack = vec![entry];
+        seen[entry] = true;
+        while let Some(i) = stack.pop() {
+            for &t in &succs[i] {
+                if !seen[t] {
+                    seen[t] = true;
+                    stack.push(t);
+                }
+            }
+        }
+        let mut set: Vec<_> = self
+            .nodes
+            .iter()
+            .zip(&seen)
+            .filter(|(n, r)| **r && n.kind == super::node::NodeKind::Call)
+            .flat_map(|(n, _)| n.authority())
+            .collect();
+        set.sort();
+        set.dedup();
+        set
+    }
+
     /// Node positions by id (the first one, should a document repeat an id).
     pub fn node_index(&self) -> HashMap<&str, usize> {
         let mut m = HashMap::with_capacity(self.nodes.len());

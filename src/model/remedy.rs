@@ -115,6 +115,8 @@ pub enum Remedy {
         value: u64,
     },
     Freeze,
+    /// Freeze (when editable) and approve the plan as it is now.
+    Submit,
     Unfreeze,
     /// Copy the plan into a new editable one and work on the copy.
     Clone,
@@ -188,6 +190,7 @@ impl Remedy {
             Remedy::AddNode { .. } => "add_node",
             Remedy::SetBound { .. } => "set_bound",
             Remedy::Freeze => "freeze",
+            Remedy::Submit => "submit",
             Remedy::Unfreeze => "unfreeze",
             Remedy::Clone => "clone",
             Remedy::Outline => "outline",

@@ -1,23 +1,29 @@
 //! Writing a plan: a transaction's ops, and the write transaction that
-//! appends them under the plan's lock (state, expected revision and depth
-//! checked first); a metadata change under the lock; a plan created whole
-//! or removed whole under the store's lock.
+//! appends them under the plan's lock; a plan created whole or removed whole
+//! under the store's lock.
+//!
+//! The append is the one commit point: the lock and the plan folder are
+//! checked to be the ones at their paths right before it, the lines go at
+//! the file's real end, and nothing that can fail comes after it. A write
+//! that reports failure changed nothing; one that reports success changed
+//! exactly what it said.
 
 use super::Store;
-use super::atomic::{sync_dir, write_atomic};
+use super::atomic::sync_dir;
 use super::fold;
-use super::load::{Loaded, fold_and_digest};
+use super::load::{Loaded, finish};
+use super::lock::{self, LockGuard};
 use super::log::{self, LogInfo};
 use super::paths::{CURRENT_FILE, LOCK_FILE, META_FILE, OPS_FILE, refuse_special, refuse_symlink};
-use super::{checkpoint, lock};
 use crate::model::error::Error;
 use crate::model::error::ErrorKind;
 use crate::model::error::Result;
 use crate::model::ids;
-use crate::model::lifecycle::{Meta, State};
+use crate::model::lifecycle::State;
 use crate::model::remedy::Remedy;
-use crate::model::{Op, OpBody};
+use crate::model::{Op, OpBody, Provenance};
 use std::fs;
+use std::path::Path;
 
 /// Builds the ops of one transaction: lamports R+1…R+k, one tx id, the last
 /// op closing it.
@@ -55,6 +61,43 @@ pub(crate) fn transaction_labeled(
         .collect()
 }
 
+/// What a new plan starts with (its `create_plan` op).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Start {
+    pub(crate) label: Option<String>,
+    pub(crate) request: Option<String>,
+    pub(crate) provenance: Option<Provenance>,
+}
+
+impl Start {
+    fn body(self) -> OpBody {
+        OpBody::CreatePlan {
+            label: self.label,
+            request: self.request,
+            provenance: self.provenance,
+        }
+    }
+}
+
+/// What a write may change.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Write {
+    /// Content: refused unless the plan is editable.
+    Content,
+    /// The lifecycle: the builder decides what the state allows.
+    Lifecycle,
+}
+
+/// How many times a write is retried when its lock or plan folder was
+/// replaced while it waited.
+const RETRIES: usize = 50;
+
+/// The identity of a file or folder: (device, inode).
+fn identity(path: &Path) -> Option<(u64, u64)> {
+    use std::os::unix::fs::MetadataExt;
+    fs::symlink_metadata(path).ok().map(|m| (m.dev(), m.ino()))
+}
+
 impl Store {
     /// Runs one write transaction on a plan under its lock: checks the state
     /// and the expected revision, asks `build` for the ops (it sees the plan
@@ -70,7 +113,7 @@ impl Store {
     where
         F: FnOnce(&Loaded) -> Result<Vec<OpBody>>,
     {
-        self.commit_labeled(id, actor, expect_rev, "", build)
+        self.write(id, actor, expect_rev, "", Write::Content, build)
     }
 
     /// As [`commit`](Self::commit), with a tx id starting with `label`.
@@ -85,12 +128,66 @@ impl Store {
     where
         F: FnOnce(&Loaded) -> Result<Vec<OpBody>>,
     {
+        self.write(id, actor, expect_rev, label, Write::Content, build)
+    }
+
+    /// A lifecycle transition (freeze, unfreeze, approve): `build` sees the
+    /// plan under the lock and says which op, if any, to append.
+    pub(crate) fn commit_lifecycle<F>(&self, id: &str, actor: &str, build: F) -> Result<Loaded>
+    where
+        F: FnOnce(&Loaded) -> Result<Vec<OpBody>>,
+    {
+        Ok(self.write(id, actor, None, "", Write::Lifecycle, build)?.0)
+    }
+
+    fn write<F>(
+        &self,
+        id: &str,
+        actor: &str,
+        expect_rev: Option<u64>,
+        label: &str,
+        kind: Write,
+        build: F,
+    ) -> Result<(Loaded, Vec<Op>)>
+    where
+        F: FnOnce(&Loaded) -> Result<Vec<OpBody>>,
+    {
         let dir = self.plan_dir(id)?;
-        if !dir.join(META_FILE).exists() {
-            return Err(self.unknown_plan(id));
+        for _ in 0..RETRIES {
+            if !self.exists(id) {
+                return Err(self.unknown_plan(id));
+            }
+            refuse_symlink(&dir)?;
+            let folder = identity(&dir);
+            let guard = lock::acquire(&dir.join(LOCK_FILE), &format!("plan {id}"))?;
+            // A plan removed (and made again) while we waited is another
+            // plan: start over on the one at the path now.
+            if identity(&dir) != folder || !guard.still_held() {
+                continue;
+            }
+            return self.write_locked(id, actor, expect_rev, label, kind, build, &guard, folder);
         }
-        refuse_symlink(&dir)?;
-        let _guard = lock::acquire(&dir.join(LOCK_FILE), &format!("plan {id}"))?;
+        Err(replaced(id))
+    }
+
+    /// The write under the lock. When the lock or the folder was replaced
+    /// before the append, nothing is written and the write fails.
+    #[allow(clippy::too_many_arguments)]
+    fn write_locked<F>(
+        &self,
+        id: &str,
+        actor: &str,
+        expect_rev: Option<u64>,
+        label: &str,
+        kind: Write,
+        build: F,
+        guard: &LockGuard,
+        folder: Option<(u64, u64)>,
+    ) -> Result<(Loaded, Vec<Op>)>
+    where
+        F: FnOnce(&Loaded) -> Result<Vec<OpBody>>,
+    {
+        let dir = self.plan_dir(id)?;
         // A labelled transaction (undo) reads history; others need only the
         // folded plan.
         let before = if label.is_empty() {
@@ -98,7 +195,9 @@ impl Store {
         } else {
             self.load_with_ops(id)?
         };
-        ensure_editable(&before)?;
+        if kind == Write::Content {
+            ensure_editable(&before)?;
+        }
         if let Some(want) = expect_rev
             && want != before.revision()
         {
@@ -106,17 +205,17 @@ impl Store {
                 ErrorKind::RevisionMoved,
                 format!("plan {id} is at revision {}, not {want}: someone changed it since you read it", before.revision()),
             )
-            .with_help("read the plan again (status, outline or read) and redo the change against the new revision"));
+            .on_plan(id)
+            .fix(Remedy::Status.when("read the plan again and redo the change against the new revision")));
         }
         let bodies = build(&before)?;
         if bodies.is_empty() {
             return Ok((before, Vec::new()));
         }
         refuse_too_deep(&bodies)?;
-        // New ops must sort after every op in the log. A log planforge wrote
-        // numbers its ops 1, 2, 3 … so that is the revision (SPEC §2); a log
-        // with lines removed or edited by hand can hold higher lamports, and
-        // ops numbered from the revision would sort before them and be lost.
+        // New ops must sort after every op in the log: numbered from the
+        // highest lamport in it (a log with lines removed, edited or merged
+        // can hold lamports above its revision count).
         let base = before.revision().max(before.log.max_lamport);
         if base.saturating_add(bodies.len() as u64) > crate::model::value::MAX_SAFE_INTEGER as u64 {
             return Err(Error::new(
@@ -130,105 +229,96 @@ impl Store {
             .with_help("the log was edited by hand; export the plan and import the document under a new id"));
         }
         let ops = transaction_labeled(actor, id, base, label, bodies);
-        log::append(&dir.join(OPS_FILE), &before.log, &ops)?;
-        let mut meta = before.meta.clone();
-        meta.updated_at = crate::model::clock::now();
-        write_atomic(
-            &dir.join(META_FILE),
-            crate::wire::json::pretty(&meta.to_json()).as_bytes(),
-        )?;
-        // The new ops sort after every older one (their lamports are above
-        // every lamport in the log), so they apply on top of the fold already
-        // made.
-        let mut before = before;
+        // An earlier planforge's plan: its meta.json becomes ops, here.
+        let mut lines: Vec<Op> = before.upgrade.clone();
+        lines.extend(ops.iter().cloned());
+        // Unfinished lines inside the log are dropped by rewriting it.
+        let kept = match &before.ops {
+            _ if !before.log.unfinished_inside => Vec::new(),
+            Some(ops) => ops.clone(),
+            None => self.load_with_ops(id)?.ops.take().unwrap_or_default(),
+        };
+        if identity(&dir) != folder || !guard.still_held() {
+            return Err(replaced(id));
+        }
+        log::append(&dir.join(OPS_FILE), &before.log, &kept, &lines)?;
+        if !before.upgrade.is_empty() {
+            // The log holds everything meta.json said; a failure to remove
+            // it changes nothing (the log's create_plan wins).
+            let _ = fs::remove_file(dir.join(META_FILE));
+        }
+        Ok((self.after(id, before, &lines), ops))
+    }
+
+    /// The plan after `lines` were appended to `before`'s log.
+    fn after(&self, id: &str, mut before: Loaded, lines: &[Op]) -> Loaded {
         let folded = std::mem::replace(&mut before.folded, fold::Folded::empty(id));
-        let after = match fold::fold_after(folded, before.log.max_lamport, &ops) {
-            Some(folded) => {
-                let (digest, encoded_len) = crate::wire::jcs::digest(&folded.content);
-                let max_lamport = ops
-                    .iter()
-                    .map(|o| o.lamport)
-                    .max()
-                    .unwrap_or(0)
-                    .max(before.log.max_lamport);
-                let log = LogInfo {
-                    max_lamport,
-                    unfinished: 0,
-                    head: before.log.head + ops.len() as u64,
-                    ..before.log
-                };
-                let kept = before.ops.take().map(|mut all| {
-                    all.extend(ops.iter().cloned());
-                    all
-                });
-                // Under the lock the file is ours: its stamp now is exact.
-                let stamp = checkpoint::log_stamp(&dir.join(OPS_FILE));
-                Loaded {
-                    plan_id: id.to_string(),
-                    meta,
-                    log,
-                    ops: kept,
-                    folded,
-                    digest,
-                    encoded_len,
-                    stamp,
-                    cached: None,
-                    leak: self.one_shot,
-                }
-            }
+        let max_lamport = lines
+            .iter()
+            .map(|o| o.lamport)
+            .max()
+            .unwrap_or(0)
+            .max(before.log.max_lamport);
+        let log = LogInfo {
+            max_lamport,
+            unfinished: 0,
+            unfinished_lines: Vec::new(),
+            unfinished_inside: false,
+            head: before.log.head + lines.len() as u64,
+            ..before.log.clone()
+        };
+        let kept = before.ops.take().map(|mut all| {
+            all.extend(lines.iter().cloned());
+            all
+        });
+        // The new ops sort after every older one (their lamports are above
+        // every lamport in the log), so they apply on top of the fold made;
+        // else the log is read again.
+        match fold::fold_after(folded, before.log.max_lamport, lines) {
+            Some(f) => finish(id, f, log, kept, Vec::new(), self.one_shot),
             None => {
                 drop(before);
-                let mut reloaded = self.load(id)?;
-                reloaded.meta = meta;
-                reloaded
+                self.load(id).unwrap_or_else(|_| {
+                    finish(id, fold::Folded::empty(id), log, None, Vec::new(), self.one_shot)
+                })
             }
-        };
-        Ok((after, ops))
-    }
-
-    /// Changes a plan's metadata (lifecycle transitions) under its lock.
-    pub(crate) fn update_meta<F>(&self, id: &str, change: F) -> Result<Loaded>
-    where
-        F: FnOnce(&Loaded, &mut Meta) -> Result<()>,
-    {
-        let dir = self.plan_dir(id)?;
-        if !dir.join(META_FILE).exists() {
-            return Err(self.unknown_plan(id));
         }
-        refuse_symlink(&dir)?;
-        let _guard = lock::acquire(&dir.join(LOCK_FILE), &format!("plan {id}"))?;
-        let mut loaded = self.load(id)?;
-        let mut meta = loaded.meta.clone();
-        change(&loaded, &mut meta)?;
-        meta.updated_at = crate::model::clock::now();
-        write_atomic(
-            &dir.join(META_FILE),
-            crate::wire::json::pretty(&meta.to_json()).as_bytes(),
-        )?;
-        loaded.meta = meta;
-        Ok(loaded)
     }
 
-    /// Creates a plan from a first transaction (no ops: an empty plan).
+    /// Creates a plan from its start and a first transaction.
     pub(crate) fn create(
         &self,
         id: &str,
         actor: &str,
-        meta: Meta,
+        start: Start,
         bodies: Vec<OpBody>,
     ) -> Result<Loaded> {
-        let ops = if bodies.is_empty() {
-            Vec::new()
-        } else {
-            transaction(actor, id, 0, bodies)
-        };
-        self.create_with_ops(id, meta, ops)
+        let mut all = vec![start.body()];
+        all.extend(bodies);
+        self.create_with_ops(id, transaction(actor, id, 0, all))
     }
 
-    /// Creates a plan holding exactly `ops` (complete transactions). The
-    /// folder is built under a temporary name inside the store and renamed
-    /// into place, so a plan appears whole or not at all.
-    pub(crate) fn create_with_ops(&self, id: &str, meta: Meta, ops: Vec<Op>) -> Result<Loaded> {
+    /// Creates a plan holding `ops` (a copy of another plan's content ops,
+    /// complete transactions) after its own `create_plan`.
+    pub(crate) fn create_copy(
+        &self,
+        id: &str,
+        actor: &str,
+        start: Start,
+        ops: Vec<Op>,
+    ) -> Result<Loaded> {
+        let mut first = transaction(actor, id, 0, vec![start.body()]);
+        // Before every copied op.
+        first[0].lamport = 0;
+        first[0].op_id = format!("{actor}:{id}:0:{}", first[0].tx);
+        first.extend(ops);
+        self.create_with_ops(id, first)
+    }
+
+    /// Creates a plan holding exactly `ops` (complete transactions, with its
+    /// `create_plan`). The folder is built under a temporary name inside the
+    /// store and renamed into place, so a plan appears whole or not at all.
+    pub(crate) fn create_with_ops(&self, id: &str, ops: Vec<Op>) -> Result<Loaded> {
         let dir = self.plan_dir(id)?;
         // The commands that create a plan then make it current: a `current`
         // that cannot be written refuses before anything is created, not after.
@@ -247,12 +337,6 @@ impl Store {
             .tempdir_in(&self.root)
             .map_err(|e| Error::io("create a temporary folder in", &self.root, &e))?;
         log::write_new(&tmp.path().join(OPS_FILE), &ops)?;
-        let meta_text = crate::wire::json::pretty(&meta.to_json());
-        let mp = tmp.path().join(META_FILE);
-        fs::write(&mp, meta_text).map_err(|e| Error::io("write", &mp, &e))?;
-        fs::File::open(&mp)
-            .and_then(|f| f.sync_all())
-            .map_err(|e| Error::io("sync", &mp, &e))?;
         sync_dir(tmp.path());
         let tmp_path = tmp.keep();
         if let Err(e) = fs::rename(&tmp_path, &dir) {
@@ -260,32 +344,19 @@ impl Store {
             return Err(Error::io("move the new plan into", &dir, &e));
         }
         sync_dir(&self.root);
-        let (folded, digest, encoded_len) = fold_and_digest(id, &ops, &meta);
         let info = LogInfo {
             max_lamport: ops.iter().map(|o| o.lamport).max().unwrap_or(0),
             ends_with_newline: true,
             head: ops.len() as u64,
             ..LogInfo::default()
         };
-        let stamp = checkpoint::log_stamp(&dir.join(OPS_FILE));
-        Ok(Loaded {
-            plan_id: id.to_string(),
-            meta,
-            log: info,
-            ops: Some(ops),
-            folded,
-            digest,
-            encoded_len,
-            stamp,
-            cached: None,
-            leak: self.one_shot,
-        })
+        Ok(finish(id, fold::fold(id, &ops), info, Some(ops), Vec::new(), self.one_shot))
     }
 
     /// Deletes a plan: renamed aside first, so readers see it whole or gone.
     pub(crate) fn remove(&self, id: &str) -> Result<()> {
         let dir = self.plan_dir(id)?;
-        if !dir.join(META_FILE).exists() {
+        if !self.exists(id) {
             return Err(self.unknown_plan(id));
         }
         refuse_symlink(&dir)?;
@@ -302,6 +373,16 @@ impl Store {
         }
         Ok(())
     }
+}
+
+/// A write whose lock file or plan folder was replaced under it: nothing
+/// was written.
+fn replaced(id: &str) -> Error {
+    Error::new(
+        ErrorKind::StoreBusy,
+        format!("plan {id}: its lock file or folder was replaced while this write held it (something removed the lock, or the plan was removed and made again); nothing was written"),
+    )
+    .with_help("retry; if it keeps happening, stop whatever removes the plan's lock file (a clean of ignored files, a sync tool)")
 }
 
 /// Refuses a definition nested deeper than a plan can hold: written anyway,
@@ -330,84 +411,21 @@ fn refuse_too_deep<'a>(bodies: impl IntoIterator<Item = &'a OpBody>) -> Result<(
 }
 
 /// Refuses writes to a plan that is not editable, saying how to proceed.
-pub(crate) fn ensure_editable(p: &Loaded) -> Result<()> {
+pub fn ensure_editable(p: &Loaded) -> Result<()> {
     match p.meta.state {
         State::Editable => Ok(()),
         State::Reviewable => Err(Error::new(
             ErrorKind::NotEditable,
-            format!(
-                "plan {} is reviewable (frozen at revision {}); its content cannot change",
-                p.plan_id,
-                p.revision()
-            ),
+            format!("plan {} is reviewable (frozen at revision {}); its content cannot change", p.plan_id, p.revision()),
         )
         .on_plan(&p.plan_id)
         .fix(Remedy::Unfreeze.when("to edit it again (the freeze is then undone)"))
         .with_help("or submit it as it is")),
         State::Executable => Err(Error::new(
             ErrorKind::NotEditable,
-            format!(
-                "plan {} is executable (approved); nothing can change it, ever",
-                p.plan_id
-            ),
+            format!("plan {} is executable (approved); nothing can change it, ever", p.plan_id),
         )
         .on_plan(&p.plan_id)
         .fix(Remedy::Clone.when("to keep working on a copy"))),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::model::{Node, NodeKind, Value};
-    use crate::wire::codec::MAX_DEFINITION_DEPTH;
-
-    /// A definition `{"x": [[…]]}` exactly `depth` levels deep.
-    fn nested(depth: usize) -> crate::model::value::Map {
-        let mut v = Value::Array(Vec::new());
-        for _ in 2..depth {
-            v = Value::Array(vec![v]);
-        }
-        let mut m = crate::model::value::Map::new();
-        m.insert("x".into(), v);
-        m
-    }
-
-    fn add(store: &Store, id: &str, depth: usize) -> Result<(Loaded, Vec<Op>)> {
-        store.commit("plan-d", "t", None, |_| {
-            Ok(vec![OpBody::AddNode {
-                node: Node {
-                    id: id.into(),
-                    phase: None,
-                    kind: NodeKind::Join,
-                    definition: nested(depth),
-                },
-            }])
-        })
-    }
-
-    #[test]
-    fn a_definition_deeper_than_a_plan_holds_is_refused_before_it_is_written() {
-        let dir = tempfile::tempdir().unwrap();
-        let (store, _) = Store::init(dir.path(), crate::registry::DEFAULT_REGISTRY_YAML).unwrap();
-        store
-            .create("plan-d", "t", Meta::new("2026-01-01T00:00:00Z"), vec![])
-            .unwrap();
-        assert_eq!(crate::wire::codec::map_depth(&nested(7)), 7);
-        let e = add(&store, "deep", MAX_DEFINITION_DEPTH + 1).unwrap_err();
-        assert_eq!(e.kind, ErrorKind::InvalidInput, "{}", e.message);
-        assert_eq!(store.load("plan-d").unwrap().revision(), 0);
-        // At the bound it is written, the plan loads, and its export reads
-        // back, as JSON and as YAML.
-        add(&store, "edge", MAX_DEFINITION_DEPTH).unwrap();
-        let p = store.load("plan-d").unwrap();
-        assert_eq!(p.revision(), 1);
-        let doc = crate::wire::codec::document_json(p.content(), None, None, None);
-        let json = crate::wire::json::pretty(&doc);
-        let back = crate::wire::codec::document(&json, crate::wire::Syntax::Json).unwrap();
-        assert_eq!(back.nodes, p.content().nodes);
-        let yaml = crate::wire::json::yaml(&doc);
-        let back = crate::wire::codec::document(&yaml, crate::wire::Syntax::Yaml).unwrap();
-        assert_eq!(back.nodes, p.content().nodes);
     }
 }

@@ -1,9 +1,9 @@
-//! Reading a plan: its metadata and op log, folded (at a revision, or
-//! current), digested, with the checkpoint that spares an unchanged log the
-//! digest and the checks.
+//! Reading a plan: its op log, folded (at a revision, or current) into
+//! content and lifecycle, and digested. A plan written by an earlier
+//! planforge keeps its lifecycle in `meta.json`; it is read as the ops it
+//! stands for (see `upgrade`), so it folds like any other.
 
 use super::Store;
-use super::checkpoint;
 use super::fold::{self, Folded};
 use super::log::{self, Log, LogInfo};
 use super::paths::{META_FILE, OPS_FILE, refuse_special, refuse_symlink};
@@ -20,20 +20,23 @@ use std::path::Path;
 #[derive(Debug, Clone)]
 pub(crate) struct Loaded {
     pub(crate) plan_id: String,
+    /// The lifecycle and metadata, as the fold derives them.
     pub(crate) meta: Meta,
     /// Where the log file stands (for the next writer).
     pub(crate) log: LogInfo,
-    /// Ops of complete transactions, in log order (revision N = the first
-    /// N); kept only when asked for (see [`Loaded::ops`]).
+    /// Ops of complete transactions, in log order; kept only when asked for
+    /// (see [`Loaded::ops`]).
     pub(super) ops: Option<Vec<Op>>,
     pub(crate) folded: Folded,
     pub(crate) digest: String,
     /// Byte length of the canonical text the digest hashes.
     pub(crate) encoded_len: usize,
-    /// The log file's (length, mtime) this was read from, when exact.
-    pub(super) stamp: Option<(u64, u128)>,
-    /// Findings cached in the checkpoint, with their key.
-    pub(super) cached: Option<(String, serde_json::Value)>,
+    /// The ops an earlier planforge's `meta.json` stands for, which the next
+    /// write appends for real (then `meta.json` goes).
+    pub(super) upgrade: Vec<Op>,
+    /// The plan's latest revision (above `revision()` when loaded at an
+    /// earlier one).
+    pub(crate) head_revision: u64,
     /// Left to the operating system when dropped ([`Store::one_shot`]).
     pub(super) leak: bool,
 }
@@ -51,37 +54,31 @@ impl Drop for Loaded {
 }
 
 impl Loaded {
-    /// Assembles a loaded plan (for stores' tests and in-memory plans).
+    /// Assembles a loaded plan from folded ops (for tests and in-memory
+    /// plans).
     #[cfg(test)]
-    pub(crate) fn new(
-        plan_id: &str,
-        meta: Meta,
-        log: LogInfo,
-        ops: Option<Vec<Op>>,
-        folded: Folded,
-        digest: String,
-        encoded_len: usize,
-    ) -> Loaded {
-        Loaded {
-            plan_id: plan_id.to_string(),
-            meta,
-            log,
-            ops,
-            folded,
-            digest,
-            encoded_len,
-            stamp: None,
-            cached: None,
-            leak: false,
-        }
+    pub(crate) fn of(plan_id: &str, ops: Vec<Op>) -> Loaded {
+        let log = LogInfo {
+            max_lamport: ops.iter().map(|o| o.lamport).max().unwrap_or(0),
+            ends_with_newline: true,
+            head: ops.len() as u64,
+            ..LogInfo::default()
+        };
+        finish(plan_id, fold::fold(plan_id, &ops), log, Some(ops), Vec::new(), false)
     }
 
-    /// Findings cached for this exact plan under `key`, if any.
-    pub(crate) fn cached_findings(&self, key: &str) -> Option<&serde_json::Value> {
-        self.cached
-            .as_ref()
-            .filter(|(k, _)| k == key)
-            .map(|(_, r)| r)
+    /// A loaded plan holding exactly `content` (for tests of what reads it).
+    #[cfg(test)]
+    pub(crate) fn of_content(content: Content) -> Loaded {
+        let plan_id = content.plan_id.clone();
+        finish(
+            &plan_id,
+            Folded::of_content(content),
+            LogInfo::default(),
+            None,
+            Vec::new(),
+            false,
+        )
     }
 
     /// The ops of complete transactions, in log order. Only plans loaded with
@@ -106,50 +103,40 @@ impl Loaded {
         self.meta.state
     }
 
-    /// What the fold noticed, plus the integrity check of a non-editable
-    /// plan: its content must still hash to the digest recorded at freeze.
+    /// What the fold noticed: about the content, the lifecycle, and the log.
     pub(crate) fn notes(&self) -> Vec<Note> {
-        let mut out = self.folded.notes.clone();
-        if self.meta.state != State::Editable
-            && let Some(f) = &self.meta.frozen
-            && f.digest != self.digest
-        {
-            out.push(Note::DigestMismatch {
-                plan: self.plan_id.clone(),
-                state: self.meta.state,
-                frozen: f.digest.clone(),
-                actual: self.digest.clone(),
-            });
-        }
-        out
+        self.folded.notes.clone()
     }
 }
 
-/// Folds ops with a plan's provenance and digests the result.
-pub(crate) fn fold_and_digest(plan_id: &str, ops: &[Op], meta: &Meta) -> (Folded, String, usize) {
-    let folded = fold::fold(plan_id, ops, meta.provenance.clone());
-    let (digest, len) = crate::wire::jcs::digest(&folded.content);
-    (folded, digest, len)
+/// A fold, digested, as a loaded plan.
+pub(super) fn finish(
+    plan_id: &str,
+    mut folded: Folded,
+    log: LogInfo,
+    ops: Option<Vec<Op>>,
+    upgrade: Vec<Op>,
+    leak: bool,
+) -> Loaded {
+    let (digest, encoded_len) = folded
+        .digest
+        .take()
+        .unwrap_or_else(|| crate::wire::jcs::digest(&folded.content));
+    Loaded {
+        plan_id: plan_id.to_string(),
+        meta: folded.meta.clone(),
+        log,
+        ops,
+        head_revision: folded.content.revision,
+        folded,
+        digest,
+        encoded_len,
+        upgrade,
+        leak,
+    }
 }
 
 impl Store {
-    fn read_meta(&self, id: &str, dir: &Path) -> Result<Meta> {
-        refuse_symlink(dir)?;
-        let path = dir.join(META_FILE);
-        refuse_special(&path)?;
-        let text = match fs::read_to_string(&path) {
-            Ok(t) => t,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(self.unknown_plan(id)),
-            Err(e) => {
-                return Err(Error::new(
-                    ErrorKind::CorruptStore,
-                    format!("could not read {}: {e}", path.display()),
-                ));
-            }
-        };
-        Meta::parse(&text, &format!("{id}/{META_FILE}"))
-    }
-
     /// Loads and folds a plan at its current revision (without keeping its
     /// ops).
     pub(crate) fn load(&self, id: &str) -> Result<Loaded> {
@@ -161,8 +148,8 @@ impl Store {
         self.load_impl(id, None, true)
     }
 
-    /// Loads a plan folded at `revision` (its first N ops), or at its current
-    /// revision.
+    /// Loads a plan folded at `revision` (its first N content ops in fold
+    /// order), or at its current revision.
     pub(crate) fn load_at(&self, id: &str, revision: Option<u64>) -> Result<Loaded> {
         self.load_impl(id, revision, false)
     }
@@ -172,99 +159,88 @@ impl Store {
         self.load_impl(id, revision, true)
     }
 
+    /// The log of a plan and, for a plan an earlier planforge wrote, the ops
+    /// its `meta.json` stands for.
+    pub(super) fn read_log(&self, id: &str, dir: &Path) -> Result<(Log, Vec<Op>)> {
+        refuse_symlink(dir)?;
+        let ops_path = dir.join(OPS_FILE);
+        let meta_path = dir.join(META_FILE);
+        refuse_special(&ops_path)?;
+        refuse_special(&meta_path)?;
+        let has_log = ops_path.is_file();
+        let has_meta = meta_path.is_file();
+        if !has_log && !has_meta {
+            return Err(self.unknown_plan(id));
+        }
+        let log = log::read(&ops_path, id)?;
+        let created = log
+            .ops
+            .iter()
+            .any(|o| matches!(o.body, crate::model::OpBody::CreatePlan { .. }));
+        let upgrade = if has_meta && !created {
+            let meta = read_meta(id, &meta_path)?;
+            super::upgrade::ops_for(id, &meta, &log.ops)
+        } else {
+            Vec::new()
+        };
+        Ok((log, upgrade))
+    }
+
     fn load_impl(&self, id: &str, revision: Option<u64>, keep_ops: bool) -> Result<Loaded> {
         let dir = self.plan_dir(id)?;
-        let meta = self.read_meta(id, &dir)?;
-        let ops_path = dir.join(OPS_FILE);
-        refuse_special(&ops_path)?;
-        // Stat before reading: a write in between changes the length.
-        let stamp = checkpoint::log_stamp(&ops_path);
-        let Log { mut ops, info } = log::read(&ops_path, id)?;
-        let stamp = stamp.filter(|(len, _)| *len == info.len);
-        let whole = match revision {
-            Some(r) if r > ops.len() as u64 => {
+        let (Log { ops, info }, upgrade) = self.read_log(id, &dir)?;
+        let mut all = ops;
+        all.extend(upgrade.iter().cloned());
+        let head = fold::revisions(&all);
+        let all = match revision {
+            Some(r) if r > head => {
                 return Err(Error::new(
                     ErrorKind::UnknownRevision,
-                    format!(
-                        "plan {id} has no revision {r}; its revisions run from 0 to {}",
-                        ops.len()
-                    ),
+                    format!("plan {id} has no revision {r}; its revisions run from 0 to {head}"),
                 ));
             }
-            Some(r) if r < ops.len() as u64 => {
-                ops.truncate(r as usize);
-                false
-            }
-            _ => true,
+            Some(r) if r < head => fold::at_revision(all, r),
+            _ => all,
         };
+        let whole = revision.is_none_or(|r| r >= head);
         let (mut folded, ops) = if keep_ops {
-            (fold::fold(id, &ops, meta.provenance.clone()), Some(ops))
+            (fold::fold(id, &all), Some(all))
         } else {
-            (fold::fold_owned(id, ops, meta.provenance.clone()), None)
-        };
-        // The digest of an unchanged log is in the checkpoint.
-        let saved = if whole {
-            stamp.and_then(|_| checkpoint::read(&dir))
-        } else {
-            None
-        };
-        let fresh = saved.filter(|c| {
-            Some((c.log_len, c.log_modified)) == stamp && c.revision == folded.content.revision
-        });
-        let (digest, encoded_len, cached) = match fresh {
-            Some(c) => (c.digest, c.encoded_len, c.findings),
-            None => {
-                let (digest, encoded_len) = crate::wire::jcs::digest(&folded.content);
-                if whole && let Some((log_len, log_modified)) = stamp {
-                    let c = checkpoint::Checkpoint {
-                        log_len,
-                        log_modified,
-                        revision: folded.content.revision,
-                        digest: digest.clone(),
-                        encoded_len,
-                        findings: None,
-                    };
-                    checkpoint::write(&dir, &c);
-                }
-                (digest, encoded_len, None)
-            }
+            (fold::fold_owned(id, all), None)
         };
         if whole && info.unfinished > 0 {
             folded.notes.push(Note::TornTail {
                 ops: info.unfinished,
+                lines: info.unfinished_lines.clone(),
             });
         }
-        Ok(Loaded {
-            plan_id: id.to_string(),
-            meta,
-            log: info,
-            ops,
-            folded,
-            digest,
-            encoded_len,
-            stamp: if whole { stamp } else { None },
-            cached,
-            leak: self.one_shot,
-        })
+        let mut loaded = finish(id, folded, info, ops, upgrade, self.one_shot);
+        loaded.head_revision = head;
+        Ok(loaded)
+    }
+
+    /// The findings the checkpoint keeps for `key`, if any (read commands
+    /// only: verdicts never come from a cache).
+    pub(crate) fn cached_findings(&self, plan: &str, key: &str) -> Option<serde_json::Value> {
+        super::checkpoint::read(&self.plan_dir(plan).ok()?, key)
     }
 
     /// Keeps a plan's findings in its checkpoint, valid under `key` (the
-    /// caller's digest of everything the findings depend on).
-    pub(crate) fn save_findings(&self, loaded: &Loaded, key: &str, findings: serde_json::Value) {
-        let Some((log_len, log_modified)) = loaded.stamp else {
-            return;
-        };
-        let Ok(dir) = self.plan_dir(&loaded.plan_id) else {
-            return;
-        };
-        let c = checkpoint::Checkpoint {
-            log_len,
-            log_modified,
-            revision: loaded.revision(),
-            digest: loaded.digest.clone(),
-            encoded_len: loaded.encoded_len,
-            findings: Some((key.to_string(), findings)),
-        };
-        checkpoint::write(&dir, &c);
+    /// caller's hash of everything the findings depend on).
+    pub(crate) fn save_findings(&self, plan: &str, key: &str, findings: serde_json::Value) {
+        if let Ok(dir) = self.plan_dir(plan) {
+            super::checkpoint::write(&dir, key, findings);
+        }
     }
+}
+
+/// An earlier planforge's `meta.json`.
+fn read_meta(id: &str, path: &Path) -> Result<Meta> {
+    let text = fs::read_to_string(path).map_err(|e| {
+        Error::new(
+            ErrorKind::CorruptStore,
+            format!("could not read {}: {e}", path.display()),
+        )
+    })?;
+    Meta::parse(&text, &format!("{id}/{META_FILE}"))
 }

@@ -15,6 +15,25 @@ use std::time::{Duration, Instant};
 #[derive(Debug)]
 pub(crate) struct LockGuard {
     file: File,
+    path: std::path::PathBuf,
+}
+
+impl LockGuard {
+    /// Whether the lock file this guard holds is still the one at its path:
+    /// a lock file removed (`git clean -X`) or replaced while held no longer
+    /// keeps other writers out, so a writer checks before it commits.
+    pub(crate) fn still_held(&self) -> bool {
+        same_file(&self.file, &self.path)
+    }
+}
+
+/// Whether `path` names the file `file` has open.
+fn same_file(file: &File, path: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    match (file.metadata(), std::fs::symlink_metadata(path)) {
+        (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+        _ => false,
+    }
 }
 
 impl Drop for LockGuard {
@@ -46,21 +65,34 @@ pub(crate) fn acquire(path: &Path, what: &str) -> Result<LockGuard> {
         )
         .with_help("remove the link; planforge recreates the lock file when it needs it"));
     }
-    let file = OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .read(true)
-        .write(true)
-        .open(path)
-        .map_err(|e| Error::io("open the lock file", path, &e))?;
+    if std::fs::symlink_metadata(path).is_ok_and(|m| !m.is_file()) {
+        return Err(Error::new(
+            ErrorKind::CorruptStore,
+            format!(
+                "{} is not an ordinary file (a folder, pipe or device), so it cannot serve as a lock",
+                path.display()
+            ),
+        )
+        .with_help("remove it; planforge recreates the lock file when it needs it"));
+    }
     let limit = wait_limit();
     let start = Instant::now();
     let mut pause = Duration::from_millis(2);
+    let mut file = open(path)?;
     loop {
         match file.try_lock() {
+            // A lock file removed or replaced while we waited is not the
+            // lock any more: take the one at the path now.
+            Ok(()) if !same_file(&file, path) && start.elapsed() < limit => {
+                let _ = file.unlock();
+                file = open(path)?;
+            }
             Ok(()) => {
                 hold_for_tests();
-                return Ok(LockGuard { file });
+                return Ok(LockGuard {
+                    file,
+                    path: path.to_path_buf(),
+                });
             }
             Err(std::fs::TryLockError::WouldBlock) => {
                 if start.elapsed() >= limit {
@@ -76,6 +108,16 @@ pub(crate) fn acquire(path: &Path, what: &str) -> Result<LockGuard> {
             Err(std::fs::TryLockError::Error(e)) => return Err(Error::io("lock", path, &e)),
         }
     }
+}
+
+fn open(path: &Path) -> Result<File> {
+    OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .read(true)
+        .write(true)
+        .open(path)
+        .map_err(|e| Error::io("open the lock file", path, &e))
 }
 
 /// The `PLANFORGE_TEST_HOLD_LOCK_MS` hook: sleeps while holding a lock.

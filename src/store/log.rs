@@ -21,7 +21,7 @@ pub struct Log {
 }
 
 /// What a writer needs to know about the log file, besides its ops.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct LogInfo {
     /// Byte length of the prefix that holds every complete transaction; what
     /// lies beyond belongs to unfinished writes and may be truncated.
@@ -30,14 +30,22 @@ pub struct LogInfo {
     pub len: u64,
     /// Whether the file ends with a newline (a torn write may not).
     pub ends_with_newline: bool,
-    /// Ops of unfinished transactions that were left out (a partial last
-    /// line counts as one).
+    /// Ops of unfinished transactions that were left out, anywhere in the
+    /// file (a torn line counts as one).
     pub unfinished: usize,
+    /// The lines (1-based) they are on, the first 20.
+    pub unfinished_lines: Vec<usize>,
+    /// Whether some of them stand before a complete transaction (a merge
+    /// put them there): the next write then rewrites the log without them.
+    pub unfinished_inside: bool,
     /// The highest lamport among the complete ops (0 for none).
     pub max_lamport: u64,
-    /// How many complete ops the log holds: the plan's latest revision.
+    /// How many complete ops the log holds.
     pub head: u64,
 }
+
+/// How many unfinished lines a log names.
+const SHOWN_LINES: usize = 20;
 
 /// Reads and parses a log. A missing file is an empty log. A complete line
 /// that does not parse is corruption (exit 3); a partial last line is a torn
@@ -65,11 +73,13 @@ pub fn read(path: &Path, plan_id: &str) -> Result<Log> {
 
 pub fn parse(bytes: &[u8], plan_id: &str) -> Result<Log> {
     let mut ops = Vec::new();
-    // Offsets just past each line that holds an op.
-    let mut ends: Vec<u64> = Vec::new();
+    // Per op: its line and the offset just past it.
+    let mut places: Vec<(usize, u64)> = Vec::new();
+    // Lines that hold no op: a torn write (possibly glued to the next line
+    // by a merge), as (line, offset past it).
+    let mut torn: Vec<(usize, u64)> = Vec::new();
     let mut start = 0usize;
     let mut line_no = 0usize;
-    let mut torn_line = false;
     while start < bytes.len() {
         line_no += 1;
         let (end, complete) = match bytes[start..].iter().position(|b| *b == b'\n') {
@@ -77,22 +87,21 @@ pub fn parse(bytes: &[u8], plan_id: &str) -> Result<Log> {
             None => (bytes.len(), false),
         };
         let raw = &bytes[start..end];
-        let next = if complete { end + 1 } else { end };
+        let next = (if complete { end + 1 } else { end }) as u64;
+        start = next as usize;
         let text = std::str::from_utf8(raw).ok();
-        let trimmed = text.map(str::trim).unwrap_or("");
-        if text.is_some() && trimmed.is_empty() {
-            start = next;
+        if text.is_some_and(|t| t.trim().is_empty()) {
             continue;
         }
-        let parsed = text
-            .ok_or_else(|| "it is not valid UTF-8".to_string())
-            .and_then(|t| codec::parse_op_line(t).map_err(|e| e.to_string()));
-        match parsed {
-            Ok(op) => {
+        match line_op(raw) {
+            Ok((op, glued)) => {
+                if glued {
+                    torn.push((line_no, next));
+                }
                 ops.push(op);
-                ends.push(next as u64);
+                places.push((line_no, next));
             }
-            Err(_) if !complete => torn_line = true, // a torn last write
+            Err(_) if !complete => torn.push((line_no, next)),
             Err(why) => {
                 return Err(Error::new(
                     ErrorKind::CorruptStore,
@@ -101,7 +110,6 @@ pub fn parse(bytes: &[u8], plan_id: &str) -> Result<Log> {
                 .with_help("restore ops.jsonl from version control, or delete the damaged line if you know what it held"));
             }
         }
-        start = next;
     }
     let done: HashSet<String> = crate::store::fold::complete_txs(&ops)
         .into_iter()
@@ -109,13 +117,20 @@ pub fn parse(bytes: &[u8], plan_id: &str) -> Result<Log> {
         .collect();
     let good_len = ops
         .iter()
-        .zip(&ends)
+        .zip(&places)
         .rev()
         .find(|(o, _)| done.contains(o.tx.as_str()))
-        .map(|(_, e)| *e)
+        .map(|(_, (_, e))| *e)
         .unwrap_or(0);
-    let total = ops.len();
-    if done.len() < total {
+    let mut left_out: Vec<(usize, u64)> = torn;
+    for (o, place) in ops.iter().zip(&places) {
+        if !done.contains(o.tx.as_str()) {
+            left_out.push(*place);
+        }
+    }
+    left_out.sort();
+    let inside = left_out.iter().any(|(_, end)| *end <= good_len);
+    if left_out.iter().any(|_| true) {
         // Keep only complete transactions (moved, not copied).
         ops.retain(|o| done.contains(o.tx.as_str()));
     }
@@ -125,7 +140,9 @@ pub fn parse(bytes: &[u8], plan_id: &str) -> Result<Log> {
             good_len,
             len: bytes.len() as u64,
             ends_with_newline: bytes.last().is_none_or(|b| *b == b'\n'),
-            unfinished: total - ops.len() + usize::from(torn_line),
+            unfinished: left_out.len(),
+            unfinished_lines: left_out.iter().take(SHOWN_LINES).map(|(l, _)| *l).collect(),
+            unfinished_inside: inside,
             head: ops.len() as u64,
             max_lamport,
         },
@@ -133,18 +150,49 @@ pub fn parse(bytes: &[u8], plan_id: &str) -> Result<Log> {
     })
 }
 
-/// Appends one transaction's lines in one write and syncs them. First cuts
-/// off an unfinished tail left by a killed writer. Call under the plan lock.
-pub fn append(path: &Path, log: &LogInfo, ops: &[Op]) -> Result<()> {
+/// The op on a line. A line a merge glued to the torn end of another write
+/// (`{"opId":…(torn){"opId":…}`) holds its op after the torn part: the op is
+/// taken and `glued` says a torn part was left out.
+fn line_op(raw: &[u8]) -> std::result::Result<(Op, bool), String> {
+    let text = std::str::from_utf8(raw).map_err(|_| "it is not valid UTF-8".to_string())?;
+    match codec::parse_op_line(text) {
+        Ok(op) => Ok((op, false)),
+        Err(e) => {
+            let start = text.rfind("{\"opId\":").filter(|at| *at > 0);
+            match start.and_then(|at| codec::parse_op_line(&text[at..]).ok()) {
+                Some(op) => Ok((op, true)),
+                None => Err(e.to_string()),
+            }
+        }
+    }
+}
+
+/// Appends one transaction's lines in one write at the file's real end
+/// (`O_APPEND`) and syncs them: the one commit point of a change. First cuts
+/// off an unfinished tail left by a killed writer; unfinished lines inside
+/// the log (a merge put them there) are removed by rewriting it whole.
+/// Refuses a log with other hard links. When the append fails, the file is
+/// cut back to where it was, so a failure changed nothing. Call under the
+/// plan lock, with `kept` the complete ops as read under it.
+pub fn append(path: &Path, log: &LogInfo, kept: &[Op], ops: &[Op]) -> Result<()> {
+    refuse_hard_links(path)?;
+    if log.unfinished_inside {
+        let mut all: Vec<Op> = kept.to_vec();
+        all.extend(ops.iter().cloned());
+        return rewrite(path, &all);
+    }
     let mut f = OpenOptions::new()
         .create(true)
-        .truncate(false)
         .read(true)
-        .write(true)
+        .append(true)
         .open(path)
         .map_err(|e| Error::io("open", path, &e))?;
-    let mut at = log.len;
-    if log.good_len < log.len {
+    let real_len = f
+        .metadata()
+        .map_err(|e| Error::io("read", path, &e))?
+        .len();
+    let mut at = real_len;
+    if real_len == log.len && log.good_len < log.len {
         f.set_len(log.good_len)
             .map_err(|e| Error::io("repair", path, &e))?;
         at = log.good_len;
@@ -158,12 +206,41 @@ pub fn append(path: &Path, log: &LogInfo, ops: &[Op]) -> Result<()> {
         buf.push_str(&codec::op_line(op));
         buf.push('\n');
     }
-    use std::io::Seek;
-    f.seek(std::io::SeekFrom::Start(at))
-        .map_err(|e| Error::io("seek in", path, &e))?;
-    write_maybe_crashing(&mut f, buf.as_bytes()).map_err(|e| Error::io("append to", path, &e))?;
-    f.sync_data().map_err(|e| Error::io("sync", path, &e))?;
+    let written =
+        write_maybe_crashing(&mut f, buf.as_bytes()).and_then(|()| f.sync_data());
+    if let Err(e) = written {
+        // Nothing of a failed change may stay behind.
+        let _ = f.set_len(at).and_then(|()| f.sync_data());
+        return Err(Error::io("append to", path, &e));
+    }
     Ok(())
+}
+
+/// Refuses a log file that has other names: writing it would change them.
+fn refuse_hard_links(path: &Path) -> Result<()> {
+    use std::os::unix::fs::MetadataExt;
+    match std::fs::symlink_metadata(path) {
+        Ok(md) if md.nlink() > 1 => Err(Error::new(
+            ErrorKind::CorruptStore,
+            format!(
+                "{} has {} hard links; planforge writes a plan's log only when it is the file's one name, so that no other file changes with it",
+                path.display(),
+                md.nlink()
+            ),
+        )
+        .with_help("copy the file over itself to break the link, so the log has one name")),
+        _ => Ok(()),
+    }
+}
+
+/// Writes the log anew with exactly `ops`, atomically.
+fn rewrite(path: &Path, ops: &[Op]) -> Result<()> {
+    let mut text = String::new();
+    for op in ops {
+        text.push_str(&codec::op_line(op));
+        text.push('\n');
+    }
+    super::atomic::write_atomic(path, text.as_bytes())
 }
 
 /// Writes all bytes, unless `PLANFORGE_TEST_CRASH_AFTER_BYTES` asks to die

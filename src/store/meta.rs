@@ -6,39 +6,8 @@ use crate::model::error::Error;
 use crate::model::error::Result;
 use crate::model::lifecycle::{Approval, Frozen, Meta, State};
 use crate::wire::codec;
-use serde_json::{Value as J, json};
 
 impl Meta {
-    pub(crate) fn to_json(&self) -> J {
-        let mut m = serde_json::Map::new();
-        m.insert("formatVersion".into(), 1.into());
-        m.insert("state".into(), self.state.as_str().into());
-        if let Some(l) = &self.label {
-            m.insert("label".into(), l.clone().into());
-        }
-        if let Some(r) = &self.request {
-            m.insert("request".into(), r.clone().into());
-        }
-        if let Some(p) = &self.provenance {
-            m.insert("provenance".into(), codec::provenance_json(p));
-        }
-        if let Some(a) = &self.approval {
-            m.insert("approval".into(), codec::approval_json(a));
-        }
-        if let Some(f) = &self.frozen {
-            m.insert(
-                "frozen".into(),
-                json!({"revision": f.revision, "digest": f.digest}),
-            );
-        }
-        if !self.freezes.is_empty() {
-            m.insert("freezes".into(), json!(self.freezes));
-        }
-        m.insert("createdAt".into(), self.created_at.clone().into());
-        m.insert("updatedAt".into(), self.updated_at.clone().into());
-        J::Object(m)
-    }
-
     pub(crate) fn parse(text: &str, file: &str) -> Result<Meta> {
         let corrupt = |what: &str| {
             Error::new(crate::model::error::ErrorKind::CorruptStore, format!("{file} is damaged: {what}"))
@@ -155,8 +124,8 @@ mod tests {
         });
         m.freezes = vec![3];
         m.state = State::Reviewable;
-        let text = serde_json::to_string(&m.to_json()).unwrap();
-        assert_eq!(Meta::parse(&text, "meta.json").unwrap(), m);
+        let text = r#"{"formatVersion": 1, "state": "reviewable", "label": "x", "request": "a \"quoted\"\nrequest", "frozen": {"revision": 3, "digest": "ab"}, "freezes": [3], "createdAt": "2026-01-01T00:00:00Z", "updatedAt": "2026-01-01T00:00:00Z"}"#;
+        assert_eq!(Meta::parse(text, "meta.json").unwrap(), m);
     }
 
     #[test]

@@ -7,15 +7,17 @@ pub(crate) mod checkpoint;
 mod commit;
 pub mod fold;
 mod folder;
+pub(crate) mod lifecycle;
+mod upgrade;
 mod load;
 pub(crate) mod lock;
 pub mod log;
 pub(crate) mod meta;
 mod paths;
 
-pub(crate) use commit::ensure_editable;
+pub(crate) use commit::{Start, ensure_editable};
 pub use commit::transaction;
-pub(crate) use load::{Loaded, fold_and_digest};
+pub(crate) use load::Loaded;
 pub(crate) use paths::{META_FILE, OPS_FILE};
 
 use std::path::PathBuf;

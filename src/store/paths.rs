@@ -49,6 +49,12 @@ pub(super) fn refuse_special(path: &Path) -> Result<()> {
     Ok(())
 }
 
+/// Whether a folder holds a plan: its op log (or, from an earlier
+/// planforge, its `meta.json`).
+fn is_plan_dir(d: &Path) -> bool {
+    d.join(OPS_FILE).is_file() || d.join(META_FILE).is_file()
+}
+
 impl Store {
     /// The folder of a plan. The id must match the plan id rule, so the path
     /// can never leave the store.
@@ -63,9 +69,7 @@ impl Store {
     }
 
     pub(crate) fn exists(&self, id: &str) -> bool {
-        self.plan_dir(id)
-            .map(|d| d.join(META_FILE).is_file())
-            .unwrap_or(false)
+        self.plan_dir(id).is_ok_and(|d| is_plan_dir(&d))
     }
 
     /// Every plan id in the store, sorted.
@@ -80,7 +84,7 @@ impl Store {
                 continue;
             }
             let Ok(ft) = entry.file_type() else { continue };
-            if ft.is_dir() && entry.path().join(META_FILE).is_file() {
+            if ft.is_dir() && is_plan_dir(&entry.path()) {
                 ids.push(name);
             }
         }

@@ -115,6 +115,7 @@ fn fields(r: &Remedy, m: &mut Map<String, J>) {
         Remedy::Explain { code } => put("code", code.clone().into()),
         Remedy::AddToRegistry { tool } => put("tool", tool.clone().into()),
         Remedy::Freeze
+        | Remedy::Submit
         | Remedy::Unfreeze
         | Remedy::Clone
         | Remedy::Outline
@@ -182,6 +183,7 @@ fn fix_from_json(v: &J) -> Option<Fix> {
             value: m.get("value")?.as_u64()?,
         },
         "freeze" => Remedy::Freeze,
+        "submit" => Remedy::Submit,
         "unfreeze" => Remedy::Unfreeze,
         "clone" => Remedy::Clone,
         "outline" => Remedy::Outline,

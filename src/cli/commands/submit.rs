@@ -30,7 +30,7 @@ pub(crate) fn run(s: &mut Session, a: SubmitArgs) -> Result<Reply> {
         return Err(Error::invalid("--by needs a name"));
     }
     let preview = forge.submit_preview(&plan, a.by.as_deref())?;
-    if preview.report.has_blocking() {
+    if preview.refused() {
         // Each blocking issue is also drawn on stderr, in the plan's export
         // text (text mode only).
         let diagnostics = if s.format() == crate::cli::Format::Text {

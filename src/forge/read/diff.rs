@@ -223,11 +223,9 @@ impl Forge {
             if r == loaded.revision() {
                 (Cow::Borrowed(loaded.content()), loaded.digest.clone())
             } else {
-                let (f, d, _) = crate::store::fold_and_digest(
-                    &loaded.plan_id,
-                    &history[..(r as usize).min(history.len())],
-                    &loaded.meta,
-                );
+                let ops = crate::store::fold::at_revision(history.to_vec(), r);
+                let f = crate::store::fold::fold_owned(&loaded.plan_id, ops);
+                let d = crate::wire::jcs::digest(&f.content).0;
                 (Cow::Owned(f.content), d)
             }
         };

@@ -15,22 +15,7 @@ fn phased(mut n: Node, p: &str) -> Node {
 }
 
 fn loaded(c: Content) -> Loaded {
-    let meta = crate::model::lifecycle::Meta::new("2026-01-01T00:00:00Z");
-    let (digest, encoded_len) = crate::wire::jcs::digest(&c);
-    let plan_id = c.plan_id.clone();
-    let folded = crate::store::fold::Folded {
-        content: c,
-        notes: vec![],
-    };
-    Loaded::new(
-        &plan_id,
-        meta,
-        Default::default(),
-        None,
-        folded,
-        digest,
-        encoded_len,
-    )
+    Loaded::of_content(c)
 }
 
 fn sample() -> Content {

@@ -8,7 +8,7 @@
 use super::log::Tx;
 use super::paths::{Path, diff_paths, get, put, show};
 use crate::model::value::Map;
-use crate::model::{Content, Edge, Node, Op, OpBody, Provenance, Value};
+use crate::model::{Content, Edge, Node, Op, OpBody, Value};
 use crate::store::fold::fold;
 use std::collections::{HashMap, HashSet};
 
@@ -47,14 +47,13 @@ pub(crate) fn invert(
     plan_id: &str,
     ops: &[Op],
     tx: &Tx,
-    provenance: Option<Provenance>,
     c: &Content,
 ) -> Inverse {
     let prefix = &ops[..tx.start];
-    let b = fold(plan_id, prefix, provenance.clone()).content;
+    let b = fold(plan_id, prefix).content;
     let mut with: Vec<Op> = prefix.to_vec();
     with.extend(tx.ops.iter().map(|o| (*o).clone()));
-    let a = fold(plan_id, &with, provenance).content;
+    let a = fold(plan_id, &with).content;
     let mut inv = Inverse::default();
     let nodes = invert_nodes(&b, &a, c, &mut inv);
     let edges = invert_edges(&b, &a, c, &nodes, &mut inv);

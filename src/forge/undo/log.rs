@@ -70,10 +70,22 @@ pub(crate) fn summary(tx: &Tx) -> String {
 /// The ops a plan inherited from its parent (a clone's first ops), which are
 /// not this plan's to undo.
 pub(crate) fn inherited(loaded: &Loaded) -> usize {
-    match &loaded.meta.provenance {
+    let copied = match &loaded.meta.provenance {
         Some(Provenance::Clone {
             parent_revision, ..
-        }) => *parent_revision as usize,
-        _ => 0,
+        }) => *parent_revision,
+        _ => return 0,
+    };
+    // The clone's log starts with its creation and the copied content ops.
+    let Ok(ops) = loaded.ops() else { return 0 };
+    let mut content = 0;
+    for (i, op) in ops.iter().enumerate() {
+        if content == copied && op.body.is_content() {
+            return i;
+        }
+        if op.body.is_content() {
+            content += 1;
+        }
     }
+    ops.len()
 }

@@ -55,7 +55,6 @@ fn find(loaded: &Loaded, actor: &str) -> Result<Found> {
             &loaded.plan_id,
             loaded.ops()?,
             tx,
-            loaded.meta.provenance.clone(),
             loaded.content(),
         );
         if inverse.bodies.is_empty() {

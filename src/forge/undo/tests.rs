@@ -246,15 +246,13 @@ fn refuses_on_a_plan_that_is_not_editable_and_skips_a_clones_inheritance() {
         "{}",
         err.message
     );
+    // As freeze leaves it (its findings aside): a freeze op at its digest.
     f.store()
-        .update_meta("plan-u", |now, m| {
-            // As freeze leaves it: reviewable, with its freeze record.
-            m.state = crate::model::lifecycle::State::Reviewable;
-            m.frozen = Some(crate::model::lifecycle::Frozen {
+        .commit_lifecycle("plan-u", "ann", |now| {
+            Ok(vec![crate::model::OpBody::Freeze {
                 revision: now.revision(),
                 digest: now.digest.clone(),
-            });
-            Ok(())
+            }])
         })
         .unwrap();
     let err = f.undo("plan-u", None).unwrap_err();

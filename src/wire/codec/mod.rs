@@ -12,6 +12,7 @@
 pub mod document;
 pub mod fields;
 pub mod graph;
+pub mod lifecycle;
 pub mod op;
 pub mod plan;
 

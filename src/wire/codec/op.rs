@@ -69,6 +69,17 @@ pub fn op(v: &Value, at: &str) -> Result<Op, ParseError> {
     };
     let kind = req_str(m, "op", at, "an op")?;
     let common = ["opId", "actorId", "lamport", "at", "tx", "txEnd", "op"];
+    if let Some(body) = super::lifecycle::body(kind, m, at, &common) {
+        return Ok(Op {
+            op_id,
+            actor_id,
+            lamport,
+            at: at_time,
+            tx,
+            tx_end,
+            body: body?,
+        });
+    }
     let allow = |extra: &[&str]| -> Result<(), ParseError> {
         let all: Vec<&str> = common.iter().chain(extra.iter()).copied().collect();
         closed(m, at, &format!("a {kind} op"), &all)
@@ -210,6 +221,9 @@ pub fn op_json(o: &Op) -> serde_json::Value {
         m.insert("txEnd".into(), true.into());
     }
     m.insert("op".into(), o.body.kind().into());
+    if super::lifecycle::insert(&o.body, &mut m) {
+        return serde_json::Value::Object(m);
+    }
     match &o.body {
         OpBody::AddNode { node } => {
             m.insert("node".into(), node_json(node));
@@ -256,6 +270,7 @@ pub fn op_json(o: &Op) -> serde_json::Value {
         OpBody::SetBounds { bounds } => {
             m.insert("bounds".into(), bounds_json(bounds));
         }
+        _ => unreachable!("lifecycle ops are written above"),
     }
     serde_json::Value::Object(m)
 }

@@ -1,0 +1,286 @@
+//! The content side of the fold: nodes, edges and bounds as the content ops
+//! leave them, and the facts the fold notices on the way.
+
+use crate::model::hash::FastMap as HashMap;
+use crate::model::hash::FastSet as HashSet;
+use crate::model::note::{NodeSketch, Note};
+use crate::model::value::{Map, Value};
+use crate::model::{Bounds, Content, Edge, Node, OpBody, Provenance};
+
+fn sketch(n: &Node) -> NodeSketch {
+    NodeSketch {
+        kind: n.kind,
+        phase: n.phase.clone(),
+    }
+}
+
+/// A node whose adding transaction is not known (folded earlier).
+pub(super) const NO_TX: u32 = u32::MAX;
+
+#[derive(Default)]
+pub(super) struct State {
+    nodes: Vec<Option<Node>>,
+    /// Per node slot: the transaction that added it (numbered by `txs`).
+    node_tx: Vec<u32>,
+    /// Transaction ids seen by `add_node`, numbered.
+    txs: HashMap<String, u32>,
+    node_at: HashMap<String, usize>,
+    edges: Vec<Option<Edge>>,
+    edge_at: HashMap<String, usize>,
+    bounds: Option<Bounds>,
+    /// Ids named by set_* ops while absent.
+    touched_absent: Vec<String>,
+}
+
+impl State {
+    fn node_mut(&mut self, id: &str) -> Option<&mut Node> {
+        let i = *self.node_at.get(id)?;
+        self.nodes[i].as_mut()
+    }
+
+    fn tx_number(&mut self, tx: &str) -> u32 {
+        if let Some(&n) = self.txs.get(tx) {
+            return n;
+        }
+        let n = self.txs.len() as u32;
+        self.txs.insert(tx.to_string(), n);
+        n
+    }
+
+    pub(super) fn apply(&mut self, tx: &str, body: OpBody, issues: &mut Vec<Note>) {
+        match body {
+            OpBody::AddNode { node } => {
+                let t = self.tx_number(tx);
+                match self.node_at.get(&node.id) {
+                    Some(&i) => {
+                        // Replacing a node is how `add-node --replace` works;
+                        // two different nodes under one id in a single change
+                        // (a document, a template) lose the first one.
+                        if self.node_tx[i] == t
+                            && let Some(old) = self.nodes[i].as_ref().filter(|old| **old != node)
+                        {
+                            issues.push(Note::DuplicateNodeId {
+                                id: node.id.clone(),
+                                lost: sketch(old),
+                                kept: sketch(&node),
+                            });
+                        }
+                        self.nodes[i] = Some(node);
+                        self.node_tx[i] = t;
+                    }
+                    None => {
+                        self.node_at.insert(node.id.clone(), self.nodes.len());
+                        self.nodes.push(Some(node));
+                        self.node_tx.push(t);
+                    }
+                }
+            }
+            OpBody::RemoveNode {
+                node_id,
+                incident_edge_ids,
+            } => {
+                if let Some(i) = self.node_at.remove(&node_id) {
+                    self.nodes[i] = None;
+                }
+                for e in &incident_edge_ids {
+                    if let Some(i) = self.edge_at.remove(e) {
+                        self.edges[i] = None;
+                    }
+                }
+            }
+            OpBody::SetNodeField {
+                node_id,
+                path,
+                value,
+            } => match self.node_mut(&node_id) {
+                Some(n) => set_path(&mut n.definition, &path, value),
+                None => self.touched_absent.push(node_id),
+            },
+            OpBody::SetNodeDefinition {
+                node_id,
+                definition,
+            } => match self.node_mut(&node_id) {
+                Some(n) => n.definition = definition,
+                None => self.touched_absent.push(node_id),
+            },
+            OpBody::SetNodePhase { node_id, phase } => match self.node_mut(&node_id) {
+                Some(n) => n.phase = phase.filter(|p| !p.is_empty()),
+                None => self.touched_absent.push(node_id),
+            },
+            OpBody::AddEdge { edge } => match self.edge_at.get(&edge.id) {
+                Some(&i) => {
+                    let old = self.edges[i].as_ref().expect("indexed edges are present");
+                    if !old.same_signature(&edge) {
+                        issues.push(Note::DuplicateEdgeId {
+                            kept: edge.clone(),
+                            lost: old.clone(),
+                        });
+                    }
+                    self.edges[i] = Some(edge);
+                }
+                None => {
+                    self.edge_at.insert(edge.id.clone(), self.edges.len());
+                    self.edges.push(Some(edge));
+                }
+            },
+            OpBody::RemoveEdge { edge_id } => {
+                if let Some(i) = self.edge_at.remove(&edge_id) {
+                    self.edges[i] = None;
+                }
+            }
+            OpBody::SetBounds { bounds } => self.bounds = Some(bounds),
+            _ => unreachable!("lifecycle ops go to the lifecycle"),
+        }
+    }
+
+    /// The state a folded plan's content stands for (to fold more ops on
+    /// top of it).
+    pub(super) fn from_content(c: Content) -> State {
+        State {
+            node_at: c
+                .nodes
+                .iter()
+                .enumerate()
+                .map(|(i, n)| (n.id.clone(), i))
+                .collect(),
+            edge_at: c
+                .edges
+                .iter()
+                .enumerate()
+                .map(|(i, e)| (e.id.clone(), i))
+                .collect(),
+            node_tx: vec![NO_TX; c.nodes.len()],
+            txs: HashMap::default(),
+            nodes: c.nodes.into_iter().map(Some).collect(),
+            edges: c.edges.into_iter().map(Some).collect(),
+            bounds: Some(c.bounds),
+            touched_absent: Vec::new(),
+        }
+    }
+
+    /// The content as it stands now, without consuming the state: what a
+    /// freeze or an approval in the middle of the log is checked against.
+    pub(super) fn snapshot(
+        &self,
+        plan_id: &str,
+        revision: u64,
+        provenance: Option<Provenance>,
+    ) -> Content {
+        let nodes: Vec<Node> = self.nodes.iter().flatten().cloned().collect();
+        let present: HashSet<&str> = nodes.iter().map(|n| n.id.as_str()).collect();
+        let edges = self
+            .edges
+            .iter()
+            .flatten()
+            .filter(|e| present.contains(e.from.as_str()) && present.contains(e.to.as_str()))
+            .cloned()
+            .collect();
+        Content {
+            plan_id: plan_id.to_string(),
+            revision,
+            bounds: self.bounds.unwrap_or_default(),
+            nodes,
+            edges,
+            provenance,
+        }
+    }
+
+    pub(super) fn finish(
+        self,
+        plan_id: &str,
+        revision: u64,
+        provenance: Option<Provenance>,
+        issues: &mut Vec<Note>,
+    ) -> Content {
+        let nodes: Vec<Node> = self.nodes.into_iter().flatten().collect();
+        let present: HashSet<&str> = nodes.iter().map(|n| n.id.as_str()).collect();
+        let mut edges = Vec::new();
+        for e in self.edges.into_iter().flatten() {
+            let missing: Vec<&str> = [e.from.as_str(), e.to.as_str()]
+                .into_iter()
+                .filter(|id| !present.contains(id))
+                .collect();
+            if missing.is_empty() {
+                edges.push(e);
+            } else {
+                let missing = missing[0].to_string();
+                issues.push(Note::DanglingEdge { edge: e, missing });
+            }
+        }
+        let mut seen = HashSet::default();
+        for id in &self.touched_absent {
+            if !present.contains(id.as_str()) && seen.insert(id.as_str()) {
+                issues.push(Note::UnknownNode { node: id.clone() });
+            }
+        }
+        Content {
+            plan_id: plan_id.to_string(),
+            revision,
+            bounds: self.bounds.unwrap_or_default(),
+            nodes,
+            edges,
+            provenance,
+        }
+    }
+}
+
+/// Sets a dot path inside a definition, creating objects along the way. An
+/// intermediate that is not an object is replaced by one, except that an
+/// array accepts a numeric segment within its length.
+pub fn set_path(def: &mut Map, path: &str, value: Value) {
+    let segs: Vec<&str> = path.split('.').collect();
+    if segs.iter().any(|s| s.is_empty()) {
+        return;
+    }
+    let mut slot: &mut Map = def;
+    for (i, seg) in segs.iter().enumerate() {
+        if i == segs.len() - 1 {
+            slot.insert(seg.to_string(), value);
+            return;
+        }
+        let entry = slot
+            .entry(seg.to_string())
+            .or_insert_with(|| Value::Object(Map::new()));
+        if let Value::Array(items) = entry
+            && let Ok(idx) = segs[i + 1].parse::<usize>()
+            && idx < items.len()
+        {
+            set_in_array(items, idx, &segs[i + 2..], value);
+            return;
+        }
+        if !matches!(entry, Value::Object(_)) {
+            *entry = Value::Object(Map::new());
+        }
+        match entry {
+            Value::Object(m) => slot = m,
+            _ => unreachable!("made an object above"),
+        }
+    }
+}
+
+fn set_in_array(items: &mut [Value], idx: usize, rest: &[&str], value: Value) {
+    if rest.is_empty() {
+        items[idx] = value;
+        return;
+    }
+    if !matches!(items[idx], Value::Object(_)) {
+        items[idx] = Value::Object(Map::new());
+    }
+    if let Value::Object(m) = &mut items[idx] {
+        set_path(m, &rest.join("."), value);
+    }
+}
+
+/// Reads a dot path inside a definition.
+pub fn get_path<'a>(def: &'a Map, path: &str) -> Option<&'a Value> {
+    let mut segs = path.split('.');
+    let mut cur = def.get(segs.next()?)?;
+    for seg in segs {
+        cur = match cur {
+            Value::Object(m) => m.get(seg)?,
+            Value::Array(a) => a.get(seg.parse::<usize>().ok()?)?,
+            _ => return None,
+        };
+    }
+    Some(cur)
+}

@@ -1,0 +1,279 @@
+//! The fold (SPEC §2, issue 12): ops → content and lifecycle. Pure,
+//! deterministic, never fails.
+//!
+//! The order is total: ops sort by `(lamport, actorId, opId)`, and a tie is
+//! broken by the op's own canonical line; an op that appears twice (the same
+//! line) is folded once. So every clone holding the same ops folds the same
+//! content, lifecycle and revisions, whatever order its lines are in.
+//! Revision N is the content after the first N content ops in that order
+//! (lifecycle ops are not revisions).
+
+mod content;
+#[cfg(test)]
+mod tests;
+
+pub use content::{get_path, set_path};
+
+use super::lifecycle::{Here, Machine};
+use crate::model::hash::FastSet as HashSet;
+use crate::model::lifecycle::Meta;
+use crate::model::note::Note;
+use crate::model::{Content, Op, OpBody};
+use content::State;
+use std::cmp::Ordering;
+
+/// What the fold produces.
+#[derive(Debug, Clone)]
+pub struct Folded {
+    pub content: Content,
+    /// What the fold noticed, content and lifecycle alike (the checks word
+    /// these as findings).
+    pub notes: Vec<Note>,
+    /// The lifecycle and metadata the lifecycle ops derive.
+    pub meta: Meta,
+    /// The digest and encoded size of `content`, when the fold computed them
+    /// (to check a freeze or an approval at the head).
+    pub digest: Option<(String, usize)>,
+    /// The lifecycle before its notes were drawn (to fold more ops on top).
+    machine: Machine,
+}
+
+impl Folded {
+    /// An empty plan's fold.
+    pub fn empty(plan_id: &str) -> Folded {
+        fold(plan_id, &[])
+    }
+
+    /// A fold that produced exactly `content`, editable, with nothing noticed.
+    pub fn of_content(content: Content) -> Folded {
+        let mut f = Folded::empty(&content.plan_id);
+        f.content = content;
+        f
+    }
+}
+
+/// Transactions that have their closing op.
+pub fn complete_txs(ops: &[Op]) -> HashSet<&str> {
+    ops.iter()
+        .filter(|o| o.tx_end)
+        .map(|o| o.tx.as_str())
+        .collect()
+}
+
+/// The fold's total order.
+pub fn order(a: &Op, b: &Op) -> Ordering {
+    a.sort_key().cmp(&b.sort_key()).then_with(|| {
+        crate::wire::codec::op_line(a).cmp(&crate::wire::codec::op_line(b))
+    })
+}
+
+/// Sorts ops into fold order and drops exact repeats of one op.
+pub fn sort_ops(ops: &mut Vec<Op>) {
+    if !ops.is_sorted_by(|a, b| a.sort_key() < b.sort_key()) {
+        ops.sort_by(order);
+        ops.dedup_by(|b, a| a.sort_key() == b.sort_key() && order(a, b) == Ordering::Equal);
+    }
+}
+
+/// As [`sort_ops`], on references.
+fn sorted_refs(ops: &[Op]) -> Vec<&Op> {
+    let mut order_: Vec<&Op> = ops.iter().collect();
+    if !order_.is_sorted_by(|a, b| a.sort_key() < b.sort_key()) {
+        order_.sort_by(|a, b| order(a, b));
+        order_.dedup_by(|b, a| a.sort_key() == b.sort_key() && order(a, b) == Ordering::Equal);
+    }
+    order_
+}
+
+/// Folds ops (callers pass the ops of complete transactions; see
+/// `log::parse`), in any order.
+pub fn fold(plan_id: &str, ops: &[Op]) -> Folded {
+    let order_ = sorted_refs(ops);
+    let mut d = Driver::new(plan_id, State::default(), Machine::default(), 0, Vec::new());
+    let last = order_.iter().rposition(|o| o.body.is_content());
+    for (i, op) in order_.iter().enumerate() {
+        d.step(op, op.body.clone(), Some(i) < last);
+    }
+    d.finish()
+}
+
+/// As [`fold`], consuming the ops (nothing is copied).
+pub fn fold_owned(plan_id: &str, mut ops: Vec<Op>) -> Folded {
+    sort_ops(&mut ops);
+    let mut d = Driver::new(plan_id, State::default(), Machine::default(), 0, Vec::new());
+    let last = ops.iter().rposition(|o| o.body.is_content());
+    for (i, mut op) in ops.into_iter().enumerate() {
+        let body = std::mem::replace(&mut op.body, OpBody::Unfreeze);
+        d.step(&op, body, Some(i) < last);
+    }
+    d.finish()
+}
+
+/// The first ops of `ops` in fold order up to and including its `revision`-th
+/// content op (all of them when `revision` is the head or more).
+pub fn at_revision(mut ops: Vec<Op>, revision: u64) -> Vec<Op> {
+    sort_ops(&mut ops);
+    let mut seen = 0;
+    let cut = ops.iter().position(|o| {
+        if o.body.is_content() {
+            seen += 1;
+        }
+        seen > revision
+    });
+    if let Some(cut) = cut {
+        ops.truncate(cut);
+    }
+    ops
+}
+
+/// How many content ops `ops` holds: the head revision.
+pub fn revisions(ops: &[Op]) -> u64 {
+    ops.iter().filter(|o| o.body.is_content()).count() as u64
+}
+
+/// Applies ops that sort after every op already folded into `before`, giving
+/// the same result as folding the whole log again (`before` is consumed:
+/// nothing is copied). Gives `None` when that cannot be guaranteed (the new
+/// ops would sort among older ones, or the earlier fold dropped or ignored
+/// something a new op could revive); the caller then folds everything.
+pub fn fold_after(before: Folded, max_lamport: u64, ops: &[Op]) -> Option<Folded> {
+    let revives = before
+        .notes
+        .iter()
+        .any(|n| matches!(n, Note::DanglingEdge { .. } | Note::UnknownNode { .. }));
+    if revives || ops.iter().any(|o| o.lamport <= max_lamport) {
+        return None;
+    }
+    let order_ = sorted_refs(ops);
+    let Folded {
+        content: c,
+        notes,
+        machine,
+        ..
+    } = before;
+    let content_notes: Vec<Note> = notes.into_iter().filter(|n| !is_lifecycle(n)).collect();
+    let plan_id = c.plan_id.clone();
+    let revision = c.revision;
+    let mut d = Driver::new(&plan_id, State::from_content(c), machine, revision, content_notes);
+    let last = order_.iter().rposition(|o| o.body.is_content());
+    for (i, op) in order_.iter().enumerate() {
+        d.step(op, op.body.clone(), Some(i) < last);
+    }
+    Some(d.finish())
+}
+
+fn is_lifecycle(n: &Note) -> bool {
+    matches!(n, Note::ApprovalVoid { .. } | Note::FreezeNotHeld { .. })
+}
+
+/// One fold in progress: content, lifecycle, and the lifecycle ops that
+/// stand after the last content op (checked once against the final content).
+struct Driver<'p> {
+    plan_id: &'p str,
+    state: State,
+    machine: Machine,
+    revision: u64,
+    notes: Vec<Note>,
+    trailing: Vec<Op>,
+}
+
+impl<'p> Driver<'p> {
+    fn new(
+        plan_id: &'p str,
+        state: State,
+        machine: Machine,
+        revision: u64,
+        notes: Vec<Note>,
+    ) -> Driver<'p> {
+        Driver {
+            plan_id,
+            state,
+            machine,
+            revision,
+            notes,
+            trailing: Vec::new(),
+        }
+    }
+
+    /// One op, in order; `content_follows`: a content op comes after it.
+    fn step(&mut self, op: &Op, body: OpBody, content_follows: bool) {
+        self.machine.seen(op);
+        if body.is_content() {
+            self.state.apply(&op.tx, body, &mut self.notes);
+            self.revision += 1;
+            self.machine.content_changed(op);
+        } else if content_follows {
+            let (state, revision, plan_id) = (&self.state, self.revision, self.plan_id);
+            let provenance = self.machine.meta.provenance.clone();
+            self.machine.lifecycle(op, plan_id, || {
+                here(&state.snapshot(plan_id, revision, provenance)).0
+            });
+        } else {
+            // The content will not change again: checked at the end.
+            self.trailing.push(Op {
+                body,
+                ..header(op)
+            });
+        }
+    }
+
+    fn finish(mut self) -> Folded {
+        let provenance = self.machine.meta.provenance.clone();
+        let content = self
+            .state
+            .finish(self.plan_id, self.revision, provenance, &mut self.notes);
+        let mut digest = None;
+        let mut at_head: Option<Here> = None;
+        for op in &self.trailing {
+            let needs = matches!(op.body, OpBody::Freeze { .. } | OpBody::Approve { .. });
+            if needs && at_head.is_none() {
+                let (h, len) = here(&content);
+                digest = Some((h.digest.clone(), len));
+                at_head = Some(h);
+            }
+            let h = at_head.as_ref();
+            self.machine.lifecycle(op, self.plan_id, || {
+                let h = h.expect("computed above for freeze and approve");
+                Here {
+                    digest: h.digest.clone(),
+                    revision: h.revision,
+                    authority: h.authority.clone(),
+                }
+            });
+        }
+        let machine = self.machine.clone();
+        let (meta, lifecycle_notes) = self.machine.finish();
+        self.notes.extend(lifecycle_notes);
+        Folded {
+            content,
+            notes: self.notes,
+            meta,
+            digest,
+            machine,
+        }
+    }
+}
+
+/// What a lifecycle op is checked against, and the encoded size.
+fn here(c: &Content) -> (Here, usize) {
+    let (digest, len) = crate::wire::jcs::digest(c);
+    let h = Here {
+        digest,
+        revision: c.revision,
+        authority: c.requested_authority(),
+    };
+    (h, len)
+}
+
+/// An op's header (its body replaced by the caller).
+fn header(op: &Op) -> Op {
+    Op {
+        op_id: op.op_id.clone(),
+        actor_id: op.actor_id.clone(),
+        lamport: op.lamport,
+        at: op.at.clone(),
+        tx: op.tx.clone(),
+        tx_end: op.tx_end,
+        body: OpBody::Unfreeze,
+    }
+}

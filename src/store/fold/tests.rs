@@ -1,0 +1,141 @@
+//! Tests of the fold.
+
+use super::*;
+use crate::model::value::{Map, Value};
+use crate::model::{Edge, Handle, Node, NodeKind};
+
+fn op(lamport: u64, actor: &str, tx: &str, end: bool, body: OpBody) -> Op {
+    Op {
+        op_id: format!("{actor}:plan-t:{lamport}:{tx}"),
+        actor_id: actor.into(),
+        lamport,
+        at: "2026-01-01T00:00:00Z".into(),
+        tx: tx.into(),
+        tx_end: end,
+        body,
+    }
+}
+fn node(id: &str) -> Node {
+    Node {
+        id: id.into(),
+        phase: None,
+        kind: NodeKind::Join,
+        definition: Map::new(),
+    }
+}
+fn edge(id: &str, from: &str, to: &str) -> Edge {
+    Edge {
+        id: id.into(),
+        from: from.into(),
+        to: to.into(),
+        handle: Handle::Always,
+    }
+}
+
+#[test]
+fn removal_takes_incident_edges_and_dangling_edges_drop() {
+    let ops = vec![
+        op(1, "a", "t1", false, OpBody::AddNode { node: node("x") }),
+        op(2, "a", "t1", false, OpBody::AddNode { node: node("y") }),
+        op(
+            3,
+            "a",
+            "t1",
+            false,
+            OpBody::AddEdge {
+                edge: edge("e1", "x", "y"),
+            },
+        ),
+        op(
+            4,
+            "a",
+            "t1",
+            true,
+            OpBody::AddEdge {
+                edge: edge("e2", "y", "x"),
+            },
+        ),
+        op(
+            5,
+            "a",
+            "t2",
+            true,
+            OpBody::RemoveNode {
+                node_id: "y".into(),
+                incident_edge_ids: vec!["e1".into()],
+            },
+        ),
+    ];
+    let f = fold("plan-t", &ops);
+    assert_eq!(f.content.nodes.len(), 1);
+    assert!(f.content.edges.is_empty());
+    assert!(
+        crate::check::notes::issues(&f.notes)
+            .iter()
+            .any(|i| i.code == "dangling_edge" && i.edge_id.as_deref() == Some("e2"))
+    );
+}
+
+#[test]
+fn duplicate_edge_ids_are_blocking_and_name_both() {
+    let ops = vec![
+        op(1, "a", "t1", false, OpBody::AddNode { node: node("x") }),
+        op(2, "a", "t1", false, OpBody::AddNode { node: node("y") }),
+        op(
+            3,
+            "a",
+            "t1",
+            true,
+            OpBody::AddEdge {
+                edge: edge("e", "x", "y"),
+            },
+        ),
+        op(
+            4,
+            "b",
+            "t2",
+            true,
+            OpBody::AddEdge {
+                edge: edge("e", "y", "x"),
+            },
+        ),
+    ];
+    let f = fold("plan-t", &ops);
+    let issues = crate::check::notes::issues(&f.notes);
+    let i = issues
+        .iter()
+        .find(|i| i.code == "duplicate_edge_id")
+        .unwrap();
+    assert!(i.is_blocking());
+    assert!(i.message.contains("x → y") && i.message.contains("y → x"));
+}
+
+#[test]
+fn edits_to_absent_nodes_are_reported() {
+    let ops = vec![op(
+        1,
+        "a",
+        "t",
+        true,
+        OpBody::SetNodePhase {
+            node_id: "ghost".into(),
+            phase: Some("p".into()),
+        },
+    )];
+    let f = fold("plan-t", &ops);
+    assert!(
+        crate::check::notes::issues(&f.notes)
+            .iter()
+            .any(|i| i.code == "unknown_node")
+    );
+}
+
+#[test]
+fn set_path_creates_intermediates() {
+    let mut m = Map::new();
+    set_path(&mut m, "args.a.b", Value::Bool(true));
+    assert_eq!(get_path(&m, "args.a.b"), Some(&Value::Bool(true)));
+    m.insert("list".into(), Value::Array(vec![Value::Null, Value::Null]));
+    set_path(&mut m, "list.1", Value::Number(2.0));
+    assert_eq!(get_path(&m, "list.1"), Some(&Value::Number(2.0)));
+}
