@@ -483,12 +483,32 @@ fn a_frozen_plan_edited_by_hand_is_caught_and_cannot_be_submitted() {
         text.replace("tickets/latest.json", "tickets/other.json"),
     )
     .unwrap();
+    // The freeze does not hold any more: the plan is editable again, and
+    // says why.
     let status = env.json(&["status"]);
-    assert!(status["issues"]["blocking"].as_u64().unwrap() >= 1);
+    assert_eq!(status["state"], "editable");
+    assert!(status["issues"]["advisory"].as_u64().unwrap() >= 1);
+    let v = env.json(&["validate"]);
+    assert!(
+        v["issues"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|i| i["code"] == "freeze_mismatch"),
+        "{v}"
+    );
+    // submit does not approve content nobody froze: freeze it first.
     let out = env.run(&["submit", "--yes"]);
     assert_eq!(out.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&out.stdout).contains("digest_mismatch"));
-    assert_eq!(env.json(&["status"])["state"], "reviewable");
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("freeze_mismatch"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(env.json(&["status"])["state"], "editable");
+    env.ok(&["freeze"]);
+    env.ok(&["submit", "--yes"]);
+    assert_eq!(env.json(&["status"])["state"], "executable");
 }
 
 #[test]
@@ -517,9 +537,9 @@ fn a_log_with_a_line_removed_still_takes_every_new_write() {
     let ops_path = env.store().join("plan-gap/ops.jsonl");
     let text = std::fs::read_to_string(&ops_path).unwrap();
     let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(lines.len(), 3);
-    // Only `c`, numbered 3, is left: revision 1.
-    std::fs::write(&ops_path, format!("{}\n", lines[2])).unwrap();
+    assert_eq!(lines.len(), 4, "the creation and three nodes");
+    // Only the creation and `c`, numbered 4, are left: revision 1.
+    std::fs::write(&ops_path, format!("{}\n{}\n", lines[0], lines[3])).unwrap();
     env.ok(&["remove-node", "c"]);
     assert_eq!(env.json(&["status"])["nodeCount"], 0);
     env.ok(&["add-node", "d", "--kind", "join"]);
@@ -607,7 +627,7 @@ fn one_damaged_plan_does_not_hide_the_others_from_list() {
     let env = Env::new();
     env.ok(&["create", "plan-good"]);
     env.ok(&["create", "plan-bad"]);
-    std::fs::write(env.store().join("plan-bad/meta.json"), "{bad").unwrap();
+    std::fs::write(env.store().join("plan-bad/ops.jsonl"), "{bad\n").unwrap();
     let text = env.ok(&["list"]);
     assert!(
         text.contains("plan-good") && text.contains("editable"),

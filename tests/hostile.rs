@@ -443,13 +443,11 @@ impl World {
         // What lies outside: a secret, a copy of a plan, store-like files.
         std::fs::write(w.root.join("outside/secret"), "do not touch\n").unwrap();
         copy_dir(&w.root.join("plans/plan-h"), &w.root.join("outside/plan-h"));
-        for f in ["ops.jsonl", "meta.json"] {
-            std::fs::copy(
-                w.root.join("plans/plan-h").join(f),
-                w.root.join("outside").join(f),
-            )
-            .unwrap();
-        }
+        std::fs::copy(
+            w.root.join("plans/plan-h/ops.jsonl"),
+            w.root.join("outside/ops.jsonl"),
+        )
+        .unwrap();
         std::fs::copy(
             w.root.join("plans/registry.yaml"),
             w.root.join("outside/registry.yaml"),
@@ -858,6 +856,16 @@ fn hostile_meta_files_are_corruption() {
     store_file_cases(
         "meta",
         &|w, f| {
+            // A plan an earlier planforge wrote: its lifecycle is in
+            // meta.json, its log has no creation.
+            let log = w.root.join("plans/plan-h/ops.jsonl");
+            let text = std::fs::read_to_string(&log).unwrap();
+            let old: String = text
+                .lines()
+                .filter(|l| !l.contains("\"op\":\"create_plan\""))
+                .map(|l| format!("{l}\n"))
+                .collect();
+            std::fs::write(&log, old).unwrap();
             std::fs::copy(f, w.root.join("plans/plan-h/meta.json")).unwrap();
         },
         &["meta.json"],

@@ -597,8 +597,9 @@ fn raw_and_ops_serve_history_in_wire_form() {
     assert_eq!(again["digest"], raw["digest"]);
     assert_eq!(env.run(&["raw", "--rev", "999"]).code, 2);
 
+    // Revision 3: the plan's creation and its first three content ops.
     let ops = env.run(&["ops", "--through", "3"]).ok().stdout;
-    assert_eq!(ops.lines().count(), 3);
+    assert_eq!(ops.lines().count(), 4);
     for line in ops.lines() {
         let op: Value = serde_json::from_str(line).unwrap();
         assert_eq!(op["actorId"], "tester");
@@ -617,8 +618,9 @@ fn raw_and_ops_serve_history_in_wire_form() {
         .collect();
     assert_eq!(lamports, [4, 5]);
     let j = env.run(&["ops", "--format", "json"]).ok().json();
-    assert_eq!(j["ops"].as_array().unwrap().len(), 14);
-    assert_eq!(j["ops"][0]["op"], "set_bounds");
+    assert_eq!(j["ops"].as_array().unwrap().len(), 15);
+    assert_eq!(j["ops"][0]["op"], "create_plan");
+    assert_eq!(j["ops"][1]["op"], "set_bounds");
     assert_eq!(env.run(&["ops", "--through", "15"]).code, 2);
 }
 

@@ -334,9 +334,11 @@ fn author_keeps_the_request_byte_for_byte() {
         shown.contains("  | Book the \"usual\" flu shot for Mum"),
         "{shown}"
     );
-    let meta = std::fs::read_to_string(env.root.join("plans/plan-shot/meta.json")).unwrap();
-    let meta: serde_json::Value = serde_json::from_str(&meta).unwrap();
-    assert_eq!(meta["request"].as_str().unwrap(), REQUEST);
+    // The plan's creation, the first op of its log, holds it verbatim.
+    let log = std::fs::read_to_string(env.root.join("plans/plan-shot/ops.jsonl")).unwrap();
+    let created: serde_json::Value = serde_json::from_str(log.lines().next().unwrap()).unwrap();
+    assert_eq!(created["op"], "create_plan");
+    assert_eq!(created["request"].as_str().unwrap(), REQUEST);
 }
 
 #[test]

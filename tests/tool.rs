@@ -156,7 +156,10 @@ fn tool_calls_round_trip_from_the_shell() {
     let ops: Value =
         serde_json::from_str(&env.ok("raw_ops", json!({"planId": "plan-t", "sinceLamport": 4})))
             .unwrap();
-    assert_eq!(ops["ops"][0]["actorId"], "alice", "{ops}");
+    // After the freeze and unfreeze (ops too), alice's change.
+    let last = ops["ops"].as_array().unwrap().last().unwrap();
+    assert_eq!(last["actorId"], "alice", "{ops}");
+    assert_eq!(last["op"], "set_node_phase", "{ops}");
 
     // Tools never touch the store's current plan.
     assert!(!env.path("plans/current").exists());

@@ -104,9 +104,17 @@ struct LogView {
     partial_last_line: bool,
 }
 
+/// The ops that are the plan's lifecycle, not revisions of its content.
+const LIFECYCLE: [&str; 5] = ["create_plan", "set_label", "freeze", "unfreeze", "approve"];
+
 impl LogView {
+    /// The content ops of complete transactions: the plan's revision.
     fn ops(&self) -> usize {
-        self.complete.iter().map(Vec::len).sum()
+        self.complete
+            .iter()
+            .flatten()
+            .filter(|l| !LIFECYCLE.contains(&l.value["op"].as_str().unwrap_or("")))
+            .count()
     }
     fn tx_values(&self) -> Vec<Vec<Value>> {
         self.complete

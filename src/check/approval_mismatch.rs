@@ -36,8 +36,15 @@ declare_check! {
 }
 
 fn who(r: &OpRef) -> String {
-    let node = r.node.as_ref().map(|n| format!(" `{n}`")).unwrap_or_default();
-    format!("{}{node} by {} (lamport {}, {})", r.kind, r.actor, r.lamport, r.at)
+    let node = r
+        .node
+        .as_ref()
+        .map(|n| format!(" `{n}`"))
+        .unwrap_or_default();
+    format!(
+        "{}{node} by {} (lamport {}, {})",
+        r.kind, r.actor, r.lamport, r.at
+    )
 }
 
 fn list(refs: &OpRefs) -> String {
@@ -65,9 +72,14 @@ fn reason(r: &VoidReason) -> String {
         }
         VoidReason::OtherPlan { plan } => format!("the record approves {plan}, another plan"),
         VoidReason::DigestDiffers { approved, actual } => {
-            format!("the record approves digest {approved}, but the content there hashes to {actual}")
+            format!(
+                "the record approves digest {approved}, but the content there hashes to {actual}"
+            )
         }
-        VoidReason::AuthorityDiffers { approved, requested } => format!(
+        VoidReason::AuthorityDiffers {
+            approved,
+            requested,
+        } => format!(
             "the record approves the authority [{}], but the content requests [{}]",
             claims(approved),
             claims(requested)
@@ -127,34 +139,64 @@ mod tests {
         let start = vec![OpBody::AddNode { node: entry("s") }];
         let base = lifecycle(vec![start.clone()]);
         let digest = crate::wire::jcs::digest(&folded(&base).content).0;
-        let freeze = OpBody::Freeze { revision: 1, digest: digest.clone() };
+        let freeze = OpBody::Freeze {
+            revision: 1,
+            digest: digest.clone(),
+        };
         let ok = lifecycle(vec![
             start.clone(),
             vec![freeze.clone()],
-            vec![OpBody::Approve { approval: approval("plan-t", &digest) }],
+            vec![OpBody::Approve {
+                approval: approval("plan-t", &digest),
+            }],
         ]);
         let f = folded(&ok);
         assert_eq!(f.meta.state, State::Executable);
-        assert!(!f.notes.iter().any(|n| matches!(n, crate::model::note::Note::ApprovalVoid { .. })));
+        assert!(
+            !f.notes
+                .iter()
+                .any(|n| matches!(n, crate::model::note::Note::ApprovalVoid { .. }))
+        );
         // Content after it: not executable, the finding names the op.
         let mut after = ok.clone();
-        after.extend(crate::store::transaction("bob", "plan-t", 10, vec![OpBody::AddNode { node: join("late") }]));
+        after.extend(crate::store::transaction(
+            "bob",
+            "plan-t",
+            10,
+            vec![OpBody::AddNode { node: join("late") }],
+        ));
         let f = folded(&after);
         assert_eq!(f.meta.state, State::Editable);
         let issues = crate::check::notes::issues(&f.notes);
-        let i = issues.iter().find(|i| i.code == "approval_mismatch").expect("fires");
-        assert!(i.message.contains("add_node `late` by bob"), "{}", i.message);
+        let i = issues
+            .iter()
+            .find(|i| i.code == "approval_mismatch")
+            .expect("fires");
+        assert!(
+            i.message.contains("add_node `late` by bob"),
+            "{}",
+            i.message
+        );
         // A record for another plan or digest.
         let bad = lifecycle(vec![
             start,
             vec![freeze],
-            vec![OpBody::Approve { approval: approval("plan-other", "00") }],
+            vec![OpBody::Approve {
+                approval: approval("plan-other", "00"),
+            }],
         ]);
         let f = folded(&bad);
         assert_eq!(f.meta.state, State::Reviewable);
         let issues = crate::check::notes::issues(&f.notes);
-        let i = issues.iter().find(|i| i.code == "approval_mismatch").expect("fires");
-        assert!(i.message.contains("another plan") && i.message.contains("digest 00"), "{}", i.message);
+        let i = issues
+            .iter()
+            .find(|i| i.code == "approval_mismatch")
+            .expect("fires");
+        assert!(
+            i.message.contains("another plan") && i.message.contains("digest 00"),
+            "{}",
+            i.message
+        );
     }
 
     #[test]
@@ -164,9 +206,16 @@ mod tests {
         let digest = crate::wire::jcs::digest(&folded(&base).content).0;
         let ops = lifecycle(vec![
             start,
-            vec![OpBody::Freeze { revision: 1, digest: digest.clone() }],
-            vec![OpBody::Approve { approval: approval("plan-t", "00") }],
-            vec![OpBody::Approve { approval: approval("plan-t", &digest) }],
+            vec![OpBody::Freeze {
+                revision: 1,
+                digest: digest.clone(),
+            }],
+            vec![OpBody::Approve {
+                approval: approval("plan-t", "00"),
+            }],
+            vec![OpBody::Approve {
+                approval: approval("plan-t", &digest),
+            }],
         ]);
         let f = folded(&ops);
         assert_eq!(f.meta.state, State::Executable);

@@ -67,7 +67,9 @@ mod tests {
     #[test]
     fn passes_when_the_claimed_digest_is_the_contents() {
         let doc = r#"{"formatVersion": 1, "planId": "plan-d", "nodes": [{"id": "s", "kind": "entry", "definition": {"input": []}}], "edges": []}"#;
-        let d = crate::wire::codec::document(doc, Syntax::Json).unwrap().content_digest();
+        let d = crate::wire::codec::document(doc, Syntax::Json)
+            .unwrap()
+            .content_digest();
         assert!(!validate(&d).contains(&"digest_mismatch"));
     }
 }

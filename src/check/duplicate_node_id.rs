@@ -110,10 +110,6 @@ mod tests {
             0,
             vec![add(step("fetch")), add(step("fetch"))],
         );
-        assert!(
-            crate::store::fold::fold("plan-t", &same)
-                .notes
-                .is_empty()
-        );
+        assert!(crate::store::fold::fold("plan-t", &same).notes.is_empty());
     }
 }

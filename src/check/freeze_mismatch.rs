@@ -36,7 +36,11 @@ pub(crate) fn issue(digest: &str, revision: u64, by: &OpRef, reason: &FreezeReas
                 .first
                 .iter()
                 .map(|r| {
-                    let node = r.node.as_ref().map(|n| format!(" `{n}`")).unwrap_or_default();
+                    let node = r
+                        .node
+                        .as_ref()
+                        .map(|n| format!(" `{n}`"))
+                        .unwrap_or_default();
                     format!("{}{node} by {} (lamport {})", r.kind, r.actor, r.lamport)
                 })
                 .collect::<Vec<_>>()
@@ -68,19 +72,42 @@ mod tests {
 
     #[test]
     fn fires_on_content_after_a_freeze_and_not_on_a_clean_one() {
-        let start = crate::store::transaction("ann", "plan-t", 0, vec![OpBody::AddNode { node: entry("s") }]);
-        let digest = crate::wire::jcs::digest(&crate::store::fold::fold("plan-t", &start).content).0;
+        let start = crate::store::transaction(
+            "ann",
+            "plan-t",
+            0,
+            vec![OpBody::AddNode { node: entry("s") }],
+        );
+        let digest =
+            crate::wire::jcs::digest(&crate::store::fold::fold("plan-t", &start).content).0;
         let mut ops = start.clone();
-        ops.extend(crate::store::transaction("ann", "plan-t", 1, vec![OpBody::Freeze { revision: 1, digest }]));
+        ops.extend(crate::store::transaction(
+            "ann",
+            "plan-t",
+            1,
+            vec![OpBody::Freeze {
+                revision: 1,
+                digest,
+            }],
+        ));
         let f = crate::store::fold::fold("plan-t", &ops);
         assert_eq!(f.meta.state, State::Reviewable);
         assert!(crate::check::notes::issues(&f.notes).is_empty());
-        ops.extend(crate::store::transaction("bob", "plan-t", 5, vec![OpBody::AddNode { node: join("j") }]));
+        ops.extend(crate::store::transaction(
+            "bob",
+            "plan-t",
+            5,
+            vec![OpBody::AddNode { node: join("j") }],
+        ));
         let f = crate::store::fold::fold("plan-t", &ops);
         assert_eq!(f.meta.state, State::Editable);
         let issues = crate::check::notes::issues(&f.notes);
         assert_eq!(issues.len(), 1);
         assert_eq!(issues[0].code, "freeze_mismatch");
-        assert!(issues[0].message.contains("add_node `j` by bob"), "{}", issues[0].message);
+        assert!(
+            issues[0].message.contains("add_node `j` by bob"),
+            "{}",
+            issues[0].message
+        );
     }
 }

@@ -193,7 +193,7 @@ pub(crate) mod duplicate_node_id;
 mod entry_has_incoming;
 mod evaluator_error;
 mod first_last_across_join;
-mod freeze_mismatch;
+pub(crate) mod freeze_mismatch;
 pub(crate) mod invalid_args;
 mod invalid_edge_id;
 pub(crate) mod invalid_handle;

@@ -36,7 +36,10 @@ pub(crate) fn issue(ops: usize, lines: &[usize]) -> Issue {
         [one] => format!(" (line {one} of ops.jsonl)"),
         many => format!(
             " (lines {}{} of ops.jsonl)",
-            many.iter().map(usize::to_string).collect::<Vec<_>>().join(", "),
+            many.iter()
+                .map(usize::to_string)
+                .collect::<Vec<_>>()
+                .join(", "),
             if ops > many.len() { ", …" } else { "" }
         ),
     };

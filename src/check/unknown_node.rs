@@ -72,10 +72,6 @@ mod tests {
     #[test]
     fn passes_on_edits_to_a_present_node() {
         let ops = crate::store::transaction("t", "plan-t", 0, phase_op("a"));
-        assert!(
-            crate::store::fold::fold("plan-t", &ops)
-                .notes
-                .is_empty()
-        );
+        assert!(crate::store::fold::fold("plan-t", &ops).notes.is_empty());
     }
 }

@@ -167,6 +167,23 @@ impl Forge {
         if loaded.state() == State::Executable {
             ensure_editable(&loaded)?;
         }
+        // A freeze that did not hold (content merged in or edited after it)
+        // was never reviewed as it is: approving it in one go would skip
+        // that review.
+        if loaded.state() == State::Editable
+            && let Some(crate::model::note::Note::FreezeNotHeld { revision, .. }) = loaded
+                .notes()
+                .iter()
+                .find(|n| matches!(n, crate::model::note::Note::FreezeNotHeld { .. }))
+        {
+            return Err(Error::refused(format!(
+                "plan {plan} was frozen at revision {revision}, but that freeze does not hold (its content changed after it); approving it now would approve content nobody froze"
+            ))
+            .on_plan(plan)
+            .with_issue(crate::check::notes::issues(&loaded.notes()).into_iter().find(|i| i.code == crate::check::freeze_mismatch::CODE).expect("the note has its finding"))
+            .fix(Remedy::Status.when("to see what changed"))
+            .fix(Remedy::Freeze.when("then submit")));
+        }
         let freeze = self.freeze(plan)?;
         let loaded = self.load(plan)?;
         Ok(Submission {

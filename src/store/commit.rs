@@ -203,10 +203,16 @@ impl Store {
         {
             return Err(Error::new(
                 ErrorKind::RevisionMoved,
-                format!("plan {id} is at revision {}, not {want}: someone changed it since you read it", before.revision()),
+                format!(
+                    "plan {id} is at revision {}, not {want}: someone changed it since you read it",
+                    before.revision()
+                ),
             )
             .on_plan(id)
-            .fix(Remedy::Status.when("read the plan again and redo the change against the new revision")));
+            .fix(
+                Remedy::Status
+                    .when("read the plan again and redo the change against the new revision"),
+            ));
         }
         let bodies = build(&before)?;
         if bodies.is_empty() {
@@ -279,7 +285,14 @@ impl Store {
             None => {
                 drop(before);
                 self.load(id).unwrap_or_else(|_| {
-                    finish(id, fold::Folded::empty(id), log, None, Vec::new(), self.one_shot)
+                    finish(
+                        id,
+                        fold::Folded::empty(id),
+                        log,
+                        None,
+                        Vec::new(),
+                        self.one_shot,
+                    )
                 })
             }
         }
@@ -295,7 +308,14 @@ impl Store {
     ) -> Result<Loaded> {
         let mut all = vec![start.body()];
         all.extend(bodies);
-        self.create_with_ops(id, transaction(actor, id, 0, all))
+        let mut ops = transaction(actor, id, 0, all);
+        // The creation is lamport 0, before everything; the content ops are
+        // numbered from 1, as revisions are.
+        for o in &mut ops {
+            o.lamport -= 1;
+            o.op_id = format!("{actor}:{id}:{}:{}", o.lamport, o.tx);
+        }
+        self.create_with_ops(id, ops)
     }
 
     /// Creates a plan holding `ops` (a copy of another plan's content ops,
@@ -350,7 +370,14 @@ impl Store {
             head: ops.len() as u64,
             ..LogInfo::default()
         };
-        Ok(finish(id, fold::fold(id, &ops), info, Some(ops), Vec::new(), self.one_shot))
+        Ok(finish(
+            id,
+            fold::fold(id, &ops),
+            info,
+            Some(ops),
+            Vec::new(),
+            self.one_shot,
+        ))
     }
 
     /// Deletes a plan: renamed aside first, so readers see it whole or gone.
@@ -416,14 +443,21 @@ pub fn ensure_editable(p: &Loaded) -> Result<()> {
         State::Editable => Ok(()),
         State::Reviewable => Err(Error::new(
             ErrorKind::NotEditable,
-            format!("plan {} is reviewable (frozen at revision {}); its content cannot change", p.plan_id, p.revision()),
+            format!(
+                "plan {} is reviewable (frozen at revision {}); its content cannot change",
+                p.plan_id,
+                p.revision()
+            ),
         )
         .on_plan(&p.plan_id)
         .fix(Remedy::Unfreeze.when("to edit it again (the freeze is then undone)"))
         .with_help("or submit it as it is")),
         State::Executable => Err(Error::new(
             ErrorKind::NotEditable,
-            format!("plan {} is executable (approved); nothing can change it, ever", p.plan_id),
+            format!(
+                "plan {} is executable (approved); nothing can change it, ever",
+                p.plan_id
+            ),
         )
         .on_plan(&p.plan_id)
         .fix(Remedy::Clone.when("to keep working on a copy"))),

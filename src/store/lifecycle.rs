@@ -48,13 +48,14 @@ impl Default for Machine {
     }
 }
 
-fn op_ref(op: &Op) -> OpRef {
+/// How a note names `op`, whose body is `body`.
+pub(crate) fn op_ref(op: &Op, body: &OpBody) -> OpRef {
     OpRef {
         actor: op.actor_id.clone(),
         lamport: op.lamport,
         at: op.at.clone(),
-        kind: op.body.kind(),
-        node: op.body.node_id().map(str::to_string),
+        kind: body.kind(),
+        node: body.node_id().map(str::to_string),
     }
 }
 
@@ -67,38 +68,53 @@ impl Machine {
         self.meta.updated_at = op.at.clone();
     }
 
-    /// A content op was applied.
-    pub(crate) fn content_changed(&mut self, op: &Op) {
+    /// A content op (named by `op`) was applied.
+    pub(crate) fn content_changed(&mut self, op: OpRef) {
         match self.meta.state {
             State::Editable => {}
             State::Reviewable => {
-                let frozen = self.meta.frozen.clone().expect("a reviewable plan has a freeze");
-                let by = self.freeze_by.take().expect("a reviewable plan has a freeze op");
+                let frozen = self
+                    .meta
+                    .frozen
+                    .clone()
+                    .expect("a reviewable plan has a freeze");
+                let by = self
+                    .freeze_by
+                    .take()
+                    .expect("a reviewable plan has a freeze op");
                 let mut after = OpRefs::default();
-                after.push(op_ref(op));
+                after.push(op.clone());
                 self.freeze_void = Some((frozen, by, FreezeReason::ContentAfter(after)));
                 self.meta.state = State::Editable;
             }
             State::Executable => {
-                let approval = self.meta.approval.take().expect("an executable plan is approved");
-                let by = self.approved_by.take().expect("an executable plan has an approve op");
+                let approval = self
+                    .meta
+                    .approval
+                    .take()
+                    .expect("an executable plan is approved");
+                let by = self
+                    .approved_by
+                    .take()
+                    .expect("an executable plan has an approve op");
                 let mut after = OpRefs::default();
-                after.push(op_ref(op));
+                after.push(op.clone());
                 self.void = Some((approval, by, vec![VoidReason::ContentAfter(after)]));
                 self.meta.state = State::Editable;
             }
         }
         // Later content ops join the note already made.
+        let same = |after: &OpRefs| after.total > 0 && after.first.last() == Some(&op);
         if let Some((_, _, reasons)) = &mut self.void
             && let Some(VoidReason::ContentAfter(after)) = reasons.last_mut()
-            && after.first.last().map(|r| (r.lamport, &r.actor)) != Some((op.lamport, &op.actor_id))
+            && !same(after)
         {
-            after.push(op_ref(op));
+            after.push(op.clone());
         }
         if let Some((_, _, FreezeReason::ContentAfter(after))) = &mut self.freeze_void
-            && after.first.last().map(|r| (r.lamport, &r.actor)) != Some((op.lamport, &op.actor_id))
+            && !same(after)
         {
-            after.push(op_ref(op));
+            after.push(op);
         }
     }
 
@@ -130,7 +146,8 @@ impl Machine {
         match self.meta.state {
             // Approved content does not need freezing again.
             State::Executable => {}
-            State::Reviewable if self.meta.frozen.as_ref().map(|f| f.digest.as_str()) == Some(digest) => {}
+            State::Reviewable
+                if self.meta.frozen.as_ref().map(|f| f.digest.as_str()) == Some(digest) => {}
             State::Editable | State::Reviewable => {
                 let frozen = Frozen {
                     revision: op_revision(op).unwrap_or(here.revision),
@@ -143,14 +160,14 @@ impl Machine {
                         revision: here.revision,
                         digest: here.digest,
                     });
-                    self.freeze_by = Some(op_ref(op));
+                    self.freeze_by = Some(op_ref(op, &op.body));
                     // A new freeze supersedes what did not hold before it.
                     self.freeze_void = None;
                     self.void = None;
                 } else {
                     self.freeze_void = Some((
                         frozen,
-                        op_ref(op),
+                        op_ref(op, &op.body),
                         FreezeReason::DigestDiffers {
                             actual: here.digest,
                         },
@@ -168,9 +185,20 @@ impl Machine {
                 self.freeze_by = None;
             }
             State::Executable => {
-                let approval = self.meta.approval.take().expect("an executable plan is approved");
-                let by = self.approved_by.take().expect("an executable plan has an approve op");
-                self.void = Some((approval, by, vec![VoidReason::UnfrozenAfter(op_ref(op))]));
+                let approval = self
+                    .meta
+                    .approval
+                    .take()
+                    .expect("an executable plan is approved");
+                let by = self
+                    .approved_by
+                    .take()
+                    .expect("an executable plan has an approve op");
+                self.void = Some((
+                    approval,
+                    by,
+                    vec![VoidReason::UnfrozenAfter(op_ref(op, &op.body))],
+                ));
                 self.meta.state = State::Editable;
             }
         }
@@ -203,12 +231,12 @@ impl Machine {
         if reasons.is_empty() {
             self.meta.state = State::Executable;
             self.meta.approval = Some(approval.clone());
-            self.approved_by = Some(op_ref(op));
+            self.approved_by = Some(op_ref(op, &op.body));
             self.void = None;
         } else if self.meta.state != State::Executable {
             // A void record on an executable plan changes nothing: the
             // approval that holds stays; one on another plan is the finding.
-            self.void = Some((approval.clone(), op_ref(op), reasons));
+            self.void = Some((approval.clone(), op_ref(op, &op.body), reasons));
         }
     }
 

@@ -54,19 +54,6 @@ impl Drop for Loaded {
 }
 
 impl Loaded {
-    /// Assembles a loaded plan from folded ops (for tests and in-memory
-    /// plans).
-    #[cfg(test)]
-    pub(crate) fn of(plan_id: &str, ops: Vec<Op>) -> Loaded {
-        let log = LogInfo {
-            max_lamport: ops.iter().map(|o| o.lamport).max().unwrap_or(0),
-            ends_with_newline: true,
-            head: ops.len() as u64,
-            ..LogInfo::default()
-        };
-        finish(plan_id, fold::fold(plan_id, &ops), log, Some(ops), Vec::new(), false)
-    }
-
     /// A loaded plan holding exactly `content` (for tests of what reads it).
     #[cfg(test)]
     pub(crate) fn of_content(content: Content) -> Loaded {

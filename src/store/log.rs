@@ -158,7 +158,10 @@ fn line_op(raw: &[u8]) -> std::result::Result<(Op, bool), String> {
     match codec::parse_op_line(text) {
         Ok(op) => Ok((op, false)),
         Err(e) => {
-            let start = text.rfind("{\"opId\":").filter(|at| *at > 0);
+            // A torn write is the start of an op line, as planforge writes
+            // them: only then is the rest another op.
+            let torn = text.starts_with("{\"opId\":");
+            let start = text.rfind("{\"opId\":").filter(|at| torn && *at > 0);
             match start.and_then(|at| codec::parse_op_line(&text[at..]).ok()) {
                 Some(op) => Ok((op, true)),
                 None => Err(e.to_string()),
@@ -187,10 +190,7 @@ pub fn append(path: &Path, log: &LogInfo, kept: &[Op], ops: &[Op]) -> Result<()>
         .append(true)
         .open(path)
         .map_err(|e| Error::io("open", path, &e))?;
-    let real_len = f
-        .metadata()
-        .map_err(|e| Error::io("read", path, &e))?
-        .len();
+    let real_len = f.metadata().map_err(|e| Error::io("read", path, &e))?.len();
     let mut at = real_len;
     if real_len == log.len && log.good_len < log.len {
         f.set_len(log.good_len)
@@ -206,8 +206,7 @@ pub fn append(path: &Path, log: &LogInfo, kept: &[Op], ops: &[Op]) -> Result<()>
         buf.push_str(&codec::op_line(op));
         buf.push('\n');
     }
-    let written =
-        write_maybe_crashing(&mut f, buf.as_bytes()).and_then(|()| f.sync_data());
+    let written = write_maybe_crashing(&mut f, buf.as_bytes()).and_then(|()| f.sync_data());
     if let Err(e) = written {
         // Nothing of a failed change may stay behind.
         let _ = f.set_len(at).and_then(|()| f.sync_data());

@@ -8,15 +8,15 @@ mod commit;
 pub mod fold;
 mod folder;
 pub(crate) mod lifecycle;
-mod upgrade;
 mod load;
 pub(crate) mod lock;
 pub mod log;
 pub(crate) mod meta;
 mod paths;
+mod upgrade;
 
-pub(crate) use commit::{Start, ensure_editable};
 pub use commit::transaction;
+pub(crate) use commit::{Start, ensure_editable};
 pub(crate) use load::Loaded;
 pub(crate) use paths::{META_FILE, OPS_FILE};
 

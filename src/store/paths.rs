@@ -50,9 +50,12 @@ pub(super) fn refuse_special(path: &Path) -> Result<()> {
 }
 
 /// Whether a folder holds a plan: its op log (or, from an earlier
-/// planforge, its `meta.json`).
+/// planforge, its `meta.json`), whatever kind of file is there (reading it
+/// refuses anything but an ordinary file).
 fn is_plan_dir(d: &Path) -> bool {
-    d.join(OPS_FILE).is_file() || d.join(META_FILE).is_file()
+    [OPS_FILE, META_FILE]
+        .iter()
+        .any(|f| fs::symlink_metadata(d.join(f)).is_ok())
 }
 
 impl Store {

@@ -43,7 +43,11 @@ pub(super) fn ops_for(plan_id: &str, meta: &Meta, log: &[Op]) -> Vec<Op> {
             .nth((f.revision as usize).saturating_sub(1))
             .filter(|_| f.revision > 0)
             .map_or(0, |o| o.lamport);
-        let at = if meta.state == State::Editable { at } else { max };
+        let at = if meta.state == State::Editable {
+            at
+        } else {
+            max
+        };
         out.push(op(
             plan_id,
             at,
@@ -55,7 +59,13 @@ pub(super) fn ops_for(plan_id: &str, meta: &Meta, log: &[Op]) -> Vec<Op> {
             },
         ));
         if meta.state == State::Editable {
-            out.push(op(plan_id, at, "unfreeze", &meta.updated_at, OpBody::Unfreeze));
+            out.push(op(
+                plan_id,
+                at,
+                "unfreeze",
+                &meta.updated_at,
+                OpBody::Unfreeze,
+            ));
         }
     }
     if meta.state == State::Executable

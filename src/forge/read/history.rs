@@ -56,8 +56,9 @@ impl Forge {
         Ok(crate::wire::codec::raw_json(p.content(), &p.digest))
     }
 
-    /// The ops of complete transactions in log order: the first `through`
-    /// (a revision), then only those with a lamport above `since_lamport`.
+    /// The ops of complete transactions, in log order; with `through` (a
+    /// revision), in fold order up to that revision's last content op; then
+    /// only those with a lamport above `since_lamport`.
     pub(crate) fn ops(
         &self,
         plan: &str,
@@ -67,17 +68,15 @@ impl Forge {
         let loaded = self.store().load_with_ops(plan)?;
         let mut ops = loaded.ops()?.to_vec();
         if let Some(r) = through {
-            if r > ops.len() as u64 {
+            let head = loaded.head_revision;
+            if r > head {
                 return Err(Error::new(
                     ErrorKind::UnknownRevision,
-                    format!(
-                        "plan {plan} has no revision {r}; its revisions run from 0 to {}",
-                        ops.len()
-                    ),
+                    format!("plan {plan} has no revision {r}; its revisions run from 0 to {head}"),
                 )
-                .with_help(format!("use a revision from 0 to {}", ops.len())));
+                .with_help(format!("use a revision from 0 to {head}")));
             }
-            ops.truncate(r as usize);
+            ops = crate::store::fold::at_revision(ops, r);
         }
         if let Some(s) = since_lamport {
             ops.retain(|o| o.lamport > s);

@@ -43,12 +43,7 @@ struct EdgeOps {
 }
 
 /// The inverse of `tx` against the current content `c`.
-pub(crate) fn invert(
-    plan_id: &str,
-    ops: &[Op],
-    tx: &Tx,
-    c: &Content,
-) -> Inverse {
+pub(crate) fn invert(plan_id: &str, ops: &[Op], tx: &Tx, c: &Content) -> Inverse {
     let prefix = &ops[..tx.start];
     let b = fold(plan_id, prefix).content;
     let mut with: Vec<Op> = prefix.to_vec();

@@ -51,12 +51,7 @@ fn find(loaded: &Loaded, actor: &str) -> Result<Found> {
         {
             continue;
         }
-        let inverse = invert(
-            &loaded.plan_id,
-            loaded.ops()?,
-            tx,
-            loaded.content(),
-        );
+        let inverse = invert(&loaded.plan_id, loaded.ops()?, tx, loaded.content());
         if inverse.bodies.is_empty() {
             if inverse.had_effect && !inverse.kept.is_empty() {
                 overridden.push((

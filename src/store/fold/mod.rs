@@ -62,9 +62,9 @@ pub fn complete_txs(ops: &[Op]) -> HashSet<&str> {
 
 /// The fold's total order.
 pub fn order(a: &Op, b: &Op) -> Ordering {
-    a.sort_key().cmp(&b.sort_key()).then_with(|| {
-        crate::wire::codec::op_line(a).cmp(&crate::wire::codec::op_line(b))
-    })
+    a.sort_key()
+        .cmp(&b.sort_key())
+        .then_with(|| crate::wire::codec::op_line(a).cmp(&crate::wire::codec::op_line(b)))
 }
 
 /// Sorts ops into fold order and drops exact repeats of one op.
@@ -154,7 +154,13 @@ pub fn fold_after(before: Folded, max_lamport: u64, ops: &[Op]) -> Option<Folded
     let content_notes: Vec<Note> = notes.into_iter().filter(|n| !is_lifecycle(n)).collect();
     let plan_id = c.plan_id.clone();
     let revision = c.revision;
-    let mut d = Driver::new(&plan_id, State::from_content(c), machine, revision, content_notes);
+    let mut d = Driver::new(
+        &plan_id,
+        State::from_content(c),
+        machine,
+        revision,
+        content_notes,
+    );
     let last = order_.iter().rposition(|o| o.body.is_content());
     for (i, op) in order_.iter().enumerate() {
         d.step(op, op.body.clone(), Some(i) < last);
@@ -199,21 +205,20 @@ impl<'p> Driver<'p> {
     fn step(&mut self, op: &Op, body: OpBody, content_follows: bool) {
         self.machine.seen(op);
         if body.is_content() {
+            let r = super::lifecycle::op_ref(op, &body);
             self.state.apply(&op.tx, body, &mut self.notes);
             self.revision += 1;
-            self.machine.content_changed(op);
+            self.machine.content_changed(r);
         } else if content_follows {
             let (state, revision, plan_id) = (&self.state, self.revision, self.plan_id);
             let provenance = self.machine.meta.provenance.clone();
-            self.machine.lifecycle(op, plan_id, || {
+            let full = Op { body, ..header(op) };
+            self.machine.lifecycle(&full, plan_id, || {
                 here(&state.snapshot(plan_id, revision, provenance)).0
             });
         } else {
             // The content will not change again: checked at the end.
-            self.trailing.push(Op {
-                body,
-                ..header(op)
-            });
+            self.trailing.push(Op { body, ..header(op) });
         }
     }
 

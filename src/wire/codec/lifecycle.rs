@@ -98,12 +98,7 @@ pub fn approval(v: &Value, at: &str) -> Result<Approval, ParseError> {
             .iter()
             .map(AuthorityClaim::from_value)
             .collect::<Option<Vec<_>>>()
-            .ok_or_else(|| {
-                error(
-                    &set_at,
-                    "each authority claim is {capability, scope, verb}",
-                )
-            })?,
+            .ok_or_else(|| error(&set_at, "each authority claim is {capability, scope, verb}"))?,
         _ => {
             return Err(error(
                 &set_at,

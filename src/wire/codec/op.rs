@@ -3,7 +3,7 @@
 use super::fields::{child, closed, error, object, opt_str, req_str, req_u64, take_object};
 use super::graph::{edge, edge_json, node, node_json};
 use super::plan::{bounds, bounds_json};
-use crate::model::value::Value;
+use crate::model::value::{Map, Value};
 use crate::model::{Edge, Op, OpBody};
 use crate::wire::convert::{map_to_json, to_json};
 use crate::wire::parse::ParseError;
@@ -80,11 +80,25 @@ pub fn op(v: &Value, at: &str) -> Result<Op, ParseError> {
             body: body?,
         });
     }
+    let body = content_body(kind, m, at, &common)?;
+    Ok(Op {
+        op_id,
+        actor_id,
+        lamport,
+        at: at_time,
+        tx,
+        tx_end,
+        body,
+    })
+}
+
+/// The body of a content op of `kind`.
+fn content_body(kind: &str, m: &Map, at: &str, common: &[&str]) -> Result<OpBody, ParseError> {
     let allow = |extra: &[&str]| -> Result<(), ParseError> {
         let all: Vec<&str> = common.iter().chain(extra.iter()).copied().collect();
         closed(m, at, &format!("a {kind} op"), &all)
     };
-    let body = match kind {
+    Ok(match kind {
         "add_node" => {
             allow(&["node"])?;
             OpBody::AddNode {
@@ -198,15 +212,6 @@ pub fn op(v: &Value, at: &str) -> Result<Op, ParseError> {
                 format!("unknown op kind `{other}`"),
             ));
         }
-    };
-    Ok(Op {
-        op_id,
-        actor_id,
-        lamport,
-        at: at_time,
-        tx,
-        tx_end,
-        body,
     })
 }
 
