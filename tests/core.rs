@@ -353,11 +353,11 @@ fn json_errors_are_one_document_with_a_code() {
     assert_eq!(out.status.code(), Some(2));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["error"]["code"], "invalid_input");
-    // A missing store is a store failure.
+    // A missing store is a store failure, and says so.
     let out = env.run(&["--format", "json", "--store", "nowhere", "list"]);
     assert_eq!(out.status.code(), Some(3));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(v["error"]["code"], "corrupt_store");
+    assert_eq!(v["error"]["code"], "no_store");
 }
 
 #[test]
@@ -692,4 +692,44 @@ fn refusals_and_findings_give_runnable_command_lines_and_json_fix_objects() {
     let out = env.run(&["--format", "json", "add-node", "late", "--kind", "join"]);
     let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(doc["error"]["fix"]["action"], "unfreeze", "{doc}");
+}
+
+#[test]
+fn only_a_folder_init_made_is_a_store_and_subfolders_find_it() {
+    let env = Env::new();
+    env.ok(&["create", "plan-here"]);
+    // Any other folder is refused before anything is written.
+    std::fs::create_dir_all(env.path("not-a-store")).unwrap();
+    let out = env.run(&["--store", "not-a-store", "create", "plan-x"]);
+    assert_eq!(out.status.code(), Some(3));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not a plan store"));
+    assert_eq!(
+        std::fs::read_dir(env.path("not-a-store")).unwrap().count(),
+        0
+    );
+    // From a subfolder, the store is found in the nearest parent that has one.
+    let deep = env.path("src/deep/er");
+    std::fs::create_dir_all(&deep).unwrap();
+    let mut c = env.cmd(&["--format", "json", "status", "-p", "plan-here"]);
+    c.env_remove("PLANFORGE_STORE");
+    c.current_dir(&deep);
+    let out = c.output().unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // With none anywhere above, the error says so.
+    let lone = tempfile::tempdir().unwrap();
+    let mut c = env.cmd(&["list"]);
+    c.env_remove("PLANFORGE_STORE");
+    c.current_dir(lone.path());
+    let out = c.output().unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("no plan store"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }

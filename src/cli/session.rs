@@ -46,14 +46,26 @@ impl Session {
         )))
     }
 
-    /// The store folder: `--store`, `PLANFORGE_STORE`, or `./plans`.
+    /// The store folder: `--store`, `PLANFORGE_STORE`, else the nearest
+    /// store from the working folder up (`plans/` in it or a parent, as git
+    /// finds its repository), else `./plans`.
     pub(crate) fn store_path(&self) -> PathBuf {
+        self.named_store().unwrap_or_else(|| {
+            std::env::current_dir()
+                .ok()
+                .and_then(|d| crate::store::discover(&d))
+                .unwrap_or_else(|| PathBuf::from("plans"))
+        })
+    }
+
+    /// The store the flags or the environment name, if any.
+    pub(crate) fn named_store(&self) -> Option<PathBuf> {
         if let Some(s) = &self.global.store {
-            return s.clone();
+            return Some(s.clone());
         }
         match std::env::var_os("PLANFORGE_STORE") {
-            Some(s) if !s.is_empty() => PathBuf::from(s),
-            _ => PathBuf::from("plans"),
+            Some(s) if !s.is_empty() => Some(PathBuf::from(s)),
+            _ => None,
         }
     }
 

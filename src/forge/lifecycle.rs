@@ -149,8 +149,9 @@ impl Forge {
         ))
     }
 
-    /// What an approval would cover: freezes (or re-checks) the plan and
-    /// computes the authority set. Nothing is approved yet.
+    /// What an approval would cover: the plan checked as it is now (never
+    /// from a cache) and the authority it requests. Nothing is written: an
+    /// editable plan is frozen only when the approval is given.
     pub(crate) fn submit_preview(
         &self,
         plan: &str,
@@ -171,52 +172,48 @@ impl Forge {
         // was never reviewed as it is: approving it in one go would skip
         // that review.
         if loaded.state() == State::Editable
-            && let Some(crate::model::note::Note::FreezeNotHeld { revision, .. }) = loaded
-                .notes()
-                .iter()
-                .find(|n| matches!(n, crate::model::note::Note::FreezeNotHeld { .. }))
+            && let Some(issue) = crate::check::notes::issues(&loaded.notes())
+                .into_iter()
+                .find(|i| i.code == crate::check::freeze_mismatch::CODE)
         {
             return Err(Error::refused(format!(
-                "plan {plan} was frozen at revision {revision}, but that freeze does not hold (its content changed after it); approving it now would approve content nobody froze"
+                "plan {plan} was frozen before, but that freeze does not hold (its content changed after it); approving it now would approve content nobody froze"
             ))
             .on_plan(plan)
-            .with_issue(crate::check::notes::issues(&loaded.notes()).into_iter().find(|i| i.code == crate::check::freeze_mismatch::CODE).expect("the note has its finding"))
+            .with_issue(issue)
             .fix(Remedy::Status.when("to see what changed"))
             .fix(Remedy::Freeze.when("then submit")));
         }
-        let freeze = self.freeze(plan)?;
-        let loaded = self.load(plan)?;
+        let report = self.check_fresh(&loaded)?;
+        let blocked = report.issues.iter().any(stops_freeze);
         Ok(Submission {
             plan_id: plan.to_string(),
             digest: loaded.digest.clone(),
             revision: loaded.revision(),
-            authority_set: if freeze.frozen {
-                authority_set(&loaded)
-            } else {
+            authority_set: if blocked {
                 Vec::new()
+            } else {
+                authority_set(&loaded)
             },
             decided_by,
             decided_at: None,
             approved: false,
-            report: freeze.report,
+            report,
         })
     }
 
-    /// Approves a reviewable plan at the previewed digest (an `approve` op
-    /// with the whole record): it becomes executable, forever. Refuses if
-    /// the plan moved since the preview.
+    /// Approves the plan at the previewed digest: freezes it when it is
+    /// still editable, then approves it (a `freeze` and an `approve` op in
+    /// one transaction, or the `approve` op alone): it becomes executable,
+    /// forever. Refuses if the plan moved since the preview.
     pub(crate) fn submit_approve(&self, preview: Submission) -> Result<Submission> {
         let decided_at = crate::model::clock::now();
         let plan = preview.plan_id.clone();
         self.store().commit_lifecycle(&plan, self.actor(), |now| {
-            if now.state() != State::Reviewable {
-                return Err(Error::new(
-                    ErrorKind::NotEditable,
-                    format!("plan {plan} is {} now, not reviewable; submit again", now.state()),
-                )
-                .on_plan(&plan));
+            if now.state() == State::Executable {
+                ensure_editable(now)?;
             }
-            if now.digest != preview.digest || now.meta.frozen.as_ref().map(|f| &f.digest) != Some(&preview.digest) {
+            if now.digest != preview.digest {
                 return Err(Error::new(
                     ErrorKind::RevisionMoved,
                     format!("plan {plan} changed since it was checked (digest {} → {}); nothing was approved", preview.digest, now.digest),
@@ -227,7 +224,14 @@ impl Forge {
             if authority_set(now) != preview.authority_set {
                 return Err(Error::new(ErrorKind::RevisionMoved, format!("the authority of plan {plan} changed since it was checked")));
             }
-            Ok(vec![OpBody::Approve {
+            let mut ops = Vec::new();
+            if now.state() == State::Editable {
+                ops.push(OpBody::Freeze {
+                    revision: now.revision(),
+                    digest: preview.digest.clone(),
+                });
+            }
+            ops.push(OpBody::Approve {
                 approval: Approval {
                     plan_id: plan.clone(),
                     digest: preview.digest.clone(),
@@ -235,7 +239,8 @@ impl Forge {
                     decided_by: preview.decided_by.clone(),
                     decided_at: decided_at.clone(),
                 },
-            }])
+            });
+            Ok(ops)
         })?;
         Ok(Submission {
             decided_at: Some(decided_at),

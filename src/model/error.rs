@@ -23,6 +23,8 @@ pub enum ErrorKind {
     /// have, a kind change through set-config, …): exit 1.
     Refused,
     StoreBusy,
+    /// No store where one was looked for (or a folder `init` did not make).
+    NoStore,
     CorruptStore,
     Internal,
 }
@@ -42,6 +44,7 @@ impl ErrorKind {
             ErrorKind::NotEditable => "not_editable",
             ErrorKind::RevisionMoved => "revision_moved",
             ErrorKind::StoreBusy => "store_busy",
+            ErrorKind::NoStore => "no_store",
             ErrorKind::CorruptStore => "corrupt_store",
             ErrorKind::Internal => "internal",
         }
@@ -60,7 +63,10 @@ impl ErrorKind {
             | ErrorKind::AmbiguousKey
             | ErrorKind::UnknownRevision
             | ErrorKind::InvalidInput => 2,
-            ErrorKind::StoreBusy | ErrorKind::CorruptStore | ErrorKind::Internal => 3,
+            ErrorKind::StoreBusy
+            | ErrorKind::NoStore
+            | ErrorKind::CorruptStore
+            | ErrorKind::Internal => 3,
         }
     }
 }

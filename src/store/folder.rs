@@ -15,18 +15,60 @@ const GITIGNORE: &str =
     "# written by planforge init\ncurrent\n*/lock\n*/checkpoint*\n.lock\n.tmp-*\n";
 const GITATTRIBUTES: &str = "# written by planforge init: concurrent histories of a plan merge line by line;\n# the fold orders them\n*/ops.jsonl merge=union\n";
 
+/// The file `init` writes that makes a folder a store.
+pub(crate) const MARKER: &str = ".planforge";
+const MARKER_TEXT: &str =
+    "# A planforge store (written by planforge init): plans, the registry, templates.\nformat 2\n";
+
+/// Whether `dir` is a store: `init` made it (its marker), or it holds a
+/// registry (stores made before the marker).
+pub(crate) fn is_store(dir: &Path) -> bool {
+    [MARKER, "registry.yaml", "registry.json"]
+        .iter()
+        .any(|f| fs::symlink_metadata(dir.join(f)).is_ok())
+}
+
+/// The nearest store for a command run in `from`: `plans/` in `from` or in
+/// the nearest folder above it that has one, or `from` itself (or a folder
+/// above it) when it is a store — as git finds its repository.
+pub(crate) fn discover(from: &Path) -> Option<PathBuf> {
+    let mut dir = Some(from);
+    while let Some(d) = dir {
+        if is_store(&d.join("plans")) {
+            return Some(d.join("plans"));
+        }
+        if is_store(d) {
+            return Some(d.to_path_buf());
+        }
+        dir = d.parent();
+    }
+    None
+}
+
 impl Store {
-    /// Opens an existing store folder.
+    /// Opens a store folder: one that `init` made. Any other folder is
+    /// refused (exit 3) before anything is read or written.
     pub(crate) fn open(root: impl Into<PathBuf>) -> Result<Store> {
         let root = root.into();
         match fs::metadata(&root) {
-            Ok(md) if md.is_dir() => Ok(Store {
+            Ok(md) if md.is_dir() && is_store(&root) => Ok(Store {
                 root,
                 one_shot: false,
             }),
-            Ok(_) => Err(Error::new(ErrorKind::CorruptStore, format!("the store {} is not a folder", root.display()))),
-            Err(_) => Err(Error::new(ErrorKind::CorruptStore, format!("there is no plan store at {}", root.display()))
-                .with_help("create one with `planforge init`, or point --store / PLANFORGE_STORE at an existing one")),
+            Ok(md) if md.is_dir() => Err(Error::new(
+                ErrorKind::NoStore,
+                format!(
+                    "{} is a folder, but not a plan store: `init` makes one (it writes {MARKER}, the registry and the git files)",
+                    root.display()
+                ),
+            )
+            .with_help("point --store or PLANFORGE_STORE at a store, or create one here with init")),
+            Ok(_) => Err(Error::new(ErrorKind::NoStore, format!("the store {} is not a folder", root.display()))),
+            Err(_) => Err(Error::new(
+                ErrorKind::NoStore,
+                format!("there is no plan store at {}", root.display()),
+            )
+            .with_help("create one with init, or point --store or PLANFORGE_STORE at an existing one")),
         }
     }
 
@@ -36,8 +78,13 @@ impl Store {
     pub(crate) fn init(root: impl Into<PathBuf>, registry: &str) -> Result<(Store, Vec<String>)> {
         let root = root.into();
         fs::create_dir_all(&root).map_err(|e| Error::io("create", &root, &e))?;
-        let store = Store::open(root)?;
+        refuse_symlink(&root.join(MARKER))?;
         let mut written = Vec::new();
+        if !root.join(MARKER).exists() {
+            write_atomic(&root.join(MARKER), MARKER_TEXT.as_bytes())?;
+            written.push(MARKER.to_string());
+        }
+        let store = Store::open(root)?;
         let has_registry =
             store.root.join("registry.yaml").exists() || store.root.join("registry.json").exists();
         let mut files: Vec<(&str, &str)> =

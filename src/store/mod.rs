@@ -17,6 +17,7 @@ mod upgrade;
 
 pub use commit::transaction;
 pub(crate) use commit::{Start, ensure_editable};
+pub(crate) use folder::discover;
 pub(crate) use load::Loaded;
 pub(crate) use paths::{META_FILE, OPS_FILE};
 

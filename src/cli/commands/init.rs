@@ -17,7 +17,11 @@ pub(crate) struct InitArgs {
 }
 
 pub(crate) fn run(s: &mut Session, a: InitArgs) -> Result<Reply> {
-    let dir = a.dir.unwrap_or_else(|| s.store_path());
+    // Like `git init`: here (`./plans`) unless a folder is named.
+    let dir = a
+        .dir
+        .or_else(|| s.named_store())
+        .unwrap_or_else(|| std::path::PathBuf::from("plans"));
     let (store, written) = crate::forge::plans::init_store(&dir)?;
     let root = store.root().display().to_string();
     let text = if written.is_empty() {

@@ -1,6 +1,5 @@
 use crate::cli::{Reply, Session};
 use crate::model::error::Error;
-use crate::model::error::ErrorKind;
 use crate::model::error::Result;
 use crate::render::status;
 use clap::Args;
@@ -29,6 +28,14 @@ pub(crate) fn run(s: &mut Session, a: SubmitArgs) -> Result<Reply> {
     {
         return Err(Error::invalid("--by needs a name"));
     }
+    // An approval is for good: it is given on a terminal, or asked for in
+    // so many words.
+    if !a.yes && !s.interactive() {
+        return Err(Error::invalid(format!(
+            "submit approves plan {plan} for good, and there is no terminal to ask on; nothing was changed"
+        ))
+        .with_help("pass --yes to approve without asking"));
+    }
     let preview = forge.submit_preview(&plan, a.by.as_deref())?;
     if preview.refused() {
         // Each blocking issue is also drawn on stderr, in the plan's export
@@ -54,7 +61,7 @@ pub(crate) fn run(s: &mut Session, a: SubmitArgs) -> Result<Reply> {
         let mut err = std::io::stderr().lock();
         let _ = writeln!(
             err,
-            "Plan {} (rev {}, digest {}) is reviewable.",
+            "Plan {} (rev {}, digest {}) passes every check.",
             preview.plan_id, preview.revision, preview.digest
         );
         for line in status::authority_lines(&preview) {
@@ -69,11 +76,12 @@ pub(crate) fn run(s: &mut Session, a: SubmitArgs) -> Result<Reply> {
         let mut answer = String::new();
         let _ = std::io::stdin().lock().read_line(&mut answer);
         if !matches!(answer.trim(), "y" | "Y" | "yes") {
-            return Err(Error::new(
-                ErrorKind::Refused,
-                format!("plan {plan} was not approved; it stays reviewable"),
+            let state = forge.load(&plan)?.state();
+            return Ok(Reply::new(
+                format!("Not approved: plan {plan} is still {state}, and nothing was changed."),
+                serde_json::json!({"planId": plan, "approved": false, "state": state.as_str()}),
             )
-            .with_help("run submit again and answer y, or pass --yes"));
+            .exit(1));
         }
     }
     let done = forge.submit_approve(preview)?;
