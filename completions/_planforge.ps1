@@ -21,7 +21,7 @@ Register-ArgumentCompleter -Native -CommandName 'planforge' -ScriptBlock {
 
     $completions = @(switch ($command) {
         'planforge' {
-            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]')
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]')
             [CompletionResult]::new('-p', '-p', [CompletionResultType]::ParameterName, 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]')
             [CompletionResult]::new('--plan', '--plan', [CompletionResultType]::ParameterName, 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Who is acting [env: PLANFORGE_ACTOR, else $USER]')
@@ -56,6 +56,7 @@ Register-ArgumentCompleter -Native -CommandName 'planforge' -ScriptBlock {
             [CompletionResult]::new('validate', 'validate', [CompletionResultType]::ParameterValue, 'Check plans or plan documents (for CI)')
             [CompletionResult]::new('freeze', 'freeze', [CompletionResultType]::ParameterValue, 'Check the plan and make it reviewable (read-only)')
             [CompletionResult]::new('unfreeze', 'unfreeze', [CompletionResultType]::ParameterValue, 'Make a reviewable plan editable again')
+            [CompletionResult]::new('upgrade', 'upgrade', [CompletionResultType]::ParameterValue, 'Bring every plan of the store to the current format now')
             [CompletionResult]::new('submit', 'submit', [CompletionResultType]::ParameterValue, 'Freeze and approve the plan: it becomes executable, forever')
             [CompletionResult]::new('clone', 'clone', [CompletionResultType]::ParameterValue, 'Copy a plan (or its first revisions) into a new editable plan')
             [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'Compare two revisions of a plan, or two plan documents')
@@ -76,7 +77,7 @@ Register-ArgumentCompleter -Native -CommandName 'planforge' -ScriptBlock {
             break
         }
         'planforge;init' {
-            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]')
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]')
             [CompletionResult]::new('-p', '-p', [CompletionResultType]::ParameterName, 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]')
             [CompletionResult]::new('--plan', '--plan', [CompletionResultType]::ParameterName, 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Who is acting [env: PLANFORGE_ACTOR, else $USER]')
@@ -89,7 +90,7 @@ Register-ArgumentCompleter -Native -CommandName 'planforge' -ScriptBlock {
             break
         }
         'planforge;list' {
-            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]')
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]')
             [CompletionResult]::new('-p', '-p', [CompletionResultType]::ParameterName, 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]')
             [CompletionResult]::new('--plan', '--plan', [CompletionResultType]::ParameterName, 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Who is acting [env: PLANFORGE_ACTOR, else $USER]')
@@ -102,7 +103,7 @@ Register-ArgumentCompleter -Native -CommandName 'planforge' -ScriptBlock {
             break
         }
         'planforge;use' {
-            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]')
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]')
             [CompletionResult]::new('-p', '-p', [CompletionResultType]::ParameterName, 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]')
             [CompletionResult]::new('--plan', '--plan', [CompletionResultType]::ParameterName, 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Who is acting [env: PLANFORGE_ACTOR, else $USER]')
@@ -116,7 +117,7 @@ Register-ArgumentCompleter -Native -CommandName 'planforge' -ScriptBlock {
         }
         'planforge;create' {
             [CompletionResult]::new('--label', '--label', [CompletionResultType]::ParameterName, 'A short label')
-            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]')
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]')
             [CompletionResult]::new('-p', '-p', [CompletionResultType]::ParameterName, 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]')
             [CompletionResult]::new('--plan', '--plan', [CompletionResultType]::ParameterName, 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Who is acting [env: PLANFORGE_ACTOR, else $USER]')
@@ -129,7 +130,7 @@ Register-ArgumentCompleter -Native -CommandName 'planforge' -ScriptBlock {
             break
         }
         'planforge;remove' {
-            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]')
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]')
             [CompletionResult]::new('-p', '-p', [CompletionResultType]::ParameterName, 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]')
             [CompletionResult]::new('--plan', '--plan', [CompletionResultType]::ParameterName, 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Who is acting [env: PLANFORGE_ACTOR, else $USER]')
@@ -144,7 +145,7 @@ Register-ArgumentCompleter -Native -CommandName 'planforge' -ScriptBlock {
         }
         'planforge;author' {
             [CompletionResult]::new('--id', '--id', [CompletionResultType]::ParameterName, 'The plan id [default: a fresh one]')
-            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]')
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]')
             [CompletionResult]::new('-p', '-p', [CompletionResultType]::ParameterName, 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]')
             [CompletionResult]::new('--plan', '--plan', [CompletionResultType]::ParameterName, 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Who is acting [env: PLANFORGE_ACTOR, else $USER]')
@@ -157,7 +158,7 @@ Register-ArgumentCompleter -Native -CommandName 'planforge' -ScriptBlock {
             break
         }
         'planforge;status' {
-            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]')
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]')
             [CompletionResult]::new('-p', '-p', [CompletionResultType]::ParameterName, 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]')
             [CompletionResult]::new('--plan', '--plan', [CompletionResultType]::ParameterName, 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Who is acting [env: PLANFORGE_ACTOR, else $USER]')
@@ -172,7 +173,7 @@ Register-ArgumentCompleter -Native -CommandName 'planforge' -ScriptBlock {
         'planforge;show' {
             [CompletionResult]::new('--audience', '--audience', [CompletionResultType]::ParameterName, 'Who reads it')
             [CompletionResult]::new('--rev', '--rev', [CompletionResultType]::ParameterName, 'Show the plan as it was at this revision')
-            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]')
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]')
             [CompletionResult]::new('-p', '-p', [CompletionResultType]::ParameterName, 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]')
             [CompletionResult]::new('--plan', '--plan', [CompletionResultType]::ParameterName, 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Who is acting [env: PLANFORGE_ACTOR, else $USER]')
@@ -185,7 +186,7 @@ Register-ArgumentCompleter -Native -CommandName 'planforge' -ScriptBlock {
             break
         }
         'planforge;outline' {
-            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]')
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]')
             [CompletionResult]::new('-p', '-p', [CompletionResultType]::ParameterName, 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]')
             [CompletionResult]::new('--plan', '--plan', [CompletionResultType]::ParameterName, 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Who is acting [env: PLANFORGE_ACTOR, else $USER]')
@@ -200,7 +201,7 @@ Register-ArgumentCompleter -Native -CommandName 'planforge' -ScriptBlock {
         'planforge;read' {
             [CompletionResult]::new('--phase', '--phase', [CompletionResultType]::ParameterName, 'Read this phase (`(unphased)` or "" for the nodes without one)')
             [CompletionResult]::new('--node', '--node', [CompletionResultType]::ParameterName, 'Read this node')
-            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]')
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]')
             [CompletionResult]::new('-p', '-p', [CompletionResultType]::ParameterName, 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]')
             [CompletionResult]::new('--plan', '--plan', [CompletionResultType]::ParameterName, 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Who is acting [env: PLANFORGE_ACTOR, else $USER]')
@@ -235,7 +236,7 @@ Register-ArgumentCompleter -Native -CommandName 'planforge' -ScriptBlock {
             [CompletionResult]::new('--predicate', '--predicate', [CompletionResultType]::ParameterName, 'branch, select: the predicate (JSON or YAML)')
             [CompletionResult]::new('--case', '--case', [CompletionResultType]::ParameterName, 'select: a case label; repeatable, in order')
             [CompletionResult]::new('--expect-rev', '--expect-rev', [CompletionResultType]::ParameterName, 'Refuse (revision_moved) unless the plan is at this revision')
-            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]')
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]')
             [CompletionResult]::new('-p', '-p', [CompletionResultType]::ParameterName, 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]')
             [CompletionResult]::new('--plan', '--plan', [CompletionResultType]::ParameterName, 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Who is acting [env: PLANFORGE_ACTOR, else $USER]')
@@ -272,7 +273,7 @@ Register-ArgumentCompleter -Native -CommandName 'planforge' -ScriptBlock {
             [CompletionResult]::new('--predicate', '--predicate', [CompletionResultType]::ParameterName, 'branch, select: the predicate (JSON or YAML)')
             [CompletionResult]::new('--case', '--case', [CompletionResultType]::ParameterName, 'select: a case label; repeatable, in order')
             [CompletionResult]::new('--expect-rev', '--expect-rev', [CompletionResultType]::ParameterName, 'Refuse (revision_moved) unless the plan is at this revision')
-            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]')
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]')
             [CompletionResult]::new('-p', '-p', [CompletionResultType]::ParameterName, 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]')
             [CompletionResult]::new('--plan', '--plan', [CompletionResultType]::ParameterName, 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Who is acting [env: PLANFORGE_ACTOR, else $USER]')
@@ -287,7 +288,7 @@ Register-ArgumentCompleter -Native -CommandName 'planforge' -ScriptBlock {
         }
         'planforge;set' {
             [CompletionResult]::new('--expect-rev', '--expect-rev', [CompletionResultType]::ParameterName, 'Refuse (revision_moved) unless the plan is at this revision')
-            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]')
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]')
             [CompletionResult]::new('-p', '-p', [CompletionResultType]::ParameterName, 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]')
             [CompletionResult]::new('--plan', '--plan', [CompletionResultType]::ParameterName, 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Who is acting [env: PLANFORGE_ACTOR, else $USER]')
@@ -301,7 +302,7 @@ Register-ArgumentCompleter -Native -CommandName 'planforge' -ScriptBlock {
         }
         'planforge;phase' {
             [CompletionResult]::new('--expect-rev', '--expect-rev', [CompletionResultType]::ParameterName, 'Refuse (revision_moved) unless the plan is at this revision')
-            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]')
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]')
             [CompletionResult]::new('-p', '-p', [CompletionResultType]::ParameterName, 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]')
             [CompletionResult]::new('--plan', '--plan', [CompletionResultType]::ParameterName, 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Who is acting [env: PLANFORGE_ACTOR, else $USER]')
@@ -318,7 +319,7 @@ Register-ArgumentCompleter -Native -CommandName 'planforge' -ScriptBlock {
             [CompletionResult]::new('--handle', '--handle', [CompletionResultType]::ParameterName, 'When the edge fires [default: always]')
             [CompletionResult]::new('--id', '--id', [CompletionResultType]::ParameterName, 'The edge id [default: `<from>__<to>`, made unique]')
             [CompletionResult]::new('--expect-rev', '--expect-rev', [CompletionResultType]::ParameterName, 'Refuse (revision_moved) unless the plan is at this revision')
-            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]')
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]')
             [CompletionResult]::new('-p', '-p', [CompletionResultType]::ParameterName, 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]')
             [CompletionResult]::new('--plan', '--plan', [CompletionResultType]::ParameterName, 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Who is acting [env: PLANFORGE_ACTOR, else $USER]')
@@ -332,7 +333,7 @@ Register-ArgumentCompleter -Native -CommandName 'planforge' -ScriptBlock {
         }
         'planforge;disconnect' {
             [CompletionResult]::new('--expect-rev', '--expect-rev', [CompletionResultType]::ParameterName, 'Refuse (revision_moved) unless the plan is at this revision')
-            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]')
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]')
             [CompletionResult]::new('-p', '-p', [CompletionResultType]::ParameterName, 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]')
             [CompletionResult]::new('--plan', '--plan', [CompletionResultType]::ParameterName, 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Who is acting [env: PLANFORGE_ACTOR, else $USER]')
@@ -346,7 +347,7 @@ Register-ArgumentCompleter -Native -CommandName 'planforge' -ScriptBlock {
         }
         'planforge;remove-node' {
             [CompletionResult]::new('--expect-rev', '--expect-rev', [CompletionResultType]::ParameterName, 'Refuse (revision_moved) unless the plan is at this revision')
-            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]')
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]')
             [CompletionResult]::new('-p', '-p', [CompletionResultType]::ParameterName, 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]')
             [CompletionResult]::new('--plan', '--plan', [CompletionResultType]::ParameterName, 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Who is acting [env: PLANFORGE_ACTOR, else $USER]')
@@ -365,7 +366,7 @@ Register-ArgumentCompleter -Native -CommandName 'planforge' -ScriptBlock {
             [CompletionResult]::new('--max-concurrent-frames', '--max-concurrent-frames', [CompletionResultType]::ParameterName, 'Most executions at the same time')
             [CompletionResult]::new('--max-encoded-bytes', '--max-encoded-bytes', [CompletionResultType]::ParameterName, 'Most bytes of the plan''s canonical encoding')
             [CompletionResult]::new('--expect-rev', '--expect-rev', [CompletionResultType]::ParameterName, 'Refuse (revision_moved) unless the plan is at this revision')
-            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]')
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]')
             [CompletionResult]::new('-p', '-p', [CompletionResultType]::ParameterName, 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]')
             [CompletionResult]::new('--plan', '--plan', [CompletionResultType]::ParameterName, 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Who is acting [env: PLANFORGE_ACTOR, else $USER]')
@@ -378,7 +379,7 @@ Register-ArgumentCompleter -Native -CommandName 'planforge' -ScriptBlock {
             break
         }
         'planforge;edit' {
-            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]')
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]')
             [CompletionResult]::new('-p', '-p', [CompletionResultType]::ParameterName, 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]')
             [CompletionResult]::new('--plan', '--plan', [CompletionResultType]::ParameterName, 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Who is acting [env: PLANFORGE_ACTOR, else $USER]')
@@ -392,7 +393,7 @@ Register-ArgumentCompleter -Native -CommandName 'planforge' -ScriptBlock {
         }
         'planforge;undo' {
             [CompletionResult]::new('--expect-rev', '--expect-rev', [CompletionResultType]::ParameterName, 'Refuse (revision_moved) unless the plan is at this revision')
-            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]')
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]')
             [CompletionResult]::new('-p', '-p', [CompletionResultType]::ParameterName, 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]')
             [CompletionResult]::new('--plan', '--plan', [CompletionResultType]::ParameterName, 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Who is acting [env: PLANFORGE_ACTOR, else $USER]')
@@ -407,7 +408,7 @@ Register-ArgumentCompleter -Native -CommandName 'planforge' -ScriptBlock {
         'planforge;validate' {
             [CompletionResult]::new('--registry', '--registry', [CompletionResultType]::ParameterName, 'The registry to check against [default: the store''s]')
             [CompletionResult]::new('--max-findings', '--max-findings', [CompletionResultType]::ParameterName, 'List at most N findings per document or plan; the rest are counted (0: list them all)')
-            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]')
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]')
             [CompletionResult]::new('-p', '-p', [CompletionResultType]::ParameterName, 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]')
             [CompletionResult]::new('--plan', '--plan', [CompletionResultType]::ParameterName, 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Who is acting [env: PLANFORGE_ACTOR, else $USER]')
@@ -421,7 +422,7 @@ Register-ArgumentCompleter -Native -CommandName 'planforge' -ScriptBlock {
             break
         }
         'planforge;freeze' {
-            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]')
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]')
             [CompletionResult]::new('-p', '-p', [CompletionResultType]::ParameterName, 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]')
             [CompletionResult]::new('--plan', '--plan', [CompletionResultType]::ParameterName, 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Who is acting [env: PLANFORGE_ACTOR, else $USER]')
@@ -434,7 +435,20 @@ Register-ArgumentCompleter -Native -CommandName 'planforge' -ScriptBlock {
             break
         }
         'planforge;unfreeze' {
-            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]')
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]')
+            [CompletionResult]::new('-p', '-p', [CompletionResultType]::ParameterName, 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]')
+            [CompletionResult]::new('--plan', '--plan', [CompletionResultType]::ParameterName, 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]')
+            [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Who is acting [env: PLANFORGE_ACTOR, else $USER]')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format (commands that print documents or diagrams add yaml, sarif, github, dot or mermaid)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'planforge;upgrade' {
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]')
             [CompletionResult]::new('-p', '-p', [CompletionResultType]::ParameterName, 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]')
             [CompletionResult]::new('--plan', '--plan', [CompletionResultType]::ParameterName, 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Who is acting [env: PLANFORGE_ACTOR, else $USER]')
@@ -448,7 +462,7 @@ Register-ArgumentCompleter -Native -CommandName 'planforge' -ScriptBlock {
         }
         'planforge;submit' {
             [CompletionResult]::new('--by', '--by', [CompletionResultType]::ParameterName, 'Who approves [default: the actor]')
-            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]')
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]')
             [CompletionResult]::new('-p', '-p', [CompletionResultType]::ParameterName, 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]')
             [CompletionResult]::new('--plan', '--plan', [CompletionResultType]::ParameterName, 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Who is acting [env: PLANFORGE_ACTOR, else $USER]')
@@ -464,7 +478,7 @@ Register-ArgumentCompleter -Native -CommandName 'planforge' -ScriptBlock {
         }
         'planforge;clone' {
             [CompletionResult]::new('--at', '--at', [CompletionResultType]::ParameterName, 'Clone the plan as it was at this revision')
-            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]')
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]')
             [CompletionResult]::new('-p', '-p', [CompletionResultType]::ParameterName, 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]')
             [CompletionResult]::new('--plan', '--plan', [CompletionResultType]::ParameterName, 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Who is acting [env: PLANFORGE_ACTOR, else $USER]')
@@ -478,7 +492,7 @@ Register-ArgumentCompleter -Native -CommandName 'planforge' -ScriptBlock {
         }
         'planforge;diff' {
             [CompletionResult]::new('--files', '--files', [CompletionResultType]::ParameterName, 'Compare two plan documents instead (JSON or YAML; no store needed)')
-            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]')
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]')
             [CompletionResult]::new('-p', '-p', [CompletionResultType]::ParameterName, 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]')
             [CompletionResult]::new('--plan', '--plan', [CompletionResultType]::ParameterName, 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Who is acting [env: PLANFORGE_ACTOR, else $USER]')
@@ -493,7 +507,7 @@ Register-ArgumentCompleter -Native -CommandName 'planforge' -ScriptBlock {
         }
         'planforge;raw' {
             [CompletionResult]::new('--rev', '--rev', [CompletionResultType]::ParameterName, 'At this revision [default: the current one]')
-            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]')
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]')
             [CompletionResult]::new('-p', '-p', [CompletionResultType]::ParameterName, 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]')
             [CompletionResult]::new('--plan', '--plan', [CompletionResultType]::ParameterName, 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Who is acting [env: PLANFORGE_ACTOR, else $USER]')
@@ -508,7 +522,7 @@ Register-ArgumentCompleter -Native -CommandName 'planforge' -ScriptBlock {
         'planforge;ops' {
             [CompletionResult]::new('--since-lamport', '--since-lamport', [CompletionResultType]::ParameterName, 'Only ops with a lamport greater than N')
             [CompletionResult]::new('--through', '--through', [CompletionResultType]::ParameterName, 'Only the first REV ops (the ops of revision REV)')
-            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]')
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]')
             [CompletionResult]::new('-p', '-p', [CompletionResultType]::ParameterName, 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]')
             [CompletionResult]::new('--plan', '--plan', [CompletionResultType]::ParameterName, 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Who is acting [env: PLANFORGE_ACTOR, else $USER]')
@@ -522,7 +536,7 @@ Register-ArgumentCompleter -Native -CommandName 'planforge' -ScriptBlock {
         }
         'planforge;export' {
             [CompletionResult]::new('--rev', '--rev', [CompletionResultType]::ParameterName, 'Export the plan as it was at this revision')
-            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]')
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]')
             [CompletionResult]::new('-p', '-p', [CompletionResultType]::ParameterName, 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]')
             [CompletionResult]::new('--plan', '--plan', [CompletionResultType]::ParameterName, 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Who is acting [env: PLANFORGE_ACTOR, else $USER]')
@@ -537,7 +551,7 @@ Register-ArgumentCompleter -Native -CommandName 'planforge' -ScriptBlock {
         'planforge;import' {
             [CompletionResult]::new('--id', '--id', [CompletionResultType]::ParameterName, 'The new plan''s id [default: the document''s planId, else a fresh one]')
             [CompletionResult]::new('--input-format', '--input-format', [CompletionResultType]::ParameterName, 'The document''s syntax [default: by extension, else sniffed]')
-            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]')
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]')
             [CompletionResult]::new('-p', '-p', [CompletionResultType]::ParameterName, 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]')
             [CompletionResult]::new('--plan', '--plan', [CompletionResultType]::ParameterName, 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Who is acting [env: PLANFORGE_ACTOR, else $USER]')
@@ -551,7 +565,7 @@ Register-ArgumentCompleter -Native -CommandName 'planforge' -ScriptBlock {
         }
         'planforge;graph' {
             [CompletionResult]::new('--rev', '--rev', [CompletionResultType]::ParameterName, 'Draw the plan as it was at this revision')
-            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]')
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]')
             [CompletionResult]::new('-p', '-p', [CompletionResultType]::ParameterName, 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]')
             [CompletionResult]::new('--plan', '--plan', [CompletionResultType]::ParameterName, 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Who is acting [env: PLANFORGE_ACTOR, else $USER]')
@@ -564,7 +578,7 @@ Register-ArgumentCompleter -Native -CommandName 'planforge' -ScriptBlock {
             break
         }
         'planforge;templates' {
-            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]')
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]')
             [CompletionResult]::new('-p', '-p', [CompletionResultType]::ParameterName, 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]')
             [CompletionResult]::new('--plan', '--plan', [CompletionResultType]::ParameterName, 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Who is acting [env: PLANFORGE_ACTOR, else $USER]')
@@ -579,7 +593,7 @@ Register-ArgumentCompleter -Native -CommandName 'planforge' -ScriptBlock {
         'planforge;instantiate' {
             [CompletionResult]::new('--arg', '--arg', [CompletionResultType]::ParameterName, 'A param value, NAME=VALUE; repeatable')
             [CompletionResult]::new('--id', '--id', [CompletionResultType]::ParameterName, 'The new plan''s id [default: a fresh one]')
-            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]')
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]')
             [CompletionResult]::new('-p', '-p', [CompletionResultType]::ParameterName, 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]')
             [CompletionResult]::new('--plan', '--plan', [CompletionResultType]::ParameterName, 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Who is acting [env: PLANFORGE_ACTOR, else $USER]')
@@ -593,7 +607,7 @@ Register-ArgumentCompleter -Native -CommandName 'planforge' -ScriptBlock {
         }
         'planforge;orchestrate' {
             [CompletionResult]::new('--id', '--id', [CompletionResultType]::ParameterName, 'The new plan''s id [default: a fresh one]')
-            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]')
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]')
             [CompletionResult]::new('-p', '-p', [CompletionResultType]::ParameterName, 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]')
             [CompletionResult]::new('--plan', '--plan', [CompletionResultType]::ParameterName, 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Who is acting [env: PLANFORGE_ACTOR, else $USER]')
@@ -607,7 +621,7 @@ Register-ArgumentCompleter -Native -CommandName 'planforge' -ScriptBlock {
             break
         }
         'planforge;explain' {
-            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]')
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]')
             [CompletionResult]::new('-p', '-p', [CompletionResultType]::ParameterName, 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]')
             [CompletionResult]::new('--plan', '--plan', [CompletionResultType]::ParameterName, 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Who is acting [env: PLANFORGE_ACTOR, else $USER]')
@@ -621,7 +635,7 @@ Register-ArgumentCompleter -Native -CommandName 'planforge' -ScriptBlock {
             break
         }
         'planforge;tool' {
-            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]')
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]')
             [CompletionResult]::new('-p', '-p', [CompletionResultType]::ParameterName, 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]')
             [CompletionResult]::new('--plan', '--plan', [CompletionResultType]::ParameterName, 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Who is acting [env: PLANFORGE_ACTOR, else $USER]')
@@ -635,7 +649,7 @@ Register-ArgumentCompleter -Native -CommandName 'planforge' -ScriptBlock {
         }
         'planforge;mcp' {
             [CompletionResult]::new('--tier', '--tier', [CompletionResultType]::ParameterName, 'Which tools to offer')
-            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]')
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]')
             [CompletionResult]::new('-p', '-p', [CompletionResultType]::ParameterName, 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]')
             [CompletionResult]::new('--plan', '--plan', [CompletionResultType]::ParameterName, 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Who is acting [env: PLANFORGE_ACTOR, else $USER]')
@@ -649,7 +663,7 @@ Register-ArgumentCompleter -Native -CommandName 'planforge' -ScriptBlock {
             break
         }
         'planforge;repl' {
-            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]')
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]')
             [CompletionResult]::new('-p', '-p', [CompletionResultType]::ParameterName, 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]')
             [CompletionResult]::new('--plan', '--plan', [CompletionResultType]::ParameterName, 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Who is acting [env: PLANFORGE_ACTOR, else $USER]')
@@ -663,7 +677,7 @@ Register-ArgumentCompleter -Native -CommandName 'planforge' -ScriptBlock {
             break
         }
         'planforge;completions' {
-            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]')
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]')
             [CompletionResult]::new('-p', '-p', [CompletionResultType]::ParameterName, 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]')
             [CompletionResult]::new('--plan', '--plan', [CompletionResultType]::ParameterName, 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Who is acting [env: PLANFORGE_ACTOR, else $USER]')
@@ -699,6 +713,7 @@ Register-ArgumentCompleter -Native -CommandName 'planforge' -ScriptBlock {
             [CompletionResult]::new('validate', 'validate', [CompletionResultType]::ParameterValue, 'Check plans or plan documents (for CI)')
             [CompletionResult]::new('freeze', 'freeze', [CompletionResultType]::ParameterValue, 'Check the plan and make it reviewable (read-only)')
             [CompletionResult]::new('unfreeze', 'unfreeze', [CompletionResultType]::ParameterValue, 'Make a reviewable plan editable again')
+            [CompletionResult]::new('upgrade', 'upgrade', [CompletionResultType]::ParameterValue, 'Bring every plan of the store to the current format now')
             [CompletionResult]::new('submit', 'submit', [CompletionResultType]::ParameterValue, 'Freeze and approve the plan: it becomes executable, forever')
             [CompletionResult]::new('clone', 'clone', [CompletionResultType]::ParameterValue, 'Copy a plan (or its first revisions) into a new editable plan')
             [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'Compare two revisions of a plan, or two plan documents')
@@ -785,6 +800,9 @@ Register-ArgumentCompleter -Native -CommandName 'planforge' -ScriptBlock {
             break
         }
         'planforge;help;unfreeze' {
+            break
+        }
+        'planforge;help;upgrade' {
             break
         }
         'planforge;help;submit' {

@@ -130,6 +130,9 @@ _planforge() {
             planforge,unfreeze)
                 cmd="planforge__subcmd__unfreeze"
                 ;;
+            planforge,upgrade)
+                cmd="planforge__subcmd__upgrade"
+                ;;
             planforge,use)
                 cmd="planforge__subcmd__use"
                 ;;
@@ -250,6 +253,9 @@ _planforge() {
             planforge__subcmd__help,unfreeze)
                 cmd="planforge__subcmd__help__subcmd__unfreeze"
                 ;;
+            planforge__subcmd__help,upgrade)
+                cmd="planforge__subcmd__help__subcmd__upgrade"
+                ;;
             planforge__subcmd__help,use)
                 cmd="planforge__subcmd__help__subcmd__use"
                 ;;
@@ -263,7 +269,7 @@ _planforge() {
 
     case "${cmd}" in
         planforge)
-            opts="-p -q -h -V --store --plan --actor --format --color --quiet --help --version init list use create remove author status show outline read add-node set-config set phase connect disconnect remove-node bounds edit undo validate freeze unfreeze submit clone diff raw ops export import graph templates instantiate orchestrate explain tool mcp repl completions help"
+            opts="-p -q -h -V --store --plan --actor --format --color --quiet --help --version init list use create remove author status show outline read add-node set-config set phase connect disconnect remove-node bounds edit undo validate freeze unfreeze upgrade submit clone diff raw ops export import graph templates instantiate orchestrate explain tool mcp repl completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -985,7 +991,7 @@ _planforge() {
             return 0
             ;;
         planforge__subcmd__help)
-            opts="init list use create remove author status show outline read add-node set-config set phase connect disconnect remove-node bounds edit undo validate freeze unfreeze submit clone diff raw ops export import graph templates instantiate orchestrate explain tool mcp repl completions help"
+            opts="init list use create remove author status show outline read add-node set-config set phase connect disconnect remove-node bounds edit undo validate freeze unfreeze upgrade submit clone diff raw ops export import graph templates instantiate orchestrate explain tool mcp repl completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1517,6 +1523,20 @@ _planforge() {
             return 0
             ;;
         planforge__subcmd__help__subcmd__unfreeze)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        planforge__subcmd__help__subcmd__upgrade)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -2551,6 +2571,44 @@ _planforge() {
             return 0
             ;;
         planforge__subcmd__unfreeze)
+            opts="-p -q -h --store --plan --actor --format --color --quiet --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --plan)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -p)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --actor)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "text json yaml sarif github dot mermaid" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        planforge__subcmd__upgrade)
             opts="-p -q -h --store --plan --actor --format --color --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )

@@ -18,7 +18,7 @@ set edit:completion:arg-completer[planforge] = {|@words|
     }
     var completions = [
         &'planforge'= {
-            cand --store 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]'
+            cand --store 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]'
             cand -p 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]'
             cand --plan 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]'
             cand --actor 'Who is acting [env: PLANFORGE_ACTOR, else $USER]'
@@ -53,6 +53,7 @@ set edit:completion:arg-completer[planforge] = {|@words|
             cand validate 'Check plans or plan documents (for CI)'
             cand freeze 'Check the plan and make it reviewable (read-only)'
             cand unfreeze 'Make a reviewable plan editable again'
+            cand upgrade 'Bring every plan of the store to the current format now'
             cand submit 'Freeze and approve the plan: it becomes executable, forever'
             cand clone 'Copy a plan (or its first revisions) into a new editable plan'
             cand diff 'Compare two revisions of a plan, or two plan documents'
@@ -72,7 +73,7 @@ set edit:completion:arg-completer[planforge] = {|@words|
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'planforge;init'= {
-            cand --store 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]'
+            cand --store 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]'
             cand -p 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]'
             cand --plan 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]'
             cand --actor 'Who is acting [env: PLANFORGE_ACTOR, else $USER]'
@@ -84,7 +85,7 @@ set edit:completion:arg-completer[planforge] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
         }
         &'planforge;list'= {
-            cand --store 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]'
+            cand --store 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]'
             cand -p 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]'
             cand --plan 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]'
             cand --actor 'Who is acting [env: PLANFORGE_ACTOR, else $USER]'
@@ -96,7 +97,7 @@ set edit:completion:arg-completer[planforge] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
         }
         &'planforge;use'= {
-            cand --store 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]'
+            cand --store 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]'
             cand -p 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]'
             cand --plan 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]'
             cand --actor 'Who is acting [env: PLANFORGE_ACTOR, else $USER]'
@@ -109,7 +110,7 @@ set edit:completion:arg-completer[planforge] = {|@words|
         }
         &'planforge;create'= {
             cand --label 'A short label'
-            cand --store 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]'
+            cand --store 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]'
             cand -p 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]'
             cand --plan 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]'
             cand --actor 'Who is acting [env: PLANFORGE_ACTOR, else $USER]'
@@ -121,7 +122,7 @@ set edit:completion:arg-completer[planforge] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
         }
         &'planforge;remove'= {
-            cand --store 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]'
+            cand --store 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]'
             cand -p 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]'
             cand --plan 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]'
             cand --actor 'Who is acting [env: PLANFORGE_ACTOR, else $USER]'
@@ -135,7 +136,7 @@ set edit:completion:arg-completer[planforge] = {|@words|
         }
         &'planforge;author'= {
             cand --id 'The plan id [default: a fresh one]'
-            cand --store 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]'
+            cand --store 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]'
             cand -p 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]'
             cand --plan 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]'
             cand --actor 'Who is acting [env: PLANFORGE_ACTOR, else $USER]'
@@ -147,7 +148,7 @@ set edit:completion:arg-completer[planforge] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
         }
         &'planforge;status'= {
-            cand --store 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]'
+            cand --store 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]'
             cand -p 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]'
             cand --plan 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]'
             cand --actor 'Who is acting [env: PLANFORGE_ACTOR, else $USER]'
@@ -161,7 +162,7 @@ set edit:completion:arg-completer[planforge] = {|@words|
         &'planforge;show'= {
             cand --audience 'Who reads it'
             cand --rev 'Show the plan as it was at this revision'
-            cand --store 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]'
+            cand --store 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]'
             cand -p 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]'
             cand --plan 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]'
             cand --actor 'Who is acting [env: PLANFORGE_ACTOR, else $USER]'
@@ -173,7 +174,7 @@ set edit:completion:arg-completer[planforge] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
         }
         &'planforge;outline'= {
-            cand --store 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]'
+            cand --store 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]'
             cand -p 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]'
             cand --plan 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]'
             cand --actor 'Who is acting [env: PLANFORGE_ACTOR, else $USER]'
@@ -187,7 +188,7 @@ set edit:completion:arg-completer[planforge] = {|@words|
         &'planforge;read'= {
             cand --phase 'Read this phase (`(unphased)` or "" for the nodes without one)'
             cand --node 'Read this node'
-            cand --store 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]'
+            cand --store 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]'
             cand -p 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]'
             cand --plan 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]'
             cand --actor 'Who is acting [env: PLANFORGE_ACTOR, else $USER]'
@@ -221,7 +222,7 @@ set edit:completion:arg-completer[planforge] = {|@words|
             cand --predicate 'branch, select: the predicate (JSON or YAML)'
             cand --case 'select: a case label; repeatable, in order'
             cand --expect-rev 'Refuse (revision_moved) unless the plan is at this revision'
-            cand --store 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]'
+            cand --store 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]'
             cand -p 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]'
             cand --plan 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]'
             cand --actor 'Who is acting [env: PLANFORGE_ACTOR, else $USER]'
@@ -257,7 +258,7 @@ set edit:completion:arg-completer[planforge] = {|@words|
             cand --predicate 'branch, select: the predicate (JSON or YAML)'
             cand --case 'select: a case label; repeatable, in order'
             cand --expect-rev 'Refuse (revision_moved) unless the plan is at this revision'
-            cand --store 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]'
+            cand --store 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]'
             cand -p 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]'
             cand --plan 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]'
             cand --actor 'Who is acting [env: PLANFORGE_ACTOR, else $USER]'
@@ -271,7 +272,7 @@ set edit:completion:arg-completer[planforge] = {|@words|
         }
         &'planforge;set'= {
             cand --expect-rev 'Refuse (revision_moved) unless the plan is at this revision'
-            cand --store 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]'
+            cand --store 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]'
             cand -p 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]'
             cand --plan 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]'
             cand --actor 'Who is acting [env: PLANFORGE_ACTOR, else $USER]'
@@ -284,7 +285,7 @@ set edit:completion:arg-completer[planforge] = {|@words|
         }
         &'planforge;phase'= {
             cand --expect-rev 'Refuse (revision_moved) unless the plan is at this revision'
-            cand --store 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]'
+            cand --store 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]'
             cand -p 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]'
             cand --plan 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]'
             cand --actor 'Who is acting [env: PLANFORGE_ACTOR, else $USER]'
@@ -300,7 +301,7 @@ set edit:completion:arg-completer[planforge] = {|@words|
             cand --handle 'When the edge fires [default: always]'
             cand --id 'The edge id [default: `<from>__<to>`, made unique]'
             cand --expect-rev 'Refuse (revision_moved) unless the plan is at this revision'
-            cand --store 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]'
+            cand --store 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]'
             cand -p 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]'
             cand --plan 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]'
             cand --actor 'Who is acting [env: PLANFORGE_ACTOR, else $USER]'
@@ -313,7 +314,7 @@ set edit:completion:arg-completer[planforge] = {|@words|
         }
         &'planforge;disconnect'= {
             cand --expect-rev 'Refuse (revision_moved) unless the plan is at this revision'
-            cand --store 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]'
+            cand --store 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]'
             cand -p 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]'
             cand --plan 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]'
             cand --actor 'Who is acting [env: PLANFORGE_ACTOR, else $USER]'
@@ -326,7 +327,7 @@ set edit:completion:arg-completer[planforge] = {|@words|
         }
         &'planforge;remove-node'= {
             cand --expect-rev 'Refuse (revision_moved) unless the plan is at this revision'
-            cand --store 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]'
+            cand --store 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]'
             cand -p 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]'
             cand --plan 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]'
             cand --actor 'Who is acting [env: PLANFORGE_ACTOR, else $USER]'
@@ -344,7 +345,7 @@ set edit:completion:arg-completer[planforge] = {|@words|
             cand --max-concurrent-frames 'Most executions at the same time'
             cand --max-encoded-bytes 'Most bytes of the plan''s canonical encoding'
             cand --expect-rev 'Refuse (revision_moved) unless the plan is at this revision'
-            cand --store 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]'
+            cand --store 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]'
             cand -p 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]'
             cand --plan 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]'
             cand --actor 'Who is acting [env: PLANFORGE_ACTOR, else $USER]'
@@ -356,7 +357,7 @@ set edit:completion:arg-completer[planforge] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
         }
         &'planforge;edit'= {
-            cand --store 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]'
+            cand --store 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]'
             cand -p 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]'
             cand --plan 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]'
             cand --actor 'Who is acting [env: PLANFORGE_ACTOR, else $USER]'
@@ -369,7 +370,7 @@ set edit:completion:arg-completer[planforge] = {|@words|
         }
         &'planforge;undo'= {
             cand --expect-rev 'Refuse (revision_moved) unless the plan is at this revision'
-            cand --store 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]'
+            cand --store 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]'
             cand -p 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]'
             cand --plan 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]'
             cand --actor 'Who is acting [env: PLANFORGE_ACTOR, else $USER]'
@@ -383,7 +384,7 @@ set edit:completion:arg-completer[planforge] = {|@words|
         &'planforge;validate'= {
             cand --registry 'The registry to check against [default: the store''s]'
             cand --max-findings 'List at most N findings per document or plan; the rest are counted (0: list them all)'
-            cand --store 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]'
+            cand --store 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]'
             cand -p 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]'
             cand --plan 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]'
             cand --actor 'Who is acting [env: PLANFORGE_ACTOR, else $USER]'
@@ -396,7 +397,7 @@ set edit:completion:arg-completer[planforge] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
         }
         &'planforge;freeze'= {
-            cand --store 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]'
+            cand --store 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]'
             cand -p 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]'
             cand --plan 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]'
             cand --actor 'Who is acting [env: PLANFORGE_ACTOR, else $USER]'
@@ -408,7 +409,19 @@ set edit:completion:arg-completer[planforge] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
         }
         &'planforge;unfreeze'= {
-            cand --store 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]'
+            cand --store 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]'
+            cand -p 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]'
+            cand --plan 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]'
+            cand --actor 'Who is acting [env: PLANFORGE_ACTOR, else $USER]'
+            cand --format 'Output format (commands that print documents or diagrams add yaml, sarif, github, dot or mermaid)'
+            cand --color 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)'
+            cand -q 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
+            cand --quiet 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'planforge;upgrade'= {
+            cand --store 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]'
             cand -p 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]'
             cand --plan 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]'
             cand --actor 'Who is acting [env: PLANFORGE_ACTOR, else $USER]'
@@ -421,7 +434,7 @@ set edit:completion:arg-completer[planforge] = {|@words|
         }
         &'planforge;submit'= {
             cand --by 'Who approves [default: the actor]'
-            cand --store 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]'
+            cand --store 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]'
             cand -p 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]'
             cand --plan 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]'
             cand --actor 'Who is acting [env: PLANFORGE_ACTOR, else $USER]'
@@ -436,7 +449,7 @@ set edit:completion:arg-completer[planforge] = {|@words|
         }
         &'planforge;clone'= {
             cand --at 'Clone the plan as it was at this revision'
-            cand --store 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]'
+            cand --store 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]'
             cand -p 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]'
             cand --plan 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]'
             cand --actor 'Who is acting [env: PLANFORGE_ACTOR, else $USER]'
@@ -449,7 +462,7 @@ set edit:completion:arg-completer[planforge] = {|@words|
         }
         &'planforge;diff'= {
             cand --files 'Compare two plan documents instead (JSON or YAML; no store needed)'
-            cand --store 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]'
+            cand --store 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]'
             cand -p 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]'
             cand --plan 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]'
             cand --actor 'Who is acting [env: PLANFORGE_ACTOR, else $USER]'
@@ -463,7 +476,7 @@ set edit:completion:arg-completer[planforge] = {|@words|
         }
         &'planforge;raw'= {
             cand --rev 'At this revision [default: the current one]'
-            cand --store 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]'
+            cand --store 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]'
             cand -p 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]'
             cand --plan 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]'
             cand --actor 'Who is acting [env: PLANFORGE_ACTOR, else $USER]'
@@ -477,7 +490,7 @@ set edit:completion:arg-completer[planforge] = {|@words|
         &'planforge;ops'= {
             cand --since-lamport 'Only ops with a lamport greater than N'
             cand --through 'Only the first REV ops (the ops of revision REV)'
-            cand --store 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]'
+            cand --store 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]'
             cand -p 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]'
             cand --plan 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]'
             cand --actor 'Who is acting [env: PLANFORGE_ACTOR, else $USER]'
@@ -490,7 +503,7 @@ set edit:completion:arg-completer[planforge] = {|@words|
         }
         &'planforge;export'= {
             cand --rev 'Export the plan as it was at this revision'
-            cand --store 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]'
+            cand --store 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]'
             cand -p 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]'
             cand --plan 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]'
             cand --actor 'Who is acting [env: PLANFORGE_ACTOR, else $USER]'
@@ -504,7 +517,7 @@ set edit:completion:arg-completer[planforge] = {|@words|
         &'planforge;import'= {
             cand --id 'The new plan''s id [default: the document''s planId, else a fresh one]'
             cand --input-format 'The document''s syntax [default: by extension, else sniffed]'
-            cand --store 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]'
+            cand --store 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]'
             cand -p 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]'
             cand --plan 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]'
             cand --actor 'Who is acting [env: PLANFORGE_ACTOR, else $USER]'
@@ -517,7 +530,7 @@ set edit:completion:arg-completer[planforge] = {|@words|
         }
         &'planforge;graph'= {
             cand --rev 'Draw the plan as it was at this revision'
-            cand --store 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]'
+            cand --store 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]'
             cand -p 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]'
             cand --plan 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]'
             cand --actor 'Who is acting [env: PLANFORGE_ACTOR, else $USER]'
@@ -529,7 +542,7 @@ set edit:completion:arg-completer[planforge] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
         }
         &'planforge;templates'= {
-            cand --store 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]'
+            cand --store 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]'
             cand -p 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]'
             cand --plan 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]'
             cand --actor 'Who is acting [env: PLANFORGE_ACTOR, else $USER]'
@@ -543,7 +556,7 @@ set edit:completion:arg-completer[planforge] = {|@words|
         &'planforge;instantiate'= {
             cand --arg 'A param value, NAME=VALUE; repeatable'
             cand --id 'The new plan''s id [default: a fresh one]'
-            cand --store 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]'
+            cand --store 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]'
             cand -p 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]'
             cand --plan 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]'
             cand --actor 'Who is acting [env: PLANFORGE_ACTOR, else $USER]'
@@ -556,7 +569,7 @@ set edit:completion:arg-completer[planforge] = {|@words|
         }
         &'planforge;orchestrate'= {
             cand --id 'The new plan''s id [default: a fresh one]'
-            cand --store 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]'
+            cand --store 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]'
             cand -p 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]'
             cand --plan 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]'
             cand --actor 'Who is acting [env: PLANFORGE_ACTOR, else $USER]'
@@ -569,7 +582,7 @@ set edit:completion:arg-completer[planforge] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
         }
         &'planforge;explain'= {
-            cand --store 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]'
+            cand --store 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]'
             cand -p 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]'
             cand --plan 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]'
             cand --actor 'Who is acting [env: PLANFORGE_ACTOR, else $USER]'
@@ -582,7 +595,7 @@ set edit:completion:arg-completer[planforge] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
         }
         &'planforge;tool'= {
-            cand --store 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]'
+            cand --store 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]'
             cand -p 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]'
             cand --plan 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]'
             cand --actor 'Who is acting [env: PLANFORGE_ACTOR, else $USER]'
@@ -595,7 +608,7 @@ set edit:completion:arg-completer[planforge] = {|@words|
         }
         &'planforge;mcp'= {
             cand --tier 'Which tools to offer'
-            cand --store 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]'
+            cand --store 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]'
             cand -p 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]'
             cand --plan 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]'
             cand --actor 'Who is acting [env: PLANFORGE_ACTOR, else $USER]'
@@ -608,7 +621,7 @@ set edit:completion:arg-completer[planforge] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
         }
         &'planforge;repl'= {
-            cand --store 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]'
+            cand --store 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]'
             cand -p 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]'
             cand --plan 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]'
             cand --actor 'Who is acting [env: PLANFORGE_ACTOR, else $USER]'
@@ -621,7 +634,7 @@ set edit:completion:arg-completer[planforge] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
         }
         &'planforge;completions'= {
-            cand --store 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]'
+            cand --store 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]'
             cand -p 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]'
             cand --plan 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]'
             cand --actor 'Who is acting [env: PLANFORGE_ACTOR, else $USER]'
@@ -656,6 +669,7 @@ set edit:completion:arg-completer[planforge] = {|@words|
             cand validate 'Check plans or plan documents (for CI)'
             cand freeze 'Check the plan and make it reviewable (read-only)'
             cand unfreeze 'Make a reviewable plan editable again'
+            cand upgrade 'Bring every plan of the store to the current format now'
             cand submit 'Freeze and approve the plan: it becomes executable, forever'
             cand clone 'Copy a plan (or its first revisions) into a new editable plan'
             cand diff 'Compare two revisions of a plan, or two plan documents'
@@ -719,6 +733,8 @@ set edit:completion:arg-completer[planforge] = {|@words|
         &'planforge;help;freeze'= {
         }
         &'planforge;help;unfreeze'= {
+        }
+        &'planforge;help;upgrade'= {
         }
         &'planforge;help;submit'= {
         }

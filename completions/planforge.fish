@@ -24,7 +24,7 @@ function __fish_planforge_using_subcommand
     contains -- $cmd[1] $argv
 end
 
-complete -c planforge -n "__fish_planforge_needs_command" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]' -r -F
+complete -c planforge -n "__fish_planforge_needs_command" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]' -r -F
 complete -c planforge -n "__fish_planforge_needs_command" -s p -l plan -d 'The plan to work on [env: PLANFORGE_PLAN] [default: the store\'s current plan]' -r
 complete -c planforge -n "__fish_planforge_needs_command" -l actor -d 'Who is acting [env: PLANFORGE_ACTOR, else $USER]' -r
 complete -c planforge -n "__fish_planforge_needs_command" -l format -d 'Output format (commands that print documents or diagrams add yaml, sarif, github, dot or mermaid)' -r -f -a "text\t''
@@ -63,6 +63,7 @@ complete -c planforge -n "__fish_planforge_needs_command" -f -a "undo" -d 'Undo 
 complete -c planforge -n "__fish_planforge_needs_command" -f -a "validate" -d 'Check plans or plan documents (for CI)'
 complete -c planforge -n "__fish_planforge_needs_command" -f -a "freeze" -d 'Check the plan and make it reviewable (read-only)'
 complete -c planforge -n "__fish_planforge_needs_command" -f -a "unfreeze" -d 'Make a reviewable plan editable again'
+complete -c planforge -n "__fish_planforge_needs_command" -f -a "upgrade" -d 'Bring every plan of the store to the current format now'
 complete -c planforge -n "__fish_planforge_needs_command" -f -a "submit" -d 'Freeze and approve the plan: it becomes executable, forever'
 complete -c planforge -n "__fish_planforge_needs_command" -f -a "clone" -d 'Copy a plan (or its first revisions) into a new editable plan'
 complete -c planforge -n "__fish_planforge_needs_command" -f -a "diff" -d 'Compare two revisions of a plan, or two plan documents'
@@ -80,7 +81,7 @@ complete -c planforge -n "__fish_planforge_needs_command" -f -a "mcp" -d 'Serve 
 complete -c planforge -n "__fish_planforge_needs_command" -f -a "repl" -d 'Interactive shell: every line is a planforge command'
 complete -c planforge -n "__fish_planforge_needs_command" -f -a "completions" -d 'Print a shell completion script'
 complete -c planforge -n "__fish_planforge_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c planforge -n "__fish_planforge_using_subcommand init" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]' -r -F
+complete -c planforge -n "__fish_planforge_using_subcommand init" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]' -r -F
 complete -c planforge -n "__fish_planforge_using_subcommand init" -s p -l plan -d 'The plan to work on [env: PLANFORGE_PLAN] [default: the store\'s current plan]' -r
 complete -c planforge -n "__fish_planforge_using_subcommand init" -l actor -d 'Who is acting [env: PLANFORGE_ACTOR, else $USER]' -r
 complete -c planforge -n "__fish_planforge_using_subcommand init" -l format -d 'Output format (commands that print documents or diagrams add yaml, sarif, github, dot or mermaid)' -r -f -a "text\t''
@@ -95,7 +96,7 @@ always\t''
 never\t''"
 complete -c planforge -n "__fish_planforge_using_subcommand init" -s q -l quiet -d 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
 complete -c planforge -n "__fish_planforge_using_subcommand init" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c planforge -n "__fish_planforge_using_subcommand list" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]' -r -F
+complete -c planforge -n "__fish_planforge_using_subcommand list" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]' -r -F
 complete -c planforge -n "__fish_planforge_using_subcommand list" -s p -l plan -d 'The plan to work on [env: PLANFORGE_PLAN] [default: the store\'s current plan]' -r
 complete -c planforge -n "__fish_planforge_using_subcommand list" -l actor -d 'Who is acting [env: PLANFORGE_ACTOR, else $USER]' -r
 complete -c planforge -n "__fish_planforge_using_subcommand list" -l format -d 'Output format (commands that print documents or diagrams add yaml, sarif, github, dot or mermaid)' -r -f -a "text\t''
@@ -110,7 +111,7 @@ always\t''
 never\t''"
 complete -c planforge -n "__fish_planforge_using_subcommand list" -s q -l quiet -d 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
 complete -c planforge -n "__fish_planforge_using_subcommand list" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c planforge -n "__fish_planforge_using_subcommand use" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]' -r -F
+complete -c planforge -n "__fish_planforge_using_subcommand use" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]' -r -F
 complete -c planforge -n "__fish_planforge_using_subcommand use" -s p -l plan -d 'The plan to work on [env: PLANFORGE_PLAN] [default: the store\'s current plan]' -r
 complete -c planforge -n "__fish_planforge_using_subcommand use" -l actor -d 'Who is acting [env: PLANFORGE_ACTOR, else $USER]' -r
 complete -c planforge -n "__fish_planforge_using_subcommand use" -l format -d 'Output format (commands that print documents or diagrams add yaml, sarif, github, dot or mermaid)' -r -f -a "text\t''
@@ -126,7 +127,7 @@ never\t''"
 complete -c planforge -n "__fish_planforge_using_subcommand use" -s q -l quiet -d 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
 complete -c planforge -n "__fish_planforge_using_subcommand use" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c planforge -n "__fish_planforge_using_subcommand create" -l label -d 'A short label' -r
-complete -c planforge -n "__fish_planforge_using_subcommand create" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]' -r -F
+complete -c planforge -n "__fish_planforge_using_subcommand create" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]' -r -F
 complete -c planforge -n "__fish_planforge_using_subcommand create" -s p -l plan -d 'The plan to work on [env: PLANFORGE_PLAN] [default: the store\'s current plan]' -r
 complete -c planforge -n "__fish_planforge_using_subcommand create" -l actor -d 'Who is acting [env: PLANFORGE_ACTOR, else $USER]' -r
 complete -c planforge -n "__fish_planforge_using_subcommand create" -l format -d 'Output format (commands that print documents or diagrams add yaml, sarif, github, dot or mermaid)' -r -f -a "text\t''
@@ -141,7 +142,7 @@ always\t''
 never\t''"
 complete -c planforge -n "__fish_planforge_using_subcommand create" -s q -l quiet -d 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
 complete -c planforge -n "__fish_planforge_using_subcommand create" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c planforge -n "__fish_planforge_using_subcommand remove" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]' -r -F
+complete -c planforge -n "__fish_planforge_using_subcommand remove" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]' -r -F
 complete -c planforge -n "__fish_planforge_using_subcommand remove" -s p -l plan -d 'The plan to work on [env: PLANFORGE_PLAN] [default: the store\'s current plan]' -r
 complete -c planforge -n "__fish_planforge_using_subcommand remove" -l actor -d 'Who is acting [env: PLANFORGE_ACTOR, else $USER]' -r
 complete -c planforge -n "__fish_planforge_using_subcommand remove" -l format -d 'Output format (commands that print documents or diagrams add yaml, sarif, github, dot or mermaid)' -r -f -a "text\t''
@@ -158,7 +159,7 @@ complete -c planforge -n "__fish_planforge_using_subcommand remove" -l force -d 
 complete -c planforge -n "__fish_planforge_using_subcommand remove" -s q -l quiet -d 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
 complete -c planforge -n "__fish_planforge_using_subcommand remove" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c planforge -n "__fish_planforge_using_subcommand author" -l id -d 'The plan id [default: a fresh one]' -r
-complete -c planforge -n "__fish_planforge_using_subcommand author" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]' -r -F
+complete -c planforge -n "__fish_planforge_using_subcommand author" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]' -r -F
 complete -c planforge -n "__fish_planforge_using_subcommand author" -s p -l plan -d 'The plan to work on [env: PLANFORGE_PLAN] [default: the store\'s current plan]' -r
 complete -c planforge -n "__fish_planforge_using_subcommand author" -l actor -d 'Who is acting [env: PLANFORGE_ACTOR, else $USER]' -r
 complete -c planforge -n "__fish_planforge_using_subcommand author" -l format -d 'Output format (commands that print documents or diagrams add yaml, sarif, github, dot or mermaid)' -r -f -a "text\t''
@@ -173,7 +174,7 @@ always\t''
 never\t''"
 complete -c planforge -n "__fish_planforge_using_subcommand author" -s q -l quiet -d 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
 complete -c planforge -n "__fish_planforge_using_subcommand author" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c planforge -n "__fish_planforge_using_subcommand status" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]' -r -F
+complete -c planforge -n "__fish_planforge_using_subcommand status" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]' -r -F
 complete -c planforge -n "__fish_planforge_using_subcommand status" -s p -l plan -d 'The plan to work on [env: PLANFORGE_PLAN] [default: the store\'s current plan]' -r
 complete -c planforge -n "__fish_planforge_using_subcommand status" -l actor -d 'Who is acting [env: PLANFORGE_ACTOR, else $USER]' -r
 complete -c planforge -n "__fish_planforge_using_subcommand status" -l format -d 'Output format (commands that print documents or diagrams add yaml, sarif, github, dot or mermaid)' -r -f -a "text\t''
@@ -191,7 +192,7 @@ complete -c planforge -n "__fish_planforge_using_subcommand status" -s h -l help
 complete -c planforge -n "__fish_planforge_using_subcommand show" -l audience -d 'Who reads it' -r -f -a "model\t''
 operator\t''"
 complete -c planforge -n "__fish_planforge_using_subcommand show" -l rev -d 'Show the plan as it was at this revision' -r
-complete -c planforge -n "__fish_planforge_using_subcommand show" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]' -r -F
+complete -c planforge -n "__fish_planforge_using_subcommand show" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]' -r -F
 complete -c planforge -n "__fish_planforge_using_subcommand show" -s p -l plan -d 'The plan to work on [env: PLANFORGE_PLAN] [default: the store\'s current plan]' -r
 complete -c planforge -n "__fish_planforge_using_subcommand show" -l actor -d 'Who is acting [env: PLANFORGE_ACTOR, else $USER]' -r
 complete -c planforge -n "__fish_planforge_using_subcommand show" -l format -d 'Output format (commands that print documents or diagrams add yaml, sarif, github, dot or mermaid)' -r -f -a "text\t''
@@ -206,7 +207,7 @@ always\t''
 never\t''"
 complete -c planforge -n "__fish_planforge_using_subcommand show" -s q -l quiet -d 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
 complete -c planforge -n "__fish_planforge_using_subcommand show" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c planforge -n "__fish_planforge_using_subcommand outline" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]' -r -F
+complete -c planforge -n "__fish_planforge_using_subcommand outline" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]' -r -F
 complete -c planforge -n "__fish_planforge_using_subcommand outline" -s p -l plan -d 'The plan to work on [env: PLANFORGE_PLAN] [default: the store\'s current plan]' -r
 complete -c planforge -n "__fish_planforge_using_subcommand outline" -l actor -d 'Who is acting [env: PLANFORGE_ACTOR, else $USER]' -r
 complete -c planforge -n "__fish_planforge_using_subcommand outline" -l format -d 'Output format (commands that print documents or diagrams add yaml, sarif, github, dot or mermaid)' -r -f -a "text\t''
@@ -223,7 +224,7 @@ complete -c planforge -n "__fish_planforge_using_subcommand outline" -s q -l qui
 complete -c planforge -n "__fish_planforge_using_subcommand outline" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c planforge -n "__fish_planforge_using_subcommand read" -l phase -d 'Read this phase (`(unphased)` or "" for the nodes without one)' -r
 complete -c planforge -n "__fish_planforge_using_subcommand read" -l node -d 'Read this node' -r
-complete -c planforge -n "__fish_planforge_using_subcommand read" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]' -r -F
+complete -c planforge -n "__fish_planforge_using_subcommand read" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]' -r -F
 complete -c planforge -n "__fish_planforge_using_subcommand read" -s p -l plan -d 'The plan to work on [env: PLANFORGE_PLAN] [default: the store\'s current plan]' -r
 complete -c planforge -n "__fish_planforge_using_subcommand read" -l actor -d 'Who is acting [env: PLANFORGE_ACTOR, else $USER]' -r
 complete -c planforge -n "__fish_planforge_using_subcommand read" -l format -d 'Output format (commands that print documents or diagrams add yaml, sarif, github, dot or mermaid)' -r -f -a "text\t''
@@ -270,7 +271,7 @@ complete -c planforge -n "__fish_planforge_using_subcommand add-node" -l evaluat
 complete -c planforge -n "__fish_planforge_using_subcommand add-node" -l predicate -d 'branch, select: the predicate (JSON or YAML)' -r
 complete -c planforge -n "__fish_planforge_using_subcommand add-node" -l case -d 'select: a case label; repeatable, in order' -r
 complete -c planforge -n "__fish_planforge_using_subcommand add-node" -l expect-rev -d 'Refuse (revision_moved) unless the plan is at this revision' -r
-complete -c planforge -n "__fish_planforge_using_subcommand add-node" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]' -r -F
+complete -c planforge -n "__fish_planforge_using_subcommand add-node" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]' -r -F
 complete -c planforge -n "__fish_planforge_using_subcommand add-node" -s p -l plan -d 'The plan to work on [env: PLANFORGE_PLAN] [default: the store\'s current plan]' -r
 complete -c planforge -n "__fish_planforge_using_subcommand add-node" -l actor -d 'Who is acting [env: PLANFORGE_ACTOR, else $USER]' -r
 complete -c planforge -n "__fish_planforge_using_subcommand add-node" -l format -d 'Output format (commands that print documents or diagrams add yaml, sarif, github, dot or mermaid)' -r -f -a "text\t''
@@ -319,7 +320,7 @@ complete -c planforge -n "__fish_planforge_using_subcommand set-config" -l evalu
 complete -c planforge -n "__fish_planforge_using_subcommand set-config" -l predicate -d 'branch, select: the predicate (JSON or YAML)' -r
 complete -c planforge -n "__fish_planforge_using_subcommand set-config" -l case -d 'select: a case label; repeatable, in order' -r
 complete -c planforge -n "__fish_planforge_using_subcommand set-config" -l expect-rev -d 'Refuse (revision_moved) unless the plan is at this revision' -r
-complete -c planforge -n "__fish_planforge_using_subcommand set-config" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]' -r -F
+complete -c planforge -n "__fish_planforge_using_subcommand set-config" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]' -r -F
 complete -c planforge -n "__fish_planforge_using_subcommand set-config" -s p -l plan -d 'The plan to work on [env: PLANFORGE_PLAN] [default: the store\'s current plan]' -r
 complete -c planforge -n "__fish_planforge_using_subcommand set-config" -l actor -d 'Who is acting [env: PLANFORGE_ACTOR, else $USER]' -r
 complete -c planforge -n "__fish_planforge_using_subcommand set-config" -l format -d 'Output format (commands that print documents or diagrams add yaml, sarif, github, dot or mermaid)' -r -f -a "text\t''
@@ -336,7 +337,7 @@ complete -c planforge -n "__fish_planforge_using_subcommand set-config" -l diamo
 complete -c planforge -n "__fish_planforge_using_subcommand set-config" -s q -l quiet -d 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
 complete -c planforge -n "__fish_planforge_using_subcommand set-config" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c planforge -n "__fish_planforge_using_subcommand set" -l expect-rev -d 'Refuse (revision_moved) unless the plan is at this revision' -r
-complete -c planforge -n "__fish_planforge_using_subcommand set" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]' -r -F
+complete -c planforge -n "__fish_planforge_using_subcommand set" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]' -r -F
 complete -c planforge -n "__fish_planforge_using_subcommand set" -s p -l plan -d 'The plan to work on [env: PLANFORGE_PLAN] [default: the store\'s current plan]' -r
 complete -c planforge -n "__fish_planforge_using_subcommand set" -l actor -d 'Who is acting [env: PLANFORGE_ACTOR, else $USER]' -r
 complete -c planforge -n "__fish_planforge_using_subcommand set" -l format -d 'Output format (commands that print documents or diagrams add yaml, sarif, github, dot or mermaid)' -r -f -a "text\t''
@@ -352,7 +353,7 @@ never\t''"
 complete -c planforge -n "__fish_planforge_using_subcommand set" -s q -l quiet -d 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
 complete -c planforge -n "__fish_planforge_using_subcommand set" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c planforge -n "__fish_planforge_using_subcommand phase" -l expect-rev -d 'Refuse (revision_moved) unless the plan is at this revision' -r
-complete -c planforge -n "__fish_planforge_using_subcommand phase" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]' -r -F
+complete -c planforge -n "__fish_planforge_using_subcommand phase" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]' -r -F
 complete -c planforge -n "__fish_planforge_using_subcommand phase" -s p -l plan -d 'The plan to work on [env: PLANFORGE_PLAN] [default: the store\'s current plan]' -r
 complete -c planforge -n "__fish_planforge_using_subcommand phase" -l actor -d 'Who is acting [env: PLANFORGE_ACTOR, else $USER]' -r
 complete -c planforge -n "__fish_planforge_using_subcommand phase" -l format -d 'Output format (commands that print documents or diagrams add yaml, sarif, github, dot or mermaid)' -r -f -a "text\t''
@@ -371,7 +372,7 @@ complete -c planforge -n "__fish_planforge_using_subcommand phase" -s h -l help 
 complete -c planforge -n "__fish_planforge_using_subcommand connect" -l handle -d 'When the edge fires [default: always]' -r
 complete -c planforge -n "__fish_planforge_using_subcommand connect" -l id -d 'The edge id [default: `<from>__<to>`, made unique]' -r
 complete -c planforge -n "__fish_planforge_using_subcommand connect" -l expect-rev -d 'Refuse (revision_moved) unless the plan is at this revision' -r
-complete -c planforge -n "__fish_planforge_using_subcommand connect" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]' -r -F
+complete -c planforge -n "__fish_planforge_using_subcommand connect" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]' -r -F
 complete -c planforge -n "__fish_planforge_using_subcommand connect" -s p -l plan -d 'The plan to work on [env: PLANFORGE_PLAN] [default: the store\'s current plan]' -r
 complete -c planforge -n "__fish_planforge_using_subcommand connect" -l actor -d 'Who is acting [env: PLANFORGE_ACTOR, else $USER]' -r
 complete -c planforge -n "__fish_planforge_using_subcommand connect" -l format -d 'Output format (commands that print documents or diagrams add yaml, sarif, github, dot or mermaid)' -r -f -a "text\t''
@@ -387,7 +388,7 @@ never\t''"
 complete -c planforge -n "__fish_planforge_using_subcommand connect" -s q -l quiet -d 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
 complete -c planforge -n "__fish_planforge_using_subcommand connect" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c planforge -n "__fish_planforge_using_subcommand disconnect" -l expect-rev -d 'Refuse (revision_moved) unless the plan is at this revision' -r
-complete -c planforge -n "__fish_planforge_using_subcommand disconnect" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]' -r -F
+complete -c planforge -n "__fish_planforge_using_subcommand disconnect" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]' -r -F
 complete -c planforge -n "__fish_planforge_using_subcommand disconnect" -s p -l plan -d 'The plan to work on [env: PLANFORGE_PLAN] [default: the store\'s current plan]' -r
 complete -c planforge -n "__fish_planforge_using_subcommand disconnect" -l actor -d 'Who is acting [env: PLANFORGE_ACTOR, else $USER]' -r
 complete -c planforge -n "__fish_planforge_using_subcommand disconnect" -l format -d 'Output format (commands that print documents or diagrams add yaml, sarif, github, dot or mermaid)' -r -f -a "text\t''
@@ -403,7 +404,7 @@ never\t''"
 complete -c planforge -n "__fish_planforge_using_subcommand disconnect" -s q -l quiet -d 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
 complete -c planforge -n "__fish_planforge_using_subcommand disconnect" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c planforge -n "__fish_planforge_using_subcommand remove-node" -l expect-rev -d 'Refuse (revision_moved) unless the plan is at this revision' -r
-complete -c planforge -n "__fish_planforge_using_subcommand remove-node" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]' -r -F
+complete -c planforge -n "__fish_planforge_using_subcommand remove-node" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]' -r -F
 complete -c planforge -n "__fish_planforge_using_subcommand remove-node" -s p -l plan -d 'The plan to work on [env: PLANFORGE_PLAN] [default: the store\'s current plan]' -r
 complete -c planforge -n "__fish_planforge_using_subcommand remove-node" -l actor -d 'Who is acting [env: PLANFORGE_ACTOR, else $USER]' -r
 complete -c planforge -n "__fish_planforge_using_subcommand remove-node" -l format -d 'Output format (commands that print documents or diagrams add yaml, sarif, github, dot or mermaid)' -r -f -a "text\t''
@@ -424,7 +425,7 @@ complete -c planforge -n "__fish_planforge_using_subcommand bounds" -l max-steps
 complete -c planforge -n "__fish_planforge_using_subcommand bounds" -l max-concurrent-frames -d 'Most executions at the same time' -r
 complete -c planforge -n "__fish_planforge_using_subcommand bounds" -l max-encoded-bytes -d 'Most bytes of the plan\'s canonical encoding' -r
 complete -c planforge -n "__fish_planforge_using_subcommand bounds" -l expect-rev -d 'Refuse (revision_moved) unless the plan is at this revision' -r
-complete -c planforge -n "__fish_planforge_using_subcommand bounds" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]' -r -F
+complete -c planforge -n "__fish_planforge_using_subcommand bounds" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]' -r -F
 complete -c planforge -n "__fish_planforge_using_subcommand bounds" -s p -l plan -d 'The plan to work on [env: PLANFORGE_PLAN] [default: the store\'s current plan]' -r
 complete -c planforge -n "__fish_planforge_using_subcommand bounds" -l actor -d 'Who is acting [env: PLANFORGE_ACTOR, else $USER]' -r
 complete -c planforge -n "__fish_planforge_using_subcommand bounds" -l format -d 'Output format (commands that print documents or diagrams add yaml, sarif, github, dot or mermaid)' -r -f -a "text\t''
@@ -439,7 +440,7 @@ always\t''
 never\t''"
 complete -c planforge -n "__fish_planforge_using_subcommand bounds" -s q -l quiet -d 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
 complete -c planforge -n "__fish_planforge_using_subcommand bounds" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c planforge -n "__fish_planforge_using_subcommand edit" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]' -r -F
+complete -c planforge -n "__fish_planforge_using_subcommand edit" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]' -r -F
 complete -c planforge -n "__fish_planforge_using_subcommand edit" -s p -l plan -d 'The plan to work on [env: PLANFORGE_PLAN] [default: the store\'s current plan]' -r
 complete -c planforge -n "__fish_planforge_using_subcommand edit" -l actor -d 'Who is acting [env: PLANFORGE_ACTOR, else $USER]' -r
 complete -c planforge -n "__fish_planforge_using_subcommand edit" -l format -d 'Output format (commands that print documents or diagrams add yaml, sarif, github, dot or mermaid)' -r -f -a "text\t''
@@ -455,7 +456,7 @@ never\t''"
 complete -c planforge -n "__fish_planforge_using_subcommand edit" -s q -l quiet -d 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
 complete -c planforge -n "__fish_planforge_using_subcommand edit" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c planforge -n "__fish_planforge_using_subcommand undo" -l expect-rev -d 'Refuse (revision_moved) unless the plan is at this revision' -r
-complete -c planforge -n "__fish_planforge_using_subcommand undo" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]' -r -F
+complete -c planforge -n "__fish_planforge_using_subcommand undo" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]' -r -F
 complete -c planforge -n "__fish_planforge_using_subcommand undo" -s p -l plan -d 'The plan to work on [env: PLANFORGE_PLAN] [default: the store\'s current plan]' -r
 complete -c planforge -n "__fish_planforge_using_subcommand undo" -l actor -d 'Who is acting [env: PLANFORGE_ACTOR, else $USER]' -r
 complete -c planforge -n "__fish_planforge_using_subcommand undo" -l format -d 'Output format (commands that print documents or diagrams add yaml, sarif, github, dot or mermaid)' -r -f -a "text\t''
@@ -472,7 +473,7 @@ complete -c planforge -n "__fish_planforge_using_subcommand undo" -s q -l quiet 
 complete -c planforge -n "__fish_planforge_using_subcommand undo" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c planforge -n "__fish_planforge_using_subcommand validate" -l registry -d 'The registry to check against [default: the store\'s]' -r -F
 complete -c planforge -n "__fish_planforge_using_subcommand validate" -l max-findings -d 'List at most N findings per document or plan; the rest are counted (0: list them all)' -r
-complete -c planforge -n "__fish_planforge_using_subcommand validate" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]' -r -F
+complete -c planforge -n "__fish_planforge_using_subcommand validate" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]' -r -F
 complete -c planforge -n "__fish_planforge_using_subcommand validate" -s p -l plan -d 'The plan to work on [env: PLANFORGE_PLAN] [default: the store\'s current plan]' -r
 complete -c planforge -n "__fish_planforge_using_subcommand validate" -l actor -d 'Who is acting [env: PLANFORGE_ACTOR, else $USER]' -r
 complete -c planforge -n "__fish_planforge_using_subcommand validate" -l format -d 'Output format (commands that print documents or diagrams add yaml, sarif, github, dot or mermaid)' -r -f -a "text\t''
@@ -488,7 +489,7 @@ never\t''"
 complete -c planforge -n "__fish_planforge_using_subcommand validate" -l all -d 'Every plan in the store'
 complete -c planforge -n "__fish_planforge_using_subcommand validate" -s q -l quiet -d 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
 complete -c planforge -n "__fish_planforge_using_subcommand validate" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c planforge -n "__fish_planforge_using_subcommand freeze" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]' -r -F
+complete -c planforge -n "__fish_planforge_using_subcommand freeze" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]' -r -F
 complete -c planforge -n "__fish_planforge_using_subcommand freeze" -s p -l plan -d 'The plan to work on [env: PLANFORGE_PLAN] [default: the store\'s current plan]' -r
 complete -c planforge -n "__fish_planforge_using_subcommand freeze" -l actor -d 'Who is acting [env: PLANFORGE_ACTOR, else $USER]' -r
 complete -c planforge -n "__fish_planforge_using_subcommand freeze" -l format -d 'Output format (commands that print documents or diagrams add yaml, sarif, github, dot or mermaid)' -r -f -a "text\t''
@@ -503,7 +504,7 @@ always\t''
 never\t''"
 complete -c planforge -n "__fish_planforge_using_subcommand freeze" -s q -l quiet -d 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
 complete -c planforge -n "__fish_planforge_using_subcommand freeze" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c planforge -n "__fish_planforge_using_subcommand unfreeze" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]' -r -F
+complete -c planforge -n "__fish_planforge_using_subcommand unfreeze" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]' -r -F
 complete -c planforge -n "__fish_planforge_using_subcommand unfreeze" -s p -l plan -d 'The plan to work on [env: PLANFORGE_PLAN] [default: the store\'s current plan]' -r
 complete -c planforge -n "__fish_planforge_using_subcommand unfreeze" -l actor -d 'Who is acting [env: PLANFORGE_ACTOR, else $USER]' -r
 complete -c planforge -n "__fish_planforge_using_subcommand unfreeze" -l format -d 'Output format (commands that print documents or diagrams add yaml, sarif, github, dot or mermaid)' -r -f -a "text\t''
@@ -518,8 +519,23 @@ always\t''
 never\t''"
 complete -c planforge -n "__fish_planforge_using_subcommand unfreeze" -s q -l quiet -d 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
 complete -c planforge -n "__fish_planforge_using_subcommand unfreeze" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c planforge -n "__fish_planforge_using_subcommand upgrade" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]' -r -F
+complete -c planforge -n "__fish_planforge_using_subcommand upgrade" -s p -l plan -d 'The plan to work on [env: PLANFORGE_PLAN] [default: the store\'s current plan]' -r
+complete -c planforge -n "__fish_planforge_using_subcommand upgrade" -l actor -d 'Who is acting [env: PLANFORGE_ACTOR, else $USER]' -r
+complete -c planforge -n "__fish_planforge_using_subcommand upgrade" -l format -d 'Output format (commands that print documents or diagrams add yaml, sarif, github, dot or mermaid)' -r -f -a "text\t''
+json\t''
+yaml\t''
+sarif\t''
+github\t''
+dot\t''
+mermaid\t''"
+complete -c planforge -n "__fish_planforge_using_subcommand upgrade" -l color -d 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c planforge -n "__fish_planforge_using_subcommand upgrade" -s q -l quiet -d 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
+complete -c planforge -n "__fish_planforge_using_subcommand upgrade" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c planforge -n "__fish_planforge_using_subcommand submit" -l by -d 'Who approves [default: the actor]' -r
-complete -c planforge -n "__fish_planforge_using_subcommand submit" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]' -r -F
+complete -c planforge -n "__fish_planforge_using_subcommand submit" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]' -r -F
 complete -c planforge -n "__fish_planforge_using_subcommand submit" -s p -l plan -d 'The plan to work on [env: PLANFORGE_PLAN] [default: the store\'s current plan]' -r
 complete -c planforge -n "__fish_planforge_using_subcommand submit" -l actor -d 'Who is acting [env: PLANFORGE_ACTOR, else $USER]' -r
 complete -c planforge -n "__fish_planforge_using_subcommand submit" -l format -d 'Output format (commands that print documents or diagrams add yaml, sarif, github, dot or mermaid)' -r -f -a "text\t''
@@ -536,7 +552,7 @@ complete -c planforge -n "__fish_planforge_using_subcommand submit" -s y -l yes 
 complete -c planforge -n "__fish_planforge_using_subcommand submit" -s q -l quiet -d 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
 complete -c planforge -n "__fish_planforge_using_subcommand submit" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c planforge -n "__fish_planforge_using_subcommand clone" -l at -d 'Clone the plan as it was at this revision' -r
-complete -c planforge -n "__fish_planforge_using_subcommand clone" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]' -r -F
+complete -c planforge -n "__fish_planforge_using_subcommand clone" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]' -r -F
 complete -c planforge -n "__fish_planforge_using_subcommand clone" -s p -l plan -d 'The plan to work on [env: PLANFORGE_PLAN] [default: the store\'s current plan]' -r
 complete -c planforge -n "__fish_planforge_using_subcommand clone" -l actor -d 'Who is acting [env: PLANFORGE_ACTOR, else $USER]' -r
 complete -c planforge -n "__fish_planforge_using_subcommand clone" -l format -d 'Output format (commands that print documents or diagrams add yaml, sarif, github, dot or mermaid)' -r -f -a "text\t''
@@ -552,7 +568,7 @@ never\t''"
 complete -c planforge -n "__fish_planforge_using_subcommand clone" -s q -l quiet -d 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
 complete -c planforge -n "__fish_planforge_using_subcommand clone" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c planforge -n "__fish_planforge_using_subcommand diff" -l files -d 'Compare two plan documents instead (JSON or YAML; no store needed)' -r
-complete -c planforge -n "__fish_planforge_using_subcommand diff" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]' -r -F
+complete -c planforge -n "__fish_planforge_using_subcommand diff" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]' -r -F
 complete -c planforge -n "__fish_planforge_using_subcommand diff" -s p -l plan -d 'The plan to work on [env: PLANFORGE_PLAN] [default: the store\'s current plan]' -r
 complete -c planforge -n "__fish_planforge_using_subcommand diff" -l actor -d 'Who is acting [env: PLANFORGE_ACTOR, else $USER]' -r
 complete -c planforge -n "__fish_planforge_using_subcommand diff" -l format -d 'Output format (commands that print documents or diagrams add yaml, sarif, github, dot or mermaid)' -r -f -a "text\t''
@@ -569,7 +585,7 @@ complete -c planforge -n "__fish_planforge_using_subcommand diff" -l exit-code -
 complete -c planforge -n "__fish_planforge_using_subcommand diff" -s q -l quiet -d 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
 complete -c planforge -n "__fish_planforge_using_subcommand diff" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c planforge -n "__fish_planforge_using_subcommand raw" -l rev -d 'At this revision [default: the current one]' -r
-complete -c planforge -n "__fish_planforge_using_subcommand raw" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]' -r -F
+complete -c planforge -n "__fish_planforge_using_subcommand raw" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]' -r -F
 complete -c planforge -n "__fish_planforge_using_subcommand raw" -s p -l plan -d 'The plan to work on [env: PLANFORGE_PLAN] [default: the store\'s current plan]' -r
 complete -c planforge -n "__fish_planforge_using_subcommand raw" -l actor -d 'Who is acting [env: PLANFORGE_ACTOR, else $USER]' -r
 complete -c planforge -n "__fish_planforge_using_subcommand raw" -l format -d 'Output format (commands that print documents or diagrams add yaml, sarif, github, dot or mermaid)' -r -f -a "text\t''
@@ -586,7 +602,7 @@ complete -c planforge -n "__fish_planforge_using_subcommand raw" -s q -l quiet -
 complete -c planforge -n "__fish_planforge_using_subcommand raw" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c planforge -n "__fish_planforge_using_subcommand ops" -l since-lamport -d 'Only ops with a lamport greater than N' -r
 complete -c planforge -n "__fish_planforge_using_subcommand ops" -l through -d 'Only the first REV ops (the ops of revision REV)' -r
-complete -c planforge -n "__fish_planforge_using_subcommand ops" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]' -r -F
+complete -c planforge -n "__fish_planforge_using_subcommand ops" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]' -r -F
 complete -c planforge -n "__fish_planforge_using_subcommand ops" -s p -l plan -d 'The plan to work on [env: PLANFORGE_PLAN] [default: the store\'s current plan]' -r
 complete -c planforge -n "__fish_planforge_using_subcommand ops" -l actor -d 'Who is acting [env: PLANFORGE_ACTOR, else $USER]' -r
 complete -c planforge -n "__fish_planforge_using_subcommand ops" -l format -d 'Output format (commands that print documents or diagrams add yaml, sarif, github, dot or mermaid)' -r -f -a "text\t''
@@ -602,7 +618,7 @@ never\t''"
 complete -c planforge -n "__fish_planforge_using_subcommand ops" -s q -l quiet -d 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
 complete -c planforge -n "__fish_planforge_using_subcommand ops" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c planforge -n "__fish_planforge_using_subcommand export" -l rev -d 'Export the plan as it was at this revision' -r
-complete -c planforge -n "__fish_planforge_using_subcommand export" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]' -r -F
+complete -c planforge -n "__fish_planforge_using_subcommand export" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]' -r -F
 complete -c planforge -n "__fish_planforge_using_subcommand export" -s p -l plan -d 'The plan to work on [env: PLANFORGE_PLAN] [default: the store\'s current plan]' -r
 complete -c planforge -n "__fish_planforge_using_subcommand export" -l actor -d 'Who is acting [env: PLANFORGE_ACTOR, else $USER]' -r
 complete -c planforge -n "__fish_planforge_using_subcommand export" -l format -d 'Output format (commands that print documents or diagrams add yaml, sarif, github, dot or mermaid)' -r -f -a "text\t''
@@ -620,7 +636,7 @@ complete -c planforge -n "__fish_planforge_using_subcommand export" -s h -l help
 complete -c planforge -n "__fish_planforge_using_subcommand import" -l id -d 'The new plan\'s id [default: the document\'s planId, else a fresh one]' -r
 complete -c planforge -n "__fish_planforge_using_subcommand import" -l input-format -d 'The document\'s syntax [default: by extension, else sniffed]' -r -f -a "json\t''
 yaml\t''"
-complete -c planforge -n "__fish_planforge_using_subcommand import" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]' -r -F
+complete -c planforge -n "__fish_planforge_using_subcommand import" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]' -r -F
 complete -c planforge -n "__fish_planforge_using_subcommand import" -s p -l plan -d 'The plan to work on [env: PLANFORGE_PLAN] [default: the store\'s current plan]' -r
 complete -c planforge -n "__fish_planforge_using_subcommand import" -l actor -d 'Who is acting [env: PLANFORGE_ACTOR, else $USER]' -r
 complete -c planforge -n "__fish_planforge_using_subcommand import" -l format -d 'Output format (commands that print documents or diagrams add yaml, sarif, github, dot or mermaid)' -r -f -a "text\t''
@@ -636,7 +652,7 @@ never\t''"
 complete -c planforge -n "__fish_planforge_using_subcommand import" -s q -l quiet -d 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
 complete -c planforge -n "__fish_planforge_using_subcommand import" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c planforge -n "__fish_planforge_using_subcommand graph" -l rev -d 'Draw the plan as it was at this revision' -r
-complete -c planforge -n "__fish_planforge_using_subcommand graph" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]' -r -F
+complete -c planforge -n "__fish_planforge_using_subcommand graph" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]' -r -F
 complete -c planforge -n "__fish_planforge_using_subcommand graph" -s p -l plan -d 'The plan to work on [env: PLANFORGE_PLAN] [default: the store\'s current plan]' -r
 complete -c planforge -n "__fish_planforge_using_subcommand graph" -l actor -d 'Who is acting [env: PLANFORGE_ACTOR, else $USER]' -r
 complete -c planforge -n "__fish_planforge_using_subcommand graph" -l format -d 'Output format (commands that print documents or diagrams add yaml, sarif, github, dot or mermaid)' -r -f -a "text\t''
@@ -651,7 +667,7 @@ always\t''
 never\t''"
 complete -c planforge -n "__fish_planforge_using_subcommand graph" -s q -l quiet -d 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
 complete -c planforge -n "__fish_planforge_using_subcommand graph" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c planforge -n "__fish_planforge_using_subcommand templates" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]' -r -F
+complete -c planforge -n "__fish_planforge_using_subcommand templates" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]' -r -F
 complete -c planforge -n "__fish_planforge_using_subcommand templates" -s p -l plan -d 'The plan to work on [env: PLANFORGE_PLAN] [default: the store\'s current plan]' -r
 complete -c planforge -n "__fish_planforge_using_subcommand templates" -l actor -d 'Who is acting [env: PLANFORGE_ACTOR, else $USER]' -r
 complete -c planforge -n "__fish_planforge_using_subcommand templates" -l format -d 'Output format (commands that print documents or diagrams add yaml, sarif, github, dot or mermaid)' -r -f -a "text\t''
@@ -668,7 +684,7 @@ complete -c planforge -n "__fish_planforge_using_subcommand templates" -s q -l q
 complete -c planforge -n "__fish_planforge_using_subcommand templates" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c planforge -n "__fish_planforge_using_subcommand instantiate" -l arg -d 'A param value, NAME=VALUE; repeatable' -r
 complete -c planforge -n "__fish_planforge_using_subcommand instantiate" -l id -d 'The new plan\'s id [default: a fresh one]' -r
-complete -c planforge -n "__fish_planforge_using_subcommand instantiate" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]' -r -F
+complete -c planforge -n "__fish_planforge_using_subcommand instantiate" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]' -r -F
 complete -c planforge -n "__fish_planforge_using_subcommand instantiate" -s p -l plan -d 'The plan to work on [env: PLANFORGE_PLAN] [default: the store\'s current plan]' -r
 complete -c planforge -n "__fish_planforge_using_subcommand instantiate" -l actor -d 'Who is acting [env: PLANFORGE_ACTOR, else $USER]' -r
 complete -c planforge -n "__fish_planforge_using_subcommand instantiate" -l format -d 'Output format (commands that print documents or diagrams add yaml, sarif, github, dot or mermaid)' -r -f -a "text\t''
@@ -684,7 +700,7 @@ never\t''"
 complete -c planforge -n "__fish_planforge_using_subcommand instantiate" -s q -l quiet -d 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
 complete -c planforge -n "__fish_planforge_using_subcommand instantiate" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c planforge -n "__fish_planforge_using_subcommand orchestrate" -l id -d 'The new plan\'s id [default: a fresh one]' -r
-complete -c planforge -n "__fish_planforge_using_subcommand orchestrate" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]' -r -F
+complete -c planforge -n "__fish_planforge_using_subcommand orchestrate" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]' -r -F
 complete -c planforge -n "__fish_planforge_using_subcommand orchestrate" -s p -l plan -d 'The plan to work on [env: PLANFORGE_PLAN] [default: the store\'s current plan]' -r
 complete -c planforge -n "__fish_planforge_using_subcommand orchestrate" -l actor -d 'Who is acting [env: PLANFORGE_ACTOR, else $USER]' -r
 complete -c planforge -n "__fish_planforge_using_subcommand orchestrate" -l format -d 'Output format (commands that print documents or diagrams add yaml, sarif, github, dot or mermaid)' -r -f -a "text\t''
@@ -700,7 +716,7 @@ never\t''"
 complete -c planforge -n "__fish_planforge_using_subcommand orchestrate" -l print -d 'Print the plan without storing it'
 complete -c planforge -n "__fish_planforge_using_subcommand orchestrate" -s q -l quiet -d 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
 complete -c planforge -n "__fish_planforge_using_subcommand orchestrate" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c planforge -n "__fish_planforge_using_subcommand explain" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]' -r -F
+complete -c planforge -n "__fish_planforge_using_subcommand explain" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]' -r -F
 complete -c planforge -n "__fish_planforge_using_subcommand explain" -s p -l plan -d 'The plan to work on [env: PLANFORGE_PLAN] [default: the store\'s current plan]' -r
 complete -c planforge -n "__fish_planforge_using_subcommand explain" -l actor -d 'Who is acting [env: PLANFORGE_ACTOR, else $USER]' -r
 complete -c planforge -n "__fish_planforge_using_subcommand explain" -l format -d 'Output format (commands that print documents or diagrams add yaml, sarif, github, dot or mermaid)' -r -f -a "text\t''
@@ -716,7 +732,7 @@ never\t''"
 complete -c planforge -n "__fish_planforge_using_subcommand explain" -l all -d 'Explain every code'
 complete -c planforge -n "__fish_planforge_using_subcommand explain" -s q -l quiet -d 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
 complete -c planforge -n "__fish_planforge_using_subcommand explain" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c planforge -n "__fish_planforge_using_subcommand tool" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]' -r -F
+complete -c planforge -n "__fish_planforge_using_subcommand tool" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]' -r -F
 complete -c planforge -n "__fish_planforge_using_subcommand tool" -s p -l plan -d 'The plan to work on [env: PLANFORGE_PLAN] [default: the store\'s current plan]' -r
 complete -c planforge -n "__fish_planforge_using_subcommand tool" -l actor -d 'Who is acting [env: PLANFORGE_ACTOR, else $USER]' -r
 complete -c planforge -n "__fish_planforge_using_subcommand tool" -l format -d 'Output format (commands that print documents or diagrams add yaml, sarif, github, dot or mermaid)' -r -f -a "text\t''
@@ -734,7 +750,7 @@ complete -c planforge -n "__fish_planforge_using_subcommand tool" -s h -l help -
 complete -c planforge -n "__fish_planforge_using_subcommand mcp" -l tier -d 'Which tools to offer' -r -f -a "front\t'list_templates, instantiate_plan, author_plan: for a conversational agent'
 authoring\t'The graph mechanics (create_plan, add_node, … plan_read): for an authoring agent'
 all\t'Both tiers'"
-complete -c planforge -n "__fish_planforge_using_subcommand mcp" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]' -r -F
+complete -c planforge -n "__fish_planforge_using_subcommand mcp" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]' -r -F
 complete -c planforge -n "__fish_planforge_using_subcommand mcp" -s p -l plan -d 'The plan to work on [env: PLANFORGE_PLAN] [default: the store\'s current plan]' -r
 complete -c planforge -n "__fish_planforge_using_subcommand mcp" -l actor -d 'Who is acting [env: PLANFORGE_ACTOR, else $USER]' -r
 complete -c planforge -n "__fish_planforge_using_subcommand mcp" -l format -d 'Output format (commands that print documents or diagrams add yaml, sarif, github, dot or mermaid)' -r -f -a "text\t''
@@ -750,7 +766,7 @@ never\t''"
 complete -c planforge -n "__fish_planforge_using_subcommand mcp" -l read-only -d 'Refuse every tool that changes plans (read-only tools still work)'
 complete -c planforge -n "__fish_planforge_using_subcommand mcp" -s q -l quiet -d 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
 complete -c planforge -n "__fish_planforge_using_subcommand mcp" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c planforge -n "__fish_planforge_using_subcommand repl" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]' -r -F
+complete -c planforge -n "__fish_planforge_using_subcommand repl" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]' -r -F
 complete -c planforge -n "__fish_planforge_using_subcommand repl" -s p -l plan -d 'The plan to work on [env: PLANFORGE_PLAN] [default: the store\'s current plan]' -r
 complete -c planforge -n "__fish_planforge_using_subcommand repl" -l actor -d 'Who is acting [env: PLANFORGE_ACTOR, else $USER]' -r
 complete -c planforge -n "__fish_planforge_using_subcommand repl" -l format -d 'Output format (commands that print documents or diagrams add yaml, sarif, github, dot or mermaid)' -r -f -a "text\t''
@@ -766,7 +782,7 @@ never\t''"
 complete -c planforge -n "__fish_planforge_using_subcommand repl" -l keep-going -d 'In a script, run every line even after one fails; exit with the first failure\'s code'
 complete -c planforge -n "__fish_planforge_using_subcommand repl" -s q -l quiet -d 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
 complete -c planforge -n "__fish_planforge_using_subcommand repl" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c planforge -n "__fish_planforge_using_subcommand completions" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: ./plans]' -r -F
+complete -c planforge -n "__fish_planforge_using_subcommand completions" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]' -r -F
 complete -c planforge -n "__fish_planforge_using_subcommand completions" -s p -l plan -d 'The plan to work on [env: PLANFORGE_PLAN] [default: the store\'s current plan]' -r
 complete -c planforge -n "__fish_planforge_using_subcommand completions" -l actor -d 'Who is acting [env: PLANFORGE_ACTOR, else $USER]' -r
 complete -c planforge -n "__fish_planforge_using_subcommand completions" -l format -d 'Output format (commands that print documents or diagrams add yaml, sarif, github, dot or mermaid)' -r -f -a "text\t''
@@ -781,43 +797,44 @@ always\t''
 never\t''"
 complete -c planforge -n "__fish_planforge_using_subcommand completions" -s q -l quiet -d 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
 complete -c planforge -n "__fish_planforge_using_subcommand completions" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c planforge -n "__fish_planforge_using_subcommand help; and not __fish_seen_subcommand_from init list use create remove author status show outline read add-node set-config set phase connect disconnect remove-node bounds edit undo validate freeze unfreeze submit clone diff raw ops export import graph templates instantiate orchestrate explain tool mcp repl completions help" -f -a "init" -d 'Create a plan store (default ./plans) with its registry and git files'
-complete -c planforge -n "__fish_planforge_using_subcommand help; and not __fish_seen_subcommand_from init list use create remove author status show outline read add-node set-config set phase connect disconnect remove-node bounds edit undo validate freeze unfreeze submit clone diff raw ops export import graph templates instantiate orchestrate explain tool mcp repl completions help" -f -a "list" -d 'List the plans in the store'
-complete -c planforge -n "__fish_planforge_using_subcommand help; and not __fish_seen_subcommand_from init list use create remove author status show outline read add-node set-config set phase connect disconnect remove-node bounds edit undo validate freeze unfreeze submit clone diff raw ops export import graph templates instantiate orchestrate explain tool mcp repl completions help" -f -a "use" -d 'Make a plan the store\'s current plan'
-complete -c planforge -n "__fish_planforge_using_subcommand help; and not __fish_seen_subcommand_from init list use create remove author status show outline read add-node set-config set phase connect disconnect remove-node bounds edit undo validate freeze unfreeze submit clone diff raw ops export import graph templates instantiate orchestrate explain tool mcp repl completions help" -f -a "create" -d 'Create an empty editable plan'
-complete -c planforge -n "__fish_planforge_using_subcommand help; and not __fish_seen_subcommand_from init list use create remove author status show outline read add-node set-config set phase connect disconnect remove-node bounds edit undo validate freeze unfreeze submit clone diff raw ops export import graph templates instantiate orchestrate explain tool mcp repl completions help" -f -a "remove" -d 'Delete a plan from the store'
-complete -c planforge -n "__fish_planforge_using_subcommand help; and not __fish_seen_subcommand_from init list use create remove author status show outline read add-node set-config set phase connect disconnect remove-node bounds edit undo validate freeze unfreeze submit clone diff raw ops export import graph templates instantiate orchestrate explain tool mcp repl completions help" -f -a "author" -d 'Start a plan from an owner\'s request, kept verbatim'
-complete -c planforge -n "__fish_planforge_using_subcommand help; and not __fish_seen_subcommand_from init list use create remove author status show outline read add-node set-config set phase connect disconnect remove-node bounds edit undo validate freeze unfreeze submit clone diff raw ops export import graph templates instantiate orchestrate explain tool mcp repl completions help" -f -a "status" -d 'Show a plan\'s state, revision, digest and issue counts'
-complete -c planforge -n "__fish_planforge_using_subcommand help; and not __fish_seen_subcommand_from init list use create remove author status show outline read add-node set-config set phase connect disconnect remove-node bounds edit undo validate freeze unfreeze submit clone diff raw ops export import graph templates instantiate orchestrate explain tool mcp repl completions help" -f -a "show" -d 'Render the whole plan as prose'
-complete -c planforge -n "__fish_planforge_using_subcommand help; and not __fish_seen_subcommand_from init list use create remove author status show outline read add-node set-config set phase connect disconnect remove-node bounds edit undo validate freeze unfreeze submit clone diff raw ops export import graph templates instantiate orchestrate explain tool mcp repl completions help" -f -a "outline" -d 'One flat outline of the plan: phases, node ids, tools, issue counts'
-complete -c planforge -n "__fish_planforge_using_subcommand help; and not __fish_seen_subcommand_from init list use create remove author status show outline read add-node set-config set phase connect disconnect remove-node bounds edit undo validate freeze unfreeze submit clone diff raw ops export import graph templates instantiate orchestrate explain tool mcp repl completions help" -f -a "read" -d 'Read one slice of the plan by a key the outline printed'
-complete -c planforge -n "__fish_planforge_using_subcommand help; and not __fish_seen_subcommand_from init list use create remove author status show outline read add-node set-config set phase connect disconnect remove-node bounds edit undo validate freeze unfreeze submit clone diff raw ops export import graph templates instantiate orchestrate explain tool mcp repl completions help" -f -a "add-node" -d 'Add a node'
-complete -c planforge -n "__fish_planforge_using_subcommand help; and not __fish_seen_subcommand_from init list use create remove author status show outline read add-node set-config set phase connect disconnect remove-node bounds edit undo validate freeze unfreeze submit clone diff raw ops export import graph templates instantiate orchestrate explain tool mcp repl completions help" -f -a "set-config" -d 'Replace a node\'s whole definition'
-complete -c planforge -n "__fish_planforge_using_subcommand help; and not __fish_seen_subcommand_from init list use create remove author status show outline read add-node set-config set phase connect disconnect remove-node bounds edit undo validate freeze unfreeze submit clone diff raw ops export import graph templates instantiate orchestrate explain tool mcp repl completions help" -f -a "set" -d 'Set one field of a node\'s definition'
-complete -c planforge -n "__fish_planforge_using_subcommand help; and not __fish_seen_subcommand_from init list use create remove author status show outline read add-node set-config set phase connect disconnect remove-node bounds edit undo validate freeze unfreeze submit clone diff raw ops export import graph templates instantiate orchestrate explain tool mcp repl completions help" -f -a "phase" -d 'Set or clear a node\'s phase'
-complete -c planforge -n "__fish_planforge_using_subcommand help; and not __fish_seen_subcommand_from init list use create remove author status show outline read add-node set-config set phase connect disconnect remove-node bounds edit undo validate freeze unfreeze submit clone diff raw ops export import graph templates instantiate orchestrate explain tool mcp repl completions help" -f -a "connect" -d 'Connect two nodes with an edge'
-complete -c planforge -n "__fish_planforge_using_subcommand help; and not __fish_seen_subcommand_from init list use create remove author status show outline read add-node set-config set phase connect disconnect remove-node bounds edit undo validate freeze unfreeze submit clone diff raw ops export import graph templates instantiate orchestrate explain tool mcp repl completions help" -f -a "disconnect" -d 'Remove an edge'
-complete -c planforge -n "__fish_planforge_using_subcommand help; and not __fish_seen_subcommand_from init list use create remove author status show outline read add-node set-config set phase connect disconnect remove-node bounds edit undo validate freeze unfreeze submit clone diff raw ops export import graph templates instantiate orchestrate explain tool mcp repl completions help" -f -a "remove-node" -d 'Remove a node and its edges'
-complete -c planforge -n "__fish_planforge_using_subcommand help; and not __fish_seen_subcommand_from init list use create remove author status show outline read add-node set-config set phase connect disconnect remove-node bounds edit undo validate freeze unfreeze submit clone diff raw ops export import graph templates instantiate orchestrate explain tool mcp repl completions help" -f -a "bounds" -d 'Print or set the plan\'s bounds'
-complete -c planforge -n "__fish_planforge_using_subcommand help; and not __fish_seen_subcommand_from init list use create remove author status show outline read add-node set-config set phase connect disconnect remove-node bounds edit undo validate freeze unfreeze submit clone diff raw ops export import graph templates instantiate orchestrate explain tool mcp repl completions help" -f -a "edit" -d 'Edit one node as YAML in $VISUAL / $EDITOR'
-complete -c planforge -n "__fish_planforge_using_subcommand help; and not __fish_seen_subcommand_from init list use create remove author status show outline read add-node set-config set phase connect disconnect remove-node bounds edit undo validate freeze unfreeze submit clone diff raw ops export import graph templates instantiate orchestrate explain tool mcp repl completions help" -f -a "undo" -d 'Undo your latest change to the plan'
-complete -c planforge -n "__fish_planforge_using_subcommand help; and not __fish_seen_subcommand_from init list use create remove author status show outline read add-node set-config set phase connect disconnect remove-node bounds edit undo validate freeze unfreeze submit clone diff raw ops export import graph templates instantiate orchestrate explain tool mcp repl completions help" -f -a "validate" -d 'Check plans or plan documents (for CI)'
-complete -c planforge -n "__fish_planforge_using_subcommand help; and not __fish_seen_subcommand_from init list use create remove author status show outline read add-node set-config set phase connect disconnect remove-node bounds edit undo validate freeze unfreeze submit clone diff raw ops export import graph templates instantiate orchestrate explain tool mcp repl completions help" -f -a "freeze" -d 'Check the plan and make it reviewable (read-only)'
-complete -c planforge -n "__fish_planforge_using_subcommand help; and not __fish_seen_subcommand_from init list use create remove author status show outline read add-node set-config set phase connect disconnect remove-node bounds edit undo validate freeze unfreeze submit clone diff raw ops export import graph templates instantiate orchestrate explain tool mcp repl completions help" -f -a "unfreeze" -d 'Make a reviewable plan editable again'
-complete -c planforge -n "__fish_planforge_using_subcommand help; and not __fish_seen_subcommand_from init list use create remove author status show outline read add-node set-config set phase connect disconnect remove-node bounds edit undo validate freeze unfreeze submit clone diff raw ops export import graph templates instantiate orchestrate explain tool mcp repl completions help" -f -a "submit" -d 'Freeze and approve the plan: it becomes executable, forever'
-complete -c planforge -n "__fish_planforge_using_subcommand help; and not __fish_seen_subcommand_from init list use create remove author status show outline read add-node set-config set phase connect disconnect remove-node bounds edit undo validate freeze unfreeze submit clone diff raw ops export import graph templates instantiate orchestrate explain tool mcp repl completions help" -f -a "clone" -d 'Copy a plan (or its first revisions) into a new editable plan'
-complete -c planforge -n "__fish_planforge_using_subcommand help; and not __fish_seen_subcommand_from init list use create remove author status show outline read add-node set-config set phase connect disconnect remove-node bounds edit undo validate freeze unfreeze submit clone diff raw ops export import graph templates instantiate orchestrate explain tool mcp repl completions help" -f -a "diff" -d 'Compare two revisions of a plan, or two plan documents'
-complete -c planforge -n "__fish_planforge_using_subcommand help; and not __fish_seen_subcommand_from init list use create remove author status show outline read add-node set-config set phase connect disconnect remove-node bounds edit undo validate freeze unfreeze submit clone diff raw ops export import graph templates instantiate orchestrate explain tool mcp repl completions help" -f -a "raw" -d 'Print the plan\'s content as JSON (wire form)'
-complete -c planforge -n "__fish_planforge_using_subcommand help; and not __fish_seen_subcommand_from init list use create remove author status show outline read add-node set-config set phase connect disconnect remove-node bounds edit undo validate freeze unfreeze submit clone diff raw ops export import graph templates instantiate orchestrate explain tool mcp repl completions help" -f -a "ops" -d 'Print the plan\'s op log'
-complete -c planforge -n "__fish_planforge_using_subcommand help; and not __fish_seen_subcommand_from init list use create remove author status show outline read add-node set-config set phase connect disconnect remove-node bounds edit undo validate freeze unfreeze submit clone diff raw ops export import graph templates instantiate orchestrate explain tool mcp repl completions help" -f -a "export" -d 'Write the plan as a plan document (JSON or YAML)'
-complete -c planforge -n "__fish_planforge_using_subcommand help; and not __fish_seen_subcommand_from init list use create remove author status show outline read add-node set-config set phase connect disconnect remove-node bounds edit undo validate freeze unfreeze submit clone diff raw ops export import graph templates instantiate orchestrate explain tool mcp repl completions help" -f -a "import" -d 'Create a plan from a plan document'
-complete -c planforge -n "__fish_planforge_using_subcommand help; and not __fish_seen_subcommand_from init list use create remove author status show outline read add-node set-config set phase connect disconnect remove-node bounds edit undo validate freeze unfreeze submit clone diff raw ops export import graph templates instantiate orchestrate explain tool mcp repl completions help" -f -a "graph" -d 'Draw the plan as a Graphviz or Mermaid diagram'
-complete -c planforge -n "__fish_planforge_using_subcommand help; and not __fish_seen_subcommand_from init list use create remove author status show outline read add-node set-config set phase connect disconnect remove-node bounds edit undo validate freeze unfreeze submit clone diff raw ops export import graph templates instantiate orchestrate explain tool mcp repl completions help" -f -a "templates" -d 'List the plan templates'
-complete -c planforge -n "__fish_planforge_using_subcommand help; and not __fish_seen_subcommand_from init list use create remove author status show outline read add-node set-config set phase connect disconnect remove-node bounds edit undo validate freeze unfreeze submit clone diff raw ops export import graph templates instantiate orchestrate explain tool mcp repl completions help" -f -a "instantiate" -d 'Create a plan from a template'
-complete -c planforge -n "__fish_planforge_using_subcommand help; and not __fish_seen_subcommand_from init list use create remove author status show outline read add-node set-config set phase connect disconnect remove-node bounds edit undo validate freeze unfreeze submit clone diff raw ops export import graph templates instantiate orchestrate explain tool mcp repl completions help" -f -a "orchestrate" -d 'Turn a task decomposition into an orchestration plan'
-complete -c planforge -n "__fish_planforge_using_subcommand help; and not __fish_seen_subcommand_from init list use create remove author status show outline read add-node set-config set phase connect disconnect remove-node bounds edit undo validate freeze unfreeze submit clone diff raw ops export import graph templates instantiate orchestrate explain tool mcp repl completions help" -f -a "explain" -d 'Explain an issue code'
-complete -c planforge -n "__fish_planforge_using_subcommand help; and not __fish_seen_subcommand_from init list use create remove author status show outline read add-node set-config set phase connect disconnect remove-node bounds edit undo validate freeze unfreeze submit clone diff raw ops export import graph templates instantiate orchestrate explain tool mcp repl completions help" -f -a "tool" -d 'Run one model-facing tool call'
-complete -c planforge -n "__fish_planforge_using_subcommand help; and not __fish_seen_subcommand_from init list use create remove author status show outline read add-node set-config set phase connect disconnect remove-node bounds edit undo validate freeze unfreeze submit clone diff raw ops export import graph templates instantiate orchestrate explain tool mcp repl completions help" -f -a "mcp" -d 'Serve the model-facing tools over MCP (stdio)'
-complete -c planforge -n "__fish_planforge_using_subcommand help; and not __fish_seen_subcommand_from init list use create remove author status show outline read add-node set-config set phase connect disconnect remove-node bounds edit undo validate freeze unfreeze submit clone diff raw ops export import graph templates instantiate orchestrate explain tool mcp repl completions help" -f -a "repl" -d 'Interactive shell: every line is a planforge command'
-complete -c planforge -n "__fish_planforge_using_subcommand help; and not __fish_seen_subcommand_from init list use create remove author status show outline read add-node set-config set phase connect disconnect remove-node bounds edit undo validate freeze unfreeze submit clone diff raw ops export import graph templates instantiate orchestrate explain tool mcp repl completions help" -f -a "completions" -d 'Print a shell completion script'
-complete -c planforge -n "__fish_planforge_using_subcommand help; and not __fish_seen_subcommand_from init list use create remove author status show outline read add-node set-config set phase connect disconnect remove-node bounds edit undo validate freeze unfreeze submit clone diff raw ops export import graph templates instantiate orchestrate explain tool mcp repl completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c planforge -n "__fish_planforge_using_subcommand help; and not __fish_seen_subcommand_from init list use create remove author status show outline read add-node set-config set phase connect disconnect remove-node bounds edit undo validate freeze unfreeze upgrade submit clone diff raw ops export import graph templates instantiate orchestrate explain tool mcp repl completions help" -f -a "init" -d 'Create a plan store (default ./plans) with its registry and git files'
+complete -c planforge -n "__fish_planforge_using_subcommand help; and not __fish_seen_subcommand_from init list use create remove author status show outline read add-node set-config set phase connect disconnect remove-node bounds edit undo validate freeze unfreeze upgrade submit clone diff raw ops export import graph templates instantiate orchestrate explain tool mcp repl completions help" -f -a "list" -d 'List the plans in the store'
+complete -c planforge -n "__fish_planforge_using_subcommand help; and not __fish_seen_subcommand_from init list use create remove author status show outline read add-node set-config set phase connect disconnect remove-node bounds edit undo validate freeze unfreeze upgrade submit clone diff raw ops export import graph templates instantiate orchestrate explain tool mcp repl completions help" -f -a "use" -d 'Make a plan the store\'s current plan'
+complete -c planforge -n "__fish_planforge_using_subcommand help; and not __fish_seen_subcommand_from init list use create remove author status show outline read add-node set-config set phase connect disconnect remove-node bounds edit undo validate freeze unfreeze upgrade submit clone diff raw ops export import graph templates instantiate orchestrate explain tool mcp repl completions help" -f -a "create" -d 'Create an empty editable plan'
+complete -c planforge -n "__fish_planforge_using_subcommand help; and not __fish_seen_subcommand_from init list use create remove author status show outline read add-node set-config set phase connect disconnect remove-node bounds edit undo validate freeze unfreeze upgrade submit clone diff raw ops export import graph templates instantiate orchestrate explain tool mcp repl completions help" -f -a "remove" -d 'Delete a plan from the store'
+complete -c planforge -n "__fish_planforge_using_subcommand help; and not __fish_seen_subcommand_from init list use create remove author status show outline read add-node set-config set phase connect disconnect remove-node bounds edit undo validate freeze unfreeze upgrade submit clone diff raw ops export import graph templates instantiate orchestrate explain tool mcp repl completions help" -f -a "author" -d 'Start a plan from an owner\'s request, kept verbatim'
+complete -c planforge -n "__fish_planforge_using_subcommand help; and not __fish_seen_subcommand_from init list use create remove author status show outline read add-node set-config set phase connect disconnect remove-node bounds edit undo validate freeze unfreeze upgrade submit clone diff raw ops export import graph templates instantiate orchestrate explain tool mcp repl completions help" -f -a "status" -d 'Show a plan\'s state, revision, digest and issue counts'
+complete -c planforge -n "__fish_planforge_using_subcommand help; and not __fish_seen_subcommand_from init list use create remove author status show outline read add-node set-config set phase connect disconnect remove-node bounds edit undo validate freeze unfreeze upgrade submit clone diff raw ops export import graph templates instantiate orchestrate explain tool mcp repl completions help" -f -a "show" -d 'Render the whole plan as prose'
+complete -c planforge -n "__fish_planforge_using_subcommand help; and not __fish_seen_subcommand_from init list use create remove author status show outline read add-node set-config set phase connect disconnect remove-node bounds edit undo validate freeze unfreeze upgrade submit clone diff raw ops export import graph templates instantiate orchestrate explain tool mcp repl completions help" -f -a "outline" -d 'One flat outline of the plan: phases, node ids, tools, issue counts'
+complete -c planforge -n "__fish_planforge_using_subcommand help; and not __fish_seen_subcommand_from init list use create remove author status show outline read add-node set-config set phase connect disconnect remove-node bounds edit undo validate freeze unfreeze upgrade submit clone diff raw ops export import graph templates instantiate orchestrate explain tool mcp repl completions help" -f -a "read" -d 'Read one slice of the plan by a key the outline printed'
+complete -c planforge -n "__fish_planforge_using_subcommand help; and not __fish_seen_subcommand_from init list use create remove author status show outline read add-node set-config set phase connect disconnect remove-node bounds edit undo validate freeze unfreeze upgrade submit clone diff raw ops export import graph templates instantiate orchestrate explain tool mcp repl completions help" -f -a "add-node" -d 'Add a node'
+complete -c planforge -n "__fish_planforge_using_subcommand help; and not __fish_seen_subcommand_from init list use create remove author status show outline read add-node set-config set phase connect disconnect remove-node bounds edit undo validate freeze unfreeze upgrade submit clone diff raw ops export import graph templates instantiate orchestrate explain tool mcp repl completions help" -f -a "set-config" -d 'Replace a node\'s whole definition'
+complete -c planforge -n "__fish_planforge_using_subcommand help; and not __fish_seen_subcommand_from init list use create remove author status show outline read add-node set-config set phase connect disconnect remove-node bounds edit undo validate freeze unfreeze upgrade submit clone diff raw ops export import graph templates instantiate orchestrate explain tool mcp repl completions help" -f -a "set" -d 'Set one field of a node\'s definition'
+complete -c planforge -n "__fish_planforge_using_subcommand help; and not __fish_seen_subcommand_from init list use create remove author status show outline read add-node set-config set phase connect disconnect remove-node bounds edit undo validate freeze unfreeze upgrade submit clone diff raw ops export import graph templates instantiate orchestrate explain tool mcp repl completions help" -f -a "phase" -d 'Set or clear a node\'s phase'
+complete -c planforge -n "__fish_planforge_using_subcommand help; and not __fish_seen_subcommand_from init list use create remove author status show outline read add-node set-config set phase connect disconnect remove-node bounds edit undo validate freeze unfreeze upgrade submit clone diff raw ops export import graph templates instantiate orchestrate explain tool mcp repl completions help" -f -a "connect" -d 'Connect two nodes with an edge'
+complete -c planforge -n "__fish_planforge_using_subcommand help; and not __fish_seen_subcommand_from init list use create remove author status show outline read add-node set-config set phase connect disconnect remove-node bounds edit undo validate freeze unfreeze upgrade submit clone diff raw ops export import graph templates instantiate orchestrate explain tool mcp repl completions help" -f -a "disconnect" -d 'Remove an edge'
+complete -c planforge -n "__fish_planforge_using_subcommand help; and not __fish_seen_subcommand_from init list use create remove author status show outline read add-node set-config set phase connect disconnect remove-node bounds edit undo validate freeze unfreeze upgrade submit clone diff raw ops export import graph templates instantiate orchestrate explain tool mcp repl completions help" -f -a "remove-node" -d 'Remove a node and its edges'
+complete -c planforge -n "__fish_planforge_using_subcommand help; and not __fish_seen_subcommand_from init list use create remove author status show outline read add-node set-config set phase connect disconnect remove-node bounds edit undo validate freeze unfreeze upgrade submit clone diff raw ops export import graph templates instantiate orchestrate explain tool mcp repl completions help" -f -a "bounds" -d 'Print or set the plan\'s bounds'
+complete -c planforge -n "__fish_planforge_using_subcommand help; and not __fish_seen_subcommand_from init list use create remove author status show outline read add-node set-config set phase connect disconnect remove-node bounds edit undo validate freeze unfreeze upgrade submit clone diff raw ops export import graph templates instantiate orchestrate explain tool mcp repl completions help" -f -a "edit" -d 'Edit one node as YAML in $VISUAL / $EDITOR'
+complete -c planforge -n "__fish_planforge_using_subcommand help; and not __fish_seen_subcommand_from init list use create remove author status show outline read add-node set-config set phase connect disconnect remove-node bounds edit undo validate freeze unfreeze upgrade submit clone diff raw ops export import graph templates instantiate orchestrate explain tool mcp repl completions help" -f -a "undo" -d 'Undo your latest change to the plan'
+complete -c planforge -n "__fish_planforge_using_subcommand help; and not __fish_seen_subcommand_from init list use create remove author status show outline read add-node set-config set phase connect disconnect remove-node bounds edit undo validate freeze unfreeze upgrade submit clone diff raw ops export import graph templates instantiate orchestrate explain tool mcp repl completions help" -f -a "validate" -d 'Check plans or plan documents (for CI)'
+complete -c planforge -n "__fish_planforge_using_subcommand help; and not __fish_seen_subcommand_from init list use create remove author status show outline read add-node set-config set phase connect disconnect remove-node bounds edit undo validate freeze unfreeze upgrade submit clone diff raw ops export import graph templates instantiate orchestrate explain tool mcp repl completions help" -f -a "freeze" -d 'Check the plan and make it reviewable (read-only)'
+complete -c planforge -n "__fish_planforge_using_subcommand help; and not __fish_seen_subcommand_from init list use create remove author status show outline read add-node set-config set phase connect disconnect remove-node bounds edit undo validate freeze unfreeze upgrade submit clone diff raw ops export import graph templates instantiate orchestrate explain tool mcp repl completions help" -f -a "unfreeze" -d 'Make a reviewable plan editable again'
+complete -c planforge -n "__fish_planforge_using_subcommand help; and not __fish_seen_subcommand_from init list use create remove author status show outline read add-node set-config set phase connect disconnect remove-node bounds edit undo validate freeze unfreeze upgrade submit clone diff raw ops export import graph templates instantiate orchestrate explain tool mcp repl completions help" -f -a "upgrade" -d 'Bring every plan of the store to the current format now'
+complete -c planforge -n "__fish_planforge_using_subcommand help; and not __fish_seen_subcommand_from init list use create remove author status show outline read add-node set-config set phase connect disconnect remove-node bounds edit undo validate freeze unfreeze upgrade submit clone diff raw ops export import graph templates instantiate orchestrate explain tool mcp repl completions help" -f -a "submit" -d 'Freeze and approve the plan: it becomes executable, forever'
+complete -c planforge -n "__fish_planforge_using_subcommand help; and not __fish_seen_subcommand_from init list use create remove author status show outline read add-node set-config set phase connect disconnect remove-node bounds edit undo validate freeze unfreeze upgrade submit clone diff raw ops export import graph templates instantiate orchestrate explain tool mcp repl completions help" -f -a "clone" -d 'Copy a plan (or its first revisions) into a new editable plan'
+complete -c planforge -n "__fish_planforge_using_subcommand help; and not __fish_seen_subcommand_from init list use create remove author status show outline read add-node set-config set phase connect disconnect remove-node bounds edit undo validate freeze unfreeze upgrade submit clone diff raw ops export import graph templates instantiate orchestrate explain tool mcp repl completions help" -f -a "diff" -d 'Compare two revisions of a plan, or two plan documents'
+complete -c planforge -n "__fish_planforge_using_subcommand help; and not __fish_seen_subcommand_from init list use create remove author status show outline read add-node set-config set phase connect disconnect remove-node bounds edit undo validate freeze unfreeze upgrade submit clone diff raw ops export import graph templates instantiate orchestrate explain tool mcp repl completions help" -f -a "raw" -d 'Print the plan\'s content as JSON (wire form)'
+complete -c planforge -n "__fish_planforge_using_subcommand help; and not __fish_seen_subcommand_from init list use create remove author status show outline read add-node set-config set phase connect disconnect remove-node bounds edit undo validate freeze unfreeze upgrade submit clone diff raw ops export import graph templates instantiate orchestrate explain tool mcp repl completions help" -f -a "ops" -d 'Print the plan\'s op log'
+complete -c planforge -n "__fish_planforge_using_subcommand help; and not __fish_seen_subcommand_from init list use create remove author status show outline read add-node set-config set phase connect disconnect remove-node bounds edit undo validate freeze unfreeze upgrade submit clone diff raw ops export import graph templates instantiate orchestrate explain tool mcp repl completions help" -f -a "export" -d 'Write the plan as a plan document (JSON or YAML)'
+complete -c planforge -n "__fish_planforge_using_subcommand help; and not __fish_seen_subcommand_from init list use create remove author status show outline read add-node set-config set phase connect disconnect remove-node bounds edit undo validate freeze unfreeze upgrade submit clone diff raw ops export import graph templates instantiate orchestrate explain tool mcp repl completions help" -f -a "import" -d 'Create a plan from a plan document'
+complete -c planforge -n "__fish_planforge_using_subcommand help; and not __fish_seen_subcommand_from init list use create remove author status show outline read add-node set-config set phase connect disconnect remove-node bounds edit undo validate freeze unfreeze upgrade submit clone diff raw ops export import graph templates instantiate orchestrate explain tool mcp repl completions help" -f -a "graph" -d 'Draw the plan as a Graphviz or Mermaid diagram'
+complete -c planforge -n "__fish_planforge_using_subcommand help; and not __fish_seen_subcommand_from init list use create remove author status show outline read add-node set-config set phase connect disconnect remove-node bounds edit undo validate freeze unfreeze upgrade submit clone diff raw ops export import graph templates instantiate orchestrate explain tool mcp repl completions help" -f -a "templates" -d 'List the plan templates'
+complete -c planforge -n "__fish_planforge_using_subcommand help; and not __fish_seen_subcommand_from init list use create remove author status show outline read add-node set-config set phase connect disconnect remove-node bounds edit undo validate freeze unfreeze upgrade submit clone diff raw ops export import graph templates instantiate orchestrate explain tool mcp repl completions help" -f -a "instantiate" -d 'Create a plan from a template'
+complete -c planforge -n "__fish_planforge_using_subcommand help; and not __fish_seen_subcommand_from init list use create remove author status show outline read add-node set-config set phase connect disconnect remove-node bounds edit undo validate freeze unfreeze upgrade submit clone diff raw ops export import graph templates instantiate orchestrate explain tool mcp repl completions help" -f -a "orchestrate" -d 'Turn a task decomposition into an orchestration plan'
+complete -c planforge -n "__fish_planforge_using_subcommand help; and not __fish_seen_subcommand_from init list use create remove author status show outline read add-node set-config set phase connect disconnect remove-node bounds edit undo validate freeze unfreeze upgrade submit clone diff raw ops export import graph templates instantiate orchestrate explain tool mcp repl completions help" -f -a "explain" -d 'Explain an issue code'
+complete -c planforge -n "__fish_planforge_using_subcommand help; and not __fish_seen_subcommand_from init list use create remove author status show outline read add-node set-config set phase connect disconnect remove-node bounds edit undo validate freeze unfreeze upgrade submit clone diff raw ops export import graph templates instantiate orchestrate explain tool mcp repl completions help" -f -a "tool" -d 'Run one model-facing tool call'
+complete -c planforge -n "__fish_planforge_using_subcommand help; and not __fish_seen_subcommand_from init list use create remove author status show outline read add-node set-config set phase connect disconnect remove-node bounds edit undo validate freeze unfreeze upgrade submit clone diff raw ops export import graph templates instantiate orchestrate explain tool mcp repl completions help" -f -a "mcp" -d 'Serve the model-facing tools over MCP (stdio)'
+complete -c planforge -n "__fish_planforge_using_subcommand help; and not __fish_seen_subcommand_from init list use create remove author status show outline read add-node set-config set phase connect disconnect remove-node bounds edit undo validate freeze unfreeze upgrade submit clone diff raw ops export import graph templates instantiate orchestrate explain tool mcp repl completions help" -f -a "repl" -d 'Interactive shell: every line is a planforge command'
+complete -c planforge -n "__fish_planforge_using_subcommand help; and not __fish_seen_subcommand_from init list use create remove author status show outline read add-node set-config set phase connect disconnect remove-node bounds edit undo validate freeze unfreeze upgrade submit clone diff raw ops export import graph templates instantiate orchestrate explain tool mcp repl completions help" -f -a "completions" -d 'Print a shell completion script'
+complete -c planforge -n "__fish_planforge_using_subcommand help; and not __fish_seen_subcommand_from init list use create remove author status show outline read add-node set-config set phase connect disconnect remove-node bounds edit undo validate freeze unfreeze upgrade submit clone diff raw ops export import graph templates instantiate orchestrate explain tool mcp repl completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

@@ -4,6 +4,7 @@
 mod common;
 
 use common::{Env, bin};
+use serde_json::{Value, json};
 use std::path::Path;
 use std::process::{Command, Stdio};
 
@@ -732,4 +733,128 @@ fn only_a_folder_init_made_is_a_store_and_subfolders_find_it() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+}
+
+/// Copies a folder tree (files and folders only).
+fn copy_tree(from: &std::path::Path, to: &std::path::Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let target = to.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            copy_tree(&e.path(), &target);
+        } else {
+            std::fs::copy(e.path(), &target).unwrap();
+        }
+    }
+}
+
+/// What a plan's status says that an upgrade must keep.
+fn lifecycle_of(env: &Env, plan: &str) -> Value {
+    let v = env.json(&["status", "-p", plan]);
+    json!([
+        v["state"],
+        v["revision"],
+        v["digest"],
+        v["label"],
+        v["frozen"],
+        v["approval"]
+    ])
+}
+
+// A store the first format wrote (lifecycle in meta.json) reads the same,
+// is upgraded by a plan's next write or by `upgrade` at once, losing
+// nothing, and is then written in the new format only.
+#[test]
+fn a_first_format_store_is_read_and_upgraded_losing_nothing() {
+    let env = Env::empty();
+    let fixture =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/first-format");
+    copy_tree(&fixture, &env.store());
+    let (approved, editable) = ("plan-ticket_triage", "plan-weekly_report");
+    let before = [lifecycle_of(&env, approved), lifecycle_of(&env, editable)];
+    assert_eq!(before[0][0], "executable", "{before:?}");
+    assert_eq!(before[1][0], "editable", "{before:?}");
+    assert!(before[0][5].is_object(), "the approval is read: {before:?}");
+    env.ok(&["validate", "-p", approved]);
+
+    // The next write to a plan moves its meta.json into its log.
+    env.ok(&["add-node", "-p", editable, "--kind", "entry", "extra"]);
+    let meta = env.store().join(editable).join("meta.json");
+    assert!(!meta.exists(), "the write removed meta.json");
+    let log = std::fs::read_to_string(env.store().join(editable).join("ops.jsonl")).unwrap();
+    assert!(log.contains(r#""op":"create_plan""#), "{log}");
+    let after = lifecycle_of(&env, editable);
+    assert_eq!(
+        after[1],
+        before[1][1].as_u64().unwrap() + 1,
+        "one content op more"
+    );
+    assert_eq!(
+        (&after[0], &after[3], &after[4]),
+        (&before[1][0], &before[1][3], &before[1][4]),
+        "state, label and freeze record kept"
+    );
+
+    // `upgrade` does the rest at once, and marks the store.
+    let out = env.json(&["upgrade"]);
+    assert_eq!(out["marked"], true, "{out}");
+    let upgraded: Vec<&str> = out["plans"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|p| p["upgraded"] == true)
+        .map(|p| p["planId"].as_str().unwrap())
+        .collect();
+    assert_eq!(upgraded, [approved], "{out}");
+    assert!(env.store().join(".planforge").is_file());
+    assert!(!env.store().join(approved).join("meta.json").exists());
+    assert_eq!(
+        lifecycle_of(&env, approved),
+        before[0],
+        "the approval survives the upgrade"
+    );
+    env.ok(&["validate", "-p", approved]);
+    // Nothing left to do: nothing is written.
+    let log_before = std::fs::read(env.store().join(approved).join("ops.jsonl")).unwrap();
+    let again = env.json(&["upgrade"]);
+    assert_eq!(again["marked"], false, "{again}");
+    assert!(
+        again["plans"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|p| p["upgraded"] == false),
+        "{again}"
+    );
+    assert_eq!(
+        std::fs::read(env.store().join(approved).join("ops.jsonl")).unwrap(),
+        log_before
+    );
+}
+
+// Two clones that upgrade one plan write the same lines, so a union merge
+// of their logs folds to the plan each of them has.
+#[test]
+fn two_clones_upgrading_one_plan_merge_to_the_same_plan() {
+    let fixture =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/first-format");
+    let plan = "plan-ticket_triage";
+    let clones: Vec<Env> = (0..2).map(|_| Env::empty()).collect();
+    let mut logs = Vec::new();
+    for c in &clones {
+        copy_tree(&fixture, &c.store());
+        c.ok(&["upgrade"]);
+        logs.push(std::fs::read_to_string(c.store().join(plan).join("ops.jsonl")).unwrap());
+    }
+    assert_eq!(logs[0], logs[1], "both clones wrote the same upgrade");
+    // merge=union keeps lines both sides added once each; a plain
+    // concatenation (every line twice) must fold the same too.
+    let doubled = format!("{}{}", logs[0], logs[1]);
+    std::fs::write(clones[1].store().join(plan).join("ops.jsonl"), doubled).unwrap();
+    assert_eq!(
+        lifecycle_of(&clones[0], plan),
+        lifecycle_of(&clones[1], plan)
+    );
+    assert_eq!(lifecycle_of(&clones[1], plan)[0], "executable");
 }

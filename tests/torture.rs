@@ -818,3 +818,100 @@ fn a_stopped_writer_holding_the_lock_does_not_deadlock_waiting_writers() {
     }
     assert!(!raw.contains("busy"), "a refused writer wrote something");
 }
+
+// ---------------------------------------------------------------------------
+// 4. Writers whose lock file is deleted under them again and again (a plan
+// folder cleaned with `git clean -X`): every write that reported success is
+// in the log exactly once, and none that reported failure is.
+
+#[test]
+fn writers_whose_lock_is_deleted_again_and_again_report_the_truth() {
+    const WRITERS: usize = 8;
+    const WRITES: usize = 25;
+    let env = Env::new();
+    env.ok(&["create", "plan-locked"]);
+    let lock = env.store().join("plan-locked/lock");
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let deleter = {
+        let (lock, stop) = (lock.clone(), stop.clone());
+        std::thread::spawn(move || {
+            let mut deleted = 0usize;
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                if std::fs::remove_file(&lock).is_ok() {
+                    deleted += 1;
+                }
+                std::thread::sleep(Duration::from_micros(300));
+            }
+            deleted
+        })
+    };
+    let writers: Vec<_> = (0..WRITERS)
+        .map(|w| {
+            let root = env.root.clone();
+            std::thread::spawn(move || {
+                let mut outcomes = Vec::new();
+                for i in 0..WRITES {
+                    let id = format!("n_{w}_{i}");
+                    let out = command(
+                        &root,
+                        &["add-node", "-p", "plan-locked", "--kind", "entry", &id],
+                    )
+                    .env("PLANFORGE_ACTOR", format!("w{w}"))
+                    .output()
+                    .unwrap();
+                    let code = out.status.code().unwrap_or(-1);
+                    assert!(
+                        code == 0 || code == 3,
+                        "{id}: exit {code}: {}",
+                        String::from_utf8_lossy(&out.stderr)
+                    );
+                    outcomes.push((id, code == 0));
+                }
+                outcomes
+            })
+        })
+        .collect();
+    let outcomes: Vec<(String, bool)> = writers
+        .into_iter()
+        .flat_map(|h| h.join().unwrap())
+        .collect();
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    let deleted = deleter.join().unwrap();
+    assert!(
+        deleted > 0,
+        "the lock was never deleted: the test tested nothing"
+    );
+
+    let log = read_log(&env.store().join("plan-locked/ops.jsonl"));
+    assert_eq!(log.unfinished, 0, "a write left an unfinished transaction");
+    let mut in_log: BTreeMap<String, usize> = BTreeMap::new();
+    for op in log.complete.iter().flatten() {
+        if op.value["op"] == "add_node" {
+            *in_log
+                .entry(op.value["node"]["id"].as_str().unwrap_or("").to_string())
+                .or_default() += 1;
+        }
+    }
+    let mut succeeded = 0;
+    for (id, ok) in &outcomes {
+        let n = in_log.get(id).copied().unwrap_or(0);
+        if *ok {
+            succeeded += 1;
+            assert_eq!(n, 1, "{id} reported success and is in the log {n} times");
+        } else {
+            assert_eq!(n, 0, "{id} reported failure yet is in the log");
+        }
+    }
+    assert_eq!(
+        in_log.values().sum::<usize>(),
+        succeeded,
+        "the log holds writes nobody reported"
+    );
+    assert!(succeeded > 0, "no write succeeded");
+    let status = env.status("plan-locked");
+    assert_eq!(status["nodeCount"].as_u64().unwrap(), succeeded as u64);
+    eprintln!(
+        "{succeeded} of {} writes succeeded; the lock was deleted {deleted} times",
+        outcomes.len()
+    );
+}

@@ -37,7 +37,7 @@ pub(crate) struct Cli {
 /// Flags every command takes.
 #[derive(Args, Debug, Clone, Default)]
 pub(crate) struct Global {
-    /// The plan store folder [env: PLANFORGE_STORE] [default: ./plans]
+    /// The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]
     #[arg(long, global = true, value_name = "DIR")]
     pub(crate) store: Option<PathBuf>,
     /// The plan to work on [env: PLANFORGE_PLAN] [default: the store's current plan]

@@ -13,6 +13,7 @@ pub(crate) mod read;
 pub(crate) mod template;
 pub mod templates;
 pub(crate) mod undo;
+pub(crate) mod upgrade;
 pub mod validate;
 
 pub(crate) use echo::Echo;

@@ -86,6 +86,18 @@ pub(crate) enum Write {
     Content,
     /// The lifecycle: the builder decides what the state allows.
     Lifecycle,
+    /// No change of its own: writes what an earlier planforge's `meta.json`
+    /// stands for and drops unfinished lines, when there are any.
+    Upgrade,
+}
+
+/// What [`Store::upgrade`] did to one plan.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Upgraded {
+    /// Ops written for what `meta.json` said (0: the plan had none).
+    pub(crate) meta_ops: usize,
+    /// Unfinished transactions' ops removed.
+    pub(crate) unfinished: usize,
 }
 
 /// How many times a write is retried when its lock or plan folder was
@@ -138,6 +150,22 @@ impl Store {
         F: FnOnce(&Loaded) -> Result<Vec<OpBody>>,
     {
         Ok(self.write(id, actor, None, "", Write::Lifecycle, build)?.0)
+    }
+
+    /// Brings a plan to the current format under its lock: an earlier
+    /// planforge's `meta.json` becomes ops in the log (and goes), unfinished
+    /// transactions are removed. Says what it did; nothing when the plan is
+    /// current.
+    pub(crate) fn upgrade(&self, id: &str) -> Result<Upgraded> {
+        let before = self.load(id)?;
+        let report = Upgraded {
+            meta_ops: before.upgrade.len(),
+            unfinished: before.log.unfinished,
+        };
+        if report.meta_ops > 0 || report.unfinished > 0 {
+            self.write(id, "~upgrade", None, "", Write::Upgrade, |_| Ok(Vec::new()))?;
+        }
+        Ok(report)
     }
 
     fn write<F>(
@@ -215,7 +243,9 @@ impl Store {
             ));
         }
         let bodies = build(&before)?;
-        if bodies.is_empty() {
+        let repair =
+            kind == Write::Upgrade && (!before.upgrade.is_empty() || before.log.unfinished > 0);
+        if bodies.is_empty() && !repair {
             return Ok((before, Vec::new()));
         }
         refuse_too_deep(&bodies)?;

@@ -107,6 +107,18 @@ impl Store {
         Ok((store, written))
     }
 
+    /// Writes the store's marker when it has none (a store an earlier
+    /// planforge made, known by its registry). Says whether it wrote it.
+    pub(crate) fn mark(&self) -> Result<bool> {
+        let path = self.root.join(MARKER);
+        refuse_symlink(&path)?;
+        if fs::symlink_metadata(&path).is_ok() {
+            return Ok(false);
+        }
+        write_atomic(&path, MARKER_TEXT.as_bytes())?;
+        Ok(true)
+    }
+
     pub(crate) fn root(&self) -> &Path {
         &self.root
     }

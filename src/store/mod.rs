@@ -16,7 +16,7 @@ mod paths;
 mod upgrade;
 
 pub use commit::transaction;
-pub(crate) use commit::{Start, ensure_editable};
+pub(crate) use commit::{Start, Upgraded, ensure_editable};
 pub(crate) use folder::discover;
 pub(crate) use load::Loaded;
 pub(crate) use paths::{META_FILE, OPS_FILE};

@@ -42,6 +42,7 @@ pub(crate) mod templates;
 pub(crate) mod tool;
 pub(crate) mod undo;
 pub(crate) mod unfreeze;
+pub(crate) mod upgrade;
 pub(crate) mod use_plan;
 pub(crate) mod validate;
 
@@ -71,6 +72,7 @@ pub(crate) enum Command {
     Validate(validate::ValidateArgs),
     Freeze(freeze::FreezeArgs),
     Unfreeze(unfreeze::UnfreezeArgs),
+    Upgrade(upgrade::UpgradeArgs),
     Submit(submit::SubmitArgs),
     Clone(clone::CloneArgs),
     Diff(diff::DiffArgs),
@@ -116,6 +118,7 @@ impl Command {
             Command::Validate(_) => "validate",
             Command::Freeze(_) => "freeze",
             Command::Unfreeze(_) => "unfreeze",
+            Command::Upgrade(_) => "upgrade",
             Command::Submit(_) => "submit",
             Command::Clone(_) => "clone",
             Command::Diff(_) => "diff",
@@ -162,6 +165,7 @@ pub(crate) fn dispatch(s: &mut Session, command: Command) -> Result<Reply> {
         Command::Validate(a) => validate::run(s, a),
         Command::Freeze(a) => freeze::run(s, a),
         Command::Unfreeze(a) => unfreeze::run(s, a),
+        Command::Upgrade(a) => upgrade::run(s, a),
         Command::Submit(a) => submit::run(s, a),
         Command::Clone(a) => clone::run(s, a),
         Command::Diff(a) => diff::run(s, a),
