@@ -89,6 +89,21 @@ for n in $SIZES; do
 done
 time_cmd "-" "--version" 20 "$PF --version >/dev/null"
 
+# Issue 13: a plan of ENTRIES entry nodes (every one but the first is
+# `multiple_entries`) must validate within 2x the time and memory of a valid
+# plan of as many nodes. ENTRIES=0 skips it.
+ENTRIES=${ENTRIES:-400000}
+if [ "$ENTRIES" -gt 0 ]; then
+  echo "== $ENTRIES entry nodes vs a valid plan of $ENTRIES nodes" >&2
+  dir=$WORK/entries
+  mkdir -p "$dir"
+  "$GEN" --nodes "$ENTRIES" --phases 8 --seed 7 --compact --registry-out "$dir/registry.yaml" >"$dir/valid.json"
+  "$GEN" --nodes "$ENTRIES" --phases 8 --seed 7 --compact --entries-only >"$dir/entries.json"
+  time_cmd "$ENTRIES entries" "validate FILE (valid plan)" 3 "$PF validate $dir/valid.json --registry $dir/registry.yaml >/dev/null"
+  # Exit 1 (blocking findings) is the expected verdict: `|| true` in a shell.
+  time_cmd "$ENTRIES entries" "validate FILE (all entry nodes)" 3 "bash -c '$PF validate $dir/entries.json --registry $dir/registry.yaml >/dev/null 2>&1 || true'"
+fi
+
 python3 - "$RESULTS" <<'PY'
 import sys, collections
 rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[1]) if l.strip()]
@@ -101,14 +116,22 @@ for size, items in by.items():
     base = dict((n, m) for n, m, _ in items)
     jq = base.get("jq -c . (baseline)")
     floor = base.get("serde_json parse (floor)")
-    print(f"\n### {size} nodes\n" if size != "-" else "\n### start-up\n")
+    if size.endswith(" entries"):
+        print(f"\n### {size.split()[0]} entry nodes vs a valid plan of as many nodes\n")
+    else:
+        print(f"\n### {size} nodes\n" if size != "-" else "\n### start-up\n")
+    if size.endswith(" entries"):
+        ok = dict((n, (m, r)) for n, m, r in items)
+        (vm, vr), (em, er) = ok.get("validate FILE (valid plan)", (0, 0)), ok.get("validate FILE (all entry nodes)", (0, 0))
+        if vm and vr:
+            print(f"entry nodes / valid plan: time {em / vm:.2f}x, peak RSS {er / vr:.2f}x (issue 13 wants both <= 2)\n")
     print("| command | median | × jq | × serde_json | peak RSS |")
     print("|---|---:|---:|---:|---:|")
     for name, m, rss in items:
         rj = f"{m / jq:.2f}" if jq else "–"
         rf = f"{m / floor:.2f}" if floor else "–"
         print(f"| {name} | {m * 1000:.1f} ms | {rj} | {rf} | {rss / 1024:.1f} MB |")
-sizes = [s for s in by if s != "-"]
+sizes = [s for s in by if s != "-" and not s.endswith(" entries")]
 if len(sizes) >= 2:
     lo, hi = sizes[-2], sizes[-1]
     a = dict((n, m) for n, m, _ in by[lo]); b = dict((n, m) for n, m, _ in by[hi])

@@ -201,6 +201,7 @@ Register-ArgumentCompleter -Native -CommandName 'planforge' -ScriptBlock {
         'planforge;read' {
             [CompletionResult]::new('--phase', '--phase', [CompletionResultType]::ParameterName, 'Read this phase (`(unphased)` or "" for the nodes without one)')
             [CompletionResult]::new('--node', '--node', [CompletionResultType]::ParameterName, 'Read this node')
+            [CompletionResult]::new('--max-bytes', '--max-bytes', [CompletionResultType]::ParameterName, 'Print at most N bytes of prose (1024 to 1048576): nodes in full while they fit, then the ids of the others')
             [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]')
             [CompletionResult]::new('-p', '-p', [CompletionResultType]::ParameterName, 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]')
             [CompletionResult]::new('--plan', '--plan', [CompletionResultType]::ParameterName, 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]')
@@ -408,6 +409,7 @@ Register-ArgumentCompleter -Native -CommandName 'planforge' -ScriptBlock {
         'planforge;validate' {
             [CompletionResult]::new('--registry', '--registry', [CompletionResultType]::ParameterName, 'The registry to check against [default: the store''s]')
             [CompletionResult]::new('--max-findings', '--max-findings', [CompletionResultType]::ParameterName, 'List at most N findings per document or plan; the rest are counted (0: list them all)')
+            [CompletionResult]::new('--max-bytes', '--max-bytes', [CompletionResultType]::ParameterName, 'Draw at most N bytes of findings in text mode (1024 to 1048576); the findings not drawn are counted. JSON, SARIF and github list them all')
             [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]')
             [CompletionResult]::new('-p', '-p', [CompletionResultType]::ParameterName, 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]')
             [CompletionResult]::new('--plan', '--plan', [CompletionResultType]::ParameterName, 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]')

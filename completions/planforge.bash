@@ -1999,7 +1999,7 @@ _planforge() {
             return 0
             ;;
         planforge__subcmd__read)
-            opts="-p -q -h --phase --node --store --plan --actor --format --color --quiet --help"
+            opts="-p -q -h --phase --node --max-bytes --store --plan --actor --format --color --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2010,6 +2010,10 @@ _planforge() {
                     return 0
                     ;;
                 --node)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-bytes)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2685,7 +2689,7 @@ _planforge() {
             return 0
             ;;
         planforge__subcmd__validate)
-            opts="-p -q -h --all --registry --max-findings --store --plan --actor --format --color --quiet --help"
+            opts="-p -q -h --all --registry --max-findings --max-bytes --store --plan --actor --format --color --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2696,6 +2700,10 @@ _planforge() {
                     return 0
                     ;;
                 --max-findings)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-bytes)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -188,6 +188,7 @@ set edit:completion:arg-completer[planforge] = {|@words|
         &'planforge;read'= {
             cand --phase 'Read this phase (`(unphased)` or "" for the nodes without one)'
             cand --node 'Read this node'
+            cand --max-bytes 'Print at most N bytes of prose (1024 to 1048576): nodes in full while they fit, then the ids of the others'
             cand --store 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]'
             cand -p 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]'
             cand --plan 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]'
@@ -384,6 +385,7 @@ set edit:completion:arg-completer[planforge] = {|@words|
         &'planforge;validate'= {
             cand --registry 'The registry to check against [default: the store''s]'
             cand --max-findings 'List at most N findings per document or plan; the rest are counted (0: list them all)'
+            cand --max-bytes 'Draw at most N bytes of findings in text mode (1024 to 1048576); the findings not drawn are counted. JSON, SARIF and github list them all'
             cand --store 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]'
             cand -p 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]'
             cand --plan 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]'

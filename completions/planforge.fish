@@ -224,6 +224,7 @@ complete -c planforge -n "__fish_planforge_using_subcommand outline" -s q -l qui
 complete -c planforge -n "__fish_planforge_using_subcommand outline" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c planforge -n "__fish_planforge_using_subcommand read" -l phase -d 'Read this phase (`(unphased)` or "" for the nodes without one)' -r
 complete -c planforge -n "__fish_planforge_using_subcommand read" -l node -d 'Read this node' -r
+complete -c planforge -n "__fish_planforge_using_subcommand read" -l max-bytes -d 'Print at most N bytes of prose (1024 to 1048576): nodes in full while they fit, then the ids of the others' -r
 complete -c planforge -n "__fish_planforge_using_subcommand read" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]' -r -F
 complete -c planforge -n "__fish_planforge_using_subcommand read" -s p -l plan -d 'The plan to work on [env: PLANFORGE_PLAN] [default: the store\'s current plan]' -r
 complete -c planforge -n "__fish_planforge_using_subcommand read" -l actor -d 'Who is acting [env: PLANFORGE_ACTOR, else $USER]' -r
@@ -473,6 +474,7 @@ complete -c planforge -n "__fish_planforge_using_subcommand undo" -s q -l quiet 
 complete -c planforge -n "__fish_planforge_using_subcommand undo" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c planforge -n "__fish_planforge_using_subcommand validate" -l registry -d 'The registry to check against [default: the store\'s]' -r -F
 complete -c planforge -n "__fish_planforge_using_subcommand validate" -l max-findings -d 'List at most N findings per document or plan; the rest are counted (0: list them all)' -r
+complete -c planforge -n "__fish_planforge_using_subcommand validate" -l max-bytes -d 'Draw at most N bytes of findings in text mode (1024 to 1048576); the findings not drawn are counted. JSON, SARIF and github list them all' -r
 complete -c planforge -n "__fish_planforge_using_subcommand validate" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]' -r -F
 complete -c planforge -n "__fish_planforge_using_subcommand validate" -s p -l plan -d 'The plan to work on [env: PLANFORGE_PLAN] [default: the store\'s current plan]' -r
 complete -c planforge -n "__fish_planforge_using_subcommand validate" -l actor -d 'Who is acting [env: PLANFORGE_ACTOR, else $USER]' -r

@@ -6,6 +6,9 @@
 //!     [--unphased U] [--id plan-x] [--compact] [--registry-out registry.yaml] > plan.json
 //! ```
 //!
+//! `--entries-only` replaces the nodes by as many `entry` nodes and drops the
+//! edges (an invalid plan of the same size, for the benchmark).
+//!
 //! The plan has one entry whose run input the first call (`accept_*`) reads
 //! and declassifies; then a spine of calls and reason steps, with diamonds
 //! (a fork fanning out to 2–3 arms that meet at a join whose immediate
@@ -282,6 +285,9 @@ struct Gen<'o> {
     side: &'static [Tool],
 }
 
+/// Nodes per part of a phase.
+const PHASE_PART: usize = 30;
+
 /// How far back references look (keeps args local and the pool pick O(1)).
 const WINDOW: usize = 24;
 
@@ -292,12 +298,22 @@ impl Gen<'_> {
             return None;
         }
         let p = self.o.phases.max(1);
-        let k = i * p / self.o.nodes.max(1);
+        let n = self.o.nodes.max(1);
+        let k = i * p / n;
         let name = PHASES[k % PHASES.len()];
-        Some(if k < PHASES.len() {
+        let base = if k < PHASES.len() {
             name.to_string()
         } else {
             format!("{name} {}", k / PHASES.len() + 1)
+        };
+        // Each phase in parts that fit one read (`oversized_phase`), as an
+        // author heeding it would cut them.
+        let first = (k * n).div_ceil(p);
+        let part = (i - first.min(i)) / PHASE_PART;
+        Some(if part == 0 {
+            base
+        } else {
+            format!("{base}_{}", part + 1)
         })
     }
 
@@ -633,6 +649,22 @@ pub fn generate(o: &Opts) -> (Value, Option<String>) {
     (doc, o.rich.then(registry_yaml))
 }
 
+/// Turns a generated plan into one of as many `entry` nodes and no edges,
+/// keeping its bounds: every entry but the first is `multiple_entries`, the
+/// worst case for messages that name entries (`--entries-only`).
+#[allow(dead_code)]
+pub fn entries_only(doc: &mut Value) {
+    let n = doc["nodes"].as_array().map_or(0, Vec::len);
+    let nodes: Vec<Value> = (0..n)
+        .map(|i| {
+            json!({"id": format!("entry_{i:06}"), "kind": "entry",
+                   "definition": {"input": [{"path": "request", "type": "string"}]}})
+        })
+        .collect();
+    doc["nodes"] = Value::Array(nodes);
+    doc["edges"] = json!([]);
+}
+
 /// Counts the bytes written to it (the size of a serialisation, without
 /// keeping it).
 struct ByteCount(usize);
@@ -682,7 +714,7 @@ pub fn registry_yaml() -> String {
 
 fn usage() -> ! {
     eprintln!(
-        "usage: gen_plan [--nodes N] [--phases P] [--seed S] [--unphased U] [--id PLAN_ID] [--compact] [--registry-out FILE]"
+        "usage: gen_plan [--nodes N] [--phases P] [--seed S] [--unphased U] [--id PLAN_ID] [--compact] [--registry-out FILE] [--entries-only]"
     );
     std::process::exit(2)
 }
@@ -692,6 +724,7 @@ fn main() {
     let mut o = Opts::default();
     let mut compact = false;
     let mut registry_out: Option<String> = None;
+    let mut only_entries = false;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         let mut value = || args.next().unwrap_or_else(|| usage());
@@ -704,12 +737,16 @@ fn main() {
             "--id" => o.plan_id = Some(value()),
             "--compact" => compact = true,
             "--registry-out" => registry_out = Some(value()),
+            "--entries-only" => only_entries = true,
             "-h" | "--help" => usage(),
             _ => usage(),
         }
     }
     o.rich = registry_out.is_some();
-    let (doc, registry) = generate(&o);
+    let (mut doc, registry) = generate(&o);
+    if only_entries {
+        entries_only(&mut doc);
+    }
     if let (Some(path), Some(text)) = (registry_out, registry)
         && let Err(e) = std::fs::write(&path, text)
     {

@@ -178,7 +178,7 @@ fn wait_with_timeout(child: &mut Child, limit: Duration) -> Option<i32> {
     }
 }
 
-const AUTHORING: [&str; 22] = [
+const AUTHORING: [&str; 23] = [
     "create_plan",
     "add_node",
     "set_node_config",
@@ -188,6 +188,7 @@ const AUTHORING: [&str; 22] = [
     "remove_node",
     "disconnect_edge",
     "set_bounds",
+    "undo_change",
     "clone_plan",
     "get_plan",
     "validate_plan",
@@ -202,6 +203,14 @@ const AUTHORING: [&str; 22] = [
     "plan_read",
     "explain_issue",
 ];
+
+/// A raw tool's answer: JSON, compact (no indentation costs the model
+/// context), parsed.
+fn compact_json(text: &str) -> Value {
+    let v: Value = serde_json::from_str(text).unwrap_or_else(|e| panic!("{e}: {text}"));
+    assert_eq!(serde_json::to_string(&v).unwrap(), text, "not compact JSON");
+    v
+}
 
 fn sorted(mut v: Vec<String>) -> Vec<String> {
     v.sort();
@@ -252,39 +261,8 @@ fn a_client_builds_freezes_and_submits_a_plan() {
         sorted(names),
         sorted(AUTHORING.iter().map(|s| s.to_string()).collect())
     );
+    // Annotations: `every_tool_is_titled_and_annotated_for_what_it_does`.
     let by_name = |n: &str| tools.iter().find(|t| t["name"] == n).unwrap().clone();
-    assert_eq!(by_name("plan_outline")["annotations"]["readOnlyHint"], true);
-    assert_eq!(by_name("add_node")["annotations"]["readOnlyHint"], false);
-    assert_eq!(by_name("add_node")["annotations"]["destructiveHint"], false);
-    // Every tool that overwrites or removes says so; all are closed-world
-    // and titled.
-    for d in [
-        "remove_node",
-        "disconnect_edge",
-        "submit_plan",
-        "set_node_config",
-        "set_node_field",
-        "set_node_phase",
-        "set_bounds",
-        "unfreeze_plan",
-    ] {
-        assert_eq!(by_name(d)["annotations"]["destructiveHint"], true, "{d}");
-    }
-    for t in tools {
-        common::assert_model_text(t["description"].as_str().unwrap());
-        let a = &t["annotations"];
-        assert_eq!(a["openWorldHint"], false, "{t}");
-        assert!(a["idempotentHint"].is_boolean(), "{t}");
-        assert!(t["title"].as_str().is_some_and(|s| !s.is_empty()), "{t}");
-    }
-    assert_eq!(
-        by_name("connect_nodes")["annotations"]["idempotentHint"],
-        true
-    );
-    assert_eq!(
-        by_name("create_plan")["annotations"]["idempotentHint"],
-        false
-    );
     let schema = &by_name("add_node")["inputSchema"];
     assert_eq!(schema["additionalProperties"], false);
     assert_eq!(schema["required"], json!(["planId", "node"]));
@@ -294,6 +272,9 @@ fn a_client_builds_freezes_and_submits_a_plan() {
             .unwrap()
             .contains("case_<label>")
     );
+    let total = list.to_string().len();
+    // The grammar once, not four times (it was 29.5 KB with it repeated).
+    assert!(total < 25_000, "tools/list is {total} bytes");
 
     let text = c.ok("create_plan", json!({"planId": "plan-mcp"}));
     assert!(text.contains("plan-mcp"), "{text}");
@@ -358,7 +339,7 @@ fn a_client_builds_freezes_and_submits_a_plan() {
 
     // The reference reads back in the wire form it was written in.
     let raw = c.ok("raw_plan", json!({"planId": "plan-mcp"}));
-    let raw: Value = serde_json::from_str(&raw).unwrap();
+    let raw = compact_json(&raw);
     let node = raw["nodes"]
         .as_array()
         .unwrap()
@@ -369,8 +350,15 @@ fn a_client_builds_freezes_and_submits_a_plan() {
         node["definition"]["args"]["path"],
         json!({"$ref": {"node": "start", "select": "first", "path": "ticket"}})
     );
-    let ops = c.ok("raw_ops", json!({"planId": "plan-mcp"}));
-    let ops: Value = serde_json::from_str(&ops).unwrap();
+    let ops = compact_json(&c.ok("raw_ops", json!({"planId": "plan-mcp"})));
+    let diff = c.ok(
+        "raw_diff",
+        json!({"planId": "plan-mcp", "a": 0, "b": "current"}),
+    );
+    assert_eq!(
+        compact_json(&diff)["nodesAdded"].as_array().unwrap().len(),
+        3
+    );
     assert!(
         ops["ops"]
             .as_array()
@@ -541,7 +529,7 @@ fn the_front_tier_is_exactly_three_tools() {
     );
     c.finish();
     let mut all = Client::start(&store.store(), &["--tier", "all"]);
-    assert_eq!(all.tool_names().len(), 25);
+    assert_eq!(all.tool_names().len(), 26);
     all.finish();
 }
 
@@ -632,4 +620,241 @@ fn frames_that_are_not_json_rpc_get_error_replies_and_the_session_goes_on() {
     // The session is still there.
     assert!(c.tool_names().contains(&"plan_status".to_string()));
     c.finish();
+}
+
+/// Every tool of every tier, as `tools/list` publishes it: a title, all four
+/// hints, a closed world, and hints that say what the tool does.
+#[test]
+fn every_tool_is_titled_and_annotated_for_what_it_does() {
+    let env = Env::new();
+    let mut c = Client::start(&env.store(), &["--tier", "all"]);
+    let list = c.request("tools/list", json!({}));
+    let tools = list["result"]["tools"].as_array().unwrap();
+    assert_eq!(tools.len(), 26);
+    let read_only = [
+        "list_templates",
+        "get_plan",
+        "validate_plan",
+        "plan_status",
+        "raw_plan",
+        "raw_diff",
+        "raw_ops",
+        "plan_outline",
+        "plan_read",
+        "explain_issue",
+    ];
+    // Every tool that overwrites or removes something, or cannot be taken
+    // back.
+    let destructive = [
+        "set_node_config",
+        "set_node_field",
+        "set_node_phase",
+        "remove_node",
+        "disconnect_edge",
+        "set_bounds",
+        "undo_change",
+        "unfreeze_plan",
+        "submit_plan",
+    ];
+    // A repeat makes one more plan, or takes back one more change.
+    let once = [
+        "instantiate_plan",
+        "author_plan",
+        "create_plan",
+        "undo_change",
+    ];
+    for t in tools {
+        let name = t["name"].as_str().unwrap();
+        let a = &t["annotations"];
+        let title = t["title"].as_str().unwrap_or_default();
+        assert!(!title.is_empty(), "{name}: no title: {t}");
+        assert_eq!(a["title"], title, "{name}");
+        let hint = |k: &str| {
+            a[k].as_bool()
+                .unwrap_or_else(|| panic!("{name}: no boolean {k}: {t}"))
+        };
+        assert!(!hint("openWorldHint"), "{name}");
+        assert_eq!(hint("readOnlyHint"), read_only.contains(&name), "{name}");
+        assert_eq!(
+            hint("destructiveHint"),
+            destructive.contains(&name),
+            "{name}"
+        );
+        assert_eq!(hint("idempotentHint"), !once.contains(&name), "{name}");
+        common::assert_model_text(t["description"].as_str().unwrap());
+    }
+    // The node grammar is stated once; the others that need it point there.
+    let descriptions: Vec<(&str, &str)> = tools
+        .iter()
+        .map(|t| {
+            (
+                t["name"].as_str().unwrap(),
+                t["description"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    let stating: Vec<&str> = descriptions
+        .iter()
+        .filter(|(_, d)| d.contains("NODE GRAMMAR"))
+        .map(|(n, _)| *n)
+        .collect();
+    assert_eq!(stating, ["add_node"]);
+    let pointing: Vec<&str> = descriptions
+        .iter()
+        .filter(|(_, d)| d.contains("stated once, in the description of add_node"))
+        .map(|(n, _)| *n)
+        .collect();
+    assert_eq!(
+        pointing,
+        ["set_node_config", "set_node_field", "connect_nodes"]
+    );
+    c.finish();
+}
+
+/// Nodes and edges of a raw plan, in a comparable order.
+fn graph_of(c: &mut Client, plan: &str) -> (Vec<Value>, Vec<Value>) {
+    let raw = compact_json(&c.ok("raw_plan", json!({"planId": plan})));
+    let sorted_by_id = |k: &str| {
+        let mut v = raw[k].as_array().unwrap().clone();
+        v.sort_by_key(|x| x["id"].as_str().unwrap().to_string());
+        v
+    };
+    (sorted_by_id("nodes"), sorted_by_id("edges"))
+}
+
+#[test]
+fn undo_change_after_remove_node_restores_the_node_and_every_edge() {
+    let env = Env::new();
+    let mut c = Client::start(&env.store(), &[]);
+    let plan = "plan-undo";
+    c.ok("create_plan", json!({"planId": plan}));
+    c.ok("add_node", json!({"planId": plan, "node": entry()}));
+    c.ok("add_node", json!({"planId": plan, "node": fetch()}));
+    c.ok("add_node", json!({"planId": plan, "node": summarize()}));
+    for (id, from, to, handle) in [
+        ("e1", "start", "fetch", "always"),
+        ("e2", "fetch", "summarize", "always"),
+        ("e3", "fetch", "summarize", "error"),
+        ("e4", "start", "summarize", "always"),
+    ] {
+        c.ok(
+            "connect_nodes",
+            json!({"planId": plan, "edge": {"id": id, "from": from, "to": to, "handle": handle}}),
+        );
+    }
+    let before = graph_of(&mut c, plan);
+    let text = c.ok("remove_node", json!({"planId": plan, "nodeId": "fetch"}));
+    assert!(text.contains("3 edge"), "{text}");
+    assert_ne!(graph_of(&mut c, plan), before);
+
+    // A moved revision is refused; then the undo puts everything back.
+    let text = c.refused(
+        "undo_change",
+        json!({"planId": plan, "expectedRevision": 1}),
+    );
+    assert!(text.contains("undo_change"), "{text}");
+    let text = c.ok("undo_change", json!({"planId": plan}));
+    assert!(
+        text.contains("undid") && text.contains("remove_node"),
+        "{text}"
+    );
+    assert!(text.contains("fetch"), "{text}");
+    assert_eq!(graph_of(&mut c, plan), before, "after the undo");
+
+    // Again: the change before it (the edge e4) is taken back.
+    let text = c.ok("undo_change", json!({"planId": plan}));
+    assert!(text.contains("e4"), "{text}");
+    let (_, edges) = graph_of(&mut c, plan);
+    assert_eq!(edges.len(), 3);
+
+    // A read-only server refuses it like every mutation.
+    c.finish();
+    let mut ro = Client::start(&env.store(), &["--read-only"]);
+    let text = ro.refused("undo_change", json!({"planId": plan}));
+    assert!(text.contains("read-only"), "{text}");
+    ro.finish();
+}
+
+/// The version of the official MCP Python SDK the end-to-end client is
+/// pinned to (also in `.ci/run` and the README).
+const MCP_SDK: &str = "2.3.0";
+
+/// How to give this test its Python, said whenever it has none.
+fn python_setup() -> String {
+    format!(
+        "tests/mcp_client.py needs a Python with the official MCP Python SDK, `mcp` {MCP_SDK}. \
+         From the repository root: `python3 -m venv .venv && .venv/bin/pip install mcp=={MCP_SDK}` \
+         (on Debian or Ubuntu, `apt-get install python3-venv` first if `python3 -m venv` fails), \
+         or set PLANFORGE_MCP_PYTHON to a Python that has it; .ci/run does the former"
+    )
+}
+
+/// `PLANFORGE_MCP_PYTHON`, else the repository's `.venv/bin/python`: a
+/// Python that has the pinned SDK, or a failure saying how to get one.
+fn sdk_python() -> String {
+    let python = match std::env::var("PLANFORGE_MCP_PYTHON") {
+        Ok(p) if !p.is_empty() => p,
+        _ => format!("{}/.venv/bin/python", env!("CARGO_MANIFEST_DIR")),
+    };
+    let probe = Command::new(&python)
+        .args([
+            "-c",
+            "import importlib.metadata as m, mcp; print(m.version('mcp'))",
+        ])
+        .output();
+    let version = match probe {
+        Ok(out) if out.status.success() => String::from_utf8_lossy(&out.stdout).trim().to_string(),
+        Ok(out) => panic!(
+            "{python} cannot import the MCP SDK ({}).\n{}",
+            String::from_utf8_lossy(&out.stderr).trim(),
+            python_setup()
+        ),
+        Err(e) => panic!("{python} does not run ({e}).\n{}", python_setup()),
+    };
+    assert_eq!(
+        version,
+        MCP_SDK,
+        "{python} has mcp {version}, not the pinned {MCP_SDK}.\n{}",
+        python_setup()
+    );
+    python
+}
+
+#[test]
+fn the_official_python_sdk_client_passes() {
+    let python = sdk_python();
+    let script = format!("{}/tests/mcp_client.py", env!("CARGO_MANIFEST_DIR"));
+    let mut cmd = Command::new(&python);
+    cmd.arg(&script)
+        .arg(bin())
+        .env("NO_COLOR", "1")
+        .env_remove("PLANFORGE_ACTOR")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    for v in common::SCRUBBED {
+        cmd.env_remove(v);
+    }
+    let mut child = cmd.spawn().unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let mut stderr = child.stderr.take().unwrap();
+    let out = std::thread::spawn(move || {
+        let mut s = String::new();
+        std::io::Read::read_to_string(&mut stdout, &mut s).unwrap();
+        s
+    });
+    let err = std::thread::spawn(move || {
+        let mut s = String::new();
+        std::io::Read::read_to_string(&mut stderr, &mut s).unwrap();
+        s
+    });
+    let status = wait_with_timeout(&mut child, Duration::from_secs(120));
+    let _ = child.kill();
+    let (out, err) = (out.join().unwrap(), err.join().unwrap());
+    assert_eq!(
+        status,
+        Some(0),
+        "{python} {script} failed:\n{out}\n--- stderr\n{err}"
+    );
+    assert!(out.trim_end().ends_with("all passed"), "{out}");
 }

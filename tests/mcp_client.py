@@ -1,24 +1,35 @@
 #!/usr/bin/env python3
 """An independent MCP client for `planforge mcp`, on the official Python SDK.
 
-Not run by `cargo test` (it needs `pip install mcp`). Run it by hand:
+`cargo test` runs it (`the_official_python_sdk_client_passes` in
+tests/mcp.rs) with the Python of a virtual environment that has the pinned
+SDK: PLANFORGE_MCP_PYTHON, else `.venv/bin/python`. By hand:
 
-    cargo build && python3 tests/mcp_client.py [PATH_TO_PLANFORGE]
+    python3 -m venv .venv && .venv/bin/pip install mcp==2.3.0
+    cargo build && .venv/bin/python tests/mcp_client.py [PATH_TO_PLANFORGE]
 
 It makes a fresh store in a temp folder, connects over stdio
-(ClientSession + stdio_client), lists the tools, builds a three-node plan,
-expects freeze to be refused (isError) naming the node and the tool, fixes
-it, freezes, submits, reads the `$ref` back from raw_plan in wire form,
-expects a later mutation to be refused, and checks the unknown-key and
-read-only refusals. It prints each step and exits 1 at the first surprise.
+(ClientSession + stdio_client), lists the tools and checks every tool's
+title and annotations, builds a three-node plan, expects freeze to be
+refused (isError) naming the node and the tool, fixes it, freezes, submits,
+reads the `$ref` back from raw_plan in wire form, expects a later mutation
+to be refused, and checks the unknown-key and read-only refusals. Then the
+retries a model makes: `connect_nodes` sent twice leaves one edge, an
+identical `add_node` sent twice is a success that changes nothing,
+`undo_change` after `remove_node` brings the node and its edges back, and
+(over a raw pipe, since the SDK sends only well-formed frames) truncated
+JSON and invalid UTF-8 frames get -32700 replies while the session goes on.
+It prints each step and exits 1 at the first surprise.
 """
 
 import asyncio
 import json
 import os
+import queue
 import subprocess
 import sys
 import tempfile
+import threading
 
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
@@ -26,7 +37,7 @@ from mcp.client.stdio import stdio_client
 AUTHORING = {
     "create_plan", "add_node", "set_node_config", "set_node_field",
     "set_node_phase", "connect_nodes", "remove_node", "disconnect_edge",
-    "set_bounds", "clone_plan", "get_plan", "validate_plan", "freeze_plan",
+    "set_bounds", "undo_change", "clone_plan", "get_plan", "validate_plan", "freeze_plan",
     "unfreeze_plan", "submit_plan", "plan_status", "raw_plan", "raw_diff",
     "raw_ops", "plan_outline", "plan_read", "explain_issue",
 }
@@ -64,10 +75,18 @@ async def build(session):
     check(names == AUTHORING, f"tools/list has exactly the {len(AUTHORING)} authoring tools",
           sorted(names ^ AUTHORING))
     by = {t.name: t for t in tools}
+    for t in tools:
+        a = t.annotations
+        check(bool(t.title) and a is not None and a.open_world_hint is False
+              and all(isinstance(h, bool) for h in (a.read_only_hint, a.destructive_hint,
+                                                      a.idempotent_hint)),
+              f"{t.name}: titled, all four hints, closed world", repr(t))
     check(by["plan_outline"].annotations.read_only_hint is True, "plan_outline is readOnlyHint")
     check(all(by[n].annotations.destructive_hint is True
-              for n in ("remove_node", "disconnect_edge", "submit_plan")),
-          "remove_node, disconnect_edge, submit_plan are destructiveHint")
+              for n in ("remove_node", "disconnect_edge", "submit_plan", "set_node_field",
+                        "undo_change")),
+          "remove_node, disconnect_edge, submit_plan, set_node_field, undo_change are destructiveHint")
+    check(by["undo_change"].annotations.idempotent_hint is False, "undo_change is not idempotentHint")
 
     err, text = await call(session, "create_plan", {"planId": PLAN})
     check(not err, "create_plan", text)
@@ -153,6 +172,159 @@ async def front(session):
     print("     " + text.replace("\n", "\n     "))
 
 
+RETRY = "plan-retries"
+
+
+async def raw(session, plan):
+    err, text = await call(session, "raw_plan", {"planId": plan})
+    check(not err and "\n" not in text, "raw_plan answers in compact JSON", text[:200])
+    doc = json.loads(text)
+    key = lambda x: x["id"]
+    return doc["revision"], sorted(doc["nodes"], key=key), sorted(doc["edges"], key=key)
+
+
+async def retries(session):
+    """What a model's retries must do: nothing more, and say it succeeded."""
+    err, text = await call(session, "create_plan", {"planId": RETRY})
+    check(not err, "create_plan", text)
+    start = {"id": "start", "kind": "entry",
+             "definition": {"input": [{"path": "ticket", "type": "string"}]}}
+    for attempt in ("", " again, identical"):
+        err, text = await call(session, "add_node", {"planId": RETRY, "node": start})
+        check(not err, f"add_node start{attempt}: a success", text)
+    rev, nodes, _ = await raw(session, RETRY)
+    check(rev == 1 and len(nodes) == 1, "the identical add_node changed nothing", f"rev {rev}, {nodes}")
+    for n in ("work", "done"):
+        node = {"id": n, "kind": "join", "definition": {}}
+        err, text = await call(session, "add_node", {"planId": RETRY, "node": node})
+        check(not err, f"add_node {n}", text)
+    edge = {"from": "start", "to": "work"}
+    for attempt in ("", " again"):
+        err, text = await call(session, "connect_nodes", {"planId": RETRY, "edge": edge})
+        check(not err and "start__work" in text, f"connect_nodes start → work{attempt}", text)
+    rev, _, edges = await raw(session, RETRY)
+    check(rev == 4 and [e["id"] for e in edges] == ["start__work"],
+          "connect_nodes sent twice leaves one edge", json.dumps(edges))
+    for e in ({"from": "work", "to": "done"}, {"from": "start", "to": "done", "handle": "always"}):
+        err, text = await call(session, "connect_nodes", {"planId": RETRY, "edge": e})
+        check(not err, f"connect_nodes {e['from']} → {e['to']}", text)
+    _, nodes, edges = await raw(session, RETRY)
+    err, text = await call(session, "remove_node", {"planId": RETRY, "nodeId": "work"})
+    check(not err, "remove_node work (and its 2 edges)", text)
+    err, text = await call(session, "undo_change", {"planId": RETRY})
+    check(not err and "undid" in text, "undo_change", text)
+    _, nodes_after, edges_after = await raw(session, RETRY)
+    check((nodes_after, edges_after) == (nodes, edges),
+          "undo_change brought back the node and every edge", json.dumps(edges_after))
+
+
+def raw_frames(binary, store):
+    """Frames no SDK would send, over a plain pipe: each gets -32700 and the
+    session goes on."""
+    proc = subprocess.Popen([binary, "--store", store, "mcp"], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    lines = queue.Queue()
+
+    def pump():
+        for line in proc.stdout:
+            lines.put(line)
+    threading.Thread(target=pump, daemon=True).start()
+
+    def send(frame):
+        proc.stdin.write(frame + b"\n")
+        proc.stdin.flush()
+
+    def reply():
+        try:
+            return json.loads(lines.get(timeout=20))
+        except queue.Empty:
+            check(False, "a reply within 20 s")
+
+    try:
+        send(json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {},
+            "clientInfo": {"name": "raw-pipe", "version": "0"}}}).encode())
+        check(reply().get("id") == 1, "raw pipe: initialize")
+        send(b'{"jsonrpc": "2.0", "method": "notifications/initialized"}')
+        for what, frame in (
+            ("truncated JSON", b'{"jsonrpc": "2.0", "id": 2, "method": "tools/list"'),
+            ("invalid UTF-8", b'{"jsonrpc": "2.0", "id": 3, "method": "\xff\xfe"}'),
+        ):
+            send(frame)
+            r = reply()
+            check(r.get("error", {}).get("code") == -32700 and r.get("id") is None,
+                  f"raw pipe: {what} gets -32700", json.dumps(r))
+        send(b'{"jsonrpc": "2.0", "id": 4, "method": "tools/list"}')
+        r = reply()
+        check(r.get("id") == 4 and len(r["result"]["tools"]) == len(AUTHORING),
+              "raw pipe: the session goes on (tools/list answered)", json.dumps(r)[:300])
+    finally:
+        proc.stdin.close()
+        code = proc.wait(timeout=20)
+    check(code == 0, "raw pipe: the server exits 0 when its stdin closes", str(code))
+
+
+BIG = "plan-budget"
+CALL = {"tool": "tickets_get", "output": [{"path": "v", "type": "string", "maxBytes": 100}],
+        "onMissingValue": "fail", "onIndeterminate": "retry", "replaySafe": True,
+        "authority": [{"capability": "tickets", "scope": "support", "verb": "read"}],
+        "declassifies": ["v"]}
+ECHO, READ, FINDINGS = 1200, 16 * 1024, 4 * 1024
+
+
+def chain_document(n):
+    """A 5,000-node chain with one 600-node phase: start → n000001 → … ."""
+    nodes = [{"id": "start", "kind": "entry", "definition": {"input": []}}]
+    edges = []
+    prev = "start"
+    for i in range(1, n):
+        nid = f"n{i:06d}"
+        args = {"id": "fixed"} if i == 1 else {
+            "id": {"$ref": {"node": prev, "select": "first", "path": "v"}}}
+        phase = "wide" if i <= 600 else f"p{i // 30}"
+        nodes.append({"id": nid, "phase": phase, "kind": "call",
+                      "definition": dict(CALL, args=args)})
+        edges.append({"from": prev, "to": nid})
+        prev = nid
+    return {"planId": BIG, "nodes": nodes, "edges": edges,
+            "bounds": {"maxNodes": 2 * n, "maxEdges": 4 * n, "maxSteps": 40 * n,
+                       "maxConcurrentFrames": 32, "maxEncodedBytes": 100_000_000}}
+
+
+async def budgets(session):
+    """Issue 13's budgets, on a 5,000-node plan: every answer within its bytes."""
+    def within(text, limit, what):
+        n = len(text.encode())
+        check(n <= limit, f"{what} is within {limit} bytes", f"{n} bytes:\n{text[:600]}")
+        print(f"ok: {what}: {n} bytes")
+    err, text = await call(session, "plan_read", {"planId": BIG, "phase": "wide"})
+    check(not err, "plan_read of a 600-node phase", text)
+    within(text, READ, "plan_read of a 600-node phase")
+    for i in range(1, 601):
+        check(f"n{i:06d}" in text, f"plan_read names node n{i:06d}", text[-400:])
+    args = {f"a{i}": f"value number {i} " * 3 for i in range(100)}
+    wide = {"id": "wide_call", "kind": "call", "definition": dict(CALL, args=args)}
+    err, text = await call(session, "add_node", {"planId": BIG, "node": wide})
+    check(not err, "add_node with 100 arguments", text)
+    within(text, ECHO, "add_node with 100 arguments")
+    parts = [{"text": f"Part {i}: weigh every factor before answering."} for i in range(60)]
+    reason = {"id": "long_prompt", "kind": "reason",
+              "definition": {"prompt": parts, "outputSchema": {"type": "string"}}}
+    err, text = await call(session, "add_node", {"planId": BIG, "node": reason})
+    within(text, ECHO, "add_node of a 60-part prompt")
+    err, text = await call(session, "connect_nodes",
+                           {"planId": BIG, "edge": {"from": "n000010", "to": "wide_call"}})
+    within(text, ECHO, "connect_nodes")
+    err, text = await call(session, "remove_node", {"planId": BIG, "nodeId": "n002000"})
+    check(not err, "remove_node in the middle of the chain", text)
+    within(text, ECHO, "remove_node")
+    for tool in ("validate_plan", "freeze_plan"):
+        err, text = await call(session, tool, {"planId": BIG})
+        within(text, FINDINGS, f"{tool} after the chain broke")
+        check("2,999 nodes cannot be reached" in text and "n002001" in text,
+              f"{tool} says how many nodes are unreachable and from where", text)
+
+
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
     default = os.path.join(here, "..", "target", "debug", "planforge")
@@ -161,6 +333,13 @@ def main():
         subprocess.run([binary, "init"], cwd=tmp, check=True, capture_output=True)
         store = os.path.join(tmp, "plans")
         asyncio.run(session_for(binary, store, [], build))
+        asyncio.run(session_for(binary, store, [], retries))
+        doc = os.path.join(tmp, "budget.json")
+        with open(doc, "w") as f:
+            json.dump(chain_document(5000), f)
+        subprocess.run([binary, "--store", store, "import", doc], check=True, capture_output=True)
+        asyncio.run(session_for(binary, store, [], budgets))
+        raw_frames(binary, store)
         asyncio.run(session_for(binary, store, ["--read-only"], read_only))
         asyncio.run(session_for(binary, store, ["--tier", "front"], front))
     print("all passed")

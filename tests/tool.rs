@@ -411,3 +411,84 @@ fn mutations_on_a_five_thousand_node_plan_answer_in_at_most_1200_bytes() {
         );
     }
 }
+
+/// The nodes and edges of `raw_plan`, sorted by id; its text is one line of
+/// compact JSON.
+fn graph(env: &Env, plan: &str) -> (Vec<Value>, Vec<Value>) {
+    let text = env.ok("raw_plan", json!({"planId": plan}));
+    let raw: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(
+        serde_json::to_string(&raw).unwrap(),
+        text.trim_end(),
+        "not compact"
+    );
+    let by_id = |k: &str| {
+        let mut v = raw[k].as_array().unwrap().clone();
+        v.sort_by_key(|x| x["id"].as_str().unwrap().to_string());
+        v
+    };
+    (by_id("nodes"), by_id("edges"))
+}
+
+#[test]
+fn undo_change_after_remove_node_restores_the_node_and_every_edge() {
+    let env = Env::new();
+    let plan = "plan-undo";
+    env.ok("create_plan", json!({"planId": plan}));
+    env.ok("add_node", json!({"planId": plan, "node": entry()}));
+    env.ok(
+        "add_node",
+        json!({"planId": plan, "node": call("read_artifact")}),
+    );
+    for (id, kind) in [("merge", "join"), ("after", "join")] {
+        env.ok(
+            "add_node",
+            json!({"planId": plan, "node": {"id": id, "kind": kind, "definition": {}, "phase": "end"}}),
+        );
+    }
+    for (from, to, handle) in [
+        ("start", "fetch", "always"),
+        ("start", "merge", "always"),
+        ("fetch", "merge", "always"),
+        ("fetch", "merge", "error"),
+        ("merge", "after", "always"),
+        ("fetch", "after", "error"),
+    ] {
+        env.ok(
+            "connect_nodes",
+            json!({"planId": plan, "edge": {"id": format!("{from}_{to}_{handle}"), "from": from, "to": to, "handle": handle}}),
+        );
+    }
+    let before = graph(&env, plan);
+    let text = env.ok("remove_node", json!({"planId": plan, "nodeId": "fetch"}));
+    assert!(text.contains("4 edge"), "{text}");
+    let (nodes, edges) = graph(&env, plan);
+    assert_eq!((nodes.len(), edges.len()), (3, 2));
+
+    let text = env.ok("undo_change", json!({"planId": plan}));
+    assert!(text.contains("undid your transaction"), "{text}");
+    assert_eq!(graph(&env, plan), before, "the node and its four edges");
+
+    // The log keeps the removal and its undo; both are the tools' actor's.
+    let ops: Value = serde_json::from_str(&env.ok("raw_ops", json!({"planId": plan}))).unwrap();
+    let ops = ops["ops"].as_array().unwrap();
+    assert!(ops.iter().any(|o| o["op"] == "remove_node"));
+    assert!(ops.iter().all(|o| o["actorId"] == "mcp"));
+
+    // `planforge undo` acts as $USER, who changed nothing here.
+    let out = env.run(&["-p", plan, "undo"], None);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+
+    // Walking back to the start, then nothing is left: a refusal (exit 1)
+    // in the model's words.
+    for _ in 0..(4 + 6) {
+        env.ok("undo_change", json!({"planId": plan}));
+    }
+    assert_eq!(graph(&env, plan), (Vec::new(), Vec::new()));
+    let (code, text) = env.tool("undo_change", json!({"planId": plan}));
+    assert_eq!(code, 1, "{text}");
+    assert!(
+        text.starts_with("undo_change refused: nothing to undo"),
+        "{text}"
+    );
+}

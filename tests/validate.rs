@@ -796,3 +796,241 @@ fn invalid(env: &Env, file: &str, format: &str) -> Out {
     ])
     .code(1)
 }
+
+/// A document with `n` copies of a unit that raises most structural codes
+/// at once: several entries, a duplicated edge, shorthand strings and
+/// look-alike objects, a missing reference, an island call of an unknown
+/// tool with missing fields, a cycle, an edge to a missing node, a bad
+/// handle, a bad node id with an unknown key, a reused node id and a reused
+/// edge id.
+fn broken_units(n: usize) -> Value {
+    let mut nodes = Vec::new();
+    let mut edges = Vec::new();
+    let e = |id: String, from: String, to: String, handle: &str| json!({"id": id, "from": from, "to": to, "handle": handle});
+    for i in 0..n {
+        nodes.push(json!({"id": format!("e{i}"), "kind": "entry", "definition": {"input": [{"path": "x", "type": "string"}]}}));
+        let mut c = call(&format!("c{i}"), "tickets_get");
+        c["definition"]["args"] = json!({
+            "id": "42",
+            "body": format!("@e{i}.x"),
+            "note": {"$ref": {"node": format!("e{i}"), "select": "first", "path": "x"}, "why": 1},
+            "miss": {"$ref": {"node": format!("nosuch{i}"), "select": "first"}},
+        });
+        nodes.push(c);
+        nodes.push(
+            json!({"id": format!("u{i}"), "kind": "call", "definition": {"tool": "tickets_gett"}}),
+        );
+        nodes.push(json!({"id": format!("k{i}a"), "kind": "join", "definition": {}}));
+        nodes.push(json!({"id": format!("k{i}b"), "kind": "join", "definition": {}}));
+        nodes.push(json!({"id": format!("Bad-{i}"), "kind": "join", "definition": {"extra": 1}}));
+        nodes.push(json!({"id": format!("dn{i}"), "kind": "join", "definition": {}}));
+        nodes.push(json!({"id": format!("dn{i}"), "kind": "reason", "definition": {}}));
+        edges.push(e(
+            format!("e{i}__c{i}"),
+            format!("e{i}"),
+            format!("c{i}"),
+            "always",
+        ));
+        edges.push(e(
+            format!("e{i}__c{i}_2"),
+            format!("e{i}"),
+            format!("c{i}"),
+            "always",
+        ));
+        edges.push(e(
+            format!("k{i}"),
+            format!("k{i}a"),
+            format!("k{i}b"),
+            "always",
+        ));
+        edges.push(e(
+            format!("k{i}_back"),
+            format!("k{i}b"),
+            format!("k{i}a"),
+            "always",
+        ));
+        edges.push(e(
+            format!("g{i}"),
+            format!("c{i}"),
+            format!("gone{i}"),
+            "always",
+        ));
+        edges.push(e(
+            format!("h{i}"),
+            format!("u{i}"),
+            format!("k{i}a"),
+            "alwys",
+        ));
+        edges.push(e(
+            format!("de{i}"),
+            format!("dn{i}"),
+            format!("k{i}a"),
+            "always",
+        ));
+        edges.push(e(
+            format!("de{i}"),
+            format!("dn{i}"),
+            format!("k{i}b"),
+            "always",
+        ));
+    }
+    json!({"formatVersion": 1, "planId": "plan-many", "nodes": nodes, "edges": edges})
+}
+
+/// A document with one entry and no cycle, so the route, ancestry and taint
+/// checks run: per unit, a call passing the run input to its tool, a call
+/// reading a sibling that does not run before it, and a join with one
+/// route into it.
+fn routed_units(n: usize) -> Value {
+    let mut nodes = vec![
+        json!({"id": "start", "kind": "entry", "definition": {"input": [{"path": "q", "type": "string"}]}}),
+    ];
+    let mut edges = Vec::new();
+    let r =
+        |node: &str, path: &str| json!({"$ref": {"node": node, "select": "first", "path": path}});
+    for i in 0..n {
+        let (t, s, rd, j) = (
+            format!("t{i}"),
+            format!("s{i}"),
+            format!("r{i}"),
+            format!("j{i}"),
+        );
+        let mut tc = call(&t, "tickets_get");
+        tc["definition"]["args"] = json!({"id": r("start", "q")});
+        let mut rc = call(&rd, "tickets_get");
+        rc["definition"]["args"] = json!({"id": r(&s, "body")});
+        nodes.extend([tc, call(&s, "tickets_get"), rc]);
+        nodes.push(json!({"id": j, "kind": "join", "definition": {}}));
+        for (from, to) in [("start", &t), ("start", &s), ("start", &rd), (&t, &j)] {
+            edges.push(
+                json!({"id": format!("{from}__{to}"), "from": from, "to": to, "handle": "always"}),
+            );
+        }
+    }
+    json!({"formatVersion": 1, "planId": "plan-routed", "nodes": nodes, "edges": edges})
+}
+
+/// Address space one `validate` of a generated document may use.
+const MANY_MEMORY_LIMIT: u64 = 2 * 1024 * 1024 * 1024;
+/// The longest message any finding may have, whatever the plan's size.
+const MESSAGE_CAP: usize = 1200;
+
+/// `validate FILE --registry registry.yaml --format FORMAT --max-findings 0`
+/// under `prlimit --as`, as (exit code, stdout + stderr bytes, stdout).
+fn validate_limited(env: &Env, file: &Path, format: &str) -> (i32, usize, String) {
+    let mut c = std::process::Command::new("prlimit");
+    env.configure(&mut c);
+    c.arg(format!("--as={MANY_MEMORY_LIMIT}"))
+        .arg("--")
+        .arg(common::bin())
+        .args([
+            "validate",
+            file.to_str().unwrap(),
+            "--registry",
+            "registry.yaml",
+        ])
+        .args(["--format", format, "--max-findings", "0"])
+        .stdin(std::process::Stdio::null());
+    let out = c
+        .output()
+        .expect("`prlimit` (util-linux) is needed to bound memory; install it");
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let code = out.status.code().unwrap_or(-1);
+    (code, stdout.len() + out.stderr.len(), stdout)
+}
+
+/// Codes and their counts in `validate --format json` output.
+fn code_counts(j: &Value) -> std::collections::BTreeMap<String, usize> {
+    let mut counts = std::collections::BTreeMap::new();
+    for i in j["issues"].as_array().unwrap() {
+        *counts
+            .entry(i["code"].as_str().unwrap().to_string())
+            .or_insert(0) += 1;
+    }
+    counts
+}
+
+/// Issue 13, item 4: every code that can fire many times fires thousands of
+/// times on a generated document, every message stays under a fixed cap,
+/// and the output at 2N is at most 2.2× the output at N (as text and as
+/// JSON), under a memory limit.
+/// A generated document: its name, its generator, the codes it must fire.
+type Case = (&'static str, fn(usize) -> Value, &'static [&'static str]);
+
+#[test]
+fn output_grows_linearly_when_every_code_fires_thousands_of_times() {
+    const N: usize = 1000;
+    let env = Env::empty();
+    env.write("registry.yaml", REGISTRY);
+    let cases: [Case; 2] = [
+        (
+            "broken",
+            broken_units,
+            &[
+                "multiple_entries",
+                "cycle",
+                "invalid_node_id",
+                "duplicate_edge_id",
+                "duplicate_node_id",
+                "duplicate_edge",
+                "invalid_handle",
+                "unreachable_node",
+                "unreachable_call",
+                "missing_reference",
+                "unknown_tool",
+                "missing_field",
+                "unknown_field",
+                "ref_lookalike",
+                "dangling_edge",
+            ],
+        ),
+        (
+            "routed",
+            routed_units,
+            &[
+                "tainted_call_arg",
+                "reference_not_upstream",
+                "join_not_diamond",
+            ],
+        ),
+    ];
+    for (name, generate, must_fire) in cases {
+        let mut bytes = Vec::new();
+        let mut counts = Vec::new();
+        for n in [N, 2 * N] {
+            let file = env.write(&format!("{name}{n}.json"), &generate(n).to_string());
+            let (code, json_bytes, stdout) = validate_limited(&env, &file, "json");
+            assert_eq!(
+                code,
+                1,
+                "{name} at {n}: {}",
+                &stdout[..stdout.len().min(2000)]
+            );
+            let j: Value = serde_json::from_str(&stdout).unwrap();
+            for i in j["issues"].as_array().unwrap() {
+                let m = i["message"].as_str().unwrap();
+                assert!(m.len() <= MESSAGE_CAP, "{name}: {} bytes: {m}", m.len());
+            }
+            let (code, text_bytes, _) = validate_limited(&env, &file, "text");
+            assert_eq!(code, 1, "{name} at {n} (text)");
+            bytes.push((json_bytes, text_bytes));
+            counts.push(code_counts(&j));
+        }
+        for code in must_fire {
+            let at_n = counts[0].get(*code).copied().unwrap_or(0);
+            // Every entry but the first is reported.
+            assert!(
+                at_n >= N - 1,
+                "{name}: {code} fired {at_n} times: {:?}",
+                counts[0]
+            );
+        }
+        for (code, &at_n) in &counts[0] {
+            let at_2n = counts[1].get(code).copied().unwrap_or(0);
+            assert!(at_2n <= 2 * at_n + 2, "{name}: {code} {at_n} → {at_2n}");
+        }
+        let ((j1, t1), (j2, t2)) = (bytes[0], bytes[1]);
+        assert!(j2 * 10 <= j1 * 22, "{name}: JSON {j1} → {j2} bytes");
+        assert!(t2 * 10 <= t1 * 22, "{name}: text {t1} → {t2} bytes");
+    }
+}

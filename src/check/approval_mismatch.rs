@@ -59,10 +59,17 @@ fn claims(c: &[crate::model::AuthorityClaim]) -> String {
     if c.is_empty() {
         return "none".into();
     }
-    c.iter()
+    // At most 20 claims, then a count: the set grows with the plan.
+    let mut s = c
+        .iter()
+        .take(20)
         .map(|c| format!("{}/{}/{}", c.capability, c.scope, c.verb.as_str()))
         .collect::<Vec<_>>()
-        .join(", ")
+        .join(", ");
+    if c.len() > 20 {
+        s.push_str(&format!(" … and {} more", c.len() - 20));
+    }
+    s
 }
 
 fn reason(r: &VoidReason) -> String {

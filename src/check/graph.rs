@@ -128,20 +128,23 @@ impl<'a> Graph<'a> {
             .filter_map(move |&e| self.ends[e].map(|(f, _)| f))
     }
 
-    /// Reachable from the entry over any handle (all false without exactly
-    /// one entry). O(n + e).
+    /// Reachable from an entry over any handle (from any of them when there
+    /// are several; all false without one). Cycles are fine. O(n + e).
     pub(crate) fn reachable(&self) -> &[bool] {
         self.reach.get_or_init(|| {
             let mut seen = vec![false; self.len()];
-            if let Some(s) = self.entry() {
-                let mut stack = vec![s];
-                seen[s] = true;
-                while let Some(i) = stack.pop() {
-                    for t in self.succs(i) {
-                        if !seen[t] {
-                            seen[t] = true;
-                            stack.push(t);
-                        }
+            let mut stack = Vec::with_capacity(self.entries.len());
+            for &s in &self.entries {
+                if !seen[s] {
+                    seen[s] = true;
+                    stack.push(s);
+                }
+            }
+            while let Some(i) = stack.pop() {
+                for t in self.succs(i) {
+                    if !seen[t] {
+                        seen[t] = true;
+                        stack.push(t);
                     }
                 }
             }

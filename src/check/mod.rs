@@ -7,6 +7,7 @@
 
 pub(crate) mod flow;
 pub(crate) mod graph;
+mod group;
 pub mod notes;
 pub(crate) mod predicate;
 pub(crate) mod support;
@@ -17,11 +18,18 @@ pub(crate) use graph::Graph;
 use crate::model::Content;
 use crate::model::registry::Registry;
 
-/// What a check needs before it can run.
+/// What a check needs before it can run. Only what a check cannot do
+/// without is required: reachability needs an entry, not acyclicity; what
+/// runs before what needs acyclicity, not one entry; routes, dominators and
+/// taint need both.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Needs {
     /// Acyclic with exactly one entry (routes, dominators, taint).
     pub(crate) routable: bool,
+    /// Acyclic, with any number of entries (ancestry: what runs before what).
+    pub(crate) acyclic: bool,
+    /// At least one entry (reachability from the entries).
+    pub(crate) entry: bool,
     /// A registry (tool metadata).
     pub(crate) registry: bool,
 }
@@ -29,19 +37,30 @@ pub struct Needs {
 impl Needs {
     pub(crate) const NOTHING: Needs = Needs {
         routable: false,
+        acyclic: false,
+        entry: false,
         registry: false,
     };
     pub(crate) const ROUTES: Needs = Needs {
         routable: true,
-        registry: false,
+        ..Needs::NOTHING
+    };
+    pub(crate) const ACYCLIC: Needs = Needs {
+        acyclic: true,
+        ..Needs::NOTHING
+    };
+    pub(crate) const REACH: Needs = Needs {
+        entry: true,
+        ..Needs::NOTHING
     };
     pub(crate) const REGISTRY: Needs = Needs {
-        routable: false,
         registry: true,
+        ..Needs::NOTHING
     };
     pub(crate) const BOTH: Needs = Needs {
         routable: true,
         registry: true,
+        ..Needs::NOTHING
     };
 }
 
@@ -188,6 +207,7 @@ mod contention_collision;
 mod cycle;
 mod dangling_edge;
 pub(crate) mod digest_mismatch;
+mod duplicate_edge;
 mod duplicate_edge_id;
 pub(crate) mod duplicate_node_id;
 mod entry_has_incoming;
@@ -212,6 +232,7 @@ mod multiple_entries;
 mod nested_join;
 mod nested_spawn;
 mod no_entry;
+pub(crate) mod oversized_phase;
 pub(crate) mod param_not_declassified;
 mod predicate_unknown_node;
 mod ref_lookalike;
@@ -251,8 +272,10 @@ pub static CHECKS: &[&dyn Check] = &[
     &cycle::Cycle,
     &invalid_node_id::InvalidNodeId,
     &invalid_phase::InvalidPhase,
+    &oversized_phase::OversizedPhase,
     &invalid_edge_id::InvalidEdgeId,
     &duplicate_edge_id::DuplicateEdgeId,
+    &duplicate_edge::DuplicateEdge,
     &duplicate_node_id::DuplicateNodeId,
     &invalid_handle::InvalidHandle,
     &unknown_case::UnknownCase,
@@ -332,35 +355,72 @@ pub fn run_sized(
         issues: prior,
         skipped: Vec::new(),
     };
-    let routable = cx.graph.is_routable();
-    let route_reason = if cx.graph.topo.is_none() {
-        "the graph has a cycle".to_string()
-    } else {
-        format!(
-            "the plan has {} entry nodes, not exactly one",
-            cx.graph.entries.len()
-        )
-    };
+    let skip = Skips::of(&cx.graph);
     for check in CHECKS {
         if check.source() != Source::Check {
             continue;
         }
         let needs = check.needs();
-        if needs.routable && !routable {
-            report
-                .skipped
-                .push((check.code().name, route_reason.clone()));
-            continue;
-        }
-        if needs.registry && registry.is_none() {
-            report
-                .skipped
-                .push((check.code().name, "no registry is available".into()));
+        let why = skip.why(needs).or_else(|| {
+            (needs.registry && registry.is_none()).then_some("no registry is available")
+        });
+        if let Some(why) = why {
+            report.skipped.push((check.code().name, why.to_string()));
             continue;
         }
         check.run(&cx, &mut report.issues);
     }
+    group::apply(&cx, &mut report.issues);
     report
+}
+
+/// Why a check that needs a shape of graph cannot run on this one, worked
+/// out once per run.
+struct Skips {
+    /// The graph has a cycle.
+    cyclic: Option<&'static str>,
+    /// The plan has no entry node.
+    no_entry: Option<&'static str>,
+    /// Not exactly one entry, or a cycle: why routes cannot be enumerated.
+    unroutable: Option<String>,
+}
+
+impl Skips {
+    fn of(g: &Graph) -> Skips {
+        let cyclic = g.topo.is_none().then_some("the graph has a cycle");
+        let no_entry = g.entries.is_empty().then_some("the plan has no entry node");
+        let entries = match g.entries.len() {
+            1 => None,
+            0 => Some("the plan has no entry node".to_string()),
+            n => Some(format!("the plan has {n} entry nodes, not exactly one")),
+        };
+        let unroutable = match (cyclic, entries) {
+            (Some(c), Some(e)) => Some(format!("{c} and {e}")),
+            (Some(c), None) => Some(c.to_string()),
+            (None, e) => e,
+        };
+        Skips {
+            cyclic,
+            no_entry,
+            unroutable,
+        }
+    }
+
+    /// The reason a check with these needs is skipped, if it is.
+    fn why(&self, needs: Needs) -> Option<&str> {
+        if needs.routable
+            && let Some(u) = &self.unroutable
+        {
+            return Some(u);
+        }
+        if needs.acyclic && self.cyclic.is_some() {
+            return self.cyclic;
+        }
+        if needs.entry && self.no_entry.is_some() {
+            return self.no_entry;
+        }
+        None
+    }
 }
 
 #[cfg(test)]
@@ -491,8 +551,9 @@ mod tests {
     use super::*;
 
     /// Files under `src/check/` that are helpers, not issue codes.
-    const HELPERS: [&str; 7] = [
+    const HELPERS: [&str; 8] = [
         "mod",
+        "group",
         "graph",
         "notes",
         "flow",

@@ -1,4 +1,4 @@
-//! Complexity: O(k) for k entry nodes.
+//! Complexity: O(k) for k entry nodes (each message names at most 20).
 
 use crate::model::Issue;
 use crate::model::remedy::Remedy;
@@ -10,7 +10,8 @@ declare_check! {
     /// ## Why it matters
     /// An executor materialises the run input into exactly one entry; with two
     /// it cannot tell which. Routes, dominators and taint are defined from one
-    /// entry, so those checks are skipped until this is fixed.
+    /// entry, so those checks are skipped until this is fixed (reachability
+    /// still runs, from every entry).
     ///
     /// ## How to fix
     /// Keep one entry. Turn the others into ordinary steps, or remove them and
@@ -26,15 +27,17 @@ declare_check! {
     fn run(cx, out) {
         let entries = &cx.graph.entries;
         if entries.len() > 1 {
+            // One list for every finding, at most 20 names: the message does
+            // not grow with the number of entries.
             let ids: Vec<&str> = entries.iter().map(|&i| cx.graph.node(i).id.as_str()).collect();
+            let listed = crate::model::suggest::capped_list(&ids, 20);
             for &i in &entries[1..] {
                 let id = &cx.graph.node(i).id;
                 out.push(
                     Issue::new(CODE,
                         format!(
-                            "the plan has {} entry nodes ({}); a plan has exactly one, and `{id}` is not the first",
+                            "the plan has {} entry nodes ({listed}); a plan has exactly one, and `{id}` is not the first",
                             ids.len(),
-                            ids.join(", ")
                         ),
                     )
                     .node(id.clone())
@@ -66,6 +69,17 @@ mod tests {
             issues[0].fixes[0].remedy,
             Remedy::RemoveNode { node: "b".into() }
         );
+    }
+
+    #[test]
+    fn many_entries_give_bounded_messages() {
+        let nodes = (0..500).map(|i| entry(&format!("e{i}"))).collect();
+        let issues = run_one(&MultipleEntries, &plan(nodes, vec![]));
+        assert_eq!(issues.len(), 499);
+        for i in &issues {
+            assert!(i.message.contains("and 480 more"), "{}", i.message);
+            assert!(i.message.len() < 400, "{}", i.message);
+        }
     }
 
     #[test]

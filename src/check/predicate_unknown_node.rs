@@ -29,7 +29,7 @@ declare_check! {
     /// {"evaluator": "structured", "predicate": {"path": "status", "op": "eq", "value": "open"}}
     /// ```
     /// Fixed: `"path": "fetch_ticket.status"`.
-    pub PredicateUnknownNode { code: "predicate_unknown_node", severity: Blocking, needs: ROUTES, source: Check }
+    pub PredicateUnknownNode { code: "predicate_unknown_node", severity: Blocking, needs: ACYCLIC, source: Check }
     fn run(cx, out) {
         let g = &cx.graph;
         let hints = IdHints::new(g);

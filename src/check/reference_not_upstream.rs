@@ -32,7 +32,7 @@ declare_check! {
     /// ## Example
     /// `start → a`, `start → b`, and `b` reads `{"$ref": {"node": "a", "select": "first"}}`:
     /// `a` and `b` run in parallel. Fixed: `start → a → b`.
-    pub ReferenceNotUpstream { code: "reference_not_upstream", severity: Blocking, needs: ROUTES, source: Check }
+    pub ReferenceNotUpstream { code: "reference_not_upstream", severity: Blocking, needs: ACYCLIC, source: Check }
     fn run(cx, out) {
         let g = &cx.graph;
         let refs = cx.data_refs();

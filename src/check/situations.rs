@@ -103,9 +103,71 @@ fn s01_entry_count() {
         &plan(vec![start(), entry("other")], vec![]),
         "multiple_entries",
     );
-    assert!(r.skipped.iter().any(|(c, _)| *c == "unreachable_node"));
+    // Reachability runs from every entry: each entry reaches itself.
+    assert!(!r.skipped.iter().any(|(c, _)| *c == "unreachable_node"));
     assert!(r.skipped.iter().any(|(c, _)| *c == "tainted_call_arg"));
     assert!(!r.issues.iter().any(|i| i.code == "unreachable_node"));
+    // With no entry there is nothing to reach from: skipped, with the reason.
+    let r = check(&plan(vec![noop("a")], vec![]));
+    assert!(
+        r.skipped
+            .iter()
+            .any(|(c, why)| *c == "unreachable_node" && why.contains("no entry")),
+        "{:?}",
+        r.skipped
+    );
+}
+
+/// Issue 13, item 3: a cycle does not stop reachability, and several entries
+/// do not stop it either; only the route, dominator and taint checks skip,
+/// each with its reason.
+#[test]
+fn s01b_cycle_and_island_are_reported_in_one_run() {
+    let mut p = line(vec![start(), noop("a"), noop("b")]);
+    p.edges.push(edge("retry", "b", "a", "always"));
+    p.nodes.push(noop("island"));
+    let r = check(&p);
+    let codes: Vec<&str> = r.issues.iter().map(|i| i.code.name).collect();
+    assert!(codes.contains(&"cycle"), "{codes:?}");
+    let lost: Vec<_> = r
+        .issues
+        .iter()
+        .filter(|i| i.code == "unreachable_node" || i.code == "unreachable_call")
+        .map(|i| i.node_id.as_deref())
+        .collect();
+    assert_eq!(lost, [Some("island"), Some("island")]);
+    for (code, why) in &r.skipped {
+        let check = super::by_code(code).unwrap();
+        assert!(check.needs().routable || check.needs().acyclic, "{code}");
+        assert_eq!(why, "the graph has a cycle", "{code}");
+    }
+    assert!(r.skipped.iter().any(|(c, _)| *c == "tainted_call_arg"));
+
+    // Several entries: reachability from all of them; ancestry still runs.
+    let mut p = line(vec![start(), noop("a")]);
+    p.nodes.push(entry("second"));
+    p.nodes.push(noop("island"));
+    let r = check(&p);
+    let lost: Vec<_> = r
+        .issues
+        .iter()
+        .filter(|i| i.code == "unreachable_node")
+        .map(|i| {
+            (
+                i.node_id.as_deref(),
+                i.message.contains("any of the 2 entries"),
+            )
+        })
+        .collect();
+    assert_eq!(lost, [(Some("island"), true)]);
+    let skipped: Vec<&str> = r.skipped.iter().map(|(c, _)| *c).collect();
+    assert!(!skipped.contains(&"reference_not_upstream"), "{skipped:?}");
+    assert!(skipped.contains(&"tainted_call_arg"), "{skipped:?}");
+    assert!(
+        r.skipped
+            .iter()
+            .all(|(_, why)| why == "the plan has 2 entry nodes, not exactly one")
+    );
 }
 
 #[test]

@@ -110,15 +110,17 @@ pub(crate) struct LiteralHit<'a> {
     pub(crate) value: &'a Value,
 }
 
-/// Every hole, reference, look-alike record and placeholder string in every
-/// definition, in node order (one walk for the checks that look for them).
+/// Every hole, reference, look-alike record, placeholder string and string
+/// starting with `@` in every definition, in node order (one walk for the checks that look for them).
 pub(crate) fn literal_hits(content: &crate::model::Content) -> Vec<LiteralHit<'_>> {
     let mut out = Vec::new();
     for (i, n) in content.nodes.iter().enumerate() {
         walk_definition(n, &mut |at, v| {
             let hit = match v {
                 Value::Param(_) | Value::Ref(_) => true,
-                Value::String(s) => s == crate::model::shape::PLACEHOLDER,
+                // `@…`: perhaps the command line's reference shorthand,
+                // stored as text (`ref_lookalike` decides).
+                Value::String(s) => s == crate::model::shape::PLACEHOLDER || s.starts_with('@'),
                 Value::Object(m) => crate::wire::convert::is_lookalike(m),
                 _ => false,
             };
@@ -132,6 +134,21 @@ pub(crate) fn literal_hits(content: &crate::model::Content) -> Vec<LiteralHit<'_
         });
     }
     out
+}
+
+/// The entries reachability starts from, for messages: `the entry `s``, or
+/// `any of the 3 entries (`a`, `b`, `c`)`, at most 20 named.
+pub(crate) fn entries_text(g: &Graph) -> String {
+    let ids: Vec<&str> = g.entries.iter().map(|&i| g.node(i).id.as_str()).collect();
+    match ids.as_slice() {
+        [] => "an entry".to_string(),
+        [one] => format!("the entry `{one}`"),
+        _ => format!(
+            "any of the {} entries ({})",
+            ids.len(),
+            suggest::capped_list(&ids, 20)
+        ),
+    }
 }
 
 /// Where a value sits, for messages: `args.x` or `prompt part 2`.

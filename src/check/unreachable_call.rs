@@ -1,4 +1,4 @@
-//! Complexity: O(n + e): two walks from the entry — the shared one
+//! Complexity: O(n + e): two walks from the entries — the shared one
 //! (`Graph::reachable`) and an independent breadth-first walk over the raw
 //! edge list with its own index.
 
@@ -23,14 +23,13 @@ fn independent_reach(content: &crate::model::Content) -> Vec<bool> {
         }
     }
     let mut seen = vec![false; n];
-    let entries: Vec<usize> = (0..n)
-        .filter(|&i| content.nodes[i].kind == NodeKind::Entry)
-        .collect();
-    if entries.len() != 1 {
-        return seen;
+    let mut queue = VecDeque::new();
+    for (i, node) in content.nodes.iter().enumerate() {
+        if node.kind == NodeKind::Entry && !seen[i] {
+            seen[i] = true;
+            queue.push_back(i);
+        }
     }
-    let mut queue = VecDeque::from([entries[0]]);
-    seen[entries[0]] = true;
     while let Some(v) = queue.pop_front() {
         for &t in &next[v] {
             if !seen[t] {
@@ -44,7 +43,8 @@ fn independent_reach(content: &crate::model::Content) -> Vec<bool> {
 
 declare_check! {
     /// ## What it finds
-    /// A `call` that cannot be reached from the entry. It also gets
+    /// A `call` that cannot be reached from the entry (from any entry, when a
+    /// plan has several). It also gets
     /// `unreachable_node`; this code exists because a call that can never
     /// run is the costliest kind of dead step, and it is computed by a second
     /// reachability walk that shares no code with the first, so a bug in one
@@ -65,11 +65,11 @@ declare_check! {
     ///            {"id": "notify", "kind": "call", "definition": {"tool": "send_mail", "…": "…"}}], "edges": []}
     /// ```
     /// Fixed: connect `start` to `notify`.
-    pub UnreachableCall { code: "unreachable_call", severity: Blocking, needs: ROUTES, source: Check }
+    pub UnreachableCall { code: "unreachable_call", severity: Blocking, needs: REACH, source: Check }
     fn run(cx, out) {
         let first = cx.graph.reachable();
         let second = independent_reach(cx.content);
-        let entry = cx.graph.entry().map(|e| cx.graph.node(e).id.as_str()).unwrap_or("the entry");
+        let entry = crate::check::support::entries_text(&cx.graph);
         for (i, n) in cx.content.nodes.iter().enumerate() {
             if n.kind != NodeKind::Call || (first[i] && second[i]) {
                 continue;
@@ -82,7 +82,7 @@ declare_check! {
             let tool = n.tool().map(|t| format!(" (tool `{t}`)")).unwrap_or_default();
             let issue = Issue::new(CODE,
                 format!(
-                    "call `{}`{tool} can never run: no route from the entry `{entry}` reaches it{disagree}, so its tool is never invoked and its authority is not part of what is approved",
+                    "call `{}`{tool} can never run: no route from {entry} reaches it{disagree}, so its tool is never invoked and its authority is not part of what is approved",
                     n.id
                 ),
             )

@@ -1,11 +1,13 @@
-//! Complexity: O(n + e) (one walk from the entry, shared through the graph).
+//! Complexity: O(n + e) (one walk from the entries, shared through the graph).
 
 use crate::model::Issue;
 use crate::model::remedy::{Pick, Remedy};
 
 declare_check! {
     /// ## What it finds
-    /// A node the entry cannot reach over any edge (any handle).
+    /// A node the entry cannot reach over any edge (any handle). A plan with
+    /// several entries (`multiple_entries`) is checked from all of them, and a
+    /// plan with a cycle is checked too; only a plan with no entry is not.
     ///
     /// ## Why it matters
     /// A step that can never run is dead weight at best; at worst it is a step
@@ -22,16 +24,16 @@ declare_check! {
     ///            {"id": "notify", "kind": "call", "definition": {}}], "edges": []}
     /// ```
     /// Fixed: connect `start` to `notify`.
-    pub UnreachableNode { code: "unreachable_node", severity: Blocking, needs: ROUTES, source: Check }
+    pub UnreachableNode { code: "unreachable_node", severity: Blocking, needs: REACH, source: Check }
     fn run(cx, out) {
         let reach = cx.graph.reachable();
-        let entry = cx.graph.entry().map(|e| cx.graph.node(e).id.as_str()).unwrap_or("the entry");
+        let entry = crate::check::support::entries_text(&cx.graph);
         for (i, n) in cx.content.nodes.iter().enumerate() {
             if !reach[i] && cx.graph.index_of(&n.id) == Some(i) {
                 out.push(
                     Issue::new(CODE,
                         format!(
-                            "{} node `{}` cannot be reached from the entry `{entry}` over any edge, so it would never run",
+                            "{} node `{}` cannot be reached from {entry} over any edge, so it would never run",
                             n.kind, n.id
                         ),
                     )

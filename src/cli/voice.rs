@@ -140,6 +140,8 @@ impl Voice for CliVoice {
             Remedy::ReadPhase { phase } => format!("planforge read --phase {}", quote(phase)),
             Remedy::Status => "planforge status".into(),
             Remedy::Validate => "planforge validate".into(),
+            // The command draws every finding unless told otherwise.
+            Remedy::ValidateWithin { .. } => "planforge validate".into(),
             Remedy::Explain { code } => return format!("planforge explain {}", quote(code)),
             Remedy::ListTemplates => return "planforge templates".into(),
             Remedy::Author => return "planforge author \"<the owner's request>\"".into(),

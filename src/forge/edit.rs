@@ -524,19 +524,7 @@ impl Forge {
                 neighbours.push(other.clone());
             }
         }
-        let mut details = Vec::new();
-        let ids: Vec<String> = incident
-            .iter()
-            .map(|e| format!("{} ({} → {})", e.id, e.from, e.to))
-            .collect();
-        details.push(format!(
-            "removed edges: {}",
-            bounded_list(&ids, echo::MAX_NEIGHBOURS)
-        ));
-        details.push(format!(
-            "former neighbours: {}",
-            bounded_list(&neighbours, echo::MAX_NEIGHBOURS)
-        ));
+        let details = vec![removed_edges(node_id, &incident)];
         self.echo(
             &after,
             format!(
@@ -590,6 +578,50 @@ impl Forge {
 }
 
 /// `a, b, c … and N more`, plain (no backticks), or `(none)`.
+/// Every edge a removal took, compactly and within a line: `removed 33
+/// edge(s): in from a, b (error); out to x … and 20 more (undoing the change
+/// restores them all)`. Ids are left out: a reconnection mints new ones.
+fn removed_edges(node: &str, edges: &[Edge]) -> String {
+    const ROOM: usize = 190;
+    let mut s = format!("removed {} edge(s):", edges.len());
+    if edges.is_empty() {
+        s.push_str(" none");
+        return s;
+    }
+    let item = |e: &Edge| {
+        let other = if e.to == node { &e.from } else { &e.to };
+        match e.handle.as_str().as_ref() {
+            "always" => other.to_string(),
+            h => format!("{other} ({h})"),
+        }
+    };
+    let (ins, outs): (Vec<&Edge>, Vec<&Edge>) = edges.iter().partition(|e| e.to == node);
+    let mut listed = 0;
+    for (label, list) in [(" in from", &ins), (" out to", &outs)] {
+        if list.is_empty() {
+            continue;
+        }
+        if listed > 0 {
+            s.push(';');
+        }
+        s.push_str(label);
+        for (k, e) in list.iter().enumerate() {
+            let it = item(e);
+            if s.len() + it.len() + 2 > ROOM {
+                s.push_str(&format!(
+                    " … and {} more (undoing the change restores them all)",
+                    edges.len() - listed
+                ));
+                return s;
+            }
+            s.push_str(if k == 0 { " " } else { ", " });
+            s.push_str(&it);
+            listed += 1;
+        }
+    }
+    s
+}
+
 pub(crate) fn bounded_list(items: &[String], cap: usize) -> String {
     if items.is_empty() {
         return "(none)".into();

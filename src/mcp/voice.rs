@@ -123,6 +123,9 @@ impl Voice for ToolVoice {
             Remedy::ReadPhase { phase } => self.call("plan_read", json!({ "phase": phase })),
             Remedy::Status => self.call("plan_status", json!({})),
             Remedy::Validate => self.call("validate_plan", json!({})),
+            Remedy::ValidateWithin { max_bytes } => {
+                self.call("validate_plan", json!({ "maxBytes": max_bytes }))
+            }
             Remedy::Explain { code } => format!("explain_issue {}", json!({ "code": code })),
             Remedy::ListTemplates => "list_templates {}".into(),
             Remedy::Author => format!(

@@ -57,6 +57,29 @@ pub struct Issue {
     pub pointer: Option<String>,
     /// What to do about it, first the preferred fix.
     pub fixes: Vec<Fix>,
+    /// The finding this one follows from, when one fact causes several
+    /// (`check::group`): prose shows them as one group, JSON keeps both.
+    pub cause: Option<Cause>,
+}
+
+/// Names a finding: its code and what it is about. A finding's identity,
+/// used by another finding to say it follows from it.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Cause {
+    pub code: Code,
+    pub node_id: Option<String>,
+    pub edge_id: Option<String>,
+}
+
+impl Cause {
+    /// The identity of `i`.
+    pub fn of(i: &Issue) -> Cause {
+        Cause {
+            code: i.code,
+            node_id: i.node_id.clone(),
+            edge_id: i.edge_id.clone(),
+        }
+    }
 }
 
 impl Issue {
@@ -68,6 +91,7 @@ impl Issue {
             edge_id: None,
             pointer: None,
             fixes: Vec::new(),
+            cause: None,
         }
     }
     pub fn severity(&self) -> Severity {

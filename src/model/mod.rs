@@ -1,5 +1,6 @@
 //! The plan model (SPEC §1): real types, no wire form.
 
+pub mod budget;
 pub mod clock;
 pub mod error;
 pub mod hash;
@@ -20,7 +21,7 @@ pub mod suggest;
 pub mod text;
 pub mod value;
 
-pub use issue::{Code, Counts, Issue, Report, Severity};
+pub use issue::{Cause, Code, Counts, Issue, Report, Severity};
 pub use node::{AuthorityClaim, DeclaredField, Edge, FieldType, Handle, Node, NodeKind, Verb};
 pub use op::{Op, OpBody};
 pub use plan::{Bounds, Content, Provenance};

@@ -134,6 +134,10 @@ pub enum Remedy {
     Status,
     /// Every finding of the plan.
     Validate,
+    /// The plan's findings within a larger byte budget.
+    ValidateWithin {
+        max_bytes: u64,
+    },
     /// The long explanation of an issue code.
     Explain {
         code: String,
@@ -197,7 +201,7 @@ impl Remedy {
             Remedy::ReadNode { .. } => "read_node",
             Remedy::ReadPhase { .. } => "read_phase",
             Remedy::Status => "status",
-            Remedy::Validate => "validate",
+            Remedy::Validate | Remedy::ValidateWithin { .. } => "validate",
             Remedy::Explain { .. } => "explain",
             Remedy::ListTemplates => "list_templates",
             Remedy::Author => "author",

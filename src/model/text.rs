@@ -17,3 +17,16 @@ pub fn cut(s: &str, max: usize) -> String {
     }
     format!("{}…", &s[..floor_char_boundary(s, max)])
 }
+
+/// `6054` → `6,054`.
+pub fn thousands(n: usize) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}

@@ -246,25 +246,70 @@ pub(crate) fn diagnostics<V: Voice>(
         let own = voice_of(t);
         let doc = super::voice::DocumentVoice { other: &own };
         let voice: &dyn Voice = if t.stored { &own } else { &doc };
-        out.extend(
-            t.findings
-                .iter()
-                .map(|f| IssueDiagnostic::with_source(f, source.clone(), voice)),
-        );
+        out.extend(heads(&t.findings, |_| true, source, voice));
     }
     out
 }
 
-/// The blocking findings of one target, as diagnostics (freeze and submit
-/// refusals).
-pub(crate) fn blocking(t: &Target, voice: &dyn Voice) -> Vec<IssueDiagnostic> {
-    let source = Arc::new(SourceText::of(t));
-    t.findings
-        .iter()
-        .filter(|f| f.issue.is_blocking())
-        .map(|f| IssueDiagnostic::with_source(f, source.clone(), voice))
+/// The diagnostics whose plain form fits in `max_bytes` (all of them when
+/// `None`; the first always), and how many were left out.
+pub(crate) fn within(
+    all: Vec<IssueDiagnostic>,
+    max_bytes: Option<usize>,
+) -> (Vec<IssueDiagnostic>, usize) {
+    let Some(budget) = max_bytes else {
+        return (all, 0);
+    };
+    let total = all.len();
+    let mut used = 0;
+    let mut out = Vec::new();
+    for d in all {
+        let size = plain(&d).len() + 1;
+        if !out.is_empty() && used + size > budget {
+            break;
+        }
+        used += size;
+        out.push(d);
+    }
+    let left = total - out.len();
+    (out, left)
+}
+
+/// One diagnostic per group of findings (`Issue::cause`), for the heads
+/// `keep` selects: a head says how many findings follow from it.
+fn heads(
+    findings: &[Finding],
+    keep: impl Fn(&Finding) -> bool,
+    source: Arc<SourceText>,
+    voice: &dyn Voice,
+) -> Vec<IssueDiagnostic> {
+    super::issues::group_indices(findings.len(), |k| &findings[k].issue)
+        .into_iter()
+        .filter(|(h, _)| keep(&findings[*h]))
+        .map(|(h, follow)| {
+            let mut d = IssueDiagnostic::with_source(&findings[h], source.clone(), voice);
+            let follow: Vec<&Issue> = follow.iter().map(|&k| &findings[k].issue).collect();
+            if let Some(line) = super::issues::follow_line(&follow) {
+                d.message = format!("{}; {}", d.message, line.trim_start());
+            }
+            d
+        })
         .collect()
 }
+
+/// The blocking findings of one target, as diagnostics (freeze and submit
+/// refusals).
+/// At most [`REFUSAL_DIAGNOSTICS`] groups are drawn.
+pub(crate) fn blocking(t: &Target, voice: &dyn Voice) -> Vec<IssueDiagnostic> {
+    let source = Arc::new(SourceText::of(t));
+    let mut all = heads(&t.findings, |f| f.issue.is_blocking(), source, voice);
+    all.truncate(REFUSAL_DIAGNOSTICS);
+    all
+}
+
+/// How many groups of findings a refused freeze or submit draws; the rest
+/// are counted on stdout, and `validate` lists them.
+pub(crate) const REFUSAL_DIAGNOSTICS: usize = 10;
 
 /// `validate`'s stdout in text mode: one line per target, with the checks
 /// that were skipped; the findings themselves go to stderr.

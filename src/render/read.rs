@@ -13,12 +13,25 @@ fn boundary_row(e: &Edge) -> String {
     format!("  · edge {}: {} → {} ({})", e.id, e.from, e.to, e.handle)
 }
 
-fn boundary(out: &mut Vec<String>, label: &str, edges: &[Edge]) {
+/// The edges crossing the border, within `room` bytes, then how many more.
+fn boundary(out: &mut Vec<String>, label: &str, edges: &[Edge], room: usize) {
     if edges.is_empty() {
         out.push(format!("{label}: (none)"));
-    } else {
-        out.push(format!("{label} ({}):", edges.len()));
-        out.extend(edges.iter().map(boundary_row));
+        return;
+    }
+    out.push(format!("{label} ({}):", edges.len()));
+    let mut used = 0;
+    for (k, e) in edges.iter().enumerate() {
+        let row = boundary_row(e);
+        if k > 0 && used + row.len() + 1 + 80 > room {
+            out.push(format!(
+                "  … and {} more edge(s) (each node below lists its own)",
+                edges.len() - k
+            ));
+            return;
+        }
+        used += row.len() + 1;
+        out.push(row);
     }
 }
 
@@ -38,11 +51,24 @@ pub(crate) fn header(s: &Slice) -> String {
     )
 }
 
-/// The slice as prose.
-pub(crate) fn text(s: &Slice, v: &dyn Voice) -> String {
+/// The slice as prose, within `budget` bytes: the header, the border, the
+/// nodes in full while they fit, then the id of every node not shown (read
+/// each by id), then the issues on the slice's nodes, grouped by cause.
+pub(crate) fn text(s: &Slice, v: &dyn Voice, budget: usize) -> String {
     let mut out = vec![header(s)];
-    boundary(&mut out, "Incoming from outside the slice", &s.incoming);
-    boundary(&mut out, "Outgoing to outside the slice", &s.outgoing);
+    let share = budget / 8;
+    boundary(
+        &mut out,
+        "Incoming from outside the slice",
+        &s.incoming,
+        share,
+    );
+    boundary(
+        &mut out,
+        "Outgoing to outside the slice",
+        &s.outgoing,
+        share,
+    );
     let style = Style::model();
     // Each node's edges, grouped once (a phase can hold thousands of nodes).
     let mut from: FastMap<&str, Vec<&Edge>> = FastMap::default();
@@ -53,15 +79,98 @@ pub(crate) fn text(s: &Slice, v: &dyn Voice) -> String {
     for e in s.edges.iter().chain(&s.incoming) {
         to.entry(e.to.as_str()).or_default().push(e);
     }
+    let more = crate::model::remedy::Remedy::ValidateWithin {
+        max_bytes: crate::model::budget::FINDINGS as u64 * 4,
+    };
+    let issues = super::issues::within(
+        &s.issues,
+        v,
+        (budget / 4).min(crate::model::budget::FINDINGS),
+        &more,
+    );
+    let mut used: usize = out.iter().map(|l| l.len() + 1).sum::<usize>() + issues.len() + 200;
+    // What naming every node not shown costs, as nodes are shown.
+    let mut names_left: usize = s.nodes.iter().map(|n| n.id.len() + 4).sum();
+    let mut shown = 0;
     for n in &s.nodes {
         let outgoing = from.get(n.id.as_str()).map_or(&[][..], Vec::as_slice);
         let incoming = to.get(n.id.as_str()).map_or(&[][..], Vec::as_slice);
+        let block = node::block(n, None, outgoing, incoming, &style);
+        let size: usize = block.iter().map(|l| l.len() + 1).sum::<usize>() + 1;
+        let names_after = names_left - (n.id.len() + 4);
+        if used + size + names_after > budget {
+            break;
+        }
+        used += size;
+        names_left = names_after;
         out.push(String::new());
-        out.extend(node::block(n, None, outgoing, incoming, &style));
+        out.extend(block);
+        shown += 1;
+    }
+    if shown == 0
+        && let Some(n) = s.nodes.first()
+    {
+        // A node larger than the budget: its first lines, then how to read
+        // it whole.
+        let outgoing = from.get(n.id.as_str()).map_or(&[][..], Vec::as_slice);
+        let incoming = to.get(n.id.as_str()).map_or(&[][..], Vec::as_slice);
+        let block = node::block(n, None, outgoing, incoming, &style);
+        let room = budget
+            .saturating_sub(used.min(budget) + 200)
+            .max(budget / 2);
+        let mut size = 0;
+        out.push(String::new());
+        let total = block.len();
+        for (k, l) in block.into_iter().enumerate() {
+            if k > 0 && size + l.len() + 1 > room {
+                out.push(format!(
+                    "    … and {} more line(s) of `{}`: it is larger than this read ({} bytes; a read can be given up to {})",
+                    total - k,
+                    n.id,
+                    budget,
+                    crate::model::budget::CEILING
+                ));
+                break;
+            }
+            size += l.len() + 1;
+            out.push(l);
+        }
+        used += size;
+        shown = 1;
+    }
+    if shown < s.nodes.len() {
+        out.push(String::new());
+        out.push(not_shown(s, shown, v, budget.saturating_sub(used)));
     }
     out.push(String::new());
-    out.push(super::issues::list(&s.issues, v));
+    out.push(issues);
     out.join("\n")
+}
+
+/// `Not shown in full (40 nodes; read each by id, …): `a`, `b`, …`: every
+/// node after the first `shown`, by id, as long as `room` allows.
+fn not_shown(s: &Slice, shown: usize, v: &dyn Voice, room: usize) -> String {
+    let rest = &s.nodes[shown..];
+    let how = v.say(&crate::model::remedy::Remedy::ReadNode {
+        node: rest[0].id.clone(),
+    });
+    let mut line = format!(
+        "Not shown in full ({} node(s); read each by its id, as in {how}):",
+        rest.len()
+    );
+    for (k, n) in rest.iter().enumerate() {
+        if line.len() + n.id.len() + 4 + 60 > room.max(200) {
+            line.push_str(&format!(
+                " … and {} more, in the outline (the slice is larger than one read)",
+                rest.len() - k
+            ));
+            break;
+        }
+        line.push_str(if k == 0 { " `" } else { ", `" });
+        line.push_str(&n.id);
+        line.push('`');
+    }
+    line
 }
 
 fn row_json(e: &Edge) -> Value {
@@ -155,7 +264,11 @@ mod tests {
 
     #[test]
     fn the_slice_locates_itself() {
-        let t = text(&slice(), &crate::cli::voice::CliVoice::default());
+        let t = text(
+            &slice(),
+            &crate::cli::voice::CliVoice::default(),
+            crate::model::budget::READ,
+        );
         assert!(t.starts_with(
             "Slice of plan-x — phase p2: 2 node(s); revision 7, editable, digest d.\n"
         ));
@@ -201,16 +314,24 @@ mod tests {
         s.phase = None;
         assert!(json(&s).get("phase").is_none());
         assert!(
-            text(&s, &crate::cli::voice::CliVoice::default())
-                .starts_with("Slice of plan-x — (unphased): 2 node(s);")
+            text(
+                &s,
+                &crate::cli::voice::CliVoice::default(),
+                crate::model::budget::READ
+            )
+            .starts_with("Slice of plan-x — (unphased): 2 node(s);")
         );
         let mut n = slice();
         n.kind = SliceKind::Node;
         n.key = "classify".into();
         n.nodes.truncate(1);
         assert!(
-            text(&n, &crate::cli::voice::CliVoice::default())
-                .starts_with("Slice of plan-x — node classify (phase p2);")
+            text(
+                &n,
+                &crate::cli::voice::CliVoice::default(),
+                crate::model::budget::READ
+            )
+            .starts_with("Slice of plan-x — node classify (phase p2);")
         );
         let empty = Slice {
             incoming: vec![],
@@ -218,7 +339,11 @@ mod tests {
             issues: vec![],
             ..slice()
         };
-        let t = text(&empty, &crate::cli::voice::CliVoice::default());
+        let t = text(
+            &empty,
+            &crate::cli::voice::CliVoice::default(),
+            crate::model::budget::READ,
+        );
         assert!(t.contains("Incoming from outside the slice: (none)"));
         assert!(t.ends_with("No issues."));
     }

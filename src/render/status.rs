@@ -167,7 +167,7 @@ pub(crate) fn freeze_text(f: &Freeze, v: &dyn Voice) -> String {
             f.report.counts().blocking
         )
     };
-    let mut out = vec![head, issues::list(&f.report.issues, v)];
+    let mut out = vec![head, issues::within_findings(&f.report.issues, v)];
     if let Some(s) = crate::model::issue::skipped_summary(&f.report.skipped) {
         out.push(format!("Note: some checks were {s}."));
     }
@@ -204,7 +204,7 @@ pub(crate) fn submit_text(s: &Submission, v: &dyn Voice) -> String {
         return format!(
             "Could not freeze {} for submission.\n{}",
             s.plan_id,
-            issues::list(&s.report.issues, v)
+            issues::within_findings(&s.report.issues, v)
         );
     }
     let mut out = vec![format!(
@@ -250,4 +250,30 @@ pub(crate) fn import_json(i: &Imported) -> Value {
         "nodeCount": p.content().nodes.len(), "edgeCount": p.content().edges.len(),
         "notes": i.notes, "issues": issues::counts_json(&i.counts),
     })
+}
+
+/// The stdout line of a refused freeze or submit whose findings are drawn
+/// on stderr (`drawn` of them): how many, and where the rest are.
+pub(crate) fn refused_headline(
+    what: &str,
+    r: &crate::model::Report,
+    drawn: usize,
+    v: &dyn Voice,
+) -> String {
+    let blocking: Vec<crate::model::Issue> = r
+        .issues
+        .iter()
+        .filter(|i| i.is_blocking())
+        .cloned()
+        .collect();
+    let groups = issues::groups(&blocking).len();
+    if groups <= drawn {
+        return format!("{what}: {} blocking issue(s), shown above.", blocking.len());
+    }
+    format!(
+        "{what}: {} blocking issue(s) in {} group(s) by cause; the first {drawn} are shown above, and {} lists them all.",
+        crate::model::text::thousands(blocking.len()),
+        crate::model::text::thousands(groups),
+        v.say(&crate::model::remedy::Remedy::Validate)
+    )
 }

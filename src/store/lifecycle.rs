@@ -161,9 +161,11 @@ impl Machine {
                         digest: here.digest,
                     });
                     self.freeze_by = Some(op_ref(op, &op.body));
-                    // A new freeze supersedes what did not hold before it.
+                    // A new freeze supersedes a freeze that did not hold;
+                    // an approval that did not hold stays reported until a
+                    // new approval (issue 12: an approval made void by a
+                    // merge is a blocking finding, whatever follows).
                     self.freeze_void = None;
-                    self.void = None;
                 } else {
                     self.freeze_void = Some((
                         frozen,

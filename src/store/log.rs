@@ -101,7 +101,7 @@ pub fn parse(bytes: &[u8], plan_id: &str) -> Result<Log> {
                 ops.push(op);
                 places.push((line_no, next));
             }
-            Err(_) if !complete => torn.push((line_no, next)),
+            Err(_) if !complete || is_torn(raw) => torn.push((line_no, next)),
             Err(why) => {
                 return Err(Error::new(
                     ErrorKind::CorruptStore,
@@ -148,6 +148,15 @@ pub fn parse(bytes: &[u8], plan_id: &str) -> Result<Log> {
         },
         ops,
     })
+}
+
+/// Whether a whole line is the start of an op cut short: a killed
+/// writer's last line, which a merge (`merge=union`) ended with a newline
+/// and put before other lines. Anything else that does not parse is
+/// damage, not an unfinished write.
+fn is_torn(raw: &[u8]) -> bool {
+    raw.starts_with(br#"{"opId":"#)
+        && serde_json::from_slice::<serde::de::IgnoredAny>(raw).is_err_and(|e| e.is_eof())
 }
 
 /// The op on a line. A line a merge glued to the torn end of another write

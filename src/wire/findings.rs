@@ -2,7 +2,7 @@
 //! pointer?}` (SPEC §8), written and read back (a cache keeps them).
 
 use crate::model::error::Error;
-use crate::model::{Code, Issue, Report};
+use crate::model::{Cause, Code, Issue, Report};
 use serde_json::{Value, json};
 
 /// An issue as JSON (`{code, severity, message, nodeId?, edgeId?, pointer?}`).
@@ -21,6 +21,22 @@ pub(crate) fn issue_json(i: &Issue) -> Value {
         m.insert("pointer".into(), p.clone().into());
     }
     super::remedy::insert_fixes(&mut m, &i.fixes);
+    if let Some(c) = &i.cause {
+        m.insert("cause".into(), cause_json(c));
+    }
+    Value::Object(m)
+}
+
+/// `{code, nodeId?, edgeId?}`: the finding another one follows from.
+fn cause_json(c: &Cause) -> Value {
+    let mut m = serde_json::Map::new();
+    m.insert("code".into(), c.code.name.into());
+    if let Some(n) = &c.node_id {
+        m.insert("nodeId".into(), n.clone().into());
+    }
+    if let Some(e) = &c.edge_id {
+        m.insert("edgeId".into(), e.clone().into());
+    }
     Value::Object(m)
 }
 
@@ -55,9 +71,9 @@ pub(crate) fn report_from_json(v: &Value, code: impl Fn(&str) -> Option<Code>) -
     Some(Report { issues, skipped })
 }
 
-fn issue_from_json(v: &Value, code: &impl Fn(&str) -> Option<Code>) -> Option<Issue> {
+fn issue_from_json(v: &Value, codes: &impl Fn(&str) -> Option<Code>) -> Option<Issue> {
     let s = |k: &str| v.get(k).and_then(|x| x.as_str()).map(str::to_string);
-    let code = code(v.get("code")?.as_str()?)?;
+    let code = codes(v.get("code")?.as_str()?)?;
     if v.get("severity")?.as_str()? != code.severity.as_str() {
         return None;
     }
@@ -68,6 +84,14 @@ fn issue_from_json(v: &Value, code: &impl Fn(&str) -> Option<Code>) -> Option<Is
         edge_id: s("edgeId"),
         pointer: s("pointer"),
         fixes: super::remedy::fixes_from(v.as_object()?)?,
+        cause: match v.get("cause") {
+            None => None,
+            Some(c) => Some(Cause {
+                code: codes(c.get("code")?.as_str()?)?,
+                node_id: c.get("nodeId").and_then(Value::as_str).map(str::to_string),
+                edge_id: c.get("edgeId").and_then(Value::as_str).map(str::to_string),
+            }),
+        },
     })
 }
 

@@ -114,6 +114,7 @@ fn fields(r: &Remedy, m: &mut Map<String, J>) {
         Remedy::ReadPhase { phase } => put("phase", phase.clone().into()),
         Remedy::Explain { code } => put("code", code.clone().into()),
         Remedy::AddToRegistry { tool } => put("tool", tool.clone().into()),
+        Remedy::ValidateWithin { max_bytes } => put("maxBytes", (*max_bytes).into()),
         Remedy::Freeze
         | Remedy::Submit
         | Remedy::Unfreeze
@@ -190,7 +191,12 @@ fn fix_from_json(v: &J) -> Option<Fix> {
         "read_node" => Remedy::ReadNode { node: s("nodeId")? },
         "read_phase" => Remedy::ReadPhase { phase: s("phase")? },
         "status" => Remedy::Status,
-        "validate" => Remedy::Validate,
+        "validate" => match m.get("maxBytes") {
+            Some(n) => Remedy::ValidateWithin {
+                max_bytes: n.as_u64()?,
+            },
+            None => Remedy::Validate,
+        },
         "explain" => Remedy::Explain { code: s("code")? },
         "list_templates" => Remedy::ListTemplates,
         "author" => Remedy::Author,

@@ -33,9 +33,11 @@ pub(crate) fn run(s: &mut Session, _a: FreezeArgs) -> Result<Reply> {
         status::freeze_text(&f, &s.voice(&plan)),
         status::freeze_json(&f),
     )
-    .headline(format!(
-        "Plan {plan} could not be frozen: {} blocking issue(s), shown above.",
-        f.report.counts().blocking
+    .headline(status::refused_headline(
+        &format!("Plan {plan} could not be frozen"),
+        &f.report,
+        diagnostics.len(),
+        &s.voice(&plan),
     ))
     .diagnostics(diagnostics)
     .exit(1))

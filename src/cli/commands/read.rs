@@ -25,6 +25,10 @@ pub(crate) struct ReadArgs {
     /// Read this node
     #[arg(long, value_name = "ID")]
     pub(crate) node: Option<String>,
+    /// Print at most N bytes of prose (1024 to 1048576): nodes in full while
+    /// they fit, then the ids of the others
+    #[arg(long, value_name = "N", default_value_t = crate::model::budget::READ as u64)]
+    pub(crate) max_bytes: u64,
 }
 
 pub(crate) fn run(s: &mut Session, a: ReadArgs) -> Result<Reply> {
@@ -41,12 +45,14 @@ pub(crate) fn run(s: &mut Session, a: ReadArgs) -> Result<Reply> {
             );
         }
     };
+    let budget = crate::model::budget::requested(Some(a.max_bytes), 0)
+        .map_err(|why| Error::invalid(format!("--max-bytes: {why}")))?;
     let forge = s.forge()?;
     let plan = s.plan_id(forge.store())?;
     let slice = forge.read(&plan, key)?;
     Ok(Reply::for_format(
         s.format(),
-        || read::text(&slice, &s.voice(&slice.plan_id)),
+        || read::text(&slice, &s.voice(&slice.plan_id), budget),
         || read::json(&slice),
     ))
 }

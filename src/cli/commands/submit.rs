@@ -50,9 +50,11 @@ pub(crate) fn run(s: &mut Session, a: SubmitArgs) -> Result<Reply> {
             status::submit_text(&preview, &s.voice(&preview.plan_id)),
             status::submit_json(&preview),
         )
-        .headline(format!(
-            "Could not freeze {plan} for submission: {} blocking issue(s), shown above.",
-            preview.report.counts().blocking
+        .headline(status::refused_headline(
+            &format!("Could not freeze {plan} for submission"),
+            &preview.report,
+            diagnostics.len(),
+            &s.voice(&plan),
         ))
         .diagnostics(diagnostics)
         .exit(1));

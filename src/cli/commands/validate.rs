@@ -38,6 +38,10 @@ pub(crate) struct ValidateArgs {
     /// (0: list them all)
     #[arg(long, value_name = "N", default_value_t = validate::DEFAULT_MAX_FINDINGS)]
     pub(crate) max_findings: usize,
+    /// Draw at most N bytes of findings in text mode (1024 to 1048576); the
+    /// findings not drawn are counted. JSON, SARIF and github list them all
+    #[arg(long, value_name = "N")]
+    pub(crate) max_bytes: Option<u64>,
 }
 
 /// Whether an argument names a plan document rather than a plan id.
@@ -51,6 +55,13 @@ pub(crate) fn is_document(arg: &str) -> bool {
 }
 
 pub(crate) fn run(s: &mut Session, a: ValidateArgs) -> Result<Reply> {
+    let max_bytes =
+        match a.max_bytes {
+            Some(n) => Some(crate::model::budget::requested(Some(n), 0).map_err(|why| {
+                crate::model::error::Error::invalid(format!("--max-bytes: {why}"))
+            })?),
+            None => None,
+        };
     let opts = validate::Options {
         one_shot: s.one_shot,
         ..validate::Options::default()
@@ -126,6 +137,13 @@ pub(crate) fn run(s: &mut Session, a: ValidateArgs) -> Result<Reply> {
 
     let v = Validation { targets };
     let exit = if v.valid() { 0 } else { 1 };
+    let (drawn, left) = render::diagnostics::within(
+        render::diagnostics::diagnostics(&v, |t| match &t.plan_id {
+            Some(p) if t.stored => s.voice(p),
+            _ => crate::cli::voice::CliVoice::default(),
+        }),
+        max_bytes,
+    );
     let reply = match format {
         Format::Sarif => Reply::new(
             crate::wire::json::pretty(&render::sarif::sarif(&v)),
@@ -136,10 +154,13 @@ pub(crate) fn run(s: &mut Session, a: ValidateArgs) -> Result<Reply> {
             render::diagnostics::summary(&v),
             render::diagnostics::json(&v),
         )
-        .diagnostics(render::diagnostics::diagnostics(&v, |t| match &t.plan_id {
-            Some(p) if t.stored => s.voice(p),
-            _ => crate::cli::voice::CliVoice::default(),
-        })),
+        .diagnostics(drawn),
+    };
+    let reply = match (left, max_bytes) {
+        (0, _) | (_, None) => reply,
+        (n, Some(b)) => reply.note(format!(
+            "{n} more group(s) of findings were not drawn within --max-bytes {b}; a larger --max-bytes, or --format json, shows them"
+        )),
     };
     let reply = if registry.is_none() && format == Format::Text {
         reply.note("no registry was found, so the checks that need one were skipped; pass --registry FILE to run them")

@@ -409,7 +409,32 @@ pub(crate) fn emit(spec: &Spec) -> (Vec<Node>, Vec<Edge>) {
     b.edge("gate", "write", Handle::Match);
     b.edge("gate", "report", Handle::NoMatch);
     b.edge("write", "rollback", Handle::Error);
+    split_phases(&mut b.nodes);
     (b.nodes, b.edges)
+}
+
+/// Cuts each phase that would not fit one read (`oversized_phase`) into
+/// consecutive phases `<phase>_2`, `<phase>_3` … that do, so that a reader
+/// of the plan can take it one phase at a time.
+fn split_phases(nodes: &mut [Node]) {
+    use crate::check::oversized_phase::estimate;
+    let budget = crate::model::budget::READ;
+    // Per phase: (chunk number, bytes in the chunk).
+    let mut at: std::collections::HashMap<String, (usize, usize)> = Default::default();
+    for n in nodes.iter_mut() {
+        let Some(p) = n.phase.clone() else { continue };
+        let size = estimate(n);
+        let (chunk, used) = at.entry(p.clone()).or_insert((1, 0));
+        // A node too large for any read stays where it is.
+        if *used > 0 && *used + size > budget && size <= budget {
+            *chunk += 1;
+            *used = 0;
+        }
+        *used += size;
+        if *chunk > 1 {
+            n.phase = Some(format!("{p}_{chunk}"));
+        }
+    }
 }
 
 /// `start` (the entry, taking the assignment) and `accept`, which declares

@@ -82,7 +82,7 @@ fn find(loaded: &Loaded, actor: &str) -> Result<Found> {
             loaded.plan_id
         ))
         .with_help(format!(
-            "{}; change it by hand (`set`, `phase`, `edit`), so nobody's later work is lost",
+            "{}; where you still want your change, make it again as a new edit, so nobody's later work is lost",
             bounded_list(kept, 4)
         )));
     }

@@ -130,6 +130,10 @@ pub(super) fn set_bounds(f: &Forge, a: &Args) -> Result<Outcome> {
     Ok(echo(f.set_bounds(a.str("planId")?, b, a.expect())?))
 }
 
+pub(super) fn undo_change(f: &Forge, a: &Args) -> Result<Outcome> {
+    Ok(echo(f.undo(a.str("planId")?, a.expect())?))
+}
+
 pub(super) fn clone_plan(f: &Forge, a: &Args) -> Result<Outcome> {
     Ok(echo(f.clone_plan(
         a.str("sourcePlanId")?,

@@ -1,9 +1,10 @@
 //! The node grammar a model needs to write nodes and edges: kinds and their
 //! fields, handles per kind, id rules, the `$ref`/`$param` wire form. It is
 //! generated from the same tables the checks use (`model::shape`,
-//! `NodeKind::allowed_handles`), and appended to the descriptions of
-//! `add_node`, `set_node_config`, `set_node_field` and `connect_nodes` only:
-//! it costs context on every turn.
+//! `NodeKind::allowed_handles`), and stated once, in the description of
+//! `add_node` ([`HOME`]): it costs context on every turn. The other
+//! tools that need it (`set_node_config`, `set_node_field`,
+//! `connect_nodes`) carry one sentence pointing there.
 
 use crate::model::NodeKind;
 use crate::model::shape::{self, Field, Shape};
@@ -44,6 +45,17 @@ fn fields_text(fields: &[Field]) -> String {
         })
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+/// The one tool whose description states the grammar. Every tool that
+/// needs the grammar is in its tier.
+pub(crate) const HOME: &str = "add_node";
+
+/// What a tool that needs the grammar, other than its home, says instead.
+pub(crate) fn pointer() -> String {
+    format!(
+        "The node grammar (kinds and their fields, edge handles, ids, predicates, the `$ref` form) is stated once, in the description of {HOME}."
+    )
 }
 
 /// The grammar text (plain, a few hundred words).

@@ -78,9 +78,11 @@ pub(crate) struct Tool {
     /// A short human title (MCP `title`).
     pub(crate) title: &'static str,
     pub(crate) tier: Tier,
-    /// What it does, for the model (the grammar is appended when `grammar`).
+    /// What it does, for the model (see [`Tool::description`] for the
+    /// node grammar).
     pub(crate) summary: &'static str,
-    /// Whether the node grammar is part of the description.
+    /// Whether the tool needs the node grammar: the tool named by
+    /// `grammar::HOME` states it in full, every other such tool points there.
     pub(crate) grammar: bool,
     /// Reads only (never gated by `--read-only`).
     pub(crate) read_only: bool,
@@ -97,12 +99,15 @@ pub(crate) struct Tool {
 }
 
 impl Tool {
-    /// The full description.
+    /// The full description: the summary, then the node grammar for the
+    /// one tool that states it (`grammar::HOME`: it costs context on every
+    /// turn, so it is said once), or one sentence pointing there for the
+    /// other tools that need it.
     pub(crate) fn description(&self) -> String {
-        if self.grammar {
-            format!("{}\n\n{}", self.summary, grammar::text())
-        } else {
-            self.summary.to_string()
+        match (self.grammar, self.name == grammar::HOME) {
+            (false, _) => self.summary.to_string(),
+            (true, true) => format!("{}\n\n{}", self.summary, grammar::text()),
+            (true, false) => format!("{} {}", self.summary, grammar::pointer()),
         }
     }
 
@@ -170,12 +175,13 @@ impl Outcome {
         }
     }
 
-    /// JSON in wire form, also as pretty text.
+    /// JSON in wire form, also as compact text: indentation would only
+    /// cost the model context (issue 13).
     pub(crate) fn raw(v: J) -> Outcome {
         Outcome {
             ok: true,
             exit: 0,
-            text: crate::wire::json::pretty(&v).trim_end().to_string(),
+            text: serde_json::to_string(&v).expect("JSON values always serialise"),
             json: Some(v),
             error: None,
         }
@@ -410,6 +416,7 @@ mod tests {
             "remove_node",
             "disconnect_edge",
             "set_bounds",
+            "undo_change",
             "clone_plan",
             "get_plan",
             "validate_plan",
@@ -426,7 +433,7 @@ mod tests {
         ];
         want.sort();
         assert_eq!(authoring, want);
-        assert_eq!(selected(Selection::All).count(), 25);
+        assert_eq!(selected(Selection::All).count(), 26);
     }
 
     #[test]
@@ -445,21 +452,28 @@ mod tests {
     }
 
     #[test]
-    fn the_grammar_is_in_exactly_four_descriptions() {
+    fn the_grammar_is_stated_once_and_pointed_to() {
         let with: Vec<&str> = all()
             .iter()
             .filter(|t| t.description().contains("NODE GRAMMAR"))
             .map(|t| t.name)
             .collect();
+        assert_eq!(with, [grammar::HOME]);
+        let home = find(Selection::All, grammar::HOME).unwrap();
+        assert!(home.grammar);
+        let pointing: Vec<&str> = all()
+            .iter()
+            .filter(|t| t.description().contains(&grammar::pointer()))
+            .map(|t| t.name)
+            .collect();
         assert_eq!(
-            with,
-            [
-                "add_node",
-                "set_node_config",
-                "set_node_field",
-                "connect_nodes"
-            ]
+            pointing,
+            ["set_node_config", "set_node_field", "connect_nodes"]
         );
+        for t in all().iter().filter(|t| t.grammar) {
+            // The tool pointed to is offered wherever the pointer is.
+            assert_eq!(t.tier, home.tier, "{}", t.name);
+        }
         for t in all().iter().filter(|t| !t.grammar) {
             let d = t.description();
             for needle in ["$ref", "$param", "case_", "no_match"] {
@@ -488,6 +502,7 @@ mod tests {
                 "remove_node",
                 "disconnect_edge",
                 "set_bounds",
+                "undo_change",
                 "unfreeze_plan",
                 "submit_plan"
             ]
@@ -507,6 +522,24 @@ mod tests {
             assert!(find(Selection::All, name).unwrap().read_only, "{name}");
         }
         assert_eq!(all().iter().filter(|t| t.read_only).count(), 10);
+        // A repeat makes another plan, or takes back one more change.
+        let once: Vec<&str> = all()
+            .iter()
+            .filter(|t| !t.idempotent)
+            .map(|t| t.name)
+            .collect();
+        assert_eq!(
+            once,
+            [
+                "instantiate_plan",
+                "author_plan",
+                "create_plan",
+                "undo_change"
+            ]
+        );
+        for t in all().iter().filter(|t| t.read_only) {
+            assert!(t.idempotent && !t.destructive, "{}", t.name);
+        }
     }
 
     #[test]

@@ -30,25 +30,38 @@ pub(super) fn get_plan(f: &Forge, a: &Args) -> Result<Outcome> {
     )))
 }
 
+/// The `maxBytes` a call asked for, else `default`.
+fn budget_of(a: &Args, default: usize) -> Result<usize> {
+    crate::model::budget::requested(a.opt_u64("maxBytes"), default)
+        .map_err(|why| crate::model::error::Error::invalid(format!("`maxBytes`: {why}")))
+}
+
 pub(super) fn validate_plan(f: &Forge, a: &Args) -> Result<Outcome> {
     let plan = a.str("planId")?;
+    let budget = budget_of(a, crate::model::budget::FINDINGS)?;
     let t = f.validate(plan, &crate::forge::validate::Options::default())?;
     let p = f.load(plan)?;
     let report = &t.report;
-    let mut out = vec![
-        format!(
-            "Validation of {} (rev {}, {}): {}.",
-            p.plan_id,
-            p.revision(),
-            p.state(),
-            render::issues::counts(&report.counts())
-        ),
-        render::issues::list(&report.issues, &ToolVoice::about(&p.plan_id)),
-    ];
-    if let Some(s) = crate::model::issue::skipped_summary(&report.skipped) {
-        out.push(format!("Note: some checks were {s}."));
-    }
-    Ok(Outcome::text(out.join("\n")))
+    let head = format!(
+        "Validation of {} (rev {}, {}): {}.",
+        p.plan_id,
+        p.revision(),
+        p.state(),
+        render::issues::counts(&report.counts())
+    );
+    let note = crate::model::issue::skipped_summary(&report.skipped)
+        .map(|s| format!("\nNote: some checks were {s}."))
+        .unwrap_or_default();
+    let more = crate::model::remedy::Remedy::ValidateWithin {
+        max_bytes: (budget * 4).min(crate::model::budget::CEILING) as u64,
+    };
+    let list = render::issues::within(
+        &report.issues,
+        &ToolVoice::about(&p.plan_id),
+        budget.saturating_sub(head.len() + note.len() + 1),
+        &more,
+    );
+    Ok(Outcome::text(format!("{head}\n{list}{note}")))
 }
 
 pub(super) fn plan_status(f: &Forge, a: &Args) -> Result<Outcome> {
@@ -110,10 +123,12 @@ pub(super) fn plan_read(f: &Forge, a: &Args) -> Result<Outcome> {
             ));
         }
     };
+    let budget = budget_of(a, crate::model::budget::READ)?;
     let slice = f.read(a.str("planId")?, key)?;
     Ok(Outcome::text(render::read::text(
         &slice,
         &ToolVoice::about(&slice.plan_id),
+        budget,
     )))
 }
 

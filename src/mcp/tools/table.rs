@@ -13,6 +13,16 @@ fn plan_id() -> ParamSpec {
     )
 }
 
+/// `maxBytes`: a larger budget for the answer than `default`.
+fn max_bytes(default: usize) -> ParamSpec {
+    (
+        "maxBytes",
+        json!({"type": "integer", "minimum": 1024,
+            "description": format!("The most bytes the answer may have (default {default}, at most {}); what does not fit is counted and named", crate::model::budget::CEILING)}),
+        false,
+    )
+}
+
 fn node_id(what: &str) -> ParamSpec {
     (
         "nodeId",
@@ -140,7 +150,7 @@ pub(super) static TOOLS: &[Tool] = &[
                             "id": {"type": "string", "minLength": 1, "description": "Node id"},
                             "phase": {"type": ["string", "null"], "description": "Phase label (optional)"},
                             "kind": {"enum": kinds()},
-                            "definition": {"type": "object", "description": "The kind's fields (see the grammar)"}
+                            "definition": {"type": "object", "description": "The kind's fields (see the node grammar below)"}
                         },
                         "required": ["id", "kind", "definition"],
                         "additionalProperties": false
@@ -171,7 +181,7 @@ pub(super) static TOOLS: &[Tool] = &[
                         "type": "object",
                         "properties": {
                             "kind": {"enum": kinds()},
-                            "definition": {"type": "object", "description": "The kind's fields (see the grammar)"}
+                            "definition": {"type": "object", "description": "The kind's fields (see the node grammar in add_node)"}
                         },
                         "required": ["kind", "definition"],
                         "additionalProperties": false
@@ -328,6 +338,19 @@ pub(super) static TOOLS: &[Tool] = &[
         handler: super::authoring::set_bounds,
     },
     Tool {
+        name: "undo_change",
+        title: "Undo your latest change",
+        tier: Tier::Authoring,
+        summary: "Undo your latest change to an editable plan (the latest change made by this server's actor that is not undone yet) by appending its inverse as a new change: a node it added is removed, a node it removed comes back with every edge it lost, a changed field, phase, edge or bounds gets its earlier value. Whatever someone else changed again since stays as they left it, and the echo says which. Call it again to walk further back; the log keeps both the change and its undo. Returns the echo.",
+        grammar: false,
+        read_only: false,
+        destructive: true,
+        idempotent: false,
+        expect_revision: true,
+        params: || vec![plan_id()],
+        handler: super::authoring::undo_change,
+    },
+    Tool {
         name: "clone_plan",
         title: "Copy a plan into a new editable one",
         tier: Tier::Authoring,
@@ -384,13 +407,13 @@ pub(super) static TOOLS: &[Tool] = &[
         name: "validate_plan",
         title: "List every finding",
         tier: Tier::Authoring,
-        summary: "Run every check on a plan and list every issue (blocking issues prevent freeze). Changes nothing; freeze_plan runs the same checks.",
+        summary: "Run every check on a plan and list its issues, grouped by cause (one line for a fact that shows as many findings), blocking first (blocking issues prevent freeze). Changes nothing; freeze_plan runs the same checks.",
         grammar: false,
         read_only: true,
         destructive: false,
         idempotent: true,
         expect_revision: false,
-        params: || vec![plan_id()],
+        params: || vec![plan_id(), max_bytes(crate::model::budget::FINDINGS)],
         handler: super::reading::validate_plan,
     },
     Tool {
@@ -555,6 +578,7 @@ pub(super) static TOOLS: &[Tool] = &[
                     json!({"type": "string", "minLength": 1, "description": "A node id"}),
                     false,
                 ),
+                max_bytes(crate::model::budget::READ),
             ]
         },
         handler: super::reading::plan_read,
