@@ -1034,3 +1034,72 @@ fn output_grows_linearly_when_every_code_fires_thousands_of_times() {
         assert!(t2 * 10 <= t1 * 22, "{name}: text {t1} → {t2} bytes");
     }
 }
+
+/// start → c1 → … → c40, with `c10` missing: c11 … c40 cannot be reached.
+fn broken_chain() -> Value {
+    let mut nodes = vec![json!({"id": "start", "kind": "entry", "definition": {"input": []}})];
+    let mut edges = Vec::new();
+    let mut prev = "start".to_string();
+    for i in 1..=40 {
+        let id = format!("c{i}");
+        if i != 10 {
+            nodes.push(call(&id, "tickets_get"));
+            edges.push(json!({"id": format!("e{i}"), "from": prev, "to": id, "handle": "always"}));
+        }
+        prev = id;
+    }
+    json!({"formatVersion": 1, "planId": "plan-chain", "nodes": nodes, "edges": edges})
+}
+
+// Findings that follow from one break are one group in prose, and every
+// one of them is still in JSON and SARIF, naming the finding it follows
+// from.
+#[test]
+fn findings_that_follow_from_one_break_are_one_group() {
+    let env = Env::empty();
+    env.write("registry.yaml", REGISTRY);
+    env.write("chain.json", &pretty(&broken_chain()));
+    let j = invalid(&env, "chain.json", "json").json();
+    let issues = j["targets"][0]["issues"]
+        .as_array()
+        .or_else(|| j["issues"].as_array())
+        .unwrap_or_else(|| panic!("{j}"))
+        .clone();
+    let unreachable: Vec<&Value> = issues
+        .iter()
+        .filter(|i| i["code"] == "unreachable_node")
+        .collect();
+    // `c11` … `c40`, plus `e10`'s dangling end is not a node: 30 nodes.
+    assert_eq!(unreachable.len(), 30, "every finding keeps its identity");
+    let head: Vec<&&Value> = unreachable.iter().filter(|i| i.get("cause").is_none()).collect();
+    assert_eq!(head.len(), 1, "one head: {head:?}");
+    assert_eq!(head[0]["nodeId"], "c11");
+    let message = head[0]["message"].as_str().unwrap();
+    assert!(
+        message.starts_with("30 nodes cannot be reached") && message.contains("`c11`"),
+        "{message}"
+    );
+    for i in unreachable.iter().filter(|i| i["nodeId"] != "c11") {
+        assert_eq!(i["cause"], json!({"code": "unreachable_node", "nodeId": "c11"}), "{i}");
+    }
+    let calls: Vec<&Value> = issues.iter().filter(|i| i["code"] == "unreachable_call").collect();
+    assert_eq!(calls.len(), 30);
+    assert!(calls.iter().all(|c| c["cause"]["code"] == "unreachable_node"), "{calls:?}");
+    // SARIF keeps every result, with the cause in its properties.
+    let sarif = invalid(&env, "chain.json", "sarif").json();
+    let results = sarif["runs"][0]["results"].as_array().unwrap();
+    let caused = results
+        .iter()
+        .filter(|r| r["properties"]["cause"]["ruleId"] == "unreachable_node")
+        .count();
+    assert_eq!(caused, 29 + 30, "{caused}");
+    // Text draws one diagnostic for the group, which counts what follows.
+    let text = invalid(&env, "chain.json", "text");
+    assert_eq!(text.stderr.matches("[unreachable_node]").count(), 1, "{}", text.stderr);
+    assert_eq!(text.stderr.matches("[unreachable_call]").count(), 0, "{}", text.stderr);
+    assert!(
+        text.stderr.contains("and 59 more finding(s) follow from it: 29 unreachable_node, 30 unreachable_call"),
+        "{}",
+        text.stderr
+    );
+}

@@ -5,7 +5,7 @@
 //! interface.
 
 /// A finding in its JSON form.
-pub(crate) use crate::wire::findings::issue_json;
+pub(crate) use crate::wire::findings::{cause_json, issue_json};
 /// A finding's or an error's fixes as `fix` and `alternatives` keys.
 pub(crate) use crate::wire::remedy::insert_fixes;
 

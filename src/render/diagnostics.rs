@@ -382,6 +382,9 @@ pub(crate) fn json(v: &Validation) -> Value {
             });
             if let Value::Object(m) = &mut issue {
                 crate::forge::present::insert_fixes(m, &i.fixes);
+                if let Some(c) = &i.cause {
+                    m.insert("cause".into(), crate::forge::present::cause_json(c));
+                }
             }
             issues.push(issue);
         }

@@ -132,6 +132,11 @@ pub(crate) fn sarif(v: &Validation) -> Value {
             if let Some(ix) = index_of(i.code.name) {
                 result["ruleIndex"] = json!(ix);
             }
+            if let Some(c) = &i.cause {
+                // The finding this one follows from (issue 13's groups).
+                result["properties"]["cause"] =
+                    json!({"ruleId": c.code.name, "nodeId": c.node_id, "edgeId": c.edge_id});
+            }
             results.push(result);
         }
         if t.omitted > 0 {

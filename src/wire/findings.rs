@@ -28,7 +28,7 @@ pub(crate) fn issue_json(i: &Issue) -> Value {
 }
 
 /// `{code, nodeId?, edgeId?}`: the finding another one follows from.
-fn cause_json(c: &Cause) -> Value {
+pub(crate) fn cause_json(c: &Cause) -> Value {
     let mut m = serde_json::Map::new();
     m.insert("code".into(), c.code.name.into());
     if let Some(n) = &c.node_id {
