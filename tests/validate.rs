@@ -1071,7 +1071,10 @@ fn findings_that_follow_from_one_break_are_one_group() {
         .collect();
     // `c11` … `c40`, plus `e10`'s dangling end is not a node: 30 nodes.
     assert_eq!(unreachable.len(), 30, "every finding keeps its identity");
-    let head: Vec<&&Value> = unreachable.iter().filter(|i| i.get("cause").is_none()).collect();
+    let head: Vec<&&Value> = unreachable
+        .iter()
+        .filter(|i| i.get("cause").is_none())
+        .collect();
     assert_eq!(head.len(), 1, "one head: {head:?}");
     assert_eq!(head[0]["nodeId"], "c11");
     let message = head[0]["message"].as_str().unwrap();
@@ -1080,11 +1083,23 @@ fn findings_that_follow_from_one_break_are_one_group() {
         "{message}"
     );
     for i in unreachable.iter().filter(|i| i["nodeId"] != "c11") {
-        assert_eq!(i["cause"], json!({"code": "unreachable_node", "nodeId": "c11"}), "{i}");
+        assert_eq!(
+            i["cause"],
+            json!({"code": "unreachable_node", "nodeId": "c11"}),
+            "{i}"
+        );
     }
-    let calls: Vec<&Value> = issues.iter().filter(|i| i["code"] == "unreachable_call").collect();
+    let calls: Vec<&Value> = issues
+        .iter()
+        .filter(|i| i["code"] == "unreachable_call")
+        .collect();
     assert_eq!(calls.len(), 30);
-    assert!(calls.iter().all(|c| c["cause"]["code"] == "unreachable_node"), "{calls:?}");
+    assert!(
+        calls
+            .iter()
+            .all(|c| c["cause"]["code"] == "unreachable_node"),
+        "{calls:?}"
+    );
     // SARIF keeps every result, with the cause in its properties.
     let sarif = invalid(&env, "chain.json", "sarif").json();
     let results = sarif["runs"][0]["results"].as_array().unwrap();
@@ -1095,10 +1110,22 @@ fn findings_that_follow_from_one_break_are_one_group() {
     assert_eq!(caused, 29 + 30, "{caused}");
     // Text draws one diagnostic for the group, which counts what follows.
     let text = invalid(&env, "chain.json", "text");
-    assert_eq!(text.stderr.matches("[unreachable_node]").count(), 1, "{}", text.stderr);
-    assert_eq!(text.stderr.matches("[unreachable_call]").count(), 0, "{}", text.stderr);
+    assert_eq!(
+        text.stderr.matches("[unreachable_node]").count(),
+        1,
+        "{}",
+        text.stderr
+    );
+    assert_eq!(
+        text.stderr.matches("[unreachable_call]").count(),
+        0,
+        "{}",
+        text.stderr
+    );
     assert!(
-        text.stderr.contains("and 59 more finding(s) follow from it: 29 unreachable_node, 30 unreachable_call"),
+        text.stderr.contains(
+            "and 59 more finding(s) follow from it: 29 unreachable_node, 30 unreachable_call"
+        ),
         "{}",
         text.stderr
     );
