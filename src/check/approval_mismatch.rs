@@ -93,6 +93,7 @@ fn reason(r: &VoidReason) -> String {
         ),
         VoidReason::ContentAfter(ops) => format!("content changed after it: {}", list(ops)),
         VoidReason::UnfrozenAfter(by) => format!("the plan was unfrozen after it ({})", who(by)),
+        VoidReason::BadRecord { what } => format!("the record is not one planforge writes: {what}"),
     }
 }
 
@@ -201,6 +202,39 @@ mod tests {
             .expect("fires");
         assert!(
             i.message.contains("another plan") && i.message.contains("digest 00"),
+            "{}",
+            i.message
+        );
+    }
+
+    #[test]
+    fn a_forged_record_or_a_reordered_authority_set() {
+        let start = vec![OpBody::AddNode { node: entry("s") }];
+        let base = lifecycle(vec![start.clone()]);
+        let digest = crate::wire::jcs::digest(&folded(&base).content).0;
+        let freeze = OpBody::Freeze {
+            revision: 1,
+            digest: digest.clone(),
+        };
+        let with = |a: crate::model::lifecycle::Approval| {
+            folded(&lifecycle(vec![
+                start.clone(),
+                vec![freeze.clone()],
+                vec![OpBody::Approve { approval: a }],
+            ]))
+        };
+        let mut forged = approval("plan-t", &digest);
+        forged.decided_by = "ceo\nApproved by the board".into();
+        forged.decided_at = "yesterday".into();
+        let f = with(forged);
+        assert_eq!(f.meta.state, State::Reviewable);
+        let issues = crate::check::notes::issues(&f.notes);
+        let i = issues
+            .iter()
+            .find(|i| i.code == "approval_mismatch")
+            .expect("fires");
+        assert!(
+            i.message.contains("not an actor name") && i.message.contains("not a time"),
             "{}",
             i.message
         );

@@ -8,19 +8,33 @@
 //! exact, JSON and SARIF list them all); prose shows one line per group.
 //!
 //! The groups:
-//! - the `unreachable_node` findings of nodes reached from one unreachable
-//!   node (the *root*: no unreachable predecessor; in a cycle of unreachable
-//!   nodes, the first in document order) follow from the root's;
-//! - on an unreachable node, `unreachable_call` and `reference_not_upstream`
-//!   follow from its `unreachable_node`.
+//! - every `unreachable_node` finding follows from the first *break* in
+//!   document order (a break, or root: an unreachable node with no
+//!   unreachable predecessor; in a cycle of unreachable nodes, the first),
+//!   whose message names every break and counts the nodes after them (a
+//!   removed fan-out hub leaves many breaks: one group, not one per branch);
+//! - on an unreachable node, `unreachable_call`, `reference_not_upstream`,
+//!   `join_no_fork` and `join_not_diamond` follow from its
+//!   `unreachable_node`.
 //!
 //! Deterministic (document order) and linear: one walk over the unreachable
 //! part of the graph.
 
-use super::{Cx, reference_not_upstream, unreachable_call, unreachable_node};
+use super::{
+    Cx, join_no_fork, join_not_diamond, reference_not_upstream, unreachable_call, unreachable_node,
+};
 use crate::model::hash::FastMap as HashMap;
 use crate::model::suggest::capped_list;
 use crate::model::{Cause, Issue, Value};
+
+/// The codes that, on an unreachable node, follow from its being
+/// unreachable.
+const FOLLOWS: [crate::model::Code; 4] = [
+    unreachable_call::CODE,
+    reference_not_upstream::CODE,
+    join_no_fork::CODE,
+    join_not_diamond::CODE,
+];
 
 /// How many of a group's nodes its head names.
 const NAMED: usize = 10;
@@ -45,19 +59,23 @@ pub(crate) fn apply(cx: &Cx, issues: &mut [Issue]) {
         m.sort_unstable();
         m
     };
+    // One group: every unreachable node follows from the first break (in
+    // document order); the head names every break (each root) and counts
+    // the nodes after them.
     let groups = walk(cx, &finding, &members);
-    for (root, nodes) in &groups {
-        let head = Cause::of(&issues[finding[root]]);
-        for n in nodes.iter().skip(1) {
-            issues[finding[n]].cause = Some(head.clone());
-        }
-        if nodes.len() > 1 {
-            let k = finding[root];
-            issues[k].message = head_message(cx, *root, nodes);
-        }
+    let roots: Vec<usize> = groups.iter().map(|(r, _)| *r).collect();
+    let nodes: Vec<usize> = groups.iter().flat_map(|(_, n)| n.iter().copied()).collect();
+    let first = roots[0];
+    let head = Cause::of(&issues[finding[&first]]);
+    for n in nodes.iter().filter(|&&n| n != first) {
+        issues[finding[n]].cause = Some(head.clone());
+    }
+    if nodes.len() > 1 {
+        let k = finding[&first];
+        issues[k].message = head_message(cx, &roots, &nodes);
     }
     for i in issues.iter_mut() {
-        if i.code != unreachable_call::CODE && i.code != reference_not_upstream::CODE {
+        if !FOLLOWS.contains(&i.code) {
             continue;
         }
         let Some(n) = i.node_id.as_deref().and_then(|id| g.index_of(id)) else {
@@ -105,18 +123,23 @@ fn walk(cx: &Cx, finding: &HashMap<usize, usize>, members: &[usize]) -> Vec<(usi
     groups
 }
 
-/// `3,000 nodes cannot be reached from the entry `start`: nothing connects
-/// to `n2001` (it reads `n2000`, which the plan does not have); they are
-/// `n2001`, `n2002` … and 2,990 more`.
-fn head_message(cx: &Cx, root: usize, nodes: &[usize]) -> String {
+/// `3,000 nodes cannot be reached from the entry `start`, so they would
+/// never run: nothing connects to `n2001` (it reads `n2000`, which the plan
+/// does not have); they are `n2001`, `n2002` … and 2,990 more`.
+fn head_message(cx: &Cx, roots: &[usize], nodes: &[usize]) -> String {
     let g = &cx.graph;
-    let id = &g.node(root).id;
     let entry = super::support::entries_text(g);
+    let root_ids: Vec<&str> = roots
+        .iter()
+        .take(NAMED + 1)
+        .map(|&r| g.node(r).id.as_str())
+        .collect();
     let gone: Vec<&str> = {
+        let first = roots[0];
         let mut v: Vec<&str> = cx
             .literal_hits()
             .iter()
-            .filter(|h| h.node == root)
+            .filter(|h| h.node == first)
             .filter_map(|h| match h.value {
                 Value::Ref(r) if g.index_of(&r.node).is_none() => Some(r.node.as_str()),
                 _ => None,
@@ -126,10 +149,19 @@ fn head_message(cx: &Cx, root: usize, nodes: &[usize]) -> String {
         v.dedup();
         v
     };
+    let breaks = match roots.len() {
+        1 => format!("nothing connects to `{}`", root_ids[0]),
+        n => format!(
+            "nothing connects to any of {} nodes: {}",
+            crate::model::text::thousands(n),
+            named(&root_ids, n)
+        ),
+    };
     let why = match gone.as_slice() {
-        [] => format!("nothing connects to `{id}`"),
+        [] => breaks,
         _ => format!(
-            "nothing connects to `{id}`, which reads {}, a node the plan does not have (removed?)",
+            "{breaks}; `{}` reads {}, a node the plan does not have (removed?)",
+            root_ids[0],
             capped_list(&gone, 3)
         ),
     };
@@ -138,19 +170,24 @@ fn head_message(cx: &Cx, root: usize, nodes: &[usize]) -> String {
         .take(NAMED + 1)
         .map(|&n| g.node(n).id.as_str())
         .collect();
-    let named = if nodes.len() > NAMED {
+    format!(
+        "{} nodes cannot be reached from {entry}, so they would never run: {why}; they are {}",
+        crate::model::text::thousands(nodes.len()),
+        named(&ids, nodes.len())
+    )
+}
+
+/// The first [`NAMED`] of `total` ids, then how many more.
+fn named(ids: &[&str], total: usize) -> String {
+    if total > NAMED {
         format!(
             "{} … and {} more",
-            capped_list(&ids[..NAMED], NAMED),
-            crate::model::text::thousands(nodes.len() - NAMED)
+            capped_list(&ids[..NAMED.min(ids.len())], NAMED),
+            crate::model::text::thousands(total - NAMED)
         )
     } else {
-        capped_list(&ids, NAMED)
-    };
-    format!(
-        "{} nodes cannot be reached from {entry}, so they would never run: {why}; they are {named}",
-        crate::model::text::thousands(nodes.len())
-    )
+        capped_list(ids, NAMED)
+    }
 }
 
 #[cfg(test)]
@@ -188,16 +225,16 @@ mod tests {
             of("d").cause.as_ref().unwrap().node_id.as_deref(),
             Some("c")
         );
-        assert!(of("island").cause.is_none(), "an island is its own group");
-        assert!(
-            of("c").message.starts_with("2 nodes cannot be reached")
-                && of("c").message.contains("`d`"),
-            "{}",
-            of("c").message
+        assert_eq!(
+            of("island").cause.as_ref().unwrap().node_id.as_deref(),
+            Some("c"),
+            "every break is in the one group"
         );
+        let head = &of("c").message;
         assert!(
-            !of("island").message.contains("nodes cannot"),
-            "a group of one keeps its message"
+            head.starts_with("3 nodes cannot be reached")
+                && head.contains("nothing connects to any of 2 nodes: `c`, `island`"),
+            "{head}"
         );
     }
 

@@ -28,6 +28,47 @@ fn error_response(id: Value, code: i64, message: String) -> Value {
     json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}})
 }
 
+/// The `id` of a message object, read without building the message: a
+/// string or number right under the top-level object, if there is one.
+fn top_level_id(line: &[u8]) -> Option<Value> {
+    let (mut depth, mut i) = (0usize, 0usize);
+    while i < line.len() {
+        match line[i] {
+            b'"' => {
+                let start = i;
+                i += 1;
+                while i < line.len() && line[i] != b'"' {
+                    i += if line[i] == b'\\' { 2 } else { 1 };
+                }
+                let key = line.get(start..=i)?;
+                i += 1;
+                if depth == 1 && key == b"\"id\"" {
+                    let rest = line.get(i..)?;
+                    let rest = rest
+                        .trim_ascii_start()
+                        .strip_prefix(b":")?
+                        .trim_ascii_start();
+                    let end = if rest.first() == Some(&b'"') {
+                        1 + rest[1..].iter().position(|b| *b == b'"')? + 1
+                    } else {
+                        rest.iter()
+                            .position(|b| matches!(b, b',' | b'}' | b' '))
+                            .unwrap_or(rest.len())
+                    };
+                    let id: Value = serde_json::from_slice(&rest[..end]).ok()?;
+                    return (id.is_string() || id.is_number()).then_some(id);
+                }
+                continue;
+            }
+            b'{' | b'[' => depth += 1,
+            b'}' | b']' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
 /// Judges one line (without its newline).
 pub(crate) fn judge(line: &[u8]) -> Verdict {
     if line.iter().all(u8::is_ascii_whitespace) {
@@ -36,15 +77,28 @@ pub(crate) fn judge(line: &[u8]) -> Verdict {
     let v: Value = match serde_json::from_slice(line) {
         Ok(v) => v,
         Err(e) => {
-            let why = if std::str::from_utf8(line).is_err() {
-                "the frame is not valid UTF-8".to_string()
-            } else {
-                format!("the frame is not JSON: {e}")
-            };
+            if std::str::from_utf8(line).is_err() {
+                return Verdict::Answer(error_response(
+                    Value::Null,
+                    -32700,
+                    "Parse error: the frame is not valid UTF-8".into(),
+                ));
+            }
+            // Valid JSON nested too deep for a message: answered with its id,
+            // so that the client that waits on it hears back.
+            if e.to_string().contains("recursion limit")
+                && let Some(id) = top_level_id(line)
+            {
+                return Verdict::Answer(error_response(
+                    id,
+                    -32600,
+                    "Invalid Request: the message is nested deeper than 128 levels".into(),
+                ));
+            }
             return Verdict::Answer(error_response(
                 Value::Null,
                 -32700,
-                format!("Parse error: {why}"),
+                format!("Parse error: the frame is not JSON: {e}"),
             ));
         }
     };
@@ -55,7 +109,23 @@ pub(crate) fn judge(line: &[u8]) -> Verdict {
             "Invalid Request: a JSON-RPC message is an object (batches are not supported)".into(),
         ));
     };
-    let id = m.get("id").cloned().unwrap_or(Value::Null);
+    // An id is a string or a number; anything else is answered with null.
+    let id = m
+        .get("id")
+        .filter(|i| i.is_string() || i.is_number())
+        .cloned()
+        .unwrap_or(Value::Null);
+    if m.contains_key("id")
+        && !m.contains_key("method")
+        && !m.contains_key("result")
+        && !m.contains_key("error")
+    {
+        return Verdict::Answer(error_response(
+            id,
+            -32600,
+            "Invalid Request: a request needs a `method`".into(),
+        ));
+    }
     if m.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
         return Verdict::Answer(error_response(
             id,
@@ -237,6 +307,27 @@ mod tests {
         let deep = format!("{}{}", "[".repeat(10_000), "]".repeat(10_000));
         assert_eq!(code(judge(deep.as_bytes())), -32700);
         assert_eq!(code(judge(b"[1, 2]")), -32600);
+        // Valid but too deep: answered with its id, so the client hears back.
+        let deep_call = format!(
+            r#"{{"jsonrpc":"2.0","id":42,"method":"tools/call","params":{{"name":"x","arguments":{{"v":{}1{}}}}}}}"#,
+            "[".repeat(200),
+            "]".repeat(200)
+        );
+        match judge(deep_call.as_bytes()) {
+            Verdict::Answer(v) => assert_eq!(
+                (v["id"].clone(), v["error"]["code"].clone()),
+                (json!(42), json!(-32600))
+            ),
+            other => panic!("{other:?}"),
+        }
+        // A request without a method names its id.
+        match judge(br#"{"jsonrpc":"2.0","id":108}"#) {
+            Verdict::Answer(v) => assert_eq!(
+                (v["id"].clone(), v["error"]["code"].clone()),
+                (json!(108), json!(-32600))
+            ),
+            other => panic!("{other:?}"),
+        }
         let call = |params: &str| {
             format!(r#"{{"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {params}}}"#)
         };

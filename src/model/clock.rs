@@ -53,3 +53,47 @@ mod tests {
         assert_eq!(rfc3339(1_796_046_586), "2026-11-30T13:49:46Z");
     }
 }
+
+/// Whether `s` is an RFC 3339 UTC time as planforge writes them
+/// (`2026-12-01T14:18:35Z`, optionally with fractional seconds).
+pub fn is_rfc3339(s: &str) -> bool {
+    let b = s.as_bytes();
+    let digits =
+        |r: std::ops::Range<usize>| b.get(r).is_some_and(|d| d.iter().all(u8::is_ascii_digit));
+    let at = |i: usize, c: u8| b.get(i) == Some(&c);
+    let head = digits(0..4)
+        && at(4, b'-')
+        && digits(5..7)
+        && at(7, b'-')
+        && digits(8..10)
+        && at(10, b'T')
+        && digits(11..13)
+        && at(13, b':')
+        && digits(14..16)
+        && at(16, b':')
+        && digits(17..19);
+    let tail = match b.get(19) {
+        Some(b'Z') => b.len() == 20,
+        Some(b'.') => b.len() > 21 && b.last() == Some(&b'Z') && digits(20..b.len() - 1),
+        _ => false,
+    };
+    head && tail
+}
+
+#[cfg(test)]
+mod rfc3339_tests {
+    #[test]
+    fn only_utc_times_as_written_pass() {
+        assert!(super::is_rfc3339("2026-12-01T14:18:35Z"));
+        assert!(super::is_rfc3339("2026-12-01T14:18:35.123Z"));
+        for bad in [
+            "yesterday",
+            "",
+            "2026-12-01",
+            "2026-12-01T14:18:35",
+            "2026-12-01T14:18:35Z\n",
+        ] {
+            assert!(!super::is_rfc3339(bad), "{bad}");
+        }
+    }
+}

@@ -95,6 +95,9 @@ pub enum VoidReason {
     ContentAfter(OpRefs),
     /// The plan was unfrozen after it was approved.
     UnfrozenAfter(OpRef),
+    /// The record itself is not one planforge writes: who decided is not
+    /// an actor name, or when is not a time.
+    BadRecord { what: String },
 }
 
 /// Why a freeze does not hold.

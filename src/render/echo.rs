@@ -14,7 +14,7 @@ const MAX_MESSAGE: usize = 200;
 /// the node, which gets what is left.
 const NEIGHBOURS_SHARE: usize = 260;
 const NODE_KEEP: usize = 300;
-const DETAILS_SHARE: usize = 300;
+const DETAILS_SHARE: usize = 420;
 /// A single line of the echo is cut to this many bytes.
 const MAX_LINE: usize = 200;
 
@@ -137,6 +137,24 @@ fn issue_lines(e: &Echo, v: &dyn Voice, room: usize) -> Vec<String> {
     fit.lines
 }
 
+/// The issues near the change as counts by code, and where to read them.
+fn issue_counts(e: &Echo, v: &dyn Voice) -> Vec<String> {
+    if e.issues.is_empty() {
+        return Vec::new();
+    }
+    let all: Vec<&crate::model::Issue> = e.issues.iter().collect();
+    let more = if e.more_issues > 0 { " and others" } else { "" };
+    vec![crate::model::text::cut(
+        &format!(
+            "Issues near this change ({}): {}{more} ({} lists them with their fixes)",
+            e.issues.len() + e.more_issues,
+            super::issues::code_counts(&all),
+            v.say(&Remedy::Validate)
+        ),
+        ISSUE_NOTE_ROOM + 120,
+    )]
+}
+
 /// The echoed node's lines within `room`, then how to read the rest.
 fn node_lines(e: &Echo, v: &dyn Voice, room: usize) -> Vec<String> {
     let Some(n) = &e.node else {
@@ -183,6 +201,30 @@ fn node_lines(e: &Echo, v: &dyn Voice, room: usize) -> Vec<String> {
 /// The echo as prose, within [`budget::ECHO`](crate::model::budget::ECHO)
 /// bytes whatever the node holds.
 pub(crate) fn text(e: &Echo, v: &dyn Voice) -> String {
+    // Long ids can make even the first issue's fix (never cut) crowd the
+    // budget: then the node, the neighbours and the issue lines give way,
+    // in that order, to counts and a pointer.
+    let mut out = String::new();
+    for level in [Level::Full, Level::NoNode, Level::Counts] {
+        out = compose(e, v, level);
+        if out.len() <= crate::model::budget::ECHO {
+            break;
+        }
+    }
+    out
+}
+
+/// How much of the echo is drawn.
+#[derive(Clone, Copy, PartialEq)]
+enum Level {
+    Full,
+    /// The node's lines and the neighbours left out.
+    NoNode,
+    /// The issues only counted, by code.
+    Counts,
+}
+
+fn compose(e: &Echo, v: &dyn Voice, level: Level) -> String {
     let head = crate::model::text::cut(
         &format!("Plan {} (rev {}) — {}.", e.plan_id, e.revision, e.changed),
         MAX_LINE,
@@ -194,7 +236,7 @@ pub(crate) fn text(e: &Echo, v: &dyn Voice) -> String {
     );
     let mut left = crate::model::budget::ECHO.saturating_sub(head.len() + tail.len() + 4);
     let mut around = Vec::new();
-    if e.node.is_some() {
+    if e.node.is_some() && level == Level::Full {
         let share = left.min(NEIGHBOURS_SHARE) / 2;
         around.push(neighbours(
             "Predecessors",
@@ -224,9 +266,15 @@ pub(crate) fn text(e: &Echo, v: &dyn Voice) -> String {
     // The issues come before the rest of the node: they are what to do
     // next. The node keeps a few lines (what was written is known).
     let node_need: usize = node_lines(e, v, left).iter().map(|l| l.len() + 1).sum();
-    let issues = issue_lines(e, v, left.saturating_sub(node_need.min(NODE_KEEP)));
+    let issues = match level {
+        Level::Counts => issue_counts(e, v),
+        _ => issue_lines(e, v, left.saturating_sub(node_need.min(NODE_KEEP))),
+    };
     left = left.saturating_sub(issues.iter().map(|l| l.len() + 1).sum());
-    let node = node_lines(e, v, left);
+    let node = match level {
+        Level::Full => node_lines(e, v, left),
+        _ => Vec::new(),
+    };
     let mut out = vec![head];
     if !node.is_empty() {
         out.push(String::new());

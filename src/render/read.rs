@@ -158,8 +158,12 @@ fn not_shown(s: &Slice, shown: usize, v: &dyn Voice, room: usize) -> String {
         "Not shown in full ({} node(s); read each by its id, as in {how}):",
         rest.len()
     );
+    // Every id when they all fit; else as many as fit with room for the
+    // closing words.
+    let all: usize = rest.iter().map(|n| n.id.len() + 4).sum();
+    let fits_all = line.len() + all <= room.max(200);
     for (k, n) in rest.iter().enumerate() {
-        if line.len() + n.id.len() + 4 + 60 > room.max(200) {
+        if !fits_all && line.len() + n.id.len() + 4 + 90 > room.max(200) {
             line.push_str(&format!(
                 " … and {} more, in the outline (the slice is larger than one read)",
                 rest.len() - k

@@ -16,8 +16,11 @@ pub(crate) fn status_text(s: &Status) -> String {
         p.revision(),
         p.digest
     )];
+    // A label or a name from a merged or edited log can hold any text:
+    // shown escaped, so that it cannot print lines of its own.
+    let esc = |t: &str| crate::model::ids::escape_controls(t).into_owned();
     if let Some(l) = &p.meta.label {
-        out.push(format!("Label: {l}"));
+        out.push(format!("Label: {}", esc(l)));
     }
     if let Some(r) = &p.meta.request {
         out.push("Request (verbatim):".into());
@@ -40,8 +43,8 @@ pub(crate) fn status_text(s: &Status) -> String {
     if let Some(a) = &p.meta.approval {
         out.push(format!(
             "Approved by {} at {} ({} authority claim(s)).",
-            a.decided_by,
-            a.decided_at,
+            esc(&a.decided_by),
+            esc(&a.decided_at),
             a.authority_set.len()
         ));
     }
@@ -120,7 +123,7 @@ pub(crate) fn list_text(plans: &[Summary], v: &dyn Voice) -> String {
                 p.plan_id,
                 state.as_str(),
                 rev,
-                p.label.as_deref().unwrap_or(""),
+                crate::model::ids::escape_controls(p.label.as_deref().unwrap_or("")),
                 w = w
             )
             .trim_end()

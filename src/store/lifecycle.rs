@@ -207,6 +207,17 @@ impl Machine {
     }
 
     fn approve(&mut self, op: &Op, approval: &Approval, plan_id: &str, here: Here) {
+        let same_claims = |a: &[AuthorityClaim], b: &[AuthorityClaim]| {
+            // A set: order and repeats do not matter.
+            let key = |c: &AuthorityClaim| (c.capability.clone(), c.scope.clone(), c.verb.as_str());
+            let mut x: Vec<_> = a.iter().map(key).collect();
+            let mut y: Vec<_> = b.iter().map(key).collect();
+            x.sort();
+            x.dedup();
+            y.sort();
+            y.dedup();
+            x == y
+        };
         let mut reasons = Vec::new();
         if self.meta.state != State::Reviewable {
             reasons.push(VoidReason::NotReviewable {
@@ -224,7 +235,19 @@ impl Machine {
                 actual: here.digest,
             });
         }
-        if approval.authority_set != here.authority {
+        if !crate::model::ids::is_valid_actor(&approval.decided_by) {
+            reasons.push(VoidReason::BadRecord {
+                what:
+                    "who decided is not an actor name (1–64 letters, digits, `_`, `.`, `@` or `-`)"
+                        .into(),
+            });
+        }
+        if !crate::model::clock::is_rfc3339(&approval.decided_at) {
+            reasons.push(VoidReason::BadRecord {
+                what: "when it was decided is not a time (RFC 3339, UTC)".into(),
+            });
+        }
+        if !same_claims(&approval.authority_set, &here.authority) {
             reasons.push(VoidReason::AuthorityDiffers {
                 approved: approval.authority_set.clone(),
                 requested: here.authority,
