@@ -7,11 +7,12 @@ use crate::model::remedy::Remedy;
 
 declare_check! {
     /// ## What it finds
-    /// Two different nodes added under the same id in one change: a plan
-    /// document (being checked or imported) or a template that lists the id
-    /// twice. The fold keeps the later node, so the earlier one is gone.
-    /// Replacing a node on purpose (adding it again in a later change) is not
-    /// this.
+    /// Two different nodes added under the same id: in one change (a plan
+    /// document being checked or imported, or a template, that lists the id
+    /// twice), or in two changes that did not see each other (two clones of
+    /// the store each added the id, then merged). The fold keeps the later
+    /// node, so the other one is gone. Replacing a node on purpose
+    /// (a `replace_node` op, which replacing a node writes) is not this.
     ///
     /// ## Why it matters
     /// Node ids are how edges, references and people name a node. With two
@@ -47,7 +48,7 @@ pub(crate) fn issue(id: &str, lost: &NodeSketch, kept: &NodeSketch) -> Issue {
     Issue::new(
         CODE,
         format!(
-            "two nodes share the id `{id}` in one change ({both}); the later one was kept and the earlier one is lost. Node ids identify nodes"
+            "two nodes were added under the id `{id}` ({both}), in one change or in two that did not see each other (a merge); the later one was kept and the other is lost. Node ids identify nodes"
         ),
     )
     .node(id.to_string())
@@ -67,6 +68,36 @@ mod tests {
 
     fn add(node: crate::model::Node) -> OpBody {
         OpBody::AddNode { node }
+    }
+
+    #[test]
+    fn fires_on_two_clones_adding_one_id_but_not_on_a_replace() {
+        let first = crate::store::transaction("alice", "plan-t", 0, vec![add(step("review"))]);
+        let second = crate::store::transaction("bob", "plan-t", 1, vec![add(join("review"))]);
+        let merged: Vec<_> = first.iter().chain(&second).cloned().collect();
+        let f = crate::store::fold::fold("plan-t", &merged);
+        let issues = crate::check::notes::issues(&f.notes);
+        assert!(
+            issues.iter().any(|i| i.code == "duplicate_node_id"),
+            "{issues:?}"
+        );
+        // Near miss: the second change says it replaces the node.
+        let replace = crate::store::transaction(
+            "bob",
+            "plan-t",
+            1,
+            vec![OpBody::ReplaceNode {
+                node: join("review"),
+            }],
+        );
+        let merged: Vec<_> = first.iter().chain(&replace).cloned().collect();
+        let f = crate::store::fold::fold("plan-t", &merged);
+        let issues = crate::check::notes::issues(&f.notes);
+        assert!(
+            !issues.iter().any(|i| i.code == "duplicate_node_id"),
+            "{issues:?}"
+        );
+        assert_eq!(f.content.nodes[0].kind, crate::model::NodeKind::Join);
     }
 
     #[test]
@@ -96,7 +127,9 @@ mod tests {
             "t",
             "plan-t",
             1,
-            vec![add(join("fetch"))],
+            vec![OpBody::ReplaceNode {
+                node: join("fetch"),
+            }],
         ));
         let f = crate::store::fold::fold("plan-t", &ops);
         assert!(

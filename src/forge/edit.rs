@@ -186,7 +186,11 @@ impl Forge {
                 }
                 replaced = true;
             }
-            Ok(vec![OpBody::AddNode { node }])
+            Ok(vec![if replaced {
+                OpBody::ReplaceNode { node }
+            } else {
+                OpBody::AddNode { node }
+            }])
         })?;
         let changed = if same {
             format!("{kind} node `{id}` is already exactly this; nothing changed")

@@ -26,6 +26,12 @@ pub enum OpBody {
     AddNode {
         node: Node,
     },
+    /// A node put in place of the one under its id (`add-node --replace`):
+    /// an add of an id that exists is a replace only when it says so, so
+    /// that two clones adding one id is found (`duplicate_node_id`).
+    ReplaceNode {
+        node: Node,
+    },
     RemoveNode {
         node_id: String,
         incident_edge_ids: Vec<String>,
@@ -82,6 +88,7 @@ impl OpBody {
     pub fn kind(&self) -> &'static str {
         match self {
             OpBody::AddNode { .. } => "add_node",
+            OpBody::ReplaceNode { .. } => "replace_node",
             OpBody::RemoveNode { .. } => "remove_node",
             OpBody::SetNodeField { .. } => "set_node_field",
             OpBody::SetNodeDefinition { .. } => "set_node_definition",
@@ -113,7 +120,7 @@ impl OpBody {
     /// The node an op is about, if any.
     pub fn node_id(&self) -> Option<&str> {
         match self {
-            OpBody::AddNode { node } => Some(&node.id),
+            OpBody::AddNode { node } | OpBody::ReplaceNode { node } => Some(&node.id),
             OpBody::RemoveNode { node_id, .. }
             | OpBody::SetNodeField { node_id, .. }
             | OpBody::SetNodeDefinition { node_id, .. }

@@ -48,15 +48,20 @@ impl State {
     }
 
     pub(super) fn apply(&mut self, tx: &str, body: OpBody, issues: &mut Vec<Note>) {
+        let replace = matches!(body, OpBody::ReplaceNode { .. });
         match body {
-            OpBody::AddNode { node } => {
+            OpBody::AddNode { node } | OpBody::ReplaceNode { node } => {
                 let t = self.tx_number(tx);
                 match self.node_at.get(&node.id) {
                     Some(&i) => {
-                        // Replacing a node is how `add-node --replace` works;
-                        // two different nodes under one id in a single change
-                        // (a document, a template) lose the first one.
-                        if self.node_tx[i] == t
+                        // A replace says so (`add-node --replace`). An add of
+                        // an id that is there is two nodes under one id: in
+                        // one change (a document, a template), or in two
+                        // changes that did not see each other (two clones,
+                        // merged); the later one is kept and the other lost.
+                        // (Logs written before `replace_node` replaced by
+                        // adding again: such a replace reads as this.)
+                        if (self.node_tx[i] == t || !replace)
                             && let Some(old) = self.nodes[i].as_ref().filter(|old| **old != node)
                         {
                             issues.push(Note::DuplicateNodeId {

@@ -27,7 +27,7 @@ pub fn op_owned(mut v: Value, at: &str) -> Result<Op, ParseError> {
     }
     let mut o = op(&v, at)?;
     match &mut o.body {
-        OpBody::AddNode { node } => {
+        OpBody::AddNode { node } | OpBody::ReplaceNode { node } => {
             if let Some(d) = node_def {
                 node.definition = d;
             }
@@ -105,6 +105,16 @@ fn content_body(kind: &str, m: &Map, at: &str, common: &[&str]) -> Result<OpBody
                 node: node(
                     m.get("node")
                         .ok_or_else(|| error(at, "add_node needs `node`"))?,
+                    &child(at, "node"),
+                )?,
+            }
+        }
+        "replace_node" => {
+            allow(&["node"])?;
+            OpBody::ReplaceNode {
+                node: node(
+                    m.get("node")
+                        .ok_or_else(|| error(at, "replace_node needs `node`"))?,
                     &child(at, "node"),
                 )?,
             }
@@ -230,7 +240,7 @@ pub fn op_json(o: &Op) -> serde_json::Value {
         return serde_json::Value::Object(m);
     }
     match &o.body {
-        OpBody::AddNode { node } => {
+        OpBody::AddNode { node } | OpBody::ReplaceNode { node } => {
             m.insert("node".into(), node_json(node));
         }
         OpBody::RemoveNode {
