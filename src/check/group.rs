@@ -21,7 +21,8 @@
 //! part of the graph.
 
 use super::{
-    Cx, join_no_fork, join_not_diamond, reference_not_upstream, unreachable_call, unreachable_node,
+    Cx, join_no_fork, join_not_diamond, reference_not_upstream, unknown_tool, unreachable_call,
+    unreachable_node,
 };
 use crate::model::hash::FastMap as HashMap;
 use crate::model::suggest::capped_list;
@@ -42,6 +43,7 @@ const NAMED: usize = 10;
 /// Sets `cause` on the findings that follow from another and rewrites the
 /// heads of the groups of more than one node.
 pub(crate) fn apply(cx: &Cx, issues: &mut [Issue]) {
+    same_missing_tool(issues);
     let g = &cx.graph;
     let mut finding: HashMap<usize, usize> = HashMap::default();
     for (k, i) in issues.iter().enumerate() {
@@ -88,6 +90,45 @@ pub(crate) fn apply(cx: &Cx, issues: &mut [Issue]) {
                 edge_id: None,
             });
         }
+    }
+}
+
+/// Every call of one tool the registry does not have follows from the
+/// first: one fact (the tool is missing), one fix (add it, or use another).
+fn same_missing_tool(issues: &mut [Issue]) {
+    use crate::model::remedy::Remedy;
+    let tool_of = |i: &Issue| {
+        i.fixes.iter().find_map(|f| match &f.remedy {
+            Remedy::AddToRegistry { tool } => Some(tool.clone()),
+            _ => None,
+        })
+    };
+    let mut first: HashMap<String, usize> = HashMap::default();
+    let mut count: HashMap<usize, usize> = HashMap::default();
+    for k in 0..issues.len() {
+        if issues[k].code != unknown_tool::CODE {
+            continue;
+        }
+        let Some(tool) = tool_of(&issues[k]) else {
+            continue;
+        };
+        match first.get(&tool) {
+            Some(&h) => {
+                issues[k].cause = Some(Cause::of(&issues[h]));
+                *count.entry(h).or_default() += 1;
+            }
+            None => {
+                first.insert(tool, k);
+            }
+        }
+    }
+    for (h, n) in count {
+        let i = &mut issues[h];
+        i.message = format!(
+            "{} (and so do {} other call(s))",
+            i.message,
+            crate::model::text::thousands(n)
+        );
     }
 }
 

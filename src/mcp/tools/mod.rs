@@ -362,9 +362,17 @@ pub(crate) fn call(forge: &Forge, tool: &Tool, args: Value, gate: Gate) -> Outco
             Error::internal("arguments passed the schema but are not an object"),
         );
     };
+    let plan = map
+        .get("planId")
+        .and_then(Value::as_str)
+        .map(str::to_string);
     match (tool.handler)(forge, &Args { map }) {
         Ok(o) => o,
-        Err(e) => Outcome::error(tool.name, e),
+        // A refusal's fixes are calls on the plan the call named.
+        Err(e) => match (e.plan.is_none(), plan) {
+            (true, Some(p)) => Outcome::error(tool.name, e.on_plan(p)),
+            _ => Outcome::error(tool.name, e),
+        },
     }
 }
 
