@@ -69,6 +69,7 @@ Register-ArgumentCompleter -Native -CommandName 'planforge' -ScriptBlock {
             [CompletionResult]::new('instantiate', 'instantiate', [CompletionResultType]::ParameterValue, 'Create a plan from a template')
             [CompletionResult]::new('orchestrate', 'orchestrate', [CompletionResultType]::ParameterValue, 'Turn a task decomposition into an orchestration plan')
             [CompletionResult]::new('explain', 'explain', [CompletionResultType]::ParameterValue, 'Explain an issue code')
+            [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'Print the JSON Schema of plan documents')
             [CompletionResult]::new('tool', 'tool', [CompletionResultType]::ParameterValue, 'Run one model-facing tool call')
             [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve the model-facing tools over MCP (stdio)')
             [CompletionResult]::new('repl', 'repl', [CompletionResultType]::ParameterValue, 'Interactive shell: every line is a planforge command')
@@ -410,6 +411,10 @@ Register-ArgumentCompleter -Native -CommandName 'planforge' -ScriptBlock {
             [CompletionResult]::new('--registry', '--registry', [CompletionResultType]::ParameterName, 'The registry to check against [default: the store''s]')
             [CompletionResult]::new('--max-findings', '--max-findings', [CompletionResultType]::ParameterName, 'List at most N findings per document or plan; the rest are counted (0: list them all)')
             [CompletionResult]::new('--max-bytes', '--max-bytes', [CompletionResultType]::ParameterName, 'Draw at most N bytes of findings in text mode (1024 to 1048576); the findings not drawn are counted. JSON, SARIF and github list them all')
+            [CompletionResult]::new('--stdin-filename', '--stdin-filename', [CompletionResultType]::ParameterName, 'The file name outputs give standard input (-)')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Write the report, in any --format, to FILE (replaced atomically) instead of stdout')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Write the report, in any --format, to FILE (replaced atomically) instead of stdout')
+            [CompletionResult]::new('--fail-on', '--fail-on', [CompletionResultType]::ParameterName, 'Which findings fail the run (exit 1): blocking ones, advisories too, or none (never: exit 0 even on input errors)')
             [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]')
             [CompletionResult]::new('-p', '-p', [CompletionResultType]::ParameterName, 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]')
             [CompletionResult]::new('--plan', '--plan', [CompletionResultType]::ParameterName, 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]')
@@ -417,6 +422,7 @@ Register-ArgumentCompleter -Native -CommandName 'planforge' -ScriptBlock {
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format (commands that print documents or diagrams add yaml, sarif, github, dot or mermaid)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)')
             [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'Every plan in the store')
+            [CompletionResult]::new('--exit-zero', '--exit-zero', [CompletionResultType]::ParameterName, 'Exit 0 whatever was found: the same as --fail-on never')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
@@ -544,6 +550,7 @@ Register-ArgumentCompleter -Native -CommandName 'planforge' -ScriptBlock {
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Who is acting [env: PLANFORGE_ACTOR, else $USER]')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format (commands that print documents or diagrams add yaml, sarif, github, dot or mermaid)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)')
+            [CompletionResult]::new('--no-digest', '--no-digest', [CompletionResultType]::ParameterName, 'Leave the digest out (a document to edit by hand)')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
@@ -630,6 +637,19 @@ Register-ArgumentCompleter -Native -CommandName 'planforge' -ScriptBlock {
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format (commands that print documents or diagrams add yaml, sarif, github, dot or mermaid)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)')
             [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'Explain every code')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'planforge;schema' {
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]')
+            [CompletionResult]::new('-p', '-p', [CompletionResultType]::ParameterName, 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]')
+            [CompletionResult]::new('--plan', '--plan', [CompletionResultType]::ParameterName, 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]')
+            [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Who is acting [env: PLANFORGE_ACTOR, else $USER]')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format (commands that print documents or diagrams add yaml, sarif, github, dot or mermaid)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
@@ -728,6 +748,7 @@ Register-ArgumentCompleter -Native -CommandName 'planforge' -ScriptBlock {
             [CompletionResult]::new('instantiate', 'instantiate', [CompletionResultType]::ParameterValue, 'Create a plan from a template')
             [CompletionResult]::new('orchestrate', 'orchestrate', [CompletionResultType]::ParameterValue, 'Turn a task decomposition into an orchestration plan')
             [CompletionResult]::new('explain', 'explain', [CompletionResultType]::ParameterValue, 'Explain an issue code')
+            [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'Print the JSON Schema of plan documents')
             [CompletionResult]::new('tool', 'tool', [CompletionResultType]::ParameterValue, 'Run one model-facing tool call')
             [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve the model-facing tools over MCP (stdio)')
             [CompletionResult]::new('repl', 'repl', [CompletionResultType]::ParameterValue, 'Interactive shell: every line is a planforge command')
@@ -841,6 +862,9 @@ Register-ArgumentCompleter -Native -CommandName 'planforge' -ScriptBlock {
             break
         }
         'planforge;help;explain' {
+            break
+        }
+        'planforge;help;schema' {
             break
         }
         'planforge;help;tool' {

@@ -103,6 +103,9 @@ _planforge() {
             planforge,repl)
                 cmd="planforge__subcmd__repl"
                 ;;
+            planforge,schema)
+                cmd="planforge__subcmd__schema"
+                ;;
             planforge,set)
                 cmd="planforge__subcmd__set"
                 ;;
@@ -226,6 +229,9 @@ _planforge() {
             planforge__subcmd__help,repl)
                 cmd="planforge__subcmd__help__subcmd__repl"
                 ;;
+            planforge__subcmd__help,schema)
+                cmd="planforge__subcmd__help__subcmd__schema"
+                ;;
             planforge__subcmd__help,set)
                 cmd="planforge__subcmd__help__subcmd__set"
                 ;;
@@ -269,7 +275,7 @@ _planforge() {
 
     case "${cmd}" in
         planforge)
-            opts="-p -q -h -V --store --plan --actor --format --color --quiet --help --version init list use create remove author status show outline read add-node set-config set phase connect disconnect remove-node bounds edit undo validate freeze unfreeze upgrade submit clone diff raw ops export import graph templates instantiate orchestrate explain tool mcp repl completions help"
+            opts="-p -q -h -V --store --plan --actor --format --color --quiet --help --version init list use create remove author status show outline read add-node set-config set phase connect disconnect remove-node bounds edit undo validate freeze unfreeze upgrade submit clone diff raw ops export import graph templates instantiate orchestrate explain schema tool mcp repl completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -869,7 +875,7 @@ _planforge() {
             return 0
             ;;
         planforge__subcmd__export)
-            opts="-p -q -h --rev --store --plan --actor --format --color --quiet --help"
+            opts="-p -q -h --rev --no-digest --store --plan --actor --format --color --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -991,7 +997,7 @@ _planforge() {
             return 0
             ;;
         planforge__subcmd__help)
-            opts="init list use create remove author status show outline read add-node set-config set phase connect disconnect remove-node bounds edit undo validate freeze unfreeze upgrade submit clone diff raw ops export import graph templates instantiate orchestrate explain tool mcp repl completions help"
+            opts="init list use create remove author status show outline read add-node set-config set phase connect disconnect remove-node bounds edit undo validate freeze unfreeze upgrade submit clone diff raw ops export import graph templates instantiate orchestrate explain schema tool mcp repl completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1397,6 +1403,20 @@ _planforge() {
             return 0
             ;;
         planforge__subcmd__help__subcmd__repl)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        planforge__subcmd__help__subcmd__schema)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -2166,6 +2186,44 @@ _planforge() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        planforge__subcmd__schema)
+            opts="-p -q -h --store --plan --actor --format --color --quiet --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --plan)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -p)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --actor)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "text json yaml sarif github dot mermaid" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         planforge__subcmd__set)
             opts="-p -q -h --expect-rev --store --plan --actor --format --color --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -2689,7 +2747,7 @@ _planforge() {
             return 0
             ;;
         planforge__subcmd__validate)
-            opts="-p -q -h --all --registry --max-findings --max-bytes --store --plan --actor --format --color --quiet --help"
+            opts="-o -p -q -h --all --registry --max-findings --max-bytes --stdin-filename --output --fail-on --exit-zero --store --plan --actor --format --color --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2705,6 +2763,22 @@ _planforge() {
                     ;;
                 --max-bytes)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --stdin-filename)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --fail-on)
+                    COMPREPLY=($(compgen -W "blocking advisory never" -- "${cur}"))
                     return 0
                     ;;
                 --store)

@@ -66,6 +66,7 @@ set edit:completion:arg-completer[planforge] = {|@words|
             cand instantiate 'Create a plan from a template'
             cand orchestrate 'Turn a task decomposition into an orchestration plan'
             cand explain 'Explain an issue code'
+            cand schema 'Print the JSON Schema of plan documents'
             cand tool 'Run one model-facing tool call'
             cand mcp 'Serve the model-facing tools over MCP (stdio)'
             cand repl 'Interactive shell: every line is a planforge command'
@@ -386,6 +387,10 @@ set edit:completion:arg-completer[planforge] = {|@words|
             cand --registry 'The registry to check against [default: the store''s]'
             cand --max-findings 'List at most N findings per document or plan; the rest are counted (0: list them all)'
             cand --max-bytes 'Draw at most N bytes of findings in text mode (1024 to 1048576); the findings not drawn are counted. JSON, SARIF and github list them all'
+            cand --stdin-filename 'The file name outputs give standard input (-)'
+            cand -o 'Write the report, in any --format, to FILE (replaced atomically) instead of stdout'
+            cand --output 'Write the report, in any --format, to FILE (replaced atomically) instead of stdout'
+            cand --fail-on 'Which findings fail the run (exit 1): blocking ones, advisories too, or none (never: exit 0 even on input errors)'
             cand --store 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]'
             cand -p 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]'
             cand --plan 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]'
@@ -393,6 +398,7 @@ set edit:completion:arg-completer[planforge] = {|@words|
             cand --format 'Output format (commands that print documents or diagrams add yaml, sarif, github, dot or mermaid)'
             cand --color 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)'
             cand --all 'Every plan in the store'
+            cand --exit-zero 'Exit 0 whatever was found: the same as --fail-on never'
             cand -q 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
             cand --quiet 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
             cand -h 'Print help (see more with ''--help'')'
@@ -511,6 +517,7 @@ set edit:completion:arg-completer[planforge] = {|@words|
             cand --actor 'Who is acting [env: PLANFORGE_ACTOR, else $USER]'
             cand --format 'Output format (commands that print documents or diagrams add yaml, sarif, github, dot or mermaid)'
             cand --color 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)'
+            cand --no-digest 'Leave the digest out (a document to edit by hand)'
             cand -q 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
             cand --quiet 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
             cand -h 'Print help (see more with ''--help'')'
@@ -591,6 +598,18 @@ set edit:completion:arg-completer[planforge] = {|@words|
             cand --format 'Output format (commands that print documents or diagrams add yaml, sarif, github, dot or mermaid)'
             cand --color 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)'
             cand --all 'Explain every code'
+            cand -q 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
+            cand --quiet 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'planforge;schema'= {
+            cand --store 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]'
+            cand -p 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]'
+            cand --plan 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]'
+            cand --actor 'Who is acting [env: PLANFORGE_ACTOR, else $USER]'
+            cand --format 'Output format (commands that print documents or diagrams add yaml, sarif, github, dot or mermaid)'
+            cand --color 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)'
             cand -q 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
             cand --quiet 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
             cand -h 'Print help (see more with ''--help'')'
@@ -684,6 +703,7 @@ set edit:completion:arg-completer[planforge] = {|@words|
             cand instantiate 'Create a plan from a template'
             cand orchestrate 'Turn a task decomposition into an orchestration plan'
             cand explain 'Explain an issue code'
+            cand schema 'Print the JSON Schema of plan documents'
             cand tool 'Run one model-facing tool call'
             cand mcp 'Serve the model-facing tools over MCP (stdio)'
             cand repl 'Interactive shell: every line is a planforge command'
@@ -761,6 +781,8 @@ set edit:completion:arg-completer[planforge] = {|@words|
         &'planforge;help;orchestrate'= {
         }
         &'planforge;help;explain'= {
+        }
+        &'planforge;help;schema'= {
         }
         &'planforge;help;tool'= {
         }

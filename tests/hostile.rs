@@ -26,9 +26,9 @@ const MEMORY_LIMIT: u64 = 2 * 1024 * 1024 * 1024;
 /// the case fails. Counting CPU rather than wall time keeps the bound honest
 /// on a loaded machine; a run that waits instead of working is caught by
 /// [`WALL_LIMIT`].
-const CPU_LIMIT_SECS: u64 = 10;
+const CPU_LIMIT_SECS: u64 = 20;
 /// A run still going after this much wall time is killed and the case fails.
-const WALL_LIMIT: Duration = Duration::from_secs(30);
+const WALL_LIMIT: Duration = Duration::from_secs(60);
 /// Output a refusal may print (stdout and stderr together).
 const OUTPUT_LIMIT: usize = 1024 * 1024;
 /// Error codes of `--format json` refusals (SPEC §8).

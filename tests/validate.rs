@@ -172,7 +172,8 @@ fn without_a_registry_the_registry_checks_are_listed_as_skipped() {
         .collect();
     assert!(skipped.contains(&"unknown_tool"), "{skipped:?}");
     assert!(skipped.contains(&"missing_arg"), "{skipped:?}");
-    assert_eq!(j["skipped"][0]["file"], "plan.json");
+    // Listed once per run (not once per file), with how many inputs skipped it.
+    assert_eq!(j["skipped"][0]["inputs"], 1);
     // The reason is the engine's, shared with the model-facing tools: it
     // names no flag.
     assert_eq!(j["skipped"][0]["reason"], "no registry is available");
@@ -331,7 +332,7 @@ fn import_findings_digest_and_stdin() {
     let dm = issue(&j, "digest_mismatch");
     assert_eq!(dm["severity"], "blocking");
     assert_eq!(dm["pointer"], "/digest");
-    assert_eq!(dm["file"], "stdin");
+    assert_eq!(dm["file"], "<stdin>");
     let (s, e) = pos(dm);
     assert_eq!(slice(&text, s, e), "\"0000\"");
     let dup = issue(&j, "duplicate_edge_id");
@@ -346,12 +347,19 @@ fn unreadable_input_exits_two_with_its_place() {
     let bad = env.write("bad.yaml", "nodes:\n  - {id: a, kind: cal}\n");
     let out = env.out(&["validate", bad.to_str().unwrap()]).code(2);
     assert!(out.stderr.contains("unknown kind `cal`"), "{}", out.stderr);
-    assert!(out.stderr.contains("line 2, column 19"), "{}", out.stderr);
+    // The same `file:line:col` form as findings.
+    assert!(
+        out.stderr
+            .contains(&format!("  --> {}:2:19", bad.to_str().unwrap())),
+        "{}",
+        out.stderr
+    );
     let j = env
         .out(&["validate", "missing.json", "--format", "json"])
         .code(2)
         .json();
-    assert_eq!(j["error"]["code"], "invalid_input");
+    assert_eq!(j["issues"][0]["code"], "invalid_document");
+    assert_eq!(j["issues"][0]["file"], "missing.json");
     // A malformed --registry names the key.
     env.write("reg.yaml", "tools:\n  x: {returns: txt}\n");
     env.write("plan.json", &pretty(&clean_doc()));
@@ -399,7 +407,12 @@ fn stored_plans_current_ids_all_and_unknown_ids() {
         "plan-bad: invalid (1 blocking, 0 advisory)\nplan-triage: valid (0 blocking, 0 advisory)\n2 checked, 1 invalid: 1 blocking, 0 advisory\n"
     );
     let out = env.out(&["validate", "plan-nope"]).code(2);
-    assert!(out.stderr.contains("error[unknown_plan]"), "{}", out.stderr);
+    assert!(
+        out.stderr.contains("error[invalid_document]"),
+        "{}",
+        out.stderr
+    );
+    assert!(out.stderr.contains("plan-nope"), "{}", out.stderr);
     // Documents and ids mix, in the order given; a document uses the
     // store's registry when there is no --registry.
     let mix = env.out(&["validate", "bad.json", "plan-triage"]).code(1);
@@ -407,8 +420,10 @@ fn stored_plans_current_ids_all_and_unknown_ids() {
         mix.stdout,
         "bad.json: invalid (1 blocking, 0 advisory)\nplan-triage: valid (0 blocking, 0 advisory)\n2 checked, 1 invalid: 1 blocking, 0 advisory\n"
     );
+    // -q drops the summary, never the findings.
     let q = env.out(&["validate", "-q", "--all"]).code(1);
-    assert_eq!((q.stdout.as_str(), q.stderr.as_str()), ("", ""));
+    assert_eq!(q.stdout, "");
+    assert!(q.stderr.contains("error[unknown_tool]"), "{}", q.stderr);
 }
 
 #[test]
@@ -1129,4 +1144,417 @@ fn findings_that_follow_from_one_break_are_one_group() {
         "{}",
         text.stderr
     );
+}
+
+// ------------------------------------------------ every input, as CI passes them
+
+/// A folder with `good.json` (clean), `bad.json` (an unknown tool),
+/// `syntax.json` (not JSON at line 3) and a registry; `missing.json` is not
+/// there.
+fn four_inputs() -> Env {
+    let env = Env::empty();
+    env.write("registry.yaml", REGISTRY);
+    env.write("good.json", &pretty(&clean_doc()));
+    env.write("bad.json", &pretty(&typo_doc()));
+    env.write(
+        "syntax.json",
+        "{\"formatVersion\": 1,\n  \"nodes\": [\n,]\n}\n",
+    );
+    env
+}
+
+/// Writes `text` to `name`, making its folders.
+fn put(env: &Env, name: &str, text: &str) {
+    let p = env.path(name);
+    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+    std::fs::write(p, text).unwrap();
+}
+
+const FOUR: [&str; 7] = [
+    "validate",
+    "good.json",
+    "bad.json",
+    "missing.json",
+    "syntax.json",
+    "--registry",
+    "registry.yaml",
+];
+
+fn four(env: &Env, extra: &[&str]) -> Out {
+    let mut args = FOUR.to_vec();
+    args.extend(extra);
+    env.out(&args)
+}
+
+#[test]
+fn every_input_is_checked_and_input_errors_are_results_in_every_format() {
+    let env = four_inputs();
+    // JSON: one shape for findings and input errors, a verdict per file.
+    let j = four(&env, &["--format", "json"]).code(2).json();
+    assert_eq!(j["checked"], 4);
+    assert_eq!(j["inputErrors"], 2);
+    let verdicts: Vec<(&str, &str)> = j["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| (f["file"].as_str().unwrap(), f["verdict"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        verdicts,
+        [
+            ("good.json", "valid"),
+            ("bad.json", "invalid"),
+            ("missing.json", "error"),
+            ("syntax.json", "error")
+        ]
+    );
+    let issues = j["issues"].as_array().unwrap();
+    let by_file = |f: &str| -> Vec<&Value> { issues.iter().filter(|i| i["file"] == f).collect() };
+    assert_eq!(by_file("bad.json")[0]["code"], "unknown_tool");
+    let missing = by_file("missing.json");
+    assert_eq!(missing.len(), 1);
+    assert_eq!(missing[0]["code"], "invalid_document");
+    assert_eq!(missing[0]["severity"], "blocking");
+    let syntax = by_file("syntax.json");
+    assert_eq!(syntax[0]["code"], "invalid_document");
+    assert_eq!(
+        (&syntax[0]["line"], &syntax[0]["column"]),
+        (&json!(3), &json!(1))
+    );
+    for i in issues {
+        for k in [
+            "code", "severity", "message", "file", "line", "column", "pointer",
+        ] {
+            assert!(i.get(k).is_some(), "{k} in {i}");
+        }
+    }
+
+    // SARIF: valid, with a result (and a region) for every problem file.
+    let sarif = four(&env, &["--format", "sarif"]).code(2);
+    let s = sarif.json();
+    check_sarif(&s);
+    let results = s["runs"][0]["results"].as_array().unwrap();
+    let located = |uri: &str| {
+        results
+            .iter()
+            .filter(|r| r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == uri)
+            .map(|r| r["ruleId"].as_str().unwrap())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(located("bad.json"), ["unknown_tool"]);
+    assert_eq!(located("missing.json"), ["invalid_document"]);
+    assert_eq!(located("syntax.json"), ["invalid_document"]);
+    let syn = results
+        .iter()
+        .find(|r| r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "syntax.json")
+        .unwrap();
+    assert_eq!(
+        syn["locations"][0]["physicalLocation"]["region"]["startLine"],
+        3
+    );
+
+    // GitHub: an annotation per problem, input errors included.
+    let gh = four(&env, &["--format", "github"]).code(2).stdout;
+    let annotations: Vec<&str> = gh.lines().filter(|l| l.starts_with("::error")).collect();
+    assert_eq!(annotations.len(), issues.len(), "{gh}");
+    assert!(
+        gh.contains("::error file=missing.json,title=invalid_document::"),
+        "{gh}"
+    );
+    assert!(
+        gh.contains(
+            "::error file=syntax.json,line=3,col=1,endLine=3,endColumn=2,title=invalid_document::"
+        ),
+        "{gh}"
+    );
+
+    // Text: input errors are drawn as findings are, `file:line:col`.
+    let text = four(&env, &[]).code(2);
+    assert!(
+        text.stderr.contains("error[invalid_document]"),
+        "{}",
+        text.stderr
+    );
+    assert!(
+        text.stderr.contains("  --> syntax.json:3:1\n"),
+        "{}",
+        text.stderr
+    );
+    assert!(
+        text.stderr.contains("  --> missing.json\n"),
+        "{}",
+        text.stderr
+    );
+    assert!(
+        text.stderr.contains("error[unknown_tool]"),
+        "{}",
+        text.stderr
+    );
+    assert!(
+        text.stdout.contains("missing.json: error"),
+        "{}",
+        text.stdout
+    );
+
+    // -q drops prose only: SARIF and annotations are whole, findings drawn.
+    assert_eq!(
+        four(&env, &["-q", "--format", "sarif"]).code(2).stdout,
+        sarif.stdout
+    );
+    assert_eq!(four(&env, &["-q", "--format", "github"]).code(2).stdout, gh);
+    let q = four(&env, &["-q"]).code(2);
+    assert_eq!(q.stdout, "");
+    assert!(q.stderr.contains("error[unknown_tool]"), "{}", q.stderr);
+    assert!(q.stderr.contains("error[invalid_document]"), "{}", q.stderr);
+    assert!(!q.stderr.contains("note:"), "{}", q.stderr);
+    let qj = four(&env, &["-q", "--format", "json"]).code(2).json();
+    assert_eq!(qj["issues"], j["issues"]);
+
+    // An unknown plan id is an input error too, beside documents.
+    put(&env, "plans/registry.yaml", REGISTRY);
+    let j = env
+        .out(&["validate", "good.json", "plan-nope", "--format", "json"])
+        .code(2)
+        .json();
+    assert_eq!(j["files"][0]["verdict"], "valid");
+    assert_eq!(j["files"][1]["verdict"], "error");
+    assert_eq!(j["issues"][0]["code"], "invalid_document");
+    assert_eq!(j["issues"][0]["file"], "plan-nope");
+}
+
+#[test]
+fn fail_on_and_exit_zero_choose_what_fails_the_run() {
+    let env = four_inputs();
+    // Only an advisory: a dropped edge.
+    let mut d = clean_doc();
+    d["edges"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!({"id": "e9", "from": "tell", "to": "ghost", "handle": "always"}));
+    env.write("advisory.json", &pretty(&d));
+    let reg = ["--registry", "registry.yaml"];
+    let run = |extra: &[&str]| {
+        let mut args = vec!["validate"];
+        args.extend(extra);
+        args.extend(reg);
+        env.out(&args).code
+    };
+    assert_eq!(run(&["advisory.json"]), 0);
+    assert_eq!(run(&["advisory.json", "--fail-on", "blocking"]), 0);
+    assert_eq!(run(&["advisory.json", "--fail-on", "advisory"]), 1);
+    assert_eq!(run(&["bad.json"]), 1);
+    assert_eq!(run(&["bad.json", "--fail-on", "never"]), 0);
+    assert_eq!(run(&["bad.json", "--exit-zero"]), 0);
+    // Input errors: 2 whatever findings fail on, 0 with never (as ruff's
+    // --exit-zero), and the report is still complete.
+    assert_eq!(
+        run(&["bad.json", "missing.json", "--fail-on", "advisory"]),
+        2
+    );
+    let out = env.out(&[
+        "validate",
+        "bad.json",
+        "missing.json",
+        "--exit-zero",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(out.code, 0);
+    assert_eq!(out.json()["inputErrors"], 1);
+    // The alias and the flag are one choice.
+    assert_eq!(
+        run(&["bad.json", "--exit-zero", "--fail-on", "advisory"]),
+        2
+    );
+}
+
+#[test]
+fn directories_globs_and_stdin_as_ci_passes_them() {
+    let env = Env::empty();
+    put(&env, "registry.yaml", REGISTRY);
+    let clean = pretty(&clean_doc());
+    put(&env, "docs/plans/a.json", &clean);
+    put(&env, "docs/plans/deep/b.yaml", TYPO_YAML);
+    put(&env, "docs/plans/notes.txt", "not a plan");
+    put(&env, "docs/plans/generated.json", "{ not even json");
+    put(&env, "docs/.gitignore", "generated.json\n");
+    put(&env, "docs/plans/.hidden/c.json", "{");
+    // A store inside is checked by plan id, not as files.
+    put(&env, "docs/plans/store/.planforge", "");
+    put(&env, "docs/plans/store/registry.yaml", REGISTRY);
+    let files = |out: Out| -> Vec<String> {
+        out.json()["files"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| f["file"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let reg = ["--registry", "registry.yaml", "--format", "json"];
+    let mut args = vec!["validate", "docs"];
+    args.extend(reg);
+    assert_eq!(
+        files(env.out(&args).code(1)),
+        ["docs/plans/a.json", "docs/plans/deep/b.yaml"]
+    );
+    // A quoted glob: `*` stays in one folder, `**` crosses them.
+    let mut args = vec!["validate", "docs/plans/*.json"];
+    args.extend(reg);
+    assert_eq!(files(env.out(&args).code(0)), ["docs/plans/a.json"]);
+    let mut args = vec!["validate", "docs/**/*.yaml", "docs/plans/a.json"];
+    args.extend(reg);
+    assert_eq!(
+        files(env.out(&args).code(1)),
+        ["docs/plans/deep/b.yaml", "docs/plans/a.json"]
+    );
+    // A file named twice (by a folder and by name) is checked once.
+    let mut args = vec!["validate", "docs", "docs/plans/a.json"];
+    args.extend(reg);
+    assert_eq!(files(env.out(&args).code(1)).len(), 2);
+    // A glob or a folder that names nothing is an input error, not a pass.
+    let out = env
+        .out(&["validate", "nothing/*.json", "--format", "json"])
+        .code(2);
+    assert_eq!(out.json()["issues"][0]["code"], "invalid_document");
+    put(&env, "empty/readme.md", "x");
+    env.out(&["validate", "empty"]).code(2);
+    // Stdin is named by --stdin-filename (its extension picks the syntax).
+    let j = env
+        .out_with_stdin(
+            &[
+                "validate",
+                "-",
+                "--stdin-filename",
+                "docs/x.yaml",
+                "--format",
+                "json",
+            ],
+            TYPO_YAML,
+        )
+        .json();
+    assert_eq!(j["files"][0]["file"], "docs/x.yaml");
+    let j = env
+        .out_with_stdin(&["validate", "-", "--format", "json"], "{")
+        .code(2)
+        .json();
+    assert_eq!(j["issues"][0]["file"], "<stdin>");
+}
+
+#[test]
+fn output_writes_any_format_to_a_file() {
+    let env = four_inputs();
+    for format in ["sarif", "json", "github", "text"] {
+        let name = format!("report.{format}");
+        let out = four(&env, &["--format", format, "-o", &name]).code(2);
+        assert_eq!(out.stdout, "", "{format}");
+        let written = std::fs::read_to_string(env.path(&name)).unwrap();
+        match format {
+            "sarif" => check_sarif(&serde_json::from_str(&written).unwrap()),
+            "json" => {
+                let j: Value = serde_json::from_str(&written).unwrap();
+                assert_eq!(j["checked"], 4);
+            }
+            "github" => assert!(written.contains("title=invalid_document"), "{written}"),
+            _ => {
+                assert!(written.contains("error[invalid_document]"), "{written}");
+                assert!(written.contains("4 checked"), "{written}");
+            }
+        }
+    }
+    // Replaced whole on the next run; a directory is refused.
+    let out = env
+        .out(&[
+            "validate",
+            "good.json",
+            "--registry",
+            "registry.yaml",
+            "--format",
+            "json",
+            "--output",
+            "report.json",
+        ])
+        .code(0);
+    assert_eq!(out.stdout, "");
+    let j: Value =
+        serde_json::from_str(&std::fs::read_to_string(env.path("report.json")).unwrap()).unwrap();
+    assert_eq!(j["checked"], 1);
+    std::fs::create_dir(env.path("out")).unwrap();
+    let out = four(&env, &["-o", "out"]).code(2);
+    assert!(out.stderr.contains("is a directory"), "{}", out.stderr);
+}
+
+#[test]
+fn many_files_in_one_call_cost_far_less_than_one_call_each() {
+    let env = Env::empty();
+    let clean = pretty(&clean_doc());
+    let names: Vec<String> = (0..200).map(|i| format!("p/plan{i:03}.json")).collect();
+    for n in &names {
+        put(&env, n, &clean);
+    }
+    let timed = |args: &[&str]| {
+        let t = std::time::Instant::now();
+        let out = env.out(args);
+        (t.elapsed(), out)
+    };
+    let (_, warm) = timed(&["validate", "p/plan000.json"]);
+    assert_eq!(warm.code, 0);
+    let mut each = std::time::Duration::ZERO;
+    for n in &names[..10] {
+        each += timed(&["validate", n]).0;
+    }
+    let (one, out) = timed(&["validate", "p", "--format", "json"]);
+    let out = out.code(0);
+    let j = out.json();
+    assert_eq!(j["checked"], 200);
+    // Skipped checks once per run, not once per file.
+    let skipped = j["skipped"].as_array().unwrap();
+    assert!(skipped.iter().all(|s| s["inputs"] == 200), "{skipped:?}");
+    assert_eq!(skipped.len(), 10, "{skipped:?}");
+    assert!(out.stdout.len() < 64 * 1024, "{} bytes", out.stdout.len());
+    // 200 calls would cost 20 times the 10 timed; one call costs far less.
+    assert!(
+        one * 5 < each * 20,
+        "one call: {one:?}; ten calls: {each:?}"
+    );
+}
+
+// Every call of one missing tool is one group: one fact, one fix.
+#[test]
+fn calls_of_one_missing_tool_are_one_group() {
+    let env = Env::empty();
+    env.write("registry.yaml", REGISTRY);
+    let mut doc = clean_doc();
+    for (k, id) in ["fetch", "tell"].iter().enumerate() {
+        doc["nodes"][k + 1] = call(id, "nope_tool");
+    }
+    doc["nodes"]
+        .as_array_mut()
+        .unwrap()
+        .push(call("other", "other_tool"));
+    doc["edges"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!({"id": "e3", "from": "tell", "to": "other", "handle": "always"}));
+    env.write("tools.json", &pretty(&doc));
+    let j = invalid(&env, "tools.json", "json").json();
+    let unknown: Vec<&Value> = j["issues"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|i| i["code"] == "unknown_tool")
+        .collect();
+    assert_eq!(unknown.len(), 3, "{unknown:?}");
+    assert!(unknown[0].get("cause").is_none());
+    assert_eq!(
+        unknown[1]["cause"],
+        json!({"code": "unknown_tool", "nodeId": "fetch"})
+    );
+    assert!(
+        unknown[0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("(and so do 1 other call(s))")
+    );
+    // Near miss: another missing tool is its own group.
+    assert!(unknown[2].get("cause").is_none(), "{}", unknown[2]);
 }

@@ -215,6 +215,7 @@ mod evaluator_error;
 mod first_last_across_join;
 pub(crate) mod freeze_mismatch;
 pub(crate) mod invalid_args;
+pub(crate) mod invalid_document;
 mod invalid_edge_id;
 pub(crate) mod invalid_handle;
 mod invalid_node_id;
@@ -321,6 +322,7 @@ pub static CHECKS: &[&dyn Check] = &[
     &unknown_node::UnknownNode,
     &torn_tail::TornTail,
     &digest_mismatch::DigestMismatch,
+    &invalid_document::InvalidDocument,
     &approval_mismatch::ApprovalMismatch,
     &freeze_mismatch::FreezeMismatch,
     &transition_rejected::TransitionRejected,

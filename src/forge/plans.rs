@@ -209,8 +209,14 @@ impl Forge {
         })
     }
 
-    /// A plan as a document value (wire form), at a revision.
-    pub(crate) fn export(&self, plan: &str, rev: Option<u64>) -> Result<serde_json::Value> {
+    /// A plan as a document value (wire form), at a revision; without its
+    /// digest when `digest` is false (a document to edit by hand).
+    pub(crate) fn export(
+        &self,
+        plan: &str,
+        rev: Option<u64>,
+        digest: bool,
+    ) -> Result<serde_json::Value> {
         let p = self.store().load_at(plan, rev)?;
         // An earlier revision was editable when it was the latest: whatever
         // the plan became later (frozen, approved) was decided about later
@@ -224,7 +230,7 @@ impl Forge {
             p.content(),
             p.meta.label.as_deref(),
             Some(state),
-            Some(&p.digest),
+            digest.then_some(p.digest.as_str()),
         ))
     }
 }

@@ -23,6 +23,8 @@ use crate::wire::span::{Located, Span, SpanIndex};
 use std::collections::HashMap;
 use std::sync::Arc;
 
+pub(crate) mod inputs;
+
 /// The actor named on the ops of an in-memory import.
 const ACTOR: &str = "validate";
 
@@ -43,6 +45,11 @@ pub struct Target {
     pub(crate) findings: Vec<Finding>,
     /// Issues of `report` beyond the listing limit (counted, not listed).
     pub(crate) omitted: usize,
+    /// The input could not be checked (its one finding is
+    /// `invalid_document`): the exit code of that input error (2 for
+    /// unreadable or unparsable input and unknown plan ids, 3 for a store
+    /// failure).
+    pub(crate) failed: Option<u8>,
 }
 
 /// How many findings a target lists by default; the rest are counted.
@@ -113,6 +120,10 @@ impl Validation {
     pub(crate) fn valid(&self) -> bool {
         self.counts().blocking == 0
     }
+    /// The worst exit code of the inputs that could not be checked.
+    pub(crate) fn failed(&self) -> Option<u8> {
+        self.targets.iter().filter_map(|t| t.failed).max()
+    }
 }
 
 /// Checks a plan document's text. Unreadable text is an input error (exit 2)
@@ -124,23 +135,109 @@ pub fn check_document(
     registry: Option<&Registry>,
     opts: &Options,
 ) -> Result<Target> {
-    let doc = match codec::document(&text, syntax) {
-        Ok(d) => d,
-        Err(e) => return Err(document_error(file, text, syntax, e)),
+    match read_document(&text, syntax) {
+        Ok(doc) => Ok(checked(file, text, syntax, doc, registry, opts)),
+        Err(e) => Err(document_error(file, text, syntax, e)),
+    }
+}
+
+/// As [`check_document`], but a document that cannot be read is a target
+/// too: its one finding is `invalid_document`, at the place the reader
+/// names, so a run over many inputs reports every one of them.
+pub fn check_input(
+    file: &str,
+    text: String,
+    syntax: Syntax,
+    registry: Option<&Registry>,
+    opts: &Options,
+) -> Target {
+    match read_document(&text, syntax) {
+        Ok(doc) => checked(file, text, syntax, doc, registry, opts),
+        Err(e) => {
+            // The value the pointer names, when the parser gave no place
+            // (a value of the wrong kind in a well-formed text).
+            let location = match (&e.line, &e.pointer) {
+                (None, Some(p)) => crate::wire::span::locate(&text, syntax, p),
+                (Some(l), _) => inputs::located(&text, *l, e.column.unwrap_or(1)),
+                (None, None) => None,
+            };
+            unreadable(file, e.message, e.pointer, location, Arc::from(text), 2)
+        }
+    }
+}
+
+/// An input that could not be checked, from the error that stopped it (a
+/// file that cannot be read, an unknown plan id, a store failure).
+pub(crate) fn failure(file: &str, e: &Error) -> Target {
+    let loc = e.location.as_deref();
+    let at = loc.and_then(|l| l.line.map(|line| (line, l.column.unwrap_or(1))));
+    let text: Arc<str> = match &e.source {
+        Some(s) => Arc::from(s.1.as_str()),
+        None => Arc::from(""),
     };
+    // The message names the file first when it came from a reader; the
+    // finding carries the file already.
+    let message = e
+        .message
+        .strip_prefix(&format!("{file}: "))
+        .unwrap_or(&e.message)
+        .to_string();
+    let pointer = loc.and_then(|l| l.pointer.clone());
+    let location = at.and_then(|(line, column)| inputs::located(&text, line, column));
+    unreadable(file, message, pointer, location, text, e.exit_code())
+}
+
+/// The target of an input that could not be checked: one `invalid_document`
+/// finding, at `location` in `text` when known.
+fn unreadable(
+    file: &str,
+    message: String,
+    pointer: Option<String>,
+    location: Option<Located>,
+    text: Arc<str>,
+    exit: u8,
+) -> Target {
+    let issue = crate::check::invalid_document::issue(message, pointer.as_deref());
+    let label = location
+        .as_ref()
+        .filter(|_| !text.is_empty())
+        .map(|l| l.span);
+    let finding = Finding {
+        issue: issue.clone(),
+        pointer,
+        location,
+        label,
+    };
+    Target {
+        file: file.to_string(),
+        plan_id: None,
+        stored: false,
+        text,
+        report: Report {
+            issues: vec![issue],
+            skipped: Vec::new(),
+        },
+        findings: vec![finding],
+        omitted: 0,
+        failed: Some(exit),
+    }
+}
+
+/// The document in `text`, refused as `import` would refuse it.
+fn read_document(text: &str, syntax: Syntax) -> Result<Document, crate::wire::ParseError> {
+    let doc = codec::document(text, syntax)?;
     // A planId is a folder name: one that could never be imported is refused
     // here as `import` refuses it (exit 2), not passed as valid.
     if let Some(id) = &doc.plan_id
         && !crate::model::ids::is_valid_plan_id(id)
     {
-        let e = crate::wire::codec::error(
+        return Err(crate::wire::codec::error(
             "/planId",
             format!(
                 "`{}` is not a valid plan id: plan ids are `plan-` followed by 1–64 letters, digits, `_` or `-` (so they can never name a path outside the store)",
                 crate::model::ids::quote_id(id)
             ),
-        );
-        return Err(document_error(file, text, syntax, e));
+        ));
     }
     // So is a label `import` would refuse.
     if let Some(why) = doc
@@ -148,12 +245,23 @@ pub fn check_document(
         .as_deref()
         .and_then(crate::model::ids::label_problem)
     {
-        let e = crate::wire::codec::error(
+        return Err(crate::wire::codec::error(
             "/label",
             format!("the document's label is not allowed: {why}"),
-        );
-        return Err(document_error(file, text, syntax, e));
+        ));
     }
+    Ok(doc)
+}
+
+/// Checks a document that was read.
+fn checked(
+    file: &str,
+    text: String,
+    syntax: Syntax,
+    doc: Document,
+    registry: Option<&Registry>,
+    opts: &Options,
+) -> Target {
     let plan_id = doc
         .plan_id
         .clone()
@@ -175,7 +283,7 @@ pub fn check_document(
     let text: Arc<str> = Arc::from(text);
     let findings = locate_all(&text, syntax, &report.issues, &nodes, &edges, opts);
     let omitted = report.issues.len() - findings.len();
-    Ok(Target {
+    Target {
         omitted,
         file: file.to_string(),
         plan_id: (plan_id != "plan-document").then_some(plan_id),
@@ -183,7 +291,8 @@ pub fn check_document(
         text,
         report,
         findings,
-    })
+        failed: None,
+    }
 }
 
 /// A stored plan's findings, located in its canonical export text.
@@ -202,6 +311,7 @@ pub(crate) fn check_stored(loaded: &Loaded, report: Report, opts: &Options) -> T
         text,
         report,
         findings,
+        failed: None,
     }
 }
 
@@ -268,15 +378,22 @@ fn digest_issue(doc: &Document, plan_id: &str) -> Option<Issue> {
 
 /// A document that cannot be read, as an error with its place and text.
 fn document_error(file: &str, text: String, syntax: Syntax, e: crate::wire::ParseError) -> Error {
-    let mut e = e;
+    placed(e, &text, syntax)
+        .into_error(Some(file))
+        .with_source(file, text)
+}
+
+/// A parse error with its line and column, from its pointer when the
+/// parser did not know them.
+fn placed(mut e: crate::wire::ParseError, text: &str, syntax: Syntax) -> crate::wire::ParseError {
     if e.line.is_none()
         && let Some(p) = &e.pointer
-        && let Some(l) = crate::wire::span::locate(&text, syntax, p)
+        && let Some(l) = crate::wire::span::locate(text, syntax, p)
     {
         e.line = Some(l.start.line);
         e.column = Some(l.start.column);
     }
-    e.into_error(Some(file)).with_source(file, text)
+    e
 }
 
 /// Locates every issue.

@@ -317,31 +317,72 @@ pub(crate) fn summary(v: &Validation) -> String {
     let mut out = Vec::new();
     for t in &v.targets {
         let c = t.report.counts();
-        out.push(format!(
-            "{}: {} ({})",
-            t.file,
-            if c.blocking == 0 { "valid" } else { "invalid" },
-            super::issues::counts(&c)
-        ));
-        if let Some(s) = crate::model::issue::skipped_summary(&t.report.skipped) {
-            out.push(format!("  note: some checks were {s}"));
+        match t.failed {
+            Some(_) => out.push(format!("{}: error (not checked: invalid_document)", t.file)),
+            None => out.push(format!(
+                "{}: {} ({})",
+                t.file,
+                verdict(t),
+                super::issues::counts(&c)
+            )),
         }
         if t.omitted > 0 {
             out.push(format!("  note: {}", omitted_note(t.omitted)));
         }
     }
+    // Skipped checks once per run: the same reasons repeat on every input.
+    let skipped: Vec<(&'static str, String)> = skipped_once(v)
+        .into_iter()
+        .map(|(code, why, _)| (code, why.to_string()))
+        .collect();
+    if let Some(s) = crate::model::issue::skipped_summary(&skipped) {
+        out.push(format!("  note: some checks were {s}"));
+    }
     if v.targets.is_empty() {
         out.push("Nothing to validate: the store has no plans.".into());
     } else if v.targets.len() > 1 {
-        let invalid = v.targets.iter().filter(|t| t.report.has_blocking()).count();
+        let invalid = v.targets.iter().filter(|t| verdict(t) == "invalid").count();
         let c = v.counts();
+        let unchecked = match v.targets.iter().filter(|t| t.failed.is_some()).count() {
+            0 => String::new(),
+            n => format!(", {n} input error(s)"),
+        };
         out.push(format!(
-            "{} checked, {invalid} invalid: {}",
+            "{} checked, {invalid} invalid{unchecked}: {}",
             v.targets.len(),
             super::issues::counts(&c)
         ));
     }
     out.join("\n")
+}
+
+/// A target's verdict: `valid`, `invalid` (a blocking finding), or `error`
+/// (it could not be checked).
+fn verdict(t: &Target) -> &'static str {
+    match (t.failed, t.report.has_blocking()) {
+        (Some(_), _) => "error",
+        (None, true) => "invalid",
+        (None, false) => "valid",
+    }
+}
+
+/// The checks skipped on any target, each (code, reason) once, in the
+/// order first seen, with how many targets skipped it.
+pub(crate) fn skipped_once(v: &Validation) -> Vec<(&'static str, &str, usize)> {
+    let mut out: Vec<(&'static str, &str, usize)> = Vec::new();
+    let mut at: std::collections::HashMap<(&str, &str), usize> = Default::default();
+    for t in &v.targets {
+        for (code, why) in &t.report.skipped {
+            match at.get(&(*code, why.as_str())) {
+                Some(&i) => out[i].2 += 1,
+                None => {
+                    at.insert((code, why), out.len());
+                    out.push((code, why, 1));
+                }
+            }
+        }
+    }
+    out
 }
 
 /// What to say about findings counted but not listed.
@@ -357,12 +398,20 @@ pub(crate) fn omitted_note(n: usize) -> String {
 pub(crate) fn json(v: &Validation) -> Value {
     let c = v.counts();
     let mut issues = Vec::new();
-    let mut skipped = Vec::new();
+    let mut files = Vec::new();
+    let skipped: Vec<Value> = skipped_once(v)
+        .into_iter()
+        .map(|(code, reason, n)| json!({"code": code, "reason": reason, "inputs": n}))
+        .collect();
     for t in &v.targets {
-        for (code, reason) in &t.report.skipped {
-            skipped
-                .push(json!({"file": t.file, "planId": t.plan_id, "code": code, "reason": reason}));
-        }
+        let tc = t.report.counts();
+        files.push(json!({
+            "file": t.file,
+            "planId": t.plan_id,
+            "verdict": verdict(t),
+            "blocking": tc.blocking,
+            "advisory": tc.advisory,
+        }));
         for f in &t.findings {
             let i = &f.issue;
             let l = f.location.as_ref();
@@ -392,10 +441,13 @@ pub(crate) fn json(v: &Validation) -> Value {
     let omitted: usize = v.targets.iter().map(|t| t.omitted).sum();
     let mut doc = json!({
         "formatVersion": 1,
-        "valid": c.blocking == 0,
+        "valid": v.valid(),
+        "checked": v.targets.len(),
+        "inputErrors": v.targets.iter().filter(|t| t.failed.is_some()).count(),
         "blocking": c.blocking,
         "advisory": c.advisory,
         "skipped": skipped,
+        "files": files,
         "issues": issues,
     });
     if omitted > 0 {
@@ -430,14 +482,6 @@ pub(crate) fn github(v: &Validation) -> String {
                 gh_data(&i.message)
             ));
         }
-        if let Some(s) = crate::model::issue::skipped_summary(&t.report.skipped) {
-            out.push_str(&format!(
-                "::notice file={},title={}::{}\n",
-                gh_property(&t.file),
-                gh_property("planforge: checks skipped"),
-                gh_data(&format!("some checks were {s}"))
-            ));
-        }
         if t.omitted > 0 {
             out.push_str(&format!(
                 "::notice file={},title={}::{}\n",
@@ -446,6 +490,18 @@ pub(crate) fn github(v: &Validation) -> String {
                 gh_data(&omitted_note(t.omitted))
             ));
         }
+    }
+    // Skipped checks once per run, not once per file.
+    let skipped: Vec<(&'static str, String)> = skipped_once(v)
+        .into_iter()
+        .map(|(code, why, _)| (code, why.to_string()))
+        .collect();
+    if let Some(s) = crate::model::issue::skipped_summary(&skipped) {
+        out.push_str(&format!(
+            "::notice title={}::{}\n",
+            gh_property("planforge: checks skipped"),
+            gh_data(&format!("some checks were {s}"))
+        ));
     }
     out
 }

@@ -102,6 +102,11 @@ pub(crate) fn sarif(v: &Validation) -> Value {
                     "byteOffset": l.span.start,
                     "byteLength": l.span.len(),
                 });
+            } else if t.failed.is_some() {
+                // An input that could not be read has no place in it; code
+                // scanning wants a region, so the result is at its start.
+                physical["region"] =
+                    json!({"startLine": 1, "startColumn": 1, "endLine": 1, "endColumn": 1});
             }
             let mut location = json!({"physicalLocation": physical});
             let logical = match (&i.node_id, &i.edge_id) {

@@ -10,6 +10,7 @@ pub mod jcs;
 pub mod json;
 pub mod parse;
 pub(crate) mod remedy;
+pub mod schema;
 pub(crate) mod shorthand;
 pub(crate) mod span;
 pub(crate) mod template;

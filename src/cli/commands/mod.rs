@@ -33,6 +33,7 @@ pub(crate) mod read;
 pub(crate) mod remove;
 pub(crate) mod remove_node;
 pub(crate) mod repl;
+pub(crate) mod schema;
 pub(crate) mod set;
 pub(crate) mod set_config;
 pub(crate) mod show;
@@ -85,6 +86,7 @@ pub(crate) enum Command {
     Instantiate(instantiate::InstantiateArgs),
     Orchestrate(orchestrate::OrchestrateArgs),
     Explain(explain::ExplainArgs),
+    Schema(schema::SchemaArgs),
     Tool(tool::ToolArgs),
     Mcp(mcp::McpArgs),
     Repl(repl::ReplArgs),
@@ -131,6 +133,7 @@ impl Command {
             Command::Instantiate(_) => "instantiate",
             Command::Orchestrate(_) => "orchestrate",
             Command::Explain(_) => "explain",
+            Command::Schema(_) => "schema",
             Command::Tool(_) => "tool",
             Command::Mcp(_) => "mcp",
             Command::Repl(_) => "repl",
@@ -178,6 +181,7 @@ pub(crate) fn dispatch(s: &mut Session, command: Command) -> Result<Reply> {
         Command::Instantiate(a) => instantiate::run(s, a),
         Command::Orchestrate(a) => orchestrate::run(s, a),
         Command::Explain(a) => explain::run(s, a),
+        Command::Schema(a) => schema::run(s, a),
         Command::Tool(a) => tool::run(s, a),
         Command::Mcp(a) => mcp::run(s, a),
         Command::Repl(a) => repl::run(s, a),

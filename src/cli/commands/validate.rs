@@ -1,39 +1,55 @@
 use super::read_input;
 use crate::cli::{Format, Reply, Session};
+use crate::forge::validate::inputs::{Input, expand, wants_store};
 use crate::forge::validate::{self, Target, Validation};
-use crate::model::error::Result;
+use crate::model::error::{Error, Result};
 use crate::model::registry::Registry;
 use crate::render;
+use crate::render::diagnostics;
 use crate::store::Store;
 use crate::wire::Syntax;
-use clap::Args;
+use clap::{Args, ValueEnum};
+use std::path::{Path, PathBuf};
 
 /// Check plans or plan documents (for CI).
 ///
 /// Check plan documents or stored plans and report every finding, for people
-/// and CI. An ARG that is -, an existing file, or ends in .json/.yaml/.yml is
-/// a plan document, checked offline as its import would be (no store
-/// needed); any other ARG is a plan id. No ARG: the current plan; --all:
+/// and CI. An ARG that is -, an existing file, or a path (it holds a / or a
+/// dot, or ends in .json/.yaml/.yml) is a plan document, checked offline as
+/// its import would be (no store needed); a directory is searched for
+/// *.json, *.yaml and *.yml (honouring .gitignore; hidden files and stores
+/// are left out); a quoted glob ('docs/**/*.yaml') names the files it
+/// matches; any other ARG is a plan id. No ARG: the current plan; --all:
 /// every plan in the store.
+///
+/// Every input is checked: one that cannot be read or parsed (or an
+/// unknown plan id) is reported like a finding, as invalid_document with
+/// its file:line:column, and the run goes on.
 ///
 /// Registry checks use --registry FILE, else the registry of the store if
 /// there is one; without either they are skipped, and the output says so.
 ///
 /// --format text draws each finding on stderr (a labelled snippet on a
 /// terminal, file:line:column otherwise) and a summary on stdout; json,
-/// sarif (SARIF 2.1.0) and github (workflow commands) print to stdout.
-/// Exit 0 with no blocking issue, 1 with one, 2 for unreadable input or an
-/// unknown plan id.
+/// sarif (SARIF 2.1.0) and github (workflow commands) print to stdout, or
+/// to --output FILE. -q drops the summary and notes, never findings.
+///
+/// Exit: the worst seen. 2 if an input could not be checked (3 if the
+/// store failed), else 1 if a finding fails the run (--fail-on: blocking
+/// findings by default), else 0. --fail-on never (or --exit-zero) exits 0
+/// whenever the run completes, input errors included, as ruff's
+/// --exit-zero does; a bad flag or a malformed --registry still exits 2.
 #[derive(Args, Debug, Clone)]
 pub(crate) struct ValidateArgs {
-    /// Plan documents (files, or - for stdin) or plan ids
+    /// Plan documents (files, directories, quoted globs, or - for stdin) or
+    /// plan ids
     pub(crate) args: Vec<String>,
     /// Every plan in the store
     #[arg(long)]
     pub(crate) all: bool,
     /// The registry to check against [default: the store's]
     #[arg(long, value_name = "FILE")]
-    pub(crate) registry: Option<std::path::PathBuf>,
+    pub(crate) registry: Option<PathBuf>,
     /// List at most N findings per document or plan; the rest are counted
     /// (0: list them all)
     #[arg(long, value_name = "N", default_value_t = validate::DEFAULT_MAX_FINDINGS)]
@@ -42,26 +58,41 @@ pub(crate) struct ValidateArgs {
     /// findings not drawn are counted. JSON, SARIF and github list them all
     #[arg(long, value_name = "N")]
     pub(crate) max_bytes: Option<u64>,
+    /// The file name outputs give standard input (-)
+    #[arg(long, value_name = "NAME", default_value = "<stdin>")]
+    pub(crate) stdin_filename: String,
+    /// Write the report, in any --format, to FILE (replaced atomically)
+    /// instead of stdout
+    #[arg(short = 'o', long, value_name = "FILE")]
+    pub(crate) output: Option<PathBuf>,
+    /// Which findings fail the run (exit 1): blocking ones, advisories too,
+    /// or none (never: exit 0 even on input errors)
+    #[arg(long, value_enum, value_name = "WHAT", default_value_t = FailOn::Blocking)]
+    pub(crate) fail_on: FailOn,
+    /// Exit 0 whatever was found: the same as --fail-on never
+    #[arg(long, conflicts_with = "fail_on")]
+    pub(crate) exit_zero: bool,
 }
 
-/// Whether an argument names a plan document rather than a plan id.
-pub(crate) fn is_document(arg: &str) -> bool {
-    let lower = arg.to_ascii_lowercase();
-    arg == "-"
-        || std::path::Path::new(arg).is_file()
-        || [".json", ".yaml", ".yml"]
-            .iter()
-            .any(|ext| lower.ends_with(ext))
+/// Which findings make `validate` exit 1.
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum FailOn {
+    /// Blocking findings
+    Blocking,
+    /// Blocking and advisory findings
+    Advisory,
+    /// None: exit 0 whenever the run completes
+    Never,
 }
 
 pub(crate) fn run(s: &mut Session, a: ValidateArgs) -> Result<Reply> {
-    let max_bytes =
-        match a.max_bytes {
-            Some(n) => Some(crate::model::budget::requested(Some(n), 0).map_err(|why| {
-                crate::model::error::Error::invalid(format!("--max-bytes: {why}"))
-            })?),
-            None => None,
-        };
+    let max_bytes = match a.max_bytes {
+        Some(n) => Some(
+            crate::model::budget::requested(Some(n), 0)
+                .map_err(|why| Error::invalid(format!("--max-bytes: {why}")))?,
+        ),
+        None => None,
+    };
     let opts = validate::Options {
         one_shot: s.one_shot,
         ..validate::Options::default()
@@ -71,16 +102,62 @@ pub(crate) fn run(s: &mut Session, a: ValidateArgs) -> Result<Reply> {
         "validate",
         &[Format::Text, Format::Json, Format::Sarif, Format::Github],
     )?;
+    if let Some(p) = &a.output
+        && p.is_dir()
+    {
+        return Err(Error::invalid(format!(
+            "--output {}: that is a directory; name the file to write",
+            p.display()
+        )));
+    }
+    let inputs = expand(&a.args);
+    let (v, registry_found) = check_all(s, &a, &inputs, &opts)?;
+    let fail_on = if a.exit_zero {
+        FailOn::Never
+    } else {
+        a.fail_on
+    };
+    let exit = exit_code(&v, fail_on);
+    deliver(s, &a, format, &v, registry_found, max_bytes, exit)
+}
+
+/// The exit code: the worst seen, as `fail_on` counts findings.
+fn exit_code(v: &Validation, fail_on: FailOn) -> u8 {
+    if fail_on == FailOn::Never {
+        return 0;
+    }
+    if let Some(code) = v.failed() {
+        return code;
+    }
+    let c = v.counts();
+    u8::from(c.blocking > 0 || (fail_on == FailOn::Advisory && c.advisory > 0))
+}
+
+/// Checks every input, in the order given; then the current plan, or every
+/// plan for --all. Returns the validation and whether a registry was used.
+fn check_all(
+    s: &Session,
+    a: &ValidateArgs,
+    inputs: &[Input],
+    opts: &validate::Options,
+) -> Result<(Validation, bool)> {
     let flag_registry = match &a.registry {
         Some(p) => Some(Registry::load(p, false)?),
         None => None,
     };
-    let wants_store = a.all || a.args.is_empty() || a.args.iter().any(|x| !is_document(x));
-    // Documents need no store; a store that exists lends its registry.
-    let store = if wants_store {
-        Some(s.store()?)
+    let by_id = a.all || a.args.is_empty();
+    let wants_store = by_id || wants_store(inputs);
+    // Documents need no store; a store that exists lends its registry. When
+    // only plan ids were asked for, a missing store is the whole answer.
+    let only_ids = by_id || inputs.iter().all(|i| matches!(i, Input::Plan(_)));
+    let (store, store_error) = if wants_store {
+        match s.store() {
+            Ok(st) => (Some(st), None),
+            Err(e) if only_ids => return Err(e),
+            Err(e) => (None, Some(e)),
+        }
     } else {
-        Store::open(s.store_path()).ok()
+        (Store::open(s.store_path()).ok(), None)
     };
     let registry = match (&flag_registry, &store) {
         (Some(r), _) => Some(r.clone()),
@@ -90,7 +167,6 @@ pub(crate) fn run(s: &mut Session, a: ValidateArgs) -> Result<Reply> {
         },
         (None, None) => None,
     };
-
     let forge = match &store {
         Some(st) if wants_store => {
             let forge = crate::forge::Forge::new(st.clone(), s.actor()?);
@@ -101,71 +177,168 @@ pub(crate) fn run(s: &mut Session, a: ValidateArgs) -> Result<Reply> {
         }
         _ => None,
     };
-
-    // In the order given; then the current plan, or every plan for --all.
+    let stored = |id: &str| match (&forge, &store_error) {
+        (Some(f), _) => f
+            .validate(id, opts)
+            .unwrap_or_else(|e| validate::failure(id, &e)),
+        (None, Some(e)) => validate::failure(id, e),
+        (None, None) => validate::failure(id, &Error::internal("no store was opened")),
+    };
     let mut targets: Vec<Target> = Vec::new();
     let mut seen: Vec<&str> = Vec::new();
-    for arg in &a.args {
-        if is_document(arg) {
-            let text = read_input(arg)?;
-            let file = if arg == "-" { "stdin" } else { arg.as_str() };
-            let syntax = Syntax::from_path(arg).unwrap_or_else(|| Syntax::sniff(&text));
-            targets.push(validate::check_document(
-                file,
-                text,
-                syntax,
-                registry.as_ref(),
-                &opts,
-            )?);
-        } else if let Some(f) = &forge {
-            targets.push(f.validate(arg, &opts)?);
-            seen.push(arg);
-        }
+    for input in inputs {
+        targets.push(match input {
+            Input::Stdin => document(&a.stdin_filename, "-", registry.as_ref(), opts),
+            Input::File(f) => document(f, f, registry.as_ref(), opts),
+            Input::Missing(arg, why) => validate::failure(arg, &Error::invalid(why.clone())),
+            Input::Plan(id) => {
+                seen.push(id);
+                stored(id)
+            }
+        });
     }
-    if let (Some(f), Some(st)) = (&forge, &store) {
+    if let (Some(_), Some(st)) = (&forge, &store) {
         if a.args.is_empty() && !a.all {
-            targets.push(f.validate(&s.plan_id(st)?, &opts)?);
+            targets.push(stored(&s.plan_id(st)?));
         }
         if a.all {
             for id in st.plan_ids()? {
                 if !seen.contains(&id.as_str()) {
-                    targets.push(f.validate(&id, &opts)?);
+                    targets.push(stored(&id));
                 }
             }
         }
     }
+    Ok((Validation { targets }, registry.is_some()))
+}
 
-    let v = Validation { targets };
-    let exit = if v.valid() { 0 } else { 1 };
-    let (drawn, left) = render::diagnostics::within(
-        render::diagnostics::diagnostics(&v, |t| match &t.plan_id {
-            Some(p) if t.stored => s.voice(p),
-            _ => crate::cli::voice::CliVoice::default(),
-        }),
-        max_bytes,
-    );
-    let reply = match format {
-        Format::Sarif => Reply::new(
-            crate::wire::json::pretty(&render::sarif::sarif(&v)),
-            serde_json::Value::Null,
-        ),
-        Format::Github => Reply::new(render::diagnostics::github(&v), serde_json::Value::Null),
-        _ => Reply::new(
-            render::diagnostics::summary(&v),
-            render::diagnostics::json(&v),
-        )
-        .diagnostics(drawn),
-    };
-    let reply = match (left, max_bytes) {
-        (0, _) | (_, None) => reply,
-        (n, Some(b)) => reply.note(format!(
-            "{n} more group(s) of findings were not drawn within --max-bytes {b}; a larger --max-bytes, or --format json, shows them"
-        )),
-    };
-    let reply = if registry.is_none() && format == Format::Text {
-        reply.note("no registry was found, so the checks that need one were skipped; pass --registry FILE to run them")
+/// One plan document, read from `path` (`-`: stdin) and reported as `name`;
+/// one that cannot be read is a target too.
+fn document(
+    name: &str,
+    path: &str,
+    registry: Option<&Registry>,
+    opts: &validate::Options,
+) -> Target {
+    match read_input(path) {
+        Ok(text) => {
+            let syntax = Syntax::from_path(name)
+                .or_else(|| Syntax::from_path(path))
+                .unwrap_or_else(|| Syntax::sniff(&text));
+            validate::check_input(name, text, syntax, registry, opts)
+        }
+        Err(e) => validate::failure(name, &e),
+    }
+}
+
+/// The report in `format`: to --output FILE, or stdout (and the findings
+/// on stderr in text mode). `-q` drops the summary and the notes, never the
+/// findings, whatever the format.
+fn deliver(
+    s: &Session,
+    a: &ValidateArgs,
+    format: Format,
+    v: &Validation,
+    registry_found: bool,
+    max_bytes: Option<usize>,
+    exit: u8,
+) -> Result<Reply> {
+    use std::io::Write;
+    let quiet = s.global.quiet;
+    let mut notes = Vec::new();
+    let drawn = if format == Format::Text {
+        let (drawn, left) = diagnostics::within(
+            diagnostics::diagnostics(v, |t| match &t.plan_id {
+                Some(p) if t.stored => s.voice(p),
+                _ => crate::cli::voice::CliVoice::default(),
+            }),
+            max_bytes,
+        );
+        if let (n @ 1.., Some(b)) = (left, max_bytes) {
+            notes.push(format!(
+                "{n} more group(s) of findings were not drawn within --max-bytes {b}; a larger --max-bytes, or --format json, shows them"
+            ));
+        }
+        if !registry_found {
+            notes.push("no registry was found, so the checks that need one were skipped; pass --registry FILE to run them".to_string());
+        }
+        drawn
     } else {
-        reply
+        Vec::new()
     };
-    Ok(reply.exit(exit))
+    let body = match format {
+        Format::Sarif => Some(crate::wire::json::pretty(&render::sarif::sarif(v))),
+        Format::Github => Some(diagnostics::github(v)),
+        _ => None,
+    };
+    if let Some(path) = &a.output {
+        let bytes = match (format, body) {
+            (_, Some(b)) => b,
+            (Format::Json, None) => {
+                crate::wire::json::pretty(&crate::cli::versioned(diagnostics::json(v)))
+            }
+            (_, None) => {
+                let mut t: String = drawn.iter().map(diagnostics::plain).collect();
+                if !quiet {
+                    t.push_str(&diagnostics::summary(v));
+                    t.push('\n');
+                }
+                t
+            }
+        };
+        write_atomic(path, bytes.as_bytes())?;
+        let reply = Reply::raw(String::new()).exit(exit);
+        return Ok(notes.into_iter().fold(reply, Reply::note));
+    }
+    if quiet {
+        // The session prints no prose under -q (only a JSON document): the
+        // findings are printed here.
+        match (&body, format) {
+            (Some(b), _) => {
+                let _ = std::io::stdout().lock().write_all(b.as_bytes());
+            }
+            (None, Format::Text) => {
+                let style = crate::cli::ui::stderr_style(s.global.color);
+                let mut err = std::io::stderr().lock();
+                for d in &drawn {
+                    let _ = err.write_all(crate::cli::ui::issue_report(d, style).as_bytes());
+                }
+            }
+            _ => {}
+        }
+    }
+    let reply = match body {
+        Some(b) => Reply::new(b, serde_json::Value::Null),
+        None => Reply::for_format(format, || diagnostics::summary(v), || diagnostics::json(v))
+            .diagnostics(drawn),
+    };
+    Ok(notes.into_iter().fold(reply, Reply::note).exit(exit))
+}
+
+/// Replaces `path` whole or not at all: a temporary file beside it, synced,
+/// then renamed over it.
+fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+    use std::io::Write;
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".planforge-")
+        .tempfile_in(dir)
+        .map_err(|e| Error::io("create a temporary file in", dir, &e))?;
+    tmp.write_all(bytes)
+        .and_then(|()| tmp.as_file().sync_all())
+        .map_err(|e| Error::io("write", tmp.path(), &e))?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(path).map_or(0o644, |m| m.permissions().mode());
+        let _ = tmp
+            .as_file()
+            .set_permissions(std::fs::Permissions::from_mode(mode));
+    }
+    tmp.persist(path)
+        .map_err(|e| Error::io("replace", path, &e.error))?;
+    Ok(())
 }

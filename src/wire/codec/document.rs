@@ -38,7 +38,10 @@ impl Document {
     }
 }
 
-pub const DOCUMENT_KEYS: [&str; 10] = [
+/// The keys of a plan document. `$schema` (the JSON Schema an editor checks
+/// the document with, `planforge schema`) is allowed and ignored.
+pub const DOCUMENT_KEYS: [&str; 11] = [
+    "$schema",
     "formatVersion",
     "planId",
     "label",
@@ -72,6 +75,7 @@ pub fn document_from_value(v: &Value) -> Result<Document, ParseError> {
             ),
         ));
     }
+    opt_str(m, "$schema", "", "a plan document")?;
     let plan_id = opt_str(m, "planId", "", "a plan document")?.map(str::to_string);
     let label = opt_str(m, "label", "", "a plan document")?.map(str::to_string);
     let state = opt_str(m, "state", "", "a plan document")?.map(str::to_string);
@@ -230,6 +234,16 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_schema_key_is_allowed_and_ignored() {
+        let with = document(
+            r#"{"$schema":"../schema/plan.schema.json","planId":"plan-a","nodes":[]}"#,
+            Syntax::Json,
+        );
+        let without = document(r#"{"planId":"plan-a","nodes":[]}"#, Syntax::Json);
+        assert_eq!(with.unwrap(), without.unwrap());
+    }
+
+    #[test]
     fn documents_refuse_what_cannot_be_represented() {
         for (doc, needle) in [
             (r#"{"nodes":[{"kind":"call"}]}"#, "needs an `id`"),
@@ -242,6 +256,7 @@ mod tests {
                 "must be an object",
             ),
             (r#"{"nodes":[],"phases":[]}"#, "unknown key `phases`"),
+            (r#"{"$schema":1}"#, "`$schema` must be a string"),
         ] {
             let e = document(doc, Syntax::Json).unwrap_err();
             assert!(e.message.contains(needle), "{doc}: {e}");
