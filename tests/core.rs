@@ -858,3 +858,30 @@ fn two_clones_upgrading_one_plan_merge_to_the_same_plan() {
     );
     assert_eq!(lifecycle_of(&clones[1], plan)[0], "executable");
 }
+
+// `clone` says the clone is now the current plan, and `list` marks the plan
+// commands act on (issue 16), in text and in JSON.
+#[test]
+fn clone_says_it_is_current_and_list_marks_the_current_plan() {
+    let env = Env::new();
+    env.ok(&["create", "plan-a"]);
+    let out = env.ok(&["clone", "plan-b"]);
+    assert!(out.contains("plan-b is now the current plan."), "{out}");
+    let list = env.ok(&["list"]);
+    let marked: Vec<&str> = list.lines().filter(|l| l.starts_with("* ")).collect();
+    assert_eq!(marked.len(), 1, "{list}");
+    assert!(marked[0].starts_with("* plan-b"), "{list}");
+    assert!(list.lines().any(|l| l.starts_with("  plan-a")), "{list}");
+    let j = env.json(&["list"]);
+    let current: Vec<&Value> = j["plans"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|p| p["current"] == true)
+        .collect();
+    assert_eq!(current.len(), 1);
+    assert_eq!(current[0]["planId"], "plan-b");
+    // Near miss: -p names another plan for this command, and list marks it.
+    let other = env.ok(&["-p", "plan-a", "list"]);
+    assert!(other.lines().any(|l| l.starts_with("* plan-a")), "{other}");
+}

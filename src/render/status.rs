@@ -103,7 +103,7 @@ pub(crate) fn status_json(s: &Status) -> Value {
     Value::Object(m)
 }
 
-pub(crate) fn list_text(plans: &[Summary], v: &dyn Voice) -> String {
+pub(crate) fn list_text(plans: &[Summary], current: Option<&str>, v: &dyn Voice) -> String {
     if plans.is_empty() {
         return format!(
             "No plans in this store. Create one: {}.",
@@ -115,11 +115,19 @@ pub(crate) fn list_text(plans: &[Summary], v: &dyn Voice) -> String {
         .map(|p| super::width(&p.plan_id))
         .max()
         .unwrap_or(0);
+    let mark = |p: &Summary| {
+        if current == Some(p.plan_id.as_str()) {
+            "* "
+        } else {
+            "  "
+        }
+    };
     plans
         .iter()
         .map(|p| match (&p.damaged, p.state, p.revision) {
             (None, Some(state), Some(rev)) => format!(
-                "{:w$}  {:10}  rev {:<5}  {}",
+                "{}{:w$}  {:10}  rev {:<5}  {}",
+                mark(p),
                 p.plan_id,
                 state.as_str(),
                 rev,
@@ -129,7 +137,8 @@ pub(crate) fn list_text(plans: &[Summary], v: &dyn Voice) -> String {
             .trim_end()
             .to_string(),
             (why, _, _) => format!(
-                "{:w$}  damaged     {}",
+                "{}{:w$}  damaged     {}",
+                mark(p),
                 p.plan_id,
                 why.as_deref().unwrap_or("it could not be read"),
                 w = w
@@ -139,11 +148,12 @@ pub(crate) fn list_text(plans: &[Summary], v: &dyn Voice) -> String {
         .join("\n")
 }
 
-pub(crate) fn list_json(plans: &[Summary]) -> Value {
+pub(crate) fn list_json(plans: &[Summary], current: Option<&str>) -> Value {
     json!({"plans": plans.iter().map(|p| {
         let mut row = json!({
             "planId": p.plan_id, "state": p.state.map(|s| s.as_str()), "revision": p.revision,
             "label": p.label, "updatedAt": p.updated_at,
+            "current": current == Some(p.plan_id.as_str()),
         });
         if let Some(why) = &p.damaged {
             row["damaged"] = why.clone().into();

@@ -22,5 +22,11 @@ pub(crate) fn run(s: &mut Session, a: CloneArgs) -> Result<Reply> {
     let plan = s.plan_id(forge.store())?;
     let echo = forge.clone_plan(&plan, &a.new_id, a.at)?;
     forge.store().set_current(&a.new_id)?;
-    Ok(echo_reply(s, &echo))
+    // Like create, import and instantiate: say that the next command goes
+    // to the clone.
+    let mut reply = echo_reply(s, &echo);
+    reply
+        .text
+        .push_str(&format!("\n{} is now the current plan.", a.new_id));
+    Ok(reply)
 }

@@ -5,14 +5,18 @@ use clap::Args;
 
 /// List the plans in the store.
 ///
-/// List the plans in the store with their state, revision and label.
+/// List the plans in the store with their state, revision and label; `*`
+/// marks the plan commands act on when no plan is named (as `git branch`
+/// marks the branch checked out).
 #[derive(Args, Debug, Clone)]
 pub(crate) struct ListArgs {}
 
 pub(crate) fn run(s: &mut Session, _a: ListArgs) -> Result<Reply> {
-    let plans = s.forge()?.list()?;
+    let forge = s.forge()?;
+    let plans = forge.list()?;
+    let current = s.plan_id(forge.store()).ok();
     Ok(Reply::new(
-        status::list_text(&plans, &s.voice("")),
-        status::list_json(&plans),
+        status::list_text(&plans, current.as_deref(), &s.voice("")),
+        status::list_json(&plans, current.as_deref()),
     ))
 }
