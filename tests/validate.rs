@@ -485,6 +485,13 @@ fn check_sarif(s: &Value) {
     let driver = &run["tool"]["driver"];
     obj(driver, "tool.driver");
     assert!(driver["name"].is_string(), "driver.name is required");
+    assert!(
+        driver["informationUri"]
+            .as_str()
+            .is_some_and(|u| u.starts_with("https://") && u.ends_with("/README.md")),
+        "driver.informationUri names the README"
+    );
+    assert_eq!(run["automationDetails"]["id"], "planforge/validate/");
     assert_eq!(run["columnKind"], "unicodeCodePoints");
     let rules = driver["rules"].as_array().expect("rules");
     let mut ids = std::collections::HashSet::new();
@@ -493,6 +500,17 @@ fn check_sarif(s: &Value) {
             .as_str()
             .expect("reportingDescriptor.id is required");
         assert!(ids.insert(id), "rule {id} twice");
+        assert_eq!(
+            r["name"].as_str(),
+            Some(pascal_case(id).as_str()),
+            "{id} name"
+        );
+        assert!(
+            r["helpUri"].as_str().is_some_and(
+                |u| u.starts_with("https://") && u.ends_with(&format!("/docs/codes/{id}.md"))
+            ),
+            "{id} helpUri"
+        );
         message(&r["shortDescription"], "shortDescription");
         message(&r["fullDescription"], "fullDescription");
         message(&r["help"], "help");
@@ -509,6 +527,13 @@ fn check_sarif(s: &Value) {
     for res in run["results"].as_array().expect("results") {
         message(&res["message"], "result.message");
         let rule_id = res["ruleId"].as_str().expect("ruleId");
+        let print = res["partialFingerprints"]["planforgeFinding/v1"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{rule_id}: partialFingerprints"));
+        assert!(
+            print.len() == 64 && print.bytes().all(|b| b.is_ascii_hexdigit()),
+            "{print}"
+        );
         let ix = res["ruleIndex"].as_u64().expect("ruleIndex") as usize;
         assert_eq!(rules[ix]["id"], rule_id, "ruleIndex points at its rule");
         let level = res["level"].as_str().unwrap();
@@ -1557,4 +1582,174 @@ fn calls_of_one_missing_tool_are_one_group() {
     );
     // Near miss: another missing tool is its own group.
     assert!(unknown[2].get("cause").is_none(), "{}", unknown[2]);
+}
+
+// ------------------------------------------- stable, linked SARIF (issue 14)
+
+/// `unknown_tool` → `UnknownTool`: the SARIF rule name.
+fn pascal_case(code: &str) -> String {
+    code.split('_')
+        .map(|w| {
+            let mut c = w.chars();
+            c.next().map_or(String::new(), |f| {
+                f.to_ascii_uppercase().to_string() + c.as_str()
+            })
+        })
+        .collect()
+}
+
+/// `(ruleId, nodeId or edgeId) → (fingerprint, startLine)` of a SARIF log.
+fn fingerprints(s: &Value) -> std::collections::BTreeMap<(String, String), (String, u64)> {
+    let mut out = std::collections::BTreeMap::new();
+    for r in s["runs"][0]["results"].as_array().unwrap() {
+        let p = &r["properties"];
+        let about = p["nodeId"].as_str().or(p["edgeId"].as_str()).unwrap_or("");
+        let key = (r["ruleId"].as_str().unwrap().to_string(), about.to_string());
+        let value = (
+            r["partialFingerprints"]["planforgeFinding/v1"]
+                .as_str()
+                .unwrap()
+                .to_string(),
+            r["locations"][0]["physicalLocation"]["region"]["startLine"]
+                .as_u64()
+                .unwrap(),
+        );
+        assert!(out.insert(key, value).is_none(), "two results alike: {r}");
+    }
+    out
+}
+
+// Two commits of one document that differ only by an unrelated node: the
+// findings they share keep their fingerprints though their lines moved.
+#[test]
+fn fingerprints_survive_an_unrelated_node() {
+    let env = Env::empty();
+    env.write("registry.yaml", REGISTRY);
+    let mut before = typo_doc();
+    before["edges"][1]["handle"] = json!("match");
+    let mut after = before.clone();
+    // Inserted before the offending nodes: their index and lines change.
+    after["nodes"]
+        .as_array_mut()
+        .unwrap()
+        .insert(1, call("extra", "notify"));
+    let sarif_of = |doc: &Value| {
+        env.write("plan.json", &pretty(doc));
+        let s = env
+            .out(&[
+                "validate",
+                "plan.json",
+                "--registry",
+                "registry.yaml",
+                "--format",
+                "sarif",
+            ])
+            .code(1)
+            .json();
+        check_sarif(&s);
+        s
+    };
+    let (a, b) = (sarif_of(&before), sarif_of(&after));
+    let (a, b) = (fingerprints(&a), fingerprints(&b));
+    assert!(
+        a.contains_key(&("unknown_tool".into(), "tell".into())),
+        "{a:?}"
+    );
+    assert!(
+        a.contains_key(&("invalid_handle".into(), "e2".into())),
+        "{a:?}"
+    );
+    for (key, (print, line)) in &a {
+        let (print2, line2) = b.get(key).unwrap_or_else(|| panic!("{key:?} gone: {b:?}"));
+        assert_eq!(print, print2, "{key:?}");
+        assert_ne!(line, line2, "{key:?}: the extra node moves it");
+    }
+    // Different findings have different fingerprints.
+    let all: std::collections::HashSet<&String> = b.values().map(|(p, _)| p).collect();
+    assert_eq!(all.len(), b.len());
+}
+
+/// `docs/codes/<code>.md`: what `planforge explain CODE` prints, under a
+/// line saying how it is made.
+fn code_page(env: &Env, code: &str) -> String {
+    let text = env.out(&["explain", code]).code(0).stdout;
+    format!(
+        "<!-- Generated from `planforge explain {code}`: do not edit; \
+         regenerate with `PLANFORGE_UPDATE_CODE_DOCS=1 cargo test --test validate`. -->\n\n{text}"
+    )
+}
+
+/// `docs/codes/README.md`: every code, its severity and summary, linked.
+fn code_index(codes: &[Value]) -> String {
+    let mut s = String::from(
+        "<!-- Generated from `planforge explain --all --format json`: do not edit; \
+         regenerate with `PLANFORGE_UPDATE_CODE_DOCS=1 cargo test --test validate`. -->\n\n\
+         # Issue codes\n\n\
+         One page per code `planforge validate` reports, each the text \
+         `planforge explain CODE` prints. SARIF logs link them as each rule's \
+         `helpUri` (`https://github.com/OWNER/planforge/blob/main/docs/codes/CODE.md`: \
+         `OWNER` is a placeholder until the repository is published; the base is \
+         `REPOSITORY` in `src/render/sarif.rs`).\n\n\
+         | code | severity | what it finds |\n|---|---|---|\n",
+    );
+    for c in codes {
+        let code = c["code"].as_str().unwrap();
+        s.push_str(&format!(
+            "| [`{code}`]({code}.md) | {} | {} |\n",
+            c["severity"].as_str().unwrap(),
+            c["summary"].as_str().unwrap().replace('|', "\\|"),
+        ));
+    }
+    s
+}
+
+// The committed pages under docs/codes/ are what `explain` prints today.
+#[test]
+fn committed_code_pages_are_current() {
+    let env = Env::empty();
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/codes");
+    let update = std::env::var_os("PLANFORGE_UPDATE_CODE_DOCS").is_some();
+    let all = env
+        .out(&["explain", "--all", "--format", "json"])
+        .code(0)
+        .json();
+    let codes = all["codes"].as_array().unwrap().clone();
+    assert_eq!(codes.len(), planforge::check::CHECKS.len());
+    let mut want: Vec<(String, String)> = codes
+        .iter()
+        .map(|c| {
+            let code = c["code"].as_str().unwrap();
+            (format!("{code}.md"), code_page(&env, code))
+        })
+        .collect();
+    want.push(("README.md".into(), code_index(&codes)));
+    let names: std::collections::HashSet<&str> = want.iter().map(|(n, _)| n.as_str()).collect();
+    let mut stale = Vec::new();
+    if update {
+        std::fs::create_dir_all(&dir).unwrap();
+    }
+    // A page for a code that no longer exists is stale too.
+    for entry in std::fs::read_dir(&dir).into_iter().flatten() {
+        let name = entry.unwrap().file_name().to_string_lossy().into_owned();
+        if !names.contains(name.as_str()) {
+            if update {
+                std::fs::remove_file(dir.join(&name)).unwrap();
+            } else {
+                stale.push(format!("docs/codes/{name} (no such code)"));
+            }
+        }
+    }
+    for (name, text) in &want {
+        let path = dir.join(name);
+        if update {
+            std::fs::write(&path, text).unwrap();
+        } else if std::fs::read_to_string(&path).ok().as_ref() != Some(text) {
+            stale.push(format!("docs/codes/{name}"));
+        }
+    }
+    assert!(
+        stale.is_empty(),
+        "stale code pages: {}; regenerate them with `PLANFORGE_UPDATE_CODE_DOCS=1 cargo test --test validate` and commit them",
+        stale.join(", ")
+    );
 }

@@ -5,6 +5,16 @@
 //! (`columnKind: unicodeCodePoints`); `endColumn` is the column just after
 //! the value, as SARIF defines it. Checks that could not run are reported as
 //! tool execution notifications.
+//!
+//! Code scanning keeps an alert across commits by its
+//! `partialFingerprints` (`planforgeFinding/v1`, see [`fingerprint`]): a
+//! hash of what the finding is about — code, file, plan id, node or edge id
+//! and the pointer inside that node or edge — never of its line, so an
+//! unrelated edit elsewhere in the document leaves it unchanged. Every rule
+//! links its page under `docs/codes/` (`helpUri`), generated from the text
+//! `planforge explain CODE` prints. The repository has no public address
+//! yet: [`REPOSITORY`] holds the one base every link is built from, with
+//! `OWNER` as a placeholder to replace when it is published.
 
 use crate::forge::explain::{self, Explanation};
 use crate::forge::validate::Validation;
@@ -13,6 +23,40 @@ use serde_json::{Value, json};
 
 pub(crate) const SCHEMA: &str =
     "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";
+
+/// The repository's address, the base of `informationUri` and every
+/// `helpUri`. `OWNER` is a placeholder: the repository has no public
+/// address yet; replace it here (and only here) when it has one.
+pub(crate) const REPOSITORY: &str = "https://github.com/OWNER/planforge";
+
+/// `runs[].automationDetails.id`: the category `planforge/validate/` (the
+/// trailing `/` leaves the run id out, so every run is the same category).
+pub(crate) const AUTOMATION_ID: &str = "planforge/validate/";
+
+/// The key of [`fingerprint`] in `partialFingerprints`.
+pub(crate) const FINGERPRINT_KEY: &str = "planforgeFinding/v1";
+
+/// The page of `code` under `docs/codes/`.
+pub(crate) fn help_uri(code: &str) -> String {
+    format!("{REPOSITORY}/blob/main/docs/codes/{code}.md")
+}
+
+/// A finding's identity, stable across unrelated edits: the lowercase hex
+/// SHA-256 of the JSON array `[code, file, planId, nodeId, edgeId,
+/// pointer]` (the pointer relative to the node or edge, as issues carry it,
+/// so inserting another node does not change it). Line numbers and the
+/// message (which may name other nodes) are left out.
+pub(crate) fn fingerprint(
+    code: &str,
+    file: &str,
+    plan_id: Option<&str>,
+    node_id: Option<&str>,
+    edge_id: Option<&str>,
+    pointer: Option<&str>,
+) -> String {
+    let key = json!([code, file, plan_id, node_id, edge_id, pointer]).to_string();
+    crate::model::hash::hex_sha256(key.as_bytes())
+}
 
 fn level(s: Severity) -> &'static str {
     match s {
@@ -38,23 +82,21 @@ fn rule(e: &Explanation) -> Value {
     let finds = explain::section(&e.explanation, "What it finds")
         .map(|s| explain::paragraph(&s))
         .unwrap_or_else(|| e.summary.clone());
-    let mut r = json!({
+    json!({
         "id": e.code,
+        // PascalCase of the code: for a one-word code (`cycle` → `Cycle`)
+        // it differs from the id in case only.
+        "name": rule_name(e.code),
         "shortDescription": {"text": e.summary},
         "fullDescription": {"text": finds},
         "help": {
             "text": explain::how_to_fix(e.code).unwrap_or_default(),
             "markdown": e.explanation,
         },
+        "helpUri": help_uri(e.code),
         "defaultConfiguration": {"level": level(e.severity)},
         "properties": {"tags": ["planforge"], "source": e.source},
-    });
-    // SARIF wants a name that differs from the id; a one-word code has none.
-    let name = rule_name(e.code);
-    if !name.eq_ignore_ascii_case(e.code) {
-        r["name"] = json!(name);
-    }
-    r
+    })
 }
 
 /// A file name as a SARIF URI reference: `/` separators, percent-encoded
@@ -127,6 +169,14 @@ pub(crate) fn sarif(v: &Validation) -> Value {
                 "level": level(i.severity()),
                 "message": {"text": i.message},
                 "locations": [location],
+                "partialFingerprints": {FINGERPRINT_KEY: fingerprint(
+                    i.code.name,
+                    &t.file,
+                    t.plan_id.as_deref(),
+                    i.node_id.as_deref(),
+                    i.edge_id.as_deref(),
+                    i.pointer.as_deref(),
+                )},
                 "properties": {
                     "planId": t.plan_id,
                     "nodeId": i.node_id,
@@ -167,12 +217,14 @@ pub(crate) fn sarif(v: &Validation) -> Value {
                 "name": "planforge",
                 "version": env!("CARGO_PKG_VERSION"),
                 "semanticVersion": env!("CARGO_PKG_VERSION"),
+                "informationUri": format!("{REPOSITORY}/blob/main/README.md"),
                 "rules": all.iter().map(rule).collect::<Vec<_>>(),
             }},
             "invocations": [{
                 "executionSuccessful": true,
                 "toolExecutionNotifications": notes,
             }],
+            "automationDetails": {"id": AUTOMATION_ID},
             "columnKind": "unicodeCodePoints",
             "results": results,
         }],
@@ -204,13 +256,45 @@ mod tests {
         let rules = s["runs"][0]["tool"]["driver"]["rules"].as_array().unwrap();
         assert_eq!(rules.len(), crate::check::CHECKS.len());
         for (r, c) in rules.iter().zip(crate::check::CHECKS) {
-            assert_eq!(r["id"], c.code().name);
-            match c.code().name {
-                "cycle" => assert!(r.get("name").is_none()),
-                code => assert_eq!(r["name"], rule_name(code)),
-            }
+            let code = c.code().name;
+            assert_eq!(r["id"], code);
+            assert_eq!(r["name"], rule_name(code));
+            assert_eq!(r["helpUri"], help_uri(code));
+            assert!(r["shortDescription"]["text"].is_string());
             assert!(!r["help"]["text"].as_str().unwrap().is_empty());
         }
         assert_eq!(s["runs"][0]["results"], json!([]));
+        assert_eq!(s["runs"][0]["automationDetails"]["id"], AUTOMATION_ID);
+        assert!(
+            s["runs"][0]["tool"]["driver"]["informationUri"]
+                .as_str()
+                .unwrap()
+                .ends_with("/README.md")
+        );
+    }
+
+    #[test]
+    fn fingerprints_hash_what_a_finding_is_about() {
+        let f = |node, pointer| {
+            fingerprint(
+                "unknown_tool",
+                "p.json",
+                Some("plan-a"),
+                node,
+                None,
+                pointer,
+            )
+        };
+        let a = f(Some("tell"), Some("/definition/tool"));
+        assert_eq!(a.len(), 64);
+        assert_eq!(a, f(Some("tell"), Some("/definition/tool")));
+        assert_ne!(a, f(Some("fetch"), Some("/definition/tool")));
+        assert_ne!(a, f(Some("tell"), Some("/definition/args")));
+        assert_ne!(a, f(Some("tell"), None));
+        // The parts cannot run into each other.
+        assert_ne!(
+            fingerprint("a", "b", Some("c"), None, None, None),
+            fingerprint("a", "b", None, Some("c"), None, None)
+        );
     }
 }

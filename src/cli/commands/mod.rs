@@ -142,8 +142,46 @@ impl Command {
     }
 }
 
+/// Whether the command checks `--format` against a list of its own (it
+/// prints documents, diagrams or CI formats), or runs a session that does
+/// (`mcp`, `repl`). A test keeps this list equal to the commands whose file
+/// calls `require_format`.
+fn own_formats(c: &Command) -> bool {
+    OWN_FORMATS.contains(&c.name())
+}
+
+const OWN_FORMATS: [&str; 19] = [
+    "author",
+    "completions",
+    "diff",
+    "explain",
+    "export",
+    "graph",
+    "instantiate",
+    "ops",
+    "orchestrate",
+    "outline",
+    "raw",
+    "read",
+    "schema",
+    "show",
+    "templates",
+    "tool",
+    "validate",
+    "mcp",
+    "repl",
+];
+
 /// Runs a command.
 pub(crate) fn dispatch(s: &mut Session, command: Command) -> Result<Reply> {
+    // Commands that print only prose or JSON refuse the other formats
+    // before anything runs (the others check their own list).
+    if !own_formats(&command) {
+        s.require_format(
+            command.name(),
+            &[crate::cli::Format::Text, crate::cli::Format::Json],
+        )?;
+    }
     match command {
         Command::Init(a) => init::run(s, a),
         Command::List(a) => list::run(s, a),
@@ -233,4 +271,30 @@ pub(crate) fn read_input(path: &str) -> Result<String> {
             e.utf8_error().valid_up_to()
         ))
     })
+}
+
+#[cfg(test)]
+mod format_tests {
+    /// The commands exempt from the prose-or-JSON rule are exactly those
+    /// that check the format themselves (and the two sessions).
+    #[test]
+    fn own_formats_are_the_commands_that_check_them() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/cli/commands");
+        let mut checking: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.file_stem().is_some_and(|s| s != "mod"))
+            .filter(|p| {
+                std::fs::read_to_string(p)
+                    .unwrap()
+                    .contains("require_format(")
+            })
+            .map(|p| p.file_stem().unwrap().to_string_lossy().replace('_', "-"))
+            .collect();
+        checking.extend(["mcp".to_string(), "repl".to_string()]);
+        checking.sort();
+        let mut own: Vec<String> = super::OWN_FORMATS.iter().map(|s| s.to_string()).collect();
+        own.sort();
+        assert_eq!(own, checking);
+    }
 }
