@@ -99,24 +99,17 @@ fn content_body(kind: &str, m: &Map, at: &str, common: &[&str]) -> Result<OpBody
         closed(m, at, &format!("a {kind} op"), &all)
     };
     Ok(match kind {
-        "add_node" => {
+        "add_node" | "replace_node" => {
             allow(&["node"])?;
-            OpBody::AddNode {
-                node: node(
-                    m.get("node")
-                        .ok_or_else(|| error(at, "add_node needs `node`"))?,
-                    &child(at, "node"),
-                )?,
-            }
-        }
-        "replace_node" => {
-            allow(&["node"])?;
-            OpBody::ReplaceNode {
-                node: node(
-                    m.get("node")
-                        .ok_or_else(|| error(at, "replace_node needs `node`"))?,
-                    &child(at, "node"),
-                )?,
+            let node = node(
+                m.get("node")
+                    .ok_or_else(|| error(at, format!("{kind} needs `node`")))?,
+                &child(at, "node"),
+            )?;
+            if kind == "add_node" {
+                OpBody::AddNode { node }
+            } else {
+                OpBody::ReplaceNode { node }
             }
         }
         "remove_node" => {
