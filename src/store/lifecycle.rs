@@ -88,15 +88,7 @@ impl Machine {
                 self.meta.state = State::Editable;
             }
             State::Executable => {
-                let approval = self
-                    .meta
-                    .approval
-                    .take()
-                    .expect("an executable plan is approved");
-                let by = self
-                    .approved_by
-                    .take()
-                    .expect("an executable plan has an approve op");
+                let (approval, by) = self.take_approval();
                 let mut after = OpRefs::default();
                 after.push(op.clone());
                 self.void = Some((approval, by, vec![VoidReason::ContentAfter(after)]));
@@ -187,15 +179,7 @@ impl Machine {
                 self.freeze_by = None;
             }
             State::Executable => {
-                let approval = self
-                    .meta
-                    .approval
-                    .take()
-                    .expect("an executable plan is approved");
-                let by = self
-                    .approved_by
-                    .take()
-                    .expect("an executable plan has an approve op");
+                let (approval, by) = self.take_approval();
                 self.void = Some((
                     approval,
                     by,
@@ -204,6 +188,21 @@ impl Machine {
                 self.meta.state = State::Editable;
             }
         }
+    }
+
+    /// An executable plan's approval and the op that made it, taken off the
+    /// plan when something after it voids it.
+    fn take_approval(&mut self) -> (Approval, OpRef) {
+        let approval = self
+            .meta
+            .approval
+            .take()
+            .expect("an executable plan is approved");
+        let by = self
+            .approved_by
+            .take()
+            .expect("an executable plan has an approve op");
+        (approval, by)
     }
 
     fn approve(&mut self, op: &Op, approval: &Approval, plan_id: &str, here: Here) {
