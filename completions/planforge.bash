@@ -2747,7 +2747,7 @@ _planforge() {
             return 0
             ;;
         planforge__subcmd__validate)
-            opts="-o -p -q -h --all --registry --max-findings --max-bytes --stdin-filename --output --fail-on --exit-zero --store --plan --actor --format --color --quiet --help"
+            opts="-o -p -q -h --all --registry --max-findings --max-bytes --stdin-filename --output --fail-on --exit-zero --select --ignore --baseline --config --isolated --store --plan --actor --format --color --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2779,6 +2779,22 @@ _planforge() {
                     ;;
                 --fail-on)
                     COMPREPLY=($(compgen -W "blocking advisory never" -- "${cur}"))
+                    return 0
+                    ;;
+                --select)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ignore)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --baseline)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --store)

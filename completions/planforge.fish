@@ -478,9 +478,13 @@ complete -c planforge -n "__fish_planforge_using_subcommand validate" -l max-fin
 complete -c planforge -n "__fish_planforge_using_subcommand validate" -l max-bytes -d 'Draw at most N bytes of findings in text mode (1024 to 1048576); the findings not drawn are counted. JSON, SARIF and github list them all' -r
 complete -c planforge -n "__fish_planforge_using_subcommand validate" -l stdin-filename -d 'The file name outputs give standard input (-)' -r
 complete -c planforge -n "__fish_planforge_using_subcommand validate" -s o -l output -d 'Write the report, in any --format, to FILE (replaced atomically) instead of stdout' -r -F
-complete -c planforge -n "__fish_planforge_using_subcommand validate" -l fail-on -d 'Which findings fail the run (exit 1): blocking ones, advisories too, or none (never: exit 0 even on input errors)' -r -f -a "blocking\t'Blocking findings'
+complete -c planforge -n "__fish_planforge_using_subcommand validate" -l fail-on -d 'Which findings fail the run (exit 1): blocking ones, advisories too, or none (never: exit 0 even on input errors) [default: planforge.toml\'s fail-on, else blocking]' -r -f -a "blocking\t'Blocking findings'
 advisory\t'Blocking and advisory findings'
 never\t'None: exit 0 whenever the run completes'"
+complete -c planforge -n "__fish_planforge_using_subcommand validate" -l select -d 'Report only these codes: codes, code prefixes (transform selects every transform_* code), ALL, blocking, advisory or registry; comma-separated or repeated. Replaces planforge.toml\'s select' -r
+complete -c planforge -n "__fish_planforge_using_subcommand validate" -l ignore -d 'Leave these codes out (the same selectors as --select), on top of planforge.toml\'s; the more specific selector wins' -r
+complete -c planforge -n "__fish_planforge_using_subcommand validate" -l baseline -d 'Fail only on findings that are not in this earlier report (a --format json or --format sarif output); the others are not reported' -r -F
+complete -c planforge -n "__fish_planforge_using_subcommand validate" -l config -d 'Read settings from FILE [default: the nearest planforge.toml up to the repository root, else the store\'s]' -r -F
 complete -c planforge -n "__fish_planforge_using_subcommand validate" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]' -r -F
 complete -c planforge -n "__fish_planforge_using_subcommand validate" -s p -l plan -d 'The plan to work on [env: PLANFORGE_PLAN] [default: the store\'s current plan]' -r
 complete -c planforge -n "__fish_planforge_using_subcommand validate" -l actor -d 'Who is acting [env: PLANFORGE_ACTOR, else $USER]' -r
@@ -496,6 +500,7 @@ always\t''
 never\t''"
 complete -c planforge -n "__fish_planforge_using_subcommand validate" -l all -d 'Every plan in the store'
 complete -c planforge -n "__fish_planforge_using_subcommand validate" -l exit-zero -d 'Exit 0 whatever was found: the same as --fail-on never'
+complete -c planforge -n "__fish_planforge_using_subcommand validate" -l isolated -d 'Read no planforge.toml'
 complete -c planforge -n "__fish_planforge_using_subcommand validate" -s q -l quiet -d 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
 complete -c planforge -n "__fish_planforge_using_subcommand validate" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c planforge -n "__fish_planforge_using_subcommand freeze" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]' -r -F

@@ -4,6 +4,9 @@
 
 mod common;
 
+#[path = "validate/adoption.rs"]
+mod adoption;
+
 use common::{Env, Out};
 use serde_json::{Value, json};
 use std::path::Path;

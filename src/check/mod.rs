@@ -73,6 +73,9 @@ pub enum Source {
     Fold,
     /// Emitted by the lifecycle (freeze, integrity) (`run` does nothing).
     Lifecycle,
+    /// Emitted by `validate` when it applies inline suppressions (`run`
+    /// does nothing).
+    Validate,
     /// Emitted on templates: by the template loader (`template::check`) and
     /// by `instantiate` (`run` does nothing; plans never get these codes).
     Template,
@@ -220,6 +223,7 @@ mod invalid_edge_id;
 pub(crate) mod invalid_handle;
 mod invalid_node_id;
 pub(crate) mod invalid_phase;
+pub(crate) mod invalid_suppression;
 mod join_no_fork;
 mod join_not_diamond;
 mod join_reconvergence;
@@ -263,6 +267,7 @@ mod unreachable_call;
 mod unreachable_node;
 mod unreconciled_unit;
 mod unused_case;
+pub(crate) mod unused_suppression;
 mod unwired_evaluator;
 
 /// Every issue code, once, in the order checks run.
@@ -323,6 +328,8 @@ pub static CHECKS: &[&dyn Check] = &[
     &torn_tail::TornTail,
     &digest_mismatch::DigestMismatch,
     &invalid_document::InvalidDocument,
+    &invalid_suppression::InvalidSuppression,
+    &unused_suppression::UnusedSuppression,
     &approval_mismatch::ApprovalMismatch,
     &freeze_mismatch::FreezeMismatch,
     &transition_rejected::TransitionRejected,

@@ -10,6 +10,7 @@ pub(crate) use crate::wire::findings::{cause_json, issue_json};
 pub(crate) use crate::wire::remedy::insert_fixes;
 
 // The wire form of what renderers print (JSON documents and inline values).
+pub(crate) use crate::wire::baseline::{SARIF_KEY as FINGERPRINT_KEY, fingerprint};
 pub(crate) use crate::wire::codec::approval_json;
 pub(crate) use crate::wire::codec::claim_json;
 pub(crate) use crate::wire::codec::document_json;

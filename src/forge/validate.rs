@@ -23,7 +23,12 @@ use crate::wire::span::{Located, Span, SpanIndex};
 use std::collections::HashMap;
 use std::sync::Arc;
 
+pub(crate) mod config;
 pub(crate) mod inputs;
+pub(crate) mod policy;
+pub(crate) mod select;
+
+use policy::{Policy, Withheld};
 
 /// The actor named on the ops of an in-memory import.
 const ACTOR: &str = "validate";
@@ -45,6 +50,8 @@ pub struct Target {
     pub(crate) findings: Vec<Finding>,
     /// Issues of `report` beyond the listing limit (counted, not listed).
     pub(crate) omitted: usize,
+    /// Findings the policy took out (suppressed, deselected, baselined).
+    pub(crate) withheld: Withheld,
     /// The input could not be checked (its one finding is
     /// `invalid_document`): the exit code of that input error (2 for
     /// unreadable or unparsable input and unknown plan ids, 3 for a store
@@ -56,7 +63,7 @@ pub struct Target {
 pub(crate) const DEFAULT_MAX_FINDINGS: usize = 1000;
 
 /// How a validation runs.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct Options {
     /// How many findings each target lists; the rest are counted. A garbage
     /// document can carry millions of findings; listing them all would cost
@@ -65,6 +72,8 @@ pub struct Options {
     /// The process exits right after: the checked content is left to the
     /// operating system instead of being freed piece by piece.
     pub(crate) one_shot: bool,
+    /// What is reported of what the checks find.
+    pub(crate) policy: Arc<Policy>,
 }
 
 impl Default for Options {
@@ -72,6 +81,7 @@ impl Default for Options {
         Options {
             max_findings: DEFAULT_MAX_FINDINGS,
             one_shot: false,
+            policy: Arc::new(Policy::default()),
         }
     }
 }
@@ -104,6 +114,8 @@ pub struct Finding {
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Validation {
     pub(crate) targets: Vec<Target>,
+    /// A baseline was given: what is reported is what is new.
+    pub(crate) baseline: bool,
 }
 
 impl Validation {
@@ -119,6 +131,12 @@ impl Validation {
     /// No blocking issue anywhere.
     pub(crate) fn valid(&self) -> bool {
         self.counts().blocking == 0
+    }
+    /// What the policy took out, over every target.
+    pub(crate) fn withheld(&self) -> Withheld {
+        self.targets
+            .iter()
+            .fold(Withheld::default(), |a, t| a + t.withheld)
     }
     /// The worst exit code of the inputs that could not be checked.
     pub(crate) fn failed(&self) -> Option<u8> {
@@ -219,6 +237,7 @@ fn unreadable(
         },
         findings: vec![finding],
         omitted: 0,
+        withheld: Withheld::default(),
         failed: Some(exit),
     }
 }
@@ -272,7 +291,11 @@ fn checked(
     if let Some(issue) = claimed {
         prior.push(issue);
     }
-    let report = check::run(&content, registry, prior);
+    let mut report = check::run(&content, registry, prior);
+    let shown_id = (plan_id != "plan-document").then_some(plan_id.as_str());
+    let withheld = opts
+        .policy
+        .apply(Some(&content), file, shown_id, &mut report);
     if opts.one_shot {
         std::mem::forget(content);
     } else {
@@ -285,6 +308,7 @@ fn checked(
     let omitted = report.issues.len() - findings.len();
     Target {
         omitted,
+        withheld,
         file: file.to_string(),
         plan_id: (plan_id != "plan-document").then_some(plan_id),
         stored: false,
@@ -295,8 +319,23 @@ fn checked(
     }
 }
 
-/// A stored plan's findings, located in its canonical export text.
-pub(crate) fn check_stored(loaded: &Loaded, report: Report, opts: &Options) -> Target {
+/// A stored plan's findings, located in its canonical export text; the
+/// policy applies when `policed` (not to the findings of a refusal, which
+/// must all be shown).
+pub(crate) fn check_stored(
+    loaded: &Loaded,
+    mut report: Report,
+    opts: &Options,
+    policed: bool,
+) -> Target {
+    let file = loaded.plan_id.clone();
+    let withheld = if policed {
+        let c = loaded.content();
+        opts.policy
+            .apply(Some(c), &file, Some(&loaded.plan_id), &mut report)
+    } else {
+        Withheld::default()
+    };
     let text: Arc<str> = Arc::from(export_text(loaded));
     let c = loaded.content();
     let nodes: Vec<&str> = c.nodes.iter().map(|n| n.id.as_str()).collect();
@@ -305,7 +344,8 @@ pub(crate) fn check_stored(loaded: &Loaded, report: Report, opts: &Options) -> T
     let omitted = report.issues.len() - findings.len();
     Target {
         omitted,
-        file: loaded.plan_id.clone(),
+        withheld,
+        file,
         plan_id: Some(loaded.plan_id.clone()),
         stored: true,
         text,
@@ -330,13 +370,18 @@ impl Forge {
     pub(crate) fn validate(&self, plan: &str, opts: &Options) -> Result<Target> {
         let loaded = self.load(plan)?;
         let report = self.check_fresh(&loaded)?;
-        Ok(check_stored(&loaded, report, opts))
+        Ok(check_stored(&loaded, report, opts, true))
     }
 
     /// Findings already made on a stored plan (a refused freeze or submit),
     /// located in its export text as it is now.
     pub(crate) fn locate(&self, plan: &str, report: Report) -> Result<Target> {
-        Ok(check_stored(&self.load(plan)?, report, &Options::default()))
+        Ok(check_stored(
+            &self.load(plan)?,
+            report,
+            &Options::default(),
+            false,
+        ))
     }
 }
 
@@ -546,7 +591,10 @@ mod tests {
         .unwrap();
         assert!(t.report.issues.is_empty(), "{:?}", t.report.issues);
         assert!(t.report.skipped.is_empty());
-        let v = Validation { targets: vec![t] };
+        let v = Validation {
+            targets: vec![t],
+            baseline: false,
+        };
         assert!(v.valid());
     }
 

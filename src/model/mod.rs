@@ -2,6 +2,7 @@
 
 pub mod budget;
 pub mod clock;
+pub mod config;
 pub mod error;
 pub mod hash;
 pub mod hooks;

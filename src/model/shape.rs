@@ -77,8 +77,16 @@ static STEPS: Shape = Shape::Array(&Shape::Object(&[
     opt("args", &Shape::Record),
 ]));
 static PROMPT: Shape = Shape::Array(&Shape::PromptPart);
+/// `suppress`, allowed on every kind: findings of these codes on this node
+/// are not reported by `validate`, each for the reason given.
+static SUPPRESSIONS: Shape = Shape::Array(&Shape::Object(&[
+    req("code", &Shape::Str),
+    req("reason", &Shape::Str),
+]));
+/// The key every kind's definition may carry for inline suppressions.
+pub const SUPPRESS: &str = "suppress";
 
-static ENTRY: &[Field] = &[req("input", &DECLARED_FIELDS)];
+static ENTRY: &[Field] = &[req("input", &DECLARED_FIELDS), opt(SUPPRESS, &SUPPRESSIONS)];
 static CALL: &[Field] = &[
     req("tool", &Shape::Str),
     req("args", &Shape::Record),
@@ -88,25 +96,36 @@ static CALL: &[Field] = &[
     req("replaySafe", &Shape::Bool),
     req("onIndeterminate", &Shape::Enum(&["retry", "halt", "skip"])),
     opt("declassifies", &STRINGS),
+    opt(SUPPRESS, &SUPPRESSIONS),
 ];
 static REASON: &[Field] = &[
     req("prompt", &PROMPT),
     req("outputSchema", &Shape::SchemaObject),
     req("maxAttempts", &Shape::Int { min: 1 }),
+    opt(SUPPRESS, &SUPPRESSIONS),
 ];
 static TRANSFORM: &[Field] = &[
     req("source", &Shape::Ref),
     req("steps", &STEPS),
     req("emit", &Shape::Emit),
     req("output", &DECLARED_FIELDS),
+    opt(SUPPRESS, &SUPPRESSIONS),
 ];
-static BRANCH: &[Field] = &[req("evaluator", &Shape::Str), req("predicate", &Shape::Any)];
+static BRANCH: &[Field] = &[
+    req("evaluator", &Shape::Str),
+    req("predicate", &Shape::Any),
+    opt(SUPPRESS, &SUPPRESSIONS),
+];
 static SELECT: &[Field] = &[
     req("evaluator", &Shape::Str),
     req("predicate", &Shape::Any),
     req("cases", &STRINGS),
+    opt(SUPPRESS, &SUPPRESSIONS),
 ];
-static JOIN: &[Field] = &[opt("kind", &Shape::Enum(&["diamond"]))];
+static JOIN: &[Field] = &[
+    opt("kind", &Shape::Enum(&["diamond"])),
+    opt(SUPPRESS, &SUPPRESSIONS),
+];
 
 /// The fields of a kind's definition.
 pub fn fields(kind: NodeKind) -> &'static [Field] {

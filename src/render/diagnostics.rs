@@ -5,6 +5,8 @@
 
 use crate::forge::present::Position;
 use crate::forge::present::Span;
+use crate::forge::present::fingerprint;
+use crate::forge::validate::policy::Withheld;
 use crate::forge::validate::{Finding, Target, Validation};
 use crate::model::Issue;
 use crate::model::Severity;
@@ -320,10 +322,11 @@ pub(crate) fn summary(v: &Validation) -> String {
         match t.failed {
             Some(_) => out.push(format!("{}: error (not checked: invalid_document)", t.file)),
             None => out.push(format!(
-                "{}: {} ({})",
+                "{}: {} ({}{})",
                 t.file,
                 verdict(t),
-                super::issues::counts(&c)
+                super::issues::counts(&c),
+                withheld_text(&t.withheld)
             )),
         }
         if t.omitted > 0 {
@@ -348,12 +351,37 @@ pub(crate) fn summary(v: &Validation) -> String {
             n => format!(", {n} input error(s)"),
         };
         out.push(format!(
-            "{} checked, {invalid} invalid{unchecked}: {}",
+            "{} checked, {invalid} invalid{unchecked}: {}{}",
             v.targets.len(),
-            super::issues::counts(&c)
+            super::issues::counts(&c),
+            withheld_text(&v.withheld())
         ));
     }
     out.join("\n")
+}
+
+/// `; 1 suppressed, 2 not selected, 3 in the baseline` (empty when nothing
+/// was withheld).
+fn withheld_text(w: &Withheld) -> String {
+    let parts: Vec<String> = [
+        (w.suppressed, "suppressed"),
+        (w.deselected, "not selected"),
+        (w.baselined, "in the baseline"),
+    ]
+    .iter()
+    .filter(|(n, _)| *n > 0)
+    .map(|(n, what)| format!("{n} {what}"))
+    .collect();
+    if parts.is_empty() {
+        String::new()
+    } else {
+        format!("; {}", parts.join(", "))
+    }
+}
+
+/// The withheld counts as JSON.
+fn withheld_json(w: &Withheld) -> Value {
+    json!({"suppressed": w.suppressed, "deselected": w.deselected, "baselined": w.baselined})
 }
 
 /// A target's verdict: `valid`, `invalid` (a blocking finding), or `error`
@@ -411,6 +439,7 @@ pub(crate) fn json(v: &Validation) -> Value {
             "verdict": verdict(t),
             "blocking": tc.blocking,
             "advisory": tc.advisory,
+            "withheld": withheld_json(&t.withheld),
         }));
         for f in &t.findings {
             let i = &f.issue;
@@ -428,6 +457,7 @@ pub(crate) fn json(v: &Validation) -> Value {
                 "column": l.map(|l| l.start.column),
                 "endLine": l.map(|l| l.end.line),
                 "endColumn": l.map(|l| l.end.column),
+                "fingerprint": fingerprint(&t.file, t.plan_id.as_deref(), i),
             });
             if let Value::Object(m) = &mut issue {
                 crate::forge::present::insert_fixes(m, &i.fixes);
@@ -446,6 +476,7 @@ pub(crate) fn json(v: &Validation) -> Value {
         "inputErrors": v.targets.iter().filter(|t| t.failed.is_some()).count(),
         "blocking": c.blocking,
         "advisory": c.advisory,
+        "withheld": withheld_json(&v.withheld()),
         "skipped": skipped,
         "files": files,
         "issues": issues,
@@ -551,7 +582,10 @@ mod tests {
     #[test]
     fn plain_text_names_file_line_and_column() {
         let t = target();
-        let v = Validation { targets: vec![t] };
+        let v = Validation {
+            targets: vec![t],
+            baseline: false,
+        };
         let d = diagnostics(&v, |_| crate::cli::voice::CliVoice::default());
         assert_eq!(d.len(), 1);
         let p = plain(&d[0]);
@@ -588,6 +622,7 @@ mod tests {
     fn json_has_every_field() {
         let v = Validation {
             targets: vec![target()],
+            baseline: false,
         };
         let j = json(&v);
         assert_eq!(j["valid"], false);
@@ -606,6 +641,7 @@ mod tests {
             "column",
             "endLine",
             "endColumn",
+            "fingerprint",
         ] {
             assert!(i.get(k).is_some(), "{k}");
         }
@@ -621,6 +657,7 @@ mod tests {
         assert_eq!(gh_property("a:b,c%"), "a%3Ab%2Cc%25");
         let v = Validation {
             targets: vec![target()],
+            baseline: false,
         };
         let g = github(&v);
         assert!(

@@ -17,6 +17,7 @@
 //! `OWNER` as a placeholder to replace when it is published.
 
 use crate::forge::explain::{self, Explanation};
+use crate::forge::present::fingerprint;
 use crate::forge::validate::Validation;
 use crate::model::Severity;
 use serde_json::{Value, json};
@@ -34,28 +35,11 @@ pub(crate) const REPOSITORY: &str = "https://github.com/OWNER/planforge";
 pub(crate) const AUTOMATION_ID: &str = "planforge/validate/";
 
 /// The key of [`fingerprint`] in `partialFingerprints`.
-pub(crate) const FINGERPRINT_KEY: &str = "planforgeFinding/v1";
+pub(crate) const FINGERPRINT_KEY: &str = crate::forge::present::FINGERPRINT_KEY;
 
 /// The page of `code` under `docs/codes/`.
 pub(crate) fn help_uri(code: &str) -> String {
     format!("{REPOSITORY}/blob/main/docs/codes/{code}.md")
-}
-
-/// A finding's identity, stable across unrelated edits: the lowercase hex
-/// SHA-256 of the JSON array `[code, file, planId, nodeId, edgeId,
-/// pointer]` (the pointer relative to the node or edge, as issues carry it,
-/// so inserting another node does not change it). Line numbers and the
-/// message (which may name other nodes) are left out.
-pub(crate) fn fingerprint(
-    code: &str,
-    file: &str,
-    plan_id: Option<&str>,
-    node_id: Option<&str>,
-    edge_id: Option<&str>,
-    pointer: Option<&str>,
-) -> String {
-    let key = json!([code, file, plan_id, node_id, edge_id, pointer]).to_string();
-    crate::model::hash::hex_sha256(key.as_bytes())
 }
 
 fn level(s: Severity) -> &'static str {
@@ -169,14 +153,7 @@ pub(crate) fn sarif(v: &Validation) -> Value {
                 "level": level(i.severity()),
                 "message": {"text": i.message},
                 "locations": [location],
-                "partialFingerprints": {FINGERPRINT_KEY: fingerprint(
-                    i.code.name,
-                    &t.file,
-                    t.plan_id.as_deref(),
-                    i.node_id.as_deref(),
-                    i.edge_id.as_deref(),
-                    i.pointer.as_deref(),
-                )},
+                "partialFingerprints": {FINGERPRINT_KEY: fingerprint(&t.file, t.plan_id.as_deref(), i)},
                 "properties": {
                     "planId": t.plan_id,
                     "nodeId": i.node_id,
@@ -184,6 +161,11 @@ pub(crate) fn sarif(v: &Validation) -> Value {
                     "pointer": f.pointer,
                 },
             });
+            if v.baseline {
+                // What a baseline run reports is what is not in the
+                // baseline; the rest is withheld.
+                result["baselineState"] = json!("new");
+            }
             if let Some(ix) = index_of(i.code.name) {
                 result["ruleIndex"] = json!(ix);
             }
@@ -275,26 +257,38 @@ mod tests {
 
     #[test]
     fn fingerprints_hash_what_a_finding_is_about() {
-        let f = |node, pointer| {
-            fingerprint(
-                "unknown_tool",
-                "p.json",
-                Some("plan-a"),
-                node,
-                None,
-                pointer,
+        use crate::model::Issue;
+        let at = |node: &str, pointer: Option<&str>| {
+            let i = Issue::new(
+                crate::model::Code {
+                    name: "unknown_tool",
+                    severity: Severity::Blocking,
+                },
+                "m",
             )
+            .node(node);
+            let i = match pointer {
+                Some(p) => i.at(p),
+                None => i,
+            };
+            fingerprint("p.json", Some("plan-a"), &i)
         };
-        let a = f(Some("tell"), Some("/definition/tool"));
+        let a = at("tell", Some("/definition/tool"));
         assert_eq!(a.len(), 64);
-        assert_eq!(a, f(Some("tell"), Some("/definition/tool")));
-        assert_ne!(a, f(Some("fetch"), Some("/definition/tool")));
-        assert_ne!(a, f(Some("tell"), Some("/definition/args")));
-        assert_ne!(a, f(Some("tell"), None));
-        // The parts cannot run into each other.
-        assert_ne!(
-            fingerprint("a", "b", Some("c"), None, None, None),
-            fingerprint("a", "b", None, Some("c"), None, None)
-        );
+        assert_eq!(a, at("tell", Some("/definition/tool")));
+        assert_ne!(a, at("fetch", Some("/definition/tool")));
+        assert_ne!(a, at("tell", Some("/definition/args")));
+        assert_ne!(a, at("tell", None));
+        // The message is not part of it.
+        let i = Issue::new(
+            crate::model::Code {
+                name: "unknown_tool",
+                severity: Severity::Blocking,
+            },
+            "other words",
+        )
+        .node("tell")
+        .at("/definition/tool");
+        assert_eq!(a, fingerprint("p.json", Some("plan-a"), &i));
     }
 }

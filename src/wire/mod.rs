@@ -3,7 +3,9 @@
 //! Everything that crosses a process boundary — documents, op logs, CLI
 //! values, tool arguments and outputs — passes through here.
 
+pub(crate) mod baseline;
 pub mod codec;
+pub(crate) mod config;
 pub mod convert;
 pub(crate) mod findings;
 pub mod jcs;

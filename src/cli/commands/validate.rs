@@ -1,7 +1,10 @@
 use super::read_input;
 use crate::cli::{Format, Reply, Session};
 use crate::forge::validate::inputs::{Input, expand, wants_store};
-use crate::forge::validate::{self, Target, Validation};
+use crate::forge::validate::policy::Policy;
+use crate::forge::validate::select::{Given, Selection};
+use crate::forge::validate::{self, Target, Validation, config};
+use crate::model::config::{FailOn as ConfigFailOn, ValidateConfig};
 use crate::model::error::{Error, Result};
 use crate::model::registry::Registry;
 use crate::render;
@@ -66,12 +69,33 @@ pub(crate) struct ValidateArgs {
     #[arg(short = 'o', long, value_name = "FILE")]
     pub(crate) output: Option<PathBuf>,
     /// Which findings fail the run (exit 1): blocking ones, advisories too,
-    /// or none (never: exit 0 even on input errors)
-    #[arg(long, value_enum, value_name = "WHAT", default_value_t = FailOn::Blocking)]
-    pub(crate) fail_on: FailOn,
+    /// or none (never: exit 0 even on input errors) [default: planforge.toml's
+    /// fail-on, else blocking]
+    #[arg(long, value_enum, value_name = "WHAT")]
+    pub(crate) fail_on: Option<FailOn>,
     /// Exit 0 whatever was found: the same as --fail-on never
     #[arg(long, conflicts_with = "fail_on")]
     pub(crate) exit_zero: bool,
+    /// Report only these codes: codes, code prefixes (transform selects
+    /// every transform_* code), ALL, blocking, advisory or registry;
+    /// comma-separated or repeated. Replaces planforge.toml's select
+    #[arg(long, value_name = "CODES")]
+    pub(crate) select: Vec<String>,
+    /// Leave these codes out (the same selectors as --select), on top of
+    /// planforge.toml's; the more specific selector wins
+    #[arg(long, value_name = "CODES")]
+    pub(crate) ignore: Vec<String>,
+    /// Fail only on findings that are not in this earlier report (a
+    /// --format json or --format sarif output); the others are not reported
+    #[arg(long, value_name = "FILE")]
+    pub(crate) baseline: Option<PathBuf>,
+    /// Read settings from FILE [default: the nearest planforge.toml up to the
+    /// repository root, else the store's]
+    #[arg(long, value_name = "FILE", conflicts_with = "isolated")]
+    pub(crate) config: Option<PathBuf>,
+    /// Read no planforge.toml
+    #[arg(long)]
+    pub(crate) isolated: bool,
 }
 
 /// Which findings make `validate` exit 1.
@@ -93,8 +117,10 @@ pub(crate) fn run(s: &mut Session, a: ValidateArgs) -> Result<Reply> {
         ),
         None => None,
     };
+    let (policy, config) = policy(s, &a)?;
     let opts = validate::Options {
         one_shot: s.one_shot,
+        policy: std::sync::Arc::new(policy),
         ..validate::Options::default()
     }
     .listing(a.max_findings);
@@ -112,13 +138,86 @@ pub(crate) fn run(s: &mut Session, a: ValidateArgs) -> Result<Reply> {
     }
     let inputs = expand(&a.args);
     let (v, registry_found) = check_all(s, &a, &inputs, &opts)?;
+    let notes = policy_notes(&opts.policy, config.as_ref(), &v);
     let fail_on = if a.exit_zero {
         FailOn::Never
     } else {
-        a.fail_on
+        match (a.fail_on, config.as_ref().and_then(|c| c.fail_on)) {
+            (Some(f), _) => f,
+            (None, Some(f)) => f.into(),
+            (None, None) => FailOn::Blocking,
+        }
     };
     let exit = exit_code(&v, fail_on);
-    deliver(s, &a, format, &v, registry_found, max_bytes, exit)
+    let reply = deliver(s, &a, format, &v, registry_found, max_bytes, exit)?;
+    Ok(notes.into_iter().fold(reply, Reply::note))
+}
+
+/// What the policy left out, said once per run (text mode shows notes).
+fn policy_notes(p: &Policy, config: Option<&ValidateConfig>, v: &Validation) -> Vec<String> {
+    let mut notes = Vec::new();
+    let from = match config {
+        Some(c) => format!(" (settings: {})", c.path.display()),
+        None => String::new(),
+    };
+    if p.selection.is_narrowed() {
+        notes.push(format!(
+            "{} of {} issue codes are not reported by the selection{from}",
+            p.selection.left_out(),
+            crate::check::CHECKS.len()
+        ));
+    }
+    if let Some(b) = &p.baseline {
+        let n = v.withheld().baselined;
+        notes.push(format!(
+            "{n} finding(s) in the baseline {} were not reported; only new findings count",
+            b.file
+        ));
+    }
+    notes
+}
+
+impl From<ConfigFailOn> for FailOn {
+    fn from(f: ConfigFailOn) -> FailOn {
+        match f {
+            ConfigFailOn::Blocking => FailOn::Blocking,
+            ConfigFailOn::Advisory => FailOn::Advisory,
+            ConfigFailOn::Never => FailOn::Never,
+        }
+    }
+}
+
+/// What the run reports: the settings file's selection, then the command
+/// line's, and the baseline. Anything wrong with them is refused (exit 2)
+/// before an input is read.
+fn policy(s: &Session, a: &ValidateArgs) -> Result<(Policy, Option<ValidateConfig>)> {
+    let cwd = std::env::current_dir().map_err(|e| Error::io("read", Path::new("."), &e))?;
+    let store = s.store_path();
+    let store = store.is_dir().then_some(store.as_path());
+    let config = config::find(a.config.as_deref(), a.isolated, &cwd, store)?;
+    let origin = config.as_ref().map(|c| c.path.display().to_string());
+    let mut given = Vec::new();
+    if let (Some(c), Some(o)) = (&config, &origin) {
+        given.push(Given {
+            origin: o,
+            select: c.select.as_deref(),
+            ignore: &c.ignore,
+        });
+    }
+    given.push(Given {
+        origin: "--select/--ignore",
+        select: (!a.select.is_empty()).then_some(a.select.as_slice()),
+        ignore: &a.ignore,
+    });
+    let selection = Selection::from_given(&given)?;
+    let baseline = a.baseline.as_deref().map(config::baseline).transpose()?;
+    Ok((
+        Policy {
+            selection,
+            baseline,
+        },
+        config,
+    ))
 }
 
 /// The exit code: the worst seen, as `fail_on` counts findings.
@@ -209,7 +308,13 @@ fn check_all(
             }
         }
     }
-    Ok((Validation { targets }, registry.is_some()))
+    Ok((
+        Validation {
+            targets,
+            baseline: a.baseline.is_some(),
+        },
+        registry.is_some(),
+    ))
 }
 
 /// One plan document, read from `path` (`-`: stdin) and reported as `name`;

@@ -29,14 +29,14 @@ fn shape_text(s: &Shape) -> String {
             }
             other => format!("[{}]", shape_text(other)),
         },
-        Shape::Object(fields) => format!("{{{}}}", fields_text(fields)),
+        Shape::Object(fields) => format!("{{{}}}", fields_text(&fields.iter().collect::<Vec<_>>())),
         Shape::DeclaredField => "DeclaredField".into(),
         Shape::PromptPart => "({\"text\": string} | $ref)".into(),
         Shape::Emit => "{\"as\": \"value\", \"field\": string} | {\"as\": \"rows\"}".into(),
     }
 }
 
-fn fields_text(fields: &[Field]) -> String {
+fn fields_text(fields: &[&Field]) -> String {
     fields
         .iter()
         .map(|f| {
@@ -64,7 +64,11 @@ pub(crate) fn text() -> String {
         "NODE GRAMMAR. A node is {\"id\", \"phase\"?, \"kind\", \"definition\"}. The only kinds, with their definition fields (? = optional):".to_string(),
     ];
     for k in NodeKind::ALL {
-        let fields = shape::fields(k);
+        // `suppress` is said once below, not on every kind.
+        let fields: Vec<&shape::Field> = shape::fields(k)
+            .iter()
+            .filter(|f| f.name != shape::SUPPRESS)
+            .collect();
         let body = if fields.iter().all(|f| !f.required) && !fields.is_empty() {
             // Every field optional: show the two forms it takes.
             let full: Vec<String> = fields
@@ -73,10 +77,14 @@ pub(crate) fn text() -> String {
                 .collect();
             format!("{{}} or {{{}}}", full.join(", "))
         } else {
-            format!("{{{}}}", fields_text(fields))
+            format!("{{{}}}", fields_text(&fields))
         };
         out.push(format!("  · {k}: {body}"));
     }
+    out.push(format!(
+        "  Every definition may also carry {}?: [{{code: string, reason: string}}]: findings of that code on this node are not reported by validation, for the reason given (required).",
+        shape::SUPPRESS
+    ));
     out.push(
         "  DeclaredField = {\"path\", \"type\": \"string\", \"maxBytes\"?} | {\"path\", \"type\": \"number\"} | {\"path\", \"type\": \"boolean\"} | {\"path\", \"type\": \"enum\", \"values\": [string, …]}."
             .into(),
