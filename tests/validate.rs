@@ -6,6 +6,8 @@ mod common;
 
 #[path = "validate/adoption.rs"]
 mod adoption;
+#[path = "validate/locations.rs"]
+mod locations;
 
 use common::{Env, Out};
 use serde_json::{Value, json};
@@ -384,21 +386,31 @@ fn stored_plans_current_ids_all_and_unknown_ids() {
 
     // No ARG: the current plan (the last import).
     let out = env.out(&["validate"]).code(1);
-    assert_eq!(out.stdout, "plan-bad: invalid (1 blocking, 0 advisory)\n");
-    // Positions refer to the plan's export text, and `file` is its id.
-    let export = env.out(&["export", "-p", "plan-bad"]).code(0).stdout;
+    assert_eq!(
+        out.stdout,
+        "plans/plan-bad/ops.jsonl: invalid (1 blocking, 0 advisory)\n"
+    );
+    // Positions are in the plan's op log, at the value in the op that set
+    // it (the import's add_node of `tell`); the pointer is the issue's own.
+    let log = std::fs::read_to_string(env.path("plans/plan-bad/ops.jsonl")).unwrap();
     let j = env
         .out(&["validate", "plan-bad", "--format", "json"])
         .code(1)
         .json();
     let i = issue(&j, "unknown_tool");
-    assert_eq!(i["file"], "plan-bad");
+    assert_eq!(i["file"], "plans/plan-bad/ops.jsonl");
     assert_eq!(i["planId"], "plan-bad");
+    assert_eq!(i["pointer"], "/definition/tool");
     let (s, e) = pos(i);
-    assert_eq!(slice(&export, s, e), "\"tickets_gett\"");
+    assert_eq!(slice(&log, s, e), "\"tickets_gett\"");
+    let line = log.lines().nth(s.0 - 1).unwrap();
+    assert!(
+        line.contains("\"op\":\"add_node\"") && line.contains("\"id\":\"tell\""),
+        "{line}"
+    );
     assert!(
         out.stderr
-            .contains(&format!("  --> plan-bad:{}:{} ", s.0, s.1)),
+            .contains(&format!("  --> plans/plan-bad/ops.jsonl:{}:{} ", s.0, s.1)),
         "{}",
         out.stderr
     );
@@ -407,7 +419,7 @@ fn stored_plans_current_ids_all_and_unknown_ids() {
     let all = env.out(&["validate", "--all"]).code(1);
     assert_eq!(
         all.stdout,
-        "plan-bad: invalid (1 blocking, 0 advisory)\nplan-triage: valid (0 blocking, 0 advisory)\n2 checked, 1 invalid: 1 blocking, 0 advisory\n"
+        "plans/plan-bad/ops.jsonl: invalid (1 blocking, 0 advisory)\nplans/plan-triage/ops.jsonl: valid (0 blocking, 0 advisory)\n2 checked, 1 invalid: 1 blocking, 0 advisory\n"
     );
     let out = env.out(&["validate", "plan-nope"]).code(2);
     assert!(
@@ -421,7 +433,7 @@ fn stored_plans_current_ids_all_and_unknown_ids() {
     let mix = env.out(&["validate", "bad.json", "plan-triage"]).code(1);
     assert_eq!(
         mix.stdout,
-        "bad.json: invalid (1 blocking, 0 advisory)\nplan-triage: valid (0 blocking, 0 advisory)\n2 checked, 1 invalid: 1 blocking, 0 advisory\n"
+        "bad.json: invalid (1 blocking, 0 advisory)\nplans/plan-triage/ops.jsonl: valid (0 blocking, 0 advisory)\n2 checked, 1 invalid: 1 blocking, 0 advisory\n"
     );
     // -q drops the summary, never the findings.
     let q = env.out(&["validate", "-q", "--all"]).code(1);
@@ -503,10 +515,12 @@ fn check_sarif(s: &Value) {
             .as_str()
             .expect("reportingDescriptor.id is required");
         assert!(ids.insert(id), "rule {id} twice");
-        assert_eq!(
-            r["name"].as_str(),
-            Some(pascal_case(id).as_str()),
-            "{id} name"
+        // PascalCase of the id, and never the id itself, case aside (the
+        // SARIF Multitool's SARIF1001): `cycle` is `CycleInPlan`.
+        let name = r["name"].as_str().unwrap_or_default();
+        assert!(
+            name.starts_with(&pascal_case(id)) && !name.eq_ignore_ascii_case(id),
+            "{id} name {name}"
         );
         assert!(
             r["helpUri"].as_str().is_some_and(
@@ -664,8 +678,9 @@ fn freeze_and_submit_refusals_are_drawn_on_stderr() {
     let env = Env::with_store();
     env.write("bad.json", &pretty(&typo_doc()));
     env.out(&["import", "bad.json"]).code(0);
-    let export = env.out(&["export"]).code(0).stdout;
-    let (l, c) = line_col(&export, "\"tickets_gett\"");
+    // Drawn at the value in the plan's op log.
+    let log = std::fs::read_to_string(env.path("plans/plan-triage/ops.jsonl")).unwrap();
+    let (l, c) = line_col(&log, "\"tickets_gett\"");
     for cmd in [&["freeze"][..], &["submit", "--yes"][..]] {
         let out = env.out(cmd).code(1);
         assert!(
@@ -675,7 +690,7 @@ fn freeze_and_submit_refusals_are_drawn_on_stderr() {
         );
         assert!(
             out.stderr.contains(&format!(
-                "  --> plan-triage:{l}:{c} (at /nodes/2/definition/tool)"
+                "  --> plans/plan-triage/ops.jsonl:{l}:{c} (at /definition/tool)"
             )),
             "{}",
             out.stderr
@@ -1512,26 +1527,16 @@ fn output_writes_any_format_to_a_file() {
 }
 
 #[test]
-fn many_files_in_one_call_cost_far_less_than_one_call_each() {
+fn many_files_in_one_call_are_reported_once() {
+    // How much faster one call over 200 files is than 200 calls is measured
+    // in bench/run.sh, never here.
     let env = Env::empty();
     let clean = pretty(&clean_doc());
     let names: Vec<String> = (0..200).map(|i| format!("p/plan{i:03}.json")).collect();
     for n in &names {
         put(&env, n, &clean);
     }
-    let timed = |args: &[&str]| {
-        let t = std::time::Instant::now();
-        let out = env.out(args);
-        (t.elapsed(), out)
-    };
-    let (_, warm) = timed(&["validate", "p/plan000.json"]);
-    assert_eq!(warm.code, 0);
-    let mut each = std::time::Duration::ZERO;
-    for n in &names[..10] {
-        each += timed(&["validate", n]).0;
-    }
-    let (one, out) = timed(&["validate", "p", "--format", "json"]);
-    let out = out.code(0);
+    let out = env.out(&["validate", "p", "--format", "json"]).code(0);
     let j = out.json();
     assert_eq!(j["checked"], 200);
     // Skipped checks once per run, not once per file.
@@ -1539,11 +1544,6 @@ fn many_files_in_one_call_cost_far_less_than_one_call_each() {
     assert!(skipped.iter().all(|s| s["inputs"] == 200), "{skipped:?}");
     assert_eq!(skipped.len(), 10, "{skipped:?}");
     assert!(out.stdout.len() < 64 * 1024, "{} bytes", out.stdout.len());
-    // 200 calls would cost 20 times the 10 timed; one call costs far less.
-    assert!(
-        one * 5 < each * 20,
-        "one call: {one:?}; ten calls: {each:?}"
-    );
 }
 
 // Every call of one missing tool is one group: one fact, one fix.

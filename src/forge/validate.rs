@@ -25,6 +25,7 @@ use std::sync::Arc;
 
 pub(crate) mod config;
 pub(crate) mod inputs;
+pub(crate) mod oplines;
 pub(crate) mod policy;
 pub(crate) mod select;
 
@@ -52,6 +53,10 @@ pub struct Target {
     pub(crate) omitted: usize,
     /// Findings the policy took out (suppressed, deselected, baselined).
     pub(crate) withheld: Withheld,
+    /// `file` relative to the repository root, with `/` (what SARIF and
+    /// GitHub annotations name); `None` outside it or until
+    /// [`Validation::anchor`] ran.
+    pub(crate) repo_path: Option<String>,
     /// The input could not be checked (its one finding is
     /// `invalid_document`): the exit code of that input error (2 for
     /// unreadable or unparsable input and unknown plan ids, 3 for a store
@@ -116,6 +121,9 @@ pub(crate) struct Validation {
     pub(crate) targets: Vec<Target>,
     /// A baseline was given: what is reported is what is new.
     pub(crate) baseline: bool,
+    /// The repository root (absolute) the targets' `repo_path`s are
+    /// relative to, once [`Validation::anchor`] ran.
+    pub(crate) root: Option<std::path::PathBuf>,
 }
 
 impl Validation {
@@ -131,6 +139,15 @@ impl Validation {
     /// No blocking issue anywhere.
     pub(crate) fn valid(&self) -> bool {
         self.counts().blocking == 0
+    }
+    /// Places every target in the repository holding `cwd` (the folder
+    /// with `.git` at or above it, else `cwd` itself).
+    pub(crate) fn anchor(&mut self, cwd: &std::path::Path) {
+        let root = inputs::repo_root(cwd);
+        for t in &mut self.targets {
+            t.repo_path = inputs::repo_relative(&root, cwd, &t.file);
+        }
+        self.root = Some(root);
     }
     /// What the policy took out, over every target.
     pub(crate) fn withheld(&self) -> Withheld {
@@ -238,6 +255,7 @@ fn unreadable(
         findings: vec![finding],
         omitted: 0,
         withheld: Withheld::default(),
+        repo_path: None,
         failed: Some(exit),
     }
 }
@@ -309,6 +327,7 @@ fn checked(
     Target {
         omitted,
         withheld,
+        repo_path: None,
         file: file.to_string(),
         plan_id: (plan_id != "plan-document").then_some(plan_id),
         stored: false,
@@ -319,7 +338,8 @@ fn checked(
     }
 }
 
-/// A stored plan's findings, located in its canonical export text; the
+/// A stored plan's findings, located in its op log (`log`: the path
+/// outputs name and its lines), else in its canonical export text; the
 /// policy applies when `policed` (not to the findings of a refusal, which
 /// must all be shown).
 pub(crate) fn check_stored(
@@ -327,8 +347,12 @@ pub(crate) fn check_stored(
     mut report: Report,
     opts: &Options,
     policed: bool,
+    log: Option<(String, oplines::OpLines)>,
 ) -> Target {
-    let file = loaded.plan_id.clone();
+    let file = match &log {
+        Some((shown, _)) => shown.clone(),
+        None => loaded.plan_id.clone(),
+    };
     let withheld = if policed {
         let c = loaded.content();
         opts.policy
@@ -336,15 +360,25 @@ pub(crate) fn check_stored(
     } else {
         Withheld::default()
     };
-    let text: Arc<str> = Arc::from(export_text(loaded));
-    let c = loaded.content();
-    let nodes: Vec<&str> = c.nodes.iter().map(|n| n.id.as_str()).collect();
-    let edges: Vec<&str> = c.edges.iter().map(|e| e.id.as_str()).collect();
-    let findings = locate_all(&text, Syntax::Json, &report.issues, &nodes, &edges, opts);
+    let (text, findings) = match log {
+        Some((_, lines)) => {
+            let findings = lines.locate_all(&report.issues, opts.max_findings);
+            (lines.text, findings)
+        }
+        None => {
+            let text: Arc<str> = Arc::from(export_text(loaded));
+            let c = loaded.content();
+            let nodes: Vec<&str> = c.nodes.iter().map(|n| n.id.as_str()).collect();
+            let edges: Vec<&str> = c.edges.iter().map(|e| e.id.as_str()).collect();
+            let findings = locate_all(&text, Syntax::Json, &report.issues, &nodes, &edges, opts);
+            (text, findings)
+        }
+    };
     let omitted = report.issues.len() - findings.len();
     Target {
         omitted,
         withheld,
+        repo_path: None,
         file,
         plan_id: Some(loaded.plan_id.clone()),
         stored: true,
@@ -370,7 +404,13 @@ impl Forge {
     pub(crate) fn validate(&self, plan: &str, opts: &Options) -> Result<Target> {
         let loaded = self.load(plan)?;
         let report = self.check_fresh(&loaded)?;
-        Ok(check_stored(&loaded, report, opts, true))
+        Ok(check_stored(
+            &loaded,
+            report,
+            opts,
+            true,
+            self.op_lines(plan),
+        ))
     }
 
     /// Findings already made on a stored plan (a refused freeze or submit),
@@ -381,7 +421,16 @@ impl Forge {
             report,
             &Options::default(),
             false,
+            self.op_lines(plan),
         ))
+    }
+
+    /// A plan's op log, by the path outputs name it (relative to the
+    /// working folder when it is under it), with its lines.
+    fn op_lines(&self, plan: &str) -> Option<(String, oplines::OpLines)> {
+        let path = self.store.plan_dir(plan).ok()?.join(crate::store::OPS_FILE);
+        let lines = oplines::read(&path)?;
+        Some((inputs::shown_path(&path), lines))
     }
 }
 
@@ -515,7 +564,7 @@ fn absolute_pointer(
 }
 
 /// What a one-screen snippet underlines for a location.
-fn label_span(idx: &SpanIndex, l: &Located) -> Span {
+pub(super) fn label_span(idx: &SpanIndex, l: &Located) -> Span {
     let text = idx.text();
     let one_line = |s: Span| !text[s.start..s.end].contains('\n');
     if l.exact && one_line(l.span) {
@@ -593,7 +642,7 @@ mod tests {
         assert!(t.report.skipped.is_empty());
         let v = Validation {
             targets: vec![t],
-            baseline: false,
+            ..Validation::default()
         };
         assert!(v.valid());
     }

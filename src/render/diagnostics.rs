@@ -499,7 +499,9 @@ pub(crate) fn github(v: &Validation) -> String {
                 Severity::Blocking => "error",
                 Severity::Advisory => "warning",
             };
-            let mut props = vec![format!("file={}", gh_property(&t.file))];
+            // GitHub resolves `file` against the repository root.
+            let file = t.repo_path.as_deref().unwrap_or(&t.file);
+            let mut props = vec![format!("file={}", gh_property(file))];
             if let Some(l) = &f.location {
                 props.push(format!("line={}", l.start.line));
                 props.push(format!("col={}", l.start.column));
@@ -516,7 +518,7 @@ pub(crate) fn github(v: &Validation) -> String {
         if t.omitted > 0 {
             out.push_str(&format!(
                 "::notice file={},title={}::{}\n",
-                gh_property(&t.file),
+                gh_property(t.repo_path.as_deref().unwrap_or(&t.file)),
                 gh_property("planforge: findings not listed"),
                 gh_data(&omitted_note(t.omitted))
             ));
@@ -584,7 +586,7 @@ mod tests {
         let t = target();
         let v = Validation {
             targets: vec![t],
-            baseline: false,
+            ..Validation::default()
         };
         let d = diagnostics(&v, |_| crate::cli::voice::CliVoice::default());
         assert_eq!(d.len(), 1);
@@ -622,7 +624,7 @@ mod tests {
     fn json_has_every_field() {
         let v = Validation {
             targets: vec![target()],
-            baseline: false,
+            ..Validation::default()
         };
         let j = json(&v);
         assert_eq!(j["valid"], false);
@@ -657,7 +659,7 @@ mod tests {
         assert_eq!(gh_property("a:b,c%"), "a%3Ab%2Cc%25");
         let v = Validation {
             targets: vec![target()],
-            baseline: false,
+            ..Validation::default()
         };
         let g = github(&v);
         assert!(

@@ -49,9 +49,12 @@ fn level(s: Severity) -> &'static str {
     }
 }
 
-/// `unknown_tool` → `UnknownTool` (SARIF's readable rule name).
+/// `unknown_tool` → `UnknownTool` (SARIF's readable rule name). SARIF
+/// validators want the name to differ from the id, case aside: a one-word
+/// code says where it is (`cycle` → `CycleInPlan`).
 fn rule_name(code: &str) -> String {
-    code.split('_')
+    let name: String = code
+        .split('_')
         .map(|w| {
             let mut c = w.chars();
             match c.next() {
@@ -59,7 +62,12 @@ fn rule_name(code: &str) -> String {
                 None => String::new(),
             }
         })
-        .collect()
+        .collect();
+    if name.eq_ignore_ascii_case(code) {
+        name + "InPlan"
+    } else {
+        name
+    }
 }
 
 fn rule(e: &Explanation) -> Value {
@@ -68,8 +76,6 @@ fn rule(e: &Explanation) -> Value {
         .unwrap_or_else(|| e.summary.clone());
     json!({
         "id": e.code,
-        // PascalCase of the code: for a one-word code (`cycle` → `Cycle`)
-        // it differs from the id in case only.
         "name": rule_name(e.code),
         "shortDescription": {"text": e.summary},
         "fullDescription": {"text": finds},
@@ -114,8 +120,19 @@ pub(crate) fn sarif(v: &Validation) -> Value {
     let index_of = |code: &str| all.iter().position(|e| e.code == code);
     let mut results = Vec::new();
     let mut notes = Vec::new();
-    for t in &v.targets {
-        let artifact = json!({"uri": uri(&t.file)});
+    let mut artifacts = Vec::new();
+    for (index, t) in v.targets.iter().enumerate() {
+        // Repository-relative under %SRCROOT% when the file is in the
+        // repository; else its own URI.
+        let mut artifact = match &t.repo_path {
+            Some(rel) => json!({"uri": uri(rel), "uriBaseId": SRCROOT}),
+            None => json!({"uri": uri(&t.file)}),
+        };
+        artifacts.push(json!({
+            "location": artifact.clone(),
+            "roles": ["analysisTarget"],
+        }));
+        artifact["index"] = json!(index);
         for f in &t.findings {
             let i = &f.issue;
             let mut physical = json!({"artifactLocation": artifact});
@@ -191,10 +208,7 @@ pub(crate) fn sarif(v: &Validation) -> Value {
             }));
         }
     }
-    json!({
-        "$schema": SCHEMA,
-        "version": "2.1.0",
-        "runs": [{
+    let mut run = json!({
             "tool": {"driver": {
                 "name": "planforge",
                 "version": env!("CARGO_PKG_VERSION"),
@@ -208,9 +222,27 @@ pub(crate) fn sarif(v: &Validation) -> Value {
             }],
             "automationDetails": {"id": AUTOMATION_ID},
             "columnKind": "unicodeCodePoints",
+            "artifacts": artifacts,
             "results": results,
-        }],
+    });
+    if let Some(root) = &v.root {
+        run["originalUriBaseIds"] = json!({SRCROOT: {"uri": dir_uri(&root.to_string_lossy())}});
+    }
+    json!({
+        "$schema": SCHEMA,
+        "version": "2.1.0",
+        "runs": [run],
     })
+}
+
+/// The base every repository-relative artifact URI is relative to.
+pub(crate) const SRCROOT: &str = "%SRCROOT%";
+
+/// An absolute folder as a `file://` URI ending in `/`, as SARIF wants a
+/// base URI.
+fn dir_uri(dir: &str) -> String {
+    let u = uri(dir);
+    if u.ends_with('/') { u } else { u + "/" }
 }
 
 #[cfg(test)]
@@ -229,7 +261,7 @@ mod tests {
     #[test]
     fn rule_names() {
         assert_eq!(rule_name("unknown_tool"), "UnknownTool");
-        assert_eq!(rule_name("cycle"), "Cycle");
+        assert_eq!(rule_name("cycle"), "CycleInPlan");
     }
 
     #[test]

@@ -137,7 +137,10 @@ pub(crate) fn run(s: &mut Session, a: ValidateArgs) -> Result<Reply> {
         )));
     }
     let inputs = expand(&a.args);
-    let (v, registry_found) = check_all(s, &a, &inputs, &opts)?;
+    let (mut v, registry_found) = check_all(s, &a, &inputs, &opts)?;
+    if let Ok(cwd) = std::env::current_dir() {
+        v.anchor(&cwd);
+    }
     let notes = policy_notes(&opts.policy, config.as_ref(), &v);
     let fail_on = if a.exit_zero {
         FailOn::Never
@@ -312,6 +315,7 @@ fn check_all(
         Validation {
             targets,
             baseline: a.baseline.is_some(),
+            root: None,
         },
         registry.is_some(),
     ))

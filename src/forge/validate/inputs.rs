@@ -228,6 +228,71 @@ pub(crate) fn located(text: &str, line: usize, column: usize) -> Option<Located>
     })
 }
 
+/// How outputs name a file: relative to the working folder, as git names
+/// paths (`plans/plan-a/ops.jsonl`, `../plans/plan-a/ops.jsonl`); absolute
+/// when they share no folder but the root.
+pub(crate) fn shown_path(path: &Path) -> String {
+    let abs = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+    let Some(cwd) = std::env::current_dir().and_then(std::fs::canonicalize).ok() else {
+        return abs.to_string_lossy().into_owned();
+    };
+    let a: Vec<_> = abs.components().collect();
+    let c: Vec<_> = cwd.components().collect();
+    let common = a.iter().zip(&c).take_while(|(x, y)| x == y).count();
+    if common <= 1 {
+        return abs.to_string_lossy().into_owned();
+    }
+    let mut rel = std::path::PathBuf::new();
+    for _ in common..c.len() {
+        rel.push("..");
+    }
+    for part in &a[common..] {
+        rel.push(part);
+    }
+    rel.to_string_lossy().into_owned()
+}
+
+/// The root repository-relative paths are relative to: the nearest folder
+/// at or above `cwd` that holds `.git`, else `cwd` (canonical).
+pub(crate) fn repo_root(cwd: &Path) -> std::path::PathBuf {
+    let cwd = std::fs::canonicalize(cwd).unwrap_or_else(|_| cwd.to_path_buf());
+    cwd.ancestors()
+        .find(|d| d.join(".git").exists())
+        .unwrap_or(&cwd)
+        .to_path_buf()
+}
+
+/// `file` (relative to `cwd`, or absolute) relative to `root`, with `/`
+/// separators; `None` when it lies outside `root`. A file that does not
+/// exist (an input error) is placed by its name alone.
+pub(crate) fn repo_relative(root: &Path, cwd: &Path, file: &str) -> Option<String> {
+    let cwd = std::fs::canonicalize(cwd).unwrap_or_else(|_| cwd.to_path_buf());
+    let joined = cwd.join(file);
+    let abs = std::fs::canonicalize(&joined).unwrap_or_else(|_| lexical(&joined));
+    let rel = abs.strip_prefix(root).ok()?;
+    let parts: Vec<String> = rel
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    (!parts.is_empty()).then(|| parts.join("/"))
+}
+
+/// `p` with `.` and `..` taken out by name.
+fn lexical(p: &Path) -> std::path::PathBuf {
+    use std::path::Component;
+    let mut out = std::path::PathBuf::new();
+    for c in p.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

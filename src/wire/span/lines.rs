@@ -64,9 +64,15 @@ impl Lines {
             Err(i) => i - 1,
         };
         let start = self.starts[line];
+        let mut column = self.chars_before(text, offset) - self.chars_before(text, start) + 1;
+        // A byte-order mark is not a character of the line: columns on the
+        // first line are the same with or without one.
+        if line == 0 && offset > 0 && text.starts_with('\u{feff}') {
+            column -= 1;
+        }
         Position {
             line: line + 1,
-            column: self.chars_before(text, offset) - self.chars_before(text, start) + 1,
+            column,
         }
     }
 }
@@ -84,7 +90,11 @@ pub(crate) fn offset(text: &str, line: usize, column: usize) -> Option<usize> {
         return None;
     }
     let lines = Lines::new(text);
-    let start = *lines.starts.get(line - 1)?;
+    let mut start = *lines.starts.get(line - 1)?;
+    // Columns on the first line do not count a byte-order mark.
+    if line == 1 && text.starts_with('\u{feff}') {
+        start += '\u{feff}'.len_utf8();
+    }
     let rest = &text[start..];
     let line_len = rest.find('\n').unwrap_or(rest.len());
     let at = rest[..line_len]
