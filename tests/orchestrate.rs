@@ -122,7 +122,7 @@ synthesis: {{output: notes/release.md}}
     let reconcile = env.node("plan-fan", "reconcile");
     let schema = &reconcile["definition"]["outputSchema"]["properties"]["dispositions"];
     assert_eq!(
-        schema["items"]["properties"]["disposition"]["enum"],
+        schema["properties"]["api"]["properties"]["disposition"]["enum"],
         serde_json::json!(["accepted", "superseded", "rejected"])
     );
 }
@@ -174,7 +174,8 @@ synthesis: {{output: notes.md}}
     };
     assert!(has("check_collect", "spawn_draft", "match"));
     assert!(has("check_collect", "fail_collect", "no_match"));
-    assert!(has("spawn_collect", "fail_collect", "error"));
+    assert!(has("spawn_collect", "lost_collect", "error"));
+    assert!(has("verify_collect", "fail_collect", "error"));
     assert!(
         !raw["nodes"]
             .as_array()
@@ -254,7 +255,7 @@ fn every_other_mechanism_and_fallback_freezes() {
         (
             "overflow",
             "tasks:\n  - {name: a, role: lead, goal: g, input: i, output: a.md, maxOutputBytes: 150000}\n  - {name: b, role: tester, goal: h, input: j, output: b.md, maxOutputBytes: 150000}\n",
-            "Fallback: context overflow (Σ maxOutputBytes = 300000 > 200000): each unit returns a bounded digest of at most 100000 bytes instead",
+            "Fallback: context overflow (Σ maxOutputBytes = 300000 > 199998 bytes left for artifacts): each unit returns a bounded digest of at most 99999 bytes instead",
         ),
         (
             "same",
@@ -277,26 +278,37 @@ fn every_other_mechanism_and_fallback_freezes() {
 }
 
 #[test]
-fn two_tasks_writing_one_output_are_refused_as_a_contention_collision() {
+fn two_tasks_writing_one_output_run_one_at_a_time_with_separate_artifacts() {
     let env = Env::new();
-    let f = env.file(
-        "collide.yaml",
+    let out = env.orchestrate_and_freeze(
         &format!(
             "{ROLES}tasks:
   - {{name: a, role: lead, goal: g, input: i, output: shared.md}}
-  - {{name: b, role: tester, goal: h, input: j, output: shared.md}}
+  - {{name: b, role: tester, goal: h, input: j, output: ./shared.md}}
+  - {{name: c, role: writer, goal: k, input: l, output: out.md}}
 synthesis: {{output: out.md}}
 "
         ),
+        "plan-collide",
     );
-    let out = env.run(&["orchestrate", &f]);
-    assert_eq!(out.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        err.contains("contention collision: tasks `a` and `b` both write `shared.md`"),
-        "{err}"
+        out.contains("fail  no ordering, no shared target — task `b` and task `a` (`shared.md`) write one target (contention collision)"),
+        "{out}"
     );
-    assert!(env.json(&["list"])["plans"].as_array().unwrap().is_empty());
+    assert!(out.contains("Mechanism used: ordered handoff"), "{out}");
+    assert!(
+        out.contains("it writes the separate artifact `./shared.b.md` instead"),
+        "{out}"
+    );
+    assert!(out.contains("as the synthesis `out.md` does"), "{out}");
+    assert_eq!(
+        env.node("plan-collide", "spawn_b")["definition"]["args"]["output"],
+        "./shared.b.md"
+    );
+    assert_eq!(
+        env.node("plan-collide", "spawn_c")["definition"]["args"]["output"],
+        "out.c.md"
+    );
 }
 
 #[test]
