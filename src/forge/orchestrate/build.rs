@@ -11,8 +11,9 @@ use crate::model::{DeclaredField, Value};
 /// The tool a subagent is spawned with (always treated as spawning).
 pub(crate) const SPAWN_TOOL: &str = "spawn_subagent";
 
-/// The line every role's instructions end with (orchestration depth 1).
-pub(crate) const NO_SPAWN: &str = "Do not spawn, start or delegate to any other agent: only the orchestrator spawns subagents. Record proposed follow-up work in your artifact for the orchestrator to decide after verification.";
+/// The line every role's instructions end with (orchestration depth 1);
+/// `incomplete_spawn_spec` holds edited plans to it.
+pub(crate) use crate::check::incomplete_spawn_spec::NO_SPAWN;
 
 /// The done predicate of a unit that names none.
 pub(crate) const DEFAULT_DONE: &str = "The artifact answers the goal for the whole assigned input, follows the required schema, and cites evidence for every factual claim.";
