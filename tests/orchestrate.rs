@@ -1108,3 +1108,40 @@ synthesis: {output: k/s.md}
         "handoff"
     ));
 }
+
+#[test]
+fn a_join_of_many_units_echoes_its_edge_count_and_the_outline_lines_up() {
+    let env = Env::new();
+    let roles: String = (0..42)
+        .map(|i| format!("  r{i}: {{instructions: R., tools: []}}\n"))
+        .collect();
+    let tasks: String = (0..42)
+        .map(|i| {
+            format!("  - {{name: t{i}, role: r{i}, goal: g{i}, input: i{i}, output: o/t{i}.md}}\n")
+        })
+        .collect();
+    env.orchestrate_and_freeze(
+        &format!("roles:\n{roles}tasks:\n{tasks}synthesis: {{output: o/s.md}}\n"),
+        "plan-wide",
+    );
+    env.ok(&["unfreeze", "-p", "plan-wide"]);
+    let echo = env.ok(&["phase", "join", "gather", "-p", "plan-wide"]);
+    assert!(echo.contains("awaits 42 incoming edge(s)"), "{echo}");
+    assert!(!echo.contains("awaits no incoming edge"), "{echo}");
+    // A call whose tool is dropped stays in the outline's tool list.
+    env.ok(&["set-config", "write", "--def", "{}", "-p", "plan-wide"]);
+    let outline = env.json(&["outline", "-p", "plan-wide"]);
+    let synthesis = outline["entries"]
+        .as_array()
+        .or_else(|| outline["phases"].as_array())
+        .unwrap()
+        .iter()
+        .find(|e| e["phase"] == "synthesis")
+        .unwrap_or_else(|| panic!("{outline}"))
+        .clone();
+    assert_eq!(
+        synthesis["tools"],
+        json!(["(no tool)", "remove_artifacts"]),
+        "{synthesis}"
+    );
+}

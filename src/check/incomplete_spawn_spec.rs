@@ -113,7 +113,7 @@ declare_check! {
             let mut fixes = Vec::new();
             for (part, names) in PARTS {
                 let names: Vec<&str> = if names.is_empty() { vec![tools_arg] } else { names.to_vec() };
-                let present: Vec<&Value> = names.iter().filter_map(|a| args.get(*a)).collect();
+                let present: Vec<&Value> = names.iter().filter_map(|a| args.get(a)).collect();
                 if present.iter().any(|v| !is_empty(v)) {
                     continue;
                 }
