@@ -79,6 +79,9 @@ declare_check! {
     /// no-spawn prohibition it may start agents of its own, which nobody
     /// verifies (orchestration depth must stay 1). A hand edit of an
     /// orchestrated plan can drop any of these silently.
+    /// In seed 003 this check carries step 5 (spawn every unit with its
+    /// role, input, goal, tools, forbidden writes, output and done
+    /// predicate) and step 4 (the explicit no-spawn prohibition).
     ///
     /// ## How to fix
     /// Give the call every part, non-empty, and end its `instructions` with

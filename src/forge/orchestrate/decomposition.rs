@@ -3,7 +3,6 @@
 //! are located parse errors; tasks the seed cannot run are refused naming
 //! the task.
 
-use super::mechanism::Coupling;
 use crate::model::error::Error;
 use crate::model::error::Location;
 use crate::model::error::Result;
@@ -12,6 +11,30 @@ use crate::model::{Map, Value};
 use crate::wire::codec;
 use crate::wire::parse::{ParseError, Syntax};
 use indexmap::IndexMap;
+
+/// How a task is coupled to the others (seed 003, "Assess coupling").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Coupling {
+    Independent,
+    Ordered,
+    Adversarial,
+}
+
+impl Coupling {
+    pub(crate) const ALL: [Coupling; 3] = [
+        Coupling::Independent,
+        Coupling::Ordered,
+        Coupling::Adversarial,
+    ];
+
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            Coupling::Independent => "independent",
+            Coupling::Ordered => "ordered",
+            Coupling::Adversarial => "adversarial",
+        }
+    }
+}
 
 /// Per-task `maxOutputBytes` when the decomposition gives none.
 pub(crate) const DEFAULT_MAX_OUTPUT_BYTES: u64 = 8192;
@@ -172,8 +195,10 @@ fn refuse_task(index: usize, message: String, help: &str) -> Error {
 }
 
 /// Reads a decomposition: shape errors are located parse errors; tasks the
-/// seed cannot run (unknown role, a `needs` cycle, no goal or output, two
-/// tasks writing one output…) are refused naming the task.
+/// seed cannot run (unknown role, a `needs` cycle, no goal or output, a
+/// stated coupling that contradicts `needs` or `challenges`…) are refused
+/// naming the task. Two tasks writing one target are not refused: the
+/// checks give the later one a separate artifact.
 pub(crate) fn parse(text: &str, syntax: Syntax, file: &str) -> Result<Decomposition> {
     let located = |e: ParseError| e.into_error(Some(file)).with_source(file, text.to_string());
     let v = crate::wire::parse::parse(text, syntax).map_err(located)?;

@@ -5,6 +5,7 @@
 //! check fails, bounded digests when what the orchestrator would hold
 //! overflows its context).
 
+pub(crate) use super::decomposition::Coupling;
 use super::decomposition::Decomposition;
 use crate::model::error::Error;
 use crate::model::error::Result;
@@ -83,30 +84,6 @@ impl Mechanism {
             Mechanism::AdvocateCritic => {
                 "spawn independent advocate and critic roles from the same evidence in one turn; require claim-evidence-objection records, then resolve each objection against the cited evidence"
             }
-        }
-    }
-}
-
-/// How a task is coupled to the others (seed 003, "Assess coupling").
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Coupling {
-    Independent,
-    Ordered,
-    Adversarial,
-}
-
-impl Coupling {
-    pub(crate) const ALL: [Coupling; 3] = [
-        Coupling::Independent,
-        Coupling::Ordered,
-        Coupling::Adversarial,
-    ];
-
-    pub(crate) fn name(self) -> &'static str {
-        match self {
-            Coupling::Independent => "independent",
-            Coupling::Ordered => "ordered",
-            Coupling::Adversarial => "adversarial",
         }
     }
 }

@@ -208,6 +208,36 @@ mod tests {
     }
 
     #[test]
+    fn rows_three_and_five_need_every_task_independent() {
+        // Adversarial tasks that declare digests: row 6, not row 3.
+        let adversarial_digests = format!(
+            "{}{}",
+            task("a", "r", ", digest: d"),
+            task("b", "q", ", digest: d, challenges: a")
+        );
+        assert_eq!(
+            mechanism_of(&adversarial_digests).0,
+            Some(Mechanism::AdvocateCritic)
+        );
+        // An advocate and a critic sharing one role: row 6, not row 5.
+        let shared = format!(
+            "{}{}",
+            task("a", "r", ""),
+            task("b", "r", ", challenges: a")
+        );
+        assert_eq!(mechanism_of(&shared).0, Some(Mechanism::AdvocateCritic));
+        // Stated couplings win: independent tasks stated adversarial.
+        let stated = format!(
+            "{}{}",
+            task("a", "r", ", coupling: adversarial"),
+            task("b", "q", ", coupling: adversarial")
+        );
+        assert_eq!(mechanism_of(&stated).0, Some(Mechanism::AdvocateCritic));
+        let d = decomposition(&stated).unwrap();
+        assert!(classify(&d).iter().all(|c| c.source == "stated"));
+    }
+
+    #[test]
     fn couplings_follow_needs_and_challenges_both_ways() {
         let d = decomposition(&format!(
             "{}{}{}{}",
