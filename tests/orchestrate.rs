@@ -1030,6 +1030,16 @@ synthesis: {output: t/talk.md}
         "verify_outline",
         "handoff"
     ));
+    let j = env.json(&[
+        "orchestrate",
+        &env.file(
+            "plan-c7.yaml",
+            &std::fs::read_to_string(env.path("plan-c7.yaml")).unwrap(),
+        ),
+        "--print",
+    ]);
+    assert_eq!(j["classification"][1]["couplingFrom"], "stated", "{j}");
+    assert_eq!(j["classification"][1]["coupling"], "ordered", "{j}");
     // A stated adversarial pair with digests is row 6, not row 3.
     let (out, _) = env.checked(
         "roles:
@@ -1144,4 +1154,50 @@ fn a_join_of_many_units_echoes_its_edge_count_and_the_outline_lines_up() {
         json!(["(no tool)", "remove_artifacts"]),
         "{synthesis}"
     );
+}
+
+#[test]
+fn every_builtin_template_keeps_the_same_contract() {
+    let env = Env::new();
+    for (id, units) in [
+        ("single", &["unit"][..]),
+        ("advocate_critic", &["advocate", "critic"][..]),
+        ("ordered_handoff_2", &["first", "second"][..]),
+        ("ordered_handoff_3", &["first", "second", "third"][..]),
+        ("fan_out_2", &["a", "b"][..]),
+        ("fan_out_3", &["a", "b", "c"][..]),
+        ("bounded_digest_2", &["a", "b"][..]),
+    ] {
+        let list = env.json(&["templates"]);
+        let t = list["templates"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["id"] == id)
+            .unwrap()
+            .clone();
+        let plan = format!("plan-t-{}", id.replace('_', "-"));
+        let mut args = vec![
+            "instantiate".to_string(),
+            id.to_string(),
+            "--id".into(),
+            plan.clone(),
+        ];
+        for p in t["params"].as_array().unwrap() {
+            let name = p["path"].as_str().unwrap();
+            args.push("--arg".into());
+            args.push(format!("{name}=v/{name}.md"));
+        }
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        env.ok(&args);
+        env.ok(&["freeze", "-p", &plan]);
+        let c = Checked {
+            raw: env.json(&["raw", "-p", &plan]),
+            units: units
+                .iter()
+                .map(|u| (u.to_string(), u.to_string()))
+                .collect(),
+        };
+        c.assert_contract(id);
+    }
 }
