@@ -122,7 +122,7 @@ synthesis: {{output: notes/release.md}}
     let reconcile = env.node("plan-fan", "reconcile");
     let schema = &reconcile["definition"]["outputSchema"]["properties"]["dispositions"];
     assert_eq!(
-        schema["items"]["properties"]["disposition"]["enum"],
+        schema["properties"]["api"]["properties"]["disposition"]["enum"],
         serde_json::json!(["accepted", "superseded", "rejected"])
     );
 }
@@ -174,7 +174,8 @@ synthesis: {{output: notes.md}}
     };
     assert!(has("check_collect", "spawn_draft", "match"));
     assert!(has("check_collect", "fail_collect", "no_match"));
-    assert!(has("spawn_collect", "fail_collect", "error"));
+    assert!(has("spawn_collect", "lost_collect", "error"));
+    assert!(has("verify_collect", "fail_collect", "error"));
     assert!(
         !raw["nodes"]
             .as_array()
@@ -254,7 +255,7 @@ fn every_other_mechanism_and_fallback_freezes() {
         (
             "overflow",
             "tasks:\n  - {name: a, role: lead, goal: g, input: i, output: a.md, maxOutputBytes: 150000}\n  - {name: b, role: tester, goal: h, input: j, output: b.md, maxOutputBytes: 150000}\n",
-            "Fallback: context overflow (Σ maxOutputBytes = 300000 > 200000): each unit returns a bounded digest of at most 100000 bytes instead",
+            "Fallback: context overflow (Σ maxOutputBytes = 300000 > 199998 bytes left for artifacts): each unit returns a bounded digest of at most 99999 bytes instead",
         ),
         (
             "same",
@@ -277,26 +278,37 @@ fn every_other_mechanism_and_fallback_freezes() {
 }
 
 #[test]
-fn two_tasks_writing_one_output_are_refused_as_a_contention_collision() {
+fn two_tasks_writing_one_output_run_one_at_a_time_with_separate_artifacts() {
     let env = Env::new();
-    let f = env.file(
-        "collide.yaml",
+    let out = env.orchestrate_and_freeze(
         &format!(
             "{ROLES}tasks:
   - {{name: a, role: lead, goal: g, input: i, output: shared.md}}
-  - {{name: b, role: tester, goal: h, input: j, output: shared.md}}
+  - {{name: b, role: tester, goal: h, input: j, output: ./shared.md}}
+  - {{name: c, role: writer, goal: k, input: l, output: out.md}}
 synthesis: {{output: out.md}}
 "
         ),
+        "plan-collide",
     );
-    let out = env.run(&["orchestrate", &f]);
-    assert_eq!(out.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        err.contains("contention collision: tasks `a` and `b` both write `shared.md`"),
-        "{err}"
+        out.contains("fail  no ordering, no shared target — task `b` and task `a` (`shared.md`) write one target (contention collision)"),
+        "{out}"
     );
-    assert!(env.json(&["list"])["plans"].as_array().unwrap().is_empty());
+    assert!(out.contains("Mechanism used: ordered handoff"), "{out}");
+    assert!(
+        out.contains("it writes the separate artifact `./shared.b.md` instead"),
+        "{out}"
+    );
+    assert!(out.contains("as the synthesis `out.md` does"), "{out}");
+    assert_eq!(
+        env.node("plan-collide", "spawn_b")["definition"]["args"]["output"],
+        "./shared.b.md"
+    );
+    assert_eq!(
+        env.node("plan-collide", "spawn_c")["definition"]["args"]["output"],
+        "out.c.md"
+    );
 }
 
 #[test]
@@ -408,4 +420,784 @@ fn the_example_decomposition_orchestrates_and_freezes() {
         out.contains("Removed `spawn_subagent` from the tools of role `security`."),
         "{out}"
     );
+}
+
+// ---------------------------------------------------------------------------
+// The decompositions issue 15 is checked on, each written here (not in the
+// repository's examples), each run through a simulation of the emitted plan.
+
+/// A run of an emitted plan, simulated from its raw document: which nodes
+/// run, given which nodes fail and what the reason steps return.
+mod run {
+    use serde_json::{Value, json};
+    use std::collections::{HashMap, HashSet};
+
+    /// How a join behaves when some of its incoming edges never fire.
+    #[derive(Clone, Copy, Debug)]
+    pub enum Join {
+        /// It runs only when every incoming edge fired.
+        All,
+        /// It runs once every incoming edge is settled and one fired.
+        Any,
+    }
+
+    /// What the run did: the nodes that ran, in order.
+    pub struct Trace {
+        pub ran: Vec<String>,
+    }
+
+    impl Trace {
+        pub fn reached(&self, id: &str) -> bool {
+            self.ran.iter().any(|r| r == id)
+        }
+    }
+
+    fn lookup<'a>(outputs: &'a HashMap<String, Value>, path: &str) -> Option<&'a Value> {
+        let mut segs = path.split('.');
+        let mut v = outputs.get(segs.next()?)?;
+        for s in segs {
+            v = v.get(s)?;
+        }
+        Some(v)
+    }
+
+    /// The structured evaluator, on the ops the emitter uses.
+    pub fn eval(p: &Value, outputs: &HashMap<String, Value>) -> bool {
+        if let Some(a) = p.get("all") {
+            return a.as_array().unwrap().iter().all(|q| eval(q, outputs));
+        }
+        if let Some(a) = p.get("any") {
+            return a.as_array().unwrap().iter().any(|q| eval(q, outputs));
+        }
+        if let Some(q) = p.get("not") {
+            return !eval(q, outputs);
+        }
+        let found = lookup(outputs, p["path"].as_str().unwrap());
+        match p["op"].as_str().unwrap() {
+            "eq" => found == Some(&p["value"]),
+            "exists" => found.is_some(),
+            other => panic!("op {other} not simulated"),
+        }
+    }
+
+    /// Runs `plan` (raw JSON): `fails` lists nodes that fail, `outputs` the
+    /// outputs of the reason steps (the rest return `{}`).
+    pub fn simulate(
+        plan: &Value,
+        fails: &HashSet<String>,
+        given: &HashMap<String, Value>,
+        join: Join,
+    ) -> Trace {
+        let nodes = plan["nodes"].as_array().unwrap();
+        let edges = plan["edges"].as_array().unwrap();
+        let kind: HashMap<&str, &Value> = nodes
+            .iter()
+            .map(|n| (n["id"].as_str().unwrap(), n))
+            .collect();
+        // Topological order (Kahn).
+        let mut indeg: HashMap<&str, usize> = kind.keys().map(|k| (*k, 0)).collect();
+        for e in edges {
+            *indeg.get_mut(e["to"].as_str().unwrap()).unwrap() += 1;
+        }
+        let mut ready: Vec<&str> = nodes
+            .iter()
+            .map(|n| n["id"].as_str().unwrap())
+            .filter(|id| indeg[id] == 0)
+            .collect();
+        let mut order = Vec::new();
+        while let Some(v) = ready.pop() {
+            order.push(v);
+            for e in edges.iter().filter(|e| e["from"] == v) {
+                let to = e["to"].as_str().unwrap();
+                let d = indeg.get_mut(to).unwrap();
+                *d -= 1;
+                if *d == 0 {
+                    ready.push(to);
+                }
+            }
+        }
+        assert_eq!(order.len(), nodes.len(), "the plan is acyclic");
+        let mut fired: HashSet<String> = HashSet::new();
+        let mut outputs: HashMap<String, Value> = HashMap::new();
+        let mut ran = Vec::new();
+        for v in order {
+            let incoming: Vec<&Value> = edges.iter().filter(|e| e["to"] == v).collect();
+            let n_fired = incoming
+                .iter()
+                .filter(|e| fired.contains(e["id"].as_str().unwrap()))
+                .count();
+            let node = kind[v];
+            let runs = match node["kind"].as_str().unwrap() {
+                "entry" => true,
+                "join" => match join {
+                    Join::All => n_fired == incoming.len(),
+                    Join::Any => n_fired > 0,
+                },
+                _ => n_fired > 0,
+            };
+            if !runs {
+                continue;
+            }
+            ran.push(v.to_string());
+            let out: Vec<&Value> = edges.iter().filter(|e| e["from"] == v).collect();
+            let fire = |h: &str, fired: &mut HashSet<String>| {
+                for e in out.iter().filter(|e| e["handle"] == h) {
+                    fired.insert(e["id"].as_str().unwrap().to_string());
+                }
+            };
+            if fails.contains(v) {
+                fire("error", &mut fired);
+                continue;
+            }
+            outputs.insert(v.to_string(), given.get(v).cloned().unwrap_or(json!({})));
+            let d = &node["definition"];
+            match node["kind"].as_str().unwrap() {
+                "branch" => {
+                    let h = if eval(&d["predicate"], &outputs) {
+                        "match"
+                    } else {
+                        "no_match"
+                    };
+                    fire(h, &mut fired);
+                }
+                "select" => {
+                    let case = d["cases"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .map(|c| c.as_str().unwrap())
+                        .find(|c| eval(&d["predicate"][*c], &outputs));
+                    match case {
+                        Some(c) => fire(&format!("case_{c}"), &mut fired),
+                        None => fire("default", &mut fired),
+                    }
+                }
+                _ => fire("always", &mut fired),
+            }
+        }
+        Trace { ran }
+    }
+}
+
+use run::{Join, simulate};
+use serde_json::{Value, json};
+use std::collections::{HashMap, HashSet};
+
+/// Whether `v` holds a reference to `node`'s `path`.
+fn refers(v: &Value, node: &str, path: &str) -> bool {
+    match v {
+        Value::Object(m) => {
+            if let Some(r) = m.get("$ref") {
+                return r["node"] == node && r["path"] == path;
+            }
+            m.values().any(|x| refers(x, node, path))
+        }
+        Value::Array(a) => a.iter().any(|x| refers(x, node, path)),
+        _ => false,
+    }
+}
+
+/// The orchestrated plan of one checked decomposition.
+struct Checked {
+    raw: Value,
+    /// Task name → the unit's node id suffix.
+    units: Vec<(String, String)>,
+}
+
+impl Checked {
+    fn node(&self, id: &str) -> &Value {
+        self.raw["nodes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|n| n["id"] == id)
+            .unwrap_or_else(|| panic!("no node {id}"))
+    }
+
+    /// The reason outputs of a run where every unit passes, except those in
+    /// `failing`, and reconciliation decides to synthesize.
+    fn outputs(&self, failing: &[&str]) -> HashMap<String, Value> {
+        let mut m = HashMap::new();
+        let mut dispositions = serde_json::Map::new();
+        for (name, slug) in &self.units {
+            let pass = !failing.contains(&slug.as_str());
+            m.insert(
+                format!("verify_{slug}"),
+                if pass {
+                    json!({"verdict": "pass", "failedCriteria": [], "handoff": "h"})
+                } else {
+                    json!({"verdict": "fail", "failedCriteria": ["cites_evidence"], "handoff": ""})
+                },
+            );
+            dispositions.insert(
+                slug.clone(),
+                json!({"unit": name, "disposition": "accepted", "reason": "r"}),
+            );
+        }
+        m.insert(
+            "reconcile".into(),
+            json!({"outcome": "synthesize", "dispositions": dispositions, "synthesis": "s",
+                   "cites": [], "report": ""}),
+        );
+        m
+    }
+
+    /// The failure reports a trace reached.
+    fn reports<'a>(&'a self, ran: &'a [String]) -> Vec<&'a Value> {
+        ran.iter()
+            .map(|id| self.node(id))
+            .filter(|n| n["definition"]["tool"] == "report_failure")
+            .collect()
+    }
+
+    /// Asserts what the issue checks on every decomposition.
+    fn assert_contract(&self, what: &str) {
+        // All pass: the synthesis is written, uncited artifacts discarded,
+        // no failure reported.
+        for join in [Join::All, Join::Any] {
+            let t = simulate(&self.raw, &HashSet::new(), &self.outputs(&[]), join);
+            assert!(
+                t.reached("write") && t.reached("discard"),
+                "{what}: {:?}",
+                t.ran
+            );
+            assert!(self.reports(&t.ran).is_empty(), "{what}: {:?}", t.ran);
+        }
+        for (name, slug) in &self.units {
+            // A failed verification, and a unit that returns nothing.
+            for (fails, verdict_fails, criteria) in [
+                (HashSet::new(), true, ("verify", "failedCriteria")),
+                (HashSet::from([format!("spawn_{slug}")]), false, ("", "")),
+                (
+                    HashSet::from([format!("verify_{slug}")]),
+                    false,
+                    ("verify", "failedCriteria"),
+                ),
+            ] {
+                let failing: Vec<&str> = if verdict_fails {
+                    vec![slug.as_str()]
+                } else {
+                    vec![]
+                };
+                for join in [Join::All, Join::Any] {
+                    let t = simulate(&self.raw, &fails, &self.outputs(&failing), join);
+                    assert!(
+                        !t.reached("write") && !t.reached("reconcile"),
+                        "{what}: unit {name} failed ({fails:?}) and the synthesis ran: {:?}",
+                        t.ran
+                    );
+                    let reports = self.reports(&t.ran);
+                    let named = reports.iter().any(|r| {
+                        let args = &r["definition"]["args"];
+                        let names_unit = args["units"]
+                            .as_array()
+                            .unwrap()
+                            .iter()
+                            .any(|u| u == name.as_str());
+                        let has_criteria = if criteria.0.is_empty() {
+                            args["failedCriteria"]
+                                .as_array()
+                                .is_some_and(|a| !a.is_empty())
+                                || refers(
+                                    &args["failedCriteria"],
+                                    &format!("verify_{slug}"),
+                                    "failedCriteria",
+                                )
+                        } else {
+                            refers(
+                                &args["failedCriteria"],
+                                &format!("verify_{slug}"),
+                                criteria.1,
+                            )
+                        };
+                        names_unit && has_criteria && args.get("rollbackState").is_some()
+                    });
+                    assert!(
+                        named,
+                        "{what}: no failure report names {name} with its failed criteria ({fails:?}, {join:?}): {:?}",
+                        t.ran
+                    );
+                }
+            }
+        }
+        // Exactly one disposition per unit reaches the write.
+        let write = &self.node("write")["definition"]["args"];
+        assert!(
+            refers(&write["dispositions"], "reconcile", "dispositions"),
+            "{what}"
+        );
+        let schema =
+            &self.node("reconcile")["definition"]["outputSchema"]["properties"]["dispositions"];
+        let mut required: Vec<&str> = schema["required"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_str().unwrap())
+            .collect();
+        required.sort_unstable();
+        let mut slugs: Vec<&str> = self.units.iter().map(|(_, s)| s.as_str()).collect();
+        slugs.sort_unstable();
+        assert_eq!(required, slugs, "{what}");
+        assert_eq!(schema["additionalProperties"], false, "{what}");
+        assert_eq!(
+            schema["properties"].as_object().unwrap().len(),
+            self.units.len(),
+            "{what}"
+        );
+        for (name, slug) in &self.units {
+            assert_eq!(
+                schema["properties"][slug]["properties"]["unit"]["const"],
+                name.as_str(),
+                "{what}"
+            );
+        }
+    }
+}
+
+impl Env {
+    /// Orchestrates `text`, freezes it against the registry `init` wrote,
+    /// and returns the printed report and the plan.
+    fn checked(&self, text: &str, plan: &str, units: &[&str]) -> (String, Checked) {
+        let out = self.orchestrate_and_freeze(text, plan);
+        let raw = self.json(&["raw", "-p", plan]);
+        let c = Checked {
+            raw,
+            units: units
+                .iter()
+                .map(|u| (u.to_string(), u.to_string()))
+                .collect(),
+        };
+        c.assert_contract(plan);
+        (out, c)
+    }
+}
+
+/// The cells of a task's row in the classification table.
+fn coupling_row(out: &str, task: &str) -> String {
+    out.lines()
+        .find(|l| l.trim_start().starts_with(&format!("{task} ")))
+        .unwrap_or_else(|| panic!("no row for {task}:\n{out}"))
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+#[test]
+fn checked_three_independent_research_tasks() {
+    let env = Env::new();
+    let (out, c) = env.checked(
+        "roles:
+  historian: {instructions: Research the history; cite sources., tools: [web_search]}
+  economist: {instructions: Research the economics; cite sources., tools: [web_search]}
+  engineer: {instructions: Research the engineering; cite sources., tools: [read_file]}
+tasks:
+  - {name: history, role: historian, goal: How did tidal power start?, input: tidal power before 1970, output: r/history.md}
+  - {name: cost, role: economist, goal: What does a tidal plant cost?, input: levelised cost studies, output: r/cost.md}
+  - {name: build, role: engineer, goal: What limits turbine size?, input: turbine design papers, output: r/build.md}
+synthesis: {output: r/tidal.md}
+",
+        "plan-c1",
+        &["history", "cost", "build"],
+    );
+    assert!(
+        out.contains("Mechanism matched: fan-out (seed 003, row 1)"),
+        "{out}"
+    );
+    assert!(out.contains("Mechanism used: fan-out"), "{out}");
+    assert!(
+        coupling_row(&out, "cost").contains("independent inferred"),
+        "{out}"
+    );
+    // The verification gate after the join.
+    assert_eq!(c.node("verified")["kind"], "select");
+}
+
+#[test]
+fn checked_an_ordered_three_step_pipeline() {
+    let env = Env::new();
+    let (out, c) = env.checked(
+        "roles:
+  fetcher: {instructions: Fetch., tools: [read_file]}
+  cleaner: {instructions: Clean., tools: []}
+  writer: {instructions: Write., tools: []}
+tasks:
+  - {name: fetch, role: fetcher, goal: Collect the raw rows, input: data/raw, output: p/rows.md}
+  - {name: clean, role: cleaner, goal: Drop malformed rows, input: the collected rows, output: p/clean.md, needs: fetch}
+  - {name: report, role: writer, goal: Summarise the clean rows, input: the clean rows, output: p/report.md, needs: clean}
+synthesis: {output: p/final.md}
+",
+        "plan-c2",
+        &["fetch", "clean", "report"],
+    );
+    assert!(
+        out.contains("Mechanism matched: ordered handoff (seed 003, row 2)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("one at a time, each verified before the next: fetch, clean, report"),
+        "{out}"
+    );
+    assert!(refers(
+        &c.node("spawn_clean")["definition"]["args"]["input"],
+        "verify_fetch",
+        "handoff"
+    ));
+}
+
+#[test]
+fn checked_an_advocate_and_a_critic_sharing_one_role() {
+    let env = Env::new();
+    let (out, c) = env.checked(
+        "roles:
+  reviewer: {instructions: Review the proposal against the evidence., tools: [read_file]}
+tasks:
+  - {name: pro, role: reviewer, goal: Argue for adopting the cache, input: bench/results.md, output: d/pro.md}
+  - {name: con, role: reviewer, goal: Challenge the case for the cache, input: bench/results.md, output: d/con.md, challenges: pro}
+synthesis: {output: d/decision.md}
+",
+        "plan-c3",
+        &["pro", "con"],
+    );
+    assert!(
+        out.contains("Mechanism matched: advocate/critic (seed 003, row 6)"),
+        "{out}"
+    );
+    assert!(coupling_row(&out, "pro").contains("adversarial"), "{out}");
+    let schema = c.node("spawn_con")["definition"]["args"]["schema"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        schema.starts_with("claim-evidence-objection records"),
+        "{schema}"
+    );
+}
+
+#[test]
+fn checked_two_tasks_with_large_inputs_and_no_digest() {
+    let env = Env::new();
+    let big = |seed: &str| {
+        (0..3000)
+            .map(|i| format!("{seed} line {i:05} of the source text, kept out.\n"))
+            .collect::<String>()
+    };
+    let (a, b) = (big("alpha"), big("beta"));
+    assert!(a.len() > 120_000 && b.len() > 120_000);
+    let doc = json!({
+        "roles": {
+            "reader": {"instructions": "Digest your slice.", "tools": []},
+            "auditor": {"instructions": "Audit your slice.", "tools": []}
+        },
+        "tasks": [
+            {"name": "left", "role": "reader", "goal": "Summarise the left log", "input": a, "output": "g/left.md"},
+            {"name": "right", "role": "auditor", "goal": "Audit the right log", "input": b, "output": "g/right.md"}
+        ],
+        "synthesis": {"output": "g/both.md"}
+    });
+    let (out, c) = env.checked(&doc.to_string(), "plan-c4", &["left", "right"]);
+    assert!(
+        out.contains("Mechanism matched: fan-out (seed 003, row 1)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("fail  what the orchestrator holds fits its context budget"),
+        "{out}"
+    );
+    assert!(out.contains("Mechanism used: bounded digest"), "{out}");
+    assert!(out.contains("the run supplies it as `slice_left`"), "{out}");
+    // No node of the plan holds either source text, nor a line of it.
+    let text = c.raw.to_string();
+    assert!(
+        !text.contains("alpha line 00042"),
+        "the left source is in the plan"
+    );
+    assert!(
+        !text.contains("beta line 00042"),
+        "the right source is in the plan"
+    );
+    for n in c.raw["nodes"].as_array().unwrap() {
+        assert!(
+            n.to_string().len() < 20_000,
+            "{} is {} bytes",
+            n["id"],
+            n.to_string().len()
+        );
+    }
+    let spawn = &c.node("spawn_left")["definition"]["args"];
+    assert!(refers(&spawn["input"], "accept", "slice_left"), "{spawn}");
+    assert_eq!(spawn["inputIdentity"]["bytes"], a.len() as u64);
+    // The plan's own JSON answer says the same, and the identity is the
+    // slice's SHA-256.
+    let j = env.json(&[
+        "orchestrate",
+        &env.file("c4.json", &doc.to_string()),
+        "--print",
+    ]);
+    assert_eq!(j["mechanism"], "bounded digest");
+    assert_eq!(j["classification"][0]["slice"]["runInput"], "slice_left");
+}
+
+#[test]
+fn checked_a_mix_of_ordered_and_independent_tasks() {
+    let env = Env::new();
+    let (out, _) = env.checked(
+        "roles:
+  a: {instructions: A., tools: []}
+  b: {instructions: B., tools: []}
+  c: {instructions: C., tools: []}
+  d: {instructions: D., tools: []}
+tasks:
+  - {name: survey, role: a, goal: Survey the field, input: papers/, output: m/survey.md}
+  - {name: gaps, role: b, goal: Find the gaps the survey leaves, input: the survey, output: m/gaps.md, needs: survey}
+  - {name: glossary, role: c, goal: Define the terms, input: terms.txt, output: m/glossary.md}
+  - {name: style, role: d, goal: Check the house style, input: style.md, output: m/style.md}
+synthesis: {output: m/all.md}
+",
+        "plan-c5",
+        &["survey", "gaps", "glossary", "style"],
+    );
+    assert!(
+        out.contains("Mechanism matched: ordered handoff (seed 003, row 2)"),
+        "{out}"
+    );
+    assert!(
+        coupling_row(&out, "glossary").contains("independent"),
+        "{out}"
+    );
+    assert!(coupling_row(&out, "gaps").contains("ordered"), "{out}");
+}
+
+#[test]
+fn checked_units_that_would_write_one_target() {
+    let env = Env::new();
+    let (out, c) = env.checked(
+        "roles:
+  a: {instructions: A., tools: []}
+  b: {instructions: B., tools: []}
+tasks:
+  - {name: north, role: a, goal: Count the northern sites, input: sites/north, output: w/count.md}
+  - {name: south, role: b, goal: Count the southern sites, input: sites/south, output: w/count.md}
+synthesis: {output: w/total.md}
+",
+        "plan-c6",
+        &["north", "south"],
+    );
+    assert!(
+        out.contains("Mechanism matched: fan-out (seed 003, row 1)"),
+        "{out}"
+    );
+    assert!(out.contains("fail  no ordering, no shared target"), "{out}");
+    assert!(out.contains("Mechanism used: ordered handoff"), "{out}");
+    assert_eq!(
+        c.node("spawn_south")["definition"]["args"]["output"],
+        "w/count.south.md"
+    );
+    assert_eq!(
+        c.node("spawn_north")["definition"]["args"]["output"],
+        "w/count.md"
+    );
+}
+
+#[test]
+fn checked_a_decomposition_that_states_its_coupling() {
+    let env = Env::new();
+    // Three tasks with nothing to infer an order from; the owner says they
+    // are ordered, which wins over inference (fan-out).
+    let (out, c) = env.checked(
+        "roles:
+  a: {instructions: A., tools: []}
+  b: {instructions: B., tools: []}
+  c: {instructions: C., tools: []}
+coupling: ordered
+tasks:
+  - {name: outline, role: a, goal: Outline the talk, input: notes.md, output: t/outline.md}
+  - {name: draft, role: b, goal: Draft the talk, input: the outline, output: t/draft.md}
+  - {name: polish, role: c, goal: Polish the draft, input: the draft, output: t/polish.md, coupling: ordered}
+synthesis: {output: t/talk.md}
+",
+        "plan-c7",
+        &["outline", "draft", "polish"],
+    );
+    assert!(
+        out.contains("Mechanism matched: ordered handoff (seed 003, row 2)"),
+        "{out}"
+    );
+    for task in ["outline", "draft", "polish"] {
+        assert!(coupling_row(&out, task).contains("ordered stated"), "{out}");
+    }
+    assert!(refers(
+        &c.node("spawn_draft")["definition"]["args"]["input"],
+        "verify_outline",
+        "handoff"
+    ));
+    let j = env.json(&[
+        "orchestrate",
+        &env.file(
+            "plan-c7.yaml",
+            &std::fs::read_to_string(env.path("plan-c7.yaml")).unwrap(),
+        ),
+        "--print",
+    ]);
+    assert_eq!(j["classification"][1]["couplingFrom"], "stated", "{j}");
+    assert_eq!(j["classification"][1]["coupling"], "ordered", "{j}");
+    // A stated adversarial pair with digests is row 6, not row 3.
+    let (out, _) = env.checked(
+        "roles:
+  a: {instructions: A., tools: []}
+  b: {instructions: B., tools: []}
+coupling: {yes: adversarial, no: adversarial}
+tasks:
+  - {name: 'yes', role: a, goal: Argue for, input: e.md, output: t/yes.md, digest: 'claims: [..]'}
+  - {name: 'no', role: b, goal: Argue against, input: e.md, output: t/no.md, digest: 'claims: [..]'}
+synthesis: {output: t/verdict.md}
+",
+        "plan-c7b",
+        &["yes", "no"],
+    );
+    assert!(
+        out.contains("Mechanism matched: advocate/critic (seed 003, row 6)"),
+        "{out}"
+    );
+    assert!(
+        coupling_row(&out, "yes").contains("adversarial stated"),
+        "{out}"
+    );
+}
+
+#[test]
+fn check_four_fails_when_the_owner_caps_concurrency() {
+    let env = Env::new();
+    let (out, _) = env.checked(
+        "roles:
+  a: {instructions: A., tools: []}
+  b: {instructions: B., tools: []}
+  c: {instructions: C., tools: []}
+maxConcurrent: 2
+tasks:
+  - {name: x, role: a, goal: X, input: x, output: q/x.md}
+  - {name: y, role: b, goal: Y, input: y, output: q/y.md}
+  - {name: z, role: c, goal: Z, input: z, output: q/z.md}
+synthesis: {output: q/s.md}
+",
+        "plan-cap",
+        &["x", "y", "z"],
+    );
+    assert!(
+        out.contains("fail  parallelism is worth it — maxConcurrent = 2 < 3 units"),
+        "{out}"
+    );
+    assert!(out.contains("Mechanism used: ordered handoff"), "{out}");
+}
+
+#[test]
+fn check_one_fails_when_a_task_reads_another_tasks_output() {
+    let env = Env::new();
+    let (out, c) = env.checked(
+        "roles:
+  a: {instructions: A., tools: []}
+  b: {instructions: B., tools: []}
+tasks:
+  - {name: sum, role: b, goal: Summarise the findings, input: read k/find.md and summarise it, output: k/sum.md}
+  - {name: find, role: a, goal: Find the facts, input: src/, output: k/find.md}
+synthesis: {output: k/s.md}
+",
+        "plan-reads",
+        &["sum", "find"],
+    );
+    assert!(
+        out.contains("fail  no ordering, no shared target — task `sum` reads `k/find.md`, the output of task `find`: an ordering dependency"),
+        "{out}"
+    );
+    assert!(
+        out.contains("one at a time, each verified before the next: find, sum"),
+        "{out}"
+    );
+    assert!(refers(
+        &c.node("spawn_sum")["definition"]["args"]["input"],
+        "verify_find",
+        "handoff"
+    ));
+}
+
+#[test]
+fn a_join_of_many_units_echoes_its_edge_count_and_the_outline_lines_up() {
+    let env = Env::new();
+    let roles: String = (0..42)
+        .map(|i| format!("  r{i}: {{instructions: R., tools: []}}\n"))
+        .collect();
+    let tasks: String = (0..42)
+        .map(|i| {
+            format!("  - {{name: t{i}, role: r{i}, goal: g{i}, input: i{i}, output: o/t{i}.md}}\n")
+        })
+        .collect();
+    env.orchestrate_and_freeze(
+        &format!("roles:\n{roles}tasks:\n{tasks}synthesis: {{output: o/s.md}}\n"),
+        "plan-wide",
+    );
+    env.ok(&["unfreeze", "-p", "plan-wide"]);
+    let echo = env.ok(&["phase", "join", "gather", "-p", "plan-wide"]);
+    assert!(echo.contains("awaits 42 incoming edge(s)"), "{echo}");
+    assert!(!echo.contains("awaits no incoming edge"), "{echo}");
+    // A call whose tool is dropped stays in the outline's tool list.
+    env.ok(&["set-config", "write", "--def", "{}", "-p", "plan-wide"]);
+    let outline = env.json(&["outline", "-p", "plan-wide"]);
+    let synthesis = outline["entries"]
+        .as_array()
+        .or_else(|| outline["phases"].as_array())
+        .unwrap()
+        .iter()
+        .find(|e| e["phase"] == "synthesis")
+        .unwrap_or_else(|| panic!("{outline}"))
+        .clone();
+    assert_eq!(
+        synthesis["tools"],
+        json!(["(no tool)", "remove_artifacts"]),
+        "{synthesis}"
+    );
+}
+
+#[test]
+fn every_builtin_template_keeps_the_same_contract() {
+    let env = Env::new();
+    for (id, units) in [
+        ("single", &["unit"][..]),
+        ("advocate_critic", &["advocate", "critic"][..]),
+        ("ordered_handoff_2", &["first", "second"][..]),
+        ("ordered_handoff_3", &["first", "second", "third"][..]),
+        ("fan_out_2", &["a", "b"][..]),
+        ("fan_out_3", &["a", "b", "c"][..]),
+        ("bounded_digest_2", &["a", "b"][..]),
+    ] {
+        let list = env.json(&["templates"]);
+        let t = list["templates"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["id"] == id)
+            .unwrap()
+            .clone();
+        let plan = format!("plan-t-{}", id.replace('_', "-"));
+        let mut args = vec![
+            "instantiate".to_string(),
+            id.to_string(),
+            "--id".into(),
+            plan.clone(),
+        ];
+        for p in t["params"].as_array().unwrap() {
+            let name = p["path"].as_str().unwrap();
+            args.push("--arg".into());
+            args.push(format!("{name}=v/{name}.md"));
+        }
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        env.ok(&args);
+        env.ok(&["freeze", "-p", &plan]);
+        let c = Checked {
+            raw: env.json(&["raw", "-p", &plan]),
+            units: units
+                .iter()
+                .map(|u| (u.to_string(), u.to_string()))
+                .collect(),
+        };
+        c.assert_contract(id);
+    }
 }

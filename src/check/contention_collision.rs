@@ -76,6 +76,10 @@ declare_check! {
     /// Concurrent writes to one artifact race: one overwrites the other, or
     /// they interleave, and what lands depends on timing — the "contention
     /// collision" failure of multi-agent work.
+    /// In seed 003 this check carries step 3 ("concurrent tasks … do not
+    /// write the same target") and the contention-collision failure class;
+    /// `orchestrate` applies the seed's recovery itself (separate artifacts,
+    /// one unit at a time).
     ///
     /// ## How to fix
     /// Give each call its own target; or order them (connect one before the

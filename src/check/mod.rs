@@ -217,6 +217,7 @@ mod entry_has_incoming;
 mod evaluator_error;
 mod first_last_across_join;
 pub(crate) mod freeze_mismatch;
+pub(crate) mod incomplete_spawn_spec;
 pub(crate) mod invalid_args;
 pub(crate) mod invalid_document;
 mod invalid_edge_id;
@@ -321,6 +322,7 @@ pub static CHECKS: &[&dyn Check] = &[
     &bounds_exceeded::BoundsExceeded,
     &contention_collision::ContentionCollision,
     &nested_spawn::NestedSpawn,
+    &incomplete_spawn_spec::IncompleteSpawnSpec,
     &unreconciled_unit::UnreconciledUnit,
     &unreachable_call::UnreachableCall,
     &dangling_edge::DanglingEdge,

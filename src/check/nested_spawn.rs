@@ -22,6 +22,8 @@ declare_check! {
     /// Orchestration depth stays 1: only the plan spawns agents. A subagent
     /// that can spawn its own escapes the plan's bounds, its review and its
     /// reconciliation — nobody verifies what the grandchildren write.
+    /// In seed 003 this check carries step 4 (orchestration depth = 1),
+    /// with `incomplete_spawn_spec` for the explicit no-spawn prohibition.
     ///
     /// ## How to fix
     /// Pass the subagent a literal list of tools without spawning tools, e.g.

@@ -37,6 +37,9 @@ declare_check! {
     /// read and verified before anything is written from it; otherwise an
     /// unverified (possibly wrong, possibly partial) result lands in the
     /// synthesis or feeds the next unit.
+    /// In seed 003 this check carries step 6 (owner-verify every artifact)
+    /// and the rollback class's premise: nothing is synthesized before every
+    /// artifact is verified.
     ///
     /// ## How to fix
     /// After each spawning call, read its artifact (e.g. `read_artifact` with

@@ -229,6 +229,7 @@ pub(crate) fn orchestration_report(
         "task".to_string(),
         "role".into(),
         "coupling".into(),
+        "from".into(),
         "needs".into(),
         "challenges".into(),
         "output".into(),
@@ -240,14 +241,15 @@ pub(crate) fn orchestration_report(
             v.join(", ")
         }
     };
-    for (t, c) in d.tasks.iter().zip(&x.couplings) {
+    for ((t, c), u) in d.tasks.iter().zip(&x.couplings).zip(&x.tasks) {
         rows.push(vec![
             t.name.clone(),
             t.role.clone(),
-            c.name().into(),
+            c.coupling.name().into(),
+            c.source.into(),
             dash(&t.needs),
             dash(&t.challenges),
-            t.output.clone(),
+            u.output.clone(),
         ]);
     }
     out.extend(table(&rows));
@@ -296,6 +298,17 @@ pub(crate) fn orchestration_report(
                 .map(|t| format!("`{t}`"))
                 .collect::<Vec<_>>()
                 .join(", ")
+        ));
+    }
+    for (task, slice) in x
+        .tasks
+        .iter()
+        .zip(&d.tasks)
+        .filter_map(|(u, t)| u.slice.as_ref().map(|s| (&t.name, s)))
+    {
+        out.push(format!(
+            "Source slice of `{task}` kept out of the plan: the run supplies it as `{}` ({} bytes, {} lines, sha256 {}).",
+            slice.field, slice.bytes, slice.lines, slice.sha256
         ));
     }
     out.push(format!(
@@ -368,9 +381,14 @@ pub(crate) fn orchestrated_json(
         .tasks
         .iter()
         .zip(&x.couplings)
-        .map(|(t, c)| {
-            json!({"task": t.name, "role": t.role, "coupling": c.name(), "needs": t.needs,
-                   "challenges": t.challenges, "output": t.output})
+        .zip(&x.tasks)
+        .map(|((t, c), u)| {
+            let slice = u.slice.as_ref().map(|s| {
+                json!({"runInput": s.field, "sha256": s.sha256, "bytes": s.bytes, "lines": s.lines})
+            });
+            json!({"task": t.name, "role": t.role, "coupling": c.coupling.name(),
+                   "couplingFrom": c.source, "needs": t.needs, "challenges": t.challenges,
+                   "output": u.output, "slice": slice})
         })
         .collect();
     let checks: Vec<Value> = x

@@ -11,8 +11,9 @@ use crate::model::{DeclaredField, Value};
 /// The tool a subagent is spawned with (always treated as spawning).
 pub(crate) const SPAWN_TOOL: &str = "spawn_subagent";
 
-/// The line every role's instructions end with (orchestration depth 1).
-pub(crate) const NO_SPAWN: &str = "Do not spawn, start or delegate to any other agent: only the orchestrator spawns subagents. Record proposed follow-up work in your artifact for the orchestrator to decide after verification.";
+/// The line every role's instructions end with (orchestration depth 1);
+/// `incomplete_spawn_spec` holds edited plans to it.
+pub(crate) use crate::check::incomplete_spawn_spec::NO_SPAWN;
 
 /// The done predicate of a unit that names none.
 pub(crate) const DEFAULT_DONE: &str = "The artifact answers the goal for the whole assigned input, follows the required schema, and cites evidence for every factual claim.";
@@ -28,7 +29,7 @@ pub(crate) const ADVERSARIAL_SCHEMA: &str = "claim-evidence-objection records: a
 
 /// The digest schema of a unit whose output was bounded to fit the
 /// orchestrator's context and that names no digest of its own.
-pub(crate) const DIGEST_SCHEMA: &str = "A bounded digest of the assigned slice only (never its source text): points: a list of {claim, evidence} records, each citing where in the slice it comes from; gaps: what the slice does not cover; followUps: proposed follow-up work, for the orchestrator to decide.";
+pub(crate) const DIGEST_SCHEMA: &str = "A bounded digest of the assigned slice only (never its source text): slice: the identity (sha256) and extent of the slice it covers; points: a list of {claim, evidence} records, each citing where in the slice it comes from; gaps: what the slice does not cover; followUps: proposed follow-up work, for the orchestrator to decide.";
 
 /// One subagent unit.
 #[derive(Debug, Clone)]
@@ -56,6 +57,54 @@ pub(crate) struct Unit {
     pub(crate) needs: Vec<usize>,
     /// Units (indices) whose evidence and conclusions this unit challenges.
     pub(crate) challenges: Vec<usize>,
+    /// Its source slice, kept out of the plan (bounded digest): the run
+    /// input the spawn reads it from, and its identity.
+    pub(crate) slice: Option<Slice>,
+}
+
+/// A unit's source slice, named in the plan only by its identity and
+/// extent: the run supplies it as the entry field `field`, and only the
+/// unit's spawn reads it.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Slice {
+    /// The entry (and `accept`) field the run supplies it in.
+    pub(crate) field: String,
+    /// Lowercase hex SHA-256 of its bytes (the text of a string input, the
+    /// compact JSON of any other).
+    pub(crate) sha256: String,
+    pub(crate) bytes: u64,
+    pub(crate) lines: u64,
+}
+
+impl Slice {
+    /// The slice of an input value, supplied as `field`.
+    pub(crate) fn of(field: String, input: &Value) -> Slice {
+        use sha2::Digest;
+        let text = match input {
+            Value::String(s) => s.clone(),
+            other => crate::wire::json::compact(other),
+        };
+        let sha256 = sha2::Sha256::digest(text.as_bytes())
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        Slice {
+            field,
+            sha256,
+            bytes: text.len() as u64,
+            lines: text.lines().count().max(1) as u64,
+        }
+    }
+
+    /// The identity and extent, as the plan states them.
+    pub(crate) fn identity(&self) -> Value {
+        let mut m = crate::model::Map::new();
+        m.insert("runInput".into(), Value::from(self.field.as_str()));
+        m.insert("sha256".into(), Value::from(self.sha256.as_str()));
+        m.insert("bytes".into(), Value::from(self.bytes));
+        m.insert("lines".into(), Value::from(self.lines));
+        Value::Object(m)
+    }
 }
 
 /// Everything the plan is built from.
@@ -120,27 +169,20 @@ pub(crate) fn spawning_tools(registry: &Registry) -> Vec<String> {
     out
 }
 
-/// Task indices in spawn order for a chain: `needs` first, ties in
-/// declaration order.
-fn chain_order(d: &Decomposition) -> Vec<usize> {
-    let mut done = vec![false; d.tasks.len()];
-    let mut order = Vec::with_capacity(d.tasks.len());
-    while order.len() < d.tasks.len() {
-        let next = (0..d.tasks.len()).find(|&i| {
-            !done[i]
-                && d.tasks[i].needs.iter().all(|n| {
-                    d.tasks
-                        .iter()
-                        .position(|t| &t.name == n)
-                        .is_some_and(|j| done[j])
-                })
-        });
-        match next {
-            Some(i) => {
-                done[i] = true;
-                order.push(i);
-            }
-            None => break, // a cycle: refused by `validate` before this runs
+/// Task indices in spawn order for a chain: what a task needs first, ties
+/// in declaration order (a cycle of inferred needs is broken at the first
+/// task declared).
+fn chain_order(needs: &[Vec<usize>]) -> Vec<usize> {
+    let n = needs.len();
+    let mut done = vec![false; n];
+    let mut order = Vec::with_capacity(n);
+    while order.len() < n {
+        let next = (0..n)
+            .find(|&i| !done[i] && needs[i].iter().all(|&j| done[j]))
+            .or_else(|| (0..n).find(|&i| !done[i]));
+        if let Some(i) = next {
+            done[i] = true;
+            order.push(i);
         }
     }
     order
@@ -165,7 +207,7 @@ pub(crate) fn spec_of(d: &Decomposition, checked: &Checked, registry: &Registry)
     let order: Vec<usize> = if mechanism.concurrent() {
         (0..n).collect()
     } else {
-        chain_order(d)
+        chain_order(&checked.needs)
     };
     let position: Vec<usize> = {
         let mut p = vec![0; n];
@@ -181,14 +223,17 @@ pub(crate) fn spec_of(d: &Decomposition, checked: &Checked, registry: &Registry)
         .map(|&i| {
             let t = &d.tasks[i];
             let role = &d.roles[&t.role];
+            let sliced = checked.sliced[i];
             let schema = match (mechanism, &t.digest) {
                 (Mechanism::AdvocateCritic, _) => Value::from(ADVERSARIAL_SCHEMA),
                 (Mechanism::PerUnit, _) => Value::from(UNIT_SCHEMA),
                 (_, Some(dg)) => dg.clone(),
                 (Mechanism::BoundedDigest, None) => Value::from(DIGEST_SCHEMA),
-                (_, None) if cap.is_some() => Value::from(DIGEST_SCHEMA),
+                (_, None) if cap.is_some() || sliced => Value::from(DIGEST_SCHEMA),
                 (_, None) => Value::from(ARTIFACT_SCHEMA),
             };
+            let slug = slug(&t.name, &mut taken);
+            let slice = sliced.then(|| Slice::of(format!("slice_{slug}"), &t.input));
             let instructions = if role.instructions.trim().is_empty() {
                 NO_SPAWN.to_string()
             } else {
@@ -196,7 +241,7 @@ pub(crate) fn spec_of(d: &Decomposition, checked: &Checked, registry: &Registry)
             };
             Unit {
                 name: t.name.clone(),
-                slug: slug(&t.name, &mut taken),
+                slug,
                 role: Value::from(t.role.as_str()),
                 instructions: Value::from(instructions),
                 tools: role
@@ -207,17 +252,18 @@ pub(crate) fn spec_of(d: &Decomposition, checked: &Checked, registry: &Registry)
                     .collect(),
                 goal: Value::from(t.goal.as_str()),
                 input: t.input.clone(),
-                output: Value::from(t.output.as_str()),
+                output: Value::from(checked.outputs[i].as_str()),
                 done: Value::from(t.done.as_deref().unwrap_or(DEFAULT_DONE)),
                 schema,
                 max_output_bytes: cap.map_or(t.max_output_bytes, |c| c.min(t.max_output_bytes)),
                 needs: if mechanism.concurrent() {
                     Vec::new()
                 } else {
-                    t.needs
+                    // Only units spawned before it can hand it their output.
+                    checked.needs[i]
                         .iter()
-                        .filter_map(|x| index_of(x))
-                        .map(|j| position[j])
+                        .map(|&j| position[j])
+                        .filter(|&p| p < position[i])
                         .collect()
                 },
                 challenges: t
@@ -226,6 +272,7 @@ pub(crate) fn spec_of(d: &Decomposition, checked: &Checked, registry: &Registry)
                     .filter_map(|x| index_of(x))
                     .map(|j| position[j])
                     .collect(),
+                slice,
             }
         })
         .collect();

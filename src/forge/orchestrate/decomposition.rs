@@ -12,6 +12,30 @@ use crate::wire::codec;
 use crate::wire::parse::{ParseError, Syntax};
 use indexmap::IndexMap;
 
+/// How a task is coupled to the others (seed 003, "Assess coupling").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Coupling {
+    Independent,
+    Ordered,
+    Adversarial,
+}
+
+impl Coupling {
+    pub(crate) const ALL: [Coupling; 3] = [
+        Coupling::Independent,
+        Coupling::Ordered,
+        Coupling::Adversarial,
+    ];
+
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            Coupling::Independent => "independent",
+            Coupling::Ordered => "ordered",
+            Coupling::Adversarial => "adversarial",
+        }
+    }
+}
+
 /// Per-task `maxOutputBytes` when the decomposition gives none.
 pub(crate) const DEFAULT_MAX_OUTPUT_BYTES: u64 = 8192;
 /// `contextBudgetBytes` when the decomposition gives none.
@@ -35,6 +59,9 @@ pub(crate) struct Task {
     pub(crate) challenges: Vec<String>,
     pub(crate) digest: Option<Value>,
     pub(crate) max_output_bytes: u64,
+    /// The coupling the owner stated for it (the task's own `coupling`, or
+    /// the decomposition's), which wins over inference.
+    pub(crate) coupling: Option<Coupling>,
 }
 
 /// A task decomposition (the input of `orchestrate`).
@@ -44,14 +71,23 @@ pub(crate) struct Decomposition {
     pub(crate) tasks: Vec<Task>,
     pub(crate) synthesis: String,
     pub(crate) context_budget_bytes: u64,
+    /// The most subagents the owner lets run at once (`None`: no limit).
+    pub(crate) max_concurrent: Option<u64>,
 }
 
 /// The most tasks one decomposition may list.
 pub(crate) const MAX_TASKS: usize = 256;
 
-const TOP_KEYS: [&str; 4] = ["roles", "tasks", "synthesis", "contextBudgetBytes"];
+const TOP_KEYS: [&str; 6] = [
+    "roles",
+    "tasks",
+    "synthesis",
+    "contextBudgetBytes",
+    "maxConcurrent",
+    "coupling",
+];
 const ROLE_KEYS: [&str; 2] = ["instructions", "tools"];
-const TASK_KEYS: [&str; 10] = [
+const TASK_KEYS: [&str; 11] = [
     "name",
     "role",
     "goal",
@@ -62,6 +98,7 @@ const TASK_KEYS: [&str; 10] = [
     "challenges",
     "digest",
     "maxOutputBytes",
+    "coupling",
 ];
 
 fn child(at: &str, key: &str) -> String {
@@ -158,8 +195,10 @@ fn refuse_task(index: usize, message: String, help: &str) -> Error {
 }
 
 /// Reads a decomposition: shape errors are located parse errors; tasks the
-/// seed cannot run (unknown role, a `needs` cycle, no goal or output, two
-/// tasks writing one output…) are refused naming the task.
+/// seed cannot run (unknown role, a `needs` cycle, no goal or output, a
+/// stated coupling that contradicts `needs` or `challenges`…) are refused
+/// naming the task. Two tasks writing one target are not refused: the
+/// checks give the later one a separate artifact.
 pub(crate) fn parse(text: &str, syntax: Syntax, file: &str) -> Result<Decomposition> {
     let located = |e: ParseError| e.into_error(Some(file)).with_source(file, text.to_string());
     let v = crate::wire::parse::parse(text, syntax).map_err(located)?;
@@ -189,12 +228,71 @@ fn shape(v: &Value) -> Result<Decomposition, ParseError> {
         .map(|v| positive(v, "/contextBudgetBytes", "`contextBudgetBytes`"))
         .transpose()?
         .unwrap_or(DEFAULT_CONTEXT_BUDGET);
+    let max_concurrent = m
+        .get("maxConcurrent")
+        .map(|v| positive(v, "/maxConcurrent", "`maxConcurrent`"))
+        .transpose()?;
+    let mut tasks = tasks;
+    stated_couplings(m, &mut tasks)?;
     Ok(Decomposition {
         roles,
         tasks,
         synthesis,
         context_budget_bytes,
+        max_concurrent,
     })
+}
+
+/// One coupling name.
+fn coupling(v: &Value, at: &str, what: &str) -> Result<Coupling, ParseError> {
+    let names = Coupling::ALL.map(Coupling::name);
+    let s = string(v, at, what)?;
+    Coupling::ALL
+        .into_iter()
+        .find(|c| c.name() == s)
+        .ok_or_else(|| {
+            codec::error(
+                at,
+                format!(
+                    "{what} is `{s}`{}; a coupling is one of {}",
+                    crate::model::suggest::did_you_mean(&s, names.iter().copied()),
+                    names.join(", ")
+                ),
+            )
+        })
+}
+
+/// The decomposition's `coupling` (the seed's optional pattern-selection
+/// criteria): one coupling for every task, or a mapping of task names to
+/// couplings. A task's own `coupling` wins over it.
+fn stated_couplings(m: &Map, tasks: &mut [Task]) -> Result<(), ParseError> {
+    match m.get("coupling") {
+        None => {}
+        Some(Value::Object(per)) => {
+            for (name, c) in per {
+                let at = child("/coupling", name);
+                let c = coupling(c, &at, &format!("the coupling of `{name}`"))?;
+                let Some(t) = tasks.iter_mut().find(|t| &t.name == name) else {
+                    let names: Vec<&str> = tasks.iter().map(|t| t.name.as_str()).collect();
+                    return Err(codec::error(
+                        &at,
+                        format!(
+                            "`coupling` names `{name}`, which is not a task{}",
+                            crate::model::suggest::did_you_mean(name, names.iter().copied())
+                        ),
+                    ));
+                };
+                t.coupling.get_or_insert(c);
+            }
+        }
+        Some(v) => {
+            let c = coupling(v, "/coupling", "`coupling`")?;
+            for t in tasks.iter_mut() {
+                t.coupling.get_or_insert(c);
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Reads `roles`: a mapping of role names to `{instructions, tools}`.
@@ -371,6 +469,10 @@ fn task(i: usize, t: &Value) -> Result<Task, ParseError> {
             })
             .transpose()?
             .unwrap_or(DEFAULT_MAX_OUTPUT_BYTES),
+        coupling: tm
+            .get("coupling")
+            .map(|v| coupling(v, &child(&at, "coupling"), &format!("{what}'s `coupling`")))
+            .transpose()?,
         name,
     })
 }
@@ -510,26 +612,7 @@ fn validate(d: &Decomposition) -> Result<()> {
                 }
             }
         }
-        if t.output == d.synthesis {
-            return Err(refuse_task(
-                i,
-                format!(
-                    "contention collision: task `{}` writes `{}`, the synthesis output; only the orchestrator writes the synthesis, so the task needs an artifact of its own",
-                    t.name, t.output
-                ),
-                "give the task its own output path",
-            ));
-        }
-        if let Some(j) = d.tasks[..i].iter().position(|o| o.output == t.output) {
-            return Err(refuse_task(
-                i,
-                format!(
-                    "contention collision: tasks `{}` and `{}` both write `{}`. The seed's recovery is to run the units one at a time with separate artifacts, and only the decomposition can name a separate artifact, so it is refused rather than reduced",
-                    d.tasks[j].name, t.name, t.output
-                ),
-                "give each task its own output path (add `needs` as well if one must build on the other)",
-            ));
-        }
+        contradiction(d, i)?;
     }
     if let Some(cycle) = needs_cycle(d) {
         let i = d.tasks.iter().position(|t| t.name == cycle[0]).unwrap_or(0);
@@ -543,6 +626,39 @@ fn validate(d: &Decomposition) -> Result<()> {
         ));
     }
     Ok(())
+}
+
+/// A stated coupling that contradicts the task's `needs` or `challenges`.
+fn contradiction(d: &Decomposition, i: usize) -> Result<()> {
+    let t = &d.tasks[i];
+    let Some(stated) = t.coupling else {
+        return Ok(());
+    };
+    let needed_by = d.tasks.iter().find(|o| o.needs.contains(&t.name));
+    let why = match stated {
+        Coupling::Ordered => None,
+        _ if !t.needs.is_empty() => Some(format!("it needs `{}`", t.needs[0])),
+        _ if needed_by.is_some() => Some(format!(
+            "task `{}` needs it",
+            needed_by.map(|o| o.name.as_str()).unwrap_or("")
+        )),
+        Coupling::Independent if !t.challenges.is_empty() => {
+            Some(format!("it challenges `{}`", t.challenges[0]))
+        }
+        _ => None,
+    };
+    match why {
+        Some(why) => Err(refuse_task(
+            i,
+            format!(
+                "task `{}` is stated {}, but {why}: a stated coupling wins over what `needs` and `challenges` imply, so the two must agree",
+                t.name,
+                stated.name()
+            ),
+            "state the coupling the task has, or remove the `needs`/`challenges` that contradict it",
+        )),
+        None => Ok(()),
+    }
 }
 
 /// A cycle of `needs`, as task names (first repeated at the end), if any.

@@ -3,16 +3,25 @@
 //! the decomposition's literals, so both have exactly one shape):
 //!
 //! ```text
-//! start (entry) → accept (accept_assignment, declassifies every accepted field)
+//! start (entry) → accept (accept_assignment, declassifies every accepted field
+//!                 and every source slice the run supplies)
 //!   per unit: spawn_<u> (spawn_subagent, complete spec) → read_<u> (read_artifact)
-//!             → verify_<u> (reason: the six owner-verification criteria → verdict, handoff)
-//!   chain:    → check_<u> (branch on the verdict) —match→ next unit / reconcile
-//!   parallel: → join
-//!   → reconcile (reason: a disposition for every unit, an outcome)
-//!   → gate (branch: outcome = synthesize) —match→ write (write_synthesis)
-//! failure paths: spawn/read/verify error and a failed verdict → fail_<u>
-//! (report_failure: non-convergence); gate no_match → report (the outcome
-//! names the failure class); write error → rollback (report_failure).
+//!             → verify_<u> (reason: the six owner-verification criteria →
+//!               verdict, failedCriteria, handoff)
+//!             → check_<u> (branch: verdict = pass)
+//!   chain:    check_<u> —match→ the next unit's spawn / reconcile
+//!   parallel: check_<u> —match→ join → verified (select on every verdict):
+//!             case_all → reconcile; case_some → landing; default → unverified
+//!   → reconcile (reason: exactly one disposition per unit, the cited artifacts,
+//!     an outcome) → gate (branch: outcome = synthesize and every unit has a
+//!     disposition) —match→ write (write_synthesis: path, content, cites,
+//!     dispositions) → discard (remove_artifacts: the unit artifacts the
+//!     synthesis does not cite)
+//! failure paths (report_failure: failure class, units, failed criteria,
+//! rollback state): spawn/read error → lost_<u>; verify error and a failed
+//! verdict → fail_<u>; some or no units verified → landing / unverified;
+//! gate no_match or a reconcile error → report; write error → unwrite
+//! (remove_artifacts: the partial synthesis) → rollback, or rollback_stuck.
 //! ```
 //!
 //! Values are IR values, so a field may be a literal, a `Ref` or a hole;
@@ -52,14 +61,26 @@ pub(crate) const DISPOSITIONS: [&str; 3] = ["accepted", "superseded", "rejected"
 
 /// The outcomes of reconciliation: `synthesize`, or the failure class that
 /// stops the run without a synthesis.
-pub(crate) const OUTCOMES: [&str; 4] = [
+pub(crate) const OUTCOMES: [&str; 3] = [
     "synthesize",
-    "partial landing",
     "disagreement without evidence",
     "context overflow",
 ];
 
 const ASSIGNMENT: &str = "assignment";
+
+/// The rollback state of a failure where no synthesis was begun.
+pub(crate) const NOTHING_TO_ROLL_BACK: &str = "nothing to roll back: no synthesis was begun, and the verified unit artifacts stay as evidence";
+/// The rollback state once a partial synthesis was removed.
+pub(crate) const ROLLED_BACK: &str = "the partial synthesis was removed from its path (unwrite); the verified unit artifacts are kept; resume at reconciliation once every unit has a disposition";
+/// The rollback state when removing the partial synthesis failed.
+pub(crate) const ROLLBACK_STUCK: &str = "removing the partial synthesis failed: it may remain at its path and must be removed before resuming; the verified unit artifacts are kept; resume at reconciliation";
+
+/// The criteria a failed reconciliation did not meet.
+const RECONCILE_CRITERIA: [&str; 2] = [
+    "every verified unit has a disposition",
+    "overlaps and disagreements are resolved against cited evidence",
+];
 
 /// An object of these members, in this order.
 fn obj<const N: usize>(members: [(&str, Value); N]) -> Value {
@@ -218,8 +239,18 @@ fn verify_prompt(spec: &Spec, k: usize) -> Value {
     parts.push(part(&u.output));
     parts.push(text("Its goal:"));
     parts.push(part(&u.goal));
-    if u.needs.is_empty() {
-        parts.push(text("Its assigned input:"));
+    if let Some(slice) = &u.slice {
+        parts.push(text(format!(
+            "Its assigned slice, by identity and extent only (the source text stays out of the orchestrator's context; the run supplies it to the unit as `{}`). Check coverage against this identity and extent: the digest must name the slice's sha256 and account for all {} bytes ({} lines) of it:",
+            slice.field, slice.bytes, slice.lines
+        )));
+        parts.push(part(&slice.identity()));
+    } else if u.needs.is_empty() {
+        parts.push(text(if spec.mechanism == Mechanism::BoundedDigest {
+            "Its assigned slice (its identity and extent):"
+        } else {
+            "Its assigned input:"
+        }));
         parts.push(part(&u.input));
     } else {
         for &n in &u.needs {
@@ -292,7 +323,7 @@ fn verify_schema() -> Value {
 
 fn reconcile_prompt(spec: &Spec) -> Value {
     let mut intro = String::from(
-        "Reconcile the verified artifacts. Resolve overlaps and disagreements against the cited evidence and never invent a deciding fact. Record a disposition for every unit: accepted, superseded (with the reason) or rejected (with the reason); do not synthesize while any unit lacks one.",
+        "Reconcile the verified artifacts (every unit passed owner verification before this step). Resolve overlaps and disagreements against the cited evidence and never invent a deciding fact. Record exactly one disposition per unit in `dispositions`, under the unit's key: accepted, superseded (with the reason) or rejected (with the reason); do not synthesize while any unit lacks one.",
     );
     match spec.mechanism {
         Mechanism::AdvocateCritic => intro.push_str(
@@ -307,12 +338,15 @@ fn reconcile_prompt(spec: &Spec) -> Value {
         _ => {}
     }
     intro.push_str(
-        " Set `outcome` to \"synthesize\" only when every unit verified, has a disposition, and every disagreement is resolved by evidence. Otherwise set it to the failure class and say in `report` what happened, without a synthesis: \"partial landing\" (some units verified and some did not: list both sets; the verified artifacts stay as evidence), \"disagreement without evidence\" (artifacts conflict and their citations do not settle it: return the conflicting claims and the missing evidence), or \"context overflow\" (the artifacts do not fit for reconciliation: list the unprocessed units). Write the synthesis in `synthesis`, citing every contributing unit's artifact.",
+        " Set `outcome` to \"synthesize\" only when every unit has a disposition and every disagreement is resolved by evidence. Otherwise set it to the failure class and say in `report` what happened, without a synthesis: \"disagreement without evidence\" (artifacts conflict and their citations do not settle it: return the conflicting claims and the missing evidence), or \"context overflow\" (the artifacts do not fit for reconciliation: list the unprocessed units). Write the synthesis in `synthesis`, citing every contributing unit's artifact, and list in `cites` the artifact paths it cites (the others are discarded after the write).",
     );
     let mut parts = vec![text(intro), text("The owner's assignment:")];
     parts.push(rf("accept", Some(ASSIGNMENT), false));
     for u in &spec.units {
-        parts.push(text(format!("Unit `{}`, artifact path:", u.name)));
+        parts.push(text(format!(
+            "Unit `{}` (disposition key `{}`), artifact path:",
+            u.name, u.slug
+        )));
         parts.push(part(&u.output));
         parts.push(text(format!("Unit `{}`, owner verification:", u.name)));
         parts.push(rf(&format!("verify_{}", u.slug), None, false));
@@ -322,52 +356,75 @@ fn reconcile_prompt(spec: &Spec) -> Value {
     Value::Array(parts)
 }
 
-fn reconcile_schema(spec: &Spec) -> Value {
-    let n = Value::from(spec.units.len() as u64);
-    let disposition = obj([
+/// `{"type": "array", "items": {"type": "string"}}`.
+fn string_array() -> Value {
+    obj([("type", Value::from("array")), ("items", typed("string"))])
+}
+
+/// Exactly one disposition per unit: an object with one required member
+/// per unit, keyed by the unit's node id suffix.
+fn dispositions_schema(spec: &Spec) -> Value {
+    let per_unit = |u: &Unit| {
+        obj([
+            ("type", Value::from("object")),
+            (
+                "properties",
+                obj([
+                    (
+                        "unit",
+                        obj([
+                            ("type", Value::from("string")),
+                            ("const", Value::from(u.name.as_str())),
+                        ]),
+                    ),
+                    ("disposition", string_enum(&DISPOSITIONS)),
+                    (
+                        "reason",
+                        obj([
+                            ("type", Value::from("string")),
+                            ("minLength", Value::from(1u64)),
+                        ]),
+                    ),
+                    ("cites", string_array()),
+                ]),
+            ),
+            ("required", strs(&["unit", "disposition", "reason"])),
+            ("additionalProperties", Value::from(false)),
+        ])
+    };
+    let slugs: Vec<&str> = spec.units.iter().map(|u| u.slug.as_str()).collect();
+    obj([
         ("type", Value::from("object")),
         (
             "properties",
-            obj([
-                (
-                    "unit",
-                    obj([
-                        ("type", Value::from("string")),
-                        ("enum", names(&spec.units)),
-                    ]),
-                ),
-                ("disposition", string_enum(&DISPOSITIONS)),
-                ("reason", typed("string")),
-                (
-                    "cites",
-                    obj([("type", Value::from("array")), ("items", typed("string"))]),
-                ),
-            ]),
+            Value::Object(
+                spec.units
+                    .iter()
+                    .map(|u| (u.slug.clone(), per_unit(u)))
+                    .collect(),
+            ),
         ),
-        ("required", strs(&["unit", "disposition", "reason"])),
-    ]);
+        ("required", strs(&slugs)),
+        ("additionalProperties", Value::from(false)),
+    ])
+}
+
+fn reconcile_schema(spec: &Spec) -> Value {
     obj([
         ("type", Value::from("object")),
         (
             "properties",
             obj([
-                (
-                    "dispositions",
-                    obj([
-                        ("type", Value::from("array")),
-                        ("minItems", n.clone()),
-                        ("maxItems", n),
-                        ("items", disposition),
-                    ]),
-                ),
+                ("dispositions", dispositions_schema(spec)),
                 ("outcome", string_enum(&OUTCOMES)),
                 ("synthesis", typed("string")),
+                ("cites", string_array()),
                 ("report", typed("string")),
             ]),
         ),
         (
             "required",
-            strs(&["dispositions", "outcome", "synthesis", "report"]),
+            strs(&["dispositions", "outcome", "synthesis", "cites", "report"]),
         ),
         ("additionalProperties", Value::from(false)),
     ])
@@ -385,30 +442,26 @@ pub(crate) fn emit(spec: &Spec) -> (Vec<Node>, Vec<Edge>) {
     for k in 0..units.len() {
         unit(&mut b, spec, k);
     }
-    let before_reconcile = if parallel {
+    if parallel {
         b.node("join", "reconciliation", NodeKind::Join, obj([]));
-        "join".to_string()
+        verified(&mut b, spec);
     } else {
-        format!(
+        let last = format!(
             "check_{}",
             units.last().map(|u| u.slug.as_str()).unwrap_or("")
-        )
-    };
+        );
+        b.edge(&last, "reconcile", Handle::Match);
+    }
     reconcile(&mut b, spec);
     failures(&mut b, spec);
-    b.edge(
-        &before_reconcile,
-        "reconcile",
-        if parallel {
-            Handle::Always
-        } else {
-            Handle::Match
-        },
-    );
     b.edge("reconcile", "gate", Handle::Always);
+    b.edge("reconcile", "report", Handle::Error);
     b.edge("gate", "write", Handle::Match);
     b.edge("gate", "report", Handle::NoMatch);
-    b.edge("write", "rollback", Handle::Error);
+    b.edge("write", "discard", Handle::Always);
+    b.edge("write", "unwrite", Handle::Error);
+    b.edge("unwrite", "rollback", Handle::Always);
+    b.edge("unwrite", "rollback_stuck", Handle::Error);
     split_phases(&mut b.nodes);
     (b.nodes, b.edges)
 }
@@ -437,34 +490,61 @@ fn split_phases(nodes: &mut [Node]) {
     }
 }
 
-/// `start` (the entry, taking the assignment) and `accept`, which declares
-/// and declassifies the assignment and the spec's accepted fields.
-fn accept(b: &mut Builder, spec: &Spec) {
-    let phase_in = "assignment";
-    let assignment = DeclaredField {
+/// The entry's fields: the assignment, and every source slice the run
+/// supplies.
+fn entry_fields(spec: &Spec) -> Vec<DeclaredField> {
+    let mut out = vec![DeclaredField {
         path: ASSIGNMENT.into(),
         ty: FieldType::String { max_bytes: None },
-    };
+    }];
+    for u in &spec.units {
+        if let Some(s) = &u.slice {
+            out.push(DeclaredField {
+                path: s.field.clone(),
+                ty: FieldType::String {
+                    max_bytes: Some(s.bytes.max(1)),
+                },
+            });
+        }
+    }
+    out
+}
+
+/// `start` (the entry, taking the assignment and the source slices) and
+/// `accept`, which declares and declassifies them and the spec's accepted
+/// fields.
+fn accept(b: &mut Builder, spec: &Spec) {
+    let phase_in = "assignment";
+    let fields = entry_fields(spec);
     b.node(
         "start",
         phase_in,
         NodeKind::Entry,
-        obj([("input", Value::Array(vec![assignment.to_value()]))]),
+        obj([(
+            "input",
+            Value::Array(fields.iter().map(DeclaredField::to_value).collect()),
+        )]),
     );
-    let mut accepted = vec![assignment.to_value()];
+    let mut accepted: Vec<Value> = fields.iter().map(DeclaredField::to_value).collect();
     accepted.extend(spec.accepted.iter().map(DeclaredField::to_value));
-    let mut declassified = vec![Value::from(ASSIGNMENT)];
+    let mut declassified: Vec<Value> = fields
+        .iter()
+        .map(|f| Value::from(f.path.as_str()))
+        .collect();
     declassified.extend(spec.accepted.iter().map(|f| Value::from(f.path.as_str())));
+    let args = Value::Object(
+        fields
+            .iter()
+            .map(|f| (f.path.clone(), rf("start", Some(&f.path), false)))
+            .collect(),
+    );
     b.node(
         "accept",
         phase_in,
         NodeKind::Call,
         obj([
             ("tool", Value::from("accept_assignment")),
-            (
-                "args",
-                obj([("assignment", rf("start", Some(ASSIGNMENT), false))]),
-            ),
+            ("args", args),
             ("output", Value::Array(accepted)),
             ("onMissingValue", Value::from("fail")),
             (
@@ -493,7 +573,15 @@ fn spawn_args(spec: &Spec, k: usize) -> Value {
     let mut args = Map::new();
     args.insert("role".into(), u.role.clone());
     args.insert("instructions".into(), u.instructions.clone());
-    args.insert("input".into(), spawn_input(spec, u));
+    match &u.slice {
+        Some(s) => {
+            args.insert("input".into(), rf("accept", Some(&s.field), false));
+            args.insert("inputIdentity".into(), s.identity());
+        }
+        None => {
+            args.insert("input".into(), spawn_input(spec, u));
+        }
+    }
     args.insert("goal".into(), u.goal.clone());
     args.insert("tools".into(), strs(&u.tools));
     args.insert("forbiddenWrites".into(), Value::Array(forbidden));
@@ -515,19 +603,49 @@ fn spawn_args(spec: &Spec, k: usize) -> Value {
     Value::Object(args)
 }
 
-/// Unit `k`: spawn, read and verify (and, in a chain, check the verdict),
-/// with the unit's edges.
+/// A branch on a structured predicate.
+fn branch(b: &mut Builder, id: &str, phase: &str, predicate: Value) {
+    b.node(
+        id,
+        phase,
+        NodeKind::Branch,
+        obj([
+            ("evaluator", Value::from("structured")),
+            ("predicate", predicate),
+        ]),
+    );
+}
+
+/// `{"path": path, "op": op[, "value": value]}`.
+fn test(path: String, op: &str, value: Option<&str>) -> Value {
+    let mut m = Map::new();
+    m.insert("path".into(), Value::from(path));
+    m.insert("op".into(), Value::from(op));
+    if let Some(v) = value {
+        m.insert("value".into(), Value::from(v));
+    }
+    Value::Object(m)
+}
+
+/// Unit `u`'s verdict is a pass.
+fn passed(u: &Unit) -> Value {
+    test(format!("verify_{}.verdict", u.slug), "eq", Some("pass"))
+}
+
+/// Unit `k`: spawn, read, verify and check the verdict, with the unit's
+/// edges.
 fn unit(b: &mut Builder, spec: &Spec, k: usize) {
     let parallel = spec.parallel();
     let units = &spec.units;
     let u = &units[k];
     let s = &u.slug;
-    let (spawn, read, verify, check, fail) = (
+    let (spawn, read, verify, check, fail, lost) = (
         format!("spawn_{s}"),
         format!("read_{s}"),
         format!("verify_{s}"),
         format!("check_{s}"),
         format!("fail_{s}"),
+        format!("lost_{s}"),
     );
     b.call(
         &spawn,
@@ -566,25 +684,7 @@ fn unit(b: &mut Builder, spec: &Spec, k: usize) {
             ("maxAttempts", Value::from(2u64)),
         ]),
     );
-    if !parallel {
-        b.node(
-            &check,
-            "verification",
-            NodeKind::Branch,
-            obj([
-                ("evaluator", Value::from("structured")),
-                (
-                    "predicate",
-                    obj([
-                        ("path", Value::from(format!("{verify}.verdict"))),
-                        ("op", Value::from("eq")),
-                        ("value", Value::from("pass")),
-                    ]),
-                ),
-            ]),
-        );
-    }
-    // Edges of the unit.
+    branch(b, &check, "verification", passed(u));
     if parallel || k == 0 {
         b.edge("accept", &spawn, Handle::Always);
     } else {
@@ -593,18 +693,49 @@ fn unit(b: &mut Builder, spec: &Spec, k: usize) {
     }
     b.edge(&spawn, &read, Handle::Always);
     b.edge(&read, &verify, Handle::Always);
-    b.edge(&spawn, &fail, Handle::Error);
-    b.edge(&read, &fail, Handle::Error);
+    b.edge(&verify, &check, Handle::Always);
+    b.edge(&spawn, &lost, Handle::Error);
+    b.edge(&read, &lost, Handle::Error);
     b.edge(&verify, &fail, Handle::Error);
+    b.edge(&check, &fail, Handle::NoMatch);
     if parallel {
-        b.edge(&verify, "join", Handle::Always);
-    } else {
-        b.edge(&verify, &check, Handle::Always);
-        b.edge(&check, &fail, Handle::NoMatch);
+        b.edge(&check, "join", Handle::Match);
     }
 }
 
-/// `reconcile`, the `gate` on its outcome, and `write` of the synthesis.
+/// After the join: `verified`, a select on every unit's verdict — all
+/// passed (reconcile), some passed (partial landing), none (every unit
+/// failed to converge).
+fn verified(b: &mut Builder, spec: &Spec) {
+    let units = &spec.units;
+    let every: Vec<Value> = units.iter().map(passed).collect();
+    let not_every = obj([("not", obj([("all", Value::Array(every.clone()))]))]);
+    let some = obj([(
+        "all",
+        Value::Array(vec![obj([("any", Value::Array(every.clone()))]), not_every]),
+    )]);
+    b.node(
+        "verified",
+        "reconciliation",
+        NodeKind::Select,
+        obj([
+            ("evaluator", Value::from("structured")),
+            (
+                "predicate",
+                obj([("all", obj([("all", Value::Array(every))])), ("some", some)]),
+            ),
+            ("cases", strs(&["all", "some"])),
+        ]),
+    );
+    b.edge("join", "verified", Handle::Always);
+    b.edge("verified", "reconcile", Handle::Case("all".into()));
+    b.edge("verified", "landing", Handle::Case("some".into()));
+    b.edge("verified", "unverified", Handle::Default);
+    b.edge("verified", "unverified", Handle::Error);
+}
+
+/// `reconcile`, the `gate` on its outcome and dispositions, `write` of the
+/// synthesis, and `discard` of the artifacts it does not cite.
 fn reconcile(b: &mut Builder, spec: &Spec) {
     let parallel = spec.parallel();
     b.node(
@@ -617,23 +748,20 @@ fn reconcile(b: &mut Builder, spec: &Spec) {
             ("maxAttempts", Value::from(2u64)),
         ]),
     );
-    b.node(
+    let mut all = vec![test("reconcile.outcome".into(), "eq", Some("synthesize"))];
+    all.extend(spec.units.iter().map(|u| {
+        test(
+            format!("reconcile.dispositions.{}.disposition", u.slug),
+            "exists",
+            None,
+        )
+    }));
+    branch(
+        b,
         "gate",
         "reconciliation",
-        NodeKind::Branch,
-        obj([
-            ("evaluator", Value::from("structured")),
-            (
-                "predicate",
-                obj([
-                    ("path", Value::from("reconcile.outcome")),
-                    ("op", Value::from("eq")),
-                    ("value", Value::from("synthesize")),
-                ]),
-            ),
-        ]),
+        obj([("all", Value::Array(all))]),
     );
-    let cites: Vec<Value> = spec.units.iter().map(|u| u.output.clone()).collect();
     b.call(
         "write",
         "synthesis",
@@ -641,70 +769,201 @@ fn reconcile(b: &mut Builder, spec: &Spec) {
         obj([
             ("path", spec.synthesis.clone()),
             ("content", rf("reconcile", Some("synthesis"), parallel)),
-            ("cites", Value::Array(cites)),
-        ]),
-        Value::Array(Vec::new()),
-        Value::Array(vec![claim("artifacts", spec.synthesis.clone(), "create")]),
-        false,
-        "fail",
-    );
-}
-
-/// The failure paths: `fail_<u>` per unit, `report` (a failed
-/// reconciliation) and `rollback` (a failed write).
-fn failures(b: &mut Builder, spec: &Spec) {
-    let parallel = spec.parallel();
-    let units = &spec.units;
-    let report_claim = || Value::Array(vec![claim("report", Value::from("owner"), "create")]);
-    for u in units {
-        let (fail, verify) = (format!("fail_{}", u.slug), format!("verify_{}", u.slug));
-        b.call(
-            &fail,
-            "failure",
-            "report_failure",
-            obj([
-                ("failureClass", Value::from("non-convergence")),
-                ("units", strs(&[u.name.as_str()])),
-                ("detail", Value::from(format!("Unit `{}` returned no artifact, or its artifact failed owner verification: dependent work is stopped and no synthesis is written. The failed criteria follow; verified artifacts of other units stay as evidence.", u.name))),
-                ("failedCriteria", rf(&verify, Some("failedCriteria"), false)),
-            ]),
-            Value::Array(Vec::new()),
-            report_claim(),
-            false,
-            "omit",
-        );
-    }
-    b.call(
-        "report",
-        "failure",
-        "report_failure",
-        obj([
-            ("failureClass", rf("reconcile", Some("outcome"), parallel)),
-            ("units", names(units)),
-            ("detail", rf("reconcile", Some("report"), parallel)),
+            ("cites", rf("reconcile", Some("cites"), parallel)),
             (
                 "dispositions",
                 rf("reconcile", Some("dispositions"), parallel),
             ),
         ]),
         Value::Array(Vec::new()),
-        report_claim(),
-        false,
-        "omit",
-    );
-    b.call(
-        "rollback",
-        "failure",
-        "report_failure",
-        obj([
-            ("failureClass", Value::from("rollback")),
-            ("units", names(units)),
-            ("detail", Value::from("Writing the synthesis failed part-way: remove the partial synthesis at this path, keep the verified unit artifacts as evidence, and resume at reconciliation once every unit has a disposition.")),
-            ("path", spec.synthesis.clone()),
-        ]),
-        Value::Array(Vec::new()),
-        report_claim(),
+        Value::Array(vec![claim("artifacts", spec.synthesis.clone(), "create")]),
         false,
         "fail",
     );
+    let outputs: Vec<Value> = spec.units.iter().map(|u| u.output.clone()).collect();
+    b.call(
+        "discard",
+        "synthesis",
+        "remove_artifacts",
+        obj([
+            ("paths", Value::Array(outputs.clone())),
+            ("keep", rf("reconcile", Some("cites"), parallel)),
+        ]),
+        Value::Array(Vec::new()),
+        Value::Array(
+            outputs
+                .into_iter()
+                .map(|o| claim("artifacts", o, "delete"))
+                .collect(),
+        ),
+        true,
+        "fail",
+    );
+}
+
+/// A `report_failure` call: the Output contract's failure fields.
+#[allow(clippy::too_many_arguments)]
+fn report(
+    b: &mut Builder,
+    id: &str,
+    class: Value,
+    units: Value,
+    criteria: Value,
+    rollback: &str,
+    detail: Value,
+    extra: Vec<(&str, Value)>,
+) {
+    let mut args = Map::new();
+    args.insert("failureClass".into(), class);
+    args.insert("units".into(), units);
+    args.insert("failedCriteria".into(), criteria);
+    args.insert("rollbackState".into(), Value::from(rollback));
+    args.insert("detail".into(), detail);
+    for (k, v) in extra {
+        args.insert(k.into(), v);
+    }
+    b.call(
+        id,
+        "failure",
+        "report_failure",
+        Value::Object(args),
+        Value::Array(Vec::new()),
+        Value::Array(vec![claim("report", Value::from("owner"), "create")]),
+        false,
+        "omit",
+    );
+}
+
+/// Per unit, `{<slug>: <ref to verify_<slug>.<field>>}`.
+fn per_unit(units: &[Unit], field: &str) -> Value {
+    Value::Object(
+        units
+            .iter()
+            .map(|u| {
+                (
+                    u.slug.clone(),
+                    rf(&format!("verify_{}", u.slug), Some(field), false),
+                )
+            })
+            .collect(),
+    )
+}
+
+/// The failure paths: `lost_<u>` and `fail_<u>` per unit, `landing` and
+/// `unverified` (parallel), `report` (a failed reconciliation), `unwrite`,
+/// `rollback` and `rollback_stuck` (a failed write).
+fn failures(b: &mut Builder, spec: &Spec) {
+    let parallel = spec.parallel();
+    let units = &spec.units;
+    for (k, u) in units.iter().enumerate() {
+        let others: Vec<&str> = units
+            .iter()
+            .enumerate()
+            .filter(|(j, _)| *j != k)
+            .map(|(_, o)| o.name.as_str())
+            .collect();
+        let extra = |others: &[&str]| {
+            if parallel {
+                vec![("otherUnits", strs(others))]
+            } else {
+                Vec::new()
+            }
+        };
+        let landing = if parallel {
+            " The other units ran beside it: those that verify are a partial landing, their artifacts kept as evidence and never merged."
+        } else {
+            " Dependent work is stopped."
+        };
+        report(
+            b,
+            &format!("lost_{}", u.slug),
+            Value::from("non-convergence"),
+            strs(&[u.name.as_str()]),
+            strs(&["exists"]),
+            NOTHING_TO_ROLL_BACK,
+            Value::from(format!(
+                "Unit `{}` returned no artifact (its spawn or the read of its artifact failed): a missing artifact is a failed unit, and no synthesis is written.{landing}",
+                u.name
+            )),
+            extra(&others),
+        );
+        report(
+            b,
+            &format!("fail_{}", u.slug),
+            Value::from("non-convergence"),
+            strs(&[u.name.as_str()]),
+            rf(&format!("verify_{}", u.slug), Some("failedCriteria"), false),
+            NOTHING_TO_ROLL_BACK,
+            Value::from(format!(
+                "Unit `{}`'s artifact failed owner verification (or its verification could not complete): the failed criteria are given, and no synthesis is written.{landing}",
+                u.name
+            )),
+            extra(&others),
+        );
+    }
+    if parallel {
+        for (id, class, detail) in [
+            (
+                "landing",
+                "partial landing",
+                "Some units verified and some did not: `verdicts` gives both sets. The verified artifacts are kept as evidence; nothing is merged, and no synthesis is written or presented as complete.",
+            ),
+            (
+                "unverified",
+                "non-convergence",
+                "No unit passed owner verification: every unit's failed criteria are given, and no synthesis is written.",
+            ),
+        ] {
+            report(
+                b,
+                id,
+                Value::from(class),
+                names(units),
+                per_unit(units, "failedCriteria"),
+                NOTHING_TO_ROLL_BACK,
+                Value::from(detail),
+                vec![("verdicts", per_unit(units, "verdict"))],
+            );
+        }
+    }
+    report(
+        b,
+        "report",
+        rf("reconcile", Some("outcome"), parallel),
+        names(units),
+        strs(&RECONCILE_CRITERIA),
+        NOTHING_TO_ROLL_BACK,
+        rf("reconcile", Some("report"), parallel),
+        vec![(
+            "dispositions",
+            rf("reconcile", Some("dispositions"), parallel),
+        )],
+    );
+    b.call(
+        "unwrite",
+        "failure",
+        "remove_artifacts",
+        obj([("paths", Value::Array(vec![spec.synthesis.clone()]))]),
+        Value::Array(Vec::new()),
+        Value::Array(vec![claim("artifacts", spec.synthesis.clone(), "delete")]),
+        true,
+        "fail",
+    );
+    for (id, state) in [
+        ("rollback", ROLLED_BACK),
+        ("rollback_stuck", ROLLBACK_STUCK),
+    ] {
+        report(
+            b,
+            id,
+            Value::from("rollback"),
+            names(units),
+            strs(&["the synthesis is written whole to its path"]),
+            state,
+            Value::from(
+                "Writing the synthesis failed part-way, so the partial synthesis is removed and the run resumes at reconciliation (step 6) once every unit has a disposition.",
+            ),
+            vec![("path", spec.synthesis.clone())],
+        );
+    }
 }

@@ -1,8 +1,11 @@
-//! Choosing a mechanism (seed 003): each task's coupling is classified,
-//! the first matching row of the seed's table is chosen, and the four
+//! Choosing a mechanism (seed 003): each task's coupling is classified
+//! (stated by the owner, else inferred), the first matching row of the
+//! seed's table is chosen on its whole condition, and the four
 //! multi-subagent checks run with their fallbacks (ordered handoffs when a
-//! check fails, bounded digests when the artifacts overflow the context).
+//! check fails, bounded digests when what the orchestrator would hold
+//! overflows its context).
 
+pub(crate) use super::decomposition::Coupling;
 use super::decomposition::Decomposition;
 use crate::model::error::Error;
 use crate::model::error::Result;
@@ -10,6 +13,12 @@ use crate::model::error::Result;
 /// The smallest digest a unit may be cut to when the artifacts must be
 /// bounded to fit the budget; below it the decomposition is refused.
 pub(crate) const MIN_DIGEST_BYTES: u64 = 256;
+
+/// An input of at most this many bytes (encoded) is a slice's identity and
+/// extent (a path, a range, a query): the orchestrator may hold it. A larger
+/// input is source text: in the bounded digest mechanism it never enters
+/// the plan (it is a run input, named by its SHA-256 and size).
+pub(crate) const DESCRIPTOR_BYTES: u64 = 1024;
 
 /// The bounded mechanisms of seed 003, in the order of its table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -79,73 +88,98 @@ impl Mechanism {
     }
 }
 
-/// How a task is coupled to the others (seed 003, "Assess coupling").
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Coupling {
-    Independent,
-    Ordered,
-    Adversarial,
+/// A task's coupling and where it came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Classified {
+    pub(crate) coupling: Coupling,
+    /// `stated` (the owner's pattern-selection criteria) or `inferred`.
+    pub(crate) source: &'static str,
 }
 
-impl Coupling {
-    pub(crate) fn name(self) -> &'static str {
-        match self {
-            Coupling::Independent => "independent",
-            Coupling::Ordered => "ordered",
-            Coupling::Adversarial => "adversarial",
-        }
-    }
-}
-
-/// Ordered if it needs or is needed; adversarial if it challenges or is
-/// challenged; else independent.
-pub(crate) fn classify(d: &Decomposition) -> Vec<Coupling> {
+/// Per task, the tasks whose output it needs: its `needs`, or — stated
+/// ordered without `needs` — the task declared before it.
+pub(crate) fn needs_of(d: &Decomposition) -> Vec<Vec<usize>> {
+    let index = |name: &str| d.tasks.iter().position(|t| t.name == name);
     d.tasks
         .iter()
-        .map(|t| {
-            let needed = d.tasks.iter().any(|o| o.needs.contains(&t.name));
-            let challenged = d.tasks.iter().any(|o| o.challenges.contains(&t.name));
-            if !t.needs.is_empty() || needed {
-                Coupling::Ordered
-            } else if !t.challenges.is_empty() || challenged {
-                Coupling::Adversarial
+        .enumerate()
+        .map(|(i, t)| {
+            if t.needs.is_empty() && t.coupling == Some(Coupling::Ordered) && i > 0 {
+                vec![i - 1]
             } else {
-                Coupling::Independent
+                t.needs.iter().filter_map(|n| index(n)).collect()
             }
         })
         .collect()
 }
 
-/// The first matching row of the seed's table, with why; `None` when no row
-/// matches.
-pub(crate) fn choose(d: &Decomposition) -> (Option<Mechanism>, String) {
+/// Each task's coupling: the stated one, else ordered if it needs or is
+/// needed, adversarial if it challenges or is challenged, independent
+/// otherwise.
+pub(crate) fn classify(d: &Decomposition) -> Vec<Classified> {
+    let needs = needs_of(d);
+    d.tasks
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            if let Some(c) = t.coupling {
+                return Classified {
+                    coupling: c,
+                    source: "stated",
+                };
+            }
+            let needed = needs.iter().any(|n| n.contains(&i));
+            let challenged = d.tasks.iter().any(|o| o.challenges.contains(&t.name));
+            let coupling = if !needs[i].is_empty() || needed {
+                Coupling::Ordered
+            } else if !t.challenges.is_empty() || challenged {
+                Coupling::Adversarial
+            } else {
+                Coupling::Independent
+            };
+            Classified {
+                coupling,
+                source: "inferred",
+            }
+        })
+        .collect()
+}
+
+/// The first matching row of the seed's table, each matched on its whole
+/// condition, with why; `None` when no row matches.
+pub(crate) fn choose(d: &Decomposition, c: &[Classified]) -> (Option<Mechanism>, String) {
     let n = d.tasks.len();
-    let any_needs = d.tasks.iter().any(|t| !t.needs.is_empty());
-    let any_challenges = d.tasks.iter().any(|t| !t.challenges.is_empty());
+    let count = |k: Coupling| c.iter().filter(|x| x.coupling == k).count();
+    let (independent, ordered, adversarial) = (
+        count(Coupling::Independent),
+        count(Coupling::Ordered),
+        count(Coupling::Adversarial),
+    );
+    let all_independent = independent == n;
     let with_digest = d.tasks.iter().filter(|t| t.digest.is_some()).count();
     let mut roles: Vec<&str> = d.tasks.iter().map(|t| t.role.as_str()).collect();
     roles.sort_unstable();
     roles.dedup();
     let distinct_roles = roles.len() == n;
-    if n >= 2 && !any_needs && !any_challenges && with_digest == 0 && distinct_roles {
+    if n >= 2 && all_independent && with_digest == 0 && distinct_roles {
         return (
             Some(Mechanism::FanOut),
             format!(
-                "{n} tasks, none with needs, challenges or a digest, each with its own role: several independent tasks whose results merge"
+                "{n} independent tasks, none with a digest, each with its own role: several independent tasks whose results merge"
             ),
         );
     }
-    if any_needs {
+    if ordered > 0 {
         return (
             Some(Mechanism::OrderedHandoff),
-            "a task needs another's output, so the tasks are ordered".into(),
+            format!("{ordered} of {n} task(s) are ordered (one needs another's output)"),
         );
     }
-    if with_digest == n {
+    if all_independent && with_digest == n {
         return (
             Some(Mechanism::BoundedDigest),
             format!(
-                "every task ({n}) names a digest: each consumes a large input and returns a small digest"
+                "every task ({n}) is independent and names a digest: each consumes a large input and returns a small digest"
             ),
         );
     }
@@ -155,25 +189,27 @@ pub(crate) fn choose(d: &Decomposition) -> (Option<Mechanism>, String) {
             "exactly one task: one perspective, one artifact".into(),
         );
     }
-    if !distinct_roles {
+    if all_independent && !distinct_roles {
         return (
             Some(Mechanism::PerUnit),
             format!(
-                "{n} tasks share a role among {} role(s): the same role processes several units",
+                "{n} independent tasks share a role among {} role(s): the same independent role processes several units",
                 roles.len()
             ),
         );
     }
-    if any_challenges {
+    if adversarial > 0 {
         return (
             Some(Mechanism::AdvocateCritic),
-            "a task challenges another's evidence or conclusion, so the roles must challenge one another".into(),
+            format!(
+                "{adversarial} of {n} task(s) are adversarial: the roles must challenge one another"
+            ),
         );
     }
     (
         None,
         format!(
-            "no row matches: {with_digest} of {n} tasks name a digest (row 3 needs all of them), and the roles are distinct with no needs or challenges"
+            "no row matches: the {n} tasks are independent with distinct roles, but only {with_digest} of them name a digest (row 3 needs all of them, row 1 none)"
         ),
     )
 }
@@ -198,6 +234,127 @@ pub(crate) struct Checked {
     /// The bound on every unit's artifact when the artifacts overflow the
     /// context budget.
     pub(crate) cap: Option<u64>,
+    /// Per task: the artifact it writes (its `output`, or a separate
+    /// artifact when it would write another's target).
+    pub(crate) outputs: Vec<String>,
+    /// Per task: the tasks whose verified handoff it takes (one at a time
+    /// only).
+    pub(crate) needs: Vec<Vec<usize>>,
+    /// Per task: its input is source text kept out of the plan (a run
+    /// input named by its identity), with a digest schema.
+    pub(crate) sliced: Vec<bool>,
+}
+
+const CHECK_1: &str = "no ordering, no shared target";
+const CHECK_2: &str = "distinct assignments, named outputs";
+const CHECK_3: &str = "what the orchestrator holds fits its context budget";
+const CHECK_4: &str = "parallelism is worth it";
+
+/// A path compared as a target: `./a//b/../c` is `a/c`.
+pub(crate) fn target(path: &str) -> String {
+    let mut parts: Vec<&str> = Vec::new();
+    for p in path.trim().split(['/', '\\']) {
+        match p {
+            "" | "." => {}
+            ".." if parts.last().is_some_and(|l| *l != "..") => {
+                parts.pop();
+            }
+            other => parts.push(other),
+        }
+    }
+    parts.join("/")
+}
+
+/// `dir/name.ext` → `dir/name.<tag>.ext`.
+fn separate(path: &str, tag: &str) -> String {
+    let (dir, file) = match path.rfind('/') {
+        Some(i) => (&path[..=i], &path[i + 1..]),
+        None => ("", path),
+    };
+    match file.rfind('.') {
+        Some(i) if i > 0 => format!("{dir}{}.{tag}{}", &file[..i], &file[i..]),
+        _ => format!("{dir}{file}.{tag}"),
+    }
+}
+
+/// A file-name-safe tag for a task name.
+fn tag(name: &str) -> String {
+    let t: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c.to_ascii_lowercase()
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    let t = t.trim_matches('-').to_string();
+    if t.is_empty() { "task".into() } else { t }
+}
+
+/// The encoded size of a task's input.
+pub(crate) fn input_bytes(v: &crate::model::Value) -> u64 {
+    match v {
+        crate::model::Value::String(s) => s.len() as u64,
+        other => crate::wire::json::compact(other).len() as u64,
+    }
+}
+
+/// Contention: the artifacts, each task writing its own (the later of two
+/// tasks writing one target, or a task writing the synthesis, gets a
+/// separate artifact), and the collisions found (task, what it collided
+/// with).
+fn artifacts(d: &Decomposition) -> (Vec<String>, Vec<(usize, String)>) {
+    let mut taken: Vec<String> = vec![target(&d.synthesis)];
+    let mut outputs = Vec::new();
+    let mut collisions = Vec::new();
+    for (i, t) in d.tasks.iter().enumerate() {
+        let mine = target(&t.output);
+        if let Some(k) = taken.iter().position(|x| *x == mine) {
+            let with = if k == 0 {
+                format!("the synthesis `{}`", d.synthesis)
+            } else {
+                format!(
+                    "task `{}` (`{}`)",
+                    d.tasks[k - 1].name,
+                    d.tasks[k - 1].output
+                )
+            };
+            let mut out = separate(&t.output, &tag(&t.name));
+            let mut n = 2;
+            while taken.contains(&target(&out)) {
+                out = separate(&t.output, &format!("{}-{n}", tag(&t.name)));
+                n += 1;
+            }
+            collisions.push((i, with));
+            taken.push(target(&out));
+            outputs.push(out);
+        } else {
+            taken.push(mine);
+            outputs.push(t.output.clone());
+        }
+    }
+    (outputs, collisions)
+}
+
+/// Orderings no `needs` states: a task whose input names another task's
+/// output needs that output (task, the task it reads).
+fn implicit_order(d: &Decomposition) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    for (i, t) in d.tasks.iter().enumerate() {
+        let text = match &t.input {
+            crate::model::Value::String(s) => s.clone(),
+            other => crate::wire::json::compact(other),
+        };
+        for (j, o) in d.tasks.iter().enumerate() {
+            let path = target(&o.output);
+            if i != j && path.len() >= 3 && text.contains(path.as_str()) {
+                out.push((i, j));
+            }
+        }
+    }
+    out
 }
 
 /// Runs the four checks on the matched row's mechanism (ordered handoffs
@@ -214,62 +371,142 @@ pub(crate) fn check(d: &Decomposition, matched: Option<Mechanism>) -> Result<Che
         );
     }
     let concurrent = mechanism.concurrent() && n >= 2;
-    // 3. The artifacts fit the orchestrator's context (always checked: the
-    // reconcile step reads every artifact, in any mechanism).
-    let total: u64 = d.tasks.iter().map(|t| t.max_output_bytes).sum();
-    let budget = d.context_budget_bytes;
-    let overflow = total > budget;
-    let checks = vec![
-        no_ordering_no_shared_target(d, concurrent),
+    let (outputs, collisions) = artifacts(d);
+    let implicit = implicit_order(d);
+    let mut checks = vec![
+        no_ordering_no_shared_target(d, concurrent, &implicit, &collisions),
         distinct_assignments(d, concurrent),
         CheckResult {
-            name: "artifacts fit the context budget",
-            status: if overflow { "fail" } else { "pass" },
-            detail: format!(
-                "Σ maxOutputBytes = {total} {} contextBudgetBytes = {budget}",
-                if overflow { ">" } else { "≤" }
-            ),
+            name: CHECK_3,
+            status: "pass",
+            detail: String::new(),
         },
-        runs_concurrently(n, concurrent),
+        worth_it(d, concurrent),
     ];
-    let failed: Vec<&CheckResult> = checks
-        .iter()
-        .filter(|c| c.status == "fail" && c.name != "artifacts fit the context budget")
-        .collect();
-    if !failed.is_empty() {
+    let mut needs = needs_of(d);
+    if let Some(failed) = checks.iter().find(|c| c.status == "fail") {
         reductions.push(format!(
             "the check \"{}\" failed ({}), so the units run one at a time as ordered handoffs",
-            failed[0].name, failed[0].detail
+            failed.name, failed.detail
         ));
         mechanism = Mechanism::OrderedHandoff;
-    }
-    let mut cap = None;
-    if overflow {
-        let per = budget / n as u64;
-        if per < MIN_DIGEST_BYTES {
-            return Err(Error::invalid(format!(
-                "context overflow: the {n} tasks' artifacts (Σ maxOutputBytes = {total}) do not fit contextBudgetBytes = {budget}, and even bounded digests would get {per} bytes each, under the {MIN_DIGEST_BYTES} a digest with cited claims needs; the seed stops without a synthesis here"
-            ))
-            .with_help("raise contextBudgetBytes, or split the decomposition into fewer tasks per orchestration"));
-        }
-        cap = Some(per);
-        if mechanism.concurrent() && mechanism != Mechanism::BoundedDigest {
-            reductions.push(format!(
-                "context overflow (Σ maxOutputBytes = {total} > {budget}): each unit returns a bounded digest of at most {per} bytes instead (the bounded digest mechanism)"
-            ));
-            mechanism = Mechanism::BoundedDigest;
-        } else {
-            reductions.push(format!(
-                "context overflow (Σ maxOutputBytes = {total} > {budget}): each unit's artifact is bounded to a digest of at most {per} bytes"
-            ));
+        for &(i, j) in &implicit {
+            if !needs[i].contains(&j) {
+                needs[i].push(j);
+            }
         }
     }
+    for (i, with) in &collisions {
+        reductions.push(format!(
+            "contention collision: task `{}` would write `{}`, as {with} does; it writes the separate artifact `{}` instead, and nothing is written to the shared target before every unit verifies",
+            d.tasks[*i].name, d.tasks[*i].output, outputs[*i]
+        ));
+    }
+    let (sliced, cap) = fit(d, &mut mechanism, &needs, &mut checks[2], &mut reductions)?;
     Ok(Checked {
         checks,
         mechanism,
         reductions,
         cap,
+        outputs,
+        needs,
+        sliced,
     })
+}
+
+/// What the orchestrator holds for task `i`: its artifact, and its input
+/// unless the input is kept out of the plan.
+fn held(d: &Decomposition, i: usize, sliced: bool) -> (u64, u64) {
+    let t = &d.tasks[i];
+    let input = if sliced { 0 } else { input_bytes(&t.input) };
+    (t.max_output_bytes, input)
+}
+
+/// Check 3 and the seed's context-overflow recovery: the artifacts, and the
+/// inputs the verify steps embed, must fit `contextBudgetBytes`; otherwise
+/// each large-input unit becomes a bounded digest whose source stays out of
+/// the plan, and if that is not enough every artifact is capped.
+fn fit(
+    d: &Decomposition,
+    mechanism: &mut Mechanism,
+    needs: &[Vec<usize>],
+    check: &mut CheckResult,
+    reductions: &mut Vec<String>,
+) -> Result<(Vec<bool>, Option<u64>)> {
+    let n = d.tasks.len();
+    let budget = d.context_budget_bytes;
+    let large: Vec<bool> = (0..n)
+        .map(|i| needs[i].is_empty() && input_bytes(&d.tasks[i].input) > DESCRIPTOR_BYTES)
+        .collect();
+    let mut sliced: Vec<bool> = if *mechanism == Mechanism::BoundedDigest {
+        large.clone()
+    } else {
+        vec![false; n]
+    };
+    let total = |sliced: &[bool]| -> (u64, u64) {
+        (0..n).fold((0, 0), |(a, b), i| {
+            let (x, y) = held(d, i, sliced[i]);
+            (a + x, b + y)
+        })
+    };
+    let (artifacts, inputs) = total(&sliced);
+    let overflow = artifacts + inputs > budget;
+    check.status = if overflow { "fail" } else { "pass" };
+    check.detail = format!(
+        "artifacts Σ maxOutputBytes = {artifacts} + inputs the verify steps hold = {inputs} {} contextBudgetBytes = {budget}",
+        if overflow { ">" } else { "≤" }
+    );
+    if !overflow {
+        return Ok((sliced, None));
+    }
+    let names = |pick: &dyn Fn(usize) -> bool| -> String {
+        let v: Vec<String> = (0..n)
+            .filter(|&i| pick(i))
+            .map(|i| format!("`{}`", d.tasks[i].name))
+            .collect();
+        v.join(", ")
+    };
+    if large.iter().zip(&sliced).any(|(l, s)| *l && !*s) {
+        let to = if mechanism.concurrent() {
+            *mechanism = Mechanism::BoundedDigest;
+            "the bounded digest mechanism"
+        } else {
+            "bounded digests, keeping their order"
+        };
+        reductions.push(format!(
+            "context overflow ({} > {budget} bytes held): the large-input unit(s) {} switch to {to}: each gets only its slice, kept out of the plan and named by its identity, and returns a digest",
+            artifacts + inputs,
+            names(&|i| large[i] && !sliced[i])
+        ));
+        for i in 0..n {
+            sliced[i] |= large[i];
+        }
+    }
+    let (artifacts, inputs) = total(&sliced);
+    if artifacts + inputs <= budget {
+        return Ok((sliced, None));
+    }
+    let per = budget.saturating_sub(inputs) / n as u64;
+    if per < MIN_DIGEST_BYTES {
+        return Err(Error::invalid(format!(
+            "context overflow: what the orchestrator would hold for the {n} tasks (artifacts {artifacts} + inputs {inputs} bytes) does not fit contextBudgetBytes = {budget}, and even bounded digests would get {per} bytes each, under the {MIN_DIGEST_BYTES} a digest with cited claims needs; the seed stops without a synthesis here, and the unprocessed set is every task: {}",
+            names(&|_| true)
+        ))
+        .with_help("raise contextBudgetBytes, or split the decomposition into fewer tasks per orchestration"));
+    }
+    if mechanism.concurrent() && *mechanism != Mechanism::BoundedDigest {
+        *mechanism = Mechanism::BoundedDigest;
+        reductions.push(format!(
+            "context overflow (Σ maxOutputBytes = {artifacts} > {} bytes left for artifacts): each unit returns a bounded digest of at most {per} bytes instead (the bounded digest mechanism)",
+            budget.saturating_sub(inputs)
+        ));
+    } else {
+        reductions.push(format!(
+            "context overflow (Σ maxOutputBytes = {artifacts} > {} bytes left for artifacts): each unit's artifact is bounded to a digest of at most {per} bytes",
+            budget.saturating_sub(inputs)
+        ));
+    }
+    Ok((sliced, Some(per)))
 }
 
 /// A check that does not apply: the units run one at a time.
@@ -281,39 +518,51 @@ fn not_applicable(name: &'static str) -> CheckResult {
     }
 }
 
-/// 1. Concurrent tasks neither order nor write one target.
-fn no_ordering_no_shared_target(d: &Decomposition, concurrent: bool) -> CheckResult {
+/// Check 1: concurrent tasks neither order (no `needs`, and no input
+/// naming another task's output) nor write one target (compared as paths).
+fn no_ordering_no_shared_target(
+    d: &Decomposition,
+    concurrent: bool,
+    implicit: &[(usize, usize)],
+    collisions: &[(usize, String)],
+) -> CheckResult {
     if !concurrent {
-        return not_applicable("no ordering, no shared target");
+        return not_applicable(CHECK_1);
     }
     let n = d.tasks.len();
-    let ordered = d.tasks.iter().any(|t| !t.needs.is_empty());
-    let mut outputs: Vec<&str> = d.tasks.iter().map(|t| t.output.as_str()).collect();
-    outputs.sort_unstable();
-    let shared = outputs.windows(2).find(|w| w[0] == w[1]).map(|w| w[0]);
-    match (ordered, shared) {
-        (false, None) => CheckResult {
-            name: "no ordering, no shared target",
-            status: "pass",
-            detail: format!("no task needs another, and the {n} outputs are distinct"),
-        },
-        (true, _) => CheckResult {
-            name: "no ordering, no shared target",
+    if let Some(&(i, j)) = implicit.first() {
+        return CheckResult {
+            name: CHECK_1,
             status: "fail",
-            detail: "a concurrent task needs another's output".into(),
-        },
-        (false, Some(o)) => CheckResult {
-            name: "no ordering, no shared target",
+            detail: format!(
+                "task `{}` reads `{}`, the output of task `{}`: an ordering dependency",
+                d.tasks[i].name, d.tasks[j].output, d.tasks[j].name
+            ),
+        };
+    }
+    if let Some((i, with)) = collisions.first() {
+        return CheckResult {
+            name: CHECK_1,
             status: "fail",
-            detail: format!("two tasks write `{o}` (contention collision)"),
-        },
+            detail: format!(
+                "task `{}` and {with} write one target (contention collision)",
+                d.tasks[*i].name
+            ),
+        };
+    }
+    CheckResult {
+        name: CHECK_1,
+        status: "pass",
+        detail: format!(
+            "no task needs another or reads another's output, and the {n} outputs are distinct targets"
+        ),
     }
 }
 
-/// 2. A distinct bounded assignment and a named output each.
+/// Check 2: a distinct bounded assignment and a named output each.
 fn distinct_assignments(d: &Decomposition, concurrent: bool) -> CheckResult {
     if !concurrent {
-        return not_applicable("distinct assignments, named outputs");
+        return not_applicable(CHECK_2);
     }
     let n = d.tasks.len();
     let mut same = None;
@@ -328,14 +577,14 @@ fn distinct_assignments(d: &Decomposition, concurrent: bool) -> CheckResult {
     }
     match same {
         None => CheckResult {
-            name: "distinct assignments, named outputs",
+            name: CHECK_2,
             status: "pass",
             detail: format!(
                 "{n} distinct assignments (role, goal, input), each with a named output"
             ),
         },
         Some((j, i)) => CheckResult {
-            name: "distinct assignments, named outputs",
+            name: CHECK_2,
             status: "fail",
             detail: format!(
                 "tasks `{}` and `{}` have the same role, goal and input",
@@ -345,14 +594,29 @@ fn distinct_assignments(d: &Decomposition, concurrent: bool) -> CheckResult {
     }
 }
 
-/// 4. At least two units actually run concurrently.
-fn runs_concurrently(n: usize, concurrent: bool) -> CheckResult {
+/// Check 4: parallel execution is worth the extra runs when every unit can
+/// be spawned in the one turn (the owner's `maxConcurrent` allows it), so
+/// the elapsed time drops from n unit runs to one and each unit keeps its
+/// own context.
+fn worth_it(d: &Decomposition, concurrent: bool) -> CheckResult {
     if !concurrent {
-        return not_applicable("≥ 2 units run concurrently");
+        return not_applicable(CHECK_4);
     }
-    CheckResult {
-        name: "≥ 2 units run concurrently",
-        status: "pass",
-        detail: format!("{n} units are spawned in one turn and meet at the join"),
+    let n = d.tasks.len() as u64;
+    match d.max_concurrent {
+        Some(k) if k < n => CheckResult {
+            name: CHECK_4,
+            status: "fail",
+            detail: format!(
+                "maxConcurrent = {k} < {n} units: they cannot all be spawned in one turn, and the seed has no waves, so running them concurrently does not buy the elapsed time it costs"
+            ),
+        },
+        _ => CheckResult {
+            name: CHECK_4,
+            status: "pass",
+            detail: format!(
+                "{n} units spawned in one turn: elapsed time of about one unit run instead of {n}, each in its own context"
+            ),
+        },
     }
 }

@@ -17,12 +17,12 @@ use crate::model::Content;
 use crate::model::error::Result;
 use crate::model::registry::Registry;
 use build::Spec;
-use mechanism::{CheckResult, Coupling, Mechanism};
+use mechanism::{CheckResult, Classified, Mechanism};
 
 /// What `orchestrate` decided, and the plan.
 #[derive(Debug, Clone)]
 pub(crate) struct Orchestration {
-    pub(crate) couplings: Vec<Coupling>,
+    pub(crate) couplings: Vec<Classified>,
     /// The row that matched (`None`: none did).
     pub(crate) matched: Option<Mechanism>,
     pub(crate) why: String,
@@ -38,9 +38,19 @@ pub(crate) struct Orchestration {
     pub(crate) removed: Vec<(String, Vec<String>)>,
     /// The units' names in spawn order.
     pub(crate) order: Vec<String>,
+    /// Per task, in declaration order: what its unit became.
+    pub(crate) tasks: Vec<TaskUnit>,
     pub(crate) spec: Spec,
     pub(crate) content: Content,
     pub(crate) label: String,
+}
+
+/// What a task's unit became: the artifact it writes (a separate one after
+/// a contention collision), and its source slice when kept out of the plan.
+#[derive(Debug, Clone)]
+pub(crate) struct TaskUnit {
+    pub(crate) output: String,
+    pub(crate) slice: Option<build::Slice>,
 }
 
 /// Classifies, chooses, checks and builds the plan for `plan_id`.
@@ -50,10 +60,19 @@ pub(crate) fn orchestrate(
     plan_id: &str,
 ) -> Result<Orchestration> {
     let couplings = mechanism::classify(d);
-    let (matched, why) = mechanism::choose(d);
+    let (matched, why) = mechanism::choose(d, &couplings);
     let n = d.tasks.len();
     let checked = mechanism::check(d, matched)?;
     let built = build::spec_of(d, &checked, registry);
+    let tasks: Vec<TaskUnit> = (0..n)
+        .map(|i| {
+            let k = built.order.iter().position(|&x| x == i).unwrap_or(0);
+            TaskUnit {
+                output: checked.outputs[i].clone(),
+                slice: built.spec.units[k].slice.clone(),
+            }
+        })
+        .collect();
     let mechanism = checked.mechanism;
     let spec = built.spec;
     let (nodes, edges) = emit::emit(&spec);
@@ -83,6 +102,7 @@ pub(crate) fn orchestrate(
             .iter()
             .map(|&i| d.tasks[i].name.clone())
             .collect(),
+        tasks,
         spec,
         content,
         label,
@@ -188,6 +208,36 @@ mod tests {
     }
 
     #[test]
+    fn rows_three_and_five_need_every_task_independent() {
+        // Adversarial tasks that declare digests: row 6, not row 3.
+        let adversarial_digests = format!(
+            "{}{}",
+            task("a", "r", ", digest: d"),
+            task("b", "q", ", digest: d, challenges: a")
+        );
+        assert_eq!(
+            mechanism_of(&adversarial_digests).0,
+            Some(Mechanism::AdvocateCritic)
+        );
+        // An advocate and a critic sharing one role: row 6, not row 5.
+        let shared = format!(
+            "{}{}",
+            task("a", "r", ""),
+            task("b", "r", ", challenges: a")
+        );
+        assert_eq!(mechanism_of(&shared).0, Some(Mechanism::AdvocateCritic));
+        // Stated couplings win: independent tasks stated adversarial.
+        let stated = format!(
+            "{}{}",
+            task("a", "r", ", coupling: adversarial"),
+            task("b", "q", ", coupling: adversarial")
+        );
+        assert_eq!(mechanism_of(&stated).0, Some(Mechanism::AdvocateCritic));
+        let d = decomposition(&stated).unwrap();
+        assert!(classify(&d).iter().all(|c| c.source == "stated"));
+    }
+
+    #[test]
     fn couplings_follow_needs_and_challenges_both_ways() {
         let d = decomposition(&format!(
             "{}{}{}{}",
@@ -198,7 +248,7 @@ mod tests {
         ))
         .unwrap();
         assert_eq!(
-            classify(&d),
+            classify(&d).iter().map(|c| c.coupling).collect::<Vec<_>>(),
             vec![
                 Coupling::Ordered,
                 Coupling::Ordered,
@@ -258,7 +308,10 @@ mod tests {
             (o.matched, o.mechanism),
             (Some(Mechanism::FanOut), Mechanism::BoundedDigest)
         );
-        assert!(o.spec.units.iter().all(|u| u.max_output_bytes == 100_000));
+        // Half the budget left after the inputs the verify steps hold.
+        let inputs = ("input of a".len() + "input of b".len()) as u64;
+        let per = (200_000 - inputs) / 2;
+        assert!(o.spec.units.iter().all(|u| u.max_output_bytes == per));
         assert!(o.bounds.is_empty(), "{:?}", o.bounds);
         // Too small a budget for any digest: refused.
         let tiny = format!(
@@ -292,7 +345,10 @@ mod tests {
     #[test]
     fn refusals_name_the_task() {
         for (tasks, needle) in [
-            (task("a", "nobody", ""), "task `a` has the unknown role `nobody`"),
+            (
+                task("a", "nobody", ""),
+                "task `a` has the unknown role `nobody`",
+            ),
             (
                 "  - {name: a, role: r, input: i, output: a.md}\n".to_string(),
                 "task `a` has no goal",
@@ -302,7 +358,11 @@ mod tests {
                 "task `a` has no output",
             ),
             (
-                format!("{}{}", task("a", "r", ", needs: b"), task("b", "q", ", needs: a")),
+                format!(
+                    "{}{}",
+                    task("a", "r", ", needs: b"),
+                    task("b", "q", ", needs: a")
+                ),
                 "cycle: a → b → a",
             ),
             (
@@ -310,13 +370,16 @@ mod tests {
                 "task `a` needs `c`, which is not a task",
             ),
             (
-                "  - {name: a, role: r, goal: g, input: i, output: x.md}\n  - {name: b, role: q, goal: h, input: j, output: x.md}\n"
-                    .to_string(),
-                "contention collision: tasks `a` and `b` both write `x.md`",
+                format!(
+                    "{}{}",
+                    task("a", "r", ", coupling: independent"),
+                    task("b", "q", ", needs: a")
+                ),
+                "task `a` is stated independent, but task `b` needs it",
             ),
             (
-                "  - {name: a, role: r, goal: g, input: i, output: out.md}\n".to_string(),
-                "contention collision: task `a` writes `out.md`, the synthesis output",
+                task("a", "r", ", coupling: serial"),
+                "is `serial`; a coupling is one of independent, ordered, adversarial",
             ),
         ] {
             let e = decomposition(&tasks).unwrap_err();

@@ -13,6 +13,9 @@ use crate::model::{Node, NodeKind};
 use crate::store::Loaded;
 use indexmap::IndexMap;
 
+/// What the outline lists for a call that names no tool yet.
+pub(crate) const NO_TOOL: &str = "(no tool)";
+
 /// One entry of the outline: a phase, or the unphased nodes.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Entry {
@@ -20,8 +23,9 @@ pub(crate) struct Entry {
     pub(crate) phase: Option<String>,
     /// Every node id, verbatim, in fold order.
     pub(crate) node_ids: Vec<String>,
-    /// The tool of each call node, in order, not deduplicated (a call without
-    /// a `tool` string contributes nothing).
+    /// The tool of each call node, in order, not deduplicated; a call
+    /// without a `tool` string is [`NO_TOOL`], so the list lines up with the
+    /// calls.
     pub(crate) tools: Vec<String>,
     /// Issues of every check attributed to the entry's nodes.
     pub(crate) issue_count: usize,
@@ -68,9 +72,8 @@ impl Entry {
         match n.kind {
             NodeKind::Call => {
                 self.calls += 1;
-                if let Some(t) = n.str_field("tool") {
-                    self.tools.push(t.to_string());
-                }
+                self.tools
+                    .push(n.str_field("tool").unwrap_or(NO_TOOL).to_string());
             }
             NodeKind::Reason => self.reasons += 1,
             NodeKind::Transform => self.transforms += 1,

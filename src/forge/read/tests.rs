@@ -91,6 +91,24 @@ fn tools_are_not_deduplicated() {
 }
 
 #[test]
+fn a_call_without_a_tool_keeps_its_place_in_the_tool_list() {
+    let mut untooled = call_with("b", "t", json!({}), &[]);
+    untooled.definition.shift_remove("tool");
+    let c = plan(
+        vec![
+            call_with("a", "t", json!({}), &[]),
+            untooled,
+            call_with("c", "u", json!({}), &[]),
+        ],
+        vec![],
+    );
+    let o = outline_of(&loaded(c), &[]);
+    let e = o.unphased.unwrap();
+    assert_eq!(e.tools, ["t", super::outline::NO_TOOL, "u"]);
+    assert_eq!(e.tools.len(), e.calls);
+}
+
+#[test]
 fn every_outline_key_reads_and_the_boundary_crosses_the_border() {
     let l = loaded(sample());
     let o = outline_of(&l, &[]);

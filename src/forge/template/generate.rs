@@ -67,6 +67,7 @@ fn unit(name: &str, prefix: &str, input_key: &str, instructions: &str) -> Unit {
         max_output_bytes: UNIT_BYTES,
         needs: Vec::new(),
         challenges: Vec::new(),
+        slice: None,
     }
 }
 
