@@ -412,6 +412,36 @@ async def yaml(s, uri):
         context=t.CodeActionContext(diagnostics=[by_code["invalid_handle"]])))
     fixed = apply(YAML, got[0].edit.changes[uri])
     check("handle: \"always\"}" in fixed, "YAML: the handle fix", fixed[-120:])
+    at = span(YAML, "fetchh", inner=0).end
+    got = await s.client.text_document_completion_async(t.CompletionParams(**s.at(uri, at)))
+    items = sorted(got.items, key=lambda i: i.sort_text)
+    check([i.label for i in items][:2] == ["fetch", "start"] and items[0].text_edit.new_text == "fetch",
+          "YAML: completion of a reference's node, upstream first, as a plain scalar",
+          [(i.label, i.text_edit.new_text) for i in items])
+
+
+def call(i):
+    return {"id": i, "kind": "call", "definition": {
+        "tool": "tickets_get", "args": {"id": "1"}, "output": [], "onMissingValue": "fail",
+        "authority": [{"capability": "tickets", "scope": "support", "verb": "read"}],
+        "replaySafe": True, "onIndeterminate": "halt"}}
+
+
+async def grouped(s, uri):
+    """Nothing connects to `c`: c, d and e are unreachable (and their calls never run)."""
+    doc = {"formatVersion": 1, "nodes": [{"id": "start", "kind": "entry", "definition": {"input": []}},
+                                         call("a"), call("c"), call("d"), call("e")],
+           "edges": [{"id": "e1", "from": "start", "to": "a"}, {"id": "e3", "from": "c", "to": "d"},
+                     {"id": "e4", "from": "d", "to": "e"}]}
+    text = json.dumps(doc, indent=1)
+    diags = await s.diagnostics(uri, s.open(uri, text))
+    check([d.code for d in diags] == ["unreachable_node"], "grouped findings are one diagnostic",
+          [(d.code, d.message) for d in diags])
+    related = diags[0].related_information or []
+    check(len(related) == 5 and all(r.location.uri == uri for r in related),
+          "with the findings that follow from it as related locations",
+          [r.message for r in related])
+    check(rng(related[0].location.range) == rng(span(text, '"d"')), "each at its place", related[0])
 
 
 async def main(pf):
@@ -442,6 +472,10 @@ async def main(pf):
     await actions(s, uri, [d for d in diags if d.code == "invalid_handle"][0])
     await survives(s, uri)
     await yaml(s, (root / "docs" / "triage.yaml").as_uri())
+    await grouped(s, (root / "docs" / "group.json").as_uri())
+    other = (root / "package.json").as_uri()
+    diags = await s.diagnostics(other, s.open(other, '{"name": "x", "version": "1.0.0"}'))
+    check(len(diags) == 0, "a JSON file that is no plan document is left alone", diags)
     big = (root / "docs" / "big.json").as_uri()
     diags = await s.diagnostics(big, s.open(big, big_plan(10_000)))
     check([d.code for d in diags] == ["unknown_tool"], "a 10,000-node document: its diagnostics",

@@ -35,18 +35,42 @@ pub(crate) fn diagnostics(
 ) -> Vec<Diagnostic> {
     let voice = super::voice::document_voice();
     let mut out: Vec<Diagnostic> = Vec::new();
-    let mut head: HashMap<Cause, usize> = HashMap::new();
+    // Every finding by its identity, then each one's root: the finding its
+    // chain of causes ends at (a node unreachable because another is).
+    let by_cause: HashMap<Cause, usize> = t
+        .findings
+        .iter()
+        .enumerate()
+        .map(|(k, f)| (Cause::of(&f.issue), k))
+        .collect();
+    let root = |mut k: usize| {
+        for _ in 0..8 {
+            match t.findings[k]
+                .issue
+                .cause
+                .as_ref()
+                .and_then(|c| by_cause.get(c))
+            {
+                Some(&up) if up != k => k = up,
+                _ => break,
+            }
+        }
+        k
+    };
+    let mut head: HashMap<usize, usize> = HashMap::new();
     let mut more: HashMap<usize, usize> = HashMap::new();
-    for f in t.findings.iter().filter(|f| f.issue.cause.is_none()) {
-        head.insert(Cause::of(&f.issue), out.len());
-        out.push(one(f, text, lines, enc, &voice));
-    }
-    for f in t.findings.iter() {
-        let Some(c) = &f.issue.cause else { continue };
-        let Some(&h) = head.get(c) else {
+    for (k, f) in t.findings.iter().enumerate() {
+        if root(k) == k {
+            head.insert(k, out.len());
             out.push(one(f, text, lines, enc, &voice));
+        }
+    }
+    for (k, f) in t.findings.iter().enumerate() {
+        let r = root(k);
+        if r == k {
             continue;
-        };
+        }
+        let h = head[&r];
         let related = out[h].related_information.get_or_insert_with(Vec::new);
         if related.len() < MAX_RELATED {
             related.push(DiagnosticRelatedInformation {

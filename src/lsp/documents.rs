@@ -14,7 +14,8 @@ use std::sync::Arc;
 #[derive(Debug, Clone)]
 pub(crate) struct Validated {
     pub(crate) version: i32,
-    pub(crate) target: Arc<Target>,
+    /// `None`: the document is no plan document (it is left alone).
+    pub(crate) target: Option<Arc<Target>>,
     pub(crate) registry: Option<Arc<Registry>>,
 }
 

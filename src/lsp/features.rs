@@ -124,7 +124,8 @@ pub(crate) fn hover(open: &Open, offset: usize, enc: Encoding) -> Option<LspHove
     let issues = open
         .last
         .as_ref()
-        .map(|v| v.target.report.issues.as_slice())
+        .and_then(|v| v.target.as_deref())
+        .map(|t| t.report.issues.as_slice())
         .unwrap_or_default();
     let registry = open.last.as_ref().and_then(|v| v.registry.as_deref());
     let (h, span) = open.doc.hover(offset, registry, issues)?;
@@ -218,7 +219,10 @@ pub(crate) fn actions(
         ..WorkspaceEdit::default()
     };
     let mut out = Vec::new();
-    for f in &v.target.findings {
+    let Some(target) = &v.target else {
+        return Vec::new();
+    };
+    for f in &target.findings {
         let r = super::diagnostics::range_of(f, text, &open.lines, enc);
         if !overlaps(&r, &range) {
             continue;

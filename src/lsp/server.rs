@@ -147,6 +147,13 @@ fn work(sources: &Sources, jobs: &Receiver<Job>, done: &Sender<Done>) {
 /// registry of its store); a registry that cannot be read is reported as
 /// the document's input error.
 pub(crate) fn validate_now(sources: &Sources, open: &Open, version: i32) -> Validated {
+    if !open.doc.is_plan_document() {
+        return Validated {
+            version,
+            target: None,
+            registry: None,
+        };
+    }
     let opts = validate::Options::default();
     let (target, registry): (Target, _) = match sources.context(open.path.as_deref()) {
         Ok(ctx) => (
@@ -163,7 +170,7 @@ pub(crate) fn validate_now(sources: &Sources, open: &Open, version: i32) -> Vali
     };
     Validated {
         version,
-        target: Arc::new(target),
+        target: Some(Arc::new(target)),
         registry,
     }
 }
@@ -242,13 +249,10 @@ impl State<'_> {
         let Ok(uri) = Uri::from_str(&d.uri) else {
             return;
         };
-        let diagnostics = super::diagnostics::diagnostics(
-            &uri,
-            &d.validated.target,
-            &o.doc.text,
-            &o.lines,
-            self.enc,
-        );
+        let diagnostics = match &d.validated.target {
+            Some(t) => super::diagnostics::diagnostics(&uri, t, &o.doc.text, &o.lines, self.enc),
+            None => Vec::new(),
+        };
         o.last = Some(d.validated);
         let params = PublishDiagnosticsParams {
             uri,

@@ -51,6 +51,22 @@ impl Doc {
     }
 }
 
+impl Doc {
+    /// Whether the text is meant as a plan document, so that an editor
+    /// attached to every JSON or YAML file leaves the others alone: its
+    /// top level has `nodes`, `formatVersion` or `planId`, or (not
+    /// well-formed yet) the text names one of them.
+    pub(crate) fn is_plan_document(&self) -> bool {
+        const KEYS: [&str; 3] = ["nodes", "formatVersion", "planId"];
+        match self.index() {
+            Some(idx) => idx
+                .members("")
+                .is_some_and(|m| m.iter().any(|(k, _, _)| KEYS.contains(&k.as_str()))),
+            None => KEYS.iter().any(|k| self.text.contains(k)),
+        }
+    }
+}
+
 /// A string as the document writes one in `syntax` at a place that held
 /// `like` (the text being replaced): JSON strings are always quoted; in
 /// YAML the quoting of `like` is kept, and a plain scalar stays plain when
@@ -75,3 +91,6 @@ pub(crate) fn quoted(value: &str, syntax: Syntax, like: &str) -> String {
         }
     }
 }
+
+#[cfg(test)]
+mod tests;
