@@ -195,6 +195,10 @@ fn overlaps(a: &Range, b: &Range) -> bool {
     a.start <= b.end && b.start <= a.end
 }
 
+/// How many findings one code-action request offers fixes for (a
+/// selection of the whole document of a large plan meets thousands).
+const MAX_FINDINGS: usize = 100;
+
 /// The code actions for the findings whose range meets `range`.
 pub(crate) fn actions(
     uri: &Uri,
@@ -222,13 +226,20 @@ pub(crate) fn actions(
     let Some(target) = &v.target else {
         return Vec::new();
     };
-    for f in &target.findings {
-        let r = super::diagnostics::range_of(f, text, &open.lines, enc);
-        if !overlaps(&r, &range) {
-            continue;
-        }
+    let hit: Vec<&crate::forge::validate::Finding> = target
+        .findings
+        .iter()
+        .filter(|f| {
+            overlaps(
+                &super::diagnostics::range_of(f, text, &open.lines, enc),
+                &range,
+            )
+        })
+        .take(MAX_FINDINGS)
+        .collect();
+    for (f, fixes) in hit.iter().zip(open.doc.fixes(&hit)) {
         let diag = super::diagnostics::diagnostics_of_one(f, text, &open.lines, enc);
-        for a in open.doc.actions(f) {
+        for a in fixes.actions {
             let mut title = voice.say(&a.fix.remedy);
             if let Some(w) = &a.fix.when {
                 title.push_str(&format!(" ({w})"));
@@ -242,7 +253,7 @@ pub(crate) fn actions(
                 ..CodeAction::default()
             });
         }
-        if let Some(s) = open.doc.suppression(f) {
+        if let Some(s) = fixes.suppression {
             out.push(CodeAction {
                 title: format!(
                     "suppress `{}` on node `{}` (then write the reason)",

@@ -129,7 +129,13 @@ fn work(sources: &Sources, jobs: &Receiver<Job>, done: &Sender<Done>) {
             latest.push(j);
         }
         for j in latest {
-            let validated = validate_now(sources, &j.open, j.version);
+            // A bug in a check must not end the session: the document then
+            // gets no diagnostics for this version.
+            let Ok(validated) = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                validate_now(sources, &j.open, j.version)
+            })) else {
+                continue;
+            };
             if done
                 .send(Done {
                     uri: j.uri,
@@ -312,9 +318,17 @@ impl State<'_> {
 
     fn request(&mut self, r: Request) {
         let id = r.id.clone();
-        let answer = match self.answer(r) {
-            Ok(v) => Response::new_ok(id, v),
-            Err((code, message)) => Response::new_err(id, code as i32, message),
+        let method = r.method.clone();
+        // A bug in one answer is that request's error, not the session's end.
+        let answer = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.answer(r)));
+        let answer = match answer {
+            Ok(Ok(v)) => Response::new_ok(id, v),
+            Ok(Err((code, message))) => Response::new_err(id, code as i32, message),
+            Err(_) => Response::new_err(
+                id,
+                lsp_server::ErrorCode::InternalError as i32,
+                format!("planforge lsp failed to answer {method} (a bug: please report it)"),
+            ),
         };
         self.send(Message::Response(answer));
     }

@@ -38,55 +38,89 @@ pub(crate) struct Suppression {
 /// The key of a node definition's suppressions.
 pub(crate) const SUPPRESS_KEY: &str = "suppress";
 
+/// What can be done about one finding.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Fixes {
+    pub(crate) actions: Vec<Action>,
+    pub(crate) suppression: Option<Suppression>,
+}
+
 impl Doc {
-    /// The finding's fixes that can be carried out as edits, in the
-    /// finding's order.
-    pub(crate) fn actions(&self, finding: &Finding) -> Vec<Action> {
+    /// The fixes of each finding (in their order): those that can be
+    /// carried out as edits, and a suppression when the finding is about a
+    /// node the document has. The text is read once for all of them.
+    pub(crate) fn fixes(&self, findings: &[&Finding]) -> Vec<Fixes> {
         let Some(idx) = self.index() else {
-            return Vec::new();
+            return findings
+                .iter()
+                .map(|_| Fixes {
+                    actions: Vec::new(),
+                    suppression: None,
+                })
+                .collect();
         };
         let shape = Shape::of(&idx);
-        let mut fixes = finding.issue.fixes.clone();
-        if fixes.is_empty() {
-            fixes = input_fixes(&idx, &shape, finding);
-        }
-        fixes
-            .into_iter()
-            .enumerate()
-            .filter_map(|(i, fix)| {
-                let edits = edits_for(&idx, self.syntax, &shape, &fix.remedy)?;
-                Some(Action {
-                    fix,
-                    edits,
-                    preferred: i == 0,
-                })
+        findings
+            .iter()
+            .map(|f| Fixes {
+                actions: actions(&idx, self.syntax, &shape, f),
+                suppression: suppression(&idx, self.syntax, &shape, f),
             })
             .collect()
     }
 
-    /// A suppression of the finding's code on its node, when it is about a
-    /// node the document has.
-    pub(crate) fn suppression(&self, finding: &Finding) -> Option<Suppression> {
-        let idx = self.index()?;
-        let node = finding.issue.node_id.clone()?;
-        let shape = Shape::of(&idx);
-        let at = format!("/nodes/{}/definition", shape.node(&node)?.index);
-        let code = finding.issue.code.name;
-        let entry = format!(
-            "{{\"code\": {}, \"reason\": \"\"}}",
-            serde_json::to_string(code).expect("strings always serialise")
-        );
-        let list = format!("{at}/{SUPPRESS_KEY}");
-        let edit = match idx.items(&list) {
-            Some(_) => push_item(&idx, &list, &entry)?,
-            None => set_member(&idx, self.syntax, &at, SUPPRESS_KEY, &format!("[{entry}]"))?,
-        };
-        Some(Suppression {
-            node,
-            code,
-            edits: vec![edit],
-        })
+    /// The fixes of one finding.
+    #[cfg(test)]
+    pub(crate) fn fixes_of(&self, finding: &Finding) -> Fixes {
+        self.fixes(&[finding]).remove(0)
     }
+}
+
+/// The finding's fixes that can be carried out as edits, in the finding's
+/// order.
+fn actions(idx: &SpanIndex, syntax: Syntax, shape: &Shape, finding: &Finding) -> Vec<Action> {
+    let mut fixes = finding.issue.fixes.clone();
+    if fixes.is_empty() {
+        fixes = input_fixes(idx, shape, finding);
+    }
+    fixes
+        .into_iter()
+        .enumerate()
+        .filter_map(|(i, fix)| {
+            let edits = edits_for(idx, syntax, shape, &fix.remedy)?;
+            Some(Action {
+                fix,
+                edits,
+                preferred: i == 0,
+            })
+        })
+        .collect()
+}
+
+/// A suppression of the finding's code on its node.
+fn suppression(
+    idx: &SpanIndex,
+    syntax: Syntax,
+    shape: &Shape,
+    finding: &Finding,
+) -> Option<Suppression> {
+    let node = finding.issue.node_id.clone()?;
+    let at = format!("/nodes/{}/definition", shape.node(&node)?.index);
+    let code = finding.issue.code.name;
+    let entry = format!(
+        "{{\"code\": {}, \"reason\": \"\"}}",
+        serde_json::to_string(code).expect("strings always serialise")
+    );
+    let list = format!("{at}/{SUPPRESS_KEY}");
+    let edit = match idx.items(&list) {
+        Some(_) => push_item(idx, &list, &entry)?,
+        None => set_member(idx, syntax, &at, SUPPRESS_KEY, &format!("[{entry}]"))?,
+    };
+    Some(Suppression {
+        node,
+        code,
+        edits: vec![edit],
+    })
 }
 
 /// The edits a remedy makes, when it is an edit of the text.

@@ -183,27 +183,36 @@ fn fixes_are_edits_in_the_documents_syntax() {
         .iter()
         .find(|f| f.issue.code == "invalid_handle")
         .unwrap();
-    let a = &d.actions(handle)[0];
+    let a = &d.fixes_of(handle).actions[0];
     assert!(a.preferred);
     assert!(apply(JSON, &a.edits).contains(r#""handle": "always"}"#));
     let missing = fs
         .iter()
         .find(|f| f.issue.code == "missing_reference")
         .unwrap();
-    let a = &d.actions(missing)[0];
+    let a = &d.fixes_of(missing).actions[0];
     assert!(apply(JSON, &a.edits).contains(r#"{"$ref": {"node": "fetch", "select": "first"}}"#));
     // A field that is missing is added to its object.
     let rs = fs
         .iter()
         .find(|f| f.issue.code == "missing_replay_safe")
         .unwrap();
-    let fixed = apply(JSON, &d.actions(rs)[0].edits);
+    let fixed = apply(JSON, &d.fixes_of(rs).actions[0].edits);
     assert!(
         fixed.contains(r#""onIndeterminate": "halt", "replaySafe": true}}"#),
         "{fixed}"
     );
+    // The did-you-mean tool replaces the value.
+    let typo = JSON.replacen(r#""tool": "get""#, r#""tool": "gett""#, 1);
+    let t = Doc::new(typo.as_str(), Syntax::Json);
+    let f = findings(&t)
+        .into_iter()
+        .find(|f| f.issue.code == "unknown_tool")
+        .unwrap();
+    let a = &t.fixes_of(&f).actions[0];
+    assert_eq!(apply(&typo, &a.edits), JSON);
     // A suppression, then a second one into the same list.
-    let s = d.suppression(missing).unwrap();
+    let s = d.fixes_of(missing).suppression.unwrap();
     let once = apply(JSON, &s.edits);
     let v: serde_json::Value = serde_json::from_str(&once).unwrap();
     assert_eq!(
@@ -211,7 +220,7 @@ fn fixes_are_edits_in_the_documents_syntax() {
         serde_json::json!([{"code": "missing_reference", "reason": ""}])
     );
     let d2 = Doc::new(once.as_str(), Syntax::Json);
-    let again = d2.suppression(missing).unwrap();
+    let again = d2.fixes_of(missing).suppression.unwrap();
     let v: serde_json::Value = serde_json::from_str(&apply(&once, &again.edits)).unwrap();
     assert_eq!(
         v["nodes"][3]["definition"]["suppress"]
@@ -221,14 +230,14 @@ fn fixes_are_edits_in_the_documents_syntax() {
         2
     );
     // An edge finding has no node to suppress it on.
-    assert!(d.suppression(handle).is_none());
+    assert!(d.fixes_of(handle).suppression.is_none());
 
     // YAML: a block mapping gets a line at its indentation; a missing
     // `select` (an input error) gets its fix from the text.
     let y = Doc::new(YAML, Syntax::Yaml);
     let fs = findings(&y);
     assert_eq!(fs.len(), 1, "{fs:?}");
-    let acts = y.actions(&fs[0]);
+    let acts = y.fixes_of(&fs[0]).actions;
     assert_eq!(acts.len(), 3, "first, last, all: {acts:?}");
     let fixed = apply(YAML, &acts[0].edits);
     assert!(
@@ -241,17 +250,14 @@ fn fixes_are_edits_in_the_documents_syntax() {
         .iter()
         .find(|f| f.issue.code == "invalid_handle")
         .unwrap();
-    let fixed = apply(&fixed, &y.actions(handle)[0].edits);
+    let fixed = apply(&fixed, &y.fixes_of(handle).actions[0].edits);
     assert!(fixed.ends_with("    handle: \"always\"\n"), "{fixed}");
     let y = Doc::new(fixed.as_str(), Syntax::Yaml);
-    let s = y
-        .suppression(
-            &findings(&y)
-                .into_iter()
-                .find(|f| f.issue.node_id.is_some())
-                .unwrap_or_else(|| panic!("a node finding")),
-        )
-        .unwrap();
+    let node_finding = findings(&y)
+        .into_iter()
+        .find(|f| f.issue.node_id.is_some())
+        .expect("a node finding");
+    let s = y.fixes_of(&node_finding).suppression.unwrap();
     let once = apply(&fixed, &s.edits);
     let y2 = Doc::new(once.as_str(), Syntax::Yaml);
     assert!(y2.index().is_some(), "{once}");
