@@ -19,7 +19,9 @@ yet); a code action fixes the wrong handle; a missing `select` and a
 suppression as code actions; a document that is not valid JSON mid-typing
 gets a diagnostic at the syntax error and the server keeps answering; YAML
 documents get the same diagnostics, definitions and hovers; a 10,000-node
-document gets its diagnostics; shutdown and exit end the server with 0.
+document gets its diagnostics; shutdown and exit end the server with 0; and
+(with a second server, debounced by a second) a burst of five changes is
+validated once.
 It prints each step and exits 1 at the first surprise.
 """
 
@@ -155,8 +157,11 @@ class Session:
         self.client = LanguageClient("planforge-tests", "0")
         self.published = asyncio.Queue()
 
+        self.seen = []
+
         @self.client.feature(t.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
         def on_diagnostics(params):
+            self.seen.append(params.version)
             self.published.put_nowait(params)
 
         self.versions = {}
@@ -444,6 +449,24 @@ async def grouped(s, uri):
     check(rng(related[0].location.range) == rng(span(text, '"d"')), "each at its place", related[0])
 
 
+async def debounced(pf, root, env):
+    """Changes typed in a burst are validated once, after the document is still."""
+    s = Session()
+    seen = s.seen
+    await s.client.start_io(pf, "lsp", "--debounce-ms", "1000", cwd=str(root), env=env)
+    await s.client.initialize_async(t.InitializeParams(capabilities=t.ClientCapabilities()))
+    s.client.initialized(t.InitializedParams())
+    uri = (root / "docs" / "burst.json").as_uri()
+    await s.diagnostics(uri, s.open(uri, PLAN))
+    for i in range(5):
+        v = s.set_text(uri, PLAN.replace('"thanks"', f'"thanks {i}"'))
+    diags = await s.diagnostics(uri, v)
+    check(seen == [1, v] and len(diags) == 3, "a burst of changes is validated once (debounced)", seen)
+    await s.client.shutdown_async(None)
+    s.client.exit(None)
+    await s.client.stop()
+
+
 async def main(pf):
     root = Path(tempfile.mkdtemp(prefix="planforge-lsp-"))
     env = {k: v for k, v in os.environ.items() if not k.startswith("PLANFORGE_")}
@@ -487,6 +510,7 @@ async def main(pf):
     code = await asyncio.wait_for(s.client._server.wait(), TIMEOUT)
     check(code == 0, "shutdown and exit end the server with 0", code)
     await s.client.stop()
+    await debounced(pf, root, env)
     shutil.rmtree(root, ignore_errors=True)
     print("all passed", flush=True)
 
