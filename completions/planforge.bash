@@ -73,6 +73,9 @@ _planforge() {
             planforge,list)
                 cmd="planforge__subcmd__list"
                 ;;
+            planforge,lsp)
+                cmd="planforge__subcmd__lsp"
+                ;;
             planforge,mcp)
                 cmd="planforge__subcmd__mcp"
                 ;;
@@ -199,6 +202,9 @@ _planforge() {
             planforge__subcmd__help,list)
                 cmd="planforge__subcmd__help__subcmd__list"
                 ;;
+            planforge__subcmd__help,lsp)
+                cmd="planforge__subcmd__help__subcmd__lsp"
+                ;;
             planforge__subcmd__help,mcp)
                 cmd="planforge__subcmd__help__subcmd__mcp"
                 ;;
@@ -275,7 +281,7 @@ _planforge() {
 
     case "${cmd}" in
         planforge)
-            opts="-p -q -h -V --store --plan --actor --format --color --quiet --help --version init list use create remove author status show outline read add-node set-config set phase connect disconnect remove-node bounds edit undo validate freeze unfreeze upgrade submit clone diff raw ops export import graph templates instantiate orchestrate explain schema tool mcp repl completions help"
+            opts="-p -q -h -V --store --plan --actor --format --color --quiet --help --version init list use create remove author status show outline read add-node set-config set phase connect disconnect remove-node bounds edit undo validate freeze unfreeze upgrade submit clone diff raw ops export import graph templates instantiate orchestrate explain schema tool mcp lsp repl completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -997,7 +1003,7 @@ _planforge() {
             return 0
             ;;
         planforge__subcmd__help)
-            opts="init list use create remove author status show outline read add-node set-config set phase connect disconnect remove-node bounds edit undo validate freeze unfreeze upgrade submit clone diff raw ops export import graph templates instantiate orchestrate explain schema tool mcp repl completions help"
+            opts="init list use create remove author status show outline read add-node set-config set phase connect disconnect remove-node bounds edit undo validate freeze unfreeze upgrade submit clone diff raw ops export import graph templates instantiate orchestrate explain schema tool mcp lsp repl completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1263,6 +1269,20 @@ _planforge() {
             return 0
             ;;
         planforge__subcmd__help__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        planforge__subcmd__help__subcmd__lsp)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1735,6 +1755,52 @@ _planforge() {
                 return 0
             fi
             case "${prev}" in
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --plan)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -p)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --actor)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "text json yaml sarif github dot mermaid" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        planforge__subcmd__lsp)
+            opts="-p -q -h --registry --debounce-ms --store --plan --actor --format --color --quiet --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --registry)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --debounce-ms)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --store)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

@@ -69,6 +69,7 @@ set edit:completion:arg-completer[planforge] = {|@words|
             cand schema 'Print the JSON Schema of plan documents'
             cand tool 'Run one model-facing tool call'
             cand mcp 'Serve the model-facing tools over MCP (stdio)'
+            cand lsp 'Serve plan documents to an editor over the Language Server Protocol (stdio)'
             cand repl 'Interactive shell: every line is a planforge command'
             cand completions 'Print a shell completion script'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -646,6 +647,20 @@ set edit:completion:arg-completer[planforge] = {|@words|
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
+        &'planforge;lsp'= {
+            cand --registry 'The registry to check against [default: the store''s]'
+            cand --debounce-ms 'Validate a changed document once it has been still this many milliseconds'
+            cand --store 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]'
+            cand -p 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]'
+            cand --plan 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]'
+            cand --actor 'Who is acting [env: PLANFORGE_ACTOR, else $USER]'
+            cand --format 'Output format (commands that print documents or diagrams add yaml, sarif, github, dot or mermaid)'
+            cand --color 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)'
+            cand -q 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
+            cand --quiet 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
         &'planforge;repl'= {
             cand --store 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]'
             cand -p 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]'
@@ -711,6 +726,7 @@ set edit:completion:arg-completer[planforge] = {|@words|
             cand schema 'Print the JSON Schema of plan documents'
             cand tool 'Run one model-facing tool call'
             cand mcp 'Serve the model-facing tools over MCP (stdio)'
+            cand lsp 'Serve plan documents to an editor over the Language Server Protocol (stdio)'
             cand repl 'Interactive shell: every line is a planforge command'
             cand completions 'Print a shell completion script'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -792,6 +808,8 @@ set edit:completion:arg-completer[planforge] = {|@words|
         &'planforge;help;tool'= {
         }
         &'planforge;help;mcp'= {
+        }
+        &'planforge;help;lsp'= {
         }
         &'planforge;help;repl'= {
         }

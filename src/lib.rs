@@ -3,6 +3,7 @@
 pub mod check;
 pub mod cli;
 pub mod forge;
+pub(crate) mod lsp;
 pub(crate) mod mcp;
 pub mod model;
 pub mod registry;

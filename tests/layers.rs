@@ -1,11 +1,12 @@
 //! The layer order (docs/architecture.md), enforced by reading the sources:
 //!
 //! ```text
-//! model ← wire ← {store, check, registry} ← forge ← render ← mcp ← cli
+//! model ← wire ← {store, check, registry} ← forge ← render ← {mcp, lsp} ← cli
 //! ```
 //!
 //! A module may use the modules below it and never one beside or above it;
-//! `render` sees only `forge` and `model`. Files also never import each
+//! `render` sees only `forge` and `model`, and `lsp` only those and
+//! `render`. Files also never import each
 //! other in a cycle. What counts as an import: every `crate::…` and
 //! `super::…` path in a file's code (in `use` lines and inline), outside
 //! comments and outside test code (`#[cfg(test)]` modules and files, which
@@ -28,6 +29,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("forge", 3),
     ("render", 4),
     ("mcp", 5),
+    ("lsp", 5),
     ("cli", 6),
 ];
 
@@ -38,6 +40,10 @@ fn allowed(from: &str, to: &str) -> bool {
     }
     if from == "render" {
         return matches!(to, "forge" | "model");
+    }
+    // The editor adapter sees what renderers see, and the renderers.
+    if from == "lsp" {
+        return matches!(to, "forge" | "render" | "model");
     }
     match (rank(from), rank(to)) {
         (Some(a), Some(b)) => b < a,
@@ -437,7 +443,7 @@ fn the_sources_follow_the_layer_order_without_cycles() {
     let f = analyse(&sources);
     assert!(
         f.against_order.is_empty(),
-        "imports against the layer order (model ← wire ← {{store, check, registry}} ← forge ← render ← mcp ← cli; render sees only forge and model):\n{}",
+        "imports against the layer order (model ← wire ← {{store, check, registry}} ← forge ← render ← {{mcp, lsp}} ← cli; render sees only forge and model, lsp only forge, render and model):\n{}",
         f.against_order.join("\n")
     );
     assert!(

@@ -283,7 +283,7 @@ pub fn main() -> std::process::ExitCode {
     };
     let one_shot = !matches!(
         cli.command,
-        commands::Command::Repl(_) | commands::Command::Mcp(_)
+        commands::Command::Repl(_) | commands::Command::Mcp(_) | commands::Command::Lsp(_)
     );
     let mut session = Session::new(cli.global.clone());
     session.one_shot = one_shot;

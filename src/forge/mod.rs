@@ -3,6 +3,7 @@
 
 pub(crate) mod echo;
 pub(crate) mod edit;
+pub(crate) mod editor;
 pub(crate) mod explain;
 pub(crate) mod lifecycle;
 pub(crate) mod node_edit;

@@ -23,6 +23,7 @@ pub(crate) mod import;
 pub(crate) mod init;
 pub(crate) mod instantiate;
 pub(crate) mod list;
+pub(crate) mod lsp;
 pub(crate) mod mcp;
 pub(crate) mod ops;
 pub(crate) mod orchestrate;
@@ -89,6 +90,7 @@ pub(crate) enum Command {
     Schema(schema::SchemaArgs),
     Tool(tool::ToolArgs),
     Mcp(mcp::McpArgs),
+    Lsp(lsp::LspArgs),
     Repl(repl::ReplArgs),
     Completions(completions::CompletionsArgs),
 }
@@ -136,6 +138,7 @@ impl Command {
             Command::Schema(_) => "schema",
             Command::Tool(_) => "tool",
             Command::Mcp(_) => "mcp",
+            Command::Lsp(_) => "lsp",
             Command::Repl(_) => "repl",
             Command::Completions(_) => "completions",
         }
@@ -222,6 +225,7 @@ pub(crate) fn dispatch(s: &mut Session, command: Command) -> Result<Reply> {
         Command::Schema(a) => schema::run(s, a),
         Command::Tool(a) => tool::run(s, a),
         Command::Mcp(a) => mcp::run(s, a),
+        Command::Lsp(a) => lsp::run(s, a),
         Command::Repl(a) => repl::run(s, a),
         Command::Completions(a) => completions::run(s, a),
     }

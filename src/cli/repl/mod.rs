@@ -143,7 +143,7 @@ impl Repl {
         let global = self.merged(cli.global);
         match cli.command {
             Command::Use(a) => self.use_plan(global, &a.id),
-            Command::Repl(_) | Command::Mcp(_) => {
+            Command::Repl(_) | Command::Mcp(_) | Command::Lsp(_) => {
                 let name = cli.command.name();
                 self.fail(
                     global,

@@ -63,6 +63,16 @@ impl<'t> SpanIndex<'t> {
         (depth == total).then_some(tree.span)
     }
 
+    pub(super) fn root(&self) -> &Tree {
+        &self.root
+    }
+
+    /// The tree of the value at `pointer`, if it exists.
+    pub(super) fn tree_at(&self, pointer: &str) -> Option<&Tree> {
+        let (tree, depth, total) = self.walk(pointer)?;
+        (depth == total).then_some(tree)
+    }
+
     /// The value at `pointer`, or at its longest existing prefix.
     pub(crate) fn locate(&self, pointer: &str) -> Option<Located> {
         let (tree, depth, total) = self.walk(pointer)?;
@@ -146,6 +156,11 @@ pub(crate) fn tokens(pointer: &str) -> Option<Vec<String>> {
             .map(|t| t.replace("~1", "/").replace("~0", "~"))
             .collect(),
     )
+}
+
+/// A pointer token escaped (`~` as `~0`, `/` as `~1`).
+pub(crate) fn escape_token(tok: &str) -> String {
+    tok.replace('~', "~0").replace('/', "~1")
 }
 
 /// The first `depth` tokens of a pointer, still escaped.

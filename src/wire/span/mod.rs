@@ -11,13 +11,15 @@
 //! Building an index is O(size of the text); a lookup is O(depth × the
 //! width of the objects on the way).
 
+mod cursor;
 mod index;
 mod json;
 mod lines;
 mod tree;
 mod yaml;
 
-pub(crate) use index::{Located, SpanIndex, locate};
+pub(crate) use cursor::RefSpan;
+pub(crate) use index::{Located, SpanIndex, escape_token, locate, tokens};
 pub(crate) use lines::{Position, offset};
 pub(crate) use tree::Span;
 

@@ -198,3 +198,39 @@ fn unreadable_text_has_no_index() {
     let deep = "[".repeat(1000) + &"]".repeat(1000);
     assert!(SpanIndex::new(&deep, Syntax::Json).is_none());
 }
+
+#[test]
+fn a_cursor_names_the_innermost_key_or_value() {
+    let text = r#"{"nodes": [{"id": "a", "definition": {"x": {"$ref": {"node": "b\u00e9"}}}}]}"#;
+    let idx = SpanIndex::new(text, Syntax::Json).unwrap();
+    let on = |needle: &str, plus: usize| idx.cursor(text.find(needle).unwrap() + plus).unwrap();
+    let c = on(r#""a""#, 1);
+    assert_eq!(
+        (c.pointer.as_str(), c.on_key, c.scalar),
+        ("/nodes/0/id", false, true)
+    );
+    let c = on(r#""definition""#, 2);
+    assert_eq!(
+        (c.pointer.as_str(), c.on_key),
+        ("/nodes/0/definition", true)
+    );
+    let c = on(r#""b\u00e9""#, 1);
+    assert_eq!(c.pointer, "/nodes/0/definition/x/$ref/node");
+    assert_eq!(idx.scalar_text(c.span).as_deref(), Some("bé"));
+    assert_eq!(on("[", 0).pointer, "/nodes", "on the list itself");
+    assert!(idx.cursor(text.len() + 5).is_none());
+    let refs = idx.refs_under("/nodes/0/definition");
+    assert_eq!(refs.len(), 1);
+    assert_eq!(refs[0].pointer, "/nodes/0/definition/x");
+    assert_eq!(refs[0].node.as_ref().map(|n| n.0.as_str()), Some("bé"));
+    assert_eq!(idx.items("/nodes").map(|v| v.len()), Some(1));
+    assert_eq!(idx.members("/nodes/0").unwrap()[1].0, "definition");
+    assert!(idx.members("/nodes").is_none());
+
+    let y = "nodes:\n  - id: 'a b'\n    definition: {x: {$ref: {node: \"c\"}}}\n";
+    let idx = SpanIndex::new(y, Syntax::Yaml).unwrap();
+    assert_eq!(idx.string_at("/nodes/0/id").as_deref(), Some("a b"));
+    let c = idx.cursor(y.find("\"c\"").unwrap() + 1).unwrap();
+    assert_eq!(c.pointer, "/nodes/0/definition/x/$ref/node");
+    assert_eq!(idx.refs_under("").len(), 1);
+}

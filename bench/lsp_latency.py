@@ -1,0 +1,148 @@
+#!/usr/bin/env python3
+"""How fast `planforge lsp` answers on a large plan document.
+
+    .venv/bin/python bench/lsp_latency.py [--nodes 10000] [--edits 10] [--debounce-ms 200]
+
+Builds the release binary and `gen_plan` (unless PLANFORGE_BIN names a
+binary), generates a realistic plan of N nodes (`examples/gen_plan.rs`) into
+a temp store made by `planforge init`, starts `planforge lsp` there with a
+real LSP client (pygls, pinned in `.venv` like the tests' client), and
+measures, as an editor sees it:
+
+- open → diagnostics published;
+- each edit (a call's tool renamed to a missing one and back, as an
+  incremental change) → its diagnostics published, with the debounce in it
+  and without;
+- hover, go to definition, completion and document symbols on the document.
+
+It prints a Markdown table of medians and maxima. Nothing here is a test:
+figures depend on the machine (docs/performance.md records them).
+"""
+
+import argparse
+import asyncio
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from lsprotocol import types as t
+from pygls.lsp.client import LanguageClient
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def position(text, offset):
+    before = text[:offset]
+    line = before.count("\n")
+    start = before.rfind("\n") + 1
+    return t.Position(line=line, character=len(before[start:].encode("utf-16-le")) // 2)
+
+
+def build():
+    pf = os.environ.get("PLANFORGE_BIN")
+    gen = ROOT / "target/release/examples/gen_plan"
+    if pf and gen.exists():
+        return pf, str(gen)
+    print("building release binaries…", file=sys.stderr)
+    subprocess.run(["cargo", "build", "--release", "-q", "--bin", "planforge", "--example", "gen_plan"],
+                   cwd=ROOT, check=True)
+    return pf or str(ROOT / "target/release/planforge"), str(gen)
+
+
+async def run(args):
+    pf, gen = build()
+    root = Path(tempfile.mkdtemp(prefix="planforge-lsp-bench-"))
+    try:
+        env = {k: v for k, v in os.environ.items() if not k.startswith("PLANFORGE_")}
+        env.update(NO_COLOR="1", PLANFORGE_ACTOR="bench")
+        subprocess.run([pf, "init"], cwd=root, env=env, check=True, capture_output=True)
+        text = subprocess.run([gen, "--nodes", str(args.nodes), "--phases", str(max(8, args.nodes // 25)),
+                               "--seed", "1"], check=True, capture_output=True, text=True).stdout
+        doc = root / "plan.json"
+        doc.write_text(text)
+        uri = doc.as_uri()
+        client = LanguageClient("planforge-bench", "0")
+        published = asyncio.Queue()
+
+        @client.feature(t.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+        def on_diagnostics(params):
+            published.put_nowait((time.perf_counter(), params))
+
+        async def wait(version):
+            while True:
+                at, p = await asyncio.wait_for(published.get(), 120)
+                if p.uri == uri and p.version == version:
+                    return at, p.diagnostics
+
+        await client.start_io(pf, "lsp", "--debounce-ms", str(args.debounce_ms), cwd=str(root), env=env)
+        await client.initialize_async(t.InitializeParams(capabilities=t.ClientCapabilities()))
+        client.initialized(t.InitializedParams())
+        sent = time.perf_counter()
+        client.text_document_did_open(t.DidOpenTextDocumentParams(
+            text_document=t.TextDocumentItem(uri=uri, language_id="json", version=1, text=text)))
+        at, diags = await wait(1)
+        rows = [("open → diagnostics", [at - sent], len(diags))]
+        tool = text.index('"tool": "') + len('"tool": "')
+        name_end = text.index('"', tool)
+        original = text[tool:name_end]
+        start, end = position(text, tool), position(text, name_end)
+        lat = []
+        version = 1
+        count = 0
+        for i in range(args.edits):
+            version += 1
+            new = original + "_missing" if i % 2 == 0 else original
+            old_len = len(original) + (0 if i % 2 == 0 else len("_missing"))
+            rng = t.Range(start=start, end=t.Position(line=start.line, character=start.character + old_len))
+            sent = time.perf_counter()
+            client.text_document_did_change(t.DidChangeTextDocumentParams(
+                text_document=t.VersionedTextDocumentIdentifier(uri=uri, version=version),
+                content_changes=[t.TextDocumentContentChangePartial(range=rng, text=new)]))
+            at, diags = await wait(version)
+            lat.append(at - sent)
+            count = len(diags)
+        rows.append(("edit → diagnostics (with the debounce)", lat, count))
+        rows.append((f"edit → diagnostics, less the {args.debounce_ms} ms debounce",
+                     [x - args.debounce_ms / 1000 for x in lat], count))
+        ref = text.index('{"$ref": {"node": "') + len('{"$ref": {"node": "') + 1
+        at_ref = dict(text_document=t.TextDocumentIdentifier(uri=uri), position=position(text, ref))
+
+        async def timed(label, call, n=5):
+            xs = []
+            for _ in range(n):
+                s = time.perf_counter()
+                await call()
+                xs.append(time.perf_counter() - s)
+            rows.append((label, xs, None))
+
+        await timed("hover on a node id", lambda: client.text_document_hover_async(t.HoverParams(**at_ref)))
+        await timed("go to definition", lambda: client.text_document_definition_async(t.DefinitionParams(**at_ref)))
+        await timed("completion in a $ref's node", lambda: client.text_document_completion_async(
+            t.CompletionParams(**at_ref)))
+        await timed("document symbols", lambda: client.text_document_document_symbol_async(
+            t.DocumentSymbolParams(text_document=t.TextDocumentIdentifier(uri=uri))))
+        await client.shutdown_async(None)
+        client.exit(None)
+        await client.stop()
+        print(f"\n`planforge lsp` on a {args.nodes:,}-node document ({len(text) / 1e6:.1f} MB), "
+              f"debounce {args.debounce_ms} ms\n")
+        print("| step | median | max | diagnostics |")
+        print("|---|---|---|---|")
+        for label, xs, n in rows:
+            print(f"| {label} | {statistics.median(xs) * 1000:.0f} ms | {max(xs) * 1000:.0f} ms | "
+                  f"{'' if n is None else n} |")
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    p = argparse.ArgumentParser()
+    p.add_argument("--nodes", type=int, default=10_000)
+    p.add_argument("--edits", type=int, default=10)
+    p.add_argument("--debounce-ms", type=int, default=200)
+    asyncio.run(run(p.parse_args()))

@@ -1,0 +1,220 @@
+//! What may be typed at the cursor: node ids in a reference's `node` (the
+//! nodes upstream of the reader first) and in an edge's `from` and `to`,
+//! the fields the referenced node declares in a reference's `path`, the
+//! handles the source's kind has in an edge's `handle`, the registry's tools
+//! in a call's `tool`, and the document's phases in a node's `phase`.
+//!
+//! Mid-typing a document is often not well-formed (`"node": "fe` with no
+//! closing quote, `"node": ` with no value yet): the text is then read
+//! with a closing quote, or an empty string, put at the cursor.
+
+use super::navigate::{Place, place};
+use super::shape::{Shape, declared};
+use super::{Doc, Span, Syntax};
+use crate::model::registry::Registry;
+use crate::wire::span::SpanIndex;
+
+/// One thing that may be typed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Candidate {
+    pub(crate) label: String,
+    /// What it is (a node's kind and phase, a tool's summary).
+    pub(crate) detail: Option<String>,
+    /// Lower ranks come first (0: upstream of the reader).
+    pub(crate) rank: u8,
+    /// The text that replaces [`Completion::span`]: the value as the
+    /// document writes it (quoted in JSON).
+    pub(crate) insert: String,
+}
+
+/// The candidates at a cursor and the span they replace.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Completion {
+    pub(crate) span: Span,
+    pub(crate) items: Vec<Candidate>,
+}
+
+/// A text the cursor's place was read from, and whether text was put in.
+struct Read<'t> {
+    idx: SpanIndex<'t>,
+    repaired: bool,
+}
+
+impl Doc {
+    /// What may be typed at `offset`; `None` when the cursor is at no place
+    /// that takes a name.
+    pub(crate) fn complete(
+        &self,
+        offset: usize,
+        registry: Option<&Registry>,
+    ) -> Option<Completion> {
+        if offset > self.text.len() || !self.text.is_char_boundary(offset) {
+            return None;
+        }
+        let first = self.index();
+        // Read again with a closing quote or an empty string at the cursor.
+        let owned: Option<String> = match first {
+            Some(_) => None,
+            None => Some(["\"", "\"\""].into_iter().find_map(|ins| {
+                let mut t = self.text.to_string();
+                t.insert_str(offset, ins);
+                SpanIndex::new(&t, self.syntax).is_some().then_some(t)
+            })?),
+        };
+        let read = match (first, &owned) {
+            (Some(idx), _) => Read {
+                idx,
+                repaired: false,
+            },
+            (None, Some(t)) => Read {
+                idx: SpanIndex::new(t, self.syntax)?,
+                repaired: true,
+            },
+            (None, None) => return None,
+        };
+        let c = read.idx.cursor(offset)?;
+        if c.on_key || !c.scalar {
+            return None;
+        }
+        let mut span = c.span;
+        if read.repaired {
+            span.end = span.end.min(offset);
+        }
+        let what = place(&c.pointer)?;
+        let shape = Shape::of(&read.idx);
+        let like = &self.text[span.start..span.end];
+        let items = candidates(&read.idx, &shape, &c.pointer, what, registry);
+        let syntax = self.syntax;
+        Some(Completion {
+            span,
+            items: items
+                .into_iter()
+                .map(|(label, detail, rank)| Candidate {
+                    insert: super::quoted(&label, syntax, quote_of(like, syntax)),
+                    label,
+                    detail,
+                    rank,
+                })
+                .collect(),
+        })
+    }
+}
+
+/// How the value being replaced is quoted (`""` for JSON, whatever it is).
+fn quote_of(like: &str, syntax: Syntax) -> &str {
+    match syntax {
+        Syntax::Json => "\"",
+        Syntax::Yaml => like,
+    }
+}
+
+type Raw = (String, Option<String>, u8);
+
+fn candidates(
+    idx: &SpanIndex,
+    shape: &Shape,
+    pointer: &str,
+    what: Place,
+    registry: Option<&Registry>,
+) -> Vec<Raw> {
+    let node_detail = |n: &super::shape::NodeAt| {
+        let kind = n.kind.map_or("node", |k| k.as_str());
+        Some(match &n.phase {
+            Some(p) => format!("{kind} node, phase {p}"),
+            None => format!("{kind} node"),
+        })
+    };
+    let holder: Option<usize> = crate::wire::span::tokens(pointer)
+        .and_then(|t| (t.first()? == "nodes").then(|| t.get(1)?.parse().ok())?);
+    match what {
+        Place::RefNode => {
+            let reader = holder.and_then(|i| shape.nodes.get(i));
+            let reader_id = reader.and_then(|n| n.id.clone());
+            let up = reader_id
+                .as_deref()
+                .map(|id| shape.upstream(id))
+                .unwrap_or_default();
+            let mut out: Vec<Raw> = up
+                .iter()
+                .filter_map(|id| shape.node(id))
+                .filter_map(|n| Some((n.id.clone()?, node_detail(n), 0)))
+                .collect();
+            for n in &shape.nodes {
+                let Some(id) = &n.id else { continue };
+                if Some(id) == reader_id.as_ref() || out.iter().any(|(l, _, _)| l == id) {
+                    continue;
+                }
+                out.push((id.clone(), node_detail(n), 1));
+            }
+            out
+        }
+        Place::EdgeEnd => {
+            let mut out: Vec<Raw> = Vec::new();
+            for n in &shape.nodes {
+                let Some(id) = &n.id else { continue };
+                if !out.iter().any(|(l, _, _)| l == id) {
+                    out.push((id.clone(), node_detail(n), 0));
+                }
+            }
+            out
+        }
+        Place::RefPath => {
+            let parent = pointer.rsplit_once('/').map_or("", |(p, _)| p);
+            idx.string_at(&format!("{parent}/node"))
+                .and_then(|id| shape.node(&id))
+                .map(|n| declared(idx, n))
+                .unwrap_or_default()
+                .into_iter()
+                .map(|f| (f, Some("declared field".to_string()), 0))
+                .collect()
+        }
+        Place::Handle => handles(idx, shape, pointer),
+        Place::Tool => registry
+            .map(|r| {
+                r.tools
+                    .iter()
+                    .map(|(name, t)| (name.clone(), t.summary.clone(), 0))
+                    .collect()
+            })
+            .unwrap_or_default(),
+        Place::Phase => {
+            let mut out: Vec<Raw> = Vec::new();
+            for p in shape.nodes.iter().filter_map(|n| n.phase.as_ref()) {
+                if !out.iter().any(|(l, _, _)| l == p) {
+                    out.push((p.clone(), Some("phase".into()), 0));
+                }
+            }
+            out
+        }
+        Place::NodeId => Vec::new(),
+    }
+}
+
+/// The handles an edge's source may leave on (a select's cases by name).
+fn handles(idx: &SpanIndex, shape: &Shape, pointer: &str) -> Vec<Raw> {
+    let edge = pointer.rsplit_once('/').map_or("", |(p, _)| p);
+    let Some(from) = idx
+        .string_at(&format!("{edge}/from"))
+        .and_then(|id| shape.node(&id))
+    else {
+        return Vec::new();
+    };
+    let Some(kind) = from.kind else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for h in kind.allowed_handles() {
+        if h.contains('<') {
+            let cases = format!("/nodes/{}/definition/cases", from.index);
+            let n = idx.items(&cases).map_or(0, |v| v.len());
+            for i in 0..n {
+                if let Some(c) = idx.string_at(&format!("{cases}/{i}")) {
+                    out.push((format!("case_{c}"), Some(format!("case `{c}`")), 0));
+                }
+            }
+        } else {
+            out.push((h.to_string(), Some(format!("{} handle", kind.as_str())), 0));
+        }
+    }
+    out
+}

@@ -1,0 +1,121 @@
+//! What a name under the cursor is, where it is defined and where it is
+//! used: go to definition, find references.
+
+use super::shape::Shape;
+use super::{Doc, Span};
+use crate::wire::span::{SpanIndex, tokens};
+
+/// A name a document uses.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Name {
+    /// A node id: a node's `id`, a reference's `node`, an edge's `from` or
+    /// `to`.
+    Node(String),
+    /// A call's `tool`.
+    Tool(String),
+    /// A node's `phase`.
+    Phase(String),
+}
+
+/// A name and the span of the value that spells it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Under {
+    pub(crate) name: Name,
+    pub(crate) span: Span,
+}
+
+/// What kind of place a pointer names, for a string there.
+pub(crate) fn place(pointer: &str) -> Option<Place> {
+    let t = tokens(pointer)?;
+    let t: Vec<&str> = t.iter().map(String::as_str).collect();
+    match t.as_slice() {
+        ["nodes", _, "id"] => Some(Place::NodeId),
+        ["nodes", _, "phase"] => Some(Place::Phase),
+        ["nodes", _, "definition", "tool"] => Some(Place::Tool),
+        ["edges", _, "from" | "to"] => Some(Place::EdgeEnd),
+        ["edges", _, "handle"] => Some(Place::Handle),
+        ["nodes", _, "definition", .., "$ref", "node"] => Some(Place::RefNode),
+        ["nodes", _, "definition", .., "$ref", "path"] => Some(Place::RefPath),
+        _ => None,
+    }
+}
+
+/// The places where names are written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Place {
+    NodeId,
+    Phase,
+    Tool,
+    EdgeEnd,
+    Handle,
+    RefNode,
+    RefPath,
+}
+
+/// The name under `offset`, if the cursor is on one.
+pub(crate) fn under(idx: &SpanIndex, offset: usize) -> Option<Under> {
+    let c = idx.cursor(offset)?;
+    if c.on_key || !c.scalar {
+        return None;
+    }
+    let value = idx.scalar_text(c.span)?;
+    let name = match place(&c.pointer)? {
+        Place::NodeId | Place::EdgeEnd | Place::RefNode => Name::Node(value),
+        Place::Tool => Name::Tool(value),
+        Place::Phase => Name::Phase(value),
+        Place::Handle | Place::RefPath => return None,
+    };
+    Some(Under { name, span: c.span })
+}
+
+impl Doc {
+    /// Where the node named under `offset` is defined: the span of its
+    /// `id` value (the last node with that id, the one the fold keeps).
+    pub(crate) fn definition(&self, offset: usize) -> Option<Span> {
+        let idx = self.index()?;
+        let Name::Node(id) = under(&idx, offset)?.name else {
+            return None;
+        };
+        Shape::of(&idx).node(&id)?.id_span
+    }
+
+    /// Every place that names the node under `offset`: its `id` (when
+    /// `declaration`), every reference's `node`, every edge's `from` and
+    /// `to`, in text order.
+    pub(crate) fn references(&self, offset: usize, declaration: bool) -> Vec<Span> {
+        let Some(idx) = self.index() else {
+            return Vec::new();
+        };
+        let Some(Name::Node(id)) = under(&idx, offset).map(|u| u.name) else {
+            return Vec::new();
+        };
+        let shape = Shape::of(&idx);
+        let mut out: Vec<Span> = Vec::new();
+        if declaration {
+            out.extend(
+                shape
+                    .nodes
+                    .iter()
+                    .filter(|n| n.id.as_deref() == Some(id.as_str()))
+                    .filter_map(|n| n.id_span),
+            );
+        }
+        out.extend(
+            shape
+                .refs
+                .iter()
+                .filter_map(|r| r.at.node.as_ref())
+                .filter(|(n, _)| *n == id)
+                .map(|(_, s)| *s),
+        );
+        for e in &shape.edges {
+            for (n, s) in [&e.from, &e.to].into_iter().flatten() {
+                if *n == id {
+                    out.push(*s);
+                }
+            }
+        }
+        out.sort_by_key(|s| s.start);
+        out
+    }
+}

@@ -1,0 +1,73 @@
+//! The document's outline as symbols: its phases in the order they first
+//! appear, each with its node ids, then the unphased nodes — what
+//! `planforge outline` shows of a stored plan.
+
+use super::shape::Shape;
+use super::{Doc, Span};
+
+/// What a symbol stands for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum SymbolKind {
+    Phase,
+    Node,
+}
+
+/// One entry of the outline.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Symbol {
+    pub(crate) name: String,
+    /// A node's kind.
+    pub(crate) detail: Option<String>,
+    pub(crate) kind: SymbolKind,
+    /// All of it (a phase: from its first node to its last).
+    pub(crate) span: Span,
+    /// What to select when it is picked: a node's id.
+    pub(crate) select: Span,
+    pub(crate) children: Vec<Symbol>,
+}
+
+impl Doc {
+    /// The outline; empty when the text is not well-formed.
+    pub(crate) fn symbols(&self) -> Vec<Symbol> {
+        let Some(idx) = self.index() else {
+            return Vec::new();
+        };
+        let shape = Shape::of(&idx);
+        let mut phases: Vec<Symbol> = Vec::new();
+        let mut unphased: Vec<Symbol> = Vec::new();
+        for n in &shape.nodes {
+            let Some(id) = &n.id else { continue };
+            let sym = Symbol {
+                name: id.clone(),
+                detail: n.kind.map(|k| k.as_str().to_string()),
+                kind: SymbolKind::Node,
+                span: n.span,
+                select: n.id_span.unwrap_or(n.span),
+                children: Vec::new(),
+            };
+            let Some(phase) = &n.phase else {
+                unphased.push(sym);
+                continue;
+            };
+            match phases.iter_mut().find(|p| &p.name == phase) {
+                Some(p) => {
+                    p.span.end = p.span.end.max(n.span.end);
+                    p.children.push(sym);
+                }
+                None => phases.push(Symbol {
+                    name: phase.clone(),
+                    detail: Some("phase".into()),
+                    kind: SymbolKind::Phase,
+                    span: n.span,
+                    select: sym.select,
+                    children: vec![sym],
+                }),
+            }
+        }
+        for p in &mut phases {
+            p.detail = Some(format!("phase, {} node(s)", p.children.len()));
+        }
+        phases.extend(unphased);
+        phases
+    }
+}

@@ -1,0 +1,302 @@
+//! Tests of the editor queries, on JSON and YAML documents.
+
+use super::{Doc, Syntax};
+use crate::forge::validate::{Finding, Options, check_input};
+use crate::model::registry::Registry;
+
+const JSON: &str = r#"{
+  "formatVersion": 1,
+  "nodes": [
+    {"id": "start", "kind": "entry", "definition": {"input": [{"path": "q", "type": "string"}]}},
+    {"id": "pick", "kind": "select", "definition": {"cases": ["bug", "idea"]}},
+    {"id": "fetch", "kind": "call", "phase": "gather", "definition": {
+      "tool": "get", "args": {"q": {"$ref": {"node": "start", "select": "first", "path": "q"}}},
+      "output": [{"path": "body", "type": "string"}], "onMissingValue": "fail",
+      "authority": [], "replaySafe": true, "onIndeterminate": "halt"}},
+    {"id": "post", "kind": "call", "phase": "act", "definition": {
+      "tool": "get", "args": {"q": {"$ref": {"node": "fetchh", "select": "first"}}},
+      "output": [], "onMissingValue": "fail", "authority": [], "onIndeterminate": "halt"}}
+  ],
+  "edges": [
+    {"id": "e1", "from": "start", "to": "pick"},
+    {"id": "e2", "from": "pick", "to": "fetch", "handle": "case_bug"},
+    {"id": "e3", "from": "fetch", "to": "post", "handle": "alwayz"}
+  ]
+}"#;
+
+const YAML: &str = "formatVersion: 1
+nodes:
+  - id: start
+    kind: entry
+    definition:
+      input: [{path: q, type: string}]
+  - id: fetch
+    kind: call
+    phase: gather
+    definition:
+      tool: get
+      args:
+        q:
+          $ref:
+            node: start
+            path: q
+      output: []
+      onMissingValue: fail
+      authority: []
+      replaySafe: true
+      onIndeterminate: halt
+edges:
+  - id: e1
+    from: start
+    to: fetch
+    handle: alwayz
+";
+
+fn registry() -> Registry {
+    Registry::parse(
+        "tools:\n  get: {returns: text}\n  put: {returns: text}\n",
+        Syntax::Yaml,
+        "test",
+    )
+    .unwrap()
+}
+
+fn at(text: &str, needle: &str, plus: usize) -> usize {
+    text.find(needle).unwrap_or_else(|| panic!("{needle}")) + plus
+}
+
+fn findings(doc: &Doc) -> Vec<Finding> {
+    check_input(
+        "t",
+        doc.text.to_string(),
+        doc.syntax,
+        Some(&registry()),
+        &Options::default(),
+    )
+    .findings
+}
+
+fn apply(text: &str, edits: &[super::edits::Edit]) -> String {
+    let mut out = text.to_string();
+    let mut edits = edits.to_vec();
+    edits.sort_by_key(|e| std::cmp::Reverse(e.span.start));
+    for e in edits {
+        out.replace_range(e.span.start..e.span.end, &e.text);
+    }
+    out
+}
+
+fn text_of(doc: &Doc, s: super::Span) -> &str {
+    &doc.text[s.start..s.end]
+}
+
+#[test]
+fn definitions_and_references_of_node_ids() {
+    let d = Doc::new(JSON, Syntax::Json);
+    let def = d.definition(at(JSON, r#""node": "start""#, 10)).unwrap();
+    assert_eq!(def.start, at(JSON, r#""start""#, 0));
+    let from = d.definition(at(JSON, r#""from": "fetch""#, 10)).unwrap();
+    assert_eq!(text_of(&d, from), "\"fetch\"");
+    assert_eq!(from.start, at(JSON, r#""id": "fetch""#, 6));
+    // A name that is no node id: nothing.
+    assert_eq!(d.definition(at(JSON, r#""tool": "get""#, 10)), None);
+    let refs = d.references(at(JSON, r#""id": "start""#, 8), true);
+    assert_eq!(refs.len(), 3, "{refs:?}");
+    assert_eq!(
+        d.references(at(JSON, r#""id": "start""#, 8), false).len(),
+        2
+    );
+
+    let y = Doc::new(YAML, Syntax::Yaml);
+    let def = y.definition(at(YAML, "node: start", 7)).unwrap();
+    assert_eq!(
+        (text_of(&y, def), def.start),
+        ("start", at(YAML, "id: start", 4))
+    );
+}
+
+#[test]
+fn completion_offers_upstream_nodes_first_and_what_each_place_takes() {
+    let d = Doc::new(JSON, Syntax::Json);
+    let c = d.complete(at(JSON, r#""fetchh""#, 1), None).unwrap();
+    let labels: Vec<(&str, u8)> = c.items.iter().map(|i| (i.label.as_str(), i.rank)).collect();
+    assert_eq!(labels, [("fetch", 0), ("pick", 0), ("start", 0)]);
+    assert_eq!(text_of(&d, c.span), "\"fetchh\"");
+    assert_eq!(c.items[0].insert, "\"fetch\"");
+    let handle = d.complete(at(JSON, r#""case_bug""#, 1), None).unwrap();
+    let labels: Vec<&str> = handle.items.iter().map(|i| i.label.as_str()).collect();
+    assert_eq!(labels, ["case_bug", "case_idea", "default", "error"]);
+    let tool = d
+        .complete(at(JSON, r#""tool": "get""#, 9), Some(&registry()))
+        .unwrap();
+    assert_eq!(tool.items.len(), 2);
+    let path = d.complete(at(JSON, r#""path": "q"}}"#, 9), None).unwrap();
+    assert_eq!(path.items[0].label, "q");
+    // No place that takes a name: no completion.
+    assert_eq!(d.complete(at(JSON, r#""onMissingValue""#, 3), None), None);
+
+    // Mid-typing: no closing quote, or no value yet.
+    let open = JSON.replace(
+        r#""node": "fetchh", "select": "first"}}"#,
+        r#""node": "fe}}"#,
+    );
+    let d = Doc::new(open.as_str(), Syntax::Json);
+    assert!(d.index().is_none());
+    let c = d.complete(at(&open, r#""node": "fe"#, 11), None).unwrap();
+    assert_eq!(c.items[0].label, "fetch");
+    assert_eq!(text_of(&d, c.span), "\"fe");
+    let empty = JSON.replace(r#""node": "fetchh", "select": "first"}}"#, r#""node": }}"#);
+    let d = Doc::new(empty.as_str(), Syntax::Json);
+    let c = d.complete(at(&empty, r#""node": }}"#, 8), None).unwrap();
+    assert_eq!((c.span.start, c.span.end), (c.span.start, c.span.start));
+    assert_eq!(c.items[0].insert, "\"fetch\"");
+
+    // YAML keeps plain scalars plain.
+    let y = Doc::new(YAML, Syntax::Yaml);
+    let c = y.complete(at(YAML, "node: start", 8), None).unwrap();
+    assert_eq!(text_of(&y, c.span), "start");
+    let labels: Vec<(&str, u8, &str)> = c
+        .items
+        .iter()
+        .map(|i| (i.label.as_str(), i.rank, i.insert.as_str()))
+        .collect();
+    assert_eq!(
+        labels,
+        [("start", 0, "start")],
+        "the reader itself is not offered"
+    );
+    let c = y.complete(at(YAML, "to: fetch", 5), None).unwrap();
+    assert_eq!(
+        c.items
+            .iter()
+            .map(|i| i.insert.as_str())
+            .collect::<Vec<_>>(),
+        ["start", "fetch"]
+    );
+}
+
+#[test]
+fn fixes_are_edits_in_the_documents_syntax() {
+    let d = Doc::new(JSON, Syntax::Json);
+    let fs = findings(&d);
+    let handle = fs
+        .iter()
+        .find(|f| f.issue.code == "invalid_handle")
+        .unwrap();
+    let a = &d.fixes_of(handle).actions[0];
+    assert!(a.preferred);
+    assert!(apply(JSON, &a.edits).contains(r#""handle": "always"}"#));
+    let missing = fs
+        .iter()
+        .find(|f| f.issue.code == "missing_reference")
+        .unwrap();
+    let a = &d.fixes_of(missing).actions[0];
+    assert!(apply(JSON, &a.edits).contains(r#"{"$ref": {"node": "fetch", "select": "first"}}"#));
+    // A field that is missing is added to its object.
+    let rs = fs
+        .iter()
+        .find(|f| f.issue.code == "missing_replay_safe")
+        .unwrap();
+    let fixed = apply(JSON, &d.fixes_of(rs).actions[0].edits);
+    assert!(
+        fixed.contains(r#""onIndeterminate": "halt", "replaySafe": true}}"#),
+        "{fixed}"
+    );
+    // The did-you-mean tool replaces the value.
+    let typo = JSON.replacen(r#""tool": "get""#, r#""tool": "gett""#, 1);
+    let t = Doc::new(typo.as_str(), Syntax::Json);
+    let f = findings(&t)
+        .into_iter()
+        .find(|f| f.issue.code == "unknown_tool")
+        .unwrap();
+    let a = &t.fixes_of(&f).actions[0];
+    assert_eq!(apply(&typo, &a.edits), JSON);
+    // A suppression, then a second one into the same list.
+    let s = d.fixes_of(missing).suppression.unwrap();
+    let once = apply(JSON, &s.edits);
+    let v: serde_json::Value = serde_json::from_str(&once).unwrap();
+    assert_eq!(
+        v["nodes"][3]["definition"]["suppress"],
+        serde_json::json!([{"code": "missing_reference", "reason": ""}])
+    );
+    let d2 = Doc::new(once.as_str(), Syntax::Json);
+    let again = d2.fixes_of(missing).suppression.unwrap();
+    let v: serde_json::Value = serde_json::from_str(&apply(&once, &again.edits)).unwrap();
+    assert_eq!(
+        v["nodes"][3]["definition"]["suppress"]
+            .as_array()
+            .unwrap()
+            .len(),
+        2
+    );
+    // An edge finding has no node to suppress it on.
+    assert!(d.fixes_of(handle).suppression.is_none());
+
+    // YAML: a block mapping gets a line at its indentation; a missing
+    // `select` (an input error) gets its fix from the text.
+    let y = Doc::new(YAML, Syntax::Yaml);
+    let fs = findings(&y);
+    assert_eq!(fs.len(), 1, "{fs:?}");
+    let acts = y.fixes_of(&fs[0]).actions;
+    assert_eq!(acts.len(), 3, "first, last, all: {acts:?}");
+    let fixed = apply(YAML, &acts[0].edits);
+    assert!(
+        fixed.contains("$ref:\n            select: \"first\"\n            node: start\n"),
+        "{fixed}"
+    );
+    let y = Doc::new(fixed.as_str(), Syntax::Yaml);
+    let fs = findings(&y);
+    let handle = fs
+        .iter()
+        .find(|f| f.issue.code == "invalid_handle")
+        .unwrap();
+    let fixed = apply(&fixed, &y.fixes_of(handle).actions[0].edits);
+    assert!(fixed.ends_with("    handle: \"always\"\n"), "{fixed}");
+    let y = Doc::new(fixed.as_str(), Syntax::Yaml);
+    let node_finding = findings(&y)
+        .into_iter()
+        .find(|f| f.issue.node_id.is_some())
+        .expect("a node finding");
+    let s = y.fixes_of(&node_finding).suppression.unwrap();
+    let once = apply(&fixed, &s.edits);
+    let y2 = Doc::new(once.as_str(), Syntax::Yaml);
+    assert!(y2.index().is_some(), "{once}");
+    assert!(
+        once.contains("    definition:\n      suppress: [{\"code\": "),
+        "{once}"
+    );
+}
+
+#[test]
+fn symbols_hover_and_what_is_a_plan_document() {
+    let d = Doc::new(JSON, Syntax::Json);
+    let s = d.symbols();
+    let names: Vec<(&str, usize)> = s
+        .iter()
+        .map(|x| (x.name.as_str(), x.children.len()))
+        .collect();
+    assert_eq!(
+        names,
+        [("gather", 1), ("act", 1), ("start", 0), ("pick", 0)]
+    );
+    let fs = findings(&d);
+    let issues: Vec<_> = fs.iter().map(|f| f.issue.clone()).collect();
+    let (h, span) = d
+        .hover(at(JSON, r#""id": "fetch""#, 8), Some(&registry()), &issues)
+        .unwrap();
+    assert_eq!(text_of(&d, span), "\"fetch\"");
+    let super::hover::Hover::Node(n) = h else {
+        panic!("{h:?}")
+    };
+    assert_eq!(n.reads, [("start".to_string(), vec!["q".to_string()])]);
+    assert_eq!(n.incoming, [("pick".to_string(), "case_bug".to_string())]);
+    assert_eq!(n.outputs, ["body"]);
+    let (h, _) = d
+        .hover(at(JSON, r#""tool": "get""#, 10), Some(&registry()), &[])
+        .unwrap();
+    assert!(matches!(h, super::hover::Hover::Tool(t) if t.entry.is_some()));
+    assert!(d.is_plan_document());
+    assert!(!Doc::new(r#"{"name": "x"}"#, Syntax::Json).is_plan_document());
+    assert!(!Doc::new("tools: {}\n", Syntax::Yaml).is_plan_document());
+    assert!(Doc::new(r#"{"nodes": ["#, Syntax::Json).is_plan_document());
+}

@@ -1,0 +1,85 @@
+//! The documents the editor has open: their text as the editor has it
+//! (changes applied as they come, whole or by range), their version, and
+//! their last validation.
+
+use super::convert::{Encoding, Lines};
+use crate::forge::editor::Doc;
+use crate::forge::validate::Target;
+use crate::model::registry::Registry;
+use lsp_types::TextDocumentContentChangeEvent;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// A validation of one version of a document.
+#[derive(Debug, Clone)]
+pub(crate) struct Validated {
+    pub(crate) version: i32,
+    /// `None`: the document is no plan document (it is left alone).
+    pub(crate) target: Option<Arc<Target>>,
+    pub(crate) registry: Option<Arc<Registry>>,
+}
+
+/// One open document.
+#[derive(Debug, Clone)]
+pub(crate) struct Open {
+    pub(crate) doc: Doc,
+    pub(crate) version: i32,
+    pub(crate) lines: Arc<Lines>,
+    /// The file it is, for `file:` URIs.
+    pub(crate) path: Option<PathBuf>,
+    /// The name findings give it (its path, else its URI).
+    pub(crate) name: String,
+    pub(crate) last: Option<Validated>,
+}
+
+impl Open {
+    pub(crate) fn new(uri: &str, language: &str, text: String, version: i32) -> Open {
+        let path = super::convert::path_of(uri);
+        let name = path
+            .as_ref()
+            .map_or_else(|| uri.to_string(), |p| p.display().to_string());
+        let syntax = match language {
+            "yaml" => crate::forge::editor::Syntax::Yaml,
+            "json" | "jsonc" => crate::forge::editor::Syntax::Json,
+            _ => Doc::syntax_of(&name, &text),
+        };
+        Open {
+            lines: Arc::new(Lines::new(&text)),
+            doc: Doc::new(text, syntax),
+            version,
+            path,
+            name,
+            last: None,
+        }
+    }
+
+    /// Applies the editor's changes, in order.
+    pub(crate) fn change(
+        &mut self,
+        version: i32,
+        changes: Vec<TextDocumentContentChangeEvent>,
+        enc: Encoding,
+    ) {
+        let mut text = self.doc.text.to_string();
+        let mut lines = Lines::new(&text);
+        for c in changes {
+            match c.range {
+                None => text = c.text,
+                Some(r) => {
+                    let start = lines.offset(&text, r.start, enc);
+                    let end = lines.offset(&text, r.end, enc).max(start);
+                    text.replace_range(start..end, &c.text);
+                }
+            }
+            lines = Lines::new(&text);
+        }
+        self.lines = Arc::new(lines);
+        self.doc = Doc::new(text, self.doc.syntax);
+        self.version = version;
+    }
+
+    /// The last validation, if it is of this version.
+    pub(crate) fn current(&self) -> Option<&Validated> {
+        self.last.as_ref().filter(|v| v.version == self.version)
+    }
+}

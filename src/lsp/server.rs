@@ -1,0 +1,457 @@
+//! `planforge lsp`: the server loop. Requests are answered at once from the
+//! text as it is; diagnostics are published after the document has been
+//! still for [`Config::debounce`], from a validation that runs on a worker
+//! thread (a result for a version the editor has since changed is dropped).
+
+use super::convert::Encoding;
+use super::documents::{Open, Validated};
+use crate::forge::editor::context::Sources;
+use crate::forge::validate::{self, Target};
+use crate::model::error::{Error, Result};
+use crossbeam_channel::{Receiver, Sender, select};
+use lsp_server::{Connection, Message, Notification, Request, Response};
+use lsp_types::notification::{self as note, Notification as _};
+use lsp_types::request::{self as req, Request as _};
+use lsp_types::*;
+use std::collections::HashMap;
+use std::str::FromStr;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// How the server runs.
+#[derive(Debug, Clone)]
+pub(crate) struct Config {
+    pub(crate) sources: Sources,
+    /// How long a document must be still before it is validated.
+    pub(crate) debounce: Duration,
+}
+
+/// A validation to run.
+struct Job {
+    uri: String,
+    version: i32,
+    open: Open,
+}
+
+/// A validation done.
+struct Done {
+    uri: String,
+    validated: Validated,
+}
+
+/// Serves one editor session on stdin and stdout, until `exit`.
+pub(crate) fn serve(cfg: Config) -> Result<()> {
+    let (conn, io) = Connection::stdio();
+    let proto = |e: lsp_server::ProtocolError| Error::invalid(format!("lsp: {e}"));
+    let (id, params) = conn.initialize_start().map_err(proto)?;
+    let init: InitializeParams = serde_json::from_value(params)
+        .map_err(|e| Error::invalid(format!("lsp: malformed initialize params: {e}")))?;
+    let enc = encoding(&init);
+    let result = serde_json::json!({
+        "capabilities": capabilities(enc),
+        "serverInfo": {"name": "planforge", "version": env!("CARGO_PKG_VERSION")},
+    });
+    conn.initialize_finish(id, result).map_err(proto)?;
+    let (jobs_tx, jobs_rx) = crossbeam_channel::unbounded::<Job>();
+    let (done_tx, done_rx) = crossbeam_channel::unbounded::<Done>();
+    let sources = cfg.sources.clone();
+    let worker = std::thread::spawn(move || work(&sources, &jobs_rx, &done_tx));
+    let mut s = State {
+        conn: &conn,
+        enc,
+        cfg,
+        open: HashMap::new(),
+        due: HashMap::new(),
+        jobs: jobs_tx,
+    };
+    let outcome = s.run(&done_rx);
+    drop(s);
+    let _ = worker.join();
+    drop(conn);
+    io.join().map_err(|e| Error::invalid(format!("lsp: {e}")))?;
+    outcome
+}
+
+/// The encoding the client offers that the server prefers: UTF-8, then
+/// UTF-32, else the protocol's default UTF-16.
+fn encoding(init: &InitializeParams) -> Encoding {
+    let offered = init
+        .capabilities
+        .general
+        .as_ref()
+        .and_then(|g| g.position_encodings.clone())
+        .unwrap_or_default();
+    if offered.contains(&PositionEncodingKind::UTF8) {
+        Encoding::Utf8
+    } else if offered.contains(&PositionEncodingKind::UTF32) {
+        Encoding::Utf32
+    } else {
+        Encoding::Utf16
+    }
+}
+
+fn capabilities(enc: Encoding) -> ServerCapabilities {
+    ServerCapabilities {
+        position_encoding: Some(match enc {
+            Encoding::Utf8 => PositionEncodingKind::UTF8,
+            Encoding::Utf16 => PositionEncodingKind::UTF16,
+            Encoding::Utf32 => PositionEncodingKind::UTF32,
+        }),
+        text_document_sync: Some(TextDocumentSyncCapability::Options(
+            TextDocumentSyncOptions {
+                open_close: Some(true),
+                change: Some(TextDocumentSyncKind::INCREMENTAL),
+                ..TextDocumentSyncOptions::default()
+            },
+        )),
+        hover_provider: Some(HoverProviderCapability::Simple(true)),
+        definition_provider: Some(OneOf::Left(true)),
+        references_provider: Some(OneOf::Left(true)),
+        document_symbol_provider: Some(OneOf::Left(true)),
+        completion_provider: Some(CompletionOptions {
+            trigger_characters: Some(vec!["\"".into(), ":".into(), " ".into()]),
+            ..CompletionOptions::default()
+        }),
+        code_action_provider: Some(CodeActionProviderCapability::Options(CodeActionOptions {
+            code_action_kinds: Some(vec![CodeActionKind::QUICKFIX]),
+            ..CodeActionOptions::default()
+        })),
+        ..ServerCapabilities::default()
+    }
+}
+
+/// Runs validations, the latest version of each document only.
+fn work(sources: &Sources, jobs: &Receiver<Job>, done: &Sender<Done>) {
+    while let Ok(first) = jobs.recv() {
+        let mut latest: Vec<Job> = vec![first];
+        while let Ok(j) = jobs.try_recv() {
+            latest.retain(|o| o.uri != j.uri);
+            latest.push(j);
+        }
+        for j in latest {
+            // A bug in a check must not end the session: the document then
+            // gets no diagnostics for this version.
+            let Ok(validated) = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                validate_now(sources, &j.open, j.version)
+            })) else {
+                continue;
+            };
+            if done
+                .send(Done {
+                    uri: j.uri,
+                    validated,
+                })
+                .is_err()
+            {
+                return;
+            }
+        }
+    }
+}
+
+/// Validates one version of a document, as `validate FILE` would (with the
+/// registry of its store); a registry that cannot be read is reported as
+/// the document's input error.
+pub(crate) fn validate_now(sources: &Sources, open: &Open, version: i32) -> Validated {
+    if !open.doc.is_plan_document() {
+        return Validated {
+            version,
+            target: None,
+            registry: None,
+        };
+    }
+    let opts = validate::Options::default();
+    let (target, registry): (Target, _) = match sources.context(open.path.as_deref()) {
+        Ok(ctx) => (
+            validate::check_input(
+                &open.name,
+                open.doc.text.to_string(),
+                open.doc.syntax,
+                ctx.registry.as_ref(),
+                &opts,
+            ),
+            ctx.registry.map(Arc::new),
+        ),
+        Err(e) => (validate::failure(&open.name, &e), None),
+    };
+    Validated {
+        version,
+        target: Some(Arc::new(target)),
+        registry,
+    }
+}
+
+struct State<'c> {
+    conn: &'c Connection,
+    enc: Encoding,
+    cfg: Config,
+    open: HashMap<String, Open>,
+    /// Documents changed and not validated yet: when they are due.
+    due: HashMap<String, Instant>,
+    jobs: Sender<Job>,
+}
+
+impl State<'_> {
+    fn run(&mut self, done: &Receiver<Done>) -> Result<()> {
+        loop {
+            let timer = match self.due.values().min() {
+                Some(t) => crossbeam_channel::at(*t),
+                None => crossbeam_channel::never(),
+            };
+            select! {
+                recv(self.conn.receiver) -> msg => match msg {
+                    Ok(Message::Request(r)) => {
+                        if self.conn.handle_shutdown(&r).map_err(|e| Error::invalid(format!("lsp: {e}")))? {
+                            return Ok(());
+                        }
+                        self.request(r);
+                    }
+                    Ok(Message::Notification(n)) => {
+                        if n.method == note::Exit::METHOD {
+                            return Ok(());
+                        }
+                        self.notification(n);
+                    }
+                    Ok(Message::Response(_)) => {}
+                    Err(_) => return Ok(()),
+                },
+                recv(done) -> d => if let Ok(d) = d { self.publish(d) },
+                recv(timer) -> _ => self.start_due(),
+            }
+        }
+    }
+
+    fn send(&self, m: Message) {
+        let _ = self.conn.sender.send(m);
+    }
+
+    fn start_due(&mut self) {
+        let now = Instant::now();
+        let ready: Vec<String> = self
+            .due
+            .iter()
+            .filter(|(_, t)| **t <= now)
+            .map(|(u, _)| u.clone())
+            .collect();
+        for uri in ready {
+            self.due.remove(&uri);
+            if let Some(o) = self.open.get(&uri) {
+                let _ = self.jobs.send(Job {
+                    uri,
+                    version: o.version,
+                    open: o.clone(),
+                });
+            }
+        }
+    }
+
+    fn publish(&mut self, d: Done) {
+        let Some(o) = self.open.get_mut(&d.uri) else {
+            return;
+        };
+        if o.version != d.validated.version {
+            return;
+        }
+        let Ok(uri) = Uri::from_str(&d.uri) else {
+            return;
+        };
+        let diagnostics = match &d.validated.target {
+            Some(t) => super::diagnostics::diagnostics(&uri, t, &o.doc.text, &o.lines, self.enc),
+            None => Vec::new(),
+        };
+        o.last = Some(d.validated);
+        let params = PublishDiagnosticsParams {
+            uri,
+            diagnostics,
+            version: Some(o.version),
+        };
+        self.send(Message::Notification(Notification::new(
+            note::PublishDiagnostics::METHOD.to_string(),
+            params,
+        )));
+    }
+
+    fn notification(&mut self, n: Notification) {
+        match n.method.as_str() {
+            note::DidOpenTextDocument::METHOD => {
+                let Ok(p) = serde_json::from_value::<DidOpenTextDocumentParams>(n.params) else {
+                    return;
+                };
+                let d = p.text_document;
+                let uri = d.uri.as_str().to_string();
+                self.open.insert(
+                    uri.clone(),
+                    Open::new(&uri, &d.language_id, d.text, d.version),
+                );
+                // Opening is validated at once; changes wait to be still.
+                self.due.insert(uri, Instant::now());
+            }
+            note::DidChangeTextDocument::METHOD => {
+                let Ok(p) = serde_json::from_value::<DidChangeTextDocumentParams>(n.params) else {
+                    return;
+                };
+                let uri = p.text_document.uri.as_str().to_string();
+                if let Some(o) = self.open.get_mut(&uri) {
+                    o.change(p.text_document.version, p.content_changes, self.enc);
+                    self.due.insert(uri, Instant::now() + self.cfg.debounce);
+                }
+            }
+            note::DidCloseTextDocument::METHOD => {
+                let Ok(p) = serde_json::from_value::<DidCloseTextDocumentParams>(n.params) else {
+                    return;
+                };
+                let uri = p.text_document.uri;
+                self.open.remove(uri.as_str());
+                self.due.remove(uri.as_str());
+                self.send(Message::Notification(Notification::new(
+                    note::PublishDiagnostics::METHOD.to_string(),
+                    PublishDiagnosticsParams {
+                        uri,
+                        diagnostics: Vec::new(),
+                        version: None,
+                    },
+                )));
+            }
+            _ => {}
+        }
+    }
+
+    fn request(&mut self, r: Request) {
+        let id = r.id.clone();
+        let method = r.method.clone();
+        // A bug in one answer is that request's error, not the session's end.
+        let answer = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.answer(r)));
+        let answer = match answer {
+            Ok(Ok(v)) => Response::new_ok(id, v),
+            Ok(Err((code, message))) => Response::new_err(id, code as i32, message),
+            Err(_) => Response::new_err(
+                id,
+                lsp_server::ErrorCode::InternalError as i32,
+                format!("planforge lsp failed to answer {method} (a bug: please report it)"),
+            ),
+        };
+        self.send(Message::Response(answer));
+    }
+
+    /// The result of one request, or an error response.
+    fn answer(
+        &mut self,
+        r: Request,
+    ) -> std::result::Result<serde_json::Value, (lsp_server::ErrorCode, String)> {
+        use lsp_server::ErrorCode;
+        let bad = |e: serde_json::Error| (ErrorCode::InvalidParams, e.to_string());
+        let enc = self.enc;
+        let json = |v: serde_json::Result<serde_json::Value>| {
+            v.map_err(|e| (ErrorCode::InternalError, e.to_string()))
+        };
+        match r.method.as_str() {
+            req::HoverRequest::METHOD => {
+                let p: HoverParams = serde_json::from_value(r.params).map_err(bad)?;
+                let Some((o, at)) = self.at(&p.text_document_position_params) else {
+                    return Ok(serde_json::Value::Null);
+                };
+                json(serde_json::to_value(super::features::hover(o, at, enc)))
+            }
+            req::GotoDefinition::METHOD => {
+                let p: GotoDefinitionParams = serde_json::from_value(r.params).map_err(bad)?;
+                let uri = p.text_document_position_params.text_document.uri.clone();
+                let Some((o, at)) = self.at(&p.text_document_position_params) else {
+                    return Ok(serde_json::Value::Null);
+                };
+                let loc = o
+                    .doc
+                    .definition(at)
+                    .map(|s| super::features::location(&uri, o, s, enc));
+                json(serde_json::to_value(
+                    loc.map(GotoDefinitionResponse::Scalar),
+                ))
+            }
+            req::References::METHOD => {
+                let p: ReferenceParams = serde_json::from_value(r.params).map_err(bad)?;
+                let uri = p.text_document_position.text_document.uri.clone();
+                let Some((o, at)) = self.at(&p.text_document_position) else {
+                    return Ok(serde_json::Value::Null);
+                };
+                let locs: Vec<Location> = o
+                    .doc
+                    .references(at, p.context.include_declaration)
+                    .into_iter()
+                    .map(|s| super::features::location(&uri, o, s, enc))
+                    .collect();
+                json(serde_json::to_value(locs))
+            }
+            req::Completion::METHOD => {
+                let p: CompletionParams = serde_json::from_value(r.params).map_err(bad)?;
+                let Some((o, at)) = self.at(&p.text_document_position) else {
+                    return Ok(serde_json::Value::Null);
+                };
+                let registry = match o.last.as_ref() {
+                    Some(v) => v.registry.clone(),
+                    None => self
+                        .cfg
+                        .sources
+                        .context(o.path.as_deref())
+                        .ok()
+                        .and_then(|c| c.registry.map(Arc::new)),
+                };
+                let items = o
+                    .doc
+                    .complete(at, registry.as_deref())
+                    .map(|c| super::features::completion_items(o, c, enc))
+                    .unwrap_or_default();
+                json(serde_json::to_value(CompletionResponse::List(
+                    CompletionList {
+                        is_incomplete: false,
+                        items,
+                    },
+                )))
+            }
+            req::DocumentSymbolRequest::METHOD => {
+                let p: DocumentSymbolParams = serde_json::from_value(r.params).map_err(bad)?;
+                let Some(o) = self.open.get(p.text_document.uri.as_str()) else {
+                    return Ok(serde_json::Value::Null);
+                };
+                let symbols: Vec<DocumentSymbol> = o
+                    .doc
+                    .symbols()
+                    .into_iter()
+                    .map(|s| super::features::symbol(s, &o.doc.text, &o.lines, enc))
+                    .collect();
+                json(serde_json::to_value(DocumentSymbolResponse::Nested(
+                    symbols,
+                )))
+            }
+            req::CodeActionRequest::METHOD => {
+                let p: CodeActionParams = serde_json::from_value(r.params).map_err(bad)?;
+                let key = p.text_document.uri.as_str().to_string();
+                let Some(o) = self.open.get_mut(&key) else {
+                    return Ok(serde_json::Value::Null);
+                };
+                // Fixes are edits of the text as it is now: validate it
+                // now if the last validation is of another version.
+                if o.current().is_none() {
+                    let v = validate_now(&self.cfg.sources, o, o.version);
+                    o.last = Some(v);
+                }
+                let o = &self.open[&key];
+                let v = o.current().expect("validated above");
+                let actions: Vec<CodeActionOrCommand> =
+                    super::features::actions(&p.text_document.uri, o, v, p.range, enc)
+                        .into_iter()
+                        .map(CodeActionOrCommand::CodeAction)
+                        .collect();
+                json(serde_json::to_value(actions))
+            }
+            _ => Err((
+                ErrorCode::MethodNotFound,
+                format!("planforge lsp does not implement {}", r.method),
+            )),
+        }
+    }
+
+    /// The open document and byte offset a position names.
+    fn at(&self, p: &TextDocumentPositionParams) -> Option<(&Open, usize)> {
+        let o = self.open.get(p.text_document.uri.as_str())?;
+        Some((o, o.lines.offset(&o.doc.text, p.position, self.enc)))
+    }
+}

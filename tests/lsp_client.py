@@ -1,0 +1,520 @@
+#!/usr/bin/env python3
+"""A real LSP client for `planforge lsp`, on pygls (with lsprotocol's types).
+
+`cargo test` runs it (`a_real_lsp_client_passes` in tests/lsp.rs) with the
+Python of a virtual environment that has the pinned packages:
+PLANFORGE_MCP_PYTHON, else `.venv/bin/python`. By hand:
+
+    .venv/bin/pip install pygls==2.1.1 lsprotocol==2025.0.0
+    cargo build && .venv/bin/python tests/lsp_client.py [PATH_TO_PLANFORGE]
+
+In a temp folder it makes a store (`planforge init`) with a registry and a
+plan document beside it with three problems, starts `planforge lsp` there,
+and checks: three diagnostics at the right ranges (with codes, links and
+fixes); an edit that fixes one publishes two; go to definition on a `$ref`'s
+node lands on that node's `id` value; find references; hover on a node id
+and on a tool name; the outline as symbols; completion inside `"node": "`
+offers the upstream node ids first (also with the closing quote not typed
+yet); a code action fixes the wrong handle; a missing `select` and a
+suppression as code actions; a document that is not valid JSON mid-typing
+gets a diagnostic at the syntax error and the server keeps answering; YAML
+documents get the same diagnostics, definitions and hovers; a 10,000-node
+document gets its diagnostics; shutdown and exit end the server with 0; and
+(with a second server, debounced by a second) a burst of five changes is
+validated once.
+It prints each step and exits 1 at the first surprise.
+"""
+
+import asyncio
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from lsprotocol import types as t
+from pygls.lsp.client import LanguageClient
+
+TIMEOUT = 120.0
+
+REGISTRY = """tools:
+  tickets_get:
+    summary: "Fetch one ticket by id"
+    returns: text
+    requiredArgs: [id]
+  tickets_comment:
+    summary: "Post a comment on a ticket"
+    returns: text
+    requiredArgs: [ticket, text]
+"""
+
+PLAN = """{
+  "formatVersion": 1,
+  "planId": "plan-triage",
+  "nodes": [
+    {"id": "start", "kind": "entry", "definition": {"input": [{"path": "ticket_id", "type": "string", "maxBytes": 64}]}},
+    {"id": "fetch", "kind": "call", "phase": "gather", "definition": {
+      "tool": "tickets_gett",
+      "args": {"id": {"$ref": {"node": "start", "select": "first", "path": "ticket_id"}}},
+      "output": [{"path": "id", "type": "string"}, {"path": "body", "type": "string"}],
+      "onMissingValue": "fail", "authority": [{"capability": "tickets", "scope": "support", "verb": "read"}],
+      "replaySafe": true, "onIndeterminate": "retry", "declassifies": ["id", "body"]}},
+    {"id": "post", "kind": "call", "phase": "act", "definition": {
+      "tool": "tickets_comment",
+      "args": {"ticket": {"$ref": {"node": "fetchh", "select": "first", "path": "id"}}, "text": "thanks"},
+      "output": [], "onMissingValue": "fail", "authority": [{"capability": "tickets", "scope": "support", "verb": "update"}],
+      "replaySafe": false, "onIndeterminate": "halt"}}
+  ],
+  "edges": [
+    {"id": "e1", "from": "start", "to": "fetch", "handle": "always"},
+    {"id": "e2", "from": "fetch", "to": "post", "handle": "alwayz"}
+  ]
+}
+"""
+
+YAML = """formatVersion: 1
+planId: plan-triage-yaml
+nodes:
+  - id: start
+    kind: entry
+    definition:
+      input: [{path: ticket_id, type: string, maxBytes: 64}]
+  - id: fetch
+    kind: call
+    phase: gather
+    definition:
+      tool: tickets_gett
+      args:
+        id: {$ref: {node: start, select: first, path: ticket_id}}
+      output: [{path: id, type: string}, {path: body, type: string}]
+      onMissingValue: fail
+      authority: [{capability: tickets, scope: support, verb: read}]
+      replaySafe: true
+      onIndeterminate: retry
+      declassifies: [id, body]
+  - id: post
+    kind: call
+    phase: act
+    definition:
+      tool: tickets_comment
+      args:
+        ticket: {$ref: {node: fetchh, select: first, path: id}}
+        text: thanks
+      output: []
+      onMissingValue: fail
+      authority: [{capability: tickets, scope: support, verb: update}]
+      replaySafe: false
+      onIndeterminate: halt
+edges:
+  - {id: e1, from: start, to: fetch, handle: always}
+  - {id: e2, from: fetch, to: post, handle: alwayz}
+"""
+
+
+def check(cond, what, detail=""):
+    if not cond:
+        print(f"FAIL: {what}\n{detail}", flush=True)
+        sys.exit(1)
+    print(f"ok   {what}", flush=True)
+
+
+def position(text, offset):
+    """The LSP position (UTF-16) of a character offset."""
+    before = text[:offset]
+    line = before.count("\n")
+    start = before.rfind("\n") + 1
+    return t.Position(line=line, character=len(before[start:].encode("utf-16-le")) // 2)
+
+
+def span(text, needle, nth=0, inner=0):
+    """The range of the nth occurrence of needle (shrunk by `inner` chars at both ends)."""
+    at = -1
+    for _ in range(nth + 1):
+        at = text.index(needle, at + 1)
+    return t.Range(start=position(text, at + inner), end=position(text, at + len(needle) - inner))
+
+
+def offset_of(text, pos):
+    lines = text.split("\n")
+    return sum(len(l) + 1 for l in lines[: pos.line]) + pos.character
+
+
+def apply(text, edits):
+    for e in sorted(edits, key=lambda e: (e.range.start.line, e.range.start.character), reverse=True):
+        a, b = offset_of(text, e.range.start), offset_of(text, e.range.end)
+        text = text[:a] + e.new_text + text[b:]
+    return text
+
+
+def rng(r):
+    return (r.start.line, r.start.character, r.end.line, r.end.character)
+
+
+class Session:
+    def __init__(self):
+        self.client = LanguageClient("planforge-tests", "0")
+        self.published = asyncio.Queue()
+
+        self.seen = []
+
+        @self.client.feature(t.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+        def on_diagnostics(params):
+            self.seen.append(params.version)
+            self.published.put_nowait(params)
+
+        self.versions = {}
+        self.texts = {}
+
+    async def diagnostics(self, uri, version):
+        """The diagnostics published for this version of the document."""
+        while True:
+            p = await asyncio.wait_for(self.published.get(), TIMEOUT)
+            if p.uri == uri and p.version == version:
+                return p.diagnostics
+
+    def open(self, uri, text, language="json"):
+        self.versions[uri] = 1
+        self.texts[uri] = text
+        self.client.text_document_did_open(
+            t.DidOpenTextDocumentParams(
+                text_document=t.TextDocumentItem(uri=uri, language_id=language, version=1, text=text)
+            )
+        )
+        return 1
+
+    def replace(self, uri, r, new_text):
+        """An incremental change: `r` replaced by `new_text`."""
+        self.versions[uri] += 1
+        text = self.texts[uri]
+        a, b = offset_of(text, r.start), offset_of(text, r.end)
+        self.texts[uri] = text[:a] + new_text + text[b:]
+        self.client.text_document_did_change(
+            t.DidChangeTextDocumentParams(
+                text_document=t.VersionedTextDocumentIdentifier(uri=uri, version=self.versions[uri]),
+                content_changes=[t.TextDocumentContentChangePartial(range=r, text=new_text)],
+            )
+        )
+        return self.versions[uri]
+
+    def set_text(self, uri, text):
+        """A whole-document change."""
+        self.versions[uri] += 1
+        self.texts[uri] = text
+        self.client.text_document_did_change(
+            t.DidChangeTextDocumentParams(
+                text_document=t.VersionedTextDocumentIdentifier(uri=uri, version=self.versions[uri]),
+                content_changes=[t.TextDocumentContentChangeWholeDocument(text=text)],
+            )
+        )
+        return self.versions[uri]
+
+    def at(self, uri, pos):
+        return dict(text_document=t.TextDocumentIdentifier(uri=uri), position=pos)
+
+
+def big_plan(n):
+    nodes = [{"id": "start", "kind": "entry", "definition": {"input": [{"path": "ticket_id", "type": "string"}]}}]
+    edges = []
+    for i in range(1, n):
+        nodes.append({"id": f"n{i}", "kind": "call", "phase": f"p{i // 30}", "definition": {
+            "tool": "tickets_get" if i != n // 2 else "tickets_gett",
+            "args": {"id": {"$ref": {"node": "start", "select": "first", "path": "ticket_id"}}},
+            "output": [{"path": "id", "type": "string"}], "onMissingValue": "fail",
+            "authority": [{"capability": "tickets", "scope": "support", "verb": "read"}],
+            "replaySafe": True, "onIndeterminate": "retry", "declassifies": ["id"]}})
+        edges.append({"id": f"e{i}", "from": "start" if i == 1 else f"n{i - 1}", "to": f"n{i}", "handle": "always"})
+    return json.dumps({"formatVersion": 1, "planId": "plan-big", "bounds": {"maxNodes": n, "maxEdges": n, "maxSteps": 2 * n,
+                        "maxConcurrentFrames": 4, "maxEncodedBytes": 64 * 1024 * 1024}, "nodes": nodes, "edges": edges}, indent=1)
+
+
+async def first_problems(s, uri):
+    text = PLAN
+    diags = await s.diagnostics(uri, s.open(uri, text))
+    by_code = {d.code: d for d in diags}
+    check(len(diags) == 3 and set(by_code) == {"unknown_tool", "invalid_handle", "missing_reference"},
+          "three problems, three diagnostics", [(d.code, d.message) for d in diags])
+    check(rng(by_code["unknown_tool"].range) == rng(span(text, '"tickets_gett"')),
+          "unknown_tool is at the tool's value", by_code["unknown_tool"].range)
+    check(rng(by_code["invalid_handle"].range) == rng(span(text, '"alwayz"')),
+          "invalid_handle is at the handle's value", by_code["invalid_handle"].range)
+    want = span(text, '{"$ref": {"node": "fetchh", "select": "first", "path": "id"}}')
+    check(rng(by_code["missing_reference"].range) == rng(want),
+          "missing_reference is at the reference", by_code["missing_reference"].range)
+    d = by_code["unknown_tool"]
+    check(d.severity == t.DiagnosticSeverity.Error and d.source == "planforge"
+          and d.code_description.href.endswith("docs/codes/unknown_tool.md")
+          and "help:" in d.message and "tickets_get" in d.message,
+          "a diagnostic has its severity, its code's page and its fix", d)
+    return by_code
+
+
+async def navigation(s, uri):
+    text = s.texts[uri]
+    # Go to definition from the `node` of fetch's $ref (`"start"`, 2nd occurrence).
+    on_ref = span(text, '"start"', nth=1, inner=2).start
+    loc = await s.client.text_document_definition_async(t.DefinitionParams(**s.at(uri, on_ref)))
+    check(loc is not None and rng(loc.range) == rng(span(text, '"start"', nth=0)),
+          "go to definition on a $ref node lands on that node's id value", loc)
+    on_edge = span(text, '"from": "start"', inner=11).start
+    loc = await s.client.text_document_definition_async(t.DefinitionParams(**s.at(uri, on_edge)))
+    check(loc is not None and rng(loc.range) == rng(span(text, '"start"', nth=0)),
+          "go to definition from an edge's `from`", loc)
+    refs = await s.client.text_document_references_async(t.ReferenceParams(
+        context=t.ReferenceContext(include_declaration=True), **s.at(uri, on_ref)))
+    check(len(refs) == 3, "references of `start`: its id, the $ref, the edge", refs)
+    h = await s.client.text_document_hover_async(t.HoverParams(**s.at(uri, span(text, '"fetch"', inner=2).start)))
+    value = h.contents.value
+    check("call node" in value and "phase `gather`" in value and "reads: `start` (`ticket_id`)" in value
+          and "declares: `id`, `body`" in value and "before: `post` (alwayz)" in value,
+          "hover on a node id: kind, phase, inputs and outputs", value)
+    h = await s.client.text_document_hover_async(t.HoverParams(**s.at(uri, span(text, '"post"', inner=2).start)))
+    check("missing_reference" in h.contents.value, "and its findings", h.contents.value)
+    h = await s.client.text_document_hover_async(t.HoverParams(**s.at(uri, span(text, '"tickets_comment"', inner=2).start)))
+    check("Post a comment on a ticket" in h.contents.value and "`ticket`" in h.contents.value,
+          "hover on a tool name: its registry entry", h.contents.value)
+    syms = await s.client.text_document_document_symbol_async(
+        t.DocumentSymbolParams(text_document=t.TextDocumentIdentifier(uri=uri)))
+    names = [(x.name, [c.name for c in (x.children or [])]) for x in syms]
+    check(names == [("gather", ["fetch"]), ("act", ["post"]), ("start", [])],
+          "document symbols: the phases with their nodes, then the unphased", names)
+
+
+async def completion(s, uri):
+    # Empty the $ref's node: `"node": ""`, the cursor between the quotes.
+    text = s.texts[uri]
+    v = s.replace(uri, span(text, '"fetchh"'), '""')
+    await s.diagnostics(uri, v)
+    text = s.texts[uri]
+    cursor = span(text, '"node": ""', inner=0).end
+    cursor = t.Position(line=cursor.line, character=cursor.character - 1)
+    got = await s.client.text_document_completion_async(t.CompletionParams(**s.at(uri, cursor)))
+    items = sorted(got.items, key=lambda i: i.sort_text)
+    labels = [i.label for i in items]
+    check(labels[:2] == ["fetch", "start"] and "post" not in labels,
+          "completion inside `\"node\": \"` offers the upstream node ids first", labels)
+    check(items[0].text_edit.new_text == '"fetch"', "the completion writes a JSON string", items[0].text_edit)
+    # Mid-typing: the closing quote not typed yet (the text is not JSON).
+    s.replace(uri, t.Range(start=cursor, end=t.Position(line=cursor.line, character=cursor.character + 1)), "f")
+    cursor = t.Position(line=cursor.line, character=cursor.character + 1)
+    got = await s.client.text_document_completion_async(t.CompletionParams(**s.at(uri, cursor)))
+    labels = [i.label for i in sorted(got.items, key=lambda i: i.sort_text)]
+    check(labels[:2] == ["fetch", "start"], "completion with no closing quote yet", labels)
+    # Paths of the node read, and the handles of the edge's source.
+    v = s.set_text(uri, PLAN.replace('"fetchh"', '"fetch"'))
+    await s.diagnostics(uri, v)
+    text = s.texts[uri]
+    path = span(text, '"first", "path": "id"', inner=0).end
+    got = await s.client.text_document_completion_async(t.CompletionParams(
+        **s.at(uri, t.Position(line=path.line, character=path.character - 2))))
+    labels = [i.label for i in got.items]
+    check(labels == ["id", "body"], "completion in `$ref.path`: the fields the node read declares", labels)
+    handle = span(text, '"alwayz"', inner=1).start
+    got = await s.client.text_document_completion_async(t.CompletionParams(**s.at(uri, handle)))
+    labels = [i.label for i in got.items]
+    check(labels == ["always", "error"], "completion in `handle`: the handles of the source's kind", labels)
+    tool = span(text, '"tickets_gett"', inner=1).start
+    got = await s.client.text_document_completion_async(t.CompletionParams(**s.at(uri, tool)))
+    labels = [i.label for i in got.items]
+    check(labels == ["tickets_get", "tickets_comment"], "completion in `tool`: the registry's tools", labels)
+    phase = span(text, '"act"', inner=1).start
+    got = await s.client.text_document_completion_async(t.CompletionParams(**s.at(uri, phase)))
+    labels = [i.label for i in got.items]
+    check(labels == ["gather", "act"], "completion in `phase`: the document's phases", labels)
+    edge_to = span(text, '"to": "post"', inner=0).end
+    got = await s.client.text_document_completion_async(t.CompletionParams(
+        **s.at(uri, t.Position(line=edge_to.line, character=edge_to.character - 2))))
+    labels = [i.label for i in got.items]
+    check(labels == ["start", "fetch", "post"], "completion in an edge's `to`: the node ids", labels)
+    v = s.set_text(uri, PLAN.replace('"tickets_gett"', '"tickets_get"'))
+
+
+async def actions(s, uri, d):
+    text = s.texts[uri]
+    got = await s.client.text_document_code_action_async(t.CodeActionParams(
+        text_document=t.TextDocumentIdentifier(uri=uri), range=d.range,
+        context=t.CodeActionContext(diagnostics=[d])))
+    fix = [a for a in got if "handle" in a.title]
+    check(fix and fix[0].is_preferred, "a code action uses the suggested handle", [a.title for a in got])
+    fixed = apply(text, fix[0].edit.changes[uri])
+    check('"handle": "always"}\n  ]' in fixed, "its edit sets the handle", fixed[-200:])
+    v = s.set_text(uri, fixed)
+    diags = await s.diagnostics(uri, v)
+    check(all(x.code != "invalid_handle" for x in diags), "applied, the wrong handle is gone",
+          [x.code for x in diags])
+    # The did-you-mean id and a suppression, on the node that reads a missing one.
+    d = [x for x in diags if x.code == "missing_reference"][0]
+    got = await s.client.text_document_code_action_async(t.CodeActionParams(
+        text_document=t.TextDocumentIdentifier(uri=uri), range=d.range,
+        context=t.CodeActionContext(diagnostics=[d])))
+    titles = [a.title for a in got]
+    check(len(got) >= 2 and "fetch" in titles[0] and got[0].is_preferred,
+          "a code action renames to the did-you-mean id", titles)
+    renamed = apply(fixed, got[0].edit.changes[uri])
+    check('{"$ref": {"node": "fetch", "select": "first", "path": "id"}}' in renamed,
+          "its edit changes only the reference's node", renamed)
+    sup = [a for a in got if a.title.startswith("suppress")]
+    check(sup, "a suppression is offered", titles)
+    doc = json.loads(apply(fixed, sup[0].edit.changes[uri]))
+    check(doc["nodes"][2]["definition"]["suppress"] == [{"code": "missing_reference", "reason": ""}],
+          "the suppression is added to the node's definition, its reason left to write",
+          doc["nodes"][2]["definition"])
+    v = s.set_text(uri, renamed)
+    diags = await s.diagnostics(uri, v)
+    check(len(diags) == 0, "applied, the document is clean", [x.code for x in diags])
+    # A $ref without `select` is an input error; its fix adds one.
+    broken = s.texts[uri].replace('{"node": "start", "select": "first", "path": "ticket_id"}',
+                                  '{"node": "start", "path": "ticket_id"}')
+    v = s.set_text(uri, broken)
+    diags = await s.diagnostics(uri, v)
+    check(len(diags) == 1 and diags[0].code == "invalid_document" and "select" in diags[0].message,
+          "a $ref without select is an input error", diags)
+    got = await s.client.text_document_code_action_async(t.CodeActionParams(
+        text_document=t.TextDocumentIdentifier(uri=uri), range=diags[0].range,
+        context=t.CodeActionContext(diagnostics=diags)))
+    check(got and '"first"' in got[0].title, "a code action adds the missing select", [a.title for a in got])
+    repaired = apply(broken, got[0].edit.changes[uri])
+    check('{"node": "start", "path": "ticket_id", "select": "first"}' in repaired,
+          "its edit adds `select` and leaves the rest", repaired)
+    v = s.set_text(uri, repaired)
+    diags = await s.diagnostics(uri, v)
+    check(all(x.code != "invalid_document" for x in diags), "applied, the document reads", [x.code for x in diags])
+
+
+async def survives(s, uri):
+    text = s.texts[uri]
+    cut = text.index('"edges"')
+    broken = text[:cut] + '"edges": [{"id": "e1", "from": '
+    v = s.set_text(uri, broken)
+    diags = await s.diagnostics(uri, v)
+    check(len(diags) == 1 and diags[0].code == "invalid_document",
+          "a document that is not JSON mid-typing: one diagnostic", diags)
+    end = position(broken, len(broken))
+    check(diags[0].range.start.line == end.line, "at the syntax error", (diags[0].range, end))
+    h = await s.client.text_document_hover_async(t.HoverParams(**s.at(uri, t.Position(line=0, character=0))))
+    syms = await s.client.text_document_document_symbol_async(
+        t.DocumentSymbolParams(text_document=t.TextDocumentIdentifier(uri=uri)))
+    check(h is None and not syms, "and the server still answers", (h, syms))
+
+
+async def yaml(s, uri):
+    diags = await s.diagnostics(uri, s.open(uri, YAML, "yaml"))
+    by_code = {d.code: d for d in diags}
+    check(set(by_code) == {"unknown_tool", "invalid_handle", "missing_reference"},
+          "YAML: three diagnostics", [d.code for d in diags])
+    check(rng(by_code["unknown_tool"].range) == rng(span(YAML, "tickets_gett")),
+          "YAML: at the tool's value", by_code["unknown_tool"].range)
+    on_ref = span(YAML, "node: start", inner=0)
+    at = t.Position(line=on_ref.start.line, character=on_ref.start.character + 7)
+    loc = await s.client.text_document_definition_async(t.DefinitionParams(**s.at(uri, at)))
+    check(loc is not None and rng(loc.range) == rng(span(YAML, "start", nth=0)),
+          "YAML: go to definition lands on the node's id", loc)
+    h = await s.client.text_document_hover_async(t.HoverParams(**s.at(uri, span(YAML, "tickets_comment").start)))
+    check("Post a comment" in h.contents.value, "YAML: hover on a tool", h.contents.value)
+    got = await s.client.text_document_code_action_async(t.CodeActionParams(
+        text_document=t.TextDocumentIdentifier(uri=uri), range=by_code["invalid_handle"].range,
+        context=t.CodeActionContext(diagnostics=[by_code["invalid_handle"]])))
+    fixed = apply(YAML, got[0].edit.changes[uri])
+    check("handle: \"always\"}" in fixed, "YAML: the handle fix", fixed[-120:])
+    at = span(YAML, "fetchh", inner=0).end
+    got = await s.client.text_document_completion_async(t.CompletionParams(**s.at(uri, at)))
+    items = sorted(got.items, key=lambda i: i.sort_text)
+    check([i.label for i in items][:2] == ["fetch", "start"] and items[0].text_edit.new_text == "fetch",
+          "YAML: completion of a reference's node, upstream first, as a plain scalar",
+          [(i.label, i.text_edit.new_text) for i in items])
+
+
+def call(i):
+    return {"id": i, "kind": "call", "definition": {
+        "tool": "tickets_get", "args": {"id": "1"}, "output": [], "onMissingValue": "fail",
+        "authority": [{"capability": "tickets", "scope": "support", "verb": "read"}],
+        "replaySafe": True, "onIndeterminate": "halt"}}
+
+
+async def grouped(s, uri):
+    """Nothing connects to `c`: c, d and e are unreachable (and their calls never run)."""
+    doc = {"formatVersion": 1, "nodes": [{"id": "start", "kind": "entry", "definition": {"input": []}},
+                                         call("a"), call("c"), call("d"), call("e")],
+           "edges": [{"id": "e1", "from": "start", "to": "a"}, {"id": "e3", "from": "c", "to": "d"},
+                     {"id": "e4", "from": "d", "to": "e"}]}
+    text = json.dumps(doc, indent=1)
+    diags = await s.diagnostics(uri, s.open(uri, text))
+    check([d.code for d in diags] == ["unreachable_node"], "grouped findings are one diagnostic",
+          [(d.code, d.message) for d in diags])
+    related = diags[0].related_information or []
+    check(len(related) == 5 and all(r.location.uri == uri for r in related),
+          "with the findings that follow from it as related locations",
+          [r.message for r in related])
+    check(rng(related[0].location.range) == rng(span(text, '"d"')), "each at its place", related[0])
+
+
+async def debounced(pf, root, env):
+    """Changes typed in a burst are validated once, after the document is still."""
+    s = Session()
+    seen = s.seen
+    await s.client.start_io(pf, "lsp", "--debounce-ms", "1000", cwd=str(root), env=env)
+    await s.client.initialize_async(t.InitializeParams(capabilities=t.ClientCapabilities()))
+    s.client.initialized(t.InitializedParams())
+    uri = (root / "docs" / "burst.json").as_uri()
+    await s.diagnostics(uri, s.open(uri, PLAN))
+    for i in range(5):
+        v = s.set_text(uri, PLAN.replace('"thanks"', f'"thanks {i}"'))
+    diags = await s.diagnostics(uri, v)
+    check(seen == [1, v] and len(diags) == 3, "a burst of changes is validated once (debounced)", seen)
+    await s.client.shutdown_async(None)
+    s.client.exit(None)
+    await s.client.stop()
+
+
+async def main(pf):
+    root = Path(tempfile.mkdtemp(prefix="planforge-lsp-"))
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PLANFORGE_")}
+    env.update(NO_COLOR="1", PLANFORGE_ACTOR="tester")
+    subprocess.run([pf, "init"], cwd=root, env=env, check=True, capture_output=True)
+    (root / "plans" / "registry.yaml").write_text(REGISTRY)
+    (root / "docs").mkdir()
+    s = Session()
+    await s.client.start_io(pf, "lsp", "--debounce-ms", "50", cwd=str(root), env=env)
+    init = await s.client.initialize_async(t.InitializeParams(
+        capabilities=t.ClientCapabilities(general=t.GeneralClientCapabilities(position_encodings=["utf-16"])),
+        root_uri=root.as_uri()))
+    check(init.server_info.name == "planforge" and init.capabilities.position_encoding == "utf-16",
+          "initialize", init)
+    s.client.initialized(t.InitializedParams())
+    uri = (root / "docs" / "triage.json").as_uri()
+    by_code = await first_problems(s, uri)
+    # Fix the tool: two diagnostics.
+    v = s.replace(uri, by_code["unknown_tool"].range, '"tickets_get"')
+    diags = await s.diagnostics(uri, v)
+    check(sorted(d.code for d in diags) == ["invalid_handle", "missing_reference"],
+          "an edit that fixes one publishes two", [d.code for d in diags])
+    await navigation(s, uri)
+    await completion(s, uri)
+    diags = await s.diagnostics(uri, s.set_text(uri, s.texts[uri]))
+    await actions(s, uri, [d for d in diags if d.code == "invalid_handle"][0])
+    await survives(s, uri)
+    await yaml(s, (root / "docs" / "triage.yaml").as_uri())
+    await grouped(s, (root / "docs" / "group.json").as_uri())
+    other = (root / "package.json").as_uri()
+    diags = await s.diagnostics(other, s.open(other, '{"name": "x", "version": "1.0.0"}'))
+    check(len(diags) == 0, "a JSON file that is no plan document is left alone", diags)
+    big = (root / "docs" / "big.json").as_uri()
+    diags = await s.diagnostics(big, s.open(big, big_plan(10_000)))
+    check([d.code for d in diags] == ["unknown_tool"], "a 10,000-node document: its diagnostics",
+          [(d.code, d.message) for d in diags][:5])
+    v = s.set_text(big, s.texts[big].replace('"tickets_gett"', '"tickets_get"'))
+    check(len(await s.diagnostics(big, v)) == 0, "and after an edit, again")
+    await s.client.shutdown_async(None)
+    s.client.exit(None)
+    code = await asyncio.wait_for(s.client._server.wait(), TIMEOUT)
+    check(code == 0, "shutdown and exit end the server with 0", code)
+    await s.client.stop()
+    await debounced(pf, root, env)
+    shutil.rmtree(root, ignore_errors=True)
+    print("all passed", flush=True)
+
+
+if __name__ == "__main__":
+    pf = str(Path(sys.argv[1]).resolve()) if len(sys.argv) > 1 else str(Path(__file__).resolve().parent.parent / "target/debug/planforge")
+    asyncio.run(main(pf))
