@@ -160,18 +160,24 @@ pub(crate) fn validate_now(sources: &Sources, open: &Open, version: i32) -> Vali
             registry: None,
         };
     }
-    let opts = validate::Options::default();
     let (target, registry): (Target, _) = match sources.context(open.path.as_deref()) {
-        Ok(ctx) => (
-            validate::check_input(
-                &open.name,
-                open.doc.text.to_string(),
-                open.doc.syntax,
-                ctx.registry.as_ref(),
-                &opts,
-            ),
-            ctx.registry.map(Arc::new),
-        ),
+        Ok(ctx) => {
+            // The settings file's selection applies, as in `validate`.
+            let opts = validate::Options {
+                policy: Arc::new(ctx.policy),
+                ..validate::Options::default()
+            };
+            (
+                validate::check_input(
+                    &open.name,
+                    open.doc.text.to_string(),
+                    open.doc.syntax,
+                    ctx.registry.as_ref(),
+                    &opts,
+                ),
+                ctx.registry.map(Arc::new),
+            )
+        }
         Err(e) => (validate::failure(&open.name, &e), None),
     };
     Validated {
