@@ -305,36 +305,81 @@ pub(crate) fn usage_error(e: clap::Error, json: bool) -> u8 {
             }
         }
         _ if json => {
-            let err = Error::invalid(
-                e.render()
-                    .to_string()
-                    .trim()
-                    .trim_start_matches("error: ")
-                    .to_string(),
-            );
             print!(
                 "{}",
-                crate::wire::json::pretty(&crate::wire::findings::error_json(&err))
+                crate::wire::json::pretty(&crate::wire::findings::error_json(&usage_refusal(&e)))
             );
             2
         }
         _ => {
             // Every refusal reads `error[code]: …`, a usage error too.
             use std::io::IsTerminal;
-            let text = e.render().to_string();
-            let text = text.trim().trim_start_matches("error: ");
-            let (first, rest) = text.split_once('\n').unwrap_or((text, ""));
-            let mut err = Error::invalid(first.to_string());
-            let rest: Vec<&str> = rest.lines().filter(|l| !l.trim().is_empty()).collect();
-            if !rest.is_empty() {
-                err = err.with_help(rest.join("\n"));
-            }
             let color = ui::color_enabled(ColorChoice::Auto, std::io::stderr().is_terminal());
             eprint!(
                 "{}",
-                ui::render_error(&err, color, &voice::CliVoice::default())
+                ui::render_error(&usage_refusal(&e), color, &voice::CliVoice::default())
             );
             2
         }
     }
+}
+
+/// A clap usage error as a refusal: what is wrong on one line (the missing
+/// arguments named in it), the usage and clap's tip as help.
+pub(crate) fn usage_refusal(e: &clap::Error) -> Error {
+    if let Some(err) = unknown_command(e) {
+        return err;
+    }
+    let text = e.render().to_string();
+    let text = text.trim().trim_start_matches("error: ");
+    let (first, rest) = text.split_once('\n').unwrap_or((text, ""));
+    let mut message = first.trim_end_matches(':').trim().to_string();
+    let mut named = Vec::new();
+    let mut help = Vec::new();
+    for line in rest.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        if line.starts_with("For more information") {
+            continue;
+        } else if let Some(u) = line.strip_prefix("Usage: ") {
+            let command: Vec<&str> = u
+                .split_whitespace()
+                .take_while(|w| !w.starts_with(['-', '<', '[']))
+                .collect();
+            let command = command.join(" ");
+            help.push(format!("usage: {u}"));
+            help.push(format!("more: {command} --help"));
+        } else if line.starts_with('<') || line.starts_with("--") || line.starts_with('-') {
+            named.push(line.to_string());
+        } else {
+            help.insert(0, line.to_string());
+        }
+    }
+    if !named.is_empty() {
+        message = format!("{message}: {}", named.join(", "));
+    }
+    let mut err = Error::invalid(message);
+    if !help.is_empty() {
+        err = err.with_help(help.join("\n"));
+    }
+    err
+}
+
+/// `planforge clear`: clap's own guess for an unknown command is loose
+/// (`create` for `clear`, `orchestrate` for `echo`); ours suggests only a
+/// plausible typo, and otherwise points at the list.
+fn unknown_command(e: &clap::Error) -> Option<Error> {
+    use clap::CommandFactory;
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    if e.kind() != ErrorKind::InvalidSubcommand {
+        return None;
+    }
+    let Some(ContextValue::String(word)) = e.get(ContextKind::InvalidSubcommand) else {
+        return None;
+    };
+    let cli = Cli::command();
+    let names: Vec<&str> = cli.get_subcommands().map(|c| c.get_name()).collect();
+    let err = Error::invalid(format!(
+        "`{word}` is not a planforge command{}",
+        crate::model::suggest::did_you_mean(word, names.iter().copied())
+    ));
+    Some(err.with_help("planforge help lists the commands by topic"))
 }

@@ -47,6 +47,7 @@ pub(crate) const REPL_HELP: &str = "\
 In the REPL, type commands without `planforge`. Also:
   use ID        work on plan ID in this REPL only (the store's current plan stays)
   help [CMD]    this help, or a command's help
+  clear         clear the screen (also Ctrl-L)
   exit [CODE]   leave (also quit, or Ctrl-D); Ctrl-C cancels the line being typed
 Tab completes commands, flags, plan and node ids, phases, edge ids, tools and
 issue codes; `@` completes file names after --def. A line that ends inside a
@@ -123,6 +124,15 @@ impl Repl {
                     )
                 }
             };
+        }
+        if first == "clear" && words.len() == 1 {
+            // As in a shell (Ctrl-L does the same).
+            use std::io::{IsTerminal, Write};
+            if std::io::stdout().is_terminal() {
+                let _ = std::io::stdout().write_all(b"\x1b[H\x1b[2J");
+                let _ = std::io::stdout().flush();
+            }
+            return Outcome::Empty;
         }
         let wants_json = self.base.format == Some(Format::Json)
             || words
