@@ -2225,7 +2225,7 @@ _planforge() {
             return 0
             ;;
         planforge__subcmd__set)
-            opts="-p -q -h --expect-rev --store --plan --actor --format --color --quiet --help"
+            opts="-p -q -h --add --expect-rev --store --plan --actor --format --color --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -280,6 +280,7 @@ set edit:completion:arg-completer[planforge] = {|@words|
             cand --actor 'Who is acting [env: PLANFORGE_ACTOR, else $USER]'
             cand --format 'Output format (commands that print documents or diagrams add yaml, sarif, github, dot or mermaid)'
             cand --color 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)'
+            cand --add 'Add PATH as a new field even when it is one letter off a field the node has'
             cand -q 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
             cand --quiet 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
             cand -h 'Print help (see more with ''--help'')'

@@ -352,6 +352,7 @@ mermaid\t''"
 complete -c planforge -n "__fish_planforge_using_subcommand set" -l color -d 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c planforge -n "__fish_planforge_using_subcommand set" -l add -d 'Add PATH as a new field even when it is one letter off a field the node has'
 complete -c planforge -n "__fish_planforge_using_subcommand set" -s q -l quiet -d 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
 complete -c planforge -n "__fish_planforge_using_subcommand set" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c planforge -n "__fish_planforge_using_subcommand phase" -l expect-rev -d 'Refuse (revision_moved) unless the plan is at this revision' -r

@@ -131,3 +131,78 @@ fn a_diff_across_a_change_and_its_undo_explains_the_differing_digests() {
         "{out}"
     );
 }
+
+#[test]
+fn set_refuses_a_typo_of_a_field_unless_asked_to_add_and_takes_add_node_shorthands() {
+    let env = Env::new();
+    small_plan(&env);
+    let before = env.json(&["status"])["revision"].clone();
+    let out = env.run(&["set", "fetch", "args.pth", "x"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        "error[unknown_key]: node `fetch` has no field `args.pth` (did you mean `args.path`?); nothing was written\n  help: planforge set fetch args.path x\n        to add `args.pth` as a new field: planforge set fetch args.pth x --add\n"
+    );
+    assert_eq!(env.json(&["status"])["revision"], before);
+    env.ok(&["set", "fetch", "args.pth", "x", "--add"]);
+    env.ok(&[
+        "set",
+        "fetch",
+        "authority",
+        "files/notes/read,files/notes/list",
+    ]);
+    env.ok(&[
+        "set",
+        "fetch",
+        "output",
+        "content:string state:enum:open,closed",
+    ]);
+    env.ok(&["set", "fetch", "output.1.values", "open,closed,stale"]);
+    let v = env.json(&["read", "fetch"]);
+    let def = &v["nodes"][0]["definition"];
+    assert_eq!(def["authority"][1]["verb"], "list", "{def}");
+    assert_eq!(def["output"][1]["values"][2], "stale", "{def}");
+    let e = stderr(&env.run(&["set", "fetch", "authority", "files-read"]));
+    assert!(
+        e.contains("help: for example: planforge set fetch authority files/notes/read"),
+        "{e}"
+    );
+}
+
+#[test]
+fn a_new_phase_one_letter_off_an_existing_one_gets_a_note() {
+    let env = Env::new();
+    small_plan(&env);
+    let out = env.ok(&["add-node", "sum", "--kind", "reason", "--phase", "gathr"]);
+    assert!(
+        out.contains(
+            "phase `gathr` is new to this plan; did you mean the existing phase `gather`?"
+        ),
+        "{out}"
+    );
+    let out = env.ok(&["add-node", "pub", "--kind", "reason", "--phase", "publish"]);
+    assert!(!out.contains("did you mean"), "{out}");
+}
+
+#[test]
+fn a_branch_id_has_a_shorthand_and_fixes_use_it() {
+    let env = Env::new();
+    small_plan(&env);
+    env.ok(&["add-node", "sum", "--kind", "reason", "--phase", "gather"]);
+    env.ok(&["connect", "start", "sum"]);
+    env.ok(&["connect", "fetch", "sum"]);
+    env.ok(&["add-node", "use", "--kind", "reason", "--prompt", "@sum.x"]);
+    env.ok(&["connect", "sum", "use"]);
+    let out = env.run(&["validate"]);
+    let e = stderr(&out);
+    assert!(
+        e.contains("planforge set use prompt.0 @sum@start__fetch/fetch__sum.x"),
+        "{e}"
+    );
+    env.ok(&["set", "use", "prompt.0", "@sum@start__fetch/fetch__sum.x"]);
+    let v = env.json(&["read", "use"]);
+    assert_eq!(
+        v["nodes"][0]["definition"]["prompt"][0]["$ref"]["branchId"]["segments"][1]["edge"],
+        "fetch__sum"
+    );
+}

@@ -5,6 +5,7 @@ pub(crate) mod commands;
 pub(crate) mod node_flags;
 pub(crate) mod repl;
 pub(crate) mod session;
+pub(crate) mod set_value;
 pub(crate) mod ui;
 pub(crate) mod voice;
 
