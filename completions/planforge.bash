@@ -799,12 +799,16 @@ _planforge() {
             return 0
             ;;
         planforge__subcmd__edit)
-            opts="-p -q -h --store --plan --actor --format --color --quiet --help"
+            opts="-p -q -h --from --store --plan --actor --format --color --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --from)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --store)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -2069,7 +2073,7 @@ _planforge() {
             return 0
             ;;
         planforge__subcmd__remove)
-            opts="-p -q -h --force --store --plan --actor --format --color --quiet --help"
+            opts="-y -p -q -h --force --yes --store --plan --actor --format --color --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2107,7 +2111,7 @@ _planforge() {
             return 0
             ;;
         planforge__subcmd__remove__subcmd__node)
-            opts="-p -q -h --expect-rev --store --plan --actor --format --color --quiet --help"
+            opts="-y -p -q -h --yes --expect-rev --store --plan --actor --format --color --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

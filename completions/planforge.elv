@@ -130,6 +130,8 @@ set edit:completion:arg-completer[planforge] = {|@words|
             cand --format 'Output format (commands that print documents or diagrams add yaml, sarif, github, dot or mermaid)'
             cand --color 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)'
             cand --force 'Also delete a reviewable or executable plan'
+            cand -y 'Do not ask (needed without a terminal)'
+            cand --yes 'Do not ask (needed without a terminal)'
             cand -q 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
             cand --quiet 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
             cand -h 'Print help (see more with ''--help'')'
@@ -336,6 +338,8 @@ set edit:completion:arg-completer[planforge] = {|@words|
             cand --actor 'Who is acting [env: PLANFORGE_ACTOR, else $USER]'
             cand --format 'Output format (commands that print documents or diagrams add yaml, sarif, github, dot or mermaid)'
             cand --color 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)'
+            cand -y 'Do not ask (needed without a terminal)'
+            cand --yes 'Do not ask (needed without a terminal)'
             cand -q 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
             cand --quiet 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
             cand -h 'Print help (see more with ''--help'')'
@@ -360,6 +364,7 @@ set edit:completion:arg-completer[planforge] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
         }
         &'planforge;edit'= {
+            cand --from 'Start from this file (one an earlier edit kept) instead of the node as it is; the header is renewed for the current revision'
             cand --store 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]'
             cand -p 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]'
             cand --plan 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]'

@@ -157,6 +157,7 @@ complete -c planforge -n "__fish_planforge_using_subcommand remove" -l color -d 
 always\t''
 never\t''"
 complete -c planforge -n "__fish_planforge_using_subcommand remove" -l force -d 'Also delete a reviewable or executable plan'
+complete -c planforge -n "__fish_planforge_using_subcommand remove" -s y -l yes -d 'Do not ask (needed without a terminal)'
 complete -c planforge -n "__fish_planforge_using_subcommand remove" -s q -l quiet -d 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
 complete -c planforge -n "__fish_planforge_using_subcommand remove" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c planforge -n "__fish_planforge_using_subcommand author" -l id -d 'The plan id [default: a fresh one]' -r
@@ -420,6 +421,7 @@ mermaid\t''"
 complete -c planforge -n "__fish_planforge_using_subcommand remove-node" -l color -d 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c planforge -n "__fish_planforge_using_subcommand remove-node" -s y -l yes -d 'Do not ask (needed without a terminal)'
 complete -c planforge -n "__fish_planforge_using_subcommand remove-node" -s q -l quiet -d 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
 complete -c planforge -n "__fish_planforge_using_subcommand remove-node" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c planforge -n "__fish_planforge_using_subcommand bounds" -l max-nodes -d 'Most nodes the plan may hold' -r
@@ -443,6 +445,7 @@ always\t''
 never\t''"
 complete -c planforge -n "__fish_planforge_using_subcommand bounds" -s q -l quiet -d 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
 complete -c planforge -n "__fish_planforge_using_subcommand bounds" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c planforge -n "__fish_planforge_using_subcommand edit" -l from -d 'Start from this file (one an earlier edit kept) instead of the node as it is; the header is renewed for the current revision' -r -F
 complete -c planforge -n "__fish_planforge_using_subcommand edit" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]' -r -F
 complete -c planforge -n "__fish_planforge_using_subcommand edit" -s p -l plan -d 'The plan to work on [env: PLANFORGE_PLAN] [default: the store\'s current plan]' -r
 complete -c planforge -n "__fish_planforge_using_subcommand edit" -l actor -d 'Who is acting [env: PLANFORGE_ACTOR, else $USER]' -r

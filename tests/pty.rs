@@ -223,3 +223,37 @@ fn a_repl_and_another_process_on_one_plan_lose_nothing() {
     want.sort();
     assert_eq!(env.node_ids("plan-p"), want);
 }
+
+/// `planforge ARGS` alone on a terminal (not the REPL).
+fn one_shot(env: &Env, args: &[&str]) -> PtySession {
+    let mut c = env.command();
+    c.args(args);
+    spawn_command(c, Some(TIMEOUT_MS)).expect("planforge starts in a pty")
+}
+
+#[test]
+fn remove_node_and_remove_ask_first_on_a_terminal() {
+    let env = Env::new();
+    let mut s = one_shot(&env, &["remove-node", "fetch"]);
+    s.exp_string("Remove join node `fetch` and its 0 edge(s) from plan-p? [y/N] ")
+        .unwrap();
+    s.send_line("n").unwrap();
+    s.exp_string("Not removed: `fetch` is still in plan-p")
+        .unwrap();
+    exits_with(&mut s, 1);
+    assert_eq!(env.node_ids("plan-p"), ["fetch", "first_step"]);
+    let mut s = one_shot(&env, &["remove-node", "fetch"]);
+    s.exp_string("[y/N] ").unwrap();
+    s.send_line("y").unwrap();
+    s.exp_string("removed").unwrap();
+    exits_with(&mut s, 0);
+    assert_eq!(env.node_ids("plan-p"), ["first_step"]);
+
+    let mut s = one_shot(&env, &["remove", "plan-q"]);
+    s.exp_string("Delete plan plan-q (editable, rev 1, 1 node(s)) and its whole history? [y/N] ")
+        .unwrap();
+    s.send_line("").unwrap();
+    s.exp_string("Not removed").unwrap();
+    exits_with(&mut s, 1);
+    assert!(env.path("plans/plan-q").exists());
+}

@@ -206,3 +206,20 @@ fn a_branch_id_has_a_shorthand_and_fixes_use_it() {
         "fetch__sum"
     );
 }
+
+#[test]
+fn remove_and_remove_node_need_yes_without_a_terminal() {
+    let env = Env::new();
+    small_plan(&env);
+    let before = env.json(&["status"])["revision"].clone();
+    let out = env.run(&["remove-node", "fetch"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("pass --yes"), "{}", stderr(&out));
+    assert_eq!(env.json(&["status"])["revision"], before);
+    let out = env.run(&["remove", "plan-p"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(env.path("plans/plan-p").exists());
+    env.ok(&["remove-node", "fetch", "--yes"]);
+    env.ok(&["remove", "plan-p", "-y"]);
+    assert!(!env.path("plans/plan-p").exists());
+}

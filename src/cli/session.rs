@@ -126,6 +126,28 @@ impl Session {
     }
 
     /// Whether stdin is a terminal a person can answer on.
+    /// Asks `question` with `[y/N]` on the terminal, unless `yes` (--yes).
+    /// Without a terminal to ask on, refuses (nothing changed): `what` says
+    /// what would have happened.
+    pub(crate) fn confirm(&self, question: &str, what: &str, yes: bool) -> Result<bool> {
+        use std::io::{BufRead, Write};
+        if yes {
+            return Ok(true);
+        }
+        if !self.interactive() {
+            return Err(Error::invalid(format!(
+                "{what}, and there is no terminal to ask on; nothing was changed"
+            ))
+            .with_help("pass --yes to go ahead without asking"));
+        }
+        let mut err = std::io::stderr().lock();
+        let _ = write!(err, "{question} [y/N] ");
+        let _ = err.flush();
+        let mut answer = String::new();
+        let _ = std::io::stdin().lock().read_line(&mut answer);
+        Ok(matches!(answer.trim(), "y" | "Y" | "yes"))
+    }
+
     pub(crate) fn interactive(&self) -> bool {
         use std::io::IsTerminal;
         std::io::stdin().is_terminal() && std::io::stderr().is_terminal()
