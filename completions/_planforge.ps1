@@ -53,6 +53,7 @@ Register-ArgumentCompleter -Native -CommandName 'planforge' -ScriptBlock {
             [CompletionResult]::new('bounds', 'bounds', [CompletionResultType]::ParameterValue, 'Print or set the plan''s bounds')
             [CompletionResult]::new('edit', 'edit', [CompletionResultType]::ParameterValue, 'Edit one node as YAML in $VISUAL / $EDITOR')
             [CompletionResult]::new('undo', 'undo', [CompletionResultType]::ParameterValue, 'Undo your latest change to the plan')
+            [CompletionResult]::new('redo', 'redo', [CompletionResultType]::ParameterValue, 'Take back your latest undo')
             [CompletionResult]::new('validate', 'validate', [CompletionResultType]::ParameterValue, 'Check plans or plan documents (for CI)')
             [CompletionResult]::new('freeze', 'freeze', [CompletionResultType]::ParameterValue, 'Check the plan and make it reviewable (read-only)')
             [CompletionResult]::new('unfreeze', 'unfreeze', [CompletionResultType]::ParameterValue, 'Make a reviewable plan editable again')
@@ -61,6 +62,7 @@ Register-ArgumentCompleter -Native -CommandName 'planforge' -ScriptBlock {
             [CompletionResult]::new('clone', 'clone', [CompletionResultType]::ParameterValue, 'Copy a plan (or its first revisions) into a new editable plan')
             [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'Compare two revisions of a plan, or two plan documents')
             [CompletionResult]::new('raw', 'raw', [CompletionResultType]::ParameterValue, 'Print the plan''s content as JSON (wire form)')
+            [CompletionResult]::new('log', 'log', [CompletionResultType]::ParameterValue, 'Show the plan''s history, one line per change')
             [CompletionResult]::new('ops', 'ops', [CompletionResultType]::ParameterValue, 'Print the plan''s op log')
             [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Write the plan as a plan document (JSON or YAML)')
             [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Create a plan from a plan document')
@@ -413,6 +415,20 @@ Register-ArgumentCompleter -Native -CommandName 'planforge' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
+        'planforge;redo' {
+            [CompletionResult]::new('--expect-rev', '--expect-rev', [CompletionResultType]::ParameterName, 'Refuse (revision_moved) unless the plan is at this revision')
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]')
+            [CompletionResult]::new('-p', '-p', [CompletionResultType]::ParameterName, 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]')
+            [CompletionResult]::new('--plan', '--plan', [CompletionResultType]::ParameterName, 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]')
+            [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Who is acting [env: PLANFORGE_ACTOR, else $USER]')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format (commands that print documents or diagrams add yaml, sarif, github, dot or mermaid)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
         'planforge;validate' {
             [CompletionResult]::new('--registry', '--registry', [CompletionResultType]::ParameterName, 'The registry to check against [default: the store''s]')
             [CompletionResult]::new('--max-findings', '--max-findings', [CompletionResultType]::ParameterName, 'List at most N findings per document or plan; the rest are counted (0: list them all)')
@@ -527,6 +543,22 @@ Register-ArgumentCompleter -Native -CommandName 'planforge' -ScriptBlock {
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Who is acting [env: PLANFORGE_ACTOR, else $USER]')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format (commands that print documents or diagrams add yaml, sarif, github, dot or mermaid)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'planforge;log' {
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Only the N newest changes')
+            [CompletionResult]::new('--max-count', '--max-count', [CompletionResultType]::ParameterName, 'Only the N newest changes')
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]')
+            [CompletionResult]::new('-p', '-p', [CompletionResultType]::ParameterName, 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]')
+            [CompletionResult]::new('--plan', '--plan', [CompletionResultType]::ParameterName, 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]')
+            [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Who is acting [env: PLANFORGE_ACTOR, else $USER]')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format (commands that print documents or diagrams add yaml, sarif, github, dot or mermaid)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)')
+            [CompletionResult]::new('--reverse', '--reverse', [CompletionResultType]::ParameterName, 'Oldest first')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
@@ -738,6 +770,7 @@ Register-ArgumentCompleter -Native -CommandName 'planforge' -ScriptBlock {
             [CompletionResult]::new('bounds', 'bounds', [CompletionResultType]::ParameterValue, 'Print or set the plan''s bounds')
             [CompletionResult]::new('edit', 'edit', [CompletionResultType]::ParameterValue, 'Edit one node as YAML in $VISUAL / $EDITOR')
             [CompletionResult]::new('undo', 'undo', [CompletionResultType]::ParameterValue, 'Undo your latest change to the plan')
+            [CompletionResult]::new('redo', 'redo', [CompletionResultType]::ParameterValue, 'Take back your latest undo')
             [CompletionResult]::new('validate', 'validate', [CompletionResultType]::ParameterValue, 'Check plans or plan documents (for CI)')
             [CompletionResult]::new('freeze', 'freeze', [CompletionResultType]::ParameterValue, 'Check the plan and make it reviewable (read-only)')
             [CompletionResult]::new('unfreeze', 'unfreeze', [CompletionResultType]::ParameterValue, 'Make a reviewable plan editable again')
@@ -746,6 +779,7 @@ Register-ArgumentCompleter -Native -CommandName 'planforge' -ScriptBlock {
             [CompletionResult]::new('clone', 'clone', [CompletionResultType]::ParameterValue, 'Copy a plan (or its first revisions) into a new editable plan')
             [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'Compare two revisions of a plan, or two plan documents')
             [CompletionResult]::new('raw', 'raw', [CompletionResultType]::ParameterValue, 'Print the plan''s content as JSON (wire form)')
+            [CompletionResult]::new('log', 'log', [CompletionResultType]::ParameterValue, 'Show the plan''s history, one line per change')
             [CompletionResult]::new('ops', 'ops', [CompletionResultType]::ParameterValue, 'Print the plan''s op log')
             [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Write the plan as a plan document (JSON or YAML)')
             [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Create a plan from a plan document')
@@ -822,6 +856,9 @@ Register-ArgumentCompleter -Native -CommandName 'planforge' -ScriptBlock {
         'planforge;help;undo' {
             break
         }
+        'planforge;help;redo' {
+            break
+        }
         'planforge;help;validate' {
             break
         }
@@ -844,6 +881,9 @@ Register-ArgumentCompleter -Native -CommandName 'planforge' -ScriptBlock {
             break
         }
         'planforge;help;raw' {
+            break
+        }
+        'planforge;help;log' {
             break
         }
         'planforge;help;ops' {

@@ -73,6 +73,9 @@ _planforge() {
             planforge,list)
                 cmd="planforge__subcmd__list"
                 ;;
+            planforge,log)
+                cmd="planforge__subcmd__log"
+                ;;
             planforge,mcp)
                 cmd="planforge__subcmd__mcp"
                 ;;
@@ -93,6 +96,9 @@ _planforge() {
                 ;;
             planforge,read)
                 cmd="planforge__subcmd__read"
+                ;;
+            planforge,redo)
+                cmd="planforge__subcmd__redo"
                 ;;
             planforge,remove)
                 cmd="planforge__subcmd__remove"
@@ -199,6 +205,9 @@ _planforge() {
             planforge__subcmd__help,list)
                 cmd="planforge__subcmd__help__subcmd__list"
                 ;;
+            planforge__subcmd__help,log)
+                cmd="planforge__subcmd__help__subcmd__log"
+                ;;
             planforge__subcmd__help,mcp)
                 cmd="planforge__subcmd__help__subcmd__mcp"
                 ;;
@@ -219,6 +228,9 @@ _planforge() {
                 ;;
             planforge__subcmd__help,read)
                 cmd="planforge__subcmd__help__subcmd__read"
+                ;;
+            planforge__subcmd__help,redo)
+                cmd="planforge__subcmd__help__subcmd__redo"
                 ;;
             planforge__subcmd__help,remove)
                 cmd="planforge__subcmd__help__subcmd__remove"
@@ -275,7 +287,7 @@ _planforge() {
 
     case "${cmd}" in
         planforge)
-            opts="-p -q -h -V --store --plan --actor --format --color --quiet --help --version init list use create remove author status show outline read add-node set-config set phase connect disconnect remove-node bounds edit undo validate freeze unfreeze upgrade submit clone diff raw ops export import graph templates instantiate orchestrate explain schema tool mcp repl completions help"
+            opts="-p -q -h -V --store --plan --actor --format --color --quiet --help --version init list use create remove author status show outline read add-node set-config set phase connect disconnect remove-node bounds edit undo redo validate freeze unfreeze upgrade submit clone diff raw log ops export import graph templates instantiate orchestrate explain schema tool mcp repl completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1001,7 +1013,7 @@ _planforge() {
             return 0
             ;;
         planforge__subcmd__help)
-            opts="init list use create remove author status show outline read add-node set-config set phase connect disconnect remove-node bounds edit undo validate freeze unfreeze upgrade submit clone diff raw ops export import graph templates instantiate orchestrate explain schema tool mcp repl completions help"
+            opts="init list use create remove author status show outline read add-node set-config set phase connect disconnect remove-node bounds edit undo redo validate freeze unfreeze upgrade submit clone diff raw log ops export import graph templates instantiate orchestrate explain schema tool mcp repl completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1280,6 +1292,20 @@ _planforge() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        planforge__subcmd__help__subcmd__log)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         planforge__subcmd__help__subcmd__mcp)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -1365,6 +1391,20 @@ _planforge() {
             return 0
             ;;
         planforge__subcmd__help__subcmd__read)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        planforge__subcmd__help__subcmd__redo)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1770,6 +1810,52 @@ _planforge() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        planforge__subcmd__log)
+            opts="-n -p -q -h --max-count --reverse --store --plan --actor --format --color --quiet --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --max-count)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --plan)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -p)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --actor)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "text json yaml sarif github dot mermaid" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         planforge__subcmd__mcp)
             opts="-p -q -h --tier --read-only --store --plan --actor --format --color --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -2038,6 +2124,48 @@ _planforge() {
                     return 0
                     ;;
                 --max-bytes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --plan)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -p)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --actor)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "text json yaml sarif github dot mermaid" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        planforge__subcmd__redo)
+            opts="-p -q -h --expect-rev --store --plan --actor --format --color --quiet --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --expect-rev)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -50,6 +50,7 @@ set edit:completion:arg-completer[planforge] = {|@words|
             cand bounds 'Print or set the plan''s bounds'
             cand edit 'Edit one node as YAML in $VISUAL / $EDITOR'
             cand undo 'Undo your latest change to the plan'
+            cand redo 'Take back your latest undo'
             cand validate 'Check plans or plan documents (for CI)'
             cand freeze 'Check the plan and make it reviewable (read-only)'
             cand unfreeze 'Make a reviewable plan editable again'
@@ -58,6 +59,7 @@ set edit:completion:arg-completer[planforge] = {|@words|
             cand clone 'Copy a plan (or its first revisions) into a new editable plan'
             cand diff 'Compare two revisions of a plan, or two plan documents'
             cand raw 'Print the plan''s content as JSON (wire form)'
+            cand log 'Show the plan''s history, one line per change'
             cand ops 'Print the plan''s op log'
             cand export 'Write the plan as a plan document (JSON or YAML)'
             cand import 'Create a plan from a plan document'
@@ -389,6 +391,19 @@ set edit:completion:arg-completer[planforge] = {|@words|
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
+        &'planforge;redo'= {
+            cand --expect-rev 'Refuse (revision_moved) unless the plan is at this revision'
+            cand --store 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]'
+            cand -p 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]'
+            cand --plan 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]'
+            cand --actor 'Who is acting [env: PLANFORGE_ACTOR, else $USER]'
+            cand --format 'Output format (commands that print documents or diagrams add yaml, sarif, github, dot or mermaid)'
+            cand --color 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)'
+            cand -q 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
+            cand --quiet 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
         &'planforge;validate'= {
             cand --registry 'The registry to check against [default: the store''s]'
             cand --max-findings 'List at most N findings per document or plan; the rest are counted (0: list them all)'
@@ -496,6 +511,21 @@ set edit:completion:arg-completer[planforge] = {|@words|
             cand --actor 'Who is acting [env: PLANFORGE_ACTOR, else $USER]'
             cand --format 'Output format (commands that print documents or diagrams add yaml, sarif, github, dot or mermaid)'
             cand --color 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)'
+            cand -q 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
+            cand --quiet 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'planforge;log'= {
+            cand -n 'Only the N newest changes'
+            cand --max-count 'Only the N newest changes'
+            cand --store 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]'
+            cand -p 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]'
+            cand --plan 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]'
+            cand --actor 'Who is acting [env: PLANFORGE_ACTOR, else $USER]'
+            cand --format 'Output format (commands that print documents or diagrams add yaml, sarif, github, dot or mermaid)'
+            cand --color 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)'
+            cand --reverse 'Oldest first'
             cand -q 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
             cand --quiet 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
             cand -h 'Print help (see more with ''--help'')'
@@ -693,6 +723,7 @@ set edit:completion:arg-completer[planforge] = {|@words|
             cand bounds 'Print or set the plan''s bounds'
             cand edit 'Edit one node as YAML in $VISUAL / $EDITOR'
             cand undo 'Undo your latest change to the plan'
+            cand redo 'Take back your latest undo'
             cand validate 'Check plans or plan documents (for CI)'
             cand freeze 'Check the plan and make it reviewable (read-only)'
             cand unfreeze 'Make a reviewable plan editable again'
@@ -701,6 +732,7 @@ set edit:completion:arg-completer[planforge] = {|@words|
             cand clone 'Copy a plan (or its first revisions) into a new editable plan'
             cand diff 'Compare two revisions of a plan, or two plan documents'
             cand raw 'Print the plan''s content as JSON (wire form)'
+            cand log 'Show the plan''s history, one line per change'
             cand ops 'Print the plan''s op log'
             cand export 'Write the plan as a plan document (JSON or YAML)'
             cand import 'Create a plan from a plan document'
@@ -756,6 +788,8 @@ set edit:completion:arg-completer[planforge] = {|@words|
         }
         &'planforge;help;undo'= {
         }
+        &'planforge;help;redo'= {
+        }
         &'planforge;help;validate'= {
         }
         &'planforge;help;freeze'= {
@@ -771,6 +805,8 @@ set edit:completion:arg-completer[planforge] = {|@words|
         &'planforge;help;diff'= {
         }
         &'planforge;help;raw'= {
+        }
+        &'planforge;help;log'= {
         }
         &'planforge;help;ops'= {
         }

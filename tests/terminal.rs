@@ -223,3 +223,80 @@ fn remove_and_remove_node_need_yes_without_a_terminal() {
     env.ok(&["remove", "plan-p", "-y"]);
     assert!(!env.path("plans/plan-p").exists());
 }
+
+#[test]
+fn log_lists_every_change_and_its_revisions_work_with_diff_and_clone() {
+    let env = Env::new();
+    small_plan(&env);
+    env.ok(&["set", "fetch", "args.path", "notes/b.md"]);
+    env.ok(&["undo"]);
+    env.ok(&["redo"]);
+    let out = env.ok(&["log"]);
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(
+        lines[0].starts_with("History of plan-p, newest first"),
+        "{out}"
+    );
+    // create, 2 adds, connect, set, undo, redo: newest first.
+    assert_eq!(lines.len(), 8, "{out}");
+    assert!(
+        lines[1].contains("tester  redo: set `args.path` of `fetch`"),
+        "{out}"
+    );
+    assert!(
+        lines[2].contains("undo: set `args.path` of `fetch`"),
+        "{out}"
+    );
+    assert!(lines[6].contains("added entry node `start`"), "{out}");
+    assert!(
+        lines[7].contains("(0)") && lines[7].contains("created the plan"),
+        "{out}"
+    );
+    let v = env.json(&["log"]);
+    let changes = v["changes"].as_array().unwrap();
+    assert_eq!(changes.len(), 7);
+    assert_eq!(changes[0]["revision"], env.json(&["status"])["revision"]);
+    // Every revision log shows is one diff and clone --at take.
+    for c in changes {
+        let r = c["revision"].to_string();
+        env.ok(&["diff", &r, "current"]);
+    }
+    let r = changes[2]["revision"].to_string(); // after `set`
+    env.ok(&["-p", "plan-p", "clone", "plan-c", "--at", &r]);
+    let n = env.json(&["-p", "plan-c", "read", "fetch"]);
+    assert_eq!(n["nodes"][0]["definition"]["args"]["path"], "notes/b.md");
+    let v = env.json(&["-p", "plan-p", "log", "-n", "2", "--reverse"]);
+    assert_eq!(
+        v["changes"][1]["summary"],
+        "redo: set `args.path` of `fetch`"
+    );
+}
+
+#[test]
+fn redo_takes_back_undos_in_turn_until_a_new_change() {
+    let env = Env::new();
+    small_plan(&env);
+    env.ok(&["phase", "fetch", "collect"]);
+    env.ok(&["set", "fetch", "args.path", "notes/b.md"]);
+    env.ok(&["undo"]);
+    env.ok(&["undo"]);
+    let node = |env: &Env| env.json(&["read", "fetch"])["nodes"][0].clone();
+    assert_eq!(node(&env)["phase"], "gather");
+    env.ok(&["redo"]);
+    assert_eq!(node(&env)["phase"], "collect");
+    env.ok(&["redo"]);
+    assert_eq!(node(&env)["definition"]["args"]["path"], "notes/b.md");
+    let out = env.run(&["--format", "json", "redo"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        common::parse_json(&out, &["redo"])["error"]["code"],
+        "refused"
+    );
+    // undo takes a redo back; after a new change there is nothing to redo.
+    env.ok(&["undo"]);
+    assert_eq!(node(&env)["definition"]["args"]["path"], "notes/a.md");
+    env.ok(&["set", "fetch", "args.path", "notes/c.md"]);
+    let out = env.run(&["redo"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("is not an undo"), "{}", stderr(&out));
+}

@@ -8,6 +8,7 @@ pub(crate) mod echo;
 pub(crate) mod explain;
 pub(crate) mod graph;
 pub(crate) mod issues;
+pub(crate) mod log;
 pub(crate) mod node;
 pub(crate) mod outline;
 pub(crate) mod prose;
