@@ -287,7 +287,7 @@ _planforge() {
 
     case "${cmd}" in
         planforge)
-            opts="-p -q -h -V --store --plan --actor --format --color --quiet --help --version init list use create remove author status show outline read add-node set-config set phase connect disconnect remove-node bounds edit undo redo validate freeze unfreeze upgrade submit clone diff raw log ops export import graph templates instantiate orchestrate explain schema tool mcp repl completions help"
+            opts="-p -q -C -h -V --store --plan --actor --format --color --quiet --no-pager --help --version init list use create remove author status show outline read add-node set-config set phase connect disconnect remove-node bounds edit undo redo validate freeze unfreeze upgrade submit clone diff raw log ops export import graph templates instantiate orchestrate explain schema tool mcp repl completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -317,6 +317,10 @@ _planforge() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -325,7 +329,7 @@ _planforge() {
             return 0
             ;;
         planforge__subcmd__add__subcmd__node)
-            opts="-p -q -h --kind --phase --replace --scaffold --def --input --tool --arg --output --authority --replay-safe --on-indeterminate --on-missing-value --declassify --prompt --output-schema --max-attempts --source --step --emit --evaluator --predicate --case --diamond --expect-rev --store --plan --actor --format --color --quiet --help"
+            opts="-p -q -C -h --kind --phase --replace --scaffold --def --input --tool --arg --output --authority --replay-safe --on-indeterminate --on-missing-value --declassify --prompt --output-schema --max-attempts --source --step --emit --evaluator --predicate --case --diamond --expect-rev --store --plan --actor --format --color --quiet --no-pager --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -443,6 +447,10 @@ _planforge() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -451,7 +459,7 @@ _planforge() {
             return 0
             ;;
         planforge__subcmd__author)
-            opts="-p -q -h --id --store --plan --actor --format --color --quiet --help"
+            opts="-p -q -C -h --id --store --plan --actor --format --color --quiet --no-pager --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -485,6 +493,10 @@ _planforge() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -493,7 +505,7 @@ _planforge() {
             return 0
             ;;
         planforge__subcmd__bounds)
-            opts="-p -q -h --max-nodes --max-edges --max-steps --max-concurrent-frames --max-encoded-bytes --expect-rev --store --plan --actor --format --color --quiet --help"
+            opts="-p -q -C -h --max-nodes --max-edges --max-steps --max-concurrent-frames --max-encoded-bytes --expect-rev --store --plan --actor --format --color --quiet --no-pager --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -547,6 +559,10 @@ _planforge() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -555,7 +571,7 @@ _planforge() {
             return 0
             ;;
         planforge__subcmd__clone)
-            opts="-p -q -h --at --store --plan --actor --format --color --quiet --help"
+            opts="-p -q -C -h --at --store --plan --actor --format --color --quiet --no-pager --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -589,6 +605,10 @@ _planforge() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -597,7 +617,7 @@ _planforge() {
             return 0
             ;;
         planforge__subcmd__completions)
-            opts="-p -q -h --store --plan --actor --format --color --quiet --help bash elvish fish powershell zsh"
+            opts="-p -q -C -h --store --plan --actor --format --color --quiet --no-pager --help bash elvish fish powershell zsh"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -627,6 +647,10 @@ _planforge() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -635,7 +659,7 @@ _planforge() {
             return 0
             ;;
         planforge__subcmd__connect)
-            opts="-p -q -h --handle --id --expect-rev --store --plan --actor --format --color --quiet --help"
+            opts="-p -q -C -h --handle --id --expect-rev --store --plan --actor --format --color --quiet --no-pager --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -677,6 +701,10 @@ _planforge() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -685,7 +713,7 @@ _planforge() {
             return 0
             ;;
         planforge__subcmd__create)
-            opts="-p -q -h --label --store --plan --actor --format --color --quiet --help"
+            opts="-p -q -C -h --label --store --plan --actor --format --color --quiet --no-pager --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -719,6 +747,10 @@ _planforge() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -727,7 +759,7 @@ _planforge() {
             return 0
             ;;
         planforge__subcmd__diff)
-            opts="-p -q -h --files --exit-code --store --plan --actor --format --color --quiet --help"
+            opts="-p -q -C -h --files --exit-code --store --plan --actor --format --color --quiet --no-pager --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -761,6 +793,10 @@ _planforge() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -769,7 +805,7 @@ _planforge() {
             return 0
             ;;
         planforge__subcmd__disconnect)
-            opts="-p -q -h --expect-rev --store --plan --actor --format --color --quiet --help"
+            opts="-p -q -C -h --expect-rev --store --plan --actor --format --color --quiet --no-pager --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -803,6 +839,10 @@ _planforge() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -811,7 +851,7 @@ _planforge() {
             return 0
             ;;
         planforge__subcmd__edit)
-            opts="-p -q -h --from --store --plan --actor --format --color --quiet --help"
+            opts="-p -q -C -h --from --store --plan --actor --format --color --quiet --no-pager --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -845,6 +885,10 @@ _planforge() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -853,7 +897,7 @@ _planforge() {
             return 0
             ;;
         planforge__subcmd__explain)
-            opts="-p -q -h --all --store --plan --actor --format --color --quiet --help"
+            opts="-p -q -C -h --all --store --plan --actor --format --color --quiet --no-pager --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -881,6 +925,10 @@ _planforge() {
                     ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -891,7 +939,7 @@ _planforge() {
             return 0
             ;;
         planforge__subcmd__export)
-            opts="-p -q -h --rev --no-digest --store --plan --actor --format --color --quiet --help"
+            opts="-p -q -C -h --rev --no-digest --store --plan --actor --format --color --quiet --no-pager --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -923,6 +971,10 @@ _planforge() {
                     ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -933,7 +985,7 @@ _planforge() {
             return 0
             ;;
         planforge__subcmd__freeze)
-            opts="-p -q -h --store --plan --actor --format --color --quiet --help"
+            opts="-p -q -C -h --store --plan --actor --format --color --quiet --no-pager --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -963,6 +1015,10 @@ _planforge() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -971,7 +1027,7 @@ _planforge() {
             return 0
             ;;
         planforge__subcmd__graph)
-            opts="-p -q -h --rev --store --plan --actor --format --color --quiet --help"
+            opts="-p -q -C -h --rev --store --plan --actor --format --color --quiet --no-pager --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1003,6 +1059,10 @@ _planforge() {
                     ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1643,7 +1703,7 @@ _planforge() {
             return 0
             ;;
         planforge__subcmd__import)
-            opts="-p -q -h --id --input-format --store --plan --actor --format --color --quiet --help"
+            opts="-p -q -C -h --id --input-format --store --plan --actor --format --color --quiet --no-pager --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1681,6 +1741,10 @@ _planforge() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1689,7 +1753,7 @@ _planforge() {
             return 0
             ;;
         planforge__subcmd__init)
-            opts="-p -q -h --store --plan --actor --format --color --quiet --help"
+            opts="-p -q -C -h --store --plan --actor --format --color --quiet --no-pager --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1719,6 +1783,10 @@ _planforge() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1727,7 +1795,7 @@ _planforge() {
             return 0
             ;;
         planforge__subcmd__instantiate)
-            opts="-p -q -h --arg --id --store --plan --actor --format --color --quiet --help"
+            opts="-p -q -C -h --arg --id --store --plan --actor --format --color --quiet --no-pager --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1765,6 +1833,10 @@ _planforge() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1773,7 +1845,7 @@ _planforge() {
             return 0
             ;;
         planforge__subcmd__list)
-            opts="-p -q -h --store --plan --actor --format --color --quiet --help"
+            opts="-p -q -C -h --store --plan --actor --format --color --quiet --no-pager --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1803,6 +1875,10 @@ _planforge() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1811,7 +1887,7 @@ _planforge() {
             return 0
             ;;
         planforge__subcmd__log)
-            opts="-n -p -q -h --max-count --reverse --store --plan --actor --format --color --quiet --help"
+            opts="-n -p -q -C -h --max-count --reverse --store --plan --actor --format --color --quiet --no-pager --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1849,6 +1925,10 @@ _planforge() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1857,7 +1937,7 @@ _planforge() {
             return 0
             ;;
         planforge__subcmd__mcp)
-            opts="-p -q -h --tier --read-only --store --plan --actor --format --color --quiet --help"
+            opts="-p -q -C -h --tier --read-only --store --plan --actor --format --color --quiet --no-pager --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1891,6 +1971,10 @@ _planforge() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1899,7 +1983,7 @@ _planforge() {
             return 0
             ;;
         planforge__subcmd__ops)
-            opts="-p -q -h --since-lamport --through --store --plan --actor --format --color --quiet --help"
+            opts="-p -q -C -h --since-lamport --through --store --plan --actor --format --color --quiet --no-pager --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1937,6 +2021,10 @@ _planforge() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1945,7 +2033,7 @@ _planforge() {
             return 0
             ;;
         planforge__subcmd__orchestrate)
-            opts="-p -q -h --print --id --store --plan --actor --format --color --quiet --help"
+            opts="-p -q -C -h --print --id --store --plan --actor --format --color --quiet --no-pager --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1979,6 +2067,10 @@ _planforge() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1987,7 +2079,7 @@ _planforge() {
             return 0
             ;;
         planforge__subcmd__outline)
-            opts="-p -q -h --store --plan --actor --format --color --quiet --help"
+            opts="-p -q -C -h --store --plan --actor --format --color --quiet --no-pager --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2017,6 +2109,10 @@ _planforge() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2025,7 +2121,7 @@ _planforge() {
             return 0
             ;;
         planforge__subcmd__phase)
-            opts="-p -q -h --clear --expect-rev --store --plan --actor --format --color --quiet --help"
+            opts="-p -q -C -h --clear --expect-rev --store --plan --actor --format --color --quiet --no-pager --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2059,6 +2155,10 @@ _planforge() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2067,7 +2167,7 @@ _planforge() {
             return 0
             ;;
         planforge__subcmd__raw)
-            opts="-p -q -h --rev --store --plan --actor --format --color --quiet --help"
+            opts="-p -q -C -h --rev --store --plan --actor --format --color --quiet --no-pager --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2101,6 +2201,10 @@ _planforge() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2109,7 +2213,7 @@ _planforge() {
             return 0
             ;;
         planforge__subcmd__read)
-            opts="-p -q -h --phase --node --max-bytes --store --plan --actor --format --color --quiet --help"
+            opts="-p -q -C -h --phase --node --max-bytes --store --plan --actor --format --color --quiet --no-pager --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2151,6 +2255,10 @@ _planforge() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2159,7 +2267,7 @@ _planforge() {
             return 0
             ;;
         planforge__subcmd__redo)
-            opts="-p -q -h --expect-rev --store --plan --actor --format --color --quiet --help"
+            opts="-p -q -C -h --expect-rev --store --plan --actor --format --color --quiet --no-pager --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2191,6 +2299,10 @@ _planforge() {
                     ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -2201,7 +2313,7 @@ _planforge() {
             return 0
             ;;
         planforge__subcmd__remove)
-            opts="-y -p -q -h --force --yes --store --plan --actor --format --color --quiet --help"
+            opts="-y -p -q -C -h --force --yes --store --plan --actor --format --color --quiet --no-pager --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2229,6 +2341,10 @@ _planforge() {
                     ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -2239,7 +2355,7 @@ _planforge() {
             return 0
             ;;
         planforge__subcmd__remove__subcmd__node)
-            opts="-y -p -q -h --yes --expect-rev --store --plan --actor --format --color --quiet --help"
+            opts="-y -p -q -C -h --yes --expect-rev --store --plan --actor --format --color --quiet --no-pager --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2271,6 +2387,10 @@ _planforge() {
                     ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -2281,7 +2401,7 @@ _planforge() {
             return 0
             ;;
         planforge__subcmd__repl)
-            opts="-p -q -h --keep-going --store --plan --actor --format --color --quiet --help"
+            opts="-p -q -C -h --keep-going --store --plan --actor --format --color --quiet --no-pager --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2309,6 +2429,10 @@ _planforge() {
                     ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -2319,7 +2443,7 @@ _planforge() {
             return 0
             ;;
         planforge__subcmd__schema)
-            opts="-p -q -h --store --plan --actor --format --color --quiet --help"
+            opts="-p -q -C -h --store --plan --actor --format --color --quiet --no-pager --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2349,6 +2473,10 @@ _planforge() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2357,7 +2485,7 @@ _planforge() {
             return 0
             ;;
         planforge__subcmd__set)
-            opts="-p -q -h --add --expect-rev --store --plan --actor --format --color --quiet --help"
+            opts="-p -q -C -h --add --expect-rev --store --plan --actor --format --color --quiet --no-pager --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2391,6 +2519,10 @@ _planforge() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2399,7 +2531,7 @@ _planforge() {
             return 0
             ;;
         planforge__subcmd__set__subcmd__config)
-            opts="-p -q -h --kind --def --input --tool --arg --output --authority --replay-safe --on-indeterminate --on-missing-value --declassify --prompt --output-schema --max-attempts --source --step --emit --evaluator --predicate --case --diamond --expect-rev --store --plan --actor --format --color --quiet --help"
+            opts="-p -q -C -h --kind --def --input --tool --arg --output --authority --replay-safe --on-indeterminate --on-missing-value --declassify --prompt --output-schema --max-attempts --source --step --emit --evaluator --predicate --case --diamond --expect-rev --store --plan --actor --format --color --quiet --no-pager --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2513,6 +2645,10 @@ _planforge() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2521,7 +2657,7 @@ _planforge() {
             return 0
             ;;
         planforge__subcmd__show)
-            opts="-p -q -h --audience --rev --store --plan --actor --format --color --quiet --help"
+            opts="-p -q -C -h --audience --rev --store --plan --actor --format --color --quiet --no-pager --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2559,6 +2695,10 @@ _planforge() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2567,7 +2707,7 @@ _planforge() {
             return 0
             ;;
         planforge__subcmd__status)
-            opts="-p -q -h --store --plan --actor --format --color --quiet --help"
+            opts="-p -q -C -h --store --plan --actor --format --color --quiet --no-pager --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2597,6 +2737,10 @@ _planforge() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2605,7 +2749,7 @@ _planforge() {
             return 0
             ;;
         planforge__subcmd__submit)
-            opts="-y -p -q -h --by --yes --store --plan --actor --format --color --quiet --help"
+            opts="-y -p -q -C -h --by --yes --store --plan --actor --format --color --quiet --no-pager --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2639,6 +2783,10 @@ _planforge() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2647,7 +2795,7 @@ _planforge() {
             return 0
             ;;
         planforge__subcmd__templates)
-            opts="-p -q -h --store --plan --actor --format --color --quiet --help"
+            opts="-p -q -C -h --store --plan --actor --format --color --quiet --no-pager --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2675,6 +2823,10 @@ _planforge() {
                     ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -2685,7 +2837,7 @@ _planforge() {
             return 0
             ;;
         planforge__subcmd__tool)
-            opts="-p -q -h --store --plan --actor --format --color --quiet --help"
+            opts="-p -q -C -h --store --plan --actor --format --color --quiet --no-pager --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2715,6 +2867,10 @@ _planforge() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2723,7 +2879,7 @@ _planforge() {
             return 0
             ;;
         planforge__subcmd__undo)
-            opts="-p -q -h --expect-rev --store --plan --actor --format --color --quiet --help"
+            opts="-p -q -C -h --expect-rev --store --plan --actor --format --color --quiet --no-pager --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2757,6 +2913,10 @@ _planforge() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2765,7 +2925,7 @@ _planforge() {
             return 0
             ;;
         planforge__subcmd__unfreeze)
-            opts="-p -q -h --store --plan --actor --format --color --quiet --help"
+            opts="-p -q -C -h --store --plan --actor --format --color --quiet --no-pager --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2793,6 +2953,10 @@ _planforge() {
                     ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -2803,7 +2967,7 @@ _planforge() {
             return 0
             ;;
         planforge__subcmd__upgrade)
-            opts="-p -q -h --store --plan --actor --format --color --quiet --help"
+            opts="-p -q -C -h --store --plan --actor --format --color --quiet --no-pager --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2831,6 +2995,10 @@ _planforge() {
                     ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -2841,7 +3009,7 @@ _planforge() {
             return 0
             ;;
         planforge__subcmd__use)
-            opts="-p -q -h --store --plan --actor --format --color --quiet --help"
+            opts="-p -q -C -h --store --plan --actor --format --color --quiet --no-pager --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2871,6 +3039,10 @@ _planforge() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2879,7 +3051,7 @@ _planforge() {
             return 0
             ;;
         planforge__subcmd__validate)
-            opts="-o -p -q -h --all --registry --max-findings --max-bytes --stdin-filename --output --fail-on --exit-zero --store --plan --actor --format --color --quiet --help"
+            opts="-o -p -q -C -h --all --registry --max-findings --max-bytes --stdin-filename --output --fail-on --exit-zero --store --plan --actor --format --color --quiet --no-pager --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2935,6 +3107,10 @@ _planforge() {
                     ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)

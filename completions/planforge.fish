@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_planforge_global_optspecs
-    string join \n store= p/plan= actor= format= color= q/quiet h/help V/version
+    string join \n store= p/plan= actor= format= color= q/quiet no-pager C= h/help V/version
 end
 
 function __fish_planforge_needs_command
@@ -37,7 +37,9 @@ mermaid\t''"
 complete -c planforge -n "__fish_planforge_needs_command" -l color -d 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c planforge -n "__fish_planforge_needs_command" -s C -d 'Run as if started in DIR (as git -C): the store is looked for from there, and relative paths are read from there' -r -F
 complete -c planforge -n "__fish_planforge_needs_command" -s q -l quiet -d 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
+complete -c planforge -n "__fish_planforge_needs_command" -l no-pager -d 'Never page long output (on a terminal it goes through $PAGER, else less -FRX)'
 complete -c planforge -n "__fish_planforge_needs_command" -s h -l help -d 'Print help'
 complete -c planforge -n "__fish_planforge_needs_command" -s V -l version -d 'Print version'
 complete -c planforge -n "__fish_planforge_needs_command" -f -a "init" -d 'Create a plan store (default ./plans) with its registry and git files'
@@ -97,7 +99,9 @@ mermaid\t''"
 complete -c planforge -n "__fish_planforge_using_subcommand init" -l color -d 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c planforge -n "__fish_planforge_using_subcommand init" -s C -d 'Run as if started in DIR (as git -C): the store is looked for from there, and relative paths are read from there' -r -F
 complete -c planforge -n "__fish_planforge_using_subcommand init" -s q -l quiet -d 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
+complete -c planforge -n "__fish_planforge_using_subcommand init" -l no-pager -d 'Never page long output (on a terminal it goes through $PAGER, else less -FRX)'
 complete -c planforge -n "__fish_planforge_using_subcommand init" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c planforge -n "__fish_planforge_using_subcommand list" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]' -r -F
 complete -c planforge -n "__fish_planforge_using_subcommand list" -s p -l plan -d 'The plan to work on [env: PLANFORGE_PLAN] [default: the store\'s current plan]' -r
@@ -112,7 +116,9 @@ mermaid\t''"
 complete -c planforge -n "__fish_planforge_using_subcommand list" -l color -d 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c planforge -n "__fish_planforge_using_subcommand list" -s C -d 'Run as if started in DIR (as git -C): the store is looked for from there, and relative paths are read from there' -r -F
 complete -c planforge -n "__fish_planforge_using_subcommand list" -s q -l quiet -d 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
+complete -c planforge -n "__fish_planforge_using_subcommand list" -l no-pager -d 'Never page long output (on a terminal it goes through $PAGER, else less -FRX)'
 complete -c planforge -n "__fish_planforge_using_subcommand list" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c planforge -n "__fish_planforge_using_subcommand use" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]' -r -F
 complete -c planforge -n "__fish_planforge_using_subcommand use" -s p -l plan -d 'The plan to work on [env: PLANFORGE_PLAN] [default: the store\'s current plan]' -r
@@ -127,7 +133,9 @@ mermaid\t''"
 complete -c planforge -n "__fish_planforge_using_subcommand use" -l color -d 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c planforge -n "__fish_planforge_using_subcommand use" -s C -d 'Run as if started in DIR (as git -C): the store is looked for from there, and relative paths are read from there' -r -F
 complete -c planforge -n "__fish_planforge_using_subcommand use" -s q -l quiet -d 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
+complete -c planforge -n "__fish_planforge_using_subcommand use" -l no-pager -d 'Never page long output (on a terminal it goes through $PAGER, else less -FRX)'
 complete -c planforge -n "__fish_planforge_using_subcommand use" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c planforge -n "__fish_planforge_using_subcommand create" -l label -d 'A short label' -r
 complete -c planforge -n "__fish_planforge_using_subcommand create" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]' -r -F
@@ -143,7 +151,9 @@ mermaid\t''"
 complete -c planforge -n "__fish_planforge_using_subcommand create" -l color -d 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c planforge -n "__fish_planforge_using_subcommand create" -s C -d 'Run as if started in DIR (as git -C): the store is looked for from there, and relative paths are read from there' -r -F
 complete -c planforge -n "__fish_planforge_using_subcommand create" -s q -l quiet -d 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
+complete -c planforge -n "__fish_planforge_using_subcommand create" -l no-pager -d 'Never page long output (on a terminal it goes through $PAGER, else less -FRX)'
 complete -c planforge -n "__fish_planforge_using_subcommand create" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c planforge -n "__fish_planforge_using_subcommand remove" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]' -r -F
 complete -c planforge -n "__fish_planforge_using_subcommand remove" -s p -l plan -d 'The plan to work on [env: PLANFORGE_PLAN] [default: the store\'s current plan]' -r
@@ -158,9 +168,11 @@ mermaid\t''"
 complete -c planforge -n "__fish_planforge_using_subcommand remove" -l color -d 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c planforge -n "__fish_planforge_using_subcommand remove" -s C -d 'Run as if started in DIR (as git -C): the store is looked for from there, and relative paths are read from there' -r -F
 complete -c planforge -n "__fish_planforge_using_subcommand remove" -l force -d 'Also delete a reviewable or executable plan'
 complete -c planforge -n "__fish_planforge_using_subcommand remove" -s y -l yes -d 'Do not ask (needed without a terminal)'
 complete -c planforge -n "__fish_planforge_using_subcommand remove" -s q -l quiet -d 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
+complete -c planforge -n "__fish_planforge_using_subcommand remove" -l no-pager -d 'Never page long output (on a terminal it goes through $PAGER, else less -FRX)'
 complete -c planforge -n "__fish_planforge_using_subcommand remove" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c planforge -n "__fish_planforge_using_subcommand author" -l id -d 'The plan id [default: a fresh one]' -r
 complete -c planforge -n "__fish_planforge_using_subcommand author" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]' -r -F
@@ -176,7 +188,9 @@ mermaid\t''"
 complete -c planforge -n "__fish_planforge_using_subcommand author" -l color -d 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c planforge -n "__fish_planforge_using_subcommand author" -s C -d 'Run as if started in DIR (as git -C): the store is looked for from there, and relative paths are read from there' -r -F
 complete -c planforge -n "__fish_planforge_using_subcommand author" -s q -l quiet -d 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
+complete -c planforge -n "__fish_planforge_using_subcommand author" -l no-pager -d 'Never page long output (on a terminal it goes through $PAGER, else less -FRX)'
 complete -c planforge -n "__fish_planforge_using_subcommand author" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c planforge -n "__fish_planforge_using_subcommand status" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]' -r -F
 complete -c planforge -n "__fish_planforge_using_subcommand status" -s p -l plan -d 'The plan to work on [env: PLANFORGE_PLAN] [default: the store\'s current plan]' -r
@@ -191,7 +205,9 @@ mermaid\t''"
 complete -c planforge -n "__fish_planforge_using_subcommand status" -l color -d 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c planforge -n "__fish_planforge_using_subcommand status" -s C -d 'Run as if started in DIR (as git -C): the store is looked for from there, and relative paths are read from there' -r -F
 complete -c planforge -n "__fish_planforge_using_subcommand status" -s q -l quiet -d 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
+complete -c planforge -n "__fish_planforge_using_subcommand status" -l no-pager -d 'Never page long output (on a terminal it goes through $PAGER, else less -FRX)'
 complete -c planforge -n "__fish_planforge_using_subcommand status" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c planforge -n "__fish_planforge_using_subcommand show" -l audience -d 'Who reads it' -r -f -a "model\t''
 operator\t''"
@@ -209,7 +225,9 @@ mermaid\t''"
 complete -c planforge -n "__fish_planforge_using_subcommand show" -l color -d 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c planforge -n "__fish_planforge_using_subcommand show" -s C -d 'Run as if started in DIR (as git -C): the store is looked for from there, and relative paths are read from there' -r -F
 complete -c planforge -n "__fish_planforge_using_subcommand show" -s q -l quiet -d 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
+complete -c planforge -n "__fish_planforge_using_subcommand show" -l no-pager -d 'Never page long output (on a terminal it goes through $PAGER, else less -FRX)'
 complete -c planforge -n "__fish_planforge_using_subcommand show" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c planforge -n "__fish_planforge_using_subcommand outline" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]' -r -F
 complete -c planforge -n "__fish_planforge_using_subcommand outline" -s p -l plan -d 'The plan to work on [env: PLANFORGE_PLAN] [default: the store\'s current plan]' -r
@@ -224,7 +242,9 @@ mermaid\t''"
 complete -c planforge -n "__fish_planforge_using_subcommand outline" -l color -d 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c planforge -n "__fish_planforge_using_subcommand outline" -s C -d 'Run as if started in DIR (as git -C): the store is looked for from there, and relative paths are read from there' -r -F
 complete -c planforge -n "__fish_planforge_using_subcommand outline" -s q -l quiet -d 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
+complete -c planforge -n "__fish_planforge_using_subcommand outline" -l no-pager -d 'Never page long output (on a terminal it goes through $PAGER, else less -FRX)'
 complete -c planforge -n "__fish_planforge_using_subcommand outline" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c planforge -n "__fish_planforge_using_subcommand read" -l phase -d 'Read this phase (`(unphased)` or "" for the nodes without one)' -r
 complete -c planforge -n "__fish_planforge_using_subcommand read" -l node -d 'Read this node' -r
@@ -242,7 +262,9 @@ mermaid\t''"
 complete -c planforge -n "__fish_planforge_using_subcommand read" -l color -d 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c planforge -n "__fish_planforge_using_subcommand read" -s C -d 'Run as if started in DIR (as git -C): the store is looked for from there, and relative paths are read from there' -r -F
 complete -c planforge -n "__fish_planforge_using_subcommand read" -s q -l quiet -d 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
+complete -c planforge -n "__fish_planforge_using_subcommand read" -l no-pager -d 'Never page long output (on a terminal it goes through $PAGER, else less -FRX)'
 complete -c planforge -n "__fish_planforge_using_subcommand read" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c planforge -n "__fish_planforge_using_subcommand add-node" -l kind -d 'The node kind' -r -f -a "entry\t''
 call\t''
@@ -289,10 +311,12 @@ mermaid\t''"
 complete -c planforge -n "__fish_planforge_using_subcommand add-node" -l color -d 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c planforge -n "__fish_planforge_using_subcommand add-node" -s C -d 'Run as if started in DIR (as git -C): the store is looked for from there, and relative paths are read from there' -r -F
 complete -c planforge -n "__fish_planforge_using_subcommand add-node" -l replace -d 'Replace an existing node with this id, in place'
 complete -c planforge -n "__fish_planforge_using_subcommand add-node" -l scaffold -d 'Fill missing required strings with the placeholder `lorem ipsum` (freeze refuses it until replaced) and missing lists and objects with empty ones'
 complete -c planforge -n "__fish_planforge_using_subcommand add-node" -l diamond -d 'join: mark it explicitly as a diamond join ({"kind": "diamond"})'
 complete -c planforge -n "__fish_planforge_using_subcommand add-node" -s q -l quiet -d 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
+complete -c planforge -n "__fish_planforge_using_subcommand add-node" -l no-pager -d 'Never page long output (on a terminal it goes through $PAGER, else less -FRX)'
 complete -c planforge -n "__fish_planforge_using_subcommand add-node" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c planforge -n "__fish_planforge_using_subcommand set-config" -l kind -d 'The node\'s kind, as a check [default: the node\'s current kind]' -r -f -a "entry\t''
 call\t''
@@ -338,8 +362,10 @@ mermaid\t''"
 complete -c planforge -n "__fish_planforge_using_subcommand set-config" -l color -d 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c planforge -n "__fish_planforge_using_subcommand set-config" -s C -d 'Run as if started in DIR (as git -C): the store is looked for from there, and relative paths are read from there' -r -F
 complete -c planforge -n "__fish_planforge_using_subcommand set-config" -l diamond -d 'join: mark it explicitly as a diamond join ({"kind": "diamond"})'
 complete -c planforge -n "__fish_planforge_using_subcommand set-config" -s q -l quiet -d 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
+complete -c planforge -n "__fish_planforge_using_subcommand set-config" -l no-pager -d 'Never page long output (on a terminal it goes through $PAGER, else less -FRX)'
 complete -c planforge -n "__fish_planforge_using_subcommand set-config" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c planforge -n "__fish_planforge_using_subcommand set" -l expect-rev -d 'Refuse (revision_moved) unless the plan is at this revision' -r
 complete -c planforge -n "__fish_planforge_using_subcommand set" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]' -r -F
@@ -355,8 +381,10 @@ mermaid\t''"
 complete -c planforge -n "__fish_planforge_using_subcommand set" -l color -d 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c planforge -n "__fish_planforge_using_subcommand set" -s C -d 'Run as if started in DIR (as git -C): the store is looked for from there, and relative paths are read from there' -r -F
 complete -c planforge -n "__fish_planforge_using_subcommand set" -l add -d 'Add PATH as a new field even when it is one letter off a field the node has'
 complete -c planforge -n "__fish_planforge_using_subcommand set" -s q -l quiet -d 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
+complete -c planforge -n "__fish_planforge_using_subcommand set" -l no-pager -d 'Never page long output (on a terminal it goes through $PAGER, else less -FRX)'
 complete -c planforge -n "__fish_planforge_using_subcommand set" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c planforge -n "__fish_planforge_using_subcommand phase" -l expect-rev -d 'Refuse (revision_moved) unless the plan is at this revision' -r
 complete -c planforge -n "__fish_planforge_using_subcommand phase" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]' -r -F
@@ -372,8 +400,10 @@ mermaid\t''"
 complete -c planforge -n "__fish_planforge_using_subcommand phase" -l color -d 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c planforge -n "__fish_planforge_using_subcommand phase" -s C -d 'Run as if started in DIR (as git -C): the store is looked for from there, and relative paths are read from there' -r -F
 complete -c planforge -n "__fish_planforge_using_subcommand phase" -l clear -d 'Make the node unphased'
 complete -c planforge -n "__fish_planforge_using_subcommand phase" -s q -l quiet -d 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
+complete -c planforge -n "__fish_planforge_using_subcommand phase" -l no-pager -d 'Never page long output (on a terminal it goes through $PAGER, else less -FRX)'
 complete -c planforge -n "__fish_planforge_using_subcommand phase" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c planforge -n "__fish_planforge_using_subcommand connect" -l handle -d 'When the edge fires [default: always]' -r
 complete -c planforge -n "__fish_planforge_using_subcommand connect" -l id -d 'The edge id [default: `<from>__<to>`, made unique]' -r
@@ -391,7 +421,9 @@ mermaid\t''"
 complete -c planforge -n "__fish_planforge_using_subcommand connect" -l color -d 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c planforge -n "__fish_planforge_using_subcommand connect" -s C -d 'Run as if started in DIR (as git -C): the store is looked for from there, and relative paths are read from there' -r -F
 complete -c planforge -n "__fish_planforge_using_subcommand connect" -s q -l quiet -d 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
+complete -c planforge -n "__fish_planforge_using_subcommand connect" -l no-pager -d 'Never page long output (on a terminal it goes through $PAGER, else less -FRX)'
 complete -c planforge -n "__fish_planforge_using_subcommand connect" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c planforge -n "__fish_planforge_using_subcommand disconnect" -l expect-rev -d 'Refuse (revision_moved) unless the plan is at this revision' -r
 complete -c planforge -n "__fish_planforge_using_subcommand disconnect" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]' -r -F
@@ -407,7 +439,9 @@ mermaid\t''"
 complete -c planforge -n "__fish_planforge_using_subcommand disconnect" -l color -d 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c planforge -n "__fish_planforge_using_subcommand disconnect" -s C -d 'Run as if started in DIR (as git -C): the store is looked for from there, and relative paths are read from there' -r -F
 complete -c planforge -n "__fish_planforge_using_subcommand disconnect" -s q -l quiet -d 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
+complete -c planforge -n "__fish_planforge_using_subcommand disconnect" -l no-pager -d 'Never page long output (on a terminal it goes through $PAGER, else less -FRX)'
 complete -c planforge -n "__fish_planforge_using_subcommand disconnect" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c planforge -n "__fish_planforge_using_subcommand remove-node" -l expect-rev -d 'Refuse (revision_moved) unless the plan is at this revision' -r
 complete -c planforge -n "__fish_planforge_using_subcommand remove-node" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]' -r -F
@@ -423,8 +457,10 @@ mermaid\t''"
 complete -c planforge -n "__fish_planforge_using_subcommand remove-node" -l color -d 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c planforge -n "__fish_planforge_using_subcommand remove-node" -s C -d 'Run as if started in DIR (as git -C): the store is looked for from there, and relative paths are read from there' -r -F
 complete -c planforge -n "__fish_planforge_using_subcommand remove-node" -s y -l yes -d 'Do not ask (needed without a terminal)'
 complete -c planforge -n "__fish_planforge_using_subcommand remove-node" -s q -l quiet -d 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
+complete -c planforge -n "__fish_planforge_using_subcommand remove-node" -l no-pager -d 'Never page long output (on a terminal it goes through $PAGER, else less -FRX)'
 complete -c planforge -n "__fish_planforge_using_subcommand remove-node" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c planforge -n "__fish_planforge_using_subcommand bounds" -l max-nodes -d 'Most nodes the plan may hold' -r
 complete -c planforge -n "__fish_planforge_using_subcommand bounds" -l max-edges -d 'Most edges the plan may hold' -r
@@ -445,7 +481,9 @@ mermaid\t''"
 complete -c planforge -n "__fish_planforge_using_subcommand bounds" -l color -d 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c planforge -n "__fish_planforge_using_subcommand bounds" -s C -d 'Run as if started in DIR (as git -C): the store is looked for from there, and relative paths are read from there' -r -F
 complete -c planforge -n "__fish_planforge_using_subcommand bounds" -s q -l quiet -d 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
+complete -c planforge -n "__fish_planforge_using_subcommand bounds" -l no-pager -d 'Never page long output (on a terminal it goes through $PAGER, else less -FRX)'
 complete -c planforge -n "__fish_planforge_using_subcommand bounds" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c planforge -n "__fish_planforge_using_subcommand edit" -l from -d 'Start from this file (one an earlier edit kept) instead of the node as it is; the header is renewed for the current revision' -r -F
 complete -c planforge -n "__fish_planforge_using_subcommand edit" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]' -r -F
@@ -461,7 +499,9 @@ mermaid\t''"
 complete -c planforge -n "__fish_planforge_using_subcommand edit" -l color -d 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c planforge -n "__fish_planforge_using_subcommand edit" -s C -d 'Run as if started in DIR (as git -C): the store is looked for from there, and relative paths are read from there' -r -F
 complete -c planforge -n "__fish_planforge_using_subcommand edit" -s q -l quiet -d 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
+complete -c planforge -n "__fish_planforge_using_subcommand edit" -l no-pager -d 'Never page long output (on a terminal it goes through $PAGER, else less -FRX)'
 complete -c planforge -n "__fish_planforge_using_subcommand edit" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c planforge -n "__fish_planforge_using_subcommand undo" -l expect-rev -d 'Refuse (revision_moved) unless the plan is at this revision' -r
 complete -c planforge -n "__fish_planforge_using_subcommand undo" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]' -r -F
@@ -477,7 +517,9 @@ mermaid\t''"
 complete -c planforge -n "__fish_planforge_using_subcommand undo" -l color -d 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c planforge -n "__fish_planforge_using_subcommand undo" -s C -d 'Run as if started in DIR (as git -C): the store is looked for from there, and relative paths are read from there' -r -F
 complete -c planforge -n "__fish_planforge_using_subcommand undo" -s q -l quiet -d 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
+complete -c planforge -n "__fish_planforge_using_subcommand undo" -l no-pager -d 'Never page long output (on a terminal it goes through $PAGER, else less -FRX)'
 complete -c planforge -n "__fish_planforge_using_subcommand undo" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c planforge -n "__fish_planforge_using_subcommand redo" -l expect-rev -d 'Refuse (revision_moved) unless the plan is at this revision' -r
 complete -c planforge -n "__fish_planforge_using_subcommand redo" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]' -r -F
@@ -493,7 +535,9 @@ mermaid\t''"
 complete -c planforge -n "__fish_planforge_using_subcommand redo" -l color -d 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c planforge -n "__fish_planforge_using_subcommand redo" -s C -d 'Run as if started in DIR (as git -C): the store is looked for from there, and relative paths are read from there' -r -F
 complete -c planforge -n "__fish_planforge_using_subcommand redo" -s q -l quiet -d 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
+complete -c planforge -n "__fish_planforge_using_subcommand redo" -l no-pager -d 'Never page long output (on a terminal it goes through $PAGER, else less -FRX)'
 complete -c planforge -n "__fish_planforge_using_subcommand redo" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c planforge -n "__fish_planforge_using_subcommand validate" -l registry -d 'The registry to check against [default: the store\'s]' -r -F
 complete -c planforge -n "__fish_planforge_using_subcommand validate" -l max-findings -d 'List at most N findings per document or plan; the rest are counted (0: list them all)' -r
@@ -516,9 +560,11 @@ mermaid\t''"
 complete -c planforge -n "__fish_planforge_using_subcommand validate" -l color -d 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c planforge -n "__fish_planforge_using_subcommand validate" -s C -d 'Run as if started in DIR (as git -C): the store is looked for from there, and relative paths are read from there' -r -F
 complete -c planforge -n "__fish_planforge_using_subcommand validate" -l all -d 'Every plan in the store'
 complete -c planforge -n "__fish_planforge_using_subcommand validate" -l exit-zero -d 'Exit 0 whatever was found: the same as --fail-on never'
 complete -c planforge -n "__fish_planforge_using_subcommand validate" -s q -l quiet -d 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
+complete -c planforge -n "__fish_planforge_using_subcommand validate" -l no-pager -d 'Never page long output (on a terminal it goes through $PAGER, else less -FRX)'
 complete -c planforge -n "__fish_planforge_using_subcommand validate" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c planforge -n "__fish_planforge_using_subcommand freeze" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]' -r -F
 complete -c planforge -n "__fish_planforge_using_subcommand freeze" -s p -l plan -d 'The plan to work on [env: PLANFORGE_PLAN] [default: the store\'s current plan]' -r
@@ -533,7 +579,9 @@ mermaid\t''"
 complete -c planforge -n "__fish_planforge_using_subcommand freeze" -l color -d 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c planforge -n "__fish_planforge_using_subcommand freeze" -s C -d 'Run as if started in DIR (as git -C): the store is looked for from there, and relative paths are read from there' -r -F
 complete -c planforge -n "__fish_planforge_using_subcommand freeze" -s q -l quiet -d 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
+complete -c planforge -n "__fish_planforge_using_subcommand freeze" -l no-pager -d 'Never page long output (on a terminal it goes through $PAGER, else less -FRX)'
 complete -c planforge -n "__fish_planforge_using_subcommand freeze" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c planforge -n "__fish_planforge_using_subcommand unfreeze" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]' -r -F
 complete -c planforge -n "__fish_planforge_using_subcommand unfreeze" -s p -l plan -d 'The plan to work on [env: PLANFORGE_PLAN] [default: the store\'s current plan]' -r
@@ -548,7 +596,9 @@ mermaid\t''"
 complete -c planforge -n "__fish_planforge_using_subcommand unfreeze" -l color -d 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c planforge -n "__fish_planforge_using_subcommand unfreeze" -s C -d 'Run as if started in DIR (as git -C): the store is looked for from there, and relative paths are read from there' -r -F
 complete -c planforge -n "__fish_planforge_using_subcommand unfreeze" -s q -l quiet -d 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
+complete -c planforge -n "__fish_planforge_using_subcommand unfreeze" -l no-pager -d 'Never page long output (on a terminal it goes through $PAGER, else less -FRX)'
 complete -c planforge -n "__fish_planforge_using_subcommand unfreeze" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c planforge -n "__fish_planforge_using_subcommand upgrade" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]' -r -F
 complete -c planforge -n "__fish_planforge_using_subcommand upgrade" -s p -l plan -d 'The plan to work on [env: PLANFORGE_PLAN] [default: the store\'s current plan]' -r
@@ -563,7 +613,9 @@ mermaid\t''"
 complete -c planforge -n "__fish_planforge_using_subcommand upgrade" -l color -d 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c planforge -n "__fish_planforge_using_subcommand upgrade" -s C -d 'Run as if started in DIR (as git -C): the store is looked for from there, and relative paths are read from there' -r -F
 complete -c planforge -n "__fish_planforge_using_subcommand upgrade" -s q -l quiet -d 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
+complete -c planforge -n "__fish_planforge_using_subcommand upgrade" -l no-pager -d 'Never page long output (on a terminal it goes through $PAGER, else less -FRX)'
 complete -c planforge -n "__fish_planforge_using_subcommand upgrade" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c planforge -n "__fish_planforge_using_subcommand submit" -l by -d 'Who approves [default: the actor]' -r
 complete -c planforge -n "__fish_planforge_using_subcommand submit" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]' -r -F
@@ -579,8 +631,10 @@ mermaid\t''"
 complete -c planforge -n "__fish_planforge_using_subcommand submit" -l color -d 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c planforge -n "__fish_planforge_using_subcommand submit" -s C -d 'Run as if started in DIR (as git -C): the store is looked for from there, and relative paths are read from there' -r -F
 complete -c planforge -n "__fish_planforge_using_subcommand submit" -s y -l yes -d 'Approve without asking'
 complete -c planforge -n "__fish_planforge_using_subcommand submit" -s q -l quiet -d 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
+complete -c planforge -n "__fish_planforge_using_subcommand submit" -l no-pager -d 'Never page long output (on a terminal it goes through $PAGER, else less -FRX)'
 complete -c planforge -n "__fish_planforge_using_subcommand submit" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c planforge -n "__fish_planforge_using_subcommand clone" -l at -d 'Clone the plan as it was at this revision' -r
 complete -c planforge -n "__fish_planforge_using_subcommand clone" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]' -r -F
@@ -596,7 +650,9 @@ mermaid\t''"
 complete -c planforge -n "__fish_planforge_using_subcommand clone" -l color -d 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c planforge -n "__fish_planforge_using_subcommand clone" -s C -d 'Run as if started in DIR (as git -C): the store is looked for from there, and relative paths are read from there' -r -F
 complete -c planforge -n "__fish_planforge_using_subcommand clone" -s q -l quiet -d 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
+complete -c planforge -n "__fish_planforge_using_subcommand clone" -l no-pager -d 'Never page long output (on a terminal it goes through $PAGER, else less -FRX)'
 complete -c planforge -n "__fish_planforge_using_subcommand clone" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c planforge -n "__fish_planforge_using_subcommand diff" -l files -d 'Compare two plan documents instead (JSON or YAML; no store needed)' -r
 complete -c planforge -n "__fish_planforge_using_subcommand diff" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]' -r -F
@@ -612,8 +668,10 @@ mermaid\t''"
 complete -c planforge -n "__fish_planforge_using_subcommand diff" -l color -d 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c planforge -n "__fish_planforge_using_subcommand diff" -s C -d 'Run as if started in DIR (as git -C): the store is looked for from there, and relative paths are read from there' -r -F
 complete -c planforge -n "__fish_planforge_using_subcommand diff" -l exit-code -d 'Exit 1 when there are differences'
 complete -c planforge -n "__fish_planforge_using_subcommand diff" -s q -l quiet -d 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
+complete -c planforge -n "__fish_planforge_using_subcommand diff" -l no-pager -d 'Never page long output (on a terminal it goes through $PAGER, else less -FRX)'
 complete -c planforge -n "__fish_planforge_using_subcommand diff" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c planforge -n "__fish_planforge_using_subcommand raw" -l rev -d 'At this revision [default: the current one]' -r
 complete -c planforge -n "__fish_planforge_using_subcommand raw" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]' -r -F
@@ -629,7 +687,9 @@ mermaid\t''"
 complete -c planforge -n "__fish_planforge_using_subcommand raw" -l color -d 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c planforge -n "__fish_planforge_using_subcommand raw" -s C -d 'Run as if started in DIR (as git -C): the store is looked for from there, and relative paths are read from there' -r -F
 complete -c planforge -n "__fish_planforge_using_subcommand raw" -s q -l quiet -d 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
+complete -c planforge -n "__fish_planforge_using_subcommand raw" -l no-pager -d 'Never page long output (on a terminal it goes through $PAGER, else less -FRX)'
 complete -c planforge -n "__fish_planforge_using_subcommand raw" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c planforge -n "__fish_planforge_using_subcommand log" -s n -l max-count -d 'Only the N newest changes' -r
 complete -c planforge -n "__fish_planforge_using_subcommand log" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]' -r -F
@@ -645,8 +705,10 @@ mermaid\t''"
 complete -c planforge -n "__fish_planforge_using_subcommand log" -l color -d 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c planforge -n "__fish_planforge_using_subcommand log" -s C -d 'Run as if started in DIR (as git -C): the store is looked for from there, and relative paths are read from there' -r -F
 complete -c planforge -n "__fish_planforge_using_subcommand log" -l reverse -d 'Oldest first'
 complete -c planforge -n "__fish_planforge_using_subcommand log" -s q -l quiet -d 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
+complete -c planforge -n "__fish_planforge_using_subcommand log" -l no-pager -d 'Never page long output (on a terminal it goes through $PAGER, else less -FRX)'
 complete -c planforge -n "__fish_planforge_using_subcommand log" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c planforge -n "__fish_planforge_using_subcommand ops" -l since-lamport -d 'Only ops with a lamport greater than N' -r
 complete -c planforge -n "__fish_planforge_using_subcommand ops" -l through -d 'Only the first REV ops (the ops of revision REV)' -r
@@ -663,7 +725,9 @@ mermaid\t''"
 complete -c planforge -n "__fish_planforge_using_subcommand ops" -l color -d 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c planforge -n "__fish_planforge_using_subcommand ops" -s C -d 'Run as if started in DIR (as git -C): the store is looked for from there, and relative paths are read from there' -r -F
 complete -c planforge -n "__fish_planforge_using_subcommand ops" -s q -l quiet -d 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
+complete -c planforge -n "__fish_planforge_using_subcommand ops" -l no-pager -d 'Never page long output (on a terminal it goes through $PAGER, else less -FRX)'
 complete -c planforge -n "__fish_planforge_using_subcommand ops" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c planforge -n "__fish_planforge_using_subcommand export" -l rev -d 'Export the plan as it was at this revision' -r
 complete -c planforge -n "__fish_planforge_using_subcommand export" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]' -r -F
@@ -679,8 +743,10 @@ mermaid\t''"
 complete -c planforge -n "__fish_planforge_using_subcommand export" -l color -d 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c planforge -n "__fish_planforge_using_subcommand export" -s C -d 'Run as if started in DIR (as git -C): the store is looked for from there, and relative paths are read from there' -r -F
 complete -c planforge -n "__fish_planforge_using_subcommand export" -l no-digest -d 'Leave the digest out (a document to edit by hand)'
 complete -c planforge -n "__fish_planforge_using_subcommand export" -s q -l quiet -d 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
+complete -c planforge -n "__fish_planforge_using_subcommand export" -l no-pager -d 'Never page long output (on a terminal it goes through $PAGER, else less -FRX)'
 complete -c planforge -n "__fish_planforge_using_subcommand export" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c planforge -n "__fish_planforge_using_subcommand import" -l id -d 'The new plan\'s id [default: the document\'s planId, else a fresh one]' -r
 complete -c planforge -n "__fish_planforge_using_subcommand import" -l input-format -d 'The document\'s syntax [default: by extension, else sniffed]' -r -f -a "json\t''
@@ -698,7 +764,9 @@ mermaid\t''"
 complete -c planforge -n "__fish_planforge_using_subcommand import" -l color -d 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c planforge -n "__fish_planforge_using_subcommand import" -s C -d 'Run as if started in DIR (as git -C): the store is looked for from there, and relative paths are read from there' -r -F
 complete -c planforge -n "__fish_planforge_using_subcommand import" -s q -l quiet -d 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
+complete -c planforge -n "__fish_planforge_using_subcommand import" -l no-pager -d 'Never page long output (on a terminal it goes through $PAGER, else less -FRX)'
 complete -c planforge -n "__fish_planforge_using_subcommand import" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c planforge -n "__fish_planforge_using_subcommand graph" -l rev -d 'Draw the plan as it was at this revision' -r
 complete -c planforge -n "__fish_planforge_using_subcommand graph" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]' -r -F
@@ -714,7 +782,9 @@ mermaid\t''"
 complete -c planforge -n "__fish_planforge_using_subcommand graph" -l color -d 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c planforge -n "__fish_planforge_using_subcommand graph" -s C -d 'Run as if started in DIR (as git -C): the store is looked for from there, and relative paths are read from there' -r -F
 complete -c planforge -n "__fish_planforge_using_subcommand graph" -s q -l quiet -d 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
+complete -c planforge -n "__fish_planforge_using_subcommand graph" -l no-pager -d 'Never page long output (on a terminal it goes through $PAGER, else less -FRX)'
 complete -c planforge -n "__fish_planforge_using_subcommand graph" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c planforge -n "__fish_planforge_using_subcommand templates" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]' -r -F
 complete -c planforge -n "__fish_planforge_using_subcommand templates" -s p -l plan -d 'The plan to work on [env: PLANFORGE_PLAN] [default: the store\'s current plan]' -r
@@ -729,7 +799,9 @@ mermaid\t''"
 complete -c planforge -n "__fish_planforge_using_subcommand templates" -l color -d 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c planforge -n "__fish_planforge_using_subcommand templates" -s C -d 'Run as if started in DIR (as git -C): the store is looked for from there, and relative paths are read from there' -r -F
 complete -c planforge -n "__fish_planforge_using_subcommand templates" -s q -l quiet -d 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
+complete -c planforge -n "__fish_planforge_using_subcommand templates" -l no-pager -d 'Never page long output (on a terminal it goes through $PAGER, else less -FRX)'
 complete -c planforge -n "__fish_planforge_using_subcommand templates" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c planforge -n "__fish_planforge_using_subcommand instantiate" -l arg -d 'A param value, NAME=VALUE; repeatable' -r
 complete -c planforge -n "__fish_planforge_using_subcommand instantiate" -l id -d 'The new plan\'s id [default: a fresh one]' -r
@@ -746,7 +818,9 @@ mermaid\t''"
 complete -c planforge -n "__fish_planforge_using_subcommand instantiate" -l color -d 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c planforge -n "__fish_planforge_using_subcommand instantiate" -s C -d 'Run as if started in DIR (as git -C): the store is looked for from there, and relative paths are read from there' -r -F
 complete -c planforge -n "__fish_planforge_using_subcommand instantiate" -s q -l quiet -d 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
+complete -c planforge -n "__fish_planforge_using_subcommand instantiate" -l no-pager -d 'Never page long output (on a terminal it goes through $PAGER, else less -FRX)'
 complete -c planforge -n "__fish_planforge_using_subcommand instantiate" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c planforge -n "__fish_planforge_using_subcommand orchestrate" -l id -d 'The new plan\'s id [default: a fresh one]' -r
 complete -c planforge -n "__fish_planforge_using_subcommand orchestrate" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]' -r -F
@@ -762,8 +836,10 @@ mermaid\t''"
 complete -c planforge -n "__fish_planforge_using_subcommand orchestrate" -l color -d 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c planforge -n "__fish_planforge_using_subcommand orchestrate" -s C -d 'Run as if started in DIR (as git -C): the store is looked for from there, and relative paths are read from there' -r -F
 complete -c planforge -n "__fish_planforge_using_subcommand orchestrate" -l print -d 'Print the plan without storing it'
 complete -c planforge -n "__fish_planforge_using_subcommand orchestrate" -s q -l quiet -d 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
+complete -c planforge -n "__fish_planforge_using_subcommand orchestrate" -l no-pager -d 'Never page long output (on a terminal it goes through $PAGER, else less -FRX)'
 complete -c planforge -n "__fish_planforge_using_subcommand orchestrate" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c planforge -n "__fish_planforge_using_subcommand explain" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]' -r -F
 complete -c planforge -n "__fish_planforge_using_subcommand explain" -s p -l plan -d 'The plan to work on [env: PLANFORGE_PLAN] [default: the store\'s current plan]' -r
@@ -778,8 +854,10 @@ mermaid\t''"
 complete -c planforge -n "__fish_planforge_using_subcommand explain" -l color -d 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c planforge -n "__fish_planforge_using_subcommand explain" -s C -d 'Run as if started in DIR (as git -C): the store is looked for from there, and relative paths are read from there' -r -F
 complete -c planforge -n "__fish_planforge_using_subcommand explain" -l all -d 'Explain every code'
 complete -c planforge -n "__fish_planforge_using_subcommand explain" -s q -l quiet -d 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
+complete -c planforge -n "__fish_planforge_using_subcommand explain" -l no-pager -d 'Never page long output (on a terminal it goes through $PAGER, else less -FRX)'
 complete -c planforge -n "__fish_planforge_using_subcommand explain" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c planforge -n "__fish_planforge_using_subcommand schema" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]' -r -F
 complete -c planforge -n "__fish_planforge_using_subcommand schema" -s p -l plan -d 'The plan to work on [env: PLANFORGE_PLAN] [default: the store\'s current plan]' -r
@@ -794,7 +872,9 @@ mermaid\t''"
 complete -c planforge -n "__fish_planforge_using_subcommand schema" -l color -d 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c planforge -n "__fish_planforge_using_subcommand schema" -s C -d 'Run as if started in DIR (as git -C): the store is looked for from there, and relative paths are read from there' -r -F
 complete -c planforge -n "__fish_planforge_using_subcommand schema" -s q -l quiet -d 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
+complete -c planforge -n "__fish_planforge_using_subcommand schema" -l no-pager -d 'Never page long output (on a terminal it goes through $PAGER, else less -FRX)'
 complete -c planforge -n "__fish_planforge_using_subcommand schema" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c planforge -n "__fish_planforge_using_subcommand tool" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]' -r -F
 complete -c planforge -n "__fish_planforge_using_subcommand tool" -s p -l plan -d 'The plan to work on [env: PLANFORGE_PLAN] [default: the store\'s current plan]' -r
@@ -809,7 +889,9 @@ mermaid\t''"
 complete -c planforge -n "__fish_planforge_using_subcommand tool" -l color -d 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c planforge -n "__fish_planforge_using_subcommand tool" -s C -d 'Run as if started in DIR (as git -C): the store is looked for from there, and relative paths are read from there' -r -F
 complete -c planforge -n "__fish_planforge_using_subcommand tool" -s q -l quiet -d 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
+complete -c planforge -n "__fish_planforge_using_subcommand tool" -l no-pager -d 'Never page long output (on a terminal it goes through $PAGER, else less -FRX)'
 complete -c planforge -n "__fish_planforge_using_subcommand tool" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c planforge -n "__fish_planforge_using_subcommand mcp" -l tier -d 'Which tools to offer' -r -f -a "front\t'list_templates, instantiate_plan, author_plan: for a conversational agent'
 authoring\t'The graph mechanics (create_plan, add_node, … plan_read): for an authoring agent'
@@ -827,8 +909,10 @@ mermaid\t''"
 complete -c planforge -n "__fish_planforge_using_subcommand mcp" -l color -d 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c planforge -n "__fish_planforge_using_subcommand mcp" -s C -d 'Run as if started in DIR (as git -C): the store is looked for from there, and relative paths are read from there' -r -F
 complete -c planforge -n "__fish_planforge_using_subcommand mcp" -l read-only -d 'Refuse every tool that changes plans (read-only tools still work)'
 complete -c planforge -n "__fish_planforge_using_subcommand mcp" -s q -l quiet -d 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
+complete -c planforge -n "__fish_planforge_using_subcommand mcp" -l no-pager -d 'Never page long output (on a terminal it goes through $PAGER, else less -FRX)'
 complete -c planforge -n "__fish_planforge_using_subcommand mcp" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c planforge -n "__fish_planforge_using_subcommand repl" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]' -r -F
 complete -c planforge -n "__fish_planforge_using_subcommand repl" -s p -l plan -d 'The plan to work on [env: PLANFORGE_PLAN] [default: the store\'s current plan]' -r
@@ -843,8 +927,10 @@ mermaid\t''"
 complete -c planforge -n "__fish_planforge_using_subcommand repl" -l color -d 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c planforge -n "__fish_planforge_using_subcommand repl" -s C -d 'Run as if started in DIR (as git -C): the store is looked for from there, and relative paths are read from there' -r -F
 complete -c planforge -n "__fish_planforge_using_subcommand repl" -l keep-going -d 'In a script, run every line even after one fails; exit with the first failure\'s code'
 complete -c planforge -n "__fish_planforge_using_subcommand repl" -s q -l quiet -d 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
+complete -c planforge -n "__fish_planforge_using_subcommand repl" -l no-pager -d 'Never page long output (on a terminal it goes through $PAGER, else less -FRX)'
 complete -c planforge -n "__fish_planforge_using_subcommand repl" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c planforge -n "__fish_planforge_using_subcommand completions" -l store -d 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]' -r -F
 complete -c planforge -n "__fish_planforge_using_subcommand completions" -s p -l plan -d 'The plan to work on [env: PLANFORGE_PLAN] [default: the store\'s current plan]' -r
@@ -859,7 +945,9 @@ mermaid\t''"
 complete -c planforge -n "__fish_planforge_using_subcommand completions" -l color -d 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c planforge -n "__fish_planforge_using_subcommand completions" -s C -d 'Run as if started in DIR (as git -C): the store is looked for from there, and relative paths are read from there' -r -F
 complete -c planforge -n "__fish_planforge_using_subcommand completions" -s q -l quiet -d 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
+complete -c planforge -n "__fish_planforge_using_subcommand completions" -l no-pager -d 'Never page long output (on a terminal it goes through $PAGER, else less -FRX)'
 complete -c planforge -n "__fish_planforge_using_subcommand completions" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c planforge -n "__fish_planforge_using_subcommand help; and not __fish_seen_subcommand_from init list use create remove author status show outline read add-node set-config set phase connect disconnect remove-node bounds edit undo redo validate freeze unfreeze upgrade submit clone diff raw log ops export import graph templates instantiate orchestrate explain schema tool mcp repl completions help" -f -a "init" -d 'Create a plan store (default ./plans) with its registry and git files'
 complete -c planforge -n "__fish_planforge_using_subcommand help; and not __fish_seen_subcommand_from init list use create remove author status show outline read add-node set-config set phase connect disconnect remove-node bounds edit undo redo validate freeze unfreeze upgrade submit clone diff raw log ops export import graph templates instantiate orchestrate explain schema tool mcp repl completions help" -f -a "list" -d 'List the plans in the store'

@@ -300,3 +300,32 @@ fn redo_takes_back_undos_in_turn_until_a_new_change() {
     assert_eq!(out.status.code(), Some(1));
     assert!(stderr(&out).contains("is not an undo"), "{}", stderr(&out));
 }
+
+#[test]
+fn dash_c_runs_as_if_started_in_the_folder() {
+    let env = Env::new();
+    small_plan(&env);
+    std::fs::create_dir_all(env.path("elsewhere")).unwrap();
+    let elsewhere = env.path("elsewhere");
+    let root = env.root.to_str().unwrap();
+    let mut c = common::command(&elsewhere, &["-C", root, "list"]);
+    let out = c.output().unwrap();
+    assert!(stdout(&out).contains("plan-p"), "{}", stderr(&out));
+    // Relative paths are read from there too.
+    let doc = env.ok(&["export"]);
+    env.write("p.json", &doc);
+    let out = common::command(
+        &elsewhere,
+        &["-C", "..", "import", "p.json", "--id", "plan-q"],
+    )
+    .output()
+    .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let out = env.run(&["-C", "nowhere", "list"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("cannot change to nowhere (-C)"),
+        "{}",
+        stderr(&out)
+    );
+}

@@ -3,6 +3,7 @@
 
 pub(crate) mod commands;
 pub(crate) mod node_flags;
+pub(crate) mod pager;
 pub(crate) mod repl;
 pub(crate) mod session;
 pub(crate) mod set_value;
@@ -58,6 +59,14 @@ pub(crate) struct Global {
     /// json document is always printed); the exit code says how it went
     #[arg(short, long, global = true)]
     pub(crate) quiet: bool,
+    /// Never page long output (on a terminal it goes through $PAGER, else
+    /// less -FRX)
+    #[arg(long, global = true)]
+    pub(crate) no_pager: bool,
+    /// Run as if started in DIR (as git -C): the store is looked for from
+    /// there, and relative paths are read from there
+    #[arg(short = 'C', value_name = "DIR", global = true)]
+    pub(crate) directory: Option<PathBuf>,
 }
 
 #[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
@@ -205,7 +214,7 @@ pub(crate) fn print_reply(session: &Session, reply: &Reply) -> u8 {
             let _ = err.write_all(ui::issue_report(d, style).as_bytes());
         }
     }
-    let mut out = std::io::stdout().lock();
+    let out = std::io::stdout().lock();
     let both_terminals = {
         use std::io::IsTerminal;
         std::io::stdout().is_terminal() && std::io::stderr().is_terminal()
@@ -228,8 +237,17 @@ pub(crate) fn print_reply(session: &Session, reply: &Reply) -> u8 {
     } else {
         crate::wire::json::pretty(&versioned(reply.json.clone()))
     };
-    let _ = out.write_all(text.as_bytes());
-    let _ = out.flush();
+    let paged = session.format() == Format::Text
+        && pager::wanted(session.global.no_pager, session.one_shot, &text)
+        && {
+            drop(out);
+            pager::show(&text)
+        };
+    if !paged {
+        let mut out = std::io::stdout().lock();
+        let _ = out.write_all(text.as_bytes());
+        let _ = out.flush();
+    }
     if session.format() != Format::Json {
         for n in &reply.notes {
             eprintln!("note: {}", ui::terminal_safe(n, false));
@@ -282,6 +300,13 @@ pub fn main() -> std::process::ExitCode {
         Ok(c) => c,
         Err(e) => return std::process::ExitCode::from(usage_error(e, wants_json)),
     };
+    if let Some(dir) = &cli.global.directory
+        && let Err(e) = std::env::set_current_dir(dir)
+    {
+        let session = Session::new(cli.global.clone());
+        let err = Error::invalid(format!("cannot change to {} (-C): {e}", dir.display()));
+        return std::process::ExitCode::from(print_error(&session, &err));
+    }
     let one_shot = !matches!(
         cli.command,
         commands::Command::Repl(_) | commands::Command::Mcp(_)

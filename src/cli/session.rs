@@ -125,7 +125,6 @@ impl Session {
         super::ui::color_enabled(self.global.color, std::io::stdout().is_terminal())
     }
 
-    /// Whether stdin is a terminal a person can answer on.
     /// Asks `question` with `[y/N]` on the terminal, unless `yes` (--yes).
     /// Without a terminal to ask on, refuses (nothing changed): `what` says
     /// what would have happened.
@@ -148,6 +147,7 @@ impl Session {
         Ok(matches!(answer.trim(), "y" | "Y" | "yes"))
     }
 
+    /// Whether stdin is a terminal a person can answer on.
     pub(crate) fn interactive(&self) -> bool {
         use std::io::IsTerminal;
         std::io::stdin().is_terminal() && std::io::stderr().is_terminal()

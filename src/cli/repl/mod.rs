@@ -86,6 +86,8 @@ impl Repl {
                 line.color
             },
             quiet: line.quiet || base.quiet,
+            no_pager: line.no_pager || base.no_pager,
+            directory: None,
         }
     }
 
