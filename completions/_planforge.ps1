@@ -76,6 +76,7 @@ Register-ArgumentCompleter -Native -CommandName 'planforge' -ScriptBlock {
             [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'Print the JSON Schema of plan documents')
             [CompletionResult]::new('tool', 'tool', [CompletionResultType]::ParameterValue, 'Run one model-facing tool call')
             [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve the model-facing tools over MCP (stdio)')
+            [CompletionResult]::new('registry', 'registry', [CompletionResultType]::ParameterValue, 'List, show or add the tools calls may invoke')
             [CompletionResult]::new('repl', 'repl', [CompletionResultType]::ParameterValue, 'Interactive shell: every line is a planforge command')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -806,6 +807,95 @@ Register-ArgumentCompleter -Native -CommandName 'planforge' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
+        'planforge;registry' {
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]')
+            [CompletionResult]::new('-p', '-p', [CompletionResultType]::ParameterName, 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]')
+            [CompletionResult]::new('--plan', '--plan', [CompletionResultType]::ParameterName, 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]')
+            [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Who is acting [env: PLANFORGE_ACTOR, else $USER]')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format (commands that print documents or diagrams add yaml, sarif, github, dot or mermaid)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)')
+            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in DIR (as git -C): the store is looked for from there, and relative paths are read from there')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went')
+            [CompletionResult]::new('--no-pager', '--no-pager', [CompletionResultType]::ParameterName, 'Never page long output (on a terminal it goes through $PAGER, else less -FRX)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the tools')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show one tool')
+            [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Add a tool to registry.yaml')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'planforge;registry;list' {
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]')
+            [CompletionResult]::new('-p', '-p', [CompletionResultType]::ParameterName, 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]')
+            [CompletionResult]::new('--plan', '--plan', [CompletionResultType]::ParameterName, 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]')
+            [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Who is acting [env: PLANFORGE_ACTOR, else $USER]')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format (commands that print documents or diagrams add yaml, sarif, github, dot or mermaid)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)')
+            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in DIR (as git -C): the store is looked for from there, and relative paths are read from there')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went')
+            [CompletionResult]::new('--no-pager', '--no-pager', [CompletionResultType]::ParameterName, 'Never page long output (on a terminal it goes through $PAGER, else less -FRX)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'planforge;registry;show' {
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]')
+            [CompletionResult]::new('-p', '-p', [CompletionResultType]::ParameterName, 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]')
+            [CompletionResult]::new('--plan', '--plan', [CompletionResultType]::ParameterName, 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]')
+            [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Who is acting [env: PLANFORGE_ACTOR, else $USER]')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format (commands that print documents or diagrams add yaml, sarif, github, dot or mermaid)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)')
+            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in DIR (as git -C): the store is looked for from there, and relative paths are read from there')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went')
+            [CompletionResult]::new('--no-pager', '--no-pager', [CompletionResultType]::ParameterName, 'Never page long output (on a terminal it goes through $PAGER, else less -FRX)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'planforge;registry;add' {
+            [CompletionResult]::new('--returns', '--returns', [CompletionResultType]::ParameterName, 'What it returns: text, bytes, media, or artifact:CLASS')
+            [CompletionResult]::new('--summary', '--summary', [CompletionResultType]::ParameterName, 'One line shown in messages')
+            [CompletionResult]::new('--required-arg', '--required-arg', [CompletionResultType]::ParameterName, 'An arg every call must pass; repeatable')
+            [CompletionResult]::new('--tools-arg', '--tools-arg', [CompletionResultType]::ParameterName, 'The arg listing the tools a spawned subagent may use')
+            [CompletionResult]::new('--writes', '--writes', [CompletionResultType]::ParameterName, 'An arg whose value names the artifact the call writes; repeatable')
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]')
+            [CompletionResult]::new('-p', '-p', [CompletionResultType]::ParameterName, 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]')
+            [CompletionResult]::new('--plan', '--plan', [CompletionResultType]::ParameterName, 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]')
+            [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Who is acting [env: PLANFORGE_ACTOR, else $USER]')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format (commands that print documents or diagrams add yaml, sarif, github, dot or mermaid)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)')
+            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in DIR (as git -C): the store is looked for from there, and relative paths are read from there')
+            [CompletionResult]::new('--spawns-agent', '--spawns-agent', [CompletionResultType]::ParameterName, 'It starts a subagent')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went')
+            [CompletionResult]::new('--no-pager', '--no-pager', [CompletionResultType]::ParameterName, 'Never page long output (on a terminal it goes through $PAGER, else less -FRX)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'planforge;registry;help' {
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the tools')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show one tool')
+            [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Add a tool to registry.yaml')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'planforge;registry;help;list' {
+            break
+        }
+        'planforge;registry;help;show' {
+            break
+        }
+        'planforge;registry;help;add' {
+            break
+        }
+        'planforge;registry;help;help' {
+            break
+        }
         'planforge;repl' {
             [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]')
             [CompletionResult]::new('-p', '-p', [CompletionResultType]::ParameterName, 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]')
@@ -879,6 +969,7 @@ Register-ArgumentCompleter -Native -CommandName 'planforge' -ScriptBlock {
             [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'Print the JSON Schema of plan documents')
             [CompletionResult]::new('tool', 'tool', [CompletionResultType]::ParameterValue, 'Run one model-facing tool call')
             [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve the model-facing tools over MCP (stdio)')
+            [CompletionResult]::new('registry', 'registry', [CompletionResultType]::ParameterValue, 'List, show or add the tools calls may invoke')
             [CompletionResult]::new('repl', 'repl', [CompletionResultType]::ParameterValue, 'Interactive shell: every line is a planforge command')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -1005,6 +1096,21 @@ Register-ArgumentCompleter -Native -CommandName 'planforge' -ScriptBlock {
             break
         }
         'planforge;help;mcp' {
+            break
+        }
+        'planforge;help;registry' {
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the tools')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show one tool')
+            [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Add a tool to registry.yaml')
+            break
+        }
+        'planforge;help;registry;list' {
+            break
+        }
+        'planforge;help;registry;show' {
+            break
+        }
+        'planforge;help;registry;add' {
             break
         }
         'planforge;help;repl' {

@@ -100,6 +100,9 @@ _planforge() {
             planforge,redo)
                 cmd="planforge__subcmd__redo"
                 ;;
+            planforge,registry)
+                cmd="planforge__subcmd__registry"
+                ;;
             planforge,remove)
                 cmd="planforge__subcmd__remove"
                 ;;
@@ -232,6 +235,9 @@ _planforge() {
             planforge__subcmd__help,redo)
                 cmd="planforge__subcmd__help__subcmd__redo"
                 ;;
+            planforge__subcmd__help,registry)
+                cmd="planforge__subcmd__help__subcmd__registry"
+                ;;
             planforge__subcmd__help,remove)
                 cmd="planforge__subcmd__help__subcmd__remove"
                 ;;
@@ -280,6 +286,39 @@ _planforge() {
             planforge__subcmd__help,validate)
                 cmd="planforge__subcmd__help__subcmd__validate"
                 ;;
+            planforge__subcmd__help__subcmd__registry,add)
+                cmd="planforge__subcmd__help__subcmd__registry__subcmd__add"
+                ;;
+            planforge__subcmd__help__subcmd__registry,list)
+                cmd="planforge__subcmd__help__subcmd__registry__subcmd__list"
+                ;;
+            planforge__subcmd__help__subcmd__registry,show)
+                cmd="planforge__subcmd__help__subcmd__registry__subcmd__show"
+                ;;
+            planforge__subcmd__registry,add)
+                cmd="planforge__subcmd__registry__subcmd__add"
+                ;;
+            planforge__subcmd__registry,help)
+                cmd="planforge__subcmd__registry__subcmd__help"
+                ;;
+            planforge__subcmd__registry,list)
+                cmd="planforge__subcmd__registry__subcmd__list"
+                ;;
+            planforge__subcmd__registry,show)
+                cmd="planforge__subcmd__registry__subcmd__show"
+                ;;
+            planforge__subcmd__registry__subcmd__help,add)
+                cmd="planforge__subcmd__registry__subcmd__help__subcmd__add"
+                ;;
+            planforge__subcmd__registry__subcmd__help,help)
+                cmd="planforge__subcmd__registry__subcmd__help__subcmd__help"
+                ;;
+            planforge__subcmd__registry__subcmd__help,list)
+                cmd="planforge__subcmd__registry__subcmd__help__subcmd__list"
+                ;;
+            planforge__subcmd__registry__subcmd__help,show)
+                cmd="planforge__subcmd__registry__subcmd__help__subcmd__show"
+                ;;
             *)
                 ;;
         esac
@@ -287,7 +326,7 @@ _planforge() {
 
     case "${cmd}" in
         planforge)
-            opts="-p -q -C -h -V --store --plan --actor --format --color --quiet --no-pager --help --version init list use create remove author status show outline read add-node set-config set phase connect disconnect remove-node bounds edit undo redo validate freeze unfreeze upgrade submit clone diff raw log ops export import graph templates instantiate orchestrate explain schema tool mcp repl completions help"
+            opts="-p -q -C -h -V --store --plan --actor --format --color --quiet --no-pager --help --version init list use create remove author status show outline read add-node set-config set phase connect disconnect remove-node bounds edit undo redo validate freeze unfreeze upgrade submit clone diff raw log ops export import graph templates instantiate orchestrate explain schema tool mcp registry repl completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1073,7 +1112,7 @@ _planforge() {
             return 0
             ;;
         planforge__subcmd__help)
-            opts="init list use create remove author status show outline read add-node set-config set phase connect disconnect remove-node bounds edit undo redo validate freeze unfreeze upgrade submit clone diff raw log ops export import graph templates instantiate orchestrate explain schema tool mcp repl completions help"
+            opts="init list use create remove author status show outline read add-node set-config set phase connect disconnect remove-node bounds edit undo redo validate freeze unfreeze upgrade submit clone diff raw log ops export import graph templates instantiate orchestrate explain schema tool mcp registry repl completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1467,6 +1506,62 @@ _planforge() {
         planforge__subcmd__help__subcmd__redo)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        planforge__subcmd__help__subcmd__registry)
+            opts="list show add"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        planforge__subcmd__help__subcmd__registry__subcmd__add)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        planforge__subcmd__help__subcmd__registry__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        planforge__subcmd__help__subcmd__registry__subcmd__show)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -2277,6 +2372,264 @@ _planforge() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --plan)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -p)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --actor)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "text json yaml sarif github dot mermaid" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        planforge__subcmd__registry)
+            opts="-p -q -C -h --store --plan --actor --format --color --quiet --no-pager --help list show add help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --plan)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -p)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --actor)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "text json yaml sarif github dot mermaid" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        planforge__subcmd__registry__subcmd__add)
+            opts="-p -q -C -h --returns --summary --required-arg --spawns-agent --tools-arg --writes --store --plan --actor --format --color --quiet --no-pager --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --returns)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --summary)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --required-arg)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tools-arg)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --writes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --plan)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -p)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --actor)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "text json yaml sarif github dot mermaid" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        planforge__subcmd__registry__subcmd__help)
+            opts="list show add help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        planforge__subcmd__registry__subcmd__help__subcmd__add)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        planforge__subcmd__registry__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        planforge__subcmd__registry__subcmd__help__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        planforge__subcmd__registry__subcmd__help__subcmd__show)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        planforge__subcmd__registry__subcmd__list)
+            opts="-p -q -C -h --store --plan --actor --format --color --quiet --no-pager --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --plan)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -p)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --actor)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "text json yaml sarif github dot mermaid" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        planforge__subcmd__registry__subcmd__show)
+            opts="-p -q -C -h --store --plan --actor --format --color --quiet --no-pager --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
                 --store)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

@@ -73,6 +73,7 @@ set edit:completion:arg-completer[planforge] = {|@words|
             cand schema 'Print the JSON Schema of plan documents'
             cand tool 'Run one model-facing tool call'
             cand mcp 'Serve the model-facing tools over MCP (stdio)'
+            cand registry 'List, show or add the tools calls may invoke'
             cand repl 'Interactive shell: every line is a planforge command'
             cand completions 'Print a shell completion script'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -761,6 +762,86 @@ set edit:completion:arg-completer[planforge] = {|@words|
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
+        &'planforge;registry'= {
+            cand --store 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]'
+            cand -p 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]'
+            cand --plan 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]'
+            cand --actor 'Who is acting [env: PLANFORGE_ACTOR, else $USER]'
+            cand --format 'Output format (commands that print documents or diagrams add yaml, sarif, github, dot or mermaid)'
+            cand --color 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)'
+            cand -C 'Run as if started in DIR (as git -C): the store is looked for from there, and relative paths are read from there'
+            cand -q 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
+            cand --quiet 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
+            cand --no-pager 'Never page long output (on a terminal it goes through $PAGER, else less -FRX)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand list 'List the tools'
+            cand show 'Show one tool'
+            cand add 'Add a tool to registry.yaml'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'planforge;registry;list'= {
+            cand --store 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]'
+            cand -p 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]'
+            cand --plan 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]'
+            cand --actor 'Who is acting [env: PLANFORGE_ACTOR, else $USER]'
+            cand --format 'Output format (commands that print documents or diagrams add yaml, sarif, github, dot or mermaid)'
+            cand --color 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)'
+            cand -C 'Run as if started in DIR (as git -C): the store is looked for from there, and relative paths are read from there'
+            cand -q 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
+            cand --quiet 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
+            cand --no-pager 'Never page long output (on a terminal it goes through $PAGER, else less -FRX)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'planforge;registry;show'= {
+            cand --store 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]'
+            cand -p 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]'
+            cand --plan 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]'
+            cand --actor 'Who is acting [env: PLANFORGE_ACTOR, else $USER]'
+            cand --format 'Output format (commands that print documents or diagrams add yaml, sarif, github, dot or mermaid)'
+            cand --color 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)'
+            cand -C 'Run as if started in DIR (as git -C): the store is looked for from there, and relative paths are read from there'
+            cand -q 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
+            cand --quiet 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
+            cand --no-pager 'Never page long output (on a terminal it goes through $PAGER, else less -FRX)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'planforge;registry;add'= {
+            cand --returns 'What it returns: text, bytes, media, or artifact:CLASS'
+            cand --summary 'One line shown in messages'
+            cand --required-arg 'An arg every call must pass; repeatable'
+            cand --tools-arg 'The arg listing the tools a spawned subagent may use'
+            cand --writes 'An arg whose value names the artifact the call writes; repeatable'
+            cand --store 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]'
+            cand -p 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]'
+            cand --plan 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]'
+            cand --actor 'Who is acting [env: PLANFORGE_ACTOR, else $USER]'
+            cand --format 'Output format (commands that print documents or diagrams add yaml, sarif, github, dot or mermaid)'
+            cand --color 'When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)'
+            cand -C 'Run as if started in DIR (as git -C): the store is looked for from there, and relative paths are read from there'
+            cand --spawns-agent 'It starts a subagent'
+            cand -q 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
+            cand --quiet 'Print no prose on success (errors still go to stderr, and a --format json document is always printed); the exit code says how it went'
+            cand --no-pager 'Never page long output (on a terminal it goes through $PAGER, else less -FRX)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'planforge;registry;help'= {
+            cand list 'List the tools'
+            cand show 'Show one tool'
+            cand add 'Add a tool to registry.yaml'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'planforge;registry;help;list'= {
+        }
+        &'planforge;registry;help;show'= {
+        }
+        &'planforge;registry;help;add'= {
+        }
+        &'planforge;registry;help;help'= {
+        }
         &'planforge;repl'= {
             cand --store 'The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]'
             cand -p 'The plan to work on [env: PLANFORGE_PLAN] [default: the store''s current plan]'
@@ -832,6 +913,7 @@ set edit:completion:arg-completer[planforge] = {|@words|
             cand schema 'Print the JSON Schema of plan documents'
             cand tool 'Run one model-facing tool call'
             cand mcp 'Serve the model-facing tools over MCP (stdio)'
+            cand registry 'List, show or add the tools calls may invoke'
             cand repl 'Interactive shell: every line is a planforge command'
             cand completions 'Print a shell completion script'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -917,6 +999,17 @@ set edit:completion:arg-completer[planforge] = {|@words|
         &'planforge;help;tool'= {
         }
         &'planforge;help;mcp'= {
+        }
+        &'planforge;help;registry'= {
+            cand list 'List the tools'
+            cand show 'Show one tool'
+            cand add 'Add a tool to registry.yaml'
+        }
+        &'planforge;help;registry;list'= {
+        }
+        &'planforge;help;registry;show'= {
+        }
+        &'planforge;help;registry;add'= {
         }
         &'planforge;help;repl'= {
         }

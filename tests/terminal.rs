@@ -329,3 +329,59 @@ fn dash_c_runs_as_if_started_in_the_folder() {
         stderr(&out)
     );
 }
+
+#[test]
+fn registry_lists_shows_and_adds_tools_keeping_the_file_and_refusing_with_nothing_written() {
+    let env = Env::new();
+    let file = env.path("plans/registry.yaml");
+    let before = std::fs::read_to_string(&file).unwrap();
+    let out = env.ok(&["registry", "list"]);
+    assert!(out.contains("read_artifact"), "{out}");
+    env.ok(&[
+        "registry",
+        "add",
+        "fetch_page",
+        "--returns",
+        "artifact:document",
+        "--summary",
+        "Fetch one \"web\" page",
+        "--required-arg",
+        "url",
+    ]);
+    let after = std::fs::read_to_string(&file).unwrap();
+    // Only lines were added: every comment and entry is where it was.
+    let kept: Vec<&str> = after
+        .lines()
+        .filter(|l| before.lines().any(|b| b == *l))
+        .collect();
+    assert_eq!(kept, before.lines().collect::<Vec<_>>());
+    let v = env.json(&["registry", "show", "fetch_page"]);
+    assert_eq!(v["returns"]["class"], "document", "{v}");
+    assert_eq!(v["requiredArgs"][0], "url");
+    assert_eq!(v["summary"], "Fetch one \"web\" page");
+    // A call may now use it.
+    small_plan(&env);
+    env.ok(&["set", "fetch", "tool", "fetch_page"]);
+    let v = env.json(&["validate"]);
+    let issues = v["issues"].as_array().unwrap();
+    assert!(!issues.iter().any(|i| i["code"] == "unknown_tool"), "{v}");
+    // Refusals write nothing.
+    for (args, code) in [
+        (
+            &["registry", "add", "fetch_page", "--returns", "text"][..],
+            1,
+        ),
+        (&["registry", "add", "Bad-Name", "--returns", "text"], 2),
+        (&["registry", "add", "other", "--returns", "nope"], 2),
+        (
+            &["registry", "add", "other", "--returns", "artifact:no_class"],
+            2,
+        ),
+    ] {
+        let out = env.run(args);
+        assert_eq!(out.status.code(), Some(code), "{args:?}: {}", stderr(&out));
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), after, "{args:?}");
+    }
+    let e = stderr(&env.run(&["registry", "show", "fetch_pag"]));
+    assert!(e.contains("did you mean `fetch_page`?"), "{e}");
+}

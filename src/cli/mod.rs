@@ -2,6 +2,7 @@
 //! `commands/`, and the printing of replies and errors.
 
 pub(crate) mod commands;
+pub(crate) mod help;
 pub(crate) mod node_flags;
 pub(crate) mod pager;
 pub(crate) mod repl;
@@ -40,32 +41,59 @@ pub(crate) struct Cli {
 #[derive(Args, Debug, Clone, Default)]
 pub(crate) struct Global {
     /// The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]
-    #[arg(long, global = true, value_name = "DIR")]
+    #[arg(
+        long,
+        global = true,
+        help_heading = "Global options",
+        value_name = "DIR"
+    )]
     pub(crate) store: Option<PathBuf>,
     /// The plan to work on [env: PLANFORGE_PLAN] [default: the store's current plan]
-    #[arg(short = 'p', long = "plan", global = true, value_name = "ID")]
+    #[arg(
+        short = 'p',
+        long = "plan",
+        global = true,
+        help_heading = "Global options",
+        value_name = "ID"
+    )]
     pub(crate) plan: Option<String>,
     /// Who is acting [env: PLANFORGE_ACTOR, else $USER]
-    #[arg(long, global = true, value_name = "NAME")]
+    #[arg(
+        long,
+        global = true,
+        help_heading = "Global options",
+        value_name = "NAME"
+    )]
     pub(crate) actor: Option<String>,
     /// Output format (commands that print documents or diagrams add yaml,
     /// sarif, github, dot or mermaid)
-    #[arg(long, global = true, value_enum, value_name = "FORMAT")]
+    #[arg(
+        long,
+        global = true,
+        help_heading = "Global options",
+        value_enum,
+        value_name = "FORMAT"
+    )]
     pub(crate) format: Option<Format>,
     /// When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)
-    #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto, value_name = "WHEN")]
+    #[arg(long, global = true, help_heading = "Global options", value_enum, default_value_t = ColorChoice::Auto, value_name = "WHEN")]
     pub(crate) color: ColorChoice,
     /// Print no prose on success (errors still go to stderr, and a --format
     /// json document is always printed); the exit code says how it went
-    #[arg(short, long, global = true)]
+    #[arg(short, long, global = true, help_heading = "Global options")]
     pub(crate) quiet: bool,
     /// Never page long output (on a terminal it goes through $PAGER, else
     /// less -FRX)
-    #[arg(long, global = true)]
+    #[arg(long, global = true, help_heading = "Global options")]
     pub(crate) no_pager: bool,
     /// Run as if started in DIR (as git -C): the store is looked for from
     /// there, and relative paths are read from there
-    #[arg(short = 'C', value_name = "DIR", global = true)]
+    #[arg(
+        short = 'C',
+        value_name = "DIR",
+        global = true,
+        help_heading = "Global options"
+    )]
     pub(crate) directory: Option<PathBuf>,
 }
 
@@ -296,7 +324,7 @@ pub fn main() -> std::process::ExitCode {
         .windows(2)
         .any(|w| w[0] == "--format" && w[1] == "json")
         || args.iter().any(|a| a == "--format=json");
-    let cli = match Cli::try_parse_from(&args) {
+    let cli = match help::parse(&args) {
         Ok(c) => c,
         Err(e) => return std::process::ExitCode::from(usage_error(e, wants_json)),
     };

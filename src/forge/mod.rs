@@ -11,6 +11,7 @@ pub(crate) mod orchestrate;
 pub mod plans;
 pub(crate) mod present;
 pub(crate) mod read;
+pub(crate) mod registry_edit;
 pub(crate) mod template;
 pub mod templates;
 pub(crate) mod undo;

@@ -13,6 +13,7 @@ pub(crate) mod node;
 pub(crate) mod outline;
 pub(crate) mod prose;
 pub(crate) mod read;
+pub(crate) mod registry;
 pub(crate) mod sarif;
 pub(crate) mod status;
 pub(crate) mod templates;

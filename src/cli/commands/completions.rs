@@ -1,6 +1,6 @@
 use crate::cli::{Reply, Session};
 use crate::model::error::Result;
-use clap::{Args, CommandFactory};
+use clap::Args;
 use clap_complete::Shell;
 
 /// Print a shell completion script.
@@ -20,7 +20,7 @@ pub(crate) struct CompletionsArgs {
 
 /// The completion script of `shell` for the whole command tree.
 pub(crate) fn script(shell: Shell) -> String {
-    let mut cmd = crate::cli::Cli::command();
+    let mut cmd = crate::cli::help::command();
     let mut out = Vec::new();
     clap_complete::generate(shell, &mut cmd, "planforge", &mut out);
     String::from_utf8(out).expect("completion scripts are UTF-8")

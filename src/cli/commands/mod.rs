@@ -32,6 +32,7 @@ pub(crate) mod phase;
 pub(crate) mod raw;
 pub(crate) mod read;
 pub(crate) mod redo;
+pub(crate) mod registry;
 pub(crate) mod remove;
 pub(crate) mod remove_node;
 pub(crate) mod repl;
@@ -93,6 +94,7 @@ pub(crate) enum Command {
     Schema(schema::SchemaArgs),
     Tool(tool::ToolArgs),
     Mcp(mcp::McpArgs),
+    Registry(registry::RegistryArgs),
     Repl(repl::ReplArgs),
     Completions(completions::CompletionsArgs),
 }
@@ -142,6 +144,7 @@ impl Command {
             Command::Schema(_) => "schema",
             Command::Tool(_) => "tool",
             Command::Mcp(_) => "mcp",
+            Command::Registry(_) => "registry",
             Command::Repl(_) => "repl",
             Command::Completions(_) => "completions",
         }
@@ -230,6 +233,7 @@ pub(crate) fn dispatch(s: &mut Session, command: Command) -> Result<Reply> {
         Command::Schema(a) => schema::run(s, a),
         Command::Tool(a) => tool::run(s, a),
         Command::Mcp(a) => mcp::run(s, a),
+        Command::Registry(a) => registry::run(s, a),
         Command::Repl(a) => repl::run(s, a),
         Command::Completions(a) => completions::run(s, a),
     }

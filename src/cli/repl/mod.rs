@@ -21,7 +21,7 @@ pub(crate) mod words;
 use crate::cli::commands::Command;
 use crate::cli::{Cli, ColorChoice, Format, Global, Reply, Session};
 use crate::model::error::Error;
-use clap::Parser;
+
 use complete::Source;
 use helper::ReplHelper;
 use owo_colors::OwoColorize;
@@ -142,7 +142,7 @@ impl Repl {
                 .any(|w| w[0] == "--format" && w[1] == "json")
             || words.iter().any(|w| w == "--format=json");
         let argv = std::iter::once("planforge".to_string()).chain(words.iter().cloned());
-        let cli = match Cli::try_parse_from(argv) {
+        let cli = match crate::cli::help::parse(argv) {
             Ok(c) => c,
             Err(e) => {
                 let code = crate::cli::usage_error(e, wants_json);
