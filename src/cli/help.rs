@@ -554,3 +554,58 @@ mod tests {
         assert_eq!(EXAMPLES.len(), names.len() - 1);
     }
 }
+
+/// The man pages (`man/planforge.1`, `man/planforge-COMMAND.1`, …) are what
+/// the clap tree gives today. Refresh them with
+/// `PLANFORGE_UPDATE_MAN=1 cargo test --lib man_pages_are_fresh`.
+#[cfg(test)]
+mod man {
+    #[test]
+    fn man_pages_are_fresh() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut cmd = super::command();
+        cmd.build();
+        clap_mangen::generate_to(cmd, dir.path()).unwrap();
+        let committed = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("man");
+        let mut fresh: Vec<String> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        fresh.sort();
+        assert!(
+            fresh.contains(&"planforge-add-node.1".to_string()),
+            "{fresh:?}"
+        );
+        let page = std::fs::read_to_string(dir.path().join("planforge-add-node.1")).unwrap();
+        assert!(page.contains("Examples:"), "{page}");
+        if std::env::var_os("PLANFORGE_UPDATE_MAN").is_some() {
+            let _ = std::fs::remove_dir_all(&committed);
+            std::fs::create_dir_all(&committed).unwrap();
+            for f in &fresh {
+                std::fs::copy(dir.path().join(f), committed.join(f)).unwrap();
+            }
+            return;
+        }
+        let mut stale = Vec::new();
+        let mut old: Vec<String> = std::fs::read_dir(&committed)
+            .map(|d| {
+                d.map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                    .collect()
+            })
+            .unwrap_or_default();
+        old.sort();
+        if old != fresh {
+            stale.push(format!("the pages differ: {old:?} vs {fresh:?}"));
+        }
+        for f in &fresh {
+            let a = std::fs::read(dir.path().join(f)).unwrap();
+            if std::fs::read(committed.join(f)).ok() != Some(a) {
+                stale.push(format!("man/{f}"));
+            }
+        }
+        assert!(
+            stale.is_empty(),
+            "stale man pages (PLANFORGE_UPDATE_MAN=1 cargo test --lib man_pages_are_fresh): {stale:?}"
+        );
+    }
+}

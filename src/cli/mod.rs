@@ -2,6 +2,7 @@
 //! `commands/`, and the printing of replies and errors.
 
 pub(crate) mod commands;
+pub(crate) mod dynamic;
 pub(crate) mod help;
 pub(crate) mod node_flags;
 pub(crate) mod pager;
@@ -319,6 +320,7 @@ pub(crate) fn run(session: &mut Session, cli: Cli) -> u8 {
 
 /// The program's entry point.
 pub fn main() -> std::process::ExitCode {
+    dynamic::complete_if_asked();
     let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
     let wants_json = args
         .windows(2)
