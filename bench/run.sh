@@ -78,14 +78,14 @@ for n in $SIZES; do
   time_cmd "$n" "serde_json parse (floor)" "$runs" "$BASE $doc"
   time_cmd "$n" "validate FILE" "$runs" "$PF validate $doc --registry $dir/registry.yaml >/dev/null"
   time_cmd "$n" "import" "$runs" "$PF --store $store import $doc --id plan-import >/dev/null" \
-    "$PF --store $store remove plan-import --force >/dev/null 2>&1 || true"
+    "$PF --store $store remove plan-import --force --yes >/dev/null 2>&1 || true"
   time_cmd "$n" "outline" "$runs" "$P outline >/dev/null"
   time_cmd "$n" "read PHASE" "$runs" "$P read --phase '$phase' >/dev/null"
   time_cmd "$n" "read NODE" "$runs" "$P read --node $node >/dev/null"
   time_cmd "$n" "show" "$runs" "$P show >/dev/null"
   time_cmd "$n" "diff" "$runs" "$P diff $rev0 current >/dev/null"
   time_cmd "$n" "add-node" "$runs" "$P add-node bench_extra --kind join >/dev/null" \
-    "$P remove-node bench_extra >/dev/null 2>&1 || true"
+    "$P remove-node --yes bench_extra >/dev/null 2>&1 || true"
 done
 time_cmd "-" "--version" 20 "$PF --version >/dev/null"
 

@@ -1,5 +1,7 @@
 //! The committed completion scripts under completions/ are what
-//! `planforge completions SHELL` prints today, and the bash one loads.
+//! `planforge completions SHELL` prints today, and the bash one loads and,
+//! in a real bash, completes commands and the store's phases, node ids and
+//! plan ids by asking the binary.
 //!
 //! After changing the command line, refresh them with
 //! `PLANFORGE_UPDATE_COMPLETIONS=1 cargo test --test completions`.
@@ -42,8 +44,8 @@ fn committed_scripts_are_current() {
     for (shell, file) in SHELLS {
         let fresh = generated(shell);
         assert!(
-            fresh.contains("add-node") && fresh.contains("completions"),
-            "the {shell} script misses commands"
+            fresh.contains("planforge") && fresh.contains("COMPLETE"),
+            "the {shell} script does not ask planforge"
         );
         let path = committed(file);
         if update {
@@ -90,18 +92,84 @@ fn the_bash_script_sources_cleanly_and_registers_planforge() {
     assert!(String::from_utf8_lossy(&out.stdout).contains("planforge"));
 }
 
-#[test]
-fn the_bash_script_completes_a_subcommand() {
-    // Drive the completion function as bash would for `planforge add-n<Tab>`.
+/// What bash completes for `line` (the cursor at its end) with the
+/// committed script, in `dir`, with the binary under test on PATH.
+fn bash_complete(dir: &Path, line: &str) -> Vec<String> {
     let script = committed("planforge.bash");
+    let bin_dir = Path::new(env!("CARGO_BIN_EXE_planforge")).parent().unwrap();
     let out = Command::new("bash")
+        .current_dir(dir)
+        .env("PATH", format!("{}:{}", bin_dir.display(), std::env::var("PATH").unwrap_or_default()))
+        .env("NO_COLOR", "1")
+        .env_remove("PLANFORGE_STORE")
+        .env_remove("PLANFORGE_PLAN")
         .arg("-c")
         .arg(format!(
-            "source '{}'; COMP_WORDS=(planforge add-n); COMP_CWORD=1; COMP_LINE='planforge add-n'; COMP_POINT=${{#COMP_LINE}}; _planforge planforge add-n planforge; printf '%s\\n' \"${{COMPREPLY[@]}}\"",
+            "source '{}'; COMP_LINE={line:?}; read -ra COMP_WORDS <<< \"$COMP_LINE\"; case \"$COMP_LINE\" in *' ') COMP_WORDS+=('');; esac; COMP_CWORD=$(( ${{#COMP_WORDS[@]}} - 1 )); COMP_POINT=${{#COMP_LINE}}; _clap_complete_planforge planforge \"${{COMP_WORDS[COMP_CWORD]}}\" \"${{COMP_WORDS[COMP_CWORD-1]}}\"; printf '%s\\n' \"${{COMPREPLY[@]}}\"",
             script.display()
         ))
         .output()
         .expect("bash is installed");
-    assert!(out.status.success());
-    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "add-node");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter(|l| !l.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn the_bash_script_completes_a_subcommand() {
+    let dir = tempfile::tempdir().unwrap();
+    assert_eq!(bash_complete(dir.path(), "planforge add-n"), ["add-node"]);
+}
+
+#[test]
+fn bash_completes_the_stores_phases_node_ids_and_plan_ids_through_the_binary() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_planforge"))
+            .current_dir(dir.path())
+            .env("PLANFORGE_ACTOR", "tester")
+            .env_remove("PLANFORGE_STORE")
+            .env_remove("PLANFORGE_PLAN")
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    };
+    run(&["init"]);
+    run(&["create", "plan-other"]);
+    run(&["create", "plan-main"]);
+    run(&["add-node", "start", "--kind", "entry", "--phase", "intake"]);
+    run(&["add-node", "fetch", "--kind", "join", "--phase", "gather"]);
+    run(&["add-node", "finish", "--kind", "join", "--phase", "publish"]);
+    assert_eq!(
+        bash_complete(dir.path(), "planforge add-node x --kind call --phase "),
+        ["intake", "gather", "publish"]
+    );
+    assert_eq!(
+        bash_complete(dir.path(), "planforge phase fetch g"),
+        ["gather"]
+    );
+    assert_eq!(
+        bash_complete(dir.path(), "planforge connect start f"),
+        ["fetch", "finish"]
+    );
+    assert_eq!(
+        bash_complete(dir.path(), "planforge use plan-o"),
+        ["plan-other"]
+    );
+    assert_eq!(
+        bash_complete(dir.path(), "planforge -p plan-m"),
+        ["plan-main"]
+    );
 }

@@ -233,7 +233,7 @@ fn a_write_cut_at_any_byte_lands_whole_or_not_at_all() {
     // A remove_node line is well over 100 bytes (ids, time, edge ids).
     for cut in [1, 10, 50, 99] {
         let out = env
-            .cmd(&["remove-node", "fetch"])
+            .cmd(&["remove-node", "--yes", "fetch"])
             .env("PLANFORGE_TEST_CRASH_AFTER_BYTES", cut.to_string())
             .output()
             .unwrap();
@@ -328,7 +328,7 @@ fn echoes_stay_small_on_a_two_thousand_node_plan() {
     for args in [
         vec!["add-node", "extra", "--kind", "join", "--phase", "p1"],
         vec!["connect", "n500", "extra"],
-        vec!["remove-node", "n1000"],
+        vec!["remove-node", "--yes", "n1000"],
         vec!["bounds", "--max-steps", "200000"],
     ] {
         let out = env.ok(&args);
@@ -541,7 +541,7 @@ fn a_log_with_a_line_removed_still_takes_every_new_write() {
     assert_eq!(lines.len(), 4, "the creation and three nodes");
     // Only the creation and `c`, numbered 4, are left: revision 1.
     std::fs::write(&ops_path, format!("{}\n{}\n", lines[0], lines[3])).unwrap();
-    env.ok(&["remove-node", "c"]);
+    env.ok(&["remove-node", "--yes", "c"]);
     assert_eq!(env.json(&["status"])["nodeCount"], 0);
     env.ok(&["add-node", "d", "--kind", "join"]);
     env.ok(&["phase", "d", "later"]);
@@ -684,7 +684,7 @@ fn refusals_and_findings_give_runnable_command_lines_and_json_fix_objects() {
     assert_eq!(fix["path"], "replaySafe");
     assert_eq!(fix["value"], true);
     // A lifecycle refusal names the command that gets out of it.
-    env.ok(&["remove-node", "pay"]);
+    env.ok(&["remove-node", "--yes", "pay"]);
     env.ok(&["freeze"]);
     let out = env.run(&["add-node", "late", "--kind", "join"]);
     assert_eq!(out.status.code(), Some(1));

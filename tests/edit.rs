@@ -209,6 +209,15 @@ if [ $n = 1 ]; then sed -i -e 's/^kind: call$/kind: join/' "$1"; fi"#,
         stderr(&out)
     );
     assert_eq!(env.ops(), before);
+    // Giving up keeps the work, as kubectl does, and says where.
+    assert!(
+        stderr(&out).contains("your version is kept in"),
+        "{}",
+        stderr(&out)
+    );
+    for f in env.leftovers() {
+        std::fs::remove_file(env.path("tmp").join(f)).unwrap();
+    }
 
     std::fs::remove_file(env.path("count")).unwrap();
     let editor = env.editor(
@@ -241,8 +250,21 @@ fn a_concurrent_change_to_the_node_is_not_overwritten() {
     assert_eq!(env.node("fetch")["definition"]["tool"], "from_elsewhere");
     let kept = env.leftovers();
     assert_eq!(kept.len(), 1, "{kept:?}");
-    let text = std::fs::read_to_string(env.path("tmp").join(&kept[0])).unwrap();
+    let kept = env.path("tmp").join(&kept[0]);
+    let text = std::fs::read_to_string(&kept).unwrap();
     assert!(text.contains("tool: mine"), "{text}");
+    assert!(err.contains("--from"), "{err}");
+    // The kept copy is fed back: reopened on the current revision, saved
+    // as it is, it applies.
+    let keep_as_is = env.editor("same.sh", "true");
+    let out = env.run(
+        &["edit", "fetch", "--from", kept.to_str().unwrap()],
+        Some(&keep_as_is),
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(env.node("fetch")["definition"]["tool"], "mine");
+    env.run(&["set", "fetch", "tool", "from_elsewhere"], None);
+    std::fs::remove_file(&kept).unwrap();
 
     // A change elsewhere in the plan meanwhile does not stop the edit.
     let editor = env.editor(

@@ -773,7 +773,7 @@ fn random_change(
             let id = rng.pick(&nodes).clone();
             (
                 format!("remove {id}"),
-                vec![c.pf_env(&["-p", plan, "remove-node", &id], &extra)],
+                vec![c.pf_env(&["-p", plan, "remove-node", "--yes", &id], &extra)],
             )
         }
         32..=51 => {
@@ -1319,7 +1319,7 @@ fn heads_are_equal_and_every_revision_agrees_after_both_clones_merge() {
         let (x, y) = add_step(a, p, &format!("ann_{i}"));
         assert_eq!((x.code, y.unwrap().code), (0, 0));
     }
-    a.ok(&["-p", p, "remove-node", "ann_1"]);
+    a.ok(&["-p", p, "remove-node", "--yes", "ann_1"]);
     a.commit("ann");
     for i in 0..2 {
         let (x, y) = add_step(b, p, &format!("bob_{i}"));

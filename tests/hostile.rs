@@ -32,7 +32,7 @@ const WALL_LIMIT: Duration = Duration::from_secs(60);
 /// Output a refusal may print (stdout and stderr together).
 const OUTPUT_LIMIT: usize = 1024 * 1024;
 /// Error codes of `--format json` refusals (SPEC §8).
-const ERROR_CODES: [&str; 13] = [
+const ERROR_CODES: [&str; 14] = [
     "unknown_plan",
     "unknown_node",
     "unknown_edge",
@@ -44,6 +44,7 @@ const ERROR_CODES: [&str; 13] = [
     "revision_moved",
     "store_busy",
     "invalid_input",
+    "refused",
     "corrupt_store",
     "internal",
 ];

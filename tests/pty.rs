@@ -223,3 +223,76 @@ fn a_repl_and_another_process_on_one_plan_lose_nothing() {
     want.sort();
     assert_eq!(env.node_ids("plan-p"), want);
 }
+
+/// `planforge ARGS` alone on a terminal (not the REPL).
+fn one_shot(env: &Env, args: &[&str]) -> PtySession {
+    let mut c = env.command();
+    c.args(args);
+    spawn_command(c, Some(TIMEOUT_MS)).expect("planforge starts in a pty")
+}
+
+#[test]
+fn remove_node_and_remove_ask_first_on_a_terminal() {
+    let env = Env::new();
+    let mut s = one_shot(&env, &["remove-node", "fetch"]);
+    s.exp_string("Remove join node `fetch` and its 0 edge(s) from plan-p? [y/N] ")
+        .unwrap();
+    s.send_line("n").unwrap();
+    s.exp_string("Not removed: `fetch` is still in plan-p")
+        .unwrap();
+    exits_with(&mut s, 1);
+    assert_eq!(env.node_ids("plan-p"), ["fetch", "first_step"]);
+    let mut s = one_shot(&env, &["remove-node", "fetch"]);
+    s.exp_string("[y/N] ").unwrap();
+    s.send_line("y").unwrap();
+    s.exp_string("removed").unwrap();
+    exits_with(&mut s, 0);
+    assert_eq!(env.node_ids("plan-p"), ["first_step"]);
+
+    let mut s = one_shot(&env, &["remove", "plan-q"]);
+    s.exp_string("Delete plan plan-q (editable, rev 1, 1 node(s)) and its whole history? [y/N] ")
+        .unwrap();
+    s.send_line("").unwrap();
+    s.exp_string("Not removed").unwrap();
+    exits_with(&mut s, 1);
+    assert!(env.path("plans/plan-q").exists());
+}
+
+#[test]
+fn long_output_on_a_terminal_goes_through_the_pager_and_piped_output_does_not() {
+    let env = Env::new();
+    for i in 0..20 {
+        env.0
+            .ok(&["add-node", &format!("step_{i}"), "--kind", "join"]);
+    }
+    let pager = "sed 's/^/paged: /'";
+    let mut c = env.command();
+    c.args(["show"]).env("PAGER", pager);
+    let mut s = spawn_command(c, Some(TIMEOUT_MS)).unwrap();
+    s.exp_string("paged: ")
+        .expect("show on a terminal is paged");
+    s.exp_string("paged: 22. JOIN")
+        .unwrap_or_else(|e| panic!("{e}"));
+    exits_with(&mut s, 0);
+    // --no-pager, and output that fits the screen, print directly.
+    for args in [&["show", "--no-pager"][..], &["status"]] {
+        let mut c = env.command();
+        c.args(args).env("PAGER", pager);
+        let mut s = spawn_command(c, Some(TIMEOUT_MS)).unwrap();
+        let (before, _) = s.exp_eof().map(|t| (t, ())).unwrap();
+        assert!(!before.contains("paged: "), "{args:?}: {before}");
+        assert!(before.contains("plan-p"), "{before}");
+    }
+    // Piped: never.
+    let out = env
+        .command()
+        .args(["show"])
+        .env("PAGER", pager)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        !text.contains("paged: ") && text.contains("step_19"),
+        "{text}"
+    );
+}

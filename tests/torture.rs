@@ -318,7 +318,7 @@ fn worker(root: PathBuf, w: usize, steps: usize, mut rng: Rng) -> Model {
             }
             4 => {
                 let id = alive[rng.below(alive.len() as u64) as usize].clone();
-                let v = run(vec!["remove-node".into(), id.clone()]);
+                let v = run(vec!["remove-node".into(), "--yes".into(), id.clone()]);
                 m.nodes.remove(&id);
                 m.edges.retain(|(_, f, t)| *f != id && *t != id);
                 v
@@ -536,12 +536,12 @@ fn writers_killed_mid_transaction_leave_a_prefix_of_whole_transactions() {
             }
             // Single op naming four edges: removing a hub.
             1 => {
-                interrupted(&env, &["remove-node", &hub], cut);
+                interrupted(&env, &["remove-node", "--yes", &hub], cut);
                 false
             }
             // Five ops in one transaction: undoing a hub's removal.
             _ => {
-                env.ok(&["remove-node", &hub]);
+                env.ok(&["remove-node", "--yes", &hub]);
                 let before_undo = read_log(&log_path).ops();
                 interrupted(&env, &["undo"], cut);
                 let after = read_log(&log_path);

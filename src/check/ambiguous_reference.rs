@@ -4,13 +4,15 @@
 
 use crate::check::flow::routes_to;
 use crate::check::graph::MAX_ROUTES;
-use crate::check::support::{branch_fixes, place, ref_text};
+use crate::check::support::{after_join, branch_fixes, first_last_after_join, place, ref_text};
 use crate::model::{BranchId, Issue};
 
 declare_check! {
     /// ## What it finds
     /// A reference without a `branchId` to a node that runs more than once
-    /// in a run, because more than one route from the entry reaches it.
+    /// in a run, because more than one route from the entry reaches it
+    /// (`select: "all"` reads every execution, so it is not ambiguous; a
+    /// `first` or `last` after a join is `first_last_across_join`'s).
     ///
     /// Routes are counted the way `branchId`s name executions: each edge
     /// into an ordinary node is a separate route (parallel edges too), while
@@ -41,8 +43,15 @@ declare_check! {
         let exec = g.executions();
         let mut memo: crate::model::hash::FastMap<usize, Option<Vec<BranchId>>> =
             crate::model::hash::FastMap::default();
+        let after = after_join(g, &cx.content.nodes);
         for d in cx.data_refs() {
-            if d.r.branch_id.is_some() || exec[d.target] <= 1 {
+            // first/last after a join is first_last_across_join's, with the
+            // same fixes.
+            if d.r.branch_id.is_some()
+                || d.r.select == crate::model::Select::All
+                || exec[d.target] <= 1
+                || first_last_after_join(g, &after, d)
+            {
                 continue;
             }
             let reader = g.node(d.node);

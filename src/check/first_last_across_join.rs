@@ -1,15 +1,22 @@
 //! Complexity: O(n + e): one walk forward from every join at once, marking
 //! each node with a join it follows; then O(1) per reference.
 
-use crate::check::support::{place, ref_text};
+use crate::check::flow::routes_to;
+use crate::check::support::{after_join, branch_fixes, first_last_after_join, place, ref_text};
+use crate::model::hash::FastMap;
 use crate::model::remedy::{Fill, Remedy};
 use crate::model::value::dot_path;
-use crate::model::{Issue, NodeKind, Select, Value};
+use crate::model::{BranchId, Issue, Select, Value};
 
 declare_check! {
     /// ## What it finds
-    /// A reference with `select: "first"` or `"last"` to a node that is a
-    /// join or runs after one.
+    /// A reference with `select: "first"` or `"last"` and no `branchId` to a
+    /// node that is a join or runs after one, when that node runs more than
+    /// once. Runs are counted as `ambiguous_reference` counts them: a join
+    /// runs once per execution of its fork, so a node after a well-formed
+    /// diamond runs once and its first execution is its only one. (Where runs
+    /// cannot be counted, with no single entry or a cycle, every such
+    /// reference is reported.)
     ///
     /// ## Why it matters
     /// Before a join, "first" and "last" are about one branch's executions in
@@ -18,11 +25,13 @@ declare_check! {
     /// so first/last would read whichever branch happened to finish first.
     ///
     /// ## How to fix
-    /// Say which execution you mean: add a `branchId` naming its route, read
-    /// every execution with `select: "all"`, or pick one with
-    /// `{"index": n}`.
+    /// Say which execution you mean: add a `branchId` naming its route (the
+    /// fixes give each route when there are few), or read every execution
+    /// with `select: "all"`. An index is an arrival order, as much a race as
+    /// first and last.
     ///
     /// ## Example
+    /// `after_merge` follows a join and is reached on two edges from it:
     /// ```json
     /// {"$ref": {"node": "after_merge", "select": "first", "path": "summary"}}
     /// ```
@@ -30,32 +39,16 @@ declare_check! {
     pub FirstLastAcrossJoin { code: "first_last_across_join", severity: Blocking, needs: NOTHING, source: Check }
     fn run(cx, out) {
         let g = &cx.graph;
-        let refs: Vec<_> = cx
-            .data_refs()
+        let refs = cx.data_refs();
+        if !refs
             .iter()
-            .filter(|d| matches!(d.r.select, Select::First | Select::Last))
-            .collect();
-        if refs.is_empty() {
+            .any(|d| matches!(d.r.select, Select::First | Select::Last))
+        {
             return;
         }
-        // A join each node follows (itself for a join), by one forward walk.
-        let mut after: Vec<Option<usize>> = vec![None; g.len()];
-        let mut stack: Vec<usize> = Vec::new();
-        for (i, n) in cx.content.nodes.iter().enumerate() {
-            if n.kind == NodeKind::Join {
-                after[i] = Some(i);
-                stack.push(i);
-            }
-        }
-        while let Some(v) = stack.pop() {
-            for t in g.succs(v) {
-                if after[t].is_none() {
-                    after[t] = after[v];
-                    stack.push(t);
-                }
-            }
-        }
-        for d in refs {
+        let after = after_join(g, &cx.content.nodes);
+        let mut memo: FastMap<usize, Option<Vec<BranchId>>> = FastMap::default();
+        for d in refs.iter().filter(|d| first_last_after_join(g, &after, d)) {
             let Some(j) = after[d.target] else { continue };
             let reader = g.node(d.node);
             let target = g.node(d.target);
@@ -65,9 +58,13 @@ declare_check! {
             } else {
                 format!("`{}` runs after the join `{join_id}`", target.id)
             };
-            let mut issue = Issue::new(CODE,
+            let runs = match g.executions()[d.target] {
+                0 => String::new(),
+                n => format!(" ({n} routes from the entry reach it)"),
+            };
+            let issue = Issue::new(CODE,
                 format!(
-                    "node `{}` reads {} at {} with select \"{}\", but {position}, where executions from several branches are merged and their order is a race, so \"{}\" has no defined meaning",
+                    "node `{}` reads {} at {} with select \"{}\", but {position}{runs}, where executions from several branches are merged and their order is a race, so \"{}\" has no defined meaning",
                     reader.id,
                     ref_text(d.r),
                     place(&d.pointer),
@@ -82,21 +79,16 @@ declare_check! {
                 path: dot_path(&d.pointer),
                 value,
             };
+            let routes = memo
+                .entry(d.target)
+                .or_insert_with(|| routes_to(g, d.target, 4));
+            let issue = branch_fixes(&reader.id, &d.pointer, d.r, routes.as_deref())
+                .into_iter()
+                .fold(issue, Issue::fix);
             let mut all = d.r.clone();
             all.select = Select::All;
-            if d.r.branch_id.is_none() {
-                issue = issue.fix(
-                    set(Fill::choose("the same reference with a branchId naming its route"))
-                        .when("to read one route's execution"),
-                );
-            }
             out.push(
-                issue
-                    .fix(set(Fill::Value(Value::Ref(Box::new(all)))).when("to read every execution"))
-                    .fix(
-                        set(Fill::choose("the same reference with select {\"index\": n}"))
-                            .when("to read the n-th arrival"),
-                    ),
+                issue.fix(set(Fill::Value(Value::Ref(Box::new(all)))).when("to read every execution")),
             );
         }
     }
@@ -109,7 +101,20 @@ mod tests {
     use crate::model::remedy::{Fill, Remedy};
     use serde_json::json;
 
-    fn diamond(reader_args: serde_json::Value) -> crate::model::Content {
+    /// A well-formed diamond `s → l, r → j`, then `j → after → reader`
+    /// (with `twice`, on two parallel edges from `j`: `after` runs twice).
+    fn diamond(reader_args: serde_json::Value, twice: bool) -> crate::model::Content {
+        let mut edges = vec![
+            edge("e1", "s", "l", "always"),
+            edge("e2", "s", "r", "always"),
+            edge("e3", "l", "j", "always"),
+            edge("e4", "r", "j", "always"),
+            edge("e5", "j", "after", "always"),
+            edge("e6", "after", "reader", "always"),
+        ];
+        if twice {
+            edges.push(edge("e5b", "j", "after", "always"));
+        }
         plan(
             vec![
                 entry("s"),
@@ -119,46 +124,50 @@ mod tests {
                 call_with("after", "t", json!({}), &["x"]),
                 call_with("reader", "t", reader_args, &[]),
             ],
-            vec![
-                edge("e1", "s", "l", "always"),
-                edge("e2", "s", "r", "always"),
-                edge("e3", "l", "j", "always"),
-                edge("e4", "r", "j", "always"),
-                edge("e5", "j", "after", "always"),
-                edge("e6", "after", "reader", "always"),
-            ],
+            edges,
         )
     }
 
     #[test]
-    fn fires_on_first_after_a_join() {
-        let last = json!({"$ref": {"node": "j", "select": "last", "path": "via"}});
-        let p = diamond(json!({"a": r("after", Some("x")), "b": last}));
+    fn fires_on_first_after_a_join_when_the_target_runs_twice() {
+        let p = diamond(json!({"a": r("after", Some("x"))}), true);
         let issues = run_one(&FirstLastAcrossJoin, &p);
-        assert_eq!(issues.len(), 2);
-        assert!(issues[0].message.contains("after the join `j`"));
-        assert!(issues[1].message.contains("is a join"));
+        assert_eq!(issues.len(), 1, "{issues:?}");
+        assert!(issues[0].message.contains("after the join `j` (2 routes"));
+        // One fix per route (a branchId), then every execution.
+        assert_eq!(issues[0].fixes.len(), 3);
         let all = crate::model::Ref {
-            node: "j".into(),
+            node: "after".into(),
             select: crate::model::Select::All,
-            path: Some("via".into()),
+            path: Some("x".into()),
             branch_id: None,
         };
         assert_eq!(
-            issues[1].fixes[1].remedy,
+            issues[0].fixes[2].remedy,
             Remedy::SetField {
                 node: "reader".into(),
-                path: "args.b".into(),
+                path: "args.a".into(),
                 value: Fill::Value(crate::model::Value::Ref(Box::new(all))),
             }
         );
+        // ambiguous_reference leaves it to this check: one finding, not two.
+        assert!(run_one(&super::super::ambiguous_reference::AmbiguousReference, &p).is_empty());
     }
 
     #[test]
-    fn passes_all_index_and_refs_before_the_join() {
+    fn passes_first_and_last_after_a_well_formed_diamond_and_all_and_branch_ids() {
+        // After a well-formed diamond the node runs once, as
+        // ambiguous_reference counts it: first and last are that run.
+        let last = json!({"$ref": {"node": "j", "select": "last", "path": "via"}});
+        let p = diamond(
+            json!({"a": r("after", Some("x")), "b": last, "c": r("l", None)}),
+            false,
+        );
+        assert!(run_one(&FirstLastAcrossJoin, &p).is_empty());
         let all = json!({"$ref": {"node": "after", "select": "all", "path": "x"}});
-        let idx = json!({"$ref": {"node": "after", "select": {"index": 0}, "path": "x"}});
-        let p = diamond(json!({"a": all, "b": idx, "c": r("l", None)}));
+        let routed = json!({"$ref": {"node": "after", "select": "first", "path": "x",
+            "branchId": {"segments": [{"join": "j", "of": ["e3", "e4"]}, {"edge": "e5"}]}}});
+        let p = diamond(json!({"a": all, "b": routed}), true);
         assert!(run_one(&FirstLastAcrossJoin, &p).is_empty());
     }
 }

@@ -381,9 +381,21 @@ fn s13_first_after_a_join() {
     let mut edges = diamond_edges();
     edges.push(edge("e6", "j", "after", "always"));
     edges.push(edge("e7", "after", "use", "always"));
+    let p = plan(nodes.clone(), edges.clone());
+    // After a well-formed diamond the target runs once: neither ambiguous
+    // nor a race, as the two checks agree.
+    let r = check(&p);
+    assert!(
+        !r.issues
+            .iter()
+            .any(|i| i.code == "ambiguous_reference" || i.code == "first_last_across_join"),
+        "{:?}",
+        r.issues
+    );
+    // Reached twice from the join, it runs twice: one finding, not two.
+    edges.push(edge("e6b", "j", "after", "always"));
     let p = plan(nodes, edges);
     let r = fires(&p, "first_last_across_join");
-    // After a well-formed diamond the target runs once: not ambiguous.
     assert!(!r.issues.iter().any(|i| i.code == "ambiguous_reference"));
 }
 

@@ -187,6 +187,48 @@ pub(crate) fn route_words(b: &BranchId) -> String {
         .join(" → ")
 }
 
+/// For each node, a join it is or runs after (`None` before every join), by
+/// one forward walk from every join at once. O(n + e).
+pub(crate) fn after_join(g: &Graph, nodes: &[crate::model::Node]) -> Vec<Option<usize>> {
+    let mut after: Vec<Option<usize>> = vec![None; g.len()];
+    let mut stack: Vec<usize> = Vec::new();
+    for (i, n) in nodes.iter().enumerate() {
+        if n.kind == crate::model::NodeKind::Join {
+            after[i] = Some(i);
+            stack.push(i);
+        }
+    }
+    while let Some(v) = stack.pop() {
+        for t in g.succs(v) {
+            if after[t].is_none() {
+                after[t] = after[v];
+                stack.push(t);
+            }
+        }
+    }
+    after
+}
+
+/// Whether `first_last_across_join` reports the reference `d`: `first` or
+/// `last`, no `branchId`, to a node at or after a join that runs more than
+/// once (counted as `ambiguous_reference` counts; a node after a well-formed
+/// diamond runs once, so first and last are its one execution). Where runs
+/// cannot be counted (no single entry, a cycle) every such reference is
+/// reported. `ambiguous_reference` leaves these references to it.
+pub(crate) fn first_last_after_join(g: &Graph, after: &[Option<usize>], d: &DataRef) -> bool {
+    if !matches!(
+        d.r.select,
+        crate::model::Select::First | crate::model::Select::Last
+    ) || d.r.branch_id.is_some()
+        || after[d.target].is_none()
+    {
+        return false;
+    }
+    let exec = g.executions();
+    let counted = g.entry().is_some_and(|e| exec[e] == 1);
+    !counted || exec[d.target] > 1
+}
+
 /// The fixes that make the reference `r` at `pointer` of node `node` name
 /// one of `routes` with its `branchId`, one fix per route; with no routes
 /// known, one fix whose value the author chooses.

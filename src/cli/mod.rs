@@ -2,9 +2,13 @@
 //! `commands/`, and the printing of replies and errors.
 
 pub(crate) mod commands;
+pub(crate) mod dynamic;
+pub(crate) mod help;
 pub(crate) mod node_flags;
+pub(crate) mod pager;
 pub(crate) mod repl;
 pub(crate) mod session;
+pub(crate) mod set_value;
 pub(crate) mod ui;
 pub(crate) mod voice;
 
@@ -38,25 +42,60 @@ pub(crate) struct Cli {
 #[derive(Args, Debug, Clone, Default)]
 pub(crate) struct Global {
     /// The plan store folder [env: PLANFORGE_STORE] [default: the nearest plans/ store from here up, else ./plans]
-    #[arg(long, global = true, value_name = "DIR")]
+    #[arg(
+        long,
+        global = true,
+        help_heading = "Global options",
+        value_name = "DIR"
+    )]
     pub(crate) store: Option<PathBuf>,
     /// The plan to work on [env: PLANFORGE_PLAN] [default: the store's current plan]
-    #[arg(short = 'p', long = "plan", global = true, value_name = "ID")]
+    #[arg(
+        short = 'p',
+        long = "plan",
+        global = true,
+        help_heading = "Global options",
+        value_name = "ID"
+    )]
     pub(crate) plan: Option<String>,
     /// Who is acting [env: PLANFORGE_ACTOR, else $USER]
-    #[arg(long, global = true, value_name = "NAME")]
+    #[arg(
+        long,
+        global = true,
+        help_heading = "Global options",
+        value_name = "NAME"
+    )]
     pub(crate) actor: Option<String>,
     /// Output format (commands that print documents or diagrams add yaml,
     /// sarif, github, dot or mermaid)
-    #[arg(long, global = true, value_enum, value_name = "FORMAT")]
+    #[arg(
+        long,
+        global = true,
+        help_heading = "Global options",
+        value_enum,
+        value_name = "FORMAT"
+    )]
     pub(crate) format: Option<Format>,
     /// When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured)
-    #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto, value_name = "WHEN")]
+    #[arg(long, global = true, help_heading = "Global options", value_enum, default_value_t = ColorChoice::Auto, value_name = "WHEN")]
     pub(crate) color: ColorChoice,
     /// Print no prose on success (errors still go to stderr, and a --format
     /// json document is always printed); the exit code says how it went
-    #[arg(short, long, global = true)]
+    #[arg(short, long, global = true, help_heading = "Global options")]
     pub(crate) quiet: bool,
+    /// Never page long output (on a terminal it goes through $PAGER, else
+    /// less -FRX)
+    #[arg(long, global = true, help_heading = "Global options")]
+    pub(crate) no_pager: bool,
+    /// Run as if started in DIR (as git -C): the store is looked for from
+    /// there, and relative paths are read from there
+    #[arg(
+        short = 'C',
+        value_name = "DIR",
+        global = true,
+        help_heading = "Global options"
+    )]
+    pub(crate) directory: Option<PathBuf>,
 }
 
 #[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
@@ -204,7 +243,7 @@ pub(crate) fn print_reply(session: &Session, reply: &Reply) -> u8 {
             let _ = err.write_all(ui::issue_report(d, style).as_bytes());
         }
     }
-    let mut out = std::io::stdout().lock();
+    let out = std::io::stdout().lock();
     let both_terminals = {
         use std::io::IsTerminal;
         std::io::stdout().is_terminal() && std::io::stderr().is_terminal()
@@ -227,8 +266,17 @@ pub(crate) fn print_reply(session: &Session, reply: &Reply) -> u8 {
     } else {
         crate::wire::json::pretty(&versioned(reply.json.clone()))
     };
-    let _ = out.write_all(text.as_bytes());
-    let _ = out.flush();
+    let paged = session.format() == Format::Text
+        && pager::wanted(session.global.no_pager, session.one_shot, &text)
+        && {
+            drop(out);
+            pager::show(&text)
+        };
+    if !paged {
+        let mut out = std::io::stdout().lock();
+        let _ = out.write_all(text.as_bytes());
+        let _ = out.flush();
+    }
     if session.format() != Format::Json {
         for n in &reply.notes {
             eprintln!("note: {}", ui::terminal_safe(n, false));
@@ -272,15 +320,23 @@ pub(crate) fn run(session: &mut Session, cli: Cli) -> u8 {
 
 /// The program's entry point.
 pub fn main() -> std::process::ExitCode {
+    dynamic::complete_if_asked();
     let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
     let wants_json = args
         .windows(2)
         .any(|w| w[0] == "--format" && w[1] == "json")
         || args.iter().any(|a| a == "--format=json");
-    let cli = match Cli::try_parse_from(&args) {
+    let cli = match help::parse(&args) {
         Ok(c) => c,
         Err(e) => return std::process::ExitCode::from(usage_error(e, wants_json)),
     };
+    if let Some(dir) = &cli.global.directory
+        && let Err(e) = std::env::set_current_dir(dir)
+    {
+        let session = Session::new(cli.global.clone());
+        let err = Error::invalid(format!("cannot change to {} (-C): {e}", dir.display()));
+        return std::process::ExitCode::from(print_error(&session, &err));
+    }
     let one_shot = !matches!(
         cli.command,
         commands::Command::Repl(_) | commands::Command::Mcp(_) | commands::Command::Lsp(_)
@@ -305,36 +361,81 @@ pub(crate) fn usage_error(e: clap::Error, json: bool) -> u8 {
             }
         }
         _ if json => {
-            let err = Error::invalid(
-                e.render()
-                    .to_string()
-                    .trim()
-                    .trim_start_matches("error: ")
-                    .to_string(),
-            );
             print!(
                 "{}",
-                crate::wire::json::pretty(&crate::wire::findings::error_json(&err))
+                crate::wire::json::pretty(&crate::wire::findings::error_json(&usage_refusal(&e)))
             );
             2
         }
         _ => {
             // Every refusal reads `error[code]: …`, a usage error too.
             use std::io::IsTerminal;
-            let text = e.render().to_string();
-            let text = text.trim().trim_start_matches("error: ");
-            let (first, rest) = text.split_once('\n').unwrap_or((text, ""));
-            let mut err = Error::invalid(first.to_string());
-            let rest: Vec<&str> = rest.lines().filter(|l| !l.trim().is_empty()).collect();
-            if !rest.is_empty() {
-                err = err.with_help(rest.join("\n"));
-            }
             let color = ui::color_enabled(ColorChoice::Auto, std::io::stderr().is_terminal());
             eprint!(
                 "{}",
-                ui::render_error(&err, color, &voice::CliVoice::default())
+                ui::render_error(&usage_refusal(&e), color, &voice::CliVoice::default())
             );
             2
         }
     }
+}
+
+/// A clap usage error as a refusal: what is wrong on one line (the missing
+/// arguments named in it), the usage and clap's tip as help.
+pub(crate) fn usage_refusal(e: &clap::Error) -> Error {
+    if let Some(err) = unknown_command(e) {
+        return err;
+    }
+    let text = e.render().to_string();
+    let text = text.trim().trim_start_matches("error: ");
+    let (first, rest) = text.split_once('\n').unwrap_or((text, ""));
+    let mut message = first.trim_end_matches(':').trim().to_string();
+    let mut named = Vec::new();
+    let mut help = Vec::new();
+    for line in rest.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        if line.starts_with("For more information") {
+            continue;
+        } else if let Some(u) = line.strip_prefix("Usage: ") {
+            let command: Vec<&str> = u
+                .split_whitespace()
+                .take_while(|w| !w.starts_with(['-', '<', '[']))
+                .collect();
+            let command = command.join(" ");
+            help.push(format!("usage: {u}"));
+            help.push(format!("more: {command} --help"));
+        } else if line.starts_with('<') || line.starts_with("--") || line.starts_with('-') {
+            named.push(line.to_string());
+        } else {
+            help.insert(0, line.to_string());
+        }
+    }
+    if !named.is_empty() {
+        message = format!("{message}: {}", named.join(", "));
+    }
+    let mut err = Error::invalid(message);
+    if !help.is_empty() {
+        err = err.with_help(help.join("\n"));
+    }
+    err
+}
+
+/// `planforge clear`: clap's own guess for an unknown command is loose
+/// (`create` for `clear`, `orchestrate` for `echo`); ours suggests only a
+/// plausible typo, and otherwise points at the list.
+fn unknown_command(e: &clap::Error) -> Option<Error> {
+    use clap::CommandFactory;
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    if e.kind() != ErrorKind::InvalidSubcommand {
+        return None;
+    }
+    let Some(ContextValue::String(word)) = e.get(ContextKind::InvalidSubcommand) else {
+        return None;
+    };
+    let cli = Cli::command();
+    let names: Vec<&str> = cli.get_subcommands().map(|c| c.get_name()).collect();
+    let err = Error::invalid(format!(
+        "`{word}` is not a planforge command{}",
+        crate::model::suggest::did_you_mean(word, names.iter().copied())
+    ));
+    Some(err.with_help("planforge help lists the commands by topic"))
 }

@@ -191,6 +191,16 @@ pub(crate) fn declared_field(flag: &str, spec: &str) -> Result<Value> {
     Ok(Value::Object(m))
 }
 
+/// An authority claim object from `CAPABILITY/SCOPE/VERB`.
+pub(crate) fn claim(text: &str) -> Option<Value> {
+    let c = AuthorityClaim::parse_triple(text)?;
+    let mut m = Map::new();
+    m.insert("capability".into(), c.capability.into());
+    m.insert("scope".into(), c.scope.into());
+    m.insert("verb".into(), c.verb.as_str().into());
+    Some(Value::Object(m))
+}
+
 /// A reference given as `@node…`.
 fn reference(flag: &str, text: &str) -> Result<Value> {
     match text.strip_prefix('@') {
@@ -281,18 +291,13 @@ impl DefFlags {
         if !self.authority.is_empty() {
             let mut claims = Vec::new();
             for a in &self.authority {
-                let c = AuthorityClaim::parse_triple(a).ok_or_else(|| {
+                claims.push(claim(a).ok_or_else(|| {
                     bad(
                         "authority",
                         a,
                         "CAPABILITY/SCOPE/VERB with verb list, read, create, update or delete",
                     )
-                })?;
-                let mut m = Map::new();
-                m.insert("capability".into(), c.capability.into());
-                m.insert("scope".into(), c.scope.into());
-                m.insert("verb".into(), c.verb.as_str().into());
-                claims.push(Value::Object(m));
+                })?);
             }
             set("authority", Value::Array(claims));
         }

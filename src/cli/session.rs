@@ -125,6 +125,28 @@ impl Session {
         super::ui::color_enabled(self.global.color, std::io::stdout().is_terminal())
     }
 
+    /// Asks `question` with `[y/N]` on the terminal, unless `yes` (--yes).
+    /// Without a terminal to ask on, refuses (nothing changed): `what` says
+    /// what would have happened.
+    pub(crate) fn confirm(&self, question: &str, what: &str, yes: bool) -> Result<bool> {
+        use std::io::{BufRead, Write};
+        if yes {
+            return Ok(true);
+        }
+        if !self.interactive() {
+            return Err(Error::invalid(format!(
+                "{what}, and there is no terminal to ask on; nothing was changed"
+            ))
+            .with_help("pass --yes to go ahead without asking"));
+        }
+        let mut err = std::io::stderr().lock();
+        let _ = write!(err, "{question} [y/N] ");
+        let _ = err.flush();
+        let mut answer = String::new();
+        let _ = std::io::stdin().lock().read_line(&mut answer);
+        Ok(matches!(answer.trim(), "y" | "Y" | "yes"))
+    }
+
     /// Whether stdin is a terminal a person can answer on.
     pub(crate) fn interactive(&self) -> bool {
         use std::io::IsTerminal;

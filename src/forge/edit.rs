@@ -154,7 +154,10 @@ impl Forge {
         let mut replaced = false;
         self.before_write()?;
         let mut same = false;
+        let mut phase_note = None;
         let (after, _) = self.store().commit(plan, self.actor(), expect, |before| {
+            phase_note =
+                super::near_miss::new_phase(before.content(), node.phase.as_deref(), &node.id);
             if let Some(existing) = before.content().node(&node.id) {
                 // A retried add finds its node: nothing changes.
                 if *existing == node {
@@ -198,7 +201,14 @@ impl Forge {
             let verb = if replaced { "replaced" } else { "added" };
             format!("{verb} {kind} node `{id}`")
         };
-        self.echo(&after, changed, Some(&id), vec![], &[], &[])
+        self.echo(
+            &after,
+            changed,
+            Some(&id),
+            phase_note.into_iter().collect(),
+            &[],
+            &[],
+        )
     }
 
     /// Replaces a node's whole definition; the kind must stay the same.
@@ -246,7 +256,9 @@ impl Forge {
         )
     }
 
-    /// Sets one field of a node's definition by dot path.
+    /// Sets one field of a node's definition by dot path. Unless `add_new`,
+    /// a new key one letter off a key the node has (`args.bdy` beside
+    /// `args.body`) is refused as a typo (unknown_key).
     pub(crate) fn set_node_field(
         &self,
         plan: &str,
@@ -254,6 +266,7 @@ impl Forge {
         path: &str,
         value: Value,
         expect: Option<u64>,
+        add_new: bool,
     ) -> Result<Echo> {
         if path.is_empty() || path.split('.').any(str::is_empty) {
             return Err(Error::invalid(format!(
@@ -281,9 +294,26 @@ impl Forge {
             )));
         }
         let mut before_value = None;
+        let registry = if add_new { None } else { self.registry()? };
         self.before_write()?;
         let (after, _) = self.store().commit(plan, self.actor(), expect, |before| {
             let node = before.content().node(node_id).ok_or_else(|| unknown_node(before, node_id))?;
+            if !add_new && let Some(miss) = super::near_miss::new_key(node, path, registry) {
+                return Err(Error::new(
+                    ErrorKind::UnknownKey,
+                    format!(
+                        "node `{node_id}` has no field `{}` (did you mean `{}`?); nothing was written",
+                        miss.typed, miss.meant
+                    ),
+                )
+                .with_help(format!("to add `{}` as a new field, ask for it explicitly", miss.typed))
+                .on_plan(&before.plan_id)
+                .fix(Remedy::SetField {
+                    node: node_id.to_string(),
+                    path: miss.corrected.clone(),
+                    value: Fill::Value(value.clone()),
+                }));
+            }
             let segs: Vec<&str> = path.split('.').collect();
             for i in 1..segs.len() {
                 let prefix = segs[..i].join(".");
@@ -338,6 +368,7 @@ impl Forge {
             check_phase(p)?;
         }
         self.before_write()?;
+        let mut phase_note = None;
         let (after, _) = self.store().commit(plan, self.actor(), expect, |before| {
             let node = before
                 .content()
@@ -346,6 +377,7 @@ impl Forge {
             if node.phase == phase {
                 return Ok(vec![]);
             }
+            phase_note = super::near_miss::new_phase(before.content(), phase.as_deref(), node_id);
             Ok(vec![OpBody::SetNodePhase {
                 node_id: node_id.to_string(),
                 phase: phase.clone(),
@@ -355,7 +387,14 @@ impl Forge {
             Some(p) => format!("moved `{node_id}` to phase `{p}`"),
             None => format!("made `{node_id}` unphased"),
         };
-        self.echo(&after, changed, Some(node_id), vec![], &[], &[])
+        self.echo(
+            &after,
+            changed,
+            Some(node_id),
+            phase_note.into_iter().collect(),
+            &[],
+            &[],
+        )
     }
 
     /// Connects two nodes. Without a handle, `always` (refused for branch and

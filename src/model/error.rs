@@ -20,7 +20,8 @@ pub enum ErrorKind {
     NotEditable,
     RevisionMoved,
     /// A mutation the plan's rules forbid (a handle its source kind does not
-    /// have, a kind change through set-config, …): exit 1.
+    /// have, a kind change through set-config, …): exit 1, code `refused`
+    /// (so a script can tell it from `invalid_input`, exit 2).
     Refused,
     StoreBusy,
     /// No store where one was looked for (or a folder `init` did not make).
@@ -39,7 +40,8 @@ impl ErrorKind {
             ErrorKind::UnknownKey => "unknown_key",
             ErrorKind::AmbiguousKey => "ambiguous_key",
             ErrorKind::UnknownRevision => "unknown_revision",
-            ErrorKind::InvalidInput | ErrorKind::Refused => "invalid_input",
+            ErrorKind::InvalidInput => "invalid_input",
+            ErrorKind::Refused => "refused",
             ErrorKind::DuplicateId => "duplicate_id",
             ErrorKind::NotEditable => "not_editable",
             ErrorKind::RevisionMoved => "revision_moved",

@@ -43,6 +43,22 @@ fn edge_text(e: &Edge) -> String {
     format!("edge {}: {} → {} ({})", e.id, e.from, e.to, e.handle)
 }
 
+/// An empty diff: "No differences." when the digests agree; otherwise what
+/// the digest covers beyond nodes, edges, bounds and provenance (a change and
+/// its undo leave the same content at a later revision).
+fn no_differences(d: &Diff) -> String {
+    if d.from.digest == d.to.digest {
+        return "No differences.".into();
+    }
+    let why = match (d.from.revision, d.to.revision) {
+        (Some(a), Some(b)) if a != b => format!("the revision ({a} → {b})"),
+        _ => "the plan id and revision".into(),
+    };
+    format!(
+        "No differences in nodes, edges, bounds or provenance; the digests differ because a digest also covers {why}."
+    )
+}
+
 /// The diff as prose: a header naming both sides, then one `+`/`-`/`~` line
 /// per node and edge (changed fields below, before → after), then a count.
 pub(crate) fn text(d: &Diff) -> String {
@@ -54,7 +70,7 @@ pub(crate) fn text(d: &Diff) -> String {
         .unwrap_or_default();
     let mut out = vec![format!("Diff{plan}: {} → {}.", side(&d.from), side(&d.to))];
     if d.is_empty() {
-        out.push("No differences.".into());
+        out.push(no_differences(d));
         return out.join("\n");
     }
     let style = Style::model();
@@ -302,9 +318,21 @@ mod tests {
         b.label = "4".into();
         b.revision = Some(4);
         let c = plan(vec![entry("s")], vec![]);
+        let mut same = b.clone();
+        same.digest = a.digest.clone();
+        let t = text(&diff_contents(&c, &c, a.clone(), same));
+        assert!(
+            t.ends_with(&format!(
+                "→ revision 4 (digest {}).\nNo differences.",
+                a.digest
+            )),
+            "{t}"
+        );
+        // A change and its undo: the same content, another revision, so
+        // another digest; the diff never says "No differences" then.
         let t = text(&diff_contents(&c, &c, a, b));
         assert!(
-            t.ends_with("→ revision 4 (digest bb).\nNo differences."),
+            t.ends_with("No differences in nodes, edges, bounds or provenance; the digests differ because a digest also covers the revision (3 → 4)."),
             "{t}"
         );
     }

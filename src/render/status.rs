@@ -249,9 +249,7 @@ pub(crate) fn import_text(i: &Imported) -> String {
         p.content().nodes.len(),
         p.content().edges.len()
     )];
-    for n in &i.notes {
-        out.push(format!("Note: {n}"));
-    }
+    // The notes go to stderr once, as every command's notes do.
     out.push(format!("Issues: {}.", issues::counts(&i.counts)));
     out.join("\n")
 }

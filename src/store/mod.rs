@@ -2,7 +2,7 @@
 //! log and `meta.json`. The store checks state, revision and legality only;
 //! policy (the checks) lives above it.
 
-mod atomic;
+pub(crate) mod atomic;
 pub(crate) mod checkpoint;
 mod commit;
 pub mod fold;

@@ -1,13 +1,15 @@
 //! Values typed by people on the command line (SPEC §1.3).
 //!
 //! `@node`, `@node.path`, `@node[last].path`, `@node[all]`, `@node[2].path`
-//! are references (select defaults to `first`). Anything else is read as JSON
+//! are references (select defaults to `first`); `@node@e1/e2.path` names
+//! the execution along the edges `e1` then `e2` (its `branchId`), a join
+//! on the route written `j=e3+e4` (the join and its incoming edges). Anything else is read as JSON
 //! when it parses as JSON (`3`, `true`, `{"a": 1}`, `"@home"`), and as a plain
 //! string otherwise (`fetch_ticket`). Text that starts like JSON (`{`, `[`) but
 //! does not parse is refused rather than stored as a string.
 
 use super::parse::ParseError;
-use crate::model::{Ref, Select, Value};
+use crate::model::{BranchId, Ref, Segment, Select, Value};
 
 fn refuse(message: String) -> ParseError {
     ParseError {
@@ -42,12 +44,12 @@ pub(crate) fn value(text: &str) -> Result<Value, ParseError> {
 }
 
 /// The CLI text of a value, as [`value`] reads it back: a reference as
-/// `@node.path` (a `branchId` has no shorthand: its JSON, in wire form), a
+/// `@node.path` (a `branchId` as `@node@e1/j=e2+e3`), a
 /// string as itself unless it would read as something else (then as JSON),
 /// anything else as compact JSON. Not shell-quoted.
 pub(crate) fn text(v: &Value) -> String {
     match v {
-        Value::Ref(r) if r.branch_id.is_none() => {
+        Value::Ref(r) => {
             let sel = match r.select {
                 Select::First => String::new(),
                 Select::Last => "[last]".into(),
@@ -59,18 +61,71 @@ pub(crate) fn text(v: &Value) -> String {
                 .as_deref()
                 .map(|p| format!(".{p}"))
                 .unwrap_or_default();
-            format!("@{}{sel}{path}", r.node)
+            let route = r
+                .branch_id
+                .as_ref()
+                .map(|b| format!("@{}", route_text(b)))
+                .unwrap_or_default();
+            format!("@{}{sel}{route}{path}", r.node)
         }
         Value::String(s) if value(s).ok().as_ref() == Some(v) => s.clone(),
         other => super::json::compact(other),
     }
 }
 
-const FORMS: &str = "@node, @node.path, @node[last].path, @node[all] or @node[2].path";
+/// A `branchId` as the shorthand writes it: `e1/j=e2+e3/e4`.
+pub(crate) fn route_text(b: &BranchId) -> String {
+    b.segments
+        .iter()
+        .map(|s| match s {
+            Segment::Edge(e) => e.clone(),
+            Segment::Join { join, of } => format!("{join}={}", of.join("+")),
+        })
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+const FORMS: &str = "@node, @node.path, @node[last].path, @node[all], @node[2].path or @node@e1/e2.path (the execution along edges e1, e2)";
+
+/// Parses the route after `@node[…]@`: edge ids separated by `/`, a join
+/// as `j=e1+e2`.
+fn route(s: &str, whole: &str) -> Result<BranchId, ParseError> {
+    let bad = |why: &str| {
+        refuse(format!(
+            "`@{whole}` has the route `{s}`, which {why}; write the edges from the entry as @node@e1/e2.path, a join on the way as j=e3+e4 (the join and its incoming edges)"
+        ))
+    };
+    let mut segments = Vec::new();
+    for seg in s.split('/') {
+        if let Some((join, of)) = seg.split_once('=') {
+            if !crate::model::ids::is_valid_node_id(join) {
+                return Err(bad(&format!(
+                    "names `{join}` as a join, which is not a node id"
+                )));
+            }
+            let mut of: Vec<String> = of.split('+').map(str::to_string).collect();
+            if of.iter().any(|e| !crate::model::ids::is_valid_edge_id(e)) {
+                return Err(bad(&format!(
+                    "lists `{seg}`, whose incoming edges are not all edge ids"
+                )));
+            }
+            of.sort();
+            segments.push(Segment::Join {
+                join: join.to_string(),
+                of,
+            });
+        } else if crate::model::ids::is_valid_edge_id(seg) {
+            segments.push(Segment::Edge(seg.to_string()));
+        } else {
+            return Err(bad(&format!("has `{seg}`, which is not an edge id")));
+        }
+    }
+    Ok(BranchId { segments })
+}
 
 /// Parses the part after `@`.
 pub(crate) fn reference(s: &str) -> Result<Ref, ParseError> {
-    let (node_part, rest) = match s.find(['[', '.']) {
+    let (node_part, rest) = match s.find(['[', '.', '@']) {
         Some(i) => (&s[..i], &s[i..]),
         None => (s, ""),
     };
@@ -102,6 +157,11 @@ pub(crate) fn reference(s: &str) -> Result<Ref, ParseError> {
             ),
         };
         rest = &inner[close + 1..];
+    }
+    if let Some(after) = rest.strip_prefix('@') {
+        let end = after.find('.').unwrap_or(after.len());
+        r.branch_id = Some(route(&after[..end], s)?);
+        rest = &after[end..];
     }
     if !rest.is_empty() {
         let path = rest
@@ -137,6 +197,23 @@ mod tests {
         assert!(reference("fetch[middle]").is_err());
         assert!(reference("").is_err());
         assert!(reference("a..b").is_err());
+        let r = reference("after[last]@e1/j=e4+e3/e5.x").unwrap();
+        assert_eq!((r.select, r.path.as_deref()), (Select::Last, Some("x")));
+        assert_eq!(
+            r.branch_id.unwrap().segments,
+            vec![
+                Segment::Edge("e1".into()),
+                Segment::Join {
+                    join: "j".into(),
+                    of: vec!["e3".into(), "e4".into()]
+                },
+                Segment::Edge("e5".into()),
+            ]
+        );
+        for bad in ["a@", "a@e1//e2", "a@J=e1", "a@e1.", "a@e1="] {
+            assert!(reference(bad).is_err(), "{bad}");
+        }
+        assert!(reference("a@e1").unwrap().branch_id.is_some());
     }
 
     #[test]
@@ -147,6 +224,8 @@ mod tests {
             "@fetch[last].id",
             "@fetch[all]",
             "@fetch[2].x",
+            "@fetch@e1/j=e2+e3.x",
+            "@fetch[all]@e1",
             "tickets_get",
             "\"@home\"",
             "\"true\"",

@@ -1,11 +1,14 @@
 use crate::cli::{Reply, Session};
 use crate::model::error::Result;
-use clap::{Args, CommandFactory};
+use clap::Args;
 use clap_complete::Shell;
 
 /// Print a shell completion script.
 ///
 /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
+/// The script asks planforge itself on every Tab, so it completes commands,
+/// flags and the store's plan ids, node ids, phases, edge ids, tools and
+/// templates as they are now (`COMPLETE=bash planforge` prints the same).
 ///
 /// The scripts are also committed under completions/. Install, for example:
 ///   bash:  planforge completions bash > ~/.local/share/bash-completion/completions/planforge
@@ -18,12 +21,16 @@ pub(crate) struct CompletionsArgs {
     pub(crate) shell: Shell,
 }
 
-/// The completion script of `shell` for the whole command tree.
+/// The completion script of `shell`: it registers `planforge` itself as
+/// the completer, so every Tab asks the binary (see `cli::dynamic`).
 pub(crate) fn script(shell: Shell) -> String {
-    let mut cmd = crate::cli::Cli::command();
-    let mut out = Vec::new();
-    clap_complete::generate(shell, &mut cmd, "planforge", &mut out);
-    String::from_utf8(out).expect("completion scripts are UTF-8")
+    crate::cli::dynamic::registration(match shell {
+        Shell::Bash => "bash",
+        Shell::Zsh => "zsh",
+        Shell::Fish => "fish",
+        Shell::Elvish => "elvish",
+        _ => "powershell",
+    })
 }
 
 pub(crate) fn run(s: &mut Session, a: CompletionsArgs) -> Result<Reply> {

@@ -16,13 +16,35 @@ use std::path::Path;
 /// The file holds the node's phase, kind and definition (references in
 /// wire form, `$ref`), under a comment header with the plan, its revision
 /// and the node's current issues. The kind and the id cannot change. When
-/// someone else changes the node while you edit it, nothing is written
-/// (revision_moved) and your file is kept for you. The editor is $VISUAL,
-/// else $EDITOR, else vi.
+/// someone else changes the node while you edit it (revision_moved), or you
+/// save an error unchanged, nothing is written and your file is kept: its
+/// path is printed, and `edit ID --from FILE` reopens it on the current
+/// revision. The editor is $VISUAL, else $EDITOR, else vi.
 #[derive(Args, Debug, Clone)]
 pub(crate) struct EditArgs {
     /// The node id
     pub(crate) id: String,
+    /// Start from this file (one an earlier edit kept) instead of the node
+    /// as it is; the header is renewed for the current revision
+    #[arg(long, value_name = "FILE")]
+    pub(crate) from: Option<std::path::PathBuf>,
+}
+
+/// A kept file's node, without its error block and its old header.
+fn kept_body(text: &str) -> String {
+    let body = node_edit::strip_errors(text);
+    let mut lines = body.split_inclusive('\n').peekable();
+    while lines.peek().is_some_and(|l| l.starts_with('#')) {
+        lines.next();
+    }
+    lines.collect()
+}
+
+/// The draft's header (its leading comment lines).
+fn header(text: &str) -> String {
+    text.split_inclusive('\n')
+        .take_while(|l| l.starts_with('#'))
+        .collect()
 }
 
 /// The editor command line: `$VISUAL`, `$EDITOR`, or `vi`.
@@ -108,8 +130,24 @@ pub(crate) fn run(s: &mut Session, a: EditArgs) -> Result<Reply> {
         .tempfile()
         .map_err(|e| Error::internal(format!("could not create a file to edit in: {e}")))?;
     let path = file.path().to_path_buf();
-    write(&path, &draft.text)?;
-    let mut written = draft.text.clone();
+    let start = match &a.from {
+        Some(from) => format!("{}{}", header(&draft.text), kept_body(&read(from)?)),
+        None => draft.text.clone(),
+    };
+    write(&path, &start)?;
+    let mut written = start;
+    let keep = |file: tempfile::NamedTempFile| {
+        let kept = file
+            .keep()
+            .map(|(_, p)| p)
+            .unwrap_or_else(|e| e.file.path().to_path_buf());
+        format!(
+            "your version is kept in {}; planforge edit {} --from {} reopens it on the current revision",
+            kept.display(),
+            a.id,
+            crate::cli::voice::quote(&kept.display().to_string())
+        )
+    };
     loop {
         run_editor(&editor, &path)?;
         let text = read(&path)?;
@@ -129,25 +167,22 @@ pub(crate) fn run(s: &mut Session, a: EditArgs) -> Result<Reply> {
             Ok(Parsed::Changed(node)) => {
                 return match forge.apply_edit(&draft, node) {
                     Ok(echo) => Ok(echo_reply(s, &echo)),
-                    Err(e) if e.kind == ErrorKind::RevisionMoved => {
-                        let kept = file.keep().map(|(_, p)| p).unwrap_or(path);
-                        Err(e.with_help(format!(
-                            "your version is kept in {}; run `planforge edit {}` again and carry your change over",
-                            kept.display(),
-                            a.id
-                        )))
-                    }
+                    Err(e) if e.kind == ErrorKind::RevisionMoved => Err(e.with_help(keep(file))),
                     Err(e) => Err(e),
                 };
             }
             Err(e) => {
                 if text == written {
-                    // Saved as it was reopened: the person gave up on it.
+                    // Saved as it was reopened: the person gave up on it,
+                    // for now. Their work stays on disk.
                     let help = e.help.clone().unwrap_or_default();
                     return Err(e.with_help(
-                        format!("{help}\nthe file was saved again without a change, so the edit stopped; nothing was written")
-                            .trim_start()
-                            .to_string(),
+                        format!(
+                            "{help}\nthe file was saved again without a change, so the edit stopped; nothing was written\n{}",
+                            keep(file)
+                        )
+                        .trim_start()
+                        .to_string(),
                     ));
                 }
                 written = node_edit::with_error(&body, &e, &s.voice(&plan));

@@ -23,6 +23,7 @@ pub(crate) mod import;
 pub(crate) mod init;
 pub(crate) mod instantiate;
 pub(crate) mod list;
+pub(crate) mod log;
 pub(crate) mod lsp;
 pub(crate) mod mcp;
 pub(crate) mod ops;
@@ -31,6 +32,8 @@ pub(crate) mod outline;
 pub(crate) mod phase;
 pub(crate) mod raw;
 pub(crate) mod read;
+pub(crate) mod redo;
+pub(crate) mod registry;
 pub(crate) mod remove;
 pub(crate) mod remove_node;
 pub(crate) mod repl;
@@ -71,6 +74,7 @@ pub(crate) enum Command {
     Bounds(bounds::BoundsArgs),
     Edit(edit::EditArgs),
     Undo(undo::UndoArgs),
+    Redo(redo::RedoArgs),
     Validate(validate::ValidateArgs),
     Freeze(freeze::FreezeArgs),
     Unfreeze(unfreeze::UnfreezeArgs),
@@ -79,6 +83,7 @@ pub(crate) enum Command {
     Clone(clone::CloneArgs),
     Diff(diff::DiffArgs),
     Raw(raw::RawArgs),
+    Log(log::LogArgs),
     Ops(ops::OpsArgs),
     Export(export::ExportArgs),
     Import(import::ImportArgs),
@@ -91,6 +96,7 @@ pub(crate) enum Command {
     Tool(tool::ToolArgs),
     Mcp(mcp::McpArgs),
     Lsp(lsp::LspArgs),
+    Registry(registry::RegistryArgs),
     Repl(repl::ReplArgs),
     Completions(completions::CompletionsArgs),
 }
@@ -119,6 +125,7 @@ impl Command {
             Command::Bounds(_) => "bounds",
             Command::Edit(_) => "edit",
             Command::Undo(_) => "undo",
+            Command::Redo(_) => "redo",
             Command::Validate(_) => "validate",
             Command::Freeze(_) => "freeze",
             Command::Unfreeze(_) => "unfreeze",
@@ -127,6 +134,7 @@ impl Command {
             Command::Clone(_) => "clone",
             Command::Diff(_) => "diff",
             Command::Raw(_) => "raw",
+            Command::Log(_) => "log",
             Command::Ops(_) => "ops",
             Command::Export(_) => "export",
             Command::Import(_) => "import",
@@ -139,6 +147,7 @@ impl Command {
             Command::Tool(_) => "tool",
             Command::Mcp(_) => "mcp",
             Command::Lsp(_) => "lsp",
+            Command::Registry(_) => "registry",
             Command::Repl(_) => "repl",
             Command::Completions(_) => "completions",
         }
@@ -206,6 +215,7 @@ pub(crate) fn dispatch(s: &mut Session, command: Command) -> Result<Reply> {
         Command::Bounds(a) => bounds::run(s, a),
         Command::Edit(a) => edit::run(s, a),
         Command::Undo(a) => undo::run(s, a),
+        Command::Redo(a) => redo::run(s, a),
         Command::Validate(a) => validate::run(s, a),
         Command::Freeze(a) => freeze::run(s, a),
         Command::Unfreeze(a) => unfreeze::run(s, a),
@@ -214,6 +224,7 @@ pub(crate) fn dispatch(s: &mut Session, command: Command) -> Result<Reply> {
         Command::Clone(a) => clone::run(s, a),
         Command::Diff(a) => diff::run(s, a),
         Command::Raw(a) => raw::run(s, a),
+        Command::Log(a) => log::run(s, a),
         Command::Ops(a) => ops::run(s, a),
         Command::Export(a) => export::run(s, a),
         Command::Import(a) => import::run(s, a),
@@ -226,6 +237,7 @@ pub(crate) fn dispatch(s: &mut Session, command: Command) -> Result<Reply> {
         Command::Tool(a) => tool::run(s, a),
         Command::Mcp(a) => mcp::run(s, a),
         Command::Lsp(a) => lsp::run(s, a),
+        Command::Registry(a) => registry::run(s, a),
         Command::Repl(a) => repl::run(s, a),
         Command::Completions(a) => completions::run(s, a),
     }

@@ -8,7 +8,8 @@ use serde_json::json;
 
 /// Delete a plan from the store.
 ///
-/// Reviewable and executable plans need --force.
+/// Delete a plan and its whole history. On a terminal it asks first; without
+/// one it needs --yes. Reviewable and executable plans also need --force.
 #[derive(Args, Debug, Clone)]
 pub(crate) struct RemoveArgs {
     /// The plan id
@@ -16,6 +17,9 @@ pub(crate) struct RemoveArgs {
     /// Also delete a reviewable or executable plan
     #[arg(long)]
     pub(crate) force: bool,
+    /// Do not ask (needed without a terminal)
+    #[arg(long, short = 'y')]
+    pub(crate) yes: bool,
 }
 
 pub(crate) fn run(s: &mut Session, a: RemoveArgs) -> Result<Reply> {
@@ -30,9 +34,30 @@ pub(crate) fn run(s: &mut Session, a: RemoveArgs) -> Result<Reply> {
             ),
         )
         .with_help(format!(
-            "run `planforge remove {} --force` if you mean it",
+            "run `planforge remove {} --force --yes` if you mean it",
             a.id
         )));
+    }
+    let question = format!(
+        "Delete plan {} ({}, rev {}, {} node(s)) and its whole history?",
+        a.id,
+        p.meta.state,
+        p.revision(),
+        p.content().nodes.len()
+    );
+    if !s.confirm(
+        &question,
+        &format!("remove deletes plan {} for good", a.id),
+        a.yes,
+    )? {
+        return Ok(Reply::new(
+            format!(
+                "Not removed: plan {} is still there, and nothing was changed.",
+                a.id
+            ),
+            json!({"planId": a.id, "removed": false}),
+        )
+        .exit(1));
     }
     store.remove(&a.id)?;
     Ok(Reply::new(

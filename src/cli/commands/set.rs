@@ -6,10 +6,15 @@ use clap::Args;
 
 /// Set one field of a node's definition.
 ///
-/// PATH is a dot path relative to the
-/// definition (`tool`, `args.ticket`); VALUE is JSON, a reference (@node,
-/// @node.path, @node[last].path, @node[all], @node[2].path) or a plain
-/// string. Write a literal string starting with @ as JSON: '"@home"'.
+/// PATH is a dot path relative to the definition (`tool`, `args.ticket`);
+/// VALUE is JSON, a reference (@node, @node.path, @node[last].path,
+/// @node[all], @node[2].path, @node@e1/e2.path) or a plain string. Write a
+/// literal string starting with @ as JSON: '"@home"'. The shorthands of
+/// add-node work too: `authority` takes CAP/SCOPE/VERB (several separated by
+/// commas), `input` and `output` take PATH:TYPE (several separated by
+/// spaces), and `values`, `declassifies` and `cases` take a,b,c. A new key
+/// one letter off a key the node has (`args.bdy` beside `args.body`) is
+/// refused as a typo unless --add says it is meant.
 #[derive(Args, Debug, Clone)]
 pub(crate) struct SetArgs {
     /// The node id
@@ -19,17 +24,32 @@ pub(crate) struct SetArgs {
     /// The new value
     #[arg(allow_hyphen_values = true)]
     pub(crate) value: String,
+    /// Add PATH as a new field even when it is one letter off a field the
+    /// node has
+    #[arg(long)]
+    pub(crate) add: bool,
     #[command(flatten)]
     pub(crate) expect: Expect,
 }
 
 pub(crate) fn run(s: &mut Session, a: SetArgs) -> Result<Reply> {
-    let value = crate::wire::shorthand::value(&a.value)
-        .map_err(|e| Error::invalid(format!("the value {:?}: {}", a.value, e)))?;
+    let value = crate::cli::set_value::read(&a.id, &a.path, &a.value)?;
     let forge = s.forge()?;
     let plan = s.plan_id(forge.store())?;
-    Ok(echo_reply(
-        s,
-        &forge.set_node_field(&plan, &a.id, &a.path, value, a.expect.expect_rev)?,
+    let echo = forge
+        .set_node_field(&plan, &a.id, &a.path, value, a.expect.expect_rev, a.add)
+        .map_err(|e| typo_help(e, &a))?;
+    Ok(echo_reply(s, &echo))
+}
+
+/// A refused typo also says how to add the field anyway.
+fn typo_help(e: Error, a: &SetArgs) -> Error {
+    if e.kind != crate::model::error::ErrorKind::UnknownKey || a.add {
+        return e;
+    }
+    let quoted = crate::cli::voice::quote(&a.value);
+    e.with_help(format!(
+        "to add `{}` as a new field: planforge set {} {} {quoted} --add",
+        a.path, a.id, a.path
     ))
 }

@@ -41,7 +41,7 @@ pub(crate) trait Source {
 }
 
 /// Words the REPL understands beyond the clap tree.
-pub(crate) const REPL_WORDS: [&str; 2] = ["exit", "quit"];
+pub(crate) const REPL_WORDS: [&str; 3] = ["clear", "exit", "quit"];
 
 /// What kind of value an argument takes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

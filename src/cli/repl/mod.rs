@@ -21,7 +21,7 @@ pub(crate) mod words;
 use crate::cli::commands::Command;
 use crate::cli::{Cli, ColorChoice, Format, Global, Reply, Session};
 use crate::model::error::Error;
-use clap::Parser;
+
 use complete::Source;
 use helper::ReplHelper;
 use owo_colors::OwoColorize;
@@ -47,6 +47,7 @@ pub(crate) const REPL_HELP: &str = "\
 In the REPL, type commands without `planforge`. Also:
   use ID        work on plan ID in this REPL only (the store's current plan stays)
   help [CMD]    this help, or a command's help
+  clear         clear the screen (also Ctrl-L)
   exit [CODE]   leave (also quit, or Ctrl-D); Ctrl-C cancels the line being typed
 Tab completes commands, flags, plan and node ids, phases, edge ids, tools and
 issue codes; `@` completes file names after --def. A line that ends inside a
@@ -85,6 +86,8 @@ impl Repl {
                 line.color
             },
             quiet: line.quiet || base.quiet,
+            no_pager: line.no_pager || base.no_pager,
+            directory: None,
         }
     }
 
@@ -124,13 +127,22 @@ impl Repl {
                 }
             };
         }
+        if first == "clear" && words.len() == 1 {
+            // As in a shell (Ctrl-L does the same).
+            use std::io::{IsTerminal, Write};
+            if std::io::stdout().is_terminal() {
+                let _ = std::io::stdout().write_all(b"\x1b[H\x1b[2J");
+                let _ = std::io::stdout().flush();
+            }
+            return Outcome::Empty;
+        }
         let wants_json = self.base.format == Some(Format::Json)
             || words
                 .windows(2)
                 .any(|w| w[0] == "--format" && w[1] == "json")
             || words.iter().any(|w| w == "--format=json");
         let argv = std::iter::once("planforge".to_string()).chain(words.iter().cloned());
-        let cli = match Cli::try_parse_from(argv) {
+        let cli = match crate::cli::help::parse(argv) {
             Ok(c) => c,
             Err(e) => {
                 let code = crate::cli::usage_error(e, wants_json);

@@ -8,6 +8,7 @@
 mod attribution;
 pub(crate) mod diff;
 pub(crate) mod history;
+pub(crate) mod log;
 pub(crate) mod outline;
 pub(crate) mod slice;
 

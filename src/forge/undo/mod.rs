@@ -15,6 +15,7 @@
 mod invert;
 mod log;
 mod paths;
+mod redo;
 
 pub(crate) use log::{LABEL, undone_by};
 
@@ -153,6 +154,67 @@ impl Forge {
         Ok(echo::build(
             &after,
             format!("undid your {}", found.what),
+            focus.as_deref(),
+            &report.issues,
+            details,
+            &inv.nodes,
+            &inv.edges,
+        ))
+    }
+}
+
+impl Forge {
+    /// Takes back this actor's latest undo (see [`redo`]), in one
+    /// transaction labelled `redo-<undo tx>-`.
+    pub(crate) fn redo(&self, plan: &str, expect: Option<u64>) -> Result<Echo> {
+        let actor = self.actor().to_string();
+        let loaded = self.store().load_with_ops(plan)?;
+        crate::store::ensure_editable(&loaded)?;
+        let target = redo::target(&loaded, &actor)?;
+        let label = format!("{}{target}-", redo::REDO);
+        let mut inverse = None;
+        self.before_write()?;
+        let (after, _) = self
+            .store()
+            .commit_labeled(plan, &actor, expect, &label, |before| {
+                if redo::target(before, &actor)? != target {
+                    return Err(Error::internal(
+                        "another process of yours changed the plan while the redo was prepared; run redo again",
+                    ));
+                }
+                let inv = redo::inverse(before, &target)?;
+                if inv.bodies.is_empty() {
+                    return Err(Error::refused(format!(
+                        "nothing to redo: what {target} undid was changed again since"
+                    ))
+                    .with_help(bounded_list(&inv.kept, 4)));
+                }
+                let bodies = inv.bodies.clone();
+                inverse = Some(inv);
+                Ok(bodies)
+            })?;
+        let inv = inverse.expect("set when the commit went through");
+        let report = self.check(&after)?;
+        let focus = match inv.nodes.as_slice() {
+            [one] if after.content().node(one).is_some() => Some(one.clone()),
+            _ => None,
+        };
+        let mut details = vec![format!(
+            "done: {}",
+            bounded_list(&inv.done, echo::MAX_NEIGHBOURS)
+        )];
+        if !inv.kept.is_empty() {
+            details.push(format!(
+                "left as is (changed again since): {}",
+                bounded_list(&inv.kept, echo::MAX_NEIGHBOURS)
+            ));
+        }
+        Ok(echo::build(
+            &after,
+            format!(
+                "redid your transaction {} (taking back its undo {target})",
+                undone_by(&target).unwrap_or(&target)
+            ),
             focus.as_deref(),
             &report.issues,
             details,

@@ -68,6 +68,7 @@ fn each_kind_of_change_is_taken_back_step_by_step() {
         "kind",
         Value::String("diamond".into()),
         None,
+        true,
     )
     .unwrap();
     history.push(content(&f));
@@ -222,8 +223,15 @@ fn a_partly_overtaken_change_undoes_the_rest_and_says_what_it_kept() {
     );
     ann.set_node_config("plan-u", "call", NodeKind::Call, def, None)
         .unwrap();
-    bob.set_node_field("plan-u", "call", "tool", Value::String("c".into()), None)
-        .unwrap();
+    bob.set_node_field(
+        "plan-u",
+        "call",
+        "tool",
+        Value::String("c".into()),
+        None,
+        true,
+    )
+    .unwrap();
     let echo = ann.undo("plan-u", None).unwrap();
     let n = content(&ann).node("call").unwrap().clone();
     assert_eq!(n.definition.get("tool"), Some(&Value::String("c".into())));

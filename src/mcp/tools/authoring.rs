@@ -82,6 +82,7 @@ pub(super) fn set_node_field(f: &Forge, a: &Args) -> Result<Outcome> {
         a.str("path")?,
         a.value("value")?.clone(),
         a.expect(),
+        true,
     )?))
 }
 

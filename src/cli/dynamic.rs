@@ -1,0 +1,137 @@
+//! Shell completion through the binary itself (clap's dynamic completion):
+//! the shell asks `planforge` for candidates on every Tab, so plan ids, node
+//! ids, phases, edge ids, tools and templates of the store come back as they
+//! are now — the same names the REPL completes. `planforge completions
+//! SHELL` prints the registration script (`COMPLETE=SHELL planforge` does
+//! too).
+
+use super::repl::complete::{Source, Target, ValueKind, value_kind};
+use super::repl::helper::StoreSource;
+use clap_complete::engine::{ArgValueCompleter, CompletionCandidate};
+
+/// The store's names of one kind, starting with `prefix`.
+fn names(kind: ValueKind, prefix: &str) -> Vec<CompletionCandidate> {
+    let source = StoreSource::new(super::Session::new(super::Global::default()));
+    let t = Target {
+        store: None,
+        plan: None,
+    };
+    let all: Vec<String> = match kind {
+        ValueKind::PlanId => source.plan_ids(&t),
+        ValueKind::Tool => source.tools(&t),
+        ValueKind::Template => source.templates(&t),
+        ValueKind::NodeId | ValueKind::Phase | ValueKind::EdgeId | ValueKind::ReadKey => {
+            let Some(p) = source.plan(&t) else {
+                return Vec::new();
+            };
+            let nodes = p.nodes.iter().map(|(id, _, _)| id.clone());
+            match kind {
+                ValueKind::NodeId => nodes.collect(),
+                ValueKind::Phase => p.phases.clone(),
+                ValueKind::EdgeId => p.edges.clone(),
+                _ => p.phases.iter().cloned().chain(nodes).collect(),
+            }
+        }
+        _ => return Vec::new(),
+    };
+    all.into_iter()
+        .filter(|n| n.starts_with(prefix))
+        .map(CompletionCandidate::new)
+        .collect()
+}
+
+/// Whether completion of `kind` asks the store.
+fn from_store(kind: ValueKind) -> bool {
+    matches!(
+        kind,
+        ValueKind::PlanId
+            | ValueKind::NodeId
+            | ValueKind::Phase
+            | ValueKind::EdgeId
+            | ValueKind::ReadKey
+            | ValueKind::Tool
+            | ValueKind::Template
+    )
+}
+
+fn completer(kind: ValueKind) -> ArgValueCompleter {
+    ArgValueCompleter::new(move |current: &std::ffi::OsStr| names(kind, &current.to_string_lossy()))
+}
+
+/// `cmd` with a store completer on every argument that names something in
+/// the store.
+pub(crate) fn with_completers(mut cmd: clap::Command) -> clap::Command {
+    cmd = cmd.mut_arg("plan", |a| a.add(completer(ValueKind::PlanId)));
+    let subs: Vec<String> = cmd
+        .get_subcommands()
+        .map(|c| c.get_name().to_string())
+        .collect();
+    for name in subs {
+        cmd = cmd.mut_subcommand(&name, |mut sub| {
+            let ids: Vec<(String, ValueKind)> = sub
+                .get_arguments()
+                .map(|a| (a.get_id().to_string(), value_kind(&name, a)))
+                .filter(|(_, k)| from_store(*k))
+                .collect();
+            for (id, kind) in ids {
+                sub = sub.mut_arg(id, |a| a.add(completer(kind)));
+            }
+            sub
+        });
+    }
+    cmd
+}
+
+/// Answers a completion request from the shell and exits, when this run is
+/// one (the `COMPLETE` environment variable is set); otherwise returns.
+pub(crate) fn complete_if_asked() {
+    clap_complete::CompleteEnv::with_factory(|| with_completers(super::help::command()))
+        .completer("planforge")
+        .complete();
+}
+
+/// The registration script of `shell` (what `COMPLETE=shell planforge`
+/// prints).
+pub(crate) fn registration(shell: &str) -> String {
+    use clap_complete::env::EnvCompleter;
+    let mut out = Vec::new();
+    let r = match shell {
+        "bash" => clap_complete::env::Bash.write_registration(
+            "COMPLETE",
+            "planforge",
+            "planforge",
+            "planforge",
+            &mut out,
+        ),
+        "zsh" => clap_complete::env::Zsh.write_registration(
+            "COMPLETE",
+            "planforge",
+            "planforge",
+            "planforge",
+            &mut out,
+        ),
+        "fish" => clap_complete::env::Fish.write_registration(
+            "COMPLETE",
+            "planforge",
+            "planforge",
+            "planforge",
+            &mut out,
+        ),
+        "elvish" => clap_complete::env::Elvish.write_registration(
+            "COMPLETE",
+            "planforge",
+            "planforge",
+            "planforge",
+            &mut out,
+        ),
+        _ => clap_complete::env::Powershell.write_registration(
+            "COMPLETE",
+            "planforge",
+            "planforge",
+            "planforge",
+            &mut out,
+        ),
+    };
+    r.expect("writing to a Vec does not fail");
+    String::from_utf8(out).expect("registration scripts are UTF-8")
+}

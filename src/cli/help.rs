@@ -1,0 +1,618 @@
+//! Help as git and kubectl print it: the top-level help lists the commands
+//! by topic, every command's help ends with EXAMPLES, and the global options
+//! have a section of their own. `command()` is the clap tree with all of it,
+//! used to parse, to complete and to write the man pages.
+
+use clap::CommandFactory;
+
+/// The topics of the top-level help, in order, each with its commands.
+pub(crate) const TOPICS: [(&str, &[&str]); 7] = [
+    (
+        "Authoring",
+        &[
+            "create",
+            "author",
+            "add-node",
+            "set",
+            "set-config",
+            "phase",
+            "connect",
+            "disconnect",
+            "remove-node",
+            "bounds",
+            "edit",
+            "undo",
+            "redo",
+        ],
+    ),
+    (
+        "Reading",
+        &[
+            "status", "show", "outline", "read", "log", "diff", "graph", "raw", "ops", "explain",
+        ],
+    ),
+    (
+        "Lifecycle",
+        &["validate", "freeze", "unfreeze", "submit", "clone"],
+    ),
+    ("Documents", &["export", "import", "schema", "lsp"]),
+    ("Templates", &["templates", "instantiate", "orchestrate"]),
+    ("Model tools", &["tool", "mcp"]),
+    (
+        "Store and shell",
+        &[
+            "init",
+            "list",
+            "use",
+            "remove",
+            "registry",
+            "upgrade",
+            "repl",
+            "completions",
+            "help",
+        ],
+    ),
+];
+
+/// Each command's examples: the command line, then what it does.
+pub(crate) const EXAMPLES: &[(&str, &[(&str, &str)])] = &[
+    (
+        "init",
+        &[
+            (
+                "planforge init",
+                "a store in ./plans: registry.yaml, templates/, git files",
+            ),
+            (
+                "planforge --store ci/plans init",
+                "a store in another folder",
+            ),
+        ],
+    ),
+    (
+        "list",
+        &[
+            (
+                "planforge list",
+                "the plans; * marks the one commands act on",
+            ),
+            ("planforge --format json list", "the same as JSON"),
+        ],
+    ),
+    (
+        "use",
+        &[(
+            "planforge use plan-hello",
+            "later commands act on plan-hello",
+        )],
+    ),
+    (
+        "create",
+        &[(
+            "planforge create plan-hello --label \"Write a note\"",
+            "an empty editable plan, now current",
+        )],
+    ),
+    (
+        "remove",
+        &[
+            (
+                "planforge remove plan-old",
+                "asks, then deletes plan-old and its history",
+            ),
+            (
+                "planforge remove plan-old --yes",
+                "without asking (scripts)",
+            ),
+        ],
+    ),
+    (
+        "author",
+        &[(
+            "planforge author \"Summarise the open tickets every Monday\"",
+            "a plan started from the request, kept verbatim",
+        )],
+    ),
+    (
+        "status",
+        &[
+            ("planforge status", "state, revision, digest, issue counts"),
+            (
+                "planforge -p plan-hello --format json status",
+                "another plan, as JSON",
+            ),
+        ],
+    ),
+    (
+        "show",
+        &[
+            (
+                "planforge show",
+                "the whole plan as prose (paged on a terminal)",
+            ),
+            ("planforge show --no-pager", "printed directly"),
+        ],
+    ),
+    (
+        "outline",
+        &[(
+            "planforge outline",
+            "one line per phase: the table of contents",
+        )],
+    ),
+    (
+        "read",
+        &[
+            (
+                "planforge read gather",
+                "one phase, with the edges crossing its border",
+            ),
+            ("planforge read --node fetch", "one node"),
+        ],
+    ),
+    (
+        "add-node",
+        &[
+            (
+                "planforge add-node start --kind entry --input topic:string:200",
+                "the entry, with one run input",
+            ),
+            (
+                "planforge add-node fetch --kind call --phase gather --tool read_artifact --arg path=notes/a.md --output content:string --authority files/notes/read --replay-safe --on-indeterminate retry --on-missing-value fail",
+                "a complete call",
+            ),
+            (
+                "planforge add-node summarise --kind reason --phase act --prompt \"Summarise:\" --prompt @fetch.content --max-attempts 2",
+                "a reason step reading fetch's output",
+            ),
+        ],
+    ),
+    (
+        "set-config",
+        &[(
+            "planforge set-config fetch --def @fetch.yaml",
+            "replace fetch's definition from a file",
+        )],
+    ),
+    (
+        "set",
+        &[
+            ("planforge set fetch args.path notes/b.md", "one field"),
+            (
+                "planforge set fetch authority files/notes/read,files/notes/list",
+                "the shorthands of add-node",
+            ),
+            (
+                "planforge set summarise prompt.1 @fetch[all].content",
+                "a reference",
+            ),
+            (
+                "planforge set fetch args.encoding utf-8 --add",
+                "a new field next to one it looks like",
+            ),
+        ],
+    ),
+    (
+        "phase",
+        &[
+            ("planforge phase fetch gather", "move fetch to phase gather"),
+            ("planforge phase fetch --clear", "make it unphased"),
+        ],
+    ),
+    (
+        "connect",
+        &[
+            ("planforge connect start fetch", "an edge on `always`"),
+            (
+                "planforge connect check notify --handle match",
+                "on a branch outcome",
+            ),
+        ],
+    ),
+    (
+        "disconnect",
+        &[(
+            "planforge disconnect start__fetch",
+            "remove the edge by its id",
+        )],
+    ),
+    (
+        "remove-node",
+        &[
+            (
+                "planforge remove-node fetch",
+                "asks, then removes fetch and its edges",
+            ),
+            (
+                "planforge remove-node fetch --yes",
+                "without asking (scripts)",
+            ),
+        ],
+    ),
+    (
+        "bounds",
+        &[
+            ("planforge bounds", "print the bounds"),
+            ("planforge bounds --max-nodes 512", "raise one"),
+        ],
+    ),
+    (
+        "edit",
+        &[
+            ("planforge edit fetch", "fetch as YAML in $VISUAL / $EDITOR"),
+            (
+                "planforge edit fetch --from /tmp/planforge-edit-fetch-x.yaml",
+                "reopen a copy an edit kept",
+            ),
+        ],
+    ),
+    (
+        "undo",
+        &[
+            ("planforge undo", "take back your latest change"),
+            (
+                "planforge undo --expect-rev 12",
+                "only if the plan is at revision 12",
+            ),
+        ],
+    ),
+    ("redo", &[("planforge redo", "take back your latest undo")]),
+    (
+        "validate",
+        &[
+            ("planforge validate", "the current plan"),
+            (
+                "planforge validate --all --format github",
+                "every stored plan, as GitHub annotations",
+            ),
+            (
+                "planforge validate --registry plans/registry.yaml docs/plans/a.json",
+                "a document, offline",
+            ),
+        ],
+    ),
+    (
+        "freeze",
+        &[("planforge freeze", "check and make the plan reviewable")],
+    ),
+    ("unfreeze", &[("planforge unfreeze", "editable again")]),
+    (
+        "upgrade",
+        &[(
+            "planforge upgrade",
+            "bring every plan to the current format",
+        )],
+    ),
+    (
+        "submit",
+        &[
+            (
+                "planforge submit",
+                "asks, then approves: executable for good",
+            ),
+            (
+                "planforge submit --yes --by release-bot",
+                "without asking, as another actor",
+            ),
+        ],
+    ),
+    (
+        "clone",
+        &[
+            ("planforge clone plan-hello2", "copy the current plan"),
+            (
+                "planforge -p plan-hello clone plan-old --at 3",
+                "the plan as it was at revision 3 (see log)",
+            ),
+        ],
+    ),
+    (
+        "diff",
+        &[
+            (
+                "planforge diff",
+                "the frozen revision (else 0) against the current one",
+            ),
+            ("planforge diff 4 7", "two revisions, as log numbers them"),
+            ("planforge diff a.json b.json", "two documents"),
+        ],
+    ),
+    (
+        "raw",
+        &[(
+            "planforge raw --rev 4",
+            "the content at revision 4, as JSON",
+        )],
+    ),
+    (
+        "log",
+        &[
+            ("planforge log", "one line per change, newest first"),
+            ("planforge log -n 5", "the five newest"),
+            (
+                "planforge --format json log --reverse",
+                "oldest first, as JSON",
+            ),
+        ],
+    ),
+    (
+        "ops",
+        &[("planforge ops", "the raw op log, one JSON line per op")],
+    ),
+    (
+        "export",
+        &[
+            ("planforge export > plan.json", "the plan as a document"),
+            (
+                "planforge export --no-digest --format yaml",
+                "for hand editing",
+            ),
+        ],
+    ),
+    (
+        "import",
+        &[
+            (
+                "planforge import plan.json",
+                "a new editable plan from a document",
+            ),
+            (
+                "planforge import plan.yaml --id plan-copy",
+                "under another id",
+            ),
+        ],
+    ),
+    (
+        "graph",
+        &[
+            ("planforge graph --format dot", "a Graphviz diagram"),
+            ("planforge graph --format mermaid", "a Mermaid one"),
+        ],
+    ),
+    (
+        "templates",
+        &[("planforge templates", "the templates and their params")],
+    ),
+    (
+        "instantiate",
+        &[(
+            "planforge instantiate single --arg role=researcher --arg goal=\"Find sources\"",
+            "a plan from the template single",
+        )],
+    ),
+    (
+        "orchestrate",
+        &[(
+            "planforge orchestrate task.yaml",
+            "an orchestration plan from a decomposition",
+        )],
+    ),
+    (
+        "explain",
+        &[
+            (
+                "planforge explain tainted_call_arg",
+                "what it finds, why it matters, how to fix it",
+            ),
+            ("planforge explain --all", "every code"),
+        ],
+    ),
+    (
+        "schema",
+        &[("planforge schema", "the JSON Schema of plan documents")],
+    ),
+    (
+        "tool",
+        &[
+            (
+                "planforge tool list_plans",
+                "one model-facing tool call, from the shell",
+            ),
+            (
+                "planforge tool outline '{\"planId\": \"plan-hello\"}'",
+                "with arguments",
+            ),
+        ],
+    ),
+    (
+        "mcp",
+        &[(
+            "planforge --store \"$PWD/plans\" mcp",
+            "serve the tools over stdio (register it with an MCP client)",
+        )],
+    ),
+    (
+        "lsp",
+        &[(
+            "planforge lsp",
+            "a language server for plan documents over stdio (start it from your editor)",
+        )],
+    ),
+    (
+        "repl",
+        &[(
+            "planforge repl",
+            "a shell where every line is a planforge command",
+        )],
+    ),
+    (
+        "completions",
+        &[(
+            "planforge completions bash",
+            "the bash script (completes plan ids, node ids and phases)",
+        )],
+    ),
+    (
+        "registry",
+        &[
+            ("planforge registry list", "the tools calls may invoke"),
+            ("planforge registry show read_artifact", "one tool"),
+            (
+                "planforge registry add fetch_page --returns text --summary \"Fetch one web page\" --required-arg url",
+                "allow a new tool",
+            ),
+        ],
+    ),
+];
+
+/// The EXAMPLES section of `name`'s help.
+pub(crate) fn examples(name: &str) -> Option<String> {
+    let (_, ex) = EXAMPLES.iter().find(|(n, _)| *n == name)?;
+    let mut out = String::from("Examples:\n");
+    for (line, what) in ex.iter() {
+        out.push_str(&format!("  # {what}\n  {line}\n"));
+    }
+    Some(out)
+}
+
+/// The top-level list of commands, by topic.
+fn topics(cmd: &clap::Command) -> String {
+    let width = cmd
+        .get_subcommands()
+        .map(|c| c.get_name().len())
+        .max()
+        .unwrap_or(0)
+        + 2;
+    let mut out = String::new();
+    for (topic, names) in TOPICS {
+        out.push_str(&format!("{topic}:\n"));
+        for n in names {
+            let about = if *n == "help" {
+                "Print this help, or a command's help".to_string()
+            } else {
+                cmd.find_subcommand(n)
+                    .and_then(|c| c.get_about())
+                    .map(|a| a.to_string())
+                    .unwrap_or_default()
+            };
+            out.push_str(&format!("  {n:<width$}{about}\n"));
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// The clap tree with topics, examples and the exit codes.
+pub(crate) fn command() -> clap::Command {
+    let mut cmd = super::Cli::command();
+    let list = topics(&cmd);
+    cmd = cmd.help_template(format!(
+        "{{about-with-newline}}\n{{usage-heading}} {{usage}}\n\n{list}Global options:\n{{options}}\n{{after-help}}"
+    ));
+    let names: Vec<String> = cmd
+        .get_subcommands()
+        .map(|c| c.get_name().to_string())
+        .collect();
+    for n in names {
+        if let Some(ex) = examples(&n) {
+            cmd = cmd.mut_subcommand(&n, |c| {
+                let after = match c.get_after_help() {
+                    Some(a) => format!("{ex}\n{a}"),
+                    None => ex,
+                };
+                c.after_help(after)
+            });
+        }
+    }
+    cmd
+}
+
+/// Parses a command line with [`command`].
+pub(crate) fn parse<I, T>(args: I) -> Result<super::Cli, clap::Error>
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
+    use clap::FromArgMatches;
+    let mut m = command().try_get_matches_from(args)?;
+    super::Cli::from_arg_matches_mut(&mut m)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every command is in one topic and has examples, and every example
+    /// parses as the command it documents.
+    #[test]
+    fn topics_and_examples_cover_every_command_and_parse() {
+        let cmd = command();
+        let mut names: Vec<&str> = cmd.get_subcommands().map(|c| c.get_name()).collect();
+        names.push("help");
+        let mut listed: Vec<&str> = TOPICS.iter().flat_map(|(_, n)| n.iter().copied()).collect();
+        listed.sort();
+        names.sort();
+        assert_eq!(listed, names);
+        for n in names.iter().filter(|n| **n != "help") {
+            let (_, ex) = EXAMPLES
+                .iter()
+                .find(|(e, _)| e == n)
+                .unwrap_or_else(|| panic!("`{n}` has no examples"));
+            for (line, _) in ex.iter() {
+                let line = line.split(" > ").next().unwrap();
+                let words =
+                    crate::cli::repl::words::split(&line.replace("\"$PWD/plans\"", "plans"))
+                        .unwrap();
+                assert_eq!(words[0], "planforge");
+                let cli = parse(&words).unwrap_or_else(|e| panic!("{line}: {e}"));
+                assert_eq!(cli.command.name(), *n, "{line}");
+            }
+        }
+        assert_eq!(EXAMPLES.len(), names.len() - 1);
+    }
+}
+
+/// The man pages (`man/planforge.1`, `man/planforge-COMMAND.1`, …) are what
+/// the clap tree gives today. Refresh them with
+/// `PLANFORGE_UPDATE_MAN=1 cargo test --lib man_pages_are_fresh`.
+#[cfg(test)]
+mod man {
+    #[test]
+    fn man_pages_are_fresh() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut cmd = super::command();
+        cmd.build();
+        clap_mangen::generate_to(cmd, dir.path()).unwrap();
+        let committed = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("man");
+        let mut fresh: Vec<String> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        fresh.sort();
+        assert!(
+            fresh.contains(&"planforge-add-node.1".to_string()),
+            "{fresh:?}"
+        );
+        let page = std::fs::read_to_string(dir.path().join("planforge-add-node.1")).unwrap();
+        assert!(page.contains("Examples:"), "{page}");
+        if std::env::var_os("PLANFORGE_UPDATE_MAN").is_some() {
+            let _ = std::fs::remove_dir_all(&committed);
+            std::fs::create_dir_all(&committed).unwrap();
+            for f in &fresh {
+                std::fs::copy(dir.path().join(f), committed.join(f)).unwrap();
+            }
+            return;
+        }
+        let mut stale = Vec::new();
+        let mut old: Vec<String> = std::fs::read_dir(&committed)
+            .map(|d| {
+                d.map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                    .collect()
+            })
+            .unwrap_or_default();
+        old.sort();
+        if old != fresh {
+            stale.push(format!("the pages differ: {old:?} vs {fresh:?}"));
+        }
+        for f in &fresh {
+            let a = std::fs::read(dir.path().join(f)).unwrap();
+            if std::fs::read(committed.join(f)).ok() != Some(a) {
+                stale.push(format!("man/{f}"));
+            }
+        }
+        assert!(
+            stale.is_empty(),
+            "stale man pages (PLANFORGE_UPDATE_MAN=1 cargo test --lib man_pages_are_fresh): {stale:?}"
+        );
+    }
+}

@@ -1,0 +1,69 @@
+//! `redo`: takes back this actor's latest undo, as one new transaction
+//! whose tx id is `redo-<undo tx>-<new id>` (the inverse of the undo, made
+//! the way undo makes every inverse, so work others did since is kept).
+//! Redo walks back through consecutive undos (undo, undo, redo, redo); a
+//! change of the actor's own that is not an undo ends the chain, as in an
+//! editor. An undo can then take a redo back again, like any change.
+
+use super::invert::invert;
+use super::log::{LABEL, summary, transactions};
+use crate::model::error::{Error, Result};
+use crate::store::Loaded;
+use std::collections::HashSet;
+
+/// The tx label of a redo transaction.
+pub(crate) const REDO: &str = "redo-";
+
+/// The undo transaction a redo transaction took back.
+fn redone_by(tx: &str) -> Option<&str> {
+    tx.strip_prefix(REDO)?.rsplit_once('-').map(|(u, _)| u)
+}
+
+/// The id of `actor`'s latest undo that no redo took back yet, when only
+/// undos and redos of theirs come after it.
+pub(super) fn target(loaded: &Loaded, actor: &str) -> Result<String> {
+    let txs = transactions(loaded.ops()?);
+    let redone: HashSet<&str> = txs.iter().filter_map(|t| redone_by(t.id)).collect();
+    let mut skipped = false;
+    for tx in txs.iter().rev().filter(|t| t.actor == actor) {
+        if tx.id.starts_with(REDO) || redone.contains(tx.id) {
+            skipped = true;
+            continue;
+        }
+        if tx.id.starts_with(LABEL) {
+            return Ok(tx.id.to_string());
+        }
+        let message = if skipped {
+            format!(
+                "nothing to redo: every undo you made in plan {} since your change ({}) is redone already",
+                loaded.plan_id,
+                summary(tx)
+            )
+        } else {
+            format!(
+                "nothing to redo: your latest change to plan {} ({}) is not an undo",
+                loaded.plan_id,
+                summary(tx)
+            )
+        };
+        return Err(Error::refused(message)
+            .on_plan(&loaded.plan_id)
+            .with_help("redo takes back an undo only until you make another change"));
+    }
+    Err(Error::refused(format!(
+        "nothing to redo: {actor} has undone nothing in plan {} that is not redone yet",
+        loaded.plan_id
+    ))
+    .on_plan(&loaded.plan_id))
+}
+
+/// The inverse of the undo `undo_tx`, in ops, with what it does in words.
+pub(super) fn inverse(loaded: &Loaded, undo_tx: &str) -> Result<super::invert::Inverse> {
+    let ops = loaded.ops()?;
+    let txs = transactions(ops);
+    let tx = txs
+        .iter()
+        .find(|t| t.id == undo_tx)
+        .ok_or_else(|| Error::internal("the undo to redo left the log"))?;
+    Ok(invert(&loaded.plan_id, ops, tx, loaded.content()))
+}

@@ -1,0 +1,387 @@
+//! The rough edges a new user hits at the terminal (issue 16): usage errors,
+//! error codes scripts branch on, notes, diffs across an undo, `set`
+//! shorthands and typos, confirmations, `log`, `redo`, the registry, `-C`.
+
+mod common;
+
+use common::Env;
+
+fn stderr(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+fn stdout(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// plan-p: `start` (entry) → `fetch` (call, phase gather).
+fn small_plan(env: &Env) {
+    env.ok(&["create", "plan-p"]);
+    env.ok(&[
+        "add-node",
+        "start",
+        "--kind",
+        "entry",
+        "--input",
+        "topic:string:64",
+    ]);
+    env.ok(&[
+        "add-node",
+        "fetch",
+        "--kind",
+        "call",
+        "--phase",
+        "gather",
+        "--tool",
+        "read_artifact",
+        "--arg",
+        "path=notes/a.md",
+        "--output",
+        "content:string",
+        "--authority",
+        "files/notes/read",
+        "--replay-safe",
+        "--on-indeterminate",
+        "retry",
+        "--on-missing-value",
+        "fail",
+    ]);
+    env.ok(&["connect", "start", "fetch"]);
+}
+
+#[test]
+fn a_missing_argument_is_named_on_one_line_with_the_usage_as_help() {
+    let env = Env::new();
+    let out = env.run(&["connect", "start"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        "error[invalid_input]: the following required arguments were not provided: <TO>\n  help: usage: planforge connect <FROM> <TO>\n        more: planforge connect --help\n"
+    );
+    let v = env.json(&["set", "x"]);
+    assert_eq!(
+        v["error"]["message"],
+        "the following required arguments were not provided: <PATH>, <VALUE>"
+    );
+}
+
+#[test]
+fn an_unknown_command_gets_a_guess_only_when_it_is_a_plausible_typo() {
+    let env = Env::new();
+    for word in ["clear", "echo"] {
+        let out = env.run(&[word]);
+        assert_eq!(out.status.code(), Some(2));
+        let e = stderr(&out);
+        assert!(
+            e.starts_with(&format!(
+                "error[invalid_input]: `{word}` is not a planforge command\n"
+            )),
+            "{e}"
+        );
+        assert!(!e.contains("did you mean"), "{e}");
+    }
+    let e = stderr(&env.run(&["shwo"]));
+    assert!(e.contains("(did you mean `show`?)"), "{e}");
+}
+
+#[test]
+fn a_refusal_by_the_rules_and_an_input_error_have_different_codes() {
+    let env = Env::new();
+    small_plan(&env);
+    // Exit 1: the rules forbid it.
+    let out = env.run(&[
+        "--format", "json", "connect", "start", "fetch", "--handle", "match",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let v = common::parse_json(&out, &["connect"]);
+    assert_eq!(v["error"]["code"], "refused", "{v}");
+    // Exit 2: the input is malformed.
+    let out = env.run(&["--format", "json", "set", "fetch", "args.path", "{"]);
+    assert_eq!(out.status.code(), Some(2));
+    let v = common::parse_json(&out, &["set"]);
+    assert_eq!(v["error"]["code"], "invalid_input", "{v}");
+}
+
+#[test]
+fn import_prints_its_note_once_on_stderr() {
+    let env = Env::new();
+    small_plan(&env);
+    env.ok(&["freeze"]);
+    let doc = env.ok(&["export"]);
+    let file = env.write("p.json", &doc);
+    let out = env.run(&["import", file.to_str().unwrap(), "--id", "plan-q"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let (o, e) = (stdout(&out), stderr(&out));
+    assert!(!o.contains("note") && !o.contains("Note"), "{o}");
+    assert_eq!(e.matches("note: ").count(), 1, "{e}");
+}
+
+#[test]
+fn a_diff_across_a_change_and_its_undo_explains_the_differing_digests() {
+    let env = Env::new();
+    small_plan(&env);
+    let before = env.json(&["status"])["revision"].clone();
+    env.ok(&["set", "fetch", "args.path", "notes/b.md"]);
+    env.ok(&["undo"]);
+    let after = env.json(&["status"])["revision"].clone();
+    let out = env.ok(&["diff", &before.to_string(), &after.to_string()]);
+    assert!(!out.contains("No differences."), "{out}");
+    assert!(
+        out.contains("No differences in nodes, edges, bounds or provenance; the digests differ because a digest also covers the revision"),
+        "{out}"
+    );
+}
+
+#[test]
+fn set_refuses_a_typo_of_a_field_unless_asked_to_add_and_takes_add_node_shorthands() {
+    let env = Env::new();
+    small_plan(&env);
+    let before = env.json(&["status"])["revision"].clone();
+    let out = env.run(&["set", "fetch", "args.pth", "x"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        "error[unknown_key]: node `fetch` has no field `args.pth` (did you mean `args.path`?); nothing was written\n  help: planforge set fetch args.path x\n        to add `args.pth` as a new field: planforge set fetch args.pth x --add\n"
+    );
+    assert_eq!(env.json(&["status"])["revision"], before);
+    env.ok(&["set", "fetch", "args.pth", "x", "--add"]);
+    env.ok(&[
+        "set",
+        "fetch",
+        "authority",
+        "files/notes/read,files/notes/list",
+    ]);
+    env.ok(&[
+        "set",
+        "fetch",
+        "output",
+        "content:string state:enum:open,closed",
+    ]);
+    env.ok(&["set", "fetch", "output.1.values", "open,closed,stale"]);
+    let v = env.json(&["read", "fetch"]);
+    let def = &v["nodes"][0]["definition"];
+    assert_eq!(def["authority"][1]["verb"], "list", "{def}");
+    assert_eq!(def["output"][1]["values"][2], "stale", "{def}");
+    let e = stderr(&env.run(&["set", "fetch", "authority", "files-read"]));
+    assert!(
+        e.contains("help: for example: planforge set fetch authority files/notes/read"),
+        "{e}"
+    );
+}
+
+#[test]
+fn a_new_phase_one_letter_off_an_existing_one_gets_a_note() {
+    let env = Env::new();
+    small_plan(&env);
+    let out = env.ok(&["add-node", "sum", "--kind", "reason", "--phase", "gathr"]);
+    assert!(
+        out.contains(
+            "phase `gathr` is new to this plan; did you mean the existing phase `gather`?"
+        ),
+        "{out}"
+    );
+    let out = env.ok(&["add-node", "pub", "--kind", "reason", "--phase", "publish"]);
+    assert!(!out.contains("did you mean"), "{out}");
+}
+
+#[test]
+fn a_branch_id_has_a_shorthand_and_fixes_use_it() {
+    let env = Env::new();
+    small_plan(&env);
+    env.ok(&["add-node", "sum", "--kind", "reason", "--phase", "gather"]);
+    env.ok(&["connect", "start", "sum"]);
+    env.ok(&["connect", "fetch", "sum"]);
+    env.ok(&["add-node", "use", "--kind", "reason", "--prompt", "@sum.x"]);
+    env.ok(&["connect", "sum", "use"]);
+    let out = env.run(&["validate"]);
+    let e = stderr(&out);
+    assert!(
+        e.contains("planforge set use prompt.0 @sum@start__fetch/fetch__sum.x"),
+        "{e}"
+    );
+    env.ok(&["set", "use", "prompt.0", "@sum@start__fetch/fetch__sum.x"]);
+    let v = env.json(&["read", "use"]);
+    assert_eq!(
+        v["nodes"][0]["definition"]["prompt"][0]["$ref"]["branchId"]["segments"][1]["edge"],
+        "fetch__sum"
+    );
+}
+
+#[test]
+fn remove_and_remove_node_need_yes_without_a_terminal() {
+    let env = Env::new();
+    small_plan(&env);
+    let before = env.json(&["status"])["revision"].clone();
+    let out = env.run(&["remove-node", "fetch"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("pass --yes"), "{}", stderr(&out));
+    assert_eq!(env.json(&["status"])["revision"], before);
+    let out = env.run(&["remove", "plan-p"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(env.path("plans/plan-p").exists());
+    env.ok(&["remove-node", "fetch", "--yes"]);
+    env.ok(&["remove", "plan-p", "-y"]);
+    assert!(!env.path("plans/plan-p").exists());
+}
+
+#[test]
+fn log_lists_every_change_and_its_revisions_work_with_diff_and_clone() {
+    let env = Env::new();
+    small_plan(&env);
+    env.ok(&["set", "fetch", "args.path", "notes/b.md"]);
+    env.ok(&["undo"]);
+    env.ok(&["redo"]);
+    let out = env.ok(&["log"]);
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(
+        lines[0].starts_with("History of plan-p, newest first"),
+        "{out}"
+    );
+    // create, 2 adds, connect, set, undo, redo: newest first.
+    assert_eq!(lines.len(), 8, "{out}");
+    assert!(
+        lines[1].contains("tester  redo: set `args.path` of `fetch`"),
+        "{out}"
+    );
+    assert!(
+        lines[2].contains("undo: set `args.path` of `fetch`"),
+        "{out}"
+    );
+    assert!(lines[6].contains("added entry node `start`"), "{out}");
+    assert!(
+        lines[7].contains("(0)") && lines[7].contains("created the plan"),
+        "{out}"
+    );
+    let v = env.json(&["log"]);
+    let changes = v["changes"].as_array().unwrap();
+    assert_eq!(changes.len(), 7);
+    assert_eq!(changes[0]["revision"], env.json(&["status"])["revision"]);
+    // Every revision log shows is one diff and clone --at take.
+    for c in changes {
+        let r = c["revision"].to_string();
+        env.ok(&["diff", &r, "current"]);
+    }
+    let r = changes[2]["revision"].to_string(); // after `set`
+    env.ok(&["-p", "plan-p", "clone", "plan-c", "--at", &r]);
+    let n = env.json(&["-p", "plan-c", "read", "fetch"]);
+    assert_eq!(n["nodes"][0]["definition"]["args"]["path"], "notes/b.md");
+    let v = env.json(&["-p", "plan-p", "log", "-n", "2", "--reverse"]);
+    assert_eq!(
+        v["changes"][1]["summary"],
+        "redo: set `args.path` of `fetch`"
+    );
+}
+
+#[test]
+fn redo_takes_back_undos_in_turn_until_a_new_change() {
+    let env = Env::new();
+    small_plan(&env);
+    env.ok(&["phase", "fetch", "collect"]);
+    env.ok(&["set", "fetch", "args.path", "notes/b.md"]);
+    env.ok(&["undo"]);
+    env.ok(&["undo"]);
+    let node = |env: &Env| env.json(&["read", "fetch"])["nodes"][0].clone();
+    assert_eq!(node(&env)["phase"], "gather");
+    env.ok(&["redo"]);
+    assert_eq!(node(&env)["phase"], "collect");
+    env.ok(&["redo"]);
+    assert_eq!(node(&env)["definition"]["args"]["path"], "notes/b.md");
+    let out = env.run(&["--format", "json", "redo"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        common::parse_json(&out, &["redo"])["error"]["code"],
+        "refused"
+    );
+    // undo takes a redo back; after a new change there is nothing to redo.
+    env.ok(&["undo"]);
+    assert_eq!(node(&env)["definition"]["args"]["path"], "notes/a.md");
+    env.ok(&["set", "fetch", "args.path", "notes/c.md"]);
+    let out = env.run(&["redo"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("is not an undo"), "{}", stderr(&out));
+}
+
+#[test]
+fn dash_c_runs_as_if_started_in_the_folder() {
+    let env = Env::new();
+    small_plan(&env);
+    std::fs::create_dir_all(env.path("elsewhere")).unwrap();
+    let elsewhere = env.path("elsewhere");
+    let root = env.root.to_str().unwrap();
+    let mut c = common::command(&elsewhere, &["-C", root, "list"]);
+    let out = c.output().unwrap();
+    assert!(stdout(&out).contains("plan-p"), "{}", stderr(&out));
+    // Relative paths are read from there too.
+    let doc = env.ok(&["export"]);
+    env.write("p.json", &doc);
+    let out = common::command(
+        &elsewhere,
+        &["-C", "..", "import", "p.json", "--id", "plan-q"],
+    )
+    .output()
+    .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let out = env.run(&["-C", "nowhere", "list"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("cannot change to nowhere (-C)"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn registry_lists_shows_and_adds_tools_keeping_the_file_and_refusing_with_nothing_written() {
+    let env = Env::new();
+    let file = env.path("plans/registry.yaml");
+    let before = std::fs::read_to_string(&file).unwrap();
+    let out = env.ok(&["registry", "list"]);
+    assert!(out.contains("read_artifact"), "{out}");
+    env.ok(&[
+        "registry",
+        "add",
+        "fetch_page",
+        "--returns",
+        "artifact:document",
+        "--summary",
+        "Fetch one \"web\" page",
+        "--required-arg",
+        "url",
+    ]);
+    let after = std::fs::read_to_string(&file).unwrap();
+    // Only lines were added: every comment and entry is where it was.
+    let kept: Vec<&str> = after
+        .lines()
+        .filter(|l| before.lines().any(|b| b == *l))
+        .collect();
+    assert_eq!(kept, before.lines().collect::<Vec<_>>());
+    let v = env.json(&["registry", "show", "fetch_page"]);
+    assert_eq!(v["returns"]["class"], "document", "{v}");
+    assert_eq!(v["requiredArgs"][0], "url");
+    assert_eq!(v["summary"], "Fetch one \"web\" page");
+    // A call may now use it.
+    small_plan(&env);
+    env.ok(&["set", "fetch", "tool", "fetch_page"]);
+    let v = env.json(&["validate"]);
+    let issues = v["issues"].as_array().unwrap();
+    assert!(!issues.iter().any(|i| i["code"] == "unknown_tool"), "{v}");
+    // Refusals write nothing.
+    for (args, code) in [
+        (
+            &["registry", "add", "fetch_page", "--returns", "text"][..],
+            1,
+        ),
+        (&["registry", "add", "Bad-Name", "--returns", "text"], 2),
+        (&["registry", "add", "other", "--returns", "nope"], 2),
+        (
+            &["registry", "add", "other", "--returns", "artifact:no_class"],
+            2,
+        ),
+    ] {
+        let out = env.run(args);
+        assert_eq!(out.status.code(), Some(code), "{args:?}: {}", stderr(&out));
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), after, "{args:?}");
+    }
+    let e = stderr(&env.run(&["registry", "show", "fetch_pag"]));
+    assert!(e.contains("did you mean `fetch_page`?"), "{e}");
+}
