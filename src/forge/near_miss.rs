@@ -43,6 +43,8 @@ pub(crate) fn new_key(node: &Node, path: &str, registry: Option<&Registry>) -> O
         {
             keys.extend(t.required_args.iter().cloned());
         }
+        // `item2` beside `item1` is a sibling, not a typo.
+        keys.retain(|k| !numbered_siblings(k, segs[i]));
         let meant = closest(segs[i], keys.iter().map(String::as_str))?;
         let mut fixed = segs.clone();
         fixed[i] = meant;
@@ -53,6 +55,14 @@ pub(crate) fn new_key(node: &Node, path: &str, registry: Option<&Registry>) -> O
         });
     }
     None
+}
+
+/// Whether `a` and `b` differ only in digits (`w0_1` and `w0_2`).
+fn numbered_siblings(a: &str, b: &str) -> bool {
+    a.len() == b.len()
+        && a.bytes()
+            .zip(b.bytes())
+            .all(|(x, y)| x == y || (x.is_ascii_digit() && y.is_ascii_digit()))
 }
 
 /// A note when `phase` is new to the plan and a near miss of a phase it
@@ -113,6 +123,11 @@ mod tests {
         assert_eq!(new_key(&n, "args.title", None), None);
         assert_eq!(new_key(&n, "tool", None), None);
         assert_eq!(new_key(&n, "args.body.inner", None), None);
+        // Numbered siblings are not typos of each other.
+        let n = call(&["item1", "w0_0"]);
+        assert_eq!(new_key(&n, "args.item2", None), None);
+        assert_eq!(new_key(&n, "args.w0_1", None), None);
+        assert!(new_key(&n, "args.itm1", None).is_some());
     }
 
     #[test]
