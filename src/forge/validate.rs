@@ -425,6 +425,13 @@ impl Forge {
         ))
     }
 
+    /// The path outputs name a plan's op log by, when the plan has one
+    /// (an input error on a stored plan is reported there, not at its id).
+    pub(crate) fn log_file(&self, plan: &str) -> Option<String> {
+        let path = self.store.plan_dir(plan).ok()?.join(crate::store::OPS_FILE);
+        path.is_file().then(|| inputs::shown_path(&path))
+    }
+
     /// A plan's op log, by the path outputs name it (relative to the
     /// working folder when it is under it), with its lines.
     fn op_lines(&self, plan: &str) -> Option<(String, oplines::OpLines)> {

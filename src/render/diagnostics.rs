@@ -457,7 +457,7 @@ pub(crate) fn json(v: &Validation) -> Value {
                 "column": l.map(|l| l.start.column),
                 "endLine": l.map(|l| l.end.line),
                 "endColumn": l.map(|l| l.end.column),
-                "fingerprint": fingerprint(&t.file, t.plan_id.as_deref(), i),
+                "fingerprint": fingerprint(t.repo_path.as_deref().unwrap_or(&t.file), t.plan_id.as_deref(), i),
             });
             if let Value::Object(m) = &mut issue {
                 crate::forge::present::insert_fixes(m, &i.fixes);

@@ -170,7 +170,7 @@ pub(crate) fn sarif(v: &Validation) -> Value {
                 "level": level(i.severity()),
                 "message": {"text": i.message},
                 "locations": [location],
-                "partialFingerprints": {FINGERPRINT_KEY: fingerprint(&t.file, t.plan_id.as_deref(), i)},
+                "partialFingerprints": {FINGERPRINT_KEY: fingerprint(t.repo_path.as_deref().unwrap_or(&t.file), t.plan_id.as_deref(), i)},
                 "properties": {
                     "planId": t.plan_id,
                     "nodeId": i.node_id,
@@ -225,6 +225,12 @@ pub(crate) fn sarif(v: &Validation) -> Value {
             "artifacts": artifacts,
             "results": results,
     });
+    let omitted: usize = v.targets.iter().map(|t| t.omitted).sum();
+    if omitted > 0 {
+        // Findings past the listing limit: counted here, so a baseline
+        // made from this log knows it is incomplete.
+        run["properties"] = json!({"omitted": omitted});
+    }
     if let Some(root) = &v.root {
         run["originalUriBaseIds"] = json!({SRCROOT: {"uri": dir_uri(&root.to_string_lossy())}});
     }

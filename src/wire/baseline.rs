@@ -29,6 +29,17 @@ pub(crate) fn fingerprints(text: &str, file: &str) -> Result<HashSet<String>> {
             "--baseline {file}: not a JSON report ({e}); write one with validate --format json or --format sarif"
         ))
     })?;
+    // A report that left findings out cannot say they are known.
+    let omitted = v
+        .get("omitted")
+        .or_else(|| v.pointer("/runs/0/properties/omitted"))
+        .and_then(Value::as_u64)
+        .unwrap_or(0);
+    if omitted > 0 {
+        return Err(Error::invalid(format!(
+            "--baseline {file}: the report left {omitted} finding(s) out (its listing limit); write the baseline with validate --max-findings 0"
+        )));
+    }
     let mut out = HashSet::new();
     let mut found_shape = false;
     if let Some(runs) = v.get("runs").and_then(Value::as_array) {
@@ -82,5 +93,12 @@ mod tests {
         assert!(fingerprints("{}", "x").is_err());
         assert!(fingerprints("nope", "x").is_err());
         assert!(fingerprints(r#"{"issues": [{"code": "cycle"}]}"#, "x").is_err());
+        let cut = r#"{"issues": [], "omitted": 3}"#;
+        assert!(
+            fingerprints(cut, "x")
+                .unwrap_err()
+                .message
+                .contains("--max-findings 0")
+        );
     }
 }

@@ -226,3 +226,85 @@ fn a_baseline_fails_only_on_new_findings() {
     );
     validate(&env, &["--baseline", "nope.json"]).code(2);
 }
+
+#[test]
+fn a_baseline_matches_however_the_path_is_typed_and_wherever_the_run_starts() {
+    let env = folder();
+    std::fs::create_dir_all(env.path(".git")).unwrap();
+    let base = validate(&env, &["--format", "json"]).code(1);
+    env.write("base.json", &base.stdout);
+    let fp = base.json()["issues"][0]["fingerprint"].clone();
+    for file in ["./bad.json", "sub/../bad.json"] {
+        std::fs::create_dir_all(env.path("sub")).unwrap();
+        let j = env
+            .out(&[
+                "validate",
+                file,
+                "--registry",
+                "registry.yaml",
+                "--format",
+                "json",
+            ])
+            .code(1)
+            .json();
+        assert_eq!(j["issues"][0]["fingerprint"], fp, "{file}");
+    }
+    let out = env
+        .cmd(&[
+            "validate",
+            "../bad.json",
+            "--registry",
+            "../registry.yaml",
+            "--baseline",
+            "../base.json",
+        ])
+        .current_dir(env.path("sub"))
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn refusals_that_keep_a_run_honest() {
+    let env = folder();
+    // An empty selection would check nothing.
+    let out = validate(&env, &["--select", ""]).code(2);
+    assert!(
+        out.stderr.contains("the selection is empty"),
+        "{}",
+        out.stderr
+    );
+    env.write("planforge.toml", "[validate]\nselect = []\n");
+    validate(&env, &[]).code(2);
+    std::fs::remove_file(env.path("planforge.toml")).unwrap();
+    // A settings file that cannot be read is refused, not passed over.
+    std::fs::create_dir(env.path("planforge.toml")).unwrap();
+    let out = validate(&env, &[]).code(2);
+    assert!(out.stderr.contains("planforge.toml"), "{}", out.stderr);
+    std::fs::remove_dir(env.path("planforge.toml")).unwrap();
+    // -o never replaces an input, and needs its folder.
+    let before = std::fs::read_to_string(env.path("bad.json")).unwrap();
+    let out = validate(&env, &["-o", "bad.json"]).code(2);
+    assert!(
+        out.stderr.contains("is an input of this run"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(
+        std::fs::read_to_string(env.path("bad.json")).unwrap(),
+        before
+    );
+    validate(&env, &["-o", "nowhere/report.txt"]).code(2);
+    // A baseline that left findings out is refused.
+    let cut = validate(&env, &["--format", "json", "--max-findings", "1"]).code(1);
+    let mut j = cut.json();
+    j["omitted"] = json!(5);
+    env.write("cut.json", &j.to_string());
+    let out = validate(&env, &["--baseline", "cut.json"]).code(2);
+    assert!(out.stderr.contains("--max-findings 0"), "{}", out.stderr);
+}

@@ -137,6 +137,9 @@ pub(crate) fn run(s: &mut Session, a: ValidateArgs) -> Result<Reply> {
         )));
     }
     let inputs = expand(&a.args);
+    if let Some(p) = &a.output {
+        refuse_output(p, &inputs)?;
+    }
     let (mut v, registry_found) = check_all(s, &a, &inputs, &opts)?;
     if let Ok(cwd) = std::env::current_dir() {
         v.anchor(&cwd);
@@ -214,13 +217,44 @@ fn policy(s: &Session, a: &ValidateArgs) -> Result<(Policy, Option<ValidateConfi
     });
     let selection = Selection::from_given(&given)?;
     let baseline = a.baseline.as_deref().map(config::baseline).transpose()?;
+    let root = validate::inputs::repo_root(&cwd);
     Ok((
         Policy {
             selection,
             baseline,
+            anchor: Some((root, cwd)),
         },
         config,
     ))
+}
+
+/// `--output FILE` must not replace an input, and its folder must exist
+/// (refused before anything is read, exit 2).
+fn refuse_output(p: &Path, inputs: &[Input]) -> Result<()> {
+    let parent = match p.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    if !parent.is_dir() {
+        return Err(Error::invalid(format!(
+            "--output {}: the folder {} does not exist",
+            p.display(),
+            parent.display()
+        )));
+    }
+    if let Ok(out) = std::fs::canonicalize(p) {
+        for i in inputs {
+            if let Input::File(f) = i
+                && std::fs::canonicalize(f).is_ok_and(|c| c == out)
+            {
+                return Err(Error::invalid(format!(
+                    "--output {}: that is an input of this run ({f}); writing the report there would replace it",
+                    p.display()
+                )));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The exit code: the worst seen, as `fail_on` counts findings.
@@ -280,9 +314,11 @@ fn check_all(
         _ => None,
     };
     let stored = |id: &str| match (&forge, &store_error) {
-        (Some(f), _) => f
-            .validate(id, opts)
-            .unwrap_or_else(|e| validate::failure(id, &e)),
+        (Some(f), _) => f.validate(id, opts).unwrap_or_else(|e| {
+            let mut t = validate::failure(&f.log_file(id).unwrap_or_else(|| id.to_string()), &e);
+            t.plan_id = Some(id.to_string());
+            t
+        }),
         (None, Some(e)) => validate::failure(id, e),
         (None, None) => validate::failure(id, &Error::internal("no store was opened")),
     };

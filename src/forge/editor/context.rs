@@ -74,7 +74,7 @@ fn policy(from: &Path, store: Option<&Path>) -> Result<crate::forge::validate::p
     }])?;
     Ok(crate::forge::validate::policy::Policy {
         selection,
-        baseline: None,
+        ..Default::default()
     })
 }
 

@@ -28,7 +28,12 @@ pub(crate) fn find(
     if isolated {
         return Ok(None);
     }
-    match nearest(cwd).or_else(|| store.map(|s| s.join(FILE)).filter(|p| p.is_file())) {
+    let in_store = || {
+        store
+            .map(|s| s.join(FILE))
+            .filter(|p| std::fs::symlink_metadata(p).is_ok())
+    };
+    match nearest(cwd).or_else(in_store) {
         Some(p) => read(&p).map(Some),
         None => Ok(None),
     }
@@ -39,7 +44,9 @@ pub(crate) fn find(
 fn nearest(cwd: &Path) -> Option<PathBuf> {
     for dir in cwd.ancestors() {
         let p = dir.join(FILE);
-        if p.is_file() {
+        // Anything by that name counts (a folder or a broken link is then
+        // refused when read, not passed over in silence).
+        if std::fs::symlink_metadata(&p).is_ok() {
             return Some(p);
         }
         if dir.join(".git").exists() {

@@ -23,6 +23,11 @@ pub struct Baseline {
 pub struct Policy {
     pub(crate) selection: Selection,
     pub(crate) baseline: Option<Baseline>,
+    /// The repository root and the working folder, when known: files are
+    /// then fingerprinted by their repository-relative path, so a finding
+    /// keeps its fingerprint however its path is typed and wherever the
+    /// run starts.
+    pub(crate) anchor: Option<(std::path::PathBuf, std::path::PathBuf)>,
 }
 
 /// What the policy took out of one target's findings.
@@ -48,6 +53,15 @@ impl std::ops::Add for Withheld {
 }
 
 impl Policy {
+    /// The path a file is fingerprinted by: repository-relative when the
+    /// policy knows the repository and the file is in it, else as named.
+    pub(crate) fn key(&self, file: &str) -> String {
+        self.anchor
+            .as_ref()
+            .and_then(|(root, cwd)| super::inputs::repo_relative(root, cwd, file))
+            .unwrap_or_else(|| file.to_string())
+    }
+
     /// Applies the policy to a target's report; `content` is what was
     /// checked (its nodes carry the suppressions), `None` when there is
     /// none (an input that could not be read).
@@ -71,10 +85,11 @@ impl Policy {
             w.deselected = before - report.issues.len();
         }
         if let Some(b) = &self.baseline {
+            let key = self.key(file);
             let before = report.issues.len();
             report
                 .issues
-                .retain(|i| !b.fingerprints.contains(&fingerprint(file, plan_id, i)));
+                .retain(|i| !b.fingerprints.contains(&fingerprint(&key, plan_id, i)));
             w.baselined = before - report.issues.len();
         }
         w

@@ -121,8 +121,16 @@ impl Selection {
             let parse = |v: &[String]| -> Result<Vec<Selector>> {
                 items(v).map(|s| Selector::parse(s, g.origin)).collect()
             };
+            let select = g.select.map(parse).transpose()?;
+            if select.as_ref().is_some_and(Vec::is_empty) {
+                // `--select "$UNSET"` must not switch the validator off.
+                return Err(Error::invalid(format!(
+                    "{}: the selection is empty, so nothing would be checked; name codes (or ALL), or leave select out",
+                    g.origin
+                )));
+            }
             layers.push(Layer {
-                select: g.select.map(parse).transpose()?,
+                select,
                 ignore: parse(g.ignore)?,
             });
         }
@@ -258,6 +266,8 @@ mod tests {
     fn input_errors_are_always_reported_and_typos_refused() {
         let s = sel(&[(None, &["invalid_document", "blocking"])]).unwrap();
         assert!(s.reports("invalid_document"));
+        assert!(sel(&[(Some(&[""]), &[])]).is_err());
+        assert!(sel(&[(Some(&[]), &[])]).is_err());
         let e = sel(&[(None, &["unknwn_tool"])]).unwrap_err();
         assert_eq!(e.exit_code(), 2);
         assert!(
