@@ -151,7 +151,13 @@ impl SourceCode for SourceText {
                 .get(to_line + 1)
                 .copied()
                 .unwrap_or(self.text.len());
-            (self.starts[from_line], to, from_line, 0)
+            // A byte-order mark is no character of the first line: the
+            // snippet starts after it, so columns agree with every format.
+            let mut from = self.starts[from_line];
+            if from == 0 && self.text.starts_with('\u{feff}') && start >= 3 {
+                from = 3;
+            }
+            (from, to, from_line, 0)
         };
         let lines = self.line_of(to.saturating_sub(1).max(from)) - line + 1;
         Ok(Box::new(MietteSpanContents::new_named(
