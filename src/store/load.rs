@@ -7,6 +7,7 @@ use super::Store;
 use super::fold::{self, Folded};
 use super::log::{self, Log, LogInfo};
 use super::paths::{META_FILE, OPS_FILE, refuse_special, refuse_symlink};
+use super::warm::Trust;
 use crate::model::error::Error;
 use crate::model::error::ErrorKind;
 use crate::model::error::Result;
@@ -15,6 +16,7 @@ use crate::model::note::Note;
 use crate::model::{Content, Op};
 use std::fs;
 use std::path::Path;
+use std::sync::Arc;
 
 /// A plan read from the store and folded.
 #[derive(Debug, Clone)]
@@ -27,7 +29,8 @@ pub(crate) struct Loaded {
     /// Ops of complete transactions, in log order; kept only when asked for
     /// (see [`Loaded::ops`]).
     pub(super) ops: Option<Vec<Op>>,
-    pub(crate) folded: Folded,
+    /// The fold, shared with a warm process's kept copy (see `warm`).
+    pub(crate) folded: Arc<Folded>,
     pub(crate) digest: String,
     /// Byte length of the canonical text the digest hashes.
     pub(crate) encoded_len: usize,
@@ -46,8 +49,7 @@ impl Drop for Loaded {
         if self.leak {
             // The process is about to exit: skip freeing the plan's many
             // small allocations (see `Store::one_shot`).
-            std::mem::forget(std::mem::take(&mut self.folded.content.nodes));
-            std::mem::forget(std::mem::take(&mut self.folded.content.edges));
+            std::mem::forget(self.folded.clone());
             std::mem::forget(self.ops.take());
         }
     }
@@ -115,7 +117,7 @@ pub(super) fn finish(
         log,
         ops,
         head_revision: folded.content.revision,
-        folded,
+        folded: Arc::new(folded),
         digest,
         encoded_len,
         upgrade,
@@ -128,6 +130,13 @@ impl Store {
     /// ops).
     pub(crate) fn load(&self, id: &str) -> Result<Loaded> {
         self.load_impl(id, None, false)
+    }
+
+    /// As [`load`](Self::load), for a verdict (freeze, submit, validate): a
+    /// warm plan is used only when the hash of every byte of the log says it
+    /// is the log's fold.
+    pub(crate) fn load_verified(&self, id: &str) -> Result<Loaded> {
+        self.load_warm(id, Trust::Verified)
     }
 
     /// As [`load`](Self::load), keeping the ops (for history: diff, undo, ops).
@@ -174,6 +183,36 @@ impl Store {
     }
 
     fn load_impl(&self, id: &str, revision: Option<u64>, keep_ops: bool) -> Result<Loaded> {
+        if revision.is_none() && !keep_ops {
+            return self.load_warm(id, Trust::Sampled);
+        }
+        self.load_cold(id, revision, keep_ops)
+    }
+
+    /// The current plan: a warm process's kept fold, extended by what was
+    /// appended since, when the log only grew; else the whole log, read and
+    /// kept (see `warm`).
+    fn load_warm(&self, id: &str, trust: Trust) -> Result<Loaded> {
+        let Some(warm) = &self.warm else {
+            return self.load_cold(id, None, false);
+        };
+        let dir = self.plan_dir(id)?;
+        refuse_symlink(&dir)?;
+        let ops_path = dir.join(OPS_FILE);
+        let meta_path = dir.join(META_FILE);
+        refuse_special(&ops_path)?;
+        refuse_special(&meta_path)?;
+        if !meta_path.exists()
+            && let Some(loaded) = warm.load(&ops_path, id, trust)
+        {
+            return Ok(loaded);
+        }
+        let loaded = self.load_cold(id, None, false)?;
+        warm.keep(&ops_path, &loaded);
+        Ok(loaded)
+    }
+
+    fn load_cold(&self, id: &str, revision: Option<u64>, keep_ops: bool) -> Result<Loaded> {
         let dir = self.plan_dir(id)?;
         let (Log { ops, info }, upgrade) = self.read_log(id, &dir)?;
         let mut all = ops;
@@ -204,6 +243,29 @@ impl Store {
         let mut loaded = finish(id, folded, info, ops, upgrade, self.one_shot);
         loaded.head_revision = head;
         Ok(loaded)
+    }
+
+    /// Whether this store keeps plans warm (a long-lived process).
+    pub(crate) fn is_warm(&self) -> bool {
+        self.warm.is_some()
+    }
+
+    /// The findings a warm process keeps for `loaded` under `key`, if any.
+    pub(crate) fn warm_findings(&self, loaded: &Loaded, key: &str) -> Option<crate::model::Report> {
+        let path = self.plan_dir(&loaded.plan_id).ok()?.join(OPS_FILE);
+        self.warm.as_ref()?.findings(&path, loaded, key)
+    }
+
+    /// Keeps `report`, the findings of `loaded` under `key`, in memory.
+    pub(crate) fn keep_warm_findings(
+        &self,
+        loaded: &Loaded,
+        key: &str,
+        report: &crate::model::Report,
+    ) {
+        if let (Some(w), Ok(dir)) = (&self.warm, self.plan_dir(&loaded.plan_id)) {
+            w.keep_findings(&dir.join(OPS_FILE), loaded, key, report);
+        }
     }
 
     /// The findings the checkpoint keeps for `key`, if any (read commands
