@@ -30,10 +30,53 @@ const HEAD_SAMPLE: u64 = 512;
 /// How many bytes before the old end of the log are compared on every call.
 const TAIL_SAMPLE: u64 = 4096;
 
+/// How many plans one process keeps warm at most (the ones used last).
+const MAX_PLANS: usize = 8;
+
 /// The plans a long-lived process keeps folded, by log path.
 #[derive(Debug, Default)]
 pub(crate) struct Warm {
-    plans: Mutex<HashMap<PathBuf, Entry>>,
+    plans: Mutex<Plans>,
+}
+
+/// The kept plans, and a clock that says which was used last.
+#[derive(Debug, Default)]
+struct Plans {
+    by_path: HashMap<PathBuf, Entry>,
+    tick: u64,
+}
+
+impl Plans {
+    fn remove(&mut self, path: &Path) -> Option<Entry> {
+        self.by_path.remove(path)
+    }
+
+    fn get(&self, path: &Path) -> Option<&Entry> {
+        self.by_path.get(path)
+    }
+
+    fn get_mut(&mut self, path: &Path) -> Option<&mut Entry> {
+        self.by_path.get_mut(path)
+    }
+
+    /// Keeps `entry`, letting go of the plan used longest ago when too
+    /// many are kept (memory stays bounded however many plans a session
+    /// reads).
+    fn insert(&mut self, path: PathBuf, mut entry: Entry) {
+        self.tick += 1;
+        entry.used = self.tick;
+        if self.by_path.len() >= MAX_PLANS && !self.by_path.contains_key(&path) {
+            let oldest = self
+                .by_path
+                .iter()
+                .min_by_key(|(_, e)| e.used)
+                .map(|(p, _)| p.clone());
+            if let Some(p) = oldest {
+                self.by_path.remove(&p);
+            }
+        }
+        self.by_path.insert(path, entry);
+    }
 }
 
 /// One kept plan and the log bytes it was folded from.
@@ -52,6 +95,8 @@ struct Entry {
     loaded: Option<Loaded>,
     /// The findings last computed for this fold, under their key.
     findings: Option<(String, Report)>,
+    /// When it was last used (see [`Plans::insert`]).
+    used: u64,
 }
 
 /// How sure a warm load must be that the kept fold is the log's.
@@ -127,6 +172,7 @@ impl Warm {
                 hash,
                 loaded: Some(loaded.clone()),
                 findings: None,
+                used: 0,
             },
         );
     }
@@ -493,5 +539,25 @@ mod tests {
         assert_eq!(v.content(), c.content());
         assert!(v.content().node("x30").is_some());
         same(&warm, &cold, "after the verified read");
+    }
+
+    #[test]
+    fn a_session_keeps_only_the_plans_it_used_last() {
+        let dir = tempfile::tempdir().unwrap();
+        let (cold, warm) = stores(dir.path());
+        let w = Arc::new(Warm::default());
+        let warm = warm.warm(w.clone());
+        for i in 0..MAX_PLANS + 3 {
+            let id = format!("plan-{i}");
+            cold.create(&id, "ann", Start::default(), vec![]).unwrap();
+            warm.load(&id).unwrap();
+        }
+        warm.load("plan-w").unwrap();
+        let plans = w.plans.lock().unwrap();
+        assert_eq!(plans.by_path.len(), MAX_PLANS);
+        assert!(
+            plans.get(&log_path(&cold)).is_some(),
+            "the plan used last is kept"
+        );
     }
 }
