@@ -7,7 +7,6 @@ use super::Store;
 use super::fold::{self, Folded};
 use super::log::{self, Log, LogInfo};
 use super::paths::{META_FILE, OPS_FILE, refuse_special, refuse_symlink};
-use super::warm::Trust;
 use crate::model::error::Error;
 use crate::model::error::ErrorKind;
 use crate::model::error::Result;
@@ -126,19 +125,6 @@ pub(super) fn finish(
 }
 
 impl Store {
-    /// Loads and folds a plan at its current revision (without keeping its
-    /// ops).
-    pub(crate) fn load(&self, id: &str) -> Result<Loaded> {
-        self.load_impl(id, None, false)
-    }
-
-    /// As [`load`](Self::load), for a verdict (freeze, submit, validate): a
-    /// warm plan is used only when the hash of every byte of the log says it
-    /// is the log's fold.
-    pub(crate) fn load_verified(&self, id: &str) -> Result<Loaded> {
-        self.load_warm(id, Trust::Verified)
-    }
-
     /// As [`load`](Self::load), keeping the ops (for history: diff, undo, ops).
     pub(crate) fn load_with_ops(&self, id: &str) -> Result<Loaded> {
         self.load_impl(id, None, true)
@@ -183,36 +169,15 @@ impl Store {
     }
 
     fn load_impl(&self, id: &str, revision: Option<u64>, keep_ops: bool) -> Result<Loaded> {
-        if revision.is_none() && !keep_ops {
-            return self.load_warm(id, Trust::Sampled);
-        }
         self.load_cold(id, revision, keep_ops)
     }
 
-    /// The current plan: a warm process's kept fold, extended by what was
-    /// appended since, when the log only grew; else the whole log, read and
-    /// kept (see `warm`).
-    fn load_warm(&self, id: &str, trust: Trust) -> Result<Loaded> {
-        let Some(warm) = &self.warm else {
-            return self.load_cold(id, None, false);
-        };
-        let dir = self.plan_dir(id)?;
-        refuse_symlink(&dir)?;
-        let ops_path = dir.join(OPS_FILE);
-        let meta_path = dir.join(META_FILE);
-        refuse_special(&ops_path)?;
-        refuse_special(&meta_path)?;
-        if !meta_path.exists()
-            && let Some(loaded) = warm.load(&ops_path, id, trust)
-        {
-            return Ok(loaded);
-        }
-        let loaded = self.load_cold(id, None, false)?;
-        warm.keep(&ops_path, &loaded);
-        Ok(loaded)
-    }
-
-    fn load_cold(&self, id: &str, revision: Option<u64>, keep_ops: bool) -> Result<Loaded> {
+    pub(super) fn load_cold(
+        &self,
+        id: &str,
+        revision: Option<u64>,
+        keep_ops: bool,
+    ) -> Result<Loaded> {
         let dir = self.plan_dir(id)?;
         let (Log { ops, info }, upgrade) = self.read_log(id, &dir)?;
         let mut all = ops;
@@ -243,29 +208,6 @@ impl Store {
         let mut loaded = finish(id, folded, info, ops, upgrade, self.one_shot);
         loaded.head_revision = head;
         Ok(loaded)
-    }
-
-    /// Whether this store keeps plans warm (a long-lived process).
-    pub(crate) fn is_warm(&self) -> bool {
-        self.warm.is_some()
-    }
-
-    /// The findings a warm process keeps for `loaded` under `key`, if any.
-    pub(crate) fn warm_findings(&self, loaded: &Loaded, key: &str) -> Option<crate::model::Report> {
-        let path = self.plan_dir(&loaded.plan_id).ok()?.join(OPS_FILE);
-        self.warm.as_ref()?.findings(&path, loaded, key)
-    }
-
-    /// Keeps `report`, the findings of `loaded` under `key`, in memory.
-    pub(crate) fn keep_warm_findings(
-        &self,
-        loaded: &Loaded,
-        key: &str,
-        report: &crate::model::Report,
-    ) {
-        if let (Some(w), Ok(dir)) = (&self.warm, self.plan_dir(&loaded.plan_id)) {
-            w.keep_findings(&dir.join(OPS_FILE), loaded, key, report);
-        }
     }
 
     /// The findings the checkpoint keeps for `key`, if any (read commands

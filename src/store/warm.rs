@@ -13,10 +13,13 @@
 //! and compares it with the hash of the bytes the kept fold was made from;
 //! any difference means a fresh read.
 
+use super::Store;
 use super::fold::{self, Folded};
 use super::load::{Loaded, finish};
 use super::log::{self, LogInfo};
+use super::paths::{META_FILE, OPS_FILE, refuse_special, refuse_symlink};
 use crate::model::Report;
+use crate::model::error::Result;
 use crate::model::hash::FastMap as HashMap;
 use sha2::{Digest, Sha256};
 use std::fs::File;
@@ -337,6 +340,67 @@ fn extend(mut entry: Entry, file: &File, len: u64, plan_id: &str) -> Option<Entr
 /// The fold behind an `Arc`, copied only when someone else still holds it.
 pub(super) fn unshare(folded: Arc<Folded>) -> Folded {
     Arc::try_unwrap(folded).unwrap_or_else(|a| (*a).clone())
+}
+
+impl Store {
+    /// Loads and folds a plan at its current revision (without keeping its
+    /// ops).
+    pub(crate) fn load(&self, id: &str) -> Result<Loaded> {
+        self.load_warm(id, Trust::Sampled)
+    }
+
+    /// As [`load`](Self::load), for a verdict (freeze, submit, validate): a
+    /// warm plan is used only when the hash of every byte of the log says it
+    /// is the log's fold.
+    pub(crate) fn load_verified(&self, id: &str) -> Result<Loaded> {
+        self.load_warm(id, Trust::Verified)
+    }
+
+    /// The current plan: a warm process's kept fold, extended by what was
+    /// appended since, when the log only grew; else the whole log, read and
+    /// kept (see `warm`).
+    fn load_warm(&self, id: &str, trust: Trust) -> Result<Loaded> {
+        let Some(warm) = &self.warm else {
+            return self.load_cold(id, None, false);
+        };
+        let dir = self.plan_dir(id)?;
+        refuse_symlink(&dir)?;
+        let ops_path = dir.join(OPS_FILE);
+        let meta_path = dir.join(META_FILE);
+        refuse_special(&ops_path)?;
+        refuse_special(&meta_path)?;
+        if !meta_path.exists()
+            && let Some(loaded) = warm.load(&ops_path, id, trust)
+        {
+            return Ok(loaded);
+        }
+        let loaded = self.load_cold(id, None, false)?;
+        warm.keep(&ops_path, &loaded);
+        Ok(loaded)
+    }
+
+    /// Whether this store keeps plans warm (a long-lived process).
+    pub(crate) fn is_warm(&self) -> bool {
+        self.warm.is_some()
+    }
+
+    /// The findings a warm process keeps for `loaded` under `key`, if any.
+    pub(crate) fn warm_findings(&self, loaded: &Loaded, key: &str) -> Option<crate::model::Report> {
+        let path = self.plan_dir(&loaded.plan_id).ok()?.join(OPS_FILE);
+        self.warm.as_ref()?.findings(&path, loaded, key)
+    }
+
+    /// Keeps `report`, the findings of `loaded` under `key`, in memory.
+    pub(crate) fn keep_warm_findings(
+        &self,
+        loaded: &Loaded,
+        key: &str,
+        report: &crate::model::Report,
+    ) {
+        if let (Some(w), Ok(dir)) = (&self.warm, self.plan_dir(&loaded.plan_id)) {
+            w.keep_findings(&dir.join(OPS_FILE), loaded, key, report);
+        }
+    }
 }
 
 #[cfg(test)]
