@@ -6,7 +6,7 @@
 Starts `PLANFORGE --store STORE mcp`, initialises the session over a raw
 stdio pipe (newline-delimited JSON-RPC, as the MCP stdio transport frames
 it), makes one warm-up call of each kind, then times CALLS rounds of
-`add_node` (a new join node each time), `connect_nodes` (NODE to it),
+`add_node` (a new join node each time), `connect_nodes` (from it to NODE: a join's one handle),
 `plan_status` and `plan_read` of NODE, each round-trip measured from the
 write of the request to the read of its reply. Prints one line per tool,
 `name<TAB>median seconds<TAB>fastest seconds`, and exits 1 when a call
@@ -70,7 +70,7 @@ def main():
     for k in range(calls + 1):
         extra = f"bench_warm_{tag}_{k}"
         t_add = call("add_node", {"planId": plan, "node": {"id": extra, "kind": "join", "definition": {}}})
-        t_con = call("connect_nodes", {"planId": plan, "edge": {"from": node, "to": extra}})
+        t_con = call("connect_nodes", {"planId": plan, "edge": {"from": extra, "to": node}})
         t_st = call("plan_status", {"planId": plan})
         t_rd = call("plan_read", {"planId": plan, "node": node})
         if k == 0:

@@ -5,6 +5,7 @@
 #
 #   bench/run.sh                 # all sizes
 #   SIZES="1000 10000" bench/run.sh
+#   RUNS=3 RUNS_100K=2 ENTRIES=0 bench/run.sh   # fewer runs, no issue-13 case
 #
 # Needs hyperfine and jq (installed from Debian packages when missing) and python3.
 set -euo pipefail
@@ -106,7 +107,7 @@ for n in $SIZES; do
   rev0=$("$PF" --store "$store" --format json status -p plan-bench | python3 -c "import json,sys; print(json.load(sys.stdin)['revision'])")
   phase=$("$PF" --store "$store" --format json outline -p plan-bench | python3 -c "import json,sys; o=json.load(sys.stdin); print(o['phases'][len(o['phases'])//2]['phase'])")
   node=$("$PF" --store "$store" --format json outline -p plan-bench | python3 -c "import json,sys; o=json.load(sys.stdin); p=o['phases'][len(o['phases'])//2]; print(p['nodeIds'][len(p['nodeIds'])//2])")
-  runs=10; [ "$n" -ge 100000 ] && runs=5
+  runs=${RUNS:-10}; [ "$n" -ge 100000 ] && runs=${RUNS_100K:-5}
   P="$PF --store $store -p plan-bench"
   time_cmd "$n" "jq -c . (baseline)" "$runs" "jq -c . $doc >/dev/null"
   time_cmd "$n" "serde_json parse (floor)" "$runs" "$BASE $doc"
@@ -120,7 +121,7 @@ for n in $SIZES; do
   time_cmd "$n" "diff" "$runs" "$P diff $rev0 current >/dev/null"
   time_cmd "$n" "add-node" "$runs" "$P add-node bench_extra --kind join >/dev/null" \
     "$P remove-node bench_extra >/dev/null 2>&1 || true"
-  time_cmd "$n" "connect" "$runs" "$P connect $node bench_extra --id bench_edge >/dev/null" \
+  time_cmd "$n" "connect" "$runs" "$P connect bench_extra $node --id bench_edge >/dev/null" \
     "$P disconnect bench_edge >/dev/null 2>&1 || true; $P add-node bench_extra --kind join >/dev/null 2>&1 || true"
   time_cmd "$n" "status" "$runs" "$P status >/dev/null"
   warm "$n" "$store" "$node"

@@ -144,7 +144,9 @@ impl Warm {
     /// Keeps `loaded`, folded from the whole log at `path` as it is now
     /// (its `log.len` bytes), when that log is clean: complete transactions
     /// only, ending with a newline, no `meta.json` ops.
-    pub(crate) fn keep(&self, path: &Path, loaded: &Loaded) {
+    /// `before` is the file's [`stamp`] taken before `loaded` was read: a
+    /// file changed since (even to the same length) is not kept.
+    pub(crate) fn keep(&self, path: &Path, loaded: &Loaded, before: Option<Stamp>) {
         let mut plans = self.plans.lock().unwrap_or_else(|p| p.into_inner());
         plans.remove(path);
         if !keepable(loaded) {
@@ -153,7 +155,7 @@ impl Warm {
         let Some((mut file, md)) = open(path) else {
             return;
         };
-        if md.len() != loaded.log.len {
+        if md.len() != loaded.log.len || before != Some(stamp(&md)) {
             return;
         }
         let mut hash = Sha256::new();
@@ -256,6 +258,14 @@ impl Warm {
         let mut plans = self.plans.lock().unwrap_or_else(|p| p.into_inner());
         plans.remove(path);
     }
+}
+
+/// A file's identity, length and last change (ctime): what must not have
+/// moved while a log was read for it to be kept.
+pub(crate) type Stamp = (u64, u64, u64, i64, i64);
+
+pub(crate) fn stamp(md: &std::fs::Metadata) -> Stamp {
+    (md.dev(), md.ino(), md.len(), md.ctime(), md.ctime_nsec())
 }
 
 /// Whether a fold can be kept and extended: the whole log, clean.
@@ -374,8 +384,11 @@ impl Store {
         {
             return Ok(loaded);
         }
+        // What the file was before it was read: kept only if it is still
+        // that file, unchanged, once read (see `Warm::keep`).
+        let before = std::fs::symlink_metadata(&ops_path).ok().map(|m| stamp(&m));
         let loaded = self.load_cold(id, None, false)?;
-        warm.keep(&ops_path, &loaded);
+        warm.keep(&ops_path, &loaded, before);
         Ok(loaded)
     }
 
