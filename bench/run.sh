@@ -5,6 +5,7 @@
 #
 #   bench/run.sh                 # all sizes
 #   SIZES="1000 10000" bench/run.sh
+#   RUNS=3 RUNS_100K=2 ENTRIES=0 bench/run.sh   # fewer runs, no issue-13 case
 #
 # Needs hyperfine and jq (installed from Debian packages when missing) and python3.
 set -euo pipefail
@@ -59,6 +60,40 @@ time_cmd() {
   echo "  $name: ${median}s, ${rss} KB" >&2
 }
 
+# warm SIZE STORE NODE: per-call medians inside long-lived processes, as rows
+# of the results: an MCP session driven by bench/mcp_session.py (add_node,
+# connect_nodes, plan_status, plan_read of one node), and the REPL with a
+# piped script (the cost of one `add-node` line: a script of LINES lines
+# less a script of none, both after one `status` that loads the plan).
+warm() {
+  local size=$1 store=$2 node=$3 calls=10 lines=20
+  [ "$size" -ge 100000 ] && calls=5 && lines=5
+  python3 bench/mcp_session.py "$PF" "$store" plan-bench "$node" "$calls" |
+    while IFS=$'\t' read -r name median low; do
+      printf '%s\t%s\t%s\t%s\t%s\n' "$size" "warm MCP $name" "$median" 0 "$low" >>"$RESULTS"
+      echo "  warm MCP $name: ${median}s" >&2
+    done
+  local tag=$RANDOM
+  printf 'status\n' >"$WORK/repl0.txt"
+  { printf 'status\n'; for i in $(seq 1 "$lines"); do printf 'add-node bench_repl_%s_%s --kind join\n' "$tag" "$i"; done; } >"$WORK/repl1.txt"
+  local t0 t1
+  t0=$(python3 -c "import subprocess,sys,time; t=time.perf_counter(); subprocess.run(sys.argv[1:], stdin=open('$WORK/repl0.txt'), stdout=subprocess.DEVNULL, check=True); print(time.perf_counter()-t)" "$PF" --store "$store" -p plan-bench repl)
+  t1=$(python3 -c "import subprocess,sys,time; t=time.perf_counter(); subprocess.run(sys.argv[1:], stdin=open('$WORK/repl1.txt'), stdout=subprocess.DEVNULL, check=True); print(time.perf_counter()-t)" "$PF" --store "$store" -p plan-bench repl)
+  local per
+  per=$(python3 -c "print(max(0.0, ($t1 - $t0) / $lines))")
+  printf '%s\t%s\t%s\t%s\t%s\n' "$size" "warm REPL add-node line" "$per" 0 "$per" >>"$RESULTS"
+  echo "  warm REPL add-node line: ${per}s" >&2
+}
+
+# repl_build LINES: seconds to build a new plan of LINES nodes from a script
+# of LINES `add-node` lines piped into one REPL.
+repl_build() {
+  local lines=$1 dir=$WORK/build$1
+  "$PF" init "$dir" >/dev/null
+  { printf 'create plan-build\n'; for i in $(seq 1 "$lines"); do printf 'add-node n%s --kind join\n' "$i"; done; } >"$dir/script.txt"
+  python3 -c "import subprocess,sys,time; t=time.perf_counter(); subprocess.run(sys.argv[1:], stdin=open('$dir/script.txt'), stdout=subprocess.DEVNULL, check=True); print(time.perf_counter()-t)" "$PF" --store "$dir" repl
+}
+
 for n in $SIZES; do
   echo "== $n nodes" >&2
   dir=$WORK/n$n
@@ -72,7 +107,7 @@ for n in $SIZES; do
   rev0=$("$PF" --store "$store" --format json status -p plan-bench | python3 -c "import json,sys; print(json.load(sys.stdin)['revision'])")
   phase=$("$PF" --store "$store" --format json outline -p plan-bench | python3 -c "import json,sys; o=json.load(sys.stdin); print(o['phases'][len(o['phases'])//2]['phase'])")
   node=$("$PF" --store "$store" --format json outline -p plan-bench | python3 -c "import json,sys; o=json.load(sys.stdin); p=o['phases'][len(o['phases'])//2]; print(p['nodeIds'][len(p['nodeIds'])//2])")
-  runs=10; [ "$n" -ge 100000 ] && runs=5
+  runs=${RUNS:-10}; [ "$n" -ge 100000 ] && runs=${RUNS_100K:-5}
   P="$PF --store $store -p plan-bench"
   time_cmd "$n" "jq -c . (baseline)" "$runs" "jq -c . $doc >/dev/null"
   time_cmd "$n" "serde_json parse (floor)" "$runs" "$BASE $doc"
@@ -86,6 +121,10 @@ for n in $SIZES; do
   time_cmd "$n" "diff" "$runs" "$P diff $rev0 current >/dev/null"
   time_cmd "$n" "add-node" "$runs" "$P add-node bench_extra --kind join >/dev/null" \
     "$P remove-node --yes bench_extra >/dev/null 2>&1 || true"
+  time_cmd "$n" "connect" "$runs" "$P connect bench_extra $node --id bench_edge >/dev/null" \
+    "$P disconnect bench_edge >/dev/null 2>&1 || true; $P add-node bench_extra --kind join >/dev/null 2>&1 || true"
+  time_cmd "$n" "status" "$runs" "$P status >/dev/null"
+  warm "$n" "$store" "$node"
 done
 time_cmd "-" "--version" 20 "$PF --version >/dev/null"
 
@@ -104,6 +143,17 @@ if [ "$ENTRIES" -gt 0 ]; then
   time_cmd "$ENTRIES entries" "validate FILE (all entry nodes)" 3 "bash -c '$PF validate $dir/entries.json --registry $dir/registry.yaml >/dev/null 2>&1 || true'"
 fi
 
+# A plan built line by line in one REPL: linear means the ratio is 2.
+BUILD=${BUILD:-"1000 2000"}
+if [ -n "$BUILD" ]; then
+  echo "== REPL builds of $BUILD lines" >&2
+  for l in $BUILD; do
+    t=$(repl_build "$l")
+    printf '%s\t%s\t%s\t%s\t%s\n' "build" "REPL script of $l add-node lines" "$t" 0 "$t" >>"$RESULTS"
+    echo "  $l lines: ${t}s" >&2
+  done
+fi
+
 python3 - "$RESULTS" <<'PY'
 import sys, collections
 rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[1]) if l.strip()]
@@ -116,6 +166,17 @@ for size, items in by.items():
     base = dict((n, m) for n, m, _ in items)
     jq = base.get("jq -c . (baseline)")
     floor = base.get("serde_json parse (floor)")
+    if size == "build":
+        print("\n### a plan built by a script piped into one REPL\n")
+        print("| script | total | per line |")
+        print("|---|---:|---:|")
+        for name, m, _ in items:
+            lines = int(name.split()[3])
+            print(f"| {name} | {m:.2f} s | {m / lines * 1000:.1f} ms |")
+        if len(items) >= 2:
+            (n1, m1, _), (n2, m2, _) = items[0], items[-1]
+            print(f"\n{n2.split()[3]} lines / {n1.split()[3]} lines: {m2 / m1:.2f}× (linear: {int(n2.split()[3]) / int(n1.split()[3]):.2f}×)")
+        continue
     if size.endswith(" entries"):
         print(f"\n### {size.split()[0]} entry nodes vs a valid plan of as many nodes\n")
     else:
@@ -130,10 +191,15 @@ for size, items in by.items():
     for name, m, rss in items:
         rj = f"{m / jq:.2f}" if jq else "–"
         rf = f"{m / floor:.2f}" if floor else "–"
-        print(f"| {name} | {m * 1000:.1f} ms | {rj} | {rf} | {rss / 1024:.1f} MB |")
-sizes = [s for s in by if s != "-" and not s.endswith(" entries")]
+        mem = f"{rss / 1024:.1f} MB" if rss else "–"
+        print(f"| {name} | {m * 1000:.1f} ms | {rj} | {rf} | {mem} |")
+sizes = [s for s in by if s not in ("-", "build") and not s.endswith(" entries")]
+pairs = []
 if len(sizes) >= 2:
-    lo, hi = sizes[-2], sizes[-1]
+    pairs.append((sizes[-2], sizes[-1]))
+if len(sizes) >= 3:
+    pairs.append((sizes[0], sizes[-1]))
+for lo, hi in pairs:
     a = dict((n, m) for n, m, _ in by[lo]); b = dict((n, m) for n, m, _ in by[hi])
     # Medians move with whatever else the machine runs; the fastest run is
     # the least disturbed one, so its ratio is the steadier estimate.

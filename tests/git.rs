@@ -1521,3 +1521,153 @@ fn hand_edits_of_an_approval_line_are_caught() {
     }
     f.finish();
 }
+
+// ---------------------------------------------------------------------------
+// A warm session across a merge (issue 17).
+
+/// `planforge mcp` on a clone's store, driven over raw JSON-RPC lines: a
+/// long-lived session that keeps the plans it folded warm.
+struct Mcp {
+    child: std::process::Child,
+    lines: std::sync::mpsc::Receiver<String>,
+    next: u64,
+}
+
+impl Mcp {
+    fn start(c: &Clone) -> Mcp {
+        use std::io::BufRead;
+        let mut child = Command::new(common::bin())
+            .current_dir(&c.dir)
+            .args(["--store", "plans", "mcp"])
+            .env("NO_COLOR", "1")
+            .env("PLANFORGE_ACTOR", &c.name)
+            .env("PLANFORGE_NOW", NOW)
+            .env("PLANFORGE_ID_SEED", format!("{}-mcp", c.name))
+            .env("HOME", &c.home)
+            .env_remove("PLANFORGE_STORE")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let out = child.stdout.take().unwrap();
+        let (tx, lines) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for line in std::io::BufReader::new(out).lines().map_while(|l| l.ok()) {
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut m = Mcp {
+            child,
+            lines,
+            next: 1,
+        };
+        m.request(
+            "initialize",
+            json!({"protocolVersion": "2025-11-25", "capabilities": {},
+                   "clientInfo": {"name": "git-tests", "version": "0"}}),
+        );
+        m.send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+        m
+    }
+
+    fn send(&mut self, msg: Value) {
+        use std::io::Write;
+        let stdin = self.child.stdin.as_mut().unwrap();
+        writeln!(stdin, "{msg}").unwrap();
+        stdin.flush().unwrap();
+    }
+
+    fn request(&mut self, method: &str, params: Value) -> Value {
+        let id = self.next;
+        self.next += 1;
+        self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        loop {
+            let line = self
+                .lines
+                .recv_timeout(std::time::Duration::from_secs(60))
+                .unwrap_or_else(|_| panic!("no answer to {method}"));
+            let v: Value = serde_json::from_str(&line).unwrap();
+            if v["id"] == json!(id) {
+                return v;
+            }
+        }
+    }
+
+    /// A tool call that must succeed: its text.
+    fn ok(&mut self, tool: &str, args: Value) -> String {
+        let r = self.request("tools/call", json!({"name": tool, "arguments": args}));
+        assert_ne!(r["result"]["isError"], json!(true), "{tool}: {r}");
+        r["result"]["content"][0]["text"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{tool}: {r}"))
+            .to_string()
+    }
+
+    /// `raw_plan` as the session reads it, as `raw` prints it.
+    fn raw(&mut self, plan: &str) -> Value {
+        let mut v: Value =
+            serde_json::from_str(&self.ok("raw_plan", json!({"planId": plan}))).unwrap();
+        if let Some(o) = v.as_object_mut() {
+            o.remove("formatVersion");
+        }
+        v
+    }
+}
+
+impl Drop for Mcp {
+    fn drop(&mut self) {
+        drop(self.child.stdin.take());
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn a_warm_session_follows_appends_and_merges_that_rewrite_the_log() {
+    let team = Team::new(&["plan-one"], &["ann", "bob"], |_| {});
+    let (a, b) = (&team.clones[0], &team.clones[1]);
+    let p = "plan-one";
+    let mut s = Mcp::start(a);
+    assert_eq!(s.raw(p), a.raw(p, None), "the first read");
+    // Another process appends while the session is warm.
+    let (x, y) = add_step(a, p, "ann_cli");
+    assert_eq!((x.code, y.unwrap().code), (0, 0));
+    let warm = s.raw(p);
+    assert_eq!(warm, a.raw(p, None), "after another process appended");
+    assert!(warm.to_string().contains("ann_cli"));
+    // The session writes; the other clone writes; both commit; git merges
+    // (rewriting ann's log: the other clone's lines land among ann's).
+    s.ok(
+        "add_node",
+        json!({"planId": p, "node": {"id": "ann_mcp", "kind": "join", "definition": {}}}),
+    );
+    let (x, y) = add_step(b, p, "bob_step");
+    assert_eq!((x.code, y.unwrap().code), (0, 0));
+    b.commit("bob edits");
+    a.commit("ann edits");
+    let before = s.raw(p);
+    a.merge_from(b, "ann merges bob while her session is warm");
+    let merged = s.raw(p);
+    assert_ne!(merged, before, "the session missed the merge");
+    assert_eq!(merged, a.raw(p, None), "after the merge");
+    for id in ["ann_cli", "ann_mcp", "bob_step"] {
+        assert!(merged.to_string().contains(id), "{id} is missing: {merged}");
+    }
+    let digest = a.status(p)["digest"].as_str().unwrap().to_string();
+    let status = s.ok("plan_status", json!({"planId": p}));
+    assert!(status.contains(&digest), "{digest} is not in {status}");
+    // The session's next write lands on the merged plan, and both clones
+    // converge again.
+    s.ok(
+        "add_node",
+        json!({"planId": p, "node": {"id": "after_merge", "kind": "join", "definition": {}}}),
+    );
+    assert_eq!(s.raw(p), a.raw(p, None), "after a write on the merged log");
+    a.commit("ann after the merge");
+    b.merge_from(a, "bob merges ann");
+    assert_eq!(a.status(p), b.status(p));
+    let (v, _) = a.validate(p);
+    assert_eq!(v, b.validate(p).0);
+}

@@ -17,6 +17,9 @@ pub(crate) struct Session {
     /// The process runs one command and exits (not a REPL or a server): what
     /// it loaded may be left to the operating system.
     pub(crate) one_shot: bool,
+    /// A REPL keeps the plans it folds (and their findings) between its
+    /// commands (issue 17; see `store::warm`).
+    pub(crate) warm: Option<std::sync::Arc<crate::store::warm::Warm>>,
 }
 
 impl Session {
@@ -25,6 +28,7 @@ impl Session {
             global,
             repl_plan: None,
             one_shot: false,
+            warm: None,
         }
     }
 
@@ -70,7 +74,11 @@ impl Session {
     }
 
     pub(crate) fn store(&self) -> Result<Store> {
-        Ok(Store::open(self.store_path())?.one_shot(self.one_shot))
+        let store = Store::open(self.store_path())?.one_shot(self.one_shot);
+        Ok(match &self.warm {
+            Some(w) => store.warm(w.clone()),
+            None => store,
+        })
     }
 
     pub(crate) fn actor(&self) -> Result<String> {

@@ -67,7 +67,7 @@ impl Forge {
     /// becomes reviewable, bound to the digest that was checked: a `freeze`
     /// op in its log.
     pub(crate) fn freeze(&self, plan: &str) -> Result<Freeze> {
-        let loaded = self.load(plan)?;
+        let loaded = self.load_verified(plan)?;
         if loaded.state() == State::Executable {
             ensure_editable(&loaded)?;
         }
@@ -164,7 +164,7 @@ impl Forge {
                 crate::model::ids::quote_id(&decided_by)
             )));
         }
-        let loaded = self.load(plan)?;
+        let loaded = self.load_verified(plan)?;
         if loaded.state() == State::Executable {
             ensure_editable(&loaded)?;
         }

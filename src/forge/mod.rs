@@ -111,6 +111,12 @@ impl Forge {
         self.store.load(plan)
     }
 
+    /// The plan, for a verdict (freeze, submit, validate): never a kept
+    /// fold that the log's bytes do not verify.
+    pub(crate) fn load_verified(&self, plan: &str) -> Result<Loaded> {
+        self.store.load_verified(plan)
+    }
+
     /// Every finding on a stored plan (the fold's first, then every check),
     /// for read commands: kept in the plan's checkpoint, keyed by a hash of
     /// everything the findings depend on.
@@ -132,6 +138,16 @@ impl Forge {
             )
             .as_bytes(),
         );
+        if self.store.is_warm() {
+            // A long-lived process keeps the findings with the plan, in
+            // memory: no checkpoint file to read or write.
+            if let Some(report) = self.store.warm_findings(loaded, &key) {
+                return Ok(report);
+            }
+            let report = self.check_fresh(loaded)?;
+            self.store.keep_warm_findings(loaded, &key, &report);
+            return Ok(report);
+        }
         let cached = self
             .store
             .cached_findings(&loaded.plan_id, &key)

@@ -402,7 +402,7 @@ pub(crate) fn export_text(loaded: &Loaded) -> String {
 impl Forge {
     /// Every finding on a stored plan, located in its export text.
     pub(crate) fn validate(&self, plan: &str, opts: &Options) -> Result<Target> {
-        let loaded = self.load(plan)?;
+        let loaded = self.load_verified(plan)?;
         let report = self.check_fresh(&loaded)?;
         Ok(check_stored(
             &loaded,

@@ -60,7 +60,10 @@ pub(crate) fn tool_entry(t: &tools::Tool) -> Tool {
 }
 
 impl Server {
-    pub(crate) fn new(config: Config) -> Server {
+    pub(crate) fn new(mut config: Config) -> Server {
+        // The session's calls share the plans they fold, kept warm (issue
+        // 17; see `store::warm`): each call looks at the log first.
+        config.store = config.store.warm(Arc::default());
         let tools = tools::selected(config.selection).map(tool_entry).collect();
         Server {
             config,
@@ -73,7 +76,8 @@ impl Server {
     fn run(&self, t: &tools::Tool, args: Option<JsonObject>) -> CallToolResult {
         let _guard = self.lock.lock().unwrap_or_else(|p| p.into_inner());
         // A fresh forge per call: the registry is re-read, so edits to it
-        // apply without restarting the server.
+        // apply without restarting the server; the plans stay warm in the
+        // store.
         let forge = Forge::new(self.config.store.clone(), self.config.actor.clone());
         let args = args.map(serde_json::Value::Object);
         let gate = Gate {

@@ -218,10 +218,14 @@ impl Store {
         let dir = self.plan_dir(id)?;
         // A labelled transaction (undo) reads history; others need only the
         // folded plan.
-        let before = if label.is_empty() {
-            self.load(id)?
-        } else {
+        let before = if !label.is_empty() {
             self.load_with_ops(id)?
+        } else if kind == Write::Lifecycle {
+            // A lifecycle transition is a verdict: never on an unverified
+            // warm plan.
+            self.load_verified(id)?
+        } else {
+            self.load(id)?
         };
         if kind == Write::Content {
             ensure_editable(&before)?;
@@ -277,18 +281,36 @@ impl Store {
         if identity(&dir) != folder || !guard.still_held() {
             return Err(replaced(id));
         }
-        log::append(&dir.join(OPS_FILE), &before.log, &kept, &lines)?;
+        let ops_path = dir.join(OPS_FILE);
+        if let Some(w) = &self.warm {
+            // The kept plan is folded on top of below, not copied.
+            w.release(&ops_path);
+        }
+        log::append(&ops_path, &before.log, &kept, &lines)?;
         if !before.upgrade.is_empty() {
             // The log holds everything meta.json said; a failure to remove
             // it changes nothing (the log's create_plan wins).
             let _ = fs::remove_file(dir.join(META_FILE));
         }
-        Ok((self.after(id, before, &lines), ops))
+        let after = self.after(id, before, &lines);
+        if let Some(w) = &self.warm {
+            // What the append wrote, when the log was clean (else the
+            // lengths differ and the next read folds the log afresh).
+            let appended: String = lines
+                .iter()
+                .map(|o| crate::wire::codec::op_line(o) + "\n")
+                .collect();
+            w.kept_after_append(&ops_path, &after, appended.as_bytes());
+        }
+        Ok((after, ops))
     }
 
     /// The plan after `lines` were appended to `before`'s log.
     fn after(&self, id: &str, mut before: Loaded, lines: &[Op]) -> Loaded {
-        let folded = std::mem::replace(&mut before.folded, fold::Folded::empty(id));
+        let folded = super::warm::unshare(std::mem::replace(
+            &mut before.folded,
+            std::sync::Arc::new(fold::Folded::empty(id)),
+        ));
         let max_lamport = lines
             .iter()
             .map(|o| o.lamport)
@@ -423,6 +445,9 @@ impl Store {
             .root
             .join(format!(".tmp-removed-{}", crate::model::mint::tx_id()));
         fs::rename(&dir, &aside).map_err(|e| Error::io("remove", &dir, &e))?;
+        if let Some(w) = &self.warm {
+            w.forget(&dir.join(OPS_FILE));
+        }
         sync_dir(&self.root);
         fs::remove_dir_all(&aside).map_err(|e| Error::io("remove", &aside, &e))?;
         if self.current()?.as_deref() == Some(id) {

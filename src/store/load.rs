@@ -15,6 +15,7 @@ use crate::model::note::Note;
 use crate::model::{Content, Op};
 use std::fs;
 use std::path::Path;
+use std::sync::Arc;
 
 /// A plan read from the store and folded.
 #[derive(Debug, Clone)]
@@ -27,7 +28,8 @@ pub(crate) struct Loaded {
     /// Ops of complete transactions, in log order; kept only when asked for
     /// (see [`Loaded::ops`]).
     pub(super) ops: Option<Vec<Op>>,
-    pub(crate) folded: Folded,
+    /// The fold, shared with a warm process's kept copy (see `warm`).
+    pub(crate) folded: Arc<Folded>,
     pub(crate) digest: String,
     /// Byte length of the canonical text the digest hashes.
     pub(crate) encoded_len: usize,
@@ -46,8 +48,7 @@ impl Drop for Loaded {
         if self.leak {
             // The process is about to exit: skip freeing the plan's many
             // small allocations (see `Store::one_shot`).
-            std::mem::forget(std::mem::take(&mut self.folded.content.nodes));
-            std::mem::forget(std::mem::take(&mut self.folded.content.edges));
+            std::mem::forget(self.folded.clone());
             std::mem::forget(self.ops.take());
         }
     }
@@ -115,7 +116,7 @@ pub(super) fn finish(
         log,
         ops,
         head_revision: folded.content.revision,
-        folded,
+        folded: Arc::new(folded),
         digest,
         encoded_len,
         upgrade,
@@ -124,12 +125,6 @@ pub(super) fn finish(
 }
 
 impl Store {
-    /// Loads and folds a plan at its current revision (without keeping its
-    /// ops).
-    pub(crate) fn load(&self, id: &str) -> Result<Loaded> {
-        self.load_impl(id, None, false)
-    }
-
     /// As [`load`](Self::load), keeping the ops (for history: diff, undo, ops).
     pub(crate) fn load_with_ops(&self, id: &str) -> Result<Loaded> {
         self.load_impl(id, None, true)
@@ -174,6 +169,15 @@ impl Store {
     }
 
     fn load_impl(&self, id: &str, revision: Option<u64>, keep_ops: bool) -> Result<Loaded> {
+        self.load_cold(id, revision, keep_ops)
+    }
+
+    pub(super) fn load_cold(
+        &self,
+        id: &str,
+        revision: Option<u64>,
+        keep_ops: bool,
+    ) -> Result<Loaded> {
         let dir = self.plan_dir(id)?;
         let (Log { ops, info }, upgrade) = self.read_log(id, &dir)?;
         let mut all = ops;

@@ -14,6 +14,7 @@ pub mod log;
 pub(crate) mod meta;
 mod paths;
 mod upgrade;
+pub(crate) mod warm;
 
 pub use commit::transaction;
 pub(crate) use commit::{Start, Upgraded, ensure_editable};
@@ -32,12 +33,22 @@ pub(crate) struct Store {
     /// 10,000-node plan that freeing costs as much as reading it). Long-lived
     /// processes (REPL, MCP) never set it.
     one_shot: bool,
+    /// The plans a long-lived process keeps folded between calls (see
+    /// `warm`); `None` for one-shot commands.
+    warm: Option<std::sync::Arc<warm::Warm>>,
 }
 
 impl Store {
     /// This store, for a process that exits right after one command.
     pub(crate) fn one_shot(mut self, yes: bool) -> Store {
         self.one_shot = yes;
+        self
+    }
+
+    /// This store, keeping the plans it folds in `warm` between calls (the
+    /// REPL and `planforge mcp`; see `warm`).
+    pub(crate) fn warm(mut self, warm: std::sync::Arc<warm::Warm>) -> Store {
+        self.warm = Some(warm);
         self
     }
 }

@@ -69,6 +69,8 @@ impl Repl {
             session.repl_plan = Some(p);
         }
         session.global = base.clone();
+        // The REPL's commands share the plans they fold, kept warm.
+        session.warm = Some(std::sync::Arc::default());
         Repl { base, session }
     }
 

@@ -1,0 +1,640 @@
+//! Warm plans (issue 17): a long-lived process (the REPL, `planforge mcp`)
+//! keeps each plan it folded in memory, with its findings, and before every
+//! read looks at the log again: its identity (device, inode), its length,
+//! and the bytes at the start and just before where it ended last time.
+//! When the log only grew, only the new bytes are read and folded on top;
+//! anything else (another file at the path, a shorter log, changed bytes, a
+//! torn or unfinished tail, a plan still described by `meta.json`, new ops
+//! that sort among the old ones) reads and folds the whole log again, as a
+//! fresh process would. So another process's write is never missed.
+//!
+//! What is kept is never a source of truth: the log is. A verdict (freeze,
+//! submit, validate) asks for a *verified* load, which hashes the whole log
+//! and compares it with the hash of the bytes the kept fold was made from;
+//! any difference means a fresh read.
+
+use super::Store;
+use super::fold::{self, Folded};
+use super::load::{Loaded, finish};
+use super::log::{self, LogInfo};
+use super::paths::{META_FILE, OPS_FILE, refuse_special, refuse_symlink};
+use crate::model::Report;
+use crate::model::error::Result;
+use crate::model::hash::FastMap as HashMap;
+use sha2::{Digest, Sha256};
+use std::fs::File;
+use std::io::Read;
+use std::os::unix::fs::{FileExt, MetadataExt};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+/// How many bytes at the start of the log are compared on every call.
+const HEAD_SAMPLE: u64 = 512;
+/// How many bytes before the old end of the log are compared on every call.
+const TAIL_SAMPLE: u64 = 4096;
+
+/// How many plans one process keeps warm at most (the ones used last).
+const MAX_PLANS: usize = 8;
+
+/// The plans a long-lived process keeps folded, by log path.
+#[derive(Debug, Default)]
+pub(crate) struct Warm {
+    plans: Mutex<Plans>,
+}
+
+/// The kept plans, and a clock that says which was used last.
+#[derive(Debug, Default)]
+struct Plans {
+    by_path: HashMap<PathBuf, Entry>,
+    tick: u64,
+}
+
+impl Plans {
+    fn remove(&mut self, path: &Path) -> Option<Entry> {
+        self.by_path.remove(path)
+    }
+
+    fn get(&self, path: &Path) -> Option<&Entry> {
+        self.by_path.get(path)
+    }
+
+    fn get_mut(&mut self, path: &Path) -> Option<&mut Entry> {
+        self.by_path.get_mut(path)
+    }
+
+    /// Keeps `entry`, letting go of the plan used longest ago when too
+    /// many are kept (memory stays bounded however many plans a session
+    /// reads).
+    fn insert(&mut self, path: PathBuf, mut entry: Entry) {
+        self.tick += 1;
+        entry.used = self.tick;
+        if self.by_path.len() >= MAX_PLANS && !self.by_path.contains_key(&path) {
+            let oldest = self
+                .by_path
+                .iter()
+                .min_by_key(|(_, e)| e.used)
+                .map(|(p, _)| p.clone());
+            if let Some(p) = oldest {
+                self.by_path.remove(&p);
+            }
+        }
+        self.by_path.insert(path, entry);
+    }
+}
+
+/// One kept plan and the log bytes it was folded from.
+#[derive(Debug, Clone)]
+struct Entry {
+    dev: u64,
+    ino: u64,
+    /// Bytes folded (the whole log: only clean logs are kept).
+    len: u64,
+    head: Vec<u8>,
+    tail: Vec<u8>,
+    /// The hash of those `len` bytes, for verified loads.
+    hash: Sha256,
+    /// The kept plan; `None` while a write holds it (so that the write can
+    /// fold on top of it without copying it).
+    loaded: Option<Loaded>,
+    /// The findings last computed for this fold, under their key.
+    findings: Option<(String, Report)>,
+    /// When it was last used (see [`Plans::insert`]).
+    used: u64,
+}
+
+/// How sure a warm load must be that the kept fold is the log's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Trust {
+    /// Identity, length and sampled bytes (reads and ordinary writes).
+    Sampled,
+    /// The hash of every byte (verdicts: freeze, submit, validate).
+    Verified,
+}
+
+impl Warm {
+    /// The plan whose log is at `path`, folded from what is kept plus the
+    /// bytes appended since, when the log only grew; `None` means "read it
+    /// whole".
+    pub(crate) fn load(&self, path: &Path, plan_id: &str, trust: Trust) -> Option<Loaded> {
+        let mut plans = self.plans.lock().unwrap_or_else(|p| p.into_inner());
+        let entry = plans.remove(path)?;
+        entry.loaded.as_ref()?;
+        let (mut file, md) = open(path)?;
+        if (md.dev(), md.ino()) != (entry.dev, entry.ino) || md.len() < entry.len {
+            return None;
+        }
+        if !same_bytes(&file, 0, &entry.head)
+            || !same_bytes(&file, entry.len - entry.tail.len() as u64, &entry.tail)
+        {
+            return None;
+        }
+        if trust == Trust::Verified && !same_hash(&mut file, entry.len, &entry.hash) {
+            return None;
+        }
+        let entry = if md.len() == entry.len {
+            entry
+        } else {
+            extend(entry, &file, md.len(), plan_id)?
+        };
+        let loaded = entry.loaded.clone()?;
+        plans.insert(path.to_path_buf(), entry);
+        Some(loaded)
+    }
+
+    /// Keeps `loaded`, folded from the whole log at `path` as it is now
+    /// (its `log.len` bytes), when that log is clean: complete transactions
+    /// only, ending with a newline, no `meta.json` ops.
+    /// `before` is the file's [`stamp`] taken before `loaded` was read: a
+    /// file changed since (even to the same length) is not kept.
+    pub(crate) fn keep(&self, path: &Path, loaded: &Loaded, before: Option<Stamp>) {
+        let mut plans = self.plans.lock().unwrap_or_else(|p| p.into_inner());
+        plans.remove(path);
+        if !keepable(loaded) {
+            return;
+        }
+        let Some((mut file, md)) = open(path) else {
+            return;
+        };
+        if md.len() != loaded.log.len || before != Some(stamp(&md)) {
+            return;
+        }
+        let mut hash = Sha256::new();
+        let mut bytes = Vec::with_capacity(md.len() as usize);
+        if file.read_to_end(&mut bytes).is_err() || bytes.len() as u64 != loaded.log.len {
+            return;
+        }
+        hash.update(&bytes);
+        let head = bytes[..bytes.len().min(HEAD_SAMPLE as usize)].to_vec();
+        let tail = bytes[bytes.len().saturating_sub(TAIL_SAMPLE as usize)..].to_vec();
+        plans.insert(
+            path.to_path_buf(),
+            Entry {
+                dev: md.dev(),
+                ino: md.ino(),
+                len: md.len(),
+                head,
+                tail,
+                hash,
+                loaded: Some(loaded.clone()),
+                findings: None,
+                used: 0,
+            },
+        );
+    }
+
+    /// Keeps `after`, the plan once `appended` (the exact bytes of one
+    /// transaction) went at the end of the log the kept `before` was folded
+    /// from: no need to read the log again.
+    pub(crate) fn kept_after_append(&self, path: &Path, after: &Loaded, appended: &[u8]) {
+        let mut plans = self.plans.lock().unwrap_or_else(|p| p.into_inner());
+        let Some(mut entry) = plans.remove(path) else {
+            return;
+        };
+        let Some((_, md)) = open(path) else {
+            return;
+        };
+        if Self::matches(&entry, after) {
+            // Already kept (the write read the log again).
+            plans.insert(path.to_path_buf(), entry);
+            return;
+        }
+        let len = entry.len + appended.len() as u64;
+        if (md.dev(), md.ino()) != (entry.dev, entry.ino) || md.len() != len || !keepable(after) {
+            return;
+        }
+        entry.hash.update(appended);
+        entry.tail = tail_after(&entry.tail, appended);
+        entry.len = len;
+        let mut kept = after.clone();
+        kept.log.len = len;
+        kept.log.good_len = len;
+        entry.loaded = Some(kept);
+        entry.findings = None;
+        plans.insert(path.to_path_buf(), entry);
+    }
+
+    /// Whether the kept fold is `loaded`'s own (one fold object: kept folds
+    /// are never changed, only replaced).
+    fn matches(entry: &Entry, loaded: &Loaded) -> bool {
+        entry
+            .loaded
+            .as_ref()
+            .is_some_and(|kept| Arc::ptr_eq(&kept.folded, &loaded.folded))
+    }
+
+    /// The findings kept for `loaded` under `key`.
+    pub(crate) fn findings(&self, path: &Path, loaded: &Loaded, key: &str) -> Option<Report> {
+        let plans = self.plans.lock().unwrap_or_else(|p| p.into_inner());
+        let entry = plans.get(path)?;
+        match &entry.findings {
+            Some((k, r)) if k == key && Self::matches(entry, loaded) => Some(r.clone()),
+            _ => None,
+        }
+    }
+
+    /// Keeps the findings of `loaded` under `key`, when `loaded` is the
+    /// kept fold.
+    pub(crate) fn keep_findings(&self, path: &Path, loaded: &Loaded, key: &str, report: &Report) {
+        let mut plans = self.plans.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(entry) = plans.get_mut(path)
+            && Self::matches(entry, loaded)
+        {
+            entry.findings = Some((key.to_string(), report.clone()));
+        }
+    }
+
+    /// Lets go of the kept plan at `path` while a write folds on top of it
+    /// (the write keeps the result with [`Warm::kept_after_append`]).
+    pub(crate) fn release(&self, path: &Path) {
+        let mut plans = self.plans.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(entry) = plans.get_mut(path) {
+            entry.loaded = None;
+            entry.findings = None;
+        }
+    }
+
+    /// Forgets the plan at `path` (removed, or written some other way).
+    pub(crate) fn forget(&self, path: &Path) {
+        let mut plans = self.plans.lock().unwrap_or_else(|p| p.into_inner());
+        plans.remove(path);
+    }
+}
+
+/// A file's identity, length and last change (ctime): what must not have
+/// moved while a log was read for it to be kept.
+pub(crate) type Stamp = (u64, u64, u64, i64, i64);
+
+pub(crate) fn stamp(md: &std::fs::Metadata) -> Stamp {
+    (md.dev(), md.ino(), md.len(), md.ctime(), md.ctime_nsec())
+}
+
+/// Whether a fold can be kept and extended: the whole log, clean.
+fn keepable(l: &Loaded) -> bool {
+    l.ops.is_none()
+        && l.upgrade.is_empty()
+        && l.log.unfinished == 0
+        && l.log.ends_with_newline
+        && l.log.good_len == l.log.len
+        && l.head_revision == l.revision()
+}
+
+/// The log file, opened, and what it is now (an ordinary file only).
+fn open(path: &Path) -> Option<(File, std::fs::Metadata)> {
+    let file = File::open(path).ok()?;
+    let md = file.metadata().ok()?;
+    md.file_type().is_file().then_some((file, md))
+}
+
+/// Whether the file holds `want` at `at`.
+fn same_bytes(file: &File, at: u64, want: &[u8]) -> bool {
+    let mut got = vec![0u8; want.len()];
+    file.read_exact_at(&mut got, at).is_ok() && got == want
+}
+
+/// Whether the file's first `len` bytes hash to `want`.
+fn same_hash(file: &mut File, len: u64, want: &Sha256) -> bool {
+    let mut hash = Sha256::new();
+    let mut left = len;
+    let mut buf = vec![0u8; 1 << 20];
+    let mut at = 0u64;
+    while left > 0 {
+        let n = buf.len().min(left as usize);
+        if file.read_exact_at(&mut buf[..n], at).is_err() {
+            return false;
+        }
+        hash.update(&buf[..n]);
+        at += n as u64;
+        left -= n as u64;
+    }
+    hash.finalize() == want.clone().finalize()
+}
+
+/// The last bytes of `tail` followed by `appended`.
+fn tail_after(tail: &[u8], appended: &[u8]) -> Vec<u8> {
+    let mut t = tail.to_vec();
+    t.extend_from_slice(appended);
+    let cut = t.len().saturating_sub(TAIL_SAMPLE as usize);
+    t.split_off(cut)
+}
+
+/// The kept plan with the log's bytes from `entry.len` to `len` folded on
+/// top; `None` when they cannot be (an unfinished tail, ops that sort among
+/// the old ones, anything the fold cannot add on top).
+fn extend(mut entry: Entry, file: &File, len: u64, plan_id: &str) -> Option<Entry> {
+    let mut bytes = vec![0u8; (len - entry.len) as usize];
+    file.read_exact_at(&mut bytes, entry.len).ok()?;
+    let part = log::parse(&bytes, plan_id).ok()?;
+    if part.info.unfinished > 0 || !part.info.ends_with_newline {
+        return None;
+    }
+    let before = entry.loaded.take()?;
+    let old_max = before.log.max_lamport;
+    let info = LogInfo {
+        good_len: len,
+        len,
+        max_lamport: old_max.max(part.info.max_lamport),
+        head: before.log.head + part.info.head,
+        ..before.log.clone()
+    };
+    let folded = before.folded.clone();
+    drop(before);
+    let folded = fold::fold_after(unshare(folded), old_max, &part.ops)?;
+    entry.hash.update(&bytes);
+    entry.tail = tail_after(&entry.tail, &bytes);
+    entry.len = len;
+    entry.loaded = Some(finish(plan_id, folded, info, None, Vec::new(), false));
+    entry.findings = None;
+    Some(entry)
+}
+
+/// The fold behind an `Arc`, copied only when someone else still holds it.
+pub(super) fn unshare(folded: Arc<Folded>) -> Folded {
+    Arc::try_unwrap(folded).unwrap_or_else(|a| (*a).clone())
+}
+
+impl Store {
+    /// Loads and folds a plan at its current revision (without keeping its
+    /// ops).
+    pub(crate) fn load(&self, id: &str) -> Result<Loaded> {
+        self.load_warm(id, Trust::Sampled)
+    }
+
+    /// As [`load`](Self::load), for a verdict (freeze, submit, validate): a
+    /// warm plan is used only when the hash of every byte of the log says it
+    /// is the log's fold.
+    pub(crate) fn load_verified(&self, id: &str) -> Result<Loaded> {
+        self.load_warm(id, Trust::Verified)
+    }
+
+    /// The current plan: a warm process's kept fold, extended by what was
+    /// appended since, when the log only grew; else the whole log, read and
+    /// kept (see `warm`).
+    fn load_warm(&self, id: &str, trust: Trust) -> Result<Loaded> {
+        let Some(warm) = &self.warm else {
+            return self.load_cold(id, None, false);
+        };
+        let dir = self.plan_dir(id)?;
+        refuse_symlink(&dir)?;
+        let ops_path = dir.join(OPS_FILE);
+        let meta_path = dir.join(META_FILE);
+        refuse_special(&ops_path)?;
+        refuse_special(&meta_path)?;
+        if !meta_path.exists()
+            && let Some(loaded) = warm.load(&ops_path, id, trust)
+        {
+            return Ok(loaded);
+        }
+        // What the file was before it was read: kept only if it is still
+        // that file, unchanged, once read (see `Warm::keep`).
+        let before = std::fs::symlink_metadata(&ops_path).ok().map(|m| stamp(&m));
+        let loaded = self.load_cold(id, None, false)?;
+        warm.keep(&ops_path, &loaded, before);
+        Ok(loaded)
+    }
+
+    /// Whether this store keeps plans warm (a long-lived process).
+    pub(crate) fn is_warm(&self) -> bool {
+        self.warm.is_some()
+    }
+
+    /// The findings a warm process keeps for `loaded` under `key`, if any.
+    pub(crate) fn warm_findings(&self, loaded: &Loaded, key: &str) -> Option<crate::model::Report> {
+        let path = self.plan_dir(&loaded.plan_id).ok()?.join(OPS_FILE);
+        self.warm.as_ref()?.findings(&path, loaded, key)
+    }
+
+    /// Keeps `report`, the findings of `loaded` under `key`, in memory.
+    pub(crate) fn keep_warm_findings(
+        &self,
+        loaded: &Loaded,
+        key: &str,
+        report: &crate::model::Report,
+    ) {
+        if let (Some(w), Ok(dir)) = (&self.warm, self.plan_dir(&loaded.plan_id)) {
+            w.keep_findings(&dir.join(OPS_FILE), loaded, key, report);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::note::Note;
+    use crate::model::{Map, Node, NodeKind, OpBody};
+    use crate::store::{Start, Store};
+    use std::io::Write;
+
+    fn node(id: &str) -> Node {
+        Node {
+            id: id.into(),
+            phase: None,
+            kind: NodeKind::Join,
+            definition: Map::new(),
+        }
+    }
+
+    /// A store with a plan of two nodes, and the same store kept warm.
+    fn stores(dir: &Path) -> (Store, Store) {
+        let (cold, _) = Store::init(dir, crate::registry::DEFAULT_REGISTRY_YAML).unwrap();
+        cold.create(
+            "plan-w",
+            "ann",
+            Start::default(),
+            vec![
+                OpBody::AddNode { node: node("a") },
+                OpBody::AddNode { node: node("b") },
+            ],
+        )
+        .unwrap();
+        let warm = cold.clone().warm(Arc::default());
+        (cold, warm)
+    }
+
+    fn add(store: &Store, id: &str) {
+        store
+            .commit("plan-w", "bob", None, |_| {
+                Ok(vec![OpBody::AddNode { node: node(id) }])
+            })
+            .unwrap();
+    }
+
+    fn log_path(store: &Store) -> PathBuf {
+        store
+            .plan_dir("plan-w")
+            .unwrap()
+            .join(super::super::OPS_FILE)
+    }
+
+    /// The warm store reads what a fresh read of the log reads.
+    fn same(warm: &Store, cold: &Store, why: &str) -> Loaded {
+        let w = warm.load("plan-w").unwrap();
+        let c = cold.load("plan-w").unwrap();
+        assert_eq!(w.content(), c.content(), "{why}: content");
+        assert_eq!(w.digest, c.digest, "{why}: digest");
+        assert_eq!(w.notes(), c.notes(), "{why}: notes");
+        assert_eq!(w.meta.state, c.meta.state, "{why}: state");
+        assert_eq!(w.log.max_lamport, c.log.max_lamport, "{why}: lamport");
+        let v = warm.load_verified("plan-w").unwrap();
+        assert_eq!(v.content(), c.content(), "{why}: verified content");
+        w
+    }
+
+    #[test]
+    fn another_processs_append_is_folded_on_top() {
+        let dir = tempfile::tempdir().unwrap();
+        let (cold, warm) = stores(dir.path());
+        let first = same(&warm, &cold, "first read");
+        // Another process (a cold store) appends while the plan is warm.
+        add(&cold, "c");
+        let w = same(&warm, &cold, "after another process appended");
+        assert!(w.content().node("c").is_some());
+        assert!(!Arc::ptr_eq(&first.folded, &w.folded));
+        // The warm store's own writes keep it warm, and agree.
+        add(&warm, "d");
+        add(&cold, "e");
+        add(&warm, "f");
+        let w = same(&warm, &cold, "after writes from both");
+        assert_eq!(w.content().nodes.len(), 6);
+        // Unchanged: the very fold kept.
+        let again = warm.load("plan-w").unwrap();
+        assert!(Arc::ptr_eq(&again.folded, &w.folded));
+    }
+
+    #[test]
+    fn a_log_replaced_or_rewritten_is_read_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let (cold, warm) = stores(dir.path());
+        same(&warm, &cold, "first read");
+        let path = log_path(&cold);
+        // Another clone's work, merged by git: a new file at the path whose
+        // lines are the union of both, the other's ops sorting among ours.
+        let theirs = dir.path().join("theirs");
+        std::fs::create_dir(&theirs).unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+        let other = crate::store::transaction(
+            "zed",
+            "plan-w",
+            0,
+            vec![OpBody::AddNode { node: node("z") }],
+        );
+        lines.insert(1, crate::wire::codec::op_line(&other[0]));
+        let merged = theirs.join("ops.jsonl");
+        std::fs::write(&merged, lines.join("\n") + "\n").unwrap();
+        std::fs::rename(&merged, &path).unwrap();
+        let w = same(&warm, &cold, "after a merge replaced the log");
+        assert!(w.content().node("z").is_some());
+        // Rewritten in place (same file), longer, with the first line
+        // changed: never taken as an append.
+        add(&warm, "g");
+        same(&warm, &cold, "warm again");
+        let text = std::fs::read_to_string(&path).unwrap();
+        let changed = text.replacen("\"a\"", "\"q\"", 1)
+            + &crate::wire::codec::op_line(
+                &crate::store::transaction(
+                    "zed",
+                    "plan-w",
+                    90,
+                    vec![OpBody::AddNode { node: node("y") }],
+                )[0],
+            )
+            + "\n";
+        let mut f = std::fs::OpenOptions::new().write(true).open(&path).unwrap();
+        f.write_all(changed.as_bytes()).unwrap();
+        drop(f);
+        let w = same(&warm, &cold, "after a rewrite in place");
+        assert!(w.content().node("q").is_some() && w.content().node("a").is_none());
+        // Shorter: read again.
+        let text = std::fs::read_to_string(&path).unwrap();
+        let cut: Vec<&str> = text.lines().collect();
+        std::fs::write(&path, cut[..cut.len() - 1].join("\n") + "\n").unwrap();
+        let w = same(&warm, &cold, "after the log got shorter");
+        assert!(w.content().node("y").is_none());
+    }
+
+    #[test]
+    fn a_torn_tail_appended_while_warm_is_reported() {
+        let dir = tempfile::tempdir().unwrap();
+        let (cold, warm) = stores(dir.path());
+        same(&warm, &cold, "first read");
+        let path = log_path(&cold);
+        let tx = crate::store::transaction(
+            "bob",
+            "plan-w",
+            50,
+            vec![OpBody::AddNode { node: node("t") }],
+        );
+        let line = crate::wire::codec::op_line(&tx[0]);
+        let mut f = std::fs::OpenOptions::new()
+            .append(true)
+            .open(&path)
+            .unwrap();
+        f.write_all(&line.as_bytes()[..line.len() / 2]).unwrap();
+        drop(f);
+        let w = same(&warm, &cold, "after a killed writer");
+        assert!(
+            w.notes().iter().any(|n| matches!(n, Note::TornTail { .. })),
+            "{:?}",
+            w.notes()
+        );
+        // The next write removes it, and the warm store follows.
+        add(&warm, "h");
+        let w = same(&warm, &cold, "after the repair");
+        assert!(!w.notes().iter().any(|n| matches!(n, Note::TornTail { .. })));
+    }
+
+    #[test]
+    fn a_verdict_never_trusts_bytes_it_did_not_hash() {
+        let dir = tempfile::tempdir().unwrap();
+        let (cold, warm) = stores(dir.path());
+        // A log long enough to have bytes between the sampled ends.
+        cold.commit("plan-w", "bob", None, |_| {
+            Ok((0..60)
+                .map(|i| OpBody::AddNode {
+                    node: node(&format!("n{i:02}")),
+                })
+                .collect())
+        })
+        .unwrap();
+        same(&warm, &cold, "first read");
+        let path = log_path(&cold);
+        // A change in the middle of the log, same length, same file: past
+        // the sampled bytes at the start and the end.
+        let text = std::fs::read_to_string(&path).unwrap();
+        let at = text.find("\"n30\"").unwrap();
+        assert!(at as u64 > HEAD_SAMPLE && (at as u64) < text.len() as u64 - TAIL_SAMPLE);
+        let mut bytes = text.into_bytes();
+        bytes[at + 1] = b'x';
+        let f = std::fs::OpenOptions::new().write(true).open(&path).unwrap();
+        f.write_all_at(&bytes, 0).unwrap();
+        // What an ordinary read samples does not cover it (it is not meant
+        // to: an op log only grows)...
+        assert!(warm.load("plan-w").unwrap().content().node("x30").is_none());
+        // ...but a verdict hashes every byte, and reads the log again.
+        let v = warm.load_verified("plan-w").unwrap();
+        let c = cold.load("plan-w").unwrap();
+        assert_eq!(v.content(), c.content());
+        assert!(v.content().node("x30").is_some());
+        same(&warm, &cold, "after the verified read");
+    }
+
+    #[test]
+    fn a_session_keeps_only_the_plans_it_used_last() {
+        let dir = tempfile::tempdir().unwrap();
+        let (cold, warm) = stores(dir.path());
+        let w = Arc::new(Warm::default());
+        let warm = warm.warm(w.clone());
+        for i in 0..MAX_PLANS + 3 {
+            let id = format!("plan-{i}");
+            cold.create(&id, "ann", Start::default(), vec![]).unwrap();
+            warm.load(&id).unwrap();
+        }
+        warm.load("plan-w").unwrap();
+        let plans = w.plans.lock().unwrap();
+        assert_eq!(plans.by_path.len(), MAX_PLANS);
+        assert!(
+            plans.get(&log_path(&cold)).is_some(),
+            "the plan used last is kept"
+        );
+    }
+}
