@@ -14,6 +14,7 @@ use super::shape::{Shape, declared};
 use super::{Doc, Span, Syntax};
 use crate::model::registry::Registry;
 use crate::wire::span::SpanIndex;
+use std::collections::HashSet;
 
 /// One thing that may be typed.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -146,20 +147,22 @@ fn candidates(
                 .filter_map(|id| shape.node(id))
                 .filter_map(|n| Some((n.id.clone()?, node_detail(n), 0)))
                 .collect();
+            let mut seen: HashSet<String> = out.iter().map(|(l, _, _)| l.clone()).collect();
+            seen.extend(reader_id);
             for n in &shape.nodes {
                 let Some(id) = &n.id else { continue };
-                if Some(id) == reader_id.as_ref() || out.iter().any(|(l, _, _)| l == id) {
-                    continue;
+                if seen.insert(id.clone()) {
+                    out.push((id.clone(), node_detail(n), 1));
                 }
-                out.push((id.clone(), node_detail(n), 1));
             }
             out
         }
         Place::EdgeEnd => {
+            let mut seen: HashSet<&str> = HashSet::new();
             let mut out: Vec<Raw> = Vec::new();
             for n in &shape.nodes {
                 let Some(id) = &n.id else { continue };
-                if !out.iter().any(|(l, _, _)| l == id) {
+                if seen.insert(id) {
                     out.push((id.clone(), node_detail(n), 0));
                 }
             }
@@ -185,9 +188,10 @@ fn candidates(
             })
             .unwrap_or_default(),
         Place::Phase => {
+            let mut seen: HashSet<&str> = HashSet::new();
             let mut out: Vec<Raw> = Vec::new();
             for p in shape.nodes.iter().filter_map(|n| n.phase.as_ref()) {
-                if !out.iter().any(|(l, _, _)| l == p) {
+                if seen.insert(p) {
                     out.push((p.clone(), Some("phase".into()), 0));
                 }
             }
