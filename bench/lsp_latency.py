@@ -109,7 +109,7 @@ async def run(args):
         rows.append(("edit → diagnostics (with the debounce)", lat, count))
         rows.append((f"edit → diagnostics, less the {args.debounce_ms} ms debounce",
                      [x - args.debounce_ms / 1000 for x in lat], count))
-        ref = text.index('{"$ref": {"node": "') + len('{"$ref": {"node": "') + 1
+        ref = text.index('"node": "', text.index('"$ref"')) + len('"node": "') + 1
         at_ref = dict(text_document=t.TextDocumentIdentifier(uri=uri), position=position(text, ref))
 
         async def timed(label, call, n=5):

@@ -5,14 +5,16 @@
 //! in a call's `tool`, and the document's phases in a node's `phase`.
 //!
 //! Mid-typing a document is often not well-formed (`"node": "fe` with no
-//! closing quote, `"node": ` with no value yet): the text is then read
-//! with a closing quote, or an empty string, put at the cursor.
+//! closing quote, `"node": ` with no value yet), or has a key with no value
+//! (`node: ` in YAML): the text is then read with a closing quote, or an
+//! empty string, put at the cursor.
 
 use super::navigate::{Place, place};
 use super::shape::{Shape, declared};
 use super::{Doc, Span, Syntax};
 use crate::model::registry::Registry;
 use crate::wire::span::SpanIndex;
+use std::collections::HashSet;
 
 /// One thing that may be typed.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -51,31 +53,37 @@ impl Doc {
         if offset > self.text.len() || !self.text.is_char_boundary(offset) {
             return None;
         }
+        // The text as it is; else (not well-formed, or a key with no value
+        // yet: `node: `) read again with a closing quote or an empty string
+        // put at the cursor.
+        let on_value = |idx: &SpanIndex| {
+            idx.cursor(offset)
+                .filter(|c| c.scalar && !c.on_key && place(&c.pointer).is_some())
+        };
         let first = self.index();
-        // Read again with a closing quote or an empty string at the cursor.
-        let owned: Option<String> = match first {
+        let found = first.as_ref().and_then(&on_value);
+        let owned: Option<String> = match found {
             Some(_) => None,
             None => Some(["\"", "\"\""].into_iter().find_map(|ins| {
                 let mut t = self.text.to_string();
                 t.insert_str(offset, ins);
-                SpanIndex::new(&t, self.syntax).is_some().then_some(t)
+                SpanIndex::new(&t, self.syntax)
+                    .is_some_and(|idx| on_value(&idx).is_some())
+                    .then_some(t)
             })?),
         };
         let read = match (first, &owned) {
-            (Some(idx), _) => Read {
+            (Some(idx), None) => Read {
                 idx,
                 repaired: false,
             },
-            (None, Some(t)) => Read {
+            (_, Some(t)) => Read {
                 idx: SpanIndex::new(t, self.syntax)?,
                 repaired: true,
             },
             (None, None) => return None,
         };
-        let c = read.idx.cursor(offset)?;
-        if c.on_key || !c.scalar {
-            return None;
-        }
+        let c = on_value(&read.idx)?;
         let mut span = c.span;
         if read.repaired {
             span.end = span.end.min(offset);
@@ -139,20 +147,22 @@ fn candidates(
                 .filter_map(|id| shape.node(id))
                 .filter_map(|n| Some((n.id.clone()?, node_detail(n), 0)))
                 .collect();
+            let mut seen: HashSet<String> = out.iter().map(|(l, _, _)| l.clone()).collect();
+            seen.extend(reader_id);
             for n in &shape.nodes {
                 let Some(id) = &n.id else { continue };
-                if Some(id) == reader_id.as_ref() || out.iter().any(|(l, _, _)| l == id) {
-                    continue;
+                if seen.insert(id.clone()) {
+                    out.push((id.clone(), node_detail(n), 1));
                 }
-                out.push((id.clone(), node_detail(n), 1));
             }
             out
         }
         Place::EdgeEnd => {
+            let mut seen: HashSet<&str> = HashSet::new();
             let mut out: Vec<Raw> = Vec::new();
             for n in &shape.nodes {
                 let Some(id) = &n.id else { continue };
-                if !out.iter().any(|(l, _, _)| l == id) {
+                if seen.insert(id) {
                     out.push((id.clone(), node_detail(n), 0));
                 }
             }
@@ -178,9 +188,10 @@ fn candidates(
             })
             .unwrap_or_default(),
         Place::Phase => {
+            let mut seen: HashSet<&str> = HashSet::new();
             let mut out: Vec<Raw> = Vec::new();
             for p in shape.nodes.iter().filter_map(|n| n.phase.as_ref()) {
-                if !out.iter().any(|(l, _, _)| l == p) {
+                if seen.insert(p) {
                     out.push((p.clone(), Some("phase".into()), 0));
                 }
             }

@@ -35,6 +35,7 @@ impl Doc {
         let shape = Shape::of(&idx);
         let mut phases: Vec<Symbol> = Vec::new();
         let mut unphased: Vec<Symbol> = Vec::new();
+        let mut at: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
         for n in &shape.nodes {
             let Some(id) = &n.id else { continue };
             let sym = Symbol {
@@ -49,19 +50,22 @@ impl Doc {
                 unphased.push(sym);
                 continue;
             };
-            match phases.iter_mut().find(|p| &p.name == phase) {
+            match at.get(phase.as_str()).map(|&k| &mut phases[k]) {
                 Some(p) => {
                     p.span.end = p.span.end.max(n.span.end);
                     p.children.push(sym);
                 }
-                None => phases.push(Symbol {
-                    name: phase.clone(),
-                    detail: Some("phase".into()),
-                    kind: SymbolKind::Phase,
-                    span: n.span,
-                    select: sym.select,
-                    children: vec![sym],
-                }),
+                None => {
+                    at.insert(phase.as_str(), phases.len());
+                    phases.push(Symbol {
+                        name: phase.clone(),
+                        detail: Some("phase".into()),
+                        kind: SymbolKind::Phase,
+                        span: n.span,
+                        select: sym.select,
+                        children: vec![sym],
+                    })
+                }
             }
         }
         for p in &mut phases {

@@ -165,6 +165,12 @@ fn completion_offers_upstream_nodes_first_and_what_each_place_takes() {
         [("start", 0, "start")],
         "the reader itself is not offered"
     );
+    // A key with no value yet.
+    let bare = YAML.replace("node: start", "node: ");
+    let b = Doc::new(bare.as_str(), Syntax::Yaml);
+    let c = b.complete(at(&bare, "node: ", 6), None).unwrap();
+    assert!(c.span.is_empty());
+    assert_eq!(c.items[0].insert, "start");
     let c = y.complete(at(YAML, "to: fetch", 5), None).unwrap();
     assert_eq!(
         c.items
