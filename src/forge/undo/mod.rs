@@ -135,8 +135,13 @@ impl Forge {
                 Ok((after, _)) => break (after, found.expect("set when the commit went through")),
             }
         };
-        let inv = &found.inverse;
-        let report = self.check(&after)?;
+        self.inverse_echo(&after, &found.inverse, format!("undid your {}", found.what))
+    }
+
+    /// The echo of an undo or a redo that committed `inv`: what it did and
+    /// what it left as is, focused on its one node when it touched one.
+    fn inverse_echo(&self, after: &Loaded, inv: &Inverse, headline: String) -> Result<Echo> {
+        let report = self.check(after)?;
         let focus = match inv.nodes.as_slice() {
             [one] if after.content().node(one).is_some() => Some(one.clone()),
             _ => None,
@@ -152,8 +157,8 @@ impl Forge {
             ));
         }
         Ok(echo::build(
-            &after,
-            format!("undid your {}", found.what),
+            after,
+            headline,
             focus.as_deref(),
             &report.issues,
             details,
@@ -194,33 +199,14 @@ impl Forge {
                 Ok(bodies)
             })?;
         let inv = inverse.expect("set when the commit went through");
-        let report = self.check(&after)?;
-        let focus = match inv.nodes.as_slice() {
-            [one] if after.content().node(one).is_some() => Some(one.clone()),
-            _ => None,
-        };
-        let mut details = vec![format!(
-            "done: {}",
-            bounded_list(&inv.done, echo::MAX_NEIGHBOURS)
-        )];
-        if !inv.kept.is_empty() {
-            details.push(format!(
-                "left as is (changed again since): {}",
-                bounded_list(&inv.kept, echo::MAX_NEIGHBOURS)
-            ));
-        }
-        Ok(echo::build(
+        self.inverse_echo(
             &after,
+            &inv,
             format!(
                 "redid your transaction {} (taking back its undo {target})",
                 undone_by(&target).unwrap_or(&target)
             ),
-            focus.as_deref(),
-            &report.issues,
-            details,
-            &inv.nodes,
-            &inv.edges,
-        ))
+        )
     }
 }
 
