@@ -1394,3 +1394,86 @@ fn outputs_outside_the_working_tree_are_refused_naming_the_task() {
         "a refused orchestrate stored a plan"
     );
 }
+
+#[test]
+fn a_hand_edit_that_lets_a_failed_unit_reach_the_synthesis_is_found() {
+    let env = Env::new();
+    env.orchestrate_and_freeze(
+        &format!(
+            "{ROLES}tasks:
+  - {{name: api, role: lead, goal: Survey the API changes, input: src/api, output: notes/api.md}}
+  - {{name: tests, role: tester, goal: Find failing tests, input: tests/, output: notes/tests.md}}
+synthesis: {{output: notes/release.md}}
+"
+        ),
+        "plan-edit",
+    );
+    let mut doc = env.json(&["export", "-p", "plan-edit", "--format", "json"]);
+    doc.as_object_mut().unwrap().remove("digest");
+    let validate = |name: &str, doc: &Value| {
+        let f = env.file(name, &doc.to_string());
+        let out = env.run(&["validate", &f]);
+        (
+            out.status.code(),
+            format!(
+                "{}{}",
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
+            ),
+        )
+    };
+    // The plan as emitted: no finding.
+    let (code, out) = validate("as_emitted.json", &doc);
+    assert_eq!(code, Some(0), "{out}");
+    assert!(!out.contains("failed_gate_writes"), "{out}");
+    // A failed verdict sent into the join.
+    let mut into_join = doc.clone();
+    for e in into_join["edges"].as_array_mut().unwrap() {
+        if e["from"] == "check_api" && e["handle"] == "no_match" {
+            e["to"] = json!("join");
+            e["id"] = json!("check_api__join_failed");
+        }
+    }
+    let (code, out) = validate("into_join.json", &into_join);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(
+        out.contains("gate `check_api` sends its failure (`no_match`) on to `join`"),
+        "{out}"
+    );
+    // The failure edge dropped: a failed verdict reaches no report.
+    let mut dropped = doc.clone();
+    dropped["edges"]
+        .as_array_mut()
+        .unwrap()
+        .retain(|e| !(e["from"] == "check_api" && e["handle"] == "no_match"));
+    let (code, out) = validate("dropped.json", &dropped);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(
+        out.contains("gate `check_api` has no `no_match` edge"),
+        "{out}"
+    );
+}
+
+#[test]
+fn rollback_resumes_at_the_seeds_step_six_owner_verification() {
+    let env = Env::new();
+    let (_, c) = env.checked(
+        &format!(
+            "{ROLES}tasks:
+  - {{name: api, role: lead, goal: Survey the API, input: src/api, output: n/api.md}}
+  - {{name: tests, role: tester, goal: Find failing tests, input: tests/, output: n/tests.md}}
+synthesis: {{output: n/release.md}}
+"
+        ),
+        "plan-rollback",
+        &["api", "tests"],
+    );
+    for id in ["rollback", "rollback_stuck"] {
+        let args = c.node(id)["definition"]["args"].to_string();
+        assert!(
+            args.contains("step 6 (owner-verify every artifact)"),
+            "{id}: {args}"
+        );
+        assert!(!args.contains("reconciliation (step 6)"), "{id}: {args}");
+    }
+}

@@ -72,9 +72,9 @@ const ASSIGNMENT: &str = "assignment";
 /// The rollback state of a failure where no synthesis was begun.
 pub(crate) const NOTHING_TO_ROLL_BACK: &str = "nothing to roll back: no synthesis was begun, and the verified unit artifacts stay as evidence";
 /// The rollback state once a partial synthesis was removed.
-pub(crate) const ROLLED_BACK: &str = "the partial synthesis was removed from its path (unwrite); the verified unit artifacts are kept; resume at reconciliation once every unit has a disposition";
+pub(crate) const ROLLED_BACK: &str = "the partial synthesis was removed from its path (unwrite); the verified unit artifacts are kept; resume at seed step 6 (owner-verify every artifact), then reconcile";
 /// The rollback state when removing the partial synthesis failed.
-pub(crate) const ROLLBACK_STUCK: &str = "removing the partial synthesis failed: it may remain at its path and must be removed before resuming; the verified unit artifacts are kept; resume at reconciliation";
+pub(crate) const ROLLBACK_STUCK: &str = "removing the partial synthesis failed: it may remain at its path and must be removed before resuming; the verified unit artifacts are kept; resume at seed step 6 (owner-verify every artifact), then reconcile";
 
 /// The criteria a failed reconciliation did not meet.
 const RECONCILE_CRITERIA: [&str; 2] = [
@@ -999,7 +999,7 @@ fn failures(b: &mut Builder, spec: &Spec) {
             strs(&["the synthesis is written whole to its path"]),
             state,
             Value::from(
-                "Writing the synthesis failed part-way, so the partial synthesis is removed and the run resumes at reconciliation (step 6) once every unit has a disposition.",
+                "Writing the synthesis failed part-way, so the partial synthesis is removed and the run resumes at seed step 6 (owner-verify every artifact), then reconciliation (step 7) gives every unit a disposition before anything is written again.",
             ),
             vec![("path", spec.synthesis.clone())],
         );
