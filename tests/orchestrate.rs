@@ -297,13 +297,13 @@ synthesis: {{output: out.md}}
     );
     assert!(out.contains("Mechanism used: ordered handoff"), "{out}");
     assert!(
-        out.contains("it writes the separate artifact `./shared.b.md` instead"),
+        out.contains("it writes the separate artifact `shared.b.md` instead"),
         "{out}"
     );
     assert!(out.contains("as the synthesis `out.md` does"), "{out}");
     assert_eq!(
         env.node("plan-collide", "spawn_b")["definition"]["args"]["output"],
-        "./shared.b.md"
+        "shared.b.md"
     );
     assert_eq!(
         env.node("plan-collide", "spawn_c")["definition"]["args"]["output"],
@@ -1199,5 +1199,281 @@ fn every_builtin_template_keeps_the_same_contract() {
                 .collect(),
         };
         c.assert_contract(id);
+    }
+}
+
+/// A source text of about 140 KB whose every line names `seed`.
+fn big_source(seed: &str) -> String {
+    (0..3000)
+        .map(|i| format!("{seed} line {i:05} of the source text, kept out.\n"))
+        .collect()
+}
+
+#[test]
+fn an_ordered_chain_keeps_every_large_input_out_of_the_orchestrator() {
+    let env = Env::new();
+    let (a, b) = (big_source("alpha"), big_source("beta"));
+    for (plan, budget) in [("plan-chainbig", 200_000u64), ("plan-chainsmall", 100_000)] {
+        let doc = json!({
+            "roles": {"r": {"instructions": "Digest it.", "tools": []},
+                      "q": {"instructions": "Build on it.", "tools": []}},
+            "tasks": [
+                {"name": "first", "role": "r", "goal": "Digest the first log", "input": a, "output": "o/1.md"},
+                {"name": "second", "role": "q", "goal": "Compare with the second log", "input": b,
+                 "output": "o/2.md", "needs": ["first"]}
+            ],
+            "synthesis": {"output": "o/s.md"},
+            "contextBudgetBytes": budget
+        });
+        let (out, c) = env.checked(&doc.to_string(), plan, &["first", "second"]);
+        assert!(
+            out.contains("the large-input unit(s) `first`, `second` switch to bounded digests"),
+            "{out}"
+        );
+        let text = c.raw.to_string();
+        assert!(
+            !text.contains("alpha line 00042"),
+            "first's source is in {plan}"
+        );
+        assert!(
+            !text.contains("beta line 00042"),
+            "second's source is in {plan}"
+        );
+        for n in c.raw["nodes"].as_array().unwrap() {
+            assert!(n.to_string().len() < 20_000, "{} is too big", n["id"]);
+        }
+        // The dependent gets its own slice from the run and the handoff.
+        let spawn = &c.node("spawn_second")["definition"]["args"];
+        assert!(refers(&spawn["input"], "accept", "slice_second"), "{spawn}");
+        assert!(
+            refers(&spawn["input"], "verify_first", "handoff"),
+            "{spawn}"
+        );
+        assert_eq!(spawn["inputIdentity"]["bytes"], b.len() as u64);
+    }
+}
+
+#[test]
+fn context_overflow_keeps_the_advocate_critic_challenge() {
+    let env = Env::new();
+    let a = big_source("gamma");
+    let doc = json!({
+        "roles": {"pro": {"instructions": "Argue for.", "tools": []},
+                  "con": {"instructions": "Argue against.", "tools": []}},
+        "tasks": [
+            {"name": "pro", "role": "pro", "goal": "Argue for adopting it", "input": a, "output": "d/pro.md"},
+            {"name": "con", "role": "con", "goal": "Challenge the case", "input": a, "output": "d/con.md",
+             "challenges": ["pro"]}
+        ],
+        "synthesis": {"output": "d/decision.md"}
+    });
+    let (out, c) = env.checked(&doc.to_string(), "plan-advbig", &["pro", "con"]);
+    assert!(out.contains("Mechanism used: advocate/critic"), "{out}");
+    assert!(
+        out.contains("keep the advocate/critic mechanism (the claim-evidence-objection records"),
+        "{out}"
+    );
+    assert!(!c.raw.to_string().contains("gamma line 00042"));
+    for u in ["pro", "con"] {
+        let args = &c.node(&format!("spawn_{u}"))["definition"]["args"];
+        assert!(
+            args["schema"]
+                .as_str()
+                .unwrap()
+                .contains("claim-evidence-objection records"),
+            "{args}"
+        );
+        assert!(refers(&args["input"], "accept", &format!("slice_{u}")));
+    }
+    assert!(
+        c.node("reconcile").to_string().contains("objection"),
+        "reconcile no longer resolves objections"
+    );
+}
+
+#[test]
+fn a_collision_renames_only_the_colliding_task_clear_of_every_declared_path() {
+    let env = Env::new();
+    let (out, c) = env.checked(
+        "roles: {r: {instructions: x, tools: []}, q: {instructions: y, tools: []}, z: {instructions: z, tools: []}}
+tasks:
+  - {name: a, role: r, goal: g, input: i, output: o/c.md}
+  - {name: b, role: q, goal: g2, input: i2, output: ./o/c.md}
+  - {name: c, role: z, goal: g3, input: i3, output: o/c.b.md}
+synthesis: {output: o/s.md}
+",
+        "plan-rename",
+        &["a", "b", "c"],
+    );
+    let output = |u: &str| c.node(&format!("spawn_{u}"))["definition"]["args"]["output"].clone();
+    assert_eq!(output("a"), "o/c.md");
+    assert_eq!(output("c"), "o/c.b.md", "c collided with nothing:\n{out}");
+    assert_eq!(output("b"), "o/c.b-2.md", "{out}");
+    assert!(
+        out.contains(
+            "task `b` would write `./o/c.md`, as task `a` (`o/c.md`) does; it writes the separate artifact `o/c.b-2.md`"
+        ),
+        "{out}"
+    );
+    assert!(!out.contains("task `c` would write"), "{out}");
+}
+
+#[test]
+fn a_failure_in_a_chain_names_the_verified_and_the_unrun_units() {
+    let env = Env::new();
+    let (_, c) = env.checked(
+        "roles: {a: {instructions: Do A., tools: []}, b: {instructions: Do B., tools: []}, c: {instructions: Do C., tools: []}}
+tasks:
+  - {name: survey, role: a, goal: Survey the vendors, input: vendor list, output: m/survey.md}
+  - {name: shortlist, role: b, goal: Shortlist three, input: the survey, output: m/short.md, needs: [survey]}
+  - {name: legal, role: c, goal: Check the terms, input: the shortlist, output: m/legal.md, needs: [shortlist]}
+synthesis: {output: m/decision.md}
+",
+        "plan-chainsets",
+        &["survey", "shortlist", "legal"],
+    );
+    for id in ["fail_shortlist", "lost_shortlist"] {
+        let args = &c.node(id)["definition"]["args"];
+        assert_eq!(args["verifiedUnits"], json!(["survey"]), "{id}: {args}");
+        assert_eq!(args["unrunUnits"], json!(["legal"]), "{id}: {args}");
+        assert!(
+            args["detail"].as_str().unwrap().contains("partial landing"),
+            "{args}"
+        );
+    }
+    let first = &c.node("fail_survey")["definition"]["args"];
+    assert_eq!(first["verifiedUnits"], json!([]));
+    assert_eq!(first["unrunUnits"], json!(["shortlist", "legal"]));
+}
+
+#[test]
+fn outputs_outside_the_working_tree_are_refused_naming_the_task() {
+    let env = Env::new();
+    for (output, synthesis, needle) in [
+        (
+            "/etc/passwd",
+            "s.md",
+            "task `a` writes `/etc/passwd`, an absolute path",
+        ),
+        (
+            "../../outside.md",
+            "s.md",
+            "task `a` writes `../../outside.md`, a path with a `..` component",
+        ),
+        (
+            "o/../o/a.md",
+            "s.md",
+            "task `a` writes `o/../o/a.md`, a path with a `..` component",
+        ),
+        ("C:\\\\x.md", "s.md", "an absolute path (a drive)"),
+        (
+            "o/a.md",
+            "/tmp/s.md",
+            "the synthesis `output` `/tmp/s.md` is an absolute path",
+        ),
+        (
+            "o/a.md",
+            "../s.md",
+            "the synthesis `output` `../s.md` is a path with a `..` component",
+        ),
+    ] {
+        let f = env.file(
+            "out.yaml",
+            &format!(
+                "{ROLES}tasks:\n  - {{name: a, role: lead, goal: g, input: i, output: \"{output}\"}}\nsynthesis: {{output: \"{synthesis}\"}}\n"
+            ),
+        );
+        let out = env.run(&["orchestrate", &f, "--id", "plan-out"]);
+        assert_eq!(out.status.code(), Some(2), "{needle}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(needle), "{needle}\n{err}");
+    }
+    assert_ne!(
+        env.code(&["show", "-p", "plan-out"]),
+        0,
+        "a refused orchestrate stored a plan"
+    );
+}
+
+#[test]
+fn a_hand_edit_that_lets_a_failed_unit_reach_the_synthesis_is_found() {
+    let env = Env::new();
+    env.orchestrate_and_freeze(
+        &format!(
+            "{ROLES}tasks:
+  - {{name: api, role: lead, goal: Survey the API changes, input: src/api, output: notes/api.md}}
+  - {{name: tests, role: tester, goal: Find failing tests, input: tests/, output: notes/tests.md}}
+synthesis: {{output: notes/release.md}}
+"
+        ),
+        "plan-edit",
+    );
+    let mut doc = env.json(&["export", "-p", "plan-edit", "--format", "json"]);
+    doc.as_object_mut().unwrap().remove("digest");
+    let validate = |name: &str, doc: &Value| {
+        let f = env.file(name, &doc.to_string());
+        let out = env.run(&["validate", &f]);
+        (
+            out.status.code(),
+            format!(
+                "{}{}",
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
+            ),
+        )
+    };
+    // The plan as emitted: no finding.
+    let (code, out) = validate("as_emitted.json", &doc);
+    assert_eq!(code, Some(0), "{out}");
+    assert!(!out.contains("failed_gate_writes"), "{out}");
+    // A failed verdict sent into the join.
+    let mut into_join = doc.clone();
+    for e in into_join["edges"].as_array_mut().unwrap() {
+        if e["from"] == "check_api" && e["handle"] == "no_match" {
+            e["to"] = json!("join");
+            e["id"] = json!("check_api__join_failed");
+        }
+    }
+    let (code, out) = validate("into_join.json", &into_join);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(
+        out.contains("gate `check_api` sends its failure (`no_match`) on to `join`"),
+        "{out}"
+    );
+    // The failure edge dropped: a failed verdict reaches no report.
+    let mut dropped = doc.clone();
+    dropped["edges"]
+        .as_array_mut()
+        .unwrap()
+        .retain(|e| !(e["from"] == "check_api" && e["handle"] == "no_match"));
+    let (code, out) = validate("dropped.json", &dropped);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(
+        out.contains("gate `check_api` has no `no_match` edge"),
+        "{out}"
+    );
+}
+
+#[test]
+fn rollback_resumes_at_the_seeds_step_six_owner_verification() {
+    let env = Env::new();
+    let (_, c) = env.checked(
+        &format!(
+            "{ROLES}tasks:
+  - {{name: api, role: lead, goal: Survey the API, input: src/api, output: n/api.md}}
+  - {{name: tests, role: tester, goal: Find failing tests, input: tests/, output: n/tests.md}}
+synthesis: {{output: n/release.md}}
+"
+        ),
+        "plan-rollback",
+        &["api", "tests"],
+    );
+    for id in ["rollback", "rollback_stuck"] {
+        let args = c.node(id)["definition"]["args"].to_string();
+        assert!(
+            args.contains("step 6 (owner-verify every artifact)"),
+            "{id}: {args}"
+        );
+        assert!(!args.contains("reconciliation (step 6)"), "{id}: {args}");
     }
 }

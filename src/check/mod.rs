@@ -215,6 +215,7 @@ mod duplicate_edge_id;
 pub(crate) mod duplicate_node_id;
 mod entry_has_incoming;
 mod evaluator_error;
+mod failed_gate_writes;
 mod first_last_across_join;
 pub(crate) mod freeze_mismatch;
 pub(crate) mod incomplete_spawn_spec;
@@ -324,6 +325,7 @@ pub static CHECKS: &[&dyn Check] = &[
     &nested_spawn::NestedSpawn,
     &incomplete_spawn_spec::IncompleteSpawnSpec,
     &unreconciled_unit::UnreconciledUnit,
+    &failed_gate_writes::FailedGateWrites,
     &unreachable_call::UnreachableCall,
     &dangling_edge::DanglingEdge,
     &unknown_node::UnknownNode,

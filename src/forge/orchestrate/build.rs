@@ -27,6 +27,10 @@ pub(crate) const UNIT_SCHEMA: &str = "The same schema from every unit: unit (the
 /// The schema of advocate and critic artifacts.
 pub(crate) const ADVERSARIAL_SCHEMA: &str = "claim-evidence-objection records: a list of {claim, evidence, objection}, where the advocate states claims with the evidence that supports them and the critic states an objection to a claim with the evidence that undermines it; every record cites its evidence. followUps: proposed follow-up work, for the orchestrator to decide.";
 
+/// The schema of advocate and critic artifacts whose slice is kept out of
+/// the plan (context overflow): the same records, as a bounded digest.
+pub(crate) const ADVERSARIAL_DIGEST_SCHEMA: &str = "A bounded digest of the assigned slice only (never its source text): slice: the identity (sha256) and extent of the slice it covers; records: claim-evidence-objection records, a list of {claim, evidence, objection}, where the advocate states claims with the evidence in the slice that supports them and the critic states an objection to a claim with the evidence in the slice that undermines it; every record cites where in the slice it comes from; gaps: what the slice does not cover; followUps: proposed follow-up work, for the orchestrator to decide.";
+
 /// The digest schema of a unit whose output was bounded to fit the
 /// orchestrator's context and that names no digest of its own.
 pub(crate) const DIGEST_SCHEMA: &str = "A bounded digest of the assigned slice only (never its source text): slice: the identity (sha256) and extent of the slice it covers; points: a list of {claim, evidence} records, each citing where in the slice it comes from; gaps: what the slice does not cover; followUps: proposed follow-up work, for the orchestrator to decide.";
@@ -225,6 +229,7 @@ pub(crate) fn spec_of(d: &Decomposition, checked: &Checked, registry: &Registry)
             let role = &d.roles[&t.role];
             let sliced = checked.sliced[i];
             let schema = match (mechanism, &t.digest) {
+                (Mechanism::AdvocateCritic, _) if sliced => Value::from(ADVERSARIAL_DIGEST_SCHEMA),
                 (Mechanism::AdvocateCritic, _) => Value::from(ADVERSARIAL_SCHEMA),
                 (Mechanism::PerUnit, _) => Value::from(UNIT_SCHEMA),
                 (_, Some(dg)) => dg.clone(),

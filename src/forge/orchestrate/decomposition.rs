@@ -510,6 +510,17 @@ fn validate(d: &Decomposition) -> Result<()> {
             "the synthesis `output` is empty; name the local artifact the reconciled synthesis is written to",
         ));
     }
+    if let Some(why) = escapes(&d.synthesis) {
+        return Err(Error::invalid(format!(
+            "the synthesis `output` `{}` is {why}; the synthesis is written only to a named local artifact inside the working tree (seed 003: reversible local authority)",
+            d.synthesis
+        ))
+        .with_help("give the synthesis `output` a relative path inside the working tree, without `..`")
+        .at(Location {
+            pointer: Some("/synthesis/output".into()),
+            ..Location::default()
+        }));
+    }
     let task_names: Vec<&str> = d.tasks.iter().map(|t| t.name.as_str()).collect();
     for (i, t) in d.tasks.iter().enumerate() {
         if t.name.trim().is_empty() {
@@ -579,6 +590,16 @@ fn validate(d: &Decomposition) -> Result<()> {
                 "add `output: <path of its artifact>`",
             ));
         }
+        if let Some(why) = escapes(&t.output) {
+            return Err(refuse_task(
+                i,
+                format!(
+                    "task `{}` writes `{}`, {why}; a unit writes only a named local artifact inside the working tree (seed 003: reversible local authority)",
+                    t.name, t.output
+                ),
+                "give `output` a relative path inside the working tree, without `..`",
+            ));
+        }
         if matches!(t.input, Value::Null) {
             return Err(refuse_task(
                 i,
@@ -626,6 +647,25 @@ fn validate(d: &Decomposition) -> Result<()> {
         ));
     }
     Ok(())
+}
+
+/// Why an artifact path is not a relative path inside the working tree:
+/// absolute (`/…`, `\\…`, `C:…`, `~…`), or with a `..` component (even one
+/// that would come back: what a path names is then left to the file
+/// system).
+fn escapes(path: &str) -> Option<&'static str> {
+    let p = path.trim();
+    let bytes = p.as_bytes();
+    if p.starts_with('/') || p.starts_with('\\') || p.starts_with('~') {
+        return Some("an absolute path (or one outside the working tree)");
+    }
+    if bytes.len() >= 2 && bytes[0].is_ascii_alphabetic() && bytes[1] == b':' {
+        return Some("an absolute path (a drive)");
+    }
+    if p.split(['/', '\\']).any(|c| c == "..") {
+        return Some("a path with a `..` component");
+    }
+    None
 }
 
 /// A stated coupling that contradicts the task's `needs` or `challenges`.

@@ -72,9 +72,9 @@ const ASSIGNMENT: &str = "assignment";
 /// The rollback state of a failure where no synthesis was begun.
 pub(crate) const NOTHING_TO_ROLL_BACK: &str = "nothing to roll back: no synthesis was begun, and the verified unit artifacts stay as evidence";
 /// The rollback state once a partial synthesis was removed.
-pub(crate) const ROLLED_BACK: &str = "the partial synthesis was removed from its path (unwrite); the verified unit artifacts are kept; resume at reconciliation once every unit has a disposition";
+pub(crate) const ROLLED_BACK: &str = "the partial synthesis was removed from its path (unwrite); the verified unit artifacts are kept; resume at seed step 6 (owner-verify every artifact), then reconcile";
 /// The rollback state when removing the partial synthesis failed.
-pub(crate) const ROLLBACK_STUCK: &str = "removing the partial synthesis failed: it may remain at its path and must be removed before resuming; the verified unit artifacts are kept; resume at reconciliation";
+pub(crate) const ROLLBACK_STUCK: &str = "removing the partial synthesis failed: it may remain at its path and must be removed before resuming; the verified unit artifacts are kept; resume at seed step 6 (owner-verify every artifact), then reconcile";
 
 /// The criteria a failed reconciliation did not meet.
 const RECONCILE_CRITERIA: [&str; 2] = [
@@ -245,13 +245,16 @@ fn verify_prompt(spec: &Spec, k: usize) -> Value {
             slice.field, slice.bytes, slice.lines
         )));
         parts.push(part(&slice.identity()));
-    } else if u.needs.is_empty() {
-        parts.push(text(if spec.mechanism == Mechanism::BoundedDigest {
-            "Its assigned slice (its identity and extent):"
-        } else {
-            "Its assigned input:"
-        }));
-        parts.push(part(&u.input));
+    }
+    if u.needs.is_empty() {
+        if u.slice.is_none() {
+            parts.push(text(if spec.mechanism == Mechanism::BoundedDigest {
+                "Its assigned slice (its identity and extent):"
+            } else {
+                "Its assigned input:"
+            }));
+            parts.push(part(&u.input));
+        }
     } else {
         for &n in &u.needs {
             parts.push(text(format!(
@@ -276,11 +279,26 @@ fn verify_prompt(spec: &Spec, k: usize) -> Value {
         ));
     } else {
         for d in dependents {
-            parts.push(text(format!(
-                "Put in `handoff` exactly the input the next unit `{}` needs, extracted from the verified artifact (nothing else); it needs:",
-                d.name
-            )));
-            parts.push(part(&d.input));
+            match &d.slice {
+                // Its source text stays out of the orchestrator: only its
+                // goal and its slice's identity are shown.
+                Some(s) => {
+                    parts.push(text(format!(
+                        "Put in `handoff` exactly what the next unit `{}` needs from the verified artifact for its goal (nothing else, and never source text: the run supplies its own slice `{}` to it directly). Its goal:",
+                        d.name, s.field
+                    )));
+                    parts.push(part(&d.goal));
+                    parts.push(text("Its slice, by identity and extent:"));
+                    parts.push(part(&s.identity()));
+                }
+                None => {
+                    parts.push(text(format!(
+                        "Put in `handoff` exactly the input the next unit `{}` needs, extracted from the verified artifact (nothing else); it needs:",
+                        d.name
+                    )));
+                    parts.push(part(&d.input));
+                }
+            }
         }
     }
     parts.push(text("The artifact:"));
@@ -574,8 +592,19 @@ fn spawn_args(spec: &Spec, k: usize) -> Value {
     args.insert("role".into(), u.role.clone());
     args.insert("instructions".into(), u.instructions.clone());
     match &u.slice {
-        Some(s) => {
+        Some(s) if u.needs.is_empty() => {
             args.insert("input".into(), rf("accept", Some(&s.field), false));
+            args.insert("inputIdentity".into(), s.identity());
+        }
+        Some(s) => {
+            // Its own slice from the run, and the verified handoff it needs.
+            args.insert(
+                "input".into(),
+                obj([
+                    ("slice", rf("accept", Some(&s.field), false)),
+                    ("handoff", spawn_input(spec, u)),
+                ]),
+            );
             args.insert("inputIdentity".into(), s.identity());
         }
         None => {
@@ -862,17 +891,26 @@ fn failures(b: &mut Builder, spec: &Spec) {
             .filter(|(j, _)| *j != k)
             .map(|(_, o)| o.name.as_str())
             .collect();
+        // A chain stops at its first failure: the units before it verified,
+        // those after it never ran. Both sets are named (partial landing).
+        let before: Vec<&str> = units[..k].iter().map(|o| o.name.as_str()).collect();
+        let after: Vec<&str> = units[k + 1..].iter().map(|o| o.name.as_str()).collect();
         let extra = |others: &[&str]| {
             if parallel {
                 vec![("otherUnits", strs(others))]
             } else {
-                Vec::new()
+                vec![
+                    ("verifiedUnits", strs(&before)),
+                    ("unrunUnits", strs(&after)),
+                ]
             }
         };
         let landing = if parallel {
-            " The other units ran beside it: those that verify are a partial landing, their artifacts kept as evidence and never merged."
+            " The other units ran beside it: those that verify are a partial landing, their artifacts kept as evidence and never merged.".to_string()
+        } else if before.is_empty() {
+            " Dependent work is stopped: `unrunUnits` never ran.".to_string()
         } else {
-            " Dependent work is stopped."
+            " This is a partial landing: the units in `verifiedUnits` verified (their artifacts are kept as evidence and never merged), and dependent work is stopped: `unrunUnits` never ran.".to_string()
         };
         report(
             b,
@@ -961,7 +999,7 @@ fn failures(b: &mut Builder, spec: &Spec) {
             strs(&["the synthesis is written whole to its path"]),
             state,
             Value::from(
-                "Writing the synthesis failed part-way, so the partial synthesis is removed and the run resumes at reconciliation (step 6) once every unit has a disposition.",
+                "Writing the synthesis failed part-way, so the partial synthesis is removed and the run resumes at seed step 6 (owner-verify every artifact), then reconciliation (step 7) gives every unit a disposition before anything is written again.",
             ),
             vec![("path", spec.synthesis.clone())],
         );

@@ -306,33 +306,39 @@ pub(crate) fn input_bytes(v: &crate::model::Value) -> u64 {
 /// separate artifact), and the collisions found (task, what it collided
 /// with).
 fn artifacts(d: &Decomposition) -> (Vec<String>, Vec<(usize, String)>) {
-    let mut taken: Vec<String> = vec![target(&d.synthesis)];
+    // Every declared target: a separate artifact collides with none of them.
+    let declared: Vec<String> = std::iter::once(target(&d.synthesis))
+        .chain(d.tasks.iter().map(|t| target(&t.output)))
+        .collect();
+    let mut chosen: Vec<String> = Vec::new();
     let mut outputs = Vec::new();
     let mut collisions = Vec::new();
     for (i, t) in d.tasks.iter().enumerate() {
         let mine = target(&t.output);
-        if let Some(k) = taken.iter().position(|x| *x == mine) {
-            let with = if k == 0 {
-                format!("the synthesis `{}`", d.synthesis)
-            } else {
-                format!(
-                    "task `{}` (`{}`)",
-                    d.tasks[k - 1].name,
-                    d.tasks[k - 1].output
-                )
-            };
-            let mut out = separate(&t.output, &tag(&t.name));
-            let mut n = 2;
-            while taken.contains(&target(&out)) {
-                out = separate(&t.output, &format!("{}-{n}", tag(&t.name)));
-                n += 1;
-            }
-            collisions.push((i, with));
-            taken.push(target(&out));
-            outputs.push(out);
+        let with = if mine == declared[0] {
+            Some(format!("the synthesis `{}`", d.synthesis))
         } else {
-            taken.push(mine);
-            outputs.push(t.output.clone());
+            d.tasks[..i]
+                .iter()
+                .find(|o| target(&o.output) == mine)
+                .map(|o| format!("task `{}` (`{}`)", o.name, o.output))
+        };
+        match with {
+            Some(with) => {
+                let mut out = separate(&mine, &tag(&t.name));
+                let mut n = 2;
+                while declared.contains(&target(&out)) || chosen.contains(&target(&out)) {
+                    out = separate(&mine, &format!("{}-{n}", tag(&t.name)));
+                    n += 1;
+                }
+                collisions.push((i, with));
+                chosen.push(target(&out));
+                outputs.push(out);
+            }
+            None => {
+                chosen.push(mine);
+                outputs.push(t.output.clone());
+            }
         }
     }
     (outputs, collisions)
@@ -402,7 +408,7 @@ pub(crate) fn check(d: &Decomposition, matched: Option<Mechanism>) -> Result<Che
             d.tasks[*i].name, d.tasks[*i].output, outputs[*i]
         ));
     }
-    let (sliced, cap) = fit(d, &mut mechanism, &needs, &mut checks[2], &mut reductions)?;
+    let (sliced, cap) = fit(d, &mut mechanism, &mut checks[2], &mut reductions)?;
     Ok(Checked {
         checks,
         mechanism,
@@ -429,14 +435,13 @@ fn held(d: &Decomposition, i: usize, sliced: bool) -> (u64, u64) {
 fn fit(
     d: &Decomposition,
     mechanism: &mut Mechanism,
-    needs: &[Vec<usize>],
     check: &mut CheckResult,
     reductions: &mut Vec<String>,
 ) -> Result<(Vec<bool>, Option<u64>)> {
     let n = d.tasks.len();
     let budget = d.context_budget_bytes;
     let large: Vec<bool> = (0..n)
-        .map(|i| needs[i].is_empty() && input_bytes(&d.tasks[i].input) > DESCRIPTOR_BYTES)
+        .map(|i| input_bytes(&d.tasks[i].input) > DESCRIPTOR_BYTES)
         .collect();
     let mut sliced: Vec<bool> = if *mechanism == Mechanism::BoundedDigest {
         large.clone()
@@ -467,7 +472,9 @@ fn fit(
         v.join(", ")
     };
     if large.iter().zip(&sliced).any(|(l, s)| *l && !*s) {
-        let to = if mechanism.concurrent() {
+        let to = if *mechanism == Mechanism::AdvocateCritic {
+            "bounded digests that keep the advocate/critic mechanism (the claim-evidence-objection records, and reconciliation resolving each objection against the cited evidence)"
+        } else if mechanism.concurrent() {
             *mechanism = Mechanism::BoundedDigest;
             "the bounded digest mechanism"
         } else {
@@ -494,7 +501,12 @@ fn fit(
         ))
         .with_help("raise contextBudgetBytes, or split the decomposition into fewer tasks per orchestration"));
     }
-    if mechanism.concurrent() && *mechanism != Mechanism::BoundedDigest {
+    if *mechanism == Mechanism::AdvocateCritic {
+        reductions.push(format!(
+            "context overflow (Σ maxOutputBytes = {artifacts} > {} bytes left for artifacts): each unit's claim-evidence-objection records are bounded to at most {per} bytes; the advocate/critic challenge and the objection resolution are kept",
+            budget.saturating_sub(inputs)
+        ));
+    } else if mechanism.concurrent() && *mechanism != Mechanism::BoundedDigest {
         *mechanism = Mechanism::BoundedDigest;
         reductions.push(format!(
             "context overflow (Σ maxOutputBytes = {artifacts} > {} bytes left for artifacts): each unit returns a bounded digest of at most {per} bytes instead (the bounded digest mechanism)",

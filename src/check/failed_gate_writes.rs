@@ -1,0 +1,215 @@
+//! Complexity: O(n + e): one forward walk from every spawning call at once,
+//! one backward walk from the writes they reach, then one look at each
+//! gate's out-edges.
+
+use crate::check::Graph;
+use crate::check::support::is_canonical;
+use crate::model::{Handle, Issue, NodeKind};
+
+declare_check! {
+    /// ## What it finds
+    /// A gate (a `branch` or a `select`) that a spawning call
+    /// (`spawnsAgent: true`) reaches, and from which a writing call (its
+    /// tool lists `writes` and does not spawn agents) that the spawning call
+    /// also reaches can be reached, where:
+    /// - the gate's failure handle (`no_match` of a branch, `default` of a
+    ///   select) leads to that write; or
+    /// - the gate is a branch with no `no_match` edge at all, so a failed
+    ///   verdict reaches no failure report.
+    ///
+    /// Needs a registry.
+    ///
+    /// ## Why it matters
+    /// A subagent's artifact that failed owner verification must never feed
+    /// the synthesis, and its failure must be reported with its failed
+    /// criteria. A hand edit that sends a failed verdict on towards the
+    /// write (into the join, say), or drops the failure edge, still reads
+    /// and "verifies" every unit, so `unreconciled_unit` does not see it.
+    /// In seed 003 this check carries the verification gate (step 6: a
+    /// failed unit is never synthesized) and the failure contract (every
+    /// failed unit reaches a failure report).
+    ///
+    /// ## How to fix
+    /// Send the gate's `no_match` (or the select's `default`) to a
+    /// `report_failure` step that names the unit and its failed criteria, and
+    /// only its `match` (or a case that holds for every unit) on towards
+    /// the synthesis.
+    ///
+    /// ## Example
+    /// `check_a` (branch: `verify_a.verdict eq "pass"`) `—no_match→ join →
+    /// reconcile → write`. Fixed: `check_a —no_match→ fail_a` (`report_failure`
+    /// with `failedCriteria`) and `check_a —match→ join`.
+    pub FailedGateWrites { code: "failed_gate_writes", severity: Blocking, needs: REGISTRY, source: Check }
+    fn run(cx, out) {
+        let Some(reg) = cx.registry else { return };
+        let g = &cx.graph;
+        let n = g.len();
+        let kind = |i: usize| g.node(i).kind;
+        let entry = |i: usize| g.node(i).tool().and_then(|t| reg.tool(t));
+        let spawns: Vec<usize> = (0..n)
+            .filter(|&i| kind(i) == NodeKind::Call && is_canonical(g, i))
+            .filter(|&i| entry(i).is_some_and(|e| e.spawns_agent))
+            .collect();
+        if spawns.is_empty() {
+            return;
+        }
+        let after = walk(n, &spawns, |i| g.succs(i).collect());
+        let writes: Vec<usize> = (0..n)
+            .filter(|&i| after[i] && kind(i) == NodeKind::Call)
+            .filter(|&i| entry(i).is_some_and(|e| !e.spawns_agent && !e.writes.is_empty()))
+            .collect();
+        if writes.is_empty() {
+            return;
+        }
+        let leads = walk(n, &writes, |i| g.preds(i).collect());
+        for b in 0..n {
+            if !after[b] || !leads[b] || !is_canonical(g, b) {
+                continue;
+            }
+            let failure = match kind(b) {
+                NodeKind::Branch => Handle::NoMatch,
+                NodeKind::Select => Handle::Default,
+                _ => continue,
+            };
+            let id = &g.node(b).id;
+            let mut has_failure_edge = false;
+            for &e in &g.out[b] {
+                let edge = g.edge(e);
+                if edge.handle != failure {
+                    continue;
+                }
+                has_failure_edge = true;
+                let Some((_, t)) = g.ends[e] else { continue };
+                if leads[t] {
+                    out.push(
+                        Issue::new(
+                            CODE,
+                            format!(
+                                "gate `{id}` sends its failure (`{}`) on to `{}`, which leads to the write {}: a unit that failed verification would feed what is written; send `{}` to a failure report instead",
+                                edge.handle.as_str(),
+                                g.node(t).id,
+                                write_named(g, &writes, t),
+                                edge.handle.as_str()
+                            ),
+                        )
+                        .node(id.clone()),
+                    );
+                }
+            }
+            if !has_failure_edge && failure == Handle::NoMatch {
+                out.push(
+                    Issue::new(
+                        CODE,
+                        format!(
+                            "gate `{id}` has no `no_match` edge: a failed verdict there reaches no failure report (the run just stops without naming the failed unit and its criteria); add `{id} —no_match→` a `report_failure` step"
+                        ),
+                    )
+                    .node(id.clone()),
+                );
+            }
+        }
+    }
+}
+
+/// Every node reachable from `start` along `next`, `start` included.
+fn walk(n: usize, start: &[usize], next: impl Fn(usize) -> Vec<usize>) -> Vec<bool> {
+    let mut seen = vec![false; n];
+    let mut stack: Vec<usize> = start.to_vec();
+    for &s in start {
+        seen[s] = true;
+    }
+    while let Some(i) = stack.pop() {
+        for t in next(i) {
+            if !seen[t] {
+                seen[t] = true;
+                stack.push(t);
+            }
+        }
+    }
+    seen
+}
+
+/// The first of `writes` that `from` reaches, by id and tool.
+fn write_named(g: &Graph, writes: &[usize], from: usize) -> String {
+    let w = writes
+        .iter()
+        .copied()
+        .find(|&w| w == from || g.reaches(from, w))
+        .unwrap_or(writes[0]);
+    format!(
+        "`{}` (`{}`)",
+        g.node(w).id,
+        g.node(w).tool().unwrap_or_default()
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::FailedGateWrites;
+    use crate::check::testing::*;
+    use serde_json::json;
+
+    const REG: &str = "tools: {spawn: {returns: text, spawnsAgent: true, toolsArg: tools, writes: [output]}, write: {returns: text, writes: [path]}, report: {returns: text}}";
+
+    fn gate(id: &str) -> crate::model::Node {
+        node(
+            id,
+            crate::model::NodeKind::Branch,
+            json!({"predicate": {"path": r("spawn_a", Some("verdict")), "op": "eq", "value": "pass"}}),
+        )
+    }
+
+    fn nodes() -> Vec<crate::model::Node> {
+        vec![
+            entry("start"),
+            call_with("spawn_a", "spawn", json!({"output": "a.md"}), &["verdict"]),
+            gate("check_a"),
+            call_with("fail_a", "report", json!({}), &[]),
+            step("join_in"),
+            call_with("write", "write", json!({"path": "s.md"}), &[]),
+        ]
+    }
+
+    #[test]
+    fn fires_when_a_failed_gate_reaches_the_write_or_nothing() {
+        let p = plan(
+            nodes(),
+            vec![
+                edge("e1", "start", "spawn_a", "always"),
+                edge("e2", "spawn_a", "check_a", "always"),
+                edge("e3", "check_a", "join_in", "match"),
+                edge("e4", "check_a", "join_in", "no_match"),
+                edge("e5", "join_in", "write", "always"),
+            ],
+        );
+        let issues = run_reg(&FailedGateWrites, &p, &registry(REG));
+        assert_eq!(issues.len(), 1, "{issues:#?}");
+        assert!(issues[0].message.contains("gate `check_a` sends its failure (`no_match`) on to `join_in`, which leads to the write `write`"));
+        let p = plan(
+            nodes(),
+            vec![
+                edge("e1", "start", "spawn_a", "always"),
+                edge("e2", "spawn_a", "check_a", "always"),
+                edge("e3", "check_a", "write", "match"),
+            ],
+        );
+        let issues = run_reg(&FailedGateWrites, &p, &registry(REG));
+        assert_eq!(issues.len(), 1, "{issues:#?}");
+        assert!(issues[0].message.contains("has no `no_match` edge"));
+    }
+
+    #[test]
+    fn passes_a_failed_gate_that_reaches_a_failure_report() {
+        let p = plan(
+            nodes(),
+            vec![
+                edge("e1", "start", "spawn_a", "always"),
+                edge("e2", "spawn_a", "check_a", "always"),
+                edge("e3", "check_a", "join_in", "match"),
+                edge("e4", "check_a", "fail_a", "no_match"),
+                edge("e5", "join_in", "write", "always"),
+            ],
+        );
+        assert!(run_reg(&FailedGateWrites, &p, &registry(REG)).is_empty());
+    }
+}
