@@ -5,6 +5,7 @@ pub(crate) mod echo;
 pub(crate) mod edit;
 pub(crate) mod editor;
 pub(crate) mod explain;
+pub(crate) mod kept_edit;
 pub(crate) mod lifecycle;
 pub(crate) mod near_miss;
 pub(crate) mod node_edit;
