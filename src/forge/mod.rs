@@ -14,6 +14,7 @@ pub mod plans;
 pub(crate) mod present;
 pub(crate) mod read;
 pub(crate) mod registry_edit;
+pub(crate) mod remove_field;
 pub(crate) mod template;
 pub mod templates;
 pub(crate) mod undo;
