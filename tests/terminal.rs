@@ -444,3 +444,22 @@ fn set_refuses_a_value_that_looks_like_a_flag_and_can_remove_a_field() {
     assert!(args.get("bdy").is_none(), "{args}");
     assert_eq!(args["n"], -5, "{args}");
 }
+
+#[test]
+fn log_reverse_says_oldest_first_and_set_shorthand_errors_name_the_field() {
+    let env = Env::new();
+    small_plan(&env);
+    let out = env.ok(&["log", "--reverse", "-n", "2"]);
+    assert!(out.starts_with("History of plan-p, oldest first"), "{out}");
+    let out = env.ok(&["log", "-n", "2"]);
+    assert!(out.starts_with("History of plan-p, newest first"), "{out}");
+    // `set` has no --input flag: its refusal names the field.
+    let out = env.run(&["set", "start", "input", "topic:strin"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let e = stderr(&out);
+    assert!(
+        e.contains("`input` \"topic:strin\" is not PATH:TYPE"),
+        "{e}"
+    );
+    assert!(!e.contains("--input"), "{e}");
+}
