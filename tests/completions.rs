@@ -173,3 +173,54 @@ fn bash_completes_the_stores_phases_node_ids_and_plan_ids_through_the_binary() {
         ["plan-main"]
     );
 }
+
+#[test]
+fn completion_reads_the_plan_store_and_folder_the_line_names() {
+    let dir = tempfile::tempdir().unwrap();
+    let bin = env!("CARGO_BIN_EXE_planforge");
+    let run = |cwd: &Path, args: &[&str], env: &[(&str, &str)]| {
+        let out = Command::new(bin)
+            .current_dir(cwd)
+            .env("PLANFORGE_ACTOR", "tester")
+            .env_remove("PLANFORGE_STORE")
+            .env_remove("PLANFORGE_PLAN")
+            .envs(env.iter().copied())
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let d = dir.path().join("demo");
+    std::fs::create_dir(&d).unwrap();
+    for args in [
+        "init",
+        "create plan-b",
+        "add-node zed --kind entry --input t:string",
+        "create plan-a",
+        "add-node start --kind entry --input t:string",
+    ] {
+        run(&d, &args.split(' ').collect::<Vec<_>>(), &[]);
+    }
+    let ids = |cwd: &Path, line: &str| -> Vec<String> {
+        let mut args = vec!["--", "planforge"];
+        args.extend(line.split(' '));
+        args.push("");
+        run(cwd, &args, &[("COMPLETE", "fish")])
+            .lines()
+            .filter(|l| !l.starts_with('-'))
+            .map(str::to_string)
+            .collect()
+    };
+    assert_eq!(ids(&d, "connect"), ["start"]);
+    assert_eq!(ids(&d, "-p plan-b connect"), ["zed"]);
+    assert_eq!(ids(&d, "--plan=plan-b connect"), ["zed"]);
+    assert_eq!(ids(dir.path(), "-C demo connect"), ["start"]);
+    let store = d.join("plans");
+    let line = format!("--store {} -p plan-b connect", store.display());
+    assert_eq!(ids(dir.path(), &line), ["zed"]);
+}

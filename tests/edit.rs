@@ -254,16 +254,24 @@ fn a_concurrent_change_to_the_node_is_not_overwritten() {
     let text = std::fs::read_to_string(&kept).unwrap();
     assert!(text.contains("tool: mine"), "{text}");
     assert!(err.contains("--from"), "{err}");
-    // The kept copy is fed back: reopened on the current revision, saved
-    // as it is, it applies.
+    // The kept copy changes the field the other writer changed: reopening
+    // it on the current revision is a conflict, refused, nothing written.
     let keep_as_is = env.editor("same.sh", "true");
+    let before = env.ops();
     let out = env.run(
         &["edit", "fetch", "--from", kept.to_str().unwrap()],
         Some(&keep_as_is),
     );
-    assert!(out.status.success(), "{}", stderr(&out));
-    assert_eq!(env.node("fetch")["definition"]["tool"], "mine");
-    env.run(&["set", "fetch", "tool", "from_elsewhere"], None);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(err.contains("revision_moved"), "{err}");
+    assert!(
+        err.contains("`tool` (now \"from_elsewhere\", yours \"mine\")"),
+        "{err}"
+    );
+    assert_eq!(env.ops(), before);
+    assert_eq!(env.node("fetch")["definition"]["tool"], "from_elsewhere");
+    assert!(kept.exists());
     std::fs::remove_file(&kept).unwrap();
 
     // A change elsewhere in the plan meanwhile does not stop the edit.
@@ -275,6 +283,37 @@ fn a_concurrent_change_to_the_node_is_not_overwritten() {
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(env.node("fetch")["definition"]["tool"], "mine");
     assert_eq!(env.node("start")["phase"], "other");
+}
+
+#[test]
+fn a_kept_file_reopened_later_keeps_the_other_writers_change() {
+    let env = Env::new();
+    // While the file is open, another process changes another field of
+    // the node; the person changes the tool.
+    let editor = env.editor(
+        "ed.sh",
+        "\"$PF_BIN\" set fetch replaySafe false >/dev/null\nsed -i 's/^  tool: x$/  tool: mine/' \"$1\"",
+    );
+    let out = env.run(&["edit", "fetch"], Some(&editor));
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let kept = env.path("tmp").join(&env.leftovers()[0]);
+    // Reopened and saved as it opens: the person's tool, and the other
+    // writer's replaySafe (not the stale `true` in the file), and the file
+    // says which field it took from the newer revision.
+    let look = env.editor("look.sh", "cp \"$1\" \"$WORK/reopened.yaml\"");
+    let out = env.run(
+        &["edit", "fetch", "--from", kept.to_str().unwrap()],
+        Some(&look),
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let shown = std::fs::read_to_string(env.path("reopened.yaml")).unwrap();
+    assert!(
+        shown.contains("the changes made since to `replaySafe` are kept"),
+        "{shown}"
+    );
+    assert_eq!(env.node("fetch")["definition"]["tool"], "mine");
+    assert_eq!(env.node("fetch")["definition"]["replaySafe"], false);
+    std::fs::remove_file(&kept).unwrap();
 }
 
 #[test]

@@ -61,7 +61,14 @@ fn a_missing_argument_is_named_on_one_line_with_the_usage_as_help() {
     let v = env.json(&["set", "x"]);
     assert_eq!(
         v["error"]["message"],
-        "the following required arguments were not provided: <PATH>, <VALUE>"
+        "the following required arguments were not provided: <PATH>"
+    );
+    // VALUE is optional to the parser (`--remove` takes its place), and
+    // named when it is missing.
+    let v = env.json(&["set", "x", "y"]);
+    assert_eq!(
+        v["error"]["message"],
+        "the following required arguments were not provided: <VALUE>"
     );
 }
 
@@ -114,6 +121,11 @@ fn import_prints_its_note_once_on_stderr() {
     let (o, e) = (stdout(&out), stderr(&out));
     assert!(!o.contains("note") && !o.contains("Note"), "{o}");
     assert_eq!(e.matches("note: ").count(), 1, "{e}");
+    // It says that it is now the current plan, in text and in JSON.
+    assert!(o.contains("plan-q is now the current plan."), "{o}");
+    let v = env.json(&["import", file.to_str().unwrap(), "--id", "plan-r"]);
+    assert_eq!(v["current"], true, "{v}");
+    assert_eq!(v["planId"], "plan-r", "{v}");
 }
 
 #[test]
@@ -384,4 +396,70 @@ fn registry_lists_shows_and_adds_tools_keeping_the_file_and_refusing_with_nothin
     }
     let e = stderr(&env.run(&["registry", "show", "fetch_pag"]));
     assert!(e.contains("did you mean `fetch_page`?"), "{e}");
+}
+
+#[test]
+fn set_refuses_a_value_that_looks_like_a_flag_and_can_remove_a_field() {
+    let env = Env::new();
+    small_plan(&env);
+    let rev = env.json(&["status"])["revision"].clone();
+    // A flag where VALUE goes is a usage error naming it; nothing written.
+    let out = env.run(&["set", "fetch", "args.bdy", "--yes"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("unexpected argument '--yes'"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(stderr(&out).contains("-- --yes"), "{}", stderr(&out));
+    assert_eq!(env.json(&["status"])["revision"], rev);
+    // `--remove` of a field the node does not have: refused, nothing written.
+    let out = env.run(&["set", "fetch", "args.bdy", "--remove"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("node `fetch` has no field `args.bdy` to remove"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(env.json(&["status"])["revision"], rev);
+    // After `--` a value starting with `--` is literal; negative numbers
+    // need no `--`.
+    env.ok(&["set", "fetch", "args.bdy", "--", "--literal"]);
+    assert_eq!(
+        env.json(&["read", "fetch"])["nodes"][0]["definition"]["args"]["bdy"],
+        "--literal"
+    );
+    env.ok(&["set", "fetch", "args.n", "-5"]);
+    assert_eq!(
+        env.json(&["read", "fetch"])["nodes"][0]["definition"]["args"]["n"],
+        -5
+    );
+    // `--remove` takes the field out.
+    let out = env.ok(&["set", "fetch", "args.bdy", "--remove"]);
+    assert!(
+        out.contains("removed `args.bdy` of `fetch` (was \"--literal\")"),
+        "{out}"
+    );
+    let args = env.json(&["read", "fetch"])["nodes"][0]["definition"]["args"].clone();
+    assert!(args.get("bdy").is_none(), "{args}");
+    assert_eq!(args["n"], -5, "{args}");
+}
+
+#[test]
+fn log_reverse_says_oldest_first_and_set_shorthand_errors_name_the_field() {
+    let env = Env::new();
+    small_plan(&env);
+    let out = env.ok(&["log", "--reverse", "-n", "2"]);
+    assert!(out.starts_with("History of plan-p, oldest first"), "{out}");
+    let out = env.ok(&["log", "-n", "2"]);
+    assert!(out.starts_with("History of plan-p, newest first"), "{out}");
+    // `set` has no --input flag: its refusal names the field.
+    let out = env.run(&["set", "start", "input", "topic:strin"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let e = stderr(&out);
+    assert!(
+        e.contains("`input` \"topic:strin\" is not PATH:TYPE"),
+        "{e}"
+    );
+    assert!(!e.contains("--input"), "{e}");
 }

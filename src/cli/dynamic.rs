@@ -9,13 +9,46 @@ use super::repl::complete::{Source, Target, ValueKind, value_kind};
 use super::repl::helper::StoreSource;
 use clap_complete::engine::{ArgValueCompleter, CompletionCandidate};
 
-/// The store's names of one kind, starting with `prefix`.
-fn names(kind: ValueKind, prefix: &str) -> Vec<CompletionCandidate> {
-    let source = StoreSource::new(super::Session::new(super::Global::default()));
-    let t = Target {
+/// The store and plan the line being completed names (`-p/--plan`,
+/// `--store`, `-C`), from the words after the shell's `--`; `-C` changes
+/// directory, as the command itself would.
+fn line_target(words: &[String]) -> Target {
+    let mut t = Target {
         store: None,
         plan: None,
     };
+    let line = words
+        .iter()
+        .position(|w| w == "--")
+        .map_or(&[][..], |i| &words[i + 1..]);
+    let mut it = line.iter().peekable();
+    while let Some(w) = it.next() {
+        let (flag, inline) = match w.split_once('=') {
+            Some((f, v)) if f.starts_with("--") => (f, Some(v.to_string())),
+            _ => (w.as_str(), None),
+        };
+        if !matches!(flag, "-p" | "--plan" | "--store" | "-C") {
+            continue;
+        }
+        let Some(v) = inline.or_else(|| it.peek().map(|v| v.to_string())) else {
+            break;
+        };
+        match flag {
+            "-p" | "--plan" => t.plan = Some(v),
+            "--store" => t.store = Some(v),
+            _ => {
+                let _ = std::env::set_current_dir(&v);
+            }
+        }
+    }
+    t
+}
+
+/// The store's names of one kind, starting with `prefix`.
+fn names(kind: ValueKind, prefix: &str) -> Vec<CompletionCandidate> {
+    let source = StoreSource::new(super::Session::new(super::Global::default()));
+    let words: Vec<String> = std::env::args().collect();
+    let t = line_target(&words);
     let all: Vec<String> = match kind {
         ValueKind::PlanId => source.plan_ids(&t),
         ValueKind::Tool => source.tools(&t),

@@ -122,7 +122,12 @@ pub(crate) struct DefFlags {
     pub(crate) diamond: bool,
 }
 
+/// `flag` is a flag's name (`input`: "--input …"), or a field's name in
+/// backquotes for `set` (`` `input` ``), which has no such flag.
 fn bad(flag: &str, given: &str, want: &str) -> Error {
+    if flag.starts_with('`') {
+        return Error::invalid(format!("{flag} {given:?} is not {want}"));
+    }
     Error::invalid(format!("--{flag} {given:?} is not {want}"))
 }
 

@@ -68,7 +68,7 @@ pub(crate) fn read(node: &str, path: &str, text: &str) -> Result<Value> {
             let fields = text
                 .split_whitespace()
                 .map(|f| {
-                    declared_field(key, f).map_err(|e| {
+                    declared_field(&format!("`{key}`"), f).map_err(|e| {
                         e.with_help(format!(
                             "for example: planforge set {node} {path} 'id:string:64 count:number state:enum:open,closed'"
                         ))

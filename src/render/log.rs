@@ -5,7 +5,12 @@ use crate::forge::read::log::Change;
 use serde_json::{Value, json};
 
 /// The log as text: a header naming the plan, then one line per change.
-pub(crate) fn text(plan: &str, changes: &[&Change]) -> String {
+pub(crate) fn text(plan: &str, changes: &[&Change], oldest_first: bool) -> String {
+    let order = if oldest_first {
+        "oldest first"
+    } else {
+        "newest first"
+    };
     let width = changes
         .iter()
         .map(|c| c.revision.to_string().len())
@@ -19,7 +24,7 @@ pub(crate) fn text(plan: &str, changes: &[&Change]) -> String {
         .unwrap_or(0)
         .min(24);
     let mut out = vec![format!(
-        "History of {plan}, newest first (revisions as diff and clone --at take them; a lifecycle change makes none, its revision in brackets):"
+        "History of {plan}, {order} (revisions as diff and clone --at take them; a lifecycle change makes none, its revision in brackets):"
     )];
     for c in changes {
         // A lifecycle change makes no revision: its revision in brackets.

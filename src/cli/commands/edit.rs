@@ -1,6 +1,8 @@
 use super::echo_reply;
 use crate::cli::{Reply, Session};
-use crate::forge::node_edit::{self, Parsed};
+use crate::forge::Forge;
+use crate::forge::kept_edit;
+use crate::forge::node_edit::{self, Draft, Parsed};
 use crate::model::error::Error;
 use crate::model::error::ErrorKind;
 use crate::model::error::Result;
@@ -119,6 +121,65 @@ fn write(file: &Path, text: &str) -> Result<()> {
     std::fs::write(file, text).map_err(|e| Error::io("write", file, &e))
 }
 
+/// The text `edit --from FILE` opens: the kept node on the current
+/// revision, merged field by field with what changed since the file was
+/// made (see `forge::kept_edit`); a conflict refuses.
+fn reopen(forge: &Forge, draft: &Draft, from: &Path) -> Result<String> {
+    let text = read(from)?;
+    let body = kept_body(&text);
+    let id = &draft.node.id;
+    let Some(base) = kept_edit::header_revision(&text) else {
+        return Err(Error::invalid(format!(
+            "{} does not say which revision it was made at (its first line `# planforge edit: node … at revision N` is missing), so reopening it could undo changes made since; nothing was written",
+            from.display()
+        ))
+        .with_help(format!("planforge edit {id} starts from the node as it is")));
+    };
+    let head = header(&draft.text);
+    if base == draft.revision {
+        return Ok(format!("{head}{body}"));
+    }
+    let mine = match node_edit::parse(&body, &draft.node) {
+        Ok(Parsed::Empty) => return Ok(format!("{head}{body}")),
+        Ok(Parsed::Unchanged) => draft.node.clone(),
+        Ok(Parsed::Changed(node)) => node,
+        Err(e) if forge.changed_since(draft, base)? => {
+            return Err(Error::new(
+                ErrorKind::RevisionMoved,
+                format!(
+                    "node `{id}` changed since revision {base}, which the kept file was made at, and the file does not read ({}), so it cannot be merged; nothing was written",
+                    e.message.lines().next().unwrap_or_default()
+                ),
+            )
+            .with_help(format!(
+                "your file stays in {}; planforge edit {id} starts from the current node: make your change there again",
+                from.display()
+            )));
+        }
+        Err(_) => return Ok(format!("{head}{body}")),
+    };
+    let rebased = forge.rebase_kept(draft, base, &mine).map_err(|e| {
+        e.with_help(format!(
+            "your file stays in {}; planforge edit {id} starts from the current node: make your change there again",
+            from.display()
+        ))
+    })?;
+    if rebased.kept_theirs.is_empty() {
+        return Ok(format!("{head}{body}"));
+    }
+    let fields: Vec<String> = rebased
+        .kept_theirs
+        .iter()
+        .map(|k| format!("`{k}`"))
+        .collect();
+    let merged = node_edit::render(&draft.plan_id, draft.revision, &rebased.node, &[]);
+    Ok(format!(
+        "{head}# Reopened from a file made at revision {base}; the changes made since to {} are kept.\n{}",
+        fields.join(", "),
+        kept_body(&merged)
+    ))
+}
+
 pub(crate) fn run(s: &mut Session, a: EditArgs) -> Result<Reply> {
     let forge = s.forge()?;
     let plan = s.plan_id(forge.store())?;
@@ -131,7 +192,7 @@ pub(crate) fn run(s: &mut Session, a: EditArgs) -> Result<Reply> {
         .map_err(|e| Error::internal(format!("could not create a file to edit in: {e}")))?;
     let path = file.path().to_path_buf();
     let start = match &a.from {
-        Some(from) => format!("{}{}", header(&draft.text), kept_body(&read(from)?)),
+        Some(from) => reopen(&forge, &draft, from)?,
         None => draft.text.clone(),
     };
     write(&path, &start)?;

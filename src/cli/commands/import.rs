@@ -50,9 +50,17 @@ pub(crate) fn run(s: &mut Session, a: ImportArgs) -> Result<Reply> {
     let forge = s.forge()?;
     let imported = forge.import(doc, a.id.as_deref())?;
     forge.store().set_current(&imported.loaded.plan_id)?;
+    // Like create, clone, author and instantiate: say that the next
+    // command goes to the imported plan.
+    let mut json = status::import_json(&imported);
+    json["current"] = true.into();
     let mut reply = Reply::new(
-        status::import_text(&imported),
-        status::import_json(&imported),
+        format!(
+            "{}\n{} is now the current plan.",
+            status::import_text(&imported),
+            imported.loaded.plan_id
+        ),
+        json,
     );
     for n in &imported.notes {
         reply = reply.note(n.clone());

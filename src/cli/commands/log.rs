@@ -34,7 +34,7 @@ pub(crate) fn run(s: &mut Session, a: LogArgs) -> Result<Reply> {
     }
     Ok(Reply::for_format(
         s.format(),
-        || crate::render::log::text(&plan, &changes),
+        || crate::render::log::text(&plan, &changes, a.reverse),
         || crate::render::log::json(&plan, &changes),
     ))
 }

@@ -14,16 +14,26 @@ use clap::Args;
 /// commas), `input` and `output` take PATH:TYPE (several separated by
 /// spaces), and `values`, `declassifies` and `cases` take a,b,c. A new key
 /// one letter off a key the node has (`args.bdy` beside `args.body`) is
-/// refused as a typo unless --add says it is meant.
+/// refused as a typo unless --add says it is meant. --remove takes the
+/// field out. A value that starts with `-` (other than a number) is read
+/// as a flag: give it after `--` (`set ID PATH -- --literal`).
 #[derive(Args, Debug, Clone)]
 pub(crate) struct SetArgs {
     /// The node id
+    #[arg(index = 1)]
     pub(crate) id: String,
     /// The field's dot path
+    #[arg(index = 2)]
     pub(crate) path: String,
-    /// The new value
-    #[arg(allow_hyphen_values = true)]
-    pub(crate) value: String,
+    /// The new value (one starting with `-` other than a number goes after
+    /// `--`: `set ID PATH -- --literal`)
+    // Explicit indices: completion re-adds `id` with its completer, which
+    // would otherwise move it after the optional VALUE.
+    #[arg(index = 3, allow_negative_numbers = true, conflicts_with = "remove")]
+    pub(crate) value: Option<String>,
+    /// Remove the field at PATH instead of setting it
+    #[arg(long)]
+    pub(crate) remove: bool,
     /// Add PATH as a new field even when it is one letter off a field the
     /// node has
     #[arg(long)]
@@ -33,9 +43,19 @@ pub(crate) struct SetArgs {
 }
 
 pub(crate) fn run(s: &mut Session, a: SetArgs) -> Result<Reply> {
-    let value = crate::cli::set_value::read(&a.id, &a.path, &a.value)?;
+    if a.value.is_none() && !a.remove {
+        return Err(Error::invalid(
+            "the following required arguments were not provided: <VALUE>",
+        )
+        .with_help("usage: planforge set <ID> <PATH> <VALUE>, or planforge set <ID> <PATH> --remove\nmore: planforge set --help"));
+    }
     let forge = s.forge()?;
     let plan = s.plan_id(forge.store())?;
+    let Some(text) = &a.value else {
+        let echo = forge.remove_node_field(&plan, &a.id, &a.path, a.expect.expect_rev)?;
+        return Ok(echo_reply(s, &echo));
+    };
+    let value = crate::cli::set_value::read(&a.id, &a.path, text)?;
     let echo = forge
         .set_node_field(&plan, &a.id, &a.path, value, a.expect.expect_rev, a.add)
         .map_err(|e| typo_help(e, &a))?;
@@ -47,7 +67,7 @@ fn typo_help(e: Error, a: &SetArgs) -> Error {
     if e.kind != crate::model::error::ErrorKind::UnknownKey || a.add {
         return e;
     }
-    let quoted = crate::cli::voice::quote(&a.value);
+    let quoted = crate::cli::voice::quote(a.value.as_deref().unwrap_or_default());
     e.with_help(format!(
         "to add `{}` as a new field: planforge set {} {} {quoted} --add",
         a.path, a.id, a.path
