@@ -19,7 +19,9 @@ yet); a code action fixes the wrong handle; a missing `select` and a
 suppression as code actions; a document that is not valid JSON mid-typing
 gets a diagnostic at the syntax error and the server keeps answering; YAML
 documents get the same diagnostics, definitions and hovers; a 10,000-node
-document gets its diagnostics; shutdown and exit end the server with 0; and
+document gets its diagnostics; shutdown and exit end the server with 0;
+malformed messages are answered -32700/-32600 and the server goes on, and
+`exit` with no `shutdown` exits 1; and
 (with a second server, debounced by a second) a burst of five changes is
 validated once.
 It prints each step and exits 1 at the first surprise.
@@ -467,6 +469,77 @@ async def debounced(pf, root, env):
     await s.client.stop()
 
 
+class Raw:
+    """A bare JSON-RPC client on the server's stdio, to send what pygls never would."""
+
+    def __init__(self, pf, root, env):
+        self.p = subprocess.Popen([pf, "lsp"], cwd=str(root), env=env, stdin=subprocess.PIPE,
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+    def raw(self, data):
+        self.p.stdin.write(data)
+        self.p.stdin.flush()
+
+    def send(self, msg):
+        body = json.dumps(msg).encode()
+        self.raw(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+
+    def read(self):
+        size = None
+        while True:
+            line = self.p.stdout.readline()
+            if not line:
+                raise EOFError("the server closed stdout")
+            if line == b"\r\n":
+                break
+            name, _, value = line.decode().partition(":")
+            if name.lower() == "content-length":
+                size = int(value)
+        return json.loads(self.p.stdout.read(size))
+
+    def answer(self, id):
+        while True:
+            m = self.read()
+            if m.get("id") == id and "method" not in m:
+                return m
+
+    def close(self, shutdown):
+        if shutdown:
+            self.send({"jsonrpc": "2.0", "id": 90, "method": "shutdown"})
+            self.answer(90)
+        self.send({"jsonrpc": "2.0", "method": "exit"})
+        code = self.p.wait(TIMEOUT)
+        self.p.stdout.close()
+        self.p.stderr.close()
+        return code
+
+
+def malformed(pf, root, env):
+    """A malformed message is answered (id null) and the server goes on; exit
+    without shutdown exits 1."""
+    r = Raw(pf, root, env)
+    r.send({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"capabilities": {}}})
+    r.answer(0)
+    r.send({"jsonrpc": "2.0", "method": "initialized", "params": {}})
+    sym = {"jsonrpc": "2.0", "method": "textDocument/documentSymbol",
+           "params": {"textDocument": {"uri": (root / "docs" / "none.json").as_uri()}}}
+    for i, (data, code) in enumerate([(b"Content-Length: 5\r\n\r\nhello", -32700),
+                                      (b'Content-Length: 17\r\n\r\n{"jsonrpc":"2.0"}', -32600),
+                                      (b'{"jsonrpc":"2.0","id":99,"method":"shutdown"}\r\n\r\n', -32700)]):
+        r.raw(data)
+        m = r.answer(None)
+        check(m["error"]["code"] == code, f"malformed message {i + 1} answered {code} with id null", m)
+        r.send(dict(sym, id=10 + i))
+        check(r.answer(10 + i).get("result", "x") is None, "and the server goes on")
+    code = r.close(shutdown=False)
+    check(code == 1, "exit without shutdown exits 1", code)
+    r = Raw(pf, root, env)
+    r.send({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"capabilities": {}}})
+    r.answer(0)
+    r.send({"jsonrpc": "2.0", "method": "initialized", "params": {}})
+    check(r.close(shutdown=True) == 0, "exit after shutdown exits 0")
+
+
 async def main(pf):
     root = Path(tempfile.mkdtemp(prefix="planforge-lsp-"))
     env = {k: v for k, v in os.environ.items() if not k.startswith("PLANFORGE_")}
@@ -511,6 +584,7 @@ async def main(pf):
     check(code == 0, "shutdown and exit end the server with 0", code)
     await s.client.stop()
     await debounced(pf, root, env)
+    malformed(pf, root, env)
     shutil.rmtree(root, ignore_errors=True)
     print("all passed", flush=True)
 

@@ -10,4 +10,5 @@ pub(crate) mod diagnostics;
 pub(crate) mod documents;
 pub(crate) mod features;
 pub(crate) mod server;
+pub(crate) mod transport;
 pub(crate) mod voice;

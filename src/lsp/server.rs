@@ -39,9 +39,11 @@ struct Done {
     validated: Validated,
 }
 
-/// Serves one editor session on stdin and stdout, until `exit`.
-pub(crate) fn serve(cfg: Config) -> Result<()> {
-    let (conn, io) = Connection::stdio();
+/// Serves one editor session on stdin and stdout, until `exit` or the end
+/// of stdin. Returns the exit status: 1 for an `exit` with no `shutdown`
+/// before it (as the LSP specification says), else 0.
+pub(crate) fn serve(cfg: Config) -> Result<u8> {
+    let (conn, io) = super::transport::stdio();
     let proto = |e: lsp_server::ProtocolError| Error::invalid(format!("lsp: {e}"));
     let (id, params) = conn.initialize_start().map_err(proto)?;
     let init: InitializeParams = serde_json::from_value(params)
@@ -63,13 +65,14 @@ pub(crate) fn serve(cfg: Config) -> Result<()> {
         open: HashMap::new(),
         due: HashMap::new(),
         jobs: jobs_tx,
+        shut_down: false,
     };
     let outcome = s.run(&done_rx);
     drop(s);
     let _ = worker.join();
     drop(conn);
-    io.join().map_err(|e| Error::invalid(format!("lsp: {e}")))?;
-    outcome
+    io.join();
+    Ok(outcome)
 }
 
 /// The encoding the client offers that the server prefers: UTF-8, then
@@ -195,10 +198,13 @@ struct State<'c> {
     /// Documents changed and not validated yet: when they are due.
     due: HashMap<String, Instant>,
     jobs: Sender<Job>,
+    /// A `shutdown` request was answered.
+    shut_down: bool,
 }
 
 impl State<'_> {
-    fn run(&mut self, done: &Receiver<Done>) -> Result<()> {
+    /// Serves until `exit` (its status) or the end of stdin (0).
+    fn run(&mut self, done: &Receiver<Done>) -> u8 {
         loop {
             let timer = match self.due.values().min() {
                 Some(t) => crossbeam_channel::at(*t),
@@ -206,20 +212,15 @@ impl State<'_> {
             };
             select! {
                 recv(self.conn.receiver) -> msg => match msg {
-                    Ok(Message::Request(r)) => {
-                        if self.conn.handle_shutdown(&r).map_err(|e| Error::invalid(format!("lsp: {e}")))? {
-                            return Ok(());
-                        }
-                        self.request(r);
-                    }
+                    Ok(Message::Request(r)) => self.request(r),
                     Ok(Message::Notification(n)) => {
                         if n.method == note::Exit::METHOD {
-                            return Ok(());
+                            return u8::from(!self.shut_down);
                         }
                         self.notification(n);
                     }
                     Ok(Message::Response(_)) => {}
-                    Err(_) => return Ok(()),
+                    Err(_) => return 0,
                 },
                 recv(done) -> d => if let Ok(d) = d { self.publish(d) },
                 recv(timer) -> _ => self.start_due(),
@@ -325,6 +326,16 @@ impl State<'_> {
     fn request(&mut self, r: Request) {
         let id = r.id.clone();
         let method = r.method.clone();
+        if self.shut_down || method == req::Shutdown::METHOD {
+            let answer = if self.shut_down {
+                let code = lsp_server::ErrorCode::InvalidRequest as i32;
+                Response::new_err(id, code, format!("{method} after shutdown"))
+            } else {
+                Response::new_ok(id, ())
+            };
+            self.shut_down = true;
+            return self.send(Message::Response(answer));
+        }
         // A bug in one answer is that request's error, not the session's end.
         let answer = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.answer(r)));
         let answer = match answer {

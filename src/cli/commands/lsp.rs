@@ -29,12 +29,12 @@ pub(crate) struct LspArgs {
 }
 
 pub(crate) fn run(s: &mut Session, a: LspArgs) -> Result<Reply> {
-    crate::lsp::server::serve(crate::lsp::server::Config {
+    let status = crate::lsp::server::serve(crate::lsp::server::Config {
         sources: Sources {
             registry: a.registry,
             store: s.named_store(),
         },
         debounce: std::time::Duration::from_millis(a.debounce_ms),
     })?;
-    Ok(Reply::raw(""))
+    Ok(Reply::raw("").exit(status))
 }

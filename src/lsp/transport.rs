@@ -1,0 +1,214 @@
+//! The stdio transport: `Content-Length` frames read and written here rather
+//! than by `lsp-server`'s reader, which ends the session at the first
+//! malformed message. A frame whose header or body is not JSON-RPC is
+//! answered as JSON-RPC 2.0 says (`-32700` Parse error, `-32600` Invalid
+//! Request, with `id: null`) and the session goes on; only the end of stdin
+//! (or `exit`) ends the reader.
+
+use crossbeam_channel::{Receiver, Sender};
+use lsp_server::{Connection, Message};
+use std::io::{self, BufRead, Write};
+use std::thread::JoinHandle;
+
+/// One frame read: a message, or the error response its sender is owed.
+#[derive(Debug)]
+pub(crate) enum Frame {
+    Message(Message),
+    Invalid(serde_json::Value),
+}
+
+/// The threads behind [`stdio`]; joining the writer flushes every answer.
+pub(crate) struct Io {
+    writer: JoinHandle<()>,
+}
+
+impl Io {
+    pub(crate) fn join(self) {
+        let _ = self.writer.join();
+    }
+}
+
+/// A connection on stdin and stdout.
+pub(crate) fn stdio() -> (Connection, Io) {
+    let (out_tx, out_rx) = crossbeam_channel::unbounded::<Message>();
+    let (in_tx, in_rx) = crossbeam_channel::unbounded::<Message>();
+    let writer = std::thread::spawn(move || write_all(&out_rx));
+    // The reader is not joined: after `exit` it may still wait on stdin.
+    std::thread::spawn(move || read_all(&mut io::stdin().lock(), &in_tx));
+    (
+        Connection {
+            sender: out_tx,
+            receiver: in_rx,
+        },
+        Io { writer },
+    )
+}
+
+fn write_all(out: &Receiver<Message>) {
+    for m in out {
+        if m.write(&mut io::stdout().lock()).is_err() {
+            return;
+        }
+    }
+}
+
+fn read_all(input: &mut impl BufRead, to: &Sender<Message>) {
+    while let Ok(Some(frames)) = read_frame(input) {
+        for frame in frames {
+            match frame {
+                Frame::Message(m) => {
+                    let exit = matches!(&m, Message::Notification(n) if n.method == "exit");
+                    if to.send(m).is_err() || exit {
+                        return;
+                    }
+                }
+                Frame::Invalid(v) => {
+                    if write_raw(&mut io::stdout().lock(), &v).is_err() {
+                        return;
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn write_raw(w: &mut impl Write, v: &serde_json::Value) -> io::Result<()> {
+    let text = v.to_string();
+    write!(w, "Content-Length: {}\r\n\r\n{text}", text.len())?;
+    w.flush()
+}
+
+/// The JSON-RPC error response with `id: null`.
+fn invalid(code: i32, message: String) -> Frame {
+    Frame::Invalid(serde_json::json!({
+        "jsonrpc": "2.0",
+        "id": null,
+        "error": {"code": code, "message": message},
+    }))
+}
+
+/// The next frame, or `None` at the end of the input. A header that is not
+/// `Name: value` makes the frame a parse error. Text before a
+/// `Content-Length` header (a body sent with no header before the next
+/// message) is a parse error of its own, and the frame after it is read.
+pub(crate) fn read_frame(r: &mut impl BufRead) -> io::Result<Option<Vec<Frame>>> {
+    let mut size: Option<usize> = None;
+    let mut bad: Option<String> = None;
+    let mut garbage: Option<Frame> = None;
+    let mut headers = false;
+    let mut line = String::new();
+    loop {
+        line.clear();
+        if r.read_line(&mut line)? == 0 {
+            return Ok(None);
+        }
+        let text = line.trim_end_matches(['\r', '\n']);
+        if text.is_empty() {
+            if headers {
+                break;
+            }
+            continue;
+        }
+        headers = true;
+        let header = match text.find("Content-Length:") {
+            Some(i) if i > 0 => {
+                garbage = Some(invalid(
+                    -32700,
+                    format!("Parse error: {:?} is not a header", &text[..i]),
+                ));
+                &text[i..]
+            }
+            _ => text,
+        };
+        match header.split_once(':') {
+            Some((name, value)) if name.eq_ignore_ascii_case("Content-Length") => {
+                match value.trim().parse::<usize>() {
+                    Ok(n) => size = Some(n),
+                    Err(_) => {
+                        bad.get_or_insert_with(|| format!("malformed header {header:?}"));
+                    }
+                }
+            }
+            Some((name, _)) if name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-') => {}
+            _ => {
+                bad.get_or_insert_with(|| format!("malformed header {header:?}"));
+            }
+        }
+    }
+    if size.is_none() {
+        bad.get_or_insert_with(|| "no Content-Length header".into());
+    }
+    let mut body = vec![0; size.unwrap_or(0)];
+    r.read_exact(&mut body)?;
+    let frame = match (bad, serde_json::from_slice::<serde_json::Value>(&body)) {
+        (Some(why), _) => invalid(-32700, format!("Parse error: {why}")),
+        (None, Err(_)) => invalid(-32700, "Parse error: the body is not JSON".into()),
+        (None, Ok(value)) => match serde_json::from_value::<Message>(value) {
+            Ok(m) => Frame::Message(m),
+            Err(_) => invalid(
+                -32600,
+                "Invalid Request: neither a request, a response nor a notification".into(),
+            ),
+        },
+    };
+    Ok(Some(garbage.into_iter().chain([frame]).collect()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn frames(input: &str) -> Vec<Frame> {
+        let mut r = io::Cursor::new(input.as_bytes().to_vec());
+        std::iter::from_fn(|| read_frame(&mut r).unwrap())
+            .flatten()
+            .collect()
+    }
+
+    fn code(f: &Frame) -> i64 {
+        match f {
+            Frame::Invalid(v) => {
+                assert!(v["id"].is_null(), "{v}");
+                v["error"]["code"].as_i64().unwrap()
+            }
+            Frame::Message(m) => panic!("a message: {m:?}"),
+        }
+    }
+
+    fn frame(body: &str) -> String {
+        format!("Content-Length: {}\r\n\r\n{body}", body.len())
+    }
+
+    const OK: &str = r#"{"jsonrpc":"2.0","id":1,"method":"shutdown"}"#;
+
+    #[test]
+    fn malformed_frames_are_answered_and_reading_goes_on() {
+        let input = [
+            frame("hello"),
+            frame(r#"{"jsonrpc":"2.0"}"#),
+            format!("{OK}\r\n\r\n"),
+            frame(OK),
+        ]
+        .concat();
+        let got = frames(&input);
+        assert_eq!(got.len(), 4, "{got:?}");
+        assert_eq!(code(&got[0]), -32700);
+        assert_eq!(code(&got[1]), -32600);
+        assert_eq!(code(&got[2]), -32700);
+        assert!(matches!(&got[3], Frame::Message(Message::Request(r)) if r.method == "shutdown"));
+    }
+
+    #[test]
+    fn a_body_without_header_before_the_next_frame_keeps_that_frame() {
+        let got = frames(&format!("{OK}{}", frame(OK)));
+        assert_eq!(got.len(), 2, "{got:?}");
+        assert_eq!(code(&got[0]), -32700);
+        assert!(matches!(&got[1], Frame::Message(_)), "{got:?}");
+    }
+
+    #[test]
+    fn end_of_input_ends_reading() {
+        assert!(frames("").is_empty());
+        assert!(frames("Content-Length: 10\r\n").is_empty());
+    }
+}
