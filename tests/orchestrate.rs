@@ -236,6 +236,12 @@ synthesis: {output: decision.md}
 #[test]
 fn every_other_mechanism_and_fallback_freezes() {
     let env = Env::new();
+    let part = |k: &str| format!("part{k} {}", "of the source ".repeat(80));
+    let digest = format!(
+        "tasks:\n  - {{name: a, role: lead, goal: g, input: {}, output: a.md, digest: 'points: [claim, evidence]'}}\n  - {{name: b, role: lead, goal: g, input: {}, output: b.md, digest: 'points: [claim, evidence]'}}\n",
+        part("1"),
+        part("2")
+    );
     let cases = [
         (
             "single",
@@ -244,7 +250,7 @@ fn every_other_mechanism_and_fallback_freezes() {
         ),
         (
             "digest",
-            "tasks:\n  - {name: a, role: lead, goal: g, input: part1, output: a.md, digest: 'points: [claim, evidence]'}\n  - {name: b, role: lead, goal: g, input: part2, output: b.md, digest: 'points: [claim, evidence]'}\n",
+            digest.as_str(),
             "Mechanism matched: bounded digest (seed 003, row 3)",
         ),
         (
@@ -255,7 +261,7 @@ fn every_other_mechanism_and_fallback_freezes() {
         (
             "overflow",
             "tasks:\n  - {name: a, role: lead, goal: g, input: i, output: a.md, maxOutputBytes: 150000}\n  - {name: b, role: tester, goal: h, input: j, output: b.md, maxOutputBytes: 150000}\n",
-            "Fallback: context overflow (Σ maxOutputBytes = 300000 > 199998 bytes left for artifacts): each unit returns a bounded digest of at most 99999 bytes instead",
+            "Fallback: context overflow (Σ maxOutputBytes = 300000 > 199986 bytes left for artifacts): each unit returns a bounded digest of at most 99993 bytes instead",
         ),
         (
             "same",
@@ -263,9 +269,10 @@ fn every_other_mechanism_and_fallback_freezes() {
             "Fallback: the check \"distinct assignments, named outputs\" failed",
         ),
         (
-            "norow",
-            "tasks:\n  - {name: a, role: lead, goal: g, input: i, output: a.md, digest: d}\n  - {name: b, role: tester, goal: h, input: j, output: b.md}\n",
-            "Mechanism matched: none",
+            // A digest of a small input is not row 3: row 1 matched first.
+            "smalldigest",
+            "tasks:\n  - {name: a, role: lead, goal: g, input: i, output: a.md, digest: d}\n  - {name: b, role: tester, goal: h, input: j, output: b.md, digest: d}\n",
+            "Mechanism matched: fan-out (seed 003, row 1): 2 independent tasks, each with its own role, 2 naming a digest, but not every task consumes a large input",
         ),
     ];
     for (name, tasks, needle) in cases {
@@ -617,6 +624,12 @@ impl Checked {
     /// The reason outputs of a run where every unit passes, except those in
     /// `failing`, and reconciliation decides to synthesize.
     fn outputs(&self, failing: &[&str]) -> HashMap<String, Value> {
+        self.outputs_with(failing, "fail")
+    }
+
+    /// The same, a failing unit's verdict being `verdict` (a "pass" with a
+    /// failed criterion is a failed unit too).
+    fn outputs_with(&self, failing: &[&str], verdict: &str) -> HashMap<String, Value> {
         let mut m = HashMap::new();
         let mut dispositions = serde_json::Map::new();
         for (name, slug) in &self.units {
@@ -626,7 +639,7 @@ impl Checked {
                 if pass {
                     json!({"verdict": "pass", "failedCriteria": [], "handoff": "h"})
                 } else {
-                    json!({"verdict": "fail", "failedCriteria": ["cites_evidence"], "handoff": ""})
+                    json!({"verdict": verdict, "failedCriteria": ["cites_evidence"], "handoff": ""})
                 },
             );
             dispositions.insert(
@@ -664,23 +677,28 @@ impl Checked {
             assert!(self.reports(&t.ran).is_empty(), "{what}: {:?}", t.ran);
         }
         for (name, slug) in &self.units {
-            // A failed verification, and a unit that returns nothing.
-            for (fails, verdict_fails, criteria) in [
-                (HashSet::new(), true, ("verify", "failedCriteria")),
-                (HashSet::from([format!("spawn_{slug}")]), false, ("", "")),
-                (
-                    HashSet::from([format!("verify_{slug}")]),
-                    false,
-                    ("verify", "failedCriteria"),
-                ),
+            // Depth 1 as data: every spawn carries the no-spawn field.
+            assert_eq!(
+                self.node(&format!("spawn_{slug}"))["definition"]["args"]["noSpawn"],
+                true,
+                "{what}"
+            );
+            // A failed verification, a "pass" that lists a failed criterion,
+            // a unit that returns nothing, a verification that errors.
+            for (fails, verdict, criteria) in [
+                (HashSet::new(), Some("fail"), ("verify", "failedCriteria")),
+                (HashSet::new(), Some("pass"), ("verify", "failedCriteria")),
+                (HashSet::from([format!("spawn_{slug}")]), None, ("", "")),
+                (HashSet::from([format!("verify_{slug}")]), None, ("", "")),
             ] {
-                let failing: Vec<&str> = if verdict_fails {
+                let failing: Vec<&str> = if verdict.is_some() {
                     vec![slug.as_str()]
                 } else {
                     vec![]
                 };
+                let outputs = self.outputs_with(&failing, verdict.unwrap_or("fail"));
                 for join in [Join::All, Join::Any] {
-                    let t = simulate(&self.raw, &fails, &self.outputs(&failing), join);
+                    let t = simulate(&self.raw, &fails, &outputs, join);
                     assert!(
                         !t.reached("write") && !t.reached("reconcile"),
                         "{what}: unit {name} failed ({fails:?}) and the synthesis ran: {:?}",
@@ -1395,10 +1413,43 @@ fn outputs_outside_the_working_tree_are_refused_naming_the_task() {
     );
 }
 
+/// Validates `doc` (a plan document) as a file: the exit code and output.
+fn validate_doc(env: &Env, name: &str, doc: &Value) -> (Option<i32>, String) {
+    let f = env.file(name, &doc.to_string());
+    let out = env.run(&["validate", &f]);
+    (
+        out.status.code(),
+        format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        ),
+    )
+}
+
+/// The exported document of an orchestrated plan, without its digest (so
+/// that edits are checked, not the digest).
+fn exported(env: &Env, text: &str, plan: &str) -> Value {
+    env.orchestrate_and_freeze(text, plan);
+    let mut doc = env.json(&["export", "-p", plan, "--format", "json"]);
+    doc.as_object_mut().unwrap().remove("digest");
+    doc
+}
+
+fn node_mut<'a>(doc: &'a mut Value, id: &str) -> &'a mut Value {
+    doc["nodes"]
+        .as_array_mut()
+        .unwrap()
+        .iter_mut()
+        .find(|n| n["id"] == id)
+        .unwrap_or_else(|| panic!("no node {id}"))
+}
+
 #[test]
 fn a_hand_edit_that_lets_a_failed_unit_reach_the_synthesis_is_found() {
     let env = Env::new();
-    env.orchestrate_and_freeze(
+    let fan_out = exported(
+        &env,
         &format!(
             "{ROLES}tasks:
   - {{name: api, role: lead, goal: Survey the API changes, input: src/api, output: notes/api.md}}
@@ -1408,50 +1459,202 @@ synthesis: {{output: notes/release.md}}
         ),
         "plan-edit",
     );
-    let mut doc = env.json(&["export", "-p", "plan-edit", "--format", "json"]);
-    doc.as_object_mut().unwrap().remove("digest");
-    let validate = |name: &str, doc: &Value| {
-        let f = env.file(name, &doc.to_string());
-        let out = env.run(&["validate", &f]);
-        (
-            out.status.code(),
-            format!(
-                "{}{}",
-                String::from_utf8_lossy(&out.stdout),
-                String::from_utf8_lossy(&out.stderr)
-            ),
-        )
-    };
     // The plan as emitted: no finding.
-    let (code, out) = validate("as_emitted.json", &doc);
+    let (code, out) = validate_doc(&env, "as_emitted.json", &fan_out);
     assert_eq!(code, Some(0), "{out}");
-    assert!(!out.contains("failed_gate_writes"), "{out}");
-    // A failed verdict sent into the join.
-    let mut into_join = doc.clone();
-    for e in into_join["edges"].as_array_mut().unwrap() {
-        if e["from"] == "check_api" && e["handle"] == "no_match" {
-            e["to"] = json!("join");
-            e["id"] = json!("check_api__join_failed");
+    // Parallel units meet at the join whatever their verdict: `verified`
+    // tests every verdict. Its failure sent on to reconciliation:
+    let mut into_reconcile = fan_out.clone();
+    for e in into_reconcile["edges"].as_array_mut().unwrap() {
+        if e["from"] == "verified" && e["handle"] == "default" {
+            e["to"] = json!("reconcile");
+            e["id"] = json!("verified__reconcile_failed");
         }
     }
-    let (code, out) = validate("into_join.json", &into_join);
+    let (code, out) = validate_doc(&env, "into_reconcile.json", &into_reconcile);
     assert_eq!(code, Some(1), "{out}");
     assert!(
-        out.contains("gate `check_api` sends its failure (`no_match`) on to `join`"),
+        out.contains("gate `verified` sends its failure (`default`) on to `reconcile`"),
         "{out}"
     );
-    // The failure edge dropped: a failed verdict reaches no report.
-    let mut dropped = doc.clone();
+    // In a chain, the failure edge of a unit's check dropped.
+    let chain = exported(
+        &env,
+        &format!(
+            "{ROLES}tasks:
+  - {{name: api, role: lead, goal: Survey the API changes, input: src/api, output: notes/api.md}}
+  - {{name: tests, role: tester, goal: Test what the survey found, input: the survey, output: notes/tests.md, needs: api}}
+synthesis: {{output: notes/release.md}}
+"
+        ),
+        "plan-edit-chain",
+    );
+    let mut dropped = chain.clone();
     dropped["edges"]
         .as_array_mut()
         .unwrap()
         .retain(|e| !(e["from"] == "check_api" && e["handle"] == "no_match"));
-    let (code, out) = validate("dropped.json", &dropped);
+    let (code, out) = validate_doc(&env, "dropped.json", &dropped);
     assert_eq!(code, Some(1), "{out}");
     assert!(
         out.contains("gate `check_api` has no `no_match` edge"),
         "{out}"
     );
+}
+
+#[test]
+fn hand_edits_that_break_the_output_contract_are_found() {
+    let env = Env::new();
+    let doc = exported(
+        &env,
+        &format!(
+            "{ROLES}tasks:
+  - {{name: api, role: lead, goal: Survey the API changes, input: src/api, output: notes/api.md}}
+  - {{name: tests, role: tester, goal: Find failing tests, input: tests/, output: notes/tests.md}}
+synthesis: {{output: notes/release.md}}
+"
+        ),
+        "plan-contract",
+    );
+    type Edit = Box<dyn Fn(&mut Value)>;
+    let cases: Vec<(&str, Edit, &str)> = vec![
+        (
+            "write_no_dispositions",
+            Box::new(|d| {
+                node_mut(d, "write")["definition"]["args"]
+                    .as_object_mut()
+                    .unwrap()
+                    .remove("dispositions");
+            }),
+            "undisposed_synthesis",
+        ),
+        (
+            "disposition_not_required",
+            Box::new(|d| {
+                node_mut(d, "reconcile")["definition"]["outputSchema"]["properties"]["dispositions"]
+                    ["required"] = json!(["api"]);
+            }),
+            "requires 1 member(s) for 2 unit(s)",
+        ),
+        (
+            "gate_outcome_only",
+            Box::new(|d| {
+                node_mut(d, "gate")["definition"]["predicate"] =
+                    json!({"path": "reconcile.outcome", "op": "eq", "value": "synthesize"});
+            }),
+            "no gate on every route to it tests the disposition of `api`, `tests`",
+        ),
+        (
+            "report_no_failed_criteria",
+            Box::new(|d| {
+                node_mut(d, "landing")["definition"]["args"]
+                    .as_object_mut()
+                    .unwrap()
+                    .remove("failedCriteria");
+            }),
+            "failure report `landing` (`report_failure`) comes after spawned units but lacks the failed criteria (`failedCriteria` missing)",
+        ),
+        (
+            "no_spawn_weakened",
+            Box::new(|d| {
+                node_mut(d, "spawn_api")["definition"]["args"]["noSpawn"] = json!(false);
+            }),
+            "the explicit no-spawn prohibition (`noSpawn` false)",
+        ),
+    ];
+    for (name, edit, needle) in cases {
+        let mut d = doc.clone();
+        edit(&mut d);
+        let (code, out) = validate_doc(&env, &format!("{name}.json"), &d);
+        assert_eq!(code, Some(1), "{name}: {out}");
+        assert!(out.contains(needle), "{name}: {out}");
+    }
+    // Reworded instructions change nothing: the field carries the
+    // prohibition.
+    let mut reworded = doc.clone();
+    node_mut(&mut reworded, "spawn_api")["definition"]["args"]["instructions"] =
+        json!("Research the question. Never create sub-agents; you must not delegate.");
+    let (code, out) = validate_doc(&env, "reworded.json", &reworded);
+    assert_eq!(code, Some(0), "{out}");
+}
+
+#[test]
+fn a_store_whose_registry_predates_remove_artifacts_gets_the_command_that_adds_it() {
+    let env = Env::new();
+    let reg = env.store().join("registry.yaml");
+    let text = std::fs::read_to_string(&reg).unwrap();
+    let start = text.find("  remove_artifacts:").unwrap();
+    let end = start + text[start..].find("  report_failure:").unwrap();
+    std::fs::write(&reg, format!("{}{}", &text[..start], &text[end..])).unwrap();
+    let f = env.file(
+        "old.yaml",
+        &format!(
+            "{ROLES}tasks:
+  - {{name: api, role: lead, goal: Survey the API changes, input: src/api, output: notes/api.md}}
+synthesis: {{output: notes/release.md}}
+"
+        ),
+    );
+    let out = env.run(&["orchestrate", &f, "--id", "plan-old"]);
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(text.contains("unknown_tool"), "{text}");
+    let line = text
+        .lines()
+        .find_map(|l| {
+            l.find("planforge registry add remove_artifacts")
+                .map(|i| &l[i..])
+        })
+        .unwrap_or_else(|| panic!("no registry add line:\n{text}"));
+    // The fix's condition follows the command line.
+    let line = line.split(" (if ").next().unwrap().to_string();
+    assert!(
+        line.contains("--returns text") && line.contains("--required-arg paths"),
+        "{line}"
+    );
+    // The line, run as printed, makes the plan clean.
+    let words = shell_words(&line);
+    let args: Vec<&str> = words[1..].iter().map(String::as_str).collect();
+    env.ok(&args);
+    let frozen = env.run(&["freeze", "-p", "plan-old"]);
+    assert!(
+        frozen.status.success(),
+        "{}",
+        String::from_utf8_lossy(&frozen.stdout)
+    );
+}
+
+/// Splits a POSIX shell line of plain and single-quoted words.
+fn shell_words(line: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut quoted = false;
+    let mut any = false;
+    for c in line.chars() {
+        match c {
+            '\'' => {
+                quoted = !quoted;
+                any = true;
+            }
+            ' ' if !quoted => {
+                if any {
+                    out.push(std::mem::take(&mut cur));
+                    any = false;
+                }
+            }
+            _ => {
+                cur.push(c);
+                any = true;
+            }
+        }
+    }
+    if any {
+        out.push(cur);
+    }
+    out
 }
 
 #[test]

@@ -22,37 +22,20 @@ const PARTS: [(&str, &[&str]); 7] = [
     ("done predicate", &["done"]),
 ];
 
-/// Whether a literal string states a prohibition on spawning agents.
-pub(crate) fn prohibits_spawning(s: &str) -> bool {
-    let s = s.to_lowercase().replace('’', "'");
-    [
-        "not spawn",
-        "n't spawn",
-        "never spawn",
-        "not to spawn",
-        "no spawning",
-        "no-spawn",
-    ]
-    .iter()
-    .any(|p| s.contains(p))
-}
+/// The spawn arg that carries the no-spawn prohibition as data: literal
+/// `true` forbids the subagent to spawn (orchestration depth 1). The check
+/// reads this field, never the wording of the instructions, so a reworded
+/// prohibition neither hides nor fakes it.
+pub(crate) const NO_SPAWN_ARG: &str = "noSpawn";
 
-/// Whether any literal string in `v` prohibits spawning.
-fn has_prohibition(v: &Value) -> bool {
-    match v {
-        Value::String(s) => prohibits_spawning(s),
-        Value::Array(a) => a.iter().any(has_prohibition),
-        Value::Object(m) => m.values().any(has_prohibition),
-        _ => false,
-    }
-}
-
-/// An arg that is there but says nothing: `null`, a blank string, `{}`.
-fn is_empty(v: &Value) -> bool {
+/// An arg that is there but says nothing: `null`, a blank string, `{}`, and
+/// `[]` for every part but the allowed tools (a unit may use none).
+fn is_empty(v: &Value, tools: bool) -> bool {
     match v {
         Value::Null => true,
         Value::String(s) => s.trim().is_empty(),
         Value::Object(m) => m.is_empty(),
+        Value::Array(a) => a.is_empty() && !tools,
         _ => false,
     }
 }
@@ -65,10 +48,19 @@ declare_check! {
     /// allowed tools (the entry's `toolsArg`), forbidden writes
     /// (`forbiddenWrites`), output path or schema (`output` or `schema`) and
     /// done predicate (`done`) — or passes one of them empty (`null`, a blank
-    /// string, `{}`), or whose args state no explicit prohibition on spawning
-    /// another agent (a literal text such as "Do not spawn … any other
-    /// agent", usually in `instructions`). An arg the registry entry already
-    /// requires is reported by `missing_arg` when absent, not here.
+    /// string, `{}`, or `[]` for any part but the allowed tools, since a unit
+    /// may be allowed no tool), or whose explicit no-spawn prohibition is not
+    /// the literal `"noSpawn": true` (missing, `false`, or a value a run
+    /// could change). An arg the registry entry already requires is reported
+    /// by `missing_arg` when absent, not here.
+    ///
+    /// The prohibition is read from the structured field, never from the
+    /// wording of `instructions`: prose can be negated or hedged ("unless you
+    /// need to") and stay full of the right words, or be reworded and say
+    /// the same thing, so a check on words would miss the first and flag the
+    /// second. `orchestrate` and the built-in templates set `noSpawn: true`
+    /// and also state the prohibition in the instructions, for the subagent
+    /// to read.
     ///
     /// Needs a registry.
     ///
@@ -84,18 +76,20 @@ declare_check! {
     /// predicate) and step 4 (the explicit no-spawn prohibition).
     ///
     /// ## How to fix
-    /// Give the call every part, non-empty, and end its `instructions` with
-    /// an explicit prohibition, e.g. "Do not spawn, start or delegate to any
-    /// other agent: only the orchestrator spawns subagents."
+    /// Give the call every part, non-empty, and set `args.noSpawn` to `true`
+    /// (and say it in `instructions` too, e.g. "Do not spawn, start or
+    /// delegate to any other agent: only the orchestrator spawns
+    /// subagents.").
     ///
     /// ## Example
     /// ```json
     /// {"tool": "spawn_subagent", "args": {"role": "critic", "instructions": "Challenge the claims.", "input": "e.md", "goal": "", "tools": [], "forbiddenWrites": ["s.md"], "output": "c.md", "done": "every claim answered"}}
     /// ```
-    /// fires twice over: `goal` is blank and nothing prohibits spawning.
-    /// Fixed: a concrete `goal`, and `"instructions": "Challenge the claims.
-    /// Do not spawn, start or delegate to any other agent: only the
-    /// orchestrator spawns subagents."`.
+    /// fires twice over: `goal` is blank and no `noSpawn: true` prohibits
+    /// spawning. Fixed: a concrete `goal`, `"noSpawn": true`, and
+    /// `"instructions": "Challenge the claims. Do not spawn, start or
+    /// delegate to any other agent: only the orchestrator spawns
+    /// subagents."`.
     pub IncompleteSpawnSpec { code: "incomplete_spawn_spec", severity: Blocking, needs: REGISTRY, source: Check }
     fn run(cx, out) {
         let Some(reg) = cx.registry else { return };
@@ -116,8 +110,9 @@ declare_check! {
             let mut fixes = Vec::new();
             for (part, names) in PARTS {
                 let names: Vec<&str> = if names.is_empty() { vec![tools_arg] } else { names.to_vec() };
+                let tools = names == [tools_arg];
                 let present: Vec<&Value> = names.iter().filter_map(|a| args.get(a)).collect();
-                if present.iter().any(|v| !is_empty(v)) {
+                if present.iter().any(|v| !is_empty(v, tools)) {
                     continue;
                 }
                 if present.is_empty() && names.iter().any(|a| entry.required_args.iter().any(|r| r == a)) {
@@ -134,18 +129,36 @@ declare_check! {
                     value: Fill::choose(format!("the subagent's {part}")),
                 });
             }
-            let prohibited = has_prohibition(&Value::Object(args.clone()));
-            if !prohibited {
-                lacking.push("an explicit prohibition on spawning another agent".into());
-                let value = match args.get("instructions").and_then(Value::as_str) {
-                    Some(s) if !s.trim().is_empty() => format!("{}\n\n{NO_SPAWN}", s.trim_end()),
-                    _ => NO_SPAWN.to_string(),
-                };
+            let said = match args.get(NO_SPAWN_ARG) {
+                Some(Value::Bool(true)) => None,
+                None => Some("missing"),
+                Some(Value::Bool(false)) => Some("false"),
+                Some(_) => Some("not the literal `true`"),
+            };
+            if let Some(said) = said {
+                lacking.push(format!(
+                    "the explicit no-spawn prohibition (`{NO_SPAWN_ARG}` {said})"
+                ));
                 fixes.push(Remedy::SetField {
                     node: n.id.clone(),
-                    path: "args.instructions".into(),
-                    value: Fill::Value(Value::from(value)),
+                    path: format!("args.{NO_SPAWN_ARG}"),
+                    value: Fill::Value(Value::Bool(true)),
                 });
+                let worded = args
+                    .get("instructions")
+                    .and_then(Value::as_str)
+                    .is_some_and(|s| s.contains(NO_SPAWN));
+                if !worded {
+                    let value = match args.get("instructions").and_then(Value::as_str) {
+                        Some(s) if !s.trim().is_empty() => format!("{}\n\n{NO_SPAWN}", s.trim_end()),
+                        _ => NO_SPAWN.to_string(),
+                    };
+                    fixes.push(Remedy::SetField {
+                        node: n.id.clone(),
+                        path: "args.instructions".into(),
+                        value: Fill::Value(Value::from(value)),
+                    });
+                }
             }
             if lacking.is_empty() {
                 continue;
@@ -170,7 +183,7 @@ declare_check! {
 
 #[cfg(test)]
 mod tests {
-    use super::{IncompleteSpawnSpec, NO_SPAWN, prohibits_spawning};
+    use super::{IncompleteSpawnSpec, NO_SPAWN};
     use crate::check::testing::*;
     use serde_json::json;
 
@@ -179,39 +192,71 @@ mod tests {
     fn full() -> serde_json::Value {
         json!({"role": "r", "instructions": format!("Work.\n\n{NO_SPAWN}"), "input": "i",
                "goal": "g", "allowed": [], "forbiddenWrites": ["s.md"], "output": "o.md",
-               "done": "d"})
+               "done": "d", "noSpawn": true})
+    }
+
+    fn issues_of(args: serde_json::Value) -> Vec<crate::model::Issue> {
+        let p = plan(vec![call_with("a", "spawn", args, &[])], vec![]);
+        run_reg(&IncompleteSpawnSpec, &p, &registry(REG))
     }
 
     #[test]
     fn fires_on_a_dropped_part_a_blank_part_and_no_prohibition() {
         let mut args = full();
         args.as_object_mut().unwrap().remove("done");
+        args.as_object_mut().unwrap().remove("noSpawn");
         args["goal"] = json!(" ");
         args["instructions"] = json!("Work.");
-        let p = plan(vec![call_with("a", "spawn", args, &[])], vec![]);
-        let issues = run_reg(&IncompleteSpawnSpec, &p, &registry(REG));
+        args["forbiddenWrites"] = json!([]);
+        let issues = issues_of(args);
         assert_eq!(issues.len(), 1, "{issues:#?}");
         let m = &issues[0].message;
         assert!(m.contains("goal (`goal` empty)"), "{m}");
+        assert!(
+            m.contains("forbidden writes (`forbiddenWrites` empty)"),
+            "{m}"
+        );
         assert!(m.contains("done predicate (`done` missing)"), "{m}");
-        assert!(m.contains("an explicit prohibition on spawning"), "{m}");
-        assert_eq!(issues[0].fixes.len(), 3);
+        assert!(
+            m.contains("no-spawn prohibition (`noSpawn` missing)"),
+            "{m}"
+        );
+        // goal, forbiddenWrites, done, noSpawn and the instructions' words.
+        assert_eq!(issues[0].fixes.len(), 5);
+    }
+
+    #[test]
+    fn a_weakened_prohibition_fires_whatever_the_words_say() {
+        // The words still prohibit, the field no longer does.
+        let mut args = full();
+        args["noSpawn"] = json!(false);
+        let issues = issues_of(args);
+        assert_eq!(issues.len(), 1, "{issues:#?}");
+        assert!(issues[0].message.contains("(`noSpawn` false)"));
+        assert_eq!(issues[0].fixes.len(), 1, "the words are already there");
+        let mut args = full();
+        args["noSpawn"] = json!("yes");
+        assert!(
+            issues_of(args)[0]
+                .message
+                .contains("not the literal `true`")
+        );
     }
 
     #[test]
     fn a_required_arg_left_out_is_missing_args_to_report() {
         let mut args = full();
         args.as_object_mut().unwrap().remove("role");
-        let p = plan(vec![call_with("a", "spawn", args, &[])], vec![]);
-        assert!(run_reg(&IncompleteSpawnSpec, &p, &registry(REG)).is_empty());
+        assert!(issues_of(args).is_empty());
     }
 
     #[test]
-    fn passes_a_complete_spec_with_a_schema_instead_of_an_output() {
+    fn passes_a_complete_spec_reworded_with_a_schema_instead_of_an_output() {
         let mut args = full();
         args.as_object_mut().unwrap().remove("output");
         args["schema"] = json!("points: [..]");
-        args["instructions"] = json!("Work. You must not spawn other agents.");
+        // Reworded instructions: the field carries the prohibition.
+        args["instructions"] = json!("Work. Never create sub-agents; you must not delegate.");
         let p = plan(
             vec![
                 call_with("a", "spawn", args, &[]),
@@ -220,7 +265,5 @@ mod tests {
             vec![],
         );
         assert!(run_reg(&IncompleteSpawnSpec, &p, &registry(REG)).is_empty());
-        assert!(prohibits_spawning("Don’t spawn anything"));
-        assert!(!prohibits_spawning("Spawn helpers freely"));
     }
 }

@@ -218,6 +218,7 @@ mod evaluator_error;
 mod failed_gate_writes;
 mod first_last_across_join;
 pub(crate) mod freeze_mismatch;
+mod incomplete_failure_report;
 pub(crate) mod incomplete_spawn_spec;
 pub(crate) mod invalid_args;
 pub(crate) mod invalid_document;
@@ -249,6 +250,7 @@ mod scaffold_placeholder;
 mod select_missing_default;
 #[cfg(test)]
 mod situations;
+mod synthesis;
 mod tainted_call_arg;
 mod torn_tail;
 mod transform_source_not_artifact;
@@ -258,7 +260,10 @@ mod transform_undeclared_tool;
 mod transform_unknown_step;
 pub(crate) mod transition_rejected;
 mod undeclared_field;
+mod undiscarded_artifacts;
+mod undisposed_synthesis;
 mod unfilled_param;
+mod ungated_unit;
 mod unknown_branch;
 mod unknown_case;
 mod unknown_field;
@@ -326,6 +331,10 @@ pub static CHECKS: &[&dyn Check] = &[
     &incomplete_spawn_spec::IncompleteSpawnSpec,
     &unreconciled_unit::UnreconciledUnit,
     &failed_gate_writes::FailedGateWrites,
+    &ungated_unit::UngatedUnit,
+    &undisposed_synthesis::UndisposedSynthesis,
+    &undiscarded_artifacts::UndiscardedArtifacts,
+    &incomplete_failure_report::IncompleteFailureReport,
     &unreachable_call::UnreachableCall,
     &dangling_edge::DanglingEdge,
     &unknown_node::UnknownNode,
@@ -564,7 +573,8 @@ mod tests {
     use super::*;
 
     /// Files under `src/check/` that are helpers, not issue codes.
-    const HELPERS: [&str; 8] = [
+    const HELPERS: [&str; 9] = [
+        "synthesis",
         "mod",
         "group",
         "graph",

@@ -29,6 +29,39 @@ impl CliVoice {
     }
 }
 
+/// The `planforge registry add` line that adds `tool` as the registry
+/// `planforge init` writes has it (a store initialised before the tool was
+/// there lacks it); `None` for a tool init's registry does not know.
+fn registry_add(tool: &str) -> Option<String> {
+    use crate::model::registry::Returns;
+    let reg = crate::forge::templates::default_registry().ok()?;
+    let e = reg.tool(tool)?;
+    let mut cmd = format!("planforge registry add {}", quote(tool));
+    let returns = match e.returns.as_ref()? {
+        Returns::Text => "text".to_string(),
+        Returns::Bytes => "bytes".to_string(),
+        Returns::Media => "media".to_string(),
+        Returns::Artifact { class } => format!("artifact:{class}"),
+    };
+    cmd.push_str(&format!(" --returns {}", quote(&returns)));
+    if let Some(s) = &e.summary {
+        cmd.push_str(&format!(" --summary {}", quote(s)));
+    }
+    for a in &e.required_args {
+        cmd.push_str(&format!(" --required-arg {}", quote(a)));
+    }
+    if e.spawns_agent {
+        cmd.push_str(" --spawns-agent");
+    }
+    if let Some(t) = &e.tools_arg {
+        cmd.push_str(&format!(" --tools-arg {}", quote(t)));
+    }
+    for w in &e.writes {
+        cmd.push_str(&format!(" --writes {}", quote(w)));
+    }
+    Some(cmd)
+}
+
 /// One shell word: as is when it needs no quoting, else single-quoted.
 pub(crate) fn quote(s: &str) -> String {
     let plain = !s.is_empty()
@@ -147,10 +180,12 @@ impl Voice for CliVoice {
             Remedy::Author => return "planforge author \"<the owner's request>\"".into(),
             Remedy::CreatePlan => return "planforge create plan-<name>".into(),
             Remedy::AddToRegistry { tool } => {
-                return format!(
-                    "add `{}` under `tools:` in the store's registry.yaml",
-                    ids::quote_id(tool)
-                );
+                return registry_add(tool).unwrap_or_else(|| {
+                    format!(
+                        "add `{}` under `tools:` in the store's registry.yaml",
+                        ids::quote_id(tool)
+                    )
+                });
             }
         };
         self.on_plan(cmd)

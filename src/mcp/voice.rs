@@ -133,10 +133,37 @@ impl Voice for ToolVoice {
                 json!({"request": "<the owner's request, verbatim>"})
             ),
             Remedy::CreatePlan => "create_plan {}".into(),
-            Remedy::AddToRegistry { tool } => format!(
-                "ask the owner to add `{}` to the store's registry (no tool adds registry entries)",
-                crate::model::ids::quote_id(tool)
-            ),
+            Remedy::AddToRegistry { tool } => {
+                // A tool the registry `init` writes has: its entry, as data
+                // the owner can add.
+                let entry = crate::forge::templates::default_registry()
+                    .ok()
+                    .and_then(|r| r.tool(tool).cloned())
+                    .map(|e| {
+                        let mut m = serde_json::Map::new();
+                        if let Some(r) = &e.returns {
+                            m.insert("returns".into(), json!(r.describe()));
+                        }
+                        if !e.required_args.is_empty() {
+                            m.insert("requiredArgs".into(), json!(e.required_args));
+                        }
+                        if e.spawns_agent {
+                            m.insert("spawnsAgent".into(), json!(true));
+                        }
+                        if !e.writes.is_empty() {
+                            m.insert("writes".into(), json!(e.writes));
+                        }
+                        format!(
+                            " (the registry a new store starts with has it as {})",
+                            serde_json::Value::Object(m)
+                        )
+                    })
+                    .unwrap_or_default();
+                format!(
+                    "ask the owner to add `{}` to the store's registry{entry} (no tool adds registry entries)",
+                    crate::model::ids::quote_id(tool)
+                )
+            }
         }
     }
 }

@@ -8,18 +8,19 @@
 //!   per unit: spawn_<u> (spawn_subagent, complete spec) → read_<u> (read_artifact)
 //!             → verify_<u> (reason: the six owner-verification criteria →
 //!               verdict, failedCriteria, handoff)
-//!             → check_<u> (branch: verdict = pass)
-//!   chain:    check_<u> —match→ the next unit's spawn / reconcile
-//!   parallel: check_<u> —match→ join → verified (select on every verdict):
-//!             case_all → reconcile; case_some → landing; default → unverified
+//!   chain:    → check_<u> (branch: verdict = pass and no failed criterion)
+//!             —match→ the next unit's spawn / reconcile
+//!   parallel: verify_<u> —always→ join → verified (select on every verdict
+//!             and failedCriteria): case_all → reconcile; case_some →
+//!             landing; default → unverified
 //!   → reconcile (reason: exactly one disposition per unit, the cited artifacts,
 //!     an outcome) → gate (branch: outcome = synthesize and every unit has a
 //!     disposition) —match→ write (write_synthesis: path, content, cites,
 //!     dispositions) → discard (remove_artifacts: the unit artifacts the
 //!     synthesis does not cite)
 //! failure paths (report_failure: failure class, units, failed criteria,
-//! rollback state): spawn/read error → lost_<u>; verify error and a failed
-//! verdict → fail_<u>; some or no units verified → landing / unverified;
+//! rollback state): spawn/read error → lost_<u>; verify error (and, in a
+//! chain, a failed verdict) → fail_<u>; some or no units verified → landing / unverified;
 //! gate no_match or a reconcile error → report; write error → unwrite
 //! (remove_artifacts: the partial synthesis) → rollback, or rollback_stuck.
 //! ```
@@ -29,6 +30,7 @@
 
 use super::build::{Spec, Unit};
 use super::mechanism::Mechanism;
+use crate::check::incomplete_spawn_spec::NO_SPAWN_ARG;
 use crate::model::{
     DeclaredField, Edge, FieldType, Handle, Map, Node, NodeKind, Ref, Select, Value,
 };
@@ -591,6 +593,9 @@ fn spawn_args(spec: &Spec, k: usize) -> Value {
     let mut args = Map::new();
     args.insert("role".into(), u.role.clone());
     args.insert("instructions".into(), u.instructions.clone());
+    // The no-spawn prohibition as a field (depth 1), which
+    // `incomplete_spawn_spec` reads; the instructions say it in words.
+    args.insert(NO_SPAWN_ARG.into(), Value::Bool(true));
     match &u.slice {
         Some(s) if u.needs.is_empty() => {
             args.insert("input".into(), rf("accept", Some(&s.field), false));
@@ -646,19 +651,35 @@ fn branch(b: &mut Builder, id: &str, phase: &str, predicate: Value) {
 }
 
 /// `{"path": path, "op": op[, "value": value]}`.
-fn test(path: String, op: &str, value: Option<&str>) -> Value {
+fn test(path: String, op: &str, value: Option<Value>) -> Value {
     let mut m = Map::new();
     m.insert("path".into(), Value::from(path));
     m.insert("op".into(), Value::from(op));
     if let Some(v) = value {
-        m.insert("value".into(), Value::from(v));
+        m.insert("value".into(), v);
     }
     Value::Object(m)
 }
 
-/// Unit `u`'s verdict is a pass.
-fn passed(u: &Unit) -> Value {
-    test(format!("verify_{}.verdict", u.slug), "eq", Some("pass"))
+/// Unit `u` passed owner verification: its verdict is a pass and no
+/// criterion failed (a unit with failed criteria is a failed unit, whatever
+/// its verdict says).
+pub(crate) fn passed(u: &Unit) -> Value {
+    obj([(
+        "all",
+        Value::Array(vec![
+            test(
+                format!("verify_{}.verdict", u.slug),
+                "eq",
+                Some(Value::from("pass")),
+            ),
+            test(
+                format!("verify_{}.failedCriteria", u.slug),
+                "eq",
+                Some(Value::Array(Vec::new())),
+            ),
+        ]),
+    )])
 }
 
 /// Unit `k`: spawn, read, verify and check the verdict, with the unit's
@@ -713,7 +734,6 @@ fn unit(b: &mut Builder, spec: &Spec, k: usize) {
             ("maxAttempts", Value::from(2u64)),
         ]),
     );
-    branch(b, &check, "verification", passed(u));
     if parallel || k == 0 {
         b.edge("accept", &spawn, Handle::Always);
     } else {
@@ -722,13 +742,21 @@ fn unit(b: &mut Builder, spec: &Spec, k: usize) {
     }
     b.edge(&spawn, &read, Handle::Always);
     b.edge(&read, &verify, Handle::Always);
-    b.edge(&verify, &check, Handle::Always);
     b.edge(&spawn, &lost, Handle::Error);
     b.edge(&read, &lost, Handle::Error);
     b.edge(&verify, &fail, Handle::Error);
-    b.edge(&check, &fail, Handle::NoMatch);
     if parallel {
-        b.edge(&check, "join", Handle::Match);
+        // Every completed verification meets the others at the join, so a
+        // join that waits for every edge still fires when a unit failed its
+        // verification; `verified` then tests every verdict, and a failed
+        // one reaches `landing` or `unverified`, which name both sets.
+        b.edge(&verify, "join", Handle::Always);
+    } else {
+        // A chain stops at its first failed unit: `check_<u>` gates the
+        // next spawn.
+        branch(b, &check, "verification", passed(u));
+        b.edge(&verify, &check, Handle::Always);
+        b.edge(&check, &fail, Handle::NoMatch);
     }
 }
 
@@ -777,7 +805,11 @@ fn reconcile(b: &mut Builder, spec: &Spec) {
             ("maxAttempts", Value::from(2u64)),
         ]),
     );
-    let mut all = vec![test("reconcile.outcome".into(), "eq", Some("synthesize"))];
+    let mut all = vec![test(
+        "reconcile.outcome".into(),
+        "eq",
+        Some(Value::from("synthesize")),
+    )];
     all.extend(spec.units.iter().map(|u| {
         test(
             format!("reconcile.dispositions.{}.disposition", u.slug),
@@ -906,7 +938,7 @@ fn failures(b: &mut Builder, spec: &Spec) {
             }
         };
         let landing = if parallel {
-            " The other units ran beside it: those that verify are a partial landing, their artifacts kept as evidence and never merged.".to_string()
+            " It is reported as soon as the unit fails, when the units beside it (`otherUnits`) may still be running, so it names them without their state (it reads nothing of theirs); whichever of them verify are a partial landing, their artifacts kept as evidence and never merged.".to_string()
         } else if before.is_empty() {
             " Dependent work is stopped: `unrunUnits` never ran.".to_string()
         } else {
@@ -930,12 +962,25 @@ fn failures(b: &mut Builder, spec: &Spec) {
             &format!("fail_{}", u.slug),
             Value::from("non-convergence"),
             strs(&[u.name.as_str()]),
-            rf(&format!("verify_{}", u.slug), Some("failedCriteria"), false),
+            if parallel {
+                // Reached only when the verification could not complete:
+                // none of the six criteria was confirmed.
+                strs(&CRITERIA.iter().map(|(c, _)| *c).collect::<Vec<_>>())
+            } else {
+                rf(&format!("verify_{}", u.slug), Some("failedCriteria"), false)
+            },
             NOTHING_TO_ROLL_BACK,
-            Value::from(format!(
-                "Unit `{}`'s artifact failed owner verification (or its verification could not complete): the failed criteria are given, and no synthesis is written.{landing}",
-                u.name
-            )),
+            Value::from(if parallel {
+                format!(
+                    "Unit `{}`'s owner verification could not complete, so none of the six criteria is confirmed and the unit is a failed unit; no synthesis is written.{landing}",
+                    u.name
+                )
+            } else {
+                format!(
+                    "Unit `{}`'s artifact failed owner verification (or its verification could not complete): the failed criteria are given, and no synthesis is written.{landing}",
+                    u.name
+                )
+            }),
             extra(&others),
         );
     }

@@ -157,15 +157,27 @@ pub(crate) fn choose(d: &Decomposition, c: &[Classified]) -> (Option<Mechanism>,
     );
     let all_independent = independent == n;
     let with_digest = d.tasks.iter().filter(|t| t.digest.is_some()).count();
+    // Row 3 on its whole condition: every task independent, consuming a
+    // large input (more than a slice's identity and extent) and returning a
+    // small digest.
+    let large = |t: &super::decomposition::Task| input_bytes(&t.input) > DESCRIPTOR_BYTES;
+    let digest_row = all_independent && d.tasks.iter().all(|t| t.digest.is_some() && large(t));
     let mut roles: Vec<&str> = d.tasks.iter().map(|t| t.role.as_str()).collect();
     roles.sort_unstable();
     roles.dedup();
     let distinct_roles = roles.len() == n;
-    if n >= 2 && all_independent && with_digest == 0 && distinct_roles {
+    if n >= 2 && all_independent && distinct_roles && !digest_row {
+        let digests = if with_digest == 0 {
+            "none returning a digest of a large input".to_string()
+        } else {
+            format!(
+                "{with_digest} naming a digest, but not every task consumes a large input (over {DESCRIPTOR_BYTES} bytes) and returns a digest, so row 3 does not match"
+            )
+        };
         return (
             Some(Mechanism::FanOut),
             format!(
-                "{n} independent tasks, none with a digest, each with its own role: several independent tasks whose results merge"
+                "{n} independent tasks, each with its own role, {digests}: several independent tasks whose results merge"
             ),
         );
     }
@@ -175,11 +187,17 @@ pub(crate) fn choose(d: &Decomposition, c: &[Classified]) -> (Option<Mechanism>,
             format!("{ordered} of {n} task(s) are ordered (one needs another's output)"),
         );
     }
-    if all_independent && with_digest == n {
+    if digest_row {
+        let smallest = d
+            .tasks
+            .iter()
+            .map(|t| input_bytes(&t.input))
+            .min()
+            .unwrap_or(0);
         return (
             Some(Mechanism::BoundedDigest),
             format!(
-                "every task ({n}) is independent and names a digest: each consumes a large input and returns a small digest"
+                "every task ({n}) is independent, consumes a large input (the smallest is {smallest} bytes, over {DESCRIPTOR_BYTES}) and names a digest: each consumes a large input and returns a small digest"
             ),
         );
     }
@@ -420,12 +438,18 @@ pub(crate) fn check(d: &Decomposition, matched: Option<Mechanism>) -> Result<Che
     })
 }
 
-/// What the orchestrator holds for task `i`: its artifact, and its input
-/// unless the input is kept out of the plan.
+/// What the orchestrator holds for task `i`: its artifact, and the texts
+/// its verify and reconcile steps embed — the input unless it is kept out
+/// of the plan, the goal, the done predicate, the digest schema, the output
+/// path and the name.
 fn held(d: &Decomposition, i: usize, sliced: bool) -> (u64, u64) {
     let t = &d.tasks[i];
     let input = if sliced { 0 } else { input_bytes(&t.input) };
-    (t.max_output_bytes, input)
+    let texts =
+        (t.goal.len() + t.done.as_ref().map_or(0, String::len) + t.output.len() + t.name.len())
+            as u64
+            + t.digest.as_ref().map_or(0, input_bytes);
+    (t.max_output_bytes, input + texts)
 }
 
 /// Check 3 and the seed's context-overflow recovery: the artifacts, and the
@@ -458,7 +482,7 @@ fn fit(
     let overflow = artifacts + inputs > budget;
     check.status = if overflow { "fail" } else { "pass" };
     check.detail = format!(
-        "artifacts Σ maxOutputBytes = {artifacts} + inputs the verify steps hold = {inputs} {} contextBudgetBytes = {budget}",
+        "artifacts Σ maxOutputBytes = {artifacts} + texts the verify steps hold (inputs, goals, done predicates, digest schemas, paths) = {inputs} {} contextBudgetBytes = {budget}",
         if overflow { ">" } else { "≤" }
     );
     if !overflow {
@@ -496,10 +520,10 @@ fn fit(
     let per = budget.saturating_sub(inputs) / n as u64;
     if per < MIN_DIGEST_BYTES {
         return Err(Error::invalid(format!(
-            "context overflow: what the orchestrator would hold for the {n} tasks (artifacts {artifacts} + inputs {inputs} bytes) does not fit contextBudgetBytes = {budget}, and even bounded digests would get {per} bytes each, under the {MIN_DIGEST_BYTES} a digest with cited claims needs; the seed stops without a synthesis here, and the unprocessed set is every task: {}",
+            "context overflow: what the orchestrator would hold for the {n} tasks (artifacts {artifacts} + texts {inputs} bytes: inputs, goals, done predicates, digest schemas, paths) does not fit contextBudgetBytes = {budget}, and even bounded digests would get {per} bytes each, under the {MIN_DIGEST_BYTES} a digest with cited claims needs; the seed stops without a synthesis here, and the unprocessed set is every task: {}",
             names(&|_| true)
         ))
-        .with_help("raise contextBudgetBytes, or split the decomposition into fewer tasks per orchestration"));
+        .with_help("raise contextBudgetBytes, shorten the goals and done predicates, or split the decomposition into fewer tasks per orchestration"));
     }
     if *mechanism == Mechanism::AdvocateCritic {
         reductions.push(format!(

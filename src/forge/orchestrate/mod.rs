@@ -189,9 +189,21 @@ mod tests {
             mechanism_of(&two(", digest: d", ", needs: a, challenges: a, digest: d")).0,
             Some(Mechanism::OrderedHandoff)
         );
+        // Row 3 on its whole condition: large inputs and digests.
+        let big = |name: &str, role: &str| {
+            format!(
+                "  - {{name: {name}, role: {role}, goal: goal of {name}, input: {}, output: {name}.md, digest: d}}\n",
+                "x".repeat(2000)
+            )
+        };
+        assert_eq!(
+            mechanism_of(&format!("{}{}", big("a", "r"), big("b", "q"))).0,
+            Some(Mechanism::BoundedDigest)
+        );
+        // Digests of small inputs: not row 3, so row 1 matched first.
         assert_eq!(
             mechanism_of(&two(", digest: d", ", digest: d")).0,
-            Some(Mechanism::BoundedDigest)
+            Some(Mechanism::FanOut)
         );
         assert_eq!(mechanism_of(&task("a", "r", "")).0, Some(Mechanism::Single));
         let shared = format!("{}{}", task("a", "r", ""), task("b", "r", ""));
@@ -200,10 +212,10 @@ mod tests {
             mechanism_of(&two("", ", challenges: a")).0,
             Some(Mechanism::AdvocateCritic)
         );
-        // Some but not all with a digest, distinct roles: no row matches.
+        // Some but not all with a digest, distinct roles: row 1.
         assert_eq!(
             mechanism_of(&two(", digest: d", "")),
-            (None, Mechanism::OrderedHandoff)
+            (Some(Mechanism::FanOut), Mechanism::FanOut)
         );
     }
 
@@ -308,8 +320,9 @@ mod tests {
             (o.matched, o.mechanism),
             (Some(Mechanism::FanOut), Mechanism::BoundedDigest)
         );
-        // Half the budget left after the inputs the verify steps hold.
-        let inputs = ("input of a".len() + "input of b".len()) as u64;
+        // Half the budget left after the texts the verify steps hold: input,
+        // goal, output path and name of each task.
+        let inputs = 2 * ("input of a".len() + "goal of a".len() + "a.md".len() + 1) as u64;
         let per = (200_000 - inputs) / 2;
         assert!(o.spec.units.iter().all(|u| u.max_output_bytes == per));
         assert!(o.bounds.is_empty(), "{:?}", o.bounds);

@@ -1,0 +1,170 @@
+//! Complexity: O(n + e): one forward walk from every spawning call at once,
+//! then one look at the args of each failure report it reaches.
+
+use crate::check::support::is_canonical;
+use crate::model::remedy::{Fill, Remedy};
+use crate::model::{Issue, NodeKind, Value};
+
+/// The tool of seed 003's failure reports (the registry `init` writes).
+pub(crate) const REPORT_TOOL: &str = "report_failure";
+
+/// The Output contract's failure fields a report must pass besides those
+/// the registry entry requires: (arg, what the seed calls it).
+const FIELDS: [(&str, &str); 2] = [
+    ("failedCriteria", "the failed criteria"),
+    ("rollbackState", "the rollback state"),
+];
+
+/// An arg that is there but says nothing: `null`, a blank string, `[]`, `{}`.
+fn is_empty(v: &Value) -> bool {
+    match v {
+        Value::Null => true,
+        Value::String(s) => s.trim().is_empty(),
+        Value::Array(a) => a.is_empty(),
+        Value::Object(m) => m.is_empty(),
+        _ => false,
+    }
+}
+
+declare_check! {
+    /// ## What it finds
+    /// A `report_failure` call that a spawning call (`spawnsAgent: true`)
+    /// reaches — a failure report of an orchestration — without the failed
+    /// criteria (`failedCriteria`) or the rollback state (`rollbackState`),
+    /// or with one of them empty (`null`, a blank string, `[]`, `{}`). A
+    /// reference (to a verification's `failedCriteria`, say) counts as
+    /// given. The failure class and the affected units are the registry
+    /// entry's `requiredArgs`, which `missing_arg` holds a call to.
+    ///
+    /// Needs a registry.
+    ///
+    /// ## Why it matters
+    /// Seed 003's Output contract: on failure, return the named failure
+    /// class, the affected units, the failed criteria and the rollback state,
+    /// without a partial synthesis. A report that says a unit failed but not
+    /// which criterion, or not whether a partial synthesis was removed,
+    /// leaves the owner unable to decide whether to rerun, fix the
+    /// assignment, or clean up. A hand edit can drop either arg and the plan
+    /// still runs. In seed 003 this check carries the Output fields "failed
+    /// criteria" and "rollback state" and the failure classes'
+    /// "name the failed unit and failed criterion".
+    ///
+    /// ## How to fix
+    /// Pass `failedCriteria` (the criteria the unit failed: a reference to
+    /// its verification's `failedCriteria`, or the literal list) and
+    /// `rollbackState` (what was rolled back, or that nothing had to be) in
+    /// the call's args.
+    ///
+    /// ## Example
+    /// `fail_a` (`report_failure`, `"args": {"failureClass": "non-convergence",
+    /// "units": ["a"], "detail": "…"}`) after `spawn_a` fires. Fixed: add
+    /// `"failedCriteria": {"$ref": {"node": "verify_a", "select": "first",
+    /// "path": "failedCriteria"}}` and `"rollbackState": "nothing to roll
+    /// back: no synthesis was begun"`.
+    pub IncompleteFailureReport { code: "incomplete_failure_report", severity: Blocking, needs: REGISTRY, source: Check }
+    fn run(cx, out) {
+        let Some(reg) = cx.registry else { return };
+        let g = &cx.graph;
+        let spawns = crate::check::synthesis::spawns(g, reg);
+        if spawns.is_empty() {
+            return;
+        }
+        let after = crate::check::synthesis::after(g, &spawns);
+        for (i, node) in cx.content.nodes.iter().enumerate() {
+            if !after[i] || node.kind != NodeKind::Call || !is_canonical(g, i) || node.tool() != Some(REPORT_TOOL) {
+                continue;
+            }
+            let args = node.get("args").and_then(Value::as_object);
+            let mut lacking = Vec::new();
+            let mut fixes = Vec::new();
+            for (arg, what) in FIELDS {
+                let state = match args.and_then(|a| a.get(arg)) {
+                    None => "missing",
+                    Some(v) if is_empty(v) => "empty",
+                    Some(_) => continue,
+                };
+                lacking.push(format!("{what} (`{arg}` {state})"));
+                fixes.push(Remedy::SetField {
+                    node: node.id.clone(),
+                    path: format!("args.{arg}"),
+                    value: Fill::choose(what),
+                });
+            }
+            if lacking.is_empty() {
+                continue;
+            }
+            let mut issue = Issue::new(
+                CODE,
+                format!(
+                    "failure report `{}` (`{REPORT_TOOL}`) comes after spawned units but lacks {}; a failure returns its class, the affected units, the failed criteria and the rollback state",
+                    node.id,
+                    lacking.join(" and ")
+                ),
+            )
+            .node(node.id.clone())
+            .at("/definition/args");
+            for f in fixes {
+                issue = issue.fix(f);
+            }
+            out.push(issue);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::IncompleteFailureReport;
+    use crate::check::testing::*;
+    use serde_json::json;
+
+    const REG: &str =
+        "tools: {spawn: {returns: text, spawnsAgent: true}, report_failure: {returns: text}}";
+
+    fn with(report: serde_json::Value) -> Vec<crate::model::Issue> {
+        let p = plan(
+            vec![
+                entry("start"),
+                call_with("spawn_a", "spawn", json!({}), &["verdict"]),
+                call_with("fail_a", "report_failure", report, &[]),
+            ],
+            vec![
+                edge("e1", "start", "spawn_a", "always"),
+                edge("e2", "spawn_a", "fail_a", "error"),
+            ],
+        );
+        run_reg(&IncompleteFailureReport, &p, &registry(REG))
+    }
+
+    #[test]
+    fn fires_on_a_report_without_criteria_or_with_an_empty_rollback_state() {
+        let issues =
+            with(json!({"failureClass": "non-convergence", "units": ["a"], "rollbackState": " "}));
+        assert_eq!(issues.len(), 1, "{issues:#?}");
+        let m = &issues[0].message;
+        assert!(m.contains("failure report `fail_a`"), "{m}");
+        assert!(m.contains("the failed criteria (`failedCriteria` missing) and the rollback state (`rollbackState` empty)"), "{m}");
+        assert_eq!(issues[0].fixes.len(), 2);
+        assert_eq!(
+            with(json!({"failedCriteria": [], "rollbackState": "none"})).len(),
+            1
+        );
+    }
+
+    #[test]
+    fn passes_a_report_with_referenced_criteria_and_one_before_any_spawn() {
+        let criteria = r("spawn_a", Some("verdict"));
+        assert!(
+            with(json!({"failedCriteria": criteria, "rollbackState": "nothing to roll back"}))
+                .is_empty()
+        );
+        // A failure report no spawning call reaches is not an orchestration's.
+        let p = plan(
+            vec![
+                entry("start"),
+                call_with("fail", "report_failure", json!({}), &[]),
+            ],
+            vec![edge("e1", "start", "fail", "always")],
+        );
+        assert!(run_reg(&IncompleteFailureReport, &p, &registry(REG)).is_empty());
+    }
+}

@@ -1,0 +1,288 @@
+//! Complexity: O(n + e) for the walk from the spawning calls, then per
+//! synthesis write O(k · depth) for its k units and the gates on its
+//! dominator chain.
+
+use crate::check::Graph;
+use crate::check::synthesis;
+use crate::model::remedy::{Fill, Remedy};
+use crate::model::{Issue, NodeKind, Value};
+
+use synthesis::DISPOSITIONS_ARG;
+
+/// The sub-schema at a dot path of an object schema's properties.
+fn schema_at<'v>(schema: &'v Value, path: &str) -> Option<&'v Value> {
+    let mut s = schema;
+    for seg in path.split('.').filter(|x| !x.is_empty()) {
+        s = s.as_object()?.get("properties")?.as_object()?.get(seg)?;
+    }
+    Some(s)
+}
+
+/// Why a dispositions schema does not force one disposition per unit (`k`
+/// units), or its member keys when it does.
+fn members(schema: &Value, k: usize) -> Result<Vec<String>, String> {
+    let m = schema.as_object().ok_or("is not an object schema")?;
+    let required: Vec<String> = m
+        .get("required")
+        .and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .filter_map(Value::as_str)
+                .map(str::to_string)
+                .collect()
+        })
+        .unwrap_or_default();
+    if required.len() != k {
+        return Err(format!(
+            "requires {} member(s) for {k} unit(s)",
+            required.len()
+        ));
+    }
+    let props = m.get("properties").and_then(Value::as_object);
+    for key in &required {
+        let needs_disposition = props
+            .and_then(|p| p.get(key))
+            .and_then(|s| s.as_object()?.get("required"))
+            .and_then(Value::as_array)
+            .is_some_and(|r| r.iter().any(|x| x.as_str() == Some("disposition")));
+        if !needs_disposition {
+            return Err(format!("member `{key}` does not require a `disposition`"));
+        }
+    }
+    Ok(required)
+}
+
+declare_check! {
+    /// ## What it finds
+    /// A synthesis write — a call that writes (its tool lists `writes`) and
+    /// does not spawn, reached from spawning calls (`spawnsAgent: true`) —
+    /// that does not receive one disposition per unit, or is not gated on
+    /// them. With k spawning calls reaching it, it fires when:
+    /// - its args have no `dispositions`;
+    /// - `dispositions` is a literal with other than k entries;
+    /// - `dispositions` references a reason step's output whose
+    ///   `outputSchema` there does not require exactly k members, each
+    ///   requiring a `disposition` (or references anything else, whose
+    ///   shape cannot be known);
+    /// - no gate on every route to the write (a branch's `match`, a
+    ///   select's case, on the write's dominator chain) requires each
+    ///   member's disposition (a test of `<node>.<path>.<member>` or below,
+    ///   in the predicate or an `all` of it).
+    ///
+    /// A template hole (`$param`) is left to the template's instantiation.
+    /// Needs a registry and an acyclic graph with one entry.
+    ///
+    /// ## Why it matters
+    /// Seed 003, step 7: include every verified unit's material disposition
+    /// in the synthesis — accepted, superseded with reason, or rejected with
+    /// reason — and do not synthesize while any spawned unit lacks one. The
+    /// Output contract: the synthesis records a disposition for every
+    /// spawned unit. A synthesis written without them, or with one unit's
+    /// missing, silently drops that unit's work. In seed 003 this check
+    /// carries step 7's "no synthesis while a unit lacks a disposition" and
+    /// the Output field "a disposition for every spawned unit".
+    ///
+    /// ## How to fix
+    /// Give the write `dispositions`: a reference to the reconciliation's
+    /// dispositions, whose schema requires one member per unit (each
+    /// requiring `disposition`, with a reason), and gate the write with a
+    /// branch whose predicate tests every member (`{"path":
+    /// "reconcile.dispositions.<unit>.disposition", "op": "exists"}` in an
+    /// `all`).
+    ///
+    /// ## Example
+    /// `spawn_a`, `spawn_b` … `reconcile` (reason) `→ gate` (branch:
+    /// `reconcile.outcome eq "synthesize"`) `—match→ write`
+    /// (`write_synthesis`, `"args": {"path": "s.md", "content": …}`) fires:
+    /// no `dispositions`. Fixed: `"dispositions": {"$ref": {"node":
+    /// "reconcile", "select": "first", "path": "dispositions"}}`, and `gate`'s
+    /// predicate an `all` that also tests `reconcile.dispositions.a.disposition`
+    /// and `reconcile.dispositions.b.disposition`.
+    pub UndisposedSynthesis { code: "undisposed_synthesis", severity: Blocking, needs: BOTH, source: Check }
+    fn run(cx, out) {
+        let Some(reg) = cx.registry else { return };
+        let g = &cx.graph;
+        let spawns = synthesis::spawns(g, reg);
+        if spawns.is_empty() {
+            return;
+        }
+        let after = synthesis::after(g, &spawns);
+        for w in synthesis::writes(g, reg, &after) {
+            let node = g.node(w);
+            let k = spawns.iter().filter(|&&s| g.reaches(s, w)).count();
+            let arg = node.get("args").and_then(Value::as_object).and_then(|a| a.get(DISPOSITIONS_ARG));
+            let problem = match arg {
+                None => Some(format!("receives no `{DISPOSITIONS_ARG}`")),
+                Some(Value::Param(_)) => None,
+                Some(Value::Object(m)) if m.len() == k => None,
+                Some(Value::Array(a)) if a.len() == k => None,
+                Some(Value::Object(m)) => Some(format!("`{DISPOSITIONS_ARG}` has {} entries", m.len())),
+                Some(Value::Array(a)) => Some(format!("`{DISPOSITIONS_ARG}` has {} entries", a.len())),
+                Some(Value::Ref(r)) => by_reference(g, w, r, k),
+                Some(_) => Some(format!("`{DISPOSITIONS_ARG}` is not a record of dispositions")),
+            };
+            let Some(problem) = problem else { continue };
+            out.push(
+                Issue::new(
+                    CODE,
+                    format!(
+                        "synthesis write `{}` comes after {k} spawned unit(s) but {problem}; the synthesis must receive exactly one disposition per unit (accepted, superseded or rejected, with the reason), and be written only once every unit has one",
+                        node.id
+                    ),
+                )
+                .node(node.id.clone())
+                .at(format!("/definition/args/{DISPOSITIONS_ARG}"))
+                .fix(Remedy::SetField {
+                    node: node.id.clone(),
+                    path: format!("args.{DISPOSITIONS_ARG}"),
+                    value: Fill::choose("a reference to the reconciliation's dispositions, one per unit"),
+                }),
+            );
+        }
+    }
+}
+
+/// What is wrong with dispositions read from a reference `r`, for the
+/// write `w` after `k` units.
+fn by_reference(g: &Graph, w: usize, r: &crate::model::Ref, k: usize) -> Option<String> {
+    let shown = format!("`{}.{}`", r.node, r.path.as_deref().unwrap_or(""));
+    let Some(t) = g.index_of(&r.node) else {
+        return Some(format!(
+            "`{DISPOSITIONS_ARG}` reads {shown}, which is not a node"
+        ));
+    };
+    let node = g.node(t);
+    let schema = (node.kind == NodeKind::Reason)
+        .then(|| node.get("outputSchema"))
+        .flatten()
+        .and_then(|s| schema_at(s, r.path.as_deref().unwrap_or("")));
+    let Some(schema) = schema else {
+        return Some(format!(
+            "`{DISPOSITIONS_ARG}` reads {shown}, whose shape is not a reason step's declared output schema"
+        ));
+    };
+    let keys = match members(schema, k) {
+        Ok(keys) => keys,
+        Err(why) => return Some(format!("the schema of {shown} {why}")),
+    };
+    let gated = synthesis::gated_paths(g, w);
+    let base = format!("{}.{}", r.node, r.path.as_deref().unwrap_or(""));
+    let untested: Vec<String> = keys
+        .iter()
+        .filter(|key| {
+            let p = format!("{base}.{key}");
+            !gated
+                .iter()
+                .any(|x| *x == p || x.starts_with(&format!("{p}.")))
+        })
+        .map(|key| format!("`{key}`"))
+        .collect();
+    if untested.is_empty() {
+        None
+    } else {
+        Some(format!(
+            "no gate on every route to it tests the disposition of {} in {shown}",
+            untested.join(", ")
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::UndisposedSynthesis;
+    use crate::check::testing::*;
+    use crate::model::NodeKind;
+    use serde_json::json;
+
+    const REG: &str = "tools: {spawn: {returns: text, spawnsAgent: true}, write: {returns: text, writes: [path]}}";
+
+    fn member() -> serde_json::Value {
+        json!({"type": "object", "properties": {"disposition": {"type": "string"}}, "required": ["disposition"]})
+    }
+
+    fn with(
+        required: &[&str],
+        tests: &[&str],
+        dispositions: Option<serde_json::Value>,
+    ) -> Vec<crate::model::Issue> {
+        let props: serde_json::Map<String, serde_json::Value> =
+            required.iter().map(|k| (k.to_string(), member())).collect();
+        let schema = json!({"type": "object", "properties": {"dispositions": {
+            "type": "object", "properties": props, "required": required}}});
+        let all: Vec<serde_json::Value> = tests
+            .iter()
+            .map(|p| json!({"path": p, "op": "exists"}))
+            .collect();
+        let mut args = json!({"path": "s.md"});
+        if let Some(d) = dispositions {
+            args["dispositions"] = d;
+        }
+        let p = plan(
+            vec![
+                entry("start"),
+                call_with("spawn_a", "spawn", json!({}), &[]),
+                call_with("spawn_b", "spawn", json!({}), &[]),
+                node(
+                    "reconcile",
+                    NodeKind::Reason,
+                    json!({"prompt": ["x"], "maxAttempts": 1, "outputSchema": schema}),
+                ),
+                node("gate", NodeKind::Branch, json!({"predicate": {"all": all}})),
+                call_with("write", "write", args, &[]),
+            ],
+            vec![
+                edge("e1", "start", "spawn_a", "always"),
+                edge("e2", "spawn_a", "spawn_b", "always"),
+                edge("e3", "spawn_b", "reconcile", "always"),
+                edge("e4", "reconcile", "gate", "always"),
+                edge("e5", "gate", "write", "match"),
+            ],
+        );
+        run_reg(&UndisposedSynthesis, &p, &registry(REG))
+    }
+
+    fn reference() -> Option<serde_json::Value> {
+        Some(r("reconcile", Some("dispositions")))
+    }
+
+    const BOTH: [&str; 2] = [
+        "reconcile.dispositions.a.disposition",
+        "reconcile.dispositions.b",
+    ];
+
+    #[test]
+    fn fires_without_dispositions_with_one_per_unit_short_or_an_ungated_one() {
+        let issues = with(&["a", "b"], &BOTH, None);
+        assert_eq!(issues.len(), 1, "{issues:#?}");
+        assert!(issues[0].message.contains("synthesis write `write` comes after 2 spawned unit(s) but receives no `dispositions`"), "{}", issues[0].message);
+        let issues = with(&["a"], &BOTH, reference());
+        assert!(
+            issues[0]
+                .message
+                .contains("requires 1 member(s) for 2 unit(s)"),
+            "{issues:#?}"
+        );
+        let issues = with(&["a", "b"], &BOTH[..1], reference());
+        assert!(
+            issues[0].message.contains("tests the disposition of `b`"),
+            "{issues:#?}"
+        );
+        assert_eq!(
+            with(&["a", "b"], &BOTH, Some(json!({"a": "accepted"}))).len(),
+            1
+        );
+    }
+
+    #[test]
+    fn passes_one_gated_disposition_per_unit() {
+        assert!(with(&["a", "b"], &BOTH, reference()).is_empty());
+        assert!(
+            with(
+                &[],
+                &[],
+                Some(json!({"a": "accepted", "b": "rejected: no evidence"}))
+            )
+            .is_empty()
+        );
+    }
+}
