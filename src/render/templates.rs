@@ -285,7 +285,7 @@ pub(crate) fn orchestration_report(
         x.mechanism.action()
     ));
     out.push(format!(
-        "Depth 1: only the orchestrator spawns subagents; every role's instructions end with: \"{NO_SPAWN}\""
+        "Depth 1: only the orchestrator spawns subagents; every spawn passes `noSpawn: true`, and every role's instructions end with: \"{NO_SPAWN}\""
     ));
     if x.removed.is_empty() {
         out.push("  No role held a spawning tool.".into());
@@ -427,7 +427,7 @@ pub(crate) fn orchestrated_json(
     m.insert("mechanism".into(), x.mechanism.name().into());
     m.insert(
         "depth".into(),
-        json!({"noSpawnLine": NO_SPAWN, "removed": removed}),
+        json!({"noSpawnLine": NO_SPAWN, "noSpawnArg": true, "removed": removed}),
     );
     m.insert("order".into(), json!(x.order));
     m.insert("digest".into(), o.digest.clone().into());

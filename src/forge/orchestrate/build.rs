@@ -11,8 +11,9 @@ use crate::model::{DeclaredField, Value};
 /// The tool a subagent is spawned with (always treated as spawning).
 pub(crate) const SPAWN_TOOL: &str = "spawn_subagent";
 
-/// The line every role's instructions end with (orchestration depth 1);
-/// `incomplete_spawn_spec` holds edited plans to it.
+/// The line every role's instructions end with (orchestration depth 1), for
+/// the subagent to read; `incomplete_spawn_spec` reads the `noSpawn` field
+/// every spawn also passes, never these words.
 pub(crate) use crate::check::incomplete_spawn_spec::NO_SPAWN;
 
 /// The done predicate of a unit that names none.
@@ -297,12 +298,12 @@ pub(crate) fn spec_of(d: &Decomposition, checked: &Checked, registry: &Registry)
 fn depth_one(d: &Decomposition, spawning: &[String]) -> Vec<(String, Vec<String>)> {
     let mut removed = Vec::new();
     for (name, role) in &d.roles {
-        let gone: Vec<String> = role
-            .tools
-            .iter()
-            .filter(|t| spawning.contains(t))
-            .cloned()
-            .collect();
+        let mut gone: Vec<String> = Vec::new();
+        for t in role.tools.iter().filter(|t| spawning.contains(t)) {
+            if !gone.contains(t) {
+                gone.push(t.clone());
+            }
+        }
         if !gone.is_empty() {
             removed.push((name.clone(), gone));
         }

@@ -522,14 +522,23 @@ fn validate(d: &Decomposition) -> Result<()> {
         }));
     }
     let task_names: Vec<&str> = d.tasks.iter().map(|t| t.name.as_str()).collect();
+    // Every task with an empty name at once, located at the first.
+    let unnamed: Vec<usize> = (0..d.tasks.len())
+        .filter(|&i| d.tasks[i].name.trim().is_empty())
+        .collect();
+    if let Some(&first) = unnamed.first() {
+        let which: Vec<String> = unnamed.iter().map(|i| (i + 1).to_string()).collect();
+        return Err(refuse_task(
+            first,
+            if unnamed.len() == 1 {
+                format!("task {} has an empty name", first + 1)
+            } else {
+                format!("tasks {} have an empty name", which.join(", "))
+            },
+            "give every task a short unique name",
+        ));
+    }
     for (i, t) in d.tasks.iter().enumerate() {
-        if t.name.trim().is_empty() {
-            return Err(refuse_task(
-                i,
-                format!("task {} has an empty name", i + 1),
-                "give every task a short unique name",
-            ));
-        }
         if let Some(j) = d.tasks[..i].iter().position(|o| o.name == t.name) {
             return Err(refuse_task(
                 i,
@@ -646,7 +655,32 @@ fn validate(d: &Decomposition) -> Result<()> {
             "remove one of the `needs` in the cycle",
         ));
     }
-    Ok(())
+    lone_adversary(d)
+}
+
+/// A task stated adversarial when nothing else is: it challenges no task,
+/// no task challenges it, and no other task is adversarial, so the
+/// advocate/critic mechanism would have no one to challenge.
+fn lone_adversary(d: &Decomposition) -> Result<()> {
+    let adversarial: Vec<usize> = (0..d.tasks.len())
+        .filter(|&i| d.tasks[i].coupling == Some(Coupling::Adversarial))
+        .collect();
+    let [i] = adversarial.as_slice() else {
+        return Ok(());
+    };
+    let t = &d.tasks[*i];
+    let challenged = d.tasks.iter().any(|o| o.challenges.contains(&t.name));
+    if !t.challenges.is_empty() || challenged {
+        return Ok(());
+    }
+    Err(refuse_task(
+        *i,
+        format!(
+            "task `{}` is stated adversarial, but no other task is adversarial and none challenges it or is challenged by it: roles that challenge one another need an advocate and a critic",
+            t.name
+        ),
+        "state a second task adversarial (or give it `challenges`), or state this one independent",
+    ))
 }
 
 /// Why an artifact path is not a relative path inside the working tree:

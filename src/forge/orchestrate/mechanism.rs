@@ -414,6 +414,13 @@ pub(crate) fn check(d: &Decomposition, matched: Option<Mechanism>) -> Result<Che
             failed.name, failed.detail
         ));
         mechanism = Mechanism::OrderedHandoff;
+        // The checks that passed no longer describe the plan: say so.
+        for c in checks.iter_mut().filter(|c| c.status == "pass") {
+            c.detail = format!(
+                "{}; but after the fallback the units run one at a time",
+                c.detail
+            );
+        }
         for &(i, j) in &implicit {
             if !needs[i].contains(&j) {
                 needs[i].push(j);

@@ -309,6 +309,18 @@ mod tests {
             "{:?}",
             o.reductions
         );
+        // The checks that passed say they no longer describe the plan.
+        let worth = o
+            .checks
+            .iter()
+            .find(|c| c.name == "parallelism is worth it");
+        assert!(
+            worth.is_some_and(|c| c
+                .detail
+                .ends_with("after the fallback the units run one at a time")),
+            "{:?}",
+            o.checks
+        );
         // Context overflow: bounded digests, each capped to fit.
         let big = format!(
             "{}{}",
@@ -338,6 +350,30 @@ mod tests {
         let d = parse(&text, Syntax::Yaml, "t.yaml").unwrap();
         let e = orchestrate(&d, &registry(), "plan-t").unwrap_err();
         assert!(e.message.contains("context overflow"), "{}", e.message);
+        // Check 3 counts the goals the verify steps hold, not only inputs:
+        // a goal larger than the budget is refused, not embedded.
+        let huge = format!(
+            "{}  - {{name: b, role: q, goal: {}, input: i, output: b.md}}\n",
+            task("a", "r", ""),
+            "g".repeat(250_000)
+        );
+        let e = orchestrate(&decomposition(&huge).unwrap(), &registry(), "plan-t").unwrap_err();
+        assert!(
+            e.message.contains("context overflow") && e.message.contains("goals"),
+            "{}",
+            &e.message[..e.message.len().min(400)]
+        );
+    }
+
+    #[test]
+    fn spawning_tools_listed_twice_are_removed_once() {
+        let text = "roles:\n  r: {instructions: w, tools: [spawn_subagent, read_file, spawn_subagent]}\ntasks:\n  - {name: a, role: r, goal: g, input: i, output: a.md}\nsynthesis: {output: out.md}\n";
+        let d = parse(text, Syntax::Yaml, "t.yaml").unwrap();
+        let o = orchestrate(&d, &registry(), "plan-t").unwrap();
+        assert_eq!(
+            o.removed,
+            vec![("r".to_string(), vec![SPAWN_TOOL.to_string()])]
+        );
     }
 
     #[test]
@@ -389,6 +425,14 @@ mod tests {
                     task("b", "q", ", needs: a")
                 ),
                 "task `a` is stated independent, but task `b` needs it",
+            ),
+            (
+                format!("{}{}", task("a", "r", ", coupling: adversarial"), task("b", "q", "")),
+                "task `a` is stated adversarial, but no other task is adversarial",
+            ),
+            (
+                "  - {name: ' ', role: r, goal: g, input: i, output: a.md}\n  - {name: '', role: r, goal: g, input: i, output: b.md}\n".to_string(),
+                "tasks 1, 2 have an empty name",
             ),
             (
                 task("a", "r", ", coupling: serial"),
