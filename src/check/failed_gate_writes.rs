@@ -4,6 +4,7 @@
 
 use crate::check::Graph;
 use crate::check::support::is_canonical;
+use crate::model::remedy::{Pick, Remedy};
 use crate::model::{Handle, Issue, NodeKind};
 
 declare_check! {
@@ -92,7 +93,14 @@ declare_check! {
                                 edge.handle.as_str()
                             ),
                         )
-                        .node(id.clone()),
+                        .node(id.clone())
+                        .edge(edge.id.clone())
+                        .fix(Remedy::Disconnect { edge: edge.id.clone() })
+                        .fix(Remedy::Connect {
+                            from: Pick::id(id),
+                            to: Pick::Any("a `report_failure` step naming the unit and its failed criteria".into()),
+                            handle: Some(edge.handle.as_str().to_string()),
+                        }),
                     );
                 }
             }
@@ -104,7 +112,12 @@ declare_check! {
                             "gate `{id}` has no `no_match` edge: a failed verdict there reaches no failure report (the run just stops without naming the failed unit and its criteria); add `{id} —no_match→` a `report_failure` step"
                         ),
                     )
-                    .node(id.clone()),
+                    .node(id.clone())
+                    .fix(Remedy::Connect {
+                        from: Pick::id(id),
+                        to: Pick::Any("a `report_failure` step naming the unit and its failed criteria".into()),
+                        handle: Some("no_match".into()),
+                    }),
                 );
             }
         }
@@ -196,6 +209,7 @@ mod tests {
         let issues = run_reg(&FailedGateWrites, &p, &registry(REG));
         assert_eq!(issues.len(), 1, "{issues:#?}");
         assert!(issues[0].message.contains("has no `no_match` edge"));
+        assert_eq!(issues[0].fixes.len(), 1);
     }
 
     #[test]

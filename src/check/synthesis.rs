@@ -96,6 +96,19 @@ pub(crate) fn gated_paths(g: &Graph, w: usize) -> Vec<String> {
     out
 }
 
+/// The gate (branch or select) nearest above `w` on its dominator chain.
+pub(crate) fn nearest_gate(g: &Graph, w: usize) -> Option<usize> {
+    let idom = g.idom();
+    let mut cur = w;
+    while let Some(d) = idom[cur] {
+        if matches!(g.node(d).kind, NodeKind::Branch | NodeKind::Select) {
+            return Some(d);
+        }
+        cur = d;
+    }
+    None
+}
+
 /// The spawning call nearest above `v` on its dominator chain (`v` itself
 /// excluded): the unit whose work `v` is part of. Requires a routable graph.
 pub(crate) fn unit_of(g: &Graph, is_spawn: &[bool], v: usize) -> Option<usize> {

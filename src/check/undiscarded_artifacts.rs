@@ -3,6 +3,7 @@
 //! discards after it.
 
 use crate::check::synthesis::{self, DISCARD_TOOL};
+use crate::model::remedy::{Pick, Remedy};
 use crate::model::{Issue, NodeKind, Value};
 
 /// Whether a discard's `paths` covers `artifact` (the same literal, or the
@@ -97,7 +98,15 @@ declare_check! {
                         kept.join(", ")
                     ),
                 )
-                .node(g.node(w).id.clone()),
+                .node(g.node(w).id.clone())
+                .fix(Remedy::AddNode { id: Some("discard".into()), kind: Some(NodeKind::Call) }.when(format!(
+                    "a `{DISCARD_TOOL}` call with `paths` (every unit's artifact) and `keep` (what the synthesis cites)"
+                )))
+                .fix(Remedy::Connect {
+                    from: Pick::id(&g.node(w).id),
+                    to: Pick::Any(format!("that `{DISCARD_TOOL}` call")),
+                    handle: Some("always".into()),
+                }),
             );
         }
     }

@@ -3,7 +3,8 @@
 //! gates require (each placed on its unit by a dominator walk).
 
 use crate::check::synthesis;
-use crate::model::Issue;
+use crate::model::remedy::{Fill, Fix, Remedy};
+use crate::model::{Issue, NodeKind};
 
 declare_check! {
     /// ## What it finds
@@ -78,6 +79,20 @@ declare_check! {
                 if tested[s] || !g.reaches(s, w) {
                     continue;
                 }
+                let what = format!(
+                    "a predicate that also requires unit `{}`'s verification (its verdict is a pass and no criterion failed), in an `all`",
+                    g.node(s).id
+                );
+                let fix: Fix = match synthesis::nearest_gate(g, w) {
+                    Some(gate) => Remedy::SetField {
+                        node: g.node(gate).id.clone(),
+                        path: "predicate".into(),
+                        value: Fill::choose(what),
+                    }
+                    .into(),
+                    None => Remedy::AddNode { id: None, kind: Some(NodeKind::Branch) }
+                        .when(format!("a branch before `{}`, testing every unit's verification", node.id)),
+                };
                 out.push(
                     Issue::new(
                         CODE,
@@ -87,7 +102,8 @@ declare_check! {
                             g.node(s).id
                         ),
                     )
-                    .node(g.node(s).id.clone()),
+                    .node(g.node(s).id.clone())
+                    .fix(fix),
                 );
             }
         }

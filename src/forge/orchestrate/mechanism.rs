@@ -168,7 +168,7 @@ pub(crate) fn choose(d: &Decomposition, c: &[Classified]) -> (Option<Mechanism>,
     let distinct_roles = roles.len() == n;
     if n >= 2 && all_independent && distinct_roles && !digest_row {
         let digests = if with_digest == 0 {
-            "none returning a digest of a large input".to_string()
+            "none naming a digest".to_string()
         } else {
             format!(
                 "{with_digest} naming a digest, but not every task consumes a large input (over {DESCRIPTOR_BYTES} bytes) and returns a digest, so row 3 does not match"
