@@ -4,6 +4,8 @@
 pub(crate) mod commands;
 pub(crate) mod dynamic;
 pub(crate) mod help;
+#[cfg(test)]
+mod man;
 pub(crate) mod node_flags;
 pub(crate) mod pager;
 pub(crate) mod repl;
@@ -266,9 +268,8 @@ pub(crate) fn print_reply(session: &Session, reply: &Reply) -> u8 {
     } else {
         crate::wire::json::pretty(&versioned(reply.json.clone()))
     };
-    let paged = session.format() == Format::Text
-        && pager::wanted(session.global.no_pager, session.one_shot, &text)
-        && {
+    let paged =
+        session.format() == Format::Text && pager::wanted(session.global.no_pager, &text) && {
             drop(out);
             pager::show(&text)
         };
