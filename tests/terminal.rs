@@ -424,12 +424,19 @@ fn set_refuses_a_value_that_looks_like_a_flag_and_can_remove_a_field() {
     assert_eq!(env.json(&["status"])["revision"], rev);
     // After `--` a value starting with `--` is literal; negative numbers
     // need no `--`.
-    env.ok(&["set", "fetch", "args.bdy", "--", "--literal"]);
+    let out = env.run(&["set", "fetch", "args.bdy", "--", "--literal"]);
+    // Not an argument of read_artifact: the fix keeps the value after `--`.
+    assert!(
+        stderr(&out).contains("planforge set fetch args.bdy --add -- --literal"),
+        "{}",
+        stderr(&out)
+    );
+    env.ok(&["set", "fetch", "args.bdy", "--add", "--", "--literal"]);
     assert_eq!(
         env.json(&["read", "fetch"])["nodes"][0]["definition"]["args"]["bdy"],
         "--literal"
     );
-    env.ok(&["set", "fetch", "args.n", "-5"]);
+    env.ok(&["set", "fetch", "args.n", "-5", "--add"]);
     assert_eq!(
         env.json(&["read", "fetch"])["nodes"][0]["definition"]["args"]["n"],
         -5
@@ -698,7 +705,7 @@ fn the_man_pages_read_with_man_and_show_the_examples() {
 #[test]
 fn the_repl_guesses_its_own_words_too() {
     let env = Env::new();
-    let out = env.with_stdin(&["repl"], b"cler\nstauts\necho\n");
+    let out = env.with_stdin(&["repl", "--keep-going"], b"cler\nstauts\necho\n");
     let e = stderr(&out);
     assert!(
         e.contains("`cler` is not a planforge command (did you mean `clear`?)"),

@@ -369,12 +369,16 @@ pub(crate) fn usage_error(e: clap::Error, json: bool) -> u8 {
             2
         }
         _ => {
-            // Every refusal reads `error[code]: …`, a usage error too.
-            use std::io::IsTerminal;
-            let color = ui::color_enabled(ColorChoice::Auto, std::io::stderr().is_terminal());
+            // A usage error is drawn as every other refusal is: `error[code]:
+            // …` off a terminal, the graphical report on one (the REPL's
+            // errors look alike whatever their cause).
             eprint!(
                 "{}",
-                ui::render_error(&usage_refusal(&e), color, &voice::CliVoice::default())
+                ui::error_report(
+                    &usage_refusal(&e),
+                    ui::stderr_style(ColorChoice::Auto),
+                    &voice::CliVoice::default()
+                )
             );
             2
         }

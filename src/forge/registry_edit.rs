@@ -30,7 +30,8 @@ pub(crate) fn parse_returns(text: &str) -> Result<Returns> {
             }
             _ => Err(Error::invalid(format!(
                 "`returns` {t:?} is not text, bytes, media or artifact:CLASS"
-            ))),
+            ))
+            .with_help("for example: --returns text, or --returns artifact:document (a class the registry declares)")),
         },
     }
 }

@@ -103,7 +103,7 @@ fn find(loaded: &Loaded, actor: &str) -> Result<Found> {
     ))
     .on_plan(&loaded.plan_id)
     .with_help(format!(
-        "undo takes back only changes made as actor `{actor}`; the plan's history (planforge log) lists every change and who made it"
+        "undo takes back only changes made as actor `{actor}`; the plan's history lists every change and who made it"
     )))
 }
 
