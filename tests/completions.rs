@@ -224,3 +224,98 @@ fn completion_reads_the_plan_store_and_folder_the_line_names() {
     let line = format!("--store {} -p plan-b connect", store.display());
     assert_eq!(ids(dir.path(), &line), ["zed"]);
 }
+
+/// What `planforge` answers for `line` (its last word being completed)
+/// when asked as `shell`'s registration script asks: zsh passes the words
+/// and the index of the current one, fish the words before the cursor and
+/// the current token.
+fn protocol_complete(dir: &Path, shell: &str, line: &str) -> Vec<String> {
+    let mut words: Vec<&str> = line.split(' ').collect();
+    if line.ends_with(' ') {
+        words.pop();
+        words.push("");
+    }
+    let mut c = Command::new(env!("CARGO_BIN_EXE_planforge"));
+    c.current_dir(dir)
+        .env("COMPLETE", shell)
+        .env("NO_COLOR", "1")
+        .env_remove("PLANFORGE_STORE")
+        .env_remove("PLANFORGE_PLAN")
+        .arg("--")
+        .args(&words);
+    if shell == "zsh" {
+        c.env("_CLAP_COMPLETE_INDEX", (words.len() - 1).to_string())
+            .env("_CLAP_IFS", "\n");
+    }
+    let out = c.output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter(|l| !l.is_empty() && !l.starts_with('-'))
+        .map(|l| {
+            // zsh: value:description; fish: value\tdescription.
+            let l = l.split('\t').next().unwrap();
+            match shell {
+                "zsh" => l.split(':').next().unwrap().to_string(),
+                _ => l.to_string(),
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn positionals_complete_node_ids_codes_tools_and_revisions_in_bash_zsh_and_fish() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_planforge"))
+            .current_dir(dir.path())
+            .env("PLANFORGE_ACTOR", "tester")
+            .env_remove("PLANFORGE_STORE")
+            .env_remove("PLANFORGE_PLAN")
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    };
+    run(&["init"]);
+    run(&["create", "plan-main"]);
+    run(&["add-node", "start", "--kind", "entry", "--phase", "intake"]);
+    run(&["add-node", "fetch", "--kind", "join", "--phase", "gather"]);
+    run(&["add-node", "finish", "--kind", "join"]);
+    let cases: &[(&str, &[&str])] = &[
+        ("planforge set f", &["fetch", "finish"]),
+        ("planforge set-config st", &["start"]),
+        ("planforge explain tainted_c", &["tainted_call_arg"]),
+        ("planforge registry show spawn_s", &["spawn_subagent"]),
+        ("planforge diff 2", &["2"]),
+        ("planforge diff c", &["current"]),
+        (
+            "planforge add-node x --kind call --phase ",
+            &["intake", "gather"],
+        ),
+    ];
+    for (line, want) in cases {
+        assert_eq!(bash_complete(dir.path(), line), *want, "bash: {line}");
+        for shell in ["zsh", "fish"] {
+            assert_eq!(
+                protocol_complete(dir.path(), shell, line),
+                *want,
+                "{shell}: {line}"
+            );
+        }
+    }
+    // Every revision `log` shows, newest first after `current`.
+    let revs: Vec<String> = bash_complete(dir.path(), "planforge diff ")
+        .into_iter()
+        .filter(|c| !c.starts_with('-'))
+        .collect();
+    assert_eq!(revs, ["current", "3", "2", "1", "0"]);
+}

@@ -82,7 +82,7 @@ fn lifecycle_create_to_executable_then_refuse_with_clone_advice() {
 fn export_import_export_keeps_nodes_and_edges() {
     let env = Env::new();
     small_plan(&env, "plan-src");
-    env.ok(&["set", "fetch", "args.note", "@start.ticket_id"]);
+    env.ok(&["set", "fetch", "args.note", "@start.ticket_id", "--add"]);
     let first: serde_json::Value = serde_json::from_str(&env.ok(&["export"])).unwrap();
     let file = env.root.join("doc.json");
     std::fs::write(&file, serde_json::to_string(&first).unwrap()).unwrap();

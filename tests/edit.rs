@@ -160,6 +160,24 @@ fi"#,
         "{second}"
     );
     assert!(second.contains("at line"), "{second}");
+    // One place only: the line in the file as reopened, and it is the
+    // broken line.
+    assert!(!second.contains("[line "), "{second}");
+    let at: usize = second
+        .split("at line ")
+        .nth(1)
+        .and_then(|t| t.split(|c: char| !c.is_ascii_digit()).next())
+        .and_then(|n| n.parse().ok())
+        .unwrap();
+    let bad = second
+        .lines()
+        .position(|l| l.contains("tool: [broken"))
+        .unwrap()
+        + 1;
+    assert!(
+        at == bad || at == bad + 1,
+        "line {at} vs the broken line {bad}: {second}"
+    );
     assert!(
         second.contains("tool: [broken"),
         "the person's text is kept: {second}"
@@ -313,7 +331,44 @@ fn a_kept_file_reopened_later_keeps_the_other_writers_change() {
     );
     assert_eq!(env.node("fetch")["definition"]["tool"], "mine");
     assert_eq!(env.node("fetch")["definition"]["replaySafe"], false);
-    std::fs::remove_file(&kept).unwrap();
+    // Applied, the kept copy is spent: removed, and the note says so.
+    assert!(!kept.exists(), "{}", kept.display());
+    assert!(
+        stderr(&out).contains(&format!("note: removed the kept file {}", kept.display())),
+        "{}",
+        stderr(&out)
+    );
+    // A file of one's own given to --from stays.
+    let mine = env.path("mine.yaml");
+    std::fs::copy(env.path("reopened.yaml"), &mine).unwrap();
+    let sed = env.editor("sed.sh", "sed -i 's/^  tool: mine$/  tool: again/' \"$1\"");
+    let out = env.run(
+        &["edit", "fetch", "--from", mine.to_str().unwrap()],
+        Some(&sed),
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(mine.exists());
+}
+
+#[test]
+fn an_editor_that_never_fixes_the_file_stops_after_twenty_reopens() {
+    let env = Env::new();
+    let editor = env.editor(
+        "ed.sh",
+        "echo 'tool: [' >> \"$1\"; echo x >> \"$WORK/saves\"",
+    );
+    let out = env.run(&["edit", "fetch"], Some(&editor));
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains(
+            "the file still did not read after 20 reopens, so the edit stopped; nothing was written"
+        ),
+        "{}",
+        stderr(&out)
+    );
+    let saves = std::fs::read_to_string(env.path("saves")).unwrap();
+    assert_eq!(saves.lines().count(), 21);
+    assert_eq!(env.leftovers().len(), 1, "the file is kept");
 }
 
 #[test]

@@ -296,3 +296,30 @@ fn long_output_on_a_terminal_goes_through_the_pager_and_piped_output_does_not() 
         "{text}"
     );
 }
+
+/// The REPL pages long output as the shell does, and comes back to its
+/// prompt; `--no-pager` on the line prints directly.
+#[test]
+fn the_repl_pages_long_output_on_a_terminal() {
+    let env = Env::new();
+    for i in 0..20 {
+        env.0
+            .ok(&["add-node", &format!("step_{i}"), "--kind", "join"]);
+    }
+    let mut c = env.command();
+    c.arg("repl").env("PAGER", "sed 's/^/paged: /'");
+    let mut s = spawn_command(c, Some(TIMEOUT_MS)).expect("the REPL starts in a pty");
+    ready(&mut s, "plan-p editable r22> ");
+    s.send_line("show").unwrap();
+    let out = ready(&mut s, "plan-p editable r22> ");
+    assert!(out.contains("paged: 22. JOIN"), "{out}");
+    s.send_line("show --no-pager").unwrap();
+    let out = ready(&mut s, "plan-p editable r22> ");
+    assert!(!out.contains("paged: ") && out.contains("step_19"), "{out}");
+    // Short output is not paged.
+    s.send_line("status").unwrap();
+    let out = ready(&mut s, "plan-p editable r22> ");
+    assert!(!out.contains("paged: ") && out.contains("plan-p"), "{out}");
+    s.send_line("exit").unwrap();
+    exits_with(&mut s, 0);
+}

@@ -424,12 +424,19 @@ fn set_refuses_a_value_that_looks_like_a_flag_and_can_remove_a_field() {
     assert_eq!(env.json(&["status"])["revision"], rev);
     // After `--` a value starting with `--` is literal; negative numbers
     // need no `--`.
-    env.ok(&["set", "fetch", "args.bdy", "--", "--literal"]);
+    let out = env.run(&["set", "fetch", "args.bdy", "--", "--literal"]);
+    // Not an argument of read_artifact: the fix keeps the value after `--`.
+    assert!(
+        stderr(&out).contains("planforge set fetch args.bdy --add -- --literal"),
+        "{}",
+        stderr(&out)
+    );
+    env.ok(&["set", "fetch", "args.bdy", "--add", "--", "--literal"]);
     assert_eq!(
         env.json(&["read", "fetch"])["nodes"][0]["definition"]["args"]["bdy"],
         "--literal"
     );
-    env.ok(&["set", "fetch", "args.n", "-5"]);
+    env.ok(&["set", "fetch", "args.n", "-5", "--add"]);
     assert_eq!(
         env.json(&["read", "fetch"])["nodes"][0]["definition"]["args"]["n"],
         -5
@@ -462,4 +469,249 @@ fn log_reverse_says_oldest_first_and_set_shorthand_errors_name_the_field() {
         "{e}"
     );
     assert!(!e.contains("--input"), "{e}");
+}
+
+#[test]
+fn set_refuses_an_argument_the_tools_registry_entry_does_not_name() {
+    let env = Env::new();
+    small_plan(&env);
+    let before = env.json(&["status"])["revision"].clone();
+    // read_artifact names `path` only: `args.zzz` is no typo of it, but no
+    // argument of the tool either.
+    let out = env.run(&["set", "fetch", "args.zzz", "x"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        "error[unknown_key]: the tool `read_artifact` of node `fetch` takes no argument `zzz` (its registry entry names `path`); nothing was written\n  help: to add `args.zzz` as a new field: planforge set fetch args.zzz x --add\n"
+    );
+    let v = env.json(&["set", "fetch", "args.zzz", "x"]);
+    assert_eq!(v["error"]["code"], "unknown_key", "{v}");
+    assert_eq!(env.json(&["status"])["revision"], before);
+    let out = env.ok(&["set", "fetch", "args.zzz", "x", "--add"]);
+    assert!(out.contains("set `args.zzz` of `fetch`"), "{out}");
+    // Once there, it is the node's own: setting it again needs nothing.
+    env.ok(&["set", "fetch", "args.zzz", "y"]);
+    // A tool the registry does not list: added, with a note that nothing
+    // could check it.
+    env.ok(&["set", "fetch", "tool", "my_tool"]);
+    let out = env.ok(&["set", "fetch", "args.body", "z"]);
+    assert!(
+        out.contains("`args.body` is a new argument of `fetch`; the registry has no tool `my_tool` to check it against"),
+        "{out}"
+    );
+}
+
+#[test]
+fn registry_add_refuses_odd_values_with_nothing_written() {
+    let env = Env::new();
+    let file = env.path("plans/registry.yaml");
+    let before = std::fs::read(&file).unwrap();
+    let cases: &[(&[&str], &str)] = &[
+        (&["", "--returns", "text"], "is not a tool name"),
+        (&["my tool", "--returns", "text"], "is not a tool name"),
+        (&["a/b", "--returns", "text"], "is not a tool name"),
+        (
+            &["read_artifact", "--returns", "text"],
+            "already has the tool `read_artifact`",
+        ),
+        (
+            &["t1", "--returns", "txt"],
+            "is not text, bytes, media or artifact:CLASS",
+        ),
+        (
+            &["t1", "--returns", "artifact:"],
+            "is not text, bytes, media or artifact:CLASS",
+        ),
+        (
+            &["t1", "--returns", "text", "--required-arg", "bad arg"],
+            "--required-arg \"bad arg\" of `t1` is not an argument name",
+        ),
+        (
+            &[
+                "t1",
+                "--returns",
+                "text",
+                "--required-arg",
+                "a",
+                "--required-arg",
+                "a",
+            ],
+            "--required-arg `a` is given twice",
+        ),
+        (
+            &["t1", "--returns", "text", "--summary", "two\nlines"],
+            "the summary of `t1` is not one line",
+        ),
+        (
+            &["t1", "--returns", "text", "--summary", " "],
+            "the summary of `t1` is empty",
+        ),
+        (
+            &["t1", "--returns", "text", "--tools-arg", "tools"],
+            "but `t1` spawns no agent",
+        ),
+        (
+            &["t1", "--returns", "text", "--writes", "out/path"],
+            "--writes \"out/path\" of `t1` is not an argument name",
+        ),
+    ];
+    for (args, want) in cases {
+        let mut a = vec!["registry", "add"];
+        a.extend_from_slice(args);
+        let out = env.run(&a);
+        let e = stderr(&out);
+        assert!(matches!(out.status.code(), Some(1 | 2)), "{a:?}: {e}");
+        assert!(e.contains(want), "{a:?}: {e}");
+        assert!(e.contains("help: "), "{a:?} names a fix: {e}");
+        assert_eq!(std::fs::read(&file).unwrap(), before, "{a:?}");
+    }
+    // The good one is written whole, and nothing is left beside the file.
+    env.ok(&[
+        "registry",
+        "add",
+        "t1",
+        "--returns",
+        "text",
+        "--summary",
+        "One line",
+    ]);
+    let names: Vec<String> = std::fs::read_dir(env.path("plans"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains("registry"))
+        .collect();
+    assert_eq!(names, ["registry.yaml"]);
+}
+
+#[test]
+fn a_clone_carries_its_parents_history_and_undoes_only_its_own() {
+    let env = Env::new();
+    small_plan(&env);
+    env.ok(&["clone", "plan-c"]);
+    let log = env.ok(&["log", "-p", "plan-c"]);
+    let lines: Vec<&str> = log.lines().collect();
+    // Newest first: the clone point, then the parent's changes down to 1.
+    assert!(
+        lines[1].contains("(3)")
+            && lines[1].ends_with(
+                "cloned from plan-p at revision 3 (the changes before are plan-p's, copied)"
+            ),
+        "{log}"
+    );
+    assert!(lines[2].contains("connected `start` → `fetch`"), "{log}");
+    assert!(
+        lines.last().unwrap().contains("added entry node `start`"),
+        "{log}"
+    );
+    let v = env.json(&["log", "-p", "plan-c"]);
+    let changes = v["changes"].as_array().unwrap();
+    assert_eq!(changes[0]["inherited"], false);
+    assert!(changes[1..].iter().all(|c| c["inherited"] == true), "{v}");
+    // Nothing of the clone's own to undo yet: the refusal says why.
+    let out = env.run(&["-p", "plan-c", "undo"]);
+    assert_eq!(out.status.code(), Some(1));
+    let e = stderr(&out);
+    assert!(
+        e.contains("none since it was cloned from plan-p at revision 3 (the changes before that are plan-p's history, copied: undo them in plan-p, or change them here as new edits)"),
+        "{e}"
+    );
+    assert!(e.contains("planforge log"), "{e}");
+    // The revisions the log shows work on the clone.
+    let out = env.ok(&["-p", "plan-c", "diff", "1", "3"]);
+    assert!(out.contains("fetch"), "{out}");
+    env.ok(&["-p", "plan-c", "set", "fetch", "args.path", "other.md"]);
+    let log = env.ok(&["log", "-p", "plan-c", "-n", "2"]);
+    assert!(log.lines().nth(1).unwrap().contains("4 "), "{log}");
+    assert!(
+        log.lines().nth(2).unwrap().contains("cloned from plan-p"),
+        "{log}"
+    );
+    let out = env.ok(&["-p", "plan-c", "undo"]);
+    assert!(out.contains("args.path"), "{out}");
+    env.ok(&["-p", "plan-c", "clone", "plan-d", "--at", "2"]);
+    let v = env.json(&["-p", "plan-d", "status"]);
+    assert_eq!(v["revision"], 2, "{v}");
+}
+
+#[test]
+fn set_config_names_edit_from_for_a_whole_node_file() {
+    let env = Env::new();
+    small_plan(&env);
+    let file = env.write(
+        "kept.yaml",
+        "phase: gather\nkind: call\ndefinition:\n  tool: read_artifact\n",
+    );
+    let def = format!("@{}", file.display());
+    let out = env.run(&["set-config", "fetch", "--def", &def]);
+    assert_eq!(out.status.code(), Some(2));
+    let e = stderr(&out);
+    assert!(
+        e.contains("--def holds a whole node (`kind`, `definition`, `phase`), as `edit` writes it, not the definition of `fetch`; nothing was written"),
+        "{e}"
+    );
+    assert!(
+        e.contains(&format!(
+            "help: planforge edit fetch --from {} applies such a file",
+            file.display()
+        )),
+        "{e}"
+    );
+}
+
+#[test]
+fn the_man_pages_read_with_man_and_show_the_examples() {
+    let man = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("man");
+    let read = |args: &[&str], manpath: Option<&std::path::Path>| {
+        let mut c = std::process::Command::new("man");
+        c.args(args)
+            .env("MANWIDTH", "100")
+            .env("MANPAGER", "cat")
+            .env("PAGER", "cat")
+            .env("LC_ALL", "C.UTF-8")
+            .current_dir(man.parent().unwrap());
+        if let Some(p) = manpath {
+            c.env("MANPATH", p);
+        }
+        let out = c.output().expect("man is installed");
+        assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+        stdout(&out)
+    };
+    let page = read(&["-l", "man/man1/planforge-add-node.1"], None);
+    for section in [
+        "NAME",
+        "SYNOPSIS",
+        "DESCRIPTION",
+        "OPTIONS",
+        "EXAMPLES",
+        "SEE ALSO",
+    ] {
+        assert!(page.lines().any(|l| l == section), "{section}:\n{page}");
+    }
+    assert!(!page.contains("EXTRA"), "{page}");
+    // An example is one copyable line, with ASCII hyphens.
+    assert!(
+        page.lines().any(|l| l.trim() == "planforge add-node fetch --kind call --phase gather --tool read_artifact --arg path=notes/a.md --output content:string --authority files/notes/read --replay-safe --on-indeterminate retry --on-missing-value fail"),
+        "{page}"
+    );
+    let by_name = read(&["planforge-add-node"], Some(&man));
+    assert!(by_name.contains("EXAMPLES"), "{by_name}");
+    let registry = read(&["planforge-registry-add"], Some(&man));
+    assert!(
+        registry.contains("planforge registry add fetch_page"),
+        "{registry}"
+    );
+}
+
+#[test]
+fn the_repl_guesses_its_own_words_too() {
+    let env = Env::new();
+    let out = env.with_stdin(&["repl", "--keep-going"], b"cler\nstauts\necho\n");
+    let e = stderr(&out);
+    assert!(
+        e.contains("`cler` is not a planforge command (did you mean `clear`?)"),
+        "{e}"
+    );
+    assert!(e.contains("(did you mean `status`?)"), "{e}");
+    assert!(e.contains("`echo` is not a planforge command\n"), "{e}");
+    assert!(e.contains("exit, quit and clear are the REPL's own"), "{e}");
 }

@@ -492,3 +492,61 @@ fn undo_change_after_remove_node_restores_the_node_and_every_edge() {
         "{text}"
     );
 }
+
+/// `set_node_field` has the CLI's typo guard: an argument the tool's
+/// registry entry does not name is refused (nothing written) with the
+/// named arguments and `"add": true` to insist; `remove: true` takes a
+/// field out.
+#[test]
+fn set_node_field_refuses_an_argument_the_registry_does_not_name_and_can_remove() {
+    let env = Env::new();
+    env.ok("create_plan", json!({"planId": "plan-f"}));
+    env.ok("add_node", json!({"planId": "plan-f", "node": entry()}));
+    env.ok(
+        "add_node",
+        json!({"planId": "plan-f", "node": call("read_artifact")}),
+    );
+    let rev = |env: &Env| {
+        let (_, v) = env.json("plan_status", json!({"planId": "plan-f"}));
+        v["text"].as_str().unwrap().to_string()
+    };
+    let before = rev(&env);
+    let set = |path: &str, extra: Value| {
+        let mut a = json!({"planId": "plan-f", "nodeId": "fetch", "path": path, "value": "x"});
+        for (k, v) in extra.as_object().unwrap() {
+            a[k] = v.clone();
+        }
+        env.tool("set_node_field", a)
+    };
+    let (code, text) = set("args.zzz", json!({}));
+    assert_eq!(code, 2, "{text}");
+    assert!(
+        text.contains("the tool `read_artifact` of node `fetch` takes no argument `zzz`"),
+        "{text}"
+    );
+    assert!(text.contains(r#""add": true"#), "{text}");
+    // A near miss of a named argument says which one.
+    let (code, text) = set("args.pth", json!({}));
+    assert_eq!(code, 2, "{text}");
+    assert!(text.contains("did you mean `args.path`?"), "{text}");
+    assert_eq!(rev(&env), before, "nothing was written");
+    // Asked for, it is added; then it can be removed.
+    env.ok("set_node_field", json!({"planId": "plan-f", "nodeId": "fetch", "path": "args.zzz", "value": "x", "add": true}));
+    let (_, v) = env.json("plan_read", json!({"planId": "plan-f", "node": "fetch"}));
+    assert!(v["text"].as_str().unwrap().contains("zzz"), "{v}");
+    env.ok(
+        "set_node_field",
+        json!({"planId": "plan-f", "nodeId": "fetch", "path": "args.zzz", "remove": true}),
+    );
+    let (_, v) = env.json("plan_read", json!({"planId": "plan-f", "node": "fetch"}));
+    assert!(!v["text"].as_str().unwrap().contains("zzz"), "{v}");
+    // Removing what is not there, or removing with a value, is refused.
+    let (code, text) = set("args.zzz", json!({"remove": true}));
+    assert_eq!(code, 2, "{text}");
+    let (code, text) = env.tool(
+        "set_node_field",
+        json!({"planId": "plan-f", "nodeId": "fetch", "path": "args.zzz", "remove": true}),
+    );
+    assert_eq!(code, 2, "{text}");
+    assert!(text.contains("no field `args.zzz` to remove"), "{text}");
+}

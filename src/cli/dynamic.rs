@@ -65,6 +65,18 @@ fn names(kind: ValueKind, prefix: &str) -> Vec<CompletionCandidate> {
                 _ => p.phases.iter().cloned().chain(nodes).collect(),
             }
         }
+        ValueKind::IssueCode => crate::check::CHECKS
+            .iter()
+            .map(|c| c.code().to_string())
+            .collect(),
+        ValueKind::Revision => {
+            return source
+                .revisions(&t)
+                .into_iter()
+                .filter(|(r, _)| r.starts_with(prefix))
+                .map(|(r, what)| CompletionCandidate::new(r).help(Some(what.into())))
+                .collect();
+        }
         _ => return Vec::new(),
     };
     all.into_iter()
@@ -84,6 +96,8 @@ fn from_store(kind: ValueKind) -> bool {
             | ValueKind::ReadKey
             | ValueKind::Tool
             | ValueKind::Template
+            | ValueKind::IssueCode
+            | ValueKind::Revision
     )
 }
 
@@ -100,19 +114,32 @@ pub(crate) fn with_completers(mut cmd: clap::Command) -> clap::Command {
         .map(|c| c.get_name().to_string())
         .collect();
     for name in subs {
-        cmd = cmd.mut_subcommand(&name, |mut sub| {
-            let ids: Vec<(String, ValueKind)> = sub
-                .get_arguments()
-                .map(|a| (a.get_id().to_string(), value_kind(&name, a)))
-                .filter(|(_, k)| from_store(*k))
-                .collect();
-            for (id, kind) in ids {
-                sub = sub.mut_arg(id, |a| a.add(completer(kind)));
-            }
-            sub
-        });
+        cmd = cmd.mut_subcommand(&name, |sub| completers_of(sub, &name));
     }
     cmd
+}
+
+/// `sub` (the command `name`, `registry show` for a nested one) with its
+/// store completers, and its subcommands' too.
+fn completers_of(mut sub: clap::Command, name: &str) -> clap::Command {
+    let ids: Vec<(String, ValueKind)> = sub
+        .get_arguments()
+        .map(|a| (a.get_id().to_string(), value_kind(name, a)))
+        .filter(|(_, k)| from_store(*k))
+        .collect();
+    for (id, kind) in ids {
+        sub = sub.mut_arg(id, |a| a.add(completer(kind)));
+    }
+    let nested: Vec<String> = sub
+        .get_subcommands()
+        .map(|c| c.get_name().to_string())
+        .filter(|n| n != "help")
+        .collect();
+    for n in nested {
+        let full = format!("{name} {n}");
+        sub = sub.mut_subcommand(&n, |c| completers_of(c, &full));
+    }
+    sub
 }
 
 /// Answers a completion request from the shell and exits, when this run is

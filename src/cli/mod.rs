@@ -4,6 +4,8 @@
 pub(crate) mod commands;
 pub(crate) mod dynamic;
 pub(crate) mod help;
+#[cfg(test)]
+mod man;
 pub(crate) mod node_flags;
 pub(crate) mod pager;
 pub(crate) mod repl;
@@ -266,9 +268,8 @@ pub(crate) fn print_reply(session: &Session, reply: &Reply) -> u8 {
     } else {
         crate::wire::json::pretty(&versioned(reply.json.clone()))
     };
-    let paged = session.format() == Format::Text
-        && pager::wanted(session.global.no_pager, session.one_shot, &text)
-        && {
+    let paged =
+        session.format() == Format::Text && pager::wanted(session.global.no_pager, &text) && {
             drop(out);
             pager::show(&text)
         };
@@ -368,12 +369,16 @@ pub(crate) fn usage_error(e: clap::Error, json: bool) -> u8 {
             2
         }
         _ => {
-            // Every refusal reads `error[code]: …`, a usage error too.
-            use std::io::IsTerminal;
-            let color = ui::color_enabled(ColorChoice::Auto, std::io::stderr().is_terminal());
+            // A usage error is drawn as every other refusal is: `error[code]:
+            // …` off a terminal, the graphical report on one (the REPL's
+            // errors look alike whatever their cause).
             eprint!(
                 "{}",
-                ui::render_error(&usage_refusal(&e), color, &voice::CliVoice::default())
+                ui::error_report(
+                    &usage_refusal(&e),
+                    ui::stderr_style(ColorChoice::Auto),
+                    &voice::CliVoice::default()
+                )
             );
             2
         }

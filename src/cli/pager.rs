@@ -1,15 +1,16 @@
 //! Long output on a terminal goes through a pager, as git does: `$PAGER`,
 //! else `less` with `LESS=FRX` (quit when it fits one screen, keep colours,
-//! leave the text on the screen) unless `LESS` is set. Never when stdout is
-//! not a terminal, with `--no-pager`, in the REPL, or when `PAGER` is empty
-//! or `cat`; output that fits the screen is printed directly.
+//! leave the text on the screen) unless `LESS` is set, from the shell and
+//! from the REPL alike (the REPL's prompt comes back when the pager quits).
+//! Never when stdout is not a terminal, with `--no-pager`, or when `PAGER`
+//! is empty or `cat`; output that fits the screen is printed directly.
 
 use std::io::Write;
 
 /// Whether `text` should go through the pager.
-pub(crate) fn wanted(no_pager: bool, one_shot: bool, text: &str) -> bool {
+pub(crate) fn wanted(no_pager: bool, text: &str) -> bool {
     use std::io::IsTerminal;
-    if no_pager || !one_shot || !std::io::stdout().is_terminal() {
+    if no_pager || !std::io::stdout().is_terminal() {
         return false;
     }
     let rows = terminal_size::terminal_size()

@@ -258,7 +258,9 @@ impl Forge {
 
     /// Sets one field of a node's definition by dot path. Unless `add_new`,
     /// a new key one letter off a key the node has (`args.bdy` beside
-    /// `args.body`) is refused as a typo (unknown_key).
+    /// `args.body`), and a new argument its tool's registry entry does not
+    /// name, are refused (unknown_key); a new argument nothing can vouch for
+    /// (no registry entry) gets a note in the echo.
     pub(crate) fn set_node_field(
         &self,
         plan: &str,
@@ -295,6 +297,7 @@ impl Forge {
         }
         let mut before_value = None;
         let registry = if add_new { None } else { self.registry()? };
+        let mut arg_note = None;
         self.before_write()?;
         let (after, _) = self.store().commit(plan, self.actor(), expect, |before| {
             let node = before.content().node(node_id).ok_or_else(|| unknown_node(before, node_id))?;
@@ -313,6 +316,9 @@ impl Forge {
                     path: miss.corrected.clone(),
                     value: Fill::Value(value.clone()),
                 }));
+            }
+            if !add_new {
+                arg_note = new_arg_refusal(before, node, path, &value, registry)?;
             }
             let segs: Vec<&str> = path.split('.').collect();
             for i in 1..segs.len() {
@@ -349,7 +355,7 @@ impl Forge {
             &after,
             format!("set `{path}` of `{node_id}`{was}"),
             Some(node_id),
-            vec![],
+            arg_note.into_iter().collect(),
             &[],
             &[],
         )
@@ -719,4 +725,57 @@ fn unused_handle<'a>(c: &Content, from: &str, allowed: &[&'a str]) -> &'a str {
         .find(|h| !h.contains('<') && !used.iter().any(|u| u == *h))
         .copied()
         .unwrap_or(allowed[0])
+}
+
+/// The refusal of a new argument the tool's registry entry does not name
+/// (a fix per named argument not set yet), or the note for one nothing can
+/// check.
+fn new_arg_refusal(
+    before: &Loaded,
+    node: &Node,
+    path: &str,
+    value: &Value,
+    registry: Option<&crate::model::registry::Registry>,
+) -> Result<Option<String>> {
+    use super::near_miss::NewArg;
+    match super::near_miss::new_arg(node, path, registry) {
+        None => Ok(None),
+        Some(NewArg::Unchecked { arg, why }) => Ok(Some(format!(
+            "`args.{arg}` is a new argument of `{}`; {why}",
+            node.id
+        ))),
+        Some(NewArg::NotTaken { arg, tool, known }) => {
+            let named = if known.is_empty() {
+                "its registry entry names no arguments".to_string()
+            } else {
+                let list: Vec<String> = known.iter().map(|k| format!("`{k}`")).collect();
+                format!("its registry entry names {}", list.join(", "))
+            };
+            let set: Vec<&String> = known
+                .iter()
+                .filter(|k| get_path(&node.definition, &format!("args.{k}")).is_none())
+                .collect();
+            let rest = path.split_once('.').map_or("", |(_, r)| r);
+            let tail = rest
+                .split_once('.')
+                .map_or(String::new(), |(_, t)| format!(".{t}"));
+            let mut e = Error::new(
+                ErrorKind::UnknownKey,
+                format!(
+                    "the tool `{tool}` of node `{}` takes no argument `{arg}` ({named}); nothing was written",
+                    node.id
+                ),
+            )
+            .with_help("to add it anyway (an argument the registry does not list), ask for it explicitly")
+            .on_plan(&before.plan_id);
+            for k in set {
+                e = e.fix(Remedy::SetField {
+                    node: node.id.clone(),
+                    path: format!("args.{k}{tail}"),
+                    value: Fill::Value(value.clone()),
+                });
+            }
+            Err(e)
+        }
+    }
 }

@@ -1,8 +1,9 @@
 //! Typos an edit would otherwise keep: a `set` path whose new key is one
 //! letter off a key the node has (`args.bdy` beside `args.body`, or an arg
-//! its tool requires), and a new phase one letter off a phase the plan has.
+//! its tool requires), a new argument the tool's registry entry does not
+//! list, and a new phase one letter off a phase the plan has.
 
-use crate::model::registry::Registry;
+use crate::model::registry::{Registry, ToolEntry};
 use crate::model::suggest::closest;
 use crate::model::{Content, Node, NodeKind, Value};
 use crate::store::fold::get_path;
@@ -41,7 +42,7 @@ pub(crate) fn new_key(node: &Node, path: &str, registry: Option<&Registry>) -> O
             && let (Some(r), Some(Value::String(tool))) = (registry, node.definition.get("tool"))
             && let Some(t) = r.tool(tool)
         {
-            keys.extend(t.required_args.iter().cloned());
+            keys.extend(known_args(t));
         }
         // `item2` beside `item1` is a sibling, not a typo.
         keys.retain(|k| !numbered_siblings(k, segs[i]));
@@ -55,6 +56,79 @@ pub(crate) fn new_key(node: &Node, path: &str, registry: Option<&Registry>) -> O
         });
     }
     None
+}
+
+/// The arguments a registry entry names: the required ones, the tools
+/// argument and the written ones, each once, in that order.
+pub(crate) fn known_args(t: &ToolEntry) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let all = t
+        .required_args
+        .iter()
+        .chain(t.tools_arg.iter())
+        .chain(t.writes.iter());
+    for a in all {
+        if !out.contains(a) {
+            out.push(a.clone());
+        }
+    }
+    out
+}
+
+/// A new argument of a call (`args.X` where the node has no `X`) that the
+/// registry cannot vouch for.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum NewArg {
+    /// The tool's registry entry does not name `arg`; `known` are the
+    /// arguments it names (maybe none).
+    NotTaken {
+        arg: String,
+        tool: String,
+        known: Vec<String>,
+    },
+    /// Nothing to check `arg` against: no registry, no tool, or a tool the
+    /// registry does not list.
+    Unchecked { arg: String, why: String },
+}
+
+/// Whether setting `path` on `node` adds an argument its tool's registry
+/// entry does not name (`None`: not a new argument, or one it names).
+pub(crate) fn new_arg(node: &Node, path: &str, registry: Option<&Registry>) -> Option<NewArg> {
+    if node.kind != NodeKind::Call {
+        return None;
+    }
+    let arg = path.strip_prefix("args.")?.split('.').next()?.to_string();
+    if let Some(Value::Object(args)) = node.definition.get("args")
+        && args.contains_key(&arg)
+    {
+        return None;
+    }
+    let tool = match node.definition.get("tool") {
+        Some(Value::String(t)) => t.clone(),
+        _ => {
+            return Some(NewArg::Unchecked {
+                arg,
+                why: "the node names no tool to check it against".into(),
+            });
+        }
+    };
+    let Some(r) = registry else {
+        return Some(NewArg::Unchecked {
+            arg,
+            why: format!("there is no registry to check it against tool `{tool}`"),
+        });
+    };
+    let Some(t) = r.tool(&tool) else {
+        return Some(NewArg::Unchecked {
+            arg,
+            why: format!("the registry has no tool `{tool}` to check it against"),
+        });
+    };
+    let known = known_args(t);
+    if known.contains(&arg) {
+        return None;
+    }
+    Some(NewArg::NotTaken { arg, tool, known })
 }
 
 /// Whether `a` and `b` differ only in digits (`w0_1` and `w0_2`).
@@ -128,6 +202,57 @@ mod tests {
         assert_eq!(new_key(&n, "args.item2", None), None);
         assert_eq!(new_key(&n, "args.w0_1", None), None);
         assert!(new_key(&n, "args.itm1", None).is_some());
+    }
+
+    fn registry() -> Registry {
+        let mut r = Registry::default();
+        r.tools.insert(
+            "t".into(),
+            ToolEntry {
+                required_args: vec!["path".into(), "content".into()],
+                writes: vec!["path".into()],
+                tools_arg: Some("tools".into()),
+                ..Default::default()
+            },
+        );
+        r
+    }
+
+    #[test]
+    fn a_new_argument_the_registry_does_not_name_is_found() {
+        let r = registry();
+        let n = call(&["path"]);
+        assert_eq!(
+            new_arg(&n, "args.zzz", Some(&r)),
+            Some(NewArg::NotTaken {
+                arg: "zzz".into(),
+                tool: "t".into(),
+                known: vec!["path".into(), "content".into(), "tools".into()],
+            })
+        );
+        // Named by the entry, already on the node, or not an argument.
+        assert_eq!(new_arg(&n, "args.content", Some(&r)), None);
+        assert_eq!(new_arg(&n, "args.tools.0", Some(&r)), None);
+        assert_eq!(new_arg(&n, "args.path.x", Some(&r)), None);
+        assert_eq!(new_arg(&n, "replaySafe", Some(&r)), None);
+        // Nothing to check against.
+        assert!(matches!(
+            new_arg(&n, "args.zzz", None),
+            Some(NewArg::Unchecked { why, .. }) if why.contains("no registry")
+        ));
+        let mut other = call(&[]);
+        other
+            .definition
+            .insert("tool".into(), Value::String("u".into()));
+        assert!(matches!(
+            new_arg(&other, "args.zzz", Some(&r)),
+            Some(NewArg::Unchecked { why, .. }) if why.contains("no tool `u`")
+        ));
+        // A near miss of the tools argument is a typo.
+        assert_eq!(
+            new_key(&n, "args.tols", Some(&r)).unwrap().meant,
+            "args.tools"
+        );
     }
 
     #[test]

@@ -110,8 +110,14 @@ pub(crate) fn strip_errors(text: &str) -> String {
 /// `voice`.
 pub(crate) fn with_error(body: &str, err: &Error, voice: &dyn Voice) -> String {
     let mut lines = vec!["error: the edited node was not applied".to_string()];
-    lines.extend(err.message.lines().map(|l| format!("  {l}")));
     let at_line = err.location.as_ref().and_then(|l| l.line);
+    // The parser's own `[line N, column M]` counts from the file as it was
+    // saved; the line below counts in the file as reopened: only that one.
+    let own_place = |l: &str| match l.rfind(" [line ") {
+        Some(i) if at_line.is_some() && l.ends_with(']') => l[..i].to_string(),
+        _ => l.to_string(),
+    };
+    lines.extend(err.message.lines().map(|l| format!("  {}", own_place(l))));
     if at_line.is_some() {
         lines.push(String::new()); // filled in below, once the block's length is known
     }

@@ -30,7 +30,8 @@ pub(crate) fn parse_returns(text: &str) -> Result<Returns> {
             }
             _ => Err(Error::invalid(format!(
                 "`returns` {t:?} is not text, bytes, media or artifact:CLASS"
-            ))),
+            ))
+            .with_help("for example: --returns text, or --returns artifact:document (a class the registry declares)")),
         },
     }
 }
@@ -118,6 +119,78 @@ fn inserted(text: &str, entry: &str) -> Option<String> {
     Some(out)
 }
 
+/// The most characters a summary may have (one line of `registry list`).
+const MAX_SUMMARY: usize = 200;
+
+/// Whether `a` can name a call argument: a letter, then letters, digits and
+/// `_`, at most 64 (`forbiddenWrites` as the init registry has it).
+fn is_arg_name(a: &str) -> bool {
+    let mut c = a.chars();
+    a.len() <= 64
+        && c.next().is_some_and(|f| f.is_ascii_alphabetic())
+        && c.all(|x| x.is_ascii_alphanumeric() || x == '_')
+}
+
+/// Refuses values `registry add` would write but no one could use: a
+/// summary that is empty, too long or not one line, an argument name that
+/// is not one, an argument named twice, a tools argument on a tool that
+/// spawns no agent.
+fn check_values(t: &NewTool) -> Result<()> {
+    let e = &t.entry;
+    let name = &t.name;
+    if let Some(s) = &e.summary {
+        let bad = if s.trim().is_empty() {
+            Some("is empty".to_string())
+        } else if s.chars().any(char::is_control) {
+            Some("is not one line of text (it holds a newline or a control character)".to_string())
+        } else if s.chars().count() > MAX_SUMMARY {
+            Some(format!(
+                "has {} characters, more than {MAX_SUMMARY}",
+                s.chars().count()
+            ))
+        } else {
+            None
+        };
+        if let Some(bad) = bad {
+            return Err(Error::invalid(format!(
+                "the summary of `{name}` {bad}; nothing was written"
+            ))
+            .with_help(format!(
+                "planforge registry add {name} --summary \"One line saying what it does\" …"
+            )));
+        }
+    }
+    let flags = [
+        ("--required-arg", &e.required_args),
+        ("--writes", &e.writes),
+    ];
+    let tools_arg: Vec<String> = e.tools_arg.iter().cloned().collect();
+    for (flag, list) in flags.iter().copied().chain([("--tools-arg", &tools_arg)]) {
+        for (i, a) in list.iter().enumerate() {
+            if !is_arg_name(a) {
+                return Err(Error::invalid(format!(
+                    "{flag} {} of `{name}` is not an argument name: a letter, then letters, digits and `_` (at most 64); nothing was written",
+                    crate::wire::json::compact(&crate::model::Value::from(a.as_str()))
+                ))
+                .with_help(format!("for example: planforge registry add {name} {flag} path")));
+            }
+            if list[..i].contains(a) {
+                return Err(Error::invalid(format!(
+                    "{flag} `{a}` is given twice for `{name}`; nothing was written"
+                ))
+                .with_help(format!("give {flag} {a} once")));
+            }
+        }
+    }
+    if e.tools_arg.is_some() && !e.spawns_agent {
+        return Err(Error::invalid(format!(
+            "--tools-arg names the argument listing a spawned subagent's tools, but `{name}` spawns no agent; nothing was written"
+        ))
+        .with_help("add --spawns-agent, or leave out --tools-arg"));
+    }
+    Ok(())
+}
+
 impl Forge {
     /// The store's registry and its file.
     pub(crate) fn registry_file(&self) -> Result<(PathBuf, Registry)> {
@@ -139,10 +212,12 @@ impl Forge {
     pub(crate) fn registry_add(&self, t: &NewTool) -> Result<(PathBuf, Registry)> {
         if !crate::model::ids::is_valid_node_id(&t.name) {
             return Err(Error::invalid(format!(
-                "`{}` is not a tool name: lowercase letters, digits and `_`",
+                "`{}` is not a tool name: lowercase letters, digits and `_`; nothing was written",
                 crate::model::ids::quote_id(&t.name)
-            )));
+            ))
+            .with_help("for example: planforge registry add fetch_page --returns text"));
         }
+        check_values(t)?;
         let (path, reg) = self.registry_file()?;
         if reg.tools.contains_key(&t.name) {
             return Err(Error::new(

@@ -69,7 +69,7 @@ impl Forge {
                     ),
                 )
                 .on_plan(&before.plan_id)
-                .with_help(format!("planforge read {node_id} shows its fields")));
+                .with_help(format!("read `{node_id}` to see the fields it has")));
             }
             let problems = new_refusable(node.kind, Some(&node.definition), &def);
             if !problems.is_empty() {

@@ -44,7 +44,8 @@ pub(crate) fn text(plan: &str, changes: &[&Change], oldest_first: bool) -> Strin
 }
 
 /// The log as JSON: `{planId, changes: [{revision, revisions, actor, at,
-/// tx, summary, ops}]}`, in the order printed.
+/// tx, summary, ops, inherited}]}`, in the order printed (`inherited`: a
+/// change a clone copied from its parent).
 pub(crate) fn json(plan: &str, changes: &[&Change]) -> Value {
     json!({
         "planId": plan,
@@ -56,6 +57,7 @@ pub(crate) fn json(plan: &str, changes: &[&Change]) -> Value {
             "tx": c.tx,
             "summary": c.summary,
             "ops": c.ops,
+            "inherited": c.inherited,
         })).collect::<Vec<_>>(),
     })
 }

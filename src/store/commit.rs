@@ -505,7 +505,7 @@ pub fn ensure_editable(p: &Loaded) -> Result<()> {
             ),
         )
         .on_plan(&p.plan_id)
-        .fix(Remedy::Unfreeze.when("to edit it again (the freeze is then undone)"))
+        .fix(Remedy::Unfreeze.when("to edit it again; the freeze is then undone"))
         .with_help("or submit it as it is")),
         State::Executable => Err(Error::new(
             ErrorKind::NotEditable,

@@ -7,7 +7,11 @@ use clap::Args;
 ///
 /// Copy the plan's first REV ops (default: all) into a new editable plan,
 /// with no approval and provenance naming its parent. The clone becomes the
-/// current plan.
+/// current plan. As a git clone does, it carries the parent's history up to
+/// that point: `log` on the clone lists the copied changes (with their
+/// revisions, which diff and clone --at take), then "cloned from PARENT at
+/// revision R", then the clone's own changes; `undo` takes back only the
+/// clone's own changes.
 #[derive(Args, Debug, Clone)]
 pub(crate) struct CloneArgs {
     /// The new plan's id, `plan-<name>`

@@ -21,7 +21,9 @@ use std::path::Path;
 /// someone else changes the node while you edit it (revision_moved), or you
 /// save an error unchanged, nothing is written and your file is kept: its
 /// path is printed, and `edit ID --from FILE` reopens it on the current
-/// revision. The editor is $VISUAL, else $EDITOR, else vi.
+/// revision (once applied, such a kept copy is removed; a file of your own
+/// stays). After 20 saves that still do not read, the edit stops and keeps
+/// the file too. The editor is $VISUAL, else $EDITOR, else vi.
 #[derive(Args, Debug, Clone)]
 pub(crate) struct EditArgs {
     /// The node id
@@ -79,6 +81,25 @@ fn editor() -> Result<Vec<String>> {
 fn has_terminal() -> bool {
     use std::io::IsTerminal;
     std::io::stdin().is_terminal() || std::fs::File::open("/dev/tty").is_ok()
+}
+
+/// How many times a file that does not read is reopened before the edit
+/// stops (an editor that changes it on every save would loop for ever).
+const MAX_REOPENS: usize = 20;
+
+/// Whether `file` is a copy an earlier `edit ID` kept: in the temporary
+/// folder, named `planforge-edit-ID-….yaml`. Only those are removed once
+/// applied; a file of one's own given to `--from` stays.
+fn is_kept_file(file: &Path, id: &str) -> bool {
+    let name = file
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let dir = file.parent().and_then(|d| d.canonicalize().ok());
+    name.starts_with(&format!("planforge-edit-{id}-"))
+        && name.ends_with(".yaml")
+        && dir.is_some()
+        && dir == std::env::temp_dir().canonicalize().ok()
 }
 
 fn run_editor(editor: &[String], file: &Path) -> Result<()> {
@@ -209,6 +230,7 @@ pub(crate) fn run(s: &mut Session, a: EditArgs) -> Result<Reply> {
             crate::cli::voice::quote(&kept.display().to_string())
         )
     };
+    let mut reopened = 0;
     loop {
         run_editor(&editor, &path)?;
         let text = read(&path)?;
@@ -227,19 +249,37 @@ pub(crate) fn run(s: &mut Session, a: EditArgs) -> Result<Reply> {
             }
             Ok(Parsed::Changed(node)) => {
                 return match forge.apply_edit(&draft, node) {
-                    Ok(echo) => Ok(echo_reply(s, &echo)),
+                    Ok(echo) => {
+                        let mut reply = echo_reply(s, &echo);
+                        if let Some(from) = a.from.as_deref().filter(|f| is_kept_file(f, &a.id)) {
+                            // Applied: the copy an earlier edit kept is spent.
+                            if std::fs::remove_file(from).is_ok() {
+                                reply = reply.note(format!(
+                                    "removed the kept file {} (its edit is applied)",
+                                    from.display()
+                                ));
+                            }
+                        }
+                        Ok(reply)
+                    }
                     Err(e) if e.kind == ErrorKind::RevisionMoved => Err(e.with_help(keep(file))),
                     Err(e) => Err(e),
                 };
             }
             Err(e) => {
-                if text == written {
+                reopened += 1;
+                if text == written || reopened > MAX_REOPENS {
                     // Saved as it was reopened: the person gave up on it,
                     // for now. Their work stays on disk.
                     let help = e.help.clone().unwrap_or_default();
                     return Err(e.with_help(
                         format!(
-                            "{help}\nthe file was saved again without a change, so the edit stopped; nothing was written\n{}",
+                            "{help}\n{}; nothing was written\n{}",
+                            if text == written {
+                                "the file was saved again without a change, so the edit stopped".to_string()
+                            } else {
+                                format!("the file still did not read after {MAX_REOPENS} reopens, so the edit stopped")
+                            },
                             keep(file)
                         )
                         .trim_start()

@@ -52,7 +52,14 @@ pub(crate) fn run(s: &mut Session, a: SetArgs) -> Result<Reply> {
     let forge = s.forge()?;
     let plan = s.plan_id(forge.store())?;
     let Some(text) = &a.value else {
-        let echo = forge.remove_node_field(&plan, &a.id, &a.path, a.expect.expect_rev)?;
+        let echo = forge
+            .remove_node_field(&plan, &a.id, &a.path, a.expect.expect_rev)
+            .map_err(|e| match e.kind {
+                crate::model::error::ErrorKind::UnknownKey => {
+                    e.with_help(format!("planforge read {} shows its fields", a.id))
+                }
+                _ => e,
+            })?;
         return Ok(echo_reply(s, &echo));
     };
     let value = crate::cli::set_value::read(&a.id, &a.path, text)?;
@@ -67,9 +74,16 @@ fn typo_help(e: Error, a: &SetArgs) -> Error {
     if e.kind != crate::model::error::ErrorKind::UnknownKey || a.add {
         return e;
     }
-    let quoted = crate::cli::voice::quote(a.value.as_deref().unwrap_or_default());
+    let value = a.value.as_deref().unwrap_or_default();
+    let quoted = crate::cli::voice::quote(value);
+    // A value that reads as a flag goes after `--`, as it had to be given.
+    let tail = if value.starts_with('-') && value.parse::<f64>().is_err() {
+        format!("--add -- {quoted}")
+    } else {
+        format!("{quoted} --add")
+    };
     e.with_help(format!(
-        "to add `{}` as a new field: planforge set {} {} {quoted} --add",
+        "to add `{}` as a new field: planforge set {} {} {tail}",
         a.path, a.id, a.path
     ))
 }

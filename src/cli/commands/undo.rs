@@ -21,5 +21,15 @@ pub(crate) struct UndoArgs {
 pub(crate) fn run(s: &mut Session, a: UndoArgs) -> Result<Reply> {
     let forge = s.forge()?;
     let plan = s.plan_id(forge.store())?;
-    Ok(echo_reply(s, &forge.undo(&plan, a.expect.expect_rev)?))
+    let echo = forge.undo(&plan, a.expect.expect_rev).map_err(|e| {
+        if !e.message.starts_with("nothing to undo") {
+            return e;
+        }
+        let help = e.help.as_deref().unwrap_or_default().to_string();
+        e.with_help(format!(
+            "{help}
+planforge log -p {plan} lists the plan's changes, who made them, and which are inherited from a parent"
+        ))
+    })?;
+    Ok(echo_reply(s, &echo))
 }

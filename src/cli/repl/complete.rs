@@ -111,6 +111,7 @@ pub(crate) fn value_kind(cmd: &str, arg: &Arg) -> ValueKind {
         ("init", "dir") => Path,
         ("mcp", "tier") => McpTier,
         ("tool", "name") => ModelTool,
+        ("registry show", "tool") => Tool,
         _ => Nothing,
     };
     if kind != Nothing {

@@ -61,6 +61,33 @@ impl StoreSource {
         Store::open(path).ok()
     }
 
+    /// The revisions of the line's plan a `diff` takes, newest first, each
+    /// with what its change did: `current`, `frozen` when the plan has a
+    /// frozen revision, then every revision `log` shows.
+    pub(crate) fn revisions(&self, t: &Target) -> Vec<(String, String)> {
+        let (Some(store), Some(id)) = (self.store(t), self.plan_id(t)) else {
+            return Vec::new();
+        };
+        let forge = crate::forge::Forge::new(store, "completion");
+        let Ok(changes) = forge.log(&id) else {
+            return Vec::new();
+        };
+        let mut out = vec![("current".to_string(), "the plan as it is now".to_string())];
+        if self.plan(t).is_some_and(|p| p.state != "editable") {
+            out.push((
+                "frozen".to_string(),
+                "the revision it was frozen at".to_string(),
+            ));
+        }
+        let mut seen = std::collections::HashSet::new();
+        for c in changes.iter().rev() {
+            if seen.insert(c.revision) {
+                out.push((c.revision.to_string(), c.summary.clone()));
+            }
+        }
+        out
+    }
+
     /// The plan a command on this line would work on.
     pub(crate) fn plan_id(&self, t: &Target) -> Option<String> {
         if let Some(p) = &t.plan {

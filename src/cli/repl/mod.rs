@@ -138,6 +138,10 @@ impl Repl {
             }
             return Outcome::Empty;
         }
+        if let Some(e) = unknown_word(first) {
+            let g = self.base.clone();
+            return self.fail(g, e);
+        }
         let wants_json = self.base.format == Some(Format::Json)
             || words
                 .windows(2)
@@ -455,6 +459,28 @@ pub(crate) fn run(session: &Session, keep_going: bool) -> u8 {
             }
         },
         keep_going,
+    )
+}
+
+/// A first word that is neither a command nor one of the REPL's own
+/// (`exit`, `quit`, `clear`), with a guess among both: `cler` → `clear`.
+fn unknown_word(first: &str) -> Option<Error> {
+    use clap::CommandFactory;
+    if first.starts_with('-') {
+        return None;
+    }
+    let cli = crate::cli::Cli::command();
+    let mut names: Vec<&str> = cli.get_subcommands().map(|c| c.get_name()).collect();
+    names.extend(["help", "exit", "quit", "clear"]);
+    if names.contains(&first) {
+        return None;
+    }
+    Some(
+        Error::invalid(format!(
+            "`{first}` is not a planforge command{}",
+            crate::model::suggest::did_you_mean(first, names.iter().copied())
+        ))
+        .with_help("help lists the commands by topic; exit, quit and clear are the REPL's own"),
     )
 }
 

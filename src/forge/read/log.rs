@@ -22,6 +22,9 @@ pub(crate) struct Change {
     pub(crate) summary: String,
     /// Its op kinds, in order.
     pub(crate) ops: Vec<&'static str>,
+    /// Copied from the parent when this plan was cloned: part of its
+    /// history (its revisions count), not its own to undo.
+    pub(crate) inherited: bool,
 }
 
 /// The most op summaries one change lists before counting the rest.
@@ -92,6 +95,31 @@ fn summary(tx: &str, ops: &[&Op]) -> String {
     }
 }
 
+/// A clone's history as git keeps it: the parent's changes up to the clone
+/// point (marked inherited, their revisions as they were), then the clone's
+/// creation, worded "cloned from PARENT at revision R", at that point rather
+/// than before everything, then the clone's own changes.
+fn cloned_at(
+    out: &mut Vec<Change>,
+    copied: &std::collections::HashSet<&str>,
+    parent: &str,
+    at: u64,
+) {
+    for c in out.iter_mut() {
+        c.inherited = copied.contains(c.tx.as_str());
+    }
+    let Some(i) = out.iter().position(|c| c.ops.contains(&"create_plan")) else {
+        return;
+    };
+    let mut created = out.remove(i);
+    created.revision = at;
+    created.summary = format!(
+        "cloned from {parent} at revision {at} (the changes before are {parent}'s, copied)"
+    );
+    let after = out.iter().rposition(|c| c.inherited).map_or(0, |p| p + 1);
+    out.insert(after.max(i), created);
+}
+
 /// The changes of `ops` (in fold order), oldest first.
 pub(crate) fn changes(ops: &[Op]) -> Vec<Change> {
     let mut out = Vec::new();
@@ -114,6 +142,7 @@ pub(crate) fn changes(ops: &[Op]) -> Vec<Change> {
             tx: tx.clone(),
             summary: summary(tx, &group),
             ops: group.iter().map(|o| o.body.kind()).collect(),
+            inherited: false,
         });
         i = j;
     }
@@ -126,6 +155,21 @@ impl Forge {
         let loaded = self.store().load_with_ops(plan)?;
         let mut ops = loaded.ops()?.to_vec();
         crate::store::fold::sort_ops(&mut ops);
-        Ok(changes(&ops))
+        let mut out = changes(&ops);
+        if let Some(crate::model::Provenance::Clone {
+            parent,
+            parent_revision,
+            ..
+        }) = &loaded.meta.provenance
+        {
+            let own = crate::forge::undo::log::inherited(&loaded);
+            let copied: std::collections::HashSet<&str> = loaded.ops()?[..own]
+                .iter()
+                .filter(|o| o.body.is_content())
+                .map(|o| o.tx.as_str())
+                .collect();
+            cloned_at(&mut out, &copied, parent, *parent_revision);
+        }
+        Ok(out)
     }
 }

@@ -13,7 +13,7 @@
 //! further back: undo transactions and the ones they undid are skipped.
 
 mod invert;
-mod log;
+pub(crate) mod log;
 mod paths;
 mod redo;
 
@@ -87,13 +87,23 @@ fn find(loaded: &Loaded, actor: &str) -> Result<Found> {
             bounded_list(kept, 4)
         )));
     }
+    let since = match &loaded.meta.provenance {
+        Some(crate::model::Provenance::Clone {
+            parent,
+            parent_revision,
+            ..
+        }) if first_own > 0 => format!(
+            ", none since it was cloned from {parent} at revision {parent_revision} (the changes before that are {parent}'s history, copied: undo them in {parent}, or change them here as new edits)"
+        ),
+        _ => String::new(),
+    };
     Err(Error::refused(format!(
-        "nothing to undo: {actor} has no change to plan {} that is not undone yet",
+        "nothing to undo: {actor} has no change to plan {} that is not undone yet{since}",
         loaded.plan_id
     ))
     .on_plan(&loaded.plan_id)
     .with_help(format!(
-        "undo takes back only changes made as actor `{actor}`; the plan's op log lists every change and who made it"
+        "undo takes back only changes made as actor `{actor}`; the plan's history lists every change and who made it"
     )))
 }
 

@@ -76,14 +76,36 @@ pub(super) fn set_node_config(f: &Forge, a: &Args) -> Result<Outcome> {
 }
 
 pub(super) fn set_node_field(f: &Forge, a: &Args) -> Result<Outcome> {
-    Ok(echo(f.set_node_field(
-        a.str("planId")?,
-        a.str("nodeId")?,
-        a.str("path")?,
-        a.value("value")?.clone(),
-        a.expect(),
-        true,
-    )?))
+    let (plan, node, path) = (a.str("planId")?, a.str("nodeId")?, a.str("path")?);
+    let flag = |k: &str| a.get(k).and_then(Value::as_bool).unwrap_or(false);
+    let value = a.map_value("value");
+    if flag("remove") {
+        if value.is_some() {
+            return Err(Error::invalid(
+                "`value` and `remove: true` cannot go together: remove takes the field out",
+            )
+            .with_help(format!(
+                r#"set_node_field {{"planId":"{plan}","nodeId":"{node}","path":"{path}","remove":true}}"#
+            )));
+        }
+        return Ok(echo(f.remove_node_field(plan, node, path, a.expect())?));
+    }
+    let Some(value) = value else {
+        return Err(Error::invalid(
+            "`value` is required unless `remove` is true",
+        ));
+    };
+    let add = flag("add");
+    f.set_node_field(plan, node, path, value.clone(), a.expect(), add)
+        .map(echo)
+        .map_err(|e| {
+            if e.kind != crate::model::error::ErrorKind::UnknownKey {
+                return e;
+            }
+            e.with_help(format!(
+                "to add `{path}` as a new field anyway, call set_node_field again with \"add\": true"
+            ))
+        })
 }
 
 pub(super) fn set_node_phase(f: &Forge, a: &Args) -> Result<Outcome> {

@@ -261,6 +261,10 @@ impl Args {
     pub(crate) fn value(&self, key: &str) -> Result<&Value> {
         self.map.get(key).ok_or_else(|| Args::missing(key))
     }
+    /// An argument given (even as null).
+    pub(crate) fn map_value(&self, key: &str) -> Option<&Value> {
+        self.map.get(key)
+    }
     /// `expectedRevision`.
     pub(crate) fn expect(&self) -> Option<u64> {
         self.opt_u64("expectedRevision")

@@ -196,7 +196,7 @@ pub(super) static TOOLS: &[Tool] = &[
         name: "set_node_field",
         title: "Set one field of a node",
         tier: Tier::Authoring,
-        summary: "Set one field of a node's definition by dot path relative to the definition (`tool`, `args.ticket`, `replaySafe`), creating intermediate objects. `value` is any JSON value or a reference. Returns the echo.",
+        summary: "Set one field of a node's definition by dot path relative to the definition (`tool`, `args.ticket`, `replaySafe`), creating intermediate objects. `value` is any JSON value or a reference. A new key one letter off a key the node has, and a call argument its tool's registry entry does not name, are refused as typos unless `add` is true; `remove: true` (without `value`) takes the field out. Returns the echo.",
         grammar: true,
         read_only: false,
         destructive: true,
@@ -211,7 +211,21 @@ pub(super) static TOOLS: &[Tool] = &[
                     json!({"type": "string", "minLength": 1, "description": "Dot path inside the definition"}),
                     true,
                 ),
-                ("value", json!({"description": "The new value"}), true),
+                (
+                    "value",
+                    json!({"description": "The new value (required unless `remove`)"}),
+                    false,
+                ),
+                (
+                    "add",
+                    json!({"type": "boolean", "description": "Add `path` as a new field even when it looks like a typo or the registry does not name the argument"}),
+                    false,
+                ),
+                (
+                    "remove",
+                    json!({"type": "boolean", "description": "Remove the field at `path` instead of setting it"}),
+                    false,
+                ),
             ]
         },
         handler: super::authoring::set_node_field,
