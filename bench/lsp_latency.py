@@ -13,7 +13,14 @@ measures, as an editor sees it:
 - each edit (a call's tool renamed to a missing one and back, as an
   incremental change) → its diagnostics published, with the debounce in it
   and without;
-- hover, go to definition, completion and document symbols on the document.
+- typing: a burst of keystrokes (`--burst` of them, 30 ms apart, each an
+  incremental change) → the diagnostics of the last, and a hover sent
+  right after the burst (what the editor loop costs per keystroke);
+- hover, go to definition, completion and document symbols on the document;
+- the same, and completion after an unclosed `"node": "`, while the
+  document does not parse (answered from the last good version).
+
+The load average is printed with the table (the machine is shared).
 
 It prints a Markdown table of medians and maxima. Nothing here is a test:
 figures depend on the machine (docs/performance.md records them).
@@ -109,6 +116,32 @@ async def run(args):
         rows.append(("edit → diagnostics (with the debounce)", lat, count))
         rows.append((f"edit → diagnostics, less the {args.debounce_ms} ms debounce",
                      [x - args.debounce_ms / 1000 for x in lat], count))
+        # Typing: a burst of keystrokes at the end of the tool's name, then
+        # a hover at once, then the last keystroke's diagnostics.
+        pos = t.Position(line=start.line, character=start.character + len(original))
+        sent = time.perf_counter()
+        for i in range(args.burst):
+            version += 1
+            ch = t.Position(line=pos.line, character=pos.character + i)
+            client.text_document_did_change(t.DidChangeTextDocumentParams(
+                text_document=t.VersionedTextDocumentIdentifier(uri=uri, version=version),
+                content_changes=[t.TextDocumentContentChangePartial(range=t.Range(start=ch, end=ch), text="x")]))
+            await asyncio.sleep(0.03)
+        burst_end = time.perf_counter()
+        on_tool = dict(text_document=t.TextDocumentIdentifier(uri=uri), position=start)
+        await client.text_document_hover_async(t.HoverParams(**on_tool))
+        hovered = time.perf_counter()
+        at, diags = await wait(version)
+        rows.append((f"{args.burst} keystrokes 30 ms apart → hover sent after the last", [hovered - burst_end], None))
+        rows.append((f"{args.burst} keystrokes → the last one's diagnostics (after the last)", [at - burst_end],
+                     len(diags)))
+        # Back to the original name.
+        version += 1
+        typed = t.Position(line=pos.line, character=pos.character + args.burst)
+        client.text_document_did_change(t.DidChangeTextDocumentParams(
+            text_document=t.VersionedTextDocumentIdentifier(uri=uri, version=version),
+            content_changes=[t.TextDocumentContentChangePartial(range=t.Range(start=pos, end=typed), text="")]))
+        await wait(version)
         ref = text.index('"node": "', text.index('"$ref"')) + len('"node": "') + 1
         at_ref = dict(text_document=t.TextDocumentIdentifier(uri=uri), position=position(text, ref))
 
@@ -126,11 +159,32 @@ async def run(args):
             t.CompletionParams(**at_ref)))
         await timed("document symbols", lambda: client.text_document_document_symbol_async(
             t.DocumentSymbolParams(text_document=t.TextDocumentIdentifier(uri=uri))))
+        # Broken mid-typing: a `$ref`'s node value cut to an unclosed `"`
+        # near the end of the document; queries answer from the last good
+        # version (before the change) or the repaired text (completion).
+        last = text.rindex('"node": "') + len('"node": "')
+        close = text.index('"', last)
+        version += 1
+        cut = t.Range(start=position(text, last), end=position(text, close + 1))
+        client.text_document_did_change(t.DidChangeTextDocumentParams(
+            text_document=t.VersionedTextDocumentIdentifier(uri=uri, version=version),
+            content_changes=[t.TextDocumentContentChangePartial(range=cut, text="")]))
+        await wait(version)
+        at_cut = dict(text_document=t.TextDocumentIdentifier(uri=uri), position=position(text, last))
+        await timed("not parsing: hover on a node id (last good version)",
+                    lambda: client.text_document_hover_async(t.HoverParams(**at_ref)))
+        await timed("not parsing: document symbols (last good version)",
+                    lambda: client.text_document_document_symbol_async(
+                        t.DocumentSymbolParams(text_document=t.TextDocumentIdentifier(uri=uri))))
+        await timed("not parsing: completion after the unclosed `\"node\": \"`",
+                    lambda: client.text_document_completion_async(t.CompletionParams(**at_cut)))
+        load = os.getloadavg()
         await client.shutdown_async(None)
         client.exit(None)
         await client.stop()
         print(f"\n`planforge lsp` on a {args.nodes:,}-node document ({len(text) / 1e6:.1f} MB), "
-              f"debounce {args.debounce_ms} ms\n")
+              f"debounce {args.debounce_ms} ms, load average {load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f} "
+              f"(1 / 5 / 15 min, {os.cpu_count()} cores)\n")
         print("| step | median | max | diagnostics |")
         print("|---|---|---|---|")
         for label, xs, n in rows:
@@ -145,4 +199,5 @@ if __name__ == "__main__":
     p.add_argument("--nodes", type=int, default=10_000)
     p.add_argument("--edits", type=int, default=10)
     p.add_argument("--debounce-ms", type=int, default=200)
+    p.add_argument("--burst", type=int, default=20)
     asyncio.run(run(p.parse_args()))

@@ -397,7 +397,8 @@ async def survives(s, uri):
     h = await s.client.text_document_hover_async(t.HoverParams(**s.at(uri, t.Position(line=0, character=0))))
     syms = await s.client.text_document_document_symbol_async(
         t.DocumentSymbolParams(text_document=t.TextDocumentIdentifier(uri=uri)))
-    check(h is None and not syms, "and the server still answers", (h, syms))
+    check(h is None and [x.name for x in syms] == ["gather", "act", "start"],
+          "and the server still answers, the outline from the last good version", (h, syms))
 
 
 async def yaml(s, uri):
@@ -418,13 +419,75 @@ async def yaml(s, uri):
         text_document=t.TextDocumentIdentifier(uri=uri), range=by_code["invalid_handle"].range,
         context=t.CodeActionContext(diagnostics=[by_code["invalid_handle"]])))
     fixed = apply(YAML, got[0].edit.changes[uri])
-    check("handle: \"always\"}" in fixed, "YAML: the handle fix", fixed[-120:])
+    check("handle: always}" in fixed, "YAML: the handle fix, a plain scalar as the one it replaces", fixed[-120:])
     at = span(YAML, "fetchh", inner=0).end
     got = await s.client.text_document_completion_async(t.CompletionParams(**s.at(uri, at)))
     items = sorted(got.items, key=lambda i: i.sort_text)
     check([i.label for i in items][:2] == ["fetch", "start"] and items[0].text_edit.new_text == "fetch",
           "YAML: completion of a reference's node, upstream first, as a plain scalar",
           [(i.label, i.text_edit.new_text) for i in items])
+
+
+def validate_json(pf, root, env, name):
+    """`planforge validate --format json` on a document of the temp folder: its issues."""
+    out = subprocess.run([pf, "validate", name, "--format", "json"], cwd=root, env=env,
+                         capture_output=True, text=True)
+    return json.loads(out.stdout)["issues"]
+
+
+async def pretty(s, pf, root, env):
+    """A pretty-printed document (as `export` writes one): findings across lines, typing at a line's end."""
+    example = Path(__file__).resolve().parent.parent / "examples" / "documents" / "ticket_triage.json"
+    text = json.dumps(json.loads(example.read_text()), indent=2).replace(
+        '"node": "fetch_ticket"', '"node": "fetch_tickt"', 1) + "\n"
+    (root / "docs" / "pretty.json").write_text(text)
+    uri = (root / "docs" / "pretty.json").as_uri()
+    diags = await s.diagnostics(uri, s.open(uri, text))
+    issues = validate_json(pf, root, env, "docs/pretty.json")
+    ranges = {(i["code"], i["line"] - 1, i["column"] - 1, i["endLine"] - 1, i["endColumn"] - 1) for i in issues}
+    got = [(d.code,) + rng(d.range) for d in diags]
+    check(got and all(g in ranges for g in got),
+          "every diagnostic is at validate's range, start and end", (got, ranges))
+    multi = [g for g in got if g[0] == "missing_reference"]
+    check(multi and multi[0][1] < multi[0][3] and text.split("\n")[multi[0][1]][multi[0][2]] == "{",
+          "a finding across lines: the whole reference, not its first line", multi)
+    # Typing a reference's node at the end of its line: `"node": "`, the
+    # next member on the next line (the document does not parse).
+    line = span(text, '"fetch_tickt",')
+    v = s.replace(uri, line, '"')
+    diags = await s.diagnostics(uri, v)
+    check([d.code for d in diags] == ["invalid_document"], "typing: the syntax error is a diagnostic",
+          [(d.code, d.message) for d in diags])
+    text = s.texts[uri]
+    cursor = t.Position(line=line.start.line, character=line.start.character + 1)
+    got = await s.client.text_document_completion_async(t.CompletionParams(**s.at(uri, cursor)))
+    items = sorted(got.items, key=lambda i: i.sort_text)
+    check([i.label for i in items if i.sort_text.startswith("0")] == ["is_open", "fetch_ticket", "start"]
+          and items[0].text_edit.new_text == '"is_open"'
+          and rng(items[0].text_edit.range) == (cursor.line, cursor.character - 1, cursor.line, cursor.character),
+          "completion after an unclosed `\"node\": \"` at a line's end: the upstream ids first",
+          [(i.label, i.sort_text, i.text_edit) for i in items])
+    # While it does not parse, the last good version answers, placed in the text as it is now.
+    h = await s.client.text_document_hover_async(t.HoverParams(**s.at(uri, span(text, '"fetch_ticket"', inner=2).start)))
+    check(h is not None and "call node" in h.contents.value and rng(h.range) == rng(span(text, '"fetch_ticket"')),
+          "broken: hover on a node id before the change", h)
+    after = span(text, '"node": "summarise"', inner=10).start
+    loc = await s.client.text_document_definition_async(t.DefinitionParams(**s.at(uri, after)))
+    check(loc is not None and rng(loc.range) == rng(span(text, '"summarise"')),
+          "broken: go to definition from after the change lands on the id", loc)
+    refs = await s.client.text_document_references_async(t.ReferenceParams(
+        context=t.ReferenceContext(include_declaration=True), **s.at(uri, after)))
+    check(sorted(rng(r.range) for r in refs) == sorted(rng(span(text, '"summarise"', nth=k)) for k in range(4)),
+          "broken: references, each where it is now", refs)
+    syms = await s.client.text_document_document_symbol_async(
+        t.DocumentSymbolParams(text_document=t.TextDocumentIdentifier(uri=uri)))
+    sel = {c.name: rng(c.selection_range) for x in syms for c in (x.children or [x])}
+    ids = {n: rng(span(text, f'"id": "{n}"')) for n in
+           ["start", "fetch_ticket", "is_open", "summarise", "post_comment", "log_skip"]}
+    check(sel == {n: (a, b + 6, c, d) for n, (a, b, c, d) in ids.items()},
+          "broken: the outline, each node at its id as it is now", sel)
+    on_change = await s.client.text_document_hover_async(t.HoverParams(**s.at(uri, cursor)))
+    check(on_change is None, "broken: nothing is made up where the text changed", on_change)
 
 
 def call(i):
@@ -434,7 +497,7 @@ def call(i):
         "replaySafe": True, "onIndeterminate": "halt"}}
 
 
-async def grouped(s, uri):
+async def grouped(s, uri, pf, root, env):
     """Nothing connects to `c`: c, d and e are unreachable (and their calls never run)."""
     doc = {"formatVersion": 1, "nodes": [{"id": "start", "kind": "entry", "definition": {"input": []}},
                                          call("a"), call("c"), call("d"), call("e")],
@@ -448,7 +511,12 @@ async def grouped(s, uri):
     check(len(related) == 5 and all(r.location.uri == uri for r in related),
           "with the findings that follow from it as related locations",
           [r.message for r in related])
-    check(rng(related[0].location.range) == rng(span(text, '"d"')), "each at its place", related[0])
+    (root / "docs" / "group.json").write_text(text)
+    at = {(i["code"], i["nodeId"]): (i["line"] - 1, i["column"] - 1, i["endLine"] - 1, i["endColumn"] - 1)
+          for i in validate_json(pf, root, env, "docs/group.json")}
+    check(rng(related[0].location.range) == at[("unreachable_node", "d")] and related[0].message.startswith("unreachable_node")
+          and rng(diags[0].range) == at[("unreachable_node", "c")],
+          "each at its place (validate's)", (related[0], at))
 
 
 async def debounced(pf, root, env):
@@ -567,8 +635,9 @@ async def main(pf):
     diags = await s.diagnostics(uri, s.set_text(uri, s.texts[uri]))
     await actions(s, uri, [d for d in diags if d.code == "invalid_handle"][0])
     await survives(s, uri)
+    await pretty(s, pf, root, env)
     await yaml(s, (root / "docs" / "triage.yaml").as_uri())
-    await grouped(s, (root / "docs" / "group.json").as_uri())
+    await grouped(s, (root / "docs" / "group.json").as_uri(), pf, root, env)
     other = (root / "package.json").as_uri()
     diags = await s.diagnostics(other, s.open(other, '{"name": "x", "version": "1.0.0"}'))
     check(len(diags) == 0, "a JSON file that is no plan document is left alone", diags)

@@ -1,6 +1,7 @@
 //! `validate`'s findings on a document as LSP diagnostics: each at the span
-//! `validate` underlines, with its severity, its code linked to its page,
-//! and its fixes in the message; findings that follow from another (grouped
+//! `validate` reports (start and end, as its JSON and SARIF give them, also
+//! across lines), with its severity, its code linked to its page, and its
+//! fixes in the message; findings that follow from another (grouped
 //! by cause) are one diagnostic, the others its related locations.
 
 use super::convert::{Encoding, Lines};
@@ -17,9 +18,11 @@ use std::str::FromStr;
 /// Related locations one diagnostic lists at most; the rest are counted.
 const MAX_RELATED: usize = 50;
 
-/// The range a finding is shown at.
+/// The range a finding is shown at: `validate`'s location of it, start and
+/// end, also when it spans many lines (a node's whole object); the
+/// snippet's one-line label only when there is no location.
 pub(crate) fn range_of(f: &Finding, text: &str, lines: &Lines, enc: Encoding) -> Range {
-    match f.label.or(f.location.as_ref().map(|l| l.span)) {
+    match f.location.as_ref().map(|l| l.span).or(f.label) {
         Some(s) => lines.range(text, s, enc),
         None => Range::default(),
     }

@@ -61,20 +61,24 @@ impl Open {
         enc: Encoding,
     ) {
         let mut text = self.doc.text.to_string();
-        let mut lines = Lines::new(&text);
+        // The lines of the text before the first change are known already.
+        let mut lines: Option<Lines> = None;
         for c in changes {
             match c.range {
                 None => text = c.text,
                 Some(r) => {
-                    let start = lines.offset(&text, r.start, enc);
-                    let end = lines.offset(&text, r.end, enc).max(start);
+                    let at = lines.as_ref().unwrap_or(&self.lines);
+                    let start = at.offset(&text, r.start, enc);
+                    let end = at.offset(&text, r.end, enc).max(start);
                     text.replace_range(start..end, &c.text);
                 }
             }
-            lines = Lines::new(&text);
+            lines = Some(Lines::new(&text));
         }
-        self.lines = Arc::new(lines);
-        self.doc = Doc::new(text, self.doc.syntax);
+        if let Some(l) = lines {
+            self.lines = Arc::new(l);
+        }
+        self.doc = self.doc.edited(text);
         self.version = version;
     }
 

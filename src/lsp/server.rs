@@ -148,6 +148,11 @@ fn work(sources: &Sources, jobs: &Receiver<Job>, done: &Sender<Done>) {
             {
                 return;
             }
+            // Read the version for the editor's queries now, off the loop
+            // (it is shared with the loop's copy of the document).
+            let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                j.open.doc.read().is_some()
+            }));
         }
     }
 }

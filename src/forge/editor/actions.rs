@@ -50,7 +50,7 @@ impl Doc {
     /// carried out as edits, and a suppression when the finding is about a
     /// node the document has. The text is read once for all of them.
     pub(crate) fn fixes(&self, findings: &[&Finding]) -> Vec<Fixes> {
-        let Some(idx) = self.index() else {
+        let Some(read) = self.read() else {
             return findings
                 .iter()
                 .map(|_| Fixes {
@@ -59,12 +59,12 @@ impl Doc {
                 })
                 .collect();
         };
-        let shape = Shape::of(&idx);
+        let (idx, shape) = (read.index.index(), &read.shape);
         findings
             .iter()
             .map(|f| Fixes {
-                actions: actions(&idx, self.syntax, &shape, f),
-                suppression: suppression(&idx, self.syntax, &shape, f),
+                actions: actions(&idx, self.syntax, shape, f),
+                suppression: suppression(&idx, self.syntax, shape, f),
             })
             .collect()
     }

@@ -36,11 +36,11 @@ pub(crate) struct Completion {
     pub(crate) items: Vec<Candidate>,
 }
 
-/// A text the cursor's place was read from, and whether text was put in.
-struct Read<'t> {
-    idx: SpanIndex<'t>,
-    repaired: bool,
-}
+/// What may be typed at the cursor where the text is not well-formed: the
+/// closing quote, or an empty string, put at the cursor, each also with a
+/// comma after it (a pretty-printed object, where the next member is on
+/// the next line: `"node": "` typed at a line's end).
+const REPAIRS: [&str; 4] = ["\"", "\"\"", "\",", "\"\","];
 
 impl Doc {
     /// What may be typed at `offset`; `None` when the cursor is at no place
@@ -53,47 +53,61 @@ impl Doc {
         if offset > self.text.len() || !self.text.is_char_boundary(offset) {
             return None;
         }
-        // The text as it is; else (not well-formed, or a key with no value
-        // yet: `node: `) read again with a closing quote or an empty string
-        // put at the cursor.
-        let on_value = |idx: &SpanIndex| {
-            idx.cursor(offset)
+        let on_value = |idx: &SpanIndex, at: usize| {
+            idx.cursor(at)
                 .filter(|c| c.scalar && !c.on_key && place(&c.pointer).is_some())
         };
-        let first = self.index();
-        let found = first.as_ref().and_then(&on_value);
-        let owned: Option<String> = match found {
-            Some(_) => None,
-            None => Some(["\"", "\"\""].into_iter().find_map(|ins| {
-                let mut t = self.text.to_string();
-                t.insert_str(offset, ins);
-                SpanIndex::new(&t, self.syntax)
-                    .is_some_and(|idx| on_value(&idx).is_some())
-                    .then_some(t)
-            })?),
-        };
-        let read = match (first, &owned) {
-            (Some(idx), None) => Read {
-                idx,
-                repaired: false,
-            },
-            (_, Some(t)) => Read {
-                idx: SpanIndex::new(t, self.syntax)?,
-                repaired: true,
-            },
-            (None, None) => return None,
-        };
-        let c = on_value(&read.idx)?;
-        let mut span = c.span;
-        if read.repaired {
-            span.end = span.end.min(offset);
+        // The text as it is (read once per version).
+        if let Some(read) = self.read()
+            && let Some(c) = on_value(&read.index.index(), offset)
+        {
+            let span = c.span;
+            return Some(self.completion(&read.index.index(), &read.shape, c, span, registry));
         }
-        let what = place(&c.pointer)?;
-        let shape = Shape::of(&read.idx);
-        let like = &self.text[span.start..span.end];
-        let items = candidates(&read.idx, &shape, &c.pointer, what, registry);
+        // Not well-formed, or a key with no value yet (`node: `): the text
+        // read again with a repair at the cursor. The names come from the
+        // text so read (it holds the nodes typed since the last good one).
+        for ins in REPAIRS {
+            let mut t = self.text.to_string();
+            t.insert_str(offset, ins);
+            let Some(idx) = SpanIndex::new(&t, self.syntax) else {
+                continue;
+            };
+            if let Some(c) = on_value(&idx, offset) {
+                let span = Span {
+                    start: c.span.start,
+                    end: c.span.end.min(offset),
+                };
+                let shape = Shape::of(&idx);
+                return Some(self.completion(&idx, &shape, c, span, registry));
+            }
+        }
+        // No repair at the cursor reads (the text is broken elsewhere too):
+        // the last good version, where the cursor is outside what changed.
+        let v = self.view()?;
+        v.moved?;
+        let at = v.back(offset)?;
+        let idx = v.index();
+        let c = on_value(&idx, at)?;
+        let span = v.forth(c.span)?;
+        Some(self.completion(&idx, &v.read.shape, c, span, registry))
+    }
+
+    /// The candidates at the place `c` (of the text `idx` reads), replacing
+    /// `span` of this text.
+    fn completion(
+        &self,
+        idx: &SpanIndex,
+        shape: &Shape,
+        c: crate::wire::span::Cursor,
+        span: Span,
+        registry: Option<&Registry>,
+    ) -> Completion {
+        let what = place(&c.pointer).expect("a completion place");
+        let like = self.text.get(span.start..span.end).unwrap_or("");
+        let items = candidates(idx, shape, &c.pointer, what, registry);
         let syntax = self.syntax;
-        Some(Completion {
+        Completion {
             span,
             items: items
                 .into_iter()
@@ -104,7 +118,7 @@ impl Doc {
                     rank,
                 })
                 .collect(),
-        })
+        }
     }
 }
 

@@ -2,7 +2,9 @@
 //! item to a list, in the document's own syntax: JSON (and YAML flow
 //! collections) get `"key": value` after the last member; YAML block
 //! mappings get a `key: value` line at the indentation of their first key.
-//! Values are written as JSON text, which YAML reads too.
+//! Values are written as JSON text, which YAML reads too; a string that
+//! replaces one in YAML keeps that one's quoting (a new one is plain when
+//! it can be).
 
 use super::{Span, Syntax};
 use crate::wire::span::SpanIndex;
@@ -55,13 +57,17 @@ pub(crate) fn set_member(
     if let Some((_, _, v)) = members.iter().rev().find(|(name, _, _)| name == k) {
         return Some(Edit {
             span: *v,
-            text: value.to_string(),
+            text: restyled(idx.text(), *v, syntax, value),
         });
     }
     let span = idx.find(object)?;
     let text = idx.text();
     let flow = text[span.start..].starts_with('{');
-    let member = format!("{}: {value}", key(k, syntax));
+    let member = format!(
+        "{}: {}",
+        key(k, syntax),
+        restyled(text, Span { start: 0, end: 0 }, syntax, value)
+    );
     Some(match (flow, members.last()) {
         (true, None) => Edit::insert(span.start + 1, member),
         (true, Some((_, _, last))) => Edit::insert(last.end, format!(", {member}")),
@@ -74,6 +80,16 @@ pub(crate) fn set_member(
         }
         (false, None) => return None,
     })
+}
+
+/// A string value in YAML written as the one it replaces is (a plain
+/// scalar stays plain, a quoted one keeps its quotes; a new one is plain
+/// when it can be); anything else as the JSON text it is.
+fn restyled(text: &str, old: Span, syntax: Syntax, value: &str) -> String {
+    match (syntax, serde_json::from_str::<String>(value)) {
+        (Syntax::Yaml, Ok(s)) => super::quoted(&s, syntax, &text[old.start..old.end]),
+        _ => value.to_string(),
+    }
 }
 
 /// Appends `value` (JSON text) to the list at `list`; `None` when no list

@@ -56,14 +56,15 @@ impl Doc {
         registry: Option<&Registry>,
         issues: &[Issue],
     ) -> Option<(Hover, Span)> {
-        let idx = self.index()?;
-        let u = under(&idx, offset)?;
+        let v = self.view()?;
+        let idx = v.index();
+        let u = under(&idx, v.back(offset)?)?;
         let hover = match u.name {
-            Name::Node(id) => Hover::Node(node_info(&idx, &Shape::of(&idx), &id, issues)),
+            Name::Node(id) => Hover::Node(node_info(&idx, &v.read.shape, &id, issues)),
             Name::Tool(name) => Hover::Tool(tool_info(&name, registry)),
             Name::Phase(_) => return None,
         };
-        Some((hover, u.span))
+        Some((hover, v.forth(u.span)?))
     }
 }
 

@@ -21,14 +21,141 @@ pub(crate) mod symbols;
 
 pub(crate) use crate::wire::Syntax;
 pub(crate) use crate::wire::span::Span;
-use crate::wire::span::SpanIndex;
-use std::sync::Arc;
+use crate::wire::span::{OwnedIndex, SpanIndex};
+use shape::Shape;
+use std::sync::{Arc, OnceLock};
 
-/// A document's text, as an editor holds it.
+/// A document's text, as an editor holds it, with what reading it builds
+/// (its span index and its shape), made once per version on first use and
+/// shared by the clones of the version (the validation worker's and the
+/// editor loop's).
+///
+/// A version that is not well-formed (mid-typing) keeps the last version
+/// that was known to be: navigation, hover, completion and the outline then
+/// answer from that text, through [`Moved`] (the text before the first
+/// change and after the last one is the same in both, so a place there
+/// maps by its distance from the start or the end; a place in between, in
+/// the text that changed, has no counterpart and gives no answer).
 #[derive(Debug, Clone)]
 pub(crate) struct Doc {
     pub(crate) text: Arc<str>,
     pub(crate) syntax: Syntax,
+    read: Cell,
+    /// The last version known to be well-formed, when this one is another.
+    good: Option<Arc<Read>>,
+    /// The version before, when it was not read yet when this one came
+    /// (the validation worker may be reading it): it is the better
+    /// fallback once read, if well-formed.
+    pending: Option<Cell>,
+}
+
+/// A version's reading, made once.
+type Cell = Arc<OnceLock<Option<Arc<Read>>>>;
+
+/// A cell's reading, if it was made and the text was well-formed.
+fn made(cell: &Cell) -> Option<Arc<Read>> {
+    cell.get().cloned().flatten()
+}
+
+/// A well-formed text read: its index and its shape.
+#[derive(Debug)]
+pub(crate) struct Read {
+    pub(crate) index: OwnedIndex,
+    pub(crate) shape: Shape,
+}
+
+/// Where a well-formed text and a later text differ: the bytes they share
+/// at the start and at the end (at character boundaries).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Moved {
+    prefix: usize,
+    suffix: usize,
+    /// Their lengths: the text read and the text now.
+    from_len: usize,
+    to_len: usize,
+}
+
+impl Moved {
+    pub(crate) fn between(from: &str, to: &str) -> Moved {
+        let (a, b) = (from.as_bytes(), to.as_bytes());
+        let mut prefix = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+        while !from.is_char_boundary(prefix) || !to.is_char_boundary(prefix) {
+            prefix -= 1;
+        }
+        let most = a.len().min(b.len()) - prefix;
+        let mut suffix = a
+            .iter()
+            .rev()
+            .zip(b.iter().rev())
+            .take(most)
+            .take_while(|(x, y)| x == y)
+            .count();
+        while !from.is_char_boundary(a.len() - suffix) || !to.is_char_boundary(b.len() - suffix) {
+            suffix -= 1;
+        }
+        Moved {
+            prefix,
+            suffix,
+            from_len: a.len(),
+            to_len: b.len(),
+        }
+    }
+
+    /// An offset of the text now in the text read, outside the change.
+    pub(crate) fn back(&self, at: usize) -> Option<usize> {
+        if at <= self.prefix {
+            Some(at)
+        } else if at >= self.to_len - self.suffix {
+            Some(at + self.from_len - self.to_len)
+        } else {
+            None
+        }
+    }
+
+    /// An offset of the text read in the text now, outside the change.
+    pub(crate) fn forth(&self, at: usize) -> Option<usize> {
+        if at <= self.prefix {
+            Some(at)
+        } else if at >= self.from_len - self.suffix {
+            Some(at + self.to_len - self.from_len)
+        } else {
+            None
+        }
+    }
+
+    pub(crate) fn span(&self, s: Span) -> Option<Span> {
+        Some(Span {
+            start: self.forth(s.start)?,
+            end: self.forth(s.end)?,
+        })
+    }
+}
+
+/// What a query reads: this version, or the last well-formed one and how
+/// the text moved since.
+pub(crate) struct View<'d> {
+    pub(crate) read: &'d Read,
+    pub(crate) moved: Option<Moved>,
+}
+
+impl View<'_> {
+    pub(crate) fn index(&self) -> SpanIndex<'_> {
+        self.read.index.index()
+    }
+    /// An offset of the text now in the text read.
+    pub(crate) fn back(&self, at: usize) -> Option<usize> {
+        match &self.moved {
+            None => Some(at),
+            Some(m) => m.back(at),
+        }
+    }
+    /// A span of the text read in the text now.
+    pub(crate) fn forth(&self, s: Span) -> Option<Span> {
+        match &self.moved {
+            None => Some(s),
+            Some(m) => m.span(s),
+        }
+    }
 }
 
 impl Doc {
@@ -36,6 +163,25 @@ impl Doc {
         Doc {
             text: text.into(),
             syntax,
+            read: Arc::default(),
+            good: None,
+            pending: None,
+        }
+    }
+
+    /// The next version of this document: `text`, which keeps this
+    /// version's reading (or its last good one) for while it does not read.
+    pub(crate) fn edited(&self, text: impl Into<Arc<str>>) -> Doc {
+        let before = || self.pending.as_ref().and_then(made).or(self.good.clone());
+        let (good, pending) = match self.read.get() {
+            Some(Some(r)) => (Some(Arc::clone(r)), None),
+            Some(None) => (before(), None),
+            None => (before(), Some(Arc::clone(&self.read))),
+        };
+        Doc {
+            good,
+            pending,
+            ..Doc::new(text, self.syntax)
         }
     }
 
@@ -44,10 +190,38 @@ impl Doc {
         Syntax::from_path(name).unwrap_or_else(|| Syntax::sniff(text))
     }
 
+    /// This version read (once); `None` when it is not well-formed JSON or
+    /// YAML.
+    pub(crate) fn read(&self) -> Option<&Read> {
+        self.read
+            .get_or_init(|| {
+                let index = OwnedIndex::new(Arc::clone(&self.text), self.syntax)?;
+                let shape = Shape::of(&index.index());
+                Some(Arc::new(Read { index, shape }))
+            })
+            .as_deref()
+    }
+
     /// The text's span index; `None` when it is not well-formed JSON or
     /// YAML.
     pub(crate) fn index(&self) -> Option<SpanIndex<'_>> {
-        SpanIndex::new(&self.text, self.syntax)
+        self.read().map(|r| r.index.index())
+    }
+
+    /// What queries read: this version when it is well-formed, else the
+    /// last one that was.
+    pub(crate) fn view(&self) -> Option<View<'_>> {
+        if let Some(read) = self.read() {
+            return Some(View { read, moved: None });
+        }
+        let good = match self.pending.as_ref().and_then(|c| c.get()) {
+            Some(Some(r)) => r,
+            _ => self.good.as_ref()?,
+        };
+        Some(View {
+            moved: Some(Moved::between(good.index.text(), &self.text)),
+            read: good,
+        })
     }
 }
 

@@ -72,24 +72,28 @@ impl Doc {
     /// Where the node named under `offset` is defined: the span of its
     /// `id` value (the last node with that id, the one the fold keeps).
     pub(crate) fn definition(&self, offset: usize) -> Option<Span> {
-        let idx = self.index()?;
-        let Name::Node(id) = under(&idx, offset)?.name else {
+        let v = self.view()?;
+        let Name::Node(id) = under(&v.index(), v.back(offset)?)?.name else {
             return None;
         };
-        Shape::of(&idx).node(&id)?.id_span
+        v.forth(v.read.shape.node(&id)?.id_span?)
     }
 
     /// Every place that names the node under `offset`: its `id` (when
     /// `declaration`), every reference's `node`, every edge's `from` and
     /// `to`, in text order.
     pub(crate) fn references(&self, offset: usize, declaration: bool) -> Vec<Span> {
-        let Some(idx) = self.index() else {
+        let Some(v) = self.view() else {
             return Vec::new();
         };
-        let Some(Name::Node(id)) = under(&idx, offset).map(|u| u.name) else {
+        let Some(Name::Node(id)) = v
+            .back(offset)
+            .and_then(|at| under(&v.index(), at))
+            .map(|u| u.name)
+        else {
             return Vec::new();
         };
-        let shape = Shape::of(&idx);
+        let shape: &Shape = &v.read.shape;
         let mut out: Vec<Span> = Vec::new();
         if declaration {
             out.extend(
@@ -115,6 +119,7 @@ impl Doc {
                 }
             }
         }
+        let mut out: Vec<Span> = out.into_iter().filter_map(|s| v.forth(s)).collect();
         out.sort_by_key(|s| s.start);
         out
     }

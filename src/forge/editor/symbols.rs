@@ -27,51 +27,96 @@ pub(crate) struct Symbol {
 }
 
 impl Doc {
-    /// The outline; empty when the text is not well-formed.
+    /// The outline (of the last well-formed version while this one is
+    /// not, without what the change since has no place for); empty when
+    /// no version was well-formed.
     pub(crate) fn symbols(&self) -> Vec<Symbol> {
-        let Some(idx) = self.index() else {
+        let Some(v) = self.view() else {
             return Vec::new();
         };
-        let shape = Shape::of(&idx);
-        let mut phases: Vec<Symbol> = Vec::new();
-        let mut unphased: Vec<Symbol> = Vec::new();
-        let mut at: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
-        for n in &shape.nodes {
-            let Some(id) = &n.id else { continue };
-            let sym = Symbol {
-                name: id.clone(),
-                detail: n.kind.map(|k| k.as_str().to_string()),
-                kind: SymbolKind::Node,
-                span: n.span,
-                select: n.id_span.unwrap_or(n.span),
-                children: Vec::new(),
+        let all = outline(&v.read.shape);
+        match v.moved {
+            None => all,
+            Some(_) => all.into_iter().filter_map(|s| moved(s, &v)).collect(),
+        }
+    }
+}
+
+/// A symbol of the text read placed in the text now: a node whose id is
+/// in the text that changed is left out; a phase spans the nodes it keeps.
+fn moved(s: Symbol, v: &super::View) -> Option<Symbol> {
+    let children: Vec<Symbol> = s.children.into_iter().filter_map(|c| moved(c, v)).collect();
+    let detail = match s.kind {
+        SymbolKind::Phase => Some(format!("phase, {} node(s)", children.len())),
+        SymbolKind::Node => s.detail.clone(),
+    };
+    let (select, span) = match s.kind {
+        SymbolKind::Node => {
+            let select = v.forth(s.select)?;
+            (select, v.forth(s.span).unwrap_or(select))
+        }
+        SymbolKind::Phase => {
+            let first = children.first()?;
+            let hull = Span {
+                start: first.span.start,
+                end: children
+                    .iter()
+                    .map(|c| c.span.end)
+                    .max()
+                    .unwrap_or(first.span.end),
             };
-            let Some(phase) = &n.phase else {
-                unphased.push(sym);
-                continue;
-            };
-            match at.get(phase.as_str()).map(|&k| &mut phases[k]) {
-                Some(p) => {
-                    p.span.end = p.span.end.max(n.span.end);
-                    p.children.push(sym);
-                }
-                None => {
-                    at.insert(phase.as_str(), phases.len());
-                    phases.push(Symbol {
-                        name: phase.clone(),
-                        detail: Some("phase".into()),
-                        kind: SymbolKind::Phase,
-                        span: n.span,
-                        select: sym.select,
-                        children: vec![sym],
-                    })
-                }
+            (first.select, v.forth(s.span).unwrap_or(hull))
+        }
+    };
+    Some(Symbol {
+        select,
+        span,
+        children,
+        detail,
+        ..s
+    })
+}
+
+/// The outline of a shape.
+fn outline(shape: &Shape) -> Vec<Symbol> {
+    let mut phases: Vec<Symbol> = Vec::new();
+    let mut unphased: Vec<Symbol> = Vec::new();
+    let mut at: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    for n in &shape.nodes {
+        let Some(id) = &n.id else { continue };
+        let sym = Symbol {
+            name: id.clone(),
+            detail: n.kind.map(|k| k.as_str().to_string()),
+            kind: SymbolKind::Node,
+            span: n.span,
+            select: n.id_span.unwrap_or(n.span),
+            children: Vec::new(),
+        };
+        let Some(phase) = &n.phase else {
+            unphased.push(sym);
+            continue;
+        };
+        match at.get(phase.as_str()).map(|&k| &mut phases[k]) {
+            Some(p) => {
+                p.span.end = p.span.end.max(n.span.end);
+                p.children.push(sym);
+            }
+            None => {
+                at.insert(phase.as_str(), phases.len());
+                phases.push(Symbol {
+                    name: phase.clone(),
+                    detail: Some("phase".into()),
+                    kind: SymbolKind::Phase,
+                    span: n.span,
+                    select: sym.select,
+                    children: vec![sym],
+                })
             }
         }
-        for p in &mut phases {
-            p.detail = Some(format!("phase, {} node(s)", p.children.len()));
-        }
-        phases.extend(unphased);
-        phases
     }
+    for p in &mut phases {
+        p.detail = Some(format!("phase, {} node(s)", p.children.len()));
+    }
+    phases.extend(unphased);
+    phases
 }

@@ -247,7 +247,7 @@ fn fixes_are_edits_in_the_documents_syntax() {
     assert_eq!(acts.len(), 3, "first, last, all: {acts:?}");
     let fixed = apply(YAML, &acts[0].edits);
     assert!(
-        fixed.contains("$ref:\n            select: \"first\"\n            node: start\n"),
+        fixed.contains("$ref:\n            select: first\n            node: start\n"),
         "{fixed}"
     );
     let y = Doc::new(fixed.as_str(), Syntax::Yaml);
@@ -257,7 +257,7 @@ fn fixes_are_edits_in_the_documents_syntax() {
         .find(|f| f.issue.code == "invalid_handle")
         .unwrap();
     let fixed = apply(&fixed, &y.fixes_of(handle).actions[0].edits);
-    assert!(fixed.ends_with("    handle: \"always\"\n"), "{fixed}");
+    assert!(fixed.ends_with("    handle: always\n"), "{fixed}");
     let y = Doc::new(fixed.as_str(), Syntax::Yaml);
     let node_finding = findings(&y)
         .into_iter()
@@ -305,4 +305,98 @@ fn symbols_hover_and_what_is_a_plan_document() {
     assert!(!Doc::new(r#"{"name": "x"}"#, Syntax::Json).is_plan_document());
     assert!(!Doc::new("tools: {}\n", Syntax::Yaml).is_plan_document());
     assert!(Doc::new(r#"{"nodes": ["#, Syntax::Json).is_plan_document());
+}
+
+#[test]
+fn completion_at_a_lines_end_with_the_next_member_below() {
+    // Pretty-printed, `"node": "` typed at the end of its line: the text
+    // reads with `",` put at the cursor.
+    let pretty = JSON.replace(
+        r#"{"node": "fetchh", "select": "first"}"#,
+        "{\n          \"node\": \"fe\n          \"select\": \"first\"\n        }",
+    );
+    let d = Doc::new(pretty.as_str(), Syntax::Json);
+    assert!(d.index().is_none());
+    let c = d.complete(at(&pretty, "\"node\": \"fe", 11), None).unwrap();
+    let up: Vec<&str> = c
+        .items
+        .iter()
+        .filter(|i| i.rank == 0)
+        .map(|i| i.label.as_str())
+        .collect();
+    assert_eq!(up, ["fetch", "pick", "start"]);
+    assert_eq!(text_of(&d, c.span), "\"fe");
+    let bare = pretty.replace("\"node\": \"fe\n", "\"node\": \n");
+    let d = Doc::new(bare.as_str(), Syntax::Json);
+    let c = d.complete(at(&bare, "\"node\": \n", 8), None).unwrap();
+    assert_eq!(c.items[0].label, "fetch");
+}
+
+#[test]
+fn a_broken_version_answers_from_the_last_good_one_outside_the_change() {
+    let good = Doc::new(JSON, Syntax::Json);
+    assert!(good.read().is_some());
+    // Two characters typed into `post`'s definition: it does not parse.
+    let cut = at(
+        JSON,
+        r#""tool": "get", "args": {"q": {"$ref": {"node": "fetchh""#,
+        0,
+    );
+    let broken = format!("{}{{{{{}", &JSON[..cut], &JSON[cut..]);
+    let d = good.edited(broken.as_str());
+    assert!(d.index().is_none());
+    // Before the change: as it was.
+    let s = d.definition(at(&broken, r#""node": "start""#, 10)).unwrap();
+    assert_eq!(
+        (s.start, text_of(&d, s)),
+        (at(&broken, "\"start\"", 0), "\"start\"")
+    );
+    // After it: moved by what was typed.
+    let on = at(&broken, r#""from": "fetch""#, 10);
+    let s = d.definition(on).unwrap();
+    assert_eq!(s.start, at(&broken, r#""id": "fetch""#, 6));
+    let refs = d.references(on, true);
+    assert!(
+        refs.iter().all(|r| text_of(&d, *r) == "\"fetch\""),
+        "{refs:?}"
+    );
+    assert_eq!(refs.len(), 3);
+    let (h, span) = d.hover(on, None, &[]).unwrap();
+    assert_eq!(text_of(&d, span), "\"fetch\"");
+    assert!(matches!(h, super::hover::Hover::Node(n) if n.phase.as_deref() == Some("gather")));
+    // In it: nothing is made up.
+    assert_eq!(d.definition(cut + 1), None);
+    let names: Vec<String> = d.symbols().into_iter().map(|s| s.name).collect();
+    assert_eq!(names, ["gather", "act", "start", "pick"]);
+    // Broken again: the same good version still answers.
+    let again = format!("{} {}", &broken[..cut], &broken[cut..]);
+    let d2 = d.edited(again.as_str());
+    // (the edge is after the change, the node it names before it)
+    assert_eq!(d2.definition(on + 1), Some(s));
+    // A version never read before the next one came is the fallback once
+    // read (as the validation worker reads every version it checks).
+    let fresh = Doc::new(JSON, Syntax::Json);
+    let next = fresh.edited(broken.as_str());
+    assert!(fresh.read().is_some());
+    assert_eq!(next.definition(on), Some(s));
+}
+
+#[test]
+fn moved_maps_offsets_outside_the_change_both_ways() {
+    let m = super::Moved::between("abcXYdef", "abcQdef");
+    assert_eq!(
+        (m.back(2), m.back(3), m.back(4), m.back(5)),
+        (Some(2), Some(3), Some(5), Some(6))
+    );
+    assert_eq!(m.forth(5), Some(4));
+    assert_eq!(m.forth(4), None);
+    // A change of one character in a multi-byte text keeps to boundaries.
+    // `é` and `è` share their first byte: the change starts before it.
+    let m = super::Moved::between("aé", "aè");
+    assert_eq!(
+        (m.back(1), m.back(3), m.forth(3)),
+        (Some(1), Some(3), Some(3))
+    );
+    let same = super::Moved::between("abc", "abc");
+    assert_eq!(same.back(3), Some(3));
 }

@@ -7,6 +7,7 @@ use super::tree::{Kind, Span, Tree};
 use super::yaml::yaml_tree;
 use crate::wire::parse::Syntax;
 use std::fmt;
+use std::sync::Arc;
 
 /// A span with its start and (exclusive) end positions.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -23,8 +24,50 @@ pub(crate) struct Located {
 /// A document's text, indexed for pointer lookups.
 pub(crate) struct SpanIndex<'t> {
     text: &'t str,
+    parsed: Arc<Parsed>,
+}
+
+/// What indexing a text builds: its line starts and its tree of spans.
+struct Parsed {
     lines: Lines,
     root: Tree,
+}
+
+/// A text with its index, owned: built once and kept for as long as the
+/// text is (an editor's document version), lent as a [`SpanIndex`] without
+/// reading the text again.
+#[derive(Clone)]
+pub(crate) struct OwnedIndex {
+    text: Arc<str>,
+    parsed: Arc<Parsed>,
+}
+
+impl fmt::Debug for OwnedIndex {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("OwnedIndex")
+            .field("bytes", &self.text.len())
+            .finish()
+    }
+}
+
+impl OwnedIndex {
+    /// Indexes a text; `None` when it does not parse.
+    pub(crate) fn new(text: Arc<str>, syntax: Syntax) -> Option<OwnedIndex> {
+        let parsed = SpanIndex::new(&text, syntax)?.parsed;
+        Some(OwnedIndex { text, parsed })
+    }
+
+    /// The index of the text, borrowed (no reading again).
+    pub(crate) fn index(&self) -> SpanIndex<'_> {
+        SpanIndex {
+            text: &self.text,
+            parsed: Arc::clone(&self.parsed),
+        }
+    }
+
+    pub(crate) fn text(&self) -> &Arc<str> {
+        &self.text
+    }
 }
 
 impl fmt::Debug for SpanIndex<'_> {
@@ -44,8 +87,10 @@ impl<'t> SpanIndex<'t> {
         };
         Some(SpanIndex {
             text,
-            lines: Lines::new(text),
-            root,
+            parsed: Arc::new(Parsed {
+                lines: Lines::new(text),
+                root,
+            }),
         })
     }
 
@@ -54,7 +99,7 @@ impl<'t> SpanIndex<'t> {
     }
 
     pub(crate) fn position(&self, offset: usize) -> Position {
-        self.lines.position(self.text, offset)
+        self.parsed.lines.position(self.text, offset)
     }
 
     /// The span of the value at `pointer`, if it exists.
@@ -64,7 +109,7 @@ impl<'t> SpanIndex<'t> {
     }
 
     pub(super) fn root(&self) -> &Tree {
-        &self.root
+        &self.parsed.root
     }
 
     /// The tree of the value at `pointer`, if it exists.
@@ -99,7 +144,7 @@ impl<'t> SpanIndex<'t> {
     /// were followed and how many there are. `None` for a malformed pointer.
     fn walk(&self, pointer: &str) -> Option<(&Tree, usize, usize)> {
         let tokens = tokens(pointer)?;
-        let mut cur = &self.root;
+        let mut cur = &self.parsed.root;
         for (i, tok) in tokens.iter().enumerate() {
             let next = match &cur.kind {
                 Kind::Object(members) => members
@@ -123,7 +168,7 @@ impl<'t> SpanIndex<'t> {
     pub(crate) fn key_span(&self, pointer: &str) -> Option<Span> {
         let tokens = tokens(pointer)?;
         let (last, parents) = tokens.split_last()?;
-        let mut cur = &self.root;
+        let mut cur = &self.parsed.root;
         for tok in parents {
             cur = match &cur.kind {
                 Kind::Object(m) => m.iter().rev().find(|(k, _, _)| k == tok).map(|x| &x.2)?,

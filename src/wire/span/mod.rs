@@ -18,8 +18,8 @@ mod lines;
 mod tree;
 mod yaml;
 
-pub(crate) use cursor::RefSpan;
-pub(crate) use index::{Located, SpanIndex, escape_token, locate, tokens};
+pub(crate) use cursor::{Cursor, RefSpan};
+pub(crate) use index::{Located, OwnedIndex, SpanIndex, escape_token, locate, tokens};
 pub(crate) use lines::{Position, offset};
 pub(crate) use tree::Span;
 
