@@ -177,3 +177,191 @@ fn a_full_plan_digest_is_pinned() {
         "dd20db6a4c6409f9c793e2643592bbab7f7f4552ca9d6420ff1d2cd3fb3ea367"
     );
 }
+
+// Incremental checks (issue 17): after every edit of a random sequence, the
+// findings a warm session computes from the last run and what the edit
+// touched equal a full check of the new content.
+
+/// Node ids the edits pick from: few, so edits collide (re-adds, edges to
+/// removed nodes, references that dangle and then resolve).
+const POOL: usize = 8;
+
+fn pool_id(i: usize) -> String {
+    format!("n{}", i % POOL)
+}
+
+fn def(v: serde_json::Value) -> Map {
+    planforge::wire::convert::from_json(&v, "")
+        .unwrap()
+        .as_object()
+        .unwrap()
+        .clone()
+}
+
+/// A node of a kind and shape picked by `shape`, reading `other` where it
+/// reads anything: complete or missing fields, known or unknown tools,
+/// holes, placeholders, cases wired or not.
+fn gen_node(id: String, shape: usize, other: usize) -> Node {
+    let r = serde_json::json!({"$ref": {"node": pool_id(other), "select": "first", "path": "out"}});
+    let (kind, d) = match shape % 9 {
+        0 => (NodeKind::Entry, serde_json::json!({"input": []})),
+        1 => (
+            NodeKind::Call,
+            serde_json::json!({"tool": "spawn_subagent", "args": {"role": r}, "output": [{"path": "out", "type": "string"}],
+                "onMissingValue": "fail", "authority": [], "replaySafe": true, "onIndeterminate": "halt"}),
+        ),
+        2 => (
+            NodeKind::Call,
+            serde_json::json!({"tool": "no_such_tool", "args": {"x": {"$param": {"path": "p"}}}, "output": [], "onMissingValue": "fail",
+                "authority": [], "replaySafe": false, "onIndeterminate": "retry"}),
+        ),
+        3 => (
+            NodeKind::Call,
+            serde_json::json!({"tool": "TODO", "args": {"y": r, "z": "@n1.out"}, "bogus": 1}),
+        ),
+        4 => (
+            NodeKind::Select,
+            serde_json::json!({"evaluator": "structured", "cases": ["a", "b"], "predicate": {"cases": {"a": {"path": "x", "op": "truthy"}}}}),
+        ),
+        5 => (
+            NodeKind::Branch,
+            serde_json::json!({"evaluator": "structured", "predicate": {"path": "x", "op": "nope"}}),
+        ),
+        6 => (NodeKind::Join, serde_json::json!({})),
+        7 => (
+            NodeKind::Transform,
+            serde_json::json!({"source": r, "steps": [{"step": "nope"}], "emit": {"as": "rows"}, "output": []}),
+        ),
+        _ => (NodeKind::Reason, serde_json::json!({"prompt": r})),
+    };
+    let phase = match shape % 4 {
+        0 => None,
+        1 => Some("p1".to_string()),
+        2 => Some("p2".to_string()),
+        _ => Some("bad phase\u{7}".to_string()),
+    };
+    Node {
+        id,
+        phase,
+        kind,
+        definition: def(d),
+    }
+}
+
+const HANDLES: [&str; 7] = [
+    "always", "error", "true", "false", "default", "case_a", "case_zz",
+];
+
+/// One random edit, as the content ops a command would append, made
+/// against `c` (removals name the edges at the node, as `remove-node`
+/// does, unless `k` says to leave them dangling).
+fn gen_edit(c: &Content, (what, a, b, k): (usize, usize, usize, usize)) -> Vec<OpBody> {
+    let id = pool_id(a);
+    match what % 10 {
+        0 | 1 => vec![OpBody::AddNode {
+            node: gen_node(id, b, k),
+        }],
+        2 => vec![OpBody::ReplaceNode {
+            node: gen_node(id, b, k),
+        }],
+        3 => {
+            let incident = if k % 3 == 0 {
+                Vec::new()
+            } else {
+                c.edges
+                    .iter()
+                    .filter(|e| e.from == id || e.to == id)
+                    .map(|e| e.id.clone())
+                    .collect()
+            };
+            vec![OpBody::RemoveNode {
+                node_id: id,
+                incident_edge_ids: incident,
+            }]
+        }
+        4 => {
+            let (path, value) = match b % 6 {
+                0 => ("tool", Value::String("spawn_subagent".into())),
+                1 => ("tool", Value::String("nope".into())),
+                2 => ("replaySafe", Value::Bool(k % 2 == 0)),
+                3 => ("onIndeterminate", Value::String("retry".into())),
+                4 => (
+                    "cases",
+                    Value::Array(vec![Value::String("a".into()), Value::String("zz".into())]),
+                ),
+                _ => (
+                    "args.w",
+                    Value::Param(planforge::model::Param { path: "w".into() }),
+                ),
+            };
+            vec![OpBody::SetNodeField {
+                node_id: id,
+                path: path.into(),
+                value,
+            }]
+        }
+        5 => vec![OpBody::SetNodePhase {
+            node_id: id,
+            phase: [
+                None,
+                Some("p1".to_string()),
+                Some("bad\u{202e}".to_string()),
+            ][b % 3]
+                .clone(),
+        }],
+        6 | 7 => vec![OpBody::AddEdge {
+            edge: Edge {
+                id: format!("e{}", k % 12),
+                from: id,
+                to: pool_id(b),
+                handle: Handle::parse(HANDLES[k % HANDLES.len()]),
+            },
+        }],
+        8 => match c.edges.get(k % c.edges.len().max(1)) {
+            Some(e) => vec![OpBody::RemoveEdge {
+                edge_id: e.id.clone(),
+            }],
+            None => vec![],
+        },
+        _ => vec![OpBody::SetNodeDefinition {
+            node_id: id,
+            definition: gen_node(String::new(), b, k).definition,
+        }],
+    }
+}
+
+fn default_registry() -> planforge::model::registry::Registry {
+    planforge::model::registry::Registry::parse(
+        include_str!("../src/registry/default.yaml"),
+        Syntax::Yaml,
+        "default",
+    )
+    .unwrap()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
+
+    #[test]
+    fn incremental_findings_equal_a_full_check_after_every_edit(
+        start in prop::collection::vec((0usize..10, 0usize..POOL, 0usize..40, 0usize..40), 0..14),
+        edits in prop::collection::vec((0usize..10, 0usize..POOL, 0usize..40, 0usize..40), 1..50),
+        with_registry in any::<bool>(),
+    ) {
+        let registry = with_registry.then(default_registry);
+        let mut ops = Vec::new();
+        let mut content = Content::empty("plan-inc");
+        let mut kept = planforge::check::incremental::Kept::default();
+        planforge::check::incremental::run(&mut kept, &content, registry.as_ref(), vec![], None, None);
+        for (step, edit) in start.into_iter().chain(edits).enumerate() {
+            let bodies = gen_edit(&content, edit);
+            let touched = planforge::model::touched::Touched::of(&content, &bodies);
+            ops.extend(transaction("ann", "plan-inc", ops.len() as u64, bodies.clone()));
+            content = fold::fold("plan-inc", &ops).content;
+            let full = planforge::check::run(&content, registry.as_ref(), vec![]);
+            let inc = planforge::check::incremental::run(&mut kept, &content, registry.as_ref(), vec![], Some(&touched), None);
+            prop_assert_eq!(&inc.issues, &full.issues, "step {} ({:?})", step, bodies);
+            prop_assert_eq!(&inc.skipped, &full.skipped, "step {}", step);
+        }
+    }
+}

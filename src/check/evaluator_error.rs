@@ -33,10 +33,10 @@ declare_check! {
     /// ```
     /// Fixed: `{"path": "fetch.status", "op": "eq", "value": "open"}`, or
     /// `truthy` without `value`.
-    pub EvaluatorError { code: "evaluator_error", severity: Blocking, needs: NOTHING, source: Check }
+    pub EvaluatorError { code: "evaluator_error", severity: Blocking, needs: NOTHING, source: Check, scope: Node }
     fn run(cx, out) {
         let g = &cx.graph;
-        for (i, n) in cx.content.nodes.iter().enumerate() {
+        for (i, n) in cx.nodes() {
             if !matches!(n.kind, NodeKind::Branch | NodeKind::Select) || !is_canonical(g, i) {
                 continue;
             }

@@ -90,11 +90,11 @@ declare_check! {
     /// `"instructions": "Challenge the claims. Do not spawn, start or
     /// delegate to any other agent: only the orchestrator spawns
     /// subagents."`.
-    pub IncompleteSpawnSpec { code: "incomplete_spawn_spec", severity: Blocking, needs: REGISTRY, source: Check }
+    pub IncompleteSpawnSpec { code: "incomplete_spawn_spec", severity: Blocking, needs: REGISTRY, source: Check, scope: Node }
     fn run(cx, out) {
         let Some(reg) = cx.registry else { return };
         let g = &cx.graph;
-        for (i, n) in cx.content.nodes.iter().enumerate() {
+        for (i, n) in cx.nodes() {
             if n.kind != NodeKind::Call || !is_canonical(g, i) {
                 continue;
             }

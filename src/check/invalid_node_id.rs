@@ -25,9 +25,9 @@ declare_check! {
     /// {"id": "Fetch/Data", "kind": "call", "definition": {}}
     /// ```
     /// Fixed: `{"id": "fetch_data", …}`.
-    pub InvalidNodeId { code: "invalid_node_id", severity: Blocking, needs: NOTHING, source: Check }
+    pub InvalidNodeId { code: "invalid_node_id", severity: Blocking, needs: NOTHING, source: Check, scope: Node }
     fn run(cx, out) {
-        for n in &cx.content.nodes {
+        for (_, n) in cx.nodes() {
             if !ids::is_valid_node_id(&n.id) {
                 let suggestion: String = n
                     .id

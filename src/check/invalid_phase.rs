@@ -26,9 +26,9 @@ declare_check! {
     /// {"id": "fetch", "phase": "gather ", "kind": "call", "definition": {}}
     /// ```
     /// Fixed: `{"id": "fetch", "phase": "gather", …}`.
-    pub InvalidPhase { code: "invalid_phase", severity: Blocking, needs: NOTHING, source: Check }
+    pub InvalidPhase { code: "invalid_phase", severity: Blocking, needs: NOTHING, source: Check, scope: Node }
     fn run(cx, out) {
-        for n in &cx.content.nodes {
+        for (_, n) in cx.nodes() {
             let Some(phase) = n.phase.as_deref() else { continue };
             if phase.is_empty() {
                 continue; // empty means unphased

@@ -26,11 +26,11 @@ declare_check! {
     /// {"tool": "render_chart", "output": [{"path": "title", "type": "string"}]}
     /// ```
     /// where `render_chart` returns `media`. Fixed: `"output": []`.
-    pub MediaFeedsFields { code: "media_feeds_fields", severity: Blocking, needs: REGISTRY, source: Check }
+    pub MediaFeedsFields { code: "media_feeds_fields", severity: Blocking, needs: REGISTRY, source: Check, scope: Node }
     fn run(cx, out) {
         let Some(reg) = cx.registry else { return };
         let g = &cx.graph;
-        for (i, n) in cx.content.nodes.iter().enumerate() {
+        for (i, n) in cx.nodes() {
             if n.kind != NodeKind::Call || !is_canonical(g, i) {
                 continue;
             }

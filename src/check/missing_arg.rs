@@ -26,11 +26,11 @@ declare_check! {
     /// ```
     /// where `write_synthesis` requires `path` and `content`. Fixed: add
     /// `"path": "synthesis.md"`.
-    pub MissingArg { code: "missing_arg", severity: Blocking, needs: REGISTRY, source: Check }
+    pub MissingArg { code: "missing_arg", severity: Blocking, needs: REGISTRY, source: Check, scope: Node }
     fn run(cx, out) {
         let Some(reg) = cx.registry else { return };
         let g = &cx.graph;
-        for (i, n) in cx.content.nodes.iter().enumerate() {
+        for (i, n) in cx.nodes() {
             if n.kind != NodeKind::Call || !is_canonical(g, i) {
                 continue;
             }

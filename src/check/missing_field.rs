@@ -29,9 +29,9 @@ declare_check! {
     /// {"id": "think", "kind": "reason", "definition": {"prompt": [{"text": "Summarise"}], "outputSchema": {"type": "object"}}}
     /// ```
     /// Fixed: add `"maxAttempts": 2`.
-    pub MissingField { code: "missing_field", severity: Blocking, needs: NOTHING, source: Check }
+    pub MissingField { code: "missing_field", severity: Blocking, needs: NOTHING, source: Check, scope: Node }
     fn run(cx, out) {
-        for (i, n) in cx.content.nodes.iter().enumerate() {
+        for (i, n) in cx.nodes() {
             for p in cx.shape_problems(i) {
                 match &p.kind {
                     ProblemKind::Missing { .. }

@@ -24,9 +24,9 @@ declare_check! {
     /// {"id": "pay", "kind": "call", "definition": {"tool": "payments_send", "replaySafe": false, "…": "…"}}
     /// ```
     /// Fixed: add `"onIndeterminate": "halt"`.
-    pub MissingOnIndeterminate { code: "missing_on_indeterminate", severity: Blocking, needs: NOTHING, source: Check }
+    pub MissingOnIndeterminate { code: "missing_on_indeterminate", severity: Blocking, needs: NOTHING, source: Check, scope: Node }
     fn run(cx, out) {
-        for n in &cx.content.nodes {
+        for (_, n) in cx.nodes() {
             if n.kind != NodeKind::Call || n.get("onIndeterminate").is_some() {
                 continue;
             }

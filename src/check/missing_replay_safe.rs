@@ -24,9 +24,9 @@ declare_check! {
     /// {"id": "pay", "kind": "call", "definition": {"tool": "payments_send", "onIndeterminate": "halt", "…": "…"}}
     /// ```
     /// Fixed: add `"replaySafe": false`.
-    pub MissingReplaySafe { code: "missing_replay_safe", severity: Blocking, needs: NOTHING, source: Check }
+    pub MissingReplaySafe { code: "missing_replay_safe", severity: Blocking, needs: NOTHING, source: Check, scope: Node }
     fn run(cx, out) {
-        for n in &cx.content.nodes {
+        for (_, n) in cx.nodes() {
             if n.kind != NodeKind::Call || n.get("replaySafe").is_some() {
                 continue;
             }

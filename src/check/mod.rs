@@ -8,6 +8,7 @@
 pub(crate) mod flow;
 pub(crate) mod graph;
 mod group;
+pub mod incremental;
 pub mod notes;
 pub(crate) mod predicate;
 pub(crate) mod support;
@@ -81,14 +82,30 @@ pub enum Source {
     Template,
 }
 
+/// What a check's findings depend on, for the incremental checks (issue 17).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scope {
+    /// Findings about one node at a time. While it looks at node `i` (the
+    /// nodes [`Cx::nodes`] yields), the check reads only that node, the
+    /// edges at it, the nodes at their other ends and the registry, and
+    /// every finding it makes then is node `i`'s. So after a change only the
+    /// nodes it touched and their neighbours are checked again.
+    Node,
+    /// Anything else (reachability, routes, dominators, taint, ids and
+    /// sizes across the plan): run whole after every change.
+    Plan,
+}
+
 /// What every check sees.
 pub struct Cx<'a> {
     pub(crate) content: &'a Content,
     pub(crate) graph: Graph<'a>,
     pub(crate) registry: Option<&'a Registry>,
+    /// The one node a [`Scope::Node`] check looks at, when not all.
+    scope: std::cell::Cell<Option<usize>>,
     data_refs: std::cell::OnceCell<Vec<support::DataRef<'a>>>,
     encoded_len: std::cell::OnceCell<usize>,
-    shapes: std::cell::OnceCell<Vec<Vec<crate::model::shape::ShapeProblem>>>,
+    shapes: std::cell::OnceCell<Vec<std::cell::OnceCell<Vec<crate::model::shape::ShapeProblem>>>>,
     literal_hits: std::cell::OnceCell<Vec<support::LiteralHit<'a>>>,
 }
 
@@ -98,6 +115,7 @@ impl<'a> Cx<'a> {
             content,
             graph: Graph::new(content),
             registry,
+            scope: std::cell::Cell::new(None),
             data_refs: std::cell::OnceCell::new(),
             encoded_len: std::cell::OnceCell::new(),
             shapes: std::cell::OnceCell::new(),
@@ -108,13 +126,26 @@ impl<'a> Cx<'a> {
     /// Each node's departures from its kind's shape, computed once and
     /// shared by `missing_field`, `unknown_field` and the safety checks.
     pub(crate) fn shape_problems(&self, node: usize) -> &[crate::model::shape::ShapeProblem] {
-        &self.shapes.get_or_init(|| {
-            self.content
-                .nodes
-                .iter()
-                .map(|n| crate::model::shape::check_definition(n.kind, &n.definition))
+        let all = self.shapes.get_or_init(|| {
+            (0..self.content.nodes.len())
+                .map(|_| std::cell::OnceCell::new())
                 .collect()
-        })[node]
+        });
+        all[node].get_or_init(|| {
+            let n = &self.content.nodes[node];
+            crate::model::shape::check_definition(n.kind, &n.definition)
+        })
+    }
+
+    /// The nodes a [`Scope::Node`] check looks at: every node, or the one
+    /// the incremental checks ask about.
+    pub(crate) fn nodes(&self) -> impl Iterator<Item = (usize, &'a crate::model::Node)> + 'a {
+        let content = self.content;
+        let range = match self.scope.get() {
+            Some(i) => i..i + 1,
+            None => 0..content.nodes.len(),
+        };
+        range.map(move |i| (i, &content.nodes[i]))
     }
 
     /// The literal values some checks look for anywhere in a definition
@@ -123,6 +154,15 @@ impl<'a> Cx<'a> {
     pub(crate) fn literal_hits(&self) -> &[support::LiteralHit<'a>] {
         self.literal_hits
             .get_or_init(|| support::literal_hits(self.content))
+    }
+
+    /// As [`literal_hits`](Self::literal_hits), of the nodes
+    /// [`nodes`](Self::nodes) yields.
+    pub(crate) fn scoped_literal_hits(&self) -> std::borrow::Cow<'_, [support::LiteralHit<'a>]> {
+        match self.scope.get() {
+            None => std::borrow::Cow::Borrowed(self.literal_hits()),
+            Some(i) => std::borrow::Cow::Owned(support::literal_hits_of(&self.content.nodes[i], i)),
+        }
     }
 
     /// The byte length of the plan's canonical encoding (what the digest
@@ -151,6 +191,10 @@ pub trait Check: Sync {
     fn doc(&self) -> &'static str;
     /// The file that holds this check.
     fn file(&self) -> &'static str;
+    /// What the findings depend on (see [`Scope`]).
+    fn scope(&self) -> Scope {
+        Scope::Plan
+    }
     fn run(&self, cx: &Cx, out: &mut Vec<Issue>);
 }
 
@@ -168,7 +212,7 @@ pub trait Check: Sync {
 macro_rules! declare_check {
     (
         $(#[doc = $doc:expr])*
-        pub $name:ident { code: $code:literal, severity: $sev:ident, needs: $needs:ident, source: $src:ident }
+        pub $name:ident { code: $code:literal, severity: $sev:ident, needs: $needs:ident, source: $src:ident $(, scope: $scope:ident)? }
         fn run($cx:ident, $out:ident) $body:block
     ) => {
         /// This check's code and severity: every finding with this code
@@ -197,6 +241,11 @@ macro_rules! declare_check {
             fn file(&self) -> &'static str {
                 file!()
             }
+            $(
+                fn scope(&self) -> $crate::check::Scope {
+                    $crate::check::Scope::$scope
+                }
+            )?
             #[allow(unused_variables)]
             fn run(&self, $cx: &$crate::check::Cx, $out: &mut Vec<$crate::model::Issue>) $body
         }
@@ -382,11 +431,7 @@ pub fn run_sized(
         if check.source() != Source::Check {
             continue;
         }
-        let needs = check.needs();
-        let why = skip.why(needs).or_else(|| {
-            (needs.registry && registry.is_none()).then_some("no registry is available")
-        });
-        if let Some(why) = why {
+        if let Some(why) = skip.reason(*check, registry.is_some()) {
             report.skipped.push((check.code().name, why.to_string()));
             continue;
         }
@@ -398,7 +443,7 @@ pub fn run_sized(
 
 /// Why a check that needs a shape of graph cannot run on this one, worked
 /// out once per run.
-struct Skips {
+pub(crate) struct Skips {
     /// The graph has a cycle.
     cyclic: Option<&'static str>,
     /// The plan has no entry node.
@@ -408,7 +453,7 @@ struct Skips {
 }
 
 impl Skips {
-    fn of(g: &Graph) -> Skips {
+    pub(crate) fn of(g: &Graph) -> Skips {
         let cyclic = g.topo.is_none().then_some("the graph has a cycle");
         let no_entry = g.entries.is_empty().then_some("the plan has no entry node");
         let entries = match g.entries.len() {
@@ -426,6 +471,14 @@ impl Skips {
             no_entry,
             unroutable,
         }
+    }
+
+    /// Why `check` does not run on this graph (with or without a
+    /// registry), if it does not.
+    pub(crate) fn reason(&self, check: &dyn Check, registry: bool) -> Option<&str> {
+        let needs = check.needs();
+        self.why(needs)
+            .or_else(|| (needs.registry && !registry).then_some("no registry is available"))
     }
 
     /// The reason a check with these needs is skipped, if it is.
@@ -573,10 +626,11 @@ mod tests {
     use super::*;
 
     /// Files under `src/check/` that are helpers, not issue codes.
-    const HELPERS: [&str; 9] = [
+    const HELPERS: [&str; 10] = [
         "synthesis",
         "mod",
         "group",
+        "incremental",
         "graph",
         "notes",
         "flow",

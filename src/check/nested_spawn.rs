@@ -35,11 +35,11 @@ declare_check! {
     /// {"tool": "spawn_subagent", "args": {"tools": ["read_artifact", "spawn_subagent"], "…": "…"}}
     /// ```
     /// Fixed: `"tools": ["read_artifact"]`.
-    pub NestedSpawn { code: "nested_spawn", severity: Blocking, needs: REGISTRY, source: Check }
+    pub NestedSpawn { code: "nested_spawn", severity: Blocking, needs: REGISTRY, source: Check, scope: Node }
     fn run(cx, out) {
         let Some(reg) = cx.registry else { return };
         let g = &cx.graph;
-        for (i, n) in cx.content.nodes.iter().enumerate() {
+        for (i, n) in cx.nodes() {
             if n.kind != NodeKind::Call || !is_canonical(g, i) {
                 continue;
             }

@@ -21,9 +21,9 @@ declare_check! {
     /// {"tool": "payments_send", "replaySafe": false, "onIndeterminate": "retry"}
     /// ```
     /// Fixed: `"onIndeterminate": "halt"`.
-    pub RetryUnsafeRepeat { code: "retry_unsafe_repeat", severity: Blocking, needs: NOTHING, source: Check }
+    pub RetryUnsafeRepeat { code: "retry_unsafe_repeat", severity: Blocking, needs: NOTHING, source: Check, scope: Node }
     fn run(cx, out) {
-        for n in &cx.content.nodes {
+        for (_, n) in cx.nodes() {
             if n.kind != NodeKind::Call
                 || n.str_field("onIndeterminate") != Some("retry")
                 || n.get("replaySafe").and_then(|v| v.as_bool()) != Some(false)

@@ -28,9 +28,9 @@ declare_check! {
     /// {"id": "fetch", "kind": "call", "definition": {"tool": "lorem ipsum", "…": "…"}}
     /// ```
     /// Fixed: set `tool` of `fetch` to `"tickets_get"`.
-    pub ScaffoldPlaceholder { code: "scaffold_placeholder", severity: Blocking, needs: NOTHING, source: Check }
+    pub ScaffoldPlaceholder { code: "scaffold_placeholder", severity: Blocking, needs: NOTHING, source: Check, scope: Node }
     fn run(cx, out) {
-        for hit in cx.literal_hits() {
+        for hit in cx.scoped_literal_hits().iter() {
             let (n, pointer, v) = (&cx.content.nodes[hit.node], &hit.pointer, hit.value);
             {
                 if matches!(v, Value::String(s) if s == PLACEHOLDER) {

@@ -21,9 +21,9 @@ declare_check! {
     /// {"id": "route", "kind": "select", "definition": {"evaluator": "structured", "predicate": {}, "cases": ["bug"]}}
     /// ```
     /// Fixed: connect `route` to `triage` on `default`.
-    pub SelectMissingDefault { code: "select_missing_default", severity: Blocking, needs: NOTHING, source: Check }
+    pub SelectMissingDefault { code: "select_missing_default", severity: Blocking, needs: NOTHING, source: Check, scope: Node }
     fn run(cx, out) {
-        for (i, n) in cx.content.nodes.iter().enumerate() {
+        for (i, n) in cx.nodes() {
             if n.kind != NodeKind::Select || cx.graph.index_of(&n.id) != Some(i) {
                 continue;
             }

@@ -103,6 +103,7 @@ pub(crate) fn walk_definition<'n>(node: &'n Node, f: &mut dyn FnMut(&Pointer<'n>
 
 /// A value that `unfilled_param`, `ref_lookalike`, `scaffold_placeholder` or
 /// `missing_reference` looks for, with where it is.
+#[derive(Clone)]
 pub(crate) struct LiteralHit<'a> {
     /// Index of the node in the content.
     pub(crate) node: usize,
@@ -115,24 +116,31 @@ pub(crate) struct LiteralHit<'a> {
 pub(crate) fn literal_hits(content: &crate::model::Content) -> Vec<LiteralHit<'_>> {
     let mut out = Vec::new();
     for (i, n) in content.nodes.iter().enumerate() {
-        walk_definition(n, &mut |at, v| {
-            let hit = match v {
-                Value::Param(_) | Value::Ref(_) => true,
-                // `@…`: perhaps the command line's reference shorthand,
-                // stored as text (`ref_lookalike` decides).
-                Value::String(s) => s == crate::model::shape::PLACEHOLDER || s.starts_with('@'),
-                Value::Object(m) => crate::wire::convert::is_lookalike(m),
-                _ => false,
-            };
-            if hit {
-                out.push(LiteralHit {
-                    node: i,
-                    pointer: at.to_string(),
-                    value: v,
-                });
-            }
-        });
+        out.extend(literal_hits_of(n, i));
     }
+    out
+}
+
+/// The hits of [`literal_hits`] in one node, `i`.
+pub(crate) fn literal_hits_of(n: &crate::model::Node, i: usize) -> Vec<LiteralHit<'_>> {
+    let mut out = Vec::new();
+    walk_definition(n, &mut |at, v| {
+        let hit = match v {
+            Value::Param(_) | Value::Ref(_) => true,
+            // `@…`: perhaps the command line's reference shorthand,
+            // stored as text (`ref_lookalike` decides).
+            Value::String(s) => s == crate::model::shape::PLACEHOLDER || s.starts_with('@'),
+            Value::Object(m) => crate::wire::convert::is_lookalike(m),
+            _ => false,
+        };
+        if hit {
+            out.push(LiteralHit {
+                node: i,
+                pointer: at.to_string(),
+                value: v,
+            });
+        }
+    });
     out
 }
 

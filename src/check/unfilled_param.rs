@@ -25,9 +25,9 @@ declare_check! {
     /// {"args": {"ticket": {"$param": {"path": "ticket_id"}}}}
     /// ```
     /// Fixed: `{"args": {"ticket": {"$ref": {"node": "accept", "select": "first", "path": "ticket_id"}}}}`.
-    pub UnfilledParam { code: "unfilled_param", severity: Blocking, needs: NOTHING, source: Check }
+    pub UnfilledParam { code: "unfilled_param", severity: Blocking, needs: NOTHING, source: Check, scope: Node }
     fn run(cx, out) {
-        for hit in cx.literal_hits() {
+        for hit in cx.scoped_literal_hits().iter() {
             let (n, pointer, v) = (&cx.content.nodes[hit.node], &hit.pointer, hit.value);
             {
                 if let Value::Param(p) = v {

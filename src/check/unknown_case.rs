@@ -28,10 +28,10 @@ declare_check! {
     ///  "edges": [{"id": "to_triage", "from": "route", "to": "triage", "handle": "case_bgu"}]}
     /// ```
     /// Fixed: `"handle": "case_bug"`.
-    pub UnknownCase { code: "unknown_case", severity: Blocking, needs: NOTHING, source: Check }
+    pub UnknownCase { code: "unknown_case", severity: Blocking, needs: NOTHING, source: Check, scope: Node }
     fn run(cx, out) {
         let g = &cx.graph;
-        for (i, n) in cx.content.nodes.iter().enumerate() {
+        for (i, n) in cx.nodes() {
             if n.kind != NodeKind::Select || !is_canonical(g, i) {
                 continue;
             }

@@ -25,9 +25,9 @@ declare_check! {
     /// {"id": "fetch", "kind": "call", "definition": {"tool": "tickets_get", "outputs": [], "…": "…"}}
     /// ```
     /// Fixed: `"output": []`.
-    pub UnknownField { code: "unknown_field", severity: Blocking, needs: NOTHING, source: Check }
+    pub UnknownField { code: "unknown_field", severity: Blocking, needs: NOTHING, source: Check, scope: Node }
     fn run(cx, out) {
-        for (i, n) in cx.content.nodes.iter().enumerate() {
+        for (i, n) in cx.nodes() {
             for p in cx.shape_problems(i) {
                 let ProblemKind::Unknown { key, allowed } = &p.kind else {
                     continue;

@@ -31,12 +31,12 @@ declare_check! {
     /// {"id": "wipe", "kind": "call", "definition": {"tool": "rm_rf", "…": "…"}}
     /// ```
     /// Fixed: a tool from the registry, e.g. `"tool": "report_failure"`.
-    pub UnknownTool { code: "unknown_tool", severity: Blocking, needs: REGISTRY, source: Check }
+    pub UnknownTool { code: "unknown_tool", severity: Blocking, needs: REGISTRY, source: Check, scope: Node }
     fn run(cx, out) {
         let Some(reg) = cx.registry else { return };
         let g = &cx.graph;
         let mut memo: HashMap<&str, (String, Option<&str>)> = HashMap::default();
-        for (i, n) in cx.content.nodes.iter().enumerate() {
+        for (i, n) in cx.nodes() {
             if n.kind != NodeKind::Call || !is_canonical(g, i) {
                 continue;
             }

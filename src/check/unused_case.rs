@@ -27,10 +27,10 @@ declare_check! {
     ///  "edges": [{"id": "e1", "from": "route", "to": "triage", "handle": "case_bug"}]}
     /// ```
     /// Fixed: connect `route` to `plan_feature` on `case_feature`.
-    pub UnusedCase { code: "unused_case", severity: Advisory, needs: NOTHING, source: Check }
+    pub UnusedCase { code: "unused_case", severity: Advisory, needs: NOTHING, source: Check, scope: Node }
     fn run(cx, out) {
         let g = &cx.graph;
-        for (i, n) in cx.content.nodes.iter().enumerate() {
+        for (i, n) in cx.nodes() {
             if n.kind != NodeKind::Select || !is_canonical(g, i) {
                 continue;
             }

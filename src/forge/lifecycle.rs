@@ -79,7 +79,7 @@ impl Forge {
             frozen: false,
             already,
             revision: loaded.revision(),
-            digest: loaded.digest.clone(),
+            digest: loaded.digest().to_string(),
             report: Report::default(),
         };
         if blocked || already {
@@ -87,9 +87,9 @@ impl Forge {
             out.report = report;
             return Ok(out);
         }
-        let (checked, revision) = (loaded.digest.clone(), loaded.revision());
+        let (checked, revision) = (loaded.digest().to_string(), loaded.revision());
         let result = self.store().commit_lifecycle(plan, self.actor(), |now| {
-            if now.state() != State::Editable || now.digest != checked {
+            if now.state() != State::Editable || now.digest() != checked {
                 let why = if now.state() != State::Editable {
                     format!("it became {}", now.state())
                 } else {
@@ -188,7 +188,7 @@ impl Forge {
         let blocked = report.issues.iter().any(stops_freeze);
         Ok(Submission {
             plan_id: plan.to_string(),
-            digest: loaded.digest.clone(),
+            digest: loaded.digest().to_string(),
             revision: loaded.revision(),
             authority_set: if blocked {
                 Vec::new()
@@ -213,10 +213,10 @@ impl Forge {
             if now.state() == State::Executable {
                 ensure_editable(now)?;
             }
-            if now.digest != preview.digest {
+            if now.digest() != preview.digest {
                 return Err(Error::new(
                     ErrorKind::RevisionMoved,
-                    format!("plan {plan} changed since it was checked (digest {} → {}); nothing was approved", preview.digest, now.digest),
+                    format!("plan {plan} changed since it was checked (digest {} → {}); nothing was approved", preview.digest, now.digest()),
                 )
                 .on_plan(&plan)
                 .with_help("submit again to check and approve the plan as it is now"));

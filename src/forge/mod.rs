@@ -121,35 +121,34 @@ impl Forge {
 
     /// Every finding on a stored plan (the fold's first, then every check),
     /// for read commands: kept in the plan's checkpoint, keyed by a hash of
-    /// everything the findings depend on.
+    /// everything the findings depend on. A warm process keeps them in
+    /// memory instead and, after a change, checks again only what the
+    /// change can affect (`check::incremental`).
     pub(crate) fn check(&self, loaded: &Loaded) -> Result<Report> {
         let registry = self.registry()?;
         let notes = loaded.notes();
+        let registry_key = registry
+            .map(|r| r.fingerprint.as_str())
+            .unwrap_or("no registry");
+        if self.store.is_warm() {
+            // The kept findings belong to one fold object (the warm entry
+            // checks that), so the content needs no digest in the key.
+            let key = format!("{notes:?}|{registry_key}");
+            return Ok(self.check_warm(loaded, &key));
+        }
         // Findings depend on the content (its digest, computed from the log),
         // what the fold noticed (lifecycle included), the registry and the
         // checks themselves.
         let key = crate::model::hash::hex_sha256(
             format!(
                 "{}|{:?}|{}|{}",
-                loaded.digest,
+                loaded.digest(),
                 notes,
-                registry
-                    .map(|r| r.fingerprint.as_str())
-                    .unwrap_or("no registry"),
+                registry_key,
                 crate::store::checkpoint::binary_identity(),
             )
             .as_bytes(),
         );
-        if self.store.is_warm() {
-            // A long-lived process keeps the findings with the plan, in
-            // memory: no checkpoint file to read or write.
-            if let Some(report) = self.store.warm_findings(loaded, &key) {
-                return Ok(report);
-            }
-            let report = self.check_fresh(loaded)?;
-            self.store.keep_warm_findings(loaded, &key, &report);
-            return Ok(report);
-        }
         let cached = self
             .store
             .cached_findings(&loaded.plan_id, &key)
@@ -170,6 +169,34 @@ impl Forge {
         Ok(report)
     }
 
+    /// A warm process's findings on `loaded`: the kept ones, or the checks
+    /// run again on what changed since the kept run (everything, when
+    /// nothing is kept or what changed is not known).
+    fn check_warm(&self, loaded: &Loaded, key: &str) -> Report {
+        if let Some(report) = self.store.warm_findings(loaded, key) {
+            return report;
+        }
+        let registry = self.registry().ok().flatten();
+        let (mut kept, touched) = match self.store.take_warm_checks(loaded) {
+            Some(c) => match c.state.downcast::<check::incremental::Kept>() {
+                Ok(k) => (*k, Some(c.touched)),
+                Err(_) => Default::default(),
+            },
+            None => Default::default(),
+        };
+        let report = check::incremental::run(
+            &mut kept,
+            loaded.content(),
+            registry,
+            check::notes::issues(&loaded.notes()),
+            touched.as_ref(),
+            loaded.encoded_len_if_known(),
+        );
+        self.store
+            .keep_warm_findings(loaded, key, &report, Box::new(kept));
+        report
+    }
+
     /// Every finding on a stored plan, computed now: what freeze, submit and
     /// validate decide on (never a cache).
     pub(crate) fn check_fresh(&self, loaded: &Loaded) -> Result<Report> {
@@ -177,7 +204,7 @@ impl Forge {
             loaded.content(),
             self.registry()?,
             check::notes::issues(&loaded.notes()),
-            Some(loaded.encoded_len),
+            loaded.encoded_len_if_known(),
         ))
     }
 }

@@ -136,7 +136,7 @@ impl Forge {
             request: parent.meta.request.clone(),
             provenance: Some(crate::model::Provenance::Clone {
                 parent: source.to_string(),
-                parent_digest: parent.digest.clone(),
+                parent_digest: parent.digest().to_string(),
                 parent_revision: parent.revision(),
             }),
         };
@@ -147,7 +147,7 @@ impl Forge {
             format!(
                 "parent: {source} at revision {} (digest {})",
                 parent.revision(),
-                parent.digest
+                parent.digest()
             ),
             format!(
                 "{} node(s), {} edge(s)",
@@ -230,7 +230,7 @@ impl Forge {
             p.content(),
             p.meta.label.as_deref(),
             Some(state),
-            digest.then_some(p.digest.as_str()),
+            digest.then_some(p.digest()),
         ))
     }
 }

@@ -311,7 +311,7 @@ impl Forge {
         self.before_write()?;
         let loaded = self.store().create(&plan_id, self.actor(), start, bodies)?;
         let report = self.check(&loaded)?;
-        o.digest = loaded.digest.clone();
+        o.digest = loaded.digest().to_string();
         o.issues = report.issues;
         o.skipped = report.skipped;
         let outline = outline_of(&loaded, &o.issues);

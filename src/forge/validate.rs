@@ -395,7 +395,7 @@ pub(crate) fn export_text(loaded: &Loaded) -> String {
         loaded.content(),
         loaded.meta.label.as_deref(),
         Some(loaded.meta.state.as_str()),
-        Some(&loaded.digest),
+        Some(loaded.digest()),
     ))
 }
 

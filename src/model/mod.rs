@@ -20,6 +20,7 @@ pub mod remedy;
 pub mod shape;
 pub mod suggest;
 pub mod text;
+pub mod touched;
 pub mod value;
 
 pub use issue::{Cause, Code, Counts, Issue, Report, Severity};

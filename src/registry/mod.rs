@@ -51,7 +51,7 @@ impl Registry {
     }
 
     /// Parses registry text; errors carry a message and a JSON pointer.
-    pub(crate) fn parse(
+    pub fn parse(
         text: &str,
         syntax: Syntax,
         source: &str,

@@ -14,7 +14,7 @@ pub(crate) fn status_text(s: &Status) -> String {
         p.plan_id,
         p.meta.state,
         p.revision(),
-        p.digest
+        p.digest()
     )];
     // A label or a name from a merged or edited log can hold any text:
     // shown escaped, so that it cannot print lines of its own.
@@ -74,7 +74,7 @@ pub(crate) fn status_json(s: &Status) -> Value {
     m.insert("planId".into(), p.plan_id.clone().into());
     m.insert("state".into(), p.meta.state.as_str().into());
     m.insert("revision".into(), p.revision().into());
-    m.insert("digest".into(), p.digest.clone().into());
+    m.insert("digest".into(), p.digest().into());
     m.insert(
         "label".into(),
         p.meta.label.clone().map(Value::from).unwrap_or(Value::Null),
@@ -257,7 +257,7 @@ pub(crate) fn import_text(i: &Imported) -> String {
 pub(crate) fn import_json(i: &Imported) -> Value {
     let p = &i.loaded;
     json!({
-        "planId": p.plan_id, "state": p.meta.state.as_str(), "revision": p.revision(), "digest": p.digest,
+        "planId": p.plan_id, "state": p.meta.state.as_str(), "revision": p.revision(), "digest": p.digest(),
         "nodeCount": p.content().nodes.len(), "edgeCount": p.content().edges.len(),
         "notes": i.notes, "issues": issues::counts_json(&i.counts),
     })

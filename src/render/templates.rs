@@ -133,7 +133,7 @@ pub(crate) fn instantiated_json(i: &Instantiated) -> Value {
         "args": crate::forge::present::map_to_json(&i.args),
         "state": p.meta.state.as_str(),
         "revision": p.revision(),
-        "digest": p.digest,
+        "digest": p.digest(),
         "nodeCount": p.content().nodes.len(),
         "edgeCount": p.content().edges.len(),
         "issues": issues::counts_json(&i.counts),
@@ -187,7 +187,7 @@ pub(crate) fn authored_json(p: &Loaded) -> Value {
         "planId": p.plan_id,
         "state": p.meta.state.as_str(),
         "revision": p.revision(),
-        "digest": p.digest,
+        "digest": p.digest(),
         "label": p.meta.label,
         "request": p.meta.request,
     })

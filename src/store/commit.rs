@@ -21,6 +21,7 @@ use crate::model::error::Result;
 use crate::model::ids;
 use crate::model::lifecycle::State;
 use crate::model::remedy::Remedy;
+use crate::model::touched::Touched;
 use crate::model::{Op, OpBody, Provenance};
 use std::fs;
 use std::path::Path;
@@ -292,6 +293,12 @@ impl Store {
             // it changes nothing (the log's create_plan wins).
             let _ = fs::remove_file(dir.join(META_FILE));
         }
+        // What the ops change, for the checks of a warm plan (worked out
+        // on the plan they apply to, before it is folded on).
+        let touched = self
+            .warm
+            .as_ref()
+            .map(|_| Touched::of(before.content(), lines.iter().map(|o| &o.body)));
         let after = self.after(id, before, &lines);
         if let Some(w) = &self.warm {
             // What the append wrote, when the log was clean (else the
@@ -300,7 +307,7 @@ impl Store {
                 .iter()
                 .map(|o| crate::wire::codec::op_line(o) + "\n")
                 .collect();
-            w.kept_after_append(&ops_path, &after, appended.as_bytes());
+            w.kept_after_append(&ops_path, &after, appended.as_bytes(), touched);
         }
         Ok((after, ops))
     }

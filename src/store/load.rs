@@ -30,9 +30,6 @@ pub(crate) struct Loaded {
     pub(super) ops: Option<Vec<Op>>,
     /// The fold, shared with a warm process's kept copy (see `warm`).
     pub(crate) folded: Arc<Folded>,
-    pub(crate) digest: String,
-    /// Byte length of the canonical text the digest hashes.
-    pub(crate) encoded_len: usize,
     /// The ops an earlier planforge's `meta.json` stands for, which the next
     /// write appends for real (then `meta.json` goes).
     pub(super) upgrade: Vec<Op>,
@@ -91,6 +88,17 @@ impl Loaded {
         self.meta.state
     }
 
+    /// The content's digest (SPEC §3), computed the first time it is asked
+    /// for and shared by every copy of this fold.
+    pub(crate) fn digest(&self) -> &str {
+        &self.folded.digested().0
+    }
+
+    /// The encoded length, when the digest was computed already.
+    pub(crate) fn encoded_len_if_known(&self) -> Option<usize> {
+        self.folded.digest_if_known().map(|d| d.1)
+    }
+
     /// What the fold noticed: about the content, the lifecycle, and the log.
     pub(crate) fn notes(&self) -> Vec<Note> {
         self.folded.notes.clone()
@@ -100,16 +108,12 @@ impl Loaded {
 /// A fold, digested, as a loaded plan.
 pub(super) fn finish(
     plan_id: &str,
-    mut folded: Folded,
+    folded: Folded,
     log: LogInfo,
     ops: Option<Vec<Op>>,
     upgrade: Vec<Op>,
     leak: bool,
 ) -> Loaded {
-    let (digest, encoded_len) = folded
-        .digest
-        .take()
-        .unwrap_or_else(|| crate::wire::jcs::digest(&folded.content));
     Loaded {
         plan_id: plan_id.to_string(),
         meta: folded.meta.clone(),
@@ -117,8 +121,6 @@ pub(super) fn finish(
         ops,
         head_revision: folded.content.revision,
         folded: Arc::new(folded),
-        digest,
-        encoded_len,
         upgrade,
         leak,
     }

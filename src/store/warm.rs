@@ -21,6 +21,7 @@ use super::paths::{META_FILE, OPS_FILE, refuse_special, refuse_symlink};
 use crate::model::Report;
 use crate::model::error::Result;
 use crate::model::hash::FastMap as HashMap;
+use crate::model::touched::Touched;
 use sha2::{Digest, Sha256};
 use std::fs::File;
 use std::io::Read;
@@ -82,8 +83,23 @@ impl Plans {
     }
 }
 
+/// What the checks keep between calls (their own type: the store does not
+/// look inside), and what changed since the fold they were made on.
+pub(crate) struct Checks {
+    pub(crate) state: Box<dyn std::any::Any + Send>,
+    pub(crate) touched: Touched,
+}
+
+impl std::fmt::Debug for Checks {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Checks")
+            .field("touched", &self.touched)
+            .finish_non_exhaustive()
+    }
+}
+
 /// One kept plan and the log bytes it was folded from.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 struct Entry {
     dev: u64,
     ino: u64,
@@ -98,6 +114,9 @@ struct Entry {
     loaded: Option<Loaded>,
     /// The findings last computed for this fold, under their key.
     findings: Option<(String, Report)>,
+    /// What the checks kept from an earlier fold of this log and what
+    /// changed since (to check only that again).
+    checks: Option<Checks>,
     /// When it was last used (see [`Plans::insert`]).
     used: u64,
 }
@@ -177,6 +196,7 @@ impl Warm {
                 hash,
                 loaded: Some(loaded.clone()),
                 findings: None,
+                checks: None,
                 used: 0,
             },
         );
@@ -185,7 +205,14 @@ impl Warm {
     /// Keeps `after`, the plan once `appended` (the exact bytes of one
     /// transaction) went at the end of the log the kept `before` was folded
     /// from: no need to read the log again.
-    pub(crate) fn kept_after_append(&self, path: &Path, after: &Loaded, appended: &[u8]) {
+    /// `touched` is what the appended ops changed (`None`: not known).
+    pub(crate) fn kept_after_append(
+        &self,
+        path: &Path,
+        after: &Loaded,
+        appended: &[u8],
+        touched: Option<Touched>,
+    ) {
         let mut plans = self.plans.lock().unwrap_or_else(|p| p.into_inner());
         let Some(mut entry) = plans.remove(path) else {
             return;
@@ -210,6 +237,7 @@ impl Warm {
         kept.log.good_len = len;
         entry.loaded = Some(kept);
         entry.findings = None;
+        entry.checks = carry(entry.checks.take(), touched);
         plans.insert(path.to_path_buf(), entry);
     }
 
@@ -232,15 +260,37 @@ impl Warm {
         }
     }
 
-    /// Keeps the findings of `loaded` under `key`, when `loaded` is the
-    /// kept fold.
-    pub(crate) fn keep_findings(&self, path: &Path, loaded: &Loaded, key: &str, report: &Report) {
+    /// Keeps the findings of `loaded` under `key`, and what the checks
+    /// keep to start the next run from, when `loaded` is the kept fold.
+    pub(crate) fn keep_findings(
+        &self,
+        path: &Path,
+        loaded: &Loaded,
+        key: &str,
+        report: &Report,
+        state: Box<dyn std::any::Any + Send>,
+    ) {
         let mut plans = self.plans.lock().unwrap_or_else(|p| p.into_inner());
         if let Some(entry) = plans.get_mut(path)
             && Self::matches(entry, loaded)
         {
             entry.findings = Some((key.to_string(), report.clone()));
+            entry.checks = Some(Checks {
+                state,
+                touched: Touched::default(),
+            });
         }
+    }
+
+    /// What the checks kept from an earlier fold, with what changed since,
+    /// when `loaded` is the kept fold (taken: the next run leaves its own).
+    pub(crate) fn take_checks(&self, path: &Path, loaded: &Loaded) -> Option<Checks> {
+        let mut plans = self.plans.lock().unwrap_or_else(|p| p.into_inner());
+        let entry = plans.get_mut(path)?;
+        if !Self::matches(entry, loaded) {
+            return None;
+        }
+        entry.checks.take()
     }
 
     /// Lets go of the kept plan at `path` while a write folds on top of it
@@ -336,15 +386,25 @@ fn extend(mut entry: Entry, file: &File, len: u64, plan_id: &str) -> Option<Entr
         head: before.log.head + part.info.head,
         ..before.log.clone()
     };
+    let touched = Touched::of(before.content(), part.ops.iter().map(|o| &o.body));
     let folded = before.folded.clone();
     drop(before);
     let folded = fold::fold_after(unshare(folded), old_max, &part.ops)?;
+    entry.checks = carry(entry.checks.take(), Some(touched));
     entry.hash.update(&bytes);
     entry.tail = tail_after(&entry.tail, &bytes);
     entry.len = len;
     entry.loaded = Some(finish(plan_id, folded, info, None, Vec::new(), false));
     entry.findings = None;
     Some(entry)
+}
+
+/// What the checks kept, with `touched` added to what changed since; gone
+/// when what changed is not known.
+fn carry(checks: Option<Checks>, touched: Option<Touched>) -> Option<Checks> {
+    let (mut checks, touched) = (checks?, touched?);
+    checks.touched.merge(touched);
+    Some(checks)
 }
 
 /// The fold behind an `Arc`, copied only when someone else still holds it.
@@ -403,16 +463,25 @@ impl Store {
         self.warm.as_ref()?.findings(&path, loaded, key)
     }
 
-    /// Keeps `report`, the findings of `loaded` under `key`, in memory.
+    /// Keeps `report`, the findings of `loaded` under `key`, in memory,
+    /// with what the checks keep for the next run (`state`).
     pub(crate) fn keep_warm_findings(
         &self,
         loaded: &Loaded,
         key: &str,
         report: &crate::model::Report,
+        state: Box<dyn std::any::Any + Send>,
     ) {
         if let (Some(w), Ok(dir)) = (&self.warm, self.plan_dir(&loaded.plan_id)) {
-            w.keep_findings(&dir.join(OPS_FILE), loaded, key, report);
+            w.keep_findings(&dir.join(OPS_FILE), loaded, key, report, state);
         }
+    }
+
+    /// What the checks kept for `loaded`'s log on an earlier call, with
+    /// what changed since (see [`Warm::take_checks`]).
+    pub(crate) fn take_warm_checks(&self, loaded: &Loaded) -> Option<Checks> {
+        let path = self.plan_dir(&loaded.plan_id).ok()?.join(OPS_FILE);
+        self.warm.as_ref()?.take_checks(&path, loaded)
     }
 }
 
@@ -470,7 +539,7 @@ mod tests {
         let w = warm.load("plan-w").unwrap();
         let c = cold.load("plan-w").unwrap();
         assert_eq!(w.content(), c.content(), "{why}: content");
-        assert_eq!(w.digest, c.digest, "{why}: digest");
+        assert_eq!(w.digest(), c.digest(), "{why}: digest");
         assert_eq!(w.notes(), c.notes(), "{why}: notes");
         assert_eq!(w.meta.state, c.meta.state, "{why}: state");
         assert_eq!(w.log.max_lamport, c.log.max_lamport, "{why}: lamport");

@@ -25,6 +25,6 @@ pub(crate) fn run(s: &mut Session, a: CreateArgs) -> Result<Reply> {
             "Created plan {} (editable, rev 0); it is now the current plan.",
             p.plan_id
         ),
-        json!({"planId": p.plan_id, "state": "editable", "revision": 0, "digest": p.digest}),
+        json!({"planId": p.plan_id, "state": "editable", "revision": 0, "digest": p.digest()}),
     ))
 }

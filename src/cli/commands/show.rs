@@ -37,12 +37,12 @@ pub(crate) fn run(s: &mut Session, a: ShowArgs) -> Result<Reply> {
         AudienceArg::Operator => Audience::Operator,
     };
     let header = Header {
-        digest: &p.digest,
+        digest: p.digest(),
         state: Some(p.meta.state.as_str()),
         label: p.meta.label.as_deref(),
         request: p.meta.request.as_deref(),
     };
     let text = prose::render(p.content(), &header, audience);
-    let json = serde_json::json!({"planId": p.plan_id, "revision": p.revision(), "digest": p.digest, "text": text});
+    let json = serde_json::json!({"planId": p.plan_id, "revision": p.revision(), "digest": p.digest(), "text": text});
     Ok(Reply::new(text, json))
 }

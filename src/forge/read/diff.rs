@@ -221,7 +221,7 @@ impl Forge {
         // folded again (a plan can be large: no copies of it).
         let at = |r: u64| -> (Cow<'_, Content>, String) {
             if r == loaded.revision() {
-                (Cow::Borrowed(loaded.content()), loaded.digest.clone())
+                (Cow::Borrowed(loaded.content()), loaded.digest().to_string())
             } else {
                 let ops = crate::store::fold::at_revision(history.to_vec(), r);
                 let f = crate::store::fold::fold_owned(&loaded.plan_id, ops);

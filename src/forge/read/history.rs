@@ -53,7 +53,7 @@ impl Forge {
     /// provenance?}`.
     pub(crate) fn raw(&self, plan: &str, rev: Option<u64>) -> Result<serde_json::Value> {
         let p = self.store().load_at(plan, rev)?;
-        Ok(crate::wire::codec::raw_json(p.content(), &p.digest))
+        Ok(crate::wire::codec::raw_json(p.content(), p.digest()))
     }
 
     /// The ops of complete transactions, in log order; with `through` (a

@@ -145,7 +145,7 @@ pub(crate) fn outline_of(loaded: &Loaded, issues: &[Issue]) -> Outline {
         plan_id: loaded.plan_id.clone(),
         state: loaded.state(),
         revision: loaded.revision(),
-        digest: loaded.digest.clone(),
+        digest: loaded.digest().to_string(),
         node_count: c.nodes.len(),
         edge_count: c.edges.len(),
         phases: phases.into_values().collect(),

@@ -239,7 +239,7 @@ pub(crate) fn slice_of(loaded: &Loaded, key: &ReadKey, issues: &[Issue]) -> Resu
         plan_id: loaded.plan_id.clone(),
         state: loaded.state(),
         revision: loaded.revision(),
-        digest: loaded.digest.clone(),
+        digest: loaded.digest().to_string(),
         kind,
         key,
         phase,

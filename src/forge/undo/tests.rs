@@ -259,7 +259,7 @@ fn refuses_on_a_plan_that_is_not_editable_and_skips_a_clones_inheritance() {
         .commit_lifecycle("plan-u", "ann", |now| {
             Ok(vec![crate::model::OpBody::Freeze {
                 revision: now.revision(),
-                digest: now.digest.clone(),
+                digest: now.digest().to_string(),
             }])
         })
         .unwrap();

@@ -18,7 +18,7 @@ pub(super) fn get_plan(f: &Forge, a: &Args) -> Result<Outcome> {
         _ => Audience::Model,
     };
     let header = render::prose::Header {
-        digest: &p.digest,
+        digest: p.digest(),
         state: Some(p.meta.state.as_str()),
         label: p.meta.label.as_deref(),
         request: p.meta.request.as_deref(),

@@ -36,9 +36,28 @@ pub struct Folded {
     pub digest: Option<(String, usize)>,
     /// The lifecycle before its notes were drawn (to fold more ops on top).
     machine: Machine,
+    /// The digest and encoded size, computed the first time they are asked
+    /// for (a warm write that nobody reads the digest of never hashes the
+    /// plan).
+    digested: std::sync::OnceLock<(String, usize)>,
 }
 
 impl Folded {
+    /// The digest of `content` and the byte length of the canonical text it
+    /// hashes (SPEC §3), computed once.
+    pub fn digested(&self) -> &(String, usize) {
+        self.digested.get_or_init(|| {
+            self.digest
+                .clone()
+                .unwrap_or_else(|| crate::wire::jcs::digest(&self.content))
+        })
+    }
+
+    /// The digest and encoded size, when something computed them already.
+    pub fn digest_if_known(&self) -> Option<&(String, usize)> {
+        self.digested.get().or(self.digest.as_ref())
+    }
+
     /// An empty plan's fold.
     pub fn empty(plan_id: &str) -> Folded {
         fold(plan_id, &[])
@@ -255,6 +274,7 @@ impl<'p> Driver<'p> {
             meta,
             digest,
             machine,
+            digested: std::sync::OnceLock::new(),
         }
     }
 }

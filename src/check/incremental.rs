@@ -1,0 +1,194 @@
+//! Incremental checks (issue 17): after a change, only what it can affect
+//! is checked again, and the findings equal a full [`run`](super::run).
+//!
+//! A [`Scope::Node`] check's findings are kept per node: after a change,
+//! the nodes it touched ([`Touched`]) and their neighbours over an edge are
+//! checked again and every other node keeps its findings. Every
+//! [`Scope::Plan`] check (the graph analyses: reachability, routes,
+//! dominators, taint; ids and sizes across the plan) runs whole on the new
+//! content, so plan-wide counts stay exact. The findings are then put in
+//! the order a full run gives (check order, then node order) and grouped
+//! by cause, as a full run does.
+
+use super::{CHECKS, Check, Cx, Scope, Skips, Source, group};
+use crate::model::hash::FastMap;
+use crate::model::registry::Registry;
+use crate::model::touched::Touched;
+use crate::model::{Content, Issue, Report};
+
+/// The findings of the last run, kept to start the next one from.
+#[derive(Debug, Default)]
+pub struct Kept {
+    /// The registry they were made with (its fingerprint), `None` without
+    /// one: another registry means a full run.
+    registry: Option<Option<String>>,
+    /// Per entry of [`CHECKS`]: a node-scoped check's findings by node id,
+    /// when they are complete for the content they were made on.
+    by_node: Vec<Option<FastMap<String, Vec<Issue>>>>,
+}
+
+/// Every finding on `content`, after `prior` (the fold's and the store's),
+/// as [`super::run_sized`] gives them. With `touched` (what changed since
+/// the content `kept` was made on), only the touched nodes and their
+/// neighbours are checked again by the node-scoped checks; without it,
+/// everything is. `kept` is left holding this run's findings.
+pub fn run(
+    kept: &mut Kept,
+    content: &Content,
+    registry: Option<&Registry>,
+    prior: Vec<Issue>,
+    touched: Option<&Touched>,
+    encoded_len: Option<usize>,
+) -> Report {
+    let cx = Cx::new(content, registry);
+    if let Some(n) = encoded_len {
+        let _ = cx.encoded_len.set(n);
+    }
+    let fingerprint = Some(registry.map(|r| r.fingerprint.clone()));
+    if kept.registry != fingerprint || kept.by_node.len() != CHECKS.len() {
+        kept.registry = fingerprint;
+        kept.by_node = CHECKS.iter().map(|_| None).collect();
+    }
+    let dirty = touched.map(|t| dirty_nodes(&cx, t));
+    let mut report = Report {
+        issues: prior,
+        skipped: Vec::new(),
+    };
+    let skip = Skips::of(&cx.graph);
+    for (k, check) in CHECKS.iter().enumerate() {
+        if check.source() != Source::Check {
+            continue;
+        }
+        if let Some(why) = skip.reason(*check, registry.is_some()) {
+            report.skipped.push((check.code().name, why.to_string()));
+            kept.by_node[k] = None;
+            continue;
+        }
+        match check.scope() {
+            Scope::Plan => check.run(&cx, &mut report.issues),
+            Scope::Node => {
+                let slot = &mut kept.by_node[k];
+                let found = node_findings(&cx, *check, slot.take(), touched, dirty.as_deref());
+                append_in_node_order(&cx, &found, &mut report.issues);
+                *slot = Some(found);
+            }
+        }
+    }
+    group::apply(&cx, &mut report.issues);
+    report
+}
+
+/// The node indices a node-scoped check must look at again after
+/// `touched`: the touched nodes still present and their neighbours over an
+/// edge (a check may read the nodes at the other ends of a node's edges).
+/// Ends of removed edges are in `touched` already.
+fn dirty_nodes(cx: &Cx, touched: &Touched) -> Vec<usize> {
+    let g = &cx.graph;
+    let mut seen = crate::model::hash::FastSet::default();
+    for id in &touched.nodes {
+        let Some(i) = g.index_of(id) else { continue };
+        seen.insert(i);
+        seen.extend(g.succs(i).chain(g.preds(i)));
+    }
+    seen.into_iter().collect()
+}
+
+/// One node-scoped check's findings by node id: `before`'s, with the nodes
+/// in `dirty` (and the ids `touched` names) checked again; every node when
+/// there is nothing to start from.
+fn node_findings(
+    cx: &Cx,
+    check: &dyn Check,
+    before: Option<FastMap<String, Vec<Issue>>>,
+    touched: Option<&Touched>,
+    dirty: Option<&[usize]>,
+) -> FastMap<String, Vec<Issue>> {
+    let (mut found, todo): (FastMap<String, Vec<Issue>>, Vec<usize>) =
+        match (before, touched, dirty) {
+            (Some(mut found), Some(t), Some(dirty)) => {
+                for id in &t.nodes {
+                    found.remove(id);
+                }
+                (found, dirty.to_vec())
+            }
+            _ => (FastMap::default(), (0..cx.content.nodes.len()).collect()),
+        };
+    for i in todo {
+        let id = &cx.content.nodes[i].id;
+        cx.scope.set(Some(i));
+        let mut out = Vec::new();
+        check.run(cx, &mut out);
+        if out.is_empty() {
+            found.remove(id);
+        } else {
+            found.insert(id.clone(), out);
+        }
+    }
+    cx.scope.set(None);
+    found
+}
+
+/// `found`'s findings, in the order of their nodes in the content (ids no
+/// longer in it are left out).
+fn append_in_node_order(cx: &Cx, found: &FastMap<String, Vec<Issue>>, out: &mut Vec<Issue>) {
+    let mut at: Vec<(usize, &Vec<Issue>)> = found
+        .iter()
+        .filter_map(|(id, v)| cx.graph.index_of(id).map(|i| (i, v)))
+        .collect();
+    at.sort_unstable_by_key(|(i, _)| *i);
+    for (_, v) in at {
+        out.extend(v.iter().cloned());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::check::testing::{edge, entry, plan, step};
+    use crate::model::OpBody;
+
+    fn full(c: &Content) -> Report {
+        super::super::run(c, None, Vec::new())
+    }
+
+    /// A node-scoped finding follows its node through a change, and one
+    /// the change does not touch is kept, not made again.
+    #[test]
+    fn touched_nodes_are_checked_again_and_others_kept() {
+        let mut c = plan(
+            vec![entry("s"), step("a"), step("b")],
+            vec![
+                edge("e1", "s", "a", "always"),
+                edge("e2", "a", "b", "always"),
+            ],
+        );
+        c.nodes[1].phase = Some("bad phase\u{7}".into());
+        let mut kept = Kept::default();
+        let first = run(&mut kept, &c, None, Vec::new(), None, None);
+        assert_eq!(first.issues, full(&c).issues);
+        assert!(first.issues.iter().any(|i| i.code.name == "invalid_phase"));
+        let before = c.clone();
+        c.nodes[1].phase = None;
+        let t = Touched::of(
+            &before,
+            [&OpBody::SetNodePhase {
+                node_id: "a".into(),
+                phase: None,
+            }],
+        );
+        let second = run(&mut kept, &c, None, Vec::new(), Some(&t), None);
+        assert_eq!(second.issues, full(&c).issues);
+        assert!(!second.issues.iter().any(|i| i.code.name == "invalid_phase"));
+        // Untouched: what was kept is what is reported, even when stale.
+        let mut stale = Kept::default();
+        run(&mut stale, &before, None, Vec::new(), None, None);
+        let none = Touched::default();
+        let kept_only = run(&mut stale, &c, None, Vec::new(), Some(&none), None);
+        assert!(
+            kept_only
+                .issues
+                .iter()
+                .any(|i| i.code.name == "invalid_phase")
+        );
+    }
+}
