@@ -522,22 +522,7 @@ fn validate(d: &Decomposition) -> Result<()> {
         }));
     }
     let task_names: Vec<&str> = d.tasks.iter().map(|t| t.name.as_str()).collect();
-    // Every task with an empty name at once, located at the first.
-    let unnamed: Vec<usize> = (0..d.tasks.len())
-        .filter(|&i| d.tasks[i].name.trim().is_empty())
-        .collect();
-    if let Some(&first) = unnamed.first() {
-        let which: Vec<String> = unnamed.iter().map(|i| (i + 1).to_string()).collect();
-        return Err(refuse_task(
-            first,
-            if unnamed.len() == 1 {
-                format!("task {} has an empty name", first + 1)
-            } else {
-                format!("tasks {} have an empty name", which.join(", "))
-            },
-            "give every task a short unique name",
-        ));
-    }
+    unnamed_tasks(d)?;
     for (i, t) in d.tasks.iter().enumerate() {
         if let Some(j) = d.tasks[..i].iter().position(|o| o.name == t.name) {
             return Err(refuse_task(
@@ -656,6 +641,26 @@ fn validate(d: &Decomposition) -> Result<()> {
         ));
     }
     lone_adversary(d)
+}
+
+/// Every task with an empty name at once, located at the first.
+fn unnamed_tasks(d: &Decomposition) -> Result<()> {
+    let unnamed: Vec<usize> = (0..d.tasks.len())
+        .filter(|&i| d.tasks[i].name.trim().is_empty())
+        .collect();
+    let Some(&first) = unnamed.first() else {
+        return Ok(());
+    };
+    let which: Vec<String> = unnamed.iter().map(|i| (i + 1).to_string()).collect();
+    Err(refuse_task(
+        first,
+        if unnamed.len() == 1 {
+            format!("task {} has an empty name", first + 1)
+        } else {
+            format!("tasks {} have an empty name", which.join(", "))
+        },
+        "give every task a short unique name",
+    ))
 }
 
 /// A task stated adversarial when nothing else is: it challenges no task,
