@@ -350,16 +350,27 @@ proptest! {
     ) {
         let registry = with_registry.then(default_registry);
         let mut ops = Vec::new();
-        let mut content = Content::empty("plan-inc");
+        let mut folded = fold::fold("plan-inc", &[]);
         let mut kept = planforge::check::incremental::Kept::default();
-        planforge::check::incremental::run(&mut kept, &content, registry.as_ref(), vec![], None, None);
+        planforge::check::incremental::run(&mut kept, &folded.content, registry.as_ref(), vec![], None, None);
         for (step, edit) in start.into_iter().chain(edits).enumerate() {
-            let bodies = gen_edit(&content, edit);
-            let touched = planforge::model::touched::Touched::of(&content, &bodies);
-            ops.extend(transaction("ann", "plan-inc", ops.len() as u64, bodies.clone()));
-            content = fold::fold("plan-inc", &ops).content;
-            let full = planforge::check::run(&content, registry.as_ref(), vec![]);
-            let inc = planforge::check::incremental::run(&mut kept, &content, registry.as_ref(), vec![], Some(&touched), None);
+            let bodies = gen_edit(&folded.content, edit);
+            let touched = planforge::model::touched::Touched::of(&folded.content, &bodies);
+            let tx = transaction("ann", "plan-inc", ops.len() as u64, bodies.clone());
+            let max = ops.iter().map(|o: &planforge::model::Op| o.lamport).max().unwrap_or(0);
+            ops.extend(tx.iter().cloned());
+            // As a warm session does: on top of the last fold (its kept
+            // indexes included) when it can, else everything again.
+            let whole = fold::fold("plan-inc", &ops);
+            folded = match fold::fold_after(folded, max, &tx) {
+                Some(f) => f,
+                None => fold::fold("plan-inc", &ops),
+            };
+            prop_assert_eq!(&folded.content, &whole.content, "step {}", step);
+            prop_assert_eq!(&folded.notes, &whole.notes, "step {}", step);
+            let content = &folded.content;
+            let full = planforge::check::run(content, registry.as_ref(), vec![]);
+            let inc = planforge::check::incremental::run(&mut kept, content, registry.as_ref(), vec![], Some(&touched), None);
             prop_assert_eq!(&inc.issues, &full.issues, "step {} ({:?})", step, bodies);
             prop_assert_eq!(&inc.skipped, &full.skipped, "step {}", step);
         }

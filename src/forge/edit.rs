@@ -474,8 +474,19 @@ impl Forge {
                     i.to_string()
                 }
                 None => {
-                    let taken: std::collections::HashSet<&str> = c.edges.iter().map(|e| e.id.as_str()).collect();
-                    crate::wire::codec::mint_edge_id(from, to, &handle, |cand| taken.contains(cand))
+                    // The first candidate is almost always free: a pass of
+                    // compares, not a set of every edge id (built only when
+                    // more candidates are tried).
+                    let tries = std::cell::Cell::new(0u32);
+                    let taken = std::cell::OnceCell::new();
+                    crate::wire::codec::mint_edge_id(from, to, &handle, |cand| {
+                        tries.set(tries.get() + 1);
+                        if tries.get() == 1 {
+                            return c.edges.iter().any(|e| e.id == cand);
+                        }
+                        let set: &std::collections::HashSet<&str> = taken.get_or_init(|| c.edges.iter().map(|e| e.id.as_str()).collect());
+                        set.contains(cand)
+                    })
                 }
             };
             Ok(vec![OpBody::AddEdge { edge: Edge { id: edge_id.clone(), from: from.to_string(), to: to.to_string(), handle } }])

@@ -207,6 +207,39 @@ pub(crate) fn slice_of(loaded: &Loaded, key: &ReadKey, issues: &[Issue]) -> Resu
         })
         .map(|(i, _)| i)
         .collect();
+    let (edges, incoming, outgoing, issues) = match &target {
+        // One node: compared by id, without indexing the whole plan (a
+        // warm `read NODE` of a large plan costs a pass of compares).
+        Target::Node(id) => one_node(c, id, issues),
+        _ => members_of(c, &selected, issues),
+    };
+    let nodes: Vec<Node> = selected.iter().map(|&i| c.nodes[i].clone()).collect();
+    let (kind, key, phase) = match target {
+        Target::Phase(p) => (SliceKind::Phase, p.clone(), Some(p)),
+        Target::Unphased => (SliceKind::Unphased, UNPHASED.to_string(), None),
+        Target::Node(id) => (SliceKind::Node, id, nodes[0].phase.clone()),
+    };
+    Ok(Slice {
+        plan_id: loaded.plan_id.clone(),
+        state: loaded.state(),
+        revision: loaded.revision(),
+        digest: loaded.digest().to_string(),
+        kind,
+        key,
+        phase,
+        nodes,
+        edges,
+        incoming,
+        outgoing,
+        issues,
+    })
+}
+
+/// A slice's edges (inside, in, out) and findings.
+type Parts = (Vec<Edge>, Vec<Edge>, Vec<Edge>, Vec<Issue>);
+
+/// The edges and findings of the nodes `selected`.
+fn members_of(c: &Content, selected: &[usize], issues: &[Issue]) -> Parts {
     let members: HashSet<&str> = selected.iter().map(|&i| c.nodes[i].id.as_str()).collect();
     let mut edges = Vec::new();
     let mut incoming = Vec::new();
@@ -229,26 +262,47 @@ pub(crate) fn slice_of(loaded: &Loaded, key: &ReadKey, issues: &[Issue]) -> Resu
         .filter(|i| attribution.owner(i).is_some_and(|o| wanted.contains(&o)))
         .cloned()
         .collect();
-    let nodes: Vec<Node> = selected.iter().map(|&i| c.nodes[i].clone()).collect();
-    let (kind, key, phase) = match target {
-        Target::Phase(p) => (SliceKind::Phase, p.clone(), Some(p)),
-        Target::Unphased => (SliceKind::Unphased, UNPHASED.to_string(), None),
-        Target::Node(id) => (SliceKind::Node, id, nodes[0].phase.clone()),
+    (edges, incoming, outgoing, issues)
+}
+
+/// As [`members_of`] for the one node `id` (present), with the same
+/// attribution as [`Attribution::owner`]: a finding is the node's when it
+/// names the node, or names no present node and its edge starts at the node
+/// (or, when the edge's start is gone, ends at it).
+fn one_node(c: &Content, id: &str, issues: &[Issue]) -> Parts {
+    let (mut edges, mut incoming, mut outgoing) = (Vec::new(), Vec::new(), Vec::new());
+    for e in &c.edges {
+        match (e.from == id, e.to == id) {
+            (true, true) => edges.push(e.clone()),
+            (false, true) => incoming.push(e.clone()),
+            (true, false) => outgoing.push(e.clone()),
+            (false, false) => {}
+        }
+    }
+    let index = std::cell::OnceCell::new();
+    let present = |n: &str| n == id || index.get_or_init(|| c.node_index()).contains_key(n);
+    let edge_at = std::cell::OnceCell::new();
+    let owned = |i: &Issue| {
+        if let Some(n) = &i.node_id
+            && present(n)
+        {
+            return n == id;
+        }
+        let Some(e) = &i.edge_id else { return false };
+        let ends: &crate::model::hash::FastMap<&str, (&str, &str)> = edge_at.get_or_init(|| {
+            c.edges
+                .iter()
+                .map(|e| (e.id.as_str(), (e.from.as_str(), e.to.as_str())))
+                .collect()
+        });
+        match ends.get(e.as_str()) {
+            Some((from, _)) if present(from) => *from == id,
+            Some((_, to)) => *to == id,
+            None => false,
+        }
     };
-    Ok(Slice {
-        plan_id: loaded.plan_id.clone(),
-        state: loaded.state(),
-        revision: loaded.revision(),
-        digest: loaded.digest().to_string(),
-        kind,
-        key,
-        phase,
-        nodes,
-        edges,
-        incoming,
-        outgoing,
-        issues,
-    })
+    let issues = issues.iter().filter(|i| owned(i)).cloned().collect();
+    (edges, incoming, outgoing, issues)
 }
 
 impl Forge {

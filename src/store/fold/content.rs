@@ -30,6 +30,21 @@ pub(super) struct State {
     bounds: Option<Bounds>,
     /// Ids named by set_* ops while absent.
     touched_absent: Vec<String>,
+    /// A node or an edge was removed (slots emptied): positions move when
+    /// the content is made, so the indexes cannot be kept.
+    removed: bool,
+    /// Leading edge slots known to have both ends present (the content a
+    /// fold on top starts from has no dangling edge).
+    edges_checked: usize,
+}
+
+/// Node and edge positions by id, kept with a fold when they are still
+/// those of its content (no node or edge was removed), so that folding more
+/// ops on top does not index every id again.
+#[derive(Debug, Clone, Default)]
+pub struct Index {
+    node_at: HashMap<String, usize>,
+    edge_at: HashMap<String, usize>,
 }
 
 impl State {
@@ -84,6 +99,7 @@ impl State {
                 node_id,
                 incident_edge_ids,
             } => {
+                self.removed = true;
                 if let Some(i) = self.node_at.remove(&node_id) {
                     self.nodes[i] = None;
                 }
@@ -129,6 +145,7 @@ impl State {
                 }
             },
             OpBody::RemoveEdge { edge_id } => {
+                self.removed = true;
                 if let Some(i) = self.edge_at.remove(&edge_id) {
                     self.edges[i] = None;
                 }
@@ -140,26 +157,41 @@ impl State {
 
     /// The state a folded plan's content stands for (to fold more ops on
     /// top of it).
-    pub(super) fn from_content(c: Content) -> State {
+    /// `index`, when given, is `c`'s own (see [`Index`]); `touched_absent`
+    /// the ids set_* ops named while absent in the ops `c` was folded from
+    /// (each is reported once more at the end if it is absent then).
+    pub(super) fn from_content(
+        c: Content,
+        index: Option<Index>,
+        touched_absent: Vec<String>,
+    ) -> State {
+        let index = index
+            .filter(|x| x.node_at.len() == c.nodes.len() && x.edge_at.len() == c.edges.len())
+            .unwrap_or_else(|| Index {
+                node_at: c
+                    .nodes
+                    .iter()
+                    .enumerate()
+                    .map(|(i, n)| (n.id.clone(), i))
+                    .collect(),
+                edge_at: c
+                    .edges
+                    .iter()
+                    .enumerate()
+                    .map(|(i, e)| (e.id.clone(), i))
+                    .collect(),
+            });
         State {
-            node_at: c
-                .nodes
-                .iter()
-                .enumerate()
-                .map(|(i, n)| (n.id.clone(), i))
-                .collect(),
-            edge_at: c
-                .edges
-                .iter()
-                .enumerate()
-                .map(|(i, e)| (e.id.clone(), i))
-                .collect(),
+            node_at: index.node_at,
+            edge_at: index.edge_at,
+            removed: false,
+            edges_checked: c.edges.len(),
             node_tx: vec![NO_TX; c.nodes.len()],
             txs: HashMap::default(),
             nodes: c.nodes.into_iter().map(Some).collect(),
             edges: c.edges.into_iter().map(Some).collect(),
             bounds: Some(c.bounds),
-            touched_absent: Vec::new(),
+            touched_absent,
         }
     }
 
@@ -190,42 +222,60 @@ impl State {
         }
     }
 
+    /// The content the ops leave; its [`Index`] when its positions are
+    /// still the slots' (nothing was removed and no edge dangles); and the
+    /// ids set_* ops named while absent (for a fold on top).
     pub(super) fn finish(
         self,
         plan_id: &str,
         revision: u64,
         provenance: Option<Provenance>,
         issues: &mut Vec<Note>,
-    ) -> Content {
-        let nodes: Vec<Node> = self.nodes.into_iter().flatten().collect();
-        let present: HashSet<&str> = nodes.iter().map(|n| n.id.as_str()).collect();
-        let mut edges = Vec::new();
-        for e in self.edges.into_iter().flatten() {
-            let missing: Vec<&str> = [e.from.as_str(), e.to.as_str()]
-                .into_iter()
-                .filter(|id| !present.contains(id))
-                .collect();
-            if missing.is_empty() {
+    ) -> (Content, Option<Index>, Vec<String>) {
+        // `node_at` holds exactly the nodes present. Edges before
+        // `edges_checked` had both ends present, which only a removal changes.
+        let present = |id: &str| self.node_at.contains_key(id);
+        let known_good = if self.removed { 0 } else { self.edges_checked };
+        let mut edges = Vec::with_capacity(self.edges.len());
+        let mut dangled = false;
+        for (slot, e) in self.edges.into_iter().enumerate() {
+            let Some(e) = e else { continue };
+            if slot < known_good {
                 edges.push(e);
-            } else {
-                let missing = missing[0].to_string();
-                issues.push(Note::DanglingEdge { edge: e, missing });
+                continue;
+            }
+            let missing = [e.from.as_str(), e.to.as_str()]
+                .into_iter()
+                .find(|id| !present(id));
+            match missing {
+                None => edges.push(e),
+                Some(m) => {
+                    let missing = m.to_string();
+                    dangled = true;
+                    issues.push(Note::DanglingEdge { edge: e, missing });
+                }
             }
         }
         let mut seen = HashSet::default();
         for id in &self.touched_absent {
-            if !present.contains(id.as_str()) && seen.insert(id.as_str()) {
+            if !present(id) && seen.insert(id.as_str()) {
                 issues.push(Note::UnknownNode { node: id.clone() });
             }
         }
-        Content {
+        let nodes: Vec<Node> = self.nodes.into_iter().flatten().collect();
+        let index = (!self.removed && !dangled).then_some(Index {
+            node_at: self.node_at,
+            edge_at: self.edge_at,
+        });
+        let content = Content {
             plan_id: plan_id.to_string(),
             revision,
             bounds: self.bounds.unwrap_or_default(),
             nodes,
             edges,
             provenance,
-        }
+        };
+        (content, index, self.touched_absent)
     }
 }
 

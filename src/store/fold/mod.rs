@@ -40,6 +40,11 @@ pub struct Folded {
     /// for (a warm write that nobody reads the digest of never hashes the
     /// plan).
     digested: std::sync::OnceLock<(String, usize)>,
+    /// Positions by id, when they are `content`'s (to fold more on top).
+    index: Option<content::Index>,
+    /// Ids that set_* ops named while absent, in every op folded (a fold on
+    /// top reports one that is absent at its end, as a whole fold does).
+    touched_absent: Vec<String>,
 }
 
 impl Folded {
@@ -67,6 +72,7 @@ impl Folded {
     pub fn of_content(content: Content) -> Folded {
         let mut f = Folded::empty(&content.plan_id);
         f.content = content;
+        f.index = None;
         f
     }
 }
@@ -168,6 +174,8 @@ pub fn fold_after(before: Folded, max_lamport: u64, ops: &[Op]) -> Option<Folded
         content: c,
         notes,
         machine,
+        index,
+        touched_absent,
         ..
     } = before;
     let content_notes: Vec<Note> = notes.into_iter().filter(|n| !is_lifecycle(n)).collect();
@@ -175,7 +183,7 @@ pub fn fold_after(before: Folded, max_lamport: u64, ops: &[Op]) -> Option<Folded
     let revision = c.revision;
     let mut d = Driver::new(
         &plan_id,
-        State::from_content(c),
+        State::from_content(c, index, touched_absent),
         machine,
         revision,
         content_notes,
@@ -243,9 +251,9 @@ impl<'p> Driver<'p> {
 
     fn finish(mut self) -> Folded {
         let provenance = self.machine.meta.provenance.clone();
-        let content = self
-            .state
-            .finish(self.plan_id, self.revision, provenance, &mut self.notes);
+        let (content, index, touched_absent) =
+            self.state
+                .finish(self.plan_id, self.revision, provenance, &mut self.notes);
         let mut digest = None;
         let mut at_head: Option<Here> = None;
         for op in &self.trailing {
@@ -275,6 +283,8 @@ impl<'p> Driver<'p> {
             digest,
             machine,
             digested: std::sync::OnceLock::new(),
+            index,
+            touched_absent,
         }
     }
 }
