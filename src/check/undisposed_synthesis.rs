@@ -100,9 +100,11 @@ declare_check! {
     /// - its args have no `dispositions`;
     /// - `dispositions` is a literal with other than k entries;
     /// - `dispositions` references a reason step's output whose
-    ///   `outputSchema` there does not require exactly k members, each
-    ///   requiring a `disposition` (or references anything else, whose
-    ///   shape cannot be known);
+    ///   `outputSchema` there does not require exactly k members and no
+    ///   other (`additionalProperties: false`), each requiring a
+    ///   `disposition` whose `enum` holds only `accepted`, `superseded`,
+    ///   `rejected` and a `reason` with `minLength` 1 (or references
+    ///   anything else, whose shape cannot be known);
     /// - no gate on every route to the write (a branch's `match`, a
     ///   select's case, on the write's dominator chain) requires each
     ///   member's disposition (a test of `<node>.<path>.<member>` or below,
