@@ -208,10 +208,10 @@ fn edge_facts(g: &Graph, d: usize, e: usize) -> Vec<(String, Fact)> {
             }
         }
         (Handle::Case(c), NodeKind::Select) => {
-            if let Some(p) = pred.as_object().and_then(|m| m.get(c.as_str())) {
-                if let Ok(p) = predicate::parse(p) {
-                    implied(&p, false, &mut out);
-                }
+            if let Some(p) = pred.as_object().and_then(|m| m.get(c.as_str()))
+                && let Ok(p) = predicate::parse(p)
+            {
+                implied(&p, false, &mut out);
             }
         }
         (Handle::Default, NodeKind::Select) => {

@@ -184,7 +184,14 @@ pub(crate) fn choose(d: &Decomposition, c: &[Classified]) -> (Option<Mechanism>,
     if ordered > 0 {
         return (
             Some(Mechanism::OrderedHandoff),
-            format!("{ordered} of {n} task(s) are ordered (one needs another's output)"),
+            format!(
+                "{ordered} of {n} task(s) are ordered ({})",
+                if d.tasks.iter().any(|t| !t.needs.is_empty()) {
+                    "one needs another's output"
+                } else {
+                    "stated ordered: each takes the verified handoff of the task declared before it"
+                }
+            ),
         );
     }
     if digest_row {
