@@ -1365,7 +1365,7 @@ synthesis: {output: m/decision.md}
 }
 
 #[test]
-fn outputs_outside_the_working_tree_are_refused_naming_the_task() {
+fn outputs_outside_the_working_tree_or_not_one_artifact_are_refused_naming_the_task() {
     let env = Env::new();
     for (output, synthesis, needle) in [
         (
@@ -1384,6 +1384,38 @@ fn outputs_outside_the_working_tree_are_refused_naming_the_task() {
             "task `a` writes `o/../o/a.md`, a path with a `..` component",
         ),
         ("C:\\\\x.md", "s.md", "an absolute path (a drive)"),
+        (
+            ".git/config",
+            "s.md",
+            "task `a` writes `.git/config`, inside the repository's `.git` folder",
+        ),
+        (
+            "sub/.GIT/hooks/x",
+            "s.md",
+            "inside the repository's `.git` folder",
+        ),
+        (
+            "plans/registry.yaml",
+            "s.md",
+            "task `a` writes `plans/registry.yaml`, inside the plan store",
+        ),
+        ("./plans/current", "s.md", "inside the plan store"),
+        (".", "s.md", "task `a` writes `.`, the working tree itself"),
+        (
+            "dir/",
+            "s.md",
+            "task `a` writes `dir/`, a folder (it ends with a slash)",
+        ),
+        (
+            "o\\u0000.md",
+            "s.md",
+            "a path with a control character (such as NUL)",
+        ),
+        (
+            "o/a.md",
+            "plans/s.md",
+            "the synthesis `output` `plans/s.md` is inside the plan store",
+        ),
         (
             "o/a.md",
             "/tmp/s.md",
@@ -1553,6 +1585,30 @@ synthesis: {{output: notes/release.md}}
                     .remove("failedCriteria");
             }),
             "failure report `landing` (`report_failure`) comes after spawned units but lacks the failed criteria (`failedCriteria` missing)",
+        ),
+        (
+            "gate_inverted",
+            Box::new(|d| {
+                node_mut(d, "verified")["definition"]["predicate"]["all"]["all"][0]["all"][0]["value"] =
+                    json!("fail");
+            }),
+            "synthesis write `write` can run after unit `spawn_api` without the gates on every route to it guaranteeing that the unit passed (`verify_api.verdict` eq \"pass\" and `verify_api.failedCriteria` eq [])",
+        ),
+        (
+            "gate_verdict_exists",
+            Box::new(|d| {
+                node_mut(d, "verified")["definition"]["predicate"]["all"]["all"][0]["all"][0] =
+                    json!({"path": "verify_api.verdict", "op": "exists"});
+            }),
+            "after unit `spawn_api` without the gates on every route to it guaranteeing",
+        ),
+        (
+            "gate_verdict_without_failed_criteria",
+            Box::new(|d| {
+                let unit = &mut node_mut(d, "verified")["definition"]["predicate"]["all"]["all"][0];
+                *unit = unit["all"][0].clone();
+            }),
+            "after unit `spawn_api` without the gates on every route to it guaranteeing",
         ),
         (
             "no_spawn_weakened",

@@ -3,6 +3,7 @@
 //! the gates before a write require.
 
 use crate::check::Graph;
+use crate::check::predicate::{self, Op, Predicate};
 use crate::check::support::is_canonical;
 use crate::model::registry::{Registry, ToolEntry};
 use crate::model::{Handle, NodeKind, Value};
@@ -121,4 +122,133 @@ pub(crate) fn unit_of(g: &Graph, is_spawn: &[bool], v: usize) -> Option<usize> {
         cur = d;
     }
     None
+}
+
+/// A fact a gate can guarantee about a verification's output.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) enum Fact {
+    /// The path's value is the string `"pass"`.
+    Pass,
+    /// The path's value is the empty list.
+    Empty,
+}
+
+/// The facts a predicate guarantees whenever it holds (`negated`: whenever
+/// it fails), by the structured evaluator's semantics: a test `eq "pass"` or
+/// `in ["pass"]` guarantees `Pass` (`eq []`, `in [[]]`: `Empty`); `all`
+/// guarantees what any member does, `any` what every member does, and `not`
+/// swaps the two. A failing test guarantees nothing (a missing value fails
+/// `ne` as well as `eq`). Sound, not complete: a fact listed here holds on
+/// every input that makes the predicate hold.
+fn implied(p: &Predicate, negated: bool, out: &mut Vec<(String, Fact)>) {
+    let conj = |ps: &[Predicate], out: &mut Vec<(String, Fact)>| {
+        for q in ps {
+            implied(q, negated, out);
+        }
+    };
+    let disj = |ps: &[Predicate], out: &mut Vec<(String, Fact)>| {
+        let mut common: Option<Vec<(String, Fact)>> = None;
+        for q in ps {
+            let mut mine = Vec::new();
+            implied(q, negated, &mut mine);
+            common = Some(match common {
+                None => mine,
+                Some(c) => c.into_iter().filter(|f| mine.contains(f)).collect(),
+            });
+        }
+        out.extend(common.unwrap_or_default());
+    };
+    match p {
+        Predicate::Test {
+            path, op, value, ..
+        } if !negated => {
+            let is = |v: &Value| match v {
+                Value::String(s) if s == "pass" => Some(Fact::Pass),
+                Value::Array(a) if a.is_empty() => Some(Fact::Empty),
+                _ => None,
+            };
+            let fact = match (op, value) {
+                (Op::Eq, Some(v)) => is(v),
+                (Op::In, Some(Value::Array(vs))) if !vs.is_empty() => {
+                    let first = is(&vs[0]);
+                    first.filter(|f| vs.iter().all(|v| is(v) == Some(*f)))
+                }
+                _ => None,
+            };
+            if let Some(f) = fact {
+                out.push((path.to_string(), f));
+            }
+        }
+        Predicate::Test { .. } => {}
+        Predicate::All(ps) if !negated => conj(ps, out),
+        Predicate::All(ps) => disj(ps, out),
+        Predicate::Any(ps) if !negated => disj(ps, out),
+        Predicate::Any(ps) => conj(ps, out),
+        Predicate::Not(q) => implied(q, !negated, out),
+    }
+}
+
+/// What taking edge `e` out of gate `d` guarantees: a branch's `match` its
+/// predicate, `no_match` the predicate's failure, a select's case that
+/// case's predicate, `default` the failure of every case; an error edge or
+/// an unparsable predicate guarantees nothing.
+fn edge_facts(g: &Graph, d: usize, e: usize) -> Vec<(String, Fact)> {
+    let node = g.node(d);
+    let mut out = Vec::new();
+    if node.str_field("evaluator") != Some(predicate::STRUCTURED) {
+        return out;
+    }
+    let Some(pred) = node.get("predicate") else {
+        return out;
+    };
+    match (&g.edge(e).handle, node.kind) {
+        (Handle::Match | Handle::NoMatch, NodeKind::Branch) => {
+            if let Ok(p) = predicate::parse(pred) {
+                implied(&p, g.edge(e).handle == Handle::NoMatch, &mut out);
+            }
+        }
+        (Handle::Case(c), NodeKind::Select) => {
+            if let Some(p) = pred.as_object().and_then(|m| m.get(c.as_str()))
+                && let Ok(p) = predicate::parse(p)
+            {
+                implied(&p, false, &mut out);
+            }
+        }
+        (Handle::Default, NodeKind::Select) => {
+            let cases = node.cases();
+            for (_, p) in predicate::parse_select(pred, &cases).0 {
+                implied(&p, true, &mut out);
+            }
+        }
+        _ => {}
+    }
+    out
+}
+
+/// What is sure to hold whenever `w` runs: for each gate on `w`'s dominator
+/// chain, the facts every one of its edges that leads to `w` guarantees.
+/// Requires a routable graph.
+pub(crate) fn guaranteed(g: &Graph, w: usize) -> Vec<(String, Fact)> {
+    let idom = g.idom();
+    let mut out = Vec::new();
+    let mut cur = w;
+    while let Some(d) = idom[cur] {
+        if matches!(g.node(d).kind, NodeKind::Branch | NodeKind::Select) {
+            let mut common: Option<Vec<(String, Fact)>> = None;
+            for &e in &g.out[d] {
+                let Some((_, t)) = g.ends[e] else { continue };
+                if t != w && !g.reaches(t, w) {
+                    continue;
+                }
+                let mine = edge_facts(g, d, e);
+                common = Some(match common {
+                    None => mine,
+                    Some(c) => c.into_iter().filter(|f| mine.contains(f)).collect(),
+                });
+            }
+            out.extend(common.unwrap_or_default());
+        }
+        cur = d;
+    }
+    out
 }

@@ -38,18 +38,57 @@ fn members(schema: &Value, k: usize) -> Result<Vec<String>, String> {
             required.len()
         ));
     }
+    if m.get("additionalProperties") != Some(&Value::Bool(false)) {
+        return Err(
+            "allows members other than the units (its `additionalProperties` is not false)".into(),
+        );
+    }
     let props = m.get("properties").and_then(Value::as_object);
     for key in &required {
-        let needs_disposition = props
-            .and_then(|p| p.get(key))
-            .and_then(|s| s.as_object()?.get("required"))
-            .and_then(Value::as_array)
-            .is_some_and(|r| r.iter().any(|x| x.as_str() == Some("disposition")));
-        if !needs_disposition {
-            return Err(format!("member `{key}` does not require a `disposition`"));
+        let member = props.and_then(|p| p.get(key)).and_then(Value::as_object);
+        if let Err(why) = member.map_or(Err("has no schema"), disposition_schema) {
+            return Err(format!("member `{key}` {why}"));
         }
     }
     Ok(required)
+}
+
+/// The dispositions a member may take (seed 003, step 7).
+const DISPOSITIONS: [&str; 3] = ["accepted", "superseded", "rejected"];
+
+/// Whether one member's schema requires a `disposition` among
+/// [`DISPOSITIONS`] and a non-empty `reason`.
+fn disposition_schema(m: &crate::model::Map) -> Result<(), &'static str> {
+    let required = |f: &str| {
+        m.get("required")
+            .and_then(Value::as_array)
+            .is_some_and(|r| r.iter().any(|x| x.as_str() == Some(f)))
+    };
+    if !required("disposition") {
+        return Err("does not require a `disposition`");
+    }
+    let prop = |f: &str| {
+        m.get("properties")
+            .and_then(|p| p.as_object()?.get(f)?.as_object())
+    };
+    let allowed = prop("disposition")
+        .and_then(|d| d.get("enum")?.as_array())
+        .is_some_and(|e| {
+            !e.is_empty()
+                && e.iter()
+                    .all(|x| x.as_str().is_some_and(|s| DISPOSITIONS.contains(&s)))
+        });
+    if !allowed {
+        return Err("does not limit `disposition` to an `enum` of accepted, superseded, rejected");
+    }
+    let reason = prop("reason")
+        .and_then(|r| r.get("minLength"))
+        .and_then(Value::as_f64)
+        .is_some_and(|n| n >= 1.0);
+    if !required("reason") || !reason {
+        return Err("does not require a non-empty `reason` (`required` and `minLength` 1)");
+    }
+    Ok(())
 }
 
 declare_check! {
@@ -61,9 +100,11 @@ declare_check! {
     /// - its args have no `dispositions`;
     /// - `dispositions` is a literal with other than k entries;
     /// - `dispositions` references a reason step's output whose
-    ///   `outputSchema` there does not require exactly k members, each
-    ///   requiring a `disposition` (or references anything else, whose
-    ///   shape cannot be known);
+    ///   `outputSchema` there does not require exactly k members and no
+    ///   other (`additionalProperties: false`), each requiring a
+    ///   `disposition` whose `enum` holds only `accepted`, `superseded`,
+    ///   `rejected` and a `reason` with `minLength` 1 (or references
+    ///   anything else, whose shape cannot be known);
     /// - no gate on every route to the write (a branch's `match`, a
     ///   select's case, on the write's dominator chain) requires each
     ///   member's disposition (a test of `<node>.<path>.<member>` or below,
@@ -197,7 +238,15 @@ mod tests {
     const REG: &str = "tools: {spawn: {returns: text, spawnsAgent: true}, write: {returns: text, writes: [path]}}";
 
     fn member() -> serde_json::Value {
-        json!({"type": "object", "properties": {"disposition": {"type": "string"}}, "required": ["disposition"]})
+        json!({"type": "object", "properties": {
+            "disposition": {"type": "string", "enum": ["accepted", "superseded", "rejected"]},
+            "reason": {"type": "string", "minLength": 1}},
+            "required": ["disposition", "reason"]})
+    }
+
+    /// The dispositions schema with `edit` applied, then checked.
+    fn loosened(edit: impl Fn(&mut serde_json::Value)) -> Vec<crate::model::Issue> {
+        with_schema(&["a", "b"], &BOTH, reference(), edit)
     }
 
     fn with(
@@ -205,10 +254,21 @@ mod tests {
         tests: &[&str],
         dispositions: Option<serde_json::Value>,
     ) -> Vec<crate::model::Issue> {
+        with_schema(required, tests, dispositions, |_| {})
+    }
+
+    fn with_schema(
+        required: &[&str],
+        tests: &[&str],
+        dispositions: Option<serde_json::Value>,
+        edit: impl Fn(&mut serde_json::Value),
+    ) -> Vec<crate::model::Issue> {
         let props: serde_json::Map<String, serde_json::Value> =
             required.iter().map(|k| (k.to_string(), member())).collect();
-        let schema = json!({"type": "object", "properties": {"dispositions": {
-            "type": "object", "properties": props, "required": required}}});
+        let mut schema = json!({"type": "object", "properties": {"dispositions": {
+            "type": "object", "properties": props, "required": required,
+            "additionalProperties": false}}});
+        edit(&mut schema["properties"]["dispositions"]);
         let all: Vec<serde_json::Value> = tests
             .iter()
             .map(|p| json!({"path": p, "op": "exists"}))
@@ -271,6 +331,38 @@ mod tests {
             with(&["a", "b"], &BOTH, Some(json!({"a": "accepted"}))).len(),
             1
         );
+    }
+
+    #[test]
+    fn fires_when_the_dispositions_schema_is_loosened() {
+        for (edit, needle) in [
+            (
+                Box::new(|d: &mut serde_json::Value| d["additionalProperties"] = json!(true))
+                    as Box<dyn Fn(&mut serde_json::Value)>,
+                "allows members other than the units",
+            ),
+            (
+                Box::new(|d| {
+                    d["properties"]["a"]["properties"]["disposition"]["enum"] =
+                        json!(["accepted", "pending"])
+                }),
+                "member `a` does not limit `disposition` to an `enum` of accepted, superseded, rejected",
+            ),
+            (
+                Box::new(|d| d["properties"]["b"]["required"] = json!(["disposition"])),
+                "member `b` does not require a non-empty `reason`",
+            ),
+            (
+                Box::new(|d| {
+                    d["properties"]["b"]["properties"]["reason"] = json!({"type": "string"})
+                }),
+                "member `b` does not require a non-empty `reason`",
+            ),
+        ] {
+            let issues = loosened(edit);
+            assert_eq!(issues.len(), 1, "{needle}: {issues:#?}");
+            assert!(issues[0].message.contains(needle), "{}", issues[0].message);
+        }
     }
 
     #[test]

@@ -10,16 +10,22 @@ declare_check! {
     /// ## What it finds
     /// A synthesis write — a call that writes (its tool lists `writes`) and
     /// does not spawn, reached from spawning calls (`spawnsAgent: true`) —
-    /// with a spawned unit whose verification no gate before the write
-    /// tests. A unit's work is every node whose nearest spawning call on its
-    /// dominator chain is the unit's spawn (its read and verify steps); a
-    /// gate before the write is a branch (its `match`) or a select (the case
-    /// that leads to the write) on every route to it, on the write's
-    /// dominator chain, and it tests the unit when its predicate (or an
-    /// `all` in it) requires a path of the unit's work, such as
-    /// `verify_a.verdict`. The node that supplies the write's
-    /// `dispositions` does not count: a reconciliation is no unit's
-    /// verification.
+    /// with a spawned unit the gates before it do not guarantee passed. A
+    /// gate before the write is a branch or select on the write's dominator
+    /// chain; the edges of it that lead to the write say what holds when the
+    /// write runs (a branch's `match`: its predicate; `no_match`: its
+    /// failure; a select's case: that case's predicate; `default`: no case
+    /// held), read by the structured evaluator's semantics. A unit passed
+    /// when, for a node of its work (the nodes whose nearest spawning call on
+    /// their dominator chain is the unit's spawn, such as `verify_a`), it is
+    /// guaranteed that `verify_a.verdict` eq `"pass"` and
+    /// `verify_a.failedCriteria` eq `[]`. So a gate that only mentions the
+    /// unit does not count: `verdict eq "fail"`, `verdict exists`, a test
+    /// under `any` or `not`, or the verdict without the empty
+    /// `failedCriteria` all fire. `eq` and `in` with only that value count;
+    /// `not` of a `ne` does not (a missing value fails `ne` too). The node
+    /// that supplies the write's `dispositions` does not count: a
+    /// reconciliation is no unit's verification.
     ///
     /// Needs a registry and an acyclic graph with one entry.
     ///
@@ -41,9 +47,11 @@ declare_check! {
     /// to the write.
     ///
     /// ## Example
-    /// `verified` (select, case `all`: `verify_a.verdict eq "pass"` only)
-    /// `—case_all→ reconcile → gate → write`, with units `a` and `b`: fires
-    /// for `spawn_b`. Fixed: case `all` is an `all` of both units' tests.
+    /// `verified` (select, case `all`: both tests of `verify_a` and
+    /// `verify_b.verdict eq "fail"`) `—case_all→ reconcile → gate → write`,
+    /// with units `a` and `b`: fires for `spawn_b` (its failed verdict would
+    /// reach the write). Fixed: case `all` holds `verify_b.verdict eq
+    /// "pass"` and `verify_b.failedCriteria eq []` too.
     pub UngatedUnit { code: "ungated_unit", severity: Blocking, needs: BOTH, source: Check }
     fn run(cx, out) {
         let Some(reg) = cx.registry else { return };
@@ -64,9 +72,21 @@ declare_check! {
                 .and_then(|a| a.as_object()?.get(synthesis::DISPOSITIONS_ARG))
                 .and_then(|v| v.as_ref_value())
                 .map(|r| r.node.clone());
+            // A unit is gated when the gates guarantee, for one node of its
+            // work, both `<node>.verdict` is "pass" and
+            // `<node>.failedCriteria` is [] (the same prefix).
+            let facts = synthesis::guaranteed(g, w);
             let mut tested = vec![false; g.len()];
-            for path in synthesis::gated_paths(g, w) {
-                let head = path.split('.').next().unwrap_or("");
+            for (path, fact) in &facts {
+                let Some(prefix) = path.strip_suffix(".verdict") else { continue };
+                if *fact != synthesis::Fact::Pass {
+                    continue;
+                }
+                let empty = format!("{prefix}.failedCriteria");
+                if !facts.iter().any(|(p, f)| *p == empty && *f == synthesis::Fact::Empty) {
+                    continue;
+                }
+                let head = prefix.split('.').next().unwrap_or("");
                 if source.as_deref() == Some(head) {
                     continue;
                 }
@@ -79,8 +99,10 @@ declare_check! {
                 if tested[s] || !g.reaches(s, w) {
                     continue;
                 }
+                let verify = verdict_node(g, &is_spawn, s)
+                    .map_or_else(|| "verify_<unit>".to_string(), |v| g.node(v).id.clone());
                 let what = format!(
-                    "a predicate that also requires unit `{}`'s verification (its verdict is a pass and no criterion failed), in an `all`",
+                    "a predicate that also guarantees unit `{}` passed: `{verify}.verdict` eq \"pass\" and `{verify}.failedCriteria` eq [], both in an `all`",
                     g.node(s).id
                 );
                 let fix: Fix = match synthesis::nearest_gate(g, w) {
@@ -97,7 +119,7 @@ declare_check! {
                     Issue::new(
                         CODE,
                         format!(
-                            "synthesis write `{}` can run after unit `{}` without any gate on every route to it testing that unit's verification (a path of the unit's read or verify steps, such as its verdict); a unit that failed verification would feed the synthesis",
+                            "synthesis write `{}` can run after unit `{}` without the gates on every route to it guaranteeing that the unit passed (`{verify}.verdict` eq \"pass\" and `{verify}.failedCriteria` eq []); a unit that failed verification would feed the synthesis",
                             node.id,
                             g.node(s).id
                         ),
@@ -108,6 +130,23 @@ declare_check! {
             }
         }
     }
+}
+
+/// The node of unit `s`'s work whose output schema declares a `verdict`
+/// (its verify step), for the message and the fix.
+fn verdict_node(g: &crate::check::Graph, is_spawn: &[bool], s: usize) -> Option<usize> {
+    (0..g.len()).find(|&v| {
+        synthesis::unit_of(g, is_spawn, v) == Some(s)
+            && g.node(v)
+                .get("outputSchema")
+                .and_then(|o| {
+                    o.as_object()?
+                        .get("properties")?
+                        .as_object()?
+                        .get("verdict")
+                })
+                .is_some()
+    })
 }
 
 #[cfg(test)]
@@ -139,7 +178,7 @@ mod tests {
                 node(
                     "verified",
                     NodeKind::Select,
-                    json!({"predicate": {"all": case_all}, "cases": ["all"]}),
+                    json!({"evaluator": "structured", "predicate": {"all": case_all}, "cases": ["all"]}),
                 ),
                 call_with("write", "write", json!({"path": "s.md"}), &[]),
                 step("failed"),
@@ -159,27 +198,76 @@ mod tests {
         run_reg(&UngatedUnit, &p, &registry(REG))
     }
 
+    fn verdict(unit: &str, op: &str, value: Option<serde_json::Value>) -> serde_json::Value {
+        let mut t = json!({"path": format!("verify_{unit}.verdict"), "op": op});
+        if let Some(v) = value {
+            t["value"] = v;
+        }
+        t
+    }
+
+    fn empty(unit: &str) -> serde_json::Value {
+        json!({"path": format!("verify_{unit}.failedCriteria"), "op": "eq", "value": []})
+    }
+
     fn pass(unit: &str) -> serde_json::Value {
-        json!({"path": format!("verify_{unit}.verdict"), "op": "eq", "value": "pass"})
+        json!({"all": [verdict(unit, "eq", Some(json!("pass"))), empty(unit)]})
+    }
+
+    fn fires_for_b(case_all: serde_json::Value) {
+        let issues = with(case_all.clone());
+        assert_eq!(issues.len(), 1, "{case_all}: {issues:#?}");
+        assert!(
+            issues[0].message.contains("after unit `spawn_b` without")
+                && issues[0]
+                    .message
+                    .contains("`verify_b.failedCriteria` eq []"),
+            "{}",
+            issues[0].message
+        );
     }
 
     #[test]
     fn fires_for_the_unit_no_gate_tests() {
-        let issues = with(json!({"all": [pass("a")]}));
-        assert_eq!(issues.len(), 1, "{issues:#?}");
-        assert!(
-            issues[0]
-                .message
-                .contains("after unit `spawn_b` without any gate"),
-            "{}",
-            issues[0].message
-        );
+        fires_for_b(json!({"all": [pass("a")]}));
         // A test under `any` requires nothing.
         assert_eq!(with(json!({"any": [pass("a"), pass("b")]})).len(), 2);
     }
 
     #[test]
-    fn passes_when_every_unit_is_tested() {
+    fn fires_for_a_gate_that_mentions_the_unit_without_requiring_a_pass() {
+        let b = |t: serde_json::Value| json!({"all": [pass("a"), t]});
+        // Inverted, weakened, verdict alone, criteria alone, negated.
+        fires_for_b(b(
+            json!({"all": [verdict("b", "eq", Some(json!("fail"))), empty("b")]}),
+        ));
+        fires_for_b(b(
+            json!({"all": [verdict("b", "exists", None), empty("b")]}),
+        ));
+        fires_for_b(b(verdict("b", "eq", Some(json!("pass")))));
+        fires_for_b(b(
+            json!({"path": "verify_b.failedCriteria", "op": "exists"}),
+        ));
+        fires_for_b(b(json!({"not": pass("b")})));
+        fires_for_b(b(
+            json!({"all": [verdict("b", "in", Some(json!(["pass", "fail"]))), empty("b")]}),
+        ));
+        // `not` of `ne` guarantees nothing (a missing verdict fails both).
+        fires_for_b(b(
+            json!({"all": [{"not": verdict("b", "ne", Some(json!("pass")))}, empty("b")]}),
+        ));
+    }
+
+    #[test]
+    fn passes_when_every_unit_is_guaranteed_to_pass() {
         assert!(with(json!({"all": [pass("a"), {"all": [pass("b")]}]})).is_empty());
+        // `in` with only "pass", and an `any` whose every member requires it.
+        let b = json!({"any": [
+            {"all": [verdict("b", "in", Some(json!(["pass"]))), empty("b")]},
+            {"all": [pass("b"), {"path": "verify_b.handoff", "op": "exists"}]}
+        ]});
+        assert!(with(json!({"all": [pass("a"), b]})).is_empty());
+        // Double negation is the test itself.
+        assert!(with(json!({"all": [pass("a"), {"not": {"not": pass("b")}}]})).is_empty());
     }
 }

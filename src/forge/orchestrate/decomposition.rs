@@ -515,7 +515,7 @@ fn validate(d: &Decomposition) -> Result<()> {
             "the synthesis `output` `{}` is {why}; the synthesis is written only to a named local artifact inside the working tree (seed 003: reversible local authority)",
             d.synthesis
         ))
-        .with_help("give the synthesis `output` a relative path inside the working tree, without `..`")
+        .with_help("give the synthesis `output` a relative file path inside the working tree, outside `.git/` and `plans/`, without `..` or control characters")
         .at(Location {
             pointer: Some("/synthesis/output".into()),
             ..Location::default()
@@ -591,7 +591,7 @@ fn validate(d: &Decomposition) -> Result<()> {
                     "task `{}` writes `{}`, {why}; a unit writes only a named local artifact inside the working tree (seed 003: reversible local authority)",
                     t.name, t.output
                 ),
-                "give `output` a relative path inside the working tree, without `..`",
+                "give `output` a relative file path inside the working tree, outside `.git/` and `plans/`, without `..` or control characters",
             ));
         }
         if matches!(t.input, Value::Null) {
@@ -691,7 +691,9 @@ fn lone_adversary(d: &Decomposition) -> Result<()> {
 /// Why an artifact path is not a relative path inside the working tree:
 /// absolute (`/…`, `\\…`, `C:…`, `~…`), or with a `..` component (even one
 /// that would come back: what a path names is then left to the file
-/// system).
+/// system); or not one artifact of the owner's: a control character, a
+/// folder (a trailing slash, `.`), inside `.git/` or the plan store
+/// (`plans/`).
 fn escapes(path: &str) -> Option<&'static str> {
     let p = path.trim();
     let bytes = p.as_bytes();
@@ -704,8 +706,30 @@ fn escapes(path: &str) -> Option<&'static str> {
     if p.split(['/', '\\']).any(|c| c == "..") {
         return Some("a path with a `..` component");
     }
+    if p.chars().any(char::is_control) {
+        return Some("a path with a control character (such as NUL), which no file name may hold");
+    }
+    if p.ends_with('/') || p.ends_with('\\') {
+        return Some("a folder (it ends with a slash), not one artifact");
+    }
+    let parts: Vec<&str> = p
+        .split(['/', '\\'])
+        .filter(|c| !c.is_empty() && *c != ".")
+        .collect();
+    if parts.is_empty() {
+        return Some("the working tree itself, not one artifact");
+    }
+    if parts.iter().any(|c| c.eq_ignore_ascii_case(".git")) {
+        return Some("inside the repository's `.git` folder, which git owns");
+    }
+    if parts[0].eq_ignore_ascii_case(STORE_FOLDER) {
+        return Some("inside the plan store (`plans/`: the plans and the owner's registry.yaml)");
+    }
     None
 }
+
+/// The plan store's folder in the working tree (`planforge init`).
+const STORE_FOLDER: &str = "plans";
 
 /// A stated coupling that contradicts the task's `needs` or `challenges`.
 fn contradiction(d: &Decomposition, i: usize) -> Result<()> {
@@ -714,18 +738,27 @@ fn contradiction(d: &Decomposition, i: usize) -> Result<()> {
         return Ok(());
     };
     let needed_by = d.tasks.iter().find(|o| o.needs.contains(&t.name));
+    let challenged_by = d.tasks.iter().find(|o| o.challenges.contains(&t.name));
     let why = match stated {
-        Coupling::Ordered => None,
-        _ if !t.needs.is_empty() => Some(format!("it needs `{}`", t.needs[0])),
-        _ if needed_by.is_some() => Some(format!(
+        Coupling::Adversarial => None,
+        Coupling::Independent if !t.needs.is_empty() => Some(format!("it needs `{}`", t.needs[0])),
+        Coupling::Independent if needed_by.is_some() => Some(format!(
             "task `{}` needs it",
             needed_by.map(|o| o.name.as_str()).unwrap_or("")
         )),
-        Coupling::Independent if !t.challenges.is_empty() => {
-            Some(format!("it challenges `{}`", t.challenges[0]))
+        _ if !t.challenges.is_empty() => Some(format!(
+            "it challenges `{}` (an adversarial pair)",
+            t.challenges[0]
+        )),
+        _ => {
+            challenged_by.map(|o| format!("task `{}` challenges it (an adversarial pair)", o.name))
         }
-        _ => None,
     };
+    let why = why.or_else(|| match (stated, t.needs.first()) {
+        (Coupling::Adversarial, Some(n)) => Some(format!("it needs `{n}`")),
+        (Coupling::Adversarial, None) => needed_by.map(|o| format!("task `{}` needs it", o.name)),
+        _ => None,
+    });
     match why {
         Some(why) => Err(refuse_task(
             i,

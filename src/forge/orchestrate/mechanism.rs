@@ -184,7 +184,14 @@ pub(crate) fn choose(d: &Decomposition, c: &[Classified]) -> (Option<Mechanism>,
     if ordered > 0 {
         return (
             Some(Mechanism::OrderedHandoff),
-            format!("{ordered} of {n} task(s) are ordered (one needs another's output)"),
+            format!(
+                "{ordered} of {n} task(s) are ordered ({})",
+                if d.tasks.iter().any(|t| !t.needs.is_empty()) {
+                    "one needs another's output"
+                } else {
+                    "stated ordered: each takes the verified handoff of the task declared before it"
+                }
+            ),
         );
     }
     if digest_row {
@@ -283,6 +290,12 @@ pub(crate) fn target(path: &str) -> String {
     parts.join("/")
 }
 
+/// A target as a file system may see it: `A.md` and `a.md` are one file on
+/// a case-insensitive one (macOS, Windows), so they collide.
+fn same_file(path: &str) -> String {
+    target(path).to_lowercase()
+}
+
 /// `dir/name.ext` → `dir/name.<tag>.ext`.
 fn separate(path: &str, tag: &str) -> String {
     let (dir, file) = match path.rfind('/') {
@@ -325,32 +338,32 @@ pub(crate) fn input_bytes(v: &crate::model::Value) -> u64 {
 /// with).
 fn artifacts(d: &Decomposition) -> (Vec<String>, Vec<(usize, String)>) {
     // Every declared target: a separate artifact collides with none of them.
-    let declared: Vec<String> = std::iter::once(target(&d.synthesis))
-        .chain(d.tasks.iter().map(|t| target(&t.output)))
+    let declared: Vec<String> = std::iter::once(same_file(&d.synthesis))
+        .chain(d.tasks.iter().map(|t| same_file(&t.output)))
         .collect();
     let mut chosen: Vec<String> = Vec::new();
     let mut outputs = Vec::new();
     let mut collisions = Vec::new();
     for (i, t) in d.tasks.iter().enumerate() {
-        let mine = target(&t.output);
+        let mine = same_file(&t.output);
         let with = if mine == declared[0] {
             Some(format!("the synthesis `{}`", d.synthesis))
         } else {
             d.tasks[..i]
                 .iter()
-                .find(|o| target(&o.output) == mine)
+                .find(|o| same_file(&o.output) == mine)
                 .map(|o| format!("task `{}` (`{}`)", o.name, o.output))
         };
         match with {
             Some(with) => {
-                let mut out = separate(&mine, &tag(&t.name));
+                let mut out = separate(&target(&t.output), &tag(&t.name));
                 let mut n = 2;
-                while declared.contains(&target(&out)) || chosen.contains(&target(&out)) {
-                    out = separate(&mine, &format!("{}-{n}", tag(&t.name)));
+                while declared.contains(&same_file(&out)) || chosen.contains(&same_file(&out)) {
+                    out = separate(&target(&t.output), &format!("{}-{n}", tag(&t.name)));
                     n += 1;
                 }
                 collisions.push((i, with));
-                chosen.push(target(&out));
+                chosen.push(same_file(&out));
                 outputs.push(out);
             }
             None => {

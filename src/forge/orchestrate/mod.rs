@@ -321,6 +321,12 @@ mod tests {
             "{:?}",
             o.checks
         );
+        // Paths that differ only by case are one file on a case-insensitive
+        // file system: a shared target, so the later task gets its own.
+        let cased = "  - {name: a, role: r, goal: g, input: i, output: Notes/A.md}\n  - {name: b, role: q, goal: h, input: j, output: ./notes/a.md}\n";
+        let o = orchestrate(&decomposition(cased).unwrap(), &registry(), "plan-t").unwrap();
+        assert_eq!(o.mechanism, Mechanism::OrderedHandoff);
+        assert_eq!(o.spec.units[1].output, Value::String("notes/a.b.md".into()));
         // Context overflow: bounded digests, each capped to fit.
         let big = format!(
             "{}{}",
@@ -425,6 +431,22 @@ mod tests {
                     task("b", "q", ", needs: a")
                 ),
                 "task `a` is stated independent, but task `b` needs it",
+            ),
+            (
+                format!(
+                    "{}{}",
+                    task("a", "r", ", coupling: ordered, challenges: [b]"),
+                    task("b", "q", "")
+                ),
+                "task `a` is stated ordered, but it challenges `b` (an adversarial pair)",
+            ),
+            (
+                format!(
+                    "{}{}",
+                    task("a", "r", ", challenges: [b]"),
+                    task("b", "q", ", coupling: independent")
+                ),
+                "task `b` is stated independent, but task `a` challenges it (an adversarial pair)",
             ),
             (
                 format!("{}{}", task("a", "r", ", coupling: adversarial"), task("b", "q", "")),
