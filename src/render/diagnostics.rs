@@ -250,6 +250,11 @@ pub(crate) fn diagnostics<V: Voice>(
 ) -> Vec<IssueDiagnostic> {
     let mut out = Vec::new();
     for t in &v.targets {
+        if t.findings.is_empty() {
+            // Nothing to place: skip indexing the text's lines (a large
+            // valid document would pay for it on every run).
+            continue;
+        }
         let source = Arc::new(SourceText::of(t));
         let own = voice_of(t);
         let doc = super::voice::DocumentVoice { other: &own };

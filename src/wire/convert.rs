@@ -77,7 +77,7 @@ pub fn hydrated(mut v: Value, at: &str) -> Result<Value, ParseError> {
     Ok(v)
 }
 
-fn hydrate_quietly(v: &mut Value) -> Result<(), ()> {
+pub(crate) fn hydrate_quietly(v: &mut Value) -> Result<(), ()> {
     match v {
         Value::Object(m)
             if m.len() == 1 && (m.contains_key(REF_KEY) || m.contains_key(PARAM_KEY)) =>

@@ -48,7 +48,7 @@ impl fmt::Display for ParseError {
 /// Tracking the pointer costs a string operation per value, so a parse runs
 /// without it; only when it fails is the text parsed again with tracking, to
 /// name where.
-struct Ctx {
+pub(crate) struct Ctx {
     track: bool,
     /// YAML only: read each node's tag too (refusing the non-JSON ones).
     yaml_tags: bool,
@@ -58,6 +58,19 @@ struct Ctx {
 }
 
 impl Ctx {
+    /// A context for one quiet JSON read (no pointer tracking) whose values
+    /// start `depth` levels down (see `codec::direct`).
+    pub(crate) fn quiet_at(depth: usize) -> Ctx {
+        let ctx = Ctx::new(false);
+        ctx.depth.set(depth);
+        ctx
+    }
+
+    /// Sets how deep the next value read sits.
+    pub(crate) fn set_depth(&self, depth: usize) {
+        self.depth.set(depth);
+    }
+
     fn new(track: bool) -> Ctx {
         Ctx {
             track,
@@ -76,7 +89,7 @@ impl Ctx {
     }
 }
 
-struct ValueSeed<'c>(&'c Ctx);
+pub(crate) struct ValueSeed<'c>(pub(crate) &'c Ctx);
 
 impl<'de> DeserializeSeed<'de> for ValueSeed<'_> {
     type Value = Value;

@@ -5,7 +5,7 @@ use super::fields::{closed, error, object, opt_str, req_u64, take_object};
 use super::graph::{edge, edge_json, mint_edge_id, node, node_json};
 use super::plan::{bounds, bounds_json, provenance, provenance_json};
 use crate::model::value::{Map, Value};
-use crate::model::{Bounds, Content, Edge, Node, Provenance};
+use crate::model::{Bounds, Content, Edge, Handle, Node, Provenance};
 use crate::wire::parse::{ParseError, Syntax};
 
 /// A plan document (SPEC §8): what `export` writes and `import`/`validate` read.
@@ -56,6 +56,19 @@ pub const DOCUMENT_KEYS: [&str; 11] = [
 
 /// Reads a plan document from text.
 pub fn document(text: &str, syntax: Syntax) -> Result<Document, ParseError> {
+    // Most documents read cleanly: read those straight into the model; any
+    // other is read the general way below, which words its refusal.
+    if syntax == Syntax::Json
+        && let Some(doc) = super::direct::document(text.strip_prefix('\u{feff}').unwrap_or(text))
+    {
+        return Ok(doc);
+    }
+    general_document(text, syntax)
+}
+
+/// [`document`] the general way: text → value → references → document.
+/// Every refusal is worded here.
+pub(super) fn general_document(text: &str, syntax: Syntax) -> Result<Document, ParseError> {
     let v = crate::wire::parse::parse(text, syntax)?;
     let v = crate::wire::convert::hydrated(v, "")?;
     document_owned(v)
@@ -118,24 +131,7 @@ pub fn document_from_value(v: &Value) -> Result<Document, ParseError> {
             ));
         }
     }
-    let mut taken: std::collections::HashSet<String> =
-        raw_edges.iter().filter_map(|e| e.0.clone()).collect();
-    let edges = raw_edges
-        .into_iter()
-        .map(|(id, from, to, handle)| {
-            let id = id.unwrap_or_else(|| {
-                let id = mint_edge_id(&from, &to, &handle, |c| taken.contains(c));
-                taken.insert(id.clone());
-                id
-            });
-            Edge {
-                id,
-                from,
-                to,
-                handle,
-            }
-        })
-        .collect();
+    let edges = named_edges(raw_edges);
     let provenance = match m.get("provenance") {
         None | Some(Value::Null) => None,
         Some(p) => Some(provenance(p, "/provenance")?),
@@ -151,6 +147,32 @@ pub fn document_from_value(v: &Value) -> Result<Document, ParseError> {
         edges,
         provenance,
     })
+}
+
+/// An edge as read, its id still optional.
+pub(super) type RawEdge = (Option<String>, String, String, Handle);
+
+/// The edges of a document, those written without an id given a minted one
+/// (never one another edge of the document has).
+pub(super) fn named_edges(raw_edges: Vec<RawEdge>) -> Vec<Edge> {
+    let mut taken: std::collections::HashSet<String> =
+        raw_edges.iter().filter_map(|e| e.0.clone()).collect();
+    raw_edges
+        .into_iter()
+        .map(|(id, from, to, handle)| {
+            let id = id.unwrap_or_else(|| {
+                let id = mint_edge_id(&from, &to, &handle, |c| taken.contains(c));
+                taken.insert(id.clone());
+                id
+            });
+            Edge {
+                id,
+                from,
+                to,
+                handle,
+            }
+        })
+        .collect()
 }
 
 /// As [`document_from_value`], consuming the value.

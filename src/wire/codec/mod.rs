@@ -9,6 +9,7 @@
 //! provenance, approvals), [`op`] (op log lines) and [`document`] (plan
 //! documents and the raw view); [`fields`] reads the fields they share.
 
+mod direct;
 pub mod document;
 pub mod fields;
 pub mod graph;
