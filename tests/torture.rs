@@ -915,3 +915,50 @@ fn writers_whose_lock_is_deleted_again_and_again_report_the_truth() {
         outcomes.len()
     );
 }
+
+// ---------------------------------------------------------------------------
+// 5. Concurrent `registry add`: the read-modify-write of registry.yaml is
+// done under the store's lock, so every add lands and none reports failure.
+
+#[test]
+fn concurrent_registry_adds_all_land() {
+    const ADDERS: usize = 8;
+    let env = Env::new();
+    for round in 0..3 {
+        let children: Vec<_> = (0..ADDERS)
+            .map(|i| {
+                env.cmd(&[
+                    "-q",
+                    "registry",
+                    "add",
+                    &format!("tool_{round}_{i}"),
+                    "--returns",
+                    "text",
+                ])
+                .env("PLANFORGE_LOCK_TIMEOUT_MS", "60000")
+                .stdout(Stdio::null())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap()
+            })
+            .collect();
+        for c in children {
+            let out = c.wait_with_output().unwrap();
+            assert_eq!(
+                out.status.code(),
+                Some(0),
+                "a concurrent registry add failed: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+        let list = env.ok(&["registry", "list"]);
+        for i in 0..ADDERS {
+            let name = format!("tool_{round}_{i}");
+            assert!(
+                list.lines()
+                    .any(|l| l.split_whitespace().next() == Some(name.as_str())),
+                "round {round}: `{name}` was lost:\n{list}"
+            );
+        }
+    }
+}
