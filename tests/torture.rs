@@ -962,3 +962,45 @@ fn concurrent_registry_adds_all_land() {
         }
     }
 }
+
+// ---------------------------------------------------------------------------
+// 6. Concurrent undo and redo by the same actor: each one that finds its
+// change moved looks again, so all of them get through; none is `internal`.
+
+#[test]
+fn concurrent_undos_and_redos_of_one_actor_all_get_through() {
+    const N: usize = 4;
+    let env = Env::new();
+    env.ok(&["create", "plan-ur"]);
+    for i in 0..N {
+        env.ok(&["add-node", &format!("n{i}"), "--kind", "join"]);
+    }
+    let nodes = |env: &Env| -> usize {
+        let raw = env.json(&["raw", "-p", "plan-ur"]).to_string();
+        (0..N)
+            .filter(|i| raw.contains(&format!("\"n{i}\"")))
+            .count()
+    };
+    for (verb, left) in [("undo", 0), ("redo", N)] {
+        let children: Vec<_> = (0..N)
+            .map(|_| {
+                env.cmd(&["-q", verb, "-p", "plan-ur"])
+                    .env("PLANFORGE_LOCK_TIMEOUT_MS", "60000")
+                    .stdout(Stdio::null())
+                    .stderr(Stdio::piped())
+                    .spawn()
+                    .unwrap()
+            })
+            .collect();
+        for c in children {
+            let out = c.wait_with_output().unwrap();
+            assert_eq!(
+                out.status.code(),
+                Some(0),
+                "a concurrent {verb} failed: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+        assert_eq!(nodes(&env), left, "after {N} concurrent {verb}s");
+    }
+}
