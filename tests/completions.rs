@@ -94,6 +94,9 @@ fn the_bash_script_sources_cleanly_and_registers_planforge() {
 
 /// What bash completes for `line` (the cursor at its end) with the
 /// committed script, in `dir`, with the binary under test on PATH.
+/// As bash's programmable completion splits the line: on blanks, and `=`
+/// as a word of its own (it is in COMP_WORDBREAKS), so `--plan=ID` is the
+/// three words `--plan`, `=`, `ID`.
 fn bash_complete(dir: &Path, line: &str) -> Vec<String> {
     let script = committed("planforge.bash");
     let bin_dir = Path::new(env!("CARGO_BIN_EXE_planforge")).parent().unwrap();
@@ -105,7 +108,7 @@ fn bash_complete(dir: &Path, line: &str) -> Vec<String> {
         .env_remove("PLANFORGE_PLAN")
         .arg("-c")
         .arg(format!(
-            "source '{}'; COMP_LINE={line:?}; read -ra COMP_WORDS <<< \"$COMP_LINE\"; case \"$COMP_LINE\" in *' ') COMP_WORDS+=('');; esac; COMP_CWORD=$(( ${{#COMP_WORDS[@]}} - 1 )); COMP_POINT=${{#COMP_LINE}}; _clap_complete_planforge planforge \"${{COMP_WORDS[COMP_CWORD]}}\" \"${{COMP_WORDS[COMP_CWORD-1]}}\"; printf '%s\\n' \"${{COMPREPLY[@]}}\"",
+            "source '{}'; COMP_LINE={line:?}; read -ra COMP_WORDS <<< \"$COMP_LINE\"; W=(); for w in \"${{COMP_WORDS[@]}}\"; do while [[ $w == *=* ]]; do W+=(\"${{w%%=*}}\" '='); w=\"${{w#*=}}\"; done; W+=(\"$w\"); done; COMP_WORDS=(\"${{W[@]}}\"); case \"$COMP_LINE\" in *' ') COMP_WORDS+=('');; esac; COMP_CWORD=$(( ${{#COMP_WORDS[@]}} - 1 )); COMP_POINT=${{#COMP_LINE}}; _clap_complete_planforge planforge \"${{COMP_WORDS[COMP_CWORD]}}\" \"${{COMP_WORDS[COMP_CWORD-1]}}\"; printf '%s\\n' \"${{COMPREPLY[@]}}\"",
             script.display()
         ))
         .output()
@@ -219,6 +222,31 @@ fn completion_reads_the_plan_store_and_folder_the_line_names() {
     assert_eq!(ids(&d, "connect"), ["start"]);
     assert_eq!(ids(&d, "-p plan-b connect"), ["zed"]);
     assert_eq!(ids(&d, "--plan=plan-b connect"), ["zed"]);
+    // bash splits `--plan=plan-b` and `--store=DIR` at `=`.
+    let bash_complete = |cwd: &Path, line: &str| -> Vec<String> {
+        bash_complete(cwd, line)
+            .into_iter()
+            .filter(|l| !l.starts_with('-'))
+            .collect()
+    };
+    assert_eq!(
+        bash_complete(&d, "planforge --plan=plan-b connect "),
+        ["zed"]
+    );
+    assert_eq!(
+        bash_complete(&d, "planforge connect --plan=plan-b z"),
+        ["zed"]
+    );
+    let line = format!(
+        "planforge --store={} -p plan-b connect ",
+        d.join("plans").display()
+    );
+    assert_eq!(bash_complete(dir.path(), &line), ["zed"]);
+    let line = format!(
+        "planforge --store={} --plan=plan-a connect ",
+        d.join("plans").display()
+    );
+    assert_eq!(bash_complete(dir.path(), &line), ["start"]);
     assert_eq!(ids(dir.path(), "-C demo connect"), ["start"]);
     let store = d.join("plans");
     let line = format!("--store {} -p plan-b connect", store.display());

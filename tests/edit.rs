@@ -435,3 +435,41 @@ fn the_default_editor_is_refused_without_a_terminal() {
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     assert!(stderr(&out).contains("no terminal"), "{}", stderr(&out));
 }
+
+#[test]
+fn the_line_of_a_stopped_edit_counts_in_the_kept_file() {
+    let env = Env::new();
+    let editor = env.editor(
+        "ed.sh",
+        r#"n=$(cat "$WORK/count" 2>/dev/null || echo 0); n=$((n+1)); echo $n > "$WORK/count"
+if [ $n = 1 ]; then sed -i -e 's/^  replaySafe: true$/  replaySafe: [oops/' "$1"; fi"#,
+    );
+    let out = env.run(&["edit", "fetch"], Some(&editor));
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let err = stderr(&out);
+    let kept = env.leftovers();
+    assert_eq!(kept.len(), 1, "{kept:?}");
+    let text = std::fs::read_to_string(env.path("tmp").join(&kept[0])).unwrap();
+    let at = text
+        .lines()
+        .position(|l| l.contains("[oops"))
+        .expect("the broken line is kept")
+        + 1;
+    // The YAML parser notices an unclosed flow sequence on that line or the
+    // next; either way the terminal and the file's header name one line.
+    let named = |s: &str, pat: &str| -> usize {
+        let i = s.find(pat).unwrap_or_else(|| panic!("no {pat:?} in {s}")) + pat.len();
+        s[i..]
+            .split(|c: char| !c.is_ascii_digit())
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap()
+    };
+    let on_terminal = named(&err, "[line ");
+    assert!(on_terminal == at || on_terminal == at + 1, "{err}\n{text}");
+    assert_eq!(on_terminal, named(&text, "at line "), "{err}\n{text}");
+    for f in env.leftovers() {
+        std::fs::remove_file(env.path("tmp").join(f)).unwrap();
+    }
+}

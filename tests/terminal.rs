@@ -502,6 +502,80 @@ fn set_refuses_an_argument_the_tools_registry_entry_does_not_name() {
 }
 
 #[test]
+fn set_writes_a_prompt_as_add_node_prompt_does_and_appends_past_the_end() {
+    let env = Env::new();
+    small_plan(&env);
+    env.ok(&[
+        "add-node",
+        "sum",
+        "--kind",
+        "reason",
+        "--prompt",
+        "Sum up",
+        "--prompt",
+        "@fetch.content",
+    ]);
+    let prompt = |env: &Env| {
+        let raw = env.json(&["raw"]);
+        raw["nodes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|n| n["id"] == "sum")
+            .unwrap()["definition"]["prompt"]
+            .clone()
+    };
+    let fetch_ref = prompt(&env)[1].clone();
+    // The index one past the end appends, as text or as a reference.
+    env.ok(&["set", "sum", "prompt.2", "and more"]);
+    env.ok(&["set", "sum", "prompt.3", "@fetch.content"]);
+    let p = prompt(&env);
+    assert_eq!(p[2], serde_json::json!({"text": "and more"}), "{p}");
+    assert_eq!(p[3], fetch_ref, "{p}");
+    // The whole prompt: a text, or a list of texts and references.
+    env.ok(&["set", "sum", "prompt", "One part"]);
+    assert_eq!(prompt(&env), serde_json::json!([{"text": "One part"}]));
+    env.ok(&[
+        "set",
+        "sum",
+        "prompt",
+        r#"["Read", "@fetch.content", {"text": "x"}]"#,
+    ]);
+    let p = prompt(&env);
+    assert_eq!(p[0], serde_json::json!({"text": "Read"}), "{p}");
+    assert_eq!(p[1], fetch_ref, "{p}");
+    assert_eq!(p[2], serde_json::json!({"text": "x"}), "{p}");
+    let before = env.json(&["status"])["revision"].clone();
+    // Past the end, or a name inside the list: refused naming the list, with
+    // the append as the fix.
+    let out = env.run(&["set", "sum", "prompt.7", "hi"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        "error[invalid_input]: `prompt` of node `sum` is a list of 3 item(s), so `7` in `prompt.7` is not a place in it: give an index 0 to 2, or 3 to add an item at the end; nothing was written\n  help: planforge set sum prompt.3 '{\"text\":\"hi\"}'\n"
+    );
+    let err = stderr(&env.run(&["set", "sum", "prompt.x.y", "1"]));
+    assert!(
+        err.contains("`x` in `prompt.x.y` is not a place in it"),
+        "{err}"
+    );
+    assert!(!err.contains("an object"), "{err}");
+    // A wrong value names an array of prompt parts and gives examples.
+    let err = stderr(&env.run(&["set", "sum", "prompt", "5"]));
+    assert!(err.contains("an array of prompt parts (each"), "{err}");
+    assert!(
+        err.contains("for example: planforge set sum prompt 'Summarise the ticket'"),
+        "{err}"
+    );
+    let err = stderr(&env.run(&["set", "sum", "prompt.0", "@bad.."]));
+    assert!(
+        err.contains("planforge set sum prompt.2 @fetch.content"),
+        "{err}"
+    );
+    assert_eq!(env.json(&["status"])["revision"], before);
+}
+
+#[test]
 fn registry_add_refuses_odd_values_with_nothing_written() {
     let env = Env::new();
     let file = env.path("plans/registry.yaml");

@@ -915,3 +915,92 @@ fn writers_whose_lock_is_deleted_again_and_again_report_the_truth() {
         outcomes.len()
     );
 }
+
+// ---------------------------------------------------------------------------
+// 5. Concurrent `registry add`: the read-modify-write of registry.yaml is
+// done under the store's lock, so every add lands and none reports failure.
+
+#[test]
+fn concurrent_registry_adds_all_land() {
+    const ADDERS: usize = 8;
+    let env = Env::new();
+    for round in 0..3 {
+        let children: Vec<_> = (0..ADDERS)
+            .map(|i| {
+                env.cmd(&[
+                    "-q",
+                    "registry",
+                    "add",
+                    &format!("tool_{round}_{i}"),
+                    "--returns",
+                    "text",
+                ])
+                .env("PLANFORGE_LOCK_TIMEOUT_MS", "60000")
+                .stdout(Stdio::null())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap()
+            })
+            .collect();
+        for c in children {
+            let out = c.wait_with_output().unwrap();
+            assert_eq!(
+                out.status.code(),
+                Some(0),
+                "a concurrent registry add failed: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+        let list = env.ok(&["registry", "list"]);
+        for i in 0..ADDERS {
+            let name = format!("tool_{round}_{i}");
+            assert!(
+                list.lines()
+                    .any(|l| l.split_whitespace().next() == Some(name.as_str())),
+                "round {round}: `{name}` was lost:\n{list}"
+            );
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// 6. Concurrent undo and redo by the same actor: each one that finds its
+// change moved looks again, so all of them get through; none is `internal`.
+
+#[test]
+fn concurrent_undos_and_redos_of_one_actor_all_get_through() {
+    const N: usize = 4;
+    let env = Env::new();
+    env.ok(&["create", "plan-ur"]);
+    for i in 0..N {
+        env.ok(&["add-node", &format!("n{i}"), "--kind", "join"]);
+    }
+    let nodes = |env: &Env| -> usize {
+        let raw = env.json(&["raw", "-p", "plan-ur"]).to_string();
+        (0..N)
+            .filter(|i| raw.contains(&format!("\"n{i}\"")))
+            .count()
+    };
+    for (verb, left) in [("undo", 0), ("redo", N)] {
+        let children: Vec<_> = (0..N)
+            .map(|_| {
+                env.cmd(&["-q", verb, "-p", "plan-ur"])
+                    .env("PLANFORGE_LOCK_TIMEOUT_MS", "60000")
+                    .stdout(Stdio::null())
+                    .stderr(Stdio::piped())
+                    .spawn()
+                    .unwrap()
+            })
+            .collect();
+        for c in children {
+            let out = c.wait_with_output().unwrap();
+            assert_eq!(
+                out.status.code(),
+                Some(0),
+                "a concurrent {verb} failed: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+        assert_eq!(nodes(&env), left, "after {N} concurrent {verb}s");
+    }
+}

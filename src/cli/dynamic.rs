@@ -30,6 +30,11 @@ fn line_target(words: &[String]) -> Target {
         if !matches!(flag, "-p" | "--plan" | "--store" | "-C") {
             continue;
         }
+        // bash splits `--plan=ID` into `--plan`, `=`, `ID` (`=` is in its
+        // COMP_WORDBREAKS).
+        if inline.is_none() && it.peek().is_some_and(|v| *v == "=") {
+            it.next();
+        }
         let Some(v) = inline.or_else(|| it.peek().map(|v| v.to_string())) else {
             break;
         };
@@ -145,9 +150,66 @@ fn completers_of(mut sub: clap::Command, name: &str) -> clap::Command {
 /// Answers a completion request from the shell and exits, when this run is
 /// one (the `COMPLETE` environment variable is set); otherwise returns.
 pub(crate) fn complete_if_asked() {
-    clap_complete::CompleteEnv::with_factory(|| with_completers(super::help::command()))
+    let mut args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    if std::env::var_os("COMPLETE").is_some_and(|s| s == "bash")
+        && let Some(index) = std::env::var("_CLAP_COMPLETE_INDEX")
+            .ok()
+            .and_then(|i| i.parse::<usize>().ok())
+        && let Some(start) = args.iter().position(|a| a == "--").map(|i| i + 1)
+    {
+        let (words, moved) = join_bash_equals(args.split_off(start), index);
+        args.extend(words);
+        if moved != index {
+            // SAFETY: called first thing in `main`, before any thread is
+            // started (clap_complete itself removes `COMPLETE` the same way).
+            unsafe { std::env::set_var("_CLAP_COMPLETE_INDEX", moved.to_string()) };
+        }
+    }
+    let dir = std::env::current_dir().ok();
+    match clap_complete::CompleteEnv::with_factory(|| with_completers(super::help::command()))
         .completer("planforge")
-        .complete();
+        .try_complete(args, dir.as_deref())
+    {
+        Ok(true) => std::process::exit(0),
+        Ok(false) => {}
+        Err(e) => e.exit(),
+    }
+}
+
+/// bash splits `--plan=ID` into the words `--plan`, `=`, `ID`, so clap
+/// would read `=` as the value and `ID` as a command. Joins each such
+/// triple before the word being completed (`index`) back into one word and
+/// returns the words and the index of the word being completed among them.
+/// A value that is itself being completed (`--phase=ga<TAB>`) stays split, as
+/// bash replaces only that word.
+fn join_bash_equals(
+    words: Vec<std::ffi::OsString>,
+    index: usize,
+) -> (Vec<std::ffi::OsString>, usize) {
+    let mut moved = index;
+    let mut out: Vec<std::ffi::OsString> = Vec::with_capacity(words.len());
+    let mut i = 0;
+    while i < words.len() {
+        let joins = words[i] == "="
+            && i + 1 < index
+            && out
+                .last()
+                .and_then(|f| f.to_str())
+                .is_some_and(|f| f.starts_with("--") && f.len() > 2 && !f.contains('='));
+        if joins {
+            let flag = out.pop().expect("checked above");
+            let mut w = flag;
+            w.push("=");
+            w.push(&words[i + 1]);
+            out.push(w);
+            i += 2;
+            moved -= 2;
+            continue;
+        }
+        out.push(words[i].clone());
+        i += 1;
+    }
+    (out, moved)
 }
 
 /// The registration script of `shell` (what `COMPLETE=shell planforge`

@@ -131,6 +131,21 @@ fn bad(flag: &str, given: &str, want: &str) -> Error {
     Error::invalid(format!("--{flag} {given:?} is not {want}"))
 }
 
+/// One prompt part as `--prompt` (and `set ID prompt…`) takes it: a
+/// reference (`@node.path`), or else text (`{"text": …}`). `None` for a
+/// text that starts with `@` but is no valid reference.
+pub(crate) fn prompt_part(p: &str) -> Option<Value> {
+    match shorthand::value(p) {
+        Ok(Value::Ref(r)) => Some(Value::Ref(r)),
+        _ if p.starts_with('@') => None,
+        _ => {
+            let mut m = Map::new();
+            m.insert("text".into(), p.into());
+            Some(Value::Object(m))
+        }
+    }
+}
+
 /// Reads a JSON or YAML value given inline, from `@FILE`, or from stdin (`-`).
 pub(crate) fn read_value(text: &str, what: &str) -> Result<Value> {
     let (source, name) = if let Some(path) = text.strip_prefix('@') {
@@ -337,17 +352,9 @@ impl DefFlags {
         if !self.prompt.is_empty() {
             let mut parts = Vec::new();
             for p in &self.prompt {
-                parts.push(match shorthand::value(p) {
-                    Ok(Value::Ref(r)) => Value::Ref(r),
-                    _ if p.starts_with('@') => {
-                        return Err(bad("prompt", p, "text or a valid reference"));
-                    }
-                    _ => {
-                        let mut m = Map::new();
-                        m.insert("text".into(), p.as_str().into());
-                        Value::Object(m)
-                    }
-                });
+                parts.push(
+                    prompt_part(p).ok_or_else(|| bad("prompt", p, "text or a valid reference"))?,
+                );
             }
             set("prompt", Value::Array(parts));
         }

@@ -63,6 +63,17 @@ pub(crate) fn show(text: &str) -> bool {
         // A pager quit early (q) closes the pipe: not an error.
         let _ = stdin.write_all(text.as_bytes());
     }
-    let _ = child.wait();
-    true
+    // `sh` exits 126 or 127 when the pager cannot run (not found, not
+    // executable); it has printed why. As git does, the output then comes
+    // unpaged, with a warning, rather than not at all.
+    match child.wait().map(|st| st.code()) {
+        Ok(Some(code @ (126 | 127))) => {
+            eprintln!(
+                "warning: the pager `{}` could not run (exit {code}), so the output follows unpaged; set PAGER to a pager that runs, or give --no-pager",
+                crate::cli::ui::terminal_safe(&line, false)
+            );
+            false
+        }
+        _ => true,
+    }
 }

@@ -5,7 +5,7 @@
 //! the lists `values`, `declassifies` and `cases` take `a,b,c`. An index
 //! (`authority.0`, `output.1`) takes one item.
 
-use super::node_flags::{claim, declared_field};
+use super::node_flags::{claim, declared_field, prompt_part};
 use crate::model::Value;
 use crate::model::error::{Error, Result};
 use crate::wire::shorthand;
@@ -20,8 +20,16 @@ pub(crate) fn examples(node: &str) -> String {
 /// Reads VALUE for `path` of node `node`.
 pub(crate) fn read(node: &str, path: &str, text: &str) -> Result<Value> {
     let parsed = shorthand::value(text).map_err(|e| {
-        Error::invalid(format!("the value {text:?}: {}", e.message)).with_help(examples(node))
+        let help = if path == "prompt" || path.starts_with("prompt.") {
+            prompt_examples(node)
+        } else {
+            examples(node)
+        };
+        Error::invalid(format!("the value {text:?}: {}", e.message)).with_help(help)
     })?;
+    if let Some(v) = prompt(node, path, text, &parsed)? {
+        return Ok(v);
+    }
     // JSON and references are taken as given; only a plain string may be a
     // field shorthand.
     if !matches!(parsed, Value::String(_)) || text.trim_start().starts_with('"') {
@@ -86,6 +94,56 @@ pub(crate) fn read(node: &str, path: &str, text: &str) -> Result<Value> {
         )),
         _ => Ok(parsed),
     }
+}
+
+/// `prompt` as `--prompt` takes it: at `prompt`, a text, a reference, or a
+/// JSON list of texts and references (items already parts stay); at
+/// `prompt.N`, one text or reference. `None` for other paths.
+fn prompt(node: &str, path: &str, text: &str, parsed: &Value) -> Result<Option<Value>> {
+    let whole = path == "prompt";
+    let one = path
+        .strip_prefix("prompt.")
+        .is_some_and(|i| i.parse::<usize>().is_ok());
+    if !whole && !one {
+        return Ok(None);
+    }
+    let refused = |p: &str| {
+        Error::invalid(format!(
+            "{p:?} is not a prompt part: give text, or a reference like @fetch.content"
+        ))
+        .with_help(prompt_examples(node))
+    };
+    let part = |v: &Value| -> Result<Value> {
+        match v {
+            Value::String(s) => prompt_part(s).ok_or_else(|| refused(s)),
+            other => Ok(other.clone()),
+        }
+    };
+    let literal = text.trim_start().starts_with('"');
+    let p = match parsed {
+        Value::Array(items) if whole => {
+            return Ok(Some(Value::Array(
+                items.iter().map(part).collect::<Result<Vec<_>>>()?,
+            )));
+        }
+        // A quoted string is text even when it starts with `@`.
+        Value::String(s) if literal => {
+            let mut m = crate::model::value::Map::new();
+            m.insert("text".into(), s.as_str().into());
+            Value::Object(m)
+        }
+        Value::String(s) => part(&Value::String(s.clone()))?,
+        Value::Ref(_) => parsed.clone(),
+        other => return Ok(Some(other.clone())),
+    };
+    Ok(Some(if whole { Value::Array(vec![p]) } else { p }))
+}
+
+/// Examples of `set` for a prompt, for its refusals.
+pub(crate) fn prompt_examples(node: &str) -> String {
+    format!(
+        "for example: planforge set {node} prompt 'Summarise the ticket' (one text part), planforge set {node} prompt '[\"Summarise\", \"@fetch.content\"]' (texts and references, in order), planforge set {node} prompt.2 @fetch.content (one part; the index one past the end adds it)"
+    )
 }
 
 #[cfg(test)]

@@ -335,6 +335,8 @@ impl Forge {
                     }));
                 }
             }
+            let (path, value) = list_step(node, path, value.clone()).map_err(|e| e.on_plan(&before.plan_id))?;
+            let path = path.as_str();
             before_value = get_path(&node.definition, path).cloned();
             let mut def = node.definition.clone();
             set_path(&mut def, path, value.clone());
@@ -789,4 +791,45 @@ fn new_arg_refusal(
             Err(e)
         }
     }
+}
+
+/// A path through a list of the node: an index within it is set in place,
+/// the index one past its end appends (the whole list is set, with the
+/// value added), and any other step into the list is refused, naming the
+/// list and its length.
+fn list_step(node: &crate::model::Node, path: &str, value: Value) -> Result<(String, Value)> {
+    let segs: Vec<&str> = path.split('.').collect();
+    for i in 1..segs.len() {
+        let prefix = segs[..i].join(".");
+        let Some(Value::Array(items)) = get_path(&node.definition, &prefix) else {
+            continue;
+        };
+        let n = items.len();
+        match segs[i].parse::<usize>() {
+            Ok(idx) if idx < n => continue,
+            Ok(idx) if idx == n && i + 1 == segs.len() => {
+                let mut all = items.clone();
+                all.push(value);
+                return Ok((prefix, Value::Array(all)));
+            }
+            _ => {
+                return Err(Error::invalid(format!(
+                    "`{prefix}` of node `{}` is a list of {n} item(s), so `{}` in `{path}` is not a place in it: give an index 0 to {}, or {n} to add an item at the end; nothing was written",
+                    node.id,
+                    segs[i],
+                    n.saturating_sub(1)
+                ))
+                .fix(Remedy::SetField {
+                    node: node.id.clone(),
+                    path: format!("{prefix}.{n}"),
+                    value: if i + 1 == segs.len() {
+                        Fill::Value(value)
+                    } else {
+                        Fill::choose("the new item")
+                    },
+                }));
+            }
+        }
+    }
+    Ok((path.to_string(), value))
 }

@@ -218,6 +218,9 @@ impl Forge {
             .with_help("for example: planforge registry add fetch_page --returns text"));
         }
         check_values(t)?;
+        // Read, change and write under the store's lock, so that concurrent
+        // adds each see the one before and none is lost.
+        let _guard = self.store().lock_store()?;
         let (path, reg) = self.registry_file()?;
         if reg.tools.contains_key(&t.name) {
             return Err(Error::new(

@@ -425,6 +425,7 @@ pub fn describe(shape: &Shape) -> String {
             Shape::DeclaredField => {
                 "an array of declared fields ({path, type: string|number|boolean|enum})".into()
             }
+            Shape::PromptPart => "an array of prompt parts (each {\"text\": …} or a $ref)".into(),
             other => format!("an array of {}", strip_article(&describe(other))),
         },
         Shape::Object(fields) => {

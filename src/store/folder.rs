@@ -145,6 +145,14 @@ impl Store {
         write_atomic(&p, format!("{id}\n").as_bytes())
     }
 
+    /// Takes the store's lock (the one creating and removing a plan take)
+    /// for a read-modify-write of a file of the whole store, such as
+    /// `registry.yaml`: concurrent writers then wait for each other, and
+    /// each reads what the one before wrote.
+    pub(crate) fn lock_store(&self) -> Result<super::lock::LockGuard> {
+        super::lock::acquire(&self.root.join(".lock"), "the store")
+    }
+
     /// The registry file of the store, if any (both present is an error).
     pub(crate) fn registry_path(&self) -> Result<Option<PathBuf>> {
         let y = self.root.join("registry.yaml");

@@ -270,7 +270,10 @@ pub(crate) fn run(s: &mut Session, a: EditArgs) -> Result<Reply> {
                 reopened += 1;
                 if text == written || reopened > MAX_REOPENS {
                     // Saved as it was reopened: the person gave up on it,
-                    // for now. Their work stays on disk.
+                    // for now. Their work stays on disk. The parser counted
+                    // lines in the file without its error block; the place
+                    // named counts in the file as kept.
+                    let e = shift_lines(e, text.lines().count() - body.lines().count());
                     let help = e.help.clone().unwrap_or_default();
                     return Err(e.with_help(
                         format!(
@@ -291,4 +294,22 @@ pub(crate) fn run(s: &mut Session, a: EditArgs) -> Result<Reply> {
             }
         }
     }
+}
+
+/// `e` with its line (in its location and in the parser's own
+/// `[line N, column M]`) moved down by `by` lines.
+fn shift_lines(mut e: Error, by: usize) -> Error {
+    if by == 0 {
+        return e;
+    }
+    let Some(line) = e.location.as_ref().and_then(|l| l.line) else {
+        return e;
+    };
+    if let Some(l) = e.location.as_mut() {
+        l.line = Some(line + by);
+    }
+    e.message = e
+        .message
+        .replace(&format!("[line {line},"), &format!("[line {},", line + by));
+    e
 }

@@ -12,7 +12,9 @@ use clap::Args;
 /// literal string starting with @ as JSON: '"@home"'. The shorthands of
 /// add-node work too: `authority` takes CAP/SCOPE/VERB (several separated by
 /// commas), `input` and `output` take PATH:TYPE (several separated by
-/// spaces), and `values`, `declassifies` and `cases` take a,b,c. A new key
+/// spaces), `values`, `declassifies` and `cases` take a,b,c, and `prompt`
+/// takes a text, a reference or a JSON list of them, as --prompt does
+/// (`prompt.N` sets one part; N one past the end adds one). A new key
 /// one letter off a key the node has (`args.bdy` beside `args.body`) is
 /// refused as a typo unless --add says it is meant. --remove takes the
 /// field out. A value that starts with `-` (other than a number) is read
@@ -65,7 +67,8 @@ pub(crate) fn run(s: &mut Session, a: SetArgs) -> Result<Reply> {
     let value = crate::cli::set_value::read(&a.id, &a.path, text)?;
     let echo = forge
         .set_node_field(&plan, &a.id, &a.path, value, a.expect.expect_rev, a.add)
-        .map_err(|e| typo_help(e, &a))?;
+        .map_err(|e| typo_help(e, &a))
+        .map_err(|e| prompt_help(e, &a))?;
     Ok(echo_reply(s, &echo))
 }
 
@@ -86,4 +89,20 @@ fn typo_help(e: Error, a: &SetArgs) -> Error {
         "to add `{}` as a new field: planforge set {} {} {tail}",
         a.path, a.id, a.path
     ))
+}
+
+/// A refused prompt value also shows the forms `set` takes for a prompt.
+fn prompt_help(e: Error, a: &SetArgs) -> Error {
+    let at_prompt = a.path == "prompt" || a.path.starts_with("prompt.");
+    if e.kind != crate::model::error::ErrorKind::InvalidInput || !at_prompt || !e.fixes.is_empty() {
+        return e;
+    }
+    let help = crate::cli::set_value::prompt_examples(&a.id);
+    match e.help.as_deref() {
+        Some(h) if !h.is_empty() => {
+            let h = h.to_string();
+            e.with_help(format!("{h}\n{help}"))
+        }
+        _ => e.with_help(help),
+    }
 }

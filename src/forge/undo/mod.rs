@@ -21,8 +21,8 @@ pub(crate) use log::{LABEL, undone_by};
 
 use super::echo::{self, Echo};
 use super::{Forge, edit::bounded_list};
-use crate::model::error::Error;
 use crate::model::error::Result;
+use crate::model::error::{Error, ErrorKind};
 use crate::store::Loaded;
 use invert::{Inverse, invert};
 use log::{inherited, summary, transactions};
@@ -107,6 +107,24 @@ fn find(loaded: &Loaded, actor: &str) -> Result<Found> {
     )))
 }
 
+/// How many times an undo or a redo looks again when another process of the
+/// same actor moved its history while it was prepared (each retry means
+/// that other process got through).
+const MOVED_RETRIES: usize = 20;
+
+/// The refusal when the history kept moving under an undo or a redo: a
+/// moved revision, retryable, not a failure of planforge.
+fn moved_error(plan: &str, what: &str) -> Error {
+    Error::new(
+        ErrorKind::RevisionMoved,
+        format!(
+            "another process of the same actor kept changing plan {plan} while the {what} was prepared, so nothing was {what}ne"
+        ),
+    )
+    .on_plan(plan)
+    .with_help(format!("run {what} again; it takes the latest change then"))
+}
+
 impl Forge {
     /// Undoes this actor's latest transaction that is not undone yet, in
     /// one transaction labelled `undo-<tx>-`.
@@ -131,16 +149,14 @@ impl Forge {
                     let f = find(before, &actor)?;
                     if f.tx != target {
                         moved = true;
-                        return Err(Error::internal(
-                            "the latest change to undo moved while the undo was prepared",
-                        ));
+                        return Err(moved_error(plan, "undo"));
                     }
                     let bodies = f.inverse.bodies.clone();
                     found = Some(f);
                     Ok(bodies)
                 });
             match result {
-                Err(_) if moved && attempts < 5 => continue,
+                Err(_) if moved && attempts < MOVED_RETRIES => continue,
                 Err(e) => return Err(e),
                 Ok((after, _)) => break (after, found.expect("set when the commit went through")),
             }
@@ -183,32 +199,49 @@ impl Forge {
     /// transaction labelled `redo-<undo tx>-`.
     pub(crate) fn redo(&self, plan: &str, expect: Option<u64>) -> Result<Echo> {
         let actor = self.actor().to_string();
-        let loaded = self.store().load_with_ops(plan)?;
-        crate::store::ensure_editable(&loaded)?;
-        let target = redo::target(&loaded, &actor)?;
-        let label = format!("{}{target}-", redo::REDO);
-        let mut inverse = None;
-        self.before_write()?;
-        let (after, _) = self
-            .store()
-            .commit_labeled(plan, &actor, expect, &label, |before| {
-                if redo::target(before, &actor)? != target {
-                    return Err(Error::internal(
-                        "another process of yours changed the plan while the redo was prepared; run redo again",
-                    ));
+        // As for undo: the label names the undo taken back, so it is chosen
+        // before the lock and confirmed under it; should it move (another
+        // process of the same actor redid it first), look again.
+        let mut attempts = 0;
+        let (after, inv, target) = loop {
+            attempts += 1;
+            let loaded = self.store().load_with_ops(plan)?;
+            crate::store::ensure_editable(&loaded)?;
+            let target = redo::target(&loaded, &actor)?;
+            let label = format!("{}{target}-", redo::REDO);
+            let mut inverse = None;
+            let mut moved = false;
+            self.before_write()?;
+            let result = self
+                .store()
+                .commit_labeled(plan, &actor, expect, &label, |before| {
+                    if redo::target(before, &actor)? != target {
+                        moved = true;
+                        return Err(moved_error(plan, "redo"));
+                    }
+                    let inv = redo::inverse(before, &target)?;
+                    if inv.bodies.is_empty() {
+                        return Err(Error::refused(format!(
+                            "nothing to redo: what {target} undid was changed again since"
+                        ))
+                        .with_help(bounded_list(&inv.kept, 4)));
+                    }
+                    let bodies = inv.bodies.clone();
+                    inverse = Some(inv);
+                    Ok(bodies)
+                });
+            match result {
+                Err(_) if moved && attempts < MOVED_RETRIES => continue,
+                Err(e) => return Err(e),
+                Ok((after, _)) => {
+                    break (
+                        after,
+                        inverse.expect("set when the commit went through"),
+                        target,
+                    );
                 }
-                let inv = redo::inverse(before, &target)?;
-                if inv.bodies.is_empty() {
-                    return Err(Error::refused(format!(
-                        "nothing to redo: what {target} undid was changed again since"
-                    ))
-                    .with_help(bounded_list(&inv.kept, 4)));
-                }
-                let bodies = inv.bodies.clone();
-                inverse = Some(inv);
-                Ok(bodies)
-            })?;
-        let inv = inverse.expect("set when the commit went through");
+            }
+        };
         self.inverse_echo(
             &after,
             &inv,
