@@ -9,18 +9,33 @@
 //! gives up and the general path reads the text again, so every refusal —
 //! its message, its pointer, its line and column — is the general path's.
 
-use super::document::{DOCUMENT_KEYS, Document, RawEdge, document_from_value, named_edges};
+use super::document::{
+    DOCUMENT_KEYS, Document, RawEdge, document_from_value, general_document, named_edges,
+};
 use crate::model::value::{Map, Value};
 use crate::model::{Handle, Node, NodeKind};
 use crate::wire::convert::hydrate_quietly;
 use crate::wire::parse::{Ctx, ValueSeed};
+use crate::wire::parse::{ParseError, Syntax};
 use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
 use std::fmt;
+
+/// Reads a plan document from text. Most documents read cleanly: those are
+/// read straight into the model; any other is read the general way, which
+/// words its refusal.
+pub fn document(text: &str, syntax: Syntax) -> Result<Document, ParseError> {
+    if syntax == Syntax::Json
+        && let Some(doc) = clean(text.strip_prefix('\u{feff}').unwrap_or(text))
+    {
+        return Ok(doc);
+    }
+    general_document(text, syntax)
+}
 
 /// The document in `text` (JSON), or `None` when anything in it would be
 /// refused or is not what this path reads (the caller reads it again the
 /// general way, for the refusal).
-pub(crate) fn document(text: &str) -> Option<Document> {
+fn clean(text: &str) -> Option<Document> {
     let ctx = Ctx::quiet_at(0);
     let mut de = serde_json::Deserializer::from_str(text);
     // Nesting is bounded by the value reader (MAX_DEPTH), as in `parse`.
@@ -349,7 +364,7 @@ impl<'de> Visitor<'de> for EdgeSeed {
 
 #[cfg(test)]
 mod tests {
-    use super::super::document::general_document;
+    use super::general_document;
     use crate::wire::parse::Syntax;
     use proptest::prelude::*;
 
@@ -358,7 +373,7 @@ mod tests {
     /// it refuses it.
     fn agrees(text: &str) {
         let general = general_document(text, Syntax::Json);
-        let fast = super::document(text);
+        let fast = super::clean(text);
         match general {
             Ok(doc) => assert_eq!(fast, Some(doc), "{text}"),
             Err(e) => assert!(

@@ -54,18 +54,6 @@ pub const DOCUMENT_KEYS: [&str; 11] = [
     "provenance",
 ];
 
-/// Reads a plan document from text.
-pub fn document(text: &str, syntax: Syntax) -> Result<Document, ParseError> {
-    // Most documents read cleanly: read those straight into the model; any
-    // other is read the general way below, which words its refusal.
-    if syntax == Syntax::Json
-        && let Some(doc) = super::direct::document(text.strip_prefix('\u{feff}').unwrap_or(text))
-    {
-        return Ok(doc);
-    }
-    general_document(text, syntax)
-}
-
 /// [`document`] the general way: text → value → references → document.
 /// Every refusal is worded here.
 pub(super) fn general_document(text: &str, syntax: Syntax) -> Result<Document, ParseError> {
@@ -253,6 +241,7 @@ pub fn raw_json(c: &Content, digest: &str) -> serde_json::Value {
 
 #[cfg(test)]
 mod tests {
+    use super::super::direct::document;
     use super::*;
 
     #[test]

@@ -17,8 +17,9 @@ pub mod lifecycle;
 pub mod op;
 pub mod plan;
 
+pub use direct::document;
 pub use document::{
-    DOCUMENT_KEYS, Document, document, document_from_value, document_json, document_owned, raw_json,
+    DOCUMENT_KEYS, Document, document_from_value, document_json, document_owned, raw_json,
 };
 pub use fields::{error, object};
 pub use graph::{
