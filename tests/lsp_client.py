@@ -428,6 +428,21 @@ async def yaml(s, uri):
           [(i.label, i.text_edit.new_text) for i in items])
 
 
+async def deep(s, uri):
+    # Block-style YAML nested as deep as validate takes: the worker's reader
+    # recurses once per level.
+    lines = ["planId: deep", "nodes:", "  - id: a", "    kind: reason", "    prompt: [hi]", "    outputSchema:"]
+    ind = "      "
+    for _ in range(450):
+        lines.append(ind + "a:")
+        ind += "  "
+    lines.append(ind + "b: 1")
+    diags = await s.diagnostics(uri, s.open(uri, "\n".join(lines) + "\n", "yaml"))
+    h = await s.client.text_document_hover_async(t.HoverParams(**s.at(uri, t.Position(line=2, character=8))))
+    check(h is not None and "reason node" in h.contents.value,
+          "a YAML document nested 450 levels deep: diagnostics, and the server still answers", (diags, h))
+
+
 def validate_json(pf, root, env, name):
     """`planforge validate --format json` on a document of the temp folder: its issues."""
     out = subprocess.run([pf, "validate", name, "--format", "json"], cwd=root, env=env,
@@ -637,6 +652,7 @@ async def main(pf):
     await survives(s, uri)
     await pretty(s, pf, root, env)
     await yaml(s, (root / "docs" / "triage.yaml").as_uri())
+    await deep(s, (root / "docs" / "deep.yaml").as_uri())
     await grouped(s, (root / "docs" / "group.json").as_uri(), pf, root, env)
     other = (root / "package.json").as_uri()
     diags = await s.diagnostics(other, s.open(other, '{"name": "x", "version": "1.0.0"}'))

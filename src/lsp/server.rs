@@ -13,6 +13,9 @@ use lsp_server::{Connection, Message, Notification, Request, Response};
 use lsp_types::notification::{self as note, Notification as _};
 use lsp_types::request::{self as req, Request as _};
 use lsp_types::*;
+
+/// The worker's stack: as deep as the YAML reader's (see `wire::parse`).
+const WORKER_STACK: usize = 64 * 1024 * 1024;
 use std::collections::HashMap;
 use std::str::FromStr;
 use std::sync::Arc;
@@ -57,7 +60,14 @@ pub(crate) fn serve(cfg: Config) -> Result<u8> {
     let (jobs_tx, jobs_rx) = crossbeam_channel::unbounded::<Job>();
     let (done_tx, done_rx) = crossbeam_channel::unbounded::<Done>();
     let sources = cfg.sources.clone();
-    let worker = std::thread::spawn(move || work(&sources, &jobs_rx, &done_tx));
+    // The worker reads and checks documents as deep as `validate` takes
+    // (MAX_DEPTH levels, whose readers recurse): give it the stack the main
+    // thread has and more, reserved rather than used by shallow documents.
+    let worker = std::thread::Builder::new()
+        .name("lsp-worker".into())
+        .stack_size(WORKER_STACK)
+        .spawn(move || work(&sources, &jobs_rx, &done_tx))
+        .map_err(|e| Error::internal(format!("lsp: cannot start the worker: {e}")))?;
     let mut s = State {
         conn: &conn,
         enc,
