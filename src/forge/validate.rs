@@ -499,11 +499,8 @@ fn import_fold(doc: Document, plan_id: &str) -> (Content, Vec<Issue>, Option<Iss
     ));
     let ops = crate::store::transaction(ACTOR, plan_id, 0, bodies);
     let folded = crate::store::fold::fold_owned(plan_id, ops);
-    (
-        folded.content,
-        crate::check::notes::issues(&folded.notes),
-        claimed,
-    )
+    let issues = crate::check::notes::issues_in(&folded.notes, &folded.content);
+    (folded.content, issues, claimed)
 }
 
 /// `digest_mismatch` when the document claims a digest its content lacks.
