@@ -29,8 +29,11 @@ pub(crate) struct Sources {
     pub(crate) store: Option<PathBuf>,
     /// The context of each folder, with the files it was read from (shared
     /// by the clones: the validation worker's and the editor loop's).
-    pub(crate) read: Arc<Mutex<HashMap<PathBuf, (Vec<Stamp>, Context)>>>,
+    pub(crate) read: Arc<Mutex<HashMap<PathBuf, Kept>>>,
 }
+
+/// A folder's context, and the files it was read from as they were then.
+pub(crate) type Kept = (Vec<Stamp>, Context);
 
 /// Folders whose context is kept at most (an editor opens documents in a
 /// few; past this the kept ones are dropped and read again when asked).
