@@ -4,7 +4,7 @@
     .venv/bin/python bench/lsp_latency.py [--nodes 10000] [--edits 10] [--debounce-ms 200]
 
 Builds the release binary and `gen_plan` (unless PLANFORGE_BIN names a
-binary), generates a realistic plan of N nodes (`examples/gen_plan.rs`) into
+binary and gen_plan is built, or PLANFORGE_GEN names it), generates a realistic plan of N nodes (`examples/gen_plan.rs`) into
 a temp store made by `planforge init`, starts `planforge lsp` there with a
 real LSP client (pygls, pinned in `.venv` like the tests' client), and
 measures, as an editor sees it:
@@ -52,7 +52,9 @@ def position(text, offset):
 
 def build():
     pf = os.environ.get("PLANFORGE_BIN")
-    gen = ROOT / "target/release/examples/gen_plan"
+    # The generator's output depends only on its arguments, so a debug
+    # build of it does as well (PLANFORGE_GEN names one).
+    gen = Path(os.environ.get("PLANFORGE_GEN") or ROOT / "target/release/examples/gen_plan")
     if pf and gen.exists():
         return pf, str(gen)
     print("building release binaries…", file=sys.stderr)

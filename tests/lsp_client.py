@@ -384,6 +384,31 @@ async def actions(s, uri, d):
     check(all(x.code != "invalid_document" for x in diags), "applied, the document reads", [x.code for x in diags])
 
 
+async def dangling(s, uri):
+    # An edge to a misspelt node: the fold drops it; the fix renames its end.
+    text = s.texts[uri]
+    typo = text.replace('"to": "post"', '"to": "postt"', 1)
+    check(typo != text, "the document has an edge to `post`")
+    v = s.set_text(uri, typo)
+    diags = await s.diagnostics(uri, v)
+    d = [x for x in diags if x.code == "dangling_edge"]
+    check(d and "did you mean `post`?" in d[0].message, "a dangling edge names the near node",
+          [(x.code, x.message) for x in diags])
+    check(d[0].range.start == position(typo, typo.index('{"id": "e2"')), "at the edge", d[0].range)
+    got = await s.client.text_document_code_action_async(t.CodeActionParams(
+        text_document=t.TextDocumentIdentifier(uri=uri), range=d[0].range,
+        context=t.CodeActionContext(diagnostics=d)))
+    titles = [a.title for a in got]
+    check(got and got[0].is_preferred and "post" in titles[0] and got[0].edit,
+          "a code action connects the edge to the near node", titles)
+    fixed = apply(typo, got[0].edit.changes[uri])
+    check(fixed == text, "its edit renames only the edge's end", fixed[-300:])
+    v = s.set_text(uri, fixed)
+    diags = await s.diagnostics(uri, v)
+    check(all(x.code != "dangling_edge" for x in diags), "applied, the edge is kept",
+          [x.code for x in diags])
+
+
 async def survives(s, uri):
     text = s.texts[uri]
     cut = text.index('"edges"')
@@ -649,6 +674,7 @@ async def main(pf):
     await completion(s, uri)
     diags = await s.diagnostics(uri, s.set_text(uri, s.texts[uri]))
     await actions(s, uri, [d for d in diags if d.code == "invalid_handle"][0])
+    await dangling(s, uri)
     await survives(s, uri)
     await pretty(s, pf, root, env)
     await yaml(s, (root / "docs" / "triage.yaml").as_uri())

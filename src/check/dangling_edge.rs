@@ -1,7 +1,9 @@
-//! Complexity: O(e), inside the fold (`store::fold`), which emits this code.
+//! Complexity: O(e), inside the fold (`store::fold`), which emits this code;
+//! the did-you-mean ([`near_misses`]) is O(n) per dropped edge.
 
+use crate::model::note::Note;
 use crate::model::remedy::{Pick, Remedy};
-use crate::model::{Edge, Issue};
+use crate::model::{Content, Edge, Issue};
 
 declare_check! {
     /// ## What it finds
@@ -15,7 +17,10 @@ declare_check! {
     ///
     /// ## How to fix
     /// Look at the named edge's endpoints: add the missing node back, or
-    /// connect the surviving node to where it should lead.
+    /// connect the surviving node to where it should lead. When the missing
+    /// id is a near miss of a node that exists (a typo), the finding says
+    /// which, and its first fix connects the edge to that node (an editor
+    /// offers it as a rename of the endpoint).
     ///
     /// ## Example
     /// The log adds the edge `e1` from `a` to `b`; then (merged from another
@@ -50,6 +55,35 @@ pub(crate) fn issue(edge: &Edge, missing: &str) -> Issue {
     )
 }
 
+/// The did-you-mean of each dropped edge (`issues`: the findings of
+/// `notes`, in their order): when its missing node is a near miss of a node
+/// of `content`, the finding names it and its first fix connects the edge
+/// to it instead.
+pub(crate) fn near_misses(notes: &[Note], issues: &mut [Issue], content: &Content) {
+    for (note, issue) in notes.iter().zip(issues.iter_mut()) {
+        let Note::DanglingEdge { edge, missing } = note else {
+            continue;
+        };
+        let ids = content.nodes.iter().map(|n| n.id.as_str());
+        let Some(near) = crate::model::suggest::closest(missing, ids) else {
+            continue;
+        };
+        let (from, to) = if *missing == edge.to {
+            (edge.from.as_str(), near)
+        } else {
+            (near, edge.to.as_str())
+        };
+        issue.message.push_str(&format!("; did you mean `{near}`?"));
+        let fix = Remedy::Connect {
+            from: Pick::id(from),
+            to: Pick::id(to),
+            handle: Some(edge.handle.as_str().into_owned()),
+        }
+        .when(format!("if `{near}` is the node meant"));
+        issue.fixes.insert(0, fix);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use crate::check::testing::*;
@@ -80,6 +114,59 @@ mod tests {
                 .any(|i| i.code == "dangling_edge" && i.edge_id.as_deref() == Some("e1"))
         );
         assert!(f.content.edges.is_empty());
+    }
+
+    /// The edge's target, misspelt.
+    fn typo_ops(to: &str) -> Vec<Op> {
+        let bodies = vec![
+            OpBody::AddNode {
+                node: join("fetch"),
+            },
+            OpBody::AddNode {
+                node: join("summarise"),
+            },
+            OpBody::AddEdge {
+                edge: edge("e1", "fetch", to, "always"),
+            },
+        ];
+        crate::store::transaction("t", "plan-t", 0, bodies)
+    }
+
+    fn with_near_misses(ops: &[Op]) -> Vec<crate::model::Issue> {
+        let f = crate::store::fold::fold("plan-t", ops);
+        let mut issues = crate::check::notes::issues(&f.notes);
+        super::near_misses(&f.notes, &mut issues, &f.content);
+        issues
+    }
+
+    #[test]
+    fn a_near_miss_names_the_node_and_connects_to_it_first() {
+        use crate::model::remedy::{Pick, Remedy};
+        let issues = with_near_misses(&typo_ops("sumarise"));
+        let i = issues.iter().find(|i| i.code == "dangling_edge").unwrap();
+        assert!(
+            i.message.ends_with("did you mean `summarise`?"),
+            "{}",
+            i.message
+        );
+        assert_eq!(
+            i.fixes[0].remedy,
+            Remedy::Connect {
+                from: Pick::id("fetch"),
+                to: Pick::id("summarise"),
+                handle: Some("always".into()),
+            }
+        );
+        // The fix without a guess is still offered, after it.
+        assert_eq!(i.fixes.len(), 2);
+    }
+
+    #[test]
+    fn an_id_like_no_node_gets_no_guess() {
+        let issues = with_near_misses(&typo_ops("publish_report"));
+        let i = issues.iter().find(|i| i.code == "dangling_edge").unwrap();
+        assert!(!i.message.contains("did you mean"), "{}", i.message);
+        assert_eq!(i.fixes.len(), 1);
     }
 
     #[test]

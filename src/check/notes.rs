@@ -1,12 +1,21 @@
 //! The fold's and the store's notes, worded as findings by the checks whose
 //! codes they are.
 
-use crate::model::Issue;
 use crate::model::note::Note;
+use crate::model::{Content, Issue};
 
 /// Every note as its finding, in order.
 pub fn issues(notes: &[Note]) -> Vec<Issue> {
     notes.iter().map(issue).collect()
+}
+
+/// As [`issues`], for the notes of a fold whose content is at hand: a
+/// dropped edge whose missing node is a near miss of one of `content`'s
+/// gets the did-you-mean ([`super::dangling_edge::near_misses`]).
+pub fn issues_in(notes: &[Note], content: &Content) -> Vec<Issue> {
+    let mut out = issues(notes);
+    super::dangling_edge::near_misses(notes, &mut out, content);
+    out
 }
 
 fn issue(note: &Note) -> Issue {

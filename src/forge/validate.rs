@@ -171,7 +171,15 @@ pub fn check_document(
     opts: &Options,
 ) -> Result<Target> {
     match read_document(&text, syntax) {
-        Ok(doc) => Ok(checked(file, text, syntax, doc, registry, opts)),
+        Ok(doc) => Ok(checked(
+            file,
+            Arc::from(text),
+            syntax,
+            doc,
+            None,
+            registry,
+            opts,
+        )),
         Err(e) => Err(document_error(file, text, syntax, e)),
     }
 }
@@ -187,18 +195,43 @@ pub fn check_input(
     opts: &Options,
 ) -> Target {
     match read_document(&text, syntax) {
-        Ok(doc) => checked(file, text, syntax, doc, registry, opts),
-        Err(e) => {
-            // The value the pointer names, when the parser gave no place
-            // (a value of the wrong kind in a well-formed text).
-            let location = match (&e.line, &e.pointer) {
-                (None, Some(p)) => crate::wire::span::locate(&text, syntax, p),
-                (Some(l), _) => inputs::located(&text, *l, e.column.unwrap_or(1)),
-                (None, None) => None,
-            };
-            unreadable(file, e.message, e.pointer, location, Arc::from(text), 2)
-        }
+        Ok(doc) => checked(file, Arc::from(text), syntax, doc, None, registry, opts),
+        Err(e) => refused(file, Arc::from(text), syntax, e),
     }
+}
+
+/// As [`check_input`], for a text an editor holds with its span index
+/// already built (`planforge lsp`: one reading per document version,
+/// shared with the editor's queries). The text is neither copied nor
+/// indexed again: the target's text is `text` itself, and findings are
+/// located with `index`, which must be the index of `text` (`None`: the
+/// text is not well-formed, or not indexed; it is then indexed here when
+/// there is a finding to locate, as by [`check_input`]).
+pub(crate) fn check_indexed(
+    file: &str,
+    text: &Arc<str>,
+    syntax: Syntax,
+    index: Option<&SpanIndex<'_>>,
+    registry: Option<&Registry>,
+    opts: &Options,
+) -> Target {
+    debug_assert!(index.is_none_or(|i| std::ptr::eq(i.text(), &**text)));
+    match read_document(text, syntax) {
+        Ok(doc) => checked(file, Arc::clone(text), syntax, doc, index, registry, opts),
+        Err(e) => refused(file, Arc::clone(text), syntax, e),
+    }
+}
+
+/// The target of a document that does not read as a plan document.
+fn refused(file: &str, text: Arc<str>, syntax: Syntax, e: crate::wire::ParseError) -> Target {
+    // The value the pointer names, when the parser gave no place
+    // (a value of the wrong kind in a well-formed text).
+    let location = match (&e.line, &e.pointer) {
+        (None, Some(p)) => crate::wire::span::locate(&text, syntax, p),
+        (Some(l), _) => inputs::located(&text, *l, e.column.unwrap_or(1)),
+        (None, None) => None,
+    };
+    unreadable(file, e.message, e.pointer, location, text, 2)
 }
 
 /// An input that could not be checked, from the error that stopped it (a
@@ -290,12 +323,14 @@ fn read_document(text: &str, syntax: Syntax) -> Result<Document, crate::wire::Pa
     Ok(doc)
 }
 
-/// Checks a document that was read.
+/// Checks a document that was read (`index`: its text's span index, when
+/// the caller has it).
 fn checked(
     file: &str,
-    text: String,
+    text: Arc<str>,
     syntax: Syntax,
     doc: Document,
+    index: Option<&SpanIndex<'_>>,
     registry: Option<&Registry>,
     opts: &Options,
 ) -> Target {
@@ -321,8 +356,7 @@ fn checked(
     }
     let nodes: Vec<&str> = nodes.iter().map(String::as_str).collect();
     let edges: Vec<&str> = edges.iter().map(String::as_str).collect();
-    let text: Arc<str> = Arc::from(text);
-    let findings = locate_all(&text, syntax, &report.issues, &nodes, &edges, opts);
+    let findings = locate_all(&text, syntax, index, &report.issues, &nodes, &edges, opts);
     let omitted = report.issues.len() - findings.len();
     Target {
         omitted,
@@ -370,7 +404,15 @@ pub(crate) fn check_stored(
             let c = loaded.content();
             let nodes: Vec<&str> = c.nodes.iter().map(|n| n.id.as_str()).collect();
             let edges: Vec<&str> = c.edges.iter().map(|e| e.id.as_str()).collect();
-            let findings = locate_all(&text, Syntax::Json, &report.issues, &nodes, &edges, opts);
+            let findings = locate_all(
+                &text,
+                Syntax::Json,
+                None,
+                &report.issues,
+                &nodes,
+                &edges,
+                opts,
+            );
             (text, findings)
         }
     };
@@ -457,11 +499,8 @@ fn import_fold(doc: Document, plan_id: &str) -> (Content, Vec<Issue>, Option<Iss
     ));
     let ops = crate::store::transaction(ACTOR, plan_id, 0, bodies);
     let folded = crate::store::fold::fold_owned(plan_id, ops);
-    (
-        folded.content,
-        crate::check::notes::issues(&folded.notes),
-        claimed,
-    )
+    let issues = crate::check::notes::issues_in(&folded.notes, &folded.content);
+    (folded.content, issues, claimed)
 }
 
 /// `digest_mismatch` when the document claims a digest its content lacks.
@@ -501,16 +540,18 @@ fn placed(mut e: crate::wire::ParseError, text: &str, syntax: Syntax) -> crate::
 fn locate_all(
     text: &str,
     syntax: Syntax,
+    given: Option<&SpanIndex<'_>>,
     issues: &[Issue],
     nodes: &[&str],
     edges: &[&str],
     opts: &Options,
 ) -> Vec<Finding> {
-    let index = if issues.is_empty() {
+    let built = if issues.is_empty() || given.is_some() {
         None
     } else {
         SpanIndex::new(text, syntax)
     };
+    let index = given.or(built.as_ref());
     // A later node or edge with the same id is the one the fold keeps.
     let node_at: HashMap<&str, usize> = nodes.iter().enumerate().map(|(i, n)| (*n, i)).collect();
     let edge_at: HashMap<&str, usize> = edges.iter().enumerate().map(|(i, e)| (*e, i)).collect();
@@ -519,7 +560,7 @@ fn locate_all(
         .take(opts.max_findings)
         .map(|issue| {
             let pointer = absolute_pointer(issue, &node_at, &edge_at);
-            let (location, label) = match &index {
+            let (location, label) = match index {
                 Some(idx) => {
                     let anchor = pointer.clone().unwrap_or_else(|| {
                         if issue.edge_id.is_some() && issue.node_id.is_none() {

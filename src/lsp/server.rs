@@ -185,15 +185,20 @@ pub(crate) fn validate_now(sources: &Sources, open: &Open, version: i32) -> Vali
                 policy: Arc::new(ctx.policy),
                 ..validate::Options::default()
             };
+            // The version's reading (made above, by `is_plan_document`)
+            // is the one validate locates its findings with: the text is
+            // not copied, nor indexed a second time.
+            let index = open.doc.index();
             (
-                validate::check_input(
+                validate::check_indexed(
                     &open.name,
-                    open.doc.text.to_string(),
+                    &open.doc.text,
                     open.doc.syntax,
-                    ctx.registry.as_ref(),
+                    index.as_ref(),
+                    ctx.registry.as_deref(),
                     &opts,
                 ),
-                ctx.registry.map(Arc::new),
+                ctx.registry,
             )
         }
         Err(e) => (validate::failure(&open.name, &e), None),
@@ -424,7 +429,7 @@ impl State<'_> {
                         .sources
                         .context(o.path.as_deref())
                         .ok()
-                        .and_then(|c| c.registry.map(Arc::new)),
+                        .and_then(|c| c.registry),
                 };
                 let items = o
                     .doc

@@ -33,6 +33,7 @@ pub(crate) fn run(s: &mut Session, a: LspArgs) -> Result<Reply> {
         sources: Sources {
             registry: a.registry,
             store: s.named_store(),
+            ..Sources::default()
         },
         debounce: std::time::Duration::from_millis(a.debounce_ms),
     })?;

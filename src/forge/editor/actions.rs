@@ -1,6 +1,8 @@
 //! The fixes of a finding that are data, as edits of the document's text:
 //! set a definition field (a reference renamed to the did-you-mean id, a
-//! `select` added), move an edge to the suggested handle, set a phase; and,
+//! `select` added), move an edge to the suggested handle, connect an edge
+//! that names no node to the one meant (its endpoint renamed to the
+//! did-you-mean id), set a phase; and,
 //! for any finding on a node, a suppression of its code on that node.
 //!
 //! A reference without `select` does not read as a plan at all (an input
@@ -11,7 +13,7 @@ use super::edits::{Edit, push_item, set_member};
 use super::shape::Shape;
 use super::{Doc, Syntax};
 use crate::forge::validate::Finding;
-use crate::model::remedy::{Fill, Fix, Remedy};
+use crate::model::remedy::{Fill, Fix, Pick, Remedy};
 use crate::model::{Ref, Select, Value};
 use crate::wire::span::{SpanIndex, escape_token, tokens};
 
@@ -87,7 +89,10 @@ fn actions(idx: &SpanIndex, syntax: Syntax, shape: &Shape, finding: &Finding) ->
         .into_iter()
         .enumerate()
         .filter_map(|(i, fix)| {
-            let edits = edits_for(idx, syntax, shape, &fix.remedy)?;
+            let edits = match edits_for(idx, syntax, shape, &fix.remedy) {
+                Some(e) => e,
+                None => reconnect(idx, syntax, shape, finding, &fix.remedy)?,
+            };
             Some(Action {
                 fix,
                 edits,
@@ -172,6 +177,54 @@ fn edits_for(idx: &SpanIndex, syntax: Syntax, shape: &Shape, r: &Remedy) -> Opti
         }
         _ => None,
     }
+}
+
+/// A `Connect` fix of a finding on an edge whose endpoint names no node of
+/// the document (`dangling_edge`: the fold dropped it): the edge itself,
+/// with that endpoint set to the node the fix connects (the other one
+/// stays). Any other `Connect` adds an edge, which is no edit of a text.
+fn reconnect(
+    idx: &SpanIndex,
+    syntax: Syntax,
+    shape: &Shape,
+    finding: &Finding,
+    r: &Remedy,
+) -> Option<Vec<Edit>> {
+    let Remedy::Connect {
+        from: Pick::Id(from),
+        to: Pick::Id(to),
+        ..
+    } = r
+    else {
+        return None;
+    };
+    let id = finding.issue.edge_id.as_deref()?;
+    let e = shape
+        .edges
+        .iter()
+        .rev()
+        .find(|e| e.id.as_deref() == Some(id))?;
+    let at = format!("/edges/{}", e.index);
+    let mut out = Vec::new();
+    for (key, want, now) in [("from", from, &e.from), ("to", to, &e.to)] {
+        let (have, span) = now.as_ref()?;
+        if have == want {
+            continue;
+        }
+        // Only an endpoint that names no node is renamed.
+        if shape.node(have).is_some() {
+            return None;
+        }
+        let like = &idx.text()[span.start..span.end];
+        out.push(set_member(
+            idx,
+            syntax,
+            &at,
+            key,
+            &super::quoted(want, syntax, like),
+        )?);
+    }
+    (!out.is_empty()).then_some(out)
 }
 
 /// The members of the reference at `at` (a `$ref` object) that differ from

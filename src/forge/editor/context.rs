@@ -6,26 +6,53 @@
 //! Its settings too: the nearest `planforge.toml` from the document's
 //! folder up to its repository root, else the store's, as `validate` finds
 //! it from the working folder.
+//!
+//! Both are read once per folder and kept: they are read again when a file
+//! they came from changed (its modification time or its length), or when
+//! another file now applies (the lookup, a few `stat`s, runs every time).
 
+use crate::forge::validate::config;
 use crate::model::error::Result;
 use crate::model::registry::Registry;
 use crate::store::Store;
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::SystemTime;
 
-/// What the server was told on its command line.
+/// What the server was told on its command line, and the contexts read.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Sources {
     /// `--registry FILE`.
     pub(crate) registry: Option<PathBuf>,
     /// `--store` or `PLANFORGE_STORE`.
     pub(crate) store: Option<PathBuf>,
+    /// The context of each folder, with the files it was read from (shared
+    /// by the clones: the validation worker's and the editor loop's).
+    pub(crate) read: Arc<Mutex<HashMap<PathBuf, Kept>>>,
+}
+
+/// A folder's context, and the files it was read from as they were then.
+pub(crate) type Kept = (Vec<Stamp>, Context);
+
+/// Folders whose context is kept at most (an editor opens documents in a
+/// few; past this the kept ones are dropped and read again when asked).
+const MAX_FOLDERS: usize = 64;
+
+/// A file a context was read from: its path, and its modification time and
+/// length (`None`: it does not exist).
+pub(crate) type Stamp = (PathBuf, Option<(Option<SystemTime>, u64)>);
+
+fn stamp(p: &Path) -> Stamp {
+    let meta = std::fs::metadata(p).ok();
+    (p.to_path_buf(), meta.map(|m| (m.modified().ok(), m.len())))
 }
 
 /// The registry a document is checked against, and what is reported of
 /// its findings (the settings file's selection; inline suppressions).
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Context {
-    pub(crate) registry: Option<Registry>,
+    pub(crate) registry: Option<Arc<Registry>>,
     pub(crate) policy: crate::forge::validate::policy::Policy,
 }
 
@@ -42,28 +69,51 @@ impl Sources {
             Some(s) => Some(s.clone()),
             None => crate::store::discover(&from),
         };
-        let registry = match &self.registry {
-            Some(p) => Some(Registry::load(p, false)?),
+        // The files the context comes from, found (not read).
+        let registry_file = match &self.registry {
+            Some(p) => Some((p.clone(), false)),
             None => match store.as_ref().and_then(|s| Store::open(s).ok()) {
-                Some(st) => match st.registry_path()? {
-                    Some(p) => Some(Registry::load(&p, true)?),
-                    None => None,
-                },
+                Some(st) => st.registry_path()?.map(|p| (p, true)),
                 None => None,
             },
         };
-        Ok(Context {
+        let in_store = store.as_deref().filter(|s| s.is_dir());
+        let settings = config::applies(false, &from, in_store);
+        let stamps: Vec<Stamp> = registry_file
+            .iter()
+            .map(|(p, _)| p)
+            .chain(settings.iter())
+            .map(|p| stamp(p))
+            .collect();
+        let kept = self.read.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some((s, c)) = kept.get(&from)
+            && *s == stamps
+        {
+            return Ok(c.clone());
+        }
+        drop(kept);
+        let registry = match &registry_file {
+            Some((p, store)) => Some(Arc::new(Registry::load(p, *store)?)),
+            None => None,
+        };
+        let ctx = Context {
             registry,
-            policy: policy(&from, store.as_deref())?,
-        })
+            policy: policy(&from, in_store)?,
+        };
+        let mut kept = self.read.lock().unwrap_or_else(PoisonError::into_inner);
+        if kept.len() >= MAX_FOLDERS {
+            kept.clear();
+        }
+        kept.insert(from, (stamps, ctx.clone()));
+        Ok(ctx)
     }
 }
 
 /// The selection of the settings file that applies to documents in
 /// `from` (none: every code).
 fn policy(from: &Path, store: Option<&Path>) -> Result<crate::forge::validate::policy::Policy> {
-    use crate::forge::validate::{config, select};
-    let Some(c) = config::find(None, false, from, store.filter(|s| s.is_dir()))? else {
+    use crate::forge::validate::select;
+    let Some(c) = config::find(None, false, from, store)? else {
         return Ok(Default::default());
     };
     let origin = c.path.display().to_string();
@@ -104,5 +154,41 @@ mod tests {
         )
         .unwrap();
         assert!(Sources::default().context(Some(&doc)).is_err());
+    }
+
+    #[test]
+    fn a_registry_is_read_again_only_when_it_changed() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join(".git")).unwrap();
+        let file = dir.path().join("registry.yaml");
+        std::fs::write(&file, "tools:\n  get: {returns: text}\n").unwrap();
+        let sources = Sources {
+            registry: Some(file.clone()),
+            ..Sources::default()
+        };
+        let doc = dir.path().join("plan.json");
+        let first = sources.context(Some(&doc)).unwrap().registry.unwrap();
+        // Unchanged: the registry read before, not a new reading.
+        let again = sources.context(Some(&doc)).unwrap().registry.unwrap();
+        assert!(Arc::ptr_eq(&first, &again));
+        // A clone of the sources (the worker's) shares what was read.
+        let cloned = sources.clone().context(Some(&doc)).unwrap().registry;
+        assert!(Arc::ptr_eq(&first, &cloned.unwrap()));
+        std::fs::write(
+            &file,
+            "tools:\n  get: {returns: text}\n  put: {returns: text}\n",
+        )
+        .unwrap();
+        let changed = sources.context(Some(&doc)).unwrap().registry.unwrap();
+        assert!(!Arc::ptr_eq(&first, &changed));
+        assert!(changed.tools.contains_key("put") && !first.tools.contains_key("put"));
+        // A settings file that appears applies at once.
+        std::fs::write(
+            dir.path().join("planforge.toml"),
+            "[validate]\nignore = [\"unknown_tool\"]\n",
+        )
+        .unwrap();
+        let ctx = sources.context(Some(&doc)).unwrap();
+        assert!(!ctx.policy.selection.reports("unknown_tool"));
     }
 }

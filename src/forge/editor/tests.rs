@@ -400,3 +400,39 @@ fn moved_maps_offsets_outside_the_change_both_ways() {
     let same = super::Moved::between("abc", "abc");
     assert_eq!(same.back(3), Some(3));
 }
+
+#[test]
+fn a_dangling_edge_to_a_near_miss_is_renamed_to_it() {
+    let typo = JSON.replacen(r#""to": "post""#, r#""to": "postt""#, 1);
+    let d = Doc::new(typo.as_str(), Syntax::Json);
+    let fs = findings(&d);
+    let f = fs.iter().find(|f| f.issue.code == "dangling_edge").unwrap();
+    let a = &d.fixes_of(f).actions[0];
+    assert!(a.preferred);
+    let fixed = apply(&typo, &a.edits);
+    assert!(
+        fixed.contains(r#"{"id": "e3", "from": "fetch", "to": "post", "handle": "alwayz"}"#),
+        "{fixed}"
+    );
+    // In YAML the endpoint stays plain.
+    let y = YAML.replacen("to: fetch", "to: fetchh", 1).replacen(
+        "            node: start\n",
+        "            node: start\n            select: first\n",
+        1,
+    );
+    let d = Doc::new(y.as_str(), Syntax::Yaml);
+    let fs = findings(&d);
+    let f = fs
+        .iter()
+        .find(|f| f.issue.code == "dangling_edge")
+        .unwrap_or_else(|| panic!("{:?}", fs.iter().map(|f| &f.issue).collect::<Vec<_>>()));
+    let fixed = apply(&y, &d.fixes_of(f).actions[0].edits);
+    assert!(fixed.contains("    to: fetch\n"), "{fixed}");
+    // Without a near miss there is no edit to make: the fix that remains
+    // names no node.
+    let far = JSON.replacen(r#""to": "post""#, r#""to": "zzzzzzzz""#, 1);
+    let d = Doc::new(far.as_str(), Syntax::Json);
+    let fs = findings(&d);
+    let f = fs.iter().find(|f| f.issue.code == "dangling_edge").unwrap();
+    assert!(d.fixes_of(f).actions.is_empty());
+}

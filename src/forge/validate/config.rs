@@ -25,18 +25,24 @@ pub(crate) fn find(
     if let Some(p) = explicit {
         return read(p).map(Some);
     }
+    match applies(isolated, cwd, store) {
+        Some(p) => read(&p).map(Some),
+        None => Ok(None),
+    }
+}
+
+/// The settings file [`find`] reads when no file is named, without
+/// reading it (`planforge lsp` rereads it only when it changed).
+pub(crate) fn applies(isolated: bool, cwd: &Path, store: Option<&Path>) -> Option<PathBuf> {
     if isolated {
-        return Ok(None);
+        return None;
     }
     let in_store = || {
         store
             .map(|s| s.join(FILE))
             .filter(|p| std::fs::symlink_metadata(p).is_ok())
     };
-    match nearest(cwd).or_else(in_store) {
-        Some(p) => read(&p).map(Some),
-        None => Ok(None),
-    }
+    nearest(cwd).or_else(in_store)
 }
 
 /// The nearest `planforge.toml` from `cwd` upwards, stopping at the folder
