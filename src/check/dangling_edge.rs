@@ -1,5 +1,6 @@
 //! Complexity: O(e), inside the fold (`store::fold`), which emits this code;
-//! the did-you-mean ([`near_misses`]) is O(n) per dropped edge.
+//! the did-you-mean ([`near_misses`]) is O(n) per distinct missing id, for at most
+//! `GUESS_BUDGET` ids on a plan over `GUESS_ALWAYS_UP_TO` nodes.
 
 use crate::model::note::Note;
 use crate::model::remedy::{Pick, Remedy};
@@ -55,17 +56,35 @@ pub(crate) fn issue(edge: &Edge, missing: &str) -> Issue {
     )
 }
 
+/// Plans up to this many nodes get a guess for every dropped edge.
+const GUESS_ALWAYS_UP_TO: usize = 2000;
+/// Distinct missing ids that get a guess on a larger plan.
+const GUESS_BUDGET: usize = 32;
+
 /// The did-you-mean of each dropped edge (`issues`: the findings of
 /// `notes`, in their order): when its missing node is a near miss of a node
 /// of `content`, the finding names it and its first fix connects the edge
 /// to it instead.
 pub(crate) fn near_misses(notes: &[Note], issues: &mut [Issue], content: &Content) {
+    // Each guess scans every id: on a large plan only the first few distinct
+    // missing ids get one, so thousands of dropped edges stay linear.
+    let large = content.nodes.len() > GUESS_ALWAYS_UP_TO;
+    let mut guessed: std::collections::HashMap<&str, Option<&str>> = Default::default();
     for (note, issue) in notes.iter().zip(issues.iter_mut()) {
         let Note::DanglingEdge { edge, missing } = note else {
             continue;
         };
-        let ids = content.nodes.iter().map(|n| n.id.as_str());
-        let Some(near) = crate::model::suggest::closest(missing, ids) else {
+        let near = match guessed.get(missing.as_str()) {
+            Some(near) => *near,
+            None if large && guessed.len() >= GUESS_BUDGET => None,
+            None => {
+                let ids = content.nodes.iter().map(|n| n.id.as_str());
+                let near = crate::model::suggest::closest(missing, ids);
+                guessed.insert(missing, near);
+                near
+            }
+        };
+        let Some(near) = near else {
             continue;
         };
         let (from, to) = if *missing == edge.to {
