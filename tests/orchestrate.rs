@@ -1635,6 +1635,62 @@ synthesis: {{output: notes/release.md}}
 }
 
 #[test]
+fn the_source_pasted_back_into_a_bounded_digest_plan_is_found_naming_the_node() {
+    let env = Env::new();
+    let (a, b) = (big_source("alpha"), big_source("beta"));
+    let text = json!({
+        "roles": {
+            "reader": {"instructions": "Digest your slice.", "tools": []},
+            "auditor": {"instructions": "Audit your slice.", "tools": []}
+        },
+        "tasks": [
+            {"name": "left", "role": "reader", "goal": "Summarise the left log", "input": a, "output": "g/left.md", "digest": "points"},
+            {"name": "right", "role": "auditor", "goal": "Audit the right log", "input": b, "output": "g/right.md", "digest": "points"}
+        ],
+        "synthesis": {"output": "g/both.md"}
+    })
+    .to_string();
+    let doc = exported(&env, &text, "plan-inlined");
+    // The source as one more text part of the orchestrator's verify step.
+    let mut pasted = doc.clone();
+    node_mut(&mut pasted, "verify_left")["definition"]["prompt"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!({"text": a.clone()}));
+    let (code, out) = validate_doc(&env, "pasted.json", &pasted);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(
+        out.contains("error[inlined_source]: orchestrator step `verify_left` holds the whole source of slice `slice_left`"),
+        "{out}"
+    );
+    // The source as the spawn's literal input instead of the reference.
+    let mut literal = doc.clone();
+    node_mut(&mut literal, "spawn_right")["definition"]["args"]["input"] = json!(b.clone());
+    let (code, out) = validate_doc(&env, "literal.json", &literal);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(
+        out.contains(
+            "the input of spawn `spawn_right` holds the whole source of slice `slice_right`"
+        ),
+        "{out}"
+    );
+    assert!(
+        out.contains("set `definition.args.input` to <a reference to the run input `slice_right`"),
+        "{out}"
+    );
+    // Near miss: a text of the source's size that is not the source.
+    let mut other = doc.clone();
+    let mut changed = a.clone();
+    changed.replace_range(0..5, "ALPHA");
+    node_mut(&mut other, "verify_left")["definition"]["prompt"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!({"text": changed}));
+    let (code, out) = validate_doc(&env, "other.json", &other);
+    assert_eq!(code, Some(0), "{out}");
+}
+
+#[test]
 fn a_store_whose_registry_predates_remove_artifacts_gets_the_command_that_adds_it() {
     let env = Env::new();
     let reg = env.store().join("registry.yaml");

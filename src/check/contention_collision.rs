@@ -16,6 +16,23 @@ use crate::model::{Handle, NodeKind, Value};
 /// Writers compared pairwise per target when they are not simply ordered.
 const PAIRWISE: usize = 256;
 
+/// A literal target as a file system may see it: `./a//b/../c` is `a/c`,
+/// and `A.md` is `a.md` (one file on macOS and Windows), as `orchestrate`'s
+/// check 1 compares them.
+fn same_file(path: &str) -> String {
+    let mut parts: Vec<&str> = Vec::new();
+    for p in path.trim().split(['/', '\\']) {
+        match p {
+            "" | "." => {}
+            ".." if parts.last().is_some_and(|l| *l != "..") => {
+                parts.pop();
+            }
+            other => parts.push(other),
+        }
+    }
+    parts.join("/").to_lowercase()
+}
+
 /// Whether two handles out of one node can never both fire in one execution.
 fn exclusive(kind: NodeKind, a: &Handle, b: &Handle) -> bool {
     use Handle::*;
@@ -66,7 +83,9 @@ declare_check! {
     /// target. A call writes the values of the args its tool lists under
     /// `writes` in the registry (`output` of `spawn_subagent`, `path` of
     /// `write_synthesis`); only literal values are compared — a target built
-    /// from a reference is not. Two calls can run at the same time when
+    /// from a reference is not — and as a file system may see them: as
+    /// paths (`./a//b.md` is `a/b.md`) and without case (`A.md` is `a.md`,
+    /// one file on macOS and Windows), as `orchestrate` compares them. Two calls can run at the same time when
     /// neither reaches the other, unless they sit on mutually exclusive arms
     /// of one node: `match` vs `no_match`/`default` of a branch, different
     /// `case_*` (or `case_*` vs `default`) of a select, or `error` vs a
@@ -96,8 +115,9 @@ declare_check! {
         let g = &cx.graph;
         let reach = g.reachable();
         let pos = g.topo_pos();
-        // literal target → writers (node, arg name), one entry per node.
-        let mut groups: HashMap<String, Vec<(usize, &str)>> = HashMap::default();
+        // target as a file system sees it → writers (node, arg name, the
+        // literal as written), one entry per node.
+        let mut groups: HashMap<String, Vec<(usize, &str, String)>> = HashMap::default();
         let mut order: Vec<String> = Vec::new();
         for (i, n) in cx.content.nodes.iter().enumerate() {
             if n.kind != NodeKind::Call || !reach[i] || !is_canonical(g, i) {
@@ -114,16 +134,19 @@ declare_check! {
                 if !literal {
                     continue;
                 }
-                let key = match v {
-                    Value::String(s) => s.clone(),
-                    other => crate::wire::json::compact(other),
+                let (key, written) = match v {
+                    Value::String(s) => (same_file(s), s.clone()),
+                    other => {
+                        let s = crate::wire::json::compact(other);
+                        (s.clone(), s)
+                    }
                 };
                 let group = groups.entry(key.clone()).or_insert_with(|| {
                     order.push(key);
                     Vec::new()
                 });
-                if !group.iter().any(|(x, _)| *x == i) {
-                    group.push((i, w.as_str()));
+                if !group.iter().any(|(x, _, _)| *x == i) {
+                    group.push((i, w.as_str(), written));
                 }
             }
         }
@@ -132,7 +155,7 @@ declare_check! {
             if writers.len() < 2 {
                 continue;
             }
-            writers.sort_by_key(|(i, _)| pos[*i]);
+            writers.sort_by_key(|(i, _, _)| pos[*i]);
             let chain: Vec<(usize, usize)> = writers.windows(2).map(|w| (w[0].0, w[1].0)).collect();
             if reaches_many(g, &chain).into_iter().all(|x| x) {
                 continue; // one total order: never concurrent
@@ -159,8 +182,13 @@ declare_check! {
                     continue;
                 }
                 reported[b] = true;
-                let (bn, barg) = writers[b];
-                let (an, aarg) = writers[clash[0]];
+                let (bn, barg, ref bwritten) = writers[b];
+                let (an, aarg, ref awritten) = writers[clash[0]];
+                let target = if awritten == bwritten {
+                    format!("\"{bwritten}\"")
+                } else {
+                    format!("one target (\"{awritten}\" and \"{bwritten}\", the same file once `./` and case are set aside)")
+                };
                 let node_b = g.node(bn);
                 let node_a = g.node(an);
                 let others = if clash.len() > 1 {
@@ -176,7 +204,7 @@ declare_check! {
                 out.push(
                     Issue::new(CODE,
                         format!(
-                            "calls `{}` and `{}` can run at the same time (neither runs before the other) and both write \"{key}\" (`{}` arg `{aarg}`, `{}` arg `{barg}`){others}, so their writes race (putting them on exclusive arms of a branch or select also settles it, when only one should run){unchecked}",
+                            "calls `{}` and `{}` can run at the same time (neither runs before the other) and both write {target} (`{}` arg `{aarg}`, `{}` arg `{barg}`){others}, so their writes race (putting them on exclusive arms of a branch or select also settles it, when only one should run){unchecked}",
                             node_a.id, node_b.id, node_a.id, node_b.id
                         ),
                     )
@@ -245,6 +273,28 @@ mod tests {
             issues[0].pointer.as_deref(),
             Some("/definition/args/output")
         );
+    }
+
+    #[test]
+    fn compares_targets_as_paths_without_case() {
+        let p = plan(
+            vec![
+                entry("s"),
+                writer("a", "Notes/A.md"),
+                writer("b", "./notes//a.md"),
+                writer("c", "notes/b/a.md"),
+            ],
+            vec![
+                edge("e1", "s", "a", "always"),
+                edge("e2", "s", "b", "always"),
+                edge("e3", "s", "c", "always"),
+            ],
+        );
+        let issues = run_reg(&ContentionCollision, &p, &registry(REG));
+        assert_eq!(issues.len(), 1, "{issues:#?}");
+        let m = &issues[0].message;
+        assert!(m.contains("`a` and `b`"), "{m}");
+        assert!(m.contains("\"Notes/A.md\" and \"./notes//a.md\""), "{m}");
     }
 
     #[test]

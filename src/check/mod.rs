@@ -15,6 +15,7 @@ pub(crate) mod support;
 
 use crate::model::{Code, Issue, Report};
 pub(crate) use graph::Graph;
+pub(crate) use inlined_source::CONTEXT_BUDGET_BYTES;
 
 use crate::model::Content;
 use crate::model::registry::Registry;
@@ -269,6 +270,7 @@ mod first_last_across_join;
 pub(crate) mod freeze_mismatch;
 mod incomplete_failure_report;
 pub(crate) mod incomplete_spawn_spec;
+mod inlined_source;
 pub(crate) mod invalid_args;
 pub(crate) mod invalid_document;
 mod invalid_edge_id;
@@ -384,6 +386,7 @@ pub static CHECKS: &[&dyn Check] = &[
     &undisposed_synthesis::UndisposedSynthesis,
     &undiscarded_artifacts::UndiscardedArtifacts,
     &incomplete_failure_report::IncompleteFailureReport,
+    &inlined_source::InlinedSource,
     &unreachable_call::UnreachableCall,
     &dangling_edge::DanglingEdge,
     &unknown_node::UnknownNode,

@@ -39,7 +39,7 @@ impl Coupling {
 /// Per-task `maxOutputBytes` when the decomposition gives none.
 pub(crate) const DEFAULT_MAX_OUTPUT_BYTES: u64 = 8192;
 /// `contextBudgetBytes` when the decomposition gives none.
-pub(crate) const DEFAULT_CONTEXT_BUDGET: u64 = 200_000;
+pub(crate) const DEFAULT_CONTEXT_BUDGET: u64 = crate::check::CONTEXT_BUDGET_BYTES;
 
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Role {

@@ -1,0 +1,295 @@
+//! Complexity: O(size of the definitions): one walk of every node's
+//! definition (of a spawning call, its `input` only); a literal's SHA-256
+//! is computed only when its length equals a declared slice's `bytes`, once
+//! per literal.
+
+use crate::check::support::is_canonical;
+use crate::model::remedy::{Fill, Remedy};
+use crate::model::value::Pointer;
+use crate::model::{Issue, NodeKind, Value};
+
+/// The context budget an orchestrator is held to when its plan does not
+/// say otherwise (`orchestrate`'s default `contextBudgetBytes`): a literal
+/// larger than this cannot be held for verification and reconciliation.
+pub(crate) const CONTEXT_BUDGET_BYTES: u64 = 200_000;
+
+/// The arg of a spawn naming its source slice by identity and extent.
+const IDENTITY_ARG: &str = "inputIdentity";
+
+/// A source slice declared in the plan: a spawn's `inputIdentity`.
+struct Slice {
+    spawn: String,
+    run_input: String,
+    sha256: String,
+    bytes: u64,
+}
+
+/// Every `inputIdentity` the spawning calls declare (literal ones).
+fn declared(g: &crate::check::Graph, spawns: &[usize]) -> Vec<Slice> {
+    spawns
+        .iter()
+        .filter_map(|&i| {
+            let node = g.node(i);
+            let id = node
+                .get("args")?
+                .as_object()?
+                .get(IDENTITY_ARG)?
+                .as_object()?;
+            Some(Slice {
+                spawn: node.id.clone(),
+                run_input: id
+                    .get("runInput")
+                    .and_then(Value::as_str)
+                    .unwrap_or("")
+                    .to_string(),
+                sha256: id.get("sha256")?.as_str()?.to_ascii_lowercase(),
+                bytes: id.get("bytes")?.as_u64()?,
+            })
+        })
+        .collect()
+}
+
+/// What a literal is: the whole source of a declared slice, or a text over
+/// the context budget.
+enum Found<'s> {
+    Source(&'s Slice),
+    OverBudget,
+}
+
+/// The first literal under `v` (at `at`) that is a declared slice's whole
+/// source (same size, then same SHA-256) or, failing that, larger than the
+/// context budget; and how many such literals there are.
+fn scan<'a, 's>(
+    v: &'a Value,
+    at: &mut Pointer<'a>,
+    slices: &'s [Slice],
+) -> (Option<(String, u64, Found<'s>)>, usize) {
+    let mut first = None;
+    let mut count = 0;
+    v.walk(at, &mut |p, x| {
+        let Value::String(s) = x else { return };
+        let len = s.len() as u64;
+        let mut same_size = slices.iter().filter(|sl| sl.bytes == len).peekable();
+        let found = if same_size.peek().is_some() {
+            let hash = crate::model::hash::hex_sha256(s.as_bytes());
+            same_size.find(|sl| sl.sha256 == hash).map(Found::Source)
+        } else {
+            None
+        }
+        .or_else(|| (len > CONTEXT_BUDGET_BYTES).then_some(Found::OverBudget));
+        if let Some(f) = found {
+            count += 1;
+            if first.is_none() {
+                first = Some((p.to_string(), len, f));
+            }
+        }
+    });
+    (first, count)
+}
+
+declare_check! {
+    /// ## What it finds
+    /// In a plan with a spawning call (`spawnsAgent: true`), a literal
+    /// string in the orchestrator's own text — the definition of any node
+    /// that does not spawn, or the `input` of a spawn — that is a unit's
+    /// whole source: its size and SHA-256 equal an `inputIdentity` a spawn
+    /// declares (`{runInput, sha256, bytes, lines}`, as the bounded digest
+    /// mechanism of `orchestrate` writes it). Failing that, a literal larger
+    /// than the 200,000-byte context budget an orchestrator is held to
+    /// (`orchestrate`'s default `contextBudgetBytes`). One finding per node,
+    /// at the first such literal. References are not read: a slice passed
+    /// by reference to the run input is what the mechanism wants. Needs a
+    /// registry.
+    ///
+    /// ## Why it matters
+    /// Seed 003's bounded digest mechanism: "give each subagent only its
+    /// assigned source slice and a fixed digest schema; keep source text out
+    /// of the orchestrator context". `orchestrate` keeps each slice out of
+    /// the plan (a run input named by its identity), but a hand edit can
+    /// paste the source back into a verify step or a spawn's `input`, and
+    /// the plan still runs — with the whole source in the orchestrator's
+    /// context, the context overflow the mechanism exists to prevent. In
+    /// seed 003 this check carries step 2's bounded digest row and the
+    /// context-overflow failure class for edited plans.
+    ///
+    /// ## How to fix
+    /// Remove the literal. A verify step names the slice by its identity and
+    /// extent (the spawn's `inputIdentity`) and checks the digest's coverage
+    /// against that; a spawn's `input` is a reference to the run input that
+    /// `accept` declassifies (`{"$ref": {"node": "accept", "path":
+    /// "slice_<unit>"}}`), which the run supplies.
+    ///
+    /// ## Example
+    /// `spawn_log_a` declares `"inputIdentity": {"runInput": "slice_log_a",
+    /// "sha256": "4644…", "bytes": 126889, "lines": 1000}`, and a text part
+    /// of `verify_log_a`'s prompt is those 126,889 bytes. Fixed: delete that
+    /// part; the prompt keeps the identity.
+    pub InlinedSource { code: "inlined_source", severity: Blocking, needs: REGISTRY, source: Check }
+    fn run(cx, out) {
+        let Some(reg) = cx.registry else { return };
+        let g = &cx.graph;
+        let spawns = crate::check::synthesis::spawns(g, reg);
+        if spawns.is_empty() {
+            return;
+        }
+        let slices = declared(g, &spawns);
+        for (i, node) in cx.content.nodes.iter().enumerate() {
+            if !is_canonical(g, i) {
+                continue;
+            }
+            let spawn = node.kind == NodeKind::Call && spawns.contains(&i);
+            let (first, count) = if spawn {
+                let Some(input) = node.get("args").and_then(Value::as_object).and_then(|a| a.get("input")) else { continue };
+                scan(input, &mut Pointer::new("/definition/args/input"), &slices)
+            } else {
+                let mut first = None;
+                let mut count = 0;
+                for (k, v) in &node.definition {
+                    let mut at = Pointer::new("/definition");
+                    at.push_key(k);
+                    let (f, c) = scan(v, &mut at, &slices);
+                    count += c;
+                    if first.is_none() {
+                        first = f;
+                    }
+                }
+                (first, count)
+            };
+            let Some((pointer, len, found)) = first else { continue };
+            let more = if count > 1 {
+                format!(" ({} more such literal(s) in it)", count - 1)
+            } else {
+                String::new()
+            };
+            let what = match found {
+                Found::Source(sl) => format!(
+                    "the whole source of slice `{}` (its {len} bytes and SHA-256 are those `{}` declares in `{IDENTITY_ARG}`)",
+                    sl.run_input, sl.spawn
+                ),
+                Found::OverBudget => format!(
+                    "a literal of {len} bytes, over the {CONTEXT_BUDGET_BYTES}-byte context budget an orchestrator is held to"
+                ),
+            };
+            let where_ = if spawn { "the input of spawn" } else { "orchestrator step" };
+            let mut issue = Issue::new(
+                CODE,
+                format!(
+                    "{where_} `{}` holds {what} at {pointer}{more}: source text must stay out of the orchestrator's context (the bounded digest mechanism gives only the subagent its slice, and the orchestrator names it by identity and extent)",
+                    node.id
+                ),
+            )
+            .node(node.id.clone())
+            .at(pointer);
+            issue = if spawn {
+                let run_input = match found {
+                    Found::Source(sl) if !sl.run_input.is_empty() => format!("`{}`", sl.run_input),
+                    _ => "of the slice".to_string(),
+                };
+                issue.fix(Remedy::SetField {
+                    node: node.id.clone(),
+                    path: "args.input".into(),
+                    value: Fill::choose(format!("a reference to the run input {run_input}, which the run supplies")),
+                })
+            } else {
+                issue.fix(
+                    Remedy::SetDefinition { node: node.id.clone() }
+                        .when("without the literal: name the slice by its identity and extent instead"),
+                )
+            };
+            out.push(issue);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::InlinedSource;
+    use crate::check::testing::*;
+    use serde_json::json;
+
+    const REG: &str = "tools: {spawn: {returns: text, spawnsAgent: true}, other: {returns: text}}";
+
+    fn source() -> String {
+        "line of the log\n".repeat(200)
+    }
+
+    fn identity(s: &str) -> serde_json::Value {
+        json!({"runInput": "slice_a", "sha256": crate::model::hash::hex_sha256(s.as_bytes()), "bytes": s.len(), "lines": 200})
+    }
+
+    fn with(
+        spawn_input: serde_json::Value,
+        verify_text: &str,
+        declared: &str,
+    ) -> Vec<crate::model::Issue> {
+        let p = plan(
+            vec![
+                entry("start"),
+                call_with(
+                    "spawn_a",
+                    "spawn",
+                    json!({"input": spawn_input, "inputIdentity": identity(declared)}),
+                    &[],
+                ),
+                node(
+                    "verify_a",
+                    crate::model::NodeKind::Reason,
+                    json!({"prompt": [{"text": "Verify."}, {"text": verify_text}]}),
+                ),
+            ],
+            vec![
+                edge("e1", "start", "spawn_a", "always"),
+                edge("e2", "spawn_a", "verify_a", "always"),
+            ],
+        );
+        run_reg(&InlinedSource, &p, &registry(REG))
+    }
+
+    #[test]
+    fn fires_on_the_source_pasted_into_a_verify_step_or_a_spawns_input() {
+        let src = source();
+        let issues = with(r("start", Some("slice_a")), &src, &src);
+        assert_eq!(issues.len(), 1, "{issues:#?}");
+        assert_eq!(issues[0].node_id.as_deref(), Some("verify_a"));
+        assert_eq!(
+            issues[0].pointer.as_deref(),
+            Some("/definition/prompt/1/text")
+        );
+        assert!(
+            issues[0]
+                .message
+                .contains("whole source of slice `slice_a`"),
+            "{}",
+            issues[0].message
+        );
+        let issues = with(json!(src), "Verify.", &src);
+        assert_eq!(issues.len(), 1, "{issues:#?}");
+        assert_eq!(issues[0].node_id.as_deref(), Some("spawn_a"));
+        assert_eq!(issues[0].pointer.as_deref(), Some("/definition/args/input"));
+        // No identity matches, but the literal is over the budget.
+        let big = "x".repeat(super::CONTEXT_BUDGET_BYTES as usize + 1);
+        let issues = with(r("start", Some("slice_a")), &big, &src);
+        assert_eq!(issues.len(), 1, "{issues:#?}");
+        assert!(
+            issues[0]
+                .message
+                .contains("over the 200000-byte context budget"),
+            "{}",
+            issues[0].message
+        );
+    }
+
+    #[test]
+    fn passes_a_reference_an_identity_and_a_same_size_other_text() {
+        let src = source();
+        // The mechanism as emitted: the input by reference, the identity in words.
+        assert!(with(r("start", Some("slice_a")), "sha256 and extent only", &src).is_empty());
+        // Same size, other bytes: not the source.
+        let other = src.replacen('l', "L", 1);
+        assert_eq!(other.len(), src.len());
+        assert!(with(r("start", Some("slice_a")), &other, &src).is_empty());
+        // At the budget exactly: not over it.
+        let at = "x".repeat(super::CONTEXT_BUDGET_BYTES as usize);
+        assert!(with(r("start", Some("slice_a")), &at, &src).is_empty());
+    }
+}
