@@ -16,7 +16,11 @@ declare_check! {
     /// - the gate's failure handle (`no_match` of a branch, `default` of a
     ///   select) leads to that write; or
     /// - the gate is a branch with no `no_match` edge at all, so a failed
-    ///   verdict reaches no failure report.
+    ///   verdict reaches no failure report; or
+    /// - the `error` edge of a spawning call or of a node after one (a
+    ///   unit's read or verification, say) leads to that write. When a
+    ///   `report_failure` step has no incoming edge left (the one the edge
+    ///   was moved from), the fix names it.
     ///
     /// Needs a registry.
     ///
@@ -34,7 +38,7 @@ declare_check! {
     /// Send the gate's `no_match` (or the select's `default`) to a
     /// `report_failure` step that names the unit and its failed criteria, and
     /// only its `match` (or a case that holds for every unit) on towards
-    /// the synthesis.
+    /// the synthesis; send an `error` edge to the unit's failure report.
     ///
     /// ## Example
     /// `check_a` (branch: `verify_a.verdict eq "pass"`) `—no_match→ join →
@@ -63,6 +67,7 @@ declare_check! {
             return;
         }
         let leads = walk(n, &writes, |i| g.preds(i).collect());
+        error_edges(g, &spawns, &after, &leads, &writes, out);
         for b in 0..n {
             if !after[b] || !leads[b] || !is_canonical(g, b) {
                 continue;
@@ -124,6 +129,91 @@ declare_check! {
     }
 }
 
+/// The `report_failure` calls no edge leads to: where a moved failure
+/// edge used to go.
+fn orphan_reports(g: &Graph) -> Vec<usize> {
+    (0..g.len())
+        .filter(|&i| g.node(i).kind == NodeKind::Call && is_canonical(g, i))
+        .filter(|&i| g.node(i).tool() == Some(crate::check::incomplete_failure_report::REPORT_TOOL))
+        .filter(|&i| g.preds(i).next().is_none())
+        .collect()
+}
+
+/// The orphaned report meant for `from`: the one whose id shares its unit
+/// suffix (`verify_a` → `fail_a`), else the only orphan.
+fn report_for(g: &Graph, orphans: &[usize], from: usize) -> Option<usize> {
+    let suffix = |id: &str| id.split_once('_').map(|(_, s)| s.to_string());
+    let mine = suffix(&g.node(from).id);
+    orphans
+        .iter()
+        .copied()
+        .find(|&o| mine.is_some() && suffix(&g.node(o).id) == mine)
+        .or_else(|| (orphans.len() == 1).then(|| orphans[0]))
+}
+
+/// An `error` edge of a spawn, or of a node after one, that leads on to a
+/// write: a unit whose spawn, read or verification failed to run would
+/// feed what is written. The fix names the edge and, when a failure report
+/// lost its only incoming edge, that report.
+fn error_edges(
+    g: &Graph,
+    spawns: &[usize],
+    after: &[bool],
+    leads: &[bool],
+    writes: &[usize],
+    out: &mut Vec<Issue>,
+) {
+    let orphans = orphan_reports(g);
+    for b in 0..g.len() {
+        if !(after[b] || spawns.contains(&b)) || !is_canonical(g, b) || writes.contains(&b) {
+            continue;
+        }
+        for &e in &g.out[b] {
+            let edge = g.edge(e);
+            if edge.handle != Handle::Error {
+                continue;
+            }
+            let Some((_, t)) = g.ends[e] else { continue };
+            if !leads[t] {
+                continue;
+            }
+            let id = &g.node(b).id;
+            let report = report_for(g, &orphans, b);
+            let lost = report.map_or(String::new(), |r| {
+                format!(
+                    " (the failure report `{}` has lost its incoming edge: this is where it used to go)",
+                    g.node(r).id
+                )
+            });
+            let to = match report {
+                Some(r) => Pick::id(&g.node(r).id),
+                None => Pick::Any(
+                    "a `report_failure` step naming the unit and its failed criteria".into(),
+                ),
+            };
+            out.push(
+                Issue::new(
+                    CODE,
+                    format!(
+                        "`{id}` sends its error (edge `{}`) on to `{}`, which leads to the write {}: a unit whose step failed to run would feed what is written{lost}; send `error` to a failure report instead",
+                        edge.id,
+                        g.node(t).id,
+                        write_named(g, writes, t)
+                    ),
+                )
+                .node(id.clone())
+                .edge(edge.id.clone())
+                .fix(Remedy::Disconnect { edge: edge.id.clone() })
+                .fix(Remedy::Connect {
+                    from: Pick::id(id),
+                    to,
+                    handle: Some("error".into()),
+                }),
+            );
+        }
+    }
+}
+
 /// Every node reachable from `start` along `next`, `start` included.
 fn walk(n: usize, start: &[usize], next: impl Fn(usize) -> Vec<usize>) -> Vec<bool> {
     let mut seen = vec![false; n];
@@ -162,7 +252,7 @@ mod tests {
     use crate::check::testing::*;
     use serde_json::json;
 
-    const REG: &str = "tools: {spawn: {returns: text, spawnsAgent: true, toolsArg: tools, writes: [output]}, write: {returns: text, writes: [path]}, report: {returns: text}}";
+    const REG: &str = "tools: {spawn: {returns: text, spawnsAgent: true, toolsArg: tools, writes: [output]}, write: {returns: text, writes: [path]}, report: {returns: text}, report_failure: {returns: text}}";
 
     fn gate(id: &str) -> crate::model::Node {
         node(
@@ -181,6 +271,44 @@ mod tests {
             step("join_in"),
             call_with("write", "write", json!({"path": "s.md"}), &[]),
         ]
+    }
+
+    #[test]
+    fn fires_on_an_error_edge_moved_towards_the_write_naming_the_lost_report() {
+        let edges = |to: &str| {
+            vec![
+                edge("e1", "start", "spawn_a", "always"),
+                edge("e2", "spawn_a", "check_a", "always"),
+                edge("e3", "check_a", "join_in", "match"),
+                edge("e4", "check_a", "other_report", "no_match"),
+                edge("e5", "join_in", "write", "always"),
+                edge("spawn_a__fail_a", "spawn_a", to, "error"),
+            ]
+        };
+        let mut ns: Vec<_> = nodes().into_iter().filter(|n| n.id != "fail_a").collect();
+        ns.push(call_with("fail_a", "report_failure", json!({}), &[]));
+        ns.push(call_with("other_report", "report_failure", json!({}), &[]));
+        let p = plan(ns.clone(), edges("join_in"));
+        let issues = run_reg(&FailedGateWrites, &p, &registry(REG));
+        assert_eq!(issues.len(), 1, "{issues:#?}");
+        let m = &issues[0].message;
+        assert!(m.contains("`spawn_a` sends its error (edge `spawn_a__fail_a`) on to `join_in`, which leads to the write `write`"), "{m}");
+        assert!(
+            m.contains("the failure report `fail_a` has lost its incoming edge"),
+            "{m}"
+        );
+        assert_eq!(issues[0].edge_id.as_deref(), Some("spawn_a__fail_a"));
+        assert_eq!(
+            issues[0].fixes[1].remedy,
+            crate::model::remedy::Remedy::Connect {
+                from: crate::model::remedy::Pick::id("spawn_a"),
+                to: crate::model::remedy::Pick::id("fail_a"),
+                handle: Some("error".into()),
+            }
+        );
+        // Near miss: the error edge goes to the failure report.
+        let p = plan(ns, edges("fail_a"));
+        assert!(run_reg(&FailedGateWrites, &p, &registry(REG)).is_empty());
     }
 
     #[test]
