@@ -956,6 +956,106 @@ fn checked_two_tasks_with_large_inputs_and_no_digest() {
 }
 
 #[test]
+fn a_declared_digest_on_a_large_input_is_honoured_although_everything_fits() {
+    let env = Env::new();
+    let a = big_source("alpha");
+    let doc = json!({
+        "roles": {
+            "reader": {"instructions": "Digest your slice.", "tools": []},
+            "auditor": {"instructions": "Audit the path.", "tools": []}
+        },
+        "tasks": [
+            {"name": "left", "role": "reader", "goal": "Summarise the left log", "input": a, "output": "g/left.md", "digest": "points: [{claim, evidence}]"},
+            {"name": "right", "role": "auditor", "goal": "Audit the right path", "input": "src/right", "output": "g/right.md"}
+        ],
+        "synthesis": {"output": "g/both.md"}
+    });
+    let (out, c) = env.checked(&doc.to_string(), "plan-declared", &["left", "right"]);
+    assert!(
+        out.contains("Mechanism matched: fan-out (seed 003, row 1)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("pass  what the orchestrator holds fits its context budget"),
+        "{out}"
+    );
+    assert!(
+        out.contains("Fallback: declared digest: `left` declare(s) a digest of a large input"),
+        "{out}"
+    );
+    // The declared digest keeps the left source out; the small input stays.
+    let text = c.raw.to_string();
+    assert!(
+        !text.contains("alpha line 00042"),
+        "the left source is in the plan"
+    );
+    let spawn = &c.node("spawn_left")["definition"]["args"];
+    assert!(refers(&spawn["input"], "accept", "slice_left"), "{spawn}");
+    assert_eq!(
+        c.node("spawn_right")["definition"]["args"]["input"],
+        "src/right"
+    );
+    // Near miss: a digest on a small input keeps the input in the plan.
+    let small = json!({
+        "roles": {"reader": {"instructions": "Read.", "tools": []}, "auditor": {"instructions": "Audit.", "tools": []}},
+        "tasks": [
+            {"name": "left", "role": "reader", "goal": "Summarise", "input": "logs/left", "output": "g/left.md", "digest": "points"},
+            {"name": "right", "role": "auditor", "goal": "Audit", "input": "src/right", "output": "g/right.md"}
+        ],
+        "synthesis": {"output": "g/both.md"}
+    });
+    let j = env.json(&[
+        "orchestrate",
+        &env.file("small.json", &small.to_string()),
+        "--print",
+    ]);
+    assert!(j["classification"][0]["slice"].is_null(), "{j}");
+    assert!(!j.to_string().contains("declared digest"), "{j}");
+}
+
+#[test]
+fn the_fallback_texts_fit_one_unit_and_a_digest_without_slices() {
+    let env = Env::new();
+    // One task whose input overflows the budget: one unit, no order to keep.
+    let one = json!({
+        "roles": {"reader": {"instructions": "Read.", "tools": []}},
+        "tasks": [{"name": "only", "role": "reader", "goal": "Summarise", "input": big_source("alpha"), "output": "g/only.md"}],
+        "synthesis": {"output": "g/s.md"},
+        "contextBudgetBytes": 50000
+    });
+    let out = env.ok(&[
+        "orchestrate",
+        &env.file("one.json", &one.to_string()),
+        "--print",
+    ]);
+    assert!(
+        out.contains("the large-input unit(s) `only` switch to a bounded digest:"),
+        "{out}"
+    );
+    assert!(!out.contains("keeping their order"), "{out}");
+    // Small inputs, artifacts over the budget: capped digests, no slice.
+    let tasks: Vec<Value> = (0..4)
+        .map(|i| json!({"name": format!("t{i}"), "role": format!("r{i}"), "goal": "Summarise", "input": format!("src/{i}"), "output": format!("g/{i}.md")}))
+        .collect();
+    let roles: serde_json::Map<String, Value> = (0..4)
+        .map(|i| {
+            (
+                format!("r{i}"),
+                json!({"instructions": "Read.", "tools": []}),
+            )
+        })
+        .collect();
+    let capped = json!({"roles": roles, "tasks": tasks, "synthesis": {"output": "g/s.md"}, "contextBudgetBytes": 20000});
+    let out = env.ok(&[
+        "orchestrate",
+        &env.file("capped.json", &capped.to_string()),
+        "--print",
+    ]);
+    assert!(out.contains("Mechanism used: bounded digest — give each subagent a fixed digest schema and a bounded artifact; every input is small enough to stay in the plan, so there is no source slice to keep out"), "{out}");
+    assert!(!out.contains("only its assigned source slice"), "{out}");
+}
+
+#[test]
 fn checked_a_mix_of_ordered_and_independent_tasks() {
     let env = Env::new();
     let (out, _) = env.checked(

@@ -282,7 +282,8 @@ pub(crate) fn orchestration_report(
     out.push(format!(
         "Mechanism used: {} — {}.",
         x.mechanism.name(),
-        x.mechanism.action()
+        x.mechanism
+            .action_for(x.tasks.iter().any(|u| u.slice.is_some()))
     ));
     out.push(format!(
         "Depth 1: only the orchestrator spawns subagents; every spawn passes `noSpawn: true`, and every role's instructions end with: \"{NO_SPAWN}\""

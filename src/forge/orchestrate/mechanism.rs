@@ -58,6 +58,18 @@ impl Mechanism {
         Mechanism::ROWS.iter().position(|m| *m == self).unwrap_or(0) + 1
     }
 
+    /// The seed's wording of the mechanism as this plan applies it: a
+    /// bounded digest with no slice (every input small, only the artifacts
+    /// capped) says so rather than speak of slices.
+    pub(crate) fn action_for(self, slices: bool) -> &'static str {
+        match self {
+            Mechanism::BoundedDigest if !slices => {
+                "give each subagent a fixed digest schema and a bounded artifact; every input is small enough to stay in the plan, so there is no source slice to keep out; then reconcile the returned digests"
+            }
+            other => other.action(),
+        }
+    }
+
     /// Whether its units are spawned in one turn and run concurrently.
     pub(crate) fn concurrent(self) -> bool {
         !matches!(self, Mechanism::OrderedHandoff | Mechanism::Single)
@@ -487,11 +499,29 @@ fn fit(
     let large: Vec<bool> = (0..n)
         .map(|i| input_bytes(&d.tasks[i].input) > DESCRIPTOR_BYTES)
         .collect();
+    let names = |pick: &dyn Fn(usize) -> bool| -> String {
+        let v: Vec<String> = (0..n)
+            .filter(|&i| pick(i))
+            .map(|i| format!("`{}`", d.tasks[i].name))
+            .collect();
+        v.join(", ")
+    };
+    // A digest the owner declared on a large input is honoured whatever the
+    // budget: that unit gets only its slice and returns the digest.
+    let declared: Vec<bool> = (0..n)
+        .map(|i| large[i] && d.tasks[i].digest.is_some())
+        .collect();
     let mut sliced: Vec<bool> = if *mechanism == Mechanism::BoundedDigest {
         large.clone()
     } else {
-        vec![false; n]
+        declared.clone()
     };
+    if *mechanism != Mechanism::BoundedDigest && declared.iter().any(|x| *x) {
+        reductions.push(format!(
+            "declared digest: {} declare(s) a digest of a large input (over {DESCRIPTOR_BYTES} bytes), so, as the owner declared, each gets only its slice, kept out of the plan and named by its identity, and returns that digest (the bounded digest treatment), whether or not the rest fits the context budget",
+            names(&|i| declared[i])
+        ));
+    }
     let total = |sliced: &[bool]| -> (u64, u64) {
         (0..n).fold((0, 0), |(a, b), i| {
             let (x, y) = held(d, i, sliced[i]);
@@ -508,19 +538,14 @@ fn fit(
     if !overflow {
         return Ok((sliced, None));
     }
-    let names = |pick: &dyn Fn(usize) -> bool| -> String {
-        let v: Vec<String> = (0..n)
-            .filter(|&i| pick(i))
-            .map(|i| format!("`{}`", d.tasks[i].name))
-            .collect();
-        v.join(", ")
-    };
     if large.iter().zip(&sliced).any(|(l, s)| *l && !*s) {
         let to = if *mechanism == Mechanism::AdvocateCritic {
             "bounded digests that keep the advocate/critic mechanism (the claim-evidence-objection records, and reconciliation resolving each objection against the cited evidence)"
         } else if mechanism.concurrent() {
             *mechanism = Mechanism::BoundedDigest;
             "the bounded digest mechanism"
+        } else if n == 1 {
+            "a bounded digest"
         } else {
             "bounded digests, keeping their order"
         };
