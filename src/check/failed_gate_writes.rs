@@ -164,8 +164,8 @@ fn error_edges(
     out: &mut Vec<Issue>,
 ) {
     let orphans = orphan_reports(g);
-    for b in 0..g.len() {
-        if !(after[b] || spawns.contains(&b)) || !is_canonical(g, b) || writes.contains(&b) {
+    for (b, &is_after) in after.iter().enumerate() {
+        if !(is_after || spawns.contains(&b)) || !is_canonical(g, b) || writes.contains(&b) {
             continue;
         }
         for &e in &g.out[b] {
