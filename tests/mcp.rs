@@ -178,7 +178,7 @@ fn wait_with_timeout(child: &mut Child, limit: Duration) -> Option<i32> {
     }
 }
 
-const AUTHORING: [&str; 23] = [
+const AUTHORING: [&str; 24] = [
     "create_plan",
     "add_node",
     "set_node_config",
@@ -190,6 +190,7 @@ const AUTHORING: [&str; 23] = [
     "set_bounds",
     "undo_change",
     "clone_plan",
+    "orchestrate_plan",
     "get_plan",
     "validate_plan",
     "freeze_plan",

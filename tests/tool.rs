@@ -550,3 +550,58 @@ fn set_node_field_refuses_an_argument_the_registry_does_not_name_and_can_remove(
     assert_eq!(code, 2, "{text}");
     assert!(text.contains("no field `args.zzz` to remove"), "{text}");
 }
+
+#[test]
+fn orchestrate_plan_stores_an_orchestration_a_model_can_freeze_and_refuses_naming_the_task() {
+    let env = Env::new();
+    let roles = json!({
+        "lead": {"instructions": "Research and cite.", "tools": ["read_file", "spawn_subagent"]},
+        "tester": {"instructions": "Run the checks.", "tools": ["run_tests"]}
+    });
+    let d = json!({
+        "roles": roles,
+        "tasks": [
+            {"name": "api", "role": "lead", "goal": "Survey the API", "input": "src/api", "output": "notes/api.md"},
+            {"name": "tests", "role": "tester", "goal": "Find failing tests", "input": "tests/", "output": "notes/tests.md"}
+        ],
+        "synthesis": {"output": "notes/release.md"}
+    });
+    let text = env.ok(
+        "orchestrate_plan",
+        json!({"decomposition": d, "planId": "plan-orch"}),
+    );
+    assert!(
+        text.contains("Mechanism matched: fan-out (seed 003, row 1)"),
+        "{text}"
+    );
+    assert!(text.contains("Stored plan plan-orch (editable"), "{text}");
+    assert!(text.contains("Removed `spawn_subagent`"), "{text}");
+    assert!(
+        text.contains("Next: read plan-orch with plan_outline"),
+        "{text}"
+    );
+    let frozen = env.ok("freeze_plan", json!({"planId": "plan-orch"}));
+    assert!(frozen.contains("reviewable"), "{frozen}");
+    // Tools never touch the store's current plan.
+    assert!(!env.path("plans/current").exists());
+
+    // A refusal names the task, is worded for a model, and stores nothing.
+    let mut bad = d.clone();
+    bad["tasks"][1]["role"] = json!("testr");
+    let (code, text) = env.tool(
+        "orchestrate_plan",
+        json!({"decomposition": bad, "planId": "plan-bad"}),
+    );
+    assert_ne!(code, 0, "{text}");
+    assert!(text.contains("tests") && text.contains("testr"), "{text}");
+    assert!(text.contains("`tester`"), "{text}");
+    let (code, text) = env.tool("plan_status", json!({"planId": "plan-bad"}));
+    assert_ne!(code, 0, "{text}");
+    // A taken id is refused.
+    let (code, text) = env.tool(
+        "orchestrate_plan",
+        json!({"decomposition": d, "planId": "plan-orch"}),
+    );
+    assert_ne!(code, 0, "{text}");
+    assert!(text.contains("plan-orch"), "{text}");
+}

@@ -188,3 +188,22 @@ pub(super) fn submit_plan(f: &Forge, a: &Args) -> Result<Outcome> {
         Outcome::refused(format!("submit_plan refused: {text}"))
     })
 }
+
+/// `orchestrate` as a tool: the decomposition as an object (the keys of the
+/// YAML/JSON file `planforge orchestrate` reads), stored as a new editable
+/// plan. The forge operation is the CLI's; only the wording is the tools'.
+pub(super) fn orchestrate_plan(f: &Forge, a: &Args) -> Result<Outcome> {
+    let d = object(a.value("decomposition")?, "decomposition")?;
+    let text = crate::wire::json::compact(&Value::Object(d.clone()));
+    let d = crate::forge::orchestrate::parse(&text, crate::wire::Syntax::Json, "decomposition")?;
+    let o = f.orchestrate(&d, a.opt_str("planId"))?;
+    let id = o
+        .stored
+        .as_ref()
+        .map(|(p, _)| p.plan_id.clone())
+        .unwrap_or_default();
+    Ok(Outcome::text(format!(
+        "{}\nNext: read {id} with plan_outline and plan_read, then freeze_plan and submit_plan. Supply each source slice the report names under its run-input name when the plan runs.",
+        render::templates::orchestrated_text(&o, &d, &ToolVoice::about(&id))
+    )))
+}

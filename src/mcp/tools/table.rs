@@ -396,6 +396,32 @@ pub(super) static TOOLS: &[Tool] = &[
         handler: super::authoring::clone_plan,
     },
     Tool {
+        name: "orchestrate_plan",
+        title: "Orchestrate a task decomposition",
+        tier: Tier::Authoring,
+        summary: "Turn a task decomposition into a new editable orchestration plan (seed 003): classify each task's coupling, choose the first matching bounded mechanism, run the four multi-subagent checks with their fallbacks, and store the plan (spawns at depth 1, owner verification, reconciliation with one disposition per unit, the failure reports). `decomposition` has `roles` ({name: {instructions, tools}}), `tasks` (each {name, role, goal, input, output}, optionally needs, challenges, digest, maxOutputBytes, done, coupling), `synthesis` ({output}), optionally contextBudgetBytes, maxConcurrent and coupling. Returns what it decided and the plan's outline; a refusal names the task and what to change, and stores nothing.",
+        grammar: false,
+        read_only: false,
+        destructive: false,
+        idempotent: false,
+        expect_revision: false,
+        params: || {
+            vec![
+                (
+                    "decomposition",
+                    json!({"type": "object", "description": "The task decomposition: roles, tasks, synthesis (the keys of an orchestrate file)"}),
+                    true,
+                ),
+                (
+                    "planId",
+                    json!({"type": "string", "minLength": 1, "description": "The new plan's id, `plan-…` (default: a fresh one); a taken id is refused"}),
+                    false,
+                ),
+            ]
+        },
+        handler: super::authoring::orchestrate_plan,
+    },
+    Tool {
         name: "get_plan",
         title: "Read the whole plan as prose",
         tier: Tier::Authoring,
