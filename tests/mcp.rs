@@ -530,7 +530,7 @@ fn the_front_tier_is_exactly_three_tools() {
     );
     c.finish();
     let mut all = Client::start(&store.store(), &["--tier", "all"]);
-    assert_eq!(all.tool_names().len(), 26);
+    assert_eq!(all.tool_names().len(), 27);
     all.finish();
 }
 
@@ -631,7 +631,7 @@ fn every_tool_is_titled_and_annotated_for_what_it_does() {
     let mut c = Client::start(&env.store(), &["--tier", "all"]);
     let list = c.request("tools/list", json!({}));
     let tools = list["result"]["tools"].as_array().unwrap();
-    assert_eq!(tools.len(), 26);
+    assert_eq!(tools.len(), 27);
     let read_only = [
         "list_templates",
         "get_plan",
@@ -662,6 +662,7 @@ fn every_tool_is_titled_and_annotated_for_what_it_does() {
         "instantiate_plan",
         "author_plan",
         "create_plan",
+        "orchestrate_plan",
         "undo_change",
     ];
     for t in tools {

@@ -37,7 +37,7 @@ from mcp.client.stdio import stdio_client
 AUTHORING = {
     "create_plan", "add_node", "set_node_config", "set_node_field",
     "set_node_phase", "connect_nodes", "remove_node", "disconnect_edge",
-    "set_bounds", "undo_change", "clone_plan", "get_plan", "validate_plan", "freeze_plan",
+    "set_bounds", "undo_change", "clone_plan", "orchestrate_plan", "get_plan", "validate_plan", "freeze_plan",
     "unfreeze_plan", "submit_plan", "plan_status", "raw_plan", "raw_diff",
     "raw_ops", "plan_outline", "plan_read", "explain_issue",
 }

@@ -1606,8 +1606,45 @@ synthesis: {{output: notes/release.md}}
     let (code, out) = validate_doc(&env, "into_reconcile.json", &into_reconcile);
     assert_eq!(code, Some(1), "{out}");
     assert!(
-        out.contains("gate `verified` sends its failure (`default`) on to `reconcile`"),
+        out.contains("gate `verified` sends its failure (`default`, edge `"),
         "{out}"
+    );
+    // A unit's verify error moved into the join (the tester's e4): the
+    // moved edge is the finding, its fix sends it back to the failure
+    // report it lost, and that report's being unreachable follows from it
+    // (never "remove the node").
+    let mut error_into_join = fan_out.clone();
+    for e in error_into_join["edges"].as_array_mut().unwrap() {
+        if e["from"] == "verify_api" && e["handle"] == "error" {
+            e["to"] = json!("join");
+        }
+    }
+    let (code, out) = validate_doc(&env, "error_into_join.json", &error_into_join);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(
+        out.contains("error[failed_gate_writes]: `verify_api` sends its error (edge `verify_api__fail_api`) on to `join`"),
+        "{out}"
+    );
+    assert!(
+        out.contains("the failure report `fail_api` has lost its incoming edge"),
+        "{out}"
+    );
+    assert!(
+        out.contains(r#"add the edge {"from": "verify_api", "to": "fail_api", "handle": "error"}"#),
+        "{out}"
+    );
+    assert!(!out.contains("error[unreachable_node]"), "{out}");
+    assert!(!out.contains("remove node `fail_api`"), "{out}");
+    let j = env.json(&[
+        "validate",
+        &env.file("e.json", &error_into_join.to_string()),
+        "--format",
+        "json",
+    ]);
+    let text = j.to_string();
+    assert!(
+        text.contains("unreachable_node"),
+        "the grouped finding is still listed: {text}"
     );
     // In a chain, the failure edge of a unit's check dropped.
     let chain = exported(

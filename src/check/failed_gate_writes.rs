@@ -68,6 +68,7 @@ declare_check! {
         }
         let leads = walk(n, &writes, |i| g.preds(i).collect());
         error_edges(g, &spawns, &after, &leads, &writes, out);
+        let orphans = orphan_reports(g);
         for b in 0..n {
             if !after[b] || !leads[b] || !is_canonical(g, b) {
                 continue;
@@ -87,12 +88,24 @@ declare_check! {
                 has_failure_edge = true;
                 let Some((_, t)) = g.ends[e] else { continue };
                 if leads[t] {
+                    let report = report_for(g, &orphans, b);
+                    let lost = report.map_or(String::new(), |r| {
+                        format!(
+                            " (the failure report `{}` has lost its incoming edge: this is where it used to go)",
+                            g.node(r).id
+                        )
+                    });
+                    let to = match report {
+                        Some(r) => Pick::id(&g.node(r).id),
+                        None => Pick::Any("a `report_failure` step naming the unit and its failed criteria".into()),
+                    };
                     out.push(
                         Issue::new(
                             CODE,
                             format!(
-                                "gate `{id}` sends its failure (`{}`) on to `{}`, which leads to the write {}: a unit that failed verification would feed what is written; send `{}` to a failure report instead",
+                                "gate `{id}` sends its failure (`{}`, edge `{}`) on to `{}`, which leads to the write {}: a unit that failed verification would feed what is written{lost}; send `{}` to a failure report instead",
                                 edge.handle.as_str(),
+                                edge.id,
                                 g.node(t).id,
                                 write_named(g, &writes, t),
                                 edge.handle.as_str()
@@ -103,7 +116,7 @@ declare_check! {
                         .fix(Remedy::Disconnect { edge: edge.id.clone() })
                         .fix(Remedy::Connect {
                             from: Pick::id(id),
-                            to: Pick::Any("a `report_failure` step naming the unit and its failed criteria".into()),
+                            to,
                             handle: Some(edge.handle.as_str().to_string()),
                         }),
                     );
@@ -325,7 +338,7 @@ mod tests {
         );
         let issues = run_reg(&FailedGateWrites, &p, &registry(REG));
         assert_eq!(issues.len(), 1, "{issues:#?}");
-        assert!(issues[0].message.contains("gate `check_a` sends its failure (`no_match`) on to `join_in`, which leads to the write `write`"));
+        assert!(issues[0].message.contains("gate `check_a` sends its failure (`no_match`, edge `e4`) on to `join_in`, which leads to the write `write`"));
         let p = plan(
             nodes(),
             vec![

@@ -15,14 +15,18 @@
 //!   removed fan-out hub leaves many breaks: one group, not one per branch);
 //! - on an unreachable node, `unreachable_call`, `reference_not_upstream`,
 //!   `join_no_fork` and `join_not_diamond` follow from its
-//!   `unreachable_node`.
+//!   `unreachable_node`;
+//! - a failure edge moved towards the synthesis (`failed_gate_writes` on an
+//!   edge) heads the `unreachable_node` of the failure report it lost and
+//!   the `ambiguous_reference` findings on the nodes its second route
+//!   reaches.
 //!
 //! Deterministic (document order) and linear: one walk over the unreachable
 //! part of the graph.
 
 use super::{
-    Cx, join_no_fork, join_not_diamond, reference_not_upstream, unknown_tool, unreachable_call,
-    unreachable_node,
+    Cx, ambiguous_reference, failed_gate_writes, join_no_fork, join_not_diamond,
+    reference_not_upstream, unknown_tool, unreachable_call, unreachable_node,
 };
 use crate::model::hash::FastMap as HashMap;
 use crate::model::suggest::capped_list;
@@ -44,6 +48,7 @@ const NAMED: usize = 10;
 /// heads of the groups of more than one node.
 pub(crate) fn apply(cx: &Cx, issues: &mut [Issue]) {
     same_missing_tool(issues);
+    moved_failure_edge(cx, issues);
     let g = &cx.graph;
     let mut finding: HashMap<usize, usize> = HashMap::default();
     for (k, i) in issues.iter().enumerate() {
@@ -89,6 +94,65 @@ pub(crate) fn apply(cx: &Cx, issues: &mut [Issue]) {
                 node_id: i.node_id.clone(),
                 edge_id: None,
             });
+        }
+    }
+}
+
+/// A failure edge moved towards the synthesis (`failed_gate_writes` on an
+/// edge) is the root of what it breaks: the failure report it lost
+/// (`unreachable_node` on the report its fix names) and the references
+/// made ambiguous by the second route it opens (`ambiguous_reference` on a
+/// reference to the edge's target or to a node after it).
+fn moved_failure_edge(cx: &Cx, issues: &mut [Issue]) {
+    use crate::model::remedy::{Fill, Pick, Remedy};
+    let g = &cx.graph;
+    let mut heads: Vec<(Cause, usize, Option<usize>)> = Vec::new();
+    for i in issues.iter() {
+        if i.code != failed_gate_writes::CODE {
+            continue;
+        }
+        let Some(edge) = i.edge_id.as_deref() else {
+            continue;
+        };
+        let Some(t) = (0..g.ends.len())
+            .find(|&e| g.edge(e).id == edge)
+            .and_then(|e| g.ends[e])
+            .map(|(_, t)| t)
+        else {
+            continue;
+        };
+        let lost = i.fixes.iter().find_map(|f| match &f.remedy {
+            Remedy::Connect {
+                to: Pick::Id(r), ..
+            } => g.index_of(r),
+            _ => None,
+        });
+        heads.push((Cause::of(i), t, lost));
+    }
+    if heads.is_empty() {
+        return;
+    }
+    for i in issues.iter_mut() {
+        if i.cause.is_some() {
+            continue;
+        }
+        let head = if i.code == unreachable_node::CODE {
+            let n = i.node_id.as_deref().and_then(|id| g.index_of(id));
+            heads.iter().find(|h| n.is_some() && h.2 == n)
+        } else if i.code == ambiguous_reference::CODE {
+            let read = i.fixes.iter().find_map(|f| match &f.remedy {
+                Remedy::SetField {
+                    value: Fill::Value(Value::Ref(r)),
+                    ..
+                } => g.index_of(&r.node),
+                _ => None,
+            });
+            read.and_then(|x| heads.iter().find(|h| h.1 == x || g.reaches(h.1, x)))
+        } else {
+            None
+        };
+        if let Some(h) = head {
+            i.cause = Some(h.0.clone());
         }
     }
 }
