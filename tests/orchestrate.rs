@@ -1646,6 +1646,29 @@ synthesis: {{output: notes/release.md}}
         text.contains("unreachable_node"),
         "the grouped finding is still listed: {text}"
     );
+    // `verified`'s partial-landing case sent to the write (the tester's f1):
+    // the finding names that edge and the report it lost.
+    let mut some_to_write = fan_out.clone();
+    for e in some_to_write["edges"].as_array_mut().unwrap() {
+        if e["from"] == "verified" && e["to"] == "landing" {
+            e["to"] = json!("write");
+        }
+    }
+    let (code, out) = validate_doc(&env, "some_to_write.json", &some_to_write);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(
+        out.contains(
+            "gate `verified` sends its `case_some` (edge `verified__landing`) on to `write`"
+        ),
+        "{out}"
+    );
+    assert!(
+        out.contains(
+            r#"add the edge {"from": "verified", "to": "landing", "handle": "case_some"}"#
+        ),
+        "{out}"
+    );
+    assert!(!out.contains("remove node `landing`"), "{out}");
     // In a chain, the failure edge of a unit's check dropped.
     let chain = exported(
         &env,

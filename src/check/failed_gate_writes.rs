@@ -4,6 +4,7 @@
 
 use crate::check::Graph;
 use crate::check::support::is_canonical;
+use crate::check::synthesis;
 use crate::model::remedy::{Pick, Remedy};
 use crate::model::{Handle, Issue, NodeKind};
 
@@ -68,7 +69,7 @@ declare_check! {
         }
         let leads = walk(n, &writes, |i| g.preds(i).collect());
         error_edges(g, &spawns, &after, &leads, &writes, out);
-        let orphans = orphan_reports(g);
+        let orphans = synthesis::orphan_reports(g);
         for b in 0..n {
             if !after[b] || !leads[b] || !is_canonical(g, b) {
                 continue;
@@ -88,7 +89,7 @@ declare_check! {
                 has_failure_edge = true;
                 let Some((_, t)) = g.ends[e] else { continue };
                 if leads[t] {
-                    let report = report_for(g, &orphans, b);
+                    let report = synthesis::report_for(g, &orphans, b);
                     let lost = report.map_or(String::new(), |r| {
                         format!(
                             " (the failure report `{}` has lost its incoming edge: this is where it used to go)",
@@ -142,28 +143,6 @@ declare_check! {
     }
 }
 
-/// The `report_failure` calls no edge leads to: where a moved failure
-/// edge used to go.
-fn orphan_reports(g: &Graph) -> Vec<usize> {
-    (0..g.len())
-        .filter(|&i| g.node(i).kind == NodeKind::Call && is_canonical(g, i))
-        .filter(|&i| g.node(i).tool() == Some(crate::check::incomplete_failure_report::REPORT_TOOL))
-        .filter(|&i| g.preds(i).next().is_none())
-        .collect()
-}
-
-/// The orphaned report meant for `from`: the one whose id shares its unit
-/// suffix (`verify_a` → `fail_a`), else the only orphan.
-fn report_for(g: &Graph, orphans: &[usize], from: usize) -> Option<usize> {
-    let suffix = |id: &str| id.split_once('_').map(|(_, s)| s.to_string());
-    let mine = suffix(&g.node(from).id);
-    orphans
-        .iter()
-        .copied()
-        .find(|&o| mine.is_some() && suffix(&g.node(o).id) == mine)
-        .or_else(|| (orphans.len() == 1).then(|| orphans[0]))
-}
-
 /// An `error` edge of a spawn, or of a node after one, that leads on to a
 /// write: a unit whose spawn, read or verification failed to run would
 /// feed what is written. The fix names the edge and, when a failure report
@@ -176,7 +155,7 @@ fn error_edges(
     writes: &[usize],
     out: &mut Vec<Issue>,
 ) {
-    let orphans = orphan_reports(g);
+    let orphans = synthesis::orphan_reports(g);
     for (b, &is_after) in after.iter().enumerate() {
         if !(is_after || spawns.contains(&b)) || !is_canonical(g, b) || writes.contains(&b) {
             continue;
@@ -191,7 +170,7 @@ fn error_edges(
                 continue;
             }
             let id = &g.node(b).id;
-            let report = report_for(g, &orphans, b);
+            let report = synthesis::report_for(g, &orphans, b);
             let lost = report.map_or(String::new(), |r| {
                 format!(
                     " (the failure report `{}` has lost its incoming edge: this is where it used to go)",

@@ -26,7 +26,7 @@
 
 use super::{
     Cx, ambiguous_reference, failed_gate_writes, join_no_fork, join_not_diamond,
-    reference_not_upstream, unknown_tool, unreachable_call, unreachable_node,
+    reference_not_upstream, ungated_unit, unknown_tool, unreachable_call, unreachable_node,
 };
 use crate::model::hash::FastMap as HashMap;
 use crate::model::suggest::capped_list;
@@ -108,7 +108,7 @@ fn moved_failure_edge(cx: &Cx, issues: &mut [Issue]) {
     let g = &cx.graph;
     let mut heads: Vec<(Cause, usize, Option<usize>)> = Vec::new();
     for i in issues.iter() {
-        if i.code != failed_gate_writes::CODE {
+        if i.code != failed_gate_writes::CODE && i.code != ungated_unit::CODE {
             continue;
         }
         let Some(edge) = i.edge_id.as_deref() else {

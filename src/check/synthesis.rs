@@ -252,3 +252,64 @@ pub(crate) fn guaranteed(g: &Graph, w: usize) -> Vec<(String, Fact)> {
     }
     out
 }
+
+/// The edge that lets `w` run without `<verify>.verdict` eq "pass" and
+/// `<verify>.failedCriteria` eq [] while another edge of the same gate to
+/// `w` guarantees both: a failure edge moved towards the write (a select's
+/// `case_some` sent to the write, say). (gate, edge).
+pub(crate) fn weak_edge(g: &Graph, w: usize, verify: &str) -> Option<(usize, usize)> {
+    let (verdict, criteria) = (
+        format!("{verify}.verdict"),
+        format!("{verify}.failedCriteria"),
+    );
+    let passes = |f: &[(String, Fact)]| {
+        f.iter().any(|(p, x)| *p == verdict && *x == Fact::Pass)
+            && f.iter().any(|(p, x)| *p == criteria && *x == Fact::Empty)
+    };
+    let idom = g.idom();
+    let mut cur = w;
+    while let Some(d) = idom[cur] {
+        if matches!(g.node(d).kind, NodeKind::Branch | NodeKind::Select) {
+            let mut strong = false;
+            let mut weak = None;
+            for &e in &g.out[d] {
+                let Some((_, t)) = g.ends[e] else { continue };
+                if t != w && !g.reaches(t, w) {
+                    continue;
+                }
+                if passes(&edge_facts(g, d, e)) {
+                    strong = true;
+                } else if weak.is_none() {
+                    weak = Some(e);
+                }
+            }
+            if let (true, Some(e)) = (strong, weak) {
+                return Some((d, e));
+            }
+        }
+        cur = d;
+    }
+    None
+}
+
+/// The `report_failure` calls no edge leads to: where a moved failure
+/// edge used to go.
+pub(crate) fn orphan_reports(g: &Graph) -> Vec<usize> {
+    (0..g.len())
+        .filter(|&i| g.node(i).kind == NodeKind::Call && is_canonical(g, i))
+        .filter(|&i| g.node(i).tool() == Some(crate::check::incomplete_failure_report::REPORT_TOOL))
+        .filter(|&i| g.preds(i).next().is_none())
+        .collect()
+}
+
+/// The orphaned report meant for `from`: the one whose id shares its unit
+/// suffix (`verify_a` → `fail_a`), else the only orphan.
+pub(crate) fn report_for(g: &Graph, orphans: &[usize], from: usize) -> Option<usize> {
+    let suffix = |id: &str| id.split_once('_').map(|(_, s)| s.to_string());
+    let mine = suffix(&g.node(from).id);
+    orphans
+        .iter()
+        .copied()
+        .find(|&o| mine.is_some() && suffix(&g.node(o).id) == mine)
+        .or_else(|| (orphans.len() == 1).then(|| orphans[0]))
+}

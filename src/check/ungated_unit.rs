@@ -3,7 +3,7 @@
 //! gates require (each placed on its unit by a dominator walk).
 
 use crate::check::synthesis;
-use crate::model::remedy::{Fill, Fix, Remedy};
+use crate::model::remedy::{Fill, Fix, Pick, Remedy};
 use crate::model::{Issue, NodeKind};
 
 declare_check! {
@@ -105,6 +105,36 @@ declare_check! {
                     "a predicate that also guarantees unit `{}` passed: `{verify}.verdict` eq \"pass\" and `{verify}.failedCriteria` eq [], both in an `all`",
                     g.node(s).id
                 );
+                if let Some((gate, e)) = synthesis::weak_edge(g, w, &verify) {
+                    let (gate_id, edge) = (&g.node(gate).id, g.edge(e));
+                    let to = g.ends[e].map_or(String::new(), |(_, t)| g.node(t).id.clone());
+                    let orphans = synthesis::orphan_reports(g);
+                    let report = match synthesis::report_for(g, &orphans, gate) {
+                        Some(r) => Pick::id(&g.node(r).id),
+                        None => Pick::Any("a `report_failure` step naming the units and their failed criteria".into()),
+                    };
+                    out.push(
+                        Issue::new(
+                            CODE,
+                            format!(
+                                "synthesis write `{}` can run after unit `{}` failed: gate `{gate_id}` sends its `{}` (edge `{}`) on to `{to}`, which leads to the write without guaranteeing the unit passed (`{verify}.verdict` eq \"pass\" and `{verify}.failedCriteria` eq []), while its other edge there does; a unit that failed verification would feed the synthesis",
+                                node.id,
+                                g.node(s).id,
+                                edge.handle.as_str(),
+                                edge.id
+                            ),
+                        )
+                        .node(g.node(s).id.clone())
+                        .edge(edge.id.clone())
+                        .fix(Remedy::Disconnect { edge: edge.id.clone() })
+                        .fix(Remedy::Connect {
+                            from: Pick::id(gate_id),
+                            to: report,
+                            handle: Some(edge.handle.as_str().to_string()),
+                        }),
+                    );
+                    continue;
+                }
                 let fix: Fix = match synthesis::nearest_gate(g, w) {
                     Some(gate) => Remedy::SetField {
                         node: g.node(gate).id.clone(),
@@ -159,6 +189,13 @@ mod tests {
     const REG: &str = "tools: {spawn: {returns: text, spawnsAgent: true}, write: {returns: text, writes: [path]}}";
 
     fn with(case_all: serde_json::Value) -> Vec<crate::model::Issue> {
+        with_edge(case_all, None)
+    }
+
+    fn with_edge(
+        case_all: serde_json::Value,
+        extra: Option<crate::model::Edge>,
+    ) -> Vec<crate::model::Issue> {
         let verify = |id: &str, of: &str| {
             node(
                 id,
@@ -193,7 +230,10 @@ mod tests {
                 edge("e7", "join", "verified", "always"),
                 edge("e8", "verified", "write", "case_all"),
                 edge("e9", "verified", "failed", "default"),
-            ],
+            ]
+            .into_iter()
+            .chain(extra)
+            .collect(),
         );
         run_reg(&UngatedUnit, &p, &registry(REG))
     }
@@ -225,6 +265,26 @@ mod tests {
             "{}",
             issues[0].message
         );
+    }
+
+    #[test]
+    fn names_the_failure_edge_moved_to_the_write() {
+        let both = json!({"all": [pass("a"), pass("b")]});
+        let issues = with_edge(
+            both.clone(),
+            Some(edge("e10", "verified", "write", "default")),
+        );
+        assert_eq!(issues.len(), 2, "{issues:#?}");
+        assert!(
+            issues[0]
+                .message
+                .contains("gate `verified` sends its `default` (edge `e10`) on to `write`"),
+            "{}",
+            issues[0].message
+        );
+        assert_eq!(issues[0].edge_id.as_deref(), Some("e10"));
+        // Near miss: the same gate without the moved edge.
+        assert!(with_edge(both, None).is_empty());
     }
 
     #[test]
