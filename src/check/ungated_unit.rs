@@ -44,7 +44,10 @@ declare_check! {
     /// passes: add `{"path": "verify_<unit>.verdict", "op": "eq", "value":
     /// "pass"}` (and `{"path": "verify_<unit>.failedCriteria", "op": "eq",
     /// "value": []}`) to the `all` of the select case or branch that leads
-    /// to the write.
+    /// to the write. When one edge of a gate to the write guarantees the
+    /// pass and another does not (a select's partial-landing case moved to
+    /// the write, say), the finding names that edge: send it back to the
+    /// failure report (the fix names a report left with no incoming edge).
     ///
     /// ## Example
     /// `verified` (select, case `all`: both tests of `verify_a` and
