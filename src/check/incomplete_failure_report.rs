@@ -5,8 +5,7 @@ use crate::check::support::is_canonical;
 use crate::model::remedy::{Fill, Remedy};
 use crate::model::{Issue, NodeKind, Value};
 
-/// The tool of seed 003's failure reports (the registry `init` writes).
-pub(crate) const REPORT_TOOL: &str = "report_failure";
+use crate::check::synthesis::REPORT_TOOL;
 
 /// The Output contract's failure fields a report must pass besides those
 /// the registry entry requires: (arg, what the seed calls it).

@@ -11,6 +11,9 @@ use crate::model::{Handle, NodeKind, Value};
 /// The arg of a synthesis write that carries the dispositions.
 pub(crate) const DISPOSITIONS_ARG: &str = "dispositions";
 
+/// The tool of seed 003's failure reports (the registry `init` writes).
+pub(crate) const REPORT_TOOL: &str = "report_failure";
+
 /// The tool that removes artifacts (the registry `init` writes): the
 /// discard of uncited unit artifacts, and of a partial synthesis.
 pub(crate) const DISCARD_TOOL: &str = "remove_artifacts";
@@ -297,7 +300,7 @@ pub(crate) fn weak_edge(g: &Graph, w: usize, verify: &str) -> Option<(usize, usi
 pub(crate) fn orphan_reports(g: &Graph) -> Vec<usize> {
     (0..g.len())
         .filter(|&i| g.node(i).kind == NodeKind::Call && is_canonical(g, i))
-        .filter(|&i| g.node(i).tool() == Some(crate::check::incomplete_failure_report::REPORT_TOOL))
+        .filter(|&i| g.node(i).tool() == Some(REPORT_TOOL))
         .filter(|&i| g.preds(i).next().is_none())
         .collect()
 }
