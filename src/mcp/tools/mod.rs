@@ -430,6 +430,7 @@ mod tests {
             "set_bounds",
             "undo_change",
             "clone_plan",
+            "orchestrate_plan",
             "get_plan",
             "validate_plan",
             "freeze_plan",
@@ -445,7 +446,7 @@ mod tests {
         ];
         want.sort();
         assert_eq!(authoring, want);
-        assert_eq!(selected(Selection::All).count(), 26);
+        assert_eq!(selected(Selection::All).count(), 27);
     }
 
     #[test]
@@ -546,7 +547,8 @@ mod tests {
                 "instantiate_plan",
                 "author_plan",
                 "create_plan",
-                "undo_change"
+                "undo_change",
+                "orchestrate_plan"
             ]
         );
         for t in all().iter().filter(|t| t.read_only) {
