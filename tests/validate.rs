@@ -380,7 +380,8 @@ fn a_stored_plans_dangling_edge_names_the_near_miss() {
     // edge of the stored plan: its finding has the did-you-mean and the fix
     // that connects to that node, as a document's has.
     let env = Env::with_store();
-    let mut d = clean_doc();
+    // With a blocking finding too, so that the text lists every finding.
+    let mut d = typo_doc();
     d["planId"] = json!("plan-dangling");
     d["edges"]
         .as_array_mut()
@@ -404,13 +405,13 @@ fn a_stored_plans_dangling_edge_names_the_near_miss() {
         (&i["fix"]["from"], &i["fix"]["to"]),
         (&json!("tell"), &json!("fetch"))
     );
-    let out = env.out(&["validate", "plan-dangling"]);
+    let out = env.out(&["validate", "plan-dangling"]).code(1);
+    let all = format!("{}{}", out.stdout, out.stderr);
     assert!(
-        out.stdout.contains(
+        all.contains(
             "help: planforge connect tell fetch --handle always (if `fetch` is the node meant)"
         ),
-        "{}",
-        out.stdout
+        "{all}"
     );
 }
 

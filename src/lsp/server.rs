@@ -408,11 +408,7 @@ impl State<'_> {
                     self.due.insert(uri, Instant::now() + self.cfg.debounce);
                 }
             }
-            note::Initialized::METHOD => {
-                if self.watch {
-                    self.register_watchers();
-                }
-            }
+            note::Initialized::METHOD if self.watch => self.register_watchers(),
             // A settings file, a registry or a store changed on disk (or a
             // document was saved): every open document is checked again
             // (what is read again is only what changed, see `Sources`).
