@@ -230,10 +230,11 @@ fn work(sources: &Sources, jobs: &Receiver<Job>, done: &Sender<Done>) {
             {
                 return;
             }
-            // Read the version for the editor's queries now, off the loop
-            // (it is shared with the loop's copy of the document).
+            // Read the version's shape for the editor's queries now, off
+            // the loop and after the diagnostics are out (validation needed
+            // only the index; the reading is shared with the loop's copy).
             let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                j.open.doc.read().is_some()
+                j.open.doc.read().map(|r| r.shape().nodes.len())
             }));
         }
     }

@@ -79,7 +79,7 @@ impl Doc {
             && let Some(c) = on_value(&read.index.index(), offset)
         {
             let span = c.span;
-            return Some(self.completion(&read.index.index(), &read.shape, c, span, registry));
+            return Some(self.completion(&read.index.index(), read.shape(), c, span, registry));
         }
         // Not well-formed, or a key with no value yet (`node: `): the text
         // read again with a repair at the cursor. The names come from the
@@ -107,7 +107,7 @@ impl Doc {
         let idx = v.index();
         let c = on_value(&idx, at)?;
         let span = v.forth(c.span)?;
-        Some(self.completion(&idx, &v.read.shape, c, span, registry))
+        Some(self.completion(&idx, v.read.shape(), c, span, registry))
     }
 
     /// The candidates at the place `c` (of the text `idx` reads), replacing

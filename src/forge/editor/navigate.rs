@@ -82,7 +82,7 @@ impl Doc {
         let Name::Node(id) = under(&v.index(), v.back(offset)?)?.name else {
             return None;
         };
-        v.forth(v.read.shape.node(&id)?.id_span?)
+        v.forth(v.read.shape().node(&id)?.id_span?)
     }
 
     /// Every place that names the node under `offset`: its `id` (when
@@ -99,7 +99,7 @@ impl Doc {
         else {
             return Vec::new();
         };
-        let shape: &Shape = &v.read.shape;
+        let shape: &Shape = v.read.shape();
         let mut out: Vec<Span> = Vec::new();
         if declaration {
             out.extend(
