@@ -21,7 +21,11 @@ gets a diagnostic at the syntax error and the server keeps answering; YAML
 documents get the same diagnostics, definitions and hovers; a 10,000-node
 document gets its diagnostics; shutdown and exit end the server with 0;
 malformed messages are answered -32700/-32600 and the server goes on, and
-`exit` with no `shutdown` exits 1; and
+`exit` with no `shutdown` exits 1; the messages around `initialize`, a body
+with no header and a request with a null id get the answers the specification
+gives; a registry edited on disk (didChangeWatchedFiles, the watchers
+registered dynamically) and a settings file saved re-check the open
+documents; and
 (with a second server, debounced by a second) a burst of five changes is
 validated once.
 It prints each step and exits 1 at the first surprise.
@@ -451,6 +455,27 @@ async def yaml(s, uri):
     check([i.label for i in items][:2] == ["fetch", "start"] and items[0].text_edit.new_text == "fetch",
           "YAML: completion of a reference's node, upstream first, as a plain scalar",
           [(i.label, i.text_edit.new_text) for i in items])
+    at = span(YAML, "select: first", nth=1).start
+    at = t.Position(line=at.line, character=at.character + 9)
+    got = await s.client.text_document_completion_async(t.CompletionParams(**s.at(uri, at)))
+    check([i.label for i in got.items] == ["first", "last", "all"] and got.items[0].text_edit.new_text == "first",
+          "YAML: completion of a reference's select", [i.label for i in got.items])
+    at = span(YAML, "kind: call", nth=1).start
+    at = t.Position(line=at.line, character=at.character + 7)
+    got = await s.client.text_document_completion_async(t.CompletionParams(**s.at(uri, at)))
+    check({"call", "reason", "select", "join"} <= {i.label for i in got.items} and len(got.items) == 7,
+          "YAML: completion of a node's kind", [i.label for i in got.items])
+    # `node: '` typed (the single quote not closed yet): the document does
+    # not read, the repair `'` at the cursor does.
+    broken = YAML.replace("node: fetchh", "node: '")
+    v = s.set_text(uri, broken)
+    at = span(broken, "node: '").end
+    got = await s.client.text_document_completion_async(t.CompletionParams(**s.at(uri, at)))
+    items = sorted(got.items, key=lambda i: i.sort_text)
+    check([i.label for i in items][:2] == ["fetch", "start"] and items[0].text_edit.new_text == "'fetch'"
+          and rng(items[0].text_edit.range) == rng(t.Range(start=position(broken, broken.index("node: '") + 6), end=at)),
+          "YAML: completion after an unclosed `node: '`, single-quoted", [(i.label, i.text_edit) for i in items])
+    await s.diagnostics(uri, v)
 
 
 async def deep(s, uri):
@@ -648,6 +673,94 @@ def malformed(pf, root, env):
     check(r.close(shutdown=True) == 0, "exit after shutdown exits 0")
 
 
+def protocol(pf, root, env):
+    """What the specification says of the messages around `initialize`, of a
+    body with no header, and of a request whose id is null."""
+    r = Raw(pf, root, env)
+    sym = {"jsonrpc": "2.0", "method": "textDocument/documentSymbol",
+           "params": {"textDocument": {"uri": (root / "docs" / "none.json").as_uri()}}}
+    r.send(dict(sym, id=1))
+    m = r.answer(1)
+    check(m.get("error", {}).get("code") == -32002 and "Request {" not in m["error"]["message"]
+          and "textDocument/documentSymbol" in m["error"]["message"],
+          "a request before initialize: ServerNotInitialized, in words", m)
+    r.send({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {}})
+    r.send({"jsonrpc": "2.0", "id": 2, "method": "initialize", "params": {"capabilities": {}}})
+    check("capabilities" in r.answer(2).get("result", {}), "then initialize is answered")
+    r.send({"jsonrpc": "2.0", "method": "initialized", "params": {}})
+    r.send({"jsonrpc": "2.0", "id": 3, "method": "initialize", "params": {"capabilities": {}}})
+    m = r.answer(3)
+    check(m.get("error", {}).get("code") == -32600, "a second initialize: InvalidRequest", m)
+    # A body with no header, on its own line, right before a framed request.
+    r.raw(b'{"jsonrpc":"2.0","id":98,"method":"shutdown"}\r\n')
+    r.send(dict(sym, id=4))
+    m = r.answer(None)
+    check(m["error"]["code"] == -32700, "a body with no header: a parse error", m)
+    check(r.answer(4).get("result", "x") is None, "and the request after it is answered")
+    r.send(dict(sym, id=None))
+    m = r.answer(None)
+    check(m.get("error", {}).get("code") == -32600, "a request with id null: InvalidRequest with id null", m)
+    r.send(dict(sym, id="five"))
+    check(r.answer("five").get("result", "x") is None, "a string id is answered with it")
+    check(r.close(shutdown=True) == 0, "and the session ends as usual")
+    r = Raw(pf, root, env)
+    r.send({"jsonrpc": "2.0", "method": "exit"})
+    code = r.p.wait(TIMEOUT)
+    r.p.stdout.close()
+    r.p.stderr.close()
+    check(code == 1, "exit before initialize (no shutdown) exits 1", code)
+
+
+async def watched(pf, root, env):
+    """Open documents are checked again when a registry or a settings file
+    changes on disk (workspace/didChangeWatchedFiles, with the watchers
+    registered dynamically) or is saved (didSave)."""
+    s = Session()
+    registered = []
+
+    @s.client.feature(t.CLIENT_REGISTER_CAPABILITY)
+    def on_register(params):
+        registered.extend(params.registrations)
+
+    await s.client.start_io(pf, "lsp", "--debounce-ms", "50", cwd=str(root), env=env)
+    await s.client.initialize_async(t.InitializeParams(capabilities=t.ClientCapabilities(
+        workspace=t.WorkspaceClientCapabilities(
+            did_change_watched_files=t.DidChangeWatchedFilesClientCapabilities(dynamic_registration=True)))))
+    s.client.initialized(t.InitializedParams())
+    uri = (root / "docs" / "watched.json").as_uri()
+    diags = await s.diagnostics(uri, s.open(uri, PLAN))
+    check(sorted(d.code for d in diags) == ["invalid_handle", "missing_reference", "unknown_tool"],
+          "watched: three diagnostics", [d.code for d in diags])
+    globs = [w["globPattern"] for r in registered for w in (r.register_options or {}).get("watchers", [])]
+    check([r.method for r in registered] == ["workspace/didChangeWatchedFiles"]
+          and {"**/planforge.toml", "**/registry.yaml"} <= set(globs),
+          "the watchers are registered dynamically", (registered, globs))
+    reg = root / "plans" / "registry.yaml"
+    before = reg.read_text()
+    reg.write_text(before + '  tickets_gett:\n    summary: "Fetch, misspelt"\n    returns: text\n    requiredArgs: [id]\n')
+    s.client.workspace_did_change_watched_files(t.DidChangeWatchedFilesParams(
+        changes=[t.FileEvent(uri=reg.as_uri(), type=t.FileChangeType.Changed)]))
+    diags = await s.diagnostics(uri, 1)
+    check(sorted(d.code for d in diags) == ["invalid_handle", "missing_reference"],
+          "a registry edited on disk: the open document is checked again", [d.code for d in diags])
+    toml = root / "planforge.toml"
+    had = toml.read_text() if toml.exists() else None
+    toml.write_text('[validate]\nignore = ["invalid_handle"]\n')
+    s.client.text_document_did_save(t.DidSaveTextDocumentParams(
+        text_document=t.TextDocumentIdentifier(uri=toml.as_uri())))
+    diags = await s.diagnostics(uri, 1)
+    check([d.code for d in diags] == ["missing_reference"],
+          "a settings file saved: the open document is checked again", [d.code for d in diags])
+    reg.write_text(before)
+    if had is None:
+        toml.unlink()
+    else:
+        toml.write_text(had)
+    await s.client.shutdown_async(None)
+    s.client.exit(None)
+    await s.client.stop()
+
+
 async def main(pf):
     root = Path(tempfile.mkdtemp(prefix="planforge-lsp-"))
     env = {k: v for k, v in os.environ.items() if not k.startswith("PLANFORGE_")}
@@ -695,7 +808,9 @@ async def main(pf):
     check(code == 0, "shutdown and exit end the server with 0", code)
     await s.client.stop()
     await debounced(pf, root, env)
+    await watched(pf, root, env)
     malformed(pf, root, env)
+    protocol(pf, root, env)
     shutil.rmtree(root, ignore_errors=True)
     print("all passed", flush=True)
 

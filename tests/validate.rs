@@ -375,6 +375,47 @@ fn unreadable_input_exits_two_with_its_place() {
 }
 
 #[test]
+fn a_stored_plans_dangling_edge_names_the_near_miss() {
+    // An edge to a near miss of a node, kept by the import as a dropped
+    // edge of the stored plan: its finding has the did-you-mean and the fix
+    // that connects to that node, as a document's has.
+    let env = Env::with_store();
+    // With a blocking finding too, so that the text lists every finding.
+    let mut d = typo_doc();
+    d["planId"] = json!("plan-dangling");
+    d["edges"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!({"id": "e3", "from": "tell", "to": "fech", "handle": "always"}));
+    env.write("dangling.json", &pretty(&d));
+    env.out(&["import", "dangling.json"]).code(0);
+    let j = env
+        .out(&["validate", "plan-dangling", "--format", "json"])
+        .json();
+    let i = issue(&j, "dangling_edge");
+    assert!(
+        i["message"]
+            .as_str()
+            .unwrap()
+            .ends_with("; did you mean `fetch`?"),
+        "{i}"
+    );
+    assert_eq!(i["fix"]["action"], "connect");
+    assert_eq!(
+        (&i["fix"]["from"], &i["fix"]["to"]),
+        (&json!("tell"), &json!("fetch"))
+    );
+    let out = env.out(&["validate", "plan-dangling"]).code(1);
+    let all = format!("{}{}", out.stdout, out.stderr);
+    assert!(
+        all.contains(
+            "help: planforge connect tell fetch --handle always (if `fetch` is the node meant)"
+        ),
+        "{all}"
+    );
+}
+
+#[test]
 fn stored_plans_current_ids_all_and_unknown_ids() {
     let env = Env::with_store();
     env.write("good.json", &pretty(&clean_doc()));

@@ -172,7 +172,7 @@ impl Forge {
         // was never reviewed as it is: approving it in one go would skip
         // that review.
         if loaded.state() == State::Editable
-            && let Some(issue) = crate::check::notes::issues(&loaded.notes())
+            && let Some(issue) = crate::check::notes::issues_in(&loaded.notes(), loaded.content())
                 .into_iter()
                 .find(|i| i.code == crate::check::freeze_mismatch::CODE)
         {

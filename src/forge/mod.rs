@@ -188,7 +188,7 @@ impl Forge {
             &mut kept,
             loaded.content(),
             registry,
-            check::notes::issues(&loaded.notes()),
+            check::notes::issues_in(&loaded.notes(), loaded.content()),
             touched.as_ref(),
             loaded.encoded_len_if_known(),
         );
@@ -203,7 +203,7 @@ impl Forge {
         Ok(check::run_sized(
             loaded.content(),
             self.registry()?,
-            check::notes::issues(&loaded.notes()),
+            check::notes::issues_in(&loaded.notes(), loaded.content()),
             loaded.encoded_len_if_known(),
         ))
     }

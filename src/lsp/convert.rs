@@ -15,7 +15,7 @@ pub(crate) enum Encoding {
 }
 
 /// A text's line starts, for conversions both ways.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Lines {
     starts: Vec<usize>,
     /// Whether each line is ASCII (its characters are then its bytes).
@@ -38,6 +38,51 @@ impl Lines {
             }
         }
         ascii.push(all);
+        Lines {
+            starts,
+            ascii,
+            len: text.len(),
+        }
+    }
+
+    /// The lines of `text`, which is the text these are of with the bytes
+    /// `start..end` replaced by `len` bytes: the lines before the change
+    /// are kept, those after it moved, and only the lines it touches are
+    /// read (a keystroke in a large document costs its line, not the text).
+    pub(crate) fn edited(&self, text: &str, start: usize, end: usize, len: usize) -> Lines {
+        let first = self.starts.partition_point(|&s| s <= start) - 1;
+        let last = self.starts.partition_point(|&s| s <= end) - 1;
+        let shift = |s: usize| s - end + start + len;
+        // The lines after the change start where they did, moved.
+        let tail = last + 1 < self.starts.len();
+        let to = if tail {
+            shift(self.starts[last + 1])
+        } else {
+            text.len()
+        };
+        let mut starts = Vec::with_capacity(self.starts.len() + 1);
+        starts.extend_from_slice(&self.starts[..=first]);
+        let mut ascii = Vec::with_capacity(self.ascii.len() + 1);
+        ascii.extend_from_slice(&self.ascii[..first]);
+        let from = self.starts[first];
+        let mut all = true;
+        for (i, b) in text.as_bytes()[from..to].iter().enumerate() {
+            if *b == b'\n' {
+                ascii.push(all);
+                all = true;
+                starts.push(from + i + 1);
+            } else if *b >= 0x80 {
+                all = false;
+            }
+        }
+        if tail {
+            // The read ended at the newline before the next line, whose
+            // start it pushed.
+            starts.extend(self.starts[last + 2..].iter().map(|&s| shift(s)));
+            ascii.extend_from_slice(&self.ascii[last + 1..]);
+        } else {
+            ascii.push(all);
+        }
         Lines {
             starts,
             ascii,
@@ -140,6 +185,28 @@ pub(crate) fn path_of(uri: &str) -> Option<PathBuf> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn lines_edited_are_the_lines_of_the_text_edited() {
+        let text = "{\n  \"é𝄞\": \"x\",\n  \"b\": 1\n}\n";
+        let edits: [(usize, usize, &str); 9] = [
+            (0, 0, "x"),
+            (0, 1, ""),
+            (3, 3, "\n\n"),
+            (2, 20, "é"),
+            (2, 20, "a\nb"),
+            (text.len(), text.len(), "\nz"),
+            (text.len() - 1, text.len(), ""),
+            (0, text.len(), "one line"),
+            (4, 4, "ü"),
+        ];
+        for (start, end, with) in edits {
+            let mut after = text.to_string();
+            after.replace_range(start..end, with);
+            let got = Lines::new(text).edited(&after, start, end, with.len());
+            assert_eq!(got, Lines::new(&after), "{start}..{end} -> {with:?}");
+        }
+    }
 
     #[test]
     fn positions_count_in_the_agreed_encoding_both_ways() {

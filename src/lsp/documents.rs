@@ -33,7 +33,7 @@ pub(crate) struct Open {
 }
 
 impl Open {
-    pub(crate) fn new(uri: &str, language: &str, text: String, version: i32) -> Open {
+    pub(crate) fn new(uri: &str, language: &str, text: &str, version: i32) -> Open {
         let path = super::convert::path_of(uri);
         let name = path
             .as_ref()
@@ -41,10 +41,10 @@ impl Open {
         let syntax = match language {
             "yaml" => crate::forge::editor::Syntax::Yaml,
             "json" | "jsonc" => crate::forge::editor::Syntax::Json,
-            _ => Doc::syntax_of(&name, &text),
+            _ => Doc::syntax_of(&name, text),
         };
         Open {
-            lines: Arc::new(Lines::new(&text)),
+            lines: Arc::new(Lines::new(text)),
             doc: Doc::new(text, syntax),
             version,
             path,
@@ -53,32 +53,37 @@ impl Open {
         }
     }
 
-    /// Applies the editor's changes, in order.
+    /// Applies the editor's changes, in order, to `buf` (the loop's copy
+    /// of the text, changed in place: this version's text is the one copy
+    /// made of it per change).
     pub(crate) fn change(
         &mut self,
+        buf: &mut String,
         version: i32,
         changes: Vec<TextDocumentContentChangeEvent>,
         enc: Encoding,
     ) {
-        let mut text = self.doc.text.to_string();
-        // The lines of the text before the first change are known already.
         let mut lines: Option<Lines> = None;
         for c in changes {
-            match c.range {
-                None => text = c.text,
-                Some(r) => {
-                    let at = lines.as_ref().unwrap_or(&self.lines);
-                    let start = at.offset(&text, r.start, enc);
-                    let end = at.offset(&text, r.end, enc).max(start);
-                    text.replace_range(start..end, &c.text);
+            let now = lines.as_ref().unwrap_or(&self.lines);
+            let next = match c.range {
+                None => {
+                    *buf = c.text;
+                    Lines::new(buf)
                 }
-            }
-            lines = Some(Lines::new(&text));
+                Some(r) => {
+                    let start = now.offset(buf, r.start, enc);
+                    let end = now.offset(buf, r.end, enc).max(start);
+                    buf.replace_range(start..end, &c.text);
+                    now.edited(buf, start, end, c.text.len())
+                }
+            };
+            lines = Some(next);
         }
         if let Some(l) = lines {
             self.lines = Arc::new(l);
         }
-        self.doc = self.doc.edited(text);
+        self.doc = self.doc.edited(buf.as_str());
         self.version = version;
     }
 

@@ -47,16 +47,22 @@ struct Done {
 /// before it (as the LSP specification says), else 0.
 pub(crate) fn serve(cfg: Config) -> Result<u8> {
     let (conn, io) = super::transport::stdio();
-    let proto = |e: lsp_server::ProtocolError| Error::invalid(format!("lsp: {e}"));
-    let (id, params) = conn.initialize_start().map_err(proto)?;
-    let init: InitializeParams = serde_json::from_value(params)
-        .map_err(|e| Error::invalid(format!("lsp: malformed initialize params: {e}")))?;
+    let init = match initialize(&conn) {
+        Ok(Some(init)) => init,
+        // `exit` before `initialize` (with no `shutdown`): status 1.
+        Ok(None) => {
+            drop(conn);
+            io.join();
+            return Ok(1);
+        }
+        Err(e) => {
+            drop(conn);
+            io.join();
+            return Err(e);
+        }
+    };
     let enc = encoding(&init);
-    let result = serde_json::json!({
-        "capabilities": capabilities(enc),
-        "serverInfo": {"name": "planforge", "version": env!("CARGO_PKG_VERSION")},
-    });
-    conn.initialize_finish(id, result).map_err(proto)?;
+    let watch = watches_dynamically(&init);
     let (jobs_tx, jobs_rx) = crossbeam_channel::unbounded::<Job>();
     let (done_tx, done_rx) = crossbeam_channel::unbounded::<Done>();
     let sources = cfg.sources.clone();
@@ -73,9 +79,11 @@ pub(crate) fn serve(cfg: Config) -> Result<u8> {
         enc,
         cfg,
         open: HashMap::new(),
+        buffers: HashMap::new(),
         due: HashMap::new(),
         jobs: jobs_tx,
         shut_down: false,
+        watch,
     };
     let outcome = s.run(&done_rx);
     drop(s);
@@ -83,6 +91,67 @@ pub(crate) fn serve(cfg: Config) -> Result<u8> {
     drop(conn);
     io.join();
     Ok(outcome)
+}
+
+/// Waits for `initialize` and answers it, as the specification says of the
+/// messages before it: a request is answered `ServerNotInitialized`
+/// (-32002), a notification is dropped, `exit` ends the session (`None`).
+/// Unlike `lsp-server`'s `initialize_start`, a client's mistake here does
+/// not end the session, nor does the answer show the server's internals;
+/// and `initialized` is not awaited (it is an ordinary notification after).
+fn initialize(conn: &Connection) -> Result<Option<InitializeParams>> {
+    use lsp_server::ErrorCode;
+    loop {
+        let msg = conn
+            .receiver
+            .recv()
+            .map_err(|_| Error::invalid("lsp: stdin ended before `initialize`"))?;
+        match msg {
+            Message::Request(r) if r.method == req::Initialize::METHOD => {
+                match serde_json::from_value::<InitializeParams>(r.params) {
+                    Ok(init) => {
+                        let result = serde_json::json!({
+                            "capabilities": capabilities(encoding(&init)),
+                            "serverInfo": {"name": "planforge", "version": env!("CARGO_PKG_VERSION")},
+                        });
+                        let _ = conn
+                            .sender
+                            .send(Message::Response(Response::new_ok(r.id, result)));
+                        return Ok(Some(init));
+                    }
+                    Err(e) => {
+                        let _ = conn.sender.send(Message::Response(Response::new_err(
+                            r.id,
+                            ErrorCode::InvalidParams as i32,
+                            format!("malformed initialize params: {e}"),
+                        )));
+                    }
+                }
+            }
+            Message::Request(r) => {
+                let _ = conn.sender.send(Message::Response(Response::new_err(
+                    r.id,
+                    ErrorCode::ServerNotInitialized as i32,
+                    format!(
+                        "{} before `initialize`: the server is not initialized yet; send `initialize` first",
+                        r.method
+                    ),
+                )));
+            }
+            Message::Notification(n) if n.method == note::Exit::METHOD => return Ok(None),
+            Message::Notification(_) | Message::Response(_) => {}
+        }
+    }
+}
+
+/// Whether the client registers file watchers the server asks for.
+fn watches_dynamically(init: &InitializeParams) -> bool {
+    init.capabilities
+        .workspace
+        .as_ref()
+        .and_then(|w| w.did_change_watched_files.as_ref())
+        .and_then(|d| d.dynamic_registration)
+        .unwrap_or(false)
 }
 
 /// The encoding the client offers that the server prefers: UTF-8, then
@@ -114,6 +183,9 @@ fn capabilities(enc: Encoding) -> ServerCapabilities {
             TextDocumentSyncOptions {
                 open_close: Some(true),
                 change: Some(TextDocumentSyncKind::INCREMENTAL),
+                // A saved settings file or registry open in the editor
+                // re-checks the open documents.
+                save: Some(TextDocumentSyncSaveOptions::Supported(true)),
                 ..TextDocumentSyncOptions::default()
             },
         )),
@@ -158,10 +230,11 @@ fn work(sources: &Sources, jobs: &Receiver<Job>, done: &Sender<Done>) {
             {
                 return;
             }
-            // Read the version for the editor's queries now, off the loop
-            // (it is shared with the loop's copy of the document).
+            // Read the version's shape for the editor's queries now, off
+            // the loop and after the diagnostics are out (validation needed
+            // only the index; the reading is shared with the loop's copy).
             let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                j.open.doc.read().is_some()
+                j.open.doc.read().map(|r| r.shape().nodes.len())
             }));
         }
     }
@@ -215,12 +288,22 @@ struct State<'c> {
     enc: Encoding,
     cfg: Config,
     open: HashMap<String, Open>,
+    /// The text of each open document, changed in place as the editor
+    /// changes it (the loop's own: the jobs' clones of [`Open`] share only
+    /// the versions' `Arc`s).
+    buffers: HashMap<String, String>,
     /// Documents changed and not validated yet: when they are due.
     due: HashMap<String, Instant>,
     jobs: Sender<Job>,
     /// A `shutdown` request was answered.
     shut_down: bool,
+    /// The client registers file watchers when asked (after `initialized`).
+    watch: bool,
 }
+
+/// The id of the server's one request to the client: registering the
+/// watchers of the files a validation reads besides the document.
+const WATCH_REQUEST: &str = "planforge/watch";
 
 impl State<'_> {
     /// Serves until `exit` (its status) or the end of stdin (0).
@@ -308,8 +391,9 @@ impl State<'_> {
                 let uri = d.uri.as_str().to_string();
                 self.open.insert(
                     uri.clone(),
-                    Open::new(&uri, &d.language_id, d.text, d.version),
+                    Open::new(&uri, &d.language_id, &d.text, d.version),
                 );
+                self.buffers.insert(uri.clone(), d.text);
                 // Opening is validated at once; changes wait to be still.
                 self.due.insert(uri, Instant::now());
             }
@@ -318,9 +402,21 @@ impl State<'_> {
                     return;
                 };
                 let uri = p.text_document.uri.as_str().to_string();
-                if let Some(o) = self.open.get_mut(&uri) {
-                    o.change(p.text_document.version, p.content_changes, self.enc);
+                if let Some(o) = self.open.get_mut(&uri)
+                    && let Some(buf) = self.buffers.get_mut(&uri)
+                {
+                    o.change(buf, p.text_document.version, p.content_changes, self.enc);
                     self.due.insert(uri, Instant::now() + self.cfg.debounce);
+                }
+            }
+            note::Initialized::METHOD if self.watch => self.register_watchers(),
+            // A settings file, a registry or a store changed on disk (or a
+            // document was saved): every open document is checked again
+            // (what is read again is only what changed, see `Sources`).
+            note::DidChangeWatchedFiles::METHOD | note::DidSaveTextDocument::METHOD => {
+                let at = Instant::now() + self.cfg.debounce;
+                for uri in self.open.keys() {
+                    self.due.insert(uri.clone(), at);
                 }
             }
             note::DidCloseTextDocument::METHOD => {
@@ -329,6 +425,7 @@ impl State<'_> {
                 };
                 let uri = p.text_document.uri;
                 self.open.remove(uri.as_str());
+                self.buffers.remove(uri.as_str());
                 self.due.remove(uri.as_str());
                 self.send(Message::Notification(Notification::new(
                     note::PublishDiagnostics::METHOD.to_string(),
@@ -343,9 +440,54 @@ impl State<'_> {
         }
     }
 
+    /// Asks the client to report changes of the files validations read
+    /// besides the documents: settings files and registries (a store's is
+    /// `registry.yaml` or `registry.json`; `--registry` names another).
+    fn register_watchers(&self) {
+        let mut globs: Vec<String> = ["**/planforge.toml", "**/registry.yaml", "**/registry.json"]
+            .map(String::from)
+            .to_vec();
+        if let Some(p) = &self.cfg.sources.registry {
+            let p = std::path::absolute(p).unwrap_or_else(|_| p.clone());
+            globs.push(p.display().to_string());
+        }
+        let watchers: Vec<FileSystemWatcher> = globs
+            .into_iter()
+            .map(|g| FileSystemWatcher {
+                glob_pattern: GlobPattern::String(g),
+                kind: None,
+            })
+            .collect();
+        let params = RegistrationParams {
+            registrations: vec![Registration {
+                id: WATCH_REQUEST.into(),
+                method: note::DidChangeWatchedFiles::METHOD.into(),
+                register_options: serde_json::to_value(DidChangeWatchedFilesRegistrationOptions {
+                    watchers,
+                })
+                .ok(),
+            }],
+        };
+        self.send(Message::Request(Request::new(
+            lsp_server::RequestId::from(WATCH_REQUEST.to_string()),
+            req::RegisterCapability::METHOD.into(),
+            params,
+        )));
+    }
+
     fn request(&mut self, r: Request) {
         let id = r.id.clone();
         let method = r.method.clone();
+        if method == req::Initialize::METHOD {
+            let code = lsp_server::ErrorCode::InvalidRequest as i32;
+            let answer = Response::new_err(
+                id,
+                code,
+                "initialize: the server is initialized already (initialize is sent once a session)"
+                    .into(),
+            );
+            return self.send(Message::Response(answer));
+        }
         if self.shut_down || method == req::Shutdown::METHOD {
             let answer = if self.shut_down {
                 let code = lsp_server::ErrorCode::InvalidRequest as i32;

@@ -88,13 +88,15 @@ fn invalid(code: i32, message: String) -> Frame {
 }
 
 /// The next frame, or `None` at the end of the input. A header that is not
-/// `Name: value` makes the frame a parse error. Text before a
-/// `Content-Length` header (a body sent with no header before the next
-/// message) is a parse error of its own, and the frame after it is read.
+/// `Name: value` makes the frame a parse error. Text before the first
+/// header (a body sent with no header before the next message) is a parse
+/// error of its own, one per line (on the next header's line, one with
+/// that frame), and the frame after it is read. A request with `id: null` is an invalid request.
 pub(crate) fn read_frame(r: &mut impl BufRead) -> io::Result<Option<Vec<Frame>>> {
     let mut size: Option<usize> = None;
     let mut bad: Option<String> = None;
     let mut garbage: Option<Frame> = None;
+    // A header line was read (text that is no header is not one).
     let mut headers = false;
     let mut line = String::new();
     loop {
@@ -109,7 +111,6 @@ pub(crate) fn read_frame(r: &mut impl BufRead) -> io::Result<Option<Vec<Frame>>>
             }
             continue;
         }
-        headers = true;
         let header = match text.find("Content-Length:") {
             Some(i) if i > 0 => {
                 garbage = Some(invalid(
@@ -122,6 +123,7 @@ pub(crate) fn read_frame(r: &mut impl BufRead) -> io::Result<Option<Vec<Frame>>>
         };
         match header.split_once(':') {
             Some((name, value)) if name.eq_ignore_ascii_case("Content-Length") => {
+                headers = true;
                 match value.trim().parse::<usize>() {
                     Ok(n) => size = Some(n),
                     Err(_) => {
@@ -129,7 +131,22 @@ pub(crate) fn read_frame(r: &mut impl BufRead) -> io::Result<Option<Vec<Frame>>>
                     }
                 }
             }
-            Some((name, _)) if name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-') => {}
+            Some((name, _))
+                if !name.is_empty()
+                    && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-') =>
+            {
+                headers = true;
+            }
+            // Before any header: a line that is no header (of a body sent
+            // with none) is a parse error of its own, answered at once (the
+            // sender may wait for it), and the frame that follows is read
+            // by the next call.
+            _ if !headers => {
+                return Ok(Some(vec![invalid(
+                    -32700,
+                    "Parse error: a line with no Content-Length header before it".into(),
+                )]));
+            }
             _ => {
                 bad.get_or_insert_with(|| format!("malformed header {header:?}"));
             }
@@ -143,6 +160,13 @@ pub(crate) fn read_frame(r: &mut impl BufRead) -> io::Result<Option<Vec<Frame>>>
     let frame = match (bad, serde_json::from_slice::<serde_json::Value>(&body)) {
         (Some(why), _) => invalid(-32700, format!("Parse error: {why}")),
         (None, Err(_)) => invalid(-32700, "Parse error: the body is not JSON".into()),
+        // A request whose id is null would read as a notification (its id
+        // ignored) and get no answer: JSON-RPC calls it a request, and LSP
+        // gives requests an integer or string id.
+        (None, Ok(value)) if value.get("id").is_some_and(|i| i.is_null()) => invalid(
+            -32600,
+            "Invalid Request: its id is null; a request's id is a number or a string, and a notification has no id".into(),
+        ),
         (None, Ok(value)) => match serde_json::from_value::<Message>(value) {
             Ok(m) => Frame::Message(m),
             Err(_) => invalid(
@@ -204,6 +228,35 @@ mod tests {
         assert_eq!(got.len(), 2, "{got:?}");
         assert_eq!(code(&got[0]), -32700);
         assert!(matches!(&got[1], Frame::Message(_)), "{got:?}");
+    }
+
+    #[test]
+    fn a_body_without_header_on_its_own_lines_keeps_the_next_frame() {
+        let pretty = "{\n  \"jsonrpc\": \"2.0\",\n  \"id\": 1\n}\r\n";
+        for (garbage, lines) in [(format!("{OK}\r\n"), 1), (pretty.to_string(), 4)] {
+            let got = frames(&format!("{garbage}{}", frame(OK)));
+            assert_eq!(got.len(), lines + 1, "{got:?}");
+            assert!(got[..lines].iter().all(|f| code(f) == -32700));
+            assert!(
+                matches!(&got[lines], Frame::Message(Message::Request(r)) if r.method == "shutdown")
+            );
+        }
+        // Answered at once, not when the next frame comes.
+        let mut r = io::Cursor::new(format!("{OK}\r\n").into_bytes());
+        assert_eq!(code(&read_frame(&mut r).unwrap().unwrap()[0]), -32700);
+    }
+
+    #[test]
+    fn a_request_with_a_null_id_is_invalid() {
+        let got = frames(&frame(r#"{"jsonrpc":"2.0","id":null,"method":"shutdown"}"#));
+        assert_eq!(got.len(), 1, "{got:?}");
+        assert_eq!(code(&got[0]), -32600);
+        // A notification (no id at all) is one.
+        let got = frames(&frame(r#"{"jsonrpc":"2.0","method":"exit"}"#));
+        assert!(
+            matches!(&got[0], Frame::Message(Message::Notification(_))),
+            "{got:?}"
+        );
     }
 
     #[test]

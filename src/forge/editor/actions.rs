@@ -61,7 +61,7 @@ impl Doc {
                 })
                 .collect();
         };
-        let (idx, shape) = (read.index.index(), &read.shape);
+        let (idx, shape) = (read.index.index(), read.shape());
         findings
             .iter()
             .map(|f| Fixes {

@@ -1,8 +1,10 @@
 //! What may be typed at the cursor: node ids in a reference's `node` (the
 //! nodes upstream of the reader first) and in an edge's `from` and `to`,
 //! the fields the referenced node declares in a reference's `path`, the
-//! handles the source's kind has in an edge's `handle`, the registry's tools
-//! in a call's `tool`, and the document's phases in a node's `phase`.
+//! handles the source's kind has in an edge's `handle` (a select's cases as
+//! `case_<label>`), the registry's tools in a call's `tool`, the document's
+//! phases in a node's `phase`, the node kinds in a node's `kind`, and
+//! `first`, `last`, `all` in a reference's `select`.
 //!
 //! Mid-typing a document is often not well-formed (`"node": "fe` with no
 //! closing quote, `"node": ` with no value yet), or has a key with no value
@@ -42,6 +44,21 @@ pub(crate) struct Completion {
 /// the next line: `"node": "` typed at a line's end).
 const REPAIRS: [&str; 4] = ["\"", "\"\"", "\",", "\"\","];
 
+/// The same in YAML after an unclosed single quote (`node: '`): a quote of
+/// the other kind would be read as part of the string (a quoted YAML
+/// scalar may go on over lines), so only `'` closes it.
+const SINGLE: [&str; 4] = ["'", "''", "',", "'',"];
+
+/// The repairs to try at `offset`: in YAML, when the last quote before the
+/// cursor on its line is a single one, the single-quote ones.
+fn repairs(text: &str, offset: usize, syntax: Syntax) -> [&'static str; 4] {
+    let line = &text[text[..offset].rfind('\n').map_or(0, |i| i + 1)..offset];
+    match (syntax, line.rfind(['\'', '"'])) {
+        (Syntax::Yaml, Some(i)) if line[i..].starts_with('\'') => SINGLE,
+        _ => REPAIRS,
+    }
+}
+
 impl Doc {
     /// What may be typed at `offset`; `None` when the cursor is at no place
     /// that takes a name.
@@ -62,12 +79,12 @@ impl Doc {
             && let Some(c) = on_value(&read.index.index(), offset)
         {
             let span = c.span;
-            return Some(self.completion(&read.index.index(), &read.shape, c, span, registry));
+            return Some(self.completion(&read.index.index(), read.shape(), c, span, registry));
         }
         // Not well-formed, or a key with no value yet (`node: `): the text
         // read again with a repair at the cursor. The names come from the
         // text so read (it holds the nodes typed since the last good one).
-        for ins in REPAIRS {
+        for ins in repairs(&self.text, offset, self.syntax) {
             let mut t = self.text.to_string();
             t.insert_str(offset, ins);
             let Some(idx) = SpanIndex::new(&t, self.syntax) else {
@@ -90,7 +107,7 @@ impl Doc {
         let idx = v.index();
         let c = on_value(&idx, at)?;
         let span = v.forth(c.span)?;
-        Some(self.completion(&idx, &v.read.shape, c, span, registry))
+        Some(self.completion(&idx, v.read.shape(), c, span, registry))
     }
 
     /// The candidates at the place `c` (of the text `idx` reads), replacing
@@ -211,6 +228,24 @@ fn candidates(
             }
             out
         }
+        Place::RefSelect => [
+            ("first", "the node's first run"),
+            ("last", "the node's last run"),
+            ("all", "every run of the node, as an array"),
+        ]
+        .into_iter()
+        .map(|(s, d)| (s.to_string(), Some(d.to_string()), 0))
+        .collect(),
+        Place::Kind => crate::model::node::NodeKind::ALL
+            .iter()
+            .map(|k| {
+                (
+                    k.as_str().to_string(),
+                    Some(format!("{} node", k.as_str())),
+                    0,
+                )
+            })
+            .collect(),
         Place::NodeId => Vec::new(),
     }
 }

@@ -60,7 +60,7 @@ impl Doc {
         let idx = v.index();
         let u = under(&idx, v.back(offset)?)?;
         let hover = match u.name {
-            Name::Node(id) => Hover::Node(node_info(&idx, &v.read.shape, &id, issues)),
+            Name::Node(id) => Hover::Node(node_info(&idx, v.read.shape(), &id, issues)),
             Name::Tool(name) => Hover::Tool(tool_info(&name, registry)),
             Name::Phase(_) => return None,
         };

@@ -57,11 +57,19 @@ fn made(cell: &Cell) -> Option<Arc<Read>> {
     cell.get().cloned().flatten()
 }
 
-/// A well-formed text read: its index and its shape.
+/// A well-formed text read: its index, and its shape when first asked
+/// (validation needs only the index: the shape is for the queries).
 #[derive(Debug)]
 pub(crate) struct Read {
     pub(crate) index: OwnedIndex,
-    pub(crate) shape: Shape,
+    shape: OnceLock<Shape>,
+}
+
+impl Read {
+    /// The nodes, edges and references, read from the index once.
+    pub(crate) fn shape(&self) -> &Shape {
+        self.shape.get_or_init(|| Shape::of(&self.index.index()))
+    }
 }
 
 /// Where a well-formed text and a later text differ: the bytes they share
@@ -196,8 +204,10 @@ impl Doc {
         self.read
             .get_or_init(|| {
                 let index = OwnedIndex::new(Arc::clone(&self.text), self.syntax)?;
-                let shape = Shape::of(&index.index());
-                Some(Arc::new(Read { index, shape }))
+                Some(Arc::new(Read {
+                    index,
+                    shape: OnceLock::new(),
+                }))
             })
             .as_deref()
     }

@@ -31,11 +31,13 @@ pub(crate) fn place(pointer: &str) -> Option<Place> {
     match t.as_slice() {
         ["nodes", _, "id"] => Some(Place::NodeId),
         ["nodes", _, "phase"] => Some(Place::Phase),
+        ["nodes", _, "kind"] => Some(Place::Kind),
         ["nodes", _, "definition", "tool"] => Some(Place::Tool),
         ["edges", _, "from" | "to"] => Some(Place::EdgeEnd),
         ["edges", _, "handle"] => Some(Place::Handle),
         ["nodes", _, "definition", .., "$ref", "node"] => Some(Place::RefNode),
         ["nodes", _, "definition", .., "$ref", "path"] => Some(Place::RefPath),
+        ["nodes", _, "definition", .., "$ref", "select"] => Some(Place::RefSelect),
         _ => None,
     }
 }
@@ -50,6 +52,10 @@ pub(crate) enum Place {
     Handle,
     RefNode,
     RefPath,
+    /// A reference's `select` (which runs of the node it reads).
+    RefSelect,
+    /// A node's `kind`.
+    Kind,
 }
 
 /// The name under `offset`, if the cursor is on one.
@@ -63,7 +69,7 @@ pub(crate) fn under(idx: &SpanIndex, offset: usize) -> Option<Under> {
         Place::NodeId | Place::EdgeEnd | Place::RefNode => Name::Node(value),
         Place::Tool => Name::Tool(value),
         Place::Phase => Name::Phase(value),
-        Place::Handle | Place::RefPath => return None,
+        Place::Handle | Place::RefPath | Place::RefSelect | Place::Kind => return None,
     };
     Some(Under { name, span: c.span })
 }
@@ -76,7 +82,7 @@ impl Doc {
         let Name::Node(id) = under(&v.index(), v.back(offset)?)?.name else {
             return None;
         };
-        v.forth(v.read.shape.node(&id)?.id_span?)
+        v.forth(v.read.shape().node(&id)?.id_span?)
     }
 
     /// Every place that names the node under `offset`: its `id` (when
@@ -93,7 +99,7 @@ impl Doc {
         else {
             return Vec::new();
         };
-        let shape: &Shape = &v.read.shape;
+        let shape: &Shape = v.read.shape();
         let mut out: Vec<Span> = Vec::new();
         if declaration {
             out.extend(

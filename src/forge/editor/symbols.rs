@@ -34,7 +34,7 @@ impl Doc {
         let Some(v) = self.view() else {
             return Vec::new();
         };
-        let all = outline(&v.read.shape);
+        let all = outline(v.read.shape());
         match v.moved {
             None => all,
             Some(_) => all.into_iter().filter_map(|s| moved(s, &v)).collect(),

@@ -436,3 +436,60 @@ fn a_dangling_edge_to_a_near_miss_is_renamed_to_it() {
     let f = fs.iter().find(|f| f.issue.code == "dangling_edge").unwrap();
     assert!(d.fixes_of(f).actions.is_empty());
 }
+
+#[test]
+fn yaml_completion_after_an_unclosed_single_quote() {
+    // `node: '` typed at a line's end: only `'` closes it (a `"` would
+    // be read as part of a string that goes on over the lines below).
+    let open = YAML.replace("node: start", "node: '");
+    let d = Doc::new(open.as_str(), Syntax::Yaml);
+    assert!(d.index().is_none());
+    let c = d.complete(at(&open, "node: '", 7), None).unwrap();
+    assert_eq!(text_of(&d, c.span), "'");
+    assert_eq!(c.items[0].label, "start");
+    assert_eq!(c.items[0].insert, "'start'");
+    let typed = YAML.replace("node: start", "node: 'st");
+    let d = Doc::new(typed.as_str(), Syntax::Yaml);
+    let c = d.complete(at(&typed, "node: 'st", 9), None).unwrap();
+    assert_eq!(text_of(&d, c.span), "'st");
+    assert_eq!(c.items[0].insert, "'start'");
+    // A double quote is still closed by a double quote.
+    let dq = YAML.replace("node: start", "node: \"st");
+    let d = Doc::new(dq.as_str(), Syntax::Yaml);
+    let c = d.complete(at(&dq, "node: \"st", 9), None).unwrap();
+    assert_eq!(c.items[0].insert, "\"start\"");
+}
+
+#[test]
+fn completion_of_a_references_select_and_a_nodes_kind() {
+    let d = Doc::new(JSON, Syntax::Json);
+    let c = d
+        .complete(at(JSON, r#""select": "first""#, 11), None)
+        .unwrap();
+    let labels: Vec<&str> = c.items.iter().map(|i| i.label.as_str()).collect();
+    assert_eq!(labels, ["first", "last", "all"]);
+    assert_eq!(text_of(&d, c.span), "\"first\"");
+    let c = d.complete(at(JSON, r#""kind": "call""#, 9), None).unwrap();
+    let labels: Vec<&str> = c.items.iter().map(|i| i.label.as_str()).collect();
+    assert_eq!(
+        labels,
+        [
+            "entry",
+            "call",
+            "reason",
+            "transform",
+            "branch",
+            "select",
+            "join"
+        ]
+    );
+    assert_eq!(c.items[1].insert, "\"call\"");
+    // Mid-typing in YAML, plain: `kind: ` with no value yet.
+    let bare = YAML.replace("kind: call", "kind: ");
+    let y = Doc::new(bare.as_str(), Syntax::Yaml);
+    let c = y.complete(at(&bare, "kind: \n", 6), None).unwrap();
+    assert!(c.items.iter().any(|i| i.insert == "call"));
+    // Neither is a name to go to or hover.
+    assert_eq!(d.definition(at(JSON, r#""kind": "call""#, 9)), None);
+    assert_eq!(d.definition(at(JSON, r#""select": "first""#, 11)), None);
+}
