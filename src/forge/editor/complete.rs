@@ -13,10 +13,11 @@
 
 use super::navigate::{Place, place};
 use super::shape::{Shape, declared};
-use super::{Doc, Span, Syntax};
+use super::{Doc, Read, Span, Syntax};
 use crate::model::registry::Registry;
-use crate::wire::span::SpanIndex;
+use crate::wire::span::{OwnedIndex, SpanIndex};
 use std::collections::HashSet;
+use std::sync::{Arc, PoisonError};
 
 /// One thing that may be typed.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -84,19 +85,14 @@ impl Doc {
         // Not well-formed, or a key with no value yet (`node: `): the text
         // read again with a repair at the cursor. The names come from the
         // text so read (it holds the nodes typed since the last good one).
-        for ins in repairs(&self.text, offset, self.syntax) {
-            let mut t = self.text.to_string();
-            t.insert_str(offset, ins);
-            let Some(idx) = SpanIndex::new(&t, self.syntax) else {
-                continue;
-            };
+        if let Some(read) = self.repaired_at(offset, |idx, at| on_value(idx, at).is_some()) {
+            let idx = read.index.index();
             if let Some(c) = on_value(&idx, offset) {
                 let span = Span {
                     start: c.span.start,
                     end: c.span.end.min(offset),
                 };
-                let shape = Shape::of(&idx);
-                return Some(self.completion(&idx, &shape, c, span, registry));
+                return Some(self.completion(&idx, read.shape(), c, span, registry));
             }
         }
         // No repair at the cursor reads (the text is broken elsewhere too):
@@ -108,6 +104,35 @@ impl Doc {
         let c = on_value(&idx, at)?;
         let span = v.forth(c.span)?;
         Some(self.completion(&idx, v.read.shape(), c, span, registry))
+    }
+
+    /// This version's text with the first repair at `offset` that reads
+    /// and `fits` there, read (its shape made on first use); `None` when
+    /// none does. Made once per version and offset: a request again at the
+    /// same place reads nothing.
+    fn repaired_at(
+        &self,
+        offset: usize,
+        fits: impl Fn(&SpanIndex, usize) -> bool,
+    ) -> Option<Arc<Read>> {
+        let mut kept = self.repaired.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some((at, read)) = &*kept
+            && *at == offset
+        {
+            return read.clone();
+        }
+        let read = repairs(&self.text, offset, self.syntax)
+            .into_iter()
+            .find_map(|ins| {
+                let mut t = String::with_capacity(self.text.len() + ins.len());
+                t.push_str(&self.text[..offset]);
+                t.push_str(ins);
+                t.push_str(&self.text[offset..]);
+                let index = OwnedIndex::new(Arc::from(t), self.syntax)?;
+                fits(&index.index(), offset).then(|| Arc::new(Read::new(index)))
+            });
+        *kept = Some((offset, read.clone()));
+        read
     }
 
     /// The candidates at the place `c` (of the text `idx` reads), replacing

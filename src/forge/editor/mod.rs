@@ -23,7 +23,7 @@ pub(crate) use crate::wire::Syntax;
 pub(crate) use crate::wire::span::Span;
 use crate::wire::span::{OwnedIndex, SpanIndex};
 use shape::Shape;
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 
 /// A document's text, as an editor holds it, with what reading it builds
 /// (its span index and its shape), made once per version on first use and
@@ -47,7 +47,17 @@ pub(crate) struct Doc {
     /// (the validation worker may be reading it): it is the better
     /// fallback once read, if well-formed.
     pending: Option<Cell>,
+    /// Completion's reading of this version repaired at an offset (not
+    /// well-formed as it is): the offset and the repaired text's reading,
+    /// `None` when no repair there reads. Kept for the next request at
+    /// the same place of the same version (an editor asks again as the
+    /// user goes on), so the repaired text is read once, not per request.
+    repaired: Arc<Mutex<Option<Repaired>>>,
 }
+
+/// A repaired reading: the offset repaired at, and the reading (`None`:
+/// no repair there reads).
+type Repaired = (usize, Option<Arc<Read>>);
 
 /// A version's reading, made once.
 type Cell = Arc<OnceLock<Option<Arc<Read>>>>;
@@ -66,6 +76,14 @@ pub(crate) struct Read {
 }
 
 impl Read {
+    /// A well-formed text's reading (its shape made on first use).
+    pub(crate) fn new(index: OwnedIndex) -> Read {
+        Read {
+            index,
+            shape: OnceLock::new(),
+        }
+    }
+
     /// The nodes, edges and references, read from the index once.
     pub(crate) fn shape(&self) -> &Shape {
         self.shape.get_or_init(|| Shape::of(&self.index.index()))
@@ -174,6 +192,7 @@ impl Doc {
             read: Arc::default(),
             good: None,
             pending: None,
+            repaired: Arc::default(),
         }
     }
 
@@ -204,10 +223,7 @@ impl Doc {
         self.read
             .get_or_init(|| {
                 let index = OwnedIndex::new(Arc::clone(&self.text), self.syntax)?;
-                Some(Arc::new(Read {
-                    index,
-                    shape: OnceLock::new(),
-                }))
+                Some(Arc::new(Read::new(index)))
             })
             .as_deref()
     }

@@ -3,6 +3,7 @@
 use super::{Doc, Syntax};
 use crate::forge::validate::{Finding, Options, check_input};
 use crate::model::registry::Registry;
+use std::sync::Arc;
 
 const JSON: &str = r#"{
   "formatVersion": 1,
@@ -492,4 +493,38 @@ fn completion_of_a_references_select_and_a_nodes_kind() {
     // Neither is a name to go to or hover.
     assert_eq!(d.definition(at(JSON, r#""kind": "call""#, 9)), None);
     assert_eq!(d.definition(at(JSON, r#""select": "first""#, 11)), None);
+}
+
+#[test]
+fn a_repaired_reading_is_kept_for_the_next_request_at_the_same_place() {
+    let open = JSON.replace(
+        r#""node": "fetchh", "select": "first"}}"#,
+        r#""node": "fe}}"#,
+    );
+    let d = Doc::new(open.as_str(), Syntax::Json);
+    let kept = |d: &Doc| {
+        let k = d.repaired.lock().unwrap();
+        k.as_ref().map(|(at, r)| (*at, r.clone()))
+    };
+    let here = at(&open, r#""node": "fe"#, 11);
+    let first = d.complete(here, None).unwrap();
+    let (offset, read) = kept(&d).expect("the repaired reading is kept");
+    assert_eq!(offset, here);
+    let read = read.expect("a repair reads there");
+    // Asked again: the same answer from the same reading.
+    let again = d.complete(here, None).unwrap();
+    assert_eq!(again, first);
+    assert!(Arc::ptr_eq(&read, &kept(&d).unwrap().1.unwrap()));
+    // Elsewhere in the version (mid-word, where no repair reads): that
+    // place's outcome is kept instead, and the first place is read again.
+    let early = at(&open, r#""node": "f"#, 10);
+    assert_eq!(d.complete(early, None), None);
+    assert_eq!(
+        kept(&d).map(|(at, r)| (at, r.is_none())),
+        Some((early, true))
+    );
+    assert_eq!(d.complete(here, None).unwrap(), first);
+    assert!(!Arc::ptr_eq(&read, &kept(&d).unwrap().1.unwrap()));
+    // The next version keeps nothing of it.
+    assert!(kept(&d.edited(open.as_str())).is_none());
 }
