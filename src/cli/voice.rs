@@ -179,6 +179,18 @@ impl Voice for CliVoice {
             Remedy::ListTemplates => return "planforge templates".into(),
             Remedy::Author => return "planforge author \"<the owner's request>\"".into(),
             Remedy::CreatePlan => return "planforge create plan-<name>".into(),
+            Remedy::RegisterTool { tool, field } => {
+                use crate::model::remedy::RegistryField as F;
+                let example = match field {
+                    None => " --returns text",
+                    Some(F::Summary) => " --summary \"One line saying what it does\"",
+                    Some(F::Returns) => " --returns text",
+                    Some(F::RequiredArg) => " --required-arg path",
+                    Some(F::Writes) => " --writes path",
+                    Some(F::ToolsArg) => " --spawns-agent --tools-arg tools",
+                };
+                return format!("planforge registry add {}{example}", quote(tool));
+            }
             Remedy::AddToRegistry { tool } => {
                 return registry_add(tool).unwrap_or_else(|| {
                     format!(
