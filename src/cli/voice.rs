@@ -181,15 +181,18 @@ impl Voice for CliVoice {
             Remedy::CreatePlan => return "planforge create plan-<name>".into(),
             Remedy::RegisterTool { tool, field } => {
                 use crate::model::remedy::RegistryField as F;
+                // `--returns` is required, so every example gives it.
                 let example = match field {
-                    None => " --returns text",
+                    None | Some(F::Returns) => "",
                     Some(F::Summary) => " --summary \"One line saying what it does\"",
-                    Some(F::Returns) => " --returns text",
                     Some(F::RequiredArg) => " --required-arg path",
                     Some(F::Writes) => " --writes path",
                     Some(F::ToolsArg) => " --spawns-agent --tools-arg tools",
                 };
-                return format!("planforge registry add {}{example}", quote(tool));
+                return format!(
+                    "planforge registry add {} --returns text{example}",
+                    quote(tool)
+                );
             }
             Remedy::AddToRegistry { tool } => {
                 return registry_add(tool).unwrap_or_else(|| {
