@@ -351,6 +351,29 @@ fn a_kept_file_reopened_later_keeps_the_other_writers_change() {
 }
 
 #[test]
+fn a_kept_file_without_its_revision_is_refused_with_the_edit_command() {
+    let env = Env::new();
+    let kept = env.path("headless.yaml");
+    std::fs::write(&kept, "tool: mine\n").unwrap();
+    let sed = env.editor("noop.sh", "true");
+    let out = env.run(
+        &["edit", "fetch", "--from", kept.to_str().unwrap()],
+        Some(&sed),
+    );
+    let err = stderr(&out);
+    assert!(!out.status.success(), "{err}");
+    assert!(
+        err.contains("does not say which revision it was made at"),
+        "{err}"
+    );
+    assert!(err.contains("help: planforge edit fetch"), "{err}");
+    assert!(
+        err.contains("editing the node again starts from it as it is"),
+        "{err}"
+    );
+}
+
+#[test]
 fn an_editor_that_never_fixes_the_file_stops_after_twenty_reopens() {
     let env = Env::new();
     let editor = env.editor(

@@ -1952,3 +1952,111 @@ synthesis: {{output: n/release.md}}
         assert!(!args.contains("reconciliation (step 6)"), "{id}: {args}");
     }
 }
+
+/// Seed 003's "a missing artifact is a failed unit", in a parallel plan:
+/// on every parallel mechanism a unit whose spawn or read errors reaches its
+/// own report (`lost_<u>`: the unit, `exists`, the units beside it) and never
+/// the synthesis. The two ways of folding it into the partial-landing report
+/// instead are both refused by the join's rules, which is why the report
+/// stands alone: sending the error on to `verify_<u>` makes the branches meet
+/// before the join (`join_reconvergence`), and sending it to the join adds an
+/// edge the join would wait for although it never fires beside the unit's
+/// success (`failed_gate_writes`).
+#[test]
+fn an_erroring_spawn_or_read_in_a_parallel_plan_is_reported_and_never_synthesized() {
+    let env = Env::new();
+    let part = |k: &str| format!("part{k} {}", "of the source ".repeat(80));
+    let digest = format!(
+        "{ROLES}tasks:\n  - {{name: a, role: lead, goal: g, input: {}, output: a.md, digest: 'points: [claim, evidence]'}}\n  - {{name: b, role: lead, goal: g, input: {}, output: b.md, digest: 'points: [claim, evidence]'}}\nsynthesis: {{output: out.md}}\n",
+        part("1"),
+        part("2")
+    );
+    let cases = [
+        (
+            "plan-fan",
+            format!(
+                "{ROLES}tasks:\n  - {{name: a, role: lead, goal: g, input: i, output: a.md}}\n  - {{name: b, role: tester, goal: h, input: j, output: b.md}}\nsynthesis: {{output: out.md}}\n"
+            ),
+            "fan-out",
+        ),
+        (
+            "plan-per",
+            format!(
+                "{ROLES}tasks:\n  - {{name: a, role: lead, goal: g, input: part1, output: a.md}}\n  - {{name: b, role: lead, goal: g, input: part2, output: b.md}}\nsynthesis: {{output: out.md}}\n"
+            ),
+            "per-unit",
+        ),
+        ("plan-dig", digest, "bounded digest"),
+        (
+            "plan-adv",
+            "roles:\n  advocate: {instructions: Argue for., tools: [read_file]}\n  critic: {instructions: Argue against., tools: [read_file]}\ntasks:\n  - {name: a, role: advocate, goal: Make the case, input: evidence/, output: a.md}\n  - {name: b, role: critic, goal: Challenge it, input: evidence/, output: b.md, challenges: a}\nsynthesis: {output: out.md}\n"
+                .to_string(),
+            "advocate/critic",
+        ),
+    ];
+    for (plan, text, mechanism) in cases {
+        let doc = exported(&env, &text, plan);
+        let f = env.file("d.yaml", &text);
+        let shown = env.ok(&["orchestrate", &f, "--print", "--id", "plan-shown"]);
+        assert!(shown.contains(mechanism), "{mechanism}: {shown}");
+        let edges = doc["edges"].as_array().unwrap();
+        let to = |from: &str, handle: &str| -> Vec<String> {
+            edges
+                .iter()
+                .filter(|e| e["from"] == from && e["handle"] == handle)
+                .map(|e| e["to"].as_str().unwrap().to_string())
+                .collect()
+        };
+        for step in ["spawn_a", "read_a"] {
+            assert_eq!(to(step, "error"), vec!["lost_a"], "{mechanism}: {step}");
+        }
+        // The report ends the run: nothing leads on from it.
+        assert!(
+            edges.iter().all(|e| e["from"] != "lost_a"),
+            "{mechanism}: lost_a leads on"
+        );
+        let lost = doc["nodes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|n| n["id"] == "lost_a")
+            .unwrap_or_else(|| panic!("{mechanism}: no lost_a"));
+        let args = &lost["definition"]["args"];
+        assert_eq!(args["units"], json!(["a"]), "{mechanism}");
+        assert_eq!(args["failedCriteria"], json!(["exists"]), "{mechanism}");
+        assert_eq!(args["otherUnits"], json!(["b"]), "{mechanism}");
+        assert_eq!(
+            args["failureClass"],
+            json!("non-convergence"),
+            "{mechanism}"
+        );
+        // The error sent on to the unit's verification: branches meet
+        // before the join.
+        let mut into_verify = doc.clone();
+        for e in into_verify["edges"].as_array_mut().unwrap() {
+            if e["from"] == "spawn_a" && e["handle"] == "error" {
+                e["to"] = json!("verify_a");
+            }
+        }
+        let (code, out) = validate_doc(&env, "into_verify.json", &into_verify);
+        assert_eq!(code, Some(1), "{mechanism}: {out}");
+        assert!(
+            out.contains("error[join_reconvergence]")
+                && out.contains("the node `verify_a` has 2 incoming edges"),
+            "{mechanism}: {out}"
+        );
+        // The error sent on to the join: the failed step feeds the write.
+        let mut into_join = doc.clone();
+        for e in into_join["edges"].as_array_mut().unwrap() {
+            if e["from"] == "read_a" && e["handle"] == "error" {
+                e["to"] = json!("join");
+            }
+        }
+        let (code, out) = validate_doc(&env, "into_join.json", &into_join);
+        assert_eq!(code, Some(1), "{mechanism}: {out}");
+        assert!(
+            out.contains("error[failed_gate_writes]: `read_a` sends its error"),
+            "{mechanism}: {out}"
+        );
+    }
+}

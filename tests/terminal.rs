@@ -598,7 +598,7 @@ fn registry_add_refuses_odd_values_with_nothing_written() {
         ),
         (
             &["t1", "--returns", "text", "--required-arg", "bad arg"],
-            "--required-arg \"bad arg\" of `t1` is not an argument name",
+            "`requiredArgs` \"bad arg\" of `t1` is not an argument name",
         ),
         (
             &[
@@ -610,7 +610,7 @@ fn registry_add_refuses_odd_values_with_nothing_written() {
                 "--required-arg",
                 "a",
             ],
-            "--required-arg `a` is given twice",
+            "`requiredArgs` `a` is given twice",
         ),
         (
             &["t1", "--returns", "text", "--summary", "two\nlines"],
@@ -626,7 +626,7 @@ fn registry_add_refuses_odd_values_with_nothing_written() {
         ),
         (
             &["t1", "--returns", "text", "--writes", "out/path"],
-            "--writes \"out/path\" of `t1` is not an argument name",
+            "`writes` \"out/path\" of `t1` is not an argument name",
         ),
     ];
     for (args, want) in cases {
@@ -638,6 +638,44 @@ fn registry_add_refuses_odd_values_with_nothing_written() {
         assert!(e.contains(want), "{a:?}: {e}");
         assert!(e.contains("help: "), "{a:?} names a fix: {e}");
         assert_eq!(std::fs::read(&file).unwrap(), before, "{a:?}");
+    }
+    // The fix is a command line that adds the tool with the field set right
+    // (every one gives the required `--returns`).
+    let fixes: &[(&[&str], &str)] = &[
+        (
+            &["my tool", "--returns", "text"],
+            "help: planforge registry add my_tool --returns text\n",
+        ),
+        (
+            &["t1", "--returns", "txt"],
+            "help: planforge registry add t1 --returns text\n",
+        ),
+        (
+            &["t1", "--returns", "text", "--summary", " "],
+            "help: planforge registry add t1 --returns text --summary \"One line saying what it does\"\n",
+        ),
+        (
+            &["t1", "--returns", "text", "--required-arg", "bad arg"],
+            "help: planforge registry add t1 --returns text --required-arg path\n",
+        ),
+        (
+            &["t1", "--returns", "text", "--writes", "out/path"],
+            "help: planforge registry add t1 --returns text --writes path\n",
+        ),
+        (
+            &["t1", "--returns", "text", "--tools-arg", "tools"],
+            "help: planforge registry add t1 --returns text --spawns-agent --tools-arg tools\n",
+        ),
+    ];
+    for (args, want) in fixes {
+        let mut a = vec!["registry", "add"];
+        a.extend_from_slice(args);
+        let e = stderr(&env.run(&a));
+        assert!(e.contains(want), "{a:?}: {e}");
+        a.extend_from_slice(&["--format", "json"]);
+        let out = env.run(&a);
+        let j: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(j["error"]["fix"]["action"], "register_tool", "{a:?}: {j}");
     }
     // The good one is written whole, and nothing is left beside the file.
     env.ok(&[

@@ -179,6 +179,21 @@ impl Voice for CliVoice {
             Remedy::ListTemplates => return "planforge templates".into(),
             Remedy::Author => return "planforge author \"<the owner's request>\"".into(),
             Remedy::CreatePlan => return "planforge create plan-<name>".into(),
+            Remedy::RegisterTool { tool, field } => {
+                use crate::model::remedy::RegistryField as F;
+                // `--returns` is required, so every example gives it.
+                let example = match field {
+                    None | Some(F::Returns) => "",
+                    Some(F::Summary) => " --summary \"One line saying what it does\"",
+                    Some(F::RequiredArg) => " --required-arg path",
+                    Some(F::Writes) => " --writes path",
+                    Some(F::ToolsArg) => " --spawns-agent --tools-arg tools",
+                };
+                return format!(
+                    "planforge registry add {} --returns text{example}",
+                    quote(tool)
+                );
+            }
             Remedy::AddToRegistry { tool } => {
                 return registry_add(tool).unwrap_or_else(|| {
                     format!(

@@ -11,6 +11,7 @@
 use super::Forge;
 use super::node_edit::Draft;
 use crate::model::error::{Error, ErrorKind, Result};
+use crate::model::remedy::Remedy;
 use crate::model::{Map, Node, Value};
 use crate::wire;
 
@@ -66,7 +67,9 @@ impl Forge {
                 "the kept file says revision {base}, but plan {} is at revision {}",
                 draft.plan_id, draft.revision
             ))
-            .with_help(format!("planforge edit {id} starts from the node as it is")));
+            .with_help("editing the node again starts from it as it is")
+            .on_plan(draft.plan_id.clone())
+            .fix(Remedy::SetDefinition { node: id.clone() }));
         }
         let then = self.store().load_at(&draft.plan_id, Some(base))?;
         let Some(was) = then.content().node(id).cloned() else {

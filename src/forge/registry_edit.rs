@@ -6,6 +6,7 @@
 use super::Forge;
 use crate::model::error::{Error, ErrorKind, Result};
 use crate::model::registry::{Registry, Returns, ToolEntry};
+use crate::model::remedy::{RegistryField, Remedy};
 use std::path::PathBuf;
 
 /// A tool to add.
@@ -17,7 +18,7 @@ pub(crate) struct NewTool {
 
 /// `returns` as the registry writes it: text, bytes, media, or
 /// `artifact:CLASS`.
-pub(crate) fn parse_returns(text: &str) -> Result<Returns> {
+pub(crate) fn parse_returns(tool: &str, text: &str) -> Result<Returns> {
     match text {
         "text" => Ok(Returns::Text),
         "bytes" => Ok(Returns::Bytes),
@@ -29,11 +30,35 @@ pub(crate) fn parse_returns(text: &str) -> Result<Returns> {
                 })
             }
             _ => Err(Error::invalid(format!(
-                "`returns` {t:?} is not text, bytes, media or artifact:CLASS"
+                "`returns` {t:?} of `{}` is not text, bytes, media or artifact:CLASS; nothing was written",
+                crate::model::ids::quote_id(tool)
             ))
-            .with_help("for example: --returns text, or --returns artifact:document (a class the registry declares)")),
+            .with_help("artifact:CLASS names a class the registry declares, such as artifact:document")
+            .fix_if(
+                crate::model::ids::is_valid_node_id(tool),
+                Remedy::RegisterTool {
+                    tool: tool.to_string(),
+                    field: Some(RegistryField::Returns),
+                },
+            )),
         },
     }
+}
+
+/// `name` made a tool name: lowercase, every other character `_`, at most
+/// 64 characters.
+fn valid_name(name: &str) -> String {
+    name.chars()
+        .map(|c| {
+            let c = c.to_ascii_lowercase();
+            if c.is_ascii_lowercase() || c.is_ascii_digit() {
+                c
+            } else {
+                '_'
+            }
+        })
+        .take(64)
+        .collect()
 }
 
 fn yaml_list(items: &[String]) -> String {
@@ -155,38 +180,51 @@ fn check_values(t: &NewTool) -> Result<()> {
             return Err(Error::invalid(format!(
                 "the summary of `{name}` {bad}; nothing was written"
             ))
-            .with_help(format!(
-                "planforge registry add {name} --summary \"One line saying what it does\" …"
-            )));
+            .with_help("a summary is one line of text")
+            .fix(Remedy::RegisterTool {
+                tool: name.clone(),
+                field: Some(RegistryField::Summary),
+            }));
         }
     }
+    let fix = |field| Remedy::RegisterTool {
+        tool: name.clone(),
+        field: Some(field),
+    };
     let flags = [
-        ("--required-arg", &e.required_args),
-        ("--writes", &e.writes),
+        (RegistryField::RequiredArg, &e.required_args),
+        (RegistryField::Writes, &e.writes),
     ];
     let tools_arg: Vec<String> = e.tools_arg.iter().cloned().collect();
-    for (flag, list) in flags.iter().copied().chain([("--tools-arg", &tools_arg)]) {
+    for (field, list) in flags
+        .iter()
+        .copied()
+        .chain([(RegistryField::ToolsArg, &tools_arg)])
+    {
+        let key = field.key();
         for (i, a) in list.iter().enumerate() {
             if !is_arg_name(a) {
                 return Err(Error::invalid(format!(
-                    "{flag} {} of `{name}` is not an argument name: a letter, then letters, digits and `_` (at most 64); nothing was written",
+                    "`{key}` {} of `{name}` is not an argument name: a letter, then letters, digits and `_` (at most 64); nothing was written",
                     crate::wire::json::compact(&crate::model::Value::from(a.as_str()))
                 ))
-                .with_help(format!("for example: planforge registry add {name} {flag} path")));
+                .fix(fix(field)));
             }
             if list[..i].contains(a) {
                 return Err(Error::invalid(format!(
-                    "{flag} `{a}` is given twice for `{name}`; nothing was written"
+                    "`{key}` `{a}` is given twice for `{name}`; nothing was written"
                 ))
-                .with_help(format!("give {flag} {a} once")));
+                .with_help(format!("give `{a}` once"))
+                .fix(fix(field)));
             }
         }
     }
     if e.tools_arg.is_some() && !e.spawns_agent {
         return Err(Error::invalid(format!(
-            "--tools-arg names the argument listing a spawned subagent's tools, but `{name}` spawns no agent; nothing was written"
+            "`toolsArg` names the argument listing a spawned subagent's tools, but `{name}` spawns no agent; nothing was written"
         ))
-        .with_help("add --spawns-agent, or leave out --tools-arg"));
+        .with_help("a tool that does not spawn an agent has no tools argument: leave it out")
+        .fix(fix(RegistryField::ToolsArg)));
     }
     Ok(())
 }
@@ -215,7 +253,14 @@ impl Forge {
                 "`{}` is not a tool name: lowercase letters, digits and `_`; nothing was written",
                 crate::model::ids::quote_id(&t.name)
             ))
-            .with_help("for example: planforge registry add fetch_page --returns text"));
+            .with_help("a tool name is lowercase letters, digits and `_`, like fetch_page")
+            .fix_if(
+                crate::model::ids::is_valid_node_id(&valid_name(&t.name)),
+                Remedy::RegisterTool {
+                    tool: valid_name(&t.name),
+                    field: None,
+                },
+            ));
         }
         check_values(t)?;
         // Read, change and write under the store's lock, so that concurrent
@@ -299,5 +344,87 @@ mod tests {
                 .starts_with("tools:\n  x:")
         );
         assert_eq!(inserted("tools: [1]\n", "x"), None);
+    }
+
+    fn tool(name: &str, entry: ToolEntry) -> NewTool {
+        NewTool {
+            name: name.into(),
+            entry,
+        }
+    }
+
+    fn only_fix(e: &Error) -> &Remedy {
+        assert_eq!(e.fixes.len(), 1, "{e:?}");
+        assert!(
+            e.help
+                .as_deref()
+                .is_none_or(|h| !h.contains("planforge") && !h.contains("--")),
+            "{e:?}"
+        );
+        &e.fixes[0].remedy
+    }
+
+    #[test]
+    fn refusals_give_the_entry_field_to_set_as_a_fix() {
+        let reg = |tool: &str, field| Remedy::RegisterTool {
+            tool: tool.into(),
+            field,
+        };
+        let e = check_values(&tool(
+            "fetch",
+            ToolEntry {
+                summary: Some("two\nlines".into()),
+                ..ToolEntry::default()
+            },
+        ))
+        .unwrap_err();
+        assert!(e.message.contains("the summary of `fetch`"), "{e:?}");
+        assert_eq!(only_fix(&e), &reg("fetch", Some(RegistryField::Summary)));
+        let e = check_values(&tool(
+            "fetch",
+            ToolEntry {
+                writes: vec!["9x".into()],
+                ..ToolEntry::default()
+            },
+        ))
+        .unwrap_err();
+        assert_eq!(only_fix(&e), &reg("fetch", Some(RegistryField::Writes)));
+        let e = check_values(&tool(
+            "fetch",
+            ToolEntry {
+                required_args: vec!["url".into(), "url".into()],
+                ..ToolEntry::default()
+            },
+        ))
+        .unwrap_err();
+        assert!(
+            e.message.contains("`requiredArgs` `url` is given twice"),
+            "{e:?}"
+        );
+        assert_eq!(
+            only_fix(&e),
+            &reg("fetch", Some(RegistryField::RequiredArg))
+        );
+        let e = check_values(&tool(
+            "fetch",
+            ToolEntry {
+                tools_arg: Some("tools".into()),
+                ..ToolEntry::default()
+            },
+        ))
+        .unwrap_err();
+        assert_eq!(only_fix(&e), &reg("fetch", Some(RegistryField::ToolsArg)));
+        let e = parse_returns("fetch", "artifact:").unwrap_err();
+        assert_eq!(only_fix(&e), &reg("fetch", Some(RegistryField::Returns)));
+        // Near miss: a good entry passes, and a bad returns of a bad name
+        // gives no command for a name that cannot be added.
+        assert!(check_values(&tool("fetch", ToolEntry::default())).is_ok());
+        assert!(
+            parse_returns("Bad Name", "nope")
+                .unwrap_err()
+                .fixes
+                .is_empty()
+        );
+        assert_eq!(valid_name("Fetch Page"), "fetch_page");
     }
 }

@@ -164,6 +164,16 @@ impl Voice for ToolVoice {
                     crate::model::ids::quote_id(tool)
                 )
             }
+            Remedy::RegisterTool { tool, field } => {
+                let what = match field {
+                    None => "under a valid tool name".to_string(),
+                    Some(f) => format!("with a valid `{}`", f.key()),
+                };
+                format!(
+                    "ask the owner to add `{}` to the store's registry {what} (no tool adds registry entries)",
+                    crate::model::ids::quote_id(tool)
+                )
+            }
         }
     }
 }

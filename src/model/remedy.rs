@@ -153,6 +153,49 @@ pub enum Remedy {
     AddToRegistry {
         tool: String,
     },
+    /// Add `tool` to the registry again with `field` of its entry set right
+    /// (`None`: the tool's name is what was wrong). An owner's operation:
+    /// models never add tools to the registry.
+    RegisterTool {
+        tool: String,
+        field: Option<RegistryField>,
+    },
+}
+
+/// A field of a registry entry, as a fix names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RegistryField {
+    Summary,
+    Returns,
+    RequiredArg,
+    Writes,
+    /// The argument listing a spawned subagent's tools (the tool must
+    /// spawn an agent).
+    ToolsArg,
+}
+
+impl RegistryField {
+    /// The entry's key in registry.yaml (and the JSON `fix` object).
+    pub fn key(self) -> &'static str {
+        match self {
+            RegistryField::Summary => "summary",
+            RegistryField::Returns => "returns",
+            RegistryField::RequiredArg => "requiredArgs",
+            RegistryField::Writes => "writes",
+            RegistryField::ToolsArg => "toolsArg",
+        }
+    }
+    pub fn from_key(key: &str) -> Option<RegistryField> {
+        [
+            RegistryField::Summary,
+            RegistryField::Returns,
+            RegistryField::RequiredArg,
+            RegistryField::Writes,
+            RegistryField::ToolsArg,
+        ]
+        .into_iter()
+        .find(|f| f.key() == key)
+    }
 }
 
 /// A remedy, and when it is the right one (`None`: always).
@@ -207,6 +250,7 @@ impl Remedy {
             Remedy::Author => "author",
             Remedy::CreatePlan => "create_plan",
             Remedy::AddToRegistry { .. } => "add_to_registry",
+            Remedy::RegisterTool { .. } => "register_tool",
         }
     }
 }

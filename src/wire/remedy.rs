@@ -114,6 +114,12 @@ fn fields(r: &Remedy, m: &mut Map<String, J>) {
         Remedy::ReadPhase { phase } => put("phase", phase.clone().into()),
         Remedy::Explain { code } => put("code", code.clone().into()),
         Remedy::AddToRegistry { tool } => put("tool", tool.clone().into()),
+        Remedy::RegisterTool { tool, field } => {
+            put("tool", tool.clone().into());
+            if let Some(f) = field {
+                put("field", f.key().into());
+            }
+        }
         Remedy::ValidateWithin { max_bytes } => put("maxBytes", (*max_bytes).into()),
         Remedy::Freeze
         | Remedy::Submit
@@ -202,6 +208,13 @@ fn fix_from_json(v: &J) -> Option<Fix> {
         "author" => Remedy::Author,
         "create_plan" => Remedy::CreatePlan,
         "add_to_registry" => Remedy::AddToRegistry { tool: s("tool")? },
+        "register_tool" => Remedy::RegisterTool {
+            tool: s("tool")?,
+            field: match s("field") {
+                Some(k) => Some(crate::model::remedy::RegistryField::from_key(&k)?),
+                None => None,
+            },
+        },
         _ => return None,
     };
     Some(Fix {

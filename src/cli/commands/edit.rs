@@ -154,7 +154,9 @@ fn reopen(forge: &Forge, draft: &Draft, from: &Path) -> Result<String> {
             "{} does not say which revision it was made at (its first line `# planforge edit: node … at revision N` is missing), so reopening it could undo changes made since; nothing was written",
             from.display()
         ))
-        .with_help(format!("planforge edit {id} starts from the node as it is")));
+        .with_help("editing the node again starts from it as it is")
+        .on_plan(draft.plan_id.clone())
+        .fix(crate::model::remedy::Remedy::SetDefinition { node: id.clone() }));
     };
     let head = header(&draft.text);
     if base == draft.revision {

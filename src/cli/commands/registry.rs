@@ -89,7 +89,7 @@ pub(crate) fn run(s: &mut Session, a: RegistryArgs) -> Result<Reply> {
                 name: add.tool.clone(),
                 entry: ToolEntry {
                     summary: add.summary.clone(),
-                    returns: Some(parse_returns(&add.returns)?),
+                    returns: Some(parse_returns(&add.tool, &add.returns)?),
                     required_args: add.required_args.clone(),
                     spawns_agent: add.spawns_agent,
                     tools_arg: add.tools_arg.clone(),
