@@ -63,6 +63,37 @@ impl Folded {
         self.digested.get().or(self.digest.as_ref())
     }
 
+    /// What a snapshot keeps besides the content and the lifecycle: the
+    /// lifecycle machine as it stood before its notes were drawn and the
+    /// ids set-ops named while absent; `None` when the fold noticed
+    /// anything (notes are not archived: such a plan is folded afresh).
+    pub(crate) fn snapshot_parts(&self) -> Option<(&Machine, &[String])> {
+        (self.notes.is_empty() && self.machine.is_quiet())
+            .then_some((&self.machine, self.touched_absent.as_slice()))
+    }
+
+    /// A fold restored from a snapshot: `content`, its lifecycle, and its
+    /// digest and encoded size (computed when the snapshot was made).
+    pub(crate) fn restored(
+        content: Content,
+        machine: Machine,
+        touched_absent: Vec<String>,
+        digest: (String, usize),
+    ) -> Folded {
+        let digested = std::sync::OnceLock::new();
+        let _ = digested.set(digest);
+        Folded {
+            content,
+            notes: Vec::new(),
+            meta: machine.meta.clone(),
+            digest: None,
+            machine,
+            digested,
+            index: None,
+            touched_absent,
+        }
+    }
+
     /// An empty plan's fold.
     pub fn empty(plan_id: &str) -> Folded {
         fold(plan_id, &[])
