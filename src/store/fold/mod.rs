@@ -107,15 +107,14 @@ impl Folded {
         touched_absent: Vec<String>,
         digest: (String, usize),
     ) -> Folded {
-        let digested = std::sync::OnceLock::new();
-        let _ = digested.set(digest);
         Folded {
             content,
             notes: Vec::new(),
             meta: machine.meta.clone(),
-            digest: None,
+            digest: Some(digest),
             machine,
-            digested,
+            digested: std::sync::OnceLock::new(),
+            seed: None,
             index: None,
             touched_absent,
         }
