@@ -250,7 +250,7 @@ impl Store {
             // warm plan.
             self.load_verified(id)?
         } else {
-            self.load(id)?
+            self.load_to_write(id)?
         };
         if kind == Write::Content {
             ensure_editable(&before)?;

@@ -234,7 +234,7 @@ mod tests {
         definition.insert("prompt".into(), Value::String(text.repeat(1 + i % 7)));
         Node {
             id: format!("n{i}"),
-            phase: (i % 3 == 0).then(|| format!("p{}", i % 5)),
+            phase: i.is_multiple_of(3).then(|| format!("p{}", i % 5)),
             kind: NodeKind::Reason,
             definition,
         }

@@ -235,8 +235,24 @@ fn find(dir: &Path, plan_id: &str) -> Option<Found> {
 impl Store {
     /// A one-shot command's plan: the snapshot, with the log's tail folded
     /// on top, when it is the fold of a prefix of this log; else the whole
-    /// log, folded, and a snapshot of it written.
+    /// log, folded, and a snapshot of it written. A reader that folded a
+    /// tail writes a new snapshot (the next read folds nothing); a write
+    /// leaves that to its own append (see [`after_write`]).
     pub(crate) fn load_one_shot(&self, id: &str) -> Result<Loaded> {
+        self.load_one_shot_as(id, true)
+    }
+
+    /// The plan a write starts from: as [`Store::load`], except that a
+    /// one-shot write does not rewrite the snapshot before it appends.
+    pub(crate) fn load_to_write(&self, id: &str) -> Result<Loaded> {
+        if self.is_warm() {
+            self.load(id)
+        } else {
+            self.load_one_shot_as(id, false)
+        }
+    }
+
+    fn load_one_shot_as(&self, id: &str, reader: bool) -> Result<Loaded> {
         let dir = self.plan_dir(id)?;
         refuse_symlink(&dir)?;
         let ops_path = dir.join(OPS_FILE);
@@ -244,7 +260,7 @@ impl Store {
         refuse_special(&ops_path)?;
         refuse_special(&meta_path)?;
         let plain = !meta_path.exists();
-        if plain && let Some(loaded) = self.load_snapshot(&dir, id) {
+        if plain && let Some(loaded) = self.load_snapshot(&dir, id, reader) {
             return Ok(loaded);
         }
         let before = std::fs::symlink_metadata(&ops_path).ok();
@@ -258,7 +274,7 @@ impl Store {
         Ok(loaded)
     }
 
-    fn load_snapshot(&self, dir: &Path, id: &str) -> Option<Loaded> {
+    fn load_snapshot(&self, dir: &Path, id: &str, reader: bool) -> Option<Loaded> {
         let found = find(dir, id)?;
         let s = access(&found.buf)?;
         let part = log::parse(&found.tail, id).ok()?;
@@ -287,8 +303,9 @@ impl Store {
         let mut loaded = finish(id, folded, info, None, Vec::new(), self.one_shot);
         loaded.snapshot_at = Some(prefix);
         loaded.restored = true;
-        if len - prefix > REWRITE_TAIL {
-            save(dir, &loaded, &found.md);
+        if (reader && len > prefix || len - prefix > REWRITE_TAIL) && save(dir, &loaded, &found.md)
+        {
+            loaded.snapshot_at = Some(len);
         }
         Some(loaded)
     }

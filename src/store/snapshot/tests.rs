@@ -68,6 +68,16 @@ fn same(store: &Store, why: &str) -> Option<u64> {
     shot.snapshot_at.filter(|_| shot.restored)
 }
 
+/// The length of the log prefix the snapshot on disk folds.
+fn snap_len(store: &Store) -> Option<u64> {
+    let buf = read_file(&plan_dir(store))?;
+    Some(access(&buf)?.len.to_native())
+}
+
+fn log_len(store: &Store) -> u64 {
+    std::fs::metadata(log_path(store)).unwrap().len()
+}
+
 #[test]
 fn a_snapshot_is_written_then_used_and_extended_by_the_tail() {
     let dir = tempfile::tempdir().unwrap();
@@ -80,19 +90,28 @@ fn a_snapshot_is_written_then_used_and_extended_by_the_tail() {
     // session writes no snapshot): the tail is folded on top.
     let warm = s.clone().warm(std::sync::Arc::default());
     add(&warm, "c");
+    assert_eq!(snap_len(&s), Some(len), "a warm write leaves the snapshot");
+    // The old snapshot and the tail; the reader then writes a snapshot of
+    // the whole log.
     let at = same(&s, "after another process appended");
-    assert_eq!(at, Some(len), "the old snapshot and the tail");
-    assert!(
-        s.load_one_shot("plan-s")
-            .unwrap()
-            .content()
-            .node("c")
-            .is_some()
-    );
+    assert_eq!(at, Some(log_len(&s)));
+    assert_eq!(snap_len(&s), Some(log_len(&s)));
+    let c = s.load_one_shot("plan-s").unwrap();
+    assert!(c.restored && c.content().node("c").is_some());
     // A one-shot write starts from the snapshot and leaves it alone while
     // the tail is short.
+    let len = log_len(&s);
     add(&s, "d");
-    assert_eq!(same(&s, "after a one-shot write"), Some(len));
+    add(&s, "e");
+    assert_eq!(snap_len(&s), Some(len), "writes only append");
+    let shot = s.load_to_write("plan-s").unwrap();
+    assert!(shot.restored && shot.content().node("e").is_some());
+    assert_eq!(
+        snap_len(&s),
+        Some(len),
+        "nor does the load a write starts from"
+    );
+    assert_eq!(same(&s, "after one-shot writes"), Some(log_len(&s)));
 }
 
 #[test]
@@ -114,12 +133,13 @@ fn a_long_tail_makes_a_new_snapshot() {
         .unwrap();
         i += 1;
     }
-    assert_eq!(same(&s, "a long tail, folded"), Some(len0));
-    let len = std::fs::metadata(log_path(&s)).unwrap().len();
-    assert_eq!(same(&s, "the snapshot that made"), Some(len));
-    // And a one-shot write past the threshold rewrites it too.
+    assert_eq!(snap_len(&s), Some(len0));
+    assert_eq!(same(&s, "a long tail, folded"), Some(log_len(&s)));
+    let len = log_len(&s);
+    assert_eq!(snap_len(&s), Some(len));
+    // A one-shot write past the threshold rewrites it (and only then).
     let mut i = 0;
-    while std::fs::metadata(log_path(&s)).unwrap().len() <= len + REWRITE_TAIL {
+    while log_len(&s) <= len + REWRITE_TAIL {
         s.commit("plan-s", "bob", None, |_| {
             Ok((0..200)
                 .map(|j| OpBody::AddNode {
@@ -129,9 +149,15 @@ fn a_long_tail_makes_a_new_snapshot() {
         })
         .unwrap();
         i += 1;
+        let at = snap_len(&s).unwrap();
+        assert!(at == len || at == log_len(&s), "{at}");
     }
-    let now = std::fs::metadata(log_path(&s)).unwrap().len();
-    assert_eq!(same(&s, "after one-shot writes"), Some(now));
+    assert_eq!(
+        snap_len(&s),
+        Some(log_len(&s)),
+        "rewritten past the threshold"
+    );
+    assert_eq!(same(&s, "after one-shot writes"), Some(log_len(&s)));
 }
 
 #[test]
