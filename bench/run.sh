@@ -218,7 +218,7 @@ for size, items in by.items():
         rf = f"{m / floor:.2f}" if floor else "–"
         mem = f"{rss / 1024:.1f} MB" if rss else "–"
         print(f"| {name} | {m * 1000:.1f} ms | {rj} | {rf} | {mem} |")
-sizes = [s for s in by if s not in ("-", "build") and not s.endswith(" entries")]
+sizes = [s for s in by if s.isdigit()]
 pairs = []
 if len(sizes) >= 2:
     pairs.append((sizes[-2], sizes[-1]))
