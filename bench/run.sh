@@ -7,6 +7,10 @@
 #   SIZES="1000 10000" bench/run.sh
 #   RUNS=3 RUNS_100K=2 ENTRIES=0 bench/run.sh   # fewer runs, no issue-13 case
 #
+# One-shot rows: `outline`, `read`, `status` run with the plan's snapshot
+# (`checkpoint.snap`) warm; the "(cold …)" rows are the first run after
+# another process wrote, and "(no snapshot …)" the first with none.
+#
 # Needs hyperfine and jq (installed from Debian packages when missing) and python3.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -124,6 +128,18 @@ for n in $SIZES; do
   time_cmd "$n" "connect" "$runs" "$P connect bench_extra $node --id bench_edge >/dev/null" \
     "$P disconnect bench_edge >/dev/null 2>&1 || true; $P add-node bench_extra --kind join >/dev/null 2>&1 || true"
   time_cmd "$n" "status" "$runs" "$P status >/dev/null"
+  # The one-shot reads above run with the snapshot warm (hyperfine's warm-up
+  # run leaves it current). Cold: the first run after another process
+  # wrote (two one-shot writes: the snapshot then holds a prefix and the
+  # log a tail to fold, and the checkpoint's findings are stale), and the
+  # first run with no snapshot at all (the fold, then the snapshot written).
+  other="$P add-node bench_cold --kind join >/dev/null 2>&1; $P remove-node --yes bench_cold >/dev/null 2>&1"
+  nosnap="rm -f $store/plan-bench/checkpoint.snap"
+  time_cmd "$n" "status (cold: after another process wrote)" "$runs" "$P status >/dev/null" "$other"
+  time_cmd "$n" "read NODE (cold: after another process wrote)" "$runs" "$P read --node $node >/dev/null" "$other"
+  time_cmd "$n" "outline (cold: after another process wrote)" "$runs" "$P outline >/dev/null" "$other"
+  time_cmd "$n" "status (no snapshot: rebuilt)" "$runs" "$P status >/dev/null" "$nosnap"
+  time_cmd "$n" "read NODE (no snapshot: rebuilt)" "$runs" "$P read --node $node >/dev/null" "$nosnap"
   warm "$n" "$store" "$node"
 done
 time_cmd "-" "--version" 20 "$PF --version >/dev/null"
@@ -202,7 +218,7 @@ for size, items in by.items():
         rf = f"{m / floor:.2f}" if floor else "–"
         mem = f"{rss / 1024:.1f} MB" if rss else "–"
         print(f"| {name} | {m * 1000:.1f} ms | {rj} | {rf} | {mem} |")
-sizes = [s for s in by if s not in ("-", "build") and not s.endswith(" entries")]
+sizes = [s for s in by if s.isdigit()]
 pairs = []
 if len(sizes) >= 2:
     pairs.append((sizes[-2], sizes[-1]))

@@ -250,7 +250,7 @@ impl Store {
             // warm plan.
             self.load_verified(id)?
         } else {
-            self.load(id)?
+            self.load_to_write(id)?
         };
         if kind == Write::Content {
             ensure_editable(&before)?;
@@ -323,7 +323,16 @@ impl Store {
             .warm
             .as_ref()
             .map(|_| Touched::of(before.content(), lines.iter().map(|o| &o.body)));
-        let after = self.after(id, before, &lines);
+        let (log_before, snapshot_at) = (before.log.clone(), before.snapshot_at);
+        let clean = kept.is_empty() && before.upgrade.is_empty() && before.log.unfinished == 0;
+        let mut after = self.after(id, before, &lines);
+        if self.warm.is_none() && clean && log_before.good_len == log_before.len {
+            let appended: u64 = lines
+                .iter()
+                .map(|o| crate::wire::codec::op_line(o).len() as u64 + 1)
+                .sum();
+            super::snapshot::after_write(&dir, &log_before, snapshot_at, &mut after, appended);
+        }
         if let Some(w) = &self.warm {
             // What the append wrote, when the log was clean (else the
             // lengths differ and the next read folds the log afresh).

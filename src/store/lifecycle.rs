@@ -48,6 +48,41 @@ impl Default for Machine {
     }
 }
 
+impl Machine {
+    /// Whether nothing on record fails to hold (no void approval, no freeze
+    /// that does not hold): then the machine is its metadata, whether the
+    /// plan was created, and the ops that froze and approved it.
+    pub(crate) fn is_quiet(&self) -> bool {
+        self.void.is_none() && self.freeze_void.is_none()
+    }
+
+    /// Whether the plan was created, and the ops that froze and approved it.
+    pub(crate) fn quiet_parts(&self) -> (bool, Option<&OpRef>, Option<&OpRef>) {
+        (
+            self.created,
+            self.freeze_by.as_ref(),
+            self.approved_by.as_ref(),
+        )
+    }
+
+    /// A quiet machine from its parts (see [`Machine::quiet_parts`]).
+    pub(crate) fn from_quiet_parts(
+        meta: Meta,
+        created: bool,
+        freeze_by: Option<OpRef>,
+        approved_by: Option<OpRef>,
+    ) -> Machine {
+        Machine {
+            meta,
+            created,
+            freeze_by,
+            approved_by,
+            void: None,
+            freeze_void: None,
+        }
+    }
+}
+
 /// How a note names `op`, whose body is `body`.
 pub(crate) fn op_ref(op: &Op, body: &OpBody) -> OpRef {
     OpRef {

@@ -38,6 +38,11 @@ pub(crate) struct Loaded {
     pub(crate) head_revision: u64,
     /// Left to the operating system when dropped ([`Store::one_shot`]).
     pub(super) leak: bool,
+    /// The length of the log prefix the snapshot this plan was loaded from
+    /// folds (see `snapshot`); `None`: folded from the log.
+    pub(super) snapshot_at: Option<u64>,
+    /// Whether the fold came from the snapshot (else from the log).
+    pub(super) restored: bool,
 }
 
 impl Drop for Loaded {
@@ -123,6 +128,8 @@ pub(super) fn finish(
         folded: Arc::new(folded),
         upgrade,
         leak,
+        snapshot_at: None,
+        restored: false,
     }
 }
 

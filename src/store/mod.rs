@@ -13,6 +13,7 @@ pub(crate) mod lock;
 pub mod log;
 pub(crate) mod meta;
 mod paths;
+pub(crate) mod snapshot;
 mod upgrade;
 pub(crate) mod warm;
 

@@ -431,7 +431,11 @@ impl Store {
     /// kept (see `warm`).
     fn load_warm(&self, id: &str, trust: Trust) -> Result<Loaded> {
         let Some(warm) = &self.warm else {
-            return self.load_cold(id, None, false);
+            // A one-shot command: the snapshot, except for a verdict.
+            return match trust {
+                Trust::Sampled => self.load_one_shot(id),
+                Trust::Verified => self.load_cold(id, None, false),
+            };
         };
         let dir = self.plan_dir(id)?;
         refuse_symlink(&dir)?;

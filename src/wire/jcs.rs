@@ -234,48 +234,54 @@ pub struct Parts<'a> {
 /// The canonical text of content given by parts.
 pub fn content_of(c: &Parts) -> String {
     let mut out = String::with_capacity(256 + c.nodes.len() * 256);
-    let mut o = Obj::open(&mut out);
-    {
-        let b = o.key("bounds");
-        let mut bo = Obj::open(b);
-        bo.key("maxConcurrentFrames")
-            .push_str(&c.bounds.max_concurrent_frames.to_string());
-        bo.key("maxEdges").push_str(&c.bounds.max_edges.to_string());
-        bo.key("maxEncodedBytes")
-            .push_str(&c.bounds.max_encoded_bytes.to_string());
-        bo.key("maxNodes").push_str(&c.bounds.max_nodes.to_string());
-        bo.key("maxSteps").push_str(&c.bounds.max_steps.to_string());
-        bo.close();
-    }
-    {
-        let arr = o.key("edges");
-        arr.push('[');
-        for (i, e) in c.edges.iter().enumerate() {
-            if i > 0 {
-                arr.push(',');
-            }
-            edge(arr, e);
+    head(&mut out, c.bounds);
+    for (i, e) in c.edges.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
         }
-        arr.push(']');
+        edge(&mut out, e);
     }
-    {
-        let arr = o.key("nodes");
-        arr.push('[');
-        for (i, n) in c.nodes.iter().enumerate() {
-            if i > 0 {
-                arr.push(',');
-            }
-            node(arr, n);
+    out.push_str(BETWEEN);
+    for (i, n) in c.nodes.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
         }
-        arr.push(']');
+        node(&mut out, n);
     }
-    string(o.key("planId"), c.plan_id);
-    if let Some(p) = c.provenance {
-        provenance(o.key("provenance"), p);
-    }
-    o.key("revision").push_str(&c.revision.to_string());
-    o.close();
+    tail(&mut out, c.plan_id, c.provenance, c.revision);
     out
+}
+
+/// What stands between the last edge and the first node in [`content`]'s
+/// text.
+pub const BETWEEN: &str = "],\"nodes\":[";
+
+/// The start of [`content`]'s text, up to its first edge: `{"bounds":{…},"edges":[`.
+pub fn head(out: &mut String, b: &crate::model::Bounds) {
+    out.push_str("{\"bounds\":");
+    let mut bo = Obj::open(out);
+    bo.key("maxConcurrentFrames")
+        .push_str(&b.max_concurrent_frames.to_string());
+    bo.key("maxEdges").push_str(&b.max_edges.to_string());
+    bo.key("maxEncodedBytes")
+        .push_str(&b.max_encoded_bytes.to_string());
+    bo.key("maxNodes").push_str(&b.max_nodes.to_string());
+    bo.key("maxSteps").push_str(&b.max_steps.to_string());
+    bo.close();
+    out.push_str(",\"edges\":[");
+}
+
+/// The end of [`content`]'s text, after its last node: `],"planId":…,"revision":…}`.
+pub fn tail(out: &mut String, plan_id: &str, provenance: Option<&Provenance>, revision: u64) {
+    out.push_str("],\"planId\":");
+    string(out, plan_id);
+    if let Some(p) = provenance {
+        out.push_str(",\"provenance\":");
+        self::provenance(out, p);
+    }
+    out.push_str(",\"revision\":");
+    out.push_str(&revision.to_string());
+    out.push('}');
 }
 
 /// The byte length of [`content`]'s text, computed without writing it (the
@@ -295,26 +301,33 @@ pub fn encoded_len(c: &Content) -> usize {
     }
     n += string_len(&c.plan_id);
     n += c.edges.len().saturating_sub(1) + c.nodes.len().saturating_sub(1);
-    for e in &c.edges {
-        n += "{\"from\":,\"handle\":,\"id\":,\"to\":}".len()
-            + string_len(&e.from)
-            + string_len(&e.handle.as_str())
-            + string_len(&e.id)
-            + string_len(&e.to);
-    }
-    for node in &c.nodes {
-        n += "{\"definition\":,\"id\":,\"kind\":}".len()
-            + map_len(&node.definition)
-            + string_len(&node.id)
-            + string_len(node.kind.as_str());
-        if let Some(p) = &node.phase {
-            n += ",\"phase\":".len() + string_len(p);
-        }
-    }
+    n += c.edges.iter().map(edge_len).sum::<usize>();
+    n += c.nodes.iter().map(node_len).sum::<usize>();
     if let Some(p) = &c.provenance {
         let mut t = String::new();
         provenance(&mut t, p);
         n += ",\"provenance\":".len() + t.len();
+    }
+    n
+}
+
+/// The byte length of [`edge`]'s text.
+pub fn edge_len(e: &Edge) -> usize {
+    "{\"from\":,\"handle\":,\"id\":,\"to\":}".len()
+        + string_len(&e.from)
+        + string_len(&e.handle.as_str())
+        + string_len(&e.id)
+        + string_len(&e.to)
+}
+
+/// The byte length of [`node`]'s text.
+pub fn node_len(node: &Node) -> usize {
+    let mut n = "{\"definition\":,\"id\":,\"kind\":}".len()
+        + map_len(&node.definition)
+        + string_len(&node.id)
+        + string_len(node.kind.as_str());
+    if let Some(p) = &node.phase {
+        n += ",\"phase\":".len() + string_len(p);
     }
     n
 }

@@ -1,6 +1,7 @@
 //! The content side of the fold: nodes, edges and bounds as the content ops
 //! leave them, and the facts the fold notices on the way.
 
+use super::digest::Changed;
 use crate::model::hash::FastMap as HashMap;
 use crate::model::hash::FastSet as HashSet;
 use crate::model::note::{NodeSketch, Note};
@@ -36,6 +37,9 @@ pub(super) struct State {
     /// Leading edge slots known to have both ends present (the content a
     /// fold on top starts from has no dangling edge).
     edges_checked: usize,
+    /// The first node and edge slots changed and whether the bounds were
+    /// set, since the content this state started from (for the digest).
+    changed: Changed,
 }
 
 /// Node and edge positions by id, kept with a fold when they are still
@@ -50,7 +54,16 @@ pub struct Index {
 impl State {
     fn node_mut(&mut self, id: &str) -> Option<&mut Node> {
         let i = *self.node_at.get(id)?;
+        self.changed.node = self.changed.node.min(i);
         self.nodes[i].as_mut()
+    }
+
+    fn node_changed(&mut self, slot: usize) {
+        self.changed.node = self.changed.node.min(slot);
+    }
+
+    fn edge_changed(&mut self, slot: usize) {
+        self.changed.edge = self.changed.edge.min(slot);
     }
 
     fn tx_number(&mut self, tx: &str) -> u32 {
@@ -87,8 +100,10 @@ impl State {
                         }
                         self.nodes[i] = Some(node);
                         self.node_tx[i] = t;
+                        self.node_changed(i);
                     }
                     None => {
+                        self.node_changed(self.nodes.len());
                         self.node_at.insert(node.id.clone(), self.nodes.len());
                         self.nodes.push(Some(node));
                         self.node_tx.push(t);
@@ -102,10 +117,12 @@ impl State {
                 self.removed = true;
                 if let Some(i) = self.node_at.remove(&node_id) {
                     self.nodes[i] = None;
+                    self.node_changed(i);
                 }
                 for e in &incident_edge_ids {
                     if let Some(i) = self.edge_at.remove(e) {
                         self.edges[i] = None;
+                        self.edge_changed(i);
                     }
                 }
             }
@@ -138,8 +155,12 @@ impl State {
                         });
                     }
                     self.edges[i] = Some(edge);
+                    self.edge_changed(i);
+                    // Its ends may be new: checked again at the end.
+                    self.edges_checked = self.edges_checked.min(i);
                 }
                 None => {
+                    self.edge_changed(self.edges.len());
                     self.edge_at.insert(edge.id.clone(), self.edges.len());
                     self.edges.push(Some(edge));
                 }
@@ -148,9 +169,13 @@ impl State {
                 self.removed = true;
                 if let Some(i) = self.edge_at.remove(&edge_id) {
                     self.edges[i] = None;
+                    self.edge_changed(i);
                 }
             }
-            OpBody::SetBounds { bounds } => self.bounds = Some(bounds),
+            OpBody::SetBounds { bounds } => {
+                self.bounds = Some(bounds);
+                self.changed.head = true;
+            }
             _ => unreachable!("lifecycle ops go to the lifecycle"),
         }
     }
@@ -192,6 +217,7 @@ impl State {
             edges: c.edges.into_iter().map(Some).collect(),
             bounds: Some(c.bounds),
             touched_absent,
+            changed: Changed::NONE,
         }
     }
 
@@ -231,13 +257,14 @@ impl State {
         revision: u64,
         provenance: Option<Provenance>,
         issues: &mut Vec<Note>,
-    ) -> (Content, Option<Index>, Vec<String>) {
+    ) -> (Content, Option<Index>, Vec<String>, Changed) {
         // `node_at` holds exactly the nodes present. Edges before
         // `edges_checked` had both ends present, which only a removal changes.
         let present = |id: &str| self.node_at.contains_key(id);
         let known_good = if self.removed { 0 } else { self.edges_checked };
         let mut edges = Vec::with_capacity(self.edges.len());
         let mut dangled = false;
+        let mut changed = self.changed;
         for (slot, e) in self.edges.into_iter().enumerate() {
             let Some(e) = e else { continue };
             if slot < known_good {
@@ -252,6 +279,7 @@ impl State {
                 Some(m) => {
                     let missing = m.to_string();
                     dangled = true;
+                    changed.edge = changed.edge.min(slot);
                     issues.push(Note::DanglingEdge { edge: e, missing });
                 }
             }
@@ -275,7 +303,7 @@ impl State {
             edges,
             provenance,
         };
-        (content, index, self.touched_absent)
+        (content, index, self.touched_absent, changed)
     }
 }
 

@@ -9,6 +9,7 @@
 //! (lifecycle ops are not revisions).
 
 mod content;
+mod digest;
 #[cfg(test)]
 mod tests;
 
@@ -38,8 +39,11 @@ pub struct Folded {
     machine: Machine,
     /// The digest and encoded size, computed the first time they are asked
     /// for (a warm write that nobody reads the digest of never hashes the
-    /// plan).
-    digested: std::sync::OnceLock<(String, usize)>,
+    /// plan), with the marks a later fold's digest resumes from.
+    digested: std::sync::OnceLock<Digested>,
+    /// An earlier fold's digest marks and what changed since (the digest
+    /// then hashes only the text after the first change).
+    seed: Option<(std::sync::Arc<digest::Marks>, digest::Changed)>,
     /// Positions by id, when they are `content`'s (to fold more on top).
     index: Option<content::Index>,
     /// Ids that set_* ops named while absent, in every op folded (a fold on
@@ -51,16 +55,69 @@ impl Folded {
     /// The digest of `content` and the byte length of the canonical text it
     /// hashes (SPEC §3), computed once.
     pub fn digested(&self) -> &(String, usize) {
-        self.digested.get_or_init(|| {
-            self.digest
-                .clone()
-                .unwrap_or_else(|| crate::wire::jcs::digest(&self.content))
-        })
+        &self
+            .digested
+            .get_or_init(|| match (&self.digest, &self.seed) {
+                (Some(d), None) => Digested {
+                    value: d.clone(),
+                    marks: None,
+                },
+                (_, seed) => {
+                    let from = seed.as_ref().map(|(m, ch)| (&**m, *ch));
+                    let (value, marks) = digest::digest(&self.content, from);
+                    Digested {
+                        value,
+                        marks: Some(std::sync::Arc::new(marks)),
+                    }
+                }
+            })
+            .value
     }
 
     /// The digest and encoded size, when something computed them already.
     pub fn digest_if_known(&self) -> Option<&(String, usize)> {
-        self.digested.get().or(self.digest.as_ref())
+        self.digested
+            .get()
+            .map(|d| &d.value)
+            .or(self.digest.as_ref())
+    }
+
+    /// What a fold on top of this one starts its digest from.
+    fn seed_for_next(&self) -> Option<(std::sync::Arc<digest::Marks>, digest::Changed)> {
+        match self.digested.get().and_then(|d| d.marks.clone()) {
+            Some(m) => Some((m, digest::Changed::NONE)),
+            None => self.seed.clone(),
+        }
+    }
+
+    /// What a snapshot keeps besides the content and the lifecycle: the
+    /// lifecycle machine as it stood before its notes were drawn and the
+    /// ids set-ops named while absent; `None` when the fold noticed
+    /// anything (notes are not archived: such a plan is folded afresh).
+    pub(crate) fn snapshot_parts(&self) -> Option<(&Machine, &[String])> {
+        (self.notes.is_empty() && self.machine.is_quiet())
+            .then_some((&self.machine, self.touched_absent.as_slice()))
+    }
+
+    /// A fold restored from a snapshot: `content`, its lifecycle, and its
+    /// digest and encoded size (computed when the snapshot was made).
+    pub(crate) fn restored(
+        content: Content,
+        machine: Machine,
+        touched_absent: Vec<String>,
+        digest: (String, usize),
+    ) -> Folded {
+        Folded {
+            content,
+            notes: Vec::new(),
+            meta: machine.meta.clone(),
+            digest: Some(digest),
+            machine,
+            digested: std::sync::OnceLock::new(),
+            seed: None,
+            index: None,
+            touched_absent,
+        }
     }
 
     /// An empty plan's fold.
@@ -75,6 +132,13 @@ impl Folded {
         f.index = None;
         f
     }
+}
+
+/// A computed digest and the marks to resume from.
+#[derive(Debug, Clone)]
+struct Digested {
+    value: (String, usize),
+    marks: Option<std::sync::Arc<digest::Marks>>,
 }
 
 /// Transactions that have their closing op.
@@ -169,6 +233,7 @@ pub fn fold_after(before: Folded, max_lamport: u64, ops: &[Op]) -> Option<Folded
     if revives || ops.iter().any(|o| o.lamport <= max_lamport) {
         return None;
     }
+    let seed = before.seed_for_next();
     let order_ = sorted_refs(ops);
     let Folded {
         content: c,
@@ -192,7 +257,9 @@ pub fn fold_after(before: Folded, max_lamport: u64, ops: &[Op]) -> Option<Folded
     for (i, op) in order_.iter().enumerate() {
         d.step(op, op.body.clone(), Some(i) < last);
     }
-    Some(d.finish())
+    let (mut after, changed) = d.finish_changed();
+    after.seed = seed.map(|(m, before)| (m, before.then(changed)));
+    Some(after)
 }
 
 fn is_lifecycle(n: &Note) -> bool {
@@ -249,9 +316,15 @@ impl<'p> Driver<'p> {
         }
     }
 
-    fn finish(mut self) -> Folded {
+    fn finish(self) -> Folded {
+        self.finish_changed().0
+    }
+
+    /// The fold, and the first positions its ops changed (see
+    /// [`digest::Changed`]).
+    fn finish_changed(mut self) -> (Folded, digest::Changed) {
         let provenance = self.machine.meta.provenance.clone();
-        let (content, index, touched_absent) =
+        let (content, index, touched_absent, changed) =
             self.state
                 .finish(self.plan_id, self.revision, provenance, &mut self.notes);
         let mut digest = None;
@@ -276,16 +349,18 @@ impl<'p> Driver<'p> {
         let machine = self.machine.clone();
         let (meta, lifecycle_notes) = self.machine.finish();
         self.notes.extend(lifecycle_notes);
-        Folded {
+        let folded = Folded {
             content,
             notes: self.notes,
             meta,
             digest,
             machine,
             digested: std::sync::OnceLock::new(),
+            seed: None,
             index,
             touched_absent,
-        }
+        };
+        (folded, changed)
     }
 }
 

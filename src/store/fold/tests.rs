@@ -139,3 +139,43 @@ fn set_path_creates_intermediates() {
     set_path(&mut m, "list.1", Value::Number(2.0));
     assert_eq!(get_path(&m, "list.1"), Some(&Value::Number(2.0)));
 }
+
+/// An edge replaced on top of a fold with one whose end is absent drops,
+/// as in a whole fold (the edges known to be good before were no longer
+/// known good once replaced), and the digest resumed from the earlier
+/// fold's is the whole fold's.
+#[test]
+fn an_edge_replaced_on_top_is_checked_again_and_the_digest_resumes() {
+    let first = vec![
+        op(1, "a", "t1", false, OpBody::AddNode { node: node("x") }),
+        op(2, "a", "t1", false, OpBody::AddNode { node: node("y") }),
+        op(
+            3,
+            "a",
+            "t1",
+            true,
+            OpBody::AddEdge {
+                edge: edge("e1", "x", "y"),
+            },
+        ),
+    ];
+    let before = fold("plan-t", &first);
+    let _ = before.digested();
+    let more = vec![op(
+        4,
+        "a",
+        "t2",
+        true,
+        OpBody::AddEdge {
+            edge: edge("e1", "x", "z"),
+        },
+    )];
+    let on_top = fold_after(before, 3, &more).expect("sorts after");
+    let all: Vec<Op> = first.into_iter().chain(more).collect();
+    let whole = fold("plan-t", &all);
+    assert_eq!(on_top.content, whole.content);
+    assert!(on_top.content.edges.is_empty());
+    assert_eq!(on_top.notes, whole.notes);
+    assert_eq!(on_top.digested(), whole.digested());
+    assert_eq!(on_top.digested(), &crate::wire::jcs::digest(&whole.content));
+}

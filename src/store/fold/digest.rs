@@ -1,0 +1,362 @@
+//! The digest of a fold, resumed from an earlier fold's (issue 17).
+//!
+//! The digest is the SHA-256 of the plan's canonical text (SPEC §1.5):
+//! `{"bounds":…,"edges":[…],"nodes":[…],"planId":…,"revision":…}`, nodes
+//! and edges in fold order. Its definition does not change here; what
+//! changes is how much of the text is hashed again after a write. Hashing
+//! it keeps [`Marks`]: the hasher's state (and the bytes hashed) every few
+//! KiB, at the end of an edge or a node. A fold on top knows the first edge
+//! and the first node position it may have changed ([`Changed`]); every
+//! byte before them is the same, so the next digest starts from the last
+//! mark before them and writes and hashes only what follows. An added node
+//! (at the end of the nodes) costs its own text and the short tail; an
+//! edge added costs every node's text after it, which the hash must see
+//! again (SHA-256 is sequential).
+
+use crate::model::{Content, Edge, Node};
+use crate::wire::jcs;
+use sha2::{Digest, Sha256};
+
+/// A mark is kept after at least this many bytes since the last one.
+const MARK_EVERY: usize = 16 * 1024;
+/// Bytes written are handed to the hasher in pieces of about this size.
+const FLUSH_AT: usize = 8 * 1024;
+
+/// The hasher's state at the end of an edge or a node, every
+/// [`MARK_EVERY`] bytes or so.
+#[derive(Clone)]
+pub(crate) struct Marks {
+    /// After the head and the first `count` edges; the first is at 0.
+    edges: Vec<Mark>,
+    /// After the edges, the text between and the first `count` nodes; the
+    /// first is at 0.
+    nodes: Vec<Mark>,
+}
+
+impl std::fmt::Debug for Marks {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Marks")
+            .field("edges", &self.edges.len())
+            .field("nodes", &self.nodes.len())
+            .finish()
+    }
+}
+
+#[derive(Clone)]
+struct Mark {
+    /// Edges (or nodes) written before it.
+    count: usize,
+    /// Bytes hashed before it.
+    len: usize,
+    state: Sha256,
+}
+
+/// Where a content may differ from the one an earlier digest hashed: the
+/// first edge and the first node position whose text may have changed
+/// (`usize::MAX`: none), and whether the bounds did (the text's start).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Changed {
+    pub(crate) edge: usize,
+    pub(crate) node: usize,
+    pub(crate) head: bool,
+}
+
+impl Changed {
+    pub(crate) const NONE: Changed = Changed {
+        edge: usize::MAX,
+        node: usize::MAX,
+        head: false,
+    };
+
+    /// What changed over both changes, one after the other.
+    #[must_use]
+    pub(crate) fn then(self, later: Changed) -> Changed {
+        Changed {
+            edge: self.edge.min(later.edge),
+            node: self.node.min(later.node),
+            head: self.head || later.head,
+        }
+    }
+}
+
+impl Default for Changed {
+    fn default() -> Changed {
+        Changed::NONE
+    }
+}
+
+/// Writes pieces of the canonical text to the hasher, keeping marks.
+struct Writer {
+    hasher: Sha256,
+    buf: String,
+    /// Bytes hashed or buffered.
+    len: usize,
+    /// `len` at the last mark.
+    marked: usize,
+}
+
+impl Writer {
+    fn flush(&mut self) {
+        self.hasher.update(self.buf.as_bytes());
+        self.buf.clear();
+    }
+
+    /// After `piece` was pushed to `buf`.
+    fn wrote(&mut self, before: usize) {
+        self.len += self.buf.len() - before;
+        if self.buf.len() >= FLUSH_AT {
+            self.flush();
+        }
+    }
+
+    /// A mark after `count` items, when enough was written since the last.
+    fn mark(&mut self, count: usize, marks: &mut Vec<Mark>, force: bool) {
+        if force || self.len - self.marked >= MARK_EVERY {
+            self.flush();
+            self.marked = self.len;
+            marks.push(Mark {
+                count,
+                len: self.len,
+                state: self.hasher.clone(),
+            });
+        }
+    }
+
+    fn items<T>(
+        &mut self,
+        items: &[T],
+        from: usize,
+        marks: &mut Vec<Mark>,
+        write: fn(&mut String, &T),
+    ) {
+        for (i, item) in items.iter().enumerate().skip(from) {
+            let before = self.buf.len();
+            if i > 0 {
+                self.buf.push(',');
+            }
+            write(&mut self.buf, item);
+            self.wrote(before);
+            self.mark(i + 1, marks, false);
+        }
+    }
+}
+
+/// The digest of `c` (lowercase hex) and the length of the text hashed,
+/// with the marks to resume from next time. With `from` (the marks of an
+/// earlier digest and what changed since), the text before the first
+/// change is not written or hashed again.
+pub(crate) fn digest(c: &Content, from: Option<(&Marks, Changed)>) -> ((String, usize), Marks) {
+    let mut marks = Marks {
+        edges: Vec::new(),
+        nodes: Vec::new(),
+    };
+    let mut w = Writer {
+        hasher: Sha256::new(),
+        buf: String::with_capacity(FLUSH_AT + 4096),
+        len: 0,
+        marked: 0,
+    };
+    // Where to start: (edges to skip, nodes to skip); `None` for nodes
+    // means the edges are written again, so every node is too.
+    let start = from.filter(|(_, ch)| !ch.head).and_then(|(m, ch)| {
+        if ch.edge == usize::MAX {
+            let at = last_before(&m.nodes, ch.node.min(c.nodes.len()))?;
+            marks.edges = m.edges.clone();
+            marks.nodes = m.nodes[..=at].to_vec();
+            Some((c.edges.len(), Some(m.nodes[at].clone())))
+        } else {
+            let at = last_before(&m.edges, ch.edge.min(c.edges.len()))?;
+            marks.edges = m.edges[..=at].to_vec();
+            Some((m.edges[at].count, None))
+        }
+    });
+    let edges_from = match &start {
+        Some((_, Some(_))) => None,
+        Some((skip, None)) => {
+            let m = marks.edges.last().expect("resumed at a mark");
+            (w.hasher, w.len) = (m.state.clone(), m.len);
+            w.marked = w.len;
+            Some(*skip)
+        }
+        None => {
+            jcs::head(&mut w.buf, &c.bounds);
+            w.wrote(0);
+            w.mark(0, &mut marks.edges, true);
+            Some(0)
+        }
+    };
+    let nodes_from = match (edges_from, start) {
+        (Some(skip), _) => {
+            w.items(&c.edges, skip, &mut marks.edges, edge_text);
+            let before = w.buf.len();
+            w.buf.push_str(jcs::BETWEEN);
+            w.wrote(before);
+            w.mark(0, &mut marks.nodes, true);
+            0
+        }
+        (None, Some((_, Some(m)))) => {
+            (w.hasher, w.len) = (m.state, m.len);
+            w.marked = w.len;
+            m.count
+        }
+        (None, _) => unreachable!("nodes resume only from a node mark"),
+    };
+    w.items(&c.nodes, nodes_from, &mut marks.nodes, node_text);
+    let before = w.buf.len();
+    jcs::tail(&mut w.buf, &c.plan_id, c.provenance.as_ref(), c.revision);
+    w.wrote(before);
+    w.flush();
+    let hex = crate::model::hash::hex(&w.hasher.finalize());
+    ((hex, w.len), marks)
+}
+
+fn edge_text(out: &mut String, e: &Edge) {
+    jcs::edge(out, e)
+}
+
+fn node_text(out: &mut String, n: &Node) {
+    jcs::node(out, n)
+}
+
+/// The last mark at or before `count` items.
+fn last_before(marks: &[Mark], count: usize) -> Option<usize> {
+    let after = marks.partition_point(|m| m.count <= count);
+    after.checked_sub(1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Edge, Handle, Map, Node, NodeKind, Value};
+
+    fn node(i: usize, text: &str) -> Node {
+        let mut definition = Map::new();
+        definition.insert("prompt".into(), Value::String(text.repeat(1 + i % 7)));
+        Node {
+            id: format!("n{i}"),
+            phase: i.is_multiple_of(3).then(|| format!("p{}", i % 5)),
+            kind: NodeKind::Reason,
+            definition,
+        }
+    }
+
+    fn edge(i: usize) -> Edge {
+        Edge {
+            id: format!("e{i}"),
+            from: format!("n{i}"),
+            to: format!("n{}", i + 1),
+            handle: Handle::Always,
+        }
+    }
+
+    fn plan(nodes: usize) -> Content {
+        let mut c = Content::empty("plan-digest");
+        c.nodes = (0..nodes).map(|i| node(i, "some words, ")).collect();
+        c.edges = (0..nodes.saturating_sub(1)).map(edge).collect();
+        c.revision = nodes as u64;
+        c
+    }
+
+    /// Resumed from the marks of an earlier content, after every kind of
+    /// change at every place (start, middle, end of the edges and of the
+    /// nodes, the bounds), the digest is the one computed from nothing.
+    #[test]
+    fn a_resumed_digest_is_the_digest() {
+        let base = plan(1200);
+        let (first, marks) = digest(&base, None);
+        assert_eq!(first, jcs::digest(&base));
+        assert!(marks.nodes.len() > 4 && marks.edges.len() > 2, "{marks:?}");
+        type Edit = fn(&mut Content, usize) -> Changed;
+        let edits: [Edit; 7] = [
+            |c, at| {
+                c.nodes[at].definition.insert("x".into(), Value::Bool(true));
+                Changed {
+                    node: at,
+                    ..Changed::NONE
+                }
+            },
+            |c, _| {
+                c.nodes.push(node(9999, "new"));
+                Changed {
+                    node: c.nodes.len() - 1,
+                    ..Changed::NONE
+                }
+            },
+            |c, at| {
+                c.nodes.remove(at);
+                Changed {
+                    node: at,
+                    ..Changed::NONE
+                }
+            },
+            |c, _| {
+                c.edges.push(edge(4242));
+                Changed {
+                    edge: c.edges.len() - 1,
+                    ..Changed::NONE
+                }
+            },
+            |c, at| {
+                let at = at.min(c.edges.len() - 1);
+                c.edges.remove(at);
+                Changed {
+                    edge: at,
+                    ..Changed::NONE
+                }
+            },
+            |c, _| {
+                c.bounds.max_nodes += 1;
+                Changed {
+                    head: true,
+                    ..Changed::NONE
+                }
+            },
+            |c, _| {
+                c.revision += 1;
+                Changed::NONE
+            },
+        ];
+        for (k, edit) in edits.iter().enumerate() {
+            for at in [0, 1, 17, 300, 700, 1198, 1199] {
+                let mut c = base.clone();
+                let changed = edit(&mut c, at);
+                let (resumed, again) = digest(&c, Some((&marks, changed)));
+                assert_eq!(resumed, jcs::digest(&c), "edit {k} at {at}");
+                // And once more on top of the resumed marks.
+                c.nodes.push(node(7777, "more"));
+                let changed = Changed {
+                    node: c.nodes.len() - 1,
+                    ..Changed::NONE
+                };
+                let (twice, _) = digest(&c, Some((&again, changed)));
+                assert_eq!(twice, jcs::digest(&c), "edit {k} at {at}, then an add");
+            }
+        }
+        // A change wrongly said to be later than it is shows: the marks are
+        // trusted, so `Changed` must be right.
+        let mut c = base.clone();
+        c.nodes[3].id = "moved".into();
+        let (wrong, _) = digest(
+            &c,
+            Some((
+                &marks,
+                Changed {
+                    node: 1000,
+                    ..Changed::NONE
+                },
+            )),
+        );
+        assert_ne!(wrong, jcs::digest(&c));
+        let empty = Content::empty("plan-e");
+        assert_eq!(digest(&empty, None).0, jcs::digest(&empty));
+        let (_, m) = digest(&empty, None);
+        let one = plan(1);
+        let ch = Changed {
+            node: 0,
+            ..Changed::NONE
+        };
+        let mut one_rev = one.clone();
+        one_rev.revision = 0;
+        assert_eq!(digest(&one_rev, Some((&m, ch))).0, jcs::digest(&one_rev));
+    }
+}

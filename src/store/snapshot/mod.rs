@@ -1,0 +1,443 @@
+//! The snapshot beside a plan's log (issue 17): the fold of a prefix of the
+//! log, archived with rkyv, so a one-shot command loads the plan without
+//! parsing and folding every op, then folds only the log's tail.
+//!
+//! It is a cache that never decides. `checkpoint.snap` is ignored by git
+//! (`*/checkpoint*`, as `checkpoint.json`), and:
+//!
+//! - its bytes are checked before they are used: a magic number, a checksum
+//!   of the whole archive, then rkyv's validation (bytecheck); anything
+//!   wrong means "fold the log", never an error;
+//! - it is keyed by the log prefix it folds: the log file's identity
+//!   (device, inode), the prefix's length, its first 512 bytes and its
+//!   last 4 KiB, and — when the log has not grown — the log's modification
+//!   and change times, as git's index keeps stat data. The log only grows
+//!   under planforge (appends under the plan's lock), so a log that is
+//!   the same file, at least as long, with the same bytes where the prefix
+//!   starts and ends, is that prefix plus a tail; the tail is parsed and
+//!   folded on top (`fold_after`, which refuses ops that sort among the
+//!   folded ones: a merge folds the whole log). A log of the prefix's own
+//!   length whose times moved was rewritten in place: folded afresh;
+//! - it names the planforge binary that wrote it, and the plan;
+//! - `freeze`, `submit` and `validate` never read it (`load_verified`);
+//! - a failure to write it is ignored (a read-only store works).
+
+mod archive;
+#[cfg(test)]
+mod tests;
+
+use super::Store;
+use super::fold::Folded;
+use super::lifecycle::Machine;
+use super::load::{Loaded, finish};
+use super::log::{self, LogInfo};
+use super::paths::{META_FILE, OPS_FILE, refuse_special, refuse_symlink};
+use crate::model::Content;
+use crate::model::error::Result;
+use archive::*;
+use rkyv::{Archive, Serialize};
+use std::fs::File;
+use std::io::{Read, Write};
+use std::os::unix::fs::{FileExt, MetadataExt};
+use std::path::Path;
+
+/// The snapshot's file name, beside `ops.jsonl`.
+pub(crate) const FILE: &str = "checkpoint.snap";
+/// The file starts with this, then the checksum of the archive after it.
+const MAGIC: &[u8; 8] = b"PFSNAP\x00\x01";
+const HEADER: usize = 16;
+/// How many bytes at the start of the folded prefix the key compares.
+const HEAD_SAMPLE: usize = 512;
+/// How many bytes at the end of the folded prefix the key compares.
+const TAIL_SAMPLE: usize = 4096;
+/// A tail this long (bytes beyond the snapshot's prefix) makes the command
+/// that folded it write a new snapshot; below it, writes only append to the
+/// log (a write does not rewrite the whole plan's archive).
+pub(crate) const REWRITE_TAIL: u64 = 256 * 1024;
+
+/// The archive.
+#[derive(Archive, Serialize)]
+struct Snap {
+    binary: String,
+    plan_id: String,
+    /// The key: the log file and the prefix folded.
+    dev: u64,
+    ino: u64,
+    len: u64,
+    /// Modification and change times (seconds, nanoseconds) of the log when
+    /// it was `len` bytes long.
+    times: [i64; 4],
+    head: Vec<u8>,
+    tail: Vec<u8>,
+    max_lamport: u64,
+    ops: u64,
+    /// The fold.
+    revision: u64,
+    bounds: [u64; 5],
+    nodes: Vec<SNode>,
+    edges: Vec<SEdge>,
+    provenance: Option<SProvenance>,
+    meta: SMeta,
+    created: bool,
+    freeze_by: Option<SOpRef>,
+    approved_by: Option<SOpRef>,
+    touched_absent: Vec<String>,
+    digest: String,
+    encoded_len: u64,
+}
+
+fn times(md: &std::fs::Metadata) -> [i64; 4] {
+    [md.mtime(), md.mtime_nsec(), md.ctime(), md.ctime_nsec()]
+}
+
+/// A checksum of the archive (not a defence against an attacker, who could
+/// as well edit the log: against damage — a torn copy, a flipped byte — that
+/// rkyv's validation would not see, such as a changed character in an id).
+fn checksum(bytes: &[u8]) -> u64 {
+    const K: [u64; 4] = [
+        0x9E37_79B9_7F4A_7C15,
+        0xC2B2_AE3D_27D4_EB4F,
+        0x1656_67B1_9E37_79F9,
+        0x85EB_CA77_C2B2_AE63,
+    ];
+    let mut lanes = K;
+    let mut chunks = bytes.chunks_exact(32);
+    for c in &mut chunks {
+        for (i, lane) in lanes.iter_mut().enumerate() {
+            let w = u64::from_le_bytes(c[i * 8..i * 8 + 8].try_into().expect("8 bytes"));
+            *lane = (*lane ^ w).wrapping_mul(K[i]).rotate_left(29);
+        }
+    }
+    let mut h = bytes.len() as u64;
+    for (i, b) in chunks.remainder().iter().enumerate() {
+        h ^= u64::from(*b) << ((i % 8) * 8);
+        if i % 8 == 7 {
+            h = h.wrapping_mul(K[0]).rotate_left(31);
+        }
+    }
+    for lane in lanes {
+        h = (h ^ lane).wrapping_mul(K[1]).rotate_left(27);
+    }
+    h ^ (h >> 33)
+}
+
+/// The log file, opened, and what it is now (an ordinary file only).
+fn open(path: &Path) -> Option<(File, std::fs::Metadata)> {
+    let file = File::open(path).ok()?;
+    let md = file.metadata().ok()?;
+    md.file_type().is_file().then_some((file, md))
+}
+
+/// The snapshot's bytes, checked (magic, checksum, rkyv validation).
+fn read_file(dir: &Path) -> Option<rkyv::util::AlignedVec<16>> {
+    let path = dir.join(FILE);
+    // Only an ordinary file: not a link, and not a pipe that never ends.
+    if !std::fs::symlink_metadata(&path).ok()?.file_type().is_file() {
+        return None;
+    }
+    let mut f = File::open(&path).ok()?;
+    let n = f.metadata().ok()?.len() as usize;
+    let mut buf = rkyv::util::AlignedVec::<16>::with_capacity(n);
+    buf.resize(n, 0);
+    f.read_exact(&mut buf).ok()?;
+    if n < HEADER || &buf[..8] != MAGIC {
+        return None;
+    }
+    let sum = u64::from_le_bytes(buf[8..16].try_into().ok()?);
+    (checksum(&buf[HEADER..]) == sum).then_some(buf)
+}
+
+fn access(buf: &[u8]) -> Option<&ArchivedSnap> {
+    rkyv::access::<ArchivedSnap, rkyv::rancor::Error>(&buf[HEADER..]).ok()
+}
+
+/// Whether the file holds `want` at `at`.
+fn same_bytes(file: &File, at: u64, want: &[u8]) -> bool {
+    let mut got = vec![0u8; want.len()];
+    file.read_exact_at(&mut got, at).is_ok() && got == want
+}
+
+/// The fold the archive holds.
+fn restore(s: &ArchivedSnap) -> Option<Folded> {
+    let nodes = s
+        .nodes
+        .iter()
+        .map(archive::node)
+        .collect::<Option<Vec<_>>>()?;
+    let content = Content {
+        plan_id: s.plan_id.as_str().to_string(),
+        revision: s.revision.to_native(),
+        bounds: bounds_from(&s.bounds),
+        nodes,
+        edges: s.edges.iter().map(archive::edge).collect(),
+        provenance: match s.provenance.as_ref() {
+            None => None,
+            Some(p) => Some(archive::provenance(p)?),
+        },
+    };
+    let machine = Machine::from_quiet_parts(
+        archive::meta(&s.meta)?,
+        s.created,
+        match s.freeze_by.as_ref() {
+            None => None,
+            Some(r) => Some(op_ref(r)?),
+        },
+        match s.approved_by.as_ref() {
+            None => None,
+            Some(r) => Some(op_ref(r)?),
+        },
+    );
+    let touched = s
+        .touched_absent
+        .iter()
+        .map(|t| t.as_str().to_string())
+        .collect();
+    let digest = (
+        s.digest.as_str().to_string(),
+        s.encoded_len.to_native() as usize,
+    );
+    Some(Folded::restored(content, machine, touched, digest))
+}
+
+/// A snapshot that is the fold of a prefix of the log at `ops_path` (see
+/// the module's key), with the tail: `(snapshot bytes, log, its metadata,
+/// tail bytes)`.
+struct Found {
+    buf: rkyv::util::AlignedVec<16>,
+    md: std::fs::Metadata,
+    tail: Vec<u8>,
+}
+
+fn find(dir: &Path, plan_id: &str) -> Option<Found> {
+    let buf = read_file(dir)?;
+    let s = access(&buf)?;
+    if s.binary.as_str() != super::checkpoint::binary_identity() || s.plan_id.as_str() != plan_id {
+        return None;
+    }
+    let (file, md) = open(&dir.join(OPS_FILE))?;
+    let len = s.len.to_native();
+    if (md.dev(), md.ino()) != (s.dev.to_native(), s.ino.to_native()) || md.len() < len {
+        return None;
+    }
+    if md.len() == len && times(&md) != s.times.map(|t| t.to_native()) {
+        // The same length, touched since: rewritten in place.
+        return None;
+    }
+    let tail_at = len.checked_sub(s.tail.len() as u64)?;
+    if !same_bytes(&file, 0, &s.head) || !same_bytes(&file, tail_at, &s.tail) {
+        return None;
+    }
+    let mut tail = vec![0u8; (md.len() - len) as usize];
+    file.read_exact_at(&mut tail, len).ok()?;
+    Some(Found { buf, md, tail })
+}
+
+impl Store {
+    /// A one-shot command's plan: the snapshot, with the log's tail folded
+    /// on top, when it is the fold of a prefix of this log; else the whole
+    /// log, folded, and a snapshot of it written. A reader that folded a
+    /// tail writes a new snapshot (the next read folds nothing); a write
+    /// leaves that to its own append (see [`after_write`]).
+    pub(crate) fn load_one_shot(&self, id: &str) -> Result<Loaded> {
+        self.load_one_shot_as(id, true)
+    }
+
+    /// The plan a write starts from: as [`Store::load`], except that a
+    /// one-shot write does not rewrite the snapshot before it appends.
+    pub(crate) fn load_to_write(&self, id: &str) -> Result<Loaded> {
+        if self.is_warm() {
+            self.load(id)
+        } else {
+            self.load_one_shot_as(id, false)
+        }
+    }
+
+    fn load_one_shot_as(&self, id: &str, reader: bool) -> Result<Loaded> {
+        let dir = self.plan_dir(id)?;
+        refuse_symlink(&dir)?;
+        let ops_path = dir.join(OPS_FILE);
+        let meta_path = dir.join(META_FILE);
+        refuse_special(&ops_path)?;
+        refuse_special(&meta_path)?;
+        let plain = !meta_path.exists();
+        if plain && let Some(loaded) = self.load_snapshot(&dir, id, reader) {
+            return Ok(loaded);
+        }
+        let before = std::fs::symlink_metadata(&ops_path).ok();
+        let mut loaded = self.load_cold(id, None, false)?;
+        if plain
+            && let Some(md) = before
+            && save(&dir, &loaded, &md)
+        {
+            loaded.snapshot_at = Some(md.len());
+        }
+        Ok(loaded)
+    }
+
+    fn load_snapshot(&self, dir: &Path, id: &str, reader: bool) -> Option<Loaded> {
+        let found = find(dir, id)?;
+        let s = access(&found.buf)?;
+        let part = log::parse(&found.tail, id).ok()?;
+        if part.info.unfinished > 0 || !part.info.ends_with_newline {
+            return None;
+        }
+        let folded = restore(s)?;
+        let old_max = s.max_lamport.to_native();
+        let prefix = s.len.to_native();
+        let folded = if part.ops.is_empty() {
+            folded
+        } else {
+            super::fold::fold_after(folded, old_max, &part.ops)?
+        };
+        let len = found.md.len();
+        let info = LogInfo {
+            good_len: len,
+            len,
+            ends_with_newline: true,
+            unfinished: 0,
+            unfinished_lines: Vec::new(),
+            unfinished_inside: false,
+            max_lamport: old_max.max(part.info.max_lamport),
+            head: s.ops.to_native() + part.info.head,
+        };
+        let mut loaded = finish(id, folded, info, None, Vec::new(), self.one_shot);
+        loaded.snapshot_at = Some(prefix);
+        loaded.restored = true;
+        if (reader && len > prefix || len - prefix > REWRITE_TAIL) && save(dir, &loaded, &found.md)
+        {
+            loaded.snapshot_at = Some(len);
+        }
+        Some(loaded)
+    }
+}
+
+/// After a one-shot write appended `appended` bytes to the clean log
+/// `before` was folded from: a new snapshot of `after` when the snapshot is
+/// missing or its tail has grown past [`REWRITE_TAIL`]; else nothing (the
+/// next command folds the tail).
+pub(crate) fn after_write(
+    dir: &Path,
+    before: &LogInfo,
+    snapshot_at: Option<u64>,
+    after: &mut Loaded,
+    appended: u64,
+) {
+    let Some((_, md)) = open(&dir.join(OPS_FILE)) else {
+        return;
+    };
+    let len = before.len + appended;
+    if md.len() != len {
+        return;
+    }
+    after.log.len = len;
+    after.log.good_len = len;
+    let stale = snapshot_at.is_none_or(|at| len.saturating_sub(at) > REWRITE_TAIL);
+    if stale && save(dir, after, &md) {
+        after.snapshot_at = Some(len);
+    }
+}
+
+/// How long after the log's last change its times are trusted to show
+/// the next change: longer than one tick of the clock file times are
+/// taken from (the kernel's coarse clock: 1–10 ms).
+const TICK: std::time::Duration = std::time::Duration::from_millis(12);
+
+/// Waits until a change to the log made from now on would show in its
+/// times (git's "racily clean" case): a snapshot keyed by times taken in
+/// the tick of the log's last change could miss a rewrite of the same
+/// length in that tick.
+fn past_tick(md: &std::fs::Metadata) {
+    let changed = std::time::UNIX_EPOCH
+        + std::time::Duration::new(md.ctime().max(0) as u64, md.ctime_nsec().max(0) as u32);
+    if let Ok(since) = std::time::SystemTime::now().duration_since(changed)
+        && since < TICK
+    {
+        std::thread::sleep(TICK - since);
+    } else if std::time::SystemTime::now() < changed {
+        // A clock that went back: wait one tick.
+        std::thread::sleep(TICK);
+    }
+}
+
+/// Writes the snapshot of `loaded`, the fold of the whole log as it was
+/// when `md` was taken (before it was read), when the log is still that
+/// file, unchanged, and clean; says whether it did (failures are ignored).
+fn save(dir: &Path, loaded: &Loaded, md: &std::fs::Metadata) -> bool {
+    let clean = loaded.upgrade.is_empty()
+        && loaded.log.unfinished == 0
+        && loaded.log.ends_with_newline
+        && loaded.log.good_len == loaded.log.len
+        && loaded.head_revision == loaded.revision()
+        && loaded.log.len == md.len();
+    let Some((machine, touched)) = loaded.folded.snapshot_parts().filter(|_| clean) else {
+        return false;
+    };
+    let Some((file, now)) = open(&dir.join(OPS_FILE)) else {
+        return false;
+    };
+    let stamp = |m: &std::fs::Metadata| (m.dev(), m.ino(), m.len(), times(m));
+    if stamp(&now) != stamp(md) {
+        return false;
+    }
+    let len = md.len() as usize;
+    let mut head = vec![0u8; len.min(HEAD_SAMPLE)];
+    let tail_len = len.min(TAIL_SAMPLE);
+    let mut tail = vec![0u8; tail_len];
+    if file.read_exact_at(&mut head, 0).is_err()
+        || file
+            .read_exact_at(&mut tail, (len - tail_len) as u64)
+            .is_err()
+    {
+        return false;
+    }
+    let (digest, encoded_len) = loaded.folded.digested().clone();
+    let c = loaded.content();
+    let (created, freeze_by, approved_by) = machine.quiet_parts();
+    let snap = Snap {
+        binary: super::checkpoint::binary_identity(),
+        plan_id: loaded.plan_id.clone(),
+        dev: md.dev(),
+        ino: md.ino(),
+        len: md.len(),
+        times: times(md),
+        head,
+        tail,
+        max_lamport: loaded.log.max_lamport,
+        ops: loaded.log.head,
+        revision: c.revision,
+        bounds: bounds_to(&c.bounds),
+        nodes: c.nodes.iter().map(node_to).collect(),
+        edges: c.edges.iter().map(edge_to).collect(),
+        provenance: c.provenance.as_ref().map(provenance_to),
+        meta: meta_to(&loaded.meta),
+        created,
+        freeze_by: freeze_by.map(op_ref_to),
+        approved_by: approved_by.map(op_ref_to),
+        touched_absent: touched.to_vec(),
+        digest,
+        encoded_len: encoded_len as u64,
+    };
+    let Ok(body) = rkyv::to_bytes::<rkyv::rancor::Error>(&snap) else {
+        return false;
+    };
+    past_tick(md);
+    // The log must not have moved while the archive was made.
+    if open(&dir.join(OPS_FILE)).is_none_or(|(_, m)| stamp(&m) != stamp(md)) {
+        return false;
+    }
+    write_file(dir, &body).is_ok()
+}
+
+/// Replaces the snapshot: a temporary file renamed into place (readers see
+/// the old file or the new one, whole). No sync: a snapshot lost or torn by
+/// a crash fails its checksum and is rebuilt.
+fn write_file(dir: &Path, body: &[u8]) -> std::io::Result<()> {
+    let mut tmp = tempfile::Builder::new().prefix(".tmp-").tempfile_in(dir)?;
+    let mut header = [0u8; HEADER];
+    header[..8].copy_from_slice(MAGIC);
+    header[8..].copy_from_slice(&checksum(body).to_le_bytes());
+    tmp.write_all(&header)?;
+    tmp.write_all(body)?;
+    tmp.persist(dir.join(FILE)).map_err(|e| e.error)?;
+    Ok(())
+}

@@ -1,0 +1,432 @@
+//! The snapshot never answers for a log it is not the fold of: every way
+//! the log or the snapshot can change leaves a one-shot load equal to a
+//! fresh fold of the log.
+
+use super::*;
+use crate::model::note::Note;
+use crate::model::{Map, Node, NodeKind, OpBody, Value};
+use crate::store::{Start, Store};
+use std::path::PathBuf;
+
+fn node(id: &str) -> Node {
+    let mut definition = Map::new();
+    definition.insert("note".into(), Value::String(format!("about {id}")));
+    definition.insert(
+        "list".into(),
+        Value::Array(vec![Value::Number(1.5), Value::Bool(true), Value::Null]),
+    );
+    Node {
+        id: id.into(),
+        phase: Some("p1".into()),
+        kind: NodeKind::Join,
+        definition,
+    }
+}
+
+fn store(dir: &Path) -> Store {
+    let (s, _) = Store::init(dir, crate::registry::DEFAULT_REGISTRY_YAML).unwrap();
+    s.create(
+        "plan-s",
+        "ann",
+        Start::default(),
+        vec![
+            OpBody::AddNode { node: node("a") },
+            OpBody::AddNode { node: node("b") },
+        ],
+    )
+    .unwrap();
+    s.one_shot(false)
+}
+
+fn add(store: &Store, id: &str) {
+    store
+        .commit("plan-s", "bob", None, |_| {
+            Ok(vec![OpBody::AddNode { node: node(id) }])
+        })
+        .unwrap();
+}
+
+fn plan_dir(store: &Store) -> PathBuf {
+    store.plan_dir("plan-s").unwrap()
+}
+
+fn log_path(store: &Store) -> PathBuf {
+    plan_dir(store).join(OPS_FILE)
+}
+
+/// A one-shot load, which must equal a fresh fold of the log; says whether
+/// it came from the snapshot (and from which prefix).
+fn same(store: &Store, why: &str) -> Option<u64> {
+    let shot = store.load_one_shot("plan-s").unwrap();
+    let cold = store.load_cold("plan-s", None, false).unwrap();
+    assert_eq!(shot.content(), cold.content(), "{why}: content");
+    assert_eq!(shot.digest(), cold.digest(), "{why}: digest");
+    assert_eq!(shot.notes(), cold.notes(), "{why}: notes");
+    assert_eq!(shot.meta, cold.meta, "{why}: lifecycle");
+    assert_eq!(shot.log, cold.log, "{why}: log");
+    assert_eq!(shot.head_revision, cold.head_revision, "{why}: head");
+    shot.snapshot_at.filter(|_| shot.restored)
+}
+
+/// The length of the log prefix the snapshot on disk folds.
+fn snap_len(store: &Store) -> Option<u64> {
+    let buf = read_file(&plan_dir(store))?;
+    Some(access(&buf)?.len.to_native())
+}
+
+fn log_len(store: &Store) -> u64 {
+    std::fs::metadata(log_path(store)).unwrap().len()
+}
+
+#[test]
+fn a_snapshot_is_written_then_used_and_extended_by_the_tail() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = store(dir.path());
+    assert_eq!(same(&s, "first read"), None, "nothing to start from");
+    assert!(plan_dir(&s).join(FILE).is_file());
+    let len = std::fs::metadata(log_path(&s)).unwrap().len();
+    assert_eq!(same(&s, "second read"), Some(len), "from the snapshot");
+    // Another process appends without touching the snapshot (a warm
+    // session writes no snapshot): the tail is folded on top.
+    let warm = s.clone().warm(std::sync::Arc::default());
+    add(&warm, "c");
+    assert_eq!(snap_len(&s), Some(len), "a warm write leaves the snapshot");
+    // The old snapshot and the tail; the reader then writes a snapshot of
+    // the whole log.
+    let at = same(&s, "after another process appended");
+    assert_eq!(at, Some(log_len(&s)));
+    assert_eq!(snap_len(&s), Some(log_len(&s)));
+    let c = s.load_one_shot("plan-s").unwrap();
+    assert!(c.restored && c.content().node("c").is_some());
+    // A one-shot write starts from the snapshot and leaves it alone while
+    // the tail is short.
+    let len = log_len(&s);
+    add(&s, "d");
+    add(&s, "e");
+    assert_eq!(snap_len(&s), Some(len), "writes only append");
+    let shot = s.load_to_write("plan-s").unwrap();
+    assert!(shot.restored && shot.content().node("e").is_some());
+    assert_eq!(
+        snap_len(&s),
+        Some(len),
+        "nor does the load a write starts from"
+    );
+    assert_eq!(same(&s, "after one-shot writes"), Some(log_len(&s)));
+}
+
+#[test]
+fn a_long_tail_makes_a_new_snapshot() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = store(dir.path());
+    same(&s, "first read");
+    let warm = s.clone().warm(std::sync::Arc::default());
+    let mut i = 0;
+    let len0 = std::fs::metadata(log_path(&s)).unwrap().len();
+    while std::fs::metadata(log_path(&s)).unwrap().len() < len0 + REWRITE_TAIL + 1 {
+        warm.commit("plan-s", "bob", None, |_| {
+            Ok((0..200)
+                .map(|j| OpBody::AddNode {
+                    node: node(&format!("n{i}_{j}")),
+                })
+                .collect())
+        })
+        .unwrap();
+        i += 1;
+    }
+    assert_eq!(snap_len(&s), Some(len0));
+    assert_eq!(same(&s, "a long tail, folded"), Some(log_len(&s)));
+    let len = log_len(&s);
+    assert_eq!(snap_len(&s), Some(len));
+    // A one-shot write past the threshold rewrites it (and only then).
+    let mut i = 0;
+    while log_len(&s) <= len + REWRITE_TAIL {
+        s.commit("plan-s", "bob", None, |_| {
+            Ok((0..200)
+                .map(|j| OpBody::AddNode {
+                    node: node(&format!("m{i}_{j}")),
+                })
+                .collect())
+        })
+        .unwrap();
+        i += 1;
+        let at = snap_len(&s).unwrap();
+        assert!(at == len || at == log_len(&s), "{at}");
+    }
+    assert_eq!(
+        snap_len(&s),
+        Some(log_len(&s)),
+        "rewritten past the threshold"
+    );
+    assert_eq!(same(&s, "after one-shot writes"), Some(log_len(&s)));
+}
+
+#[test]
+fn a_shorter_log_is_folded_afresh() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = store(dir.path());
+    add(&s, "c");
+    same(&s, "first read");
+    let text = std::fs::read_to_string(log_path(&s)).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    std::fs::write(log_path(&s), lines[..lines.len() - 1].join("\n") + "\n").unwrap();
+    assert_eq!(same(&s, "after a truncation"), None);
+    assert!(
+        s.load_one_shot("plan-s")
+            .unwrap()
+            .content()
+            .node("c")
+            .is_none()
+    );
+    // Cut inside a line: a torn tail, reported as a fresh read reports it.
+    let text = std::fs::read(log_path(&s)).unwrap();
+    std::fs::write(log_path(&s), &text[..text.len() - 7]).unwrap();
+    same(&s, "after a cut inside a line");
+}
+
+#[test]
+fn a_rewrite_of_the_same_length_is_folded_afresh() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = store(dir.path());
+    for i in 0..40 {
+        add(&s, &format!("n{i:02}"));
+    }
+    // A snapshot of the whole log (not of a prefix and a tail).
+    std::fs::remove_file(plan_dir(&s).join(FILE)).unwrap();
+    same(&s, "first read");
+    let path = log_path(&s);
+    let len = std::fs::metadata(&path).unwrap().len();
+    assert_eq!(same(&s, "from the snapshot"), Some(len));
+    let text = std::fs::read_to_string(&path).unwrap();
+    let at = text.find("\"n20\"").unwrap();
+    assert!(
+        at > HEAD_SAMPLE && at < text.len() - TAIL_SAMPLE,
+        "between the samples"
+    );
+    let mut bytes = text.into_bytes();
+    bytes[at + 1] = b'x';
+    let f = std::fs::OpenOptions::new().write(true).open(&path).unwrap();
+    f.write_all_at(&bytes, 0).unwrap();
+    drop(f);
+    assert_eq!(same(&s, "after a rewrite in place"), None);
+    assert!(
+        s.load_one_shot("plan-s")
+            .unwrap()
+            .content()
+            .node("x20")
+            .is_some()
+    );
+    // Another file of the same length at the path (a checkout, a restore).
+    same(&s, "again");
+    bytes[at + 1] = b'y';
+    let other = dir.path().join("other");
+    std::fs::write(&other, &bytes).unwrap();
+    std::fs::rename(&other, &path).unwrap();
+    assert_eq!(same(&s, "after another file replaced the log"), None);
+    assert!(
+        s.load_one_shot("plan-s")
+            .unwrap()
+            .content()
+            .node("y20")
+            .is_some()
+    );
+}
+
+#[test]
+fn a_changed_prefix_with_a_tail_is_folded_afresh() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = store(dir.path());
+    same(&s, "first read");
+    let path = log_path(&s);
+    // The first op changed, and a line appended: the sample at the start
+    // of the prefix differs.
+    let text = std::fs::read_to_string(&path).unwrap();
+    let changed = text.replacen("\"a\"", "\"q\"", 1);
+    assert_eq!(changed.len(), text.len());
+    let f = std::fs::OpenOptions::new().write(true).open(&path).unwrap();
+    f.write_all_at(changed.as_bytes(), 0).unwrap();
+    drop(f);
+    let warm = s.clone().warm(std::sync::Arc::default());
+    add(&warm, "c");
+    assert_eq!(same(&s, "after a rewrite and an append"), None);
+    assert!(
+        s.load_one_shot("plan-s")
+            .unwrap()
+            .content()
+            .node("q")
+            .is_some()
+    );
+}
+
+#[test]
+fn damaged_snapshot_bytes_mean_a_fresh_fold() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = store(dir.path());
+    same(&s, "first read");
+    let snap = plan_dir(&s).join(FILE);
+    let good = std::fs::read(&snap).unwrap();
+    // Where the id `b` of the second node is archived.
+    let inside = good.iter().rposition(|&c| c == b'b').unwrap();
+    let mut cases: Vec<(&str, Vec<u8>)> = vec![
+        ("empty", Vec::new()),
+        ("the header only", good[..HEADER].to_vec()),
+        ("cut short", good[..good.len() / 2].to_vec()),
+        ("garbage", vec![0xA5; good.len()]),
+        ("another magic number", {
+            let mut b = good.clone();
+            b[7] ^= 1;
+            b
+        }),
+    ];
+    for at in [HEADER, inside, good.len() - 1] {
+        let mut b = good.clone();
+        b[at] ^= 0x20;
+        cases.push(("a flipped byte", b));
+    }
+    // Valid checksum, bytes rkyv's validation refuses: a string that is
+    // not UTF-8.
+    let mut b = good.clone();
+    let at = b.windows(7).position(|w| w == b"about b").unwrap();
+    b[at] = 0xFF;
+    let sum = checksum(&b[HEADER..]).to_le_bytes();
+    b[8..16].copy_from_slice(&sum);
+    cases.push(("an archive that does not validate", b));
+    for (why, bytes) in cases {
+        std::fs::write(&snap, &bytes).unwrap();
+        assert_eq!(same(&s, why), None, "{why}");
+        // ...and the next read has a good snapshot again.
+        assert!(same(&s, why).is_some(), "{why}: rebuilt");
+    }
+}
+
+#[test]
+fn another_binary_or_plan_makes_its_own_snapshot() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = store(dir.path());
+    same(&s, "first read");
+    let snap = plan_dir(&s).join(FILE);
+    let good = std::fs::read(&snap).unwrap();
+    // The same archive, written by another binary.
+    let buf = read_file(&plan_dir(&s)).unwrap();
+    let a = access(&buf).unwrap();
+    let id = super::super::checkpoint::binary_identity();
+    assert_eq!(a.binary.as_str(), id);
+    let mut b = good.clone();
+    let at = b
+        .windows(id.len())
+        .position(|w| w == id.as_bytes())
+        .unwrap();
+    b[at] = if b[at] == b'9' { b'8' } else { b'9' };
+    let sum = checksum(&b[HEADER..]).to_le_bytes();
+    b[8..16].copy_from_slice(&sum);
+    std::fs::write(&snap, &b).unwrap();
+    assert!(read_file(&plan_dir(&s)).is_some(), "a valid archive");
+    assert_eq!(same(&s, "another binary's snapshot"), None);
+    // Another plan's snapshot copied beside this log.
+    let t = s.clone();
+    t.create("plan-t", "ann", Start::default(), vec![]).unwrap();
+    t.load_one_shot("plan-t").unwrap();
+    std::fs::copy(
+        t.plan_dir("plan-t").unwrap().join(FILE),
+        plan_dir(&s).join(FILE),
+    )
+    .unwrap();
+    assert_eq!(same(&s, "another plan's snapshot"), None);
+}
+
+#[test]
+fn a_snapshot_is_not_written_from_a_log_that_moved_while_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = store(dir.path());
+    let md = std::fs::metadata(log_path(&s)).unwrap();
+    let loaded = s.load_cold("plan-s", None, false).unwrap();
+    // A concurrent writer appends between the read and the snapshot.
+    let warm = s.clone().warm(std::sync::Arc::default());
+    add(&warm, "c");
+    save(&plan_dir(&s), &loaded, &md);
+    assert!(!plan_dir(&s).join(FILE).exists());
+    same(&s, "after the concurrent write");
+}
+
+#[test]
+fn a_snapshot_that_cannot_be_written_is_no_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = store(dir.path());
+    // A folder where the file would go: the rename fails.
+    std::fs::create_dir(plan_dir(&s).join(FILE)).unwrap();
+    for i in 0..3 {
+        assert_eq!(same(&s, "unwritable"), None);
+        add(&s, &format!("w{i}"));
+    }
+    assert!(plan_dir(&s).join(FILE).is_dir());
+}
+
+#[test]
+fn a_fold_that_noticed_something_is_not_snapshotted() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = store(dir.path());
+    std::fs::remove_file(plan_dir(&s).join(FILE)).ok();
+    // Two nodes under one id in one change: `duplicate_node_id`.
+    let mut other = node("a");
+    other.kind = NodeKind::Reason;
+    s.commit("plan-s", "bob", None, |_| {
+        Ok(vec![OpBody::AddNode { node: other }])
+    })
+    .unwrap();
+    std::fs::remove_file(plan_dir(&s).join(FILE)).ok();
+    let notes = s.load_cold("plan-s", None, false).unwrap().notes();
+    assert!(
+        notes
+            .iter()
+            .any(|n| matches!(n, Note::DuplicateNodeId { .. })),
+        "{notes:?}"
+    );
+    assert_eq!(same(&s, "first read"), None);
+    assert_eq!(same(&s, "second read"), None);
+    assert!(!plan_dir(&s).join(FILE).exists());
+}
+
+#[test]
+fn the_archive_keeps_every_value_and_the_lifecycle() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = store(dir.path());
+    let mut n = node("deep");
+    let mut inner = Map::new();
+    inner.insert(
+        "k".into(),
+        Value::Array(vec![Value::String("é\u{1F600}".into())]),
+    );
+    n.definition.insert("obj".into(), Value::Object(inner));
+    let mut r = crate::model::Ref::new("a");
+    r.select = crate::model::Select::Index(3);
+    r.path = Some("x.y".into());
+    r.branch_id = Some(crate::model::BranchId {
+        segments: vec![
+            crate::model::Segment::Edge("e1".into()),
+            crate::model::Segment::Join {
+                join: "j".into(),
+                of: vec!["e2".into(), "e3".into()],
+            },
+        ],
+    });
+    n.definition.insert("ref".into(), Value::Ref(Box::new(r)));
+    n.definition.insert(
+        "param".into(),
+        Value::Param(crate::model::Param { path: "p.q".into() }),
+    );
+    s.commit("plan-s", "bob", None, |_| {
+        Ok(vec![
+            OpBody::AddNode { node: n },
+            OpBody::AddEdge {
+                edge: crate::model::Edge {
+                    id: "a__b".into(),
+                    from: "a".into(),
+                    to: "b".into(),
+                    handle: crate::model::Handle::Case("x".into()),
+                },
+            },
+        ])
+    })
+    .unwrap();
+    same(&s, "first read");
+    assert!(same(&s, "from the snapshot").is_some());
+}
