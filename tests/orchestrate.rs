@@ -1952,3 +1952,76 @@ synthesis: {{output: n/release.md}}
         assert!(!args.contains("reconciliation (step 6)"), "{id}: {args}");
     }
 }
+
+#[test]
+fn the_store_guard_follows_the_runs_store() {
+    let env = Env::empty();
+    env.ok(&["--store", "st", "init"]);
+    let doc = |output: &str| {
+        format!(
+            "{ROLES}tasks:\n  - {{name: a, role: writer, goal: g, input: i, output: \"{output}\"}}\nsynthesis: {{output: s.md}}\n"
+        )
+    };
+    // Inside the run's store (`--store st`): refused, naming the store.
+    let f = env.file("in.yaml", &doc("st/registry.yaml"));
+    let out = env.run(&["--store", "st", "orchestrate", &f, "--id", "plan-in"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("task `a` writes `st/registry.yaml`, inside the plan store"),
+        "{err}"
+    );
+    // `plans/` is no store here: an artifact of the owner's like any other.
+    let f = env.file("notes.yaml", &doc("plans/notes.md"));
+    let out = env.run(&["--store", "st", "orchestrate", &f, "--id", "plan-notes"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn a_cycle_of_reads_is_refused_like_a_needs_cycle() {
+    let env = Env::new();
+    let f = env.file(
+        "reads.yaml",
+        &format!(
+            "{ROLES}tasks:\n  - {{name: a, role: writer, goal: g, input: read b.md, output: a.md}}\n  - {{name: b, role: writer, goal: g, input: read a.md, output: b.md}}\nsynthesis: {{output: s.md}}\n"
+        ),
+    );
+    let out = env.run(&["orchestrate", &f, "--id", "plan-reads"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("form a cycle: a → b → a (`a` reads `b.md`, the output of `b`, `b` reads `a.md`, the output of `a`)"),
+        "{err}"
+    );
+    // Near miss: one read is an order, not a cycle.
+    let f = env.file(
+        "one.yaml",
+        &format!(
+            "{ROLES}tasks:\n  - {{name: a, role: writer, goal: g, input: read b.md, output: a.md}}\n  - {{name: b, role: writer, goal: g, input: i, output: b.md}}\nsynthesis: {{output: s.md}}\n"
+        ),
+    );
+    env.ok(&["orchestrate", &f, "--id", "plan-one"]);
+}
+
+#[test]
+fn a_challenge_inside_a_needs_chain_is_refused_naming_both_tasks() {
+    let env = Env::new();
+    let f = env.file(
+        "mix.yaml",
+        &format!(
+            "{ROLES}tasks:\n  - {{name: a, role: writer, goal: g, input: i, output: a.md, challenges: [b]}}\n  - {{name: b, role: writer, goal: g, input: i, output: b.md, needs: [c]}}\n  - {{name: c, role: writer, goal: g, input: i, output: c.md}}\nsynthesis: {{output: s.md}}\n"
+        ),
+    );
+    let out = env.run(&["orchestrate", &f, "--print"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("task `a` challenges `b`, but `b` needs `c`")
+            && err.contains("remove the `needs`"),
+        "{err}"
+    );
+}

@@ -18,7 +18,7 @@ pub(crate) const MIN_DIGEST_BYTES: u64 = 256;
 /// extent (a path, a range, a query): the orchestrator may hold it. A larger
 /// input is source text: in the bounded digest mechanism it never enters
 /// the plan (it is a run input, named by its SHA-256 and size).
-pub(crate) const DESCRIPTOR_BYTES: u64 = 1024;
+pub(crate) const DESCRIPTOR_BYTES: u64 = crate::check::DESCRIPTOR_BYTES;
 
 /// The bounded mechanisms of seed 003, in the order of its table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -389,7 +389,7 @@ fn artifacts(d: &Decomposition) -> (Vec<String>, Vec<(usize, String)>) {
 
 /// Orderings no `needs` states: a task whose input names another task's
 /// output needs that output (task, the task it reads).
-fn implicit_order(d: &Decomposition) -> Vec<(usize, usize)> {
+pub(crate) fn implicit_order(d: &Decomposition) -> Vec<(usize, usize)> {
     let mut out = Vec::new();
     for (i, t) in d.tasks.iter().enumerate() {
         let text = match &t.input {
