@@ -980,7 +980,7 @@ fn a_declared_digest_on_a_large_input_is_honoured_although_everything_fits() {
         "{out}"
     );
     assert!(
-        out.contains("Fallback: declared digest: `left` declare(s) a digest of a large input"),
+        out.contains("Fallback: declared digest: `left` declares a digest of a large input"),
         "{out}"
     );
     // The declared digest keeps the left source out; the small input stays.
@@ -1669,6 +1669,10 @@ synthesis: {{output: notes/release.md}}
         "{out}"
     );
     assert!(!out.contains("remove node `landing`"), "{out}");
+    // The write's dispositions are set: its `undisposed_synthesis` (the
+    // route bypasses the disposition gate) follows from the moved edge, and
+    // its "set the dispositions" help is not offered on its own.
+    assert!(!out.contains("set `definition.args.dispositions`"), "{out}");
     // In a chain, the failure edge of a unit's check dropped.
     let chain = exported(
         &env,

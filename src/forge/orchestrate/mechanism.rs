@@ -108,6 +108,39 @@ pub(crate) struct Classified {
     pub(crate) source: &'static str,
 }
 
+/// "1 of 2 tasks is", "2 of 2 tasks are".
+fn of_tasks(k: usize, n: usize) -> String {
+    let tasks = if n == 1 { "task" } else { "tasks" };
+    let verb = if k == 1 { "is" } else { "are" };
+    format!("{k} of {n} {tasks} {verb}")
+}
+
+/// What a chain of stated-ordered tasks (no `needs`) does with each task:
+/// the tasks run one at a time in declaration order; a stated-ordered task
+/// after the first takes the verified handoff of the task declared before
+/// it; the first, and any task not stated ordered, keeps its own input.
+fn stated_chain(d: &Decomposition) -> String {
+    let parts: Vec<String> = d
+        .tasks
+        .iter()
+        .enumerate()
+        .map(|(i, t)| match (i, t.coupling) {
+            (0, _) => format!("`{}` runs first on its own input", t.name),
+            (_, Some(Coupling::Ordered)) => format!(
+                "`{}` takes the verified handoff of `{}`",
+                t.name,
+                d.tasks[i - 1].name
+            ),
+            _ => format!("`{}` keeps its own input", t.name),
+        })
+        .collect();
+    let mut list = parts.iter().take(8).cloned().collect::<Vec<_>>().join(", ");
+    if parts.len() > 8 {
+        list.push_str(&format!(" … and {} more", parts.len() - 8));
+    }
+    format!("stated ordered, so the tasks run one at a time in declaration order: {list}")
+}
+
 /// Per task, the tasks whose output it needs: its `needs`, or — stated
 /// ordered without `needs` — the task declared before it.
 pub(crate) fn needs_of(d: &Decomposition) -> Vec<Vec<usize>> {
@@ -197,11 +230,12 @@ pub(crate) fn choose(d: &Decomposition, c: &[Classified]) -> (Option<Mechanism>,
         return (
             Some(Mechanism::OrderedHandoff),
             format!(
-                "{ordered} of {n} task(s) are ordered ({})",
+                "{} ordered ({})",
+                of_tasks(ordered, n),
                 if d.tasks.iter().any(|t| !t.needs.is_empty()) {
-                    "one needs another's output"
+                    "one needs another's output".to_string()
                 } else {
-                    "stated ordered: each takes the verified handoff of the task declared before it"
+                    stated_chain(d)
                 }
             ),
         );
@@ -239,7 +273,8 @@ pub(crate) fn choose(d: &Decomposition, c: &[Classified]) -> (Option<Mechanism>,
         return (
             Some(Mechanism::AdvocateCritic),
             format!(
-                "{adversarial} of {n} task(s) are adversarial: the roles must challenge one another"
+                "{} adversarial: the roles must challenge one another",
+                of_tasks(adversarial, n)
             ),
         );
     }
@@ -518,8 +553,9 @@ fn fit(
     };
     if *mechanism != Mechanism::BoundedDigest && declared.iter().any(|x| *x) {
         reductions.push(format!(
-            "declared digest: {} declare(s) a digest of a large input (over {DESCRIPTOR_BYTES} bytes), so, as the owner declared, each gets only its slice, kept out of the plan and named by its identity, and returns that digest (the bounded digest treatment), whether or not the rest fits the context budget",
-            names(&|i| declared[i])
+            "declared digest: {} {} a digest of a large input (over {DESCRIPTOR_BYTES} bytes), so, as the owner declared, each gets only its slice, kept out of the plan and named by its identity, and returns that digest (the bounded digest treatment), whether or not the rest fits the context budget",
+            names(&|i| declared[i]),
+            if declared.iter().filter(|x| **x).count() == 1 { "declares" } else { "declare" }
         ));
     }
     let total = |sliced: &[bool]| -> (u64, u64) {
