@@ -646,7 +646,8 @@ fn validate(d: &Decomposition) -> Result<()> {
 }
 
 /// Refuses a challenge between tasks of which one is in a `needs` chain
-/// (it needs a task, or a task needs it): an adversarial pair runs side by
+/// (it needs a task, or a task needs it), unless the challenger needs the
+/// task it challenges (then it runs after it, on its handoff): an adversarial pair runs side by
 /// side, each with its claim-evidence-objection record (row 6), and an
 /// ordered chain runs one task at a time on the verified handoff before it
 /// (row 2); one plan cannot do both, and the chain would run the critic
@@ -662,8 +663,32 @@ fn challenge_in_chain(d: &Decomposition) -> Result<()> {
             .find(|o| o.needs.iter().any(|n| n == name))
             .map(|o| format!("`{}` needs `{name}`", o.name))
     };
+    // Whether `from` needs `to`, directly or through the tasks it needs.
+    let needs_through = |from: &str, to: &str| {
+        let mut seen: Vec<&str> = vec![from];
+        let mut k = 0;
+        while k < seen.len() {
+            if let Some(t) = d.tasks.iter().find(|t| t.name == seen[k]) {
+                for n in &t.needs {
+                    if n == to {
+                        return true;
+                    }
+                    if !seen.contains(&n.as_str()) {
+                        seen.push(n);
+                    }
+                }
+            }
+            k += 1;
+        }
+        false
+    };
     for (i, t) in d.tasks.iter().enumerate() {
         for other in &t.challenges {
+            // A challenger that needs what it challenges runs after it in
+            // the chain, on its verified handoff: row 2 as the seed orders.
+            if needs_through(&t.name, other) {
+                continue;
+            }
             let Some(why) = chained(&t.name).or_else(|| chained(other)) else {
                 continue;
             };
