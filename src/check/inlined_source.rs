@@ -233,7 +233,7 @@ declare_check! {
                 let mut count = 0;
                 for key in ["input", "goal"] {
                     let Some(v) = args.get(key) else { continue };
-                    let (f, c) = scan(v, &mut Pointer::new(&format!("/definition/args/{key}")), &slices);
+                    let (f, c) = scan(v, &mut Pointer::new(format!("/definition/args/{key}")), &slices);
                     count += c;
                     if first.is_none() {
                         first = f;

@@ -182,15 +182,14 @@ fn cannot_fail(node: &crate::model::Node) -> Option<(&'static str, String)> {
         .get("properties")?
         .as_object()?;
     if let Some(v) = props.get("verdict").and_then(|v| v.as_object()) {
-        if let Some(c) = v.get("const") {
-            if c.as_str() == Some("pass") {
-                return Some(("verdict", "`const` \"pass\"".into()));
-            }
+        if v.get("const").and_then(|c| c.as_str()) == Some("pass") {
+            return Some(("verdict", "`const` \"pass\"".into()));
         }
-        if let Some(e) = v.get("enum").and_then(|e| e.as_array()) {
-            if e.iter().all(|m| m.as_str() == Some("pass")) {
-                return Some(("verdict", "an `enum` with no value but \"pass\"".into()));
-            }
+        if v.get("enum")
+            .and_then(|e| e.as_array())
+            .is_some_and(|e| e.iter().all(|m| m.as_str() == Some("pass")))
+        {
+            return Some(("verdict", "an `enum` with no value but \"pass\"".into()));
         }
     }
     let f = props.get("failedCriteria").and_then(|v| v.as_object())?;
