@@ -19,14 +19,16 @@
 //! - a failure edge moved towards the synthesis (`failed_gate_writes` on an
 //!   edge) heads the `unreachable_node` of the failure report it lost and
 //!   the `ambiguous_reference` findings on the nodes its second route
-//!   reaches.
+//!   reaches, and the `undisposed_synthesis` of the write that route
+//!   reaches past the disposition gate.
 //!
 //! Deterministic (document order) and linear: one walk over the unreachable
 //! part of the graph.
 
 use super::{
     Cx, ambiguous_reference, failed_gate_writes, join_no_fork, join_not_diamond,
-    reference_not_upstream, ungated_unit, unknown_tool, unreachable_call, unreachable_node,
+    reference_not_upstream, undisposed_synthesis, ungated_unit, unknown_tool, unreachable_call,
+    unreachable_node,
 };
 use crate::model::hash::FastMap as HashMap;
 use crate::model::suggest::capped_list;
@@ -148,6 +150,11 @@ fn moved_failure_edge(cx: &Cx, issues: &mut [Issue]) {
                 _ => None,
             });
             read.and_then(|x| heads.iter().find(|h| h.1 == x || g.reaches(h.1, x)))
+        } else if i.code == undisposed_synthesis::CODE {
+            // The moved edge's route to the write bypasses the gate that
+            // tests the dispositions: moving it back fixes both.
+            let w = i.node_id.as_deref().and_then(|id| g.index_of(id));
+            w.and_then(|w| heads.iter().find(|h| h.1 == w || g.reaches(h.1, w)))
         } else {
             None
         };

@@ -49,11 +49,32 @@ fn declared(g: &crate::check::Graph, spawns: &[usize]) -> Vec<Slice> {
         .collect()
 }
 
-/// What a literal is: the whole source of a declared slice, or a text over
-/// the context budget.
+/// An input of at most this many bytes is a slice's identity and extent;
+/// a larger one is source text (`orchestrate`'s own rule, its
+/// `DESCRIPTOR_BYTES`). In a plan that declares slices, a multi-line
+/// literal over it in the orchestrator's text is source text pasted back.
+pub(crate) const DESCRIPTOR_BYTES: u64 = 1024;
+
+/// What a literal is: the whole source of a declared slice, source text in
+/// a plan that declares slices, or a text over the context budget.
 enum Found<'s> {
     Source(&'s Slice),
+    SourceText,
     OverBudget,
+}
+
+/// The texts a pasted copy of a source may have been before it lost its
+/// final newline or had its line ends converted: the literal itself, with
+/// `\r\n` as `\n`, and each with a final `\n` added back.
+fn variants(s: &str) -> Vec<std::borrow::Cow<'_, str>> {
+    use std::borrow::Cow;
+    let mut v: Vec<Cow<'_, str>> = vec![Cow::Borrowed(s), Cow::Owned(format!("{s}\n"))];
+    if s.contains('\r') {
+        let lf = s.replace("\r\n", "\n");
+        v.push(Cow::Owned(format!("{lf}\n")));
+        v.push(Cow::Owned(lf));
+    }
+    v
 }
 
 /// The first literal under `v` (at `at`) that is a declared slice's whole
@@ -69,14 +90,22 @@ fn scan<'a, 's>(
     v.walk(at, &mut |p, x| {
         let Value::String(s) = x else { return };
         let len = s.len() as u64;
-        let mut same_size = slices.iter().filter(|sl| sl.bytes == len).peekable();
-        let found = if same_size.peek().is_some() {
-            let hash = crate::model::hash::hex_sha256(s.as_bytes());
-            same_size.find(|sl| sl.sha256 == hash).map(Found::Source)
-        } else {
-            None
-        }
-        .or_else(|| (len > CONTEXT_BUDGET_BYTES).then_some(Found::OverBudget));
+        let found = variants(s)
+            .iter()
+            .find_map(|t| {
+                let mut same_size = slices
+                    .iter()
+                    .filter(|sl| sl.bytes == t.len() as u64)
+                    .peekable();
+                same_size.peek()?;
+                let hash = crate::model::hash::hex_sha256(t.as_bytes());
+                same_size.find(|sl| sl.sha256 == hash).map(Found::Source)
+            })
+            .or_else(|| (len > CONTEXT_BUDGET_BYTES).then_some(Found::OverBudget))
+            .or_else(|| {
+                (!slices.is_empty() && len > DESCRIPTOR_BYTES && s.trim_end().contains('\n'))
+                    .then_some(Found::SourceText)
+            });
         if let Some(f) = found {
             count += 1;
             if first.is_none() {
@@ -85,6 +114,54 @@ fn scan<'a, 's>(
         }
     });
     (first, count)
+}
+
+/// A declared slice whose run input no reference reads any longer (a hand
+/// edit that replaced the spawn's input): the unit no longer gets its slice
+/// by identity, whatever it got instead.
+fn unread(cx: &crate::check::Cx<'_>, slices: &[Slice], out: &mut Vec<Issue>) {
+    for sl in slices.iter().filter(|sl| !sl.run_input.is_empty()) {
+        // A spawn already found holding source text says it once.
+        if out
+            .iter()
+            .any(|i| i.code == CODE && i.node_id.as_deref() == Some(sl.spawn.as_str()))
+        {
+            continue;
+        }
+        let mut read = false;
+        for node in &cx.content.nodes {
+            for v in node.definition.values() {
+                v.walk(&mut Pointer::new(""), &mut |_, x| {
+                    if let Value::Ref(r) = x {
+                        let head = r.path.as_deref().and_then(|p| p.split('.').next());
+                        read |= head == Some(sl.run_input.as_str());
+                    }
+                });
+            }
+        }
+        if read {
+            continue;
+        }
+        out.push(
+            Issue::new(
+                CODE,
+                format!(
+                    "spawn `{}` declares source slice `{}` in `{IDENTITY_ARG}`, but nothing reads the run input `{}` any longer: the unit no longer gets its slice by reference (its `input` was replaced), so the orchestrator holds whatever it gets instead",
+                    sl.spawn, sl.run_input, sl.run_input
+                ),
+            )
+            .node(sl.spawn.clone())
+            .at("/definition/args/input")
+            .fix(Remedy::SetField {
+                node: sl.spawn.clone(),
+                path: "args.input".into(),
+                value: Fill::choose(format!(
+                    "a reference to the run input `{}` (the entry's, declassified by `accept`), which the run supplies",
+                    sl.run_input
+                )),
+            }),
+        );
+    }
 }
 
 declare_check! {
@@ -97,9 +174,19 @@ declare_check! {
     /// mechanism of `orchestrate` writes it). Failing that, a literal larger
     /// than the 200,000-byte context budget an orchestrator is held to
     /// (`orchestrate`'s default `contextBudgetBytes`). One finding per node,
-    /// at the first such literal. References are not read: a slice passed
-    /// by reference to the run input is what the mechanism wants. Needs a
-    /// registry.
+    /// at the first such literal. A pasted copy counts as the source when,
+    /// with its line ends made `\n` and its final newline put back, it is
+    /// (so a lost final newline or CRLF line ends do not hide it). In a plan
+    /// that declares a slice, any literal over 1,024 bytes that spans
+    /// several lines fires too: `orchestrate` itself treats an input over
+    /// 1,024 bytes as source text rather than a slice's identity and
+    /// extent, so half a source, a source split in parts, or one with its
+    /// trailing spaces stripped is still source text (its own instructions
+    /// are one paragraph each). A spawn's `goal` is read as its `input` is.
+    /// And a declared slice whose run input no reference reads any longer
+    /// (the spawn's `input` replaced by hand) fires at that spawn. References
+    /// are not read: a slice passed by reference to the run input is what
+    /// the mechanism wants. Needs a registry.
     ///
     /// ## Why it matters
     /// Seed 003's bounded digest mechanism: "give each subagent only its
@@ -117,7 +204,9 @@ declare_check! {
     /// extent (the spawn's `inputIdentity`) and checks the digest's coverage
     /// against that; a spawn's `input` is a reference to the run input that
     /// `accept` declassifies (`{"$ref": {"node": "accept", "path":
-    /// "slice_<unit>"}}`), which the run supplies.
+    /// "slice_<unit>"}}`), which the run supplies; a spawn's `goal` says
+    /// the task in words. For a slice nothing reads, set the spawn's `input`
+    /// back to that reference.
     ///
     /// ## Example
     /// `spawn_log_a` declares `"inputIdentity": {"runInput": "slice_log_a",
@@ -139,8 +228,18 @@ declare_check! {
             }
             let spawn = node.kind == NodeKind::Call && spawns.contains(&i);
             let (first, count) = if spawn {
-                let Some(input) = node.get("args").and_then(Value::as_object).and_then(|a| a.get("input")) else { continue };
-                scan(input, &mut Pointer::new("/definition/args/input"), &slices)
+                let Some(args) = node.get("args").and_then(Value::as_object) else { continue };
+                let mut first = None;
+                let mut count = 0;
+                for key in ["input", "goal"] {
+                    let Some(v) = args.get(key) else { continue };
+                    let (f, c) = scan(v, &mut Pointer::new(format!("/definition/args/{key}")), &slices);
+                    count += c;
+                    if first.is_none() {
+                        first = f;
+                    }
+                }
+                (first, count)
             } else {
                 let mut first = None;
                 let mut count = 0;
@@ -166,11 +265,20 @@ declare_check! {
                     "the whole source of slice `{}` (its {len} bytes and SHA-256 are those `{}` declares in `{IDENTITY_ARG}`)",
                     sl.run_input, sl.spawn
                 ),
+                Found::SourceText => format!(
+                    "a literal of {len} bytes over several lines, source text (over the {DESCRIPTOR_BYTES} bytes of a slice's identity and extent) in a plan that keeps its slices out by identity"
+                ),
                 Found::OverBudget => format!(
                     "a literal of {len} bytes, over the {CONTEXT_BUDGET_BYTES}-byte context budget an orchestrator is held to"
                 ),
             };
-            let where_ = if spawn { "the input of spawn" } else { "orchestrator step" };
+            let where_ = if !spawn {
+                "orchestrator step"
+            } else if pointer.starts_with("/definition/args/goal") {
+                "the goal of spawn"
+            } else {
+                "the input of spawn"
+            };
             let mut issue = Issue::new(
                 CODE,
                 format!(
@@ -179,8 +287,14 @@ declare_check! {
                 ),
             )
             .node(node.id.clone())
-            .at(pointer);
-            issue = if spawn {
+            .at(pointer.clone());
+            issue = if spawn && pointer.starts_with("/definition/args/goal") {
+                issue.fix(Remedy::SetField {
+                    node: node.id.clone(),
+                    path: "args.goal".into(),
+                    value: Fill::choose("the goal in words, without the source (the input carries the slice by reference)"),
+                })
+            } else if spawn {
                 let run_input = match found {
                     Found::Source(sl) if !sl.run_input.is_empty() => format!("`{}`", sl.run_input),
                     _ => "of the slice".to_string(),
@@ -198,6 +312,7 @@ declare_check! {
             };
             out.push(issue);
         }
+        unread(cx, &slices, out);
     }
 }
 
@@ -284,12 +399,96 @@ mod tests {
         let src = source();
         // The mechanism as emitted: the input by reference, the identity in words.
         assert!(with(r("start", Some("slice_a")), "sha256 and extent only", &src).is_empty());
-        // Same size, other bytes: not the source.
-        let other = src.replacen('l', "L", 1);
+        // Same size, other bytes (one line: no source text either): not
+        // the source.
+        let other = src.replace('\n', " ");
         assert_eq!(other.len(), src.len());
         assert!(with(r("start", Some("slice_a")), &other, &src).is_empty());
         // At the budget exactly: not over it.
         let at = "x".repeat(super::CONTEXT_BUDGET_BYTES as usize);
         assert!(with(r("start", Some("slice_a")), &at, &src).is_empty());
+    }
+
+    fn one_at(issues: &[crate::model::Issue], node: &str, says: &str) {
+        assert_eq!(issues.len(), 1, "{issues:#?}");
+        assert_eq!(issues[0].node_id.as_deref(), Some(node));
+        assert!(issues[0].message.contains(says), "{}", issues[0].message);
+    }
+
+    #[test]
+    fn fires_on_ordinary_copy_variants_of_the_source() {
+        let src = source();
+        let by_ref = || r("start", Some("slice_a"));
+        // Its final newline lost, its line ends converted: still the source.
+        one_at(
+            &with(by_ref(), &src[..src.len() - 1], &src),
+            "verify_a",
+            "whole source of slice `slice_a`",
+        );
+        one_at(
+            &with(by_ref(), &src.replace('\n', "\r\n"), &src),
+            "verify_a",
+            "whole source of slice `slice_a`",
+        );
+        // Half of it: multi-line text over a slice identity's size.
+        one_at(
+            &with(by_ref(), &src[..1600], &src),
+            "verify_a",
+            "over several lines, source text",
+        );
+    }
+
+    #[test]
+    fn fires_on_the_source_in_a_spawns_goal_and_on_a_slice_nothing_reads() {
+        let src = source();
+        let p = |args: serde_json::Value| {
+            plan(
+                vec![entry("start"), call_with("spawn_a", "spawn", args, &[])],
+                vec![edge("e1", "start", "spawn_a", "always")],
+            )
+        };
+        let reg = registry(REG);
+        let goal = p(
+            json!({"input": r("start", Some("slice_a")), "goal": src, "inputIdentity": identity(&src)}),
+        );
+        let issues = run_reg(&InlinedSource, &goal, &reg);
+        one_at(&issues, "spawn_a", "whole source of slice `slice_a`");
+        assert_eq!(issues[0].pointer.as_deref(), Some("/definition/args/goal"));
+        let unread = p(json!({"input": "the log", "inputIdentity": identity(&src)}));
+        let issues = run_reg(&InlinedSource, &unread, &reg);
+        one_at(
+            &issues,
+            "spawn_a",
+            "nothing reads the run input `slice_a` any longer",
+        );
+        assert!(matches!(
+            &issues[0].fixes[0].remedy,
+            crate::model::remedy::Remedy::SetField { path, .. } if path == "args.input"
+        ));
+    }
+
+    #[test]
+    fn passes_long_one_paragraph_instructions_and_long_text_without_slices() {
+        let src = source();
+        // A reconciliation prompt of one paragraph over 1,024 bytes.
+        let prose = "Reconcile the verified artifacts against the cited evidence. ".repeat(20);
+        assert!(with(r("start", Some("slice_a")), &prose, &src).is_empty());
+        // Multi-line text over 1,024 bytes in a plan that declares no slice.
+        let p = plan(
+            vec![
+                entry("start"),
+                call_with("spawn_a", "spawn", json!({"input": "small"}), &[]),
+                node(
+                    "verify_a",
+                    crate::model::NodeKind::Reason,
+                    json!({"prompt": [{"text": src[..1600].to_string()}]}),
+                ),
+            ],
+            vec![
+                edge("e1", "start", "spawn_a", "always"),
+                edge("e2", "spawn_a", "verify_a", "always"),
+            ],
+        );
+        assert!(run_reg(&InlinedSource, &p, &registry(REG)).is_empty());
     }
 }

@@ -15,7 +15,7 @@ pub(crate) mod support;
 
 use crate::model::{Code, Issue, Report};
 pub(crate) use graph::Graph;
-pub(crate) use inlined_source::CONTEXT_BUDGET_BYTES;
+pub(crate) use inlined_source::{CONTEXT_BUDGET_BYTES, DESCRIPTOR_BYTES};
 
 use crate::model::Content;
 use crate::model::registry::Registry;

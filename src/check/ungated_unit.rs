@@ -27,6 +27,12 @@ declare_check! {
     /// that supplies the write's `dispositions` does not count: a
     /// reconciliation is no unit's verification.
     ///
+    /// A gate's test only counts when the verification can fail: it also
+    /// fires for the verify step a gate relies on when its `outputSchema`
+    /// holds `verdict` to "pass" (`const: "pass"`, an `enum` of "pass"
+    /// alone) or `failedCriteria` empty (`maxItems: 0`, `const: []`, an
+    /// `enum` of `[]` alone, `items: false`): then the test always holds.
+    ///
     /// Needs a registry and an acyclic graph with one entry.
     ///
     /// ## Why it matters
@@ -94,9 +100,11 @@ declare_check! {
                     continue;
                 }
                 let Some(v) = g.index_of(head) else { continue };
-                if let Some(s) = synthesis::unit_of(g, &is_spawn, v) {
-                    tested[s] = true;
+                let Some(s) = synthesis::unit_of(g, &is_spawn, v) else { continue };
+                if let Some((field, why)) = cannot_fail(g.node(v)) {
+                    out.push(rigged(&g.node(s).id, head, field, &why));
                 }
+                tested[s] = true;
             }
             for &s in &spawns {
                 if tested[s] || !g.reaches(s, w) {
@@ -165,6 +173,68 @@ declare_check! {
     }
 }
 
+/// The field of a verify step's output schema that makes failing impossible
+/// (`verdict` held to "pass", `failedCriteria` held empty), and why.
+fn cannot_fail(node: &crate::model::Node) -> Option<(&'static str, String)> {
+    let props = node
+        .get("outputSchema")?
+        .as_object()?
+        .get("properties")?
+        .as_object()?;
+    if let Some(v) = props.get("verdict").and_then(|v| v.as_object()) {
+        if v.get("const").and_then(|c| c.as_str()) == Some("pass") {
+            return Some(("verdict", "`const` \"pass\"".into()));
+        }
+        if v.get("enum")
+            .and_then(|e| e.as_array())
+            .is_some_and(|e| e.iter().all(|m| m.as_str() == Some("pass")))
+        {
+            return Some(("verdict", "an `enum` with no value but \"pass\"".into()));
+        }
+    }
+    let f = props.get("failedCriteria").and_then(|v| v.as_object())?;
+    let empty = |m: &crate::model::Value| m.as_array().is_some_and(|a| a.is_empty());
+    if f.get("maxItems").and_then(|m| m.as_f64()) == Some(0.0) {
+        return Some(("failedCriteria", "`maxItems` 0".into()));
+    }
+    if f.get("const").is_some_and(empty) {
+        return Some(("failedCriteria", "`const` []".into()));
+    }
+    if f.get("enum")
+        .and_then(|e| e.as_array())
+        .is_some_and(|e| e.iter().all(empty))
+    {
+        return Some(("failedCriteria", "an `enum` with no value but []".into()));
+    }
+    if f.get("items").and_then(|i| i.as_bool()) == Some(false) {
+        return Some(("failedCriteria", "`items` false".into()));
+    }
+    None
+}
+
+/// The finding for a verify step whose schema cannot report a failure: the
+/// gate's test of it always holds, so the unit is gated in name only.
+fn rigged(unit: &str, verify: &str, field: &str, why: &str) -> Issue {
+    let want = if field == "verdict" {
+        "{\"type\": \"string\", \"enum\": [\"pass\", \"fail\"]}"
+    } else {
+        "{\"type\": \"array\", \"items\": {\"enum\": [the unit's criteria]}} (no `maxItems` 0, `const` or `enum` that holds it empty)"
+    };
+    Issue::new(
+        CODE,
+        format!(
+            "unit `{unit}` cannot fail its verification: the output schema of `{verify}` gives `{field}` {why}, so the gate's test of `{verify}.{field}` always holds and a failed unit would feed the synthesis"
+        ),
+    )
+    .node(verify.to_string())
+    .at(format!("/definition/outputSchema/properties/{field}"))
+    .fix(Remedy::SetField {
+        node: verify.to_string(),
+        path: format!("outputSchema.properties.{field}"),
+        value: Fill::choose(want),
+    })
+}
+
 /// The node of unit `s`'s work whose output schema declares a `verdict`
 /// (its verify step), for the message and the fix.
 fn verdict_node(g: &crate::check::Graph, is_spawn: &[bool], s: usize) -> Option<usize> {
@@ -199,12 +269,26 @@ mod tests {
         case_all: serde_json::Value,
         extra: Option<crate::model::Edge>,
     ) -> Vec<crate::model::Issue> {
+        with_schema(case_all, extra, json!({"verdict": {"type": "string"}}))
+    }
+
+    /// Units `a` and `b`; `verify_b`'s output schema has `b_props`.
+    fn with_schema(
+        case_all: serde_json::Value,
+        extra: Option<crate::model::Edge>,
+        b_props: serde_json::Value,
+    ) -> Vec<crate::model::Issue> {
         let verify = |id: &str, of: &str| {
+            let props = if id == "verify_b" {
+                b_props.clone()
+            } else {
+                json!({"verdict": {"type": "string"}})
+            };
             node(
                 id,
                 NodeKind::Reason,
                 json!({"prompt": [r(of, None)], "maxAttempts": 1,
-                "outputSchema": {"type": "object", "properties": {"verdict": {"type": "string"}}}}),
+                "outputSchema": {"type": "object", "properties": props}}),
             )
         };
         let p = plan(
@@ -332,5 +416,69 @@ mod tests {
         assert!(with(json!({"all": [pass("a"), b]})).is_empty());
         // Double negation is the test itself.
         assert!(with(json!({"all": [pass("a"), {"not": {"not": pass("b")}}]})).is_empty());
+    }
+
+    #[test]
+    fn fires_for_a_verify_schema_that_cannot_fail() {
+        let both = json!({"all": [pass("a"), pass("b")]});
+        let crit =
+            |f: serde_json::Value| json!({"verdict": {"type": "string"}, "failedCriteria": f});
+        for (props, field) in [
+            (
+                json!({"verdict": {"type": "string", "const": "pass"}}),
+                "verdict",
+            ),
+            (
+                json!({"verdict": {"type": "string", "enum": ["pass"]}}),
+                "verdict",
+            ),
+            (
+                crit(json!({"type": "array", "maxItems": 0})),
+                "failedCriteria",
+            ),
+            (
+                crit(json!({"type": "array", "const": []})),
+                "failedCriteria",
+            ),
+            (
+                crit(json!({"type": "array", "items": false})),
+                "failedCriteria",
+            ),
+        ] {
+            let issues = with_schema(both.clone(), None, props.clone());
+            assert_eq!(issues.len(), 1, "{props}: {issues:#?}");
+            let i = &issues[0];
+            assert!(
+                i.message
+                    .contains("unit `spawn_b` cannot fail its verification")
+                    && i.message
+                        .contains(&format!("`verify_b.{field}` always holds")),
+                "{}",
+                i.message
+            );
+            assert_eq!(i.node_id.as_deref(), Some("verify_b"));
+            assert_eq!(
+                i.pointer.as_deref(),
+                Some(format!("/definition/outputSchema/properties/{field}").as_str())
+            );
+            assert!(matches!(
+                &i.fixes[0].remedy,
+                crate::model::remedy::Remedy::SetField { node, path, .. }
+                    if node == "verify_b" && *path == format!("outputSchema.properties.{field}")
+            ));
+        }
+    }
+
+    #[test]
+    fn passes_a_verify_schema_that_can_fail() {
+        let both = json!({"all": [pass("a"), pass("b")]});
+        let props = json!({
+            "verdict": {"type": "string", "enum": ["pass", "fail"]},
+            "failedCriteria": {"type": "array", "maxItems": 6, "items": {"enum": ["c1", "c2"]}}
+        });
+        assert!(with_schema(both.clone(), None, props).is_empty());
+        // A `const` other than "pass" is not this check's business.
+        let other = json!({"verdict": {"type": "string", "const": "fail"}});
+        assert!(with_schema(both, None, other).is_empty());
     }
 }

@@ -278,6 +278,7 @@ impl Forge {
             None => crate::model::mint::plan_id(),
         };
         check_plan_id(&plan_id)?;
+        crate::forge::orchestrate::guard_store(d, self.store().root())?;
         let fallback;
         let registry = match self.registry()? {
             Some(r) => r,

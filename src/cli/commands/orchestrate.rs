@@ -37,10 +37,15 @@ pub(crate) fn run(s: &mut Session, a: OrchestrateArgs) -> Result<Reply> {
         // else the one `init` writes.
         let registry = match s.store() {
             Ok(store) => {
+                crate::forge::orchestrate::guard_store(&d, store.root())?;
                 let forge = crate::forge::Forge::new(store, s.actor()?);
                 forge.registry()?.cloned()
             }
-            Err(_) => None,
+            Err(_) => {
+                let folder = std::path::Path::new(crate::forge::orchestrate::STORE_FOLDER);
+                crate::forge::orchestrate::guard_store(&d, folder)?;
+                None
+            }
         };
         let registry = match registry {
             Some(r) => r,

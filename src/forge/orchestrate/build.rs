@@ -174,6 +174,14 @@ pub(crate) fn spawning_tools(registry: &Registry) -> Vec<String> {
     out
 }
 
+/// Whether a role's tool is one of the spawning tools: compared with its
+/// surrounding spaces trimmed and case folded, since a runtime may trim or
+/// case-fold tool names (`Spawn_Subagent`, `" spawn_subagent "`).
+fn is_spawning(tool: &str, spawning: &[String]) -> bool {
+    let t = tool.trim().to_lowercase();
+    spawning.iter().any(|s| s.trim().to_lowercase() == t)
+}
+
 /// Task indices in spawn order for a chain: what a task needs first, ties
 /// in declaration order (a cycle of inferred needs is broken at the first
 /// task declared).
@@ -253,7 +261,7 @@ pub(crate) fn spec_of(d: &Decomposition, checked: &Checked, registry: &Registry)
                 tools: role
                     .tools
                     .iter()
-                    .filter(|x| !spawning.contains(x))
+                    .filter(|x| !is_spawning(x, &spawning))
                     .cloned()
                     .collect(),
                 goal: Value::from(t.goal.as_str()),
@@ -299,7 +307,7 @@ fn depth_one(d: &Decomposition, spawning: &[String]) -> Vec<(String, Vec<String>
     let mut removed = Vec::new();
     for (name, role) in &d.roles {
         let mut gone: Vec<String> = Vec::new();
-        for t in role.tools.iter().filter(|t| spawning.contains(t)) {
+        for t in role.tools.iter().filter(|t| is_spawning(t, spawning)) {
             if !gone.contains(t) {
                 gone.push(t.clone());
             }

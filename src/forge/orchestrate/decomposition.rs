@@ -515,7 +515,7 @@ fn validate(d: &Decomposition) -> Result<()> {
             "the synthesis `output` `{}` is {why}; the synthesis is written only to a named local artifact inside the working tree (seed 003: reversible local authority)",
             d.synthesis
         ))
-        .with_help("give the synthesis `output` a relative file path inside the working tree, outside `.git/` and `plans/`, without `..` or control characters")
+        .with_help("give the synthesis `output` a relative file path inside the working tree, outside `.git/` and the plan store, without `..` or control characters")
         .at(Location {
             pointer: Some("/synthesis/output".into()),
             ..Location::default()
@@ -591,7 +591,7 @@ fn validate(d: &Decomposition) -> Result<()> {
                     "task `{}` writes `{}`, {why}; a unit writes only a named local artifact inside the working tree (seed 003: reversible local authority)",
                     t.name, t.output
                 ),
-                "give `output` a relative file path inside the working tree, outside `.git/` and `plans/`, without `..` or control characters",
+                "give `output` a relative file path inside the working tree, outside `.git/` and the plan store, without `..` or control characters",
             ));
         }
         if matches!(t.input, Value::Null) {
@@ -640,7 +640,124 @@ fn validate(d: &Decomposition) -> Result<()> {
             "remove one of the `needs` in the cycle",
         ));
     }
+    reads_cycle(d)?;
+    challenge_in_chain(d)?;
     lone_adversary(d)
+}
+
+/// Refuses a challenge between tasks of which one is in a `needs` chain
+/// (it needs a task, or a task needs it), unless the challenger needs the
+/// task it challenges (then it runs after it, on its handoff): an adversarial pair runs side by
+/// side, each with its claim-evidence-objection record (row 6), and an
+/// ordered chain runs one task at a time on the verified handoff before it
+/// (row 2); one plan cannot do both, and the chain would run the critic
+/// before the task it challenges, with neither record.
+fn challenge_in_chain(d: &Decomposition) -> Result<()> {
+    let chained = |name: &str| -> Option<String> {
+        let t = d.tasks.iter().find(|t| t.name == name)?;
+        if let Some(n) = t.needs.first() {
+            return Some(format!("`{name}` needs `{n}`"));
+        }
+        d.tasks
+            .iter()
+            .find(|o| o.needs.iter().any(|n| n == name))
+            .map(|o| format!("`{}` needs `{name}`", o.name))
+    };
+    // Whether `from` needs `to`, directly or through the tasks it needs.
+    let needs_through = |from: &str, to: &str| {
+        let mut seen: Vec<&str> = vec![from];
+        let mut k = 0;
+        while k < seen.len() {
+            if let Some(t) = d.tasks.iter().find(|t| t.name == seen[k]) {
+                for n in &t.needs {
+                    if n == to {
+                        return true;
+                    }
+                    if !seen.contains(&n.as_str()) {
+                        seen.push(n);
+                    }
+                }
+            }
+            k += 1;
+        }
+        false
+    };
+    for (i, t) in d.tasks.iter().enumerate() {
+        for other in &t.challenges {
+            // A challenger that needs what it challenges runs after it in
+            // the chain, on its verified handoff: row 2 as the seed orders.
+            if needs_through(&t.name, other) {
+                continue;
+            }
+            let Some(why) = chained(&t.name).or_else(|| chained(other)) else {
+                continue;
+            };
+            return Err(refuse_task(
+                i,
+                format!(
+                    "task `{}` challenges `{other}`, but {why}: an adversarial pair runs side by side with claim-evidence-objection records (row 6) and an ordered chain runs one task at a time (row 2), so in one plan the critic `{}` would lose its objection record and could run before `{other}` exists",
+                    t.name, t.name
+                ),
+                "remove the `needs` that put the pair in a chain (an adversarial pair), or remove the `challenges` (an ordered chain); run the other part as a plan of its own",
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Refuses `needs` and reads of another task's output (an input naming it)
+/// that together form a cycle: like a `needs` cycle, no task of it can run
+/// first, and the first to run would read a file that does not exist yet.
+fn reads_cycle(d: &Decomposition) -> Result<()> {
+    let index: IndexMap<&str, usize> = d
+        .tasks
+        .iter()
+        .enumerate()
+        .map(|(i, t)| (t.name.as_str(), i))
+        .collect();
+    let mut adj: Vec<Vec<usize>> = d
+        .tasks
+        .iter()
+        .map(|t| {
+            t.needs
+                .iter()
+                .filter_map(|n| index.get(n.as_str()).copied())
+                .collect()
+        })
+        .collect();
+    let reads = super::mechanism::implicit_order(d);
+    for &(i, j) in &reads {
+        if !adj[i].contains(&j) {
+            adj[i].push(j);
+        }
+    }
+    let Some(names) = cycle(d, &adj) else {
+        return Ok(());
+    };
+    let at = |n: &str| index.get(n).copied().unwrap_or(0);
+    let steps: Vec<String> = names
+        .windows(2)
+        .map(|w| {
+            let (i, j) = (at(&w[0]), at(&w[1]));
+            if reads.contains(&(i, j)) && !d.tasks[i].needs.contains(&w[1]) {
+                format!(
+                    "`{}` reads `{}`, the output of `{}`",
+                    w[0], d.tasks[j].output, w[1]
+                )
+            } else {
+                format!("`{}` needs `{}`", w[0], w[1])
+            }
+        })
+        .collect();
+    Err(refuse_task(
+        at(&names[0]),
+        format!(
+            "the tasks' `needs` and reads of each other's outputs form a cycle: {} ({}); an ordered handoff needs a first task that depends on nothing, and the first to run would read a file that does not exist yet",
+            names.join(" → "),
+            steps.join(", ")
+        ),
+        "change one task's input so it no longer names the other's output (or remove the `needs`) to break the cycle",
+    ))
 }
 
 /// Every task with an empty name at once, located at the first.
@@ -692,8 +809,8 @@ fn lone_adversary(d: &Decomposition) -> Result<()> {
 /// absolute (`/…`, `\\…`, `C:…`, `~…`), or with a `..` component (even one
 /// that would come back: what a path names is then left to the file
 /// system); or not one artifact of the owner's: a control character, a
-/// folder (a trailing slash, `.`), inside `.git/` or the plan store
-/// (`plans/`).
+/// folder (a trailing slash, `.`), inside `.git/`. (The plan store is the
+/// run's: [`guard_store`].)
 fn escapes(path: &str) -> Option<&'static str> {
     let p = path.trim();
     let bytes = p.as_bytes();
@@ -722,14 +839,71 @@ fn escapes(path: &str) -> Option<&'static str> {
     if parts.iter().any(|c| c.eq_ignore_ascii_case(".git")) {
         return Some("inside the repository's `.git` folder, which git owns");
     }
-    if parts[0].eq_ignore_ascii_case(STORE_FOLDER) {
-        return Some("inside the plan store (`plans/`: the plans and the owner's registry.yaml)");
-    }
     None
 }
 
-/// The plan store's folder in the working tree (`planforge init`).
-const STORE_FOLDER: &str = "plans";
+/// The plan store's folder in the working tree when the run names none
+/// (`planforge init`).
+pub(crate) const STORE_FOLDER: &str = "plans";
+
+/// Refuses an artifact path inside the run's plan store (`store`, relative
+/// to the working directory or absolute): the plans and the owner's
+/// registry.yaml are no unit's to write. Compared by components after
+/// `.`/`..` are folded, ASCII case ignored (a case-insensitive file system
+/// makes `PLANS/x` the store too).
+pub(crate) fn guard_store(d: &Decomposition, store: &std::path::Path) -> Result<()> {
+    let cwd = std::env::current_dir().unwrap_or_default();
+    // Symlinks resolved where the path exists (the store does).
+    let cwd = std::fs::canonicalize(&cwd).unwrap_or(cwd);
+    let store_abs = cwd.join(store);
+    let store_abs = std::fs::canonicalize(&store_abs).unwrap_or(store_abs);
+    let parts = |p: &std::path::Path| -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        for c in p.components() {
+            match c {
+                std::path::Component::CurDir => {}
+                std::path::Component::ParentDir => {
+                    out.pop();
+                }
+                c => out.push(c.as_os_str().to_string_lossy().to_ascii_lowercase()),
+            }
+        }
+        out
+    };
+    let root = parts(&store_abs);
+    let inside = |path: &str| {
+        let p = parts(&cwd.join(path.trim().replace('\\', "/")));
+        p.len() >= root.len() && p[..root.len()] == root[..]
+    };
+    let shown = store.display();
+    let help = format!(
+        "give `output` a relative file path outside the plan store `{shown}/` (and `.git/`)"
+    );
+    if inside(&d.synthesis) {
+        return Err(Error::invalid(format!(
+            "the synthesis `output` `{}` is inside the plan store `{shown}/` (its plans and the owner's registry.yaml); the synthesis is written only to a named local artifact of the owner's (seed 003: reversible local authority)",
+            d.synthesis
+        ))
+        .with_help(help)
+        .at(Location {
+            pointer: Some("/synthesis/output".into()),
+            ..Location::default()
+        }));
+    }
+    for (i, t) in d.tasks.iter().enumerate() {
+        if inside(&t.output) {
+            return Err(refuse_task(
+                i,
+                format!(
+                    "task `{}` writes `{}`, inside the plan store `{shown}/` (its plans and the owner's registry.yaml); a unit writes only a named local artifact of the owner's (seed 003: reversible local authority)",
+                    t.name, t.output
+                ),
+                &help,
+            ));
+        }
+    }
+    Ok(())
+}
 
 /// A stated coupling that contradicts the task's `needs` or `challenges`.
 fn contradiction(d: &Decomposition, i: usize) -> Result<()> {
@@ -781,6 +955,22 @@ fn needs_cycle(d: &Decomposition) -> Option<Vec<String>> {
         .enumerate()
         .map(|(i, t)| (t.name.as_str(), i))
         .collect();
+    let adj: Vec<Vec<usize>> = d
+        .tasks
+        .iter()
+        .map(|t| {
+            t.needs
+                .iter()
+                .filter_map(|n| index.get(n.as_str()).copied())
+                .collect()
+        })
+        .collect();
+    cycle(d, &adj)
+}
+
+/// A cycle in `adj` (task → the tasks it depends on), as task names from
+/// the first back to it.
+fn cycle(d: &Decomposition, adj: &[Vec<usize>]) -> Option<Vec<String>> {
     // 0 = unseen, 1 = on the stack, 2 = done.
     let mut state = vec![0u8; d.tasks.len()];
     for root in 0..d.tasks.len() {
@@ -790,9 +980,9 @@ fn needs_cycle(d: &Decomposition) -> Option<Vec<String>> {
         let mut stack: Vec<(usize, usize)> = vec![(root, 0)];
         state[root] = 1;
         while let Some(&mut (v, ref mut next)) = stack.last_mut() {
-            let needs = &d.tasks[v].needs;
+            let needs = &adj[v];
             if *next < needs.len() {
-                let w = index[needs[*next].as_str()];
+                let w = needs[*next];
                 *next += 1;
                 match state[w] {
                     0 => {

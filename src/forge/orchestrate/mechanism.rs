@@ -18,7 +18,7 @@ pub(crate) const MIN_DIGEST_BYTES: u64 = 256;
 /// extent (a path, a range, a query): the orchestrator may hold it. A larger
 /// input is source text: in the bounded digest mechanism it never enters
 /// the plan (it is a run input, named by its SHA-256 and size).
-pub(crate) const DESCRIPTOR_BYTES: u64 = 1024;
+pub(crate) const DESCRIPTOR_BYTES: u64 = crate::check::DESCRIPTOR_BYTES;
 
 /// The bounded mechanisms of seed 003, in the order of its table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -106,6 +106,39 @@ pub(crate) struct Classified {
     pub(crate) coupling: Coupling,
     /// `stated` (the owner's pattern-selection criteria) or `inferred`.
     pub(crate) source: &'static str,
+}
+
+/// "1 of 2 tasks is", "2 of 2 tasks are".
+fn of_tasks(k: usize, n: usize) -> String {
+    let tasks = if n == 1 { "task" } else { "tasks" };
+    let verb = if k == 1 { "is" } else { "are" };
+    format!("{k} of {n} {tasks} {verb}")
+}
+
+/// What a chain of stated-ordered tasks (no `needs`) does with each task:
+/// the tasks run one at a time in declaration order; a stated-ordered task
+/// after the first takes the verified handoff of the task declared before
+/// it; the first, and any task not stated ordered, keeps its own input.
+fn stated_chain(d: &Decomposition) -> String {
+    let parts: Vec<String> = d
+        .tasks
+        .iter()
+        .enumerate()
+        .map(|(i, t)| match (i, t.coupling) {
+            (0, _) => format!("`{}` runs first on its own input", t.name),
+            (_, Some(Coupling::Ordered)) => format!(
+                "`{}` takes the verified handoff of `{}`",
+                t.name,
+                d.tasks[i - 1].name
+            ),
+            _ => format!("`{}` keeps its own input", t.name),
+        })
+        .collect();
+    let mut list = parts.iter().take(8).cloned().collect::<Vec<_>>().join(", ");
+    if parts.len() > 8 {
+        list.push_str(&format!(" … and {} more", parts.len() - 8));
+    }
+    format!("stated ordered, so the tasks run one at a time in declaration order: {list}")
 }
 
 /// Per task, the tasks whose output it needs: its `needs`, or — stated
@@ -197,11 +230,12 @@ pub(crate) fn choose(d: &Decomposition, c: &[Classified]) -> (Option<Mechanism>,
         return (
             Some(Mechanism::OrderedHandoff),
             format!(
-                "{ordered} of {n} task(s) are ordered ({})",
+                "{} ordered ({})",
+                of_tasks(ordered, n),
                 if d.tasks.iter().any(|t| !t.needs.is_empty()) {
-                    "one needs another's output"
+                    "one needs another's output".to_string()
                 } else {
-                    "stated ordered: each takes the verified handoff of the task declared before it"
+                    stated_chain(d)
                 }
             ),
         );
@@ -239,7 +273,8 @@ pub(crate) fn choose(d: &Decomposition, c: &[Classified]) -> (Option<Mechanism>,
         return (
             Some(Mechanism::AdvocateCritic),
             format!(
-                "{adversarial} of {n} task(s) are adversarial: the roles must challenge one another"
+                "{} adversarial: the roles must challenge one another",
+                of_tasks(adversarial, n)
             ),
         );
     }
@@ -389,7 +424,7 @@ fn artifacts(d: &Decomposition) -> (Vec<String>, Vec<(usize, String)>) {
 
 /// Orderings no `needs` states: a task whose input names another task's
 /// output needs that output (task, the task it reads).
-fn implicit_order(d: &Decomposition) -> Vec<(usize, usize)> {
+pub(crate) fn implicit_order(d: &Decomposition) -> Vec<(usize, usize)> {
     let mut out = Vec::new();
     for (i, t) in d.tasks.iter().enumerate() {
         let text = match &t.input {
@@ -518,8 +553,9 @@ fn fit(
     };
     if *mechanism != Mechanism::BoundedDigest && declared.iter().any(|x| *x) {
         reductions.push(format!(
-            "declared digest: {} declare(s) a digest of a large input (over {DESCRIPTOR_BYTES} bytes), so, as the owner declared, each gets only its slice, kept out of the plan and named by its identity, and returns that digest (the bounded digest treatment), whether or not the rest fits the context budget",
-            names(&|i| declared[i])
+            "declared digest: {} {} a digest of a large input (over {DESCRIPTOR_BYTES} bytes), so, as the owner declared, each gets only its slice, kept out of the plan and named by its identity, and returns that digest (the bounded digest treatment), whether or not the rest fits the context budget",
+            names(&|i| declared[i]),
+            if declared.iter().filter(|x| **x).count() == 1 { "declares" } else { "declare" }
         ));
     }
     let total = |sliced: &[bool]| -> (u64, u64) {

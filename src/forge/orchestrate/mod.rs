@@ -11,7 +11,7 @@ pub(crate) mod decomposition;
 pub(crate) mod emit;
 pub(crate) mod mechanism;
 
-pub(crate) use decomposition::{Decomposition, parse};
+pub(crate) use decomposition::{Decomposition, STORE_FOLDER, guard_store, parse};
 
 use crate::model::Content;
 use crate::model::error::Result;
@@ -380,6 +380,32 @@ mod tests {
             o.removed,
             vec![("r".to_string(), vec![SPAWN_TOOL.to_string()])]
         );
+    }
+
+    #[test]
+    fn spawning_tools_differing_in_case_or_spaces_are_removed() {
+        let text = "roles:\n  r: {instructions: w, tools: [read_file, Spawn_Subagent, \"  spawn_subagent \"]}\ntasks:\n  - {name: a, role: r, goal: g, input: i, output: a.md}\nsynthesis: {output: out.md}\n";
+        let d = parse(text, Syntax::Yaml, "t.yaml").unwrap();
+        let o = orchestrate(&d, &registry(), "plan-t").unwrap();
+        assert_eq!(
+            o.removed,
+            vec![(
+                "r".to_string(),
+                vec![
+                    "Spawn_Subagent".to_string(),
+                    "  spawn_subagent ".to_string()
+                ]
+            )]
+        );
+        let spawn = o.content.nodes.iter().find(|n| n.id == "spawn_a").unwrap();
+        let tools: Vec<&str> = spawn
+            .get("args")
+            .and_then(|a| a.as_object()?.get("tools")?.as_array())
+            .unwrap()
+            .iter()
+            .filter_map(|t| t.as_str())
+            .collect();
+        assert_eq!(tools, vec!["read_file"]);
     }
 
     #[test]
