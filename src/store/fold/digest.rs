@@ -31,6 +31,8 @@ pub(crate) struct Marks {
     /// After the edges, the text between and the first `count` nodes; the
     /// first is at 0.
     nodes: Vec<Mark>,
+    /// Bytes before the tail (after the last node).
+    end: usize,
 }
 
 impl std::fmt::Debug for Marks {
@@ -149,6 +151,7 @@ pub(crate) fn digest(c: &Content, from: Option<(&Marks, Changed)>) -> ((String, 
     let mut marks = Marks {
         edges: Vec::new(),
         nodes: Vec::new(),
+        end: 0,
     };
     let mut w = Writer {
         hasher: Sha256::new(),
@@ -202,12 +205,49 @@ pub(crate) fn digest(c: &Content, from: Option<(&Marks, Changed)>) -> ((String, 
         (None, _) => unreachable!("nodes resume only from a node mark"),
     };
     w.items(&c.nodes, nodes_from, &mut marks.nodes, node_text);
+    marks.end = w.len;
     let before = w.buf.len();
     jcs::tail(&mut w.buf, &c.plan_id, c.provenance.as_ref(), c.revision);
     w.wrote(before);
     w.flush();
     let hex = crate::model::hash::hex(&w.hasher.finalize());
     ((hex, w.len), marks)
+}
+
+/// The length of `c`'s canonical text (what [`digest`] would give with
+/// it), from the marks of an earlier digest and what changed since: only
+/// the edges and nodes after the first change are measured (no text is
+/// written and nothing is hashed). `None` when the start changed.
+pub(crate) fn encoded_len(c: &Content, (m, ch): (&Marks, Changed)) -> Option<usize> {
+    if ch.head {
+        return None;
+    }
+    let nodes_start = m.nodes.first()?.len;
+    let edges_end = if ch.edge == usize::MAX {
+        nodes_start - jcs::BETWEEN.len()
+    } else {
+        let at = &m.edges[last_before(&m.edges, ch.edge.min(c.edges.len()))?];
+        at.len + measured(&c.edges, at.count, jcs::edge_len)
+    };
+    let nodes = if ch.node == usize::MAX {
+        m.end - nodes_start
+    } else {
+        let at = &m.nodes[last_before(&m.nodes, ch.node.min(c.nodes.len()))?];
+        at.len - nodes_start + measured(&c.nodes, at.count, jcs::node_len)
+    };
+    let mut tail = String::new();
+    jcs::tail(&mut tail, &c.plan_id, c.provenance.as_ref(), c.revision);
+    Some(edges_end + jcs::BETWEEN.len() + nodes + tail.len())
+}
+
+/// The length of the items from `from` on, with the commas before them.
+fn measured<T>(items: &[T], from: usize, len: fn(&T) -> usize) -> usize {
+    items
+        .iter()
+        .enumerate()
+        .skip(from)
+        .map(|(i, x)| usize::from(i > 0) + len(x))
+        .sum()
 }
 
 fn edge_text(out: &mut String, e: &Edge) {
@@ -234,7 +274,7 @@ mod tests {
         definition.insert("prompt".into(), Value::String(text.repeat(1 + i % 7)));
         Node {
             id: format!("n{i}"),
-            phase: (i % 3 == 0).then(|| format!("p{}", i % 5)),
+            phase: i.is_multiple_of(3).then(|| format!("p{}", i % 5)),
             kind: NodeKind::Reason,
             definition,
         }
@@ -322,6 +362,13 @@ mod tests {
                 let changed = edit(&mut c, at);
                 let (resumed, again) = digest(&c, Some((&marks, changed)));
                 assert_eq!(resumed, jcs::digest(&c), "edit {k} at {at}");
+                if !changed.head {
+                    assert_eq!(
+                        encoded_len(&c, (&marks, changed)),
+                        Some(resumed.1),
+                        "edit {k} at {at}"
+                    );
+                }
                 // And once more on top of the resumed marks.
                 c.nodes.push(node(7777, "more"));
                 let changed = Changed {
