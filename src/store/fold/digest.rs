@@ -13,7 +13,7 @@
 //! edge added costs every node's text after it, which the hash must see
 //! again (SHA-256 is sequential).
 
-use crate::model::{Content, Edge, Node};
+use crate::model::{Content, Edge};
 use crate::wire::jcs;
 use sha2::{Digest, Sha256};
 
@@ -33,6 +33,10 @@ pub(crate) struct Marks {
     nodes: Vec<Mark>,
     /// Bytes before the tail (after the last node).
     end: usize,
+    /// Each node's canonical text: after a change of the edges only, the
+    /// nodes are hashed again but not written again (shared, not copied,
+    /// by the next marks).
+    node_texts: Vec<std::sync::Arc<str>>,
 }
 
 impl std::fmt::Debug for Marks {
@@ -152,6 +156,16 @@ pub(crate) fn digest(c: &Content, from: Option<(&Marks, Changed)>) -> ((String, 
         edges: Vec::new(),
         nodes: Vec::new(),
         end: 0,
+        node_texts: Vec::new(),
+    };
+    // Node texts that are still the content's: those before the first
+    // changed node.
+    let reuse = match from {
+        Some((m, ch)) if !ch.head => {
+            let keep = ch.node.min(m.node_texts.len()).min(c.nodes.len());
+            Some((m, keep))
+        }
+        _ => None,
     };
     let mut w = Writer {
         hasher: Sha256::new(),
@@ -204,7 +218,7 @@ pub(crate) fn digest(c: &Content, from: Option<(&Marks, Changed)>) -> ((String, 
         }
         (None, _) => unreachable!("nodes resume only from a node mark"),
     };
-    w.items(&c.nodes, nodes_from, &mut marks.nodes, node_text);
+    nodes_into(&mut w, c, nodes_from, reuse, &mut marks);
     marks.end = w.len;
     let before = w.buf.len();
     jcs::tail(&mut w.buf, &c.plan_id, c.provenance.as_ref(), c.revision);
@@ -250,12 +264,42 @@ fn measured<T>(items: &[T], from: usize, len: fn(&T) -> usize) -> usize {
         .sum()
 }
 
-fn edge_text(out: &mut String, e: &Edge) {
-    jcs::edge(out, e)
+/// Hashes the nodes from `from` on, keeping their texts and marks: a node
+/// before `reuse`'s count is copied from the earlier texts, any other is
+/// written.
+fn nodes_into(
+    w: &mut Writer,
+    c: &Content,
+    from: usize,
+    reuse: Option<(&Marks, usize)>,
+    marks: &mut Marks,
+) {
+    let (old, keep) = reuse.map_or((None, 0), |(m, k)| (Some(m), k));
+    if let Some(m) = old {
+        let upto = keep.max(from).min(m.node_texts.len());
+        marks.node_texts.extend_from_slice(&m.node_texts[..upto]);
+    }
+    w.flush();
+    let mut text = String::new();
+    for i in from..c.nodes.len() {
+        if i >= marks.node_texts.len() {
+            text.clear();
+            jcs::node(&mut text, &c.nodes[i]);
+            marks.node_texts.push(std::sync::Arc::from(text.as_str()));
+        }
+        if i > 0 {
+            w.hasher.update(b",");
+            w.len += 1;
+        }
+        let piece = marks.node_texts[i].as_bytes();
+        w.hasher.update(piece);
+        w.len += piece.len();
+        w.mark(i + 1, &mut marks.nodes, false);
+    }
 }
 
-fn node_text(out: &mut String, n: &Node) {
-    jcs::node(out, n)
+fn edge_text(out: &mut String, e: &Edge) {
+    jcs::edge(out, e)
 }
 
 /// The last mark at or before `count` items.
