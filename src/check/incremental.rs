@@ -11,7 +11,7 @@
 //! by cause, as a full run does.
 
 use super::{CHECKS, Check, Cx, Scope, Skips, Source, group};
-use crate::model::hash::FastMap;
+use crate::model::hash::{FastMap, FastSet};
 use crate::model::registry::Registry;
 use crate::model::touched::Touched;
 use crate::model::{Content, Issue, Report};
@@ -25,6 +25,79 @@ pub struct Kept {
     /// Per entry of [`CHECKS`]: a node-scoped check's findings by node id,
     /// when they are complete for the content they were made on.
     by_node: Vec<Option<FastMap<String, Vec<Issue>>>>,
+    /// Who reads whom through a data reference (for [`Scope::Refs`]).
+    refs: Readers,
+}
+
+/// The ids each node names in its data references (present or not), and
+/// the other way round, kept up to date from what each change touched.
+#[derive(Debug, Default)]
+struct Readers {
+    /// Whether it describes the content of the last run.
+    ready: bool,
+    /// Reader id → the ids it names.
+    reads: FastMap<String, Vec<String>>,
+    /// Named id → the ids of the nodes naming it.
+    read_by: FastMap<String, FastSet<String>>,
+}
+
+impl Readers {
+    /// Brings the index up to `content`: every node again without
+    /// `touched` (or when it was not made yet), else only the touched ids.
+    fn update(&mut self, content: &Content, graph: &super::Graph, touched: Option<&Touched>) {
+        match touched.filter(|_| self.ready) {
+            Some(t) => {
+                for id in &t.nodes {
+                    let node = graph.index_of(id).map(|i| &content.nodes[i]);
+                    self.set(id, node);
+                }
+            }
+            None => {
+                *self = Readers::default();
+                for n in &content.nodes {
+                    self.set(&n.id, Some(n));
+                }
+                self.ready = true;
+            }
+        }
+    }
+
+    /// `id` now reads what `node` names (nothing when it is gone).
+    fn set(&mut self, id: &str, node: Option<&crate::model::Node>) {
+        if let Some(old) = self.reads.remove(id) {
+            for target in old {
+                if let Some(by) = self.read_by.get_mut(&target) {
+                    by.remove(id);
+                    if by.is_empty() {
+                        self.read_by.remove(&target);
+                    }
+                }
+            }
+        }
+        let Some(node) = node else { return };
+        let mut named: Vec<String> = node
+            .data_refs()
+            .into_iter()
+            .map(|(_, r)| r.node.clone())
+            .collect();
+        named.sort_unstable();
+        named.dedup();
+        if named.is_empty() {
+            return;
+        }
+        for target in &named {
+            self.read_by
+                .entry(target.clone())
+                .or_default()
+                .insert(id.to_string());
+        }
+        self.reads.insert(id.to_string(), named);
+    }
+
+    /// The nodes that name one of `ids` in a data reference.
+    fn readers_of<'s>(&'s self, ids: &'s FastSet<String>) -> impl Iterator<Item = &'s String> + 's {
+        ids.iter().filter_map(|id| self.read_by.get(id)).flatten()
+    }
 }
 
 /// Every finding on `content`, after `prior` (the fold's and the store's),
@@ -50,6 +123,20 @@ pub fn run(
         kept.by_node = CHECKS.iter().map(|_| None).collect();
     }
     let dirty = touched.map(|t| dirty_nodes(&cx, t));
+    kept.refs.update(content, &cx.graph, touched);
+    // For [`Scope::Refs`]: also the nodes reading a touched id.
+    let dirty_refs = match (touched, &dirty) {
+        (Some(t), Some(d)) => {
+            let mut all: FastSet<usize> = d.iter().copied().collect();
+            all.extend(
+                kept.refs
+                    .readers_of(&t.nodes)
+                    .filter_map(|id| cx.graph.index_of(id)),
+            );
+            Some(all.into_iter().collect::<Vec<usize>>())
+        }
+        _ => None,
+    };
     let mut report = Report {
         issues: prior,
         skipped: Vec::new(),
@@ -66,9 +153,13 @@ pub fn run(
         }
         match check.scope() {
             Scope::Plan => check.run(&cx, &mut report.issues),
-            Scope::Node => {
+            scope @ (Scope::Node | Scope::Refs) => {
+                let dirty = match scope {
+                    Scope::Refs => dirty_refs.as_deref(),
+                    _ => dirty.as_deref(),
+                };
                 let slot = &mut kept.by_node[k];
-                let found = node_findings(&cx, *check, slot.take(), touched, dirty.as_deref());
+                let found = node_findings(&cx, *check, slot.take(), touched, dirty);
                 append_in_node_order(&cx, &found, &mut report.issues);
                 *slot = Some(found);
             }
@@ -84,7 +175,7 @@ pub fn run(
 /// Ends of removed edges are in `touched` already.
 fn dirty_nodes(cx: &Cx, touched: &Touched) -> Vec<usize> {
     let g = &cx.graph;
-    let mut seen = crate::model::hash::FastSet::default();
+    let mut seen = FastSet::default();
     for id in &touched.nodes {
         let Some(i) = g.index_of(id) else { continue };
         seen.insert(i);

@@ -92,6 +92,11 @@ pub enum Scope {
     /// every finding it makes then is node `i`'s. So after a change only the
     /// nodes it touched and their neighbours are checked again.
     Node,
+    /// As [`Scope::Node`], and the node may also read the nodes it names in
+    /// a data reference (its `$ref` targets, which need no edge): after a
+    /// change, a node that references a touched id is checked again too.
+    /// Such a check looks at the references of [`Cx::scoped_data_refs`].
+    Refs,
     /// Anything else (reachability, routes, dominators, taint, ids and
     /// sizes across the plan): run whole after every change.
     Plan,
@@ -173,6 +178,15 @@ impl<'a> Cx<'a> {
         *self
             .encoded_len
             .get_or_init(|| crate::wire::jcs::encoded_len(self.content))
+    }
+
+    /// As [`data_refs`](Self::data_refs), of the nodes
+    /// [`nodes`](Self::nodes) yields.
+    pub(crate) fn scoped_data_refs(&self) -> std::borrow::Cow<'_, [support::DataRef<'a>]> {
+        match self.scope.get() {
+            None => std::borrow::Cow::Borrowed(self.data_refs()),
+            Some(i) => std::borrow::Cow::Owned(support::data_refs_of(&self.graph, i)),
+        }
     }
 
     /// Every data reference whose target exists, collected once and shared

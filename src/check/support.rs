@@ -276,6 +276,7 @@ pub(crate) fn is_canonical(g: &Graph, i: usize) -> bool {
 
 /// One reference read from a node's data places (call args, reason prompt,
 /// transform source) whose target exists.
+#[derive(Clone)]
 pub(crate) struct DataRef<'a> {
     /// The reading node.
     pub(crate) node: usize,
@@ -289,22 +290,33 @@ pub(crate) struct DataRef<'a> {
 /// O(size of the definitions).
 pub(crate) fn data_refs<'a>(g: &Graph<'a>) -> Vec<DataRef<'a>> {
     let mut out = Vec::new();
-    for (i, n) in g.content.nodes.iter().enumerate() {
-        if !is_canonical(g, i) {
-            continue;
-        }
-        for (pointer, r) in n.data_refs() {
-            if let Some(target) = g.index_of(&r.node) {
-                out.push(DataRef {
-                    node: i,
-                    pointer,
-                    r,
-                    target,
-                });
-            }
-        }
+    for i in 0..g.len() {
+        data_refs_into(g, i, &mut out);
     }
     out
+}
+
+/// The [`data_refs`] of node `i` alone.
+pub(crate) fn data_refs_of<'a>(g: &Graph<'a>, i: usize) -> Vec<DataRef<'a>> {
+    let mut out = Vec::new();
+    data_refs_into(g, i, &mut out);
+    out
+}
+
+fn data_refs_into<'a>(g: &Graph<'a>, i: usize, out: &mut Vec<DataRef<'a>>) {
+    if !is_canonical(g, i) {
+        return;
+    }
+    for (pointer, r) in g.node(i).data_refs() {
+        if let Some(target) = g.index_of(&r.node) {
+            out.push(DataRef {
+                node: i,
+                pointer,
+                r,
+                target,
+            });
+        }
+    }
 }
 
 /// Where a transform's `source` leads, as far as the transform rules go.

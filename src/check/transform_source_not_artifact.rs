@@ -24,11 +24,11 @@ declare_check! {
     /// A transform whose source calls `tickets_get`, declared `returns: text`.
     /// Fixed: source a call of `report_fetch`
     /// (`returns: {kind: artifact, class: json_document}`).
-    pub TransformSourceNotArtifact { code: "transform_source_not_artifact", severity: Blocking, needs: REGISTRY, source: Check }
+    pub TransformSourceNotArtifact { code: "transform_source_not_artifact", severity: Blocking, needs: REGISTRY, source: Check, scope: Refs }
     fn run(cx, out) {
         let Some(reg) = cx.registry else { return };
         let g = &cx.graph;
-        for (i, n) in cx.content.nodes.iter().enumerate() {
+        for (i, n) in cx.nodes() {
             if n.kind != NodeKind::Transform || !is_canonical(g, i) {
                 continue;
             }

@@ -25,10 +25,10 @@ declare_check! {
     /// {"id": "head", "kind": "transform", "definition": {"source": {"$ref": {"node": "think", "select": "first"}}, "…": "…"}}
     /// ```
     /// where `think` is a reason node. Fixed: `"node": "fetch_report"`, a call.
-    pub TransformSourceNotCall { code: "transform_source_not_call", severity: Blocking, needs: NOTHING, source: Check }
+    pub TransformSourceNotCall { code: "transform_source_not_call", severity: Blocking, needs: NOTHING, source: Check, scope: Refs }
     fn run(cx, out) {
         let g = &cx.graph;
-        for (i, n) in cx.content.nodes.iter().enumerate() {
+        for (i, n) in cx.nodes() {
             if n.kind != NodeKind::Transform || !is_canonical(g, i) {
                 continue;
             }

@@ -26,11 +26,11 @@ declare_check! {
     /// ## Example
     /// `{"name": "artifact_json_get", "args": {"path": 3, "lmit": 10}}`.
     /// Fixed: `{"name": "artifact_json_get", "args": {"path": "items", "limit": 10}}`.
-    pub TransformStepArgs { code: "transform_step_args", severity: Blocking, needs: REGISTRY, source: Check }
+    pub TransformStepArgs { code: "transform_step_args", severity: Blocking, needs: REGISTRY, source: Check, scope: Refs }
     fn run(cx, out) {
         let Some(reg) = cx.registry else { return };
         let g = &cx.graph;
-        for (i, n) in cx.content.nodes.iter().enumerate() {
+        for (i, n) in cx.nodes() {
             if n.kind != NodeKind::Transform || !is_canonical(g, i) {
                 continue;
             }

@@ -27,11 +27,11 @@ declare_check! {
     ///   report_fetch: {summary: "Fetch a report"}
     /// ```
     /// Fixed: `report_fetch: {returns: {kind: artifact, class: json_document}}`.
-    pub TransformUndeclaredTool { code: "transform_undeclared_tool", severity: Blocking, needs: REGISTRY, source: Check }
+    pub TransformUndeclaredTool { code: "transform_undeclared_tool", severity: Blocking, needs: REGISTRY, source: Check, scope: Refs }
     fn run(cx, out) {
         let Some(reg) = cx.registry else { return };
         let g = &cx.graph;
-        for (i, n) in cx.content.nodes.iter().enumerate() {
+        for (i, n) in cx.nodes() {
             if n.kind != NodeKind::Transform || !is_canonical(g, i) {
                 continue;
             }

@@ -26,11 +26,11 @@ declare_check! {
     /// `{"steps": [{"name": "artifact_md_sections"}]}` on a `json_document`
     /// source. Fixed: `{"name": "artifact_json_get", "args": {"path": "items"}}`,
     /// or the inherited `artifact_head`.
-    pub TransformUnknownStep { code: "transform_unknown_step", severity: Blocking, needs: REGISTRY, source: Check }
+    pub TransformUnknownStep { code: "transform_unknown_step", severity: Blocking, needs: REGISTRY, source: Check, scope: Refs }
     fn run(cx, out) {
         let Some(reg) = cx.registry else { return };
         let g = &cx.graph;
-        for (i, n) in cx.content.nodes.iter().enumerate() {
+        for (i, n) in cx.nodes() {
             if n.kind != NodeKind::Transform || !is_canonical(g, i) {
                 continue;
             }

@@ -41,11 +41,11 @@ declare_check! {
     /// ```
     /// where `fetch` declares only `result`. Fixed: `"path": "result"` (or
     /// `"result.items"`).
-    pub UndeclaredField { code: "undeclared_field", severity: Blocking, needs: NOTHING, source: Check }
+    pub UndeclaredField { code: "undeclared_field", severity: Blocking, needs: NOTHING, source: Check, scope: Refs }
     fn run(cx, out) {
         let g = &cx.graph;
         let mut declared: HashMap<usize, Vec<String>> = HashMap::default();
-        for d in cx.data_refs() {
+        for d in cx.scoped_data_refs().iter() {
             let Some(path) = d.r.path.as_deref() else { continue };
             let paths = declared.entry(d.target).or_insert_with(|| g.node(d.target).declared_paths());
             if paths.iter().any(|p| path_covered(path, p)) {

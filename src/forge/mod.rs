@@ -184,13 +184,19 @@ impl Forge {
             },
             None => Default::default(),
         };
+        // The encoded size, measured from the last digest's marks where
+        // there is one; else the digest is computed now, so that the next
+        // write's size (and digest) costs only what that write changed.
+        let encoded_len = loaded
+            .encoded_len_if_known()
+            .unwrap_or_else(|| loaded.folded.digested().1);
         let report = check::incremental::run(
             &mut kept,
             loaded.content(),
             registry,
             check::notes::issues_in(&loaded.notes(), loaded.content()),
             touched.as_ref(),
-            loaded.encoded_len_if_known(),
+            Some(encoded_len),
         );
         self.store
             .keep_warm_findings(loaded, key, &report, Box::new(kept));

@@ -99,9 +99,10 @@ impl Loaded {
         &self.folded.digested().0
     }
 
-    /// The encoded length, when the digest was computed already.
+    /// The encoded length, when the digest was computed already or can be
+    /// measured from an earlier fold's digest (see `Folded`).
     pub(crate) fn encoded_len_if_known(&self) -> Option<usize> {
-        self.folded.digest_if_known().map(|d| d.1)
+        self.folded.encoded_len_if_known()
     }
 
     /// What the fold noticed: about the content, the lifecycle, and the log.

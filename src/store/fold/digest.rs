@@ -13,7 +13,7 @@
 //! edge added costs every node's text after it, which the hash must see
 //! again (SHA-256 is sequential).
 
-use crate::model::{Content, Edge, Node};
+use crate::model::{Content, Edge};
 use crate::wire::jcs;
 use sha2::{Digest, Sha256};
 
@@ -31,6 +31,12 @@ pub(crate) struct Marks {
     /// After the edges, the text between and the first `count` nodes; the
     /// first is at 0.
     nodes: Vec<Mark>,
+    /// Bytes before the tail (after the last node).
+    end: usize,
+    /// Each node's canonical text: after a change of the edges only, the
+    /// nodes are hashed again but not written again (shared, not copied,
+    /// by the next marks).
+    node_texts: Vec<std::sync::Arc<str>>,
 }
 
 impl std::fmt::Debug for Marks {
@@ -149,6 +155,17 @@ pub(crate) fn digest(c: &Content, from: Option<(&Marks, Changed)>) -> ((String, 
     let mut marks = Marks {
         edges: Vec::new(),
         nodes: Vec::new(),
+        end: 0,
+        node_texts: Vec::new(),
+    };
+    // Node texts that are still the content's: those before the first
+    // changed node.
+    let reuse = match from {
+        Some((m, ch)) if !ch.head => {
+            let keep = ch.node.min(m.node_texts.len()).min(c.nodes.len());
+            Some((m, keep))
+        }
+        _ => None,
     };
     let mut w = Writer {
         hasher: Sha256::new(),
@@ -201,7 +218,8 @@ pub(crate) fn digest(c: &Content, from: Option<(&Marks, Changed)>) -> ((String, 
         }
         (None, _) => unreachable!("nodes resume only from a node mark"),
     };
-    w.items(&c.nodes, nodes_from, &mut marks.nodes, node_text);
+    nodes_into(&mut w, c, nodes_from, reuse, &mut marks);
+    marks.end = w.len;
     let before = w.buf.len();
     jcs::tail(&mut w.buf, &c.plan_id, c.provenance.as_ref(), c.revision);
     w.wrote(before);
@@ -210,12 +228,78 @@ pub(crate) fn digest(c: &Content, from: Option<(&Marks, Changed)>) -> ((String, 
     ((hex, w.len), marks)
 }
 
-fn edge_text(out: &mut String, e: &Edge) {
-    jcs::edge(out, e)
+/// The length of `c`'s canonical text (what [`digest`] would give with
+/// it), from the marks of an earlier digest and what changed since: only
+/// the edges and nodes after the first change are measured (no text is
+/// written and nothing is hashed). `None` when the start changed.
+pub(crate) fn encoded_len(c: &Content, (m, ch): (&Marks, Changed)) -> Option<usize> {
+    if ch.head {
+        return None;
+    }
+    let nodes_start = m.nodes.first()?.len;
+    let edges_end = if ch.edge == usize::MAX {
+        nodes_start - jcs::BETWEEN.len()
+    } else {
+        let at = &m.edges[last_before(&m.edges, ch.edge.min(c.edges.len()))?];
+        at.len + measured(&c.edges, at.count, jcs::edge_len)
+    };
+    let nodes = if ch.node == usize::MAX {
+        m.end - nodes_start
+    } else {
+        let at = &m.nodes[last_before(&m.nodes, ch.node.min(c.nodes.len()))?];
+        at.len - nodes_start + measured(&c.nodes, at.count, jcs::node_len)
+    };
+    let mut tail = String::new();
+    jcs::tail(&mut tail, &c.plan_id, c.provenance.as_ref(), c.revision);
+    Some(edges_end + jcs::BETWEEN.len() + nodes + tail.len())
 }
 
-fn node_text(out: &mut String, n: &Node) {
-    jcs::node(out, n)
+/// The length of the items from `from` on, with the commas before them.
+fn measured<T>(items: &[T], from: usize, len: fn(&T) -> usize) -> usize {
+    items
+        .iter()
+        .enumerate()
+        .skip(from)
+        .map(|(i, x)| usize::from(i > 0) + len(x))
+        .sum()
+}
+
+/// Hashes the nodes from `from` on, keeping their texts and marks: a node
+/// before `reuse`'s count is copied from the earlier texts, any other is
+/// written.
+fn nodes_into(
+    w: &mut Writer,
+    c: &Content,
+    from: usize,
+    reuse: Option<(&Marks, usize)>,
+    marks: &mut Marks,
+) {
+    let (old, keep) = reuse.map_or((None, 0), |(m, k)| (Some(m), k));
+    if let Some(m) = old {
+        let upto = keep.max(from).min(m.node_texts.len());
+        marks.node_texts.extend_from_slice(&m.node_texts[..upto]);
+    }
+    w.flush();
+    let mut text = String::new();
+    for i in from..c.nodes.len() {
+        if i >= marks.node_texts.len() {
+            text.clear();
+            jcs::node(&mut text, &c.nodes[i]);
+            marks.node_texts.push(std::sync::Arc::from(text.as_str()));
+        }
+        if i > 0 {
+            w.hasher.update(b",");
+            w.len += 1;
+        }
+        let piece = marks.node_texts[i].as_bytes();
+        w.hasher.update(piece);
+        w.len += piece.len();
+        w.mark(i + 1, &mut marks.nodes, false);
+    }
+}
+
+fn edge_text(out: &mut String, e: &Edge) {
+    jcs::edge(out, e)
 }
 
 /// The last mark at or before `count` items.
@@ -322,6 +406,13 @@ mod tests {
                 let changed = edit(&mut c, at);
                 let (resumed, again) = digest(&c, Some((&marks, changed)));
                 assert_eq!(resumed, jcs::digest(&c), "edit {k} at {at}");
+                if !changed.head {
+                    assert_eq!(
+                        encoded_len(&c, (&marks, changed)),
+                        Some(resumed.1),
+                        "edit {k} at {at}"
+                    );
+                }
                 // And once more on top of the resumed marks.
                 c.nodes.push(node(7777, "more"));
                 let changed = Changed {

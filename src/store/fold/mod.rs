@@ -82,6 +82,18 @@ impl Folded {
             .or(self.digest.as_ref())
     }
 
+    /// The encoded size (the length of the text the digest hashes), when
+    /// the digest is known or can be measured from an earlier fold's
+    /// marks without writing the text (a warm write: only what it changed
+    /// is measured).
+    pub fn encoded_len_if_known(&self) -> Option<usize> {
+        if let Some(d) = self.digest_if_known() {
+            return Some(d.1);
+        }
+        let (marks, changed) = self.seed.as_ref()?;
+        digest::encoded_len(&self.content, (marks, *changed))
+    }
+
     /// What a fold on top of this one starts its digest from.
     fn seed_for_next(&self) -> Option<(std::sync::Arc<digest::Marks>, digest::Changed)> {
         match self.digested.get().and_then(|d| d.marks.clone()) {
