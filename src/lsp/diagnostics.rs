@@ -108,6 +108,20 @@ pub(crate) fn diagnostics(
     out
 }
 
+/// `validate`'s note when no registry was found, as one Information
+/// diagnostic at the document's start: it stays while the checks are off
+/// and goes when a registry is found (a `window/showMessage` would pop up
+/// once and be gone, or again per edit).
+pub(crate) fn no_registry() -> Diagnostic {
+    Diagnostic {
+        range: Range::default(),
+        severity: Some(DiagnosticSeverity::INFORMATION),
+        source: Some("planforge".into()),
+        message: "no registry was found (no store above this document, and none named by `planforge lsp --registry FILE`), so the checks that need one were skipped; `planforge init` makes a store, or start the server with --registry FILE to run them".into(),
+        ..Diagnostic::default()
+    }
+}
+
 /// One finding as a diagnostic (without related locations).
 pub(crate) fn diagnostics_of_one(
     f: &Finding,
