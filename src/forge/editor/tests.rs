@@ -410,6 +410,10 @@ fn a_dangling_edge_to_a_near_miss_is_renamed_to_it() {
     let f = fs.iter().find(|f| f.issue.code == "dangling_edge").unwrap();
     let a = &d.fixes_of(f).actions[0];
     assert!(a.preferred);
+    assert_eq!(
+        a.sets_endpoints,
+        Some(("e3".to_string(), vec![("to", "post".to_string())]))
+    );
     let fixed = apply(&typo, &a.edits);
     assert!(
         fixed.contains(r#"{"id": "e3", "from": "fetch", "to": "post", "handle": "alwayz"}"#),
