@@ -398,13 +398,16 @@ async def dangling(s, uri):
     d = [x for x in diags if x.code == "dangling_edge"]
     check(d and "did you mean `post`?" in d[0].message, "a dangling edge names the near node",
           [(x.code, x.message) for x in diags])
+    check("names node `postt`, which the document does not have" in d[0].message
+          and "was dropped" not in d[0].message, "said of a document, not of a stored plan", d[0].message)
     check(d[0].range.start == position(typo, typo.index('{"id": "e2"')), "at the edge", d[0].range)
     got = await s.client.text_document_code_action_async(t.CodeActionParams(
         text_document=t.TextDocumentIdentifier(uri=uri), range=d[0].range,
         context=t.CodeActionContext(diagnostics=d)))
     titles = [a.title for a in got]
-    check(got and got[0].is_preferred and "post" in titles[0] and got[0].edit,
-          "a code action connects the edge to the near node", titles)
+    check(got and got[0].is_preferred and got[0].edit
+          and titles[0].startswith('in the edge `e2`, set `to` to "post"'),
+          "a code action renames the edge's end, and says so", titles)
     fixed = apply(typo, got[0].edit.changes[uri])
     check(fixed == text, "its edit renames only the edge's end", fixed[-300:])
     v = s.set_text(uri, fixed)

@@ -17,6 +17,9 @@ pub(crate) struct Validated {
     /// `None`: the document is no plan document (it is left alone).
     pub(crate) target: Option<Arc<Target>>,
     pub(crate) registry: Option<Arc<Registry>>,
+    /// No registry was found (none named, no store above the document):
+    /// the checks that need one were skipped, as `validate` notes.
+    pub(crate) no_registry: bool,
 }
 
 /// One open document.

@@ -240,7 +240,17 @@ pub(crate) fn actions(
     for (f, fixes) in hit.iter().zip(open.doc.fixes(&hit)) {
         let diag = super::diagnostics::diagnostics_of_one(f, text, &open.lines, enc);
         for a in fixes.actions {
-            let mut title = voice.say(&a.fix.remedy);
+            // A dangling edge's endpoint renamed: said as the edit it is.
+            let mut title = match &a.sets_endpoints {
+                Some((edge, sets)) => format!(
+                    "in the edge `{edge}`, {}",
+                    sets.iter()
+                        .map(|(key, node)| format!("set `{key}` to \"{node}\""))
+                        .collect::<Vec<_>>()
+                        .join(" and ")
+                ),
+                None => voice.say(&a.fix.remedy),
+            };
             if let Some(w) = &a.fix.when {
                 title.push_str(&format!(" ({w})"));
             }

@@ -249,6 +249,7 @@ pub(crate) fn validate_now(sources: &Sources, open: &Open, version: i32) -> Vali
             version,
             target: None,
             registry: None,
+            no_registry: false,
         };
     }
     let (target, registry): (Target, _) = match sources.context(open.path.as_deref()) {
@@ -274,12 +275,24 @@ pub(crate) fn validate_now(sources: &Sources, open: &Open, version: i32) -> Vali
                 ctx.registry,
             )
         }
-        Err(e) => (validate::failure(&open.name, &e), None),
+        Err(e) => return failed(version, validate::failure(&open.name, &e)),
     };
     Validated {
         version,
         target: Some(Arc::new(target)),
+        no_registry: registry.is_none(),
         registry,
+    }
+}
+
+/// A version whose settings or registry cannot be read: that error is its
+/// one finding (the registry is not missing, it is broken).
+fn failed(version: i32, target: Target) -> Validated {
+    Validated {
+        version,
+        target: Some(Arc::new(target)),
+        registry: None,
+        no_registry: false,
     }
 }
 
@@ -369,6 +382,10 @@ impl State<'_> {
             Some(t) => super::diagnostics::diagnostics(&uri, t, &o.doc.text, &o.lines, self.enc),
             None => Vec::new(),
         };
+        let mut diagnostics = diagnostics;
+        if d.validated.no_registry {
+            diagnostics.push(super::diagnostics::no_registry());
+        }
         o.last = Some(d.validated);
         let params = PublishDiagnosticsParams {
             uri,
@@ -632,5 +649,45 @@ impl State<'_> {
     fn at(&self, p: &TextDocumentPositionParams) -> Option<(&Open, usize)> {
         let o = self.open.get(p.text_document.uri.as_str())?;
         Some((o, o.lines.offset(&o.doc.text, p.position, self.enc)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Open, Sources, validate_now};
+
+    const PLAN: &str = r#"{"formatVersion": 1, "nodes": [
+  {"id": "start", "kind": "entry", "definition": {"input": []}},
+  {"id": "get", "kind": "call", "definition": {"tool": "tickets_get", "args": {},
+    "output": [], "onMissingValue": "fail", "authority": [], "replaySafe": true,
+    "onIndeterminate": "halt"}}],
+  "edges": [{"id": "e1", "from": "start", "to": "get"}]}"#;
+
+    #[test]
+    fn a_document_with_no_registry_says_its_checks_were_skipped() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("plan.json");
+        std::fs::write(&file, PLAN).unwrap();
+        let uri = format!("file://{}", file.display());
+        let open = Open::new(&uri, "json", PLAN, 1);
+        let none = validate_now(&Sources::default(), &open, 1);
+        assert!(none.no_registry);
+        let d = super::super::diagnostics::no_registry();
+        assert_eq!(d.severity, Some(lsp_types::DiagnosticSeverity::INFORMATION));
+        assert!(d.message.starts_with("no registry was found"));
+        // Named with --registry: checked, nothing to note.
+        let reg = dir.path().join("registry.yaml");
+        std::fs::write(&reg, "tools: {}\n").unwrap();
+        let named = Sources {
+            registry: Some(reg),
+            ..Sources::default()
+        };
+        let found = validate_now(&named, &open, 1);
+        assert!(!found.no_registry);
+        assert!(found.registry.is_some());
+        // A registry that cannot be read is the document's error, not "none".
+        std::fs::write(dir.path().join("registry.yaml"), "tools: [\n").unwrap();
+        let broken = validate_now(&named, &open, 1);
+        assert!(!broken.no_registry);
     }
 }

@@ -7,8 +7,14 @@
 
 use crossbeam_channel::{Receiver, Sender};
 use lsp_server::{Connection, Message};
-use std::io::{self, BufRead, Write};
+use std::io::{self, BufRead, Read, Write};
 use std::thread::JoinHandle;
+
+/// The largest message body read (64 MiB, some eight times a 10,000-node
+/// plan sent whole): a larger `Content-Length` is a parse error, its body
+/// skipped unread so the next frame is read, and no memory is reserved for
+/// it.
+pub(crate) const MAX_MESSAGE: usize = 64 << 20;
 
 /// One frame read: a message, or the error response its sender is owed.
 #[derive(Debug)]
@@ -155,6 +161,18 @@ pub(crate) fn read_frame(r: &mut impl BufRead) -> io::Result<Option<Vec<Frame>>>
     if size.is_none() {
         bad.get_or_insert_with(|| "no Content-Length header".into());
     }
+    if let Some(n) = size.filter(|&n| n > MAX_MESSAGE) {
+        let skipped = io::copy(&mut r.by_ref().take(n as u64), &mut io::sink())?;
+        if skipped < n as u64 {
+            return Err(io::ErrorKind::UnexpectedEof.into());
+        }
+        let why = format!(
+            "Parse error: the message is {n} bytes, over the {MAX_MESSAGE} a message may have"
+        );
+        return Ok(Some(
+            garbage.into_iter().chain([invalid(-32700, why)]).collect(),
+        ));
+    }
     let mut body = vec![0; size.unwrap_or(0)];
     r.read_exact(&mut body)?;
     let frame = match (bad, serde_json::from_slice::<serde_json::Value>(&body)) {
@@ -257,6 +275,28 @@ mod tests {
             matches!(&got[0], Frame::Message(Message::Notification(_))),
             "{got:?}"
         );
+    }
+
+    #[test]
+    fn a_message_over_the_cap_is_a_parse_error_and_the_next_is_read() {
+        let n = MAX_MESSAGE + 1;
+        let input = [
+            format!("Content-Length: {n}\r\n\r\n"),
+            " ".repeat(n),
+            frame(OK),
+        ]
+        .concat();
+        let got = frames(&input);
+        assert_eq!(got.len(), 2, "{got:?}");
+        assert_eq!(code(&got[0]), -32700);
+        assert!(matches!(&got[1], Frame::Message(Message::Request(r)) if r.method == "shutdown"));
+        // Cut short: the end of the input, not a message.
+        let mut r = io::Cursor::new(format!("Content-Length: {n}\r\n\r\n{OK}").into_bytes());
+        assert!(read_frame(&mut r).is_err());
+        // At the cap: read as usual.
+        let mut body = OK.to_string();
+        body.push_str(&" ".repeat(MAX_MESSAGE - OK.len()));
+        assert!(matches!(&frames(&frame(&body))[0], Frame::Message(_)));
     }
 
     #[test]

@@ -24,6 +24,10 @@ pub(crate) struct Action {
     pub(crate) edits: Vec<Edit>,
     /// The finding's first fix: the one to apply without asking.
     pub(crate) preferred: bool,
+    /// What the edits do when they are not what the fix says: a `Connect`
+    /// carried out on the dangling edge itself (its id, and each endpoint
+    /// set with the node it now names), not by adding an edge.
+    pub(crate) sets_endpoints: Option<(String, Vec<(&'static str, String)>)>,
 }
 
 /// A suppression of a finding's code on its node: the node, the code, and
@@ -89,14 +93,18 @@ fn actions(idx: &SpanIndex, syntax: Syntax, shape: &Shape, finding: &Finding) ->
         .into_iter()
         .enumerate()
         .filter_map(|(i, fix)| {
-            let edits = match edits_for(idx, syntax, shape, &fix.remedy) {
-                Some(e) => e,
-                None => reconnect(idx, syntax, shape, finding, &fix.remedy)?,
+            let (edits, sets_endpoints) = match edits_for(idx, syntax, shape, &fix.remedy) {
+                Some(e) => (e, None),
+                None => {
+                    let (e, sets) = reconnect(idx, syntax, shape, finding, &fix.remedy)?;
+                    (e, Some(sets))
+                }
             };
             Some(Action {
                 fix,
                 edits,
                 preferred: i == 0,
+                sets_endpoints,
             })
         })
         .collect()
@@ -182,14 +190,16 @@ fn edits_for(idx: &SpanIndex, syntax: Syntax, shape: &Shape, r: &Remedy) -> Opti
 /// A `Connect` fix of a finding on an edge whose endpoint names no node of
 /// the document (`dangling_edge`: the fold dropped it): the edge itself,
 /// with that endpoint set to the node the fix connects (the other one
-/// stays). Any other `Connect` adds an edge, which is no edit of a text.
+/// stays), and the edge's id with the endpoints set. Any other `Connect`
+/// adds an edge, which is no edit of a text.
+#[allow(clippy::type_complexity)]
 fn reconnect(
     idx: &SpanIndex,
     syntax: Syntax,
     shape: &Shape,
     finding: &Finding,
     r: &Remedy,
-) -> Option<Vec<Edit>> {
+) -> Option<(Vec<Edit>, (String, Vec<(&'static str, String)>))> {
     let Remedy::Connect {
         from: Pick::Id(from),
         to: Pick::Id(to),
@@ -206,6 +216,7 @@ fn reconnect(
         .find(|e| e.id.as_deref() == Some(id))?;
     let at = format!("/edges/{}", e.index);
     let mut out = Vec::new();
+    let mut sets = Vec::new();
     for (key, want, now) in [("from", from, &e.from), ("to", to, &e.to)] {
         let (have, span) = now.as_ref()?;
         if have == want {
@@ -223,8 +234,9 @@ fn reconnect(
             key,
             &super::quoted(want, syntax, like),
         )?);
+        sets.push((key, want.clone()));
     }
-    (!out.is_empty()).then_some(out)
+    (!out.is_empty()).then(|| (out, (id.to_string(), sets)))
 }
 
 /// The members of the reference at `at` (a `$ref` object) that differ from

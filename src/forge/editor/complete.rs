@@ -9,7 +9,9 @@
 //! Mid-typing a document is often not well-formed (`"node": "fe` with no
 //! closing quote, `"node": ` with no value yet), or has a key with no value
 //! (`node: ` in YAML): the text is then read with a closing quote, or an
-//! empty string, put at the cursor.
+//! empty string, put at the cursor; or, inside a string closed on its line
+//! with no comma after it yet (`"node": "fe"`, as an editor that closes
+//! quotes leaves it), with a comma put after the closing quote.
 
 use super::navigate::{Place, place};
 use super::shape::{Shape, declared};
@@ -50,14 +52,50 @@ const REPAIRS: [&str; 4] = ["\"", "\"\"", "\",", "\"\","];
 /// scalar may go on over lines), so only `'` closes it.
 const SINGLE: [&str; 4] = ["'", "''", "',", "'',"];
 
-/// The repairs to try at `offset`: in YAML, when the last quote before the
-/// cursor on its line is a single one, the single-quote ones.
-fn repairs(text: &str, offset: usize, syntax: Syntax) -> [&'static str; 4] {
+/// The repairs to try at `offset`, each an insertion point and the text
+/// put there: in YAML, when the last quote before the cursor on its line
+/// is a single one, the single-quote ones; then, when the string the
+/// cursor is in is closed on its line (an editor closes quotes as they are
+/// typed: `"node": "fe"` with the next member below and no comma yet), a
+/// comma after its closing quote.
+fn repairs(text: &str, offset: usize, syntax: Syntax) -> Vec<(usize, &'static str)> {
     let line = &text[text[..offset].rfind('\n').map_or(0, |i| i + 1)..offset];
-    match (syntax, line.rfind(['\'', '"'])) {
-        (Syntax::Yaml, Some(i)) if line[i..].starts_with('\'') => SINGLE,
-        _ => REPAIRS,
+    let open = line.rfind(['\'', '"']);
+    let single = syntax == Syntax::Yaml && open.is_some_and(|i| line[i..].starts_with('\''));
+    let mut all: Vec<(usize, &'static str)> = if single { SINGLE } else { REPAIRS }
+        .into_iter()
+        .map(|ins| (offset, ins))
+        .collect();
+    if open.is_some()
+        && let Some(end) = closing_quote(&text[offset..], if single { '\'' } else { '"' })
+    {
+        all.push((offset + end, ","));
     }
+    all
+}
+
+/// Where the string the text `rest` is the end of closes on its line: the
+/// offset just after its closing `quote` (`\"` escapes one in a double-quoted
+/// string, `''` in a single-quoted one).
+pub(super) fn closing_quote(rest: &str, quote: char) -> Option<usize> {
+    let mut chars = rest.char_indices().peekable();
+    while let Some((i, ch)) = chars.next() {
+        match ch {
+            '\n' => return None,
+            '\\' if quote == '"' => {
+                chars.next();
+            }
+            q if q == quote => {
+                if quote == '\'' && chars.peek().is_some_and(|&(_, c)| c == '\'') {
+                    chars.next();
+                } else {
+                    return Some(i + 1);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
 }
 
 impl Doc {
@@ -85,12 +123,14 @@ impl Doc {
         // Not well-formed, or a key with no value yet (`node: `): the text
         // read again with a repair at the cursor. The names come from the
         // text so read (it holds the nodes typed since the last good one).
-        if let Some(read) = self.repaired_at(offset, |idx, at| on_value(idx, at).is_some()) {
+        // The value's span ends where the repair went in (before it,
+        // it is this text's; a comma after a closing quote keeps it whole).
+        if let Some((put, read)) = self.repaired_at(offset, |idx, at| on_value(idx, at).is_some()) {
             let idx = read.index.index();
             if let Some(c) = on_value(&idx, offset) {
                 let span = Span {
                     start: c.span.start,
-                    end: c.span.end.min(offset),
+                    end: c.span.end.min(put),
                 };
                 return Some(self.completion(&idx, read.shape(), c, span, registry));
             }
@@ -106,15 +146,15 @@ impl Doc {
         Some(self.completion(&idx, v.read.shape(), c, span, registry))
     }
 
-    /// This version's text with the first repair at `offset` that reads
-    /// and `fits` there, read (its shape made on first use); `None` when
-    /// none does. Made once per version and offset: a request again at the
+    /// This version's text with the first repair for `offset` that reads
+    /// and `fits` there, read (its shape made on first use), and where the
+    /// repair went in; `None` when none does. Made once per version and offset: a request again at the
     /// same place reads nothing.
     fn repaired_at(
         &self,
         offset: usize,
         fits: impl Fn(&SpanIndex, usize) -> bool,
-    ) -> Option<Arc<Read>> {
+    ) -> Option<(usize, Arc<Read>)> {
         let mut kept = self.repaired.lock().unwrap_or_else(PoisonError::into_inner);
         if let Some((at, read)) = &*kept
             && *at == offset
@@ -123,13 +163,13 @@ impl Doc {
         }
         let read = repairs(&self.text, offset, self.syntax)
             .into_iter()
-            .find_map(|ins| {
+            .find_map(|(put, ins)| {
                 let mut t = String::with_capacity(self.text.len() + ins.len());
-                t.push_str(&self.text[..offset]);
+                t.push_str(&self.text[..put]);
                 t.push_str(ins);
-                t.push_str(&self.text[offset..]);
+                t.push_str(&self.text[put..]);
                 let index = OwnedIndex::new(Arc::from(t), self.syntax)?;
-                fits(&index.index(), offset).then(|| Arc::new(Read::new(index)))
+                fits(&index.index(), offset).then(|| (put, Arc::new(Read::new(index))))
             });
         *kept = Some((offset, read.clone()));
         read

@@ -55,9 +55,9 @@ pub(crate) struct Doc {
     repaired: Arc<Mutex<Option<Repaired>>>,
 }
 
-/// A repaired reading: the offset repaired at, and the reading (`None`:
-/// no repair there reads).
-type Repaired = (usize, Option<Arc<Read>>);
+/// A repaired reading: the offset repaired for, and where the repair went
+/// in and the reading (`None`: no repair there reads).
+type Repaired = (usize, Option<(usize, Arc<Read>)>);
 
 /// A version's reading, made once.
 type Cell = Arc<OnceLock<Option<Arc<Read>>>>;

@@ -410,6 +410,10 @@ fn a_dangling_edge_to_a_near_miss_is_renamed_to_it() {
     let f = fs.iter().find(|f| f.issue.code == "dangling_edge").unwrap();
     let a = &d.fixes_of(f).actions[0];
     assert!(a.preferred);
+    assert_eq!(
+        a.sets_endpoints,
+        Some(("e3".to_string(), vec![("to", "post".to_string())]))
+    );
     let fixed = apply(&typo, &a.edits);
     assert!(
         fixed.contains(r#"{"id": "e3", "from": "fetch", "to": "post", "handle": "alwayz"}"#),
@@ -504,7 +508,8 @@ fn a_repaired_reading_is_kept_for_the_next_request_at_the_same_place() {
     let d = Doc::new(open.as_str(), Syntax::Json);
     let kept = |d: &Doc| {
         let k = d.repaired.lock().unwrap();
-        k.as_ref().map(|(at, r)| (*at, r.clone()))
+        k.as_ref()
+            .map(|(at, r)| (*at, r.as_ref().map(|(_, r)| r.clone())))
     };
     let here = at(&open, r#""node": "fe"#, 11);
     let first = d.complete(here, None).unwrap();
@@ -527,4 +532,73 @@ fn a_repaired_reading_is_kept_for_the_next_request_at_the_same_place() {
     assert!(!Arc::ptr_eq(&read, &kept(&d).unwrap().1.unwrap()));
     // The next version keeps nothing of it.
     assert!(kept(&d.edited(open.as_str())).is_none());
+}
+
+#[test]
+fn completion_inside_closed_quotes_with_no_comma_after_them_yet() {
+    // An editor that closes quotes: `"node": ""` (or `"fe"`) with the next
+    // member below and no comma yet. The text reads with a comma put after
+    // the closing quote, and the whole value is replaced.
+    let pretty = |value: &str| {
+        JSON.replace(
+            r#"{"node": "fetchh", "select": "first"}"#,
+            &format!(
+                "{{\n          \"node\": {value}\n          \"select\": \"first\"\n        }}"
+            ),
+        )
+    };
+    for (value, plus, like) in [
+        ("\"\"", 9, "\"\""),
+        ("\"fe\"", 11, "\"fe\""),
+        ("\"fe\"", 10, "\"fe\""),
+    ] {
+        let text = pretty(value);
+        let d = Doc::new(text.as_str(), Syntax::Json);
+        assert!(d.index().is_none());
+        let needle = format!("\"node\": {value}");
+        let c = d.complete(at(&text, &needle, plus), None).unwrap();
+        let up: Vec<&str> = c
+            .items
+            .iter()
+            .filter(|i| i.rank == 0)
+            .map(|i| i.label.as_str())
+            .collect();
+        assert_eq!(up, ["fetch", "pick", "start"], "{value} at {plus}");
+        assert_eq!(text_of(&d, c.span), like);
+        assert_eq!(c.items[0].insert, "\"fetch\"");
+    }
+    // `select` and `kind` alike.
+    let text = JSON.replace(
+        r#"{"node": "fetchh", "select": "first"}"#,
+        "{\n          \"select\": \"fi\"\n          \"node\": \"fetch\"\n        }",
+    );
+    let d = Doc::new(text.as_str(), Syntax::Json);
+    let c = d
+        .complete(at(&text, "\"select\": \"fi\"\n", 13), None)
+        .unwrap();
+    let labels: Vec<&str> = c.items.iter().map(|i| i.label.as_str()).collect();
+    assert_eq!(labels, ["first", "last", "all"]);
+    let text = JSON.replace(
+        r#""id": "pick", "kind": "select","#,
+        "\"id\": \"pick\", \"kind\": \"se\"\n",
+    );
+    let d = Doc::new(text.as_str(), Syntax::Json);
+    assert!(d.index().is_none());
+    let c = d.complete(at(&text, r#""kind": "se"#, 11), None).unwrap();
+    assert!(c.items.iter().any(|i| i.label == "select"));
+    // An escaped quote does not close the string; a string closed on
+    // another line is not one to close here.
+    assert_eq!(super::complete::closing_quote(r#"a\"b" x"#, '"'), Some(5));
+    assert_eq!(super::complete::closing_quote("ab\n\"", '"'), None);
+    assert_eq!(super::complete::closing_quote("a''b' x", '\''), Some(5));
+    // YAML flow style, closed single quotes and no comma yet.
+    let flow = YAML.replace(
+        "          $ref:\n            node: start\n            path: q\n",
+        "          $ref: {node: '' path: q}\n",
+    );
+    let y = Doc::new(flow.as_str(), Syntax::Yaml);
+    assert!(y.index().is_none());
+    let c = y.complete(at(&flow, "node: ''", 7), None).unwrap();
+    assert_eq!(text_of(&y, c.span), "''");
+    assert_eq!(c.items[0].insert, "'start'");
 }
