@@ -725,7 +725,7 @@ fn reads_cycle(d: &Decomposition) -> Result<()> {
                 .collect()
         })
         .collect();
-    let reads = super::mechanism::implicit_order(d);
+    let reads = implicit_order(d);
     for &(i, j) in &reads {
         if !adj[i].contains(&j) {
             adj[i].push(j);
@@ -1007,4 +1007,38 @@ fn cycle(d: &Decomposition, adj: &[Vec<usize>]) -> Option<Vec<String>> {
         }
     }
     None
+}
+
+/// A path compared as a target: `./a//b/../c` is `a/c`.
+pub(crate) fn target(path: &str) -> String {
+    let mut parts: Vec<&str> = Vec::new();
+    for p in path.trim().split(['/', '\\']) {
+        match p {
+            "" | "." => {}
+            ".." if parts.last().is_some_and(|l| *l != "..") => {
+                parts.pop();
+            }
+            other => parts.push(other),
+        }
+    }
+    parts.join("/")
+}
+
+/// Orderings no `needs` states: a task whose input names another task's
+/// output needs that output (task, the task it reads).
+pub(crate) fn implicit_order(d: &Decomposition) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    for (i, t) in d.tasks.iter().enumerate() {
+        let text = match &t.input {
+            crate::model::Value::String(s) => s.clone(),
+            other => crate::wire::json::compact(other),
+        };
+        for (j, o) in d.tasks.iter().enumerate() {
+            let path = target(&o.output);
+            if i != j && path.len() >= 3 && text.contains(path.as_str()) {
+                out.push((i, j));
+            }
+        }
+    }
+    out
 }

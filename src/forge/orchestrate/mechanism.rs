@@ -6,7 +6,7 @@
 //! overflows its context).
 
 pub(crate) use super::decomposition::Coupling;
-use super::decomposition::Decomposition;
+use super::decomposition::{Decomposition, implicit_order, target};
 use crate::model::error::Error;
 use crate::model::error::Result;
 
@@ -322,21 +322,6 @@ const CHECK_2: &str = "distinct assignments, named outputs";
 const CHECK_3: &str = "what the orchestrator holds fits its context budget";
 const CHECK_4: &str = "parallelism is worth it";
 
-/// A path compared as a target: `./a//b/../c` is `a/c`.
-pub(crate) fn target(path: &str) -> String {
-    let mut parts: Vec<&str> = Vec::new();
-    for p in path.trim().split(['/', '\\']) {
-        match p {
-            "" | "." => {}
-            ".." if parts.last().is_some_and(|l| *l != "..") => {
-                parts.pop();
-            }
-            other => parts.push(other),
-        }
-    }
-    parts.join("/")
-}
-
 /// A target as a file system may see it: `A.md` and `a.md` are one file on
 /// a case-insensitive one (macOS, Windows), so they collide.
 fn same_file(path: &str) -> String {
@@ -420,25 +405,6 @@ fn artifacts(d: &Decomposition) -> (Vec<String>, Vec<(usize, String)>) {
         }
     }
     (outputs, collisions)
-}
-
-/// Orderings no `needs` states: a task whose input names another task's
-/// output needs that output (task, the task it reads).
-pub(crate) fn implicit_order(d: &Decomposition) -> Vec<(usize, usize)> {
-    let mut out = Vec::new();
-    for (i, t) in d.tasks.iter().enumerate() {
-        let text = match &t.input {
-            crate::model::Value::String(s) => s.clone(),
-            other => crate::wire::json::compact(other),
-        };
-        for (j, o) in d.tasks.iter().enumerate() {
-            let path = target(&o.output);
-            if i != j && path.len() >= 3 && text.contains(path.as_str()) {
-                out.push((i, j));
-            }
-        }
-    }
-    out
 }
 
 /// Runs the four checks on the matched row's mechanism (ordered handoffs
