@@ -19,7 +19,7 @@ use crate::model::registry::Registry;
 use crate::store::Loaded;
 use crate::wire::Syntax;
 use crate::wire::codec::{self, Document};
-use crate::wire::span::{Located, Span, SpanIndex};
+use crate::wire::span::{Locate, Located, Seek, Span, SpanIndex};
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -546,12 +546,21 @@ fn locate_all(
     edges: &[&str],
     opts: &Options,
 ) -> Vec<Finding> {
-    let built = if issues.is_empty() || given.is_some() {
+    // Without an index: a JSON text read cleanly is located pointer by
+    // pointer, scanning only as far as each leads (the reader refused
+    // duplicate keys, so the answers are the index's); YAML is indexed.
+    let built: Option<Box<dyn Locate + '_>> = if issues.is_empty() || given.is_some() {
         None
     } else {
-        SpanIndex::new(text, syntax)
+        match syntax {
+            Syntax::Json => Seek::new(text).map(|s| Box::new(s) as Box<dyn Locate>),
+            Syntax::Yaml => SpanIndex::new(text, syntax).map(|s| Box::new(s) as Box<dyn Locate>),
+        }
     };
-    let index = given.or(built.as_ref());
+    let index: Option<&dyn Locate> = match given {
+        Some(g) => Some(g),
+        None => built.as_deref(),
+    };
     // A later node or edge with the same id is the one the fold keeps.
     let node_at: HashMap<&str, usize> = nodes.iter().enumerate().map(|(i, n)| (*n, i)).collect();
     let edge_at: HashMap<&str, usize> = edges.iter().enumerate().map(|(i, e)| (*e, i)).collect();
@@ -612,7 +621,7 @@ fn absolute_pointer(
 }
 
 /// What a one-screen snippet underlines for a location.
-pub(super) fn label_span(idx: &SpanIndex, l: &Located) -> Span {
+pub(super) fn label_span(idx: &dyn Locate, l: &Located) -> Span {
     let text = idx.text();
     let one_line = |s: Span| !text[s.start..s.end].contains('\n');
     if l.exact && one_line(l.span) {

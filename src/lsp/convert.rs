@@ -182,6 +182,21 @@ pub(crate) fn path_of(uri: &str) -> Option<PathBuf> {
     Some(PathBuf::from(s))
 }
 
+/// The `file:` URI of an absolute path, percent-encoded as [`path_of`]
+/// decodes it.
+pub(crate) fn uri_of(path: &std::path::Path) -> Option<lsp_types::Uri> {
+    let path = std::path::absolute(path).ok()?;
+    let mut s = String::from("file://");
+    for &b in path.to_str()?.as_bytes() {
+        if b.is_ascii_alphanumeric() || b"/-._~".contains(&b) {
+            s.push(b as char);
+        } else {
+            s.push_str(&format!("%{b:02X}"));
+        }
+    }
+    std::str::FromStr::from_str(&s).ok()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -237,5 +252,11 @@ mod tests {
             Some(PathBuf::from("/tmp/a b/p.json"))
         );
         assert_eq!(path_of("untitled:Untitled-1"), None);
+        let uri = uri_of(std::path::Path::new("/tmp/a b/é.toml")).unwrap();
+        assert_eq!(uri.as_str(), "file:///tmp/a%20b/%C3%A9.toml");
+        assert_eq!(
+            path_of(uri.as_str()),
+            Some(PathBuf::from("/tmp/a b/é.toml"))
+        );
     }
 }

@@ -20,6 +20,19 @@ pub(crate) struct Validated {
     /// No registry was found (none named, no store above the document):
     /// the checks that need one were skipped, as `validate` notes.
     pub(crate) no_registry: bool,
+    /// The settings file or registry that could not be read, and where in
+    /// it the error is (the version's one finding is that error).
+    pub(crate) elsewhere: Option<Arc<Elsewhere>>,
+}
+
+/// A file a validation read besides the document, that cannot be read:
+/// its path, its text, the span of what is wrong, and why.
+#[derive(Debug)]
+pub(crate) struct Elsewhere {
+    pub(crate) path: PathBuf,
+    pub(crate) text: String,
+    pub(crate) span: crate::forge::editor::Span,
+    pub(crate) message: String,
 }
 
 /// One open document.

@@ -8,6 +8,7 @@
 pub(crate) mod convert;
 pub(crate) mod diagnostics;
 pub(crate) mod documents;
+pub(crate) mod elsewhere;
 pub(crate) mod features;
 pub(crate) mod server;
 pub(crate) mod transport;

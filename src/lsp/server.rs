@@ -84,6 +84,7 @@ pub(crate) fn serve(cfg: Config) -> Result<u8> {
         jobs: jobs_tx,
         shut_down: false,
         watch,
+        reported: Default::default(),
     };
     let outcome = s.run(&done_rx);
     drop(s);
@@ -250,6 +251,7 @@ pub(crate) fn validate_now(sources: &Sources, open: &Open, version: i32) -> Vali
             target: None,
             registry: None,
             no_registry: false,
+            elsewhere: None,
         };
     }
     let (target, registry): (Target, _) = match sources.context(open.path.as_deref()) {
@@ -259,10 +261,12 @@ pub(crate) fn validate_now(sources: &Sources, open: &Open, version: i32) -> Vali
                 policy: Arc::new(ctx.policy),
                 ..validate::Options::default()
             };
-            // The version's reading (made above, by `is_plan_document`)
-            // is the one validate locates its findings with: the text is
-            // not copied, nor indexed a second time.
-            let index = open.doc.index();
+            // The text is read once here: validate reads it as a document
+            // and places its findings pointer by pointer (JSON), or with the
+            // version's index when it was made already (YAML: by
+            // `is_plan_document`). The index for the editor's queries is
+            // built after the diagnostics are out (`work`).
+            let index = open.doc.index_if_read();
             (
                 validate::check_indexed(
                     &open.name,
@@ -275,24 +279,36 @@ pub(crate) fn validate_now(sources: &Sources, open: &Open, version: i32) -> Vali
                 ctx.registry,
             )
         }
-        Err(e) => return failed(version, validate::failure(&open.name, &e)),
+        Err(broken) => return failed(version, &open.name, &broken),
     };
     Validated {
         version,
         target: Some(Arc::new(target)),
         no_registry: registry.is_none(),
         registry,
+        elsewhere: None,
     }
 }
 
 /// A version whose settings or registry cannot be read: that error is its
-/// one finding (the registry is not missing, it is broken).
-fn failed(version: i32, target: Target) -> Validated {
+/// one finding (the registry is not missing, it is broken), and where in
+/// that file it is.
+fn failed(version: i32, name: &str, broken: &crate::forge::editor::context::Broken) -> Validated {
+    let elsewhere = broken.file.as_ref().and_then(|path| {
+        let (text, span) = broken.place()?;
+        Some(Arc::new(super::documents::Elsewhere {
+            path: path.clone(),
+            text,
+            span,
+            message: broken.error.message.clone(),
+        }))
+    });
     Validated {
         version,
-        target: Some(Arc::new(target)),
+        target: Some(Arc::new(validate::failure(name, &broken.error))),
         registry: None,
         no_registry: false,
+        elsewhere,
     }
 }
 
@@ -312,6 +328,9 @@ struct State<'c> {
     shut_down: bool,
     /// The client registers file watchers when asked (after `initialized`).
     watch: bool,
+    /// The settings files and registries that cannot be read, as
+    /// published for their own URIs.
+    reported: super::elsewhere::Reported,
 }
 
 /// The id of the server's one request to the client: registering the
@@ -386,6 +405,18 @@ impl State<'_> {
         if d.validated.no_registry {
             diagnostics.push(super::diagnostics::no_registry());
         }
+        // A broken settings file or registry: pointed at, and reported in
+        // that file.
+        let there = d
+            .validated
+            .elsewhere
+            .as_deref()
+            .and_then(|e| super::elsewhere::diagnostic(e, self.enc));
+        if let Some(there) = &there {
+            super::elsewhere::point_there(&mut diagnostics, there);
+        }
+        // This document is itself a broken file another one reads.
+        diagnostics.extend(self.reported.of(uri.as_str()).cloned());
         o.last = Some(d.validated);
         let params = PublishDiagnosticsParams {
             uri,
@@ -396,6 +427,17 @@ impl State<'_> {
             note::PublishDiagnostics::METHOD.to_string(),
             params,
         )));
+        let others = self.reported.update(&d.uri, there);
+        self.publish_elsewhere(others);
+    }
+
+    fn publish_elsewhere(&self, all: Vec<PublishDiagnosticsParams>) {
+        for params in all {
+            self.send(Message::Notification(Notification::new(
+                note::PublishDiagnostics::METHOD.to_string(),
+                params,
+            )));
+        }
     }
 
     fn notification(&mut self, n: Notification) {
@@ -444,6 +486,8 @@ impl State<'_> {
                 self.open.remove(uri.as_str());
                 self.buffers.remove(uri.as_str());
                 self.due.remove(uri.as_str());
+                let others = self.reported.update(uri.as_str(), None);
+                self.publish_elsewhere(others);
                 self.send(Message::Notification(Notification::new(
                     note::PublishDiagnostics::METHOD.to_string(),
                     PublishDiagnosticsParams {
@@ -590,14 +634,19 @@ impl State<'_> {
                         .ok()
                         .and_then(|c| c.registry),
                 };
-                let items = o
-                    .doc
-                    .complete(at, registry.as_deref())
-                    .map(|c| super::features::completion_items(o, c, enc))
-                    .unwrap_or_default();
+                // Capped and narrowed to what is typed (`isIncomplete`
+                // when some were left out: the client asks again as the
+                // user types on).
+                let (items, is_incomplete) = match o.doc.complete(at, registry.as_deref()) {
+                    Some(c) => {
+                        let incomplete = c.incomplete;
+                        (super::features::completion_items(o, c, enc), incomplete)
+                    }
+                    None => (Vec::new(), false),
+                };
                 json(serde_json::to_value(CompletionResponse::List(
                     CompletionList {
-                        is_incomplete: false,
+                        is_incomplete,
                         items,
                     },
                 )))

@@ -39,7 +39,15 @@ pub(crate) struct Candidate {
 pub(crate) struct Completion {
     pub(crate) span: Span,
     pub(crate) items: Vec<Candidate>,
+    /// Some candidates were left out ([`MAX_CANDIDATES`]): the editor
+    /// should ask again as the user types on (LSP `isIncomplete`).
+    pub(crate) incomplete: bool,
 }
+
+/// The most candidates one answer holds (rust-analyzer and
+/// typescript-language-server cap theirs too): a plan of 10,000 nodes
+/// would otherwise send every id at every keystroke.
+pub(crate) const MAX_CANDIDATES: usize = 200;
 
 /// What may be typed at the cursor where the text is not well-formed: the
 /// closing quote, or an empty string, put at the cursor, each also with a
@@ -118,7 +126,8 @@ impl Doc {
             && let Some(c) = on_value(&read.index.index(), offset)
         {
             let span = c.span;
-            return Some(self.completion(&read.index.index(), read.shape(), c, span, registry));
+            let (idx, shape) = (read.index.index(), read.shape());
+            return Some(self.completion(&idx, shape, c, (span, offset), registry));
         }
         // Not well-formed, or a key with no value yet (`node: `): the text
         // read again with a repair at the cursor. The names come from the
@@ -132,7 +141,7 @@ impl Doc {
                     start: c.span.start,
                     end: c.span.end.min(put),
                 };
-                return Some(self.completion(&idx, read.shape(), c, span, registry));
+                return Some(self.completion(&idx, read.shape(), c, (span, offset), registry));
             }
         }
         // No repair at the cursor reads (the text is broken elsewhere too):
@@ -143,7 +152,7 @@ impl Doc {
         let idx = v.index();
         let c = on_value(&idx, at)?;
         let span = v.forth(c.span)?;
-        Some(self.completion(&idx, v.read.shape(), c, span, registry))
+        Some(self.completion(&idx, v.read.shape(), c, (span, offset), registry))
     }
 
     /// This version's text with the first repair for `offset` that reads
@@ -176,21 +185,29 @@ impl Doc {
     }
 
     /// The candidates at the place `c` (of the text `idx` reads), replacing
-    /// `span` of this text.
+    /// `span` of this text, the cursor at `offset` in it: those matching
+    /// what is typed before the cursor, at most [`MAX_CANDIDATES`].
     fn completion(
         &self,
         idx: &SpanIndex,
         shape: &Shape,
         c: crate::wire::span::Cursor,
-        span: Span,
+        (span, offset): (Span, usize),
         registry: Option<&Registry>,
     ) -> Completion {
         let what = place(&c.pointer).expect("a completion place");
         let like = self.text.get(span.start..span.end).unwrap_or("");
-        let items = candidates(idx, shape, &c.pointer, what, registry);
+        let typed = self
+            .text
+            .get(span.start..offset.clamp(span.start, span.end))
+            .unwrap_or("");
+        let typed = typed.trim_start_matches(['"', '\'']);
+        let (items, incomplete) =
+            narrowed(candidates(idx, shape, &c.pointer, what, registry), typed);
         let syntax = self.syntax;
         Completion {
             span,
+            incomplete,
             items: items
                 .into_iter()
                 .map(|(label, detail, rank)| Candidate {
@@ -202,6 +219,38 @@ impl Doc {
                 .collect(),
         }
     }
+}
+
+/// The candidates that match `typed` (case-insensitive): those whose name
+/// starts with it, then those that hold it elsewhere, each group in rank
+/// order (upstream nodes first) and else in the document's order; at most
+/// [`MAX_CANDIDATES`], and whether some were left out for that.
+fn narrowed(all: Vec<Raw>, typed: &str) -> (Vec<Raw>, bool) {
+    let typed = typed.to_lowercase();
+    let mut kept: Vec<(u8, bool, Raw)> = all
+        .into_iter()
+        .filter_map(|raw| {
+            if typed.is_empty() {
+                return Some((raw.2, false, raw));
+            }
+            let label = raw.0.to_lowercase();
+            if label.starts_with(&typed) {
+                Some((raw.2, false, raw))
+            } else if label.contains(&typed) {
+                Some((raw.2, true, raw))
+            } else {
+                None
+            }
+        })
+        .collect();
+    // Stable: the order within a group is the candidates' own.
+    kept.sort_by_key(|(rank, inside, _)| (*rank, *inside));
+    let incomplete = kept.len() > MAX_CANDIDATES;
+    kept.truncate(MAX_CANDIDATES);
+    (
+        kept.into_iter().map(|(_, _, raw)| raw).collect(),
+        incomplete,
+    )
 }
 
 /// How the value being replaced is quoted (`""` for JSON, whatever it is).

@@ -59,8 +59,9 @@ pub(crate) struct Context {
 impl Sources {
     /// The context of the document at `path` (`None`: a document that is
     /// no file, whose store is found from the working directory). A
-    /// registry that cannot be read is an error, as in `validate`.
-    pub(crate) fn context(&self, path: Option<&Path>) -> Result<Context> {
+    /// registry or settings file that cannot be read is an error, as in
+    /// `validate`, with the file it is in.
+    pub(crate) fn context(&self, path: Option<&Path>) -> std::result::Result<Context, Box<Broken>> {
         let from = match path.and_then(Path::parent) {
             Some(dir) => dir.to_path_buf(),
             None => std::env::current_dir().unwrap_or_else(|_| PathBuf::from(".")),
@@ -73,7 +74,10 @@ impl Sources {
         let registry_file = match &self.registry {
             Some(p) => Some((p.clone(), false)),
             None => match store.as_ref().and_then(|s| Store::open(s).ok()) {
-                Some(st) => st.registry_path()?.map(|p| (p, true)),
+                Some(st) => st
+                    .registry_path()
+                    .map_err(|error| Box::new(Broken { file: None, error }))?
+                    .map(|p| (p, true)),
                 None => None,
             },
         };
@@ -93,12 +97,22 @@ impl Sources {
         }
         drop(kept);
         let registry = match &registry_file {
-            Some((p, store)) => Some(Arc::new(Registry::load(p, *store)?)),
+            Some((p, store)) => Some(Arc::new(Registry::load(p, *store).map_err(|error| {
+                Box::new(Broken {
+                    file: Some(p.clone()),
+                    error,
+                })
+            })?)),
             None => None,
         };
         let ctx = Context {
             registry,
-            policy: policy(&from, in_store)?,
+            policy: policy(&from, in_store).map_err(|error| {
+                Box::new(Broken {
+                    file: settings.clone(),
+                    error,
+                })
+            })?,
         };
         let mut kept = self.read.lock().unwrap_or_else(PoisonError::into_inner);
         if kept.len() >= MAX_FOLDERS {
@@ -106,6 +120,90 @@ impl Sources {
         }
         kept.insert(from, (stamps, ctx.clone()));
         Ok(ctx)
+    }
+}
+
+/// A registry or settings file that cannot be read: the error, and the
+/// file it is in when it is one (a store that cannot be opened is none).
+#[derive(Debug)]
+pub(crate) struct Broken {
+    pub(crate) file: Option<PathBuf>,
+    pub(crate) error: crate::model::error::Error,
+}
+
+/// The largest file [`Broken::place`] reads again to place its error.
+const MAX_PLACED: u64 = 16 * 1024 * 1024;
+
+impl Broken {
+    /// Where in its file the error is: the file's text and the span of
+    /// what is wrong (the place the reader names; else the value the
+    /// message quotes; else the file's start). `None`: no file, or it
+    /// cannot be read now.
+    pub(crate) fn place(&self) -> Option<(String, crate::wire::span::Span)> {
+        use crate::wire::span::{Span, locate, offset};
+        let file = self.file.as_ref()?;
+        if std::fs::metadata(file).ok()?.len() > MAX_PLACED {
+            return None;
+        }
+        let text = std::fs::read_to_string(file).ok()?;
+        let at_char = |at: usize| Span {
+            start: at,
+            end: at + text[at..].chars().next().map_or(0, char::len_utf8),
+        };
+        let first_line = |s: Span| Span {
+            start: s.start,
+            end: text[s.start..s.end]
+                .find('\n')
+                .map_or(s.end, |n| s.start + n),
+        };
+        let line_col = self
+            .error
+            .location
+            .as_ref()
+            .and_then(|l| Some((l.line?, l.column.unwrap_or(1))));
+        let by_reader = line_col.and_then(|(l, c)| offset(&text, l, c)).map(at_char);
+        let syntax = crate::wire::Syntax::from_path(&file.to_string_lossy());
+        let by_registry = || {
+            let syntax = syntax.unwrap_or_else(|| crate::wire::Syntax::sniff(&text));
+            match crate::wire::parse::parse(&text, syntax) {
+                Err(e) => match (e.line, &e.pointer) {
+                    (Some(l), _) => offset(&text, l, e.column.unwrap_or(1)).map(at_char),
+                    (None, Some(p)) => locate(&text, syntax, p).map(|l| first_line(l.span)),
+                    (None, None) => None,
+                },
+                Ok(_) => {
+                    let (_, p) = Registry::parse(&text, syntax, "").err()?;
+                    locate(&text, syntax, &p).map(|l| first_line(l.span))
+                }
+            }
+        };
+        // A settings file's value it names (`unknown_tol` selects no code).
+        let quoted = || {
+            let msg = &self.error.message;
+            let name = msg.split('`').nth(1)?;
+            [format!("\"{name}\""), format!("'{name}'")]
+                .iter()
+                .find_map(|q| {
+                    text.find(q.as_str()).map(|at| Span {
+                        start: at,
+                        end: at + q.len(),
+                    })
+                })
+                .or_else(|| {
+                    msg.contains("fail-on")
+                        .then(|| text.find("fail-on"))
+                        .flatten()
+                        .map(|at| Span {
+                            start: at,
+                            end: at + "fail-on".len(),
+                        })
+                })
+        };
+        let toml = file.extension().is_some_and(|e| e == "toml");
+        let span = by_reader
+            .or_else(|| if toml { quoted() } else { by_registry() })
+            .unwrap_or(Span { start: 0, end: 0 });
+        Some((text, span))
     }
 }
 

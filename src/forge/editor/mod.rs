@@ -234,6 +234,12 @@ impl Doc {
         self.read().map(|r| r.index.index())
     }
 
+    /// The text's span index if this version was read already (nothing
+    /// is read here).
+    pub(crate) fn index_if_read(&self) -> Option<SpanIndex<'_>> {
+        self.read.get()?.as_deref().map(|r| r.index.index())
+    }
+
     /// What queries read: this version when it is well-formed, else the
     /// last one that was.
     pub(crate) fn view(&self) -> Option<View<'_>> {
@@ -256,8 +262,18 @@ impl Doc {
     /// attached to every JSON or YAML file leaves the others alone: its
     /// top level has `nodes`, `formatVersion` or `planId`, or (not
     /// well-formed yet) the text names one of them.
+    ///
+    /// A JSON text is first looked at without being read whole (its top
+    /// level scanned only as far as one of those keys): most plan documents
+    /// say so at once, and validation then reads the text only once.
     pub(crate) fn is_plan_document(&self) -> bool {
         const KEYS: [&str; 3] = ["nodes", "formatVersion", "planId"];
+        if self.syntax == Syntax::Json
+            && crate::wire::span::Seek::new(&self.text)
+                .is_some_and(|s| KEYS.iter().any(|k| s.has_member(k)))
+        {
+            return true;
+        }
         match self.index() {
             Some(idx) => idx
                 .members("")

@@ -172,14 +172,14 @@ fn completion_offers_upstream_nodes_first_and_what_each_place_takes() {
     let c = b.complete(at(&bare, "node: ", 6), None).unwrap();
     assert!(c.span.is_empty());
     assert_eq!(c.items[0].insert, "start");
+    let inserts =
+        |c: super::complete::Completion| c.items.into_iter().map(|i| i.insert).collect::<Vec<_>>();
+    let c = y.complete(at(YAML, "to: fetch", 4), None).unwrap();
+    assert_eq!(inserts(c), ["start", "fetch"]);
+    // Narrowed to what is typed before the cursor (`f`).
     let c = y.complete(at(YAML, "to: fetch", 5), None).unwrap();
-    assert_eq!(
-        c.items
-            .iter()
-            .map(|i| i.insert.as_str())
-            .collect::<Vec<_>>(),
-        ["start", "fetch"]
-    );
+    assert!(!c.incomplete);
+    assert_eq!(inserts(c), ["fetch"]);
 }
 
 #[test]
@@ -325,7 +325,8 @@ fn completion_at_a_lines_end_with_the_next_member_below() {
         .filter(|i| i.rank == 0)
         .map(|i| i.label.as_str())
         .collect();
-    assert_eq!(up, ["fetch", "pick", "start"]);
+    // Narrowed to what is typed (`fe`).
+    assert_eq!(up, ["fetch"]);
     assert_eq!(text_of(&d, c.span), "\"fe");
     let bare = pretty.replace("\"node\": \"fe\n", "\"node\": \n");
     let d = Doc::new(bare.as_str(), Syntax::Json);
@@ -547,10 +548,12 @@ fn completion_inside_closed_quotes_with_no_comma_after_them_yet() {
             ),
         )
     };
-    for (value, plus, like) in [
-        ("\"\"", 9, "\"\""),
-        ("\"fe\"", 11, "\"fe\""),
-        ("\"fe\"", 10, "\"fe\""),
+    // What is typed before the cursor narrows them (`fe`, `f`).
+    for (value, plus, like, want) in [
+        ("\"\"", 9, "\"\"", &["fetch", "pick", "start"][..]),
+        ("\"fe\"", 11, "\"fe\"", &["fetch"][..]),
+        ("\"fe\"", 10, "\"fe\"", &["fetch"][..]),
+        ("\"ic\"", 11, "\"ic\"", &["pick"][..]),
     ] {
         let text = pretty(value);
         let d = Doc::new(text.as_str(), Syntax::Json);
@@ -563,9 +566,9 @@ fn completion_inside_closed_quotes_with_no_comma_after_them_yet() {
             .filter(|i| i.rank == 0)
             .map(|i| i.label.as_str())
             .collect();
-        assert_eq!(up, ["fetch", "pick", "start"], "{value} at {plus}");
+        assert_eq!(up, want, "{value} at {plus}");
         assert_eq!(text_of(&d, c.span), like);
-        assert_eq!(c.items[0].insert, "\"fetch\"");
+        assert_eq!(c.items[0].insert, format!("\"{}\"", want[0]));
     }
     // `select` and `kind` alike.
     let text = JSON.replace(
@@ -577,7 +580,7 @@ fn completion_inside_closed_quotes_with_no_comma_after_them_yet() {
         .complete(at(&text, "\"select\": \"fi\"\n", 13), None)
         .unwrap();
     let labels: Vec<&str> = c.items.iter().map(|i| i.label.as_str()).collect();
-    assert_eq!(labels, ["first", "last", "all"]);
+    assert_eq!(labels, ["first"], "narrowed to `fi`");
     let text = JSON.replace(
         r#""id": "pick", "kind": "select","#,
         "\"id\": \"pick\", \"kind\": \"se\"\n",
@@ -601,4 +604,60 @@ fn completion_inside_closed_quotes_with_no_comma_after_them_yet() {
     let c = y.complete(at(&flow, "node: ''", 7), None).unwrap();
     assert_eq!(text_of(&y, c.span), "''");
     assert_eq!(c.items[0].insert, "'start'");
+}
+
+/// A plan of `n` nodes `n0`… besides `start`, `up` (upstream of `reader`)
+/// and `xn1`; `reader`'s reference has `node` set to `typed`.
+fn many(n: usize, typed: &str) -> String {
+    let mut nodes = vec![
+        r#"{"id": "start", "kind": "entry", "definition": {"input": []}}"#.to_string(),
+        r#"{"id": "xn1", "kind": "log", "definition": {"message": "m"}}"#.to_string(),
+    ];
+    for i in 0..n {
+        nodes.push(format!(
+            r#"{{"id": "n{i}", "kind": "log", "definition": {{"message": "m"}}}}"#
+        ));
+    }
+    nodes.push(r#"{"id": "up", "kind": "log", "definition": {"message": "m"}}"#.to_string());
+    nodes.push(format!(
+        r#"{{"id": "reader", "kind": "call", "definition": {{"tool": "t", "args": {{"q": {{"$ref": {{"node": "{typed}", "path": "x"}}}}}}}}}}"#
+    ));
+    format!(
+        "{{\"nodes\": [\n{}\n], \"edges\": [{{\"from\": \"start\", \"to\": \"up\"}}, {{\"from\": \"up\", \"to\": \"reader\"}}]}}",
+        nodes.join(",\n")
+    )
+}
+
+#[test]
+fn completion_is_capped_narrowed_to_what_is_typed_and_upstream_first() {
+    use super::complete::MAX_CANDIDATES;
+    let labels = |text: &str, typed: &str| {
+        let d = Doc::new(text, Syntax::Json);
+        let needle = format!("\"node\": \"{typed}");
+        let c = d.complete(at(text, &needle, needle.len()), None).unwrap();
+        let l: Vec<String> = c.items.iter().map(|i| i.label.clone()).collect();
+        (l, c.incomplete)
+    };
+    // Nothing typed: the cap, the upstream nodes first, and marked
+    // incomplete (the editor asks again as the user types).
+    let text = many(500, "");
+    let (l, incomplete) = labels(&text, "");
+    assert_eq!(l.len(), MAX_CANDIDATES);
+    assert!(incomplete);
+    assert_eq!(l[..2], ["up", "start"], "upstream, nearest first");
+    assert!(!l.contains(&"reader".to_string()), "not the reader itself");
+    // `N1` (any case): the ids that start with it (`n1`, `n10`…`n19`,
+    // `n100`…`n199`), then the one holding it elsewhere; all of them.
+    let text = many(500, "N1");
+    let (l, incomplete) = labels(&text, "N1");
+    assert!(!incomplete);
+    assert_eq!(l.len(), 112);
+    assert_eq!(l[0], "n1");
+    assert!(l[..111].iter().all(|x| x.starts_with("n1")));
+    assert_eq!(l[111], "xn1");
+    // Typed `u`: the upstream node first, then the others holding it.
+    let (l, _) = labels(&many(3, "u"), "u");
+    assert_eq!(l, ["up"]);
+    let (l, _) = labels(&many(3, "zzz"), "zzz");
+    assert!(l.is_empty());
 }

@@ -21,6 +21,35 @@ pub(crate) struct Located {
     pub(crate) exact: bool,
 }
 
+/// Pointer lookups in a document's text: what placing a finding needs,
+/// from the whole text's index ([`SpanIndex`]) or from a text read as a
+/// document already ([`super::Seek`]).
+pub(crate) trait Locate {
+    fn text(&self) -> &str;
+    /// The value at `pointer`, or at its longest existing prefix.
+    fn locate(&self, pointer: &str) -> Option<Located>;
+    /// The span of the value at `pointer`, if it exists.
+    fn find(&self, pointer: &str) -> Option<Span>;
+    /// The span of the key naming the member at `pointer` (its last
+    /// token), when the parent is an object.
+    fn key_span(&self, pointer: &str) -> Option<Span>;
+}
+
+impl Locate for SpanIndex<'_> {
+    fn text(&self) -> &str {
+        self.text
+    }
+    fn locate(&self, pointer: &str) -> Option<Located> {
+        SpanIndex::locate(self, pointer)
+    }
+    fn find(&self, pointer: &str) -> Option<Span> {
+        SpanIndex::find(self, pointer)
+    }
+    fn key_span(&self, pointer: &str) -> Option<Span> {
+        SpanIndex::key_span(self, pointer)
+    }
+}
+
 /// A document's text, indexed for pointer lookups.
 pub(crate) struct SpanIndex<'t> {
     text: &'t str,
@@ -209,7 +238,7 @@ pub(crate) fn escape_token(tok: &str) -> String {
 }
 
 /// The first `depth` tokens of a pointer, still escaped.
-fn prefix(pointer: &str, depth: usize) -> String {
+pub(super) fn prefix(pointer: &str, depth: usize) -> String {
     if depth == 0 {
         return String::new();
     }

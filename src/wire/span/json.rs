@@ -28,6 +28,18 @@ pub(super) fn json_tree(text: &str) -> Option<Tree> {
     (s.i == s.b.len()).then_some(t)
 }
 
+/// The JSON string starting at `at` in `text`, decoded as the scanner
+/// decodes keys.
+pub(super) fn decode_string(text: &str, at: usize) -> Option<String> {
+    Scanner {
+        text,
+        b: text.as_bytes(),
+        i: at,
+        depth: 0,
+    }
+    .string()
+}
+
 impl Scanner<'_> {
     fn ws(&mut self) {
         while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.b.get(self.i) {

@@ -15,12 +15,14 @@ mod cursor;
 mod index;
 mod json;
 mod lines;
+mod seek;
 mod tree;
 mod yaml;
 
 pub(crate) use cursor::{Cursor, RefSpan};
-pub(crate) use index::{Located, OwnedIndex, SpanIndex, escape_token, locate, tokens};
+pub(crate) use index::{Locate, Located, OwnedIndex, SpanIndex, escape_token, locate, tokens};
 pub(crate) use lines::{Position, offset};
+pub(crate) use seek::Seek;
 pub(crate) use tree::Span;
 
 #[cfg(test)]

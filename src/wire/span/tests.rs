@@ -234,3 +234,92 @@ fn a_cursor_names_the_innermost_key_or_value() {
     assert_eq!(c.pointer, "/nodes/0/definition/x/$ref/node");
     assert_eq!(idx.refs_under("").len(), 1);
 }
+
+/// Every pointer of a tree's values, with a missing member and a missing
+/// item under each container.
+fn pointers(tree: &super::tree::Tree, at: String, out: &mut Vec<String>) {
+    use super::tree::Kind;
+    out.push(at.clone());
+    match &tree.kind {
+        Kind::Scalar => out.push(format!("{at}/x")),
+        Kind::Object(members) => {
+            out.push(format!("{at}/missing"));
+            out.push(format!("{at}/missing/deeper"));
+            for (k, _, v) in members {
+                pointers(v, format!("{at}/{}", escape_token(k)), out);
+            }
+        }
+        Kind::Array(items) => {
+            out.push(format!("{at}/{}", items.len()));
+            out.push(format!("{at}/01"));
+            out.push(format!("{at}/-"));
+            for (i, v) in items.iter().enumerate() {
+                pointers(v, format!("{at}/{i}"), out);
+            }
+        }
+    }
+}
+
+#[test]
+fn seeking_a_pointer_answers_as_the_whole_index() {
+    let mut big = String::from("\u{feff} {\"planId\": \"plan-x\", \"nodes\": [\n");
+    for i in 0..40 {
+        big.push_str(&format!(
+            "  {{\"id\": \"n{i}\", \"kind\": \"call\", \"definition\": {{\"tool\": \"t\\u00e9{i}\", \"args\": {{\"q\": {{\"$ref\": {{\"node\": \"n0\", \"path\": \"a/b~c\"}}}}, \"e\": [], \"o\": {{}}, \"s\": \"x\\\"]}}\"}}}}}},\n"
+        ));
+    }
+    big.push_str("  {\"id\": \"last\"}\n], \"edges\": [{\"from\": \"n0\", \"to\": \"n1\", \"handle\": \"always\"}], \"k\\u0065y\": 1.5e3 } \n");
+    let scalar = " \"just a string\" ";
+    for text in [
+        JSON,
+        big.as_str(),
+        scalar,
+        "[]",
+        "{}",
+        "[1, [2, [3]], {\"a\": null}]",
+    ] {
+        let idx = SpanIndex::new(text, Syntax::Json).expect("indexes");
+        let mut all = Vec::new();
+        pointers(idx.root(), String::new(), &mut all);
+        all.extend(["not/a pointer".to_string(), "/".to_string()]);
+        // Asked in document order and in reverse: what one lookup kept
+        // must not change another's answer.
+        for order in [false, true] {
+            let seek = Seek::new(text).expect("a value");
+            let asked: Vec<&String> = if order {
+                all.iter().rev().collect()
+            } else {
+                all.iter().collect()
+            };
+            for p in asked {
+                assert_eq!(Locate::locate(&seek, p), idx.locate(p), "locate {p:?}");
+                assert_eq!(Locate::find(&seek, p), idx.find(p), "find {p:?}");
+                assert_eq!(Locate::key_span(&seek, p), idx.key_span(p), "key {p:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn seeking_in_text_that_is_not_json_answers_without_panicking() {
+    for text in [
+        "",
+        "   ",
+        "{",
+        "[1,,2",
+        "{\"a\" 1}",
+        "{\"a\": [}",
+        "\"abc",
+        "{\"a\": \"\\",
+        "]]]",
+        "{,}",
+    ] {
+        if let Some(seek) = Seek::new(text) {
+            for p in ["", "/a", "/0", "/a/0/b", "/nodes"] {
+                let _ = Locate::locate(&seek, p);
+                let _ = Locate::key_span(&seek, p);
+                let _ = seek.has_member("a");
+            }
+        }
+    }
+}
