@@ -180,6 +180,13 @@ class Session:
             if p.uri == uri and p.version == version:
                 return p.diagnostics
 
+    async def until(self, uri, pred):
+        """The first diagnostics published for `uri` (any version) that `pred` accepts."""
+        while True:
+            p = await asyncio.wait_for(self.published.get(), TIMEOUT)
+            if p.uri == uri and pred(p.diagnostics):
+                return p.diagnostics
+
     def open(self, uri, text, language="json"):
         self.versions[uri] = 1
         self.texts[uri] = text
@@ -306,16 +313,20 @@ async def completion(s, uri):
     cursor = t.Position(line=cursor.line, character=cursor.character + 1)
     got = await s.client.text_document_completion_async(t.CompletionParams(**s.at(uri, cursor)))
     labels = [i.label for i in sorted(got.items, key=lambda i: i.sort_text)]
-    check(labels[:2] == ["fetch", "start"], "completion with no closing quote yet", labels)
+    check(labels == ["fetch"], "completion with no closing quote yet, narrowed to what is typed (`f`)", labels)
     # Paths of the node read, and the handles of the edge's source.
     v = s.set_text(uri, PLAN.replace('"fetchh"', '"fetch"'))
     await s.diagnostics(uri, v)
     text = s.texts[uri]
     path = span(text, '"first", "path": "id"', inner=0).end
     got = await s.client.text_document_completion_async(t.CompletionParams(
-        **s.at(uri, t.Position(line=path.line, character=path.character - 2))))
+        **s.at(uri, t.Position(line=path.line, character=path.character - 3))))
     labels = [i.label for i in got.items]
     check(labels == ["id", "body"], "completion in `$ref.path`: the fields the node read declares", labels)
+    got = await s.client.text_document_completion_async(t.CompletionParams(
+        **s.at(uri, t.Position(line=path.line, character=path.character - 1))))
+    labels = [i.label for i in got.items]
+    check(labels == ["id"] and not got.is_incomplete, "and with `id` typed, those matching it", labels)
     handle = span(text, '"alwayz"', inner=1).start
     got = await s.client.text_document_completion_async(t.CompletionParams(**s.at(uri, handle)))
     labels = [i.label for i in got.items]
@@ -330,7 +341,7 @@ async def completion(s, uri):
     check(labels == ["gather", "act"], "completion in `phase`: the document's phases", labels)
     edge_to = span(text, '"to": "post"', inner=0).end
     got = await s.client.text_document_completion_async(t.CompletionParams(
-        **s.at(uri, t.Position(line=edge_to.line, character=edge_to.character - 2))))
+        **s.at(uri, t.Position(line=edge_to.line, character=edge_to.character - 5))))
     labels = [i.label for i in got.items]
     check(labels == ["start", "fetch", "post"], "completion in an edge's `to`: the node ids", labels)
     v = s.set_text(uri, PLAN.replace('"tickets_gett"', '"tickets_get"'))
@@ -452,22 +463,26 @@ async def yaml(s, uri):
         context=t.CodeActionContext(diagnostics=[by_code["invalid_handle"]])))
     fixed = apply(YAML, got[0].edit.changes[uri])
     check("handle: always}" in fixed, "YAML: the handle fix, a plain scalar as the one it replaces", fixed[-120:])
-    at = span(YAML, "fetchh", inner=0).end
+    at = span(YAML, "fetchh", inner=0).start
     got = await s.client.text_document_completion_async(t.CompletionParams(**s.at(uri, at)))
     items = sorted(got.items, key=lambda i: i.sort_text)
     check([i.label for i in items][:2] == ["fetch", "start"] and items[0].text_edit.new_text == "fetch",
           "YAML: completion of a reference's node, upstream first, as a plain scalar",
           [(i.label, i.text_edit.new_text) for i in items])
     at = span(YAML, "select: first", nth=1).start
-    at = t.Position(line=at.line, character=at.character + 9)
+    at = t.Position(line=at.line, character=at.character + 8)
     got = await s.client.text_document_completion_async(t.CompletionParams(**s.at(uri, at)))
     check([i.label for i in got.items] == ["first", "last", "all"] and got.items[0].text_edit.new_text == "first",
           "YAML: completion of a reference's select", [i.label for i in got.items])
     at = span(YAML, "kind: call", nth=1).start
-    at = t.Position(line=at.line, character=at.character + 7)
+    at = t.Position(line=at.line, character=at.character + 6)
     got = await s.client.text_document_completion_async(t.CompletionParams(**s.at(uri, at)))
     check({"call", "reason", "select", "join"} <= {i.label for i in got.items} and len(got.items) == 7,
           "YAML: completion of a node's kind", [i.label for i in got.items])
+    at = t.Position(line=at.line, character=at.character + 1)
+    got = await s.client.text_document_completion_async(t.CompletionParams(**s.at(uri, at)))
+    check([i.label for i in got.items] == ["call", "branch", "select"],
+          "YAML: `c` typed: the kinds starting with it, then those holding it", [i.label for i in got.items])
     # `node: '` typed (the single quote not closed yet): the document does
     # not read, the repair `'` at the cursor does.
     broken = YAML.replace("node: fetchh", "node: '")
@@ -764,6 +779,111 @@ async def watched(pf, root, env):
     await s.client.stop()
 
 
+async def same_as_validate(s, pf, root, env):
+    """One reading per change: the diagnostics equal `validate --format json`'s
+    findings (code, range, message) on JSON and YAML documents, with findings,
+    a syntax error, shape errors and escaped keys."""
+    docs = {
+        "eq_three.json": PLAN,
+        "eq_three.yaml": YAML,
+        "eq_escaped.json": PLAN.replace('"tool": ', '"t\\u006fol": ', 1),
+        "eq_syntax.json": PLAN[:PLAN.index('"edges"')] + '"edges": [{"id": ',
+        "eq_syntax.yaml": YAML.replace("nodes:", "nodes: [", 1),
+        "eq_shape.json": '{"formatVersion": 1, "nodes": 5}',
+        "eq_kind.json": PLAN.replace('"kind": "call"', '"kind": 7', 1),
+        "eq_label.json": PLAN.replace('"formatVersion": 1', '"formatVersion": 1, "label": "a\\u0000b"', 1),
+        "eq_big.json": big_plan(300).replace('"tickets_get"', '"tickets_gte"', 40),
+    }
+    for name, text in docs.items():
+        (root / "docs" / name).write_text(text)
+        uri = (root / "docs" / name).as_uri()
+        diags = await s.diagnostics(uri, s.open(uri, text, "yaml" if name.endswith(".yaml") else "json"))
+        issues = validate_json(pf, root, env, "docs/" + name)
+        want = sorted((i["code"], i.get("line", 1) - 1, i.get("column", 1) - 1, i.get("endLine", 1) - 1,
+                       i.get("endColumn", 1) - 1, i["message"]) for i in issues)
+        # Findings that follow from another are its related locations.
+        got = sorted([(d.code,) + rng(d.range) + (d.message.split("\nhelp: ")[0],) for d in diags]
+                     + [tuple(r.message.split(": ", 1)[:1]) + rng(r.location.range) + (r.message.split(": ", 1)[1],)
+                        for d in diags for r in (d.related_information or [])])
+        check(got == want and len(got) > 0, f"{name}: the diagnostics are validate's, range and message",
+              (got[:4], want[:4]))
+        s.client.text_document_did_close(t.DidCloseTextDocumentParams(text_document=t.TextDocumentIdentifier(uri=uri)))
+
+
+async def capped(s, big):
+    """Completion on a 10,000-node document: at most 200 ids, isIncomplete
+    while some were left out; what is typed narrows them."""
+    text = s.texts[big]
+    # The reference of node n5000 (its `node` is "start"): emptied, the cursor inside it.
+    at = text.index('"node": "start"', text.index('"id": "n5000"')) + len('"node": "')
+    s.replace(big, t.Range(start=position(text, at), end=position(text, at + len("start"))), "")
+    text = s.texts[big]
+    got = await s.client.text_document_completion_async(t.CompletionParams(**s.at(big, position(text, at))))
+    labels = [i.label for i in got.items]
+    check(got.is_incomplete and 0 < len(labels) <= 200 and len(set(labels)) == len(labels)
+          and all(i.sort_text.startswith("0") for i in got.items) and "n5000" not in labels,
+          "10,000 nodes: completion is capped at 200 upstream ids, isIncomplete",
+          (got.is_incomplete, len(labels), labels[:5]))
+    v = s.replace(big, t.Range(start=position(text, at), end=position(text, at)), "N12")
+    await s.diagnostics(big, v)
+    text = s.texts[big]
+    got = await s.client.text_document_completion_async(t.CompletionParams(**s.at(big, position(text, at + 3))))
+    labels = [i.label for i in got.items]
+    check(not got.is_incomplete and len(labels) == 111 and "n12" in labels
+          and all(x.startswith("n12") for x in labels),
+          "what is typed (any case) narrows it: every id starting with it, complete",
+          (got.is_incomplete, len(labels), labels[:5]))
+    v = s.replace(big, t.Range(start=position(text, at), end=position(text, at + 3)), "start")
+    await s.diagnostics(big, v)
+
+
+async def broken_files(s, root):
+    """A settings file or registry that cannot be read: the document's
+    diagnostic points at the place in that file, which gets the diagnostic
+    too, cleared when it is fixed."""
+    uri = (root / "docs" / "settings.json").as_uri()
+    toml = root / "planforge.toml"
+    had = toml.read_text() if toml.exists() else None
+    toml.write_text('[validate]\nignore = ["unknown_tol"]\n')
+    diags = await s.diagnostics(uri, s.open(uri, PLAN))
+    rel = diags[0].related_information or [] if diags else []
+    there = await s.diagnostics(toml.as_uri(), None)
+    check(len(diags) == 1 and diags[0].code == "invalid_document" and len(rel) == 1
+          and rel[0].location.uri == toml.as_uri() and rng(rel[0].location.range) == (1, 10, 1, 23),
+          "a broken planforge.toml: the document's diagnostic points at the value in it",
+          [(d.code, d.message, d.related_information) for d in diags])
+    check(len(there) == 1 and rng(there[0].range) == (1, 10, 1, 23) and "unknown_tol" in there[0].message,
+          "and planforge.toml gets the diagnostic, at `\"unknown_tol\"`", there)
+    toml.write_text('[validate\n')
+    s.client.text_document_did_save(t.DidSaveTextDocumentParams(
+        text_document=t.TextDocumentIdentifier(uri=toml.as_uri())))
+    there = await s.until(toml.as_uri(), lambda d: any("unclosed table" in x.message for x in d))
+    check(len(there) == 1 and there[0].range.start.line == 0 and "unclosed table" in there[0].message,
+          "a settings file that is not TOML: at the reader's line", there)
+    if had is None:
+        toml.unlink()
+    else:
+        toml.write_text(had)
+    s.client.text_document_did_save(t.DidSaveTextDocumentParams(
+        text_document=t.TextDocumentIdentifier(uri=toml.as_uri())))
+    there = await s.until(toml.as_uri(), lambda d: len(d) == 0)
+    check(len(there) == 0, "fixed: the settings file's diagnostic is cleared", there)
+    reg = root / "plans" / "registry.yaml"
+    before = reg.read_text()
+    reg.write_text("tools:\n  get: 5\n")
+    s.client.text_document_did_save(t.DidSaveTextDocumentParams(
+        text_document=t.TextDocumentIdentifier(uri=reg.as_uri())))
+    there = await s.until(reg.as_uri(), lambda d: True)
+    check(len(there) == 1 and there[0].range.start.line == 1,
+          "a registry whose tool is no object: the diagnostic in the registry, on its line", there)
+    reg.write_text(before)
+    s.client.text_document_did_save(t.DidSaveTextDocumentParams(
+        text_document=t.TextDocumentIdentifier(uri=reg.as_uri())))
+    there = await s.until(reg.as_uri(), lambda d: len(d) == 0)
+    check(len(there) == 0, "fixed: the registry's diagnostic is cleared", there)
+    s.client.text_document_did_close(t.DidCloseTextDocumentParams(text_document=t.TextDocumentIdentifier(uri=uri)))
+
+
 async def main(pf):
     root = Path(tempfile.mkdtemp(prefix="planforge-lsp-"))
     env = {k: v for k, v in os.environ.items() if not k.startswith("PLANFORGE_")}
@@ -805,6 +925,10 @@ async def main(pf):
           [(d.code, d.message) for d in diags][:5])
     v = s.set_text(big, s.texts[big].replace('"tickets_gett"', '"tickets_get"'))
     check(len(await s.diagnostics(big, v)) == 0, "and after an edit, again")
+    await capped(s, big)
+    s.client.text_document_did_close(t.DidCloseTextDocumentParams(text_document=t.TextDocumentIdentifier(uri=big)))
+    await same_as_validate(s, pf, root, env)
+    await broken_files(s, root)
     await s.client.shutdown_async(None)
     s.client.exit(None)
     code = await asyncio.wait_for(s.client._server.wait(), TIMEOUT)

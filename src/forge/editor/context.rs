@@ -290,3 +290,42 @@ mod tests {
         assert!(!ctx.policy.selection.reports("unknown_tool"));
     }
 }
+
+#[cfg(test)]
+mod placed {
+    use super::*;
+
+    /// The text of `file`'s error span, when the context of a document
+    /// beside it fails.
+    fn placed(dir: &Path, sources: &Sources) -> (PathBuf, String) {
+        let broken = sources.context(Some(&dir.join("plan.json"))).unwrap_err();
+        let (text, span) = broken.place().expect("a place");
+        (broken.file.unwrap(), text[span.start..span.end].to_string())
+    }
+
+    #[test]
+    fn a_broken_settings_file_or_registry_is_placed_in_that_file() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join(".git")).unwrap();
+        let toml = dir.path().join("planforge.toml");
+        std::fs::write(&toml, "[validate]\nignore = [\"unknown_tol\"]\n").unwrap();
+        let none = Sources::default();
+        assert_eq!(
+            placed(dir.path(), &none),
+            (toml.clone(), "\"unknown_tol\"".into())
+        );
+        std::fs::write(&toml, "[validate\n").unwrap();
+        assert_eq!(placed(dir.path(), &none).1, "\n");
+        std::fs::remove_file(&toml).unwrap();
+        let reg = dir.path().join("registry.yaml");
+        let named = Sources {
+            registry: Some(reg.clone()),
+            ..Sources::default()
+        };
+        std::fs::write(&reg, "tools:\n  get: 5\n").unwrap();
+        assert_eq!(placed(dir.path(), &named), (reg.clone(), "5".into()));
+        std::fs::write(&reg, "tools:\n  get: {returns: text}\n  put: [\n").unwrap();
+        let (_, at) = placed(dir.path(), &named);
+        assert!(at.len() <= 1, "one character at the reader's place: {at:?}");
+    }
+}
