@@ -147,13 +147,22 @@ async def run(args):
         ref = text.index('"node": "', text.index('"$ref"')) + len('"node": "') + 1
         at_ref = dict(text_document=t.TextDocumentIdentifier(uri=uri), position=position(text, ref))
 
+        def size(r):
+            """What an answer holds: completion items (and whether capped), symbols."""
+            if hasattr(r, "items"):
+                return f"{len(r.items)} items" + (", isIncomplete" if r.is_incomplete else "")
+            if isinstance(r, (list, tuple)):
+                return f"{len(r)} symbols, {sum(len(x.children or []) for x in r)} nested"
+            return None
+
         async def timed(label, call, n=5):
             xs = []
+            got = None
             for _ in range(n):
                 s = time.perf_counter()
-                await call()
+                got = await call()
                 xs.append(time.perf_counter() - s)
-            rows.append((label, xs, None))
+            rows.append((label, xs, size(got)))
 
         await timed("hover on a node id", lambda: client.text_document_hover_async(t.HoverParams(**at_ref)))
         await timed("go to definition", lambda: client.text_document_definition_async(t.DefinitionParams(**at_ref)))
@@ -187,7 +196,7 @@ async def run(args):
         print(f"\n`planforge lsp` on a {args.nodes:,}-node document ({len(text) / 1e6:.1f} MB), "
               f"debounce {args.debounce_ms} ms, load average {load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f} "
               f"(1 / 5 / 15 min, {os.cpu_count()} cores)\n")
-        print("| step | median | max | diagnostics |")
+        print("| step | median | max | diagnostics / answer |")
         print("|---|---|---|---|")
         for label, xs, n in rows:
             print(f"| {label} | {statistics.median(xs) * 1000:.0f} ms | {max(xs) * 1000:.0f} ms | "
