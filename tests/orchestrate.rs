@@ -2080,15 +2080,14 @@ synthesis: {{output: n/release.md}}
     }
 }
 
-/// Seed 003's "a missing artifact is a failed unit", in a parallel plan:
-/// on every parallel mechanism a unit whose spawn or read errors reaches its
-/// own report (`lost_<u>`: the unit, `exists`, the units beside it) and never
-/// the synthesis. The two ways of folding it into the partial-landing report
-/// instead are both refused by the join's rules, which is why the report
-/// stands alone: sending the error on to `verify_<u>` makes the branches meet
-/// before the join (`join_reconvergence`), and sending it to the join adds an
-/// edge the join would wait for although it never fires beside the unit's
-/// success (`failed_gate_writes`).
+/// Seed 003's partial landing when a parallel unit errors: on every
+/// parallel mechanism, a unit whose spawn, read or verification errors
+/// arrives at the settling join on that step's `error` edge, and the run,
+/// simulated for every unit and step, reaches `landing` (or `unverified`)
+/// with both sets — each unit's verdict and failed criteria, and the join's
+/// arrivals naming the step that errored — and never `reconcile`, `write` or
+/// `discard`. The same plan with a plain join, or with the error sent into
+/// the unit's verification or past the join, is refused.
 #[test]
 fn a_parallel_unit_whose_step_errors_settles_at_the_join_and_is_a_partial_landing() {
     let env = Env::new();
@@ -2432,4 +2431,42 @@ fn an_adversarial_pair_beside_an_unrelated_chain_is_refused_naming_both_sets() {
     );
     let out = env.ok(&["orchestrate", &f, "--print"]);
     assert!(out.contains("(seed 003, row 2)"), "{out}");
+}
+
+/// The tester's P8: names one file system stores as one file collide in
+/// check 1 — NFC and NFD `é` (macOS), a trailing dot or space (Windows).
+#[test]
+fn outputs_that_name_one_file_on_macos_or_windows_collide() {
+    let env = Env::new();
+    for (k, (first, second)) in [
+        ("r\u{e9}sum\u{e9}.md", "re\u{301}sume\u{301}.md"),
+        ("a.md", "a.md."),
+        ("notes/a.md", "notes./a.md "),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let plan = format!("plan-nf{k}");
+        let out = env.orchestrate_and_freeze(
+            &format!(
+                "{ROLES}tasks:\n  - {{name: a, role: lead, goal: g, input: i, output: '{first}'}}\n  - {{name: b, role: tester, goal: h, input: j, output: '{second}'}}\nsynthesis: {{output: out.md}}\n"
+            ),
+            &plan,
+        );
+        assert!(
+            out.contains("write one target (contention collision)")
+                && out.contains("Mechanism used: ordered handoff"),
+            "{first:?} {second:?}: {out}"
+        );
+        let b = env.node(&plan, "spawn_b")["definition"]["args"]["output"].clone();
+        assert_ne!(b, json!(second), "{out}");
+    }
+    // Near miss: a dot inside the name is another file.
+    let out = env.orchestrate_and_freeze(
+        &format!(
+            "{ROLES}tasks:\n  - {{name: a, role: lead, goal: g, input: i, output: a.md}}\n  - {{name: b, role: tester, goal: h, input: j, output: a.m.d}}\nsynthesis: {{output: out.md}}\n"
+        ),
+        "plan-nf-near",
+    );
+    assert!(out.contains("Mechanism used: fan-out"), "{out}");
 }

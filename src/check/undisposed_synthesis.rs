@@ -323,7 +323,7 @@ mod tests {
         if let Some(d) = dispositions {
             args["dispositions"] = d;
         }
-        let p = plan(
+        plan(
             vec![
                 entry("start"),
                 call_with("spawn_a", "spawn", json!({}), &[]),
@@ -343,8 +343,7 @@ mod tests {
                 edge("e4", "reconcile", "gate", "always"),
                 edge("e5", "gate", "write", "match"),
             ],
-        );
-        p
+        )
     }
 
     fn reference() -> Option<serde_json::Value> {
