@@ -129,7 +129,10 @@ declare_check! {
     /// requiring `disposition`, with a reason), and gate the write with a
     /// branch whose predicate tests every member (`{"path":
     /// "reconcile.dispositions.<unit>.disposition", "op": "exists"}` in an
-    /// `all`).
+    /// `all`). When the write already reads them and such a gate exists but
+    /// another edge reaches the write around it (a failure edge moved to the
+    /// write, say), the finding names that edge, and the fix moves it back
+    /// to the failure report it came from: the argument is already right.
     ///
     /// ## Example
     /// `spawn_a`, `spawn_b` … `reconcile` (reason) `→ gate` (branch:
