@@ -448,9 +448,37 @@ mod run {
         Any,
     }
 
-    /// What the run did: the nodes that ran, in order.
+    /// What the run did: the nodes that ran, in order, and their outputs
+    /// (a join's: one `{via, from}` per arrival).
     pub struct Trace {
         pub ran: Vec<String>,
+        pub outputs: HashMap<String, Value>,
+    }
+
+    /// `v` with every reference read from the run's outputs; a reference
+    /// to what the run never produced is left out (`onMissingValue: omit`).
+    pub fn resolve(v: &Value, outputs: &HashMap<String, Value>) -> Option<Value> {
+        match v {
+            Value::Object(m) if m.contains_key("$ref") => {
+                let r = &m["$ref"];
+                let mut at = outputs.get(r["node"].as_str().unwrap())?;
+                if let Some(path) = r["path"].as_str() {
+                    for seg in path.split('.') {
+                        at = at.get(seg)?;
+                    }
+                }
+                Some(at.clone())
+            }
+            Value::Object(m) => Some(Value::Object(
+                m.iter()
+                    .filter_map(|(k, x)| Some((k.clone(), resolve(x, outputs)?)))
+                    .collect(),
+            )),
+            Value::Array(a) => Some(Value::Array(
+                a.iter().filter_map(|x| resolve(x, outputs)).collect(),
+            )),
+            other => Some(other.clone()),
+        }
     }
 
     impl Trace {
@@ -534,8 +562,13 @@ mod run {
                 .filter(|e| fired.contains(e["id"].as_str().unwrap()))
                 .count();
             let node = kind[v];
+            // A settling join fires once nothing more can arrive (every
+            // predecessor is settled here, in topological order) and one
+            // edge arrived; another join as the run's `join` mode says.
+            let settles = node["definition"]["kind"] == "settle";
             let runs = match node["kind"].as_str().unwrap() {
                 "entry" => true,
+                "join" if settles => n_fired > 0,
                 "join" => match join {
                     Join::All => n_fired == incoming.len(),
                     Join::Any => n_fired > 0,
@@ -546,6 +579,21 @@ mod run {
                 continue;
             }
             ran.push(v.to_string());
+            if node["kind"] == "join" {
+                let arrivals: Vec<Value> = incoming
+                    .iter()
+                    .filter(|e| fired.contains(e["id"].as_str().unwrap()))
+                    .map(|e| json!({"via": e["id"], "from": e["from"]}))
+                    .collect();
+                outputs.insert(v.to_string(), Value::Array(arrivals));
+                for e in edges
+                    .iter()
+                    .filter(|e| e["from"] == v && e["handle"] == "always")
+                {
+                    fired.insert(e["id"].as_str().unwrap().to_string());
+                }
+                continue;
+            }
             let out: Vec<&Value> = edges.iter().filter(|e| e["from"] == v).collect();
             let fire = |h: &str, fired: &mut HashSet<String>| {
                 for e in out.iter().filter(|e| e["handle"] == h) {
@@ -582,11 +630,11 @@ mod run {
                 _ => fire("always", &mut fired),
             }
         }
-        Trace { ran }
+        Trace { ran, outputs }
     }
 }
 
-use run::{Join, simulate};
+use run::{Join, resolve, simulate};
 use serde_json::{Value, json};
 use std::collections::{HashMap, HashSet};
 
@@ -1254,7 +1302,12 @@ fn a_join_of_many_units_echoes_its_edge_count_and_the_outline_lines_up() {
     );
     env.ok(&["unfreeze", "-p", "plan-wide"]);
     let echo = env.ok(&["phase", "join", "gather", "-p", "plan-wide"]);
-    assert!(echo.contains("awaits 42 incoming edge(s)"), "{echo}");
+    // 42 units, each arriving on its verification or on the error of one
+    // of its three steps.
+    assert!(
+        echo.contains("settles: fires once every branch from its fork arrived on one of its 168 incoming edge(s)"),
+        "{echo}"
+    );
     assert!(!echo.contains("awaits no incoming edge"), "{echo}");
     // A call whose tool is dropped stays in the outline's tool list.
     env.ok(&["set-config", "write", "--def", "{}", "-p", "plan-wide"]);
@@ -1609,39 +1662,84 @@ synthesis: {{output: notes/release.md}}
         out.contains("gate `verified` sends its failure (`default`, edge `"),
         "{out}"
     );
-    // A unit's verify error moved into the join (the tester's e4): the
-    // moved edge is the finding, its fix sends it back to the failure
+    // A unit's verify error moved towards the write (the tester's e4, in
+    // a chain: a parallel unit's errors settle at the join by design): the
+    // moved edge is the finding, its one fix moves it back to the failure
     // report it lost, and that report's being unreachable follows from it
     // (never "remove the node").
-    let mut error_into_join = fan_out.clone();
-    for e in error_into_join["edges"].as_array_mut().unwrap() {
-        if e["from"] == "verify_api" && e["handle"] == "error" {
-            e["to"] = json!("join");
+    let chain = exported(
+        &env,
+        &format!(
+            "{ROLES}tasks:
+  - {{name: api, role: lead, goal: Survey the API changes, input: src/api, output: notes/api.md}}
+  - {{name: tests, role: tester, goal: Test what the survey found, input: the survey, output: notes/tests.md, needs: api}}
+synthesis: {{output: notes/release.md}}
+"
+        ),
+        "plan-edit-chain",
+    );
+    let mut error_on = chain.clone();
+    for e in error_on["edges"].as_array_mut().unwrap() {
+        if e["from"] == "verify_tests" && e["handle"] == "error" {
+            e["to"] = json!("reconcile");
         }
     }
-    let (code, out) = validate_doc(&env, "error_into_join.json", &error_into_join);
+    let (code, out) = validate_doc(&env, "error_on.json", &error_on);
     assert_eq!(code, Some(1), "{out}");
     assert!(
-        out.contains("error[failed_gate_writes]: `verify_api` sends its error (edge `verify_api__fail_api`) on to `join`"),
+        out.contains("error[failed_gate_writes]: `verify_tests` sends its error (edge `verify_tests__fail_tests`) on to `reconcile`"),
+        "{out}"
+    );
+    // `fail_tests` is still reached from `check_tests`: the moved edge's id
+    // says where it went.
+    assert!(
+        out.contains("the edge's id says it led to the failure report `fail_tests`"),
         "{out}"
     );
     assert!(
-        out.contains("the failure report `fail_api` has lost its incoming edge"),
+        out.contains(r#"in the edge `verify_tests__fail_tests`, set `to` to "fail_tests""#),
         "{out}"
     );
     assert!(
-        out.contains(r#"add the edge {"from": "verify_api", "to": "fail_api", "handle": "error"}"#),
+        !out.contains("remove the edge `verify_tests__fail_tests`"),
         "{out}"
     );
-    assert!(!out.contains("error[unreachable_node]"), "{out}");
-    assert!(!out.contains("remove node `fail_api`"), "{out}");
     let j = env.json(&[
         "validate",
-        &env.file("e.json", &error_into_join.to_string()),
+        &env.file("e.json", &error_on.to_string()),
         "--format",
         "json",
     ]);
     let text = j.to_string();
+    // The JSON fix is one object that moves the edge.
+    assert!(
+        text.contains(r#""action":"retarget_edge","edgeId":"verify_tests__fail_tests","from":"verify_tests","to":"fail_tests","handle":"error""#),
+        "{text}"
+    );
+    // Both edges into `lost_tests` moved: it is unreachable, which follows
+    // from them (never "remove the node").
+    let mut lost = chain.clone();
+    for e in lost["edges"].as_array_mut().unwrap() {
+        if e["to"] == "lost_tests" {
+            e["to"] = json!("reconcile");
+        }
+    }
+    let (code, out) = validate_doc(&env, "lost.json", &lost);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(
+        out.contains("the failure report `lost_tests` has lost its incoming edge"),
+        "{out}"
+    );
+    assert!(!out.contains("error[unreachable_node]"), "{out}");
+    assert!(!out.contains("remove node `lost_tests`"), "{out}");
+    let text = env
+        .json(&[
+            "validate",
+            &env.file("l.json", &lost.to_string()),
+            "--format",
+            "json",
+        ])
+        .to_string();
     assert!(
         text.contains("unreachable_node"),
         "the grouped finding is still listed: {text}"
@@ -1662,29 +1760,53 @@ synthesis: {{output: notes/release.md}}
         ),
         "{out}"
     );
+    // One fix, which moves the edge back (removing it alone left 8
+    // blocking findings: the tester's P6).
     assert!(
-        out.contains(
-            r#"add the edge {"from": "verified", "to": "landing", "handle": "case_some"}"#
-        ),
+        out.contains(r#"in the edge `verified__landing`, set `to` to "landing""#),
+        "{out}"
+    );
+    assert!(
+        !out.contains("remove the edge `verified__landing`"),
         "{out}"
     );
     assert!(!out.contains("remove node `landing`"), "{out}");
     // The write's dispositions are set: its `undisposed_synthesis` (the
-    // route bypasses the disposition gate) follows from the moved edge, and
-    // its "set the dispositions" help is not offered on its own.
+    // route bypasses the disposition gate) names the same edge with the
+    // same fix, never "set the dispositions", in prose or in JSON.
     assert!(!out.contains("set `definition.args.dispositions`"), "{out}");
-    // In a chain, the failure edge of a unit's check dropped.
-    let chain = exported(
-        &env,
-        &format!(
-            "{ROLES}tasks:
-  - {{name: api, role: lead, goal: Survey the API changes, input: src/api, output: notes/api.md}}
-  - {{name: tests, role: tester, goal: Test what the survey found, input: the survey, output: notes/tests.md, needs: api}}
-synthesis: {{output: notes/release.md}}
-"
-        ),
-        "plan-edit-chain",
+    let j = env
+        .json(&[
+            "validate",
+            &env.file("s.json", &some_to_write.to_string()),
+            "--format",
+            "json",
+        ])
+        .to_string();
+    assert!(j.contains("undisposed_synthesis"), "{j}");
+    assert!(!j.contains(r#""path":"args.dispositions""#), "{j}");
+    // Carried out, the fix leaves the plan as emitted: valid.
+    let mut moved_back = some_to_write.clone();
+    for e in moved_back["edges"].as_array_mut().unwrap() {
+        if e["id"] == "verified__landing" {
+            e["to"] = json!("landing");
+        }
+    }
+    let (code, out) = validate_doc(&env, "moved_back.json", &moved_back);
+    assert_eq!(code, Some(0), "{out}");
+    assert!(!out.contains("error[unreconciled_unit]"), "{out}");
+    // In the store, the CLI words it as one command line: disconnect, then
+    // connect in its place.
+    let f = env.file("some_to_write.json", &some_to_write.to_string());
+    env.ok(&["import", &f, "--id", "plan-moved"]);
+    let out = env.run(&["validate", "-p", "plan-moved"]);
+    let out =
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.contains("help: planforge disconnect verified__landing && planforge connect verified landing --handle case_some\n"),
+        "{out}"
     );
+    // In a chain, the failure edge of a unit's check dropped.
     let mut dropped = chain.clone();
     dropped["edges"]
         .as_array_mut()
@@ -1958,17 +2080,16 @@ synthesis: {{output: n/release.md}}
     }
 }
 
-/// Seed 003's "a missing artifact is a failed unit", in a parallel plan:
-/// on every parallel mechanism a unit whose spawn or read errors reaches its
-/// own report (`lost_<u>`: the unit, `exists`, the units beside it) and never
-/// the synthesis. The two ways of folding it into the partial-landing report
-/// instead are both refused by the join's rules, which is why the report
-/// stands alone: sending the error on to `verify_<u>` makes the branches meet
-/// before the join (`join_reconvergence`), and sending it to the join adds an
-/// edge the join would wait for although it never fires beside the unit's
-/// success (`failed_gate_writes`).
+/// Seed 003's partial landing when a parallel unit errors: on every
+/// parallel mechanism, a unit whose spawn, read or verification errors
+/// arrives at the settling join on that step's `error` edge, and the run,
+/// simulated for every unit and step, reaches `landing` (or `unverified`)
+/// with both sets — each unit's verdict and failed criteria, and the join's
+/// arrivals naming the step that errored — and never `reconcile`, `write` or
+/// `discard`. The same plan with a plain join, or with the error sent into
+/// the unit's verification or past the join, is refused.
 #[test]
-fn an_erroring_spawn_or_read_in_a_parallel_plan_is_reported_and_never_synthesized() {
+fn a_parallel_unit_whose_step_errors_settles_at_the_join_and_is_a_partial_landing() {
     let env = Env::new();
     let part = |k: &str| format!("part{k} {}", "of the source ".repeat(80));
     let digest = format!(
@@ -2005,38 +2126,160 @@ fn an_erroring_spawn_or_read_in_a_parallel_plan_is_reported_and_never_synthesize
         let shown = env.ok(&["orchestrate", &f, "--print", "--id", "plan-shown"]);
         assert!(shown.contains(mechanism), "{mechanism}: {shown}");
         let edges = doc["edges"].as_array().unwrap();
-        let to = |from: &str, handle: &str| -> Vec<String> {
-            edges
+        let node = |id: &str| {
+            doc["nodes"]
+                .as_array()
+                .unwrap()
                 .iter()
-                .filter(|e| e["from"] == from && e["handle"] == handle)
-                .map(|e| e["to"].as_str().unwrap().to_string())
-                .collect()
+                .find(|n| n["id"] == id)
+                .unwrap_or_else(|| panic!("{mechanism}: no node {id}"))
+                .clone()
         };
-        for step in ["spawn_a", "read_a"] {
-            assert_eq!(to(step, "error"), vec!["lost_a"], "{mechanism}: {step}");
-        }
-        // The report ends the run: nothing leads on from it.
-        assert!(
-            edges.iter().all(|e| e["from"] != "lost_a"),
-            "{mechanism}: lost_a leads on"
+        assert_eq!(
+            node("join")["definition"],
+            json!({"kind": "settle"}),
+            "{mechanism}"
         );
-        let lost = doc["nodes"]
+        // Every step of a unit sends its error into the settling join, and
+        // no per-unit report is left over.
+        for u in ["a", "b"] {
+            for step in ["spawn", "read", "verify"] {
+                let from = format!("{step}_{u}");
+                let to: Vec<&Value> = edges
+                    .iter()
+                    .filter(|e| e["from"] == from.as_str() && e["handle"] == "error")
+                    .map(|e| &e["to"])
+                    .collect();
+                assert_eq!(to, vec!["join"], "{mechanism}: {from}");
+            }
+            assert!(
+                !doc["nodes"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .any(|n| n["id"] == format!("lost_{u}") || n["id"] == format!("fail_{u}")),
+                "{mechanism}"
+            );
+        }
+        let verified = json!({"verdict": "pass", "failedCriteria": [], "handoff": "h"});
+        let failed =
+            json!({"verdict": "fail", "failedCriteria": ["cites_evidence"], "handoff": ""});
+        // Unit `u` errors at step `s`; the other passes, or fails its
+        // verification.
+        for (u, other) in [("a", "b"), ("b", "a")] {
+            for step in ["spawn", "read", "verify"] {
+                for other_passes in [true, false] {
+                    let s_id = format!("{step}_{u}");
+                    let what =
+                        format!("{mechanism}: {s_id} errors, {other} passes: {other_passes}");
+                    let given = HashMap::from([
+                        (format!("verify_{u}"), verified.clone()),
+                        (
+                            format!("verify_{other}"),
+                            if other_passes {
+                                verified.clone()
+                            } else {
+                                failed.clone()
+                            },
+                        ),
+                    ]);
+                    for mode in [Join::All, Join::Any] {
+                        let t = simulate(&doc, &HashSet::from([s_id.clone()]), &given, mode);
+                        assert!(
+                            !t.reached("reconcile") && !t.reached("write") && !t.reached("discard"),
+                            "{what}: {:?}",
+                            t.ran
+                        );
+                        let expected = if other_passes {
+                            "landing"
+                        } else {
+                            "unverified"
+                        };
+                        let reports: Vec<&String> = t
+                            .ran
+                            .iter()
+                            .filter(|id| node(id)["definition"]["tool"] == "report_failure")
+                            .collect();
+                        assert_eq!(reports, vec![expected], "{what}: {:?}", t.ran);
+                        let r = node(expected);
+                        let args = resolve(&r["definition"]["args"], &t.outputs).unwrap();
+                        assert_eq!(args["units"], json!(["a", "b"]), "{what}");
+                        // The landed set (or the failed one): the other
+                        // unit's verdict and criteria as it returned them.
+                        let o = if other_passes { &verified } else { &failed };
+                        assert_eq!(args["verdicts"][other], o["verdict"], "{what}: {args}");
+                        assert_eq!(
+                            args["failedCriteria"][other], o["failedCriteria"],
+                            "{what}: {args}"
+                        );
+                        // The errored unit: no verdict, and its arrival
+                        // names the step that errored.
+                        assert!(args["verdicts"].get(u).is_none(), "{what}: {args}");
+                        let arrivals = args["arrivals"].as_array().unwrap();
+                        assert_eq!(arrivals.len(), 2, "{what}: {args}");
+                        let mine: Vec<&Value> = arrivals
+                            .iter()
+                            .map(|a| &args["arrivalKey"][a["via"].as_str().unwrap()])
+                            .filter(|k| k["unit"] == u)
+                            .collect();
+                        assert_eq!(mine.len(), 1, "{what}: {args}");
+                        assert_eq!(mine[0]["step"], s_id.as_str(), "{what}");
+                        assert!(
+                            mine[0]["outcome"].as_str().unwrap().starts_with("errored"),
+                            "{what}: {}",
+                            mine[0]
+                        );
+                        // Verified artifacts stay as evidence.
+                        assert!(
+                            args["rollbackState"]
+                                .as_str()
+                                .unwrap()
+                                .contains("verified unit artifacts stay as evidence"),
+                            "{what}"
+                        );
+                    }
+                }
+            }
+        }
+        // Both units error: `unverified` names both, each with its step.
+        let t = simulate(
+            &doc,
+            &HashSet::from(["spawn_a".to_string(), "verify_b".to_string()]),
+            &HashMap::from([("verify_b".to_string(), verified.clone())]),
+            Join::All,
+        );
+        assert!(
+            t.reached("unverified") && !t.reached("write"),
+            "{mechanism}: {:?}",
+            t.ran
+        );
+        let args = resolve(&node("unverified")["definition"]["args"], &t.outputs).unwrap();
+        let steps: Vec<&Value> = args["arrivals"]
             .as_array()
             .unwrap()
             .iter()
-            .find(|n| n["id"] == "lost_a")
-            .unwrap_or_else(|| panic!("{mechanism}: no lost_a"));
-        let args = &lost["definition"]["args"];
-        assert_eq!(args["units"], json!(["a"]), "{mechanism}");
-        assert_eq!(args["failedCriteria"], json!(["exists"]), "{mechanism}");
-        assert_eq!(args["otherUnits"], json!(["b"]), "{mechanism}");
-        assert_eq!(
-            args["failureClass"],
-            json!("non-convergence"),
-            "{mechanism}"
+            .map(|a| &args["arrivalKey"][a["via"].as_str().unwrap()]["step"])
+            .collect();
+        assert_eq!(steps.len(), 2, "{mechanism}: {args}");
+        assert!(steps.contains(&&json!("spawn_a")) && steps.contains(&&json!("verify_b")));
+        // The join shows how it settles.
+        let out = env.ok(&["-p", plan, "read", "join"]);
+        assert!(
+            out.contains("settles: fires once every branch from its fork arrived on one of its 8 incoming edge(s)"),
+            "{mechanism}: {out}"
         );
-        // The error sent on to the unit's verification: branches meet
-        // before the join.
+        // Hand edit: the same plan with a join that waits for every edge
+        // (a plain join stays as it was): each error edge into it is found.
+        let mut plain = doc.clone();
+        node_mut(&mut plain, "join")["definition"] = json!({});
+        let (code, out) = validate_doc(&env, "plain.json", &plain);
+        assert_eq!(code, Some(1), "{mechanism}: {out}");
+        assert!(
+            out.contains("error[failed_gate_writes]: `spawn_a` sends its error (edge `spawn_a__join`) on to `join`"),
+            "{mechanism}: {out}"
+        );
+        // Hand edit: the error sent on to the unit's verification: branches
+        // meet before the join.
         let mut into_verify = doc.clone();
         for e in into_verify["edges"].as_array_mut().unwrap() {
             if e["from"] == "spawn_a" && e["handle"] == "error" {
@@ -2050,14 +2293,14 @@ fn an_erroring_spawn_or_read_in_a_parallel_plan_is_reported_and_never_synthesize
                 && out.contains("the node `verify_a` has 2 incoming edges"),
             "{mechanism}: {out}"
         );
-        // The error sent on to the join: the failed step feeds the write.
-        let mut into_join = doc.clone();
-        for e in into_join["edges"].as_array_mut().unwrap() {
+        // Hand edit: the error sent past the join, on to the reconciliation.
+        let mut into_reconcile = doc.clone();
+        for e in into_reconcile["edges"].as_array_mut().unwrap() {
             if e["from"] == "read_a" && e["handle"] == "error" {
-                e["to"] = json!("join");
+                e["to"] = json!("reconcile");
             }
         }
-        let (code, out) = validate_doc(&env, "into_join.json", &into_join);
+        let (code, out) = validate_doc(&env, "into_reconcile.json", &into_reconcile);
         assert_eq!(code, Some(1), "{mechanism}: {out}");
         assert!(
             out.contains("error[failed_gate_writes]: `read_a` sends its error"),
@@ -2137,4 +2380,93 @@ fn a_challenge_inside_a_needs_chain_is_refused_naming_both_tasks() {
             && err.contains("remove the `needs`"),
         "{err}"
     );
+}
+
+#[test]
+fn an_adversarial_pair_beside_an_unrelated_chain_is_refused_naming_both_sets() {
+    let env = Env::new();
+    let pair = "  - {name: pro, role: writer, goal: Argue for, input: evidence/, output: pro.md}\n  - {name: con, role: writer, goal: Argue against, input: evidence/, output: con.md, challenges: [pro]}\n";
+    let chain = "  - {name: survey, role: writer, goal: Survey, input: src/, output: survey.md}\n  - {name: analyse, role: writer, goal: Analyse, input: the survey, output: analyse.md, needs: [survey]}\n";
+    for (what, tasks, coupling) in [
+        ("inferred", format!("{pair}{chain}"), ""),
+        ("chain first", format!("{chain}{pair}"), ""),
+        (
+            "stated",
+            format!("{pair}{chain}").replace(", needs: [survey]", ""),
+            "coupling: {survey: ordered, analyse: ordered}\n",
+        ),
+    ] {
+        let f = env.file(
+            "mix.yaml",
+            &format!("{ROLES}{coupling}tasks:\n{tasks}synthesis: {{output: s.md}}\n"),
+        );
+        let out = env.run(&["orchestrate", &f, "--id", "plan-mix"]);
+        assert_eq!(out.status.code(), Some(2), "{what}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("tasks `pro`, `con` are adversarial (they challenge one another) and tasks `survey`, `analyse` are an ordered chain beside them")
+                && err.contains("no row runs both")
+                && err.contains("orchestrate them as two decompositions"),
+            "{what}: {err}"
+        );
+        // Nothing stored.
+        assert_ne!(
+            env.run(&["status", "-p", "plan-mix"]).status.code(),
+            Some(0)
+        );
+    }
+    // Near misses: the pair alone is row 6, the chain beside an independent
+    // task is row 2.
+    let f = env.file(
+        "pair.yaml",
+        &format!("{ROLES}tasks:\n{pair}synthesis: {{output: s.md}}\n"),
+    );
+    let out = env.ok(&["orchestrate", &f, "--print"]);
+    assert!(out.contains("(seed 003, row 6)"), "{out}");
+    let f = env.file(
+        "chain.yaml",
+        &format!(
+            "{ROLES}tasks:\n{chain}  - {{name: logo, role: writer, goal: Draw, input: brief, output: logo.md}}\nsynthesis: {{output: s.md}}\n"
+        ),
+    );
+    let out = env.ok(&["orchestrate", &f, "--print"]);
+    assert!(out.contains("(seed 003, row 2)"), "{out}");
+}
+
+/// The tester's P8: names one file system stores as one file collide in
+/// check 1 — NFC and NFD `é` (macOS), a trailing dot or space (Windows).
+#[test]
+fn outputs_that_name_one_file_on_macos_or_windows_collide() {
+    let env = Env::new();
+    for (k, (first, second)) in [
+        ("r\u{e9}sum\u{e9}.md", "re\u{301}sume\u{301}.md"),
+        ("a.md", "a.md."),
+        ("notes/a.md", "notes./a.md "),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let plan = format!("plan-nf{k}");
+        let out = env.orchestrate_and_freeze(
+            &format!(
+                "{ROLES}tasks:\n  - {{name: a, role: lead, goal: g, input: i, output: '{first}'}}\n  - {{name: b, role: tester, goal: h, input: j, output: '{second}'}}\nsynthesis: {{output: out.md}}\n"
+            ),
+            &plan,
+        );
+        assert!(
+            out.contains("write one target (contention collision)")
+                && out.contains("Mechanism used: ordered handoff"),
+            "{first:?} {second:?}: {out}"
+        );
+        let b = env.node(&plan, "spawn_b")["definition"]["args"]["output"].clone();
+        assert_ne!(b, json!(second), "{out}");
+    }
+    // Near miss: a dot inside the name is another file.
+    let out = env.orchestrate_and_freeze(
+        &format!(
+            "{ROLES}tasks:\n  - {{name: a, role: lead, goal: g, input: i, output: a.md}}\n  - {{name: b, role: tester, goal: h, input: j, output: a.m.d}}\nsynthesis: {{output: out.md}}\n"
+        ),
+        "plan-nf-near",
+    );
+    assert!(out.contains("Mechanism used: fan-out"), "{out}");
 }

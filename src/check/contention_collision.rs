@@ -16,21 +16,36 @@ use crate::model::{Handle, NodeKind, Value};
 /// Writers compared pairwise per target when they are not simply ordered.
 const PAIRWISE: usize = 256;
 
-/// A literal target as a file system may see it: `./a//b/../c` is `a/c`,
-/// and `A.md` is `a.md` (one file on macOS and Windows), as `orchestrate`'s
-/// check 1 compares them.
-fn same_file(path: &str) -> String {
-    let mut parts: Vec<&str> = Vec::new();
+/// A literal target as a file system may see it, so that two spellings of
+/// one file compare equal: `./a//b/../c` is `a/c`; `A.md` is `a.md` (one
+/// file on macOS and Windows); `é` composed (NFC) and decomposed (NFD) are
+/// one name (macOS normalises names); and trailing dots and spaces of a
+/// name are dropped (`a.md.` and `a.md ` are `a.md` on Windows).
+/// `orchestrate`'s check 1 compares targets with this same key.
+pub(crate) fn same_file(path: &str) -> String {
+    use unicode_normalization::UnicodeNormalization;
+    let mut parts: Vec<String> = Vec::new();
     for p in path.trim().split(['/', '\\']) {
-        match p {
-            "" | "." => {}
-            ".." if parts.last().is_some_and(|l| *l != "..") => {
-                parts.pop();
+        let name = match p {
+            "" | "." => continue,
+            ".." => {
+                if parts.last().is_some_and(|l| l != "..") {
+                    parts.pop();
+                } else {
+                    parts.push("..".into());
+                }
+                continue;
             }
-            other => parts.push(other),
+            other => other.trim_end_matches(['.', ' ']),
+        };
+        // A name of dots and spaces only is the folder itself on Windows.
+        if name.is_empty() {
+            continue;
         }
+        let folded: String = name.nfc().collect::<String>().to_lowercase();
+        parts.push(folded.nfc().collect());
     }
-    parts.join("/").to_lowercase()
+    parts.join("/")
 }
 
 /// Whether two handles out of one node can never both fire in one execution.
@@ -295,6 +310,36 @@ mod tests {
         let m = &issues[0].message;
         assert!(m.contains("`a` and `b`"), "{m}");
         assert!(m.contains("\"Notes/A.md\" and \"./notes//a.md\""), "{m}");
+    }
+
+    #[test]
+    fn compares_names_as_macos_and_windows_store_them() {
+        // NFC `é` vs NFD `e` + U+0301; a trailing dot and a trailing space.
+        for (x, y) in [
+            ("r\u{e9}sum\u{e9}.md", "re\u{301}sume\u{301}.md"),
+            ("a.md", "a.md."),
+            ("dir./a.md", "dir/a.md "),
+        ] {
+            let p = plan(
+                vec![entry("s"), writer("a", x), writer("b", y)],
+                vec![
+                    edge("e1", "s", "a", "always"),
+                    edge("e2", "s", "b", "always"),
+                ],
+            );
+            let issues = run_reg(&ContentionCollision, &p, &registry(REG));
+            assert_eq!(issues.len(), 1, "{x:?} {y:?}: {issues:#?}");
+        }
+        // Near miss: a dot inside the name is part of it.
+        let p = plan(
+            vec![entry("s"), writer("a", "a.md"), writer("b", "a.m.d")],
+            vec![
+                edge("e1", "s", "a", "always"),
+                edge("e2", "s", "b", "always"),
+            ],
+        );
+        assert!(run_reg(&ContentionCollision, &p, &registry(REG)).is_empty());
+        assert_eq!(super::same_file("../x/./y/../Z.MD.."), "../x/z.md");
     }
 
     #[test]

@@ -21,7 +21,11 @@ declare_check! {
     /// - the `error` edge of a spawning call or of a node after one (a
     ///   unit's read or verification, say) leads to that write. When a
     ///   `report_failure` step has no incoming edge left (the one the edge
-    ///   was moved from), the fix names it.
+    ///   was moved from), the fix names it. An `error` edge straight into a
+    ///   join of kind `settle` is not a finding: the join counts it as that
+    ///   branch's arrival and names it in its output, and what follows must
+    ///   still find the unit passed before the write (`ungated_unit`), which
+    ///   a unit whose step errored never does.
     ///
     /// Needs a registry.
     ///
@@ -89,13 +93,8 @@ declare_check! {
                 has_failure_edge = true;
                 let Some((_, t)) = g.ends[e] else { continue };
                 if leads[t] {
-                    let report = synthesis::report_for(g, &orphans, b);
-                    let lost = report.map_or(String::new(), |r| {
-                        format!(
-                            " (the failure report `{}` has lost its incoming edge: this is where it used to go)",
-                            g.node(r).id
-                        )
-                    });
+                    let report = synthesis::origin(g, &orphans, b, e);
+                    let lost = report.map_or(String::new(), |r| synthesis::lost_text(g, &orphans, r));
                     let to = match report {
                         Some(r) => Pick::id(&g.node(r).id),
                         None => Pick::Any("a `report_failure` step naming the unit and its failed criteria".into()),
@@ -114,11 +113,11 @@ declare_check! {
                         )
                         .node(id.clone())
                         .edge(edge.id.clone())
-                        .fix(Remedy::Disconnect { edge: edge.id.clone() })
-                        .fix(Remedy::Connect {
-                            from: Pick::id(id),
+                        .fix(Remedy::Retarget {
+                            edge: edge.id.clone(),
+                            from: id.clone(),
                             to,
-                            handle: Some(edge.handle.as_str().to_string()),
+                            handle: edge.handle.as_str().to_string(),
                         }),
                     );
                 }
@@ -166,17 +165,15 @@ fn error_edges(
                 continue;
             }
             let Some((_, t)) = g.ends[e] else { continue };
-            if !leads[t] {
+            // An error edge straight into a settling join is that branch's
+            // arrival: the join's output names the edge, and the gates after
+            // it (`ungated_unit`) must still find the unit passed.
+            if !leads[t] || g.node(t).settles() {
                 continue;
             }
             let id = &g.node(b).id;
-            let report = synthesis::report_for(g, &orphans, b);
-            let lost = report.map_or(String::new(), |r| {
-                format!(
-                    " (the failure report `{}` has lost its incoming edge: this is where it used to go)",
-                    g.node(r).id
-                )
-            });
+            let report = synthesis::origin(g, &orphans, b, e);
+            let lost = report.map_or(String::new(), |r| synthesis::lost_text(g, &orphans, r));
             let to = match report {
                 Some(r) => Pick::id(&g.node(r).id),
                 None => Pick::Any(
@@ -195,11 +192,11 @@ fn error_edges(
                 )
                 .node(id.clone())
                 .edge(edge.id.clone())
-                .fix(Remedy::Disconnect { edge: edge.id.clone() })
-                .fix(Remedy::Connect {
-                    from: Pick::id(id),
+                .fix(Remedy::Retarget {
+                    edge: edge.id.clone(),
+                    from: id.clone(),
                     to,
-                    handle: Some("error".into()),
+                    handle: "error".into(),
                 }),
             );
         }
@@ -290,17 +287,47 @@ mod tests {
             "{m}"
         );
         assert_eq!(issues[0].edge_id.as_deref(), Some("spawn_a__fail_a"));
+        // One fix that moves the edge back: removing it alone is no fix.
+        assert_eq!(issues[0].fixes.len(), 1);
         assert_eq!(
-            issues[0].fixes[1].remedy,
-            crate::model::remedy::Remedy::Connect {
-                from: crate::model::remedy::Pick::id("spawn_a"),
+            issues[0].fixes[0].remedy,
+            crate::model::remedy::Remedy::Retarget {
+                edge: "spawn_a__fail_a".into(),
+                from: "spawn_a".into(),
                 to: crate::model::remedy::Pick::id("fail_a"),
-                handle: Some("error".into()),
+                handle: "error".into(),
             }
         );
         // Near miss: the error edge goes to the failure report.
         let p = plan(ns, edges("fail_a"));
         assert!(run_reg(&FailedGateWrites, &p, &registry(REG)).is_empty());
+    }
+
+    #[test]
+    fn an_error_edge_into_a_settling_join_is_its_arrival_but_into_a_plain_join_it_is_found() {
+        let with_join = |kind: serde_json::Value| {
+            let mut ns: Vec<_> = nodes().into_iter().filter(|n| n.id != "join_in").collect();
+            ns.push(node("join_in", crate::model::NodeKind::Join, kind));
+            plan(
+                ns,
+                vec![
+                    edge("e1", "start", "spawn_a", "always"),
+                    edge("e2", "spawn_a", "check_a", "always"),
+                    edge("e3", "check_a", "join_in", "match"),
+                    edge("e4", "check_a", "fail_a", "no_match"),
+                    edge("e5", "join_in", "write", "always"),
+                    edge("spawn_a__join_in", "spawn_a", "join_in", "error"),
+                ],
+            )
+        };
+        let settle = with_join(json!({"kind": "settle"}));
+        assert!(run_reg(&FailedGateWrites, &settle, &registry(REG)).is_empty());
+        // Near miss: the same edge into a join that waits for every edge.
+        for kind in [json!({}), json!({"kind": "diamond"})] {
+            let issues = run_reg(&FailedGateWrites, &with_join(kind), &registry(REG));
+            assert_eq!(issues.len(), 1, "{issues:#?}");
+            assert_eq!(issues[0].edge_id.as_deref(), Some("spawn_a__join_in"));
+        }
     }
 
     #[test]

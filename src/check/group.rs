@@ -126,6 +126,9 @@ fn moved_failure_edge(cx: &Cx, issues: &mut [Issue]) {
         let lost = i.fixes.iter().find_map(|f| match &f.remedy {
             Remedy::Connect {
                 to: Pick::Id(r), ..
+            }
+            | Remedy::Retarget {
+                to: Pick::Id(r), ..
             } => g.index_of(r),
             _ => None,
         });

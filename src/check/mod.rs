@@ -270,7 +270,7 @@ macro_rules! declare_check {
 mod ambiguous_reference;
 pub(crate) mod approval_mismatch;
 mod bounds_exceeded;
-mod contention_collision;
+pub(crate) mod contention_collision;
 mod cycle;
 mod dangling_edge;
 pub(crate) mod digest_mismatch;

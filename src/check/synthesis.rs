@@ -305,6 +305,42 @@ pub(crate) fn orphan_reports(g: &Graph) -> Vec<usize> {
         .collect()
 }
 
+/// Where the edge `e` out of `from`, moved towards the synthesis, used to
+/// go: the `report_failure` step its minted id names (`verify_a__fail_a`,
+/// or `…_2`), when that is not where it goes now; else the orphaned report
+/// meant for `from` ([`report_for`]).
+pub(crate) fn origin(g: &Graph, orphans: &[usize], from: usize, e: usize) -> Option<usize> {
+    let id = g.edge(e).id.as_str();
+    let named = id
+        .strip_prefix(g.node(from).id.as_str())
+        .and_then(|rest| rest.strip_prefix("__"))
+        .and_then(|to| {
+            let plain = to
+                .rsplit_once('_')
+                .filter(|(_, n)| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+                .map_or(to, |(head, _)| head);
+            g.index_of(to).or_else(|| g.index_of(plain))
+        })
+        .filter(|&r| g.ends[e].is_none_or(|(_, t)| t != r))
+        .filter(|&r| g.node(r).tool() == Some(REPORT_TOOL) && is_canonical(g, r));
+    named.or_else(|| report_for(g, orphans, from))
+}
+
+/// The words saying where a moved edge used to go: the report `r` it lost.
+pub(crate) fn lost_text(g: &Graph, orphans: &[usize], r: usize) -> String {
+    if orphans.contains(&r) {
+        format!(
+            " (the failure report `{}` has lost its incoming edge: this is where it used to go)",
+            g.node(r).id
+        )
+    } else {
+        format!(
+            " (the edge's id says it led to the failure report `{}`: this is where it used to go)",
+            g.node(r).id
+        )
+    }
+}
+
 /// The orphaned report meant for `from`: the one whose id shares its unit
 /// suffix (`verify_a` → `fail_a`), else the only orphan.
 pub(crate) fn report_for(g: &Graph, orphans: &[usize], from: usize) -> Option<usize> {
@@ -315,4 +351,63 @@ pub(crate) fn report_for(g: &Graph, orphans: &[usize], from: usize) -> Option<us
         .copied()
         .find(|&o| mine.is_some() && suffix(&g.node(o).id) == mine)
         .or_else(|| (orphans.len() == 1).then(|| orphans[0]))
+}
+
+/// An edge into the region between a gate that requires `path` (or a path
+/// under it) on its way to `w` and `w` itself, from a node outside that
+/// region: a second route to `w` that bypasses the gate, so the gate's test
+/// does not hold on every route (a moved edge, say). O(n + e) per gate that
+/// requires `path`; run only once a finding is known.
+pub(crate) fn bypass(g: &Graph, w: usize, path: &str) -> Option<usize> {
+    let under = format!("{path}.");
+    let n = g.len();
+    let mut to_w = vec![false; n];
+    to_w[w] = true;
+    let mut stack = vec![w];
+    while let Some(i) = stack.pop() {
+        for p in g.preds(i) {
+            if !to_w[p] {
+                to_w[p] = true;
+                stack.push(p);
+            }
+        }
+    }
+    for t in 0..n {
+        let node = g.node(t);
+        if !to_w[t] || t == w || !matches!(node.kind, NodeKind::Branch | NodeKind::Select) {
+            continue;
+        }
+        let mut required = Vec::new();
+        for &e in &g.out[t] {
+            let Some((_, v)) = g.ends[e] else { continue };
+            let p = match (&g.edge(e).handle, node.get("predicate")) {
+                (Handle::Match, Some(p)) => Some(p),
+                (Handle::Case(c), Some(p)) => p.as_object().and_then(|m| m.get(c.as_str())),
+                _ => None,
+            };
+            if let (true, Some(p)) = (to_w[v], p) {
+                must_hold(p, &mut required);
+            }
+        }
+        if !required.iter().any(|r| r == path || r.starts_with(&under)) {
+            continue;
+        }
+        let mut after = vec![false; n];
+        after[t] = true;
+        let mut stack = vec![t];
+        while let Some(i) = stack.pop() {
+            for s in g.succs(i) {
+                if !after[s] {
+                    after[s] = true;
+                    stack.push(s);
+                }
+            }
+        }
+        let found = (0..g.ends.len())
+            .find(|&e| g.ends[e].is_some_and(|(u, v)| v != t && !after[u] && after[v] && to_w[v]));
+        if found.is_some() {
+            return found;
+        }
+    }
+    None
 }

@@ -4,7 +4,7 @@
 
 use crate::check::Graph;
 use crate::check::synthesis;
-use crate::model::remedy::{Fill, Remedy};
+use crate::model::remedy::{Fill, Pick, Remedy};
 use crate::model::{Issue, NodeKind, Value};
 
 use synthesis::DISPOSITIONS_ARG;
@@ -129,7 +129,10 @@ declare_check! {
     /// requiring `disposition`, with a reason), and gate the write with a
     /// branch whose predicate tests every member (`{"path":
     /// "reconcile.dispositions.<unit>.disposition", "op": "exists"}` in an
-    /// `all`).
+    /// `all`). When the write already reads them and such a gate exists but
+    /// another edge reaches the write around it (a failure edge moved to the
+    /// write, say), the finding names that edge, and the fix moves it back
+    /// to the failure report it came from: the argument is already right.
     ///
     /// ## Example
     /// `spawn_a`, `spawn_b` … `reconcile` (reason) `→ gate` (branch:
@@ -163,6 +166,42 @@ declare_check! {
                 Some(_) => Some(format!("`{DISPOSITIONS_ARG}` is not a record of dispositions")),
             };
             let Some(problem) = problem else { continue };
+            // The dispositions are read and a gate tests them, but a second
+            // route reaches the write around that gate: the fix moves that
+            // edge, not the argument (which is already right).
+            let around = match arg {
+                Some(Value::Ref(r)) => {
+                    let base = format!("{}.{}", r.node, r.path.as_deref().unwrap_or(""));
+                    synthesis::bypass(g, w, &base)
+                }
+                _ => None,
+            };
+            if let Some(e) = around {
+                let (edge, from) = (g.edge(e), g.ends[e].map_or(w, |(u, _)| u));
+                let orphans = synthesis::orphan_reports(g);
+                let to = match synthesis::origin(g, &orphans, from, e) {
+                    Some(r) => Pick::id(&g.node(r).id),
+                    None => Pick::Any("a `report_failure` step".into()),
+                };
+                out.push(
+                    Issue::new(
+                        CODE,
+                        format!(
+                            "synthesis write `{}` comes after {k} spawned unit(s) but {problem}: the edge `{}` from `{}` reaches it around the gate that tests them, so on that route the synthesis is written whatever the dispositions say; send that edge back to the failure report it came from",
+                            node.id, edge.id, g.node(from).id
+                        ),
+                    )
+                    .node(node.id.clone())
+                    .edge(edge.id.clone())
+                    .fix(Remedy::Retarget {
+                        edge: edge.id.clone(),
+                        from: g.node(from).id.clone(),
+                        to,
+                        handle: edge.handle.as_str().to_string(),
+                    }),
+                );
+                continue;
+            }
             out.push(
                 Issue::new(
                     CODE,
@@ -263,6 +302,16 @@ mod tests {
         dispositions: Option<serde_json::Value>,
         edit: impl Fn(&mut serde_json::Value),
     ) -> Vec<crate::model::Issue> {
+        let p = plan_of(required, tests, dispositions, edit);
+        run_reg(&UndisposedSynthesis, &p, &registry(REG))
+    }
+
+    fn plan_of(
+        required: &[&str],
+        tests: &[&str],
+        dispositions: Option<serde_json::Value>,
+        edit: impl Fn(&mut serde_json::Value),
+    ) -> crate::model::Content {
         let props: serde_json::Map<String, serde_json::Value> =
             required.iter().map(|k| (k.to_string(), member())).collect();
         let mut schema = json!({"type": "object", "properties": {"dispositions": {
@@ -277,7 +326,7 @@ mod tests {
         if let Some(d) = dispositions {
             args["dispositions"] = d;
         }
-        let p = plan(
+        plan(
             vec![
                 entry("start"),
                 call_with("spawn_a", "spawn", json!({}), &[]),
@@ -297,8 +346,7 @@ mod tests {
                 edge("e4", "reconcile", "gate", "always"),
                 edge("e5", "gate", "write", "match"),
             ],
-        );
-        run_reg(&UndisposedSynthesis, &p, &registry(REG))
+        )
     }
 
     fn reference() -> Option<serde_json::Value> {
@@ -331,6 +379,40 @@ mod tests {
             with(&["a", "b"], &BOTH, Some(json!({"a": "accepted"}))).len(),
             1
         );
+    }
+
+    #[test]
+    fn a_route_around_the_gate_is_fixed_by_moving_that_edge_back() {
+        let mut p = plan_of(&["a", "b"], &BOTH, reference(), |_| {});
+        p.nodes
+            .push(call_with("landing", "report_failure", json!({}), &[]));
+        p.edges
+            .push(edge("reconcile__landing", "reconcile", "write", "always"));
+        let issues = run_reg(&UndisposedSynthesis, &p, &registry(REG));
+        assert_eq!(issues.len(), 1, "{issues:#?}");
+        let i = &issues[0];
+        assert!(
+            i.message.contains(
+                "the edge `reconcile__landing` from `reconcile` reaches it around the gate"
+            ),
+            "{}",
+            i.message
+        );
+        assert_eq!(i.edge_id.as_deref(), Some("reconcile__landing"));
+        // The dispositions are already set: the one fix moves the edge.
+        assert_eq!(i.fixes.len(), 1);
+        assert_eq!(
+            i.fixes[0].remedy,
+            crate::model::remedy::Remedy::Retarget {
+                edge: "reconcile__landing".into(),
+                from: "reconcile".into(),
+                to: crate::model::remedy::Pick::id("landing"),
+                handle: "always".into(),
+            }
+        );
+        // Near miss: the edge back where it was.
+        p.edges.last_mut().unwrap().to = "landing".into();
+        assert!(run_reg(&UndisposedSynthesis, &p, &registry(REG)).is_empty());
     }
 
     #[test]

@@ -120,7 +120,7 @@ declare_check! {
                     let (gate_id, edge) = (&g.node(gate).id, g.edge(e));
                     let to = g.ends[e].map_or(String::new(), |(_, t)| g.node(t).id.clone());
                     let orphans = synthesis::orphan_reports(g);
-                    let report = match synthesis::report_for(g, &orphans, gate) {
+                    let report = match synthesis::origin(g, &orphans, gate, e) {
                         Some(r) => Pick::id(&g.node(r).id),
                         None => Pick::Any("a `report_failure` step naming the units and their failed criteria".into()),
                     };
@@ -137,11 +137,11 @@ declare_check! {
                         )
                         .node(g.node(s).id.clone())
                         .edge(edge.id.clone())
-                        .fix(Remedy::Disconnect { edge: edge.id.clone() })
-                        .fix(Remedy::Connect {
-                            from: Pick::id(gate_id),
+                        .fix(Remedy::Retarget {
+                            edge: edge.id.clone(),
+                            from: gate_id.clone(),
                             to: report,
-                            handle: Some(edge.handle.as_str().to_string()),
+                            handle: edge.handle.as_str().to_string(),
                         }),
                     );
                     continue;
@@ -257,6 +257,7 @@ mod tests {
     use super::UngatedUnit;
     use crate::check::testing::*;
     use crate::model::NodeKind;
+    use crate::model::remedy::Remedy;
     use serde_json::json;
 
     const REG: &str = "tools: {spawn: {returns: text, spawnsAgent: true}, write: {returns: text, writes: [path]}}";
@@ -370,6 +371,13 @@ mod tests {
             issues[0].message
         );
         assert_eq!(issues[0].edge_id.as_deref(), Some("e10"));
+        // One fix, which moves the edge (removing it alone is no fix).
+        assert_eq!(issues[0].fixes.len(), 1, "{:#?}", issues[0].fixes);
+        assert!(matches!(
+            &issues[0].fixes[0].remedy,
+            Remedy::Retarget { edge, from, handle, .. }
+                if edge == "e10" && from == "verified" && handle == "default"
+        ));
         // Near miss: the same gate without the moved edge.
         assert!(with_edge(both, None).is_empty());
     }

@@ -28,7 +28,10 @@ declare_check! {
     ///   along a path that avoids every reader of `S`, counting readers of
     ///   readers (transitive readers). The writing call itself does not count
     ///   as a reader on its own path: a write that takes `S`'s output
-    ///   straight into what it writes has verified nothing.
+    ///   straight into what it writes has verified nothing. Paths do not
+    ///   follow an `error` edge straight into a join of kind `settle`: it
+    ///   carries the unit's failure, not its artifact (the join names the
+    ///   arrival, and `ungated_unit` holds the write to the unit's pass).
     ///
     /// Needs a registry.
     ///
@@ -227,7 +230,14 @@ impl Walk {
         self.stamp[s] = k;
         let mut found_reader = false;
         while let Some(v) = queue.pop_front() {
-            for t in g.succs(v) {
+            for &e in &g.out[v] {
+                let Some((_, t)) = g.ends[e] else { continue };
+                // An `error` edge into a settling join carries the unit's
+                // failure, never its artifact: the join names the arrival,
+                // and `ungated_unit` holds the write to the unit's pass.
+                if g.edge(e).handle == crate::model::Handle::Error && g.node(t).settles() {
+                    continue;
+                }
                 if self.stamp[t] == k {
                     continue;
                 }
@@ -377,6 +387,40 @@ mod tests {
         assert_eq!(issues.len(), 1);
         assert!(
             issues[0].message.contains("unit → write"),
+            "{}",
+            issues[0].message
+        );
+    }
+
+    #[test]
+    fn an_error_into_a_settling_join_carries_no_artifact_but_into_a_plain_join_it_does() {
+        let with = |kind: serde_json::Value| {
+            let mut p = linear(vec![
+                entry("s"),
+                spawn("unit", "a.md"),
+                call_with(
+                    "read",
+                    "read_artifact",
+                    json!({"path": "a.md"}),
+                    &["content"],
+                ),
+                verify("check", "read"),
+                node("join", NodeKind::Join, kind),
+                call_with(
+                    "write",
+                    "write_synthesis",
+                    json!({"path": "out.md", "content": "x"}),
+                    &[],
+                ),
+            ]);
+            p.edges.push(edge("unit__join", "unit", "join", "error"));
+            run_reg(&UnreconciledUnit, &p, &reg())
+        };
+        assert!(with(json!({"kind": "settle"})).is_empty());
+        let issues = with(json!({}));
+        assert_eq!(issues.len(), 1, "{issues:#?}");
+        assert!(
+            issues[0].message.contains("unit → join → write"),
             "{}",
             issues[0].message
         );

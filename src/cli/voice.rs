@@ -144,6 +144,23 @@ impl Voice for CliVoice {
                     ))
                 );
             }
+            Remedy::Retarget {
+                edge,
+                from,
+                to,
+                handle,
+            } => {
+                let first = self.on_plan(format!("planforge disconnect {}", quote(edge)));
+                return format!(
+                    "{first} && {}",
+                    self.on_plan(format!(
+                        "planforge connect {} {} --handle {}",
+                        quote(from),
+                        pick(to),
+                        quote(handle)
+                    ))
+                );
+            }
             Remedy::RemoveNode { node } => format!("planforge remove-node {}", quote(node)),
             Remedy::AddNode { id, kind } => format!(
                 "planforge add-node {} --kind {}",
@@ -261,6 +278,16 @@ mod tests {
                 kind: Some(NodeKind::Entry)
             }),
             "planforge add-node start --kind entry"
+        );
+        // A moved edge: one line that removes it and connects in its place.
+        assert_eq!(
+            CliVoice::about("plan-b", Some("plan-a")).say(&Remedy::Retarget {
+                edge: "verified__landing".into(),
+                from: "verified".into(),
+                to: Pick::id("landing"),
+                handle: "case_some".into(),
+            }),
+            "planforge disconnect verified__landing -p plan-b && planforge connect verified landing --handle case_some -p plan-b"
         );
         let other = CliVoice::about("plan-b", Some("plan-a"));
         assert_eq!(other.say(&Remedy::Unfreeze), "planforge unfreeze -p plan-b");

@@ -91,6 +91,19 @@ impl Voice for ToolVoice {
                     json!({"edge": {"from": from, "to": to, "handle": handle}})
                 )
             ),
+            Remedy::Retarget {
+                edge,
+                from,
+                to,
+                handle,
+            } => format!(
+                "{}, then {}",
+                self.call("disconnect_edge", json!({ "edgeId": edge })),
+                self.call(
+                    "connect_nodes",
+                    json!({"edge": {"from": from, "to": pick(to), "handle": handle}})
+                )
+            ),
             Remedy::RemoveNode { node } => self.call("remove_node", json!({ "nodeId": node })),
             Remedy::AddNode { id, kind } => self.call(
                 "add_node",
@@ -201,6 +214,15 @@ mod tests {
                 handle: Some("default".into()),
             }),
             r#"connect_nodes {"planId":"plan-x","edge":{"from":"<a step before it>","to":"n","handle":"default"}}"#
+        );
+        assert_eq!(
+            v.say(&Remedy::Retarget {
+                edge: "e4".into(),
+                from: "gate".into(),
+                to: Pick::id("report"),
+                handle: "no_match".into(),
+            }),
+            r#"disconnect_edge {"planId":"plan-x","edgeId":"e4"}, then connect_nodes {"planId":"plan-x","edge":{"from":"gate","to":"report","handle":"no_match"}}"#
         );
         assert_eq!(
             v.say(&Remedy::Clone),

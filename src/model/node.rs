@@ -358,7 +358,25 @@ impl AuthorityClaim {
     }
 }
 
+/// A join's `kind` marking it explicitly as a diamond join: a barrier that
+/// waits for every incoming edge (the same as `{}`).
+pub const DIAMOND: &str = "diamond";
+/// A join's `kind` that settles instead of waiting for every incoming edge:
+/// it fires once per execution of its fork, when nothing more can arrive —
+/// every branch the fork opened has reached it on one of its incoming edges
+/// (an `error` edge included) or stopped. Its output is one item per
+/// arrival, as for any join (`via`, `from`, `branch`), so what follows sees
+/// on which edge, from which node, each branch arrived: this is how a
+/// parallel unit whose step errored is still counted (seed 003's partial
+/// landing) instead of leaving the barrier waiting forever.
+pub const SETTLE: &str = "settle";
+
 impl Node {
+    /// Whether this is a join of kind `settle` (see [`SETTLE`]).
+    pub fn settles(&self) -> bool {
+        self.kind == NodeKind::Join && self.str_field("kind") == Some(SETTLE)
+    }
+
     pub fn get(&self, key: &str) -> Option<&Value> {
         self.definition.get(key)
     }

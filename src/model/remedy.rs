@@ -101,6 +101,15 @@ pub enum Remedy {
         to: String,
         handle: String,
     },
+    /// Move the edge `edge` (from `from`, on `handle`) to the target `to`:
+    /// one fix that removes it and connects `from` to `to` on the same
+    /// handle in its place. Doing only half (removing it) is no fix.
+    Retarget {
+        edge: String,
+        from: String,
+        to: Pick,
+        handle: String,
+    },
     RemoveNode {
         node: String,
     },
@@ -233,6 +242,7 @@ impl Remedy {
             Remedy::Connect { .. } => "connect",
             Remedy::Disconnect { .. } => "disconnect",
             Remedy::ChangeHandle { .. } => "change_handle",
+            Remedy::Retarget { .. } => "retarget_edge",
             Remedy::RemoveNode { .. } => "remove_node",
             Remedy::AddNode { .. } => "add_node",
             Remedy::SetBound { .. } => "set_bound",

@@ -123,7 +123,10 @@ static SELECT: &[Field] = &[
     opt(SUPPRESS, &SUPPRESSIONS),
 ];
 static JOIN: &[Field] = &[
-    opt("kind", &Shape::Enum(&["diamond"])),
+    opt(
+        "kind",
+        &Shape::Enum(&[super::node::DIAMOND, super::node::SETTLE]),
+    ),
     opt(SUPPRESS, &SUPPRESSIONS),
 ];
 

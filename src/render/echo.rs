@@ -177,7 +177,13 @@ fn node_lines(e: &Echo, v: &dyn Voice, room: usize) -> Vec<String> {
             .iter_mut()
             .filter(|l| l.contains("awaits no incoming edge yet"))
         {
-            *l = format!("    awaits {joined} incoming edge(s): its predecessors, below");
+            *l = if n.settles() {
+                format!(
+                    "    settles: fires once every branch from its fork arrived on one of its {joined} incoming edge(s) (an `error` edge included) or stopped: its predecessors, below"
+                )
+            } else {
+                format!("    awaits {joined} incoming edge(s): its predecessors, below")
+            };
         }
     }
     let mut fit = Fit::new(room);

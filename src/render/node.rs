@@ -185,6 +185,11 @@ pub(crate) fn block(
                 lines.push(format!(
                     "{PAD}awaits no incoming edge yet (connect the branches it joins)"
                 ));
+            } else if node.settles() {
+                lines.push(format!(
+                    "{PAD}settles: fires once every branch from its fork arrived on one of its {} incoming edge(s) (an `error` edge included) or stopped:",
+                    incoming.len()
+                ));
             } else {
                 lines.push(format!("{PAD}awaits {} incoming edge(s):", incoming.len()));
             }

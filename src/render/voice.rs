@@ -55,6 +55,9 @@ impl Voice for DocumentVoice<'_> {
             Remedy::ChangeHandle { edge, handle, .. } => {
                 format!("in the edge `{edge}`, set `handle` to \"{handle}\"")
             }
+            Remedy::Retarget { edge, to, .. } => {
+                format!("in the edge `{edge}`, set `to` to {}", pick(to))
+            }
             Remedy::RemoveNode { node } => {
                 format!("remove node `{node}` from `nodes`, and the edges that name it")
             }

@@ -99,6 +99,17 @@ fn fields(r: &Remedy, m: &mut Map<String, J>) {
             put("to", to.clone().into());
             put("handle", handle.clone().into());
         }
+        Remedy::Retarget {
+            edge,
+            from,
+            to,
+            handle,
+        } => {
+            put("edgeId", edge.clone().into());
+            put("from", from.clone().into());
+            put("to", pick_json(to));
+            put("handle", handle.clone().into());
+        }
         Remedy::AddNode { id, kind } => {
             if let Some(id) = id {
                 put("nodeId", id.clone().into());
@@ -175,6 +186,12 @@ fn fix_from_json(v: &J) -> Option<Fix> {
             edge: s("edgeId")?,
             from: s("from")?,
             to: s("to")?,
+            handle: s("handle")?,
+        },
+        "retarget_edge" => Remedy::Retarget {
+            edge: s("edgeId")?,
+            from: s("from")?,
+            to: pick("to")?,
             handle: s("handle")?,
         },
         "remove_node" => Remedy::RemoveNode { node: s("nodeId")? },
@@ -276,6 +293,20 @@ mod tests {
                 from: "s".into(),
                 to: "f".into(),
                 handle: "always".into(),
+            }
+            .into(),
+            Remedy::Retarget {
+                edge: "e2".into(),
+                from: "g".into(),
+                to: Pick::id("r"),
+                handle: "no_match".into(),
+            }
+            .into(),
+            Remedy::Retarget {
+                edge: "e3".into(),
+                from: "g".into(),
+                to: Pick::any("a failure report"),
+                handle: "default".into(),
             }
             .into(),
             Remedy::AddNode {

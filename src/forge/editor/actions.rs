@@ -175,6 +175,25 @@ fn edits_for(idx: &SpanIndex, syntax: Syntax, shape: &Shape, r: &Remedy) -> Opti
                 &text,
             )?])
         }
+        Remedy::Retarget {
+            edge,
+            to: Pick::Id(to),
+            ..
+        } => {
+            let e = shape
+                .edges
+                .iter()
+                .rev()
+                .find(|e| e.id.as_deref() == Some(edge.as_str()))?;
+            let text = json(&serde_json::Value::String(to.clone()));
+            Some(vec![set_member(
+                idx,
+                syntax,
+                &format!("/edges/{}", e.index),
+                "to",
+                &text,
+            )?])
+        }
         Remedy::SetPhase {
             node,
             phase: Some(Fill::Value(Value::String(p))),

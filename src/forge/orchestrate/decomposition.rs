@@ -642,7 +642,60 @@ fn validate(d: &Decomposition) -> Result<()> {
     }
     reads_cycle(d)?;
     challenge_in_chain(d)?;
+    pair_beside_chain(d)?;
     lone_adversary(d)
+}
+
+/// Refuses an adversarial pair beside an ordered chain it is not part of
+/// (`a` challenges `b`; `d` needs `c`). The seed chooses one bounded
+/// mechanism, and its first matching row for this decomposition is row 2
+/// (tasks are ordered): it would run the pair one at a time, the critic
+/// without its claim-evidence-objection record and before or after the
+/// advocate by declaration order alone, while row 6 (roles must challenge
+/// one another) carries no handoff. No row carries both, so the tasks are
+/// named and the owner splits the run. (A challenger that needs what it
+/// challenges is ordered, and `challenge_in_chain` refuses a pair inside a
+/// chain.)
+fn pair_beside_chain(d: &Decomposition) -> Result<()> {
+    let named = |i: usize| d.tasks[i].name.as_str();
+    let needed = |i: usize| {
+        d.tasks
+            .iter()
+            .any(|o| o.needs.iter().any(|n| n == named(i)))
+    };
+    let ordered: Vec<usize> = (0..d.tasks.len())
+        .filter(|&i| match d.tasks[i].coupling {
+            Some(c) => c == Coupling::Ordered,
+            None => !d.tasks[i].needs.is_empty() || needed(i),
+        })
+        .collect();
+    let adversarial: Vec<usize> = (0..d.tasks.len())
+        .filter(|&i| !ordered.contains(&i))
+        .filter(|&i| match d.tasks[i].coupling {
+            Some(c) => c == Coupling::Adversarial,
+            None => {
+                !d.tasks[i].challenges.is_empty()
+                    || d.tasks
+                        .iter()
+                        .any(|o| o.challenges.iter().any(|c| c == named(i)))
+            }
+        })
+        .collect();
+    let (Some(&first), false) = (adversarial.first(), ordered.is_empty()) else {
+        return Ok(());
+    };
+    let list = |ix: &[usize]| {
+        crate::model::suggest::capped_list(&ix.iter().map(|&i| named(i)).collect::<Vec<_>>(), 8)
+    };
+    Err(refuse_task(
+        first,
+        format!(
+            "tasks {} are adversarial (they challenge one another) and tasks {} are an ordered chain beside them: the seed chooses one bounded mechanism, and its first matching row here, row 2 (tasks are ordered), would run the pair one at a time and drop its claim-evidence-objection records, while row 6 (advocate and critic) carries no handoff; no row runs both",
+            list(&adversarial),
+            list(&ordered)
+        ),
+        "orchestrate them as two decompositions, one with the adversarial pair (advocate/critic) and one with the chain (ordered handoff; a task of it may take the pair's synthesis as its input), or remove the `challenges` to run every task as one ordered chain",
+    ))
 }
 
 /// Refuses a challenge between tasks of which one is in a `needs` chain

@@ -10,17 +10,21 @@
 //!               verdict, failedCriteria, handoff)
 //!   chain:    → check_<u> (branch: verdict = pass and no failed criterion)
 //!             —match→ the next unit's spawn / reconcile
-//!   parallel: verify_<u> —always→ join → verified (select on every verdict
-//!             and failedCriteria): case_all → reconcile; case_some →
-//!             landing; default → unverified
+//!   parallel: verify_<u> —always→ join, and the `error` edges of
+//!             spawn_<u>, read_<u> and verify_<u> → join too: the join is of
+//!             kind `settle`, so it fires once every unit's branch arrived
+//!             on one of them, its arrivals saying where → verified (select
+//!             on every verdict and failedCriteria): case_all → reconcile;
+//!             case_some → landing; default → unverified
 //!   → reconcile (reason: exactly one disposition per unit, the cited artifacts,
 //!     an outcome) → gate (branch: outcome = synthesize and every unit has a
 //!     disposition) —match→ write (write_synthesis: path, content, cites,
 //!     dispositions) → discard (remove_artifacts: the unit artifacts the
 //!     synthesis does not cite)
 //! failure paths (report_failure: failure class, units, failed criteria,
-//! rollback state): spawn/read error → lost_<u>; verify error (and, in a
-//! chain, a failed verdict) → fail_<u>; some or no units verified → landing / unverified;
+//! rollback state): in a chain, spawn/read error → lost_<u>, verify error or a
+//! failed verdict → fail_<u>; in parallel, some or no units verified (an
+//! errored unit is not verified) → landing / unverified, naming both sets;
 //! gate no_match or a reconcile error → report; write error → unwrite
 //! (remove_artifacts: the partial synthesis) → rollback, or rollback_stuck.
 //! ```
@@ -463,7 +467,12 @@ pub(crate) fn emit(spec: &Spec) -> (Vec<Node>, Vec<Edge>) {
         unit(&mut b, spec, k);
     }
     if parallel {
-        b.node("join", "reconciliation", NodeKind::Join, obj([]));
+        b.node(
+            "join",
+            "reconciliation",
+            NodeKind::Join,
+            obj([("kind", Value::from(crate::model::node::SETTLE))]),
+        );
         verified(&mut b, spec);
     } else {
         let last = format!(
@@ -742,16 +751,21 @@ fn unit(b: &mut Builder, spec: &Spec, k: usize) {
     }
     b.edge(&spawn, &read, Handle::Always);
     b.edge(&read, &verify, Handle::Always);
-    b.edge(&spawn, &lost, Handle::Error);
-    b.edge(&read, &lost, Handle::Error);
-    b.edge(&verify, &fail, Handle::Error);
     if parallel {
-        // Every completed verification meets the others at the join, so a
-        // join that waits for every edge still fires when a unit failed its
-        // verification; `verified` then tests every verdict, and a failed
-        // one reaches `landing` or `unverified`, which name both sets.
+        // Every unit's branch settles at the join: its completed
+        // verification, or the error of whichever of its steps failed (the
+        // join settles, so the other edges need not fire). `verified` then
+        // tests every verdict: an errored unit has none, so it is a failed
+        // unit, and `landing` or `unverified` name both sets, with the
+        // join's arrivals saying where each branch ended.
+        b.edge(&spawn, "join", Handle::Error);
+        b.edge(&read, "join", Handle::Error);
+        b.edge(&verify, "join", Handle::Error);
         b.edge(&verify, "join", Handle::Always);
     } else {
+        b.edge(&spawn, &lost, Handle::Error);
+        b.edge(&read, &lost, Handle::Error);
+        b.edge(&verify, &fail, Handle::Error);
         // A chain stops at its first failed unit: `check_<u>` gates the
         // next spawn.
         branch(b, &check, "verification", passed(u));
@@ -916,85 +930,25 @@ fn per_unit(units: &[Unit], field: &str) -> Value {
 fn failures(b: &mut Builder, spec: &Spec) {
     let parallel = spec.parallel();
     let units = &spec.units;
-    for (k, u) in units.iter().enumerate() {
-        let others: Vec<&str> = units
-            .iter()
-            .enumerate()
-            .filter(|(j, _)| *j != k)
-            .map(|(_, o)| o.name.as_str())
-            .collect();
-        // A chain stops at its first failure: the units before it verified,
-        // those after it never ran. Both sets are named (partial landing).
-        let before: Vec<&str> = units[..k].iter().map(|o| o.name.as_str()).collect();
-        let after: Vec<&str> = units[k + 1..].iter().map(|o| o.name.as_str()).collect();
-        let extra = |others: &[&str]| {
-            if parallel {
-                vec![("otherUnits", strs(others))]
-            } else {
-                vec![
-                    ("verifiedUnits", strs(&before)),
-                    ("unrunUnits", strs(&after)),
-                ]
-            }
-        };
-        let landing = if parallel {
-            " It is reported as soon as the unit fails, when the units beside it (`otherUnits`) may still be running, so it names them without their state (it reads nothing of theirs); whichever of them verify are a partial landing, their artifacts kept as evidence and never merged.".to_string()
-        } else if before.is_empty() {
-            " Dependent work is stopped: `unrunUnits` never ran.".to_string()
-        } else {
-            " This is a partial landing: the units in `verifiedUnits` verified (their artifacts are kept as evidence and never merged), and dependent work is stopped: `unrunUnits` never ran.".to_string()
-        };
-        report(
-            b,
-            &format!("lost_{}", u.slug),
-            Value::from("non-convergence"),
-            strs(&[u.name.as_str()]),
-            strs(&["exists"]),
-            NOTHING_TO_ROLL_BACK,
-            Value::from(format!(
-                "Unit `{}` returned no artifact (its spawn or the read of its artifact failed): a missing artifact is a failed unit, and no synthesis is written.{landing}",
-                u.name
-            )),
-            extra(&others),
-        );
-        report(
-            b,
-            &format!("fail_{}", u.slug),
-            Value::from("non-convergence"),
-            strs(&[u.name.as_str()]),
-            if parallel {
-                // Reached only when the verification could not complete:
-                // none of the six criteria was confirmed.
-                strs(&CRITERIA.iter().map(|(c, _)| *c).collect::<Vec<_>>())
-            } else {
-                rf(&format!("verify_{}", u.slug), Some("failedCriteria"), false)
-            },
-            NOTHING_TO_ROLL_BACK,
-            Value::from(if parallel {
-                format!(
-                    "Unit `{}`'s owner verification could not complete, so none of the six criteria is confirmed and the unit is a failed unit; no synthesis is written.{landing}",
-                    u.name
-                )
-            } else {
-                format!(
-                    "Unit `{}`'s artifact failed owner verification (or its verification could not complete): the failed criteria are given, and no synthesis is written.{landing}",
-                    u.name
-                )
-            }),
-            extra(&others),
-        );
+    // In a parallel plan a unit's errors settle at the join instead (see
+    // `unit`), so only a chain has a report per unit.
+    if !parallel {
+        for k in 0..units.len() {
+            unit_reports(b, units, k);
+        }
     }
     if parallel {
+        let key = arrival_key(b, units);
         for (id, class, detail) in [
             (
                 "landing",
                 "partial landing",
-                "Some units verified and some did not: `verdicts` gives both sets. The verified artifacts are kept as evidence; nothing is merged, and no synthesis is written or presented as complete.",
+                "Some units verified and some did not: `verdicts` and `failedCriteria` give both sets (a unit is landed when its verdict is \"pass\" with no failed criterion), and a unit with neither errored before its verification completed: `arrivals` (the join's arrivals, read through `arrivalKey`) names the step that errored. The verified artifacts are kept as evidence; nothing is merged, and no synthesis is written or presented as complete.",
             ),
             (
                 "unverified",
                 "non-convergence",
-                "No unit passed owner verification: every unit's failed criteria are given, and no synthesis is written.",
+                "No unit passed owner verification: every unit's failed criteria are given, and a unit with none errored before its verification completed (`arrivals`, read through `arrivalKey`, names the step); no synthesis is written.",
             ),
         ] {
             report(
@@ -1005,7 +959,11 @@ fn failures(b: &mut Builder, spec: &Spec) {
                 per_unit(units, "failedCriteria"),
                 NOTHING_TO_ROLL_BACK,
                 Value::from(detail),
-                vec![("verdicts", per_unit(units, "verdict"))],
+                vec![
+                    ("verdicts", per_unit(units, "verdict")),
+                    ("arrivals", join_arrivals()),
+                    ("arrivalKey", key.clone()),
+                ],
             );
         }
     }
@@ -1049,4 +1007,94 @@ fn failures(b: &mut Builder, spec: &Spec) {
             vec![("path", spec.synthesis.clone())],
         );
     }
+}
+
+/// A read of the join's output: one item per arrival (`via`, `from`,
+/// `branch`), so where each unit's branch ended.
+fn join_arrivals() -> Value {
+    Value::from(Ref {
+        node: "join".into(),
+        select: Select::Index(0),
+        path: None,
+        branch_id: None,
+    })
+}
+
+/// Per incoming edge of the join (its id, as the join's arrivals give it in
+/// `via`): the unit whose branch it ends, and how the branch ended there —
+/// its verification completed, or the step that errored.
+fn arrival_key(b: &Builder, units: &[Unit]) -> Value {
+    let mut key = Map::new();
+    for e in b.edges.iter().filter(|e| e.to == "join") {
+        let Some(u) = units.iter().find(|u| {
+            ["spawn_", "read_", "verify_"]
+                .iter()
+                .any(|p| e.from == format!("{p}{}", u.slug))
+        }) else {
+            continue;
+        };
+        let outcome = if e.handle == Handle::Error {
+            format!(
+                "errored: `{}` failed to run, so the unit returned no verified artifact (a failed unit)",
+                e.from
+            )
+        } else {
+            "verified: its owner verification completed (landed only if `verdicts` says \"pass\" and `failedCriteria` is empty)".to_string()
+        };
+        key.insert(
+            e.id.clone(),
+            obj([
+                ("unit", Value::from(u.name.as_str())),
+                ("step", Value::from(e.from.as_str())),
+                ("outcome", Value::from(outcome)),
+            ]),
+        );
+    }
+    Value::Object(key)
+}
+
+/// `lost_<u>` and `fail_<u>` of unit `k` of a chain, which stops at its
+/// first failure: the units before it verified, those after it never ran.
+/// Both sets are named (partial landing).
+fn unit_reports(b: &mut Builder, units: &[Unit], k: usize) {
+    let u = &units[k];
+    let before: Vec<&str> = units[..k].iter().map(|o| o.name.as_str()).collect();
+    let after: Vec<&str> = units[k + 1..].iter().map(|o| o.name.as_str()).collect();
+    let extra = || {
+        vec![
+            ("verifiedUnits", strs(&before)),
+            ("unrunUnits", strs(&after)),
+        ]
+    };
+    let landing = if before.is_empty() {
+        " Dependent work is stopped: `unrunUnits` never ran."
+    } else {
+        " This is a partial landing: the units in `verifiedUnits` verified (their artifacts are kept as evidence and never merged), and dependent work is stopped: `unrunUnits` never ran."
+    };
+    report(
+        b,
+        &format!("lost_{}", u.slug),
+        Value::from("non-convergence"),
+        strs(&[u.name.as_str()]),
+        strs(&["exists"]),
+        NOTHING_TO_ROLL_BACK,
+        Value::from(format!(
+            "Unit `{}` returned no artifact (its spawn or the read of its artifact failed): a missing artifact is a failed unit, and no synthesis is written.{landing}",
+            u.name
+        )),
+        extra(),
+    );
+    report(
+        b,
+        &format!("fail_{}", u.slug),
+        Value::from("non-convergence"),
+        strs(&[u.name.as_str()]),
+        rf(&format!("verify_{}", u.slug), Some("failedCriteria"), false),
+        NOTHING_TO_ROLL_BACK,
+        Value::from(format!(
+            "Unit `{}`'s artifact failed owner verification (or its verification could not complete): the failed criteria are given, and no synthesis is written.{landing}",
+            u.name
+        )),
+        extra(),
+    );
 }

@@ -322,10 +322,11 @@ const CHECK_2: &str = "distinct assignments, named outputs";
 const CHECK_3: &str = "what the orchestrator holds fits its context budget";
 const CHECK_4: &str = "parallelism is worth it";
 
-/// A target as a file system may see it: `A.md` and `a.md` are one file on
-/// a case-insensitive one (macOS, Windows), so they collide.
+/// A target as a file system may see it (`A.md` and `a.md`, NFC and NFD
+/// `é`, `a.md` and `a.md.` are one file on macOS or Windows), so they
+/// collide: the key `contention_collision` compares targets by.
 fn same_file(path: &str) -> String {
-    target(path).to_lowercase()
+    crate::check::contention_collision::same_file(path)
 }
 
 /// `dir/name.ext` → `dir/name.<tag>.ext`.

@@ -251,22 +251,49 @@ mod tests {
 
     #[test]
     fn couplings_follow_needs_and_challenges_both_ways() {
-        let d = decomposition(&format!(
+        let chain = decomposition(&format!(
+            "{}{}{}",
+            task("a", "r", ""),
+            task("b", "q", ", needs: a"),
+            task("e", "q", "")
+        ))
+        .unwrap();
+        assert_eq!(
+            classify(&chain)
+                .iter()
+                .map(|c| c.coupling)
+                .collect::<Vec<_>>(),
+            vec![Coupling::Ordered, Coupling::Ordered, Coupling::Independent]
+        );
+        let pair = decomposition(&format!(
+            "{}{}",
+            task("c", "r", ", challenges: [d]"),
+            task("d", "q", "")
+        ))
+        .unwrap();
+        assert_eq!(
+            classify(&pair)
+                .iter()
+                .map(|c| c.coupling)
+                .collect::<Vec<_>>(),
+            vec![Coupling::Adversarial, Coupling::Adversarial]
+        );
+        // Both in one decomposition: no row of the seed runs both, so the
+        // tasks are named (`pair_beside_chain`).
+        let both = decomposition(&format!(
             "{}{}{}{}",
             task("a", "r", ""),
             task("b", "q", ", needs: a"),
             task("c", "r", ", challenges: [d]"),
             task("d", "q", "")
         ))
-        .unwrap();
-        assert_eq!(
-            classify(&d).iter().map(|c| c.coupling).collect::<Vec<_>>(),
-            vec![
-                Coupling::Ordered,
-                Coupling::Ordered,
-                Coupling::Adversarial,
-                Coupling::Adversarial
-            ]
+        .unwrap_err();
+        assert!(
+            both.message.starts_with(
+                "tasks `c`, `d` are adversarial (they challenge one another) and tasks `a`, `b` are an ordered chain beside them"
+            ),
+            "{}",
+            both.message
         );
     }
 
@@ -410,7 +437,8 @@ mod tests {
 
     #[test]
     fn a_large_decomposition_raises_its_bounds_and_stays_clean() {
-        let tasks: String = (0..80).map(|k| task(&format!("t{k}"), "r", "")).collect();
+        // 90 units: 3 nodes each, past the default 256 nodes.
+        let tasks: String = (0..90).map(|k| task(&format!("t{k}"), "r", "")).collect();
         let (matched, used) = mechanism_of(&tasks);
         assert_eq!(
             (matched, used),

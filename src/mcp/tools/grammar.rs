@@ -132,7 +132,10 @@ mod tests {
         assert!(g.contains("onIndeterminate: \"retry\"|\"halt\"|\"skip\""));
         assert!(g.contains("{\"$param\": {\"path\""));
         assert!(g.contains("ONLY `error` edges fire"));
-        assert!(g.contains("  · join: {} or {kind: \"diamond\"}"), "{g}");
+        assert!(
+            g.contains("  · join: {} or {kind: \"diamond\"|\"settle\"}"),
+            "{g}"
+        );
         assert!(g.contains("\"truthy\"|\"exists\""), "{g}");
     }
 }
