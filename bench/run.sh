@@ -29,9 +29,10 @@ fi
 
 echo "building release binaries…" >&2
 cargo build --release -q --bin planforge --example gen_plan --example json_baseline
-PF=$PWD/target/release/planforge
-GEN=$PWD/target/release/examples/gen_plan
-BASE=$PWD/target/release/examples/json_baseline
+TARGET=${CARGO_TARGET_DIR:-$PWD/target}
+PF=$TARGET/release/planforge
+GEN=$TARGET/release/examples/gen_plan
+BASE=$TARGET/release/examples/json_baseline
 
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
