@@ -7,6 +7,7 @@
 #   SIZES="1000 10000" bench/run.sh
 #   RUNS=3 RUNS_100K=2 ENTRIES=0 bench/run.sh   # fewer runs, no issue-13 case
 #   ONE_SHOT=1 SIZES="10000 100000" bench/run.sh  # only the one-shot rows
+#     (add BUILD_ONE_SHOT="1000 10000" for the REPL builds too)
 #   BUILD="1000 10000" bench/run.sh              # REPL script builds (default)
 #
 # One-shot rows: `outline`, `read`, `status` run with the plan's snapshot
@@ -166,7 +167,7 @@ done
 time_cmd "-" "--version" 20 "$PF --version >/dev/null"
 if [ -n "${ONE_SHOT:-}" ]; then
   ENTRIES=0
-  BUILD=${BUILD_ONE_SHOT:-}
+  BUILD=${BUILD_ONE_SHOT-}
 fi
 
 if [ -z "${ONE_SHOT:-}" ]; then
@@ -196,7 +197,7 @@ if [ "$ENTRIES" -gt 0 ]; then
 fi
 
 # A plan built line by line in one REPL: linear means the ratio is 2.
-BUILD=${BUILD:-"1000 10000"}
+BUILD=${BUILD-"1000 10000"}
 if [ -n "$BUILD" ]; then
   echo "== REPL builds of $BUILD lines" >&2
   for l in $BUILD; do
