@@ -6,6 +6,9 @@
 #   bench/run.sh                 # all sizes
 #   SIZES="1000 10000" bench/run.sh
 #   RUNS=3 RUNS_100K=2 ENTRIES=0 bench/run.sh   # fewer runs, no issue-13 case
+#   ONE_SHOT=1 SIZES="10000 100000" bench/run.sh  # only the one-shot rows
+#     (add BUILD_ONE_SHOT="1000 10000" for the REPL builds too)
+#   BUILD="1000 10000" bench/run.sh              # REPL script builds (default)
 #
 # One-shot rows: `outline`, `read`, `status` run with the plan's snapshot
 # (`checkpoint.snap`) warm; the "(cold …)" rows are the first run after
@@ -27,9 +30,10 @@ fi
 
 echo "building release binaries…" >&2
 cargo build --release -q --bin planforge --example gen_plan --example json_baseline
-PF=$PWD/target/release/planforge
-GEN=$PWD/target/release/examples/gen_plan
-BASE=$PWD/target/release/examples/json_baseline
+TARGET=${CARGO_TARGET_DIR:-$PWD/target}
+PF=$TARGET/release/planforge
+GEN=$TARGET/release/examples/gen_plan
+BASE=$TARGET/release/examples/json_baseline
 
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
@@ -98,6 +102,20 @@ repl_build() {
   python3 -c "import subprocess,sys,time; t=time.perf_counter(); subprocess.run(sys.argv[1:], stdin=open('$dir/script.txt'), stdout=subprocess.DEVNULL, check=True); print(time.perf_counter()-t)" "$PF" --store "$dir" repl
 }
 
+# one_shot SIZE RUNS "PF --store … -p plan" NODE STORE: one process per
+# command on the stored plan, with its snapshot current (hyperfine's
+# warm-up run leaves it so): the reads answer in place from it, the writes
+# fold it and append. Each write's preparation undoes the last run's.
+one_shot() {
+  local n=$1 runs=$2 P=$3 node=$4 store=$5
+  time_cmd "$n" "one-shot status (snapshot)" "$runs" "$P status >/dev/null"
+  time_cmd "$n" "one-shot read NODE (snapshot)" "$runs" "$P read --node $node >/dev/null"
+  time_cmd "$n" "one-shot add-node (snapshot)" "$runs" "$P add-node bench_extra --kind join >/dev/null" \
+    "$P remove-node --yes bench_extra >/dev/null 2>&1 || true"
+  time_cmd "$n" "one-shot connect (snapshot)" "$runs" "$P connect bench_extra $node --id bench_edge >/dev/null" \
+    "$P disconnect bench_edge >/dev/null 2>&1 || true; $P add-node bench_extra --kind join >/dev/null 2>&1 || true"
+}
+
 for n in $SIZES; do
   echo "== $n nodes" >&2
   dir=$WORK/n$n
@@ -115,6 +133,10 @@ for n in $SIZES; do
   P="$PF --store $store -p plan-bench"
   time_cmd "$n" "jq -c . (baseline)" "$runs" "jq -c . $doc >/dev/null"
   time_cmd "$n" "serde_json parse (floor)" "$runs" "$BASE $doc"
+  if [ -n "${ONE_SHOT:-}" ]; then
+    one_shot "$n" "$runs" "$P" "$node" "$store"
+    continue
+  fi
   time_cmd "$n" "validate FILE" "$runs" "$PF validate $doc --registry $dir/registry.yaml >/dev/null"
   time_cmd "$n" "import" "$runs" "$PF --store $store import $doc --id plan-import >/dev/null" \
     "$PF --store $store remove plan-import --force --yes >/dev/null 2>&1 || true"
@@ -143,7 +165,12 @@ for n in $SIZES; do
   warm "$n" "$store" "$node"
 done
 time_cmd "-" "--version" 20 "$PF --version >/dev/null"
+if [ -n "${ONE_SHOT:-}" ]; then
+  ENTRIES=0
+  BUILD=${BUILD_ONE_SHOT-}
+fi
 
+if [ -z "${ONE_SHOT:-}" ]; then
 # Issue 14: 200 plan documents in one call against 200 calls (CI passes a
 # folder). The 200 calls run in one shell loop, so the row's time is theirs.
 many=$WORK/many && mkdir -p "$many/docs"
@@ -152,6 +179,7 @@ for i in $(seq -w 1 200); do cp "$many/one.json" "$many/docs/p$i.json"; done
 time_cmd "200 docs" "validate DIR (one call)" 5 "$PF validate $many/docs --format json >/dev/null"
 time_cmd "200 docs" "validate FILE x 200 (200 calls)" 3 \
   "bash -c 'for f in $many/docs/*.json; do $PF validate \$f >/dev/null; done'"
+fi
 
 # Issue 13: a plan of ENTRIES entry nodes (every one but the first is
 # `multiple_entries`) must validate within 2x the time and memory of a valid
@@ -169,7 +197,7 @@ if [ "$ENTRIES" -gt 0 ]; then
 fi
 
 # A plan built line by line in one REPL: linear means the ratio is 2.
-BUILD=${BUILD:-"1000 2000"}
+BUILD=${BUILD-"1000 10000"}
 if [ -n "$BUILD" ]; then
   echo "== REPL builds of $BUILD lines" >&2
   for l in $BUILD; do

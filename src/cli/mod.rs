@@ -344,7 +344,11 @@ pub fn main() -> std::process::ExitCode {
     );
     let mut session = Session::new(cli.global.clone());
     session.one_shot = one_shot;
-    std::process::ExitCode::from(run(&mut session, cli))
+    let code = run(&mut session, cli);
+    // The answer is out: now the snapshot a one-shot load or write left to
+    // write (never on the path of the answer).
+    crate::store::snapshot::save_deferred();
+    std::process::ExitCode::from(code)
 }
 
 /// Prints a clap error (help and version are not errors) and returns its code.

@@ -136,26 +136,8 @@ impl Forge {
             let key = format!("{notes:?}|{registry_key}");
             return Ok(self.check_warm(loaded, &key));
         }
-        // Findings depend on the content (its digest, computed from the log),
-        // what the fold noticed (lifecycle included), the registry and the
-        // checks themselves.
-        let key = crate::model::hash::hex_sha256(
-            format!(
-                "{}|{:?}|{}|{}",
-                loaded.digest(),
-                notes,
-                registry_key,
-                crate::store::checkpoint::binary_identity(),
-            )
-            .as_bytes(),
-        );
-        let cached = self
-            .store
-            .cached_findings(&loaded.plan_id, &key)
-            .and_then(|v| {
-                crate::wire::findings::report_from_json(&v, |c| check::by_code(c).map(|c| c.code()))
-            });
-        if let Some(report) = cached {
+        let key = findings_key(loaded.digest(), &notes, registry_key);
+        if let Some(report) = self.cached_findings(&loaded.plan_id, &key) {
             return Ok(report);
         }
         let report = self.check_fresh(loaded)?;
@@ -167,6 +149,12 @@ impl Forge {
             );
         }
         Ok(report)
+    }
+
+    /// The findings the plan's checkpoint keeps under `key`, if any.
+    pub(crate) fn cached_findings(&self, plan: &str, key: &str) -> Option<Report> {
+        let v = self.store.cached_findings(plan, key)?;
+        crate::wire::findings::report_from_json(&v, |c| check::by_code(c).map(|c| c.code()))
     }
 
     /// A warm process's findings on `loaded`: the kept ones, or the checks
@@ -213,6 +201,27 @@ impl Forge {
             loaded.encoded_len_if_known(),
         ))
     }
+}
+
+/// The key a stored plan's findings are kept under: they depend on the
+/// content (its digest, computed from the log), what the fold noticed
+/// (lifecycle included), the registry (`registry_key`: its fingerprint, or
+/// "no registry") and the checks themselves.
+pub(crate) fn findings_key(
+    digest: &str,
+    notes: &[crate::model::note::Note],
+    registry_key: &str,
+) -> String {
+    crate::model::hash::hex_sha256(
+        format!(
+            "{}|{:?}|{}|{}",
+            digest,
+            notes,
+            registry_key,
+            crate::store::checkpoint::binary_identity(),
+        )
+        .as_bytes(),
+    )
 }
 
 /// Refuses an unknown node id with the nearest valid ones.

@@ -2,12 +2,13 @@
 
 use super::Forge;
 use super::echo::{self, Echo};
+use super::read::Source;
 use crate::model::Counts;
 use crate::model::error::Error;
 use crate::model::error::ErrorKind;
 use crate::model::error::Result;
 use crate::model::ids;
-use crate::model::lifecycle::State;
+use crate::model::lifecycle::{Meta, State};
 use crate::model::{Bounds, Content, Edge, Node, OpBody};
 use crate::store::{Loaded, Start, Store};
 use crate::wire::codec::Document;
@@ -29,7 +30,13 @@ pub(crate) struct Summary {
 /// What `status` reports.
 #[derive(Debug, Clone)]
 pub(crate) struct Status {
-    pub(crate) loaded: Loaded,
+    pub(crate) plan_id: String,
+    /// The lifecycle and metadata.
+    pub(crate) meta: Meta,
+    pub(crate) revision: u64,
+    pub(crate) digest: String,
+    pub(crate) node_count: usize,
+    pub(crate) edge_count: usize,
     pub(crate) counts: Counts,
     pub(crate) skipped: Vec<(&'static str, String)>,
 }
@@ -41,6 +48,20 @@ pub(crate) struct Imported {
     /// Claims of the document that were dropped (state, approval …).
     pub(crate) notes: Vec<String>,
     pub(crate) counts: Counts,
+}
+
+/// The status of `loaded`, whose findings are `report`.
+pub(crate) fn status_of(loaded: &Loaded, report: crate::model::Report) -> Status {
+    Status {
+        plan_id: loaded.plan_id.clone(),
+        meta: loaded.meta.clone(),
+        revision: loaded.revision(),
+        digest: loaded.digest().to_string(),
+        node_count: loaded.content().nodes.len(),
+        edge_count: loaded.content().edges.len(),
+        counts: report.counts(),
+        skipped: report.skipped,
+    }
 }
 
 /// The label of an `author` request: its first 80 characters, whitespace
@@ -106,13 +127,25 @@ impl Forge {
     }
 
     pub(crate) fn status(&self, plan: &str) -> Result<Status> {
+        // In place from the snapshot when it can answer (see `read::in_place`).
+        let in_place = self.in_place_with(plan, |p| {
+            Some(Status {
+                plan_id: p.plan.plan_id_str().to_string(),
+                meta: p.meta.clone(),
+                revision: p.plan.revision(),
+                digest: p.plan.digest().to_string(),
+                node_count: p.plan.node_count(),
+                edge_count: p.plan.edge_count(),
+                counts: p.report.counts(),
+                skipped: p.report.skipped.clone(),
+            })
+        });
+        if let Some(status) = in_place {
+            return Ok(status);
+        }
         let loaded = self.load(plan)?;
         let report = self.check(&loaded)?;
-        Ok(Status {
-            counts: report.counts(),
-            skipped: report.skipped,
-            loaded,
-        })
+        Ok(status_of(&loaded, report))
     }
 
     /// Clones the first `at` ops of a plan (default all) into a new editable plan.

@@ -8,13 +8,10 @@ use crate::model::remedy::{Remedy, Voice};
 use serde_json::{Value, json};
 
 pub(crate) fn status_text(s: &Status) -> String {
-    let p = &s.loaded;
+    let p = s;
     let mut out = vec![format!(
         "Plan {}: state={}, rev={}, digest={}.",
-        p.plan_id,
-        p.meta.state,
-        p.revision(),
-        p.digest()
+        p.plan_id, p.meta.state, p.revision, p.digest
     )];
     // A label or a name from a merged or edited log can hold any text:
     // shown escaped, so that it cannot print lines of its own.
@@ -28,11 +25,7 @@ pub(crate) fn status_text(s: &Status) -> String {
             out.push(format!("  | {line}"));
         }
     }
-    out.push(format!(
-        "Nodes: {}, edges: {}.",
-        p.content().nodes.len(),
-        p.content().edges.len()
-    ));
+    out.push(format!("Nodes: {}, edges: {}.", p.node_count, p.edge_count));
     out.push(format!("Issues: {}.", issues::counts(&s.counts)));
     if let Some(f) = &p.meta.frozen {
         out.push(format!(
@@ -69,12 +62,12 @@ pub(crate) fn status_text(s: &Status) -> String {
 }
 
 pub(crate) fn status_json(s: &Status) -> Value {
-    let p = &s.loaded;
+    let p = s;
     let mut m = serde_json::Map::new();
     m.insert("planId".into(), p.plan_id.clone().into());
     m.insert("state".into(), p.meta.state.as_str().into());
-    m.insert("revision".into(), p.revision().into());
-    m.insert("digest".into(), p.digest().into());
+    m.insert("revision".into(), p.revision.into());
+    m.insert("digest".into(), p.digest.clone().into());
     m.insert(
         "label".into(),
         p.meta.label.clone().map(Value::from).unwrap_or(Value::Null),
@@ -97,8 +90,8 @@ pub(crate) fn status_json(s: &Status) -> Value {
             crate::forge::present::provenance_json(prov),
         );
     }
-    m.insert("nodeCount".into(), p.content().nodes.len().into());
-    m.insert("edgeCount".into(), p.content().edges.len().into());
+    m.insert("nodeCount".into(), p.node_count.into());
+    m.insert("edgeCount".into(), p.edge_count.into());
     m.insert("issues".into(), issues::counts_json(&s.counts));
     Value::Object(m)
 }

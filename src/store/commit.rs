@@ -331,7 +331,14 @@ impl Store {
                 .iter()
                 .map(|o| crate::wire::codec::op_line(o).len() as u64 + 1)
                 .sum();
-            super::snapshot::after_write(&dir, &log_before, snapshot_at, &mut after, appended);
+            super::snapshot::after_write(
+                self.one_shot,
+                &dir,
+                &log_before,
+                snapshot_at,
+                &mut after,
+                appended,
+            );
         }
         if let Some(w) = &self.warm {
             // What the append wrote, when the log was clean (else the

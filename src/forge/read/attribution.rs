@@ -1,7 +1,8 @@
 //! Which node an issue belongs to, for the outline's counts and a slice's
 //! findings.
 
-use crate::model::{Content, Issue};
+use super::source::Source;
+use crate::model::Issue;
 use std::collections::HashMap;
 
 /// Which node an issue belongs to: the node it names, else the source of the
@@ -13,16 +14,18 @@ pub(crate) struct Attribution<'a> {
 }
 
 impl<'a> Attribution<'a> {
-    pub(crate) fn new(c: &'a Content, issues: &[Issue]) -> Attribution<'a> {
+    pub(crate) fn new<P: Source + ?Sized>(c: &'a P, issues: &[Issue]) -> Attribution<'a> {
         let needs_edges = issues
             .iter()
             .any(|i| i.node_id.is_none() && i.edge_id.is_some());
         Attribution {
             nodes: c.node_index(),
             edges: needs_edges.then(|| {
-                c.edges
-                    .iter()
-                    .map(|e| (e.id.as_str(), (e.from.as_str(), e.to.as_str())))
+                (0..c.edge_count())
+                    .map(|k| {
+                        let (id, from, to) = c.edge_ends(k);
+                        (id, (from, to))
+                    })
                     .collect()
             }),
         }

@@ -8,13 +8,18 @@
 mod attribution;
 pub(crate) mod diff;
 pub(crate) mod history;
+pub(crate) mod in_place;
 pub(crate) mod log;
 pub(crate) mod outline;
 pub(crate) mod slice;
+pub(crate) mod source;
 
 pub(crate) use diff::{Diff, FieldChange, Side};
 pub(crate) use outline::{Entry, Outline, outline_of};
 pub(crate) use slice::{ReadKey, Slice, SliceKind};
+pub(crate) use source::Source;
 
+#[cfg(test)]
+mod in_place_tests;
 #[cfg(test)]
 mod tests;

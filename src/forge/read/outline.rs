@@ -3,13 +3,14 @@
 //! kinds and issue count.
 
 use super::attribution::Attribution;
+use super::source::{Head, Source};
 use crate::forge::Forge;
 use crate::model::Counts;
 use crate::model::Issue;
+use crate::model::NodeKind;
 use crate::model::error::Result;
 use crate::model::ids::UNPHASED;
 use crate::model::lifecycle::State;
-use crate::model::{Node, NodeKind};
 use crate::store::Loaded;
 use indexmap::IndexMap;
 
@@ -67,13 +68,13 @@ impl Entry {
         )
     }
 
-    fn push(&mut self, n: &Node) {
-        self.node_ids.push(n.id.clone());
-        match n.kind {
+    fn push<P: Source + ?Sized>(&mut self, p: &P, i: usize) {
+        self.node_ids.push(p.node_id(i).to_string());
+        match p.node_kind(i) {
             NodeKind::Call => {
                 self.calls += 1;
                 self.tools
-                    .push(n.str_field("tool").unwrap_or(NO_TOOL).to_string());
+                    .push(p.node_str_field(i, "tool").unwrap_or(NO_TOOL).to_string());
             }
             NodeKind::Reason => self.reasons += 1,
             NodeKind::Transform => self.transforms += 1,
@@ -110,21 +111,26 @@ impl Outline {
 
 /// Builds the outline of `loaded` with the plan's findings `issues`.
 pub(crate) fn outline_of(loaded: &Loaded, issues: &[Issue]) -> Outline {
-    let c = loaded.content();
+    outline_in(loaded.content(), super::source::head_of(loaded), issues)
+}
+
+/// The outline of the plan `c` is, named by `head`, with its findings.
+pub(crate) fn outline_in<P: Source + ?Sized>(c: &P, head: Head, issues: &[Issue]) -> Outline {
     let mut phases: IndexMap<&str, Entry> = IndexMap::new();
     let mut unphased: Option<Entry> = None;
     // Entry of each node: index into `phases`, or usize::MAX for unphased.
-    let mut entry_of = Vec::with_capacity(c.nodes.len());
-    for n in &c.nodes {
-        match n.phase.as_deref().filter(|p| !p.is_empty()) {
+    let mut entry_of = Vec::with_capacity(c.node_count());
+    for i in 0..c.node_count() {
+        match c.node_phase(i).filter(|p| !p.is_empty()) {
             Some(p) => {
                 let e = phases.entry(p);
                 entry_of.push(e.index());
-                e.or_insert_with(|| Entry::new(Some(p.to_string()))).push(n);
+                e.or_insert_with(|| Entry::new(Some(p.to_string())))
+                    .push(c, i);
             }
             None => {
                 entry_of.push(usize::MAX);
-                unphased.get_or_insert_with(|| Entry::new(None)).push(n);
+                unphased.get_or_insert_with(|| Entry::new(None)).push(c, i);
             }
         }
     }
@@ -142,12 +148,12 @@ pub(crate) fn outline_of(loaded: &Loaded, issues: &[Issue]) -> Outline {
         }
     }
     Outline {
-        plan_id: loaded.plan_id.clone(),
-        state: loaded.state(),
-        revision: loaded.revision(),
-        digest: loaded.digest().to_string(),
-        node_count: c.nodes.len(),
-        edge_count: c.edges.len(),
+        plan_id: head.plan_id,
+        state: head.state,
+        revision: head.revision,
+        digest: head.digest,
+        node_count: c.node_count(),
+        edge_count: c.edge_count(),
         phases: phases.into_values().collect(),
         unphased,
         counts: Counts::of(issues),
@@ -158,6 +164,9 @@ pub(crate) fn outline_of(loaded: &Loaded, issues: &[Issue]) -> Outline {
 impl Forge {
     /// The flat outline of a plan (SPEC §7).
     pub(crate) fn outline(&self, plan: &str) -> Result<Outline> {
+        if let Some(o) = self.in_place(plan, |c, head, issues| Some(outline_in(c, head, issues))) {
+            return Ok(o);
+        }
         let loaded = self.load(plan)?;
         let report = self.check(&loaded)?;
         Ok(outline_of(&loaded, &report.issues))

@@ -3,6 +3,7 @@
 //! the edges that cross its border and its findings.
 
 use super::attribution::Attribution;
+use super::source::{Head, Source};
 use crate::forge::Forge;
 use crate::model::Issue;
 use crate::model::error::Error;
@@ -11,7 +12,7 @@ use crate::model::error::Result;
 use crate::model::ids::{UNPHASED, quote_id};
 use crate::model::lifecycle::State;
 use crate::model::remedy::Remedy;
-use crate::model::{Content, Edge, Node};
+use crate::model::{Edge, Node};
 use crate::store::Loaded;
 use std::collections::HashSet;
 
@@ -71,13 +72,13 @@ fn is_unphased_key(k: &str) -> bool {
 }
 
 /// The keys the outline prints: phases in order, `(unphased)`, node ids.
-fn valid_keys(c: &Content, phases: bool, nodes: bool) -> Vec<&str> {
+fn valid_keys<P: Source + ?Sized>(c: &P, phases: bool, nodes: bool) -> Vec<&str> {
     let mut seen: HashSet<&str> = HashSet::new();
     let mut out: Vec<&str> = Vec::new();
     let mut any_unphased = false;
     if phases {
-        for n in &c.nodes {
-            match n.phase.as_deref().filter(|p| !p.is_empty()) {
+        for i in 0..c.node_count() {
+            match c.node_phase(i).filter(|p| !p.is_empty()) {
                 Some(p) => {
                     if seen.insert(p) {
                         out.push(p);
@@ -91,20 +92,30 @@ fn valid_keys(c: &Content, phases: bool, nodes: bool) -> Vec<&str> {
         }
     }
     if nodes {
-        out.extend(c.nodes.iter().map(|n| n.id.as_str()));
+        out.extend((0..c.node_count()).map(|i| c.node_id(i)));
     }
     out
 }
 
-fn unknown_key(c: &Content, key: &str, what: &str, phases: bool, nodes: bool) -> Error {
+fn unknown_key<P: Source + ?Sized>(
+    c: &P,
+    key: &str,
+    what: &str,
+    phases: bool,
+    nodes: bool,
+) -> Error {
     let keys = valid_keys(c, phases, nodes);
     let hint = crate::model::suggest::did_you_mean(key, keys.iter().copied());
     let err = Error::new(
         ErrorKind::UnknownKey,
-        format!("plan {} has no {what} `{}`{hint}", c.plan_id, quote_id(key)),
+        format!(
+            "plan {} has no {what} `{}`{hint}",
+            c.plan_id(),
+            quote_id(key)
+        ),
     );
     if keys.is_empty() {
-        return if c.nodes.is_empty() {
+        return if c.node_count() == 0 {
             err.with_help("the plan has no nodes yet, so there is nothing to read")
                 .fix(Remedy::AddNode {
                     id: None,
@@ -122,18 +133,15 @@ fn unknown_key(c: &Content, key: &str, what: &str, phases: bool, nodes: bool) ->
     ))
 }
 
-fn resolve(c: &Content, key: &ReadKey) -> Result<Target> {
-    let has_unphased = || {
-        c.nodes
-            .iter()
-            .any(|n| n.phase.as_deref().is_none_or(str::is_empty))
-    };
+fn resolve<P: Source + ?Sized>(c: &P, key: &ReadKey) -> Result<Target> {
+    let ids = || (0..c.node_count()).map(|i| (c.node_id(i), c.node_phase(i)));
+    let has_unphased = || ids().any(|(_, p)| p.is_none_or(str::is_empty));
+    let plan_id = c.plan_id();
     let no_unphased = || {
         Error::new(
             ErrorKind::UnknownKey,
             format!(
-                "every node of plan {} has a phase, so there is no `{UNPHASED}` slice to read",
-                c.plan_id
+                "every node of plan {plan_id} has a phase, so there is no `{UNPHASED}` slice to read"
             ),
         )
         .with_help(format!(
@@ -150,14 +158,14 @@ fn resolve(c: &Content, key: &ReadKey) -> Result<Target> {
             }
         }
         ReadKey::Phase(p) => {
-            if c.nodes.iter().any(|n| n.phase.as_deref() == Some(p)) {
+            if ids().any(|(_, q)| q == Some(p.as_str())) {
                 Ok(Target::Phase(p.clone()))
             } else {
                 Err(unknown_key(c, p, "phase", true, false))
             }
         }
         ReadKey::Node(id) => {
-            if c.nodes.iter().any(|n| &n.id == id) {
+            if ids().any(|(n, _)| n == id) {
                 Ok(Target::Node(id.clone()))
             } else {
                 Err(unknown_key(c, id, "node", false, true))
@@ -166,9 +174,9 @@ fn resolve(c: &Content, key: &ReadKey) -> Result<Target> {
         ReadKey::Auto(k) => {
             let mut is_phase = false;
             let mut is_node = false;
-            for n in &c.nodes {
-                is_phase |= n.phase.as_deref() == Some(k);
-                is_node |= &n.id == k;
+            for (n, p) in ids() {
+                is_phase |= p == Some(k.as_str());
+                is_node |= n == k;
             }
             match (is_phase, is_node) {
                 (true, true) => {
@@ -176,11 +184,10 @@ fn resolve(c: &Content, key: &ReadKey) -> Result<Target> {
                     Err(Error::new(
                         ErrorKind::AmbiguousKey,
                         format!(
-                            "`{q}` is both a phase and a node id in plan {}, so it does not say which slice to read",
-                            c.plan_id
+                            "`{q}` is both a phase and a node id in plan {plan_id}, so it does not say which slice to read"
                         ),
                     )
-                    .on_plan(&c.plan_id)
+                    .on_plan(plan_id)
                     .fix(Remedy::ReadPhase { phase: k.clone() }.when("for the whole phase"))
                     .fix(Remedy::ReadNode { node: k.clone() }.when("for the one node")))
                 }
@@ -196,16 +203,24 @@ fn resolve(c: &Content, key: &ReadKey) -> Result<Target> {
 pub(crate) fn slice_of(loaded: &Loaded, key: &ReadKey, issues: &[Issue]) -> Result<Slice> {
     let c = loaded.content();
     let target = resolve(c, key)?;
-    let selected: Vec<usize> = c
-        .nodes
-        .iter()
-        .enumerate()
-        .filter(|(_, n)| match &target {
-            Target::Phase(p) => n.phase.as_deref() == Some(p.as_str()),
-            Target::Unphased => n.phase.as_deref().is_none_or(str::is_empty),
-            Target::Node(id) => &n.id == id,
+    Ok(slice_in(c, super::source::head_of(loaded), target, issues)
+        .expect("a plan in memory reads every node"))
+}
+
+/// The slice `target` selects in `c`, named by `head`; `None` when one of
+/// its nodes cannot be read (see [`Source::node`]).
+fn slice_in<P: Source + ?Sized>(
+    c: &P,
+    head: Head,
+    target: Target,
+    issues: &[Issue],
+) -> Option<Slice> {
+    let selected: Vec<usize> = (0..c.node_count())
+        .filter(|&i| match &target {
+            Target::Phase(p) => c.node_phase(i) == Some(p.as_str()),
+            Target::Unphased => c.node_phase(i).is_none_or(str::is_empty),
+            Target::Node(id) => c.node_id(i) == id,
         })
-        .map(|(i, _)| i)
         .collect();
     let (edges, incoming, outgoing, issues) = match &target {
         // One node: compared by id, without indexing the whole plan (a
@@ -213,17 +228,17 @@ pub(crate) fn slice_of(loaded: &Loaded, key: &ReadKey, issues: &[Issue]) -> Resu
         Target::Node(id) => one_node(c, id, issues),
         _ => members_of(c, &selected, issues),
     };
-    let nodes: Vec<Node> = selected.iter().map(|&i| c.nodes[i].clone()).collect();
+    let nodes: Vec<Node> = selected.iter().map(|&i| c.node(i)).collect::<Option<_>>()?;
     let (kind, key, phase) = match target {
         Target::Phase(p) => (SliceKind::Phase, p.clone(), Some(p)),
         Target::Unphased => (SliceKind::Unphased, UNPHASED.to_string(), None),
         Target::Node(id) => (SliceKind::Node, id, nodes[0].phase.clone()),
     };
-    Ok(Slice {
-        plan_id: loaded.plan_id.clone(),
-        state: loaded.state(),
-        revision: loaded.revision(),
-        digest: loaded.digest().to_string(),
+    Some(Slice {
+        plan_id: head.plan_id,
+        state: head.state,
+        revision: head.revision,
+        digest: head.digest,
         kind,
         key,
         phase,
@@ -239,19 +254,17 @@ pub(crate) fn slice_of(loaded: &Loaded, key: &ReadKey, issues: &[Issue]) -> Resu
 type Parts = (Vec<Edge>, Vec<Edge>, Vec<Edge>, Vec<Issue>);
 
 /// The edges and findings of the nodes `selected`.
-fn members_of(c: &Content, selected: &[usize], issues: &[Issue]) -> Parts {
-    let members: HashSet<&str> = selected.iter().map(|&i| c.nodes[i].id.as_str()).collect();
+fn members_of<P: Source + ?Sized>(c: &P, selected: &[usize], issues: &[Issue]) -> Parts {
+    let members: HashSet<&str> = selected.iter().map(|&i| c.node_id(i)).collect();
     let mut edges = Vec::new();
     let mut incoming = Vec::new();
     let mut outgoing = Vec::new();
-    for e in &c.edges {
-        match (
-            members.contains(e.from.as_str()),
-            members.contains(e.to.as_str()),
-        ) {
-            (true, true) => edges.push(e.clone()),
-            (false, true) => incoming.push(e.clone()),
-            (true, false) => outgoing.push(e.clone()),
+    for k in 0..c.edge_count() {
+        let (_, from, to) = c.edge_ends(k);
+        match (members.contains(from), members.contains(to)) {
+            (true, true) => edges.push(c.edge(k)),
+            (false, true) => incoming.push(c.edge(k)),
+            (true, false) => outgoing.push(c.edge(k)),
             (false, false) => {}
         }
     }
@@ -269,13 +282,14 @@ fn members_of(c: &Content, selected: &[usize], issues: &[Issue]) -> Parts {
 /// attribution as [`Attribution::owner`]: a finding is the node's when it
 /// names the node, or names no present node and its edge starts at the node
 /// (or, when the edge's start is gone, ends at it).
-fn one_node(c: &Content, id: &str, issues: &[Issue]) -> Parts {
+fn one_node<P: Source + ?Sized>(c: &P, id: &str, issues: &[Issue]) -> Parts {
     let (mut edges, mut incoming, mut outgoing) = (Vec::new(), Vec::new(), Vec::new());
-    for e in &c.edges {
-        match (e.from == id, e.to == id) {
-            (true, true) => edges.push(e.clone()),
-            (false, true) => incoming.push(e.clone()),
-            (true, false) => outgoing.push(e.clone()),
+    for k in 0..c.edge_count() {
+        let (_, from, to) = c.edge_ends(k);
+        match (from == id, to == id) {
+            (true, true) => edges.push(c.edge(k)),
+            (false, true) => incoming.push(c.edge(k)),
+            (true, false) => outgoing.push(c.edge(k)),
             (false, false) => {}
         }
     }
@@ -290,9 +304,11 @@ fn one_node(c: &Content, id: &str, issues: &[Issue]) -> Parts {
         }
         let Some(e) = &i.edge_id else { return false };
         let ends: &crate::model::hash::FastMap<&str, (&str, &str)> = edge_at.get_or_init(|| {
-            c.edges
-                .iter()
-                .map(|e| (e.id.as_str(), (e.from.as_str(), e.to.as_str())))
+            (0..c.edge_count())
+                .map(|k| {
+                    let (id, from, to) = c.edge_ends(k);
+                    (id, (from, to))
+                })
                 .collect()
         });
         match ends.get(e.as_str()) {
@@ -308,6 +324,16 @@ fn one_node(c: &Content, id: &str, issues: &[Issue]) -> Parts {
 impl Forge {
     /// One self-locating slice of a plan, by a key the outline printed.
     pub(crate) fn read(&self, plan: &str, key: ReadKey) -> Result<Slice> {
+        // Read in place from the snapshot when it can answer; a refusal of
+        // the key is the same either way.
+        let answer = self.in_place(plan, |c, head, issues| {
+            Some(resolve(c, &key).map(|t| slice_in(c, head, t, issues)))
+        });
+        match answer {
+            Some(Err(e)) => return Err(e),
+            Some(Ok(Some(slice))) => return Ok(slice),
+            _ => {}
+        }
         let loaded = self.load(plan)?;
         // Resolve the key first: a refusal should not wait for the checks.
         resolve(loaded.content(), &key)?;

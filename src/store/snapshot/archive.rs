@@ -54,18 +54,18 @@ pub(super) struct SSegment {
 #[derive(Archive, Serialize)]
 pub(super) struct SNode {
     pub(super) id: String,
-    phase: Option<String>,
+    pub(super) phase: Option<String>,
     /// Its position in `NodeKind::ALL`.
-    kind: u8,
-    keys: Vec<String>,
-    values: Vec<SValue>,
+    pub(super) kind: u8,
+    pub(super) keys: Vec<String>,
+    pub(super) values: Vec<SValue>,
 }
 
 #[derive(Archive, Serialize)]
 pub(super) struct SEdge {
-    id: String,
-    from: String,
-    to: String,
+    pub(super) id: String,
+    pub(super) from: String,
+    pub(super) to: String,
     handle: String,
 }
 

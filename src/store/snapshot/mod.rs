@@ -25,6 +25,9 @@
 mod archive;
 #[cfg(test)]
 mod tests;
+mod view;
+
+pub(crate) use view::View;
 
 use super::Store;
 use super::fold::Folded;
@@ -199,18 +202,9 @@ fn restore(s: &ArchivedSnap) -> Option<Folded> {
     Some(Folded::restored(content, machine, touched, digest))
 }
 
-/// A snapshot that is the fold of a prefix of the log at `ops_path` (see
-/// the module's key), with the tail: `(snapshot bytes, log, its metadata,
-/// tail bytes)`.
-struct Found {
-    buf: rkyv::util::AlignedVec<16>,
-    md: std::fs::Metadata,
-    tail: Vec<u8>,
-}
-
-fn find(dir: &Path, plan_id: &str) -> Option<Found> {
-    let buf = read_file(dir)?;
-    let s = access(&buf)?;
+/// When the archive `s` is the fold of a prefix of the log in `dir` (see
+/// the module's key): the log's metadata now and the tail after the prefix.
+fn keyed(dir: &Path, s: &ArchivedSnap, plan_id: &str) -> Option<(std::fs::Metadata, Vec<u8>)> {
     if s.binary.as_str() != super::checkpoint::binary_identity() || s.plan_id.as_str() != plan_id {
         return None;
     }
@@ -229,7 +223,7 @@ fn find(dir: &Path, plan_id: &str) -> Option<Found> {
     }
     let mut tail = vec![0u8; (md.len() - len) as usize];
     file.read_exact_at(&mut tail, len).ok()?;
-    Some(Found { buf, md, tail })
+    Some((md, tail))
 }
 
 impl Store {
@@ -267,7 +261,7 @@ impl Store {
         let mut loaded = self.load_cold(id, None, false)?;
         if plain
             && let Some(md) = before
-            && save(&dir, &loaded, &md)
+            && save_now_or_later(self.one_shot, &dir, &loaded, &md)
         {
             loaded.snapshot_at = Some(md.len());
         }
@@ -275,9 +269,10 @@ impl Store {
     }
 
     fn load_snapshot(&self, dir: &Path, id: &str, reader: bool) -> Option<Loaded> {
-        let found = find(dir, id)?;
-        let s = access(&found.buf)?;
-        let part = log::parse(&found.tail, id).ok()?;
+        let buf = read_file(dir)?;
+        let s = access(&buf)?;
+        let (md, tail) = keyed(dir, s, id)?;
+        let part = log::parse(&tail, id).ok()?;
         if part.info.unfinished > 0 || !part.info.ends_with_newline {
             return None;
         }
@@ -289,7 +284,7 @@ impl Store {
         } else {
             super::fold::fold_after(folded, old_max, &part.ops)?
         };
-        let len = found.md.len();
+        let len = md.len();
         let info = LogInfo {
             good_len: len,
             len,
@@ -303,7 +298,8 @@ impl Store {
         let mut loaded = finish(id, folded, info, None, Vec::new(), self.one_shot);
         loaded.snapshot_at = Some(prefix);
         loaded.restored = true;
-        if (reader && len > prefix || len - prefix > REWRITE_TAIL) && save(dir, &loaded, &found.md)
+        if (reader && len > prefix || len - prefix > REWRITE_TAIL)
+            && save_now_or_later(self.one_shot, dir, &loaded, &md)
         {
             loaded.snapshot_at = Some(len);
         }
@@ -316,6 +312,7 @@ impl Store {
 /// missing or its tail has grown past [`REWRITE_TAIL`]; else nothing (the
 /// next command folds the tail).
 pub(crate) fn after_write(
+    one_shot: bool,
     dir: &Path,
     before: &LogInfo,
     snapshot_at: Option<u64>,
@@ -332,8 +329,59 @@ pub(crate) fn after_write(
     after.log.len = len;
     after.log.good_len = len;
     let stale = snapshot_at.is_none_or(|at| len.saturating_sub(at) > REWRITE_TAIL);
-    if stale && save(dir, after, &md) {
+    if stale && save_now_or_later(one_shot, dir, after, &md) {
         after.snapshot_at = Some(len);
+    }
+}
+
+thread_local! {
+    /// The snapshots a one-shot process writes once its answer is out (see
+    /// [`save_deferred`]), one per plan folder.
+    static DEFERRED: std::cell::RefCell<Vec<(std::path::PathBuf, Loaded, std::fs::Metadata)>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Writes the snapshot of `loaded` now, or — in a one-shot process — once
+/// the command's answer is printed ([`save_deferred`]): making the archive
+/// and waiting out the log's clock tick (see [`past_tick`]) are then never
+/// on the path of the answer. Says whether a snapshot is (to be) written.
+fn save_now_or_later(one_shot: bool, dir: &Path, loaded: &Loaded, md: &std::fs::Metadata) -> bool {
+    if !one_shot {
+        return save(dir, loaded, md);
+    }
+    if !is_clean(loaded, md) || loaded.folded.snapshot_parts().is_none() {
+        return false;
+    }
+    // The fold is shared, not copied; the ops are not needed.
+    let keep = Loaded {
+        plan_id: loaded.plan_id.clone(),
+        meta: loaded.meta.clone(),
+        log: loaded.log.clone(),
+        ops: None,
+        folded: loaded.folded.clone(),
+        upgrade: Vec::new(),
+        head_revision: loaded.head_revision,
+        leak: loaded.leak,
+        snapshot_at: None,
+        restored: loaded.restored,
+    };
+    DEFERRED.with(|d| {
+        let mut d = d.borrow_mut();
+        // A later fold of the same log supersedes an earlier one.
+        d.retain(|(at, _, _)| at != dir);
+        d.push((dir.to_path_buf(), keep, md.clone()));
+    });
+    true
+}
+
+/// Writes the snapshots this thread's one-shot loads and writes left for
+/// after the answer (the command line calls it once its output is
+/// flushed). Each is written only if its log has not moved since it was
+/// folded, as always; failures are ignored.
+pub(crate) fn save_deferred() {
+    let pending = DEFERRED.with(|d| std::mem::take(&mut *d.borrow_mut()));
+    for (dir, loaded, md) in pending {
+        save(&dir, &loaded, &md);
     }
 }
 
@@ -363,12 +411,7 @@ fn past_tick(md: &std::fs::Metadata) {
 /// when `md` was taken (before it was read), when the log is still that
 /// file, unchanged, and clean; says whether it did (failures are ignored).
 fn save(dir: &Path, loaded: &Loaded, md: &std::fs::Metadata) -> bool {
-    let clean = loaded.upgrade.is_empty()
-        && loaded.log.unfinished == 0
-        && loaded.log.ends_with_newline
-        && loaded.log.good_len == loaded.log.len
-        && loaded.head_revision == loaded.revision()
-        && loaded.log.len == md.len();
+    let clean = is_clean(loaded, md);
     let Some((machine, touched)) = loaded.folded.snapshot_parts().filter(|_| clean) else {
         return false;
     };
@@ -426,6 +469,17 @@ fn save(dir: &Path, loaded: &Loaded, md: &std::fs::Metadata) -> bool {
         return false;
     }
     write_file(dir, &body).is_ok()
+}
+
+/// Whether `loaded` is the fold of the whole clean log `md` describes
+/// (nothing torn, nothing to upgrade, at its latest revision).
+fn is_clean(loaded: &Loaded, md: &std::fs::Metadata) -> bool {
+    loaded.upgrade.is_empty()
+        && loaded.log.unfinished == 0
+        && loaded.log.ends_with_newline
+        && loaded.log.good_len == loaded.log.len
+        && loaded.head_revision == loaded.revision()
+        && loaded.log.len == md.len()
 }
 
 /// Replaces the snapshot: a temporary file renamed into place (readers see

@@ -430,3 +430,39 @@ fn the_archive_keeps_every_value_and_the_lifecycle() {
     same(&s, "first read");
     assert!(same(&s, "from the snapshot").is_some());
 }
+
+/// A one-shot process leaves the snapshot for after its answer: nothing
+/// is written while the command runs, then the newest fold of each log is,
+/// once (a later fold of the same log supersedes an earlier one), and only
+/// if the log did not move since.
+#[test]
+fn a_one_shot_process_writes_the_snapshot_after_its_answer() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = store(dir.path()).one_shot(true);
+    let snap = plan_dir(&s).join(FILE);
+    let first = s.load_one_shot("plan-s").unwrap();
+    assert!(!first.restored);
+    assert!(!snap.exists(), "not on the path of the answer");
+    save_deferred();
+    assert_eq!(snap_len(&s), Some(log_len(&s)), "written after it");
+    // A write and a read that folds its tail: one deferred save, of the
+    // whole log.
+    add(&s, "c");
+    let after = s.load_one_shot("plan-s").unwrap();
+    assert!(after.restored && after.content().node("c").is_some());
+    assert_ne!(snap_len(&s), Some(log_len(&s)), "still the older prefix");
+    assert_eq!(DEFERRED.with(|d| d.borrow().len()), 1, "one per log");
+    save_deferred();
+    assert_eq!(snap_len(&s), Some(log_len(&s)));
+    // The log moves before the deferred save: nothing is written.
+    let at = log_len(&s);
+    add(&s, "d");
+    let _ = s.load_one_shot("plan-s").unwrap();
+    add(
+        &s.clone().one_shot(false).warm(std::sync::Arc::default()),
+        "e",
+    );
+    save_deferred();
+    assert_eq!(snap_len(&s), Some(at), "a log that moved is not archived");
+    assert_eq!(same(&s, "after all that"), Some(log_len(&s)));
+}

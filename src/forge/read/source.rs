@@ -1,0 +1,150 @@
+//! What the read commands read a plan through: its nodes and edges by
+//! position, from a plan folded in memory or read in place from its
+//! snapshot (`store::snapshot::View`). The outline, slices and status are
+//! written once over it, so both give the same answer.
+
+use crate::model::lifecycle::State;
+use crate::model::{Content, Edge, Node, NodeKind};
+use crate::store::snapshot::View;
+
+/// A plan's nodes and edges, by position in fold order.
+pub(crate) trait Source {
+    fn plan_id(&self) -> &str;
+    fn node_count(&self) -> usize;
+    fn node_id(&self, i: usize) -> &str;
+    fn node_phase(&self, i: usize) -> Option<&str>;
+    fn node_kind(&self, i: usize) -> NodeKind;
+    /// A string field of the node's definition (`Node::str_field`).
+    fn node_str_field(&self, i: usize, key: &str) -> Option<&str>;
+    /// The node, whole; `None` when it cannot be read (the caller then
+    /// reads the plan from its log).
+    fn node(&self, i: usize) -> Option<Node>;
+    fn edge_count(&self) -> usize;
+    /// An edge's id, source and target.
+    fn edge_ends(&self, i: usize) -> (&str, &str, &str);
+    fn edge(&self, i: usize) -> Edge;
+
+    /// Each node's position by id (the first, for a repeated id).
+    fn node_index(&self) -> std::collections::HashMap<&str, usize> {
+        let mut m = std::collections::HashMap::with_capacity(self.node_count());
+        for i in 0..self.node_count() {
+            m.entry(self.node_id(i)).or_insert(i);
+        }
+        m
+    }
+}
+
+/// What every answer about a plan names besides its nodes.
+#[derive(Debug, Clone)]
+pub(crate) struct Head {
+    pub(crate) plan_id: String,
+    pub(crate) state: State,
+    pub(crate) revision: u64,
+    pub(crate) digest: String,
+}
+
+/// The head of a loaded plan.
+pub(crate) fn head_of(loaded: &crate::store::Loaded) -> Head {
+    Head {
+        plan_id: loaded.plan_id.clone(),
+        state: loaded.state(),
+        revision: loaded.revision(),
+        digest: loaded.digest().to_string(),
+    }
+}
+
+impl Source for Content {
+    fn plan_id(&self) -> &str {
+        &self.plan_id
+    }
+    fn node_count(&self) -> usize {
+        self.nodes.len()
+    }
+    fn node_id(&self, i: usize) -> &str {
+        &self.nodes[i].id
+    }
+    fn node_phase(&self, i: usize) -> Option<&str> {
+        self.nodes[i].phase.as_deref()
+    }
+    fn node_kind(&self, i: usize) -> NodeKind {
+        self.nodes[i].kind
+    }
+    fn node_str_field(&self, i: usize, key: &str) -> Option<&str> {
+        self.nodes[i].str_field(key)
+    }
+    fn node(&self, i: usize) -> Option<Node> {
+        Some(self.nodes[i].clone())
+    }
+    fn edge_count(&self) -> usize {
+        self.edges.len()
+    }
+    fn edge_ends(&self, i: usize) -> (&str, &str, &str) {
+        let e = &self.edges[i];
+        (&e.id, &e.from, &e.to)
+    }
+    fn edge(&self, i: usize) -> Edge {
+        self.edges[i].clone()
+    }
+}
+
+/// A snapshot's view whose every node kind was read (so that
+/// [`Source::node_kind`] cannot fail).
+pub(crate) struct Archived<'v, 'a> {
+    view: &'v View<'a>,
+    kinds: Vec<NodeKind>,
+}
+
+impl<'v, 'a> Archived<'v, 'a> {
+    /// `None` when a node's kind cannot be read.
+    pub(crate) fn new(view: &'v View<'a>) -> Option<Archived<'v, 'a>> {
+        let kinds = (0..view.node_count())
+            .map(|i| view.node_kind(i))
+            .collect::<Option<Vec<_>>>()?;
+        Some(Archived { view, kinds })
+    }
+}
+
+impl Archived<'_, '_> {
+    pub(crate) fn plan_id_str(&self) -> &str {
+        self.view.plan_id()
+    }
+    pub(crate) fn revision(&self) -> u64 {
+        self.view.revision()
+    }
+    pub(crate) fn digest(&self) -> &str {
+        self.view.digest()
+    }
+}
+
+impl Source for Archived<'_, '_> {
+    fn plan_id(&self) -> &str {
+        self.view.plan_id()
+    }
+    fn node_count(&self) -> usize {
+        self.view.node_count()
+    }
+    fn node_id(&self, i: usize) -> &str {
+        self.view.node_id(i)
+    }
+    fn node_phase(&self, i: usize) -> Option<&str> {
+        self.view.node_phase(i)
+    }
+    fn node_kind(&self, i: usize) -> NodeKind {
+        self.kinds[i]
+    }
+    fn node_str_field(&self, i: usize, key: &str) -> Option<&str> {
+        self.view.node_str_field(i, key)
+    }
+    fn node(&self, i: usize) -> Option<Node> {
+        self.view.node(i)
+    }
+    fn edge_count(&self) -> usize {
+        self.view.edge_count()
+    }
+    fn edge_ends(&self, i: usize) -> (&str, &str, &str) {
+        self.view.edge_ends(i)
+    }
+    fn edge(&self, i: usize) -> Edge {
+        self.view.edge(i)
+    }
+}
