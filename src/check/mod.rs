@@ -8,6 +8,7 @@
 pub(crate) mod flow;
 pub(crate) mod graph;
 mod group;
+pub(crate) mod hints;
 pub mod incremental;
 pub mod notes;
 pub(crate) mod predicate;
@@ -113,6 +114,7 @@ pub struct Cx<'a> {
     encoded_len: std::cell::OnceCell<usize>,
     shapes: std::cell::OnceCell<Vec<std::cell::OnceCell<Vec<crate::model::shape::ShapeProblem>>>>,
     literal_hits: std::cell::OnceCell<Vec<support::LiteralHit<'a>>>,
+    hints: std::cell::OnceCell<hints::Hints<'a>>,
 }
 
 impl<'a> Cx<'a> {
@@ -126,7 +128,17 @@ impl<'a> Cx<'a> {
             encoded_len: std::cell::OnceCell::new(),
             shapes: std::cell::OnceCell::new(),
             literal_hits: std::cell::OnceCell::new(),
+            hints: std::cell::OnceCell::new(),
         }
+    }
+
+    /// The hint for `input`, a node id the plan does not have, that a
+    /// reference or a reference shorthand names (see [`hints`]): the same
+    /// whichever node asks, and whichever asks first.
+    pub(crate) fn missing_hint(&self, input: &str) -> support::IdHint {
+        self.hints
+            .get_or_init(|| hints::Hints::of(&self.graph, self.literal_hits()))
+            .for_missing(&self.graph, input)
     }
 
     /// Each node's departures from its kind's shape, computed once and
@@ -643,8 +655,9 @@ mod tests {
     use super::*;
 
     /// Files under `src/check/` that are helpers, not issue codes.
-    const HELPERS: [&str; 10] = [
+    const HELPERS: [&str; 11] = [
         "synthesis",
+        "hints",
         "mod",
         "group",
         "incremental",
