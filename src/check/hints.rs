@@ -157,8 +157,14 @@ impl KeptHints {
         let t = match touched {
             Some(t) if self.ready && large == self.large => t,
             _ => {
+                let crossed = touched.is_some() && self.ready;
                 self.rebuild(g, all_named, large);
-                return Vec::new();
+                // Past the list limit either way every hint may differ:
+                // every node naming a missing id is checked again.
+                return match crossed {
+                    true => self.missing.keys().cloned().collect(),
+                    false => Vec::new(),
+                };
             }
         };
         for id in &t.nodes {
@@ -392,6 +398,31 @@ mod tests {
                 .iter()
                 .any(|m| m.contains("`w0100x` (did you mean `W0100X`?)"))
         );
+    }
+
+    /// A plan growing past the list limit loses the list of ids in every
+    /// hint, also of nodes the change did not touch.
+    #[test]
+    fn crossing_the_list_limit_makes_every_hint_again() {
+        let mut nodes = vec![entry("s"), reader("r", "w0007x")];
+        nodes.extend((0..super::LIST_UP_TO - 2).map(|k| step(&format!("w{k:04}"))));
+        let mut c = plan(nodes, vec![]);
+        let mut kept = Kept::default();
+        let first = run(&mut kept, &c, None, vec![], None, None);
+        assert!(missing(&first.issues)[0].contains("the plan's nodes are"));
+        for op in [
+            OpBody::AddNode { node: step("more") },
+            OpBody::RemoveNode {
+                node_id: "more".into(),
+                incident_edge_ids: vec![],
+            },
+        ] {
+            let t = Touched::of(&c, [&op]);
+            apply(&mut c, &op);
+            let full = crate::check::run(&c, None, vec![]);
+            let inc = run(&mut kept, &c, None, vec![], Some(&t), None);
+            assert_eq!(inc.issues, full.issues, "{op:?}");
+        }
     }
 
     fn kept_run(kept: &mut Kept, c: &Content) -> Vec<Issue> {
