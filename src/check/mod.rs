@@ -115,6 +115,7 @@ pub struct Cx<'a> {
     shapes: std::cell::OnceCell<Vec<std::cell::OnceCell<Vec<crate::model::shape::ShapeProblem>>>>,
     literal_hits: std::cell::OnceCell<Vec<support::LiteralHit<'a>>>,
     hints: std::cell::OnceCell<hints::Hints<'a>>,
+    declared: std::cell::OnceCell<Vec<std::cell::OnceCell<Vec<String>>>>,
 }
 
 impl<'a> Cx<'a> {
@@ -129,7 +130,19 @@ impl<'a> Cx<'a> {
             shapes: std::cell::OnceCell::new(),
             literal_hits: std::cell::OnceCell::new(),
             hints: std::cell::OnceCell::new(),
+            declared: std::cell::OnceCell::new(),
         }
+    }
+
+    /// The field paths node `node` declares ([`crate::model::Node::declared_paths`]),
+    /// computed once per run however many nodes read it.
+    pub(crate) fn declared_paths(&self, node: usize) -> &[String] {
+        let all = self.declared.get_or_init(|| {
+            (0..self.content.nodes.len())
+                .map(|_| std::cell::OnceCell::new())
+                .collect()
+        });
+        all[node].get_or_init(|| self.content.nodes[node].declared_paths())
     }
 
     /// The hint for `input`, a node id the plan does not have, that a

@@ -3,7 +3,6 @@
 
 use crate::check::support::{is_canonical, place, ref_text};
 use crate::model::Issue;
-use crate::model::hash::FastMap as HashMap;
 use crate::model::node::path_covered;
 use crate::model::remedy::{Fill, Fix, Remedy};
 use crate::model::suggest;
@@ -44,10 +43,10 @@ declare_check! {
     pub UndeclaredField { code: "undeclared_field", severity: Blocking, needs: NOTHING, source: Check, scope: Refs }
     fn run(cx, out) {
         let g = &cx.graph;
-        let mut declared: HashMap<usize, Vec<String>> = HashMap::default();
         for d in cx.scoped_data_refs().iter() {
             let Some(path) = d.r.path.as_deref() else { continue };
-            let paths = declared.entry(d.target).or_insert_with(|| g.node(d.target).declared_paths());
+            // Once per run per target (many nodes may read one node).
+            let paths = cx.declared_paths(d.target);
             if paths.iter().any(|p| path_covered(path, p)) {
                 continue;
             }
