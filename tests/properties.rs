@@ -207,7 +207,7 @@ fn gen_node(id: String, shape: usize, other: usize) -> Node {
         0 => (NodeKind::Entry, serde_json::json!({"input": []})),
         1 => (
             NodeKind::Call,
-            serde_json::json!({"tool": "spawn_subagent", "args": {"role": r}, "output": [{"path": "out", "type": "string"}],
+            serde_json::json!({"tool": "spawn_subagent", "args": {"role": r}, "output": [{"path": "out", "type": "string"}], "declassifies": ["out", "nope"],
                 "onMissingValue": "fail", "authority": [], "replaySafe": true, "onIndeterminate": "halt"}),
         ),
         2 => (

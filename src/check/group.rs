@@ -251,10 +251,9 @@ fn head_message(cx: &Cx, roots: &[usize], nodes: &[usize]) -> String {
         .collect();
     let gone: Vec<&str> = {
         let first = roots[0];
-        let mut v: Vec<&str> = cx
-            .literal_hits()
+        let hits = super::support::literal_hits_of(g.node(first), first);
+        let mut v: Vec<&str> = hits
             .iter()
-            .filter(|h| h.node == first)
             .filter_map(|h| match h.value {
                 Value::Ref(r) if g.index_of(&r.node).is_none() => Some(r.node.as_str()),
                 _ => None,

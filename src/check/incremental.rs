@@ -10,6 +10,7 @@
 //! the order a full run gives (check order, then node order) and grouped
 //! by cause, as a full run does.
 
+use super::hints::KeptHints;
 use super::{CHECKS, Check, Cx, Scope, Skips, Source, group};
 use crate::model::hash::{FastMap, FastSet};
 use crate::model::registry::Registry;
@@ -25,12 +26,16 @@ pub struct Kept {
     /// Per entry of [`CHECKS`]: a node-scoped check's findings by node id,
     /// when they are complete for the content they were made on.
     by_node: Vec<Option<FastMap<String, Vec<Issue>>>>,
-    /// Who reads whom through a data reference (for [`Scope::Refs`]).
+    /// Who names whom (for [`Scope::Refs`]).
     refs: Readers,
+    /// The hints for the missing ids nodes name (see [`super::hints`]).
+    hints: KeptHints,
 }
 
-/// The ids each node names in its data references (present or not), and
-/// the other way round, kept up to date from what each change touched.
+/// The ids each node names (present or not: its references anywhere in
+/// its definition and its reference shorthands, [`super::hints::names_of`],
+/// which include its data references), and the other way round, kept up to
+/// date from what each change touched.
 #[derive(Debug, Default)]
 struct Readers {
     /// Whether it describes the content of the last run.
@@ -43,45 +48,58 @@ struct Readers {
 
 impl Readers {
     /// Brings the index up to `content`: every node again without
-    /// `touched` (or when it was not made yet), else only the touched ids.
-    fn update(&mut self, content: &Content, graph: &super::Graph, touched: Option<&Touched>) {
+    /// `touched` (or when it was not made yet), else only the touched ids,
+    /// whose no longer or newly named ids go in the returned set.
+    fn update(
+        &mut self,
+        content: &Content,
+        graph: &super::Graph,
+        touched: Option<&Touched>,
+    ) -> FastSet<String> {
+        let mut renamed = FastSet::default();
         match touched.filter(|_| self.ready) {
             Some(t) => {
                 for id in &t.nodes {
                     let node = graph.index_of(id).map(|i| &content.nodes[i]);
-                    self.set(id, node);
+                    self.set(id, node, Some(&mut renamed));
                 }
             }
             None => {
                 *self = Readers::default();
-                for n in &content.nodes {
-                    self.set(&n.id, Some(n));
+                for (i, n) in content.nodes.iter().enumerate() {
+                    if super::support::is_canonical(graph, i) {
+                        self.set(&n.id, Some(n), None);
+                    }
                 }
                 self.ready = true;
             }
         }
+        renamed
     }
 
-    /// `id` now reads what `node` names (nothing when it is gone).
-    fn set(&mut self, id: &str, node: Option<&crate::model::Node>) {
-        if let Some(old) = self.reads.remove(id) {
-            for target in old {
-                if let Some(by) = self.read_by.get_mut(&target) {
-                    by.remove(id);
-                    if by.is_empty() {
-                        self.read_by.remove(&target);
-                    }
+    /// `id` now names what `node` names (nothing when it is gone); the ids
+    /// it no longer or newly names go in `renamed`.
+    fn set(
+        &mut self,
+        id: &str,
+        node: Option<&crate::model::Node>,
+        renamed: Option<&mut FastSet<String>>,
+    ) {
+        let named = node.map(super::hints::names_of).unwrap_or_default();
+        let old = self.reads.remove(id).unwrap_or_default();
+        if let Some(renamed) = renamed {
+            let gone = old.iter().filter(|t| named.binary_search(t).is_err());
+            let new = named.iter().filter(|t| old.binary_search(t).is_err());
+            renamed.extend(gone.chain(new).cloned());
+        }
+        for target in old {
+            if let Some(by) = self.read_by.get_mut(&target) {
+                by.remove(id);
+                if by.is_empty() {
+                    self.read_by.remove(&target);
                 }
             }
         }
-        let Some(node) = node else { return };
-        let mut named: Vec<String> = node
-            .data_refs()
-            .into_iter()
-            .map(|(_, r)| r.node.clone())
-            .collect();
-        named.sort_unstable();
-        named.dedup();
         if named.is_empty() {
             return;
         }
@@ -94,9 +112,14 @@ impl Readers {
         self.reads.insert(id.to_string(), named);
     }
 
-    /// The nodes that name one of `ids` in a data reference.
-    fn readers_of<'s>(&'s self, ids: &'s FastSet<String>) -> impl Iterator<Item = &'s String> + 's {
-        ids.iter().filter_map(|id| self.read_by.get(id)).flatten()
+    /// The nodes that name one of `ids`.
+    fn readers_of<'s>(
+        &'s self,
+        ids: impl IntoIterator<Item = &'s String> + 's,
+    ) -> impl Iterator<Item = &'s String> + 's {
+        ids.into_iter()
+            .filter_map(|id| self.read_by.get(id))
+            .flatten()
     }
 }
 
@@ -123,20 +146,29 @@ pub fn run(
         kept.by_node = CHECKS.iter().map(|_| None).collect();
     }
     let dirty = touched.map(|t| dirty_nodes(&cx, t));
-    kept.refs.update(content, &cx.graph, touched);
-    // For [`Scope::Refs`]: also the nodes reading a touched id.
+    let renamed = kept.refs.update(content, &cx.graph, touched);
+    let refs = &kept.refs;
+    let rehinted = kept.hints.update(
+        &cx.graph,
+        &|id| refs.read_by.contains_key(id),
+        &mut refs.read_by.keys(),
+        &renamed,
+        touched,
+    );
+    // For [`Scope::Refs`]: also the nodes naming a touched id, or an id
+    // whose hint changed.
     let dirty_refs = match (touched, &dirty) {
         (Some(t), Some(d)) => {
             let mut all: FastSet<usize> = d.iter().copied().collect();
             all.extend(
-                kept.refs
-                    .readers_of(&t.nodes)
+                refs.readers_of(t.nodes.iter().chain(&rehinted))
                     .filter_map(|id| cx.graph.index_of(id)),
             );
             Some(all.into_iter().collect::<Vec<usize>>())
         }
         _ => None,
     };
+    let _ = cx.hints.set(kept.hints.lend());
     let mut report = Report {
         issues: prior,
         skipped: Vec::new(),

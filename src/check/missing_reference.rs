@@ -1,7 +1,8 @@
 //! Complexity: O(size of the definitions) to find references, plus a bounded,
-//! memoised suggestion per distinct missing id (see `support::IdHints`).
+//! memoised suggestion per distinct missing id (see `check::hints`). Refs-scoped:
+//! a node's findings depend on it, the ids it names and their hints.
 
-use crate::check::support::{IdHints, is_canonical, place, ref_text};
+use crate::check::support::{is_canonical, place, ref_text};
 use crate::model::Issue;
 use crate::model::Value;
 use crate::model::remedy::{Fill, Remedy};
@@ -27,17 +28,16 @@ declare_check! {
     ///   "args": {"text": {"$ref": {"node": "sumarise", "select": "first", "path": "summary"}}}}}
     /// ```
     /// Fixed: `"node": "summarise"`.
-    pub MissingReference { code: "missing_reference", severity: Blocking, needs: NOTHING, source: Check }
+    pub MissingReference { code: "missing_reference", severity: Blocking, needs: NOTHING, source: Check, scope: Refs }
     fn run(cx, out) {
         let g = &cx.graph;
-        let hints = IdHints::new(g);
-        for hit in cx.literal_hits() {
+        for hit in cx.scoped_literal_hits().iter() {
             let Value::Ref(r) = hit.value else { continue };
             let n = &cx.content.nodes[hit.node];
             if !is_canonical(g, hit.node) || g.index_of(&r.node).is_some() {
                 continue;
             }
-            let hint = hints.for_missing(&r.node);
+            let hint = cx.missing_hint(&r.node);
             let path = crate::model::value::dot_path(&hit.pointer);
             let mut issue = Issue::new(CODE,
                 format!(

@@ -8,6 +8,7 @@
 pub(crate) mod flow;
 pub(crate) mod graph;
 mod group;
+pub(crate) mod hints;
 pub mod incremental;
 pub mod notes;
 pub(crate) mod predicate;
@@ -113,6 +114,8 @@ pub struct Cx<'a> {
     encoded_len: std::cell::OnceCell<usize>,
     shapes: std::cell::OnceCell<Vec<std::cell::OnceCell<Vec<crate::model::shape::ShapeProblem>>>>,
     literal_hits: std::cell::OnceCell<Vec<support::LiteralHit<'a>>>,
+    hints: std::cell::OnceCell<hints::Hints<'a>>,
+    declared: std::cell::OnceCell<Vec<std::cell::OnceCell<Vec<String>>>>,
 }
 
 impl<'a> Cx<'a> {
@@ -126,7 +129,29 @@ impl<'a> Cx<'a> {
             encoded_len: std::cell::OnceCell::new(),
             shapes: std::cell::OnceCell::new(),
             literal_hits: std::cell::OnceCell::new(),
+            hints: std::cell::OnceCell::new(),
+            declared: std::cell::OnceCell::new(),
         }
+    }
+
+    /// The field paths node `node` declares ([`crate::model::Node::declared_paths`]),
+    /// computed once per run however many nodes read it.
+    pub(crate) fn declared_paths(&self, node: usize) -> &[String] {
+        let all = self.declared.get_or_init(|| {
+            (0..self.content.nodes.len())
+                .map(|_| std::cell::OnceCell::new())
+                .collect()
+        });
+        all[node].get_or_init(|| self.content.nodes[node].declared_paths())
+    }
+
+    /// The hint for `input`, a node id the plan does not have, that a
+    /// reference or a reference shorthand names (see [`hints`]): the same
+    /// whichever node asks, and whichever asks first.
+    pub(crate) fn missing_hint(&self, input: &str) -> support::IdHint {
+        self.hints
+            .get_or_init(|| hints::Hints::of(&self.graph, self.literal_hits()))
+            .for_missing(&self.graph, input)
     }
 
     /// Each node's departures from its kind's shape, computed once and
@@ -643,8 +668,9 @@ mod tests {
     use super::*;
 
     /// Files under `src/check/` that are helpers, not issue codes.
-    const HELPERS: [&str; 10] = [
+    const HELPERS: [&str; 11] = [
         "synthesis",
+        "hints",
         "mod",
         "group",
         "incremental",

@@ -1,7 +1,8 @@
 //! Complexity: O(size of the definitions); near-miss node ids for shorthand
-//! strings are looked up with the shared, budgeted `IdHints`.
+//! strings are looked up with the shared, budgeted hints (`check::hints`).
+//! Refs-scoped: a node's findings depend on it, the ids it names and their hints.
 
-use crate::check::support::{IdHints, LiteralHit};
+use crate::check::support::LiteralHit;
 use crate::model::remedy::{Fill, Remedy};
 use crate::model::value::dot_path;
 use crate::model::{Issue, Node, NodeKind, Ref, Value};
@@ -45,15 +46,14 @@ declare_check! {
     /// {"args": {"body": "\u0040fetch[last]"}}
     /// ```
     /// (`\u0040` is `@`.) Fixed: `{"args": {"body": {"$ref": {"node": "fetch", "select": "last"}}}}`.
-    pub RefLookalike { code: "ref_lookalike", severity: Advisory, needs: NOTHING, source: Check }
+    pub RefLookalike { code: "ref_lookalike", severity: Advisory, needs: NOTHING, source: Check, scope: Refs }
     fn run(cx, out) {
-        let hints = IdHints::new(&cx.graph);
-        for hit in cx.literal_hits() {
+        for hit in cx.scoped_literal_hits().iter() {
             let n = &cx.content.nodes[hit.node];
             match hit.value {
                 Value::Object(m) if is_lookalike(m) => out.push(object(n, &hit.pointer, m)),
                 Value::String(s) => {
-                    if let Some(issue) = shorthand_string(cx, &hints, hit, s) {
+                    if let Some(issue) = shorthand_string(cx, hit, s) {
                         out.push(issue);
                     }
                 }
@@ -127,12 +127,7 @@ pub(crate) fn shorthand(s: &str) -> Option<Ref> {
 
 /// A shorthand string at a data place naming a node the plan has (or a
 /// near miss of one): the reference to write instead.
-fn shorthand_string(
-    cx: &crate::check::Cx,
-    hints: &IdHints,
-    hit: &LiteralHit,
-    s: &str,
-) -> Option<Issue> {
+fn shorthand_string(cx: &crate::check::Cx, hit: &LiteralHit, s: &str) -> Option<Issue> {
     let n = &cx.content.nodes[hit.node];
     if !data_place(n, &hit.pointer) {
         return None;
@@ -142,7 +137,7 @@ fn shorthand_string(
     let near = if cx.graph.index_of(&typed).is_some() {
         None
     } else {
-        Some(hints.for_missing(&typed).closest?)
+        Some(cx.missing_hint(&typed).closest?)
     };
     if let Some(near) = &near {
         r.node = near.clone();

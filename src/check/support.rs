@@ -20,7 +20,7 @@ pub(crate) struct IdHints<'g, 'a> {
 }
 
 /// What [`IdHints`] found for one missing id.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct IdHint {
     /// ` (did you mean `x`?); the plan's nodes are `a`, `b` … and N more`,
     /// shortened on large plans (prose, for the message).
@@ -33,6 +33,15 @@ pub(crate) struct IdHint {
 }
 
 impl IdHint {
+    /// No hint: no nearest id, nothing to add to the message.
+    pub(crate) fn none() -> IdHint {
+        IdHint {
+            text: String::new(),
+            closest: None,
+            listed: false,
+        }
+    }
+
     /// The fix that shows the node ids when the message does not list them.
     pub(crate) fn outline_fix(&self) -> Option<Fix> {
         (!self.listed).then(|| Remedy::Outline.when("to see the plan's node ids"))
@@ -40,9 +49,9 @@ impl IdHint {
 }
 
 /// Plans up to this size get the full nearest-first list of ids.
-const LIST_UP_TO: usize = 2000;
+pub(crate) const LIST_UP_TO: usize = 2000;
 /// Distinct inputs that get a suggestion on a large plan.
-const BUDGET: usize = 32;
+pub(crate) const BUDGET: usize = 32;
 
 impl<'g, 'a> IdHints<'g, 'a> {
     pub(crate) fn new(g: &'g Graph<'a>) -> Self {

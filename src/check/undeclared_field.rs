@@ -3,7 +3,6 @@
 
 use crate::check::support::{is_canonical, place, ref_text};
 use crate::model::Issue;
-use crate::model::hash::FastMap as HashMap;
 use crate::model::node::path_covered;
 use crate::model::remedy::{Fill, Fix, Remedy};
 use crate::model::suggest;
@@ -44,10 +43,14 @@ declare_check! {
     pub UndeclaredField { code: "undeclared_field", severity: Blocking, needs: NOTHING, source: Check, scope: Refs }
     fn run(cx, out) {
         let g = &cx.graph;
-        let mut declared: HashMap<usize, Vec<String>> = HashMap::default();
+        // Each finding with its node, put in node order at the end (a
+        // node's references, then its declassifies), as a run over one
+        // node at a time (Scope::Refs) gives them.
+        let mut found: Vec<(usize, Issue)> = Vec::new();
         for d in cx.scoped_data_refs().iter() {
             let Some(path) = d.r.path.as_deref() else { continue };
-            let paths = declared.entry(d.target).or_insert_with(|| g.node(d.target).declared_paths());
+            // Once per run per target (many nodes may read one node).
+            let paths = cx.declared_paths(d.target);
             if paths.iter().any(|p| path_covered(path, p)) {
                 continue;
             }
@@ -89,7 +92,7 @@ declare_check! {
                 )
             };
             fixes.extend(declare(target, path));
-            out.push(
+            found.push((d.node,
                 fixes.into_iter().fold(
                     Issue::new(CODE,
                         format!(
@@ -104,9 +107,11 @@ declare_check! {
                     .at(d.pointer.clone()),
                     Issue::fix,
                 ),
-            );
+            ));
         }
-        for (i, n) in cx.content.nodes.iter().enumerate() {
+        // Only the nodes in scope: a Refs-scoped run looks at one node
+        // at a time (every node here would repeat every finding per node).
+        for (i, n) in cx.nodes() {
             if n.kind != NodeKind::Call || !is_canonical(g, i) {
                 continue;
             }
@@ -138,12 +143,14 @@ declare_check! {
                         .when(format!("if `{near}` is the output meant")),
                     );
                 }
-                out.push(match declare(n, name) {
+                found.push((i, match declare(n, name) {
                     Some(f) => issue.fix(f),
                     None => issue,
-                });
+                }));
             }
         }
+        found.sort_by_key(|(i, _)| *i);
+        out.extend(found.into_iter().map(|(_, issue)| issue));
     }
 }
 

@@ -39,27 +39,46 @@ pub fn distance(a: &str, b: &str, cap: usize) -> usize {
     prev[b.len()]
 }
 
-/// The closest candidate that is plausibly a typo of `input`.
+/// The closest candidate that is plausibly a typo of `input`: the one with
+/// the lowest [`score`], the first of them in `candidates`' order.
 pub fn closest<'a>(input: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
-    let cap = (input.chars().count() / 3).clamp(1, 4);
+    let cap = cap_for(input);
     let lower = input.to_lowercase();
     let mut best: Option<(usize, &str)> = None;
     for c in candidates {
         if c == input {
             return None;
         }
-        let d = if c.to_lowercase() == lower {
-            0
-        } else {
-            distance(input, c, cap)
-        };
-        let prefix_hit = input.len() >= 3 && c.starts_with(input);
-        let score = if prefix_hit { d.min(1) } else { d };
-        if score <= cap && best.is_none_or(|(bd, _)| score < bd) {
+        if let Some(score) = score_with(input, &lower, cap, c)
+            && best.is_none_or(|(bd, _)| score < bd)
+        {
             best = Some((score, c));
         }
     }
     best.map(|(_, c)| c)
+}
+
+/// How far `c` is from being what `input` meant, when it is near enough
+/// to suggest (what [`closest`] compares): 0 for the same text in other
+/// case, at most 1 for a longer id starting with `input`, else the edit
+/// distance, up to a cap that grows with `input`'s length.
+pub fn score(input: &str, c: &str) -> Option<usize> {
+    score_with(input, &input.to_lowercase(), cap_for(input), c)
+}
+
+fn cap_for(input: &str) -> usize {
+    (input.chars().count() / 3).clamp(1, 4)
+}
+
+fn score_with(input: &str, lower: &str, cap: usize, c: &str) -> Option<usize> {
+    let d = if c.to_lowercase() == lower {
+        0
+    } else {
+        distance(input, c, cap)
+    };
+    let prefix_hit = input.len() >= 3 && c.starts_with(input);
+    let score = if prefix_hit { d.min(1) } else { d };
+    (score <= cap).then_some(score)
 }
 
 /// ` (did you mean `x`?)` or the empty string.
