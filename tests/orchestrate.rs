@@ -1454,7 +1454,8 @@ fn context_overflow_keeps_the_advocate_critic_challenge() {
                 .contains("claim-evidence-objection records"),
             "{args}"
         );
-        assert!(refers(&args["input"], "accept", &format!("slice_{u}")));
+        // The same evidence: both read one slice, the advocate's.
+        assert!(refers(&args["input"], "accept", "slice_pro"), "{args}");
     }
     assert!(
         c.node("reconcile").to_string().contains("objection"),
@@ -2469,4 +2470,63 @@ fn outputs_that_name_one_file_on_macos_or_windows_collide() {
         "plan-nf-near",
     );
     assert!(out.contains("Mechanism used: fan-out"), "{out}");
+}
+
+/// The independent tester's decompositions (issue 15, round B), among
+/// them tasks given the same large input where only one declares a
+/// digest: advocate/critic, a fan-out and an ordered chain.
+#[test]
+fn every_tester_decomposition_orchestrates_clean_and_freezes() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/orchestrate");
+    let mut names: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    assert!(names.len() >= 11, "{names:?}");
+    let env = Env::new();
+    for (k, name) in names.iter().enumerate() {
+        let text = std::fs::read_to_string(dir.join(name)).unwrap();
+        let plan = format!("plan-t{k}");
+        let f = env.file(name, &text);
+        let out = env.ok(&["orchestrate", &f, "--id", &plan]);
+        assert!(
+            out.contains("issues: 0 blocking, 0 advisory"),
+            "{name}:\n{out}"
+        );
+        let frozen = env.run(&["freeze", "-p", &plan]);
+        assert!(
+            frozen.status.success(),
+            "{name} does not freeze:\n{}",
+            String::from_utf8_lossy(&frozen.stdout)
+        );
+        // No source line of any large input is in the plan.
+        let raw = env.json(&["raw", "-p", &plan]).to_string();
+        assert!(
+            !raw.contains("line 42 "),
+            "{name}: a source line is in the plan"
+        );
+    }
+    // The critic given the advocate's evidence reads the advocate's slice:
+    // one run input, named once at the entry.
+    let raw = env.json(&["raw", "-p", "plan-t0"]);
+    let spawn = |id: &str| {
+        raw["nodes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|n| n["id"] == id)
+            .unwrap()["definition"]["args"]["input"]
+            .clone()
+    };
+    assert!(refers(&spawn("spawn_crit"), "accept", "slice_adv"), "{raw}");
+    assert!(refers(&spawn("spawn_adv"), "accept", "slice_adv"), "{raw}");
+    let start = raw["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|n| n["id"] == "start")
+        .unwrap()
+        .to_string();
+    assert_eq!(start.matches("slice_adv").count(), 1, "{start}");
 }
