@@ -2279,6 +2279,29 @@ fn a_parallel_unit_whose_step_errors_settles_at_the_join_and_is_a_partial_landin
             out.contains("error[failed_gate_writes]: `spawn_a` sends its error (edge `spawn_a__join`) on to `join`"),
             "{mechanism}: {out}"
         );
+        // Its one fix makes the join settle (not "send it to a report",
+        // which would lose the both-sets report), and every other error
+        // edge into it follows from the first; a misspelt kind heads them.
+        assert!(
+            out.contains("help: in node `join`, set `definition.kind` to \"settle\"")
+                && !out.contains("set `to` to <a `report_failure` step"),
+            "{mechanism}: {out}"
+        );
+        assert_eq!(
+            out.matches("error[failed_gate_writes]").count(),
+            1,
+            "{mechanism}: {out}"
+        );
+        node_mut(&mut plain, "join")["definition"] = json!({"kind": "settle"});
+        let (code, out) = validate_doc(&env, "plain_fixed.json", &plain);
+        assert_eq!(code, Some(0), "{mechanism}: {out}");
+        node_mut(&mut plain, "join")["definition"] = json!({"kind": "Settle"});
+        let (code, out) = validate_doc(&env, "kind_typo.json", &plain);
+        assert_eq!(code, Some(1), "{mechanism}: {out}");
+        assert!(
+            out.contains("error[missing_field]") && !out.contains("error[failed_gate_writes]"),
+            "{mechanism}: {out}"
+        );
         // Hand edit: the error sent on to the unit's verification: branches
         // meet before the join.
         let mut into_verify = doc.clone();
@@ -2305,6 +2328,11 @@ fn a_parallel_unit_whose_step_errors_settles_at_the_join_and_is_a_partial_landin
         assert_eq!(code, Some(1), "{mechanism}: {out}");
         assert!(
             out.contains("error[failed_gate_writes]: `read_a` sends its error"),
+            "{mechanism}: {out}"
+        );
+        // Its fix moves it back to the settling join its id names.
+        assert!(
+            out.contains("help: in the edge `read_a__join`, set `to` to \"join\""),
             "{mechanism}: {out}"
         );
     }
