@@ -2302,6 +2302,19 @@ fn a_parallel_unit_whose_step_errors_settles_at_the_join_and_is_a_partial_landin
             out.contains("error[missing_field]") && !out.contains("error[failed_gate_writes]"),
             "{mechanism}: {out}"
         );
+        // Hand edit: the partial-landing report loses one unit's verdict
+        // and the join's arrivals: it no longer names both sets.
+        let mut bare = doc.clone();
+        let args = &mut node_mut(&mut bare, "landing")["definition"]["args"];
+        args["verdicts"].as_object_mut().unwrap().remove("b");
+        args.as_object_mut().unwrap().remove("arrivals");
+        let (code, out) = validate_doc(&env, "bare.json", &bare);
+        assert_eq!(code, Some(1), "{mechanism}: {out}");
+        assert!(
+            out.contains("error[partial_landing_report]: failure report `landing`, reached from the settling join `join`, does not reference `verify_b.verdict`")
+                && out.contains("help: in node `landing`, set `definition.args.arrivals` to"),
+            "{mechanism}: {out}"
+        );
         // Hand edit: the error sent on to the unit's verification: branches
         // meet before the join.
         let mut into_verify = doc.clone();
