@@ -1965,6 +1965,16 @@ fn the_source_pasted_back_into_a_bounded_digest_plan_is_found_naming_the_node() 
         out.contains("set `definition.args.input` to <a reference to the run input `slice_right`"),
         "{out}"
     );
+    // The spawn's input replaced by a short string: `accept` still passes
+    // the run input on, but no unit reads its slice any longer.
+    let mut short = doc.clone();
+    node_mut(&mut short, "spawn_left")["definition"]["args"]["input"] = json!("logs/left.log");
+    let (code, out) = validate_doc(&env, "short.json", &short);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(
+        out.contains("spawn `spawn_left` declares source slice `slice_left` in `inputIdentity`, but nothing reads the run input `slice_left` any longer"),
+        "{out}"
+    );
     // Near miss: a text of the source's size that is not the source (one
     // line: multi-line text over 1,024 bytes is source text in this plan).
     let mut other = doc.clone();
