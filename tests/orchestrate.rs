@@ -2581,3 +2581,25 @@ fn every_tester_decomposition_orchestrates_clean_and_freezes() {
         .to_string();
     assert_eq!(start.matches("slice_adv").count(), 1, "{start}");
 }
+
+#[test]
+fn a_spawning_tool_put_back_in_another_case_or_with_spaces_is_found() {
+    let env = Env::new();
+    let text = format!(
+        "{ROLES}tasks:\n  - {{name: api, role: lead, goal: Survey the API, input: src/api, output: notes/api.md}}\n  - {{name: ci, role: tester, goal: Run the checks, input: ci, output: notes/ci.md}}\nsynthesis: {{output: notes/release.md}}\n"
+    );
+    let doc = exported(&env, &text, "plan-ns");
+    for name in ["Spawn_Subagent", " spawn_subagent ", "spawn_subagent\t"] {
+        let mut edited = doc.clone();
+        node_mut(&mut edited, "spawn_api")["definition"]["args"]["tools"]
+            .as_array_mut()
+            .unwrap()
+            .push(json!(name));
+        let (code, out) = validate_doc(&env, "ns.json", &edited);
+        assert_eq!(code, Some(1), "{name:?}: {out}");
+        assert!(out.contains("error[nested_spawn]"), "{name:?}: {out}");
+    }
+    // Near miss: the plan as emitted.
+    let (code, out) = validate_doc(&env, "clean.json", &doc);
+    assert_eq!(code, Some(0), "{out}");
+}
