@@ -1454,7 +1454,8 @@ fn context_overflow_keeps_the_advocate_critic_challenge() {
                 .contains("claim-evidence-objection records"),
             "{args}"
         );
-        assert!(refers(&args["input"], "accept", &format!("slice_{u}")));
+        // The same evidence: both read one slice, the advocate's.
+        assert!(refers(&args["input"], "accept", "slice_pro"), "{args}");
     }
     assert!(
         c.node("reconcile").to_string().contains("objection"),
@@ -1964,6 +1965,16 @@ fn the_source_pasted_back_into_a_bounded_digest_plan_is_found_naming_the_node() 
         out.contains("set `definition.args.input` to <a reference to the run input `slice_right`"),
         "{out}"
     );
+    // The spawn's input replaced by a short string: `accept` still passes
+    // the run input on, but no unit reads its slice any longer.
+    let mut short = doc.clone();
+    node_mut(&mut short, "spawn_left")["definition"]["args"]["input"] = json!("logs/left.log");
+    let (code, out) = validate_doc(&env, "short.json", &short);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(
+        out.contains("spawn `spawn_left` declares source slice `slice_left` in `inputIdentity`, but nothing reads the run input `slice_left` any longer"),
+        "{out}"
+    );
     // Near miss: a text of the source's size that is not the source (one
     // line: multi-line text over 1,024 bytes is source text in this plan).
     let mut other = doc.clone();
@@ -2278,6 +2289,42 @@ fn a_parallel_unit_whose_step_errors_settles_at_the_join_and_is_a_partial_landin
             out.contains("error[failed_gate_writes]: `spawn_a` sends its error (edge `spawn_a__join`) on to `join`"),
             "{mechanism}: {out}"
         );
+        // Its one fix makes the join settle (not "send it to a report",
+        // which would lose the both-sets report), and every other error
+        // edge into it follows from the first; a misspelt kind heads them.
+        assert!(
+            out.contains("help: in node `join`, set `definition.kind` to \"settle\"")
+                && !out.contains("set `to` to <a `report_failure` step"),
+            "{mechanism}: {out}"
+        );
+        assert_eq!(
+            out.matches("error[failed_gate_writes]").count(),
+            1,
+            "{mechanism}: {out}"
+        );
+        node_mut(&mut plain, "join")["definition"] = json!({"kind": "settle"});
+        let (code, out) = validate_doc(&env, "plain_fixed.json", &plain);
+        assert_eq!(code, Some(0), "{mechanism}: {out}");
+        node_mut(&mut plain, "join")["definition"] = json!({"kind": "Settle"});
+        let (code, out) = validate_doc(&env, "kind_typo.json", &plain);
+        assert_eq!(code, Some(1), "{mechanism}: {out}");
+        assert!(
+            out.contains("error[missing_field]") && !out.contains("error[failed_gate_writes]"),
+            "{mechanism}: {out}"
+        );
+        // Hand edit: the partial-landing report loses one unit's verdict
+        // and the join's arrivals: it no longer names both sets.
+        let mut bare = doc.clone();
+        let args = &mut node_mut(&mut bare, "landing")["definition"]["args"];
+        args["verdicts"].as_object_mut().unwrap().remove("b");
+        args.as_object_mut().unwrap().remove("arrivals");
+        let (code, out) = validate_doc(&env, "bare.json", &bare);
+        assert_eq!(code, Some(1), "{mechanism}: {out}");
+        assert!(
+            out.contains("error[partial_landing_report]: failure report `landing`, reached from the settling join `join`, does not reference `verify_b.verdict`")
+                && out.contains("help: in node `landing`, set `definition.args.arrivals` to"),
+            "{mechanism}: {out}"
+        );
         // Hand edit: the error sent on to the unit's verification: branches
         // meet before the join.
         let mut into_verify = doc.clone();
@@ -2304,6 +2351,11 @@ fn a_parallel_unit_whose_step_errors_settles_at_the_join_and_is_a_partial_landin
         assert_eq!(code, Some(1), "{mechanism}: {out}");
         assert!(
             out.contains("error[failed_gate_writes]: `read_a` sends its error"),
+            "{mechanism}: {out}"
+        );
+        // Its fix moves it back to the settling join its id names.
+        assert!(
+            out.contains("help: in the edge `read_a__join`, set `to` to \"join\""),
             "{mechanism}: {out}"
         );
     }
@@ -2469,4 +2521,85 @@ fn outputs_that_name_one_file_on_macos_or_windows_collide() {
         "plan-nf-near",
     );
     assert!(out.contains("Mechanism used: fan-out"), "{out}");
+}
+
+/// The independent tester's decompositions (issue 15, round B), among
+/// them tasks given the same large input where only one declares a
+/// digest: advocate/critic, a fan-out and an ordered chain.
+#[test]
+fn every_tester_decomposition_orchestrates_clean_and_freezes() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/orchestrate");
+    let mut names: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    assert!(names.len() >= 11, "{names:?}");
+    let env = Env::new();
+    for (k, name) in names.iter().enumerate() {
+        let text = std::fs::read_to_string(dir.join(name)).unwrap();
+        let plan = format!("plan-t{k}");
+        let f = env.file(name, &text);
+        let out = env.ok(&["orchestrate", &f, "--id", &plan]);
+        assert!(
+            out.contains("issues: 0 blocking, 0 advisory"),
+            "{name}:\n{out}"
+        );
+        let frozen = env.run(&["freeze", "-p", &plan]);
+        assert!(
+            frozen.status.success(),
+            "{name} does not freeze:\n{}",
+            String::from_utf8_lossy(&frozen.stdout)
+        );
+        // No source line of any large input is in the plan.
+        let raw = env.json(&["raw", "-p", &plan]).to_string();
+        assert!(
+            !raw.contains("line 42 "),
+            "{name}: a source line is in the plan"
+        );
+    }
+    // The critic given the advocate's evidence reads the advocate's slice:
+    // one run input, named once at the entry.
+    let raw = env.json(&["raw", "-p", "plan-t0"]);
+    let spawn = |id: &str| {
+        raw["nodes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|n| n["id"] == id)
+            .unwrap()["definition"]["args"]["input"]
+            .clone()
+    };
+    assert!(refers(&spawn("spawn_crit"), "accept", "slice_adv"), "{raw}");
+    assert!(refers(&spawn("spawn_adv"), "accept", "slice_adv"), "{raw}");
+    let start = raw["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|n| n["id"] == "start")
+        .unwrap()
+        .to_string();
+    assert_eq!(start.matches("slice_adv").count(), 1, "{start}");
+}
+
+#[test]
+fn a_spawning_tool_put_back_in_another_case_or_with_spaces_is_found() {
+    let env = Env::new();
+    let text = format!(
+        "{ROLES}tasks:\n  - {{name: api, role: lead, goal: Survey the API, input: src/api, output: notes/api.md}}\n  - {{name: ci, role: tester, goal: Run the checks, input: ci, output: notes/ci.md}}\nsynthesis: {{output: notes/release.md}}\n"
+    );
+    let doc = exported(&env, &text, "plan-ns");
+    for name in ["Spawn_Subagent", " spawn_subagent ", "spawn_subagent\t"] {
+        let mut edited = doc.clone();
+        node_mut(&mut edited, "spawn_api")["definition"]["args"]["tools"]
+            .as_array_mut()
+            .unwrap()
+            .push(json!(name));
+        let (code, out) = validate_doc(&env, "ns.json", &edited);
+        assert_eq!(code, Some(1), "{name:?}: {out}");
+        assert!(out.contains("error[nested_spawn]"), "{name:?}: {out}");
+    }
+    // Near miss: the plan as emitted.
+    let (code, out) = validate_doc(&env, "clean.json", &doc);
+    assert_eq!(code, Some(0), "{out}");
 }

@@ -202,7 +202,7 @@ declare_check! {
                 let target = if awritten == bwritten {
                     format!("\"{bwritten}\"")
                 } else {
-                    format!("one target (\"{awritten}\" and \"{bwritten}\", the same file once `./` and case are set aside)")
+                    format!("one target (\"{awritten}\" and \"{bwritten}\", the same file once `./`, case, Unicode normal form (NFC and NFD) and trailing dots and spaces are set aside, as macOS and Windows store names)")
                 };
                 let node_b = g.node(bn);
                 let node_a = g.node(an);

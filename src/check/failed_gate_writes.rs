@@ -5,8 +5,8 @@
 use crate::check::Graph;
 use crate::check::support::is_canonical;
 use crate::check::synthesis;
-use crate::model::remedy::{Pick, Remedy};
-use crate::model::{Handle, Issue, NodeKind};
+use crate::model::remedy::{Fill, Pick, Remedy};
+use crate::model::{Handle, Issue, NodeKind, Value};
 
 declare_check! {
     /// ## What it finds
@@ -43,7 +43,15 @@ declare_check! {
     /// Send the gate's `no_match` (or the select's `default`) to a
     /// `report_failure` step that names the unit and its failed criteria, and
     /// only its `match` (or a case that holds for every unit) on towards
-    /// the synthesis; send an `error` edge to the unit's failure report.
+    /// the synthesis; send an `error` edge to the unit's failure report. An
+    /// `error` edge into a join that does not settle: set that join's
+    /// `definition.kind` to `"settle"` (sending the error to a report of its
+    /// own would leave the join waiting for ever, and no report would name
+    /// both the units that landed and those that did not); the other error
+    /// edges into it follow from the first, or from the join's
+    /// `missing_field` when its `kind` is misspelt. An edge whose minted id
+    /// names a settling join (`read_a__join`) that it no longer goes to:
+    /// move it back there.
     ///
     /// ## Example
     /// `check_a` (branch: `verify_a.verdict eq "pass"`) `—no_match→ join →
@@ -173,34 +181,84 @@ fn error_edges(
             }
             let id = &g.node(b).id;
             let report = synthesis::origin(g, &orphans, b, e);
-            let lost = report.map_or(String::new(), |r| synthesis::lost_text(g, &orphans, r));
-            let to = match report {
-                Some(r) => Pick::id(&g.node(r).id),
-                None => Pick::Any(
-                    "a `report_failure` step naming the unit and its failed criteria".into(),
-                ),
-            };
-            out.push(
-                Issue::new(
-                    CODE,
-                    format!(
-                        "`{id}` sends its error (edge `{}`) on to `{}`, which leads to the write {}: a unit whose step failed to run would feed what is written{lost}; send `error` to a failure report instead",
-                        edge.id,
-                        g.node(t).id,
-                        write_named(g, writes, t)
-                    ),
-                )
-                .node(id.clone())
-                .edge(edge.id.clone())
-                .fix(Remedy::Retarget {
-                    edge: edge.id.clone(),
-                    from: id.clone(),
-                    to,
-                    handle: "error".into(),
-                }),
+            let join = settle_join_named(g, b, e);
+            let head = format!(
+                "`{id}` sends its error (edge `{}`) on to `{}`, which leads to the write {}: a unit whose step failed to run would feed what is written",
+                edge.id,
+                g.node(t).id,
+                write_named(g, writes, t)
             );
+            let issue = Issue::new(CODE, String::new())
+                .node(id.clone())
+                .edge(edge.id.clone());
+            let retarget = |to: Pick| Remedy::Retarget {
+                edge: edge.id.clone(),
+                from: id.clone(),
+                to,
+                handle: "error".into(),
+            };
+            out.push(match (report, join) {
+                // The edge's id names the failure report it was moved from.
+                (Some(r), _) => Issue {
+                    message: format!(
+                        "{head}{}; send `error` to a failure report instead",
+                        synthesis::lost_text(g, &orphans, r)
+                    ),
+                    ..issue
+                }
+                .fix(retarget(Pick::id(&g.node(r).id))),
+                // Moved off the settling join its id names: back to it.
+                (None, Some(j)) => Issue {
+                    message: format!(
+                        "{head} (the edge's id says it led to the settling join `{}`, which names each branch's arrival, an error included, for the partial-landing report: this is where it used to go)",
+                        g.node(j).id
+                    ),
+                    ..issue
+                }
+                .fix(retarget(Pick::id(&g.node(j).id))),
+                // Into a join that waits for every edge: an errored branch
+                // never arrives, so the join never fires and no report names
+                // both sets. A settling join takes the error as its arrival.
+                (None, None) if g.node(t).kind == NodeKind::Join => Issue {
+                    message: format!(
+                        "{head}; and the join `{t_id}` waits for every incoming edge, so it never fires once that step errors and no report names the units that landed and those that did not: make it a settling join, which takes the error as that branch's arrival",
+                        t_id = g.node(t).id
+                    ),
+                    ..issue
+                }
+                .fix(Remedy::SetField {
+                    node: g.node(t).id.clone(),
+                    path: "kind".into(),
+                    value: Fill::Value(Value::from(crate::model::node::SETTLE)),
+                }),
+                (None, None) => Issue {
+                    message: format!("{head}; send `error` to a failure report instead"),
+                    ..issue
+                }
+                .fix(retarget(Pick::Any(
+                    "a `report_failure` step naming the unit and its failed criteria".into(),
+                ))),
+            });
         }
     }
+}
+
+/// The settling join an edge's minted id (`spawn_a__join`) names, when the
+/// edge no longer goes there.
+fn settle_join_named(g: &Graph, from: usize, e: usize) -> Option<usize> {
+    let to = g
+        .edge(e)
+        .id
+        .strip_prefix(g.node(from).id.as_str())?
+        .strip_prefix("__")?;
+    let plain = to
+        .rsplit_once('_')
+        .filter(|(_, n)| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+        .map_or(to, |(head, _)| head);
+    g.index_of(to)
+        .or_else(|| g.index_of(plain))
+        .filter(|&j| g.ends[e].is_none_or(|(_, t)| t != j))
+        .filter(|&j| g.node(j).settles() && is_canonical(g, j))
 }
 
 /// Every node reachable from `start` along `next`, `start` included.
@@ -239,6 +297,8 @@ fn write_named(g: &Graph, writes: &[usize], from: usize) -> String {
 mod tests {
     use super::FailedGateWrites;
     use crate::check::testing::*;
+    use crate::model::Value;
+    use crate::model::remedy::{Fill, Pick, Remedy};
     use serde_json::json;
 
     const REG: &str = "tools: {spawn: {returns: text, spawnsAgent: true, toolsArg: tools, writes: [output]}, write: {returns: text, writes: [path]}, report: {returns: text}, report_failure: {returns: text}}";
@@ -323,11 +383,60 @@ mod tests {
         let settle = with_join(json!({"kind": "settle"}));
         assert!(run_reg(&FailedGateWrites, &settle, &registry(REG)).is_empty());
         // Near miss: the same edge into a join that waits for every edge.
+        // Its fix makes the join settle.
         for kind in [json!({}), json!({"kind": "diamond"})] {
             let issues = run_reg(&FailedGateWrites, &with_join(kind), &registry(REG));
             assert_eq!(issues.len(), 1, "{issues:#?}");
             assert_eq!(issues[0].edge_id.as_deref(), Some("spawn_a__join_in"));
+            assert!(
+                matches!(
+                    &issues[0].fixes[0].remedy,
+                    Remedy::SetField { node, path, value: Fill::Value(v) }
+                        if node == "join_in" && path == "kind" && *v == Value::from("settle")
+                ),
+                "{issues:#?}"
+            );
         }
+    }
+
+    #[test]
+    fn an_error_edge_moved_off_a_settling_join_is_moved_back() {
+        let mut ns: Vec<_> = nodes().into_iter().filter(|n| n.id != "join_in").collect();
+        ns.push(node(
+            "join_in",
+            crate::model::NodeKind::Join,
+            json!({"kind": "settle"}),
+        ));
+        ns.push(node(
+            "after",
+            crate::model::NodeKind::Reason,
+            json!({"prompt": "x"}),
+        ));
+        let p = |to: &str| {
+            plan(
+                ns.clone(),
+                vec![
+                    edge("e1", "start", "spawn_a", "always"),
+                    edge("e2", "spawn_a", "check_a", "always"),
+                    edge("e3", "check_a", "join_in", "match"),
+                    edge("e4", "check_a", "fail_a", "no_match"),
+                    edge("e5", "join_in", "after", "always"),
+                    edge("e6", "after", "write", "always"),
+                    edge("spawn_a__join_in", "spawn_a", to, "error"),
+                ],
+            )
+        };
+        let issues = run_reg(&FailedGateWrites, &p("after"), &registry(REG));
+        assert_eq!(issues.len(), 1, "{issues:#?}");
+        assert!(
+            matches!(
+                &issues[0].fixes[0].remedy,
+                Remedy::Retarget { to: Pick::Id(t), .. } if t == "join_in"
+            ),
+            "{issues:#?}"
+        );
+        // Near miss: where its id says.
+        assert!(run_reg(&FailedGateWrites, &p("join_in"), &registry(REG)).is_empty());
     }
 
     #[test]

@@ -26,7 +26,7 @@
 //! part of the graph.
 
 use super::{
-    Cx, ambiguous_reference, failed_gate_writes, join_no_fork, join_not_diamond,
+    Cx, ambiguous_reference, failed_gate_writes, join_no_fork, join_not_diamond, missing_field,
     reference_not_upstream, undisposed_synthesis, ungated_unit, unknown_tool, unreachable_call,
     unreachable_node,
 };
@@ -51,6 +51,7 @@ const NAMED: usize = 10;
 pub(crate) fn apply(cx: &Cx, issues: &mut [Issue]) {
     same_missing_tool(issues);
     moved_failure_edge(cx, issues);
+    plain_join_errors(cx, issues);
     let g = &cx.graph;
     let mut finding: HashMap<usize, usize> = HashMap::default();
     for (k, i) in issues.iter().enumerate() {
@@ -97,6 +98,45 @@ pub(crate) fn apply(cx: &Cx, issues: &mut [Issue]) {
                 edge_id: None,
             });
         }
+    }
+}
+
+/// Error edges into a join that does not settle (`failed_gate_writes`
+/// whose fix sets the join's `kind`) are one fact: they follow from the
+/// join's `missing_field` when its `kind` is misspelt (`"Settle"`), else
+/// from the first of them.
+fn plain_join_errors(cx: &Cx, issues: &mut [Issue]) {
+    use crate::model::remedy::Remedy;
+    let join_of = |i: &Issue| {
+        (i.code == failed_gate_writes::CODE)
+            .then(|| {
+                i.fixes.iter().find_map(|f| match &f.remedy {
+                    Remedy::SetField { node, path, .. } if path == "kind" => Some(node.clone()),
+                    _ => None,
+                })
+            })
+            .flatten()
+    };
+    let mut heads: Vec<(String, Cause)> = Vec::new();
+    for k in 0..issues.len() {
+        let Some(j) = join_of(&issues[k]) else {
+            continue;
+        };
+        if issues[k].cause.is_some() || cx.graph.index_of(&j).is_none() {
+            continue;
+        }
+        let head = heads.iter().find(|h| h.0 == j).map(|h| h.1.clone());
+        let head = head.or_else(|| {
+            let typo = issues.iter().find(|i| {
+                i.code == missing_field::CODE
+                    && i.node_id.as_deref() == Some(j.as_str())
+                    && i.pointer.as_deref().is_some_and(|p| p.ends_with("/kind"))
+            });
+            let cause = typo.map_or_else(|| Cause::of(&issues[k]), Cause::of);
+            heads.push((j.clone(), cause.clone()));
+            typo.map(|_| cause)
+        });
+        issues[k].cause = head;
     }
 }
 

@@ -116,10 +116,10 @@ fn scan<'a, 's>(
     (first, count)
 }
 
-/// A declared slice whose run input no reference reads any longer (a hand
+/// A declared slice whose run input no spawn reads any longer (a hand
 /// edit that replaced the spawn's input): the unit no longer gets its slice
 /// by identity, whatever it got instead.
-fn unread(cx: &crate::check::Cx<'_>, slices: &[Slice], out: &mut Vec<Issue>) {
+fn unread(cx: &crate::check::Cx<'_>, spawns: &[usize], slices: &[Slice], out: &mut Vec<Issue>) {
     for sl in slices.iter().filter(|sl| !sl.run_input.is_empty()) {
         // A spawn already found holding source text says it once.
         if out
@@ -128,8 +128,11 @@ fn unread(cx: &crate::check::Cx<'_>, slices: &[Slice], out: &mut Vec<Issue>) {
         {
             continue;
         }
+        // Read by a spawn: `accept` passing it on, or a verify step naming
+        // it, gives no unit its slice.
         let mut read = false;
-        for node in &cx.content.nodes {
+        for &i in spawns {
+            let node = cx.graph.node(i);
             for v in node.definition.values() {
                 v.walk(&mut Pointer::new(""), &mut |_, x| {
                     if let Value::Ref(r) = x {
@@ -183,8 +186,10 @@ declare_check! {
     /// extent, so half a source, a source split in parts, or one with its
     /// trailing spaces stripped is still source text (its own instructions
     /// are one paragraph each). A spawn's `goal` is read as its `input` is.
-    /// And a declared slice whose run input no reference reads any longer
-    /// (the spawn's `input` replaced by hand) fires at that spawn. References
+    /// And a declared slice whose run input no spawn reads any longer
+    /// (the spawn's `input` replaced by hand; `accept` passing the run
+    /// input on, or a verify step naming it, gives no unit its slice)
+    /// fires at that spawn. References
     /// are not read: a slice passed by reference to the run input is what
     /// the mechanism wants. Needs a registry.
     ///
@@ -312,7 +317,7 @@ declare_check! {
             };
             out.push(issue);
         }
-        unread(cx, &slices, out);
+        unread(cx, &spawns, &slices, out);
     }
 }
 
@@ -456,6 +461,20 @@ mod tests {
         assert_eq!(issues[0].pointer.as_deref(), Some("/definition/args/goal"));
         let unread = p(json!({"input": "the log", "inputIdentity": identity(&src)}));
         let issues = run_reg(&InlinedSource, &unread, &reg);
+        // A step that only passes the run input on is no unit reading it.
+        let mut passed = unread.clone();
+        passed.nodes.push(call_with(
+            "accept",
+            "noop",
+            json!({"slice_a": r("start", Some("slice_a"))}),
+            &[],
+        ));
+        let found = run_reg(&InlinedSource, &passed, &reg);
+        one_at(
+            &found,
+            "spawn_a",
+            "nothing reads the run input `slice_a` any longer",
+        );
         one_at(
             &issues,
             "spawn_a",

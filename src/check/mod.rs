@@ -332,6 +332,7 @@ mod nested_spawn;
 mod no_entry;
 pub(crate) mod oversized_phase;
 pub(crate) mod param_not_declassified;
+mod partial_landing_report;
 mod predicate_unknown_node;
 mod ref_lookalike;
 mod reference_not_upstream;
@@ -425,6 +426,7 @@ pub static CHECKS: &[&dyn Check] = &[
     &undisposed_synthesis::UndisposedSynthesis,
     &undiscarded_artifacts::UndiscardedArtifacts,
     &incomplete_failure_report::IncompleteFailureReport,
+    &partial_landing_report::PartialLandingReport,
     &inlined_source::InlinedSource,
     &unreachable_call::UnreachableCall,
     &dangling_edge::DanglingEdge,

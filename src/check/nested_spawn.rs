@@ -11,7 +11,9 @@ declare_check! {
     /// could let the subagent spawn further agents, or where that cannot be
     /// proven:
     /// - its tools argument (the registry entry's `toolsArg`) lists a tool
-    ///   that itself spawns agents;
+    ///   that itself spawns agents (names compared trimmed and case-folded,
+    ///   as `orchestrate` removes them: a runtime may trim or fold tool
+    ///   names, so ` Spawn_Subagent ` is `spawn_subagent`);
     /// - the argument is missing, or not a literal list of tool names (a
     ///   reference, say), so what the subagent may use is unknown;
     /// - the registry entry names no `toolsArg` at all.
@@ -90,7 +92,7 @@ declare_check! {
             };
             let (spawning, kept): (Vec<&str>, Vec<&str>) = names
                 .into_iter()
-                .partition(|t| reg.tool(t).is_some_and(|e| e.spawns_agent));
+                .partition(|t| spawns_agent(reg, t));
             if spawning.is_empty() {
                 continue;
             }
@@ -109,6 +111,19 @@ declare_check! {
             );
         }
     }
+}
+
+/// Whether `name` names a spawning tool, compared as `orchestrate` removes
+/// them: trimmed and case-folded, since a runtime may trim or fold tool
+/// names (` Spawn_Subagent ` is `spawn_subagent`).
+fn spawns_agent(reg: &crate::model::registry::Registry, name: &str) -> bool {
+    if reg.tool(name).is_some_and(|e| e.spawns_agent) {
+        return true;
+    }
+    let folded = name.trim().to_lowercase();
+    reg.tool_names()
+        .filter(|t| t.trim().to_lowercase() == folded)
+        .any(|t| reg.tool(t).is_some_and(|e| e.spawns_agent))
 }
 
 #[cfg(test)]
@@ -145,6 +160,34 @@ mod tests {
         assert!(issues[1].message.contains("a $ref"));
         assert!(issues[2].message.contains("does not pass it"));
         assert!(issues[3].message.contains("toolsArg"));
+    }
+
+    #[test]
+    fn fires_on_a_spawning_tool_in_another_case_or_with_spaces() {
+        for name in ["Spawn", " spawn ", "spawn\t", "SPAWN"] {
+            let p = plan(
+                vec![call_with(
+                    "a",
+                    "spawn",
+                    json!({"tools": ["read", name]}),
+                    &[],
+                )],
+                vec![],
+            );
+            let issues = run_reg(&NestedSpawn, &p, &registry(REG));
+            assert_eq!(issues.len(), 1, "{name:?}: {issues:#?}");
+        }
+        // Near miss: another name (a hyphen is not an underscore).
+        let p = plan(
+            vec![call_with(
+                "a",
+                "spawn",
+                json!({"tools": ["read", "spawn-x"]}),
+                &[],
+            )],
+            vec![],
+        );
+        assert!(run_reg(&NestedSpawn, &p, &registry(REG)).is_empty());
     }
 
     #[test]

@@ -102,6 +102,22 @@ pub(crate) fn orchestrate_unstored(
     let orchestration = crate::forge::orchestrate::orchestrate(d, registry, plan_id)?;
     let (digest, _) = crate::wire::jcs::digest(&orchestration.content);
     let report = crate::check::run(&orchestration.content, Some(registry), Vec::new());
+    // Every emitted plan passes every check against the registry `init`
+    // writes: one that does not is refused (nothing is stored) rather than
+    // stored with blocking findings. Findings that only a store's own
+    // registry causes (a tool it lacks) are stored with their fixes.
+    let default = default_registry()?;
+    let own = crate::check::run(&orchestration.content, Some(&default), Vec::new());
+    let blocking: Vec<&Issue> = own.issues.iter().filter(|i| i.is_blocking()).collect();
+    if !blocking.is_empty() {
+        let lines: Vec<String> = blocking.iter().take(5).map(|i| i.line()).collect();
+        return Err(Error::invalid(format!(
+            "the plan orchestrate would emit for this decomposition has {} blocking finding(s), so nothing is stored (an emitted plan must pass every check):\n{}",
+            blocking.len(),
+            lines.join("\n")
+        ))
+        .with_help("this is a planforge defect: report it with the decomposition; meanwhile, declaring `digest` on each task that shares a large input, or giving the tasks separate inputs, may avoid it"));
+    }
     Ok(Orchestrated {
         orchestration,
         digest,

@@ -231,6 +231,7 @@ pub(crate) fn spec_of(d: &Decomposition, checked: &Checked, registry: &Registry)
     };
     let index_of = |name: &str| d.tasks.iter().position(|t| t.name == name);
     let mut taken = Vec::new();
+    let mut firsts: std::collections::HashMap<usize, String> = std::collections::HashMap::new();
     let units: Vec<Unit> = order
         .iter()
         .map(|&i| {
@@ -247,7 +248,22 @@ pub(crate) fn spec_of(d: &Decomposition, checked: &Checked, registry: &Registry)
                 (_, None) => Value::from(ARTIFACT_SCHEMA),
             };
             let slug = slug(&t.name, &mut taken);
-            let slice = sliced.then(|| Slice::of(format!("slice_{slug}"), &t.input));
+            // A unit given the same evidence as an earlier sliced one reads
+            // the same run input.
+            let slice = sliced.then(|| {
+                let first = order
+                    .iter()
+                    .copied()
+                    .find(|&j| checked.sliced[j] && d.tasks[j].input == t.input)
+                    .unwrap_or(i);
+                let name = if first == i {
+                    slug.clone()
+                } else {
+                    firsts.get(&first).cloned().unwrap_or_else(|| slug.clone())
+                };
+                firsts.entry(i).or_insert_with(|| slug.clone());
+                Slice::of(format!("slice_{name}"), &t.input)
+            });
             let instructions = if role.instructions.trim().is_empty() {
                 NO_SPAWN.to_string()
             } else {

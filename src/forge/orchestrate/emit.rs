@@ -528,6 +528,10 @@ fn entry_fields(spec: &Spec) -> Vec<DeclaredField> {
     }];
     for u in &spec.units {
         if let Some(s) = &u.slice {
+            // Units given the same evidence share one run input.
+            if out.iter().any(|f| f.path == s.field) {
+                continue;
+            }
             out.push(DeclaredField {
                 path: s.field.clone(),
                 ty: FieldType::String {

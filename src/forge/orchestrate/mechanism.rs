@@ -525,6 +525,7 @@ fn fit(
             if declared.iter().filter(|x| **x).count() == 1 { "declares" } else { "declare" }
         ));
     }
+    same_evidence(d, &large, &mut sliced, reductions);
     let total = |sliced: &[bool]| -> (u64, u64) {
         (0..n).fold((0, 0), |(a, b), i| {
             let (x, y) = held(d, i, sliced[i]);
@@ -561,6 +562,7 @@ fn fit(
             sliced[i] |= large[i];
         }
     }
+    same_evidence(d, &large, &mut sliced, reductions);
     let (artifacts, inputs) = total(&sliced);
     if artifacts + inputs <= budget {
         return Ok((sliced, None));
@@ -591,6 +593,50 @@ fn fit(
         ));
     }
     Ok((sliced, Some(per)))
+}
+
+/// Slices every large input byte-identical to a sliced one: units given
+/// the same evidence (an advocate and its critic, a fan-out over one
+/// source, a chain over one input) read it from the same slice, so the
+/// source text stays out of the plan for all of them, not only for the
+/// one that declared a digest.
+fn same_evidence(
+    d: &Decomposition,
+    large: &[bool],
+    sliced: &mut [bool],
+    reductions: &mut Vec<String>,
+) {
+    let n = d.tasks.len();
+    let mut added = Vec::new();
+    for i in 0..n {
+        if !large[i] || sliced[i] {
+            continue;
+        }
+        if let Some(j) = (0..n).find(|&j| sliced[j] && d.tasks[j].input == d.tasks[i].input) {
+            added.push(format!(
+                "`{}` (the same input as `{}`)",
+                d.tasks[i].name, d.tasks[j].name
+            ));
+        }
+    }
+    if added.is_empty() {
+        return;
+    }
+    for i in 0..n {
+        if large[i]
+            && !sliced[i]
+            && (0..n).any(|j| sliced[j] && d.tasks[j].input == d.tasks[i].input)
+        {
+            sliced[i] = true;
+        }
+    }
+    reductions.push(format!(
+        "same evidence: {} {} a large input byte-identical to a sliced one, so {} it from the same slice (kept out of the plan, named by its identity) and {} a digest of it",
+        added.join(", "),
+        if added.len() == 1 { "has" } else { "have" },
+        if added.len() == 1 { "it reads" } else { "they read" },
+        if added.len() == 1 { "returns" } else { "return" },
+    ));
 }
 
 /// A check that does not apply: the units run one at a time.
