@@ -870,18 +870,27 @@ async def broken_files(s, root):
     check(len(there) == 0, "fixed: the settings file's diagnostic is cleared", there)
     reg = root / "plans" / "registry.yaml"
     before = reg.read_text()
-    reg.write_text("tools:\n  get: 5\n")
+    # Written whole, as editors save: a re-check still in flight from the step before may read
+    # the registry too (a file being written is empty, "null"), and publish nothing for it.
+    replace_file(reg, "tools:\n  get: 5\n")
     s.client.text_document_did_save(t.DidSaveTextDocumentParams(
         text_document=t.TextDocumentIdentifier(uri=reg.as_uri())))
-    there = await s.until(reg.as_uri(), lambda d: True)
+    there = await s.until(reg.as_uri(), lambda d: len(d) > 0)
     check(len(there) == 1 and there[0].range.start.line == 1,
           "a registry whose tool is no object: the diagnostic in the registry, on its line", there)
-    reg.write_text(before)
+    replace_file(reg, before)
     s.client.text_document_did_save(t.DidSaveTextDocumentParams(
         text_document=t.TextDocumentIdentifier(uri=reg.as_uri())))
     there = await s.until(reg.as_uri(), lambda d: len(d) == 0)
     check(len(there) == 0, "fixed: the registry's diagnostic is cleared", there)
     s.client.text_document_did_close(t.DidCloseTextDocumentParams(text_document=t.TextDocumentIdentifier(uri=uri)))
+
+
+def replace_file(path, text):
+    """Write `path` whole: a temporary file beside it, renamed over it."""
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(text)
+    os.replace(tmp, path)
 
 
 async def main(pf):
