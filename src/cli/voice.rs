@@ -20,6 +20,17 @@ impl CliVoice {
         }
     }
 
+    /// An edge disconnected, then connected again from `from` to `to` (already worded).
+    fn reconnect(&self, edge: &str, from: &str, to: &str, handle: &str) -> String {
+        let first = self.on_plan(format!("planforge disconnect {}", quote(edge)));
+        let then = format!(
+            "planforge connect {} {to} --handle {}",
+            quote(from),
+            quote(handle)
+        );
+        format!("{first} && {}", self.on_plan(then))
+    }
+
     fn on_plan(&self, mut cmd: String) -> String {
         if let Some(p) = &self.plan {
             cmd.push_str(" -p ");
@@ -132,35 +143,13 @@ impl Voice for CliVoice {
                 from,
                 to,
                 handle,
-            } => {
-                let first = self.on_plan(format!("planforge disconnect {}", quote(edge)));
-                return format!(
-                    "{first} && {}",
-                    self.on_plan(format!(
-                        "planforge connect {} {} --handle {}",
-                        quote(from),
-                        quote(to),
-                        quote(handle)
-                    ))
-                );
-            }
+            } => return self.reconnect(edge, from, &quote(to), handle),
             Remedy::Retarget {
                 edge,
                 from,
                 to,
                 handle,
-            } => {
-                let first = self.on_plan(format!("planforge disconnect {}", quote(edge)));
-                return format!(
-                    "{first} && {}",
-                    self.on_plan(format!(
-                        "planforge connect {} {} --handle {}",
-                        quote(from),
-                        pick(to),
-                        quote(handle)
-                    ))
-                );
-            }
+            } => return self.reconnect(edge, from, &pick(to), handle),
             Remedy::RemoveNode { node } => format!("planforge remove-node {}", quote(node)),
             Remedy::AddNode { id, kind } => format!(
                 "planforge add-node {} --kind {}",

@@ -18,6 +18,18 @@ impl ToolVoice {
         }
     }
 
+    /// An edge disconnected, then connected again from `from` to `to`.
+    fn reconnect(&self, edge: &str, from: &str, to: J, handle: &str) -> String {
+        format!(
+            "{}, then {}",
+            self.call("disconnect_edge", json!({ "edgeId": edge })),
+            self.call(
+                "connect_nodes",
+                json!({"edge": {"from": from, "to": to, "handle": handle}})
+            )
+        )
+    }
+
     /// `tool {"planId": …, args…}` with the plan first.
     fn call(&self, tool: &str, args: J) -> String {
         let mut m = Map::new();
@@ -83,27 +95,13 @@ impl Voice for ToolVoice {
                 from,
                 to,
                 handle,
-            } => format!(
-                "{}, then {}",
-                self.call("disconnect_edge", json!({ "edgeId": edge })),
-                self.call(
-                    "connect_nodes",
-                    json!({"edge": {"from": from, "to": to, "handle": handle}})
-                )
-            ),
+            } => self.reconnect(edge, from, json!(to), handle),
             Remedy::Retarget {
                 edge,
                 from,
                 to,
                 handle,
-            } => format!(
-                "{}, then {}",
-                self.call("disconnect_edge", json!({ "edgeId": edge })),
-                self.call(
-                    "connect_nodes",
-                    json!({"edge": {"from": from, "to": pick(to), "handle": handle}})
-                )
-            ),
+            } => self.reconnect(edge, from, pick(to), handle),
             Remedy::RemoveNode { node } => self.call("remove_node", json!({ "nodeId": node })),
             Remedy::AddNode { id, kind } => self.call(
                 "add_node",
