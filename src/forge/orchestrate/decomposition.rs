@@ -762,22 +762,7 @@ fn challenge_in_chain(d: &Decomposition) -> Result<()> {
 /// that together form a cycle: like a `needs` cycle, no task of it can run
 /// first, and the first to run would read a file that does not exist yet.
 fn reads_cycle(d: &Decomposition) -> Result<()> {
-    let index: IndexMap<&str, usize> = d
-        .tasks
-        .iter()
-        .enumerate()
-        .map(|(i, t)| (t.name.as_str(), i))
-        .collect();
-    let mut adj: Vec<Vec<usize>> = d
-        .tasks
-        .iter()
-        .map(|t| {
-            t.needs
-                .iter()
-                .filter_map(|n| index.get(n.as_str()).copied())
-                .collect()
-        })
-        .collect();
+    let (index, mut adj) = needs_graph(d);
     let reads = implicit_order(d);
     for &(i, j) in &reads {
         if !adj[i].contains(&j) {
@@ -1002,13 +987,18 @@ fn contradiction(d: &Decomposition, i: usize) -> Result<()> {
 
 /// A cycle of `needs`, as task names (first repeated at the end), if any.
 fn needs_cycle(d: &Decomposition) -> Option<Vec<String>> {
+    cycle(d, &needs_graph(d).1)
+}
+
+/// Each task's position by name, and each task's `needs` as positions.
+fn needs_graph(d: &Decomposition) -> (IndexMap<&str, usize>, Vec<Vec<usize>>) {
     let index: IndexMap<&str, usize> = d
         .tasks
         .iter()
         .enumerate()
         .map(|(i, t)| (t.name.as_str(), i))
         .collect();
-    let adj: Vec<Vec<usize>> = d
+    let adj = d
         .tasks
         .iter()
         .map(|t| {
@@ -1018,7 +1008,7 @@ fn needs_cycle(d: &Decomposition) -> Option<Vec<String>> {
                 .collect()
         })
         .collect();
-    cycle(d, &adj)
+    (index, adj)
 }
 
 /// A cycle in `adj` (task → the tasks it depends on), as task names from
