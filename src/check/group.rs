@@ -20,15 +20,19 @@
 //!   edge) heads the `unreachable_node` of the failure report it lost and
 //!   the `ambiguous_reference` findings on the nodes its second route
 //!   reaches, and the `undisposed_synthesis` of the write that route
-//!   reaches past the disposition gate.
+//!   reaches past the disposition gate, and the `cycle` it closes (moving
+//!   it back, the head's fix, clears the cycle too);
+//! - and the `ungated_unit` findings (without an edge of their own) of the
+//!   units whose spawn leads to that moved edge's target: the route it
+//!   opens to the write bypasses the gate that tested them.
 //!
 //! Deterministic (document order) and linear: one walk over the unreachable
 //! part of the graph.
 
 use super::{
-    Cx, ambiguous_reference, failed_gate_writes, join_no_fork, join_not_diamond, missing_field,
-    reference_not_upstream, undisposed_synthesis, ungated_unit, unknown_tool, unreachable_call,
-    unreachable_node,
+    Cx, ambiguous_reference, cycle, failed_gate_writes, join_no_fork, join_not_diamond,
+    missing_field, reference_not_upstream, undisposed_synthesis, ungated_unit, unknown_tool,
+    unreachable_call, unreachable_node,
 };
 use crate::model::hash::FastMap as HashMap;
 use crate::model::suggest::capped_list;
@@ -148,7 +152,10 @@ fn plain_join_errors(cx: &Cx, issues: &mut [Issue]) {
 fn moved_failure_edge(cx: &Cx, issues: &mut [Issue]) {
     use crate::model::remedy::{Fill, Pick, Remedy};
     let g = &cx.graph;
-    let mut heads: Vec<(Cause, usize, Option<usize>)> = Vec::new();
+    // (cause, the moved edge's target, the report it lost, its source when it
+    // closes a cycle, whether it is `failed_gate_writes`'s)
+    #[allow(clippy::type_complexity)]
+    let mut heads: Vec<(Cause, usize, Option<usize>, Option<usize>, bool)> = Vec::new();
     for i in issues.iter() {
         if i.code != failed_gate_writes::CODE && i.code != ungated_unit::CODE {
             continue;
@@ -156,10 +163,9 @@ fn moved_failure_edge(cx: &Cx, issues: &mut [Issue]) {
         let Some(edge) = i.edge_id.as_deref() else {
             continue;
         };
-        let Some(t) = (0..g.ends.len())
+        let Some((u, t)) = (0..g.ends.len())
             .find(|&e| g.edge(e).id == edge)
             .and_then(|e| g.ends[e])
-            .map(|(_, t)| t)
         else {
             continue;
         };
@@ -172,7 +178,15 @@ fn moved_failure_edge(cx: &Cx, issues: &mut [Issue]) {
             } => g.index_of(r),
             _ => None,
         });
-        heads.push((Cause::of(i), t, lost));
+        // A moved edge that closes a cycle (`t` leads back to `u`).
+        let cyclic = t == u || g.reaches(t, u);
+        heads.push((
+            Cause::of(i),
+            t,
+            lost,
+            cyclic.then_some(u),
+            i.code == failed_gate_writes::CODE,
+        ));
     }
     if heads.is_empty() {
         return;
@@ -198,6 +212,26 @@ fn moved_failure_edge(cx: &Cx, issues: &mut [Issue]) {
             // tests the dispositions: moving it back fixes both.
             let w = i.node_id.as_deref().and_then(|id| g.index_of(id));
             w.and_then(|w| heads.iter().find(|h| h.1 == w || g.reaches(h.1, w)))
+        } else if i.code == ungated_unit::CODE && i.edge_id.is_none() {
+            // A unit the moved edge's route to the write leaves ungated
+            // (its spawn leads to that route): moving the edge back gates
+            // it again. Every such unit follows from the first cause.
+            let s = i.node_id.as_deref().and_then(|id| g.index_of(id));
+            s.and_then(|s| {
+                heads
+                    .iter()
+                    .find(|h| h.4 && (h.1 == s || g.reaches(s, h.1)))
+            })
+        } else if i.code == cycle::CODE {
+            // The cycle the moved edge closes: moving it back (the head's
+            // retarget) removes it, where disconnecting the cycle's named
+            // edge would leave the failure report unreached.
+            let y = i.node_id.as_deref().and_then(|id| g.index_of(id));
+            y.and_then(|y| {
+                heads.iter().find(|h| {
+                    h.3.is_some_and(|u| (y == u || g.reaches(y, u)) && (y == u || g.reaches(u, y)))
+                })
+            })
         } else {
             None
         };

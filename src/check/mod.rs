@@ -338,7 +338,9 @@ mod ref_lookalike;
 mod reference_not_upstream;
 mod retry_unsafe_repeat;
 mod scaffold_placeholder;
+mod schema_sat;
 mod select_missing_default;
+mod settle_error_edge;
 #[cfg(test)]
 mod situations;
 mod synthesis;
@@ -427,6 +429,7 @@ pub static CHECKS: &[&dyn Check] = &[
     &undiscarded_artifacts::UndiscardedArtifacts,
     &incomplete_failure_report::IncompleteFailureReport,
     &partial_landing_report::PartialLandingReport,
+    &settle_error_edge::SettleErrorEdge,
     &inlined_source::InlinedSource,
     &unreachable_call::UnreachableCall,
     &dangling_edge::DanglingEdge,
@@ -670,8 +673,9 @@ mod tests {
     use super::*;
 
     /// Files under `src/check/` that are helpers, not issue codes.
-    const HELPERS: [&str; 11] = [
+    const HELPERS: [&str; 12] = [
         "synthesis",
+        "schema_sat",
         "hints",
         "mod",
         "group",

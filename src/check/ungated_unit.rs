@@ -2,9 +2,9 @@
 //! synthesis write O(k + p · depth) for its k units and the p paths its
 //! gates require (each placed on its unit by a dominator walk).
 
-use crate::check::synthesis;
+use crate::check::{schema_sat, synthesis};
 use crate::model::remedy::{Fill, Fix, Pick, Remedy};
-use crate::model::{Issue, NodeKind};
+use crate::model::{Issue, Map, NodeKind, Value};
 
 declare_check! {
     /// ## What it finds
@@ -29,9 +29,16 @@ declare_check! {
     ///
     /// A gate's test only counts when the verification can fail: it also
     /// fires for the verify step a gate relies on when its `outputSchema`
-    /// holds `verdict` to "pass" (`const: "pass"`, an `enum` of "pass"
-    /// alone) or `failedCriteria` empty (`maxItems: 0`, `const: []`, an
-    /// `enum` of `[]` alone, `items: false`): then the test always holds.
+    /// admits no `verdict` but "pass" or no `failedCriteria` but `[]`
+    /// (then the test always holds). That is judged on what the schema of
+    /// the field lets through (its `properties` entry, and those of the
+    /// output schema's `allOf` members), whatever the form: `const`, an
+    /// `enum` of that value alone, `pattern: "^pass$"`, an `allOf` holding
+    /// a `const`, `maxItems: 0`, `items: false` or `items: {"not": {}}`,
+    /// and their combinations with `type`, `anyOf`, `oneOf`, `not`,
+    /// `minLength`/`maxLength`, `minItems`. A keyword the judgement does
+    /// not read (`$ref`, a pattern that is not a literal) counts as able to
+    /// fail, so it never fires on a schema it cannot read.
     ///
     /// Needs a registry and an acyclic graph with one entry.
     ///
@@ -174,42 +181,52 @@ declare_check! {
 }
 
 /// The field of a verify step's output schema that makes failing impossible
-/// (`verdict` held to "pass", `failedCriteria` held empty), and why.
+/// (`verdict` can only be "pass", `failedCriteria` only `[]`), and why: a
+/// satisfiability judgement over the schema ([`schema_sat::judge`]) of the
+/// field, gathered from `properties` of the output schema and of each
+/// member of its `allOf`. A schema that cannot say pass either is not this
+/// check's: the gate then never opens.
 fn cannot_fail(node: &crate::model::Node) -> Option<(&'static str, String)> {
-    let props = node
-        .get("outputSchema")?
-        .as_object()?
-        .get("properties")?
-        .as_object()?;
-    if let Some(v) = props.get("verdict").and_then(|v| v.as_object()) {
-        if v.get("const").and_then(|c| c.as_str()) == Some("pass") {
-            return Some(("verdict", "`const` \"pass\"".into()));
+    let root = node.get("outputSchema")?;
+    for (field, pass) in [
+        ("verdict", Value::from("pass")),
+        ("failedCriteria", Value::Array(Vec::new())),
+    ] {
+        let mut parts = Vec::new();
+        field_schemas(root, field, 0, &mut parts);
+        if parts.is_empty() {
+            continue;
         }
-        if v.get("enum")
-            .and_then(|e| e.as_array())
-            .is_some_and(|e| e.iter().all(|m| m.as_str() == Some("pass")))
-        {
-            return Some(("verdict", "an `enum` with no value but \"pass\"".into()));
+        let o = schema_sat::judge(
+            &Value::Object(Map::from_iter([("allOf".to_string(), Value::Array(parts))])),
+            &pass,
+        );
+        if o.can_pass && !o.can_fail {
+            let what = if field == "verdict" { "\"pass\"" } else { "[]" };
+            return Some((field, format!("a schema no value but {what} satisfies")));
         }
-    }
-    let f = props.get("failedCriteria").and_then(|v| v.as_object())?;
-    let empty = |m: &crate::model::Value| m.as_array().is_some_and(|a| a.is_empty());
-    if f.get("maxItems").and_then(|m| m.as_f64()) == Some(0.0) {
-        return Some(("failedCriteria", "`maxItems` 0".into()));
-    }
-    if f.get("const").is_some_and(empty) {
-        return Some(("failedCriteria", "`const` []".into()));
-    }
-    if f.get("enum")
-        .and_then(|e| e.as_array())
-        .is_some_and(|e| e.iter().all(empty))
-    {
-        return Some(("failedCriteria", "an `enum` with no value but []".into()));
-    }
-    if f.get("items").and_then(|i| i.as_bool()) == Some(false) {
-        return Some(("failedCriteria", "`items` false".into()));
     }
     None
+}
+
+/// The schemas `schema` gives its property `field`: under `properties`, and
+/// under each `allOf` member's, recursively (bounded).
+fn field_schemas(schema: &Value, field: &str, depth: usize, out: &mut Vec<Value>) {
+    let Some(m) = schema.as_object() else { return };
+    if depth > 16 {
+        return;
+    }
+    if let Some(s) = m.get("properties").and_then(|p| p.as_object()?.get(field)) {
+        out.push(s.clone());
+    }
+    for member in m
+        .get("allOf")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        field_schemas(member, field, depth + 1, out);
+    }
 }
 
 /// The finding for a verify step whose schema cannot report a failure: the
@@ -452,6 +469,19 @@ mod tests {
                 crit(json!({"type": "array", "items": false})),
                 "failedCriteria",
             ),
+            // Equivalent forms (tester N5): judged, not listed.
+            (
+                json!({"verdict": {"type": "string", "pattern": "^pass$"}}),
+                "verdict",
+            ),
+            (
+                json!({"verdict": {"type": "string", "allOf": [{"const": "pass"}]}}),
+                "verdict",
+            ),
+            (
+                crit(json!({"type": "array", "items": {"not": {}}})),
+                "failedCriteria",
+            ),
         ] {
             let issues = with_schema(both.clone(), None, props.clone());
             assert_eq!(issues.len(), 1, "{props}: {issues:#?}");
@@ -485,6 +515,9 @@ mod tests {
             "failedCriteria": {"type": "array", "maxItems": 6, "items": {"enum": ["c1", "c2"]}}
         });
         assert!(with_schema(both.clone(), None, props).is_empty());
+        // A pattern the judgement cannot read counts as able to fail.
+        let unread = json!({"verdict": {"type": "string", "pattern": "^p.ss$"}});
+        assert!(with_schema(both.clone(), None, unread).is_empty());
         // A `const` other than "pass" is not this check's business.
         let other = json!({"verdict": {"type": "string", "const": "fail"}});
         assert!(with_schema(both, None, other).is_empty());
