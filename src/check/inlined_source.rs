@@ -116,10 +116,102 @@ fn scan<'a, 's>(
     (first, count)
 }
 
+/// Whether a spawn reads the run input `name` by reference (a path whose
+/// first segment is `name`: `accept.slice_a`, `start.slice_a`). `accept`
+/// passing it on, or a verify step naming it, gives no unit its slice.
+fn read_by_spawn(cx: &crate::check::Cx<'_>, spawns: &[usize], name: &str) -> bool {
+    let mut read = false;
+    for &i in spawns {
+        for v in cx.graph.node(i).definition.values() {
+            v.walk(&mut Pointer::new(""), &mut |_, x| {
+                if let Value::Ref(r) = x {
+                    let head = r.path.as_deref().and_then(|p| p.split('.').next());
+                    read |= head == Some(name);
+                }
+            });
+        }
+    }
+    read
+}
+
+/// A source slice the entry declares as a run input — a string of more
+/// than [`DESCRIPTOR_BYTES`] (`maxBytes`), source text by `orchestrate`'s
+/// own rule — that no spawn reads and no spawn's `inputIdentity` names
+/// (both removed by hand): the slice is supplied to the run and reaches no
+/// unit, so the unit that was to digest it gets something else.
+fn unread_run_inputs(
+    cx: &crate::check::Cx<'_>,
+    spawns: &[usize],
+    slices: &[Slice],
+    out: &mut Vec<Issue>,
+) {
+    let g = &cx.graph;
+    for e in (0..g.len()).filter(|&i| g.node(i).kind == NodeKind::Entry) {
+        let entry = g.node(e);
+        let Some(inputs) = entry.get("input").and_then(Value::as_array) else {
+            continue;
+        };
+        for (k, f) in inputs.iter().enumerate() {
+            let Some(m) = f.as_object() else { continue };
+            let name = m.get("path").and_then(Value::as_str).unwrap_or("");
+            let big = m.get("type").and_then(Value::as_str) == Some("string")
+                && m.get("maxBytes")
+                    .and_then(Value::as_u64)
+                    .is_some_and(|b| b > DESCRIPTOR_BYTES);
+            if !big
+                || slices.iter().any(|sl| sl.run_input == name)
+                || read_by_spawn(cx, spawns, name)
+            {
+                continue;
+            }
+            out.push(
+                Issue::new(
+                    CODE,
+                    format!(
+                        "the entry `{}` declares the run input `{name}`, source text of up to {} bytes (a slice for a bounded digest), but no spawn reads it and no spawn's `{IDENTITY_ARG}` names it: the unit it was for no longer gets its slice by reference, so the orchestrator holds whatever it gets instead",
+                        entry.id,
+                        m.get("maxBytes").and_then(Value::as_u64).unwrap_or(0)
+                    ),
+                )
+                .node(entry.id.clone())
+                .at(format!("/definition/input/{k}"))
+                .fix(unread_fix(cx, entry, name)),
+            );
+        }
+    }
+}
+
+/// The fix for a run input no unit reads: give it back to the unit
+/// `orchestrate` named it for (`slice_a` → `spawn_a`), when that spawn is
+/// there; else drop it from the entry's inputs.
+fn unread_fix(cx: &crate::check::Cx<'_>, entry: &crate::model::Node, name: &str) -> Remedy {
+    let spawn = name
+        .strip_prefix("slice_")
+        .map(|u| format!("spawn_{u}"))
+        .filter(|s| cx.graph.index_of(s).is_some());
+    match spawn {
+        Some(s) => Remedy::SetField {
+            node: s,
+            path: "args.input".into(),
+            value: Fill::choose(format!(
+                "a reference to the run input `{name}` (as `accept` passes it on), with `{IDENTITY_ARG}` giving its identity and extent again"
+            )),
+        },
+        None => Remedy::SetField {
+            node: entry.id.clone(),
+            path: "input".into(),
+            value: Fill::choose(format!(
+                "the entry's inputs without `{name}`, if no unit is to read it"
+            )),
+        },
+    }
+}
+
 /// A declared slice whose run input no spawn reads any longer (a hand
 /// edit that replaced the spawn's input): the unit no longer gets its slice
 /// by identity, whatever it got instead.
 fn unread(cx: &crate::check::Cx<'_>, spawns: &[usize], slices: &[Slice], out: &mut Vec<Issue>) {
+    unread_run_inputs(cx, spawns, slices, out);
     for sl in slices.iter().filter(|sl| !sl.run_input.is_empty()) {
         // A spawn already found holding source text says it once.
         if out
@@ -128,21 +220,7 @@ fn unread(cx: &crate::check::Cx<'_>, spawns: &[usize], slices: &[Slice], out: &m
         {
             continue;
         }
-        // Read by a spawn: `accept` passing it on, or a verify step naming
-        // it, gives no unit its slice.
-        let mut read = false;
-        for &i in spawns {
-            let node = cx.graph.node(i);
-            for v in node.definition.values() {
-                v.walk(&mut Pointer::new(""), &mut |_, x| {
-                    if let Value::Ref(r) = x {
-                        let head = r.path.as_deref().and_then(|p| p.split('.').next());
-                        read |= head == Some(sl.run_input.as_str());
-                    }
-                });
-            }
-        }
-        if read {
+        if read_by_spawn(cx, spawns, &sl.run_input) {
             continue;
         }
         out.push(
@@ -189,7 +267,10 @@ declare_check! {
     /// And a declared slice whose run input no spawn reads any longer
     /// (the spawn's `input` replaced by hand; `accept` passing the run
     /// input on, or a verify step naming it, gives no unit its slice)
-    /// fires at that spawn. References
+    /// fires at that spawn; so does, at the entry, a run input it declares
+    /// as source text (a string of more than 1,024 `maxBytes`) that no
+    /// spawn reads and no `inputIdentity` names (both removed by hand).
+    /// References
     /// are not read: a slice passed by reference to the run input is what
     /// the mechanism wants. Needs a registry.
     ///
@@ -211,7 +292,8 @@ declare_check! {
     /// `accept` declassifies (`{"$ref": {"node": "accept", "path":
     /// "slice_<unit>"}}`), which the run supplies; a spawn's `goal` says
     /// the task in words. For a slice nothing reads, set the spawn's `input`
-    /// back to that reference.
+    /// back to that reference (and its `inputIdentity`), or drop the run
+    /// input from the entry if no unit is to read it.
     ///
     /// ## Example
     /// `spawn_log_a` declares `"inputIdentity": {"runInput": "slice_log_a",
@@ -484,6 +566,43 @@ mod tests {
             &issues[0].fixes[0].remedy,
             crate::model::remedy::Remedy::SetField { path, .. } if path == "args.input"
         ));
+    }
+
+    #[test]
+    fn fires_on_a_slice_run_input_no_spawn_reads_or_names() {
+        // `inputIdentity` deleted and the input replaced (tester's
+        // `w_slice_unread2`): the entry still declares the slice.
+        let p = |input: serde_json::Value| {
+            plan(
+                vec![
+                    node(
+                        "start",
+                        crate::model::NodeKind::Entry,
+                        json!({"input": [
+                            {"path": "assignment", "type": "string"},
+                            {"path": "slice_a", "type": "string", "maxBytes": 122880}
+                        ]}),
+                    ),
+                    call_with("spawn_a", "spawn", json!({"input": input}), &[]),
+                ],
+                vec![edge("e1", "start", "spawn_a", "always")],
+            )
+        };
+        let reg = registry(REG);
+        let issues = run_reg(&InlinedSource, &p(json!("the log")), &reg);
+        one_at(
+            &issues,
+            "start",
+            "declares the run input `slice_a`, source text of up to 122880 bytes",
+        );
+        assert_eq!(issues[0].pointer.as_deref(), Some("/definition/input/1"));
+        assert!(matches!(
+            &issues[0].fixes[0].remedy,
+            crate::model::remedy::Remedy::SetField { node, path, .. }
+                if node == "spawn_a" && path == "args.input"
+        ));
+        // Near miss: the spawn reads it by reference.
+        assert!(run_reg(&InlinedSource, &p(r("start", Some("slice_a"))), &reg).is_empty());
     }
 
     #[test]

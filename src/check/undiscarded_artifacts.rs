@@ -3,7 +3,7 @@
 //! discards after it.
 
 use crate::check::synthesis::{self, DISCARD_TOOL};
-use crate::model::remedy::{Pick, Remedy};
+use crate::model::remedy::{Fill, Pick, Remedy};
 use crate::model::{Issue, NodeKind, Value};
 
 /// Whether a discard's `paths` covers `artifact` (the same literal, or the
@@ -41,7 +41,10 @@ declare_check! {
     /// synthesis to named local artifacts".
     ///
     /// ## How to fix
-    /// After the write, add a `remove_artifacts` call whose `paths` lists
+    /// When a `remove_artifacts` call with `keep` follows the write and
+    /// lists its `paths` literally (a unit's output renamed after it was
+    /// made, say), add the missing artifacts to its `paths`. Otherwise,
+    /// after the write, add a `remove_artifacts` call whose `paths` lists
     /// every unit's artifact and whose `keep` is the list the synthesis
     /// cites (a reference to the reconciliation's `cites`), reached by the
     /// write's `always` edge.
@@ -72,21 +75,54 @@ declare_check! {
                 .filter_map(|&d| g.node(d).get("args").and_then(|a| a.as_object()?.get("paths")))
                 .collect();
             let mut kept = Vec::new();
+            let mut missing: Vec<Value> = Vec::new();
             for &s in &spawns {
                 if !g.reaches(s, w) {
                     continue;
                 }
                 let written = synthesis::entry(g, reg, s).map(|e| e.writes.clone()).unwrap_or_default();
                 let args = g.node(s).get("args");
-                let left = written
+                let left: Vec<&Value> = written
                     .iter()
                     .filter_map(|a| args.and_then(|x| x.as_object()?.get(a)))
-                    .any(|artifact| !mine.iter().any(|p| covers(p, artifact)));
-                if left {
+                    .filter(|artifact| !mine.iter().any(|p| covers(p, artifact)))
+                    .collect();
+                if !left.is_empty() {
                     kept.push(format!("`{}`", g.node(s).id));
+                    missing.extend(left.into_iter().cloned());
                 }
             }
             if kept.is_empty() {
+                continue;
+            }
+            // A discard after the write with a literal list of paths: the
+            // fix adds the missing artifacts to it (a second discard would
+            // be a copy of it).
+            let existing = discards.iter().copied().filter(|&d| g.reaches(w, d)).find_map(|d| {
+                let paths = g.node(d).get("args")?.as_object()?.get("paths")?.as_array()?;
+                Some((d, paths))
+            });
+            if let Some((d, paths)) = existing {
+                let id = &g.node(d).id;
+                let mut all = paths.clone();
+                all.extend(missing);
+                out.push(
+                    Issue::new(
+                        CODE,
+                        format!(
+                            "synthesis write `{}` leaves the artifacts of {} in place: the `{DISCARD_TOOL}` call `{id}` after it does not list them in `paths`, so artifacts the synthesis does not cite would remain; add them to `{id}`'s `paths`",
+                            g.node(w).id,
+                            kept.join(", ")
+                        ),
+                    )
+                    .node(id.clone())
+                    .at("/definition/args/paths")
+                    .fix(Remedy::SetField {
+                        node: id.clone(),
+                        path: "args.paths".into(),
+                        value: Fill::Value(Value::Array(all)),
+                    }),
+                );
                 continue;
             }
             out.push(
@@ -160,6 +196,21 @@ mod tests {
                 .message
                 .contains("artifacts of `spawn_b` in place"),
             "{issues:#?}"
+        );
+        // The discard exists (a unit's output renamed after it was made):
+        // its `paths` gets the missing artifact, no second discard.
+        assert_eq!(issues[0].node_id.as_deref(), Some("discard"));
+        assert_eq!(issues[0].fixes.len(), 1, "{issues:#?}");
+        assert_eq!(
+            issues[0].fixes[0].remedy,
+            crate::model::remedy::Remedy::SetField {
+                node: "discard".into(),
+                path: "args.paths".into(),
+                value: crate::model::remedy::Fill::Value(crate::model::Value::Array(vec![
+                    "a.md".into(),
+                    "b.md".into()
+                ])),
+            }
         );
         // Without `keep` it would remove cited evidence too: no discard.
         assert_eq!(with(Some(json!({"paths": ["a.md", "b.md"]}))).len(), 1);

@@ -93,6 +93,26 @@ pub fn default_registry() -> Result<Registry> {
     })
 }
 
+/// Every emitted plan passes every check against the registry `init`
+/// writes: one that does not is refused (nothing is stored) rather than
+/// stored with blocking findings. Findings that only a store's own registry
+/// causes (a tool it lacks) are stored with their fixes.
+fn refuse_blocking(content: &crate::model::Content) -> Result<()> {
+    let default = default_registry()?;
+    let own = crate::check::run(content, Some(&default), Vec::new());
+    let blocking: Vec<&Issue> = own.issues.iter().filter(|i| i.is_blocking()).collect();
+    if blocking.is_empty() {
+        return Ok(());
+    }
+    let lines: Vec<String> = blocking.iter().take(5).map(|i| i.line()).collect();
+    Err(Error::invalid(format!(
+        "the plan orchestrate would emit for this decomposition has {} blocking finding(s), so nothing is stored (an emitted plan must pass every check):\n{}",
+        blocking.len(),
+        lines.join("\n")
+    ))
+    .with_help("this is a planforge defect: report it with the decomposition; meanwhile, declaring `digest` on each task that shares a large input, or giving the tasks separate inputs, may avoid it"))
+}
+
 /// Checks and builds the plan of a decomposition, without storing it.
 pub(crate) fn orchestrate_unstored(
     d: &Decomposition,
@@ -102,22 +122,7 @@ pub(crate) fn orchestrate_unstored(
     let orchestration = crate::forge::orchestrate::orchestrate(d, registry, plan_id)?;
     let (digest, _) = crate::wire::jcs::digest(&orchestration.content);
     let report = crate::check::run(&orchestration.content, Some(registry), Vec::new());
-    // Every emitted plan passes every check against the registry `init`
-    // writes: one that does not is refused (nothing is stored) rather than
-    // stored with blocking findings. Findings that only a store's own
-    // registry causes (a tool it lacks) are stored with their fixes.
-    let default = default_registry()?;
-    let own = crate::check::run(&orchestration.content, Some(&default), Vec::new());
-    let blocking: Vec<&Issue> = own.issues.iter().filter(|i| i.is_blocking()).collect();
-    if !blocking.is_empty() {
-        let lines: Vec<String> = blocking.iter().take(5).map(|i| i.line()).collect();
-        return Err(Error::invalid(format!(
-            "the plan orchestrate would emit for this decomposition has {} blocking finding(s), so nothing is stored (an emitted plan must pass every check):\n{}",
-            blocking.len(),
-            lines.join("\n")
-        ))
-        .with_help("this is a planforge defect: report it with the decomposition; meanwhile, declaring `digest` on each task that shares a large input, or giving the tasks separate inputs, may avoid it"));
-    }
+    refuse_blocking(&orchestration.content)?;
     Ok(Orchestrated {
         orchestration,
         digest,
@@ -334,5 +339,39 @@ impl Forge {
         let outline = outline_of(&loaded, &o.issues);
         o.stored = Some((loaded, outline));
         Ok(o)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{default_registry, orchestrate_unstored, refuse_blocking};
+    use crate::model::Value;
+
+    #[test]
+    fn an_emitted_plan_with_a_blocking_finding_is_refused() {
+        let text = "roles:\n  r: {instructions: w, tools: []}\n  q: {instructions: c, tools: []}\ntasks:\n  - {name: a, role: r, goal: g, input: i, output: a.md}\n  - {name: b, role: q, goal: h, input: j, output: b.md}\nsynthesis: {output: out.md}\n";
+        let d =
+            crate::forge::orchestrate::parse(text, crate::wire::Syntax::Yaml, "t.yaml").unwrap();
+        let o = orchestrate_unstored(&d, &default_registry().unwrap(), "plan-t").unwrap();
+        let mut content = o.orchestration.content.clone();
+        assert!(refuse_blocking(&content).is_ok());
+        // The same plan with a unit's no-spawn prohibition lost: refused,
+        // naming the finding.
+        let spawn = content
+            .nodes
+            .iter_mut()
+            .find(|n| n.id == "spawn_a")
+            .unwrap();
+        if let Some(Value::Object(args)) = spawn.definition.get_mut("args") {
+            args.insert("noSpawn".into(), Value::Bool(false));
+        }
+        let e = refuse_blocking(&content).unwrap_err();
+        assert_eq!(e.exit_code(), 2);
+        assert!(
+            e.message.starts_with("the plan orchestrate would emit for this decomposition has 1 blocking finding(s), so nothing is stored")
+                && e.message.contains("incomplete_spawn_spec"),
+            "{}",
+            e.message
+        );
     }
 }

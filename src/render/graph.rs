@@ -25,6 +25,13 @@ fn groups(c: &Content) -> (IndexMap<&str, Vec<usize>>, Vec<usize>) {
 fn subtitle(n: &Node) -> String {
     match n.tool() {
         Some(t) => format!("call · {t}"),
+        // The two join kinds fire differently: a settling join once every
+        // branch arrived (an error edge included) or stopped, the other when
+        // every incoming edge fired.
+        None if n.settles() => {
+            "join · settle: fires once every branch arrived or stopped, errors included".into()
+        }
+        None if n.kind == NodeKind::Join => "join · waits for every incoming edge".into(),
         None => n.kind.as_str().to_string(),
     }
 }
@@ -62,9 +69,11 @@ fn dot_shape(k: NodeKind) -> &'static str {
 
 fn dot_node(out: &mut String, n: &Node, indent: &str) {
     let label = format!("{}\n{}", n.id, subtitle(n));
+    // A settling join is drawn with a double outline.
+    let twice = if n.settles() { ", peripheries=2" } else { "" };
     let _ = writeln!(
         out,
-        "{indent}{} [label={}, shape={}];",
+        "{indent}{} [label={}, shape={}{twice}];",
         dq(&n.id),
         dq(&label),
         dot_shape(n.kind)
@@ -229,6 +238,33 @@ mod tests {
         );
         assert!(d.contains("\"q\\\"x\" [label=\"q\\\"x\\ncall · noop\""));
         assert!(d.ends_with("}\n"));
+    }
+
+    #[test]
+    fn the_two_join_kinds_are_told_apart() {
+        let p = plan(
+            vec![
+                node("j", NodeKind::Join, json!({})),
+                node("s", NodeKind::Join, json!({"kind": "settle"})),
+            ],
+            vec![],
+        );
+        let d = dot(&p);
+        assert!(
+            d.contains(
+                "\"j\" [label=\"j\\njoin · waits for every incoming edge\", shape=hexagon];"
+            ),
+            "{d}"
+        );
+        assert!(
+            d.contains("\"s\" [label=\"s\\njoin · settle: fires once every branch arrived or stopped, errors included\", shape=hexagon, peripheries=2];"),
+            "{d}"
+        );
+        let m = mermaid(&p);
+        assert!(
+            m.contains("join · waits for every incoming edge") && m.contains("join · settle:"),
+            "{m}"
+        );
     }
 
     #[test]

@@ -23,6 +23,21 @@ pub(crate) struct Style<'a> {
     pub(crate) cut: Option<usize>,
     /// Tool names by node id, for operator references (`← … of step x (tool)`).
     pub(crate) tools: Option<&'a ToolNames<'a>>,
+    /// The ids of the joins of kind `settle`: an `error` edge into one is
+    /// that branch's arrival, not an abort.
+    pub(crate) settling: Option<&'a Settling<'a>>,
+}
+
+/// The ids of a plan's settling joins.
+pub(crate) type Settling<'a> = crate::model::hash::FastSet<&'a str>;
+
+/// The settling joins among `nodes`, built once per render.
+pub(crate) fn settling_joins(nodes: &[Node]) -> Settling<'_> {
+    nodes
+        .iter()
+        .filter(|n| n.settles())
+        .map(|n| n.id.as_str())
+        .collect()
 }
 
 /// Node id → the tool a call node invokes.
@@ -42,6 +57,7 @@ impl Style<'_> {
             audience: Audience::Model,
             cut: None,
             tools: None,
+            settling: None,
         }
     }
 }
@@ -208,7 +224,7 @@ pub(crate) fn block(
             value(v, style)
         ));
     }
-    completion(&mut lines, outgoing);
+    completion(&mut lines, outgoing, style);
     if let Some(n) = style.cut {
         bound_lines(&mut lines, n);
     }
@@ -338,7 +354,7 @@ fn field(f: &DeclaredField) -> String {
     }
 }
 
-fn completion(lines: &mut Vec<String>, outgoing: &[&Edge]) {
+fn completion(lines: &mut Vec<String>, outgoing: &[&Edge], style: &Style) {
     if outgoing.is_empty() {
         lines.push(format!(
             "{PAD}on completion: (terminal — no outgoing edges)"
@@ -349,13 +365,21 @@ fn completion(lines: &mut Vec<String>, outgoing: &[&Edge]) {
     let mut sorted: Vec<&&Edge> = outgoing.iter().collect();
     sorted.sort_by(|a, b| (a.handle.to_string(), &a.to).cmp(&(b.handle.to_string(), &b.to)));
     for e in sorted {
-        lines.push(format!("{ITEM}{}", edge_line(e)));
+        let settles = style.settling.is_some_and(|s| s.contains(e.to.as_str()));
+        lines.push(format!("{ITEM}{}", edge_line(e, settles)));
     }
 }
 
-/// `→ on <handle> → step <id>`, or `→ ABORT on error → step <id>`.
-pub(crate) fn edge_line(e: &Edge) -> String {
-    if e.handle == Handle::Error {
+/// `→ on <handle> → step <id>`, or `→ ABORT on error → step <id>`; an
+/// error edge into a settling join (`settles`) is that branch's arrival
+/// there: `→ on error, settles at join <id>`.
+pub(crate) fn edge_line(e: &Edge, settles: bool) -> String {
+    if e.handle == Handle::Error && settles {
+        format!(
+            "→ on error, arrives at the settling join → step {} (edge {}): the join names this step's failure among its arrivals",
+            e.to, e.id
+        )
+    } else if e.handle == Handle::Error {
         format!("→ ABORT on error → step {} (edge {})", e.to, e.id)
     } else {
         format!("→ on {} → step {} (edge {})", e.handle, e.to, e.id)
@@ -503,6 +527,18 @@ mod tests {
         assert!(text.contains("MODIFIES DATA") && text.contains("NOT safe"));
         assert!(text.contains("wait for you"));
         assert!(text.contains("→ ABORT on error → step x"));
+        // Into a settling join, an error is that branch's arrival.
+        let settling = Settling::from_iter(["x"]);
+        let style = Style {
+            settling: Some(&settling),
+            ..Style::model()
+        };
+        let text = block(&n, Some(2), &[&e], &[], &style).join("\n");
+        assert!(!text.contains("ABORT"), "{text}");
+        assert!(
+            text.contains("→ on error, arrives at the settling join → step x (edge e1)"),
+            "{text}"
+        );
     }
 
     #[test]
@@ -560,6 +596,7 @@ mod tests {
             audience: Audience::Operator,
             cut: None,
             tools: None,
+            settling: None,
         };
         assert_eq!(reference(&r, &style), "← every output of step fetch @ id");
     }

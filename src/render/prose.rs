@@ -77,10 +77,12 @@ pub(crate) fn render(c: &Content, h: &Header, audience: Audience) -> String {
         return out.join("\n");
     }
     let tools = node::tool_names(c);
+    let settling = node::settling_joins(&c.nodes);
     let style = Style {
         audience,
         cut: None,
         tools: Some(&tools),
+        settling: Some(&settling),
     };
     let graph = crate::forge::present::Graph::new(c);
     let mut out_edges: Vec<Vec<&Edge>> = vec![Vec::new(); c.nodes.len()];

@@ -69,7 +69,11 @@ pub(crate) fn text(s: &Slice, v: &dyn Voice, budget: usize) -> String {
         &s.outgoing,
         share,
     );
-    let style = Style::model();
+    let settling = node::settling_joins(&s.nodes);
+    let style = Style {
+        settling: Some(&settling),
+        ..Style::model()
+    };
     // Each node's edges, grouped once (a phase can hold thousands of nodes).
     let mut from: FastMap<&str, Vec<&Edge>> = FastMap::default();
     let mut to: FastMap<&str, Vec<&Edge>> = FastMap::default();

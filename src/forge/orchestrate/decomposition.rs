@@ -515,7 +515,7 @@ fn validate(d: &Decomposition) -> Result<()> {
             "the synthesis `output` `{}` is {why}; the synthesis is written only to a named local artifact inside the working tree (seed 003: reversible local authority)",
             d.synthesis
         ))
-        .with_help("give the synthesis `output` a relative file path inside the working tree, outside `.git/` and the plan store, without `..` or control characters")
+        .with_help("give the synthesis `output` a relative file path inside the working tree, outside `.git/` and the plan store, without `..`, control or bidirectional characters, or a Windows device name")
         .at(Location {
             pointer: Some("/synthesis/output".into()),
             ..Location::default()
@@ -591,7 +591,7 @@ fn validate(d: &Decomposition) -> Result<()> {
                     "task `{}` writes `{}`, {why}; a unit writes only a named local artifact inside the working tree (seed 003: reversible local authority)",
                     t.name, t.output
                 ),
-                "give `output` a relative file path inside the working tree, outside `.git/` and the plan store, without `..` or control characters",
+                "give `output` a relative file path inside the working tree, outside `.git/` and the plan store, without `..`, control or bidirectional characters, or a Windows device name",
             ));
         }
         if matches!(t.input, Value::Null) {
@@ -864,6 +864,11 @@ fn escapes(path: &str) -> Option<&'static str> {
     if p.chars().any(char::is_control) {
         return Some("a path with a control character (such as NUL), which no file name may hold");
     }
+    if p.chars().any(is_bidi_control) {
+        return Some(
+            "a path with a bidirectional control character (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F), which makes the name show in another order than it has",
+        );
+    }
     if p.ends_with('/') || p.ends_with('\\') {
         return Some("a folder (it ends with a slash), not one artifact");
     }
@@ -877,7 +882,44 @@ fn escapes(path: &str) -> Option<&'static str> {
     if parts.iter().any(|c| c.eq_ignore_ascii_case(".git")) {
         return Some("inside the repository's `.git` folder, which git owns");
     }
+    if parts.iter().any(|c| is_device_name(c)) {
+        return Some(
+            "a path naming a Windows device (CON, PRN, AUX, NUL, COM1–COM9, LPT1–LPT9, also with an extension: `nul.md`), which Windows opens as the device, not a file",
+        );
+    }
     None
+}
+
+/// The Unicode bidirectional controls: embeddings and overrides
+/// (U+202A–U+202E), isolates (U+2066–U+2069) and the marks (U+200E, U+200F).
+fn is_bidi_control(c: char) -> bool {
+    matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{200E}' | '\u{200F}')
+}
+
+/// Whether a path component is a Windows device name: the part before its
+/// first dot, trailing spaces dropped, is `CON`, `PRN`, `AUX`, `NUL`,
+/// `COM1`…`COM9` or `LPT1`…`LPT9` (also `COM¹`…`³`), case ignored.
+fn is_device_name(component: &str) -> bool {
+    let stem = component
+        .split('.')
+        .next()
+        .unwrap_or("")
+        .trim_end_matches(' ');
+    let upper = stem.to_ascii_uppercase();
+    if ["CON", "PRN", "AUX", "NUL"].contains(&upper.as_str()) {
+        return true;
+    }
+    let Some(rest) = upper
+        .strip_prefix("COM")
+        .or_else(|| upper.strip_prefix("LPT"))
+    else {
+        return false;
+    };
+    let mut chars = rest.chars();
+    matches!(
+        (chars.next(), chars.next()),
+        (Some('1'..='9' | '\u{b9}' | '\u{b2}' | '\u{b3}'), None)
+    )
 }
 
 /// The plan store's folder in the working tree when the run names none

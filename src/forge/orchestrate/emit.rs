@@ -22,8 +22,9 @@
 //!     dispositions) → discard (remove_artifacts: the unit artifacts the
 //!     synthesis does not cite)
 //! failure paths (report_failure: failure class, units, failed criteria,
-//! rollback state): in a chain, spawn/read error → lost_<u>, verify error or a
-//! failed verdict → fail_<u>; in parallel, some or no units verified (an
+//! rollback state): in a chain, spawn/read error → lost_<u>, a failed
+//! verdict → fail_<u>, verify error → noverdict_<u> (the step, every
+//! criterion unconfirmed); in parallel, some or no units verified (an
 //! errored unit is not verified) → landing / unverified, naming both sets;
 //! gate no_match or a reconcile error → report; write error → unwrite
 //! (remove_artifacts: the partial synthesis) → rollback, or rollback_stuck.
@@ -769,7 +770,7 @@ fn unit(b: &mut Builder, spec: &Spec, k: usize) {
     } else {
         b.edge(&spawn, &lost, Handle::Error);
         b.edge(&read, &lost, Handle::Error);
-        b.edge(&verify, &fail, Handle::Error);
+        b.edge(&verify, &format!("noverdict_{s}"), Handle::Error);
         // A chain stops at its first failed unit: `check_<u>` gates the
         // next spawn.
         branch(b, &check, "verification", passed(u));
@@ -1037,27 +1038,46 @@ fn arrival_key(b: &Builder, units: &[Unit]) -> Value {
         }) else {
             continue;
         };
-        let outcome = if e.handle == Handle::Error {
-            format!(
-                "errored: `{}` failed to run, so the unit returned no verified artifact (a failed unit)",
-                e.from
-            )
+        let mut entry = Map::new();
+        entry.insert("unit".into(), Value::from(u.name.as_str()));
+        entry.insert("step".into(), Value::from(e.from.as_str()));
+        if e.handle == Handle::Error {
+            entry.insert(
+                "outcome".into(),
+                Value::from(format!(
+                    "errored: `{}` failed to run, so the unit returned no verified artifact (a failed unit)",
+                    e.from
+                )),
+            );
+            // Its verification gave no failed criteria: those the error
+            // left unconfirmed are the failed ones.
+            let failed = if e.from.starts_with("verify_") {
+                unconfirmed()
+            } else {
+                strs(&["exists"])
+            };
+            entry.insert("failedCriteria".into(), failed);
         } else {
-            "verified: its owner verification completed (landed only if `verdicts` says \"pass\" and `failedCriteria` is empty)".to_string()
-        };
-        key.insert(
-            e.id.clone(),
-            obj([
-                ("unit", Value::from(u.name.as_str())),
-                ("step", Value::from(e.from.as_str())),
-                ("outcome", Value::from(outcome)),
-            ]),
-        );
+            entry.insert(
+                "outcome".into(),
+                Value::from(
+                    "verified: its owner verification completed (landed only if `verdicts` says \"pass\" and `failedCriteria` is empty)",
+                ),
+            );
+        }
+        key.insert(e.id.clone(), Value::Object(entry));
     }
     Value::Object(key)
 }
 
-/// `lost_<u>` and `fail_<u>` of unit `k` of a chain, which stops at its
+/// Every one of the six criteria: what an errored verification leaves
+/// unconfirmed.
+fn unconfirmed() -> Value {
+    let names: Vec<&str> = CRITERIA.iter().map(|(n, _)| *n).collect();
+    strs(&names)
+}
+
+/// `lost_<u>`, `fail_<u>` and `noverdict_<u>` of unit `k` of a chain, which stops at its
 /// first failure: the units before it verified, those after it never ran.
 /// Both sets are named (partial landing).
 fn unit_reports(b: &mut Builder, units: &[Unit], k: usize) {
@@ -1096,9 +1116,27 @@ fn unit_reports(b: &mut Builder, units: &[Unit], k: usize) {
         rf(&format!("verify_{}", u.slug), Some("failedCriteria"), false),
         NOTHING_TO_ROLL_BACK,
         Value::from(format!(
-            "Unit `{}`'s artifact failed owner verification (or its verification could not complete): the failed criteria are given, and no synthesis is written.{landing}",
+            "Unit `{}`'s artifact failed owner verification: the failed criteria are given, and no synthesis is written.{landing}",
             u.name
         )),
         extra(),
+    );
+    // The verification itself errored: it returned no verdict and no
+    // failed criteria, so none of the six criteria was confirmed.
+    let verify = format!("verify_{}", u.slug);
+    let mut noverdict = extra();
+    noverdict.push(("step", Value::from(verify.as_str())));
+    report(
+        b,
+        &format!("noverdict_{}", u.slug),
+        Value::from("non-convergence"),
+        strs(&[u.name.as_str()]),
+        unconfirmed(),
+        NOTHING_TO_ROLL_BACK,
+        Value::from(format!(
+            "Unit `{}`'s owner verification (`{verify}`) errored and returned no verdict: none of the six criteria was confirmed, so all are given as failed; a unit whose artifact is not verified is a failed unit, and no synthesis is written.{landing}",
+            u.name
+        )),
+        noverdict,
     );
 }

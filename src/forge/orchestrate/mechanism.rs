@@ -329,12 +329,16 @@ fn same_file(path: &str) -> String {
     crate::check::contention_collision::same_file(path)
 }
 
-/// `dir/name.ext` → `dir/name.<tag>.ext`.
+/// `dir/name.ext` → `dir/name.<tag>.ext`. A name's trailing dots and
+/// spaces, which Windows drops, are dropped first (`a.md.` → `a.<tag>.md`,
+/// not `a.md.<tag>.`).
 fn separate(path: &str, tag: &str) -> String {
     let (dir, file) = match path.rfind('/') {
         Some(i) => (&path[..=i], &path[i + 1..]),
         None => ("", path),
     };
+    let trimmed = file.trim_end_matches(['.', ' ']);
+    let file = if trimmed.is_empty() { file } else { trimmed };
     match file.rfind('.') {
         Some(i) if i > 0 => format!("{dir}{}.{tag}{}", &file[..i], &file[i..]),
         _ => format!("{dir}{file}.{tag}"),
