@@ -201,7 +201,7 @@ fn an_advocate_and_a_critic_are_adversarial_and_freeze() {
   critic: {instructions: Argue against the proposal., tools: [read_file]}
 tasks:
   - {name: pro, role: advocate, goal: Make the case for adopting X, input: evidence/, output: pro.md}
-  - {name: con, role: critic, goal: Challenge the case for X, input: evidence/, output: con.md, challenges: pro}
+  - {name: con, role: critic, goal: Challenge the case for X, input: evidence/, output: contra.md, challenges: pro}
 synthesis: {output: decision.md}
 ",
         "plan-adv",
@@ -937,7 +937,7 @@ fn checked_an_advocate_and_a_critic_sharing_one_role() {
   reviewer: {instructions: Review the proposal against the evidence., tools: [read_file]}
 tasks:
   - {name: pro, role: reviewer, goal: Argue for adopting the cache, input: bench/results.md, output: d/pro.md}
-  - {name: con, role: reviewer, goal: Challenge the case for the cache, input: bench/results.md, output: d/con.md, challenges: pro}
+  - {name: con, role: reviewer, goal: Challenge the case for the cache, input: bench/results.md, output: d/contra.md, challenges: pro}
 synthesis: {output: d/decision.md}
 ",
         "plan-c3",
@@ -1452,7 +1452,7 @@ fn context_overflow_keeps_the_advocate_critic_challenge() {
                   "con": {"instructions": "Argue against.", "tools": []}},
         "tasks": [
             {"name": "pro", "role": "pro", "goal": "Argue for adopting it", "input": a, "output": "d/pro.md"},
-            {"name": "con", "role": "con", "goal": "Challenge the case", "input": a, "output": "d/con.md",
+            {"name": "con", "role": "con", "goal": "Challenge the case", "input": a, "output": "d/contra.md",
              "challenges": ["pro"]}
         ],
         "synthesis": {"output": "d/decision.md"}
@@ -2487,7 +2487,7 @@ fn a_challenge_inside_a_needs_chain_is_refused_naming_both_tasks() {
 #[test]
 fn an_adversarial_pair_beside_an_unrelated_chain_is_refused_naming_both_sets() {
     let env = Env::new();
-    let pair = "  - {name: pro, role: writer, goal: Argue for, input: evidence/, output: pro.md}\n  - {name: con, role: writer, goal: Argue against, input: evidence/, output: con.md, challenges: [pro]}\n";
+    let pair = "  - {name: pro, role: writer, goal: Argue for, input: evidence/, output: pro.md}\n  - {name: con, role: writer, goal: Argue against, input: evidence/, output: contra.md, challenges: [pro]}\n";
     let chain = "  - {name: survey, role: writer, goal: Survey, input: src/, output: survey.md}\n  - {name: analyse, role: writer, goal: Analyse, input: the survey, output: analyse.md, needs: [survey]}\n";
     for (what, tasks, coupling) in [
         ("inferred", format!("{pair}{chain}"), ""),
@@ -2657,4 +2657,111 @@ fn a_spawning_tool_put_back_in_another_case_or_with_spaces_is_found() {
     // Near miss: the plan as emitted.
     let (code, out) = validate_doc(&env, "clean.json", &doc);
     assert_eq!(code, Some(0), "{out}");
+}
+
+/// A fan-out plan of two units (`a`, `b`), exported as a document.
+fn fan_out_doc(env: &Env, plan: &str) -> Value {
+    exported(
+        env,
+        &format!(
+            "{ROLES}tasks:\n  - {{name: a, role: lead, goal: Survey A, input: src/a, output: notes/a.md}}\n  - {{name: b, role: tester, goal: Test B, input: src/b, output: notes/b.md}}\nsynthesis: {{output: notes/s.md}}\n"
+        ),
+        plan,
+    )
+}
+
+#[test]
+fn a_settling_join_takes_errors_from_its_units_steps_only() {
+    let env = Env::new();
+    let doc = fan_out_doc(&env, "plan-settle-edges");
+    let (code, out) = validate_doc(&env, "clean.json", &doc);
+    assert_eq!(code, Some(0), "{out}");
+    // An error edge from outside the units (the tester's `accept` and
+    // `side`): found, with a fix that sends it to a report of its own.
+    for from in ["accept", "side"] {
+        let mut d = doc.clone();
+        if from == "side" {
+            d["nodes"].as_array_mut().unwrap().push(json!({
+                "id": "side", "kind": "call", "phase": "units",
+                "definition": {"tool": "read_artifact", "args": {"path": "notes/x.md"}, "output": [],
+                    "onMissingValue": "fail", "authority": [], "replaySafe": true, "onIndeterminate": "halt"}
+            }));
+            d["edges"].as_array_mut().unwrap().push(
+                json!({"id": "accept__side", "from": "accept", "to": "side", "handle": "always"}),
+            );
+            d["edges"].as_array_mut().unwrap().push(
+                json!({"id": "side__join", "from": "side", "to": "join", "handle": "always"}),
+            );
+        }
+        d["edges"].as_array_mut().unwrap().push(
+            json!({"id": format!("{from}__join_err"), "from": from, "to": "join", "handle": "error"}),
+        );
+        let (code, out) = validate_doc(&env, "outside.json", &d);
+        assert_eq!(code, Some(1), "{from}: {out}");
+        assert!(
+            out.contains(&format!(
+                "error[settle_error_edge]: the settling join `join` takes the error of `{from}` (edge `{from}__join_err`), which is no step of the units it settles"
+            )),
+            "{from}: {out}"
+        );
+    }
+    // A unit's error edge into the join deleted: found, fix connects it.
+    let mut d = doc.clone();
+    d["edges"]
+        .as_array_mut()
+        .unwrap()
+        .retain(|e| !(e["from"] == "read_a" && e["to"] == "join" && e["handle"] == "error"));
+    let (code, out) = validate_doc(&env, "deleted.json", &d);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(
+        out.contains("error[settle_error_edge]: `read_a`, a step of a unit the settling join `join` settles, has no `error` edge into it"),
+        "{out}"
+    );
+    let j = env.json(&["validate", &env.file("d.json", &d.to_string()), "--format", "json"]);
+    assert!(
+        j.to_string()
+            .contains(r#""fix":{"action":"connect","from":"read_a","to":"join","handle":"error"}"#),
+        "{j}"
+    );
+}
+
+#[test]
+fn a_moved_edge_that_closes_a_cycle_is_fixed_first_by_moving_it_back() {
+    let env = Env::new();
+    let doc = fan_out_doc(&env, "plan-cycle-move");
+    // `verified`'s `default` (to `unverified`) moved to `spawn_a`: a cycle
+    // through the join, and the failure report lost.
+    let mut d = doc.clone();
+    for e in d["edges"].as_array_mut().unwrap() {
+        if e["from"] == "verified" && e["handle"] == "default" {
+            e["to"] = json!("spawn_a");
+        }
+    }
+    let (code, out) = validate_doc(&env, "cycle.json", &d);
+    assert_eq!(code, Some(1), "{out}");
+    // One group, headed by the retarget; the cycle follows from it.
+    assert!(!out.contains("error[cycle]"), "{out}");
+    let first = out.lines().find(|l| l.starts_with("error[")).unwrap_or("");
+    assert!(
+        first.starts_with("error[failed_gate_writes]: gate `verified` sends its failure (`default`"),
+        "{out}"
+    );
+    assert!(first.contains("cycle"), "{out}");
+    assert!(out.contains(r#"set `to` to "unverified""#), "{out}");
+    // The error→reconcile edit (round B): the units its route leaves
+    // ungated follow from the moved edge, no `ungated_unit` line alone.
+    let mut d = doc.clone();
+    for e in d["edges"].as_array_mut().unwrap() {
+        if e["from"] == "verify_a" && e["handle"] == "error" {
+            e["to"] = json!("reconcile");
+        }
+    }
+    let (code, out) = validate_doc(&env, "reconcile.json", &d);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(!out.contains("error[ungated_unit]"), "{out}");
+    let first = out.lines().find(|l| l.starts_with("error[")).unwrap_or("");
+    assert!(
+        first.starts_with("error[failed_gate_writes]: `verify_a` sends its error"),
+        "{out}"
+    );
 }
