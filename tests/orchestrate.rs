@@ -2717,7 +2717,12 @@ fn a_settling_join_takes_errors_from_its_units_steps_only() {
         out.contains("error[settle_error_edge]: `read_a`, a step of a unit the settling join `join` settles, has no `error` edge into it"),
         "{out}"
     );
-    let j = env.json(&["validate", &env.file("d.json", &d.to_string()), "--format", "json"]);
+    let j = env.json(&[
+        "validate",
+        &env.file("d.json", &d.to_string()),
+        "--format",
+        "json",
+    ]);
     assert!(
         j.to_string()
             .contains(r#""fix":{"action":"connect","from":"read_a","to":"join","handle":"error"}"#),
@@ -2743,7 +2748,8 @@ fn a_moved_edge_that_closes_a_cycle_is_fixed_first_by_moving_it_back() {
     assert!(!out.contains("error[cycle]"), "{out}");
     let first = out.lines().find(|l| l.starts_with("error[")).unwrap_or("");
     assert!(
-        first.starts_with("error[failed_gate_writes]: gate `verified` sends its failure (`default`"),
+        first
+            .starts_with("error[failed_gate_writes]: gate `verified` sends its failure (`default`"),
         "{out}"
     );
     assert!(first.contains("cycle"), "{out}");

@@ -229,7 +229,7 @@ fn moved_failure_edge(cx: &Cx, issues: &mut [Issue]) {
             let y = i.node_id.as_deref().and_then(|id| g.index_of(id));
             y.and_then(|y| {
                 heads.iter().find(|h| {
-                    h.3.is_some_and(|u| (y == u || g.reaches(y, u)) && (y == u || g.reaches(u, y)))
+                    h.3.is_some_and(|u| y == u || (g.reaches(y, u) && g.reaches(u, y)))
                 })
             })
         } else {

@@ -69,7 +69,8 @@ pub(crate) fn text(s: &Slice, v: &dyn Voice, budget: usize) -> String {
         &s.outgoing,
         share,
     );
-    let settling = node::settling_joins(&s.nodes);
+    let mut settling = node::settling_joins(&s.nodes);
+    settling.extend(s.settling.iter().map(String::as_str));
     let style = Style {
         settling: Some(&settling),
         ..Style::model()
@@ -257,6 +258,7 @@ mod tests {
                 edge("e9", "side", "merge", "always"),
             ],
             outgoing: vec![edge("e4", "merge", "done", "error")],
+            settling: vec![],
             issues: vec![
                 Issue::new(
                     crate::model::Code {
@@ -291,6 +293,20 @@ mod tests {
         assert!(t.contains("→ ABORT on error → step done (edge e4)"));
         assert!(
             t.ends_with("Issues (1):\n  · (blocking) unknown_tool [node classify]: no such tool")
+        );
+        // The same edge into a settling join outside the slice: an arrival.
+        let settled = Slice {
+            settling: vec!["done".into()],
+            ..slice()
+        };
+        let t = text(
+            &settled,
+            &crate::cli::voice::CliVoice::default(),
+            crate::model::budget::READ,
+        );
+        assert!(
+            t.contains("→ on error, arrives at the settling join → step done (edge e4)"),
+            "{t}"
         );
     }
 

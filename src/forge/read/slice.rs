@@ -56,6 +56,9 @@ pub(crate) struct Slice {
     pub(crate) incoming: Vec<Edge>,
     /// Edges from the slice to outside.
     pub(crate) outgoing: Vec<Edge>,
+    /// The settling joins (`kind: settle`) outside the slice that its
+    /// `error` edges go to: an error there is an arrival, not an abort.
+    pub(crate) settling: Vec<String>,
     /// Issues attributed to the slice's nodes.
     pub(crate) issues: Vec<Issue>,
 }
@@ -229,6 +232,7 @@ fn slice_in<P: Source + ?Sized>(
         _ => members_of(c, &selected, issues),
     };
     let nodes: Vec<Node> = selected.iter().map(|&i| c.node(i)).collect::<Option<_>>()?;
+    let settling = settling_targets(c, &outgoing);
     let (kind, key, phase) = match target {
         Target::Phase(p) => (SliceKind::Phase, p.clone(), Some(p)),
         Target::Unphased => (SliceKind::Unphased, UNPHASED.to_string(), None),
@@ -246,8 +250,35 @@ fn slice_in<P: Source + ?Sized>(
         edges,
         incoming,
         outgoing,
+        settling,
         issues,
     })
+}
+
+/// The targets of `outgoing`'s `error` edges that are settling joins (one
+/// pass over the node ids, only when there is such an edge).
+fn settling_targets<P: Source + ?Sized>(c: &P, outgoing: &[Edge]) -> Vec<String> {
+    if !outgoing
+        .iter()
+        .any(|e| e.handle == crate::model::Handle::Error)
+    {
+        return Vec::new();
+    }
+    let index = c.node_index();
+    let mut out: Vec<String> = outgoing
+        .iter()
+        .filter(|e| e.handle == crate::model::Handle::Error)
+        .filter(|e| {
+            index.get(e.to.as_str()).is_some_and(|&i| {
+                c.node_kind(i) == crate::model::NodeKind::Join
+                    && c.node_str_field(i, "kind") == Some(crate::model::node::SETTLE)
+            })
+        })
+        .map(|e| e.to.clone())
+        .collect();
+    out.sort_unstable();
+    out.dedup();
+    out
 }
 
 /// A slice's edges (inside, in, out) and findings.
