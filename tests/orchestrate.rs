@@ -175,6 +175,7 @@ synthesis: {{output: notes.md}}
     assert!(has("check_collect", "spawn_draft", "match"));
     assert!(has("check_collect", "fail_collect", "no_match"));
     assert!(has("spawn_collect", "lost_collect", "error"));
+    assert!(has("read_collect", "unread_collect", "error"));
     // A verification that errors has its own report, naming the step and
     // every criterion unconfirmed (it returned no failed criteria).
     assert!(has("verify_collect", "noverdict_collect", "error"));
@@ -656,14 +657,13 @@ fn refers(v: &Value, node: &str, path: &str) -> bool {
 
 /// Whether a failure report's `args`, resolved against a run's outputs,
 /// give non-empty failed criteria for the unit whose step `errored` failed
-/// to run, and (for a verification) name that step: its own `step` and
+/// to run, and name that step: its own `step` and
 /// `failedCriteria` (a chain), or the join's arrival from it read through
 /// `arrivalKey` (parallel).
 fn errored_step_named(args: &Value, outputs: &HashMap<String, Value>, errored: &str) -> bool {
     let resolved = resolve(args, outputs).unwrap_or(Value::Null);
     let nonempty = |v: &Value| v.as_array().is_some_and(|a| !a.is_empty());
-    let own = nonempty(&resolved["failedCriteria"])
-        && (!errored.starts_with("verify_") || resolved["step"] == errored);
+    let own = nonempty(&resolved["failedCriteria"]) && resolved["step"] == errored;
     let arrived = resolved["arrivals"].as_array().is_some_and(|a| {
         a.iter().any(|x| {
             let key = &args["arrivalKey"][x["via"].as_str().unwrap_or("")];
@@ -1523,7 +1523,12 @@ synthesis: {output: m/decision.md}
         "plan-chainsets",
         &["survey", "shortlist", "legal"],
     );
-    for id in ["fail_shortlist", "lost_shortlist"] {
+    for id in [
+        "fail_shortlist",
+        "lost_shortlist",
+        "unread_shortlist",
+        "noverdict_shortlist",
+    ] {
         let args = &c.node(id)["definition"]["args"];
         assert_eq!(args["verifiedUnits"], json!(["survey"]), "{id}: {args}");
         assert_eq!(args["unrunUnits"], json!(["legal"]), "{id}: {args}");
@@ -1767,8 +1772,8 @@ synthesis: {{output: notes/release.md}}
         text.contains(r#""action":"retarget_edge","edgeId":"verify_tests__noverdict_tests","from":"verify_tests","to":"noverdict_tests","handle":"error""#),
         "{text}"
     );
-    // Both edges into `lost_tests` moved: it is unreachable, which follows
-    // from them (never "remove the node").
+    // The edge into `lost_tests` moved: it is unreachable, which follows
+    // from it (never "remove the node").
     let mut lost = chain.clone();
     for e in lost["edges"].as_array_mut().unwrap() {
         if e["to"] == "lost_tests" {
@@ -2214,11 +2219,14 @@ fn a_parallel_unit_whose_step_errors_settles_at_the_join_and_is_a_partial_landin
                 assert_eq!(to, vec!["join"], "{mechanism}: {from}");
             }
             assert!(
-                !doc["nodes"]
-                    .as_array()
-                    .unwrap()
-                    .iter()
-                    .any(|n| n["id"] == format!("lost_{u}") || n["id"] == format!("fail_{u}")),
+                !doc["nodes"].as_array().unwrap().iter().any(|n| [
+                    "lost",
+                    "unread",
+                    "fail",
+                    "noverdict"
+                ]
+                .iter()
+                .any(|r| n["id"] == format!("{r}_{u}"))),
                 "{mechanism}"
             );
         }

@@ -33,7 +33,10 @@ declare_check! {
     /// own, and the run goes on to test the units' verdicts as if they had
     /// run. A unit step without its error edge into the join stops its
     /// branch silently: the join still fires, but no arrival names the step
-    /// that failed, so the report cannot say which one.
+    /// that failed, so the report cannot say which one. In seed 003 this
+    /// check carries, for parallel plans, the partial-landing class ("report
+    /// both sets") and the non-convergence class's "name the failed unit and
+    /// failed criterion" for a unit whose step errored.
     ///
     /// ## How to fix
     /// Send the error of a step outside the units to a `report_failure`

@@ -22,7 +22,8 @@
 //!     dispositions) → discard (remove_artifacts: the unit artifacts the
 //!     synthesis does not cite)
 //! failure paths (report_failure: failure class, units, failed criteria,
-//! rollback state): in a chain, spawn/read error → lost_<u>, a failed
+//! rollback state): in a chain, spawn error → lost_<u>, read error →
+//! unread_<u> (each naming the step, `exists` failed), a failed
 //! verdict → fail_<u>, verify error → noverdict_<u> (the step, every
 //! criterion unconfirmed); in parallel, some or no units verified (an
 //! errored unit is not verified) → landing / unverified, naming both sets;
@@ -769,7 +770,7 @@ fn unit(b: &mut Builder, spec: &Spec, k: usize) {
         b.edge(&verify, "join", Handle::Always);
     } else {
         b.edge(&spawn, &lost, Handle::Error);
-        b.edge(&read, &lost, Handle::Error);
+        b.edge(&read, &format!("unread_{s}"), Handle::Error);
         b.edge(&verify, &format!("noverdict_{s}"), Handle::Error);
         // A chain stops at its first failed unit: `check_<u>` gates the
         // next spawn.
@@ -1077,7 +1078,8 @@ fn unconfirmed() -> Value {
     strs(&names)
 }
 
-/// `lost_<u>`, `fail_<u>` and `noverdict_<u>` of unit `k` of a chain, which stops at its
+/// `lost_<u>`, `unread_<u>`, `fail_<u>` and `noverdict_<u>` of unit `k` of
+/// a chain, which stops at its
 /// first failure: the units before it verified, those after it never ran.
 /// Both sets are named (partial landing).
 fn unit_reports(b: &mut Builder, units: &[Unit], k: usize) {
@@ -1095,19 +1097,36 @@ fn unit_reports(b: &mut Builder, units: &[Unit], k: usize) {
     } else {
         " This is a partial landing: the units in `verifiedUnits` verified (their artifacts are kept as evidence and never merged), and dependent work is stopped: `unrunUnits` never ran."
     };
-    report(
-        b,
-        &format!("lost_{}", u.slug),
-        Value::from("non-convergence"),
-        strs(&[u.name.as_str()]),
-        strs(&["exists"]),
-        NOTHING_TO_ROLL_BACK,
-        Value::from(format!(
-            "Unit `{}` returned no artifact (its spawn or the read of its artifact failed): a missing artifact is a failed unit, and no synthesis is written.{landing}",
-            u.name
-        )),
-        extra(),
-    );
+    // The spawn or the read of the artifact errored: no artifact, so
+    // `exists` failed; each names its step.
+    for (id, step, what) in [
+        (
+            "lost",
+            "spawn",
+            "its spawn failed to run, so it returned no artifact",
+        ),
+        (
+            "unread",
+            "read",
+            "the read of its artifact failed, so no artifact reached its verification",
+        ),
+    ] {
+        let mut args = extra();
+        args.push(("step", Value::from(format!("{step}_{}", u.slug))));
+        report(
+            b,
+            &format!("{id}_{}", u.slug),
+            Value::from("non-convergence"),
+            strs(&[u.name.as_str()]),
+            strs(&["exists"]),
+            NOTHING_TO_ROLL_BACK,
+            Value::from(format!(
+                "Unit `{}`: {what} (`{step}_{}`): a missing artifact is a failed unit, and no synthesis is written.{landing}",
+                u.name, u.slug
+            )),
+            args,
+        );
+    }
     report(
         b,
         &format!("fail_{}", u.slug),
