@@ -56,10 +56,7 @@ declare_check! {
         if spawns.is_empty() {
             return;
         }
-        let mut is_spawn = vec![false; g.len()];
-        for &s in &spawns {
-            is_spawn[s] = true;
-        }
+        let is_spawn = synthesis::spawn_mask(g, &spawns);
         for j in 0..g.len() {
             if g.node(j).settles() && is_canonical(g, j) {
                 check_join(g, j, &is_spawn, out);
@@ -72,16 +69,7 @@ declare_check! {
 /// each spawn that reaches `j`, and each node that reaches `j` whose nearest
 /// spawning call on its dominator chain is such a spawn.
 fn unit_steps(g: &Graph, j: usize, is_spawn: &[bool]) -> Vec<bool> {
-    let mut before = vec![false; g.len()];
-    let mut stack = vec![j];
-    while let Some(i) = stack.pop() {
-        for p in g.preds(i) {
-            if !before[p] {
-                before[p] = true;
-                stack.push(p);
-            }
-        }
-    }
+    let before = synthesis::before(g, j);
     (0..g.len())
         .map(|v| {
             before[v]

@@ -46,6 +46,30 @@ pub(crate) fn after(g: &Graph, from: &[usize]) -> Vec<bool> {
     seen
 }
 
+/// Every node that reaches `to` (not `to` itself unless on a cycle).
+pub(crate) fn before(g: &Graph, to: usize) -> Vec<bool> {
+    let mut seen = vec![false; g.len()];
+    let mut stack = vec![to];
+    while let Some(i) = stack.pop() {
+        for p in g.preds(i) {
+            if !seen[p] {
+                seen[p] = true;
+                stack.push(p);
+            }
+        }
+    }
+    seen
+}
+
+/// `spawns` as a mask over the nodes.
+pub(crate) fn spawn_mask(g: &Graph, spawns: &[usize]) -> Vec<bool> {
+    let mut is_spawn = vec![false; g.len()];
+    for &s in spawns {
+        is_spawn[s] = true;
+    }
+    is_spawn
+}
+
 /// The synthesis writes: calls that write (their tool lists `writes`), do
 /// not spawn, and come after a spawning call (`after`).
 pub(crate) fn writes(g: &Graph, reg: &Registry, after: &[bool]) -> Vec<usize> {
@@ -361,17 +385,8 @@ pub(crate) fn report_for(g: &Graph, orphans: &[usize], from: usize) -> Option<us
 pub(crate) fn bypass(g: &Graph, w: usize, path: &str) -> Option<usize> {
     let under = format!("{path}.");
     let n = g.len();
-    let mut to_w = vec![false; n];
+    let mut to_w = before(g, w);
     to_w[w] = true;
-    let mut stack = vec![w];
-    while let Some(i) = stack.pop() {
-        for p in g.preds(i) {
-            if !to_w[p] {
-                to_w[p] = true;
-                stack.push(p);
-            }
-        }
-    }
     for t in 0..n {
         let node = g.node(t);
         if !to_w[t] || t == w || !matches!(node.kind, NodeKind::Branch | NodeKind::Select) {

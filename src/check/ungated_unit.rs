@@ -76,10 +76,7 @@ declare_check! {
         if spawns.is_empty() {
             return;
         }
-        let mut is_spawn = vec![false; g.len()];
-        for &s in &spawns {
-            is_spawn[s] = true;
-        }
+        let is_spawn = synthesis::spawn_mask(g, &spawns);
         let after = synthesis::after(g, &spawns);
         for w in synthesis::writes(g, reg, &after) {
             let node = g.node(w);
