@@ -2752,8 +2752,10 @@ fn a_moved_edge_that_closes_a_cycle_is_fixed_first_by_moving_it_back() {
     }
     let (code, out) = validate_doc(&env, "cycle.json", &d);
     assert_eq!(code, Some(1), "{out}");
-    // One group, headed by the retarget; the cycle follows from it.
+    // One group, headed by the retarget; the cycle, and the reads it puts
+    // "after the join", follow from it.
     assert!(!out.contains("error[cycle]"), "{out}");
+    assert!(!out.contains("error[first_last_across_join]"), "{out}");
     let first = out.lines().find(|l| l.starts_with("error[")).unwrap_or("");
     assert!(
         first
@@ -2773,6 +2775,7 @@ fn a_moved_edge_that_closes_a_cycle_is_fixed_first_by_moving_it_back() {
     let (code, out) = validate_doc(&env, "reconcile.json", &d);
     assert_eq!(code, Some(1), "{out}");
     assert!(!out.contains("error[ungated_unit]"), "{out}");
+    assert!(!out.contains("error[settle_error_edge]"), "{out}");
     let first = out.lines().find(|l| l.starts_with("error[")).unwrap_or("");
     assert!(
         first.starts_with("error[failed_gate_writes]: `verify_a` sends its error"),

@@ -20,8 +20,10 @@
 //!   edge) heads the `unreachable_node` of the failure report it lost and
 //!   the `ambiguous_reference` findings on the nodes its second route
 //!   reaches, and the `undisposed_synthesis` of the write that route
-//!   reaches past the disposition gate, and the `cycle` it closes (moving
-//!   it back, the head's fix, clears the cycle too);
+//!   reaches past the disposition gate, the `cycle` it closes (moving it
+//!   back, the head's fix, clears the cycle too) and the
+//!   `first_last_across_join` findings on reads of nodes on that cycle, and
+//!   the `settle_error_edge` finding on the same edge;
 //! - and the `ungated_unit` findings (without an edge of their own) of the
 //!   units whose spawn leads to that moved edge's target: the route it
 //!   opens to the write bypasses the gate that tested them.
@@ -30,9 +32,9 @@
 //! part of the graph.
 
 use super::{
-    Cx, ambiguous_reference, cycle, failed_gate_writes, join_no_fork, join_not_diamond,
-    missing_field, reference_not_upstream, undisposed_synthesis, ungated_unit, unknown_tool,
-    unreachable_call, unreachable_node,
+    Cx, ambiguous_reference, cycle, failed_gate_writes, first_last_across_join, join_no_fork,
+    join_not_diamond, missing_field, reference_not_upstream, settle_error_edge,
+    undisposed_synthesis, ungated_unit, unknown_tool, unreachable_call, unreachable_node,
 };
 use crate::model::hash::FastMap as HashMap;
 use crate::model::suggest::capped_list;
@@ -221,6 +223,24 @@ fn moved_failure_edge(cx: &Cx, issues: &mut [Issue]) {
                 heads
                     .iter()
                     .find(|h| h.4 && (h.1 == s || g.reaches(s, h.1)))
+            })
+        } else if i.code == settle_error_edge::CODE && i.edge_id.is_some() {
+            // The same moved edge, seen from the settling join it left.
+            heads.iter().find(|h| h.0.edge_id == i.edge_id)
+        } else if i.code == first_last_across_join::CODE {
+            // A read made "after the join" only by the loop the moved edge
+            // closes: the read node is on that cycle.
+            let read = i.fixes.iter().find_map(|f| match &f.remedy {
+                Remedy::SetField {
+                    value: Fill::Value(Value::Ref(r)),
+                    ..
+                } => g.index_of(&r.node),
+                _ => None,
+            });
+            read.and_then(|x| {
+                heads.iter().find(|h| {
+                    h.3.is_some_and(|u| x == u || (g.reaches(x, u) && g.reaches(u, x)))
+                })
             })
         } else if i.code == cycle::CODE {
             // The cycle the moved edge closes: moving it back (the head's
