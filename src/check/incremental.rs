@@ -3,7 +3,10 @@
 //!
 //! A [`Scope::Node`] check's findings are kept per node: after a change,
 //! the nodes it touched ([`Touched`]) and their neighbours over an edge are
-//! checked again and every other node keeps its findings. Every
+//! checked again and every other node keeps its findings; a
+//! [`Scope::Refs`] check also re-checks the nodes naming a touched id, and a
+//! [`Scope::Downstream`] check also every node downstream of a touched one
+//! (its ancestors may have changed). Every
 //! [`Scope::Plan`] check (the graph analyses: reachability, routes,
 //! dominators, taint; ids and sizes across the plan) runs whole on the new
 //! content, so plan-wide counts stay exact. The findings are then put in
@@ -168,6 +171,11 @@ pub fn run(
         }
         _ => None,
     };
+    // For [`Scope::Downstream`]: also every node downstream of a touched one.
+    let dirty_down = match (touched, &dirty_refs) {
+        (Some(t), Some(d)) => Some(downstream(&cx.graph, t, d)),
+        _ => None,
+    };
     let _ = cx.hints.set(kept.hints.lend());
     let mut report = Report {
         issues: prior,
@@ -185,9 +193,10 @@ pub fn run(
         }
         match check.scope() {
             Scope::Plan => check.run(&cx, &mut report.issues),
-            scope @ (Scope::Node | Scope::Refs) => {
+            scope @ (Scope::Node | Scope::Refs | Scope::Downstream) => {
                 let dirty = match scope {
                     Scope::Refs => dirty_refs.as_deref(),
+                    Scope::Downstream => dirty_down.as_deref(),
                     _ => dirty.as_deref(),
                 };
                 let slot = &mut kept.by_node[k];
@@ -212,6 +221,27 @@ fn dirty_nodes(cx: &Cx, touched: &Touched) -> Vec<usize> {
         let Some(i) = g.index_of(id) else { continue };
         seen.insert(i);
         seen.extend(g.succs(i).chain(g.preds(i)));
+    }
+    seen.into_iter().collect()
+}
+
+/// `dirty` (a [`Scope::Refs`] check's nodes to look at again) and every
+/// node reachable over edges from a touched node still present: the nodes
+/// whose ancestors may have changed.
+fn downstream(g: &super::Graph, touched: &Touched, dirty: &[usize]) -> Vec<usize> {
+    let mut seen: FastSet<usize> = dirty.iter().copied().collect();
+    let mut seen_walk: FastSet<usize> = FastSet::default();
+    let mut stack: Vec<usize> = touched
+        .nodes
+        .iter()
+        .filter_map(|id| g.index_of(id))
+        .collect();
+    while let Some(v) = stack.pop() {
+        if !seen_walk.insert(v) {
+            continue;
+        }
+        seen.insert(v);
+        stack.extend(g.succs(v).filter(|s| !seen_walk.contains(s)));
     }
     seen.into_iter().collect()
 }

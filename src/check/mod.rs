@@ -98,6 +98,17 @@ pub enum Scope {
     /// change, a node that references a touched id is checked again too.
     /// Such a check looks at the references of [`Cx::scoped_data_refs`].
     Refs,
+    /// As [`Scope::Refs`], and the node may also read its ancestors (the
+    /// nodes with an edge path to it) and the edges among them: what runs
+    /// before it, which it can read, what reaches it. After a change, the
+    /// nodes downstream of a touched node (reachable from it over edges in
+    /// the new graph) are checked again too; an edge removed, or a node,
+    /// has its ends in [`Touched`](crate::model::touched::Touched), so the
+    /// nodes that lost an ancestor are downstream of one of them. Such a
+    /// check reads no plan-wide fact (the number of entries, ids across
+    /// the plan) and looks at [`Cx::nodes`] or
+    /// [`Cx::scoped_data_refs`].
+    Downstream,
     /// Anything else (reachability, routes, dominators, taint, ids and
     /// sizes across the plan): run whole after every change.
     Plan,
