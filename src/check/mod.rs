@@ -127,6 +127,7 @@ pub struct Cx<'a> {
     literal_hits: std::cell::OnceCell<Vec<support::LiteralHit<'a>>>,
     hints: std::cell::OnceCell<hints::Hints<'a>>,
     declared: std::cell::OnceCell<Vec<std::cell::OnceCell<Vec<String>>>>,
+    spawns: std::cell::OnceCell<Vec<usize>>,
 }
 
 impl<'a> Cx<'a> {
@@ -142,6 +143,7 @@ impl<'a> Cx<'a> {
             literal_hits: std::cell::OnceCell::new(),
             hints: std::cell::OnceCell::new(),
             declared: std::cell::OnceCell::new(),
+            spawns: std::cell::OnceCell::new(),
         }
     }
 
@@ -163,6 +165,15 @@ impl<'a> Cx<'a> {
         self.hints
             .get_or_init(|| hints::Hints::of(&self.graph, self.literal_hits()))
             .for_missing(&self.graph, input)
+    }
+
+    /// The calls that spawn an agent ([`synthesis::spawns`]; none without a
+    /// registry), found once per run for the orchestration checks.
+    pub(crate) fn spawns(&self) -> &[usize] {
+        self.spawns.get_or_init(|| match self.registry {
+            Some(reg) => synthesis::spawns(&self.graph, reg),
+            None => Vec::new(),
+        })
     }
 
     /// Each node's departures from its kind's shape, computed once and

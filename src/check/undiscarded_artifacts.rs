@@ -56,7 +56,7 @@ declare_check! {
     fn run(cx, out) {
         let Some(reg) = cx.registry else { return };
         let g = &cx.graph;
-        let spawns = synthesis::spawns(g, reg);
+        let spawns = cx.spawns();
         if spawns.is_empty() {
             return;
         }
@@ -72,7 +72,7 @@ declare_check! {
                 .filter_map(|&d| g.node(d).get("args").and_then(|a| a.as_object()?.get("paths")))
                 .collect();
             let mut kept = Vec::new();
-            for &s in &spawns {
+            for &s in spawns {
                 if !g.reaches(s, w) {
                     continue;
                 }

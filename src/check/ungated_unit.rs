@@ -65,12 +65,12 @@ declare_check! {
     fn run(cx, out) {
         let Some(reg) = cx.registry else { return };
         let g = &cx.graph;
-        let spawns = synthesis::spawns(g, reg);
+        let spawns = cx.spawns();
         if spawns.is_empty() {
             return;
         }
         let mut is_spawn = vec![false; g.len()];
-        for &s in &spawns {
+        for &s in spawns {
             is_spawn[s] = true;
         }
         let after = synthesis::after(g, &spawns);
@@ -106,7 +106,7 @@ declare_check! {
                 }
                 tested[s] = true;
             }
-            for &s in &spawns {
+            for &s in spawns {
                 if tested[s] || !g.reaches(s, w) {
                     continue;
                 }
