@@ -68,7 +68,7 @@ declare_check! {
         if spawns.is_empty() {
             return;
         }
-        let after = crate::check::synthesis::after(g, &spawns);
+        let after = crate::check::synthesis::after(g, spawns);
         for (i, node) in cx.content.nodes.iter().enumerate() {
             if !after[i] || node.kind != NodeKind::Call || !is_canonical(g, i) || node.tool() != Some(REPORT_TOOL) {
                 continue;

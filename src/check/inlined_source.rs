@@ -226,7 +226,7 @@ declare_check! {
         if spawns.is_empty() {
             return;
         }
-        let slices = declared(g, &spawns);
+        let slices = declared(g, spawns);
         for (i, node) in cx.content.nodes.iter().enumerate() {
             if !is_canonical(g, i) {
                 continue;
@@ -317,7 +317,7 @@ declare_check! {
             };
             out.push(issue);
         }
-        unread(cx, &spawns, &slices, out);
+        unread(cx, spawns, &slices, out);
     }
 }
 

@@ -55,7 +55,7 @@ declare_check! {
             if !g.node(j).settles() || !is_canonical(g, j) {
                 continue;
             }
-            let units = units_of(g, j, &spawns);
+            let units = units_of(g, j, spawns);
             if units.is_empty() {
                 continue;
             }

@@ -60,7 +60,7 @@ declare_check! {
         if spawns.is_empty() {
             return;
         }
-        let after = synthesis::after(g, &spawns);
+        let after = synthesis::after(g, spawns);
         let discards: Vec<usize> = (0..g.len())
             .filter(|&d| g.node(d).kind == NodeKind::Call && g.node(d).tool() == Some(DISCARD_TOOL))
             .filter(|&d| g.node(d).get("args").and_then(|a| a.as_object()?.get("keep")).is_some())

@@ -150,7 +150,7 @@ declare_check! {
         if spawns.is_empty() {
             return;
         }
-        let after = synthesis::after(g, &spawns);
+        let after = synthesis::after(g, spawns);
         for w in synthesis::writes(g, reg, &after) {
             let node = g.node(w);
             let k = spawns.iter().filter(|&&s| g.reaches(s, w)).count();

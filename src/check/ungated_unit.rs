@@ -73,7 +73,7 @@ declare_check! {
         for &s in spawns {
             is_spawn[s] = true;
         }
-        let after = synthesis::after(g, &spawns);
+        let after = synthesis::after(g, spawns);
         for w in synthesis::writes(g, reg, &after) {
             let node = g.node(w);
             let source = node
