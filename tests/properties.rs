@@ -337,6 +337,29 @@ fn gen_edit(c: &Content, (what, a, b, k): (usize, usize, usize, usize)) -> Vec<O
     }
 }
 
+/// A chain `n0 → n1 → … ` of the pool's nodes, each a call reading `n0`,
+/// one op list per step.
+fn chain_ops() -> Vec<Vec<OpBody>> {
+    let mut out: Vec<Vec<OpBody>> = (0..POOL)
+        .map(|i| {
+            vec![OpBody::AddNode {
+                node: gen_node(pool_id(i), 1, 0),
+            }]
+        })
+        .collect();
+    out.extend((1..POOL).map(|i| {
+        vec![OpBody::AddEdge {
+            edge: Edge {
+                id: format!("c{i}"),
+                from: pool_id(i - 1),
+                to: pool_id(i),
+                handle: Handle::parse("always"),
+            },
+        }]
+    }));
+    out
+}
+
 fn default_registry() -> planforge::model::registry::Registry {
     planforge::model::registry::Registry::parse(
         include_str!("../src/registry/default.yaml"),
@@ -354,14 +377,23 @@ proptest! {
         start in prop::collection::vec((0usize..11, 0usize..POOL, 0usize..40, 0usize..40), 0..14),
         edits in prop::collection::vec((0usize..11, 0usize..POOL, 0usize..40, 0usize..40), 1..50),
         with_registry in any::<bool>(),
+        chain in any::<bool>(),
     ) {
         let registry = with_registry.then(default_registry);
         let mut ops = Vec::new();
         let mut folded = fold::fold("plan-inc", &[]);
         let mut kept = planforge::check::incremental::Kept::default();
         planforge::check::incremental::run(&mut kept, &folded.content, registry.as_ref(), vec![], None, None);
-        for (step, edit) in start.into_iter().chain(edits).enumerate() {
-            let bodies = gen_edit(&folded.content, edit);
+        // Optionally first a chain of every pool node, each reading the
+        // first: an edit in the middle changes what runs before nodes far
+        // from it (that no edit touches and that name no touched id).
+        let chain = if chain { chain_ops() } else { Vec::new() };
+        let edits = start.into_iter().chain(edits).map(Some);
+        for (step, edit) in chain.into_iter().map(|b| (None, b)).chain(edits.map(|e| (e, vec![]))).enumerate() {
+            let bodies = match edit {
+                (Some(e), _) => gen_edit(&folded.content, e),
+                (None, b) => b,
+            };
             let touched = planforge::model::touched::Touched::of(&folded.content, &bodies);
             let tx = transaction("ann", "plan-inc", ops.len() as u64, bodies.clone());
             let max = ops.iter().map(|o: &planforge::model::Op| o.lamport).max().unwrap_or(0);

@@ -64,11 +64,11 @@ declare_check! {
     fn run(cx, out) {
         let Some(reg) = cx.registry else { return };
         let g = &cx.graph;
-        let spawns = crate::check::synthesis::spawns(g, reg);
+        let spawns = cx.spawns();
         if spawns.is_empty() {
             return;
         }
-        let after = crate::check::synthesis::after(g, &spawns);
+        let after = crate::check::synthesis::after(g, spawns);
         for (i, node) in cx.content.nodes.iter().enumerate() {
             if !after[i] || node.kind != NodeKind::Call || !is_canonical(g, i) || node.tool() != Some(REPORT_TOOL) {
                 continue;

@@ -3,7 +3,10 @@
 //!
 //! A [`Scope::Node`] check's findings are kept per node: after a change,
 //! the nodes it touched ([`Touched`]) and their neighbours over an edge are
-//! checked again and every other node keeps its findings. Every
+//! checked again and every other node keeps its findings; a
+//! [`Scope::Refs`] check also re-checks the nodes naming a touched id, and a
+//! [`Scope::Downstream`] check also every node downstream of a touched one
+//! (its ancestors may have changed). Every
 //! [`Scope::Plan`] check (the graph analyses: reachability, routes,
 //! dominators, taint; ids and sizes across the plan) runs whole on the new
 //! content, so plan-wide counts stay exact. The findings are then put in
@@ -168,6 +171,18 @@ pub fn run(
         }
         _ => None,
     };
+    // For [`Scope::Downstream`]: also every node downstream of a touched
+    // one, and the nodes naming one of those.
+    let dirty_down = match (touched, &dirty_refs) {
+        (Some(t), Some(d)) => {
+            let below = downstream(&cx.graph, t);
+            let mut all: FastSet<usize> = d.iter().chain(&below).copied().collect();
+            let ids = below.iter().map(|&i| &content.nodes[i].id);
+            all.extend(refs.readers_of(ids).filter_map(|id| cx.graph.index_of(id)));
+            Some(all.into_iter().collect::<Vec<usize>>())
+        }
+        _ => None,
+    };
     let _ = cx.hints.set(kept.hints.lend());
     let mut report = Report {
         issues: prior,
@@ -185,6 +200,13 @@ pub fn run(
         }
         match check.scope() {
             Scope::Plan => check.run(&cx, &mut report.issues),
+            Scope::Downstream => {
+                let slot = &mut kept.by_node[k];
+                let found =
+                    batch_findings(&cx, *check, slot.take(), touched, dirty_down.as_deref());
+                append_in_node_order(&cx, &found, &mut report.issues);
+                *slot = Some(found);
+            }
             scope @ (Scope::Node | Scope::Refs) => {
                 let dirty = match scope {
                     Scope::Refs => dirty_refs.as_deref(),
@@ -214,6 +236,26 @@ fn dirty_nodes(cx: &Cx, touched: &Touched) -> Vec<usize> {
         seen.extend(g.succs(i).chain(g.preds(i)));
     }
     seen.into_iter().collect()
+}
+
+/// Every node reachable over edges from a touched node still present (the
+/// touched ones included): the nodes whose ancestors may have changed.
+fn downstream(g: &super::Graph, touched: &Touched) -> Vec<usize> {
+    let mut seen: FastSet<usize> = FastSet::default();
+    let mut out = Vec::new();
+    let mut stack: Vec<usize> = touched
+        .nodes
+        .iter()
+        .filter_map(|id| g.index_of(id))
+        .collect();
+    while let Some(v) = stack.pop() {
+        if !seen.insert(v) {
+            continue;
+        }
+        out.push(v);
+        stack.extend(g.succs(v).filter(|s| !seen.contains(s)));
+    }
+    out
 }
 
 /// One node-scoped check's findings by node id: `before`'s, with the nodes
@@ -248,6 +290,46 @@ fn node_findings(
         }
     }
     cx.scope.set(None);
+    found
+}
+
+/// A [`Scope::Downstream`] check's findings by the node they name:
+/// `before`'s, with the nodes in `dirty` (and the ids `touched` names)
+/// checked again in one run over all of them; every node when there is
+/// nothing to start from.
+fn batch_findings(
+    cx: &Cx,
+    check: &dyn Check,
+    before: Option<FastMap<String, Vec<Issue>>>,
+    touched: Option<&Touched>,
+    dirty: Option<&[usize]>,
+) -> FastMap<String, Vec<Issue>> {
+    let (mut found, todo) = match (before, touched, dirty) {
+        (Some(mut found), Some(t), Some(dirty)) => {
+            for id in &t.nodes {
+                found.remove(id);
+            }
+            let mut todo = dirty.to_vec();
+            todo.sort_unstable();
+            for &i in &todo {
+                found.remove(&cx.content.nodes[i].id);
+            }
+            (found, Some(std::rc::Rc::from(todo)))
+        }
+        _ => (FastMap::default(), None),
+    };
+    *cx.scope_many.borrow_mut() = todo;
+    let mut out = Vec::new();
+    check.run(cx, &mut out);
+    *cx.scope_many.borrow_mut() = None;
+    for issue in out {
+        debug_assert!(
+            issue.node_id.is_some(),
+            "a Downstream finding names its node"
+        );
+        let id = issue.node_id.clone().unwrap_or_default();
+        found.entry(id).or_default().push(issue);
+    }
     found
 }
 

@@ -304,11 +304,11 @@ declare_check! {
     fn run(cx, out) {
         let Some(reg) = cx.registry else { return };
         let g = &cx.graph;
-        let spawns = crate::check::synthesis::spawns(g, reg);
+        let spawns = cx.spawns();
         if spawns.is_empty() {
             return;
         }
-        let slices = declared(g, &spawns);
+        let slices = declared(g, spawns);
         for (i, node) in cx.content.nodes.iter().enumerate() {
             if !is_canonical(g, i) {
                 continue;
@@ -399,7 +399,7 @@ declare_check! {
             };
             out.push(issue);
         }
-        unread(cx, &spawns, &slices, out);
+        unread(cx, spawns, &slices, out);
     }
 }
 

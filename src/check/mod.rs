@@ -98,6 +98,20 @@ pub enum Scope {
     /// change, a node that references a touched id is checked again too.
     /// Such a check looks at the references of [`Cx::scoped_data_refs`].
     Refs,
+    /// As [`Scope::Refs`], and the node may also read its ancestors (the
+    /// nodes with an edge path to it), the ancestors of the nodes it names,
+    /// and the edges among them: what runs before it or before what it
+    /// reads. After a change, the nodes downstream of a touched node
+    /// (reachable from it over edges in the new graph) and the nodes naming
+    /// one of those are checked again too; an edge removed, or a node, has
+    /// its ends in [`Touched`](crate::model::touched::Touched), so the
+    /// nodes that lost an ancestor are downstream of one of them. Such a
+    /// check reads no plan-wide fact (the number of entries, ids across
+    /// the plan), looks at [`Cx::nodes`] or [`Cx::scoped_data_refs`], and
+    /// names the node in every finding ([`Issue::node_id`]): it runs once
+    /// over all the nodes to look at again, and its findings are kept by
+    /// the node they name.
+    Downstream,
     /// Anything else (reachability, routes, dominators, taint, ids and
     /// sizes across the plan): run whole after every change.
     Plan,
@@ -110,12 +124,17 @@ pub struct Cx<'a> {
     pub(crate) registry: Option<&'a Registry>,
     /// The one node a [`Scope::Node`] check looks at, when not all.
     scope: std::cell::Cell<Option<usize>>,
+    /// The nodes a [`Scope::Downstream`] check looks at, in node order,
+    /// when not all (one run for all of them, so batched analyses such as
+    /// [`flow::reaches_many`] stay batched).
+    scope_many: std::cell::RefCell<Option<std::rc::Rc<[usize]>>>,
     data_refs: std::cell::OnceCell<Vec<support::DataRef<'a>>>,
     encoded_len: std::cell::OnceCell<usize>,
     shapes: std::cell::OnceCell<Vec<std::cell::OnceCell<Vec<crate::model::shape::ShapeProblem>>>>,
     literal_hits: std::cell::OnceCell<Vec<support::LiteralHit<'a>>>,
     hints: std::cell::OnceCell<hints::Hints<'a>>,
     declared: std::cell::OnceCell<Vec<std::cell::OnceCell<Vec<String>>>>,
+    spawns: std::cell::OnceCell<Vec<usize>>,
 }
 
 impl<'a> Cx<'a> {
@@ -125,12 +144,14 @@ impl<'a> Cx<'a> {
             graph: Graph::new(content),
             registry,
             scope: std::cell::Cell::new(None),
+            scope_many: std::cell::RefCell::new(None),
             data_refs: std::cell::OnceCell::new(),
             encoded_len: std::cell::OnceCell::new(),
             shapes: std::cell::OnceCell::new(),
             literal_hits: std::cell::OnceCell::new(),
             hints: std::cell::OnceCell::new(),
             declared: std::cell::OnceCell::new(),
+            spawns: std::cell::OnceCell::new(),
         }
     }
 
@@ -154,6 +175,15 @@ impl<'a> Cx<'a> {
             .for_missing(&self.graph, input)
     }
 
+    /// The calls that spawn an agent ([`synthesis::spawns`]; none without a
+    /// registry), found once per run for the orchestration checks.
+    pub(crate) fn spawns(&self) -> &[usize] {
+        self.spawns.get_or_init(|| match self.registry {
+            Some(reg) => synthesis::spawns(&self.graph, reg),
+            None => Vec::new(),
+        })
+    }
+
     /// Each node's departures from its kind's shape, computed once and
     /// shared by `missing_field`, `unknown_field` and the safety checks.
     pub(crate) fn shape_problems(&self, node: usize) -> &[crate::model::shape::ShapeProblem] {
@@ -172,11 +202,16 @@ impl<'a> Cx<'a> {
     /// the incremental checks ask about.
     pub(crate) fn nodes(&self) -> impl Iterator<Item = (usize, &'a crate::model::Node)> + 'a {
         let content = self.content;
-        let range = match self.scope.get() {
-            Some(i) => i..i + 1,
-            None => 0..content.nodes.len(),
+        let many = self.scope_many.borrow().clone();
+        let (range, many) = match (many, self.scope.get()) {
+            (Some(m), _) => (0..m.len(), Some(m)),
+            (None, Some(i)) => (i..i + 1, None),
+            (None, None) => (0..content.nodes.len(), None),
         };
-        range.map(move |i| (i, &content.nodes[i]))
+        range.map(move |k| {
+            let i = many.as_ref().map_or(k, |m| m[k]);
+            (i, &content.nodes[i])
+        })
     }
 
     /// The literal values some checks look for anywhere in a definition
@@ -208,6 +243,13 @@ impl<'a> Cx<'a> {
     /// As [`data_refs`](Self::data_refs), of the nodes
     /// [`nodes`](Self::nodes) yields.
     pub(crate) fn scoped_data_refs(&self) -> std::borrow::Cow<'_, [support::DataRef<'a>]> {
+        if let Some(many) = self.scope_many.borrow().as_ref() {
+            let mut out = Vec::new();
+            for &i in many.iter() {
+                out.extend(support::data_refs_of(&self.graph, i));
+            }
+            return std::borrow::Cow::Owned(out);
+        }
         match self.scope.get() {
             None => std::borrow::Cow::Borrowed(self.data_refs()),
             Some(i) => std::borrow::Cow::Owned(support::data_refs_of(&self.graph, i)),

@@ -47,7 +47,7 @@ declare_check! {
     fn run(cx, out) {
         let Some(reg) = cx.registry else { return };
         let g = &cx.graph;
-        let spawns = crate::check::synthesis::spawns(g, reg);
+        let spawns = cx.spawns();
         if spawns.is_empty() {
             return;
         }
@@ -55,7 +55,7 @@ declare_check! {
             if !g.node(j).settles() || !is_canonical(g, j) {
                 continue;
             }
-            let units = units_of(g, j, &spawns);
+            let units = units_of(g, j, spawns);
             if units.is_empty() {
                 continue;
             }

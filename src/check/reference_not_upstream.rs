@@ -32,10 +32,10 @@ declare_check! {
     /// ## Example
     /// `start → a`, `start → b`, and `b` reads `{"$ref": {"node": "a", "select": "first"}}`:
     /// `a` and `b` run in parallel. Fixed: `start → a → b`.
-    pub ReferenceNotUpstream { code: "reference_not_upstream", severity: Blocking, needs: ACYCLIC, source: Check }
+    pub ReferenceNotUpstream { code: "reference_not_upstream", severity: Blocking, needs: ACYCLIC, source: Check, scope: Downstream }
     fn run(cx, out) {
         let g = &cx.graph;
-        let refs = cx.data_refs();
+        let refs = cx.scoped_data_refs();
         let queries: Vec<(usize, usize)> = refs.iter().map(|d| (d.target, d.node)).collect();
         let upstream = reaches_many(g, &queries);
         let failing: Vec<_> = refs.iter().zip(upstream).filter(|(_, ok)| !ok).map(|(d, _)| d).collect();

@@ -50,13 +50,12 @@ declare_check! {
     /// no `error` edge: fires. Fixed: `read_a —error→ join`.
     pub SettleErrorEdge { code: "settle_error_edge", severity: Blocking, needs: BOTH, source: Check }
     fn run(cx, out) {
-        let Some(reg) = cx.registry else { return };
         let g = &cx.graph;
-        let spawns = synthesis::spawns(g, reg);
+        let spawns = cx.spawns();
         if spawns.is_empty() {
             return;
         }
-        let is_spawn = synthesis::spawn_mask(g, &spawns);
+        let is_spawn = synthesis::spawn_mask(g, spawns);
         for j in 0..g.len() {
             if g.node(j).settles() && is_canonical(g, j) {
                 check_join(g, j, &is_spawn, out);

@@ -59,11 +59,11 @@ declare_check! {
     fn run(cx, out) {
         let Some(reg) = cx.registry else { return };
         let g = &cx.graph;
-        let spawns = synthesis::spawns(g, reg);
+        let spawns = cx.spawns();
         if spawns.is_empty() {
             return;
         }
-        let after = synthesis::after(g, &spawns);
+        let after = synthesis::after(g, spawns);
         let discards: Vec<usize> = (0..g.len())
             .filter(|&d| g.node(d).kind == NodeKind::Call && g.node(d).tool() == Some(DISCARD_TOOL))
             .filter(|&d| g.node(d).get("args").and_then(|a| a.as_object()?.get("keep")).is_some())
@@ -76,7 +76,7 @@ declare_check! {
                 .collect();
             let mut kept = Vec::new();
             let mut missing: Vec<Value> = Vec::new();
-            for &s in &spawns {
+            for &s in spawns {
                 if !g.reaches(s, w) {
                     continue;
                 }

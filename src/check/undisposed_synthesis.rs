@@ -146,11 +146,11 @@ declare_check! {
     fn run(cx, out) {
         let Some(reg) = cx.registry else { return };
         let g = &cx.graph;
-        let spawns = synthesis::spawns(g, reg);
+        let spawns = cx.spawns();
         if spawns.is_empty() {
             return;
         }
-        let after = synthesis::after(g, &spawns);
+        let after = synthesis::after(g, spawns);
         for w in synthesis::writes(g, reg, &after) {
             let node = g.node(w);
             let k = spawns.iter().filter(|&&s| g.reaches(s, w)).count();

@@ -72,12 +72,12 @@ declare_check! {
     fn run(cx, out) {
         let Some(reg) = cx.registry else { return };
         let g = &cx.graph;
-        let spawns = synthesis::spawns(g, reg);
+        let spawns = cx.spawns();
         if spawns.is_empty() {
             return;
         }
-        let is_spawn = synthesis::spawn_mask(g, &spawns);
-        let after = synthesis::after(g, &spawns);
+        let is_spawn = synthesis::spawn_mask(g, spawns);
+        let after = synthesis::after(g, spawns);
         for w in synthesis::writes(g, reg, &after) {
             let node = g.node(w);
             let source = node
@@ -110,7 +110,7 @@ declare_check! {
                 }
                 tested[s] = true;
             }
-            for &s in &spawns {
+            for &s in spawns {
                 if tested[s] || !g.reaches(s, w) {
                     continue;
                 }

@@ -609,8 +609,17 @@ where
     I: IntoIterator<Item = T>,
     T: Into<std::ffi::OsString> + Clone,
 {
+    parse_with(command(), args)
+}
+
+/// Parses a command line with `grammar` (a [`command`], or a copy of one).
+pub(crate) fn parse_with<I, T>(grammar: clap::Command, args: I) -> Result<super::Cli, clap::Error>
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
     use clap::FromArgMatches;
-    let mut m = command().try_get_matches_from(args)?;
+    let mut m = grammar.try_get_matches_from(args)?;
     super::Cli::from_arg_matches_mut(&mut m)
 }
 

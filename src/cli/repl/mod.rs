@@ -58,6 +58,9 @@ quote or with a backslash goes on on the next line.";
 pub(crate) struct Repl {
     base: Global,
     pub(crate) session: Session,
+    /// The command line's grammar, built once (with every command's
+    /// examples) and copied for each line, not built again per line.
+    grammar: std::cell::OnceCell<clap::Command>,
 }
 
 impl Repl {
@@ -71,7 +74,11 @@ impl Repl {
         session.global = base.clone();
         // The REPL's commands share the plans they fold, kept warm.
         session.warm = Some(std::sync::Arc::default());
-        Repl { base, session }
+        Repl {
+            base,
+            session,
+            grammar: std::cell::OnceCell::new(),
+        }
     }
 
     /// The REPL's flags under a line's own flags (the line wins).
@@ -148,7 +155,15 @@ impl Repl {
                 .any(|w| w[0] == "--format" && w[1] == "json")
             || words.iter().any(|w| w == "--format=json");
         let argv = std::iter::once("planforge".to_string()).chain(words.iter().cloned());
-        let cli = match crate::cli::help::parse(argv) {
+        let grammar = self
+            .grammar
+            .get_or_init(|| {
+                let mut c = crate::cli::help::command();
+                c.build();
+                c
+            })
+            .clone();
+        let cli = match crate::cli::help::parse_with(grammar, argv) {
             Ok(c) => c,
             Err(e) => {
                 let code = crate::cli::usage_error(e, wants_json);
