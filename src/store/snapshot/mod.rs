@@ -89,6 +89,8 @@ struct Snap {
     node_chunks: Vec<SChunk>,
     edge_chunks: Vec<SChunk>,
     buckets: Vec<SChunk>,
+    /// The digest's marks, when the fold had them (none or one chunk).
+    marks: Vec<SChunk>,
     provenance: Option<SProvenance>,
     meta: SMeta,
     created: bool,
@@ -157,7 +159,12 @@ fn restore(s: &ArchivedSnap, v: &View<'_>) -> Option<Folded> {
         s.digest.as_str().to_string(),
         s.encoded_len.to_native() as usize,
     );
-    Some(Folded::restored(content, machine, touched, digest))
+    let marks = if s.marks.is_empty() {
+        None
+    } else {
+        Some(v.marks()?)
+    };
+    Some(Folded::restored(content, machine, touched, digest, marks))
 }
 
 /// When the archive `s` is the fold of a prefix of the log in `dir` (see
@@ -395,10 +402,11 @@ fn save(dir: &Path, loaded: &Loaded, md: &std::fs::Metadata) -> bool {
     let (digest, encoded_len) = loaded.folded.digested().clone();
     let c = loaded.content();
     let (created, freeze_by, approved_by) = machine.quiet_parts();
-    let Some(parts) = parts_of(c) else {
+    let Some(parts) = parts_of(c, loaded.folded.digest_marks()) else {
         return false;
     };
     let mut tables = chunks::table(&parts.bytes);
+    let marks = tables.split_off(parts.nodes + parts.edges + parts.buckets);
     let buckets = tables.split_off(parts.nodes + parts.edges);
     let edge_chunks = tables.split_off(parts.nodes);
     let (phases, any_unphased) = phases_of(c);
@@ -422,6 +430,7 @@ fn save(dir: &Path, loaded: &Loaded, md: &std::fs::Metadata) -> bool {
         node_chunks: tables,
         edge_chunks,
         buckets,
+        marks,
         provenance: c.provenance.as_ref().map(provenance_to),
         meta: meta_to(&loaded.meta),
         created,
@@ -443,14 +452,16 @@ fn save(dir: &Path, loaded: &Loaded, md: &std::fs::Metadata) -> bool {
 }
 
 /// The chunks of a content: its nodes', then its edges', then its id
-/// index's, archived, and how many of the first two kinds there are.
+/// index's, archived, then its digest's marks (when known), and how many of
+/// the first three kinds there are.
 struct Parts {
     bytes: Vec<rkyv::util::AlignedVec<16>>,
     nodes: usize,
     edges: usize,
+    buckets: usize,
 }
 
-fn parts_of(c: &Content) -> Option<Parts> {
+fn parts_of(c: &Content, marks: Option<&super::fold::Marks>) -> Option<Parts> {
     let mut bytes = chunks::chunked(&c.nodes, NODES_PER_CHUNK, node_to)?;
     let nodes = bytes.len();
     bytes.extend(chunks::chunked(&c.edges, EDGES_PER_CHUNK, edge_to)?);
@@ -458,10 +469,17 @@ fn parts_of(c: &Content) -> Option<Parts> {
     for b in chunks::index(c) {
         bytes.push(rkyv::to_bytes::<rkyv::rancor::Error>(&b).ok()?);
     }
+    let buckets = bytes.len() - nodes - edges;
+    if let Some(m) = marks {
+        let (edges, nodes, end) = m.to_parts();
+        let m = SMarks { edges, nodes, end };
+        bytes.push(rkyv::to_bytes::<rkyv::rancor::Error>(&m).ok()?);
+    }
     Some(Parts {
         bytes,
         nodes,
         edges,
+        buckets,
     })
 }
 

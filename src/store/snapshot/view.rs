@@ -11,7 +11,9 @@
 //! over a damaged view is dropped (the plan is read from its log): what a
 //! damaged chunk holds is never used.
 
-use super::archive::{self, ArchivedSBucket, ArchivedSEdge, ArchivedSNode, ArchivedSValue};
+use super::archive::{
+    self, ArchivedSBucket, ArchivedSEdge, ArchivedSMarks, ArchivedSNode, ArchivedSValue,
+};
 use super::chunks::{ArchivedSChunk, EDGES_PER_CHUNK, NO_NODE, NODES_PER_CHUNK, Opened, bucket_of};
 use super::{ArchivedSnap, keyed};
 use crate::model::lifecycle::Meta;
@@ -33,7 +35,7 @@ pub(super) fn head(opened: &Opened) -> Option<&ArchivedSnap> {
 pub(super) type Slots = Vec<OnceCell<Option<AlignedVec<16>>>>;
 
 pub(super) fn slots(s: &ArchivedSnap) -> Slots {
-    let n = s.node_chunks.len() + s.edge_chunks.len() + s.buckets.len();
+    let n = s.node_chunks.len() + s.edge_chunks.len() + s.buckets.len() + s.marks.len();
     (0..n).map(|_| OnceCell::new()).collect()
 }
 
@@ -47,6 +49,7 @@ pub(crate) struct View<'a> {
     nodes: Cells<'a, ArchivedVec<ArchivedSNode>>,
     edges: Cells<'a, ArchivedVec<ArchivedSEdge>>,
     buckets: Cells<'a, ArchivedSBucket>,
+    marks: Cells<'a, ArchivedSMarks>,
     damaged: Cell<bool>,
 }
 
@@ -63,6 +66,7 @@ impl<'a> View<'a> {
             nodes: cells(s.node_chunks.len()),
             edges: cells(s.edge_chunks.len()),
             buckets: cells(s.buckets.len()),
+            marks: cells(s.marks.len()),
             damaged: Cell::new(false),
         }
     }
@@ -119,6 +123,25 @@ impl<'a> View<'a> {
         let base = self.s.node_chunks.len() + self.s.edge_chunks.len();
         self.flag((n > 0).then_some(()))?;
         self.part(&self.buckets, &self.s.buckets, base, bucket_of(id, n))
+    }
+
+    /// The digest's marks (the view damaged when they cannot be read).
+    pub(super) fn marks(&self) -> Option<crate::store::fold::Marks> {
+        let base = self.s.node_chunks.len() + self.s.edge_chunks.len() + self.s.buckets.len();
+        let m = self.part(&self.marks, &self.s.marks, base, 0)?;
+        type Row =
+            rkyv::tuple::ArchivedTuple3<rkyv::rend::u64_le, rkyv::rend::u64_le, ArchivedVec<u8>>;
+        let parts = |v: &ArchivedVec<Row>| {
+            v.iter()
+                .map(|t| (t.0.to_native(), t.1.to_native(), t.2.to_vec()))
+                .collect::<Vec<_>>()
+        };
+        let got = crate::store::fold::Marks::from_parts(
+            &parts(&m.edges),
+            &parts(&m.nodes),
+            m.end.to_native(),
+        );
+        self.flag(got)
     }
 
     pub(crate) fn plan_id(&self) -> &'a str {
