@@ -709,3 +709,43 @@ fn a_one_shot_process_writes_the_snapshot_after_its_answer() {
     assert_eq!(snap_len(&s), Some(at), "a log that moved is not archived");
     assert_eq!(same(&s, "after all that"), Some(log_len(&s)));
 }
+
+/// The snapshot keeps the digest's marks: a fold on top of it resumes the
+/// digest (after an added node, after an added edge) and gives the digest
+/// a fresh fold gives; damaged marks are never used.
+#[test]
+fn the_digest_resumes_from_the_snapshots_marks() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = chain(dir.path());
+    let shot = s.load_one_shot("plan-s").unwrap();
+    assert!(shot.restored && shot.folded.digest_marks().is_some());
+    add(&s, "late");
+    let after = s.load_to_write("plan-s").unwrap();
+    assert!(after.restored, "a prefix and a tail");
+    assert_eq!(same(&s, "after an added node"), Some(log_len(&s)));
+    s.commit("plan-s", "bob", None, |_| {
+        Ok(vec![OpBody::AddEdge {
+            edge: crate::model::Edge {
+                id: "e_late".into(),
+                from: "n599".into(),
+                to: "late".into(),
+                handle: crate::model::Handle::Always,
+            },
+        }])
+    })
+    .unwrap();
+    assert!(same(&s, "after an added edge").is_some());
+    // The marks' chunk damaged: the snapshot is not used.
+    std::fs::remove_file(plan_dir(&s).join(FILE)).ok();
+    same(&s, "rebuilt");
+    let snap = plan_dir(&s).join(FILE);
+    let mut bad = std::fs::read(&snap).unwrap();
+    let o = Opened::open(&plan_dir(&s)).unwrap();
+    let h = view::head(&o).unwrap();
+    assert_eq!(h.marks.len(), 1);
+    let at = o.area as usize + h.marks[0].at.to_native() as usize + 4;
+    drop(o);
+    bad[at] ^= 0x10;
+    std::fs::write(&snap, &bad).unwrap();
+    assert_eq!(same(&s, "damaged marks"), None);
+}
