@@ -9,6 +9,7 @@
 #   ONE_SHOT=1 SIZES="10000 100000" bench/run.sh  # only the one-shot rows
 #     (add BUILD_ONE_SHOT="1000 10000" for the REPL builds too)
 #   BUILD="1000 10000" bench/run.sh              # REPL script builds (default)
+#   NO_BUILD=1 …                                  # the release binaries as they are
 #
 # One-shot rows: `outline`, `read`, `status` run with the plan's snapshot
 # (`checkpoint.snap`) warm; the "(cold …)" rows are the first run after
@@ -28,8 +29,10 @@ if ((${#need[@]})); then
   $SUDO apt-get update -qq && $SUDO apt-get install -y -qq "${need[@]}"
 fi
 
-echo "building release binaries…" >&2
-cargo build --release -q --bin planforge --example gen_plan --example json_baseline
+if [ -z "${NO_BUILD:-}" ]; then
+  echo "building release binaries…" >&2
+  cargo build --release -q --bin planforge --example gen_plan --example json_baseline
+fi
 TARGET=${CARGO_TARGET_DIR:-$PWD/target}
 PF=$TARGET/release/planforge
 GEN=$TARGET/release/examples/gen_plan

@@ -45,7 +45,7 @@ impl Forge {
             let key = crate::forge::findings_key(view.digest(), &[], registry_key);
             let report = self.cached_findings(plan, &key)?;
             let found = InPlace {
-                plan: Archived::new(view)?,
+                plan: Archived::new(view),
                 meta: view.meta()?,
                 report,
             };

@@ -138,7 +138,20 @@ fn unknown_key<P: Source + ?Sized>(
 
 fn resolve<P: Source + ?Sized>(c: &P, key: &ReadKey) -> Result<Target> {
     let ids = || (0..c.node_count()).map(|i| (c.node_id(i), c.node_phase(i)));
-    let has_unphased = || ids().any(|(_, p)| p.is_none_or(str::is_empty));
+    // Through the source's index when it has one (a snapshot read in
+    // place), else a pass over the nodes.
+    let has_unphased = || match c.phases_indexed("") {
+        Some((_, unphased)) => unphased,
+        None => ids().any(|(_, p)| p.is_none_or(str::is_empty)),
+    };
+    let has_phase = |p: &str| match c.phases_indexed(p) {
+        Some((has, _)) => has,
+        None => ids().any(|(_, q)| q == Some(p)),
+    };
+    let has_node = |id: &str| match c.find_indexed(id) {
+        Some(found) => found.is_some(),
+        None => ids().any(|(n, _)| n == id),
+    };
     let plan_id = c.plan_id();
     let no_unphased = || {
         Error::new(
@@ -161,30 +174,23 @@ fn resolve<P: Source + ?Sized>(c: &P, key: &ReadKey) -> Result<Target> {
             }
         }
         ReadKey::Phase(p) => {
-            if ids().any(|(_, q)| q == Some(p.as_str())) {
+            if has_phase(p) {
                 Ok(Target::Phase(p.clone()))
             } else {
                 Err(unknown_key(c, p, "phase", true, false))
             }
         }
         ReadKey::Node(id) => {
-            if ids().any(|(n, _)| n == id) {
+            if has_node(id) {
                 Ok(Target::Node(id.clone()))
             } else {
                 Err(unknown_key(c, id, "node", false, true))
             }
         }
-        ReadKey::Auto(k) => {
-            let mut is_phase = false;
-            let mut is_node = false;
-            for (n, p) in ids() {
-                is_phase |= p == Some(k.as_str());
-                is_node |= n == k;
-            }
-            match (is_phase, is_node) {
-                (true, true) => {
-                    let q = quote_id(k);
-                    Err(Error::new(
+        ReadKey::Auto(k) => match (has_phase(k), has_node(k)) {
+            (true, true) => {
+                let q = quote_id(k);
+                Err(Error::new(
                         ErrorKind::AmbiguousKey,
                         format!(
                             "`{q}` is both a phase and a node id in plan {plan_id}, so it does not say which slice to read"
@@ -193,12 +199,11 @@ fn resolve<P: Source + ?Sized>(c: &P, key: &ReadKey) -> Result<Target> {
                     .on_plan(plan_id)
                     .fix(Remedy::ReadPhase { phase: k.clone() }.when("for the whole phase"))
                     .fix(Remedy::ReadNode { node: k.clone() }.when("for the one node")))
-                }
-                (true, false) => Ok(Target::Phase(k.clone())),
-                (false, true) => Ok(Target::Node(k.clone())),
-                (false, false) => Err(unknown_key(c, k, "phase or node", true, true)),
             }
-        }
+            (true, false) => Ok(Target::Phase(k.clone())),
+            (false, true) => Ok(Target::Node(k.clone())),
+            (false, false) => Err(unknown_key(c, k, "phase or node", true, true)),
+        },
     }
 }
 
@@ -218,13 +223,20 @@ fn slice_in<P: Source + ?Sized>(
     target: Target,
     issues: &[Issue],
 ) -> Option<Slice> {
-    let selected: Vec<usize> = (0..c.node_count())
-        .filter(|&i| match &target {
-            Target::Phase(p) => c.node_phase(i) == Some(p.as_str()),
-            Target::Unphased => c.node_phase(i).is_none_or(str::is_empty),
-            Target::Node(id) => c.node_id(i) == id,
-        })
-        .collect();
+    let indexed = match &target {
+        Target::Node(id) => c.find_indexed(id),
+        _ => None,
+    };
+    let selected: Vec<usize> = match indexed {
+        Some(found) => found.into_iter().collect(),
+        None => (0..c.node_count())
+            .filter(|&i| match &target {
+                Target::Phase(p) => c.node_phase(i) == Some(p.as_str()),
+                Target::Unphased => c.node_phase(i).is_none_or(str::is_empty),
+                Target::Node(id) => c.node_id(i) == id,
+            })
+            .collect(),
+    };
     let (edges, incoming, outgoing, issues) = match &target {
         // One node: compared by id, without indexing the whole plan (a
         // warm `read NODE` of a large plan costs a pass of compares).
@@ -312,10 +324,19 @@ fn members_of<P: Source + ?Sized>(c: &P, selected: &[usize], issues: &[Issue]) -
 /// As [`members_of`] for the one node `id` (present), with the same
 /// attribution as [`Attribution::owner`]: a finding is the node's when it
 /// names the node, or names no present node and its edge starts at the node
-/// (or, when the edge's start is gone, ends at it).
+/// (or, when the edge's start is gone, ends at it). Through the source's
+/// index when it has one: then only the node's edges are read.
 fn one_node<P: Source + ?Sized>(c: &P, id: &str, issues: &[Issue]) -> Parts {
     let (mut edges, mut incoming, mut outgoing) = (Vec::new(), Vec::new(), Vec::new());
-    for k in 0..c.edge_count() {
+    let touching = c.edges_touching_indexed(id).unwrap_or_else(|| {
+        (0..c.edge_count())
+            .filter(|&k| {
+                let (_, from, to) = c.edge_ends(k);
+                from == id || to == id
+            })
+            .collect()
+    });
+    for k in touching {
         let (_, from, to) = c.edge_ends(k);
         match (from == id, to == id) {
             (true, true) => edges.push(c.edge(k)),
@@ -325,7 +346,13 @@ fn one_node<P: Source + ?Sized>(c: &P, id: &str, issues: &[Issue]) -> Parts {
         }
     }
     let index = std::cell::OnceCell::new();
-    let present = |n: &str| n == id || index.get_or_init(|| c.node_index()).contains_key(n);
+    let present = |n: &str| {
+        n == id
+            || match c.find_indexed(n) {
+                Some(found) => found.is_some(),
+                None => index.get_or_init(|| c.node_index()).contains_key(n),
+            }
+    };
     let edge_at = std::cell::OnceCell::new();
     let owned = |i: &Issue| {
         if let Some(n) = &i.node_id
@@ -334,17 +361,25 @@ fn one_node<P: Source + ?Sized>(c: &P, id: &str, issues: &[Issue]) -> Parts {
             return n == id;
         }
         let Some(e) = &i.edge_id else { return false };
-        let ends: &crate::model::hash::FastMap<&str, (&str, &str)> = edge_at.get_or_init(|| {
-            (0..c.edge_count())
-                .map(|k| {
-                    let (id, from, to) = c.edge_ends(k);
-                    (id, (from, to))
-                })
-                .collect()
-        });
-        match ends.get(e.as_str()) {
-            Some((from, _)) if present(from) => *from == id,
-            Some((_, to)) => *to == id,
+        let ends_of = |k: usize| {
+            let (_, from, to) = c.edge_ends(k);
+            (from, to)
+        };
+        let ends = match c.edge_position_indexed(e) {
+            Some(at) => at.map(ends_of),
+            None => {
+                let all: &crate::model::hash::FastMap<&str, (&str, &str)> =
+                    edge_at.get_or_init(|| {
+                        (0..c.edge_count())
+                            .map(|k| (c.edge_ends(k).0, ends_of(k)))
+                            .collect()
+                    });
+                all.get(e.as_str()).copied()
+            }
+        };
+        match ends {
+            Some((from, _)) if present(from) => from == id,
+            Some((_, to)) => to == id,
             None => false,
         }
     };

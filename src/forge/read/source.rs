@@ -24,6 +24,30 @@ pub(crate) trait Source {
     fn edge_ends(&self, i: usize) -> (&str, &str, &str);
     fn edge(&self, i: usize) -> Edge;
 
+    /// The position of the node with `id`, when the source has an index
+    /// to find it without a pass over every node; `None`: it has none.
+    fn find_indexed(&self, _id: &str) -> Option<Option<usize>> {
+        None
+    }
+
+    /// The positions of the edges from or to `id` in fold order, when the
+    /// source has an index; `None`: it has none.
+    fn edges_touching_indexed(&self, _id: &str) -> Option<Vec<usize>> {
+        None
+    }
+
+    /// The position of the edge with `id` (the last, for a repeated id),
+    /// when the source has an index; `None`: it has none.
+    fn edge_position_indexed(&self, _id: &str) -> Option<Option<usize>> {
+        None
+    }
+
+    /// Whether a node has the phase `p` (not empty) and whether a node has
+    /// none, when the source knows without a pass; `None`: it does not.
+    fn phases_indexed(&self, _p: &str) -> Option<(bool, bool)> {
+        None
+    }
+
     /// Each node's position by id (the first, for a repeated id).
     fn node_index(&self) -> std::collections::HashMap<&str, usize> {
         let mut m = std::collections::HashMap::with_capacity(self.node_count());
@@ -87,20 +111,15 @@ impl Source for Content {
     }
 }
 
-/// A snapshot's view whose every node kind was read (so that
-/// [`Source::node_kind`] cannot fail).
+/// A snapshot's view, as a source. What cannot be read marks the view
+/// damaged (and the answer is then dropped: see `Store::with_view`).
 pub(crate) struct Archived<'v, 'a> {
     view: &'v View<'a>,
-    kinds: Vec<NodeKind>,
 }
 
 impl<'v, 'a> Archived<'v, 'a> {
-    /// `None` when a node's kind cannot be read.
-    pub(crate) fn new(view: &'v View<'a>) -> Option<Archived<'v, 'a>> {
-        let kinds = (0..view.node_count())
-            .map(|i| view.node_kind(i))
-            .collect::<Option<Vec<_>>>()?;
-        Some(Archived { view, kinds })
+    pub(crate) fn new(view: &'v View<'a>) -> Archived<'v, 'a> {
+        Archived { view }
     }
 }
 
@@ -130,7 +149,7 @@ impl Source for Archived<'_, '_> {
         self.view.node_phase(i)
     }
     fn node_kind(&self, i: usize) -> NodeKind {
-        self.kinds[i]
+        self.view.node_kind(i)
     }
     fn node_str_field(&self, i: usize, key: &str) -> Option<&str> {
         self.view.node_str_field(i, key)
@@ -146,5 +165,17 @@ impl Source for Archived<'_, '_> {
     }
     fn edge(&self, i: usize) -> Edge {
         self.view.edge(i)
+    }
+    fn find_indexed(&self, id: &str) -> Option<Option<usize>> {
+        Some(self.view.find(id))
+    }
+    fn edges_touching_indexed(&self, id: &str) -> Option<Vec<usize>> {
+        Some(self.view.edges_touching(id))
+    }
+    fn edge_position_indexed(&self, id: &str) -> Option<Option<usize>> {
+        Some(self.view.edge_position(id))
+    }
+    fn phases_indexed(&self, p: &str) -> Option<(bool, bool)> {
+        Some((self.view.has_phase(p), self.view.has_unphased()))
     }
 }

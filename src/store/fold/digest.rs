@@ -35,8 +35,61 @@ pub(crate) struct Marks {
     end: usize,
     /// Each node's canonical text: after a change of the edges only, the
     /// nodes are hashed again but not written again (shared, not copied,
-    /// by the next marks).
-    node_texts: Vec<std::sync::Arc<str>>,
+    /// by the next marks). `None`: not written yet (marks restored from a
+    /// snapshot keep no texts; a text is written when it is needed).
+    node_texts: Vec<Option<std::sync::Arc<str>>>,
+}
+
+/// A mark as plain data (for the snapshot): items before it, bytes hashed
+/// before it, and the hasher's serialized state.
+pub(crate) type MarkParts = (u64, u64, Vec<u8>);
+
+impl Marks {
+    /// The marks as plain data: after the edges, after the nodes, and the
+    /// bytes before the tail. The node texts are not part of it.
+    pub(crate) fn to_parts(&self) -> (Vec<MarkParts>, Vec<MarkParts>, u64) {
+        use sha2::digest::common::hazmat::SerializableState;
+        let parts = |marks: &[Mark]| {
+            marks
+                .iter()
+                .map(|m| (m.count as u64, m.len as u64, m.state.serialize().to_vec()))
+                .collect()
+        };
+        (parts(&self.edges), parts(&self.nodes), self.end as u64)
+    }
+
+    /// Marks from [`Marks::to_parts`]' data, without node texts; `None`
+    /// for data no writer makes (a state that does not deserialize, marks
+    /// out of order, none at the start).
+    pub(crate) fn from_parts(edges: &[MarkParts], nodes: &[MarkParts], end: u64) -> Option<Marks> {
+        use sha2::digest::common::hazmat::{SerializableState, SerializedState};
+        let marks = |parts: &[MarkParts]| -> Option<Vec<Mark>> {
+            let mut out: Vec<Mark> = Vec::with_capacity(parts.len());
+            for (count, len, state) in parts {
+                let state = SerializedState::<Sha256>::try_from(state.as_slice()).ok()?;
+                let m = Mark {
+                    count: usize::try_from(*count).ok()?,
+                    len: usize::try_from(*len).ok()?,
+                    state: Sha256::deserialize(&state).ok()?,
+                };
+                if out
+                    .last()
+                    .is_some_and(|p| p.count >= m.count || p.len > m.len)
+                {
+                    return None;
+                }
+                out.push(m);
+            }
+            out.first().filter(|m| m.count == 0)?;
+            Some(out)
+        };
+        Some(Marks {
+            edges: marks(edges)?,
+            nodes: marks(nodes)?,
+            end: usize::try_from(end).ok()?,
+            node_texts: Vec::new(),
+        })
+    }
 }
 
 impl std::fmt::Debug for Marks {
@@ -279,19 +332,30 @@ fn nodes_into(
         let upto = keep.max(from).min(m.node_texts.len());
         marks.node_texts.extend_from_slice(&m.node_texts[..upto]);
     }
+    // Texts before `from` that no earlier digest kept (restored marks):
+    // written when a later digest needs them.
+    if marks.node_texts.len() < from {
+        marks.node_texts.resize(from, None);
+    }
     w.flush();
     let mut text = String::new();
     for i in from..c.nodes.len() {
         if i >= marks.node_texts.len() {
+            marks.node_texts.push(None);
+        }
+        if marks.node_texts[i].is_none() {
             text.clear();
             jcs::node(&mut text, &c.nodes[i]);
-            marks.node_texts.push(std::sync::Arc::from(text.as_str()));
+            marks.node_texts[i] = Some(std::sync::Arc::from(text.as_str()));
         }
         if i > 0 {
             w.hasher.update(b",");
             w.len += 1;
         }
-        let piece = marks.node_texts[i].as_bytes();
+        let piece = marks.node_texts[i]
+            .as_deref()
+            .unwrap_or_default()
+            .as_bytes();
         w.hasher.update(piece);
         w.len += piece.len();
         w.mark(i + 1, &mut marks.nodes, false);

@@ -10,6 +10,7 @@
 
 mod content;
 mod digest;
+pub(crate) use digest::Marks;
 #[cfg(test)]
 mod tests;
 
@@ -111,21 +112,37 @@ impl Folded {
             .then_some((&self.machine, self.touched_absent.as_slice()))
     }
 
+    /// The marks a later digest resumes from, when this fold's digest was
+    /// computed with them.
+    pub(crate) fn digest_marks(&self) -> Option<&digest::Marks> {
+        self.digested.get()?.marks.as_deref()
+    }
+
     /// A fold restored from a snapshot: `content`, its lifecycle, and its
-    /// digest and encoded size (computed when the snapshot was made).
+    /// digest and encoded size (computed when the snapshot was made), with
+    /// the marks that digest kept, when the snapshot has them (a fold on
+    /// top then hashes only the text after its first change).
     pub(crate) fn restored(
         content: Content,
         machine: Machine,
         touched_absent: Vec<String>,
         digest: (String, usize),
+        marks: Option<digest::Marks>,
     ) -> Folded {
+        let digested = std::sync::OnceLock::new();
+        if let Some(m) = marks {
+            let _ = digested.set(Digested {
+                value: digest.clone(),
+                marks: Some(std::sync::Arc::new(m)),
+            });
+        }
         Folded {
             content,
             notes: Vec::new(),
             meta: machine.meta.clone(),
             digest: Some(digest),
             machine,
-            digested: std::sync::OnceLock::new(),
+            digested,
             seed: None,
             index: None,
             touched_absent,

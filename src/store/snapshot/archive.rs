@@ -69,6 +69,39 @@ pub(super) struct SEdge {
     handle: String,
 }
 
+/// The digest's marks (see `fold::digest::Marks`): items before each,
+/// bytes hashed before each, the hasher's state; then the bytes before the
+/// canonical text's tail.
+#[derive(Archive, Serialize)]
+pub(super) struct SMarks {
+    pub(super) edges: Vec<(u64, u64, Vec<u8>)>,
+    pub(super) nodes: Vec<(u64, u64, Vec<u8>)>,
+    pub(super) end: u64,
+}
+
+/// One id in the id index: the node that has it ([`super::chunks::NO_NODE`]
+/// when none does), and the edges from or to it, in fold order.
+#[derive(Archive, Serialize)]
+pub(super) struct SIdEntry {
+    pub(super) id: String,
+    pub(super) node: u32,
+    pub(super) edges: Vec<u32>,
+}
+
+/// An edge's id and position.
+#[derive(Archive, Serialize)]
+pub(super) struct SEdgeId {
+    pub(super) id: String,
+    pub(super) at: u32,
+}
+
+/// One bucket of the id index: the ids that hash to it.
+#[derive(Archive, Serialize)]
+pub(super) struct SBucket {
+    pub(super) ids: Vec<SIdEntry>,
+    pub(super) edges: Vec<SEdgeId>,
+}
+
 #[derive(Archive, Serialize)]
 pub(super) struct SProvenance {
     /// `Some`: a clone (parent, its digest and revision); else a template.

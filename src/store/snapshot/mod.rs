@@ -5,9 +5,12 @@
 //! It is a cache that never decides. `checkpoint.snap` is ignored by git
 //! (`*/checkpoint*`, as `checkpoint.json`), and:
 //!
-//! - its bytes are checked before they are used: a magic number, a checksum
-//!   of the whole archive, then rkyv's validation (bytecheck); anything
-//!   wrong means "fold the log", never an error;
+//! - its bytes are checked before they are used: a magic number, then a
+//!   small head (checksum, then rkyv's validation, bytecheck) whenever the
+//!   file is opened, and each chunk of nodes, edges or the id index the
+//!   same way when it is first read ([`chunks`]); anything wrong means
+//!   "fold the log", never an error, and a reader in place drops an answer
+//!   that asked for a damaged chunk;
 //! - it is keyed by the log prefix it folds: the log file's identity
 //!   (device, inode), the prefix's length, its first 512 bytes and its
 //!   last 4 KiB, and — when the log has not grown — the log's modification
@@ -23,6 +26,7 @@
 //! - a failure to write it is ignored (a read-only store works).
 
 mod archive;
+mod chunks;
 #[cfg(test)]
 mod tests;
 mod view;
@@ -38,17 +42,15 @@ use super::paths::{META_FILE, OPS_FILE, refuse_special, refuse_symlink};
 use crate::model::Content;
 use crate::model::error::Result;
 use archive::*;
+use chunks::{EDGES_PER_CHUNK, NODES_PER_CHUNK, Opened, SChunk};
 use rkyv::{Archive, Serialize};
 use std::fs::File;
-use std::io::{Read, Write};
+use std::io::Write;
 use std::os::unix::fs::{FileExt, MetadataExt};
 use std::path::Path;
 
 /// The snapshot's file name, beside `ops.jsonl`.
 pub(crate) const FILE: &str = "checkpoint.snap";
-/// The file starts with this, then the checksum of the archive after it.
-const MAGIC: &[u8; 8] = b"PFSNAP\x00\x01";
-const HEADER: usize = 16;
 /// How many bytes at the start of the folded prefix the key compares.
 const HEAD_SAMPLE: usize = 512;
 /// How many bytes at the end of the folded prefix the key compares.
@@ -58,7 +60,7 @@ const TAIL_SAMPLE: usize = 4096;
 /// log (a write does not rewrite the whole plan's archive).
 pub(crate) const REWRITE_TAIL: u64 = 256 * 1024;
 
-/// The archive.
+/// The archive's head (the nodes, edges and id index are in chunks).
 #[derive(Archive, Serialize)]
 struct Snap {
     binary: String,
@@ -77,8 +79,18 @@ struct Snap {
     /// The fold.
     revision: u64,
     bounds: [u64; 5],
-    nodes: Vec<SNode>,
-    edges: Vec<SEdge>,
+    node_count: u64,
+    edge_count: u64,
+    /// The nodes' phases (not empty), in order of first appearance, and
+    /// whether a node has none.
+    phases: Vec<String>,
+    any_unphased: bool,
+    /// Where the chunks lie: nodes, edges, the id index's buckets.
+    node_chunks: Vec<SChunk>,
+    edge_chunks: Vec<SChunk>,
+    buckets: Vec<SChunk>,
+    /// The digest's marks, when the fold had them (none or one chunk).
+    marks: Vec<SChunk>,
     provenance: Option<SProvenance>,
     meta: SMeta,
     created: bool,
@@ -93,65 +105,11 @@ fn times(md: &std::fs::Metadata) -> [i64; 4] {
     [md.mtime(), md.mtime_nsec(), md.ctime(), md.ctime_nsec()]
 }
 
-/// A checksum of the archive (not a defence against an attacker, who could
-/// as well edit the log: against damage — a torn copy, a flipped byte — that
-/// rkyv's validation would not see, such as a changed character in an id).
-fn checksum(bytes: &[u8]) -> u64 {
-    const K: [u64; 4] = [
-        0x9E37_79B9_7F4A_7C15,
-        0xC2B2_AE3D_27D4_EB4F,
-        0x1656_67B1_9E37_79F9,
-        0x85EB_CA77_C2B2_AE63,
-    ];
-    let mut lanes = K;
-    let mut chunks = bytes.chunks_exact(32);
-    for c in &mut chunks {
-        for (i, lane) in lanes.iter_mut().enumerate() {
-            let w = u64::from_le_bytes(c[i * 8..i * 8 + 8].try_into().expect("8 bytes"));
-            *lane = (*lane ^ w).wrapping_mul(K[i]).rotate_left(29);
-        }
-    }
-    let mut h = bytes.len() as u64;
-    for (i, b) in chunks.remainder().iter().enumerate() {
-        h ^= u64::from(*b) << ((i % 8) * 8);
-        if i % 8 == 7 {
-            h = h.wrapping_mul(K[0]).rotate_left(31);
-        }
-    }
-    for lane in lanes {
-        h = (h ^ lane).wrapping_mul(K[1]).rotate_left(27);
-    }
-    h ^ (h >> 33)
-}
-
 /// The log file, opened, and what it is now (an ordinary file only).
 fn open(path: &Path) -> Option<(File, std::fs::Metadata)> {
     let file = File::open(path).ok()?;
     let md = file.metadata().ok()?;
     md.file_type().is_file().then_some((file, md))
-}
-
-/// The snapshot's bytes, checked (magic, checksum, rkyv validation).
-fn read_file(dir: &Path) -> Option<rkyv::util::AlignedVec<16>> {
-    let path = dir.join(FILE);
-    // Only an ordinary file: not a link, and not a pipe that never ends.
-    if !std::fs::symlink_metadata(&path).ok()?.file_type().is_file() {
-        return None;
-    }
-    let mut f = File::open(&path).ok()?;
-    let n = f.metadata().ok()?.len() as usize;
-    let mut buf = rkyv::util::AlignedVec::<16>::with_capacity(n);
-    buf.resize(n, 0);
-    f.read_exact(&mut buf).ok()?;
-    if n < HEADER || &buf[..8] != MAGIC {
-        return None;
-    }
-    let sum = u64::from_le_bytes(buf[8..16].try_into().ok()?);
-    (checksum(&buf[HEADER..]) == sum).then_some(buf)
-}
-
-fn access(buf: &[u8]) -> Option<&ArchivedSnap> {
-    rkyv::access::<ArchivedSnap, rkyv::rancor::Error>(&buf[HEADER..]).ok()
 }
 
 /// Whether the file holds `want` at `at`.
@@ -160,19 +118,21 @@ fn same_bytes(file: &File, at: u64, want: &[u8]) -> bool {
     file.read_exact_at(&mut got, at).is_ok() && got == want
 }
 
-/// The fold the archive holds.
-fn restore(s: &ArchivedSnap) -> Option<Folded> {
-    let nodes = s
-        .nodes
-        .iter()
-        .map(archive::node)
+/// The fold the archive holds (every chunk read and checked).
+fn restore(s: &ArchivedSnap, v: &View<'_>) -> Option<Folded> {
+    let nodes = (0..v.node_count())
+        .map(|i| v.node(i))
         .collect::<Option<Vec<_>>>()?;
+    let edges = (0..v.edge_count()).map(|k| v.edge(k)).collect();
+    if v.damaged() {
+        return None;
+    }
     let content = Content {
         plan_id: s.plan_id.as_str().to_string(),
         revision: s.revision.to_native(),
         bounds: bounds_from(&s.bounds),
         nodes,
-        edges: s.edges.iter().map(archive::edge).collect(),
+        edges,
         provenance: match s.provenance.as_ref() {
             None => None,
             Some(p) => Some(archive::provenance(p)?),
@@ -199,7 +159,12 @@ fn restore(s: &ArchivedSnap) -> Option<Folded> {
         s.digest.as_str().to_string(),
         s.encoded_len.to_native() as usize,
     );
-    Some(Folded::restored(content, machine, touched, digest))
+    let marks = if s.marks.is_empty() {
+        None
+    } else {
+        Some(v.marks()?)
+    };
+    Some(Folded::restored(content, machine, touched, digest, marks))
 }
 
 /// When the archive `s` is the fold of a prefix of the log in `dir` (see
@@ -269,14 +234,15 @@ impl Store {
     }
 
     fn load_snapshot(&self, dir: &Path, id: &str, reader: bool) -> Option<Loaded> {
-        let buf = read_file(dir)?;
-        let s = access(&buf)?;
+        let opened = Opened::open(dir)?;
+        let s = view::head(&opened)?;
         let (md, tail) = keyed(dir, s, id)?;
         let part = log::parse(&tail, id).ok()?;
         if part.info.unfinished > 0 || !part.info.ends_with_newline {
             return None;
         }
-        let folded = restore(s)?;
+        let bufs = view::slots(s);
+        let folded = restore(s, &View::new(s, &opened, &bufs))?;
         let old_max = s.max_lamport.to_native();
         let prefix = s.len.to_native();
         let folded = if part.ops.is_empty() {
@@ -436,6 +402,14 @@ fn save(dir: &Path, loaded: &Loaded, md: &std::fs::Metadata) -> bool {
     let (digest, encoded_len) = loaded.folded.digested().clone();
     let c = loaded.content();
     let (created, freeze_by, approved_by) = machine.quiet_parts();
+    let Some(parts) = parts_of(c, loaded.folded.digest_marks()) else {
+        return false;
+    };
+    let mut tables = chunks::table(&parts.bytes);
+    let marks = tables.split_off(parts.nodes + parts.edges + parts.buckets);
+    let buckets = tables.split_off(parts.nodes + parts.edges);
+    let edge_chunks = tables.split_off(parts.nodes);
+    let (phases, any_unphased) = phases_of(c);
     let snap = Snap {
         binary: super::checkpoint::binary_identity(),
         plan_id: loaded.plan_id.clone(),
@@ -449,8 +423,14 @@ fn save(dir: &Path, loaded: &Loaded, md: &std::fs::Metadata) -> bool {
         ops: loaded.log.head,
         revision: c.revision,
         bounds: bounds_to(&c.bounds),
-        nodes: c.nodes.iter().map(node_to).collect(),
-        edges: c.edges.iter().map(edge_to).collect(),
+        node_count: c.nodes.len() as u64,
+        edge_count: c.edges.len() as u64,
+        phases,
+        any_unphased,
+        node_chunks: tables,
+        edge_chunks,
+        buckets,
+        marks,
         provenance: c.provenance.as_ref().map(provenance_to),
         meta: meta_to(&loaded.meta),
         created,
@@ -460,7 +440,7 @@ fn save(dir: &Path, loaded: &Loaded, md: &std::fs::Metadata) -> bool {
         digest,
         encoded_len: encoded_len as u64,
     };
-    let Ok(body) = rkyv::to_bytes::<rkyv::rancor::Error>(&snap) else {
+    let Ok(head) = rkyv::to_bytes::<rkyv::rancor::Error>(&snap) else {
         return false;
     };
     past_tick(md);
@@ -468,7 +448,58 @@ fn save(dir: &Path, loaded: &Loaded, md: &std::fs::Metadata) -> bool {
     if open(&dir.join(OPS_FILE)).is_none_or(|(_, m)| stamp(&m) != stamp(md)) {
         return false;
     }
-    write_file(dir, &body).is_ok()
+    write_file(dir, &head, &parts.bytes).is_ok()
+}
+
+/// The chunks of a content: its nodes', then its edges', then its id
+/// index's, archived, then its digest's marks (when known), and how many of
+/// the first three kinds there are.
+struct Parts {
+    bytes: Vec<rkyv::util::AlignedVec<16>>,
+    nodes: usize,
+    edges: usize,
+    buckets: usize,
+}
+
+fn parts_of(c: &Content, marks: Option<&super::fold::Marks>) -> Option<Parts> {
+    let mut bytes = chunks::chunked(&c.nodes, NODES_PER_CHUNK, node_to)?;
+    let nodes = bytes.len();
+    bytes.extend(chunks::chunked(&c.edges, EDGES_PER_CHUNK, edge_to)?);
+    let edges = bytes.len() - nodes;
+    for b in chunks::index(c) {
+        bytes.push(rkyv::to_bytes::<rkyv::rancor::Error>(&b).ok()?);
+    }
+    let buckets = bytes.len() - nodes - edges;
+    if let Some(m) = marks {
+        let (edges, nodes, end) = m.to_parts();
+        let m = SMarks { edges, nodes, end };
+        bytes.push(rkyv::to_bytes::<rkyv::rancor::Error>(&m).ok()?);
+    }
+    Some(Parts {
+        bytes,
+        nodes,
+        edges,
+        buckets,
+    })
+}
+
+/// The phases of `c`'s nodes (not empty) in order of first appearance, and
+/// whether a node has none.
+fn phases_of(c: &Content) -> (Vec<String>, bool) {
+    let mut seen = crate::model::hash::FastSet::default();
+    let mut phases = Vec::new();
+    let mut unphased = false;
+    for n in &c.nodes {
+        match n.phase.as_deref().filter(|p| !p.is_empty()) {
+            Some(p) => {
+                if seen.insert(p) {
+                    phases.push(p.to_string());
+                }
+            }
+            None => unphased = true,
+        }
+    }
+    (phases, unphased)
 }
 
 /// Whether `loaded` is the fold of the whole clean log `md` describes
@@ -485,13 +516,17 @@ fn is_clean(loaded: &Loaded, md: &std::fs::Metadata) -> bool {
 /// Replaces the snapshot: a temporary file renamed into place (readers see
 /// the old file or the new one, whole). No sync: a snapshot lost or torn by
 /// a crash fails its checksum and is rebuilt.
-fn write_file(dir: &Path, body: &[u8]) -> std::io::Result<()> {
+fn write_file(
+    dir: &Path,
+    head: &[u8],
+    parts: &[rkyv::util::AlignedVec<16>],
+) -> std::io::Result<()> {
     let mut tmp = tempfile::Builder::new().prefix(".tmp-").tempfile_in(dir)?;
-    let mut header = [0u8; HEADER];
-    header[..8].copy_from_slice(MAGIC);
-    header[8..].copy_from_slice(&checksum(body).to_le_bytes());
-    tmp.write_all(&header)?;
-    tmp.write_all(body)?;
+    {
+        let mut out = std::io::BufWriter::new(tmp.as_file_mut());
+        chunks::write(&mut out, head, parts)?;
+        out.flush()?;
+    }
     tmp.persist(dir.join(FILE)).map_err(|e| e.error)?;
     Ok(())
 }

@@ -2,6 +2,7 @@
 //! the log or the snapshot can change leaves a one-shot load equal to a
 //! fresh fold of the log.
 
+use super::chunks::{HEADER, checksum};
 use super::*;
 use crate::model::note::Note;
 use crate::model::{Map, Node, NodeKind, OpBody, Value};
@@ -70,8 +71,8 @@ fn same(store: &Store, why: &str) -> Option<u64> {
 
 /// The length of the log prefix the snapshot on disk folds.
 fn snap_len(store: &Store) -> Option<u64> {
-    let buf = read_file(&plan_dir(store))?;
-    Some(access(&buf)?.len.to_native())
+    let o = Opened::open(&plan_dir(store))?;
+    Some(view::head(&o)?.len.to_native())
 }
 
 fn log_len(store: &Store) -> u64 {
@@ -257,6 +258,47 @@ fn a_changed_prefix_with_a_tail_is_folded_afresh() {
     );
 }
 
+/// Where the head, the first node chunk and the first bucket of the id
+/// index lie in the snapshot file of `store`'s plan.
+struct Regions {
+    head: std::ops::Range<usize>,
+    nodes: std::ops::Range<usize>,
+    buckets: Vec<std::ops::Range<usize>>,
+}
+
+fn regions(store: &Store) -> Regions {
+    let o = Opened::open(&plan_dir(store)).unwrap();
+    let s = view::head(&o).unwrap();
+    let at = |c: &chunks::ArchivedSChunk| {
+        let start = o.area as usize + c.at.to_native() as usize;
+        start..start + c.len.to_native() as usize
+    };
+    Regions {
+        head: HEADER..HEADER + o.head.len(),
+        nodes: at(&s.node_chunks[0]),
+        buckets: s.buckets.iter().map(at).collect(),
+    }
+}
+
+/// The head's checksum made right again after an edit of `b`'s head.
+fn resum_head(b: &mut [u8], head: &std::ops::Range<usize>) {
+    let sum = checksum(&b[head.clone()]).to_le_bytes();
+    b[8..16].copy_from_slice(&sum);
+}
+
+/// A chunk's checksum (in the head's table) made right again after an edit
+/// of its bytes `chunk`, then the head's.
+fn resum_chunk(b: &mut [u8], r: &Regions, chunk: &std::ops::Range<usize>, old: u64) {
+    let new = checksum(&b[chunk.clone()]).to_le_bytes();
+    let old = old.to_le_bytes();
+    let at = b[r.head.clone()]
+        .windows(8)
+        .position(|w| w == old)
+        .expect("the chunk's checksum is in the head");
+    b[r.head.start + at..r.head.start + at + 8].copy_from_slice(&new);
+    resum_head(b, &r.head);
+}
+
 #[test]
 fn damaged_snapshot_bytes_mean_a_fresh_fold() {
     let dir = tempfile::tempdir().unwrap();
@@ -264,38 +306,239 @@ fn damaged_snapshot_bytes_mean_a_fresh_fold() {
     same(&s, "first read");
     let snap = plan_dir(&s).join(FILE);
     let good = std::fs::read(&snap).unwrap();
+    let r = regions(&s);
     // Where the id `b` of the second node is archived.
-    let inside = good.iter().rposition(|&c| c == b'b').unwrap();
+    let inside = r.nodes.start
+        + good[r.nodes.clone()]
+            .windows(7)
+            .position(|w| w == b"about b")
+            .unwrap();
     let mut cases: Vec<(&str, Vec<u8>)> = vec![
         ("empty", Vec::new()),
         ("the header only", good[..HEADER].to_vec()),
-        ("cut short", good[..good.len() / 2].to_vec()),
+        ("cut inside the head", good[..r.head.end - 1].to_vec()),
+        ("cut inside the nodes", good[..inside].to_vec()),
         ("garbage", vec![0xA5; good.len()]),
         ("another magic number", {
             let mut b = good.clone();
             b[7] ^= 1;
             b
         }),
+        ("another head length", {
+            let mut b = good.clone();
+            b[16] ^= 8;
+            b
+        }),
     ];
-    for at in [HEADER, inside, good.len() - 1] {
+    for at in [
+        r.head.start,
+        r.head.end - 1,
+        r.nodes.start,
+        inside,
+        r.nodes.end - 1,
+    ] {
         let mut b = good.clone();
         b[at] ^= 0x20;
         cases.push(("a flipped byte", b));
     }
-    // Valid checksum, bytes rkyv's validation refuses: a string that is
-    // not UTF-8.
+    // Valid checksums, bytes rkyv's validation refuses: a string that is
+    // not UTF-8 (a lead byte inside an inline string; 0xFF would end it),
+    // in the head and in a chunk.
     let mut b = good.clone();
-    let at = b.windows(7).position(|w| w == b"about b").unwrap();
-    b[at] = 0xFF;
-    let sum = checksum(&b[HEADER..]).to_le_bytes();
-    b[8..16].copy_from_slice(&sum);
-    cases.push(("an archive that does not validate", b));
+    let at = r.head.start
+        + b[r.head.clone()]
+            .windows(6)
+            .position(|w| w == b"plan-s")
+            .unwrap();
+    b[at + 1] = 0xC0;
+    resum_head(&mut b, &r.head);
+    cases.push(("a head that does not validate", b));
+    let mut b = good.clone();
+    b[inside + 1] = 0xC0;
+    resum_chunk(&mut b, &r, &r.nodes, checksum(&good[r.nodes.clone()]));
+    cases.push(("a chunk that does not validate", b));
     for (why, bytes) in cases {
         std::fs::write(&snap, &bytes).unwrap();
         assert_eq!(same(&s, why), None, "{why}");
         // ...and the next read has a good snapshot again.
         assert!(same(&s, why).is_some(), "{why}: rebuilt");
     }
+}
+
+/// A plan of 600 nodes in a chain (three chunks of nodes, two of edges,
+/// several buckets), and its snapshot of the whole log.
+fn chain(dir: &Path) -> Store {
+    let s = store(dir);
+    s.commit("plan-s", "bob", None, |_| {
+        let mut ops: Vec<OpBody> = (0..600)
+            .map(|i| OpBody::AddNode {
+                node: node(&format!("n{i:03}")),
+            })
+            .collect();
+        ops.extend((1..600).map(|i| OpBody::AddEdge {
+            edge: crate::model::Edge {
+                id: format!("e{i:03}"),
+                from: format!("n{:03}", i - 1),
+                to: format!("n{i:03}"),
+                handle: crate::model::Handle::Always,
+            },
+        }));
+        Ok(ops)
+    })
+    .unwrap();
+    std::fs::remove_file(plan_dir(&s).join(FILE)).ok();
+    same(&s, "first read");
+    assert_eq!(same(&s, "from the snapshot"), Some(log_len(&s)));
+    s
+}
+
+/// What a reader in place says of the node `id`: its position, the node,
+/// and its edges' ids; `None` when the view cannot answer.
+fn in_place(s: &Store, id: &str) -> Option<(usize, Node, Vec<String>)> {
+    s.with_view("plan-s", |v| {
+        let i = v.find(id)?;
+        let n = v.node(i)?;
+        let edges = v
+            .edges_touching(id)
+            .into_iter()
+            .map(|k| v.edge_ends(k).0.to_string())
+            .collect();
+        Some((i, n, edges))
+    })
+}
+
+#[test]
+fn a_reader_in_place_reads_one_node_through_the_index() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = chain(dir.path());
+    let cold = s.load_cold("plan-s", None, false).unwrap();
+    for id in ["a", "b", "n000", "n300", "n599"] {
+        let (i, n, edges) = in_place(&s, id).expect(id);
+        let c = cold.content();
+        assert_eq!(&c.nodes[i], &n, "{id}");
+        let want: Vec<String> = c
+            .edges
+            .iter()
+            .filter(|e| e.from == id || e.to == id)
+            .map(|e| e.id.clone())
+            .collect();
+        assert_eq!(edges, want, "{id}");
+    }
+    let (id, pos) = s
+        .with_view("plan-s", |v| Some((v.find("zz"), v.edge_position("e300"))))
+        .unwrap();
+    assert_eq!(id, None, "an absent id");
+    assert_eq!(
+        pos,
+        cold.content().edges.iter().position(|e| e.id == "e300")
+    );
+}
+
+/// The chunk that holds node `n300` (the second of three) damaged: a reader
+/// that reads it gets no answer, one that does not is answered, and a fold
+/// from the snapshot (what a write starts from) reads every chunk, so it
+/// folds the log.
+#[test]
+fn a_damaged_chunk_is_detected_before_use() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = chain(dir.path());
+    let snap = plan_dir(&s).join(FILE);
+    let good = std::fs::read(&snap).unwrap();
+    let o = Opened::open(&plan_dir(&s)).unwrap();
+    let h = view::head(&o).unwrap();
+    assert_eq!(h.node_chunks.len(), 3);
+    let c = &h.node_chunks[1];
+    let start = o.area as usize + c.at.to_native() as usize;
+    let second = start..start + c.len.to_native() as usize;
+    let at = start
+        + good[second.clone()]
+            .windows(4)
+            .position(|w| w == b"n300")
+            .unwrap();
+    drop(o);
+    let mut bad = good.clone();
+    bad[at + 1] = b'9';
+    std::fs::write(&snap, &bad).unwrap();
+    assert_eq!(in_place(&s, "n300"), None, "the damaged chunk is not used");
+    assert!(!snap.exists(), "and the snapshot is removed, to be rebuilt");
+    std::fs::write(&snap, &bad).unwrap();
+    assert!(in_place(&s, "n010").is_some(), "another chunk is");
+    assert_eq!(
+        s.with_view("plan-s", |v| Some(v.node_count())),
+        Some(602),
+        "the head alone"
+    );
+    let write = s.load_to_write("plan-s").unwrap();
+    assert!(!write.restored, "a write's fold reads every chunk");
+    assert_eq!(
+        write.content(),
+        s.load_cold("plan-s", None, false).unwrap().content()
+    );
+    std::fs::write(&snap, &bad).unwrap();
+    assert_eq!(same(&s, "a damaged chunk"), None);
+}
+
+#[test]
+fn a_damaged_bucket_drops_the_answer_and_a_damaged_head_the_snapshot() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = chain(dir.path());
+    let snap = plan_dir(&s).join(FILE);
+    let good = std::fs::read(&snap).unwrap();
+    let r = regions(&s);
+    // Every bucket of the id index damaged: a reader in place that looks
+    // an id up has no answer (the snapshot is removed, to be rebuilt), one
+    // that reads the head only has.
+    let mut bad = good.clone();
+    for b in &r.buckets {
+        bad[b.start + b.len() / 2] ^= 0x01;
+    }
+    std::fs::write(&snap, &bad).unwrap();
+    assert_eq!(s.with_view("plan-s", |v| Some(v.node_count())), Some(602));
+    assert_eq!(in_place(&s, "n300"), None);
+    assert!(!snap.exists());
+    // The head damaged: nothing is read from the snapshot.
+    let mut bad = good.clone();
+    bad[r.head.start + r.head.len() / 2] ^= 0x01;
+    std::fs::write(&snap, &bad).unwrap();
+    assert_eq!(s.with_view("plan-s", |v| Some(v.node_count())), None);
+    assert_eq!(in_place(&s, "n300"), None);
+    assert_eq!(same(&s, "a damaged head"), None);
+}
+
+/// A snapshot that passes every check and lies (a node's text changed,
+/// the checksums made right): cached answers trust it, as they trust any
+/// cache keyed by the log; a verdict's load never reads it, so it gives
+/// the log's plan.
+#[test]
+fn a_verdict_never_reads_the_snapshot() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = chain(dir.path());
+    let snap = plan_dir(&s).join(FILE);
+    let good = std::fs::read(&snap).unwrap();
+    let r = regions(&s);
+    let mut lie = good.clone();
+    let at = r.nodes.start
+        + good[r.nodes.clone()]
+            .windows(7)
+            .position(|w| w == b"about a")
+            .unwrap();
+    lie[at + 6] = b'z';
+    resum_chunk(&mut lie, &r, &r.nodes, checksum(&good[r.nodes.clone()]));
+    std::fs::write(&snap, &lie).unwrap();
+    let note = |l: &crate::store::Loaded| l.content().node("a").unwrap().definition["note"].clone();
+    let cached = s.load_one_shot("plan-s").unwrap();
+    assert!(cached.restored);
+    assert_eq!(
+        note(&cached),
+        Value::String("about z".into()),
+        "a valid cache is used"
+    );
+    let verdict = s.load_verified("plan-s").unwrap();
+    assert_eq!(note(&verdict), Value::String("about a".into()));
+    assert_eq!(
+        verdict.content(),
+        s.load_cold("plan-s", None, false).unwrap().content()
+    );
 }
 
 #[test]
@@ -306,20 +549,20 @@ fn another_binary_or_plan_makes_its_own_snapshot() {
     let snap = plan_dir(&s).join(FILE);
     let good = std::fs::read(&snap).unwrap();
     // The same archive, written by another binary.
-    let buf = read_file(&plan_dir(&s)).unwrap();
-    let a = access(&buf).unwrap();
+    let o = Opened::open(&plan_dir(&s)).unwrap();
     let id = super::super::checkpoint::binary_identity();
-    assert_eq!(a.binary.as_str(), id);
+    assert_eq!(view::head(&o).unwrap().binary.as_str(), id);
+    let r = regions(&s);
     let mut b = good.clone();
     let at = b
         .windows(id.len())
         .position(|w| w == id.as_bytes())
         .unwrap();
     b[at] = if b[at] == b'9' { b'8' } else { b'9' };
-    let sum = checksum(&b[HEADER..]).to_le_bytes();
-    b[8..16].copy_from_slice(&sum);
+    resum_head(&mut b, &r.head);
     std::fs::write(&snap, &b).unwrap();
-    assert!(read_file(&plan_dir(&s)).is_some(), "a valid archive");
+    let o = Opened::open(&plan_dir(&s)).expect("a valid head");
+    assert!(view::head(&o).is_some(), "a valid archive");
     assert_eq!(same(&s, "another binary's snapshot"), None);
     // Another plan's snapshot copied beside this log.
     let t = s.clone();
@@ -465,4 +708,44 @@ fn a_one_shot_process_writes_the_snapshot_after_its_answer() {
     save_deferred();
     assert_eq!(snap_len(&s), Some(at), "a log that moved is not archived");
     assert_eq!(same(&s, "after all that"), Some(log_len(&s)));
+}
+
+/// The snapshot keeps the digest's marks: a fold on top of it resumes the
+/// digest (after an added node, after an added edge) and gives the digest
+/// a fresh fold gives; damaged marks are never used.
+#[test]
+fn the_digest_resumes_from_the_snapshots_marks() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = chain(dir.path());
+    let shot = s.load_one_shot("plan-s").unwrap();
+    assert!(shot.restored && shot.folded.digest_marks().is_some());
+    add(&s, "late");
+    let after = s.load_to_write("plan-s").unwrap();
+    assert!(after.restored, "a prefix and a tail");
+    assert_eq!(same(&s, "after an added node"), Some(log_len(&s)));
+    s.commit("plan-s", "bob", None, |_| {
+        Ok(vec![OpBody::AddEdge {
+            edge: crate::model::Edge {
+                id: "e_late".into(),
+                from: "n599".into(),
+                to: "late".into(),
+                handle: crate::model::Handle::Always,
+            },
+        }])
+    })
+    .unwrap();
+    assert!(same(&s, "after an added edge").is_some());
+    // The marks' chunk damaged: the snapshot is not used.
+    std::fs::remove_file(plan_dir(&s).join(FILE)).ok();
+    same(&s, "rebuilt");
+    let snap = plan_dir(&s).join(FILE);
+    let mut bad = std::fs::read(&snap).unwrap();
+    let o = Opened::open(&plan_dir(&s)).unwrap();
+    let h = view::head(&o).unwrap();
+    assert_eq!(h.marks.len(), 1);
+    let at = o.area as usize + h.marks[0].at.to_native() as usize + 4;
+    drop(o);
+    bad[at] ^= 0x10;
+    std::fs::write(&snap, &bad).unwrap();
+    assert_eq!(same(&s, "damaged marks"), None);
 }

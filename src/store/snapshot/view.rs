@@ -1,24 +1,149 @@
 //! Reading a stored plan in place, from its snapshot (issue 17): the
 //! counts, the lifecycle, each node's id, phase, kind and fields, and each
-//! edge's ends, straight from the validated archive. Only what a command
-//! shows is made into the model's types; nothing else is copied.
+//! edge's ends, straight from the archive. Only what a command shows is
+//! made into the model's types; nothing else is copied, and only the
+//! chunks it reads are read and checked (see [`super::chunks`]): one node
+//! costs its bucket of the id index, its chunk and its edges' chunks.
 //!
 //! A view exists only when the snapshot is the fold of the whole log as it
 //! is now (no tail to fold): the answer is then the one a full load gives.
+//! A chunk that fails its checks marks the view damaged, and an answer made
+//! over a damaged view is dropped (the plan is read from its log): what a
+//! damaged chunk holds is never used.
 
-use super::archive::{self, ArchivedSNode, ArchivedSValue};
-use super::{ArchivedSnap, access, keyed, read_file};
+use super::archive::{
+    self, ArchivedSBucket, ArchivedSEdge, ArchivedSMarks, ArchivedSNode, ArchivedSValue,
+};
+use super::chunks::{ArchivedSChunk, EDGES_PER_CHUNK, NO_NODE, NODES_PER_CHUNK, Opened, bucket_of};
+use super::{ArchivedSnap, keyed};
 use crate::model::lifecycle::Meta;
-use crate::model::{Edge, Node, NodeKind};
+use crate::model::{Edge, Handle, Node, NodeKind};
 use crate::store::Store;
 use crate::store::paths::{META_FILE, OPS_FILE, refuse_special, refuse_symlink};
+use rkyv::api::high::HighValidator;
+use rkyv::bytecheck::CheckBytes;
+use rkyv::util::AlignedVec;
+use rkyv::vec::ArchivedVec;
+use std::cell::{Cell, OnceCell};
+
+/// The head of an opened snapshot, validated (bytecheck).
+pub(super) fn head(opened: &Opened) -> Option<&ArchivedSnap> {
+    rkyv::access::<ArchivedSnap, rkyv::rancor::Error>(&opened.head).ok()
+}
+
+/// One slot per chunk of `s`, for its bytes once read.
+pub(super) type Slots = Vec<OnceCell<Option<AlignedVec<16>>>>;
+
+pub(super) fn slots(s: &ArchivedSnap) -> Slots {
+    let n = s.node_chunks.len() + s.edge_chunks.len() + s.buckets.len() + s.marks.len();
+    (0..n).map(|_| OnceCell::new()).collect()
+}
+
+type Cells<'a, T> = Vec<OnceCell<Option<&'a T>>>;
 
 /// A stored plan, read in place from its snapshot.
 pub(crate) struct View<'a> {
     s: &'a ArchivedSnap,
+    opened: &'a Opened,
+    bufs: &'a [OnceCell<Option<AlignedVec<16>>>],
+    nodes: Cells<'a, ArchivedVec<ArchivedSNode>>,
+    edges: Cells<'a, ArchivedVec<ArchivedSEdge>>,
+    buckets: Cells<'a, ArchivedSBucket>,
+    marks: Cells<'a, ArchivedSMarks>,
+    damaged: Cell<bool>,
+}
+
+fn cells<'a, T>(n: usize) -> Cells<'a, T> {
+    (0..n).map(|_| OnceCell::new()).collect()
 }
 
 impl<'a> View<'a> {
+    pub(super) fn new(s: &'a ArchivedSnap, opened: &'a Opened, bufs: &'a Slots) -> View<'a> {
+        View {
+            s,
+            opened,
+            bufs,
+            nodes: cells(s.node_chunks.len()),
+            edges: cells(s.edge_chunks.len()),
+            buckets: cells(s.buckets.len()),
+            marks: cells(s.marks.len()),
+            damaged: Cell::new(false),
+        }
+    }
+
+    /// Whether a chunk read so far failed its checks (or held what no
+    /// writer makes): then nothing read through the view may be used.
+    pub(crate) fn damaged(&self) -> bool {
+        self.damaged.get()
+    }
+
+    fn flag<T>(&self, got: Option<T>) -> Option<T> {
+        if got.is_none() {
+            self.damaged.set(true);
+        }
+        got
+    }
+
+    /// Chunk `k` of `table` (whose slots start at `base`), read and checked
+    /// on first use.
+    fn part<T>(
+        &self,
+        cells: &Cells<'a, T>,
+        table: &'a ArchivedVec<ArchivedSChunk>,
+        base: usize,
+        k: usize,
+    ) -> Option<&'a T>
+    where
+        T: rkyv::Portable + for<'x> CheckBytes<HighValidator<'x, rkyv::rancor::Error>>,
+    {
+        let (bufs, opened) = (self.bufs, self.opened);
+        let got = cells.get(k).and_then(|cell| {
+            *cell.get_or_init(|| {
+                let slot = bufs.get(base + k)?;
+                let buf = slot.get_or_init(|| opened.chunk(table.get(k)?)).as_ref()?;
+                rkyv::access::<T, rkyv::rancor::Error>(buf).ok()
+            })
+        });
+        self.flag(got)
+    }
+
+    fn at(&self, i: usize) -> Option<&'a ArchivedSNode> {
+        let c = self.part(&self.nodes, &self.s.node_chunks, 0, i / NODES_PER_CHUNK)?;
+        self.flag(c.get(i % NODES_PER_CHUNK))
+    }
+
+    fn edge_at(&self, k: usize) -> Option<&'a ArchivedSEdge> {
+        let base = self.s.node_chunks.len();
+        let c = self.part(&self.edges, &self.s.edge_chunks, base, k / EDGES_PER_CHUNK)?;
+        self.flag(c.get(k % EDGES_PER_CHUNK))
+    }
+
+    fn bucket(&self, id: &str) -> Option<&'a ArchivedSBucket> {
+        let n = self.s.buckets.len();
+        let base = self.s.node_chunks.len() + self.s.edge_chunks.len();
+        self.flag((n > 0).then_some(()))?;
+        self.part(&self.buckets, &self.s.buckets, base, bucket_of(id, n))
+    }
+
+    /// The digest's marks (the view damaged when they cannot be read).
+    pub(super) fn marks(&self) -> Option<crate::store::fold::Marks> {
+        let base = self.s.node_chunks.len() + self.s.edge_chunks.len() + self.s.buckets.len();
+        let m = self.part(&self.marks, &self.s.marks, base, 0)?;
+        type Row =
+            rkyv::tuple::ArchivedTuple3<rkyv::rend::u64_le, rkyv::rend::u64_le, ArchivedVec<u8>>;
+        let parts = |v: &ArchivedVec<Row>| {
+            v.iter()
+                .map(|t| (t.0.to_native(), t.1.to_native(), t.2.to_vec()))
+                .collect::<Vec<_>>()
+        };
+        let got = crate::store::fold::Marks::from_parts(
+            &parts(&m.edges),
+            &parts(&m.nodes),
+            m.end.to_native(),
+        );
+        self.flag(got)
+    }
+
     pub(crate) fn plan_id(&self) -> &'a str {
         self.s.plan_id.as_str()
     }
@@ -39,33 +164,32 @@ impl<'a> View<'a> {
     }
 
     pub(crate) fn node_count(&self) -> usize {
-        self.s.nodes.len()
+        self.s.node_count.to_native() as usize
     }
 
     pub(crate) fn edge_count(&self) -> usize {
-        self.s.edges.len()
+        self.s.edge_count.to_native() as usize
     }
 
-    fn at(&self, i: usize) -> &'a ArchivedSNode {
-        &self.s.nodes[i]
-    }
-
+    /// The node's id (empty, and the view damaged, when it cannot be read).
     pub(crate) fn node_id(&self, i: usize) -> &'a str {
-        self.at(i).id.as_str()
+        self.at(i).map_or("", |n| n.id.as_str())
     }
 
     pub(crate) fn node_phase(&self, i: usize) -> Option<&'a str> {
-        self.at(i).phase.as_ref().map(|p| p.as_str())
+        self.at(i)?.phase.as_ref().map(|p| p.as_str())
     }
 
-    /// The node's kind; `None` for an archive no writer makes.
-    pub(crate) fn node_kind(&self, i: usize) -> Option<NodeKind> {
-        NodeKind::ALL.get(self.at(i).kind as usize).copied()
+    /// The node's kind (the first kind, and the view damaged, when it
+    /// cannot be read).
+    pub(crate) fn node_kind(&self, i: usize) -> NodeKind {
+        let kind = self.at(i).and_then(|n| NodeKind::ALL.get(n.kind as usize));
+        self.flag(kind.copied()).unwrap_or(NodeKind::ALL[0])
     }
 
     /// A string field of the node's definition (`Node::str_field`).
     pub(crate) fn node_str_field(&self, i: usize, key: &str) -> Option<&'a str> {
-        let n = self.at(i);
+        let n = self.at(i)?;
         let k = n.keys.iter().position(|k| k.as_str() == key)?;
         match n.values.get(k)? {
             ArchivedSValue::String(s) => Some(s.as_str()),
@@ -73,20 +197,75 @@ impl<'a> View<'a> {
         }
     }
 
-    /// The node, as the model's; `None` for an archive no writer makes.
+    /// The node, as the model's; `None` (and the view damaged) when it
+    /// cannot be read.
     pub(crate) fn node(&self, i: usize) -> Option<Node> {
-        archive::node(self.at(i))
+        let n = self.at(i)?;
+        self.flag(archive::node(n))
     }
 
-    /// An edge's id, source and target.
-    pub(crate) fn edge_ends(&self, i: usize) -> (&'a str, &'a str, &'a str) {
-        let e = &self.s.edges[i];
-        (e.id.as_str(), e.from.as_str(), e.to.as_str())
+    /// An edge's id, source and target (empty, and the view damaged, when
+    /// it cannot be read).
+    pub(crate) fn edge_ends(&self, k: usize) -> (&'a str, &'a str, &'a str) {
+        self.edge_at(k).map_or(("", "", ""), |e| {
+            (e.id.as_str(), e.from.as_str(), e.to.as_str())
+        })
     }
 
-    /// The edge, as the model's.
-    pub(crate) fn edge(&self, i: usize) -> Edge {
-        archive::edge(&self.s.edges[i])
+    /// The edge, as the model's (an empty one, and the view damaged, when
+    /// it cannot be read).
+    pub(crate) fn edge(&self, k: usize) -> Edge {
+        self.edge_at(k).map_or_else(
+            || Edge {
+                id: String::new(),
+                from: String::new(),
+                to: String::new(),
+                handle: Handle::parse(""),
+            },
+            archive::edge,
+        )
+    }
+
+    /// The position of the node with `id`, from the id index.
+    pub(crate) fn find(&self, id: &str) -> Option<usize> {
+        let e = self.bucket(id)?.ids.iter().find(|e| e.id == id)?;
+        let at = e.node.to_native();
+        if at == NO_NODE {
+            return None;
+        }
+        self.flag(((at as usize) < self.node_count()).then_some(at as usize))
+    }
+
+    /// The positions of the edges from or to `id`, in fold order.
+    pub(crate) fn edges_touching(&self, id: &str) -> Vec<usize> {
+        let Some(b) = self.bucket(id) else {
+            return Vec::new();
+        };
+        let Some(e) = b.ids.iter().find(|e| e.id == id) else {
+            return Vec::new();
+        };
+        let edges: Vec<usize> = e.edges.iter().map(|k| k.to_native() as usize).collect();
+        if edges.iter().any(|&k| k >= self.edge_count()) {
+            self.damaged.set(true);
+        }
+        edges
+    }
+
+    /// The position of the edge with `id`.
+    pub(crate) fn edge_position(&self, id: &str) -> Option<usize> {
+        let e = self.bucket(id)?.edges.iter().find(|e| e.id == id)?;
+        let at = e.at.to_native() as usize;
+        self.flag((at < self.edge_count()).then_some(at))
+    }
+
+    /// Whether a node has the phase `p` (not empty).
+    pub(crate) fn has_phase(&self, p: &str) -> bool {
+        self.s.phases.iter().any(|q| q.as_str() == p)
+    }
+
+    /// Whether a node has no phase (or an empty one).
+    pub(crate) fn has_unphased(&self) -> bool {
+        self.s.any_unphased
     }
 }
 
@@ -95,7 +274,8 @@ impl Store {
     /// snapshot is the fold of the whole log as it is now; `None` (read the
     /// log, as [`Store::load`] does) when there is no such snapshot, in a
     /// warm process (which keeps its own fold), for a plan an earlier
-    /// planforge wrote, or when `answer` gives `None`. Never for a verdict.
+    /// planforge wrote, when `answer` gives `None`, or when a chunk it read
+    /// was damaged (the snapshot is then removed). Never for a verdict.
     pub(crate) fn with_view<R>(
         &self,
         id: &str,
@@ -112,12 +292,20 @@ impl Store {
         if meta_path.exists() {
             return None;
         }
-        let buf = read_file(&dir)?;
-        let s = access(&buf)?;
+        let opened = Opened::open(&dir)?;
+        let s = head(&opened)?;
         let (_, tail) = keyed(&dir, s, id)?;
         if !tail.is_empty() {
             return None;
         }
-        answer(&View { s })
+        let bufs = slots(s);
+        let view = View::new(s, &opened, &bufs);
+        let answer = answer(&view);
+        if view.damaged() {
+            // Read from the log instead; the next load writes a sound one.
+            opened.discard(&dir);
+            return None;
+        }
+        answer
     }
 }

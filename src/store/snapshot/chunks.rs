@@ -1,0 +1,286 @@
+//! The snapshot file's layout: a small head, checked whenever the file is
+//! opened, then chunks, each checked only when it is first read.
+//!
+//! ```text
+//! magic (8) | head checksum (8) | head length (8) | 0 (8) | head | chunks…
+//! ```
+//!
+//! The head (the key, the lifecycle, the digest, the counts, the phases)
+//! holds a table of the chunks: where each lies after the head, its length
+//! and its checksum. A chunk is an rkyv archive of its own: 256 nodes in
+//! fold order, 512 edges, or one bucket of the id index (which node has an
+//! id, which edges touch it, which edge has an id: by a hash of the id).
+//! So a reader that shows one node checks the head, one bucket and the
+//! chunks that node and its edges lie in, whatever the plan's size, and a
+//! reader of the whole fold checks every chunk. A chunk whose bytes fail
+//! its checksum or rkyv's validation is never interpreted: the answer that
+//! asked for it is dropped and the plan is read from its log.
+
+use super::FILE;
+use super::archive::{SBucket, SEdgeId, SIdEntry};
+use crate::model::Content;
+use crate::model::hash::FastMap;
+use rkyv::util::AlignedVec;
+use rkyv::{Archive, Serialize};
+use std::fs::File;
+use std::io::Write;
+use std::os::unix::fs::FileExt;
+use std::path::Path;
+
+/// The file starts with this (the layout's version is its last byte).
+pub(super) const MAGIC: &[u8; 8] = b"PFSNAP\x00\x02";
+/// Magic, the head's checksum and length, a reserved word.
+pub(super) const HEADER: usize = 32;
+/// Nodes in one chunk.
+pub(super) const NODES_PER_CHUNK: usize = 256;
+/// Edges in one chunk.
+pub(super) const EDGES_PER_CHUNK: usize = 512;
+/// About how many ids (of nodes, edge ends and edges) one bucket holds.
+const IDS_PER_BUCKET: usize = 256;
+/// No node has the id (an entry for an edge's end only).
+pub(super) const NO_NODE: u32 = u32::MAX;
+
+/// Where a chunk lies (bytes after the end of the head, rounded up to 16),
+/// its length and its checksum.
+#[derive(Archive, Serialize, Clone, Copy)]
+pub(super) struct SChunk {
+    pub(super) at: u64,
+    pub(super) len: u64,
+    pub(super) sum: u64,
+}
+
+/// A checksum of the archive (not a defence against an attacker, who could
+/// as well edit the log: against damage — a torn copy, a flipped byte — that
+/// rkyv's validation would not see, such as a changed character in an id).
+pub(super) fn checksum(bytes: &[u8]) -> u64 {
+    const K: [u64; 4] = [
+        0x9E37_79B9_7F4A_7C15,
+        0xC2B2_AE3D_27D4_EB4F,
+        0x1656_67B1_9E37_79F9,
+        0x85EB_CA77_C2B2_AE63,
+    ];
+    let mut lanes = K;
+    let mut chunks = bytes.chunks_exact(32);
+    for c in &mut chunks {
+        for (i, lane) in lanes.iter_mut().enumerate() {
+            let w = u64::from_le_bytes(c[i * 8..i * 8 + 8].try_into().expect("8 bytes"));
+            *lane = (*lane ^ w).wrapping_mul(K[i]).rotate_left(29);
+        }
+    }
+    let mut h = bytes.len() as u64;
+    for (i, b) in chunks.remainder().iter().enumerate() {
+        h ^= u64::from(*b) << ((i % 8) * 8);
+        if i % 8 == 7 {
+            h = h.wrapping_mul(K[0]).rotate_left(31);
+        }
+    }
+    for lane in lanes {
+        h = (h ^ lane).wrapping_mul(K[1]).rotate_left(27);
+    }
+    h ^ (h >> 33)
+}
+
+/// The bucket an id's entries are in, among `buckets` (FNV-1a: the same on
+/// every machine, as the file may be copied).
+pub(super) fn bucket_of(id: &str, buckets: usize) -> usize {
+    let mut h: u64 = 0xCBF2_9CE4_8422_2325;
+    for b in id.as_bytes() {
+        h = (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01B3);
+    }
+    (h % buckets.max(1) as u64) as usize
+}
+
+fn align(n: u64) -> u64 {
+    n.div_ceil(16) * 16
+}
+
+/// An opened snapshot whose head passed its checksum: the head's bytes,
+/// and the file, to read chunks from when they are asked for. The file
+/// stays open, so a snapshot renamed over it meanwhile is not mixed in.
+pub(crate) struct Opened {
+    file: File,
+    len: u64,
+    /// Where the chunks start.
+    pub(super) area: u64,
+    pub(super) head: AlignedVec<16>,
+}
+
+impl Opened {
+    /// The snapshot in `dir`, when it is an ordinary file with this layout
+    /// and its head's checksum holds; `None` otherwise (fold the log).
+    pub(super) fn open(dir: &Path) -> Option<Opened> {
+        let path = dir.join(FILE);
+        // Only an ordinary file: not a link, and not a pipe that never ends.
+        if !std::fs::symlink_metadata(&path).ok()?.file_type().is_file() {
+            return None;
+        }
+        let file = File::open(&path).ok()?;
+        let len = file.metadata().ok()?.len();
+        let mut header = [0u8; HEADER];
+        file.read_exact_at(&mut header, 0).ok()?;
+        if &header[..8] != MAGIC {
+            return None;
+        }
+        let word = |at: usize| u64::from_le_bytes(header[at..at + 8].try_into().expect("8 bytes"));
+        let (sum, head_len) = (word(8), word(16));
+        if head_len > len - HEADER as u64 {
+            return None;
+        }
+        let mut head = AlignedVec::<16>::with_capacity(head_len as usize);
+        head.resize(head_len as usize, 0);
+        file.read_exact_at(&mut head, HEADER as u64).ok()?;
+        if checksum(&head) != sum {
+            return None;
+        }
+        Some(Opened {
+            file,
+            len,
+            area: align(HEADER as u64 + head_len),
+            head,
+        })
+    }
+
+    /// Removes the snapshot file when it is still the one opened (a chunk
+    /// of it was found damaged: the next load folds the log and writes a
+    /// new one); one renamed into its place since is left alone.
+    pub(super) fn discard(&self, dir: &Path) {
+        use std::os::unix::fs::MetadataExt;
+        let path = dir.join(FILE);
+        let (Ok(ours), Ok(now)) = (self.file.metadata(), std::fs::symlink_metadata(&path)) else {
+            return;
+        };
+        if (ours.dev(), ours.ino()) == (now.dev(), now.ino()) {
+            let _ = std::fs::remove_file(&path);
+        }
+    }
+
+    /// A chunk's bytes, when they lie inside the file and pass the
+    /// checksum the head gives them.
+    pub(super) fn chunk(&self, c: &ArchivedSChunk) -> Option<AlignedVec<16>> {
+        let (at, n) = (c.at.to_native(), c.len.to_native());
+        let start = self.area.checked_add(at)?;
+        if start.checked_add(n)? > self.len {
+            return None;
+        }
+        let mut buf = AlignedVec::<16>::with_capacity(n as usize);
+        buf.resize(n as usize, 0);
+        self.file.read_exact_at(&mut buf, start).ok()?;
+        (checksum(&buf) == c.sum.to_native()).then_some(buf)
+    }
+}
+
+/// The id index of `c`, in buckets: each node's position (the first, for
+/// a repeated id), the edges touching each id (in fold order), each edge's
+/// position (the last, for a repeated id, as a map built in order keeps).
+pub(super) fn index(c: &Content) -> Vec<SBucket> {
+    let ids = c.nodes.len() + 2 * c.edges.len();
+    let n = ids.div_ceil(IDS_PER_BUCKET).max(1);
+    let mut entries: FastMap<&str, (u32, Vec<u32>)> = FastMap::default();
+    for (i, node) in c.nodes.iter().enumerate() {
+        let e = entries.entry(&node.id).or_insert((NO_NODE, Vec::new()));
+        if e.0 == NO_NODE {
+            e.0 = i as u32;
+        }
+    }
+    let mut edge_ids: FastMap<&str, u32> = FastMap::default();
+    for (k, edge) in c.edges.iter().enumerate() {
+        let k = k as u32;
+        entries
+            .entry(&edge.from)
+            .or_insert((NO_NODE, Vec::new()))
+            .1
+            .push(k);
+        if edge.to != edge.from {
+            entries
+                .entry(&edge.to)
+                .or_insert((NO_NODE, Vec::new()))
+                .1
+                .push(k);
+        }
+        edge_ids.insert(&edge.id, k);
+    }
+    let mut buckets: Vec<SBucket> = (0..n)
+        .map(|_| SBucket {
+            ids: Vec::new(),
+            edges: Vec::new(),
+        })
+        .collect();
+    for (id, (node, edges)) in entries {
+        buckets[bucket_of(id, n)].ids.push(SIdEntry {
+            id: id.to_string(),
+            node,
+            edges,
+        });
+    }
+    for (id, at) in edge_ids {
+        buckets[bucket_of(id, n)].edges.push(SEdgeId {
+            id: id.to_string(),
+            at,
+        });
+    }
+    buckets
+}
+
+/// Archives `items` in chunks of `per`.
+pub(super) fn chunked<T, S>(
+    items: &[T],
+    per: usize,
+    to: impl Fn(&T) -> S,
+) -> Option<Vec<AlignedVec<16>>>
+where
+    Vec<S>: for<'x> rkyv::Serialize<
+            rkyv::api::high::HighSerializer<
+                AlignedVec<16>,
+                rkyv::ser::allocator::ArenaHandle<'x>,
+                rkyv::rancor::Error,
+            >,
+        >,
+{
+    items
+        .chunks(per)
+        .map(|part| {
+            let v: Vec<S> = part.iter().map(&to).collect();
+            rkyv::to_bytes::<rkyv::rancor::Error>(&v).ok()
+        })
+        .collect()
+}
+
+/// The table of `parts`, laid one after another from 0, each at a multiple
+/// of 16.
+pub(super) fn table(parts: &[AlignedVec<16>]) -> Vec<SChunk> {
+    let mut at = 0;
+    parts
+        .iter()
+        .map(|p| {
+            let c = SChunk {
+                at,
+                len: p.len() as u64,
+                sum: checksum(p),
+            };
+            at = align(at + p.len() as u64);
+            c
+        })
+        .collect()
+}
+
+/// Writes the header, the head and the chunks (laid out as [`table`]
+/// placed them) to `out`.
+pub(super) fn write(
+    out: &mut impl Write,
+    head: &[u8],
+    parts: &[AlignedVec<16>],
+) -> std::io::Result<()> {
+    let mut header = [0u8; HEADER];
+    header[..8].copy_from_slice(MAGIC);
+    header[8..16].copy_from_slice(&checksum(head).to_le_bytes());
+    header[16..24].copy_from_slice(&(head.len() as u64).to_le_bytes());
+    out.write_all(&header)?;
+    out.write_all(head)?;
+    let pad = |n: u64| vec![0u8; (align(n) - n) as usize];
+    out.write_all(&pad(HEADER as u64 + head.len() as u64))?;
+    for p in parts {
+        out.write_all(p)?;
+        out.write_all(&pad(p.len() as u64))?;
+    }
+    Ok(())
+}
