@@ -4,9 +4,9 @@
 //! thread (a result for a version the editor has since changed is dropped).
 
 use super::convert::Encoding;
-use super::documents::{Open, Validated};
+use super::documents::Open;
+use super::worker::{Done, Job, validate_now};
 use crate::forge::editor::context::Sources;
-use crate::forge::validate::{self, Target};
 use crate::model::error::{Error, Result};
 use crossbeam_channel::{Receiver, Sender, select};
 use lsp_server::{Connection, Message, Notification, Request, Response};
@@ -14,11 +14,8 @@ use lsp_types::notification::{self as note, Notification as _};
 use lsp_types::request::{self as req, Request as _};
 use lsp_types::*;
 
-/// The worker's stack: as deep as the YAML reader's (see `wire::parse`).
-const WORKER_STACK: usize = 64 * 1024 * 1024;
 use std::collections::HashMap;
 use std::str::FromStr;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// How the server runs.
@@ -27,19 +24,6 @@ pub(crate) struct Config {
     pub(crate) sources: Sources,
     /// How long a document must be still before it is validated.
     pub(crate) debounce: Duration,
-}
-
-/// A validation to run.
-struct Job {
-    uri: String,
-    version: i32,
-    open: Open,
-}
-
-/// A validation done.
-struct Done {
-    uri: String,
-    validated: Validated,
 }
 
 /// Serves one editor session on stdin and stdout, until `exit` or the end
@@ -63,17 +47,7 @@ pub(crate) fn serve(cfg: Config) -> Result<u8> {
     };
     let enc = encoding(&init);
     let watch = watches_dynamically(&init);
-    let (jobs_tx, jobs_rx) = crossbeam_channel::unbounded::<Job>();
-    let (done_tx, done_rx) = crossbeam_channel::unbounded::<Done>();
-    let sources = cfg.sources.clone();
-    // The worker reads and checks documents as deep as `validate` takes
-    // (MAX_DEPTH levels, whose readers recurse): give it the stack the main
-    // thread has and more, reserved rather than used by shallow documents.
-    let worker = std::thread::Builder::new()
-        .name("lsp-worker".into())
-        .stack_size(WORKER_STACK)
-        .spawn(move || work(&sources, &jobs_rx, &done_tx))
-        .map_err(|e| Error::internal(format!("lsp: cannot start the worker: {e}")))?;
+    let (jobs, done, threads) = super::worker::start(cfg.sources.clone())?;
     let mut s = State {
         conn: &conn,
         enc,
@@ -81,14 +55,14 @@ pub(crate) fn serve(cfg: Config) -> Result<u8> {
         open: HashMap::new(),
         buffers: HashMap::new(),
         due: HashMap::new(),
-        jobs: jobs_tx,
+        jobs,
         shut_down: false,
         watch,
         reported: Default::default(),
     };
-    let outcome = s.run(&done_rx);
+    let outcome = s.run(&done);
     drop(s);
-    let _ = worker.join();
+    threads.join();
     drop(conn);
     io.join();
     Ok(outcome)
@@ -203,112 +177,6 @@ fn capabilities(enc: Encoding) -> ServerCapabilities {
             ..CodeActionOptions::default()
         })),
         ..ServerCapabilities::default()
-    }
-}
-
-/// Runs validations, the latest version of each document only.
-fn work(sources: &Sources, jobs: &Receiver<Job>, done: &Sender<Done>) {
-    while let Ok(first) = jobs.recv() {
-        let mut latest: Vec<Job> = vec![first];
-        while let Ok(j) = jobs.try_recv() {
-            latest.retain(|o| o.uri != j.uri);
-            latest.push(j);
-        }
-        for j in latest {
-            // A bug in a check must not end the session: the document then
-            // gets no diagnostics for this version.
-            let Ok(validated) = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                validate_now(sources, &j.open, j.version)
-            })) else {
-                continue;
-            };
-            if done
-                .send(Done {
-                    uri: j.uri,
-                    validated,
-                })
-                .is_err()
-            {
-                return;
-            }
-            // Read the version's shape for the editor's queries now, off
-            // the loop and after the diagnostics are out (validation needed
-            // only the index; the reading is shared with the loop's copy).
-            let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                j.open.doc.read().map(|r| r.shape().nodes.len())
-            }));
-        }
-    }
-}
-
-/// Validates one version of a document, as `validate FILE` would (with the
-/// registry of its store); a registry that cannot be read is reported as
-/// the document's input error.
-pub(crate) fn validate_now(sources: &Sources, open: &Open, version: i32) -> Validated {
-    if !open.doc.is_plan_document() {
-        return Validated {
-            version,
-            target: None,
-            registry: None,
-            no_registry: false,
-            elsewhere: None,
-        };
-    }
-    let (target, registry): (Target, _) = match sources.context(open.path.as_deref()) {
-        Ok(ctx) => {
-            // The settings file's selection applies, as in `validate`.
-            let opts = validate::Options {
-                policy: Arc::new(ctx.policy),
-                ..validate::Options::default()
-            };
-            // The text is read once here: validate reads it as a document
-            // and places its findings pointer by pointer (JSON), or with the
-            // version's index when it was made already (YAML: by
-            // `is_plan_document`). The index for the editor's queries is
-            // built after the diagnostics are out (`work`).
-            let index = open.doc.index_if_read();
-            (
-                validate::check_indexed(
-                    &open.name,
-                    &open.doc.text,
-                    open.doc.syntax,
-                    index.as_ref(),
-                    ctx.registry.as_deref(),
-                    &opts,
-                ),
-                ctx.registry,
-            )
-        }
-        Err(broken) => return failed(version, &open.name, &broken),
-    };
-    Validated {
-        version,
-        target: Some(Arc::new(target)),
-        no_registry: registry.is_none(),
-        registry,
-        elsewhere: None,
-    }
-}
-
-/// A version whose settings or registry cannot be read: that error is its
-/// one finding (the registry is not missing, it is broken), and where in
-/// that file it is.
-fn failed(version: i32, name: &str, broken: &crate::forge::editor::context::Broken) -> Validated {
-    let elsewhere = broken.file.as_ref().and_then(|path| {
-        let (text, span) = broken.place()?;
-        Some(Arc::new(super::documents::Elsewhere {
-            path: path.clone(),
-            text,
-            span,
-            message: broken.error.message.clone(),
-        }))
-    });
-    Validated {
-        version,
-        target: Some(Arc::new(validate::failure(name, &broken.error))),
-        registry: None,
-        no_registry: false,
-        elsewhere,
     }
 }
 
@@ -698,45 +566,5 @@ impl State<'_> {
     fn at(&self, p: &TextDocumentPositionParams) -> Option<(&Open, usize)> {
         let o = self.open.get(p.text_document.uri.as_str())?;
         Some((o, o.lines.offset(&o.doc.text, p.position, self.enc)))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::{Open, Sources, validate_now};
-
-    const PLAN: &str = r#"{"formatVersion": 1, "nodes": [
-  {"id": "start", "kind": "entry", "definition": {"input": []}},
-  {"id": "get", "kind": "call", "definition": {"tool": "tickets_get", "args": {},
-    "output": [], "onMissingValue": "fail", "authority": [], "replaySafe": true,
-    "onIndeterminate": "halt"}}],
-  "edges": [{"id": "e1", "from": "start", "to": "get"}]}"#;
-
-    #[test]
-    fn a_document_with_no_registry_says_its_checks_were_skipped() {
-        let dir = tempfile::tempdir().unwrap();
-        let file = dir.path().join("plan.json");
-        std::fs::write(&file, PLAN).unwrap();
-        let uri = format!("file://{}", file.display());
-        let open = Open::new(&uri, "json", PLAN, 1);
-        let none = validate_now(&Sources::default(), &open, 1);
-        assert!(none.no_registry);
-        let d = super::super::diagnostics::no_registry();
-        assert_eq!(d.severity, Some(lsp_types::DiagnosticSeverity::INFORMATION));
-        assert!(d.message.starts_with("no registry was found"));
-        // Named with --registry: checked, nothing to note.
-        let reg = dir.path().join("registry.yaml");
-        std::fs::write(&reg, "tools: {}\n").unwrap();
-        let named = Sources {
-            registry: Some(reg),
-            ..Sources::default()
-        };
-        let found = validate_now(&named, &open, 1);
-        assert!(!found.no_registry);
-        assert!(found.registry.is_some());
-        // A registry that cannot be read is the document's error, not "none".
-        std::fs::write(dir.path().join("registry.yaml"), "tools: [\n").unwrap();
-        let broken = validate_now(&named, &open, 1);
-        assert!(!broken.no_registry);
     }
 }
