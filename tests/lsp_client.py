@@ -793,6 +793,8 @@ async def same_as_validate(s, pf, root, env):
         "eq_kind.json": PLAN.replace('"kind": "call"', '"kind": 7', 1),
         "eq_label.json": PLAN.replace('"formatVersion": 1', '"formatVersion": 1, "label": "a\\u0000b"', 1),
         "eq_big.json": big_plan(300).replace('"tickets_get"', '"tickets_gte"', 40),
+        "eq_dangling.json": PLAN.replace('"to": "post"', '"to": "postt"', 1),
+        "eq_dangling.yaml": YAML.replace("to: post", "to: postt", 1),
     }
     for name, text in docs.items():
         (root / "docs" / name).write_text(text)
@@ -807,6 +809,8 @@ async def same_as_validate(s, pf, root, env):
                         for d in diags for r in (d.related_information or [])])
         check(got == want and len(got) > 0, f"{name}: the diagnostics are validate's, range and message",
               (got[:4], want[:4]))
+        if "dangling" in name:
+            check(any(w[0] == "dangling_edge" for w in want), f"{name}: has a dangling edge", want)
         s.client.text_document_did_close(t.DidCloseTextDocumentParams(text_document=t.TextDocumentIdentifier(uri=uri)))
 
 
@@ -848,10 +852,13 @@ async def broken_files(s, root):
     diags = await s.diagnostics(uri, s.open(uri, PLAN))
     rel = diags[0].related_information or [] if diags else []
     there = await s.diagnostics(toml.as_uri(), None)
-    check(len(diags) == 1 and diags[0].code == "invalid_document" and len(rel) == 1
+    check(len(diags) == 1 and diags[0].severity == t.DiagnosticSeverity.Information and diags[0].code is None
+          and diags[0].message.startswith("this document was not checked: `planforge.toml` cannot be read")
+          and len(rel) == 1
           and rel[0].location.uri == toml.as_uri() and rng(rel[0].location.range) == (1, 10, 1, 23),
-          "a broken planforge.toml: the document's diagnostic points at the value in it",
-          [(d.code, d.message, d.related_information) for d in diags])
+          "a broken planforge.toml: the document is said not to be checked (an Information, not the error "
+          "again), pointing at the value in it",
+          [(d.code, d.severity, d.message, d.related_information) for d in diags])
     check(len(there) == 1 and rng(there[0].range) == (1, 10, 1, 23) and "unknown_tol" in there[0].message,
           "and planforge.toml gets the diagnostic, at `\"unknown_tol\"`", there)
     toml.write_text('[validate\n')

@@ -499,7 +499,7 @@ fn import_fold(doc: Document, plan_id: &str) -> (Content, Vec<Issue>, Option<Iss
     ));
     let ops = crate::store::transaction(ACTOR, plan_id, 0, bodies);
     let folded = crate::store::fold::fold_owned(plan_id, ops);
-    let issues = crate::check::notes::issues_in(&folded.notes, &folded.content);
+    let issues = crate::check::notes::issues_in_document(&folded.notes, &folded.content);
     (folded.content, issues, claimed)
 }
 

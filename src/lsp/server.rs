@@ -265,23 +265,22 @@ impl State<'_> {
         let Ok(uri) = Uri::from_str(&d.uri) else {
             return;
         };
-        let diagnostics = match &d.validated.target {
-            Some(t) => super::diagnostics::diagnostics(&uri, t, &o.doc.text, &o.lines, self.enc),
-            None => Vec::new(),
+        // A broken settings file or registry: its error is reported in
+        // that file, and the document says it was not checked, pointing
+        // there (not the same error twice).
+        let broken = d.validated.elsewhere.as_deref().and_then(|e| {
+            let there = super::elsewhere::diagnostic(e, self.enc)?;
+            Some((super::elsewhere::not_checked(e, &there), there))
+        });
+        let mut diagnostics = match (&broken, &d.validated.target) {
+            (Some((note, _)), _) => vec![note.clone()],
+            (None, Some(t)) => {
+                super::diagnostics::diagnostics(&uri, t, &o.doc.text, &o.lines, self.enc)
+            }
+            (None, None) => Vec::new(),
         };
-        let mut diagnostics = diagnostics;
         if d.validated.no_registry {
             diagnostics.push(super::diagnostics::no_registry());
-        }
-        // A broken settings file or registry: pointed at, and reported in
-        // that file.
-        let there = d
-            .validated
-            .elsewhere
-            .as_deref()
-            .and_then(|e| super::elsewhere::diagnostic(e, self.enc));
-        if let Some(there) = &there {
-            super::elsewhere::point_there(&mut diagnostics, there);
         }
         // This document is itself a broken file another one reads.
         diagnostics.extend(self.reported.of(uri.as_str()).cloned());
@@ -295,7 +294,7 @@ impl State<'_> {
             note::PublishDiagnostics::METHOD.to_string(),
             params,
         )));
-        let others = self.reported.update(&d.uri, there);
+        let others = self.reported.update(&d.uri, broken.map(|(_, there)| there));
         self.publish_elsewhere(others);
     }
 
