@@ -50,6 +50,7 @@ pub(crate) fn serve(cfg: Config) -> Result<u8> {
     let (jobs, done, threads) = super::worker::start(cfg.sources.clone())?;
     let mut s = State {
         conn: &conn,
+        raw: io.raw.clone(),
         enc,
         cfg,
         open: HashMap::new(),
@@ -182,6 +183,8 @@ fn capabilities(enc: Encoding) -> ServerCapabilities {
 
 struct State<'c> {
     conn: &'c Connection,
+    /// Answers serialised already, written as they are.
+    raw: Sender<String>,
     enc: Encoding,
     cfg: Config,
     open: HashMap<String, Open>,
@@ -199,6 +202,13 @@ struct State<'c> {
     /// The settings files and registries that cannot be read, as
     /// published for their own URIs.
     reported: super::elsewhere::Reported,
+}
+
+/// A request's result: a value, or JSON serialised already (a large
+/// answer, cached per version: the outline).
+enum Reply {
+    Value(serde_json::Value),
+    Raw(std::sync::Arc<str>),
 }
 
 /// The id of the server's one request to the client: registering the
@@ -233,6 +243,16 @@ impl State<'_> {
 
     fn send(&self, m: Message) {
         let _ = self.conn.sender.send(m);
+    }
+
+    /// The response to `id` whose result is `result`, JSON already.
+    fn send_raw(&self, id: &lsp_server::RequestId, result: &str) {
+        let Ok(id) = serde_json::to_string(id) else {
+            return;
+        };
+        let _ = self.raw.send(format!(
+            r#"{{"jsonrpc":"2.0","id":{id},"result":{result}}}"#
+        ));
     }
 
     fn start_due(&mut self) {
@@ -429,7 +449,8 @@ impl State<'_> {
         // A bug in one answer is that request's error, not the session's end.
         let answer = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.answer(r)));
         let answer = match answer {
-            Ok(Ok(v)) => Response::new_ok(id, v),
+            Ok(Ok(Reply::Value(v))) => Response::new_ok(id, v),
+            Ok(Ok(Reply::Raw(result))) => return self.send_raw(&id, &result),
             Ok(Err((code, message))) => Response::new_err(id, code as i32, message),
             Err(_) => Response::new_err(
                 id,
@@ -444,18 +465,19 @@ impl State<'_> {
     fn answer(
         &mut self,
         r: Request,
-    ) -> std::result::Result<serde_json::Value, (lsp_server::ErrorCode, String)> {
+    ) -> std::result::Result<Reply, (lsp_server::ErrorCode, String)> {
         use lsp_server::ErrorCode;
         let bad = |e: serde_json::Error| (ErrorCode::InvalidParams, e.to_string());
         let enc = self.enc;
         let json = |v: serde_json::Result<serde_json::Value>| {
-            v.map_err(|e| (ErrorCode::InternalError, e.to_string()))
+            v.map(Reply::Value)
+                .map_err(|e| (ErrorCode::InternalError, e.to_string()))
         };
         match r.method.as_str() {
             req::HoverRequest::METHOD => {
                 let p: HoverParams = serde_json::from_value(r.params).map_err(bad)?;
                 let Some((o, at)) = self.at(&p.text_document_position_params) else {
-                    return Ok(serde_json::Value::Null);
+                    return Ok(Reply::Value(serde_json::Value::Null));
                 };
                 json(serde_json::to_value(super::features::hover(o, at, enc)))
             }
@@ -463,7 +485,7 @@ impl State<'_> {
                 let p: GotoDefinitionParams = serde_json::from_value(r.params).map_err(bad)?;
                 let uri = p.text_document_position_params.text_document.uri.clone();
                 let Some((o, at)) = self.at(&p.text_document_position_params) else {
-                    return Ok(serde_json::Value::Null);
+                    return Ok(Reply::Value(serde_json::Value::Null));
                 };
                 let loc = o
                     .doc
@@ -477,7 +499,7 @@ impl State<'_> {
                 let p: ReferenceParams = serde_json::from_value(r.params).map_err(bad)?;
                 let uri = p.text_document_position.text_document.uri.clone();
                 let Some((o, at)) = self.at(&p.text_document_position) else {
-                    return Ok(serde_json::Value::Null);
+                    return Ok(Reply::Value(serde_json::Value::Null));
                 };
                 let locs: Vec<Location> = o
                     .doc
@@ -490,7 +512,7 @@ impl State<'_> {
             req::Completion::METHOD => {
                 let p: CompletionParams = serde_json::from_value(r.params).map_err(bad)?;
                 let Some((o, at)) = self.at(&p.text_document_position) else {
-                    return Ok(serde_json::Value::Null);
+                    return Ok(Reply::Value(serde_json::Value::Null));
                 };
                 let registry = match o.last.as_ref() {
                     Some(v) => v.registry.clone(),
@@ -520,24 +542,18 @@ impl State<'_> {
             }
             req::DocumentSymbolRequest::METHOD => {
                 let p: DocumentSymbolParams = serde_json::from_value(r.params).map_err(bad)?;
-                let Some(o) = self.open.get(p.text_document.uri.as_str()) else {
-                    return Ok(serde_json::Value::Null);
-                };
-                let symbols: Vec<DocumentSymbol> = o
-                    .doc
-                    .symbols()
-                    .into_iter()
-                    .map(|s| super::features::symbol(s, &o.doc.text, &o.lines, enc))
-                    .collect();
-                json(serde_json::to_value(DocumentSymbolResponse::Nested(
-                    symbols,
-                )))
+                match self.open.get_mut(p.text_document.uri.as_str()) {
+                    Some(o) => super::features::symbols_json(o, enc)
+                        .map(Reply::Raw)
+                        .map_err(|e| (ErrorCode::InternalError, e.to_string())),
+                    None => Ok(Reply::Value(serde_json::Value::Null)),
+                }
             }
             req::CodeActionRequest::METHOD => {
                 let p: CodeActionParams = serde_json::from_value(r.params).map_err(bad)?;
                 let key = p.text_document.uri.as_str().to_string();
                 let Some(o) = self.open.get_mut(&key) else {
-                    return Ok(serde_json::Value::Null);
+                    return Ok(Reply::Value(serde_json::Value::Null));
                 };
                 // Fixes are edits of the text as it is now: validate it
                 // now if the last validation is of another version.
