@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """How fast `planforge lsp` answers on a large plan document.
 
-    .venv/bin/python bench/lsp_latency.py [--nodes 10000] [--edits 10] [--debounce-ms 200]
+    .venv/bin/python bench/lsp_latency.py [--nodes 10000] [--edits 10] [--debounce-ms 200] [--yaml]
 
 Builds the release binary and `gen_plan` (unless PLANFORGE_BIN names a
 binary and gen_plan is built, or PLANFORGE_GEN names it), generates a realistic plan of N nodes (`examples/gen_plan.rs`) into
-a temp store made by `planforge init`, starts `planforge lsp` there with a
+a temp store made by `planforge init` (with `--yaml`, written as block-style
+YAML, the way people write it: `- id: …` items, plain scalars), starts `planforge lsp` there with a
 real LSP client (pygls, pinned in `.venv` like the tests' client), and
 measures, as an editor sees it:
 
@@ -28,6 +29,7 @@ figures depend on the machine (docs/performance.md records them).
 
 import argparse
 import asyncio
+import json
 import os
 import shutil
 import statistics
@@ -41,6 +43,8 @@ from lsprotocol import types as t
 from pygls.lsp.client import LanguageClient
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+from lsp_client import to_yaml  # noqa: E402 (the tests' block-style YAML writer)
 
 
 def position(text, offset):
@@ -72,7 +76,10 @@ async def run(args):
         subprocess.run([pf, "init"], cwd=root, env=env, check=True, capture_output=True)
         text = subprocess.run([gen, "--nodes", str(args.nodes), "--phases", str(max(8, args.nodes // 25)),
                                "--seed", "1"], check=True, capture_output=True, text=True).stdout
-        doc = root / "plan.json"
+        language = "yaml" if args.yaml else "json"
+        if args.yaml:
+            text = to_yaml(json.loads(text))
+        doc = root / f"plan.{language}"
         doc.write_text(text)
         uri = doc.as_uri()
         client = LanguageClient("planforge-bench", "0")
@@ -93,11 +100,14 @@ async def run(args):
         client.initialized(t.InitializedParams())
         sent = time.perf_counter()
         client.text_document_did_open(t.DidOpenTextDocumentParams(
-            text_document=t.TextDocumentItem(uri=uri, language_id="json", version=1, text=text)))
+            text_document=t.TextDocumentItem(uri=uri, language_id=language, version=1, text=text)))
         at, diags = await wait(1)
         rows = [("open → diagnostics", [at - sent], len(diags))]
-        tool = text.index('"tool": "') + len('"tool": "')
-        name_end = text.index('"', tool)
+        # Where values are: JSON's quoted strings, YAML's plain scalars.
+        tool_key, ref_key, node_key, ends = (
+            ("tool: ", '"$ref":', "node: ", "\n") if args.yaml else ('"tool": "', '"$ref"', '"node": "', '"'))
+        tool = text.index(tool_key) + len(tool_key)
+        name_end = text.index(ends, tool)
         original = text[tool:name_end]
         start, end = position(text, tool), position(text, name_end)
         lat = []
@@ -144,7 +154,7 @@ async def run(args):
             text_document=t.VersionedTextDocumentIdentifier(uri=uri, version=version),
             content_changes=[t.TextDocumentContentChangePartial(range=t.Range(start=pos, end=typed), text="")]))
         await wait(version)
-        ref = text.index('"node": "', text.index('"$ref"')) + len('"node": "') + 1
+        ref = text.index(node_key, text.index(ref_key)) + len(node_key) + 1
         at_ref = dict(text_document=t.TextDocumentIdentifier(uri=uri), position=position(text, ref))
 
         def size(r):
@@ -171,15 +181,16 @@ async def run(args):
         await timed("document symbols", lambda: client.text_document_document_symbol_async(
             t.DocumentSymbolParams(text_document=t.TextDocumentIdentifier(uri=uri))))
         # Broken mid-typing: a `$ref`'s node value cut to an unclosed `"`
-        # near the end of the document; queries answer from the last good
-        # version (before the change) or the repaired text (completion).
-        last = text.rindex('"node": "') + len('"node": "')
-        close = text.index('"', last)
+        # (YAML: `'`) near the end of the document; queries answer from the
+        # last good version (before the change) or the repaired text
+        # (completion).
+        last = text.rindex(node_key) + len(node_key)
+        close = text.index(ends, last)
         version += 1
-        cut = t.Range(start=position(text, last), end=position(text, close + 1))
+        cut = t.Range(start=position(text, last), end=position(text, close + (0 if args.yaml else 1)))
         client.text_document_did_change(t.DidChangeTextDocumentParams(
             text_document=t.VersionedTextDocumentIdentifier(uri=uri, version=version),
-            content_changes=[t.TextDocumentContentChangePartial(range=cut, text="")]))
+            content_changes=[t.TextDocumentContentChangePartial(range=cut, text="'" if args.yaml else "")]))
         await wait(version)
         at_cut = dict(text_document=t.TextDocumentIdentifier(uri=uri), position=position(text, last))
         await timed("not parsing: hover on a node id (last good version)",
@@ -187,13 +198,13 @@ async def run(args):
         await timed("not parsing: document symbols (last good version)",
                     lambda: client.text_document_document_symbol_async(
                         t.DocumentSymbolParams(text_document=t.TextDocumentIdentifier(uri=uri))))
-        await timed("not parsing: completion after the unclosed `\"node\": \"`",
+        await timed("not parsing: completion after the unclosed `node` value",
                     lambda: client.text_document_completion_async(t.CompletionParams(**at_cut)))
         load = os.getloadavg()
         await client.shutdown_async(None)
         client.exit(None)
         await client.stop()
-        print(f"\n`planforge lsp` on a {args.nodes:,}-node document ({len(text) / 1e6:.1f} MB), "
+        print(f"\n`planforge lsp` on a {args.nodes:,}-node {language.upper()} document ({len(text) / 1e6:.1f} MB), "
               f"debounce {args.debounce_ms} ms, load average {load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f} "
               f"(1 / 5 / 15 min, {os.cpu_count()} cores)\n")
         print("| step | median | max | diagnostics / answer |")
@@ -211,4 +222,5 @@ if __name__ == "__main__":
     p.add_argument("--edits", type=int, default=10)
     p.add_argument("--debounce-ms", type=int, default=200)
     p.add_argument("--burst", type=int, default=20)
+    p.add_argument("--yaml", action="store_true", help="the document in block-style YAML")
     asyncio.run(run(p.parse_args()))

@@ -19,7 +19,8 @@ yet); a code action fixes the wrong handle; a missing `select` and a
 suppression as code actions; a document that is not valid JSON mid-typing
 gets a diagnostic at the syntax error and the server keeps answering; YAML
 documents get the same diagnostics, definitions and hovers; a 10,000-node
-document gets its diagnostics; shutdown and exit end the server with 0;
+document gets its diagnostics, in JSON and in YAML (with definition,
+completion and the handle's action); shutdown and exit end the server with 0;
 malformed messages are answered -32700/-32600 and the server goes on, and
 `exit` with no `shutdown` exits 1; the messages around `initialize`, a body
 with no header and a request with a null id get the answers the specification
@@ -34,6 +35,7 @@ It prints each step and exits 1 at the first surprise.
 import asyncio
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -240,6 +242,94 @@ def big_plan(n):
         edges.append({"id": f"e{i}", "from": "start" if i == 1 else f"n{i - 1}", "to": f"n{i}", "handle": "always"})
     return json.dumps({"formatVersion": 1, "planId": "plan-big", "bounds": {"maxNodes": n, "maxEdges": n, "maxSteps": 2 * n,
                         "maxConcurrentFrames": 4, "maxEncodedBytes": 64 * 1024 * 1024}, "nodes": nodes, "edges": edges}, indent=1)
+
+
+def to_yaml(value):
+    """A JSON value as block-style YAML: plain scalars where YAML reads them
+    back as the same string, else JSON's double-quoted form."""
+    plain = re.compile(r"^[A-Za-z_][A-Za-z0-9_./ -]*$")
+    reserved = {"true", "false", "null", "yes", "no", "on", "off", "y", "n"}
+
+    def scalar(v):
+        if v is None or isinstance(v, bool):
+            return json.dumps(v)
+        if isinstance(v, (int, float)):
+            return json.dumps(v)
+        if plain.match(v) and v.lower() not in reserved and not v.endswith(" ") and " #" not in v:
+            return v
+        return json.dumps(v, ensure_ascii=False)
+
+    def emit(v, indent, out):
+        pad = "  " * indent
+        if isinstance(v, dict):
+            for k, x in v.items():
+                out.append(f"\n{pad}{scalar(k)}:")
+                member(x, indent + 1, out)
+        else:
+            for x in v:
+                out.append(f"\n{pad}-")
+                if isinstance(x, dict) and x:
+                    sub = []
+                    emit(x, indent + 1, sub)
+                    # The first member on the dash's line.
+                    out.append(" " + "".join(sub).lstrip("\n").lstrip(" "))
+                else:
+                    member(x, indent + 1, out)
+
+    def member(x, indent, out):
+        if isinstance(x, (dict, list)) and x:
+            emit(x, indent, out)
+        elif isinstance(x, dict):
+            out.append(" {}")
+        elif isinstance(x, list):
+            out.append(" []")
+        else:
+            out.append(" " + scalar(x))
+
+    out = []
+    emit(value, 0, out)
+    return "".join(out).lstrip("\n") + "\n"
+
+
+
+async def big_yaml(s, pf, root, env):
+    """The cases at 10,000 nodes in block-style YAML: the diagnostic at the
+    right range (validate's), an edit that fixes it publishes none, go to
+    definition from a `$ref`'s node, completion inside `node: ` offers the
+    upstream ids, and the handle's code action."""
+    text = to_yaml(json.loads(big_plan(10_000)))
+    (root / "docs" / "big.yaml").write_text(text)
+    uri = (root / "docs" / "big.yaml").as_uri()
+    diags = await s.diagnostics(uri, s.open(uri, text, "yaml"))
+    issues = validate_json(pf, root, env, "docs/big.yaml")
+    want = [(i["code"], i["line"] - 1, i["column"] - 1, i["endLine"] - 1, i["endColumn"] - 1, i["message"])
+            for i in issues]
+    got = [(d.code,) + rng(d.range) + (d.message.split("\nhelp: ")[0],) for d in diags]
+    check(got == want and [d.code for d in diags] == ["unknown_tool"]
+          and rng(diags[0].range) == rng(span(text, "tickets_gett")),
+          "10,000 nodes in YAML: the diagnostic at the tool's value, validate's", (got, want))
+    v = s.set_text(uri, text.replace("tool: tickets_gett", "tool: tickets_get"))
+    check(len(await s.diagnostics(uri, v)) == 0, "10,000 nodes in YAML: an edit that fixes it publishes none")
+    text = s.texts[uri]
+    at = text.index("node: start", text.index("- id: n7000")) + len("node: ")
+    loc = await s.client.text_document_definition_async(t.DefinitionParams(**s.at(uri, position(text, at))))
+    check(loc is not None and rng(loc.range) == rng(span(text, "start", nth=0)),
+          "10,000 nodes in YAML: go to definition lands on the node's id", loc)
+    got = await s.client.text_document_completion_async(t.CompletionParams(**s.at(uri, position(text, at))))
+    labels = [i.label for i in got.items]
+    check(labels and labels[0] == "start" and "n7000" not in labels and got.is_incomplete,
+          "10,000 nodes in YAML: completion in a reference's node offers the upstream ids", labels[:5])
+    v = s.set_text(uri, text.replace("handle: always", "handle: alwayz", 1))
+    diags = await s.diagnostics(uri, v)
+    check([d.code for d in diags] == ["invalid_handle"], "10,000 nodes in YAML: a wrong handle",
+          [(d.code, d.message) for d in diags])
+    got = await s.client.text_document_code_action_async(t.CodeActionParams(
+        text_document=t.TextDocumentIdentifier(uri=uri), range=diags[0].range,
+        context=t.CodeActionContext(diagnostics=diags)))
+    fixed = apply(s.texts[uri], got[0].edit.changes[uri]) if got and got[0].edit else None
+    check(fixed == text, "10,000 nodes in YAML: the code action fixes the handle",
+          [a.title for a in got or []])
+    s.client.text_document_did_close(t.DidCloseTextDocumentParams(text_document=t.TextDocumentIdentifier(uri=uri)))
 
 
 async def first_problems(s, uri):
@@ -943,6 +1033,7 @@ async def main(pf):
     check(len(await s.diagnostics(big, v)) == 0, "and after an edit, again")
     await capped(s, big)
     s.client.text_document_did_close(t.DidCloseTextDocumentParams(text_document=t.TextDocumentIdentifier(uri=big)))
+    await big_yaml(s, pf, root, env)
     await same_as_validate(s, pf, root, env)
     await broken_files(s, root)
     await s.client.shutdown_async(None)
