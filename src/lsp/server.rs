@@ -5,7 +5,9 @@
 
 use super::convert::Encoding;
 use super::documents::Open;
-use super::worker::{Done, Job, validate_now};
+use super::worker::{Busy, Done, Job, validate_now};
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
 use crate::forge::editor::context::Sources;
 use crate::model::error::{Error, Result};
 use crossbeam_channel::{Receiver, Sender, select};
@@ -47,7 +49,8 @@ pub(crate) fn serve(cfg: Config) -> Result<u8> {
     };
     let enc = encoding(&init);
     let watch = watches_dynamically(&init);
-    let (jobs, done, threads) = super::worker::start(cfg.sources.clone())?;
+    let busy = Arc::new(Busy::default());
+    let (jobs, done, threads) = super::worker::start(cfg.sources.clone(), Arc::clone(&busy))?;
     let mut s = State {
         conn: &conn,
         raw: io.raw.clone(),
@@ -57,6 +60,7 @@ pub(crate) fn serve(cfg: Config) -> Result<u8> {
         buffers: HashMap::new(),
         due: HashMap::new(),
         jobs,
+        busy,
         shut_down: false,
         watch,
         reported: Default::default(),
@@ -195,6 +199,8 @@ struct State<'c> {
     /// Documents changed and not validated yet: when they are due.
     due: HashMap<String, Instant>,
     jobs: Sender<Job>,
+    /// How many documents are due, for the reader to wait for.
+    busy: Arc<Busy>,
     /// A `shutdown` request was answered.
     shut_down: bool,
     /// The client registers file watchers when asked (after `initialized`).
@@ -238,6 +244,7 @@ impl State<'_> {
                 recv(done) -> d => if let Ok(d) = d { self.publish(d) },
                 recv(timer) -> _ => self.start_due(),
             }
+            self.busy.due.store(self.due.len(), Ordering::Release);
         }
     }
 

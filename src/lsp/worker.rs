@@ -5,9 +5,12 @@
 //! outline). They are two so that a change is never queued behind a
 //! reading for queries: at 10,000 nodes that reading costs about what the
 //! validation does, and the diagnostics of the next change wait for
-//! neither. A query that comes before the reader is done reads the version
-//! itself, or waits for the reader's reading of it (the version's reading
-//! is made once, see [`crate::forge::editor::Doc`]).
+//! neither. The reader reads only while no document is waiting to be
+//! validated or being validated ([`Busy`]): on a shared machine its reading
+//! would otherwise take the validator's processor time. A query that comes
+//! before the reader is done reads the version itself, or waits for the
+//! reader's reading of it (the version's reading is made once, see
+//! [`crate::forge::editor::Doc`]).
 
 use super::documents::{Open, Validated};
 use crate::forge::editor::Doc;
@@ -16,10 +19,24 @@ use crate::forge::validate::{self, Target};
 use crate::model::error::{Error, Result};
 use crossbeam_channel::{Receiver, Sender};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::thread::JoinHandle;
+use std::time::Duration;
 
 /// The threads' stack: as deep as the YAML reader's (see `wire::parse`).
 const STACK: usize = 64 * 1024 * 1024;
+
+/// What the validator has to do, for the reader to wait for.
+#[derive(Debug, Default)]
+pub(crate) struct Busy {
+    /// Documents changed and not sent to the validator yet (the loop's).
+    pub(crate) due: AtomicUsize,
+    /// The validator is at work.
+    validating: AtomicBool,
+}
+
+/// How often the reader looks whether the validator is done.
+const POLL: Duration = Duration::from_millis(10);
 
 /// The running threads (they end once the jobs' sender is dropped).
 pub(crate) struct Threads {
@@ -35,7 +52,10 @@ impl Threads {
 }
 
 /// Starts the validator and the reader: jobs in, validations out.
-pub(crate) fn start(sources: Sources) -> Result<(Sender<Job>, Receiver<Done>, Threads)> {
+pub(crate) fn start(
+    sources: Sources,
+    busy: Arc<Busy>,
+) -> Result<(Sender<Job>, Receiver<Done>, Threads)> {
     let (jobs_tx, jobs_rx) = crossbeam_channel::unbounded::<Job>();
     let (done_tx, done_rx) = crossbeam_channel::unbounded::<Done>();
     let (reads_tx, reads_rx) = crossbeam_channel::unbounded::<(String, Doc)>();
@@ -50,10 +70,18 @@ pub(crate) fn start(sources: Sources) -> Result<(Sender<Job>, Receiver<Done>, Th
             .spawn(f)
             .map_err(|e| Error::internal(format!("lsp: cannot start the {name}: {e}")))
     };
-    let reader = spawn("lsp-reader", Box::new(move || read(&reads_rx)))?;
+    let still = {
+        let (busy, jobs) = (Arc::clone(&busy), jobs_rx.clone());
+        move || {
+            busy.due.load(Ordering::Acquire) == 0
+                && !busy.validating.load(Ordering::Acquire)
+                && jobs.is_empty()
+        }
+    };
+    let reader = spawn("lsp-reader", Box::new(move || read(&reads_rx, &still)))?;
     let validator = spawn(
         "lsp-validator",
-        Box::new(move || work(&sources, &jobs_rx, &done_tx, &reads_tx)),
+        Box::new(move || work(&sources, &jobs_rx, &done_tx, &reads_tx, &busy)),
     )?;
     Ok((
         jobs_tx,
@@ -65,9 +93,13 @@ pub(crate) fn start(sources: Sources) -> Result<(Sender<Job>, Receiver<Done>, Th
 }
 
 /// Reads the documents' versions for the queries, the latest version of
-/// each only (a version the editor changed since is not read).
-fn read(docs: &Receiver<(String, Doc)>) {
+/// each only (a version the editor changed since is not read), once the
+/// validator is `still`.
+fn read(docs: &Receiver<(String, Doc)>, still: &dyn Fn() -> bool) {
     while let Ok(first) = docs.recv() {
+        while !still() {
+            std::thread::sleep(POLL);
+        }
         let mut latest: Vec<(String, Doc)> = vec![first];
         while let Ok(d) = docs.try_recv() {
             latest.retain(|o| o.0 != d.0);
@@ -102,8 +134,10 @@ fn work(
     jobs: &Receiver<Job>,
     done: &Sender<Done>,
     reads: &Sender<(String, Doc)>,
+    busy: &Busy,
 ) {
     while let Ok(first) = jobs.recv() {
+        busy.validating.store(true, Ordering::Release);
         let mut latest: Vec<Job> = vec![first];
         while let Ok(j) = jobs.try_recv() {
             latest.retain(|o| o.uri != j.uri);
@@ -131,6 +165,7 @@ fn work(
             // validated at once, not after them.
             let _ = reads.send((j.uri, j.open.doc));
         }
+        busy.validating.store(false, Ordering::Release);
     }
 }
 
