@@ -67,6 +67,54 @@ def build():
     return pf or str(ROOT / "target/release/planforge"), str(gen)
 
 
+def raw_symbols(pf, root, env, uri, language, text, n=5):
+    """Document symbols as the server sends them, without a client decoding
+    them: a bare JSON-RPC session (its own server), each request timed until
+    the last byte of its response. Returns the times and the body's size."""
+    proc = subprocess.Popen([pf, "lsp"], cwd=root, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+
+    def send(msg):
+        body = json.dumps(msg).encode()
+        proc.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        proc.stdin.flush()
+
+    def read():
+        size = None
+        while True:
+            line = proc.stdout.readline().strip()
+            if not line:
+                break
+            if line.lower().startswith(b"content-length:"):
+                size = int(line.split(b":")[1])
+        return proc.stdout.read(size)
+
+    def until(pred):
+        while True:
+            body = read()
+            if pred(body):
+                return body
+
+    send({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"capabilities": {}}})
+    until(lambda b: b'"id":0' in b)
+    send({"jsonrpc": "2.0", "method": "initialized", "params": {}})
+    send({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {
+        "uri": uri, "languageId": language, "version": 1, "text": text}}})
+    until(lambda b: b"publishDiagnostics" in b)
+    times, size = [], 0
+    for i in range(1, n + 1):
+        sent = time.perf_counter()
+        send({"jsonrpc": "2.0", "id": i, "method": "textDocument/documentSymbol",
+              "params": {"textDocument": {"uri": uri}}})
+        body = until(lambda b: b'"id":%d,' % i in b[:40] or b'"id":%d}' % i in b)
+        times.append(time.perf_counter() - sent)
+        size = len(body)
+    send({"jsonrpc": "2.0", "id": n + 1, "method": "shutdown"})
+    until(lambda b: b'"id":%d' % (n + 1) in b)
+    send({"jsonrpc": "2.0", "method": "exit"})
+    proc.wait(30)
+    return times, size
+
+
 async def run(args):
     pf, gen = build()
     root = Path(tempfile.mkdtemp(prefix="planforge-lsp-bench-"))
@@ -204,6 +252,9 @@ async def run(args):
         await client.shutdown_async(None)
         client.exit(None)
         await client.stop()
+        times, size = raw_symbols(pf, root, env, uri, language, text)
+        rows.append((f"document symbols, to the response's last byte (a bare JSON-RPC client, no decoding; "
+                     f"{size / 1e6:.1f} MB)", times, None))
         print(f"\n`planforge lsp` on a {args.nodes:,}-node {language.upper()} document ({len(text) / 1e6:.1f} MB), "
               f"debounce {args.debounce_ms} ms, load average {load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f} "
               f"(1 / 5 / 15 min, {os.cpu_count()} cores)\n")
