@@ -41,15 +41,15 @@ pub(crate) fn issue(edge: &Edge, missing: &str) -> Issue {
         (Pick::any("the step that replaced it"), Pick::id(&edge.to))
     };
     Issue::new(CODE, said(edge, missing, false))
-    .edge(edge.id.clone())
-    .fix(
-        Remedy::Connect {
-            from,
-            to,
-            handle: Some(edge.handle.as_str().into_owned()),
-        }
-        .when("if the link is still wanted"),
-    )
+        .edge(edge.id.clone())
+        .fix(
+            Remedy::Connect {
+                from,
+                to,
+                handle: Some(edge.handle.as_str().into_owned()),
+            }
+            .when("if the link is still wanted"),
+        )
 }
 
 /// The finding's first sentence: of a stored plan's history (the edge was
@@ -57,7 +57,9 @@ pub(crate) fn issue(edge: &Edge, missing: &str) -> Issue {
 fn said(edge: &Edge, missing: &str, document: bool) -> String {
     let (id, from, to) = (&edge.id, &edge.from, &edge.to);
     if document {
-        format!("edge `{id}` ({from} → {to}) names node `{missing}`, which the document does not have")
+        format!(
+            "edge `{id}` ({from} → {to}) names node `{missing}`, which the document does not have"
+        )
     } else {
         format!("edge `{id}` ({from} → {to}) was dropped because node `{missing}` no longer exists")
     }
@@ -191,7 +193,11 @@ mod tests {
         );
         // A stored plan's history keeps its wording.
         let stored = with_near_misses(&typo_ops("sumarise"));
-        assert!(stored[0].message.contains("was dropped because node `sumarise` no longer exists"));
+        assert!(
+            stored[0]
+                .message
+                .contains("was dropped because node `sumarise` no longer exists")
+        );
     }
 
     #[test]

@@ -37,10 +37,10 @@ pub(crate) fn diagnostic(e: &Elsewhere, enc: Encoding) -> Option<(Uri, Diagnosti
 /// broken `Cargo.toml` in it and not in every source file), but its
 /// author learns why it shows no findings.
 pub(crate) fn not_checked(e: &Elsewhere, there: &(Uri, Diagnostic)) -> Diagnostic {
-    let file = e
-        .path
-        .file_name()
-        .map_or_else(|| e.path.display().to_string(), |f| f.to_string_lossy().into_owned());
+    let file = e.path.file_name().map_or_else(
+        || e.path.display().to_string(),
+        |f| f.to_string_lossy().into_owned(),
+    );
     Diagnostic {
         range: lsp_types::Range::default(),
         severity: Some(DiagnosticSeverity::INFORMATION),

@@ -6,8 +6,6 @@
 use super::convert::Encoding;
 use super::documents::Open;
 use super::worker::{Busy, Done, Job, validate_now};
-use std::sync::Arc;
-use std::sync::atomic::Ordering;
 use crate::forge::editor::context::Sources;
 use crate::model::error::{Error, Result};
 use crossbeam_channel::{Receiver, Sender, select};
@@ -15,6 +13,8 @@ use lsp_server::{Connection, Message, Notification, Request, Response};
 use lsp_types::notification::{self as note, Notification as _};
 use lsp_types::request::{self as req, Request as _};
 use lsp_types::*;
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
 
 use std::collections::HashMap;
 use std::str::FromStr;

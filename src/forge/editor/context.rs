@@ -293,7 +293,9 @@ mod tests {
             registry: Some(reg.clone()),
             ..Sources::default()
         };
-        let e = named.context(Some(&dir.path().join("plan.json"))).unwrap_err();
+        let e = named
+            .context(Some(&dir.path().join("plan.json")))
+            .unwrap_err();
         assert_eq!(e.file.as_deref(), Some(reg.as_path()));
     }
 

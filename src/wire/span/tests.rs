@@ -384,7 +384,10 @@ fn a_yaml_top_level_says_its_keys_without_being_read() {
     let seek = YamlSeek::new("---\n# a plan\nformatVersion: 1\nnodes:\n- id: a\n");
     assert_eq!(seek.has_member("nodes"), Some(true));
     assert_eq!(seek.has_member("id"), Some(false));
-    assert_eq!(YamlSeek::new("name: x\nversion: 2\n").has_member("nodes"), Some(false));
+    assert_eq!(
+        YamlSeek::new("name: x\nversion: 2\n").has_member("nodes"),
+        Some(false)
+    );
     // A plan document's lookups read only the parts they lead into.
     let docs = yaml_documents();
     for text in [&docs[1], &docs[2]] {

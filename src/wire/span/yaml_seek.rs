@@ -255,9 +255,11 @@ impl Locate for YamlSeek<'_> {
             if toks.len() == 1 {
                 // The top-level key: in the member's first lines.
                 let end = match t.sequence {
-                    Some((first, indent)) => {
-                        self.items(k, first, indent).get(1).copied().unwrap_or(t.end)
-                    }
+                    Some((first, indent)) => self
+                        .items(k, first, indent)
+                        .get(1)
+                        .copied()
+                        .unwrap_or(t.end),
                     None => t.end,
                 };
                 let part = self.part(t.start, end).ok_or(())?;
