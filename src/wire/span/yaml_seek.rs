@@ -35,10 +35,14 @@ pub(crate) struct YamlSeek<'t> {
     items: RefCell<HashMap<usize, Rc<Vec<usize>>>>,
     /// The index of each part read (by where it starts and ends); `None`:
     /// the part does not read on its own.
-    parts: RefCell<HashMap<(usize, usize), Option<Rc<SpanIndex<'t>>>>>,
+    parts: RefCell<HashMap<(usize, usize), Part<'t>>>,
     /// The whole text's index, when something needs it.
     whole: OnceCell<Option<SpanIndex<'t>>>,
 }
+
+/// A part of the text read on its own: its index, or `None` when it does
+/// not read alone.
+type Part<'t> = Option<Rc<SpanIndex<'t>>>;
 
 /// A top-level member: its key, the start of its line and the end of its
 /// lines (the next member's line), and whether its value is a block
