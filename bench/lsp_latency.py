@@ -18,8 +18,11 @@ measures, as an editor sees it:
   incremental change) → the diagnostics of the last, and a hover sent
   right after the burst (what the editor loop costs per keystroke);
 - hover, go to definition, completion and document symbols on the document;
-- the same, and completion after an unclosed `"node": "`, while the
-  document does not parse (answered from the last good version).
+- the same, and completion after an unclosed `"node": "` (YAML: `node: '`), while the
+  document does not parse (answered from the last good version);
+- document symbols again, timed to the last byte of the response with a
+  bare JSON-RPC client (a second server), so the server's cost is seen
+  without the Python client's decoding of 10,000 symbols.
 
 The load average is printed with the table (the machine is shared).
 
