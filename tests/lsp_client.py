@@ -19,8 +19,8 @@ yet); a code action fixes the wrong handle; a missing `select` and a
 suppression as code actions; a document that is not valid JSON mid-typing
 gets a diagnostic at the syntax error and the server keeps answering; YAML
 documents get the same diagnostics, definitions and hovers; a 10,000-node
-document gets its diagnostics, in JSON and in YAML (with definition,
-completion and the handle's action); shutdown and exit end the server with 0;
+document gets its diagnostics, in JSON and in YAML (each with the fixing
+edit, definition, upstream completion and the handle's action); shutdown and exit end the server with 0;
 malformed messages are answered -32700/-32600 and the server goes on, and
 `exit` with no `shutdown` exits 1; the messages around `initialize`, a body
 with no header and a request with a null id get the answers the specification
@@ -292,45 +292,53 @@ def to_yaml(value):
 
 
 
-async def big_yaml(s, pf, root, env):
-    """The cases at 10,000 nodes in block-style YAML: the diagnostic at the
-    right range (validate's), an edit that fixes it publishes none, go to
-    definition from a `$ref`'s node, completion inside `node: ` offers the
-    upstream ids, and the handle's code action."""
-    text = to_yaml(json.loads(big_plan(10_000)))
-    (root / "docs" / "big.yaml").write_text(text)
-    uri = (root / "docs" / "big.yaml").as_uri()
-    diags = await s.diagnostics(uri, s.open(uri, text, "yaml"))
-    issues = validate_json(pf, root, env, "docs/big.yaml")
+async def big_cases(s, pf, root, env, language):
+    """The cases at 10,000 nodes, in pretty-printed JSON or block-style YAML:
+    the diagnostic at the right range (validate's), an edit that fixes it
+    publishes none, go to definition from a `$ref`'s node, completion inside
+    its value offers the upstream ids (nearest first), and the handle's code
+    action."""
+    yaml = language == "yaml"
+    text = big_plan(10_000)
+    if yaml:
+        text = to_yaml(json.loads(text))
+    # How a string is written: a plain scalar in YAML, quoted in JSON.
+    q = (lambda v: v) if yaml else (lambda v: f'"{v}"')
+    key = (lambda k: f"{k}: ") if yaml else (lambda k: f'"{k}": ')
+    name = f"big10k.{language}"
+    (root / "docs" / name).write_text(text)
+    uri = (root / "docs" / name).as_uri()
+    what = f"10,000 nodes in {language.upper()}"
+    diags = await s.diagnostics(uri, s.open(uri, text, language))
+    issues = validate_json(pf, root, env, "docs/" + name)
     want = [(i["code"], i["line"] - 1, i["column"] - 1, i["endLine"] - 1, i["endColumn"] - 1, i["message"])
             for i in issues]
     got = [(d.code,) + rng(d.range) + (d.message.split("\nhelp: ")[0],) for d in diags]
     check(got == want and [d.code for d in diags] == ["unknown_tool"]
-          and rng(diags[0].range) == rng(span(text, "tickets_gett")),
-          "10,000 nodes in YAML: the diagnostic at the tool's value, validate's", (got, want))
-    v = s.set_text(uri, text.replace("tool: tickets_gett", "tool: tickets_get"))
-    check(len(await s.diagnostics(uri, v)) == 0, "10,000 nodes in YAML: an edit that fixes it publishes none")
+          and rng(diags[0].range) == rng(span(text, q("tickets_gett"))),
+          f"{what}: the diagnostic at the tool's value, validate's", (got, want))
+    v = s.set_text(uri, text.replace(key("tool") + q("tickets_gett"), key("tool") + q("tickets_get")))
+    check(len(await s.diagnostics(uri, v)) == 0, f"{what}: an edit that fixes it publishes none")
     text = s.texts[uri]
-    at = text.index("node: start", text.index("- id: n7000")) + len("node: ")
+    at = text.index(key("node") + q("start"), text.index(q("n7000"))) + len(key("node")) + (0 if yaml else 1)
     loc = await s.client.text_document_definition_async(t.DefinitionParams(**s.at(uri, position(text, at))))
-    check(loc is not None and rng(loc.range) == rng(span(text, "start", nth=0)),
-          "10,000 nodes in YAML: go to definition lands on the node's id", loc)
+    check(loc is not None and rng(loc.range) == rng(span(text, q("start"), nth=0)),
+          f"{what}: go to definition from a $ref's node lands on the node's id", loc)
     got = await s.client.text_document_completion_async(t.CompletionParams(**s.at(uri, position(text, at))))
     labels = [i.label for i in got.items]
     upstream = all(x == "start" or int(x[1:]) < 7000 for x in labels)
     check(labels and labels[0] == "n6999" and upstream and all(i.sort_text.startswith("0") for i in got.items)
           and got.is_incomplete,
-          "10,000 nodes in YAML: completion in a reference's node offers the upstream ids", labels[:5])
-    v = s.set_text(uri, text.replace("handle: always", "handle: alwayz", 1))
+          f"{what}: completion in a reference's node offers the upstream ids, nearest first", labels[:5])
+    v = s.set_text(uri, text.replace(key("handle") + q("always"), key("handle") + q("alwayz"), 1))
     diags = await s.diagnostics(uri, v)
-    check([d.code for d in diags] == ["invalid_handle"], "10,000 nodes in YAML: a wrong handle",
+    check([d.code for d in diags] == ["invalid_handle"], f"{what}: a wrong handle",
           [(d.code, d.message) for d in diags])
     got = await s.client.text_document_code_action_async(t.CodeActionParams(
         text_document=t.TextDocumentIdentifier(uri=uri), range=diags[0].range,
         context=t.CodeActionContext(diagnostics=diags)))
     fixed = apply(s.texts[uri], got[0].edit.changes[uri]) if got and got[0].edit else None
-    check(fixed == text, "10,000 nodes in YAML: the code action fixes the handle",
-          [a.title for a in got or []])
+    check(fixed == text, f"{what}: the code action fixes the handle", [a.title for a in got or []])
     s.client.text_document_did_close(t.DidCloseTextDocumentParams(text_document=t.TextDocumentIdentifier(uri=uri)))
 
 
@@ -1035,7 +1043,8 @@ async def main(pf):
     check(len(await s.diagnostics(big, v)) == 0, "and after an edit, again")
     await capped(s, big)
     s.client.text_document_did_close(t.DidCloseTextDocumentParams(text_document=t.TextDocumentIdentifier(uri=big)))
-    await big_yaml(s, pf, root, env)
+    for language in ("json", "yaml"):
+        await big_cases(s, pf, root, env, language)
     await same_as_validate(s, pf, root, env)
     await broken_files(s, root)
     await s.client.shutdown_async(None)
