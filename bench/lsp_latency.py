@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """How fast `planforge lsp` answers on a large plan document.
 
-    .venv/bin/python bench/lsp_latency.py [--nodes 10000] [--edits 10] [--debounce-ms 200]
+    .venv/bin/python bench/lsp_latency.py [--nodes 10000] [--edits 10] [--debounce-ms 200] [--yaml]
 
 Builds the release binary and `gen_plan` (unless PLANFORGE_BIN names a
 binary and gen_plan is built, or PLANFORGE_GEN names it), generates a realistic plan of N nodes (`examples/gen_plan.rs`) into
-a temp store made by `planforge init`, starts `planforge lsp` there with a
+a temp store made by `planforge init` (with `--yaml`, written as block-style
+YAML, the way people write it: `- id: …` items, plain scalars), starts `planforge lsp` there with a
 real LSP client (pygls, pinned in `.venv` like the tests' client), and
 measures, as an editor sees it:
 
@@ -17,8 +18,11 @@ measures, as an editor sees it:
   incremental change) → the diagnostics of the last, and a hover sent
   right after the burst (what the editor loop costs per keystroke);
 - hover, go to definition, completion and document symbols on the document;
-- the same, and completion after an unclosed `"node": "`, while the
-  document does not parse (answered from the last good version).
+- the same, and completion after an unclosed `"node": "` (YAML: `node: '`), while the
+  document does not parse (answered from the last good version);
+- document symbols again, timed to the last byte of the response with a
+  bare JSON-RPC client (a second server), so the server's cost is seen
+  without the Python client's decoding of 10,000 symbols.
 
 The load average is printed with the table (the machine is shared).
 
@@ -28,6 +32,7 @@ figures depend on the machine (docs/performance.md records them).
 
 import argparse
 import asyncio
+import json
 import os
 import shutil
 import statistics
@@ -41,6 +46,8 @@ from lsprotocol import types as t
 from pygls.lsp.client import LanguageClient
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+from lsp_client import to_yaml  # noqa: E402 (the tests' block-style YAML writer)
 
 
 def position(text, offset):
@@ -63,6 +70,54 @@ def build():
     return pf or str(ROOT / "target/release/planforge"), str(gen)
 
 
+def raw_symbols(pf, root, env, uri, language, text, n=5):
+    """Document symbols as the server sends them, without a client decoding
+    them: a bare JSON-RPC session (its own server), each request timed until
+    the last byte of its response. Returns the times and the body's size."""
+    proc = subprocess.Popen([pf, "lsp"], cwd=root, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+
+    def send(msg):
+        body = json.dumps(msg).encode()
+        proc.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        proc.stdin.flush()
+
+    def read():
+        size = None
+        while True:
+            line = proc.stdout.readline().strip()
+            if not line:
+                break
+            if line.lower().startswith(b"content-length:"):
+                size = int(line.split(b":")[1])
+        return proc.stdout.read(size)
+
+    def until(pred):
+        while True:
+            body = read()
+            if pred(body):
+                return body
+
+    send({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"capabilities": {}}})
+    until(lambda b: b'"id":0' in b)
+    send({"jsonrpc": "2.0", "method": "initialized", "params": {}})
+    send({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {
+        "uri": uri, "languageId": language, "version": 1, "text": text}}})
+    until(lambda b: b"publishDiagnostics" in b)
+    times, size = [], 0
+    for i in range(1, n + 1):
+        sent = time.perf_counter()
+        send({"jsonrpc": "2.0", "id": i, "method": "textDocument/documentSymbol",
+              "params": {"textDocument": {"uri": uri}}})
+        body = until(lambda b: b'"id":%d,' % i in b[:40] or b'"id":%d}' % i in b)
+        times.append(time.perf_counter() - sent)
+        size = len(body)
+    send({"jsonrpc": "2.0", "id": n + 1, "method": "shutdown"})
+    until(lambda b: b'"id":%d' % (n + 1) in b)
+    send({"jsonrpc": "2.0", "method": "exit"})
+    proc.wait(30)
+    return times, size
+
+
 async def run(args):
     pf, gen = build()
     root = Path(tempfile.mkdtemp(prefix="planforge-lsp-bench-"))
@@ -72,7 +127,10 @@ async def run(args):
         subprocess.run([pf, "init"], cwd=root, env=env, check=True, capture_output=True)
         text = subprocess.run([gen, "--nodes", str(args.nodes), "--phases", str(max(8, args.nodes // 25)),
                                "--seed", "1"], check=True, capture_output=True, text=True).stdout
-        doc = root / "plan.json"
+        language = "yaml" if args.yaml else "json"
+        if args.yaml:
+            text = to_yaml(json.loads(text))
+        doc = root / f"plan.{language}"
         doc.write_text(text)
         uri = doc.as_uri()
         client = LanguageClient("planforge-bench", "0")
@@ -93,11 +151,14 @@ async def run(args):
         client.initialized(t.InitializedParams())
         sent = time.perf_counter()
         client.text_document_did_open(t.DidOpenTextDocumentParams(
-            text_document=t.TextDocumentItem(uri=uri, language_id="json", version=1, text=text)))
+            text_document=t.TextDocumentItem(uri=uri, language_id=language, version=1, text=text)))
         at, diags = await wait(1)
         rows = [("open → diagnostics", [at - sent], len(diags))]
-        tool = text.index('"tool": "') + len('"tool": "')
-        name_end = text.index('"', tool)
+        # Where values are: JSON's quoted strings, YAML's plain scalars.
+        tool_key, ref_key, node_key, ends = (
+            ("tool: ", '"$ref":', "node: ", "\n") if args.yaml else ('"tool": "', '"$ref"', '"node": "', '"'))
+        tool = text.index(tool_key) + len(tool_key)
+        name_end = text.index(ends, tool)
         original = text[tool:name_end]
         start, end = position(text, tool), position(text, name_end)
         lat = []
@@ -144,7 +205,7 @@ async def run(args):
             text_document=t.VersionedTextDocumentIdentifier(uri=uri, version=version),
             content_changes=[t.TextDocumentContentChangePartial(range=t.Range(start=pos, end=typed), text="")]))
         await wait(version)
-        ref = text.index('"node": "', text.index('"$ref"')) + len('"node": "') + 1
+        ref = text.index(node_key, text.index(ref_key)) + len(node_key) + 1
         at_ref = dict(text_document=t.TextDocumentIdentifier(uri=uri), position=position(text, ref))
 
         def size(r):
@@ -171,15 +232,16 @@ async def run(args):
         await timed("document symbols", lambda: client.text_document_document_symbol_async(
             t.DocumentSymbolParams(text_document=t.TextDocumentIdentifier(uri=uri))))
         # Broken mid-typing: a `$ref`'s node value cut to an unclosed `"`
-        # near the end of the document; queries answer from the last good
-        # version (before the change) or the repaired text (completion).
-        last = text.rindex('"node": "') + len('"node": "')
-        close = text.index('"', last)
+        # (YAML: `'`) near the end of the document; queries answer from the
+        # last good version (before the change) or the repaired text
+        # (completion).
+        last = text.rindex(node_key) + len(node_key)
+        close = text.index(ends, last)
         version += 1
-        cut = t.Range(start=position(text, last), end=position(text, close + 1))
+        cut = t.Range(start=position(text, last), end=position(text, close + (0 if args.yaml else 1)))
         client.text_document_did_change(t.DidChangeTextDocumentParams(
             text_document=t.VersionedTextDocumentIdentifier(uri=uri, version=version),
-            content_changes=[t.TextDocumentContentChangePartial(range=cut, text="")]))
+            content_changes=[t.TextDocumentContentChangePartial(range=cut, text="'" if args.yaml else "")]))
         await wait(version)
         at_cut = dict(text_document=t.TextDocumentIdentifier(uri=uri), position=position(text, last))
         await timed("not parsing: hover on a node id (last good version)",
@@ -187,13 +249,16 @@ async def run(args):
         await timed("not parsing: document symbols (last good version)",
                     lambda: client.text_document_document_symbol_async(
                         t.DocumentSymbolParams(text_document=t.TextDocumentIdentifier(uri=uri))))
-        await timed("not parsing: completion after the unclosed `\"node\": \"`",
+        await timed("not parsing: completion after the unclosed `node` value",
                     lambda: client.text_document_completion_async(t.CompletionParams(**at_cut)))
         load = os.getloadavg()
         await client.shutdown_async(None)
         client.exit(None)
         await client.stop()
-        print(f"\n`planforge lsp` on a {args.nodes:,}-node document ({len(text) / 1e6:.1f} MB), "
+        times, size = raw_symbols(pf, root, env, uri, language, text)
+        rows.append((f"document symbols, to the response's last byte (a bare JSON-RPC client, no decoding; "
+                     f"{size / 1e6:.1f} MB)", times, None))
+        print(f"\n`planforge lsp` on a {args.nodes:,}-node {language.upper()} document ({len(text) / 1e6:.1f} MB), "
               f"debounce {args.debounce_ms} ms, load average {load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f} "
               f"(1 / 5 / 15 min, {os.cpu_count()} cores)\n")
         print("| step | median | max | diagnostics / answer |")
@@ -211,4 +276,5 @@ if __name__ == "__main__":
     p.add_argument("--edits", type=int, default=10)
     p.add_argument("--debounce-ms", type=int, default=200)
     p.add_argument("--burst", type=int, default=20)
+    p.add_argument("--yaml", action="store_true", help="the document in block-style YAML")
     asyncio.run(run(p.parse_args()))

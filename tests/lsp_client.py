@@ -19,7 +19,8 @@ yet); a code action fixes the wrong handle; a missing `select` and a
 suppression as code actions; a document that is not valid JSON mid-typing
 gets a diagnostic at the syntax error and the server keeps answering; YAML
 documents get the same diagnostics, definitions and hovers; a 10,000-node
-document gets its diagnostics; shutdown and exit end the server with 0;
+document gets its diagnostics, in JSON and in YAML (each with the fixing
+edit, definition, upstream completion and the handle's action); shutdown and exit end the server with 0;
 malformed messages are answered -32700/-32600 and the server goes on, and
 `exit` with no `shutdown` exits 1; the messages around `initialize`, a body
 with no header and a request with a null id get the answers the specification
@@ -34,6 +35,7 @@ It prints each step and exits 1 at the first surprise.
 import asyncio
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -240,6 +242,104 @@ def big_plan(n):
         edges.append({"id": f"e{i}", "from": "start" if i == 1 else f"n{i - 1}", "to": f"n{i}", "handle": "always"})
     return json.dumps({"formatVersion": 1, "planId": "plan-big", "bounds": {"maxNodes": n, "maxEdges": n, "maxSteps": 2 * n,
                         "maxConcurrentFrames": 4, "maxEncodedBytes": 64 * 1024 * 1024}, "nodes": nodes, "edges": edges}, indent=1)
+
+
+def to_yaml(value):
+    """A JSON value as block-style YAML: plain scalars where YAML reads them
+    back as the same string, else JSON's double-quoted form."""
+    plain = re.compile(r"^[A-Za-z_][A-Za-z0-9_./ -]*$")
+    reserved = {"true", "false", "null", "yes", "no", "on", "off", "y", "n"}
+
+    def scalar(v):
+        if v is None or isinstance(v, bool):
+            return json.dumps(v)
+        if isinstance(v, (int, float)):
+            return json.dumps(v)
+        if plain.match(v) and v.lower() not in reserved and not v.endswith(" ") and " #" not in v:
+            return v
+        return json.dumps(v, ensure_ascii=False)
+
+    def emit(v, indent, out):
+        pad = "  " * indent
+        if isinstance(v, dict):
+            for k, x in v.items():
+                out.append(f"\n{pad}{scalar(k)}:")
+                member(x, indent + 1, out)
+        else:
+            for x in v:
+                out.append(f"\n{pad}-")
+                if isinstance(x, dict) and x:
+                    sub = []
+                    emit(x, indent + 1, sub)
+                    # The first member on the dash's line.
+                    out.append(" " + "".join(sub).lstrip("\n").lstrip(" "))
+                else:
+                    member(x, indent + 1, out)
+
+    def member(x, indent, out):
+        if isinstance(x, (dict, list)) and x:
+            emit(x, indent, out)
+        elif isinstance(x, dict):
+            out.append(" {}")
+        elif isinstance(x, list):
+            out.append(" []")
+        else:
+            out.append(" " + scalar(x))
+
+    out = []
+    emit(value, 0, out)
+    return "".join(out).lstrip("\n") + "\n"
+
+
+
+async def big_cases(s, pf, root, env, language):
+    """The cases at 10,000 nodes, in pretty-printed JSON or block-style YAML:
+    the diagnostic at the right range (validate's), an edit that fixes it
+    publishes none, go to definition from a `$ref`'s node, completion inside
+    its value offers the upstream ids (nearest first), and the handle's code
+    action."""
+    yaml = language == "yaml"
+    text = big_plan(10_000)
+    if yaml:
+        text = to_yaml(json.loads(text))
+    # How a string is written: a plain scalar in YAML, quoted in JSON.
+    q = (lambda v: v) if yaml else (lambda v: f'"{v}"')
+    key = (lambda k: f"{k}: ") if yaml else (lambda k: f'"{k}": ')
+    name = f"big10k.{language}"
+    (root / "docs" / name).write_text(text)
+    uri = (root / "docs" / name).as_uri()
+    what = f"10,000 nodes in {language.upper()}"
+    diags = await s.diagnostics(uri, s.open(uri, text, language))
+    issues = validate_json(pf, root, env, "docs/" + name)
+    want = [(i["code"], i["line"] - 1, i["column"] - 1, i["endLine"] - 1, i["endColumn"] - 1, i["message"])
+            for i in issues]
+    got = [(d.code,) + rng(d.range) + (d.message.split("\nhelp: ")[0],) for d in diags]
+    check(got == want and [d.code for d in diags] == ["unknown_tool"]
+          and rng(diags[0].range) == rng(span(text, q("tickets_gett"))),
+          f"{what}: the diagnostic at the tool's value, validate's", (got, want))
+    v = s.set_text(uri, text.replace(key("tool") + q("tickets_gett"), key("tool") + q("tickets_get")))
+    check(len(await s.diagnostics(uri, v)) == 0, f"{what}: an edit that fixes it publishes none")
+    text = s.texts[uri]
+    at = text.index(key("node") + q("start"), text.index(q("n7000"))) + len(key("node")) + (0 if yaml else 1)
+    loc = await s.client.text_document_definition_async(t.DefinitionParams(**s.at(uri, position(text, at))))
+    check(loc is not None and rng(loc.range) == rng(span(text, q("start"), nth=0)),
+          f"{what}: go to definition from a $ref's node lands on the node's id", loc)
+    got = await s.client.text_document_completion_async(t.CompletionParams(**s.at(uri, position(text, at))))
+    labels = [i.label for i in got.items]
+    upstream = all(x == "start" or int(x[1:]) < 7000 for x in labels)
+    check(labels and labels[0] == "n6999" and upstream and all(i.sort_text.startswith("0") for i in got.items)
+          and got.is_incomplete,
+          f"{what}: completion in a reference's node offers the upstream ids, nearest first", labels[:5])
+    v = s.set_text(uri, text.replace(key("handle") + q("always"), key("handle") + q("alwayz"), 1))
+    diags = await s.diagnostics(uri, v)
+    check([d.code for d in diags] == ["invalid_handle"], f"{what}: a wrong handle",
+          [(d.code, d.message) for d in diags])
+    got = await s.client.text_document_code_action_async(t.CodeActionParams(
+        text_document=t.TextDocumentIdentifier(uri=uri), range=diags[0].range,
+        context=t.CodeActionContext(diagnostics=diags)))
+    fixed = apply(s.texts[uri], got[0].edit.changes[uri]) if got and got[0].edit else None
+    check(fixed == text, f"{what}: the code action fixes the handle", [a.title for a in got or []])
+    s.client.text_document_did_close(t.DidCloseTextDocumentParams(text_document=t.TextDocumentIdentifier(uri=uri)))
 
 
 async def first_problems(s, uri):
@@ -793,6 +893,8 @@ async def same_as_validate(s, pf, root, env):
         "eq_kind.json": PLAN.replace('"kind": "call"', '"kind": 7', 1),
         "eq_label.json": PLAN.replace('"formatVersion": 1', '"formatVersion": 1, "label": "a\\u0000b"', 1),
         "eq_big.json": big_plan(300).replace('"tickets_get"', '"tickets_gte"', 40),
+        "eq_dangling.json": PLAN.replace('"to": "post"', '"to": "postt"', 1),
+        "eq_dangling.yaml": YAML.replace("to: post", "to: postt", 1),
     }
     for name, text in docs.items():
         (root / "docs" / name).write_text(text)
@@ -807,6 +909,8 @@ async def same_as_validate(s, pf, root, env):
                         for d in diags for r in (d.related_information or [])])
         check(got == want and len(got) > 0, f"{name}: the diagnostics are validate's, range and message",
               (got[:4], want[:4]))
+        if "dangling" in name:
+            check(any(w[0] == "dangling_edge" for w in want), f"{name}: has a dangling edge", want)
         s.client.text_document_did_close(t.DidCloseTextDocumentParams(text_document=t.TextDocumentIdentifier(uri=uri)))
 
 
@@ -848,10 +952,13 @@ async def broken_files(s, root):
     diags = await s.diagnostics(uri, s.open(uri, PLAN))
     rel = diags[0].related_information or [] if diags else []
     there = await s.diagnostics(toml.as_uri(), None)
-    check(len(diags) == 1 and diags[0].code == "invalid_document" and len(rel) == 1
+    check(len(diags) == 1 and diags[0].severity == t.DiagnosticSeverity.Information and diags[0].code is None
+          and diags[0].message.startswith("this document was not checked: `planforge.toml` cannot be read")
+          and len(rel) == 1
           and rel[0].location.uri == toml.as_uri() and rng(rel[0].location.range) == (1, 10, 1, 23),
-          "a broken planforge.toml: the document's diagnostic points at the value in it",
-          [(d.code, d.message, d.related_information) for d in diags])
+          "a broken planforge.toml: the document is said not to be checked (an Information, not the error "
+          "again), pointing at the value in it",
+          [(d.code, d.severity, d.message, d.related_information) for d in diags])
     check(len(there) == 1 and rng(there[0].range) == (1, 10, 1, 23) and "unknown_tol" in there[0].message,
           "and planforge.toml gets the diagnostic, at `\"unknown_tol\"`", there)
     toml.write_text('[validate\n')
@@ -936,6 +1043,8 @@ async def main(pf):
     check(len(await s.diagnostics(big, v)) == 0, "and after an edit, again")
     await capped(s, big)
     s.client.text_document_did_close(t.DidCloseTextDocumentParams(text_document=t.TextDocumentIdentifier(uri=big)))
+    for language in ("json", "yaml"):
+        await big_cases(s, pf, root, env, language)
     await same_as_validate(s, pf, root, env)
     await broken_files(s, root)
     await s.client.shutdown_async(None)

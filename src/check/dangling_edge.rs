@@ -9,7 +9,9 @@ use crate::model::{Content, Edge, Issue};
 declare_check! {
     /// ## What it finds
     /// An edge whose `from` or `to` node no longer exists once the op log is
-    /// folded. The fold drops the edge and reports it (advisory).
+    /// folded. The fold drops the edge and reports it (advisory). In a plan
+    /// document (`validate FILE`, an editor) the edge is there and names a
+    /// node the document does not have: the finding says so.
     ///
     /// ## Why it matters
     /// It usually means a node was removed in one history while another history
@@ -38,22 +40,43 @@ pub(crate) fn issue(edge: &Edge, missing: &str) -> Issue {
     } else {
         (Pick::any("the step that replaced it"), Pick::id(&edge.to))
     };
-    Issue::new(
-        CODE,
+    Issue::new(CODE, said(edge, missing, false))
+        .edge(edge.id.clone())
+        .fix(
+            Remedy::Connect {
+                from,
+                to,
+                handle: Some(edge.handle.as_str().into_owned()),
+            }
+            .when("if the link is still wanted"),
+        )
+}
+
+/// The finding's first sentence: of a stored plan's history (the edge was
+/// dropped), or of a document (it names a node the document lacks).
+fn said(edge: &Edge, missing: &str, document: bool) -> String {
+    let (id, from, to) = (&edge.id, &edge.from, &edge.to);
+    if document {
         format!(
-            "edge `{}` ({} → {}) was dropped because node `{missing}` no longer exists",
-            edge.id, edge.from, edge.to
-        ),
-    )
-    .edge(edge.id.clone())
-    .fix(
-        Remedy::Connect {
-            from,
-            to,
-            handle: Some(edge.handle.as_str().into_owned()),
+            "edge `{id}` ({from} → {to}) names node `{missing}`, which the document does not have"
+        )
+    } else {
+        format!("edge `{id}` ({from} → {to}) was dropped because node `{missing}` no longer exists")
+    }
+}
+
+/// The findings of `notes` (`issues`, in their order) said of a plan
+/// document being checked rather than of a stored plan's history: nothing
+/// was dropped from a document, its edge names a node it does not have.
+pub(crate) fn in_document(notes: &[Note], issues: &mut [Issue]) {
+    for (note, issue) in notes.iter().zip(issues.iter_mut()) {
+        let Note::DanglingEdge { edge, missing } = note else {
+            continue;
+        };
+        if let Some(rest) = issue.message.strip_prefix(&said(edge, missing, false)) {
+            issue.message = format!("{}{rest}", said(edge, missing, true));
         }
-        .when("if the link is still wanted"),
-    )
+    }
 }
 
 /// Plans up to this many nodes get a guess for every dropped edge.
@@ -156,6 +179,25 @@ mod tests {
         let mut issues = crate::check::notes::issues(&f.notes);
         super::near_misses(&f.notes, &mut issues, &f.content);
         issues
+    }
+
+    #[test]
+    fn in_a_document_the_edge_names_a_node_the_document_lacks() {
+        let f = crate::store::fold::fold("plan-t", &typo_ops("sumarise"));
+        let mut issues = crate::check::notes::issues_in(&f.notes, &f.content);
+        super::in_document(&f.notes, &mut issues);
+        let i = issues.iter().find(|i| i.code == "dangling_edge").unwrap();
+        assert_eq!(
+            i.message,
+            "edge `e1` (fetch → sumarise) names node `sumarise`, which the document does not have; did you mean `summarise`?"
+        );
+        // A stored plan's history keeps its wording.
+        let stored = with_near_misses(&typo_ops("sumarise"));
+        assert!(
+            stored[0]
+                .message
+                .contains("was dropped because node `sumarise` no longer exists")
+        );
     }
 
     #[test]

@@ -18,6 +18,15 @@ pub fn issues_in(notes: &[Note], content: &Content) -> Vec<Issue> {
     out
 }
 
+/// As [`issues_in`], for a plan document being checked (`validate FILE`,
+/// an editor): a dangling edge is one the document has, naming a node it
+/// lacks, not one a history dropped.
+pub fn issues_in_document(notes: &[Note], content: &Content) -> Vec<Issue> {
+    let mut out = issues_in(notes, content);
+    super::dangling_edge::in_document(notes, &mut out);
+    out
+}
+
 fn issue(note: &Note) -> Issue {
     match note {
         Note::DanglingEdge { edge, missing } => super::dangling_edge::issue(edge, missing),

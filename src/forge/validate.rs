@@ -19,7 +19,7 @@ use crate::model::registry::Registry;
 use crate::store::Loaded;
 use crate::wire::Syntax;
 use crate::wire::codec::{self, Document};
-use crate::wire::span::{Locate, Located, Seek, Span, SpanIndex};
+use crate::wire::span::{Locate, Located, Seek, Span, SpanIndex, YamlSeek};
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -499,7 +499,7 @@ fn import_fold(doc: Document, plan_id: &str) -> (Content, Vec<Issue>, Option<Iss
     ));
     let ops = crate::store::transaction(ACTOR, plan_id, 0, bodies);
     let folded = crate::store::fold::fold_owned(plan_id, ops);
-    let issues = crate::check::notes::issues_in(&folded.notes, &folded.content);
+    let issues = crate::check::notes::issues_in_document(&folded.notes, &folded.content);
     (folded.content, issues, claimed)
 }
 
@@ -546,15 +546,16 @@ fn locate_all(
     edges: &[&str],
     opts: &Options,
 ) -> Vec<Finding> {
-    // Without an index: a JSON text read cleanly is located pointer by
-    // pointer, scanning only as far as each leads (the reader refused
-    // duplicate keys, so the answers are the index's); YAML is indexed.
+    // Without an index: a text read cleanly is located pointer by pointer,
+    // reading only as far as each leads (the reader refused duplicate keys,
+    // so the answers are the index's): JSON scanned, YAML by the lines of
+    // the member or item each pointer leads into.
     let built: Option<Box<dyn Locate + '_>> = if issues.is_empty() || given.is_some() {
         None
     } else {
         match syntax {
             Syntax::Json => Seek::new(text).map(|s| Box::new(s) as Box<dyn Locate>),
-            Syntax::Yaml => SpanIndex::new(text, syntax).map(|s| Box::new(s) as Box<dyn Locate>),
+            Syntax::Yaml => Some(Box::new(YamlSeek::new(text)) as Box<dyn Locate>),
         }
     };
     let index: Option<&dyn Locate> = match given {

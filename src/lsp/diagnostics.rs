@@ -122,27 +122,6 @@ pub(crate) fn no_registry() -> Diagnostic {
     }
 }
 
-/// A finding's message as said of a document being written: the fold's
-/// `dangling_edge` speaks of a stored plan's history ("was dropped because
-/// node `x` no longer exists"); in a document the edge is there and names a
-/// node the document does not have. Other messages are as they are.
-fn in_document(code: &str, message: &str) -> String {
-    const DROPPED: &str = " was dropped because node `";
-    const GONE: &str = "` no longer exists";
-    if code == "dangling_edge"
-        && let Some(a) = message.find(DROPPED)
-        && let Some(b) = message[a..].find(GONE).map(|b| a + b)
-    {
-        let missing = &message[a + DROPPED.len()..b];
-        return format!(
-            "{} names node `{missing}`, which the document does not have{}",
-            &message[..a],
-            &message[b + GONE.len()..]
-        );
-    }
-    message.to_string()
-}
-
 /// One finding as a diagnostic (without related locations).
 pub(crate) fn diagnostics_of_one(
     f: &Finding,
@@ -155,7 +134,8 @@ pub(crate) fn diagnostics_of_one(
 
 fn one(f: &Finding, text: &str, lines: &Lines, enc: Encoding, voice: &dyn Voice) -> Diagnostic {
     let i = &f.issue;
-    let mut message = in_document(i.code.name, &i.message);
+    // `validate --format json`'s message, as it is.
+    let mut message = i.message.clone();
     if !i.fixes.is_empty() {
         message.push_str("\nhelp: ");
         message.push_str(&voice.fixes(&i.fixes));
@@ -173,45 +153,5 @@ fn one(f: &Finding, text: &str, lines: &Lines, enc: Encoding, voice: &dyn Voice)
         source: Some("planforge".into()),
         message,
         ..Diagnostic::default()
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use crate::forge::editor::Syntax;
-    use crate::forge::validate::{Options, check_input};
-
-    #[test]
-    fn a_dangling_edge_in_a_document_is_not_said_to_be_dropped() {
-        let text = r#"{"formatVersion": 1, "nodes": [
-  {"id": "start", "kind": "entry", "definition": {"input": []}},
-  {"id": "log_skip", "kind": "join", "definition": {}}],
-  "edges": [{"id": "e1", "from": "start", "to": "log_skp"}]}"#;
-        let t = check_input(
-            "d.json",
-            text.to_string(),
-            Syntax::Json,
-            None,
-            &Options::default(),
-        );
-        let f = t
-            .findings
-            .iter()
-            .find(|f| f.issue.code == "dangling_edge")
-            .expect("a dangling edge");
-        assert!(
-            f.issue.message.contains("was dropped"),
-            "{}",
-            f.issue.message
-        );
-        let lines = super::super::convert::Lines::new(text);
-        let d = super::diagnostics_of_one(f, text, &lines, super::super::convert::Encoding::Utf16);
-        assert!(
-            d.message.starts_with(
-                "edge `e1` (start → log_skp) names node `log_skp`, which the document does not have; did you mean `log_skip`?"
-            ),
-            "{}",
-            d.message
-        );
     }
 }

@@ -46,6 +46,9 @@ pub(crate) struct Open {
     /// The name findings give it (its path, else its URI).
     pub(crate) name: String,
     pub(crate) last: Option<Validated>,
+    /// This version's outline, as the JSON of a response's result
+    /// (made on the first request, when the version is well-formed).
+    pub(crate) symbols: Option<Arc<str>>,
 }
 
 impl Open {
@@ -66,6 +69,7 @@ impl Open {
             path,
             name,
             last: None,
+            symbols: None,
         }
     }
 
@@ -101,6 +105,7 @@ impl Open {
         }
         self.doc = self.doc.edited(buf.as_str());
         self.version = version;
+        self.symbols = None;
     }
 
     /// The last validation, if it is of this version.

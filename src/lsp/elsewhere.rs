@@ -1,11 +1,10 @@
 //! Errors in the files a validation reads besides the document: a
-//! `planforge.toml` or a registry that cannot be read. The document's
-//! diagnostic says it could not be checked and points, as related
-//! information, at the place in that file; that file gets the diagnostic
-//! itself too, published for its own URI whether it is open or not (as
+//! `planforge.toml` or a registry that cannot be read. That file gets the
+//! error as its diagnostic, published for its own URI whether it is open or not (as
 //! rust-analyzer does for a `Cargo.toml` it cannot load, and as taplo
-//! reports a TOML file's errors in that file), and cleared once no open
-//! document reports it any more.
+//! reports a TOML file's errors in that file), cleared once no open
+//! document reports it any more; the document gets one Information saying
+//! it was not checked, pointing there (not the error a second time).
 
 use super::convert::{Encoding, Lines, uri_of};
 use super::documents::Elsewhere;
@@ -31,19 +30,34 @@ pub(crate) fn diagnostic(e: &Elsewhere, enc: Encoding) -> Option<(Uri, Diagnosti
     ))
 }
 
-/// The document's diagnostics when its settings or registry cannot be
-/// read: each also points at the place in that file.
-pub(crate) fn point_there(diagnostics: &mut [Diagnostic], there: &(Uri, Diagnostic)) {
-    for d in diagnostics {
-        d.related_information
-            .get_or_insert_with(Vec::new)
-            .push(DiagnosticRelatedInformation {
-                location: Location {
-                    uri: there.0.clone(),
-                    range: there.1.range,
-                },
-                message: format!("the error is here: {}", there.1.message),
-            });
+/// The document's one diagnostic when its settings or registry cannot be
+/// read: an Information at its start saying it was not checked, pointing
+/// at the error in that file. The error itself is that file's diagnostic,
+/// once: the document has nothing to fix (as rust-analyzer reports a
+/// broken `Cargo.toml` in it and not in every source file), but its
+/// author learns why it shows no findings.
+pub(crate) fn not_checked(e: &Elsewhere, there: &(Uri, Diagnostic)) -> Diagnostic {
+    let file = e.path.file_name().map_or_else(
+        || e.path.display().to_string(),
+        |f| f.to_string_lossy().into_owned(),
+    );
+    Diagnostic {
+        range: lsp_types::Range::default(),
+        severity: Some(DiagnosticSeverity::INFORMATION),
+        source: Some("planforge".into()),
+        message: format!(
+            "this document was not checked: `{file}` cannot be read (its error is shown there, line {}): {}",
+            there.1.range.start.line + 1,
+            there.1.message
+        ),
+        related_information: Some(vec![DiagnosticRelatedInformation {
+            location: Location {
+                uri: there.0.clone(),
+                range: there.1.range,
+            },
+            message: format!("the error is here: {}", there.1.message),
+        }]),
+        ..Diagnostic::default()
     }
 }
 

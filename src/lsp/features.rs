@@ -14,6 +14,7 @@ use lsp_types::{
     SymbolKind, TextEdit, Uri, WorkspaceEdit,
 };
 use std::collections::HashMap;
+use std::sync::Arc;
 
 fn ids(v: &[String]) -> String {
     v.iter()
@@ -167,6 +168,29 @@ pub(crate) fn completion_items(open: &Open, c: Completion, enc: Encoding) -> Vec
             ..CompletionItem::default()
         })
         .collect()
+}
+
+/// The outline of an open document as the JSON of the response's result,
+/// serialised straight from the symbols (no intermediate value of 10,000
+/// entries), and kept with the version while it is well-formed (an
+/// unchanged document's outline is not made again; a version that does not
+/// read answers from the last good one, which the reader may still be
+/// reading, so it is made per request).
+pub(crate) fn symbols_json(o: &mut Open, enc: Encoding) -> serde_json::Result<Arc<str>> {
+    if let Some(kept) = &o.symbols {
+        return Ok(Arc::clone(kept));
+    }
+    let symbols: Vec<DocumentSymbol> = o
+        .doc
+        .symbols()
+        .into_iter()
+        .map(|s| symbol(s, &o.doc.text, &o.lines, enc))
+        .collect();
+    let json: Arc<str> = serde_json::to_string(&symbols)?.into();
+    if o.doc.index_if_read().is_some() {
+        o.symbols = Some(Arc::clone(&json));
+    }
+    Ok(json)
 }
 
 #[allow(deprecated)]

@@ -13,3 +13,4 @@ pub(crate) mod features;
 pub(crate) mod server;
 pub(crate) mod transport;
 pub(crate) mod voice;
+pub(crate) mod worker;

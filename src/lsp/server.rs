@@ -4,21 +4,20 @@
 //! thread (a result for a version the editor has since changed is dropped).
 
 use super::convert::Encoding;
-use super::documents::{Open, Validated};
+use super::documents::Open;
+use super::worker::{Busy, Done, Job, validate_now};
 use crate::forge::editor::context::Sources;
-use crate::forge::validate::{self, Target};
 use crate::model::error::{Error, Result};
 use crossbeam_channel::{Receiver, Sender, select};
 use lsp_server::{Connection, Message, Notification, Request, Response};
 use lsp_types::notification::{self as note, Notification as _};
 use lsp_types::request::{self as req, Request as _};
 use lsp_types::*;
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
 
-/// The worker's stack: as deep as the YAML reader's (see `wire::parse`).
-const WORKER_STACK: usize = 64 * 1024 * 1024;
 use std::collections::HashMap;
 use std::str::FromStr;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// How the server runs.
@@ -27,19 +26,6 @@ pub(crate) struct Config {
     pub(crate) sources: Sources,
     /// How long a document must be still before it is validated.
     pub(crate) debounce: Duration,
-}
-
-/// A validation to run.
-struct Job {
-    uri: String,
-    version: i32,
-    open: Open,
-}
-
-/// A validation done.
-struct Done {
-    uri: String,
-    validated: Validated,
 }
 
 /// Serves one editor session on stdin and stdout, until `exit` or the end
@@ -63,32 +49,25 @@ pub(crate) fn serve(cfg: Config) -> Result<u8> {
     };
     let enc = encoding(&init);
     let watch = watches_dynamically(&init);
-    let (jobs_tx, jobs_rx) = crossbeam_channel::unbounded::<Job>();
-    let (done_tx, done_rx) = crossbeam_channel::unbounded::<Done>();
-    let sources = cfg.sources.clone();
-    // The worker reads and checks documents as deep as `validate` takes
-    // (MAX_DEPTH levels, whose readers recurse): give it the stack the main
-    // thread has and more, reserved rather than used by shallow documents.
-    let worker = std::thread::Builder::new()
-        .name("lsp-worker".into())
-        .stack_size(WORKER_STACK)
-        .spawn(move || work(&sources, &jobs_rx, &done_tx))
-        .map_err(|e| Error::internal(format!("lsp: cannot start the worker: {e}")))?;
+    let busy = Arc::new(Busy::default());
+    let (jobs, done, threads) = super::worker::start(cfg.sources.clone(), Arc::clone(&busy))?;
     let mut s = State {
         conn: &conn,
+        raw: io.raw.clone(),
         enc,
         cfg,
         open: HashMap::new(),
         buffers: HashMap::new(),
         due: HashMap::new(),
-        jobs: jobs_tx,
+        jobs,
+        busy,
         shut_down: false,
         watch,
         reported: Default::default(),
     };
-    let outcome = s.run(&done_rx);
+    let outcome = s.run(&done);
     drop(s);
-    let _ = worker.join();
+    threads.join();
     drop(conn);
     io.join();
     Ok(outcome)
@@ -206,114 +185,10 @@ fn capabilities(enc: Encoding) -> ServerCapabilities {
     }
 }
 
-/// Runs validations, the latest version of each document only.
-fn work(sources: &Sources, jobs: &Receiver<Job>, done: &Sender<Done>) {
-    while let Ok(first) = jobs.recv() {
-        let mut latest: Vec<Job> = vec![first];
-        while let Ok(j) = jobs.try_recv() {
-            latest.retain(|o| o.uri != j.uri);
-            latest.push(j);
-        }
-        for j in latest {
-            // A bug in a check must not end the session: the document then
-            // gets no diagnostics for this version.
-            let Ok(validated) = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                validate_now(sources, &j.open, j.version)
-            })) else {
-                continue;
-            };
-            if done
-                .send(Done {
-                    uri: j.uri,
-                    validated,
-                })
-                .is_err()
-            {
-                return;
-            }
-            // Read the version's shape for the editor's queries now, off
-            // the loop and after the diagnostics are out (validation needed
-            // only the index; the reading is shared with the loop's copy).
-            let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                j.open.doc.read().map(|r| r.shape().nodes.len())
-            }));
-        }
-    }
-}
-
-/// Validates one version of a document, as `validate FILE` would (with the
-/// registry of its store); a registry that cannot be read is reported as
-/// the document's input error.
-pub(crate) fn validate_now(sources: &Sources, open: &Open, version: i32) -> Validated {
-    if !open.doc.is_plan_document() {
-        return Validated {
-            version,
-            target: None,
-            registry: None,
-            no_registry: false,
-            elsewhere: None,
-        };
-    }
-    let (target, registry): (Target, _) = match sources.context(open.path.as_deref()) {
-        Ok(ctx) => {
-            // The settings file's selection applies, as in `validate`.
-            let opts = validate::Options {
-                policy: Arc::new(ctx.policy),
-                ..validate::Options::default()
-            };
-            // The text is read once here: validate reads it as a document
-            // and places its findings pointer by pointer (JSON), or with the
-            // version's index when it was made already (YAML: by
-            // `is_plan_document`). The index for the editor's queries is
-            // built after the diagnostics are out (`work`).
-            let index = open.doc.index_if_read();
-            (
-                validate::check_indexed(
-                    &open.name,
-                    &open.doc.text,
-                    open.doc.syntax,
-                    index.as_ref(),
-                    ctx.registry.as_deref(),
-                    &opts,
-                ),
-                ctx.registry,
-            )
-        }
-        Err(broken) => return failed(version, &open.name, &broken),
-    };
-    Validated {
-        version,
-        target: Some(Arc::new(target)),
-        no_registry: registry.is_none(),
-        registry,
-        elsewhere: None,
-    }
-}
-
-/// A version whose settings or registry cannot be read: that error is its
-/// one finding (the registry is not missing, it is broken), and where in
-/// that file it is.
-fn failed(version: i32, name: &str, broken: &crate::forge::editor::context::Broken) -> Validated {
-    let elsewhere = broken.file.as_ref().and_then(|path| {
-        let (text, span) = broken.place()?;
-        Some(Arc::new(super::documents::Elsewhere {
-            path: path.clone(),
-            text,
-            span,
-            message: broken.error.message.clone(),
-        }))
-    });
-    Validated {
-        version,
-        target: Some(Arc::new(validate::failure(name, &broken.error))),
-        registry: None,
-        no_registry: false,
-        elsewhere,
-    }
-}
-
 struct State<'c> {
     conn: &'c Connection,
+    /// Answers serialised already, written as they are.
+    raw: Sender<String>,
     enc: Encoding,
     cfg: Config,
     open: HashMap<String, Open>,
@@ -324,6 +199,8 @@ struct State<'c> {
     /// Documents changed and not validated yet: when they are due.
     due: HashMap<String, Instant>,
     jobs: Sender<Job>,
+    /// How many documents are due, for the reader to wait for.
+    busy: Arc<Busy>,
     /// A `shutdown` request was answered.
     shut_down: bool,
     /// The client registers file watchers when asked (after `initialized`).
@@ -331,6 +208,13 @@ struct State<'c> {
     /// The settings files and registries that cannot be read, as
     /// published for their own URIs.
     reported: super::elsewhere::Reported,
+}
+
+/// A request's result: a value, or JSON serialised already (a large
+/// answer, cached per version: the outline).
+enum Reply {
+    Value(serde_json::Value),
+    Raw(std::sync::Arc<str>),
 }
 
 /// The id of the server's one request to the client: registering the
@@ -360,11 +244,22 @@ impl State<'_> {
                 recv(done) -> d => if let Ok(d) = d { self.publish(d) },
                 recv(timer) -> _ => self.start_due(),
             }
+            self.busy.due.store(self.due.len(), Ordering::Release);
         }
     }
 
     fn send(&self, m: Message) {
         let _ = self.conn.sender.send(m);
+    }
+
+    /// The response to `id` whose result is `result`, JSON already.
+    fn send_raw(&self, id: &lsp_server::RequestId, result: &str) {
+        let Ok(id) = serde_json::to_string(id) else {
+            return;
+        };
+        let _ = self.raw.send(format!(
+            r#"{{"jsonrpc":"2.0","id":{id},"result":{result}}}"#
+        ));
     }
 
     fn start_due(&mut self) {
@@ -397,23 +292,22 @@ impl State<'_> {
         let Ok(uri) = Uri::from_str(&d.uri) else {
             return;
         };
-        let diagnostics = match &d.validated.target {
-            Some(t) => super::diagnostics::diagnostics(&uri, t, &o.doc.text, &o.lines, self.enc),
-            None => Vec::new(),
+        // A broken settings file or registry: its error is reported in
+        // that file, and the document says it was not checked, pointing
+        // there (not the same error twice).
+        let broken = d.validated.elsewhere.as_deref().and_then(|e| {
+            let there = super::elsewhere::diagnostic(e, self.enc)?;
+            Some((super::elsewhere::not_checked(e, &there), there))
+        });
+        let mut diagnostics = match (&broken, &d.validated.target) {
+            (Some((note, _)), _) => vec![note.clone()],
+            (None, Some(t)) => {
+                super::diagnostics::diagnostics(&uri, t, &o.doc.text, &o.lines, self.enc)
+            }
+            (None, None) => Vec::new(),
         };
-        let mut diagnostics = diagnostics;
         if d.validated.no_registry {
             diagnostics.push(super::diagnostics::no_registry());
-        }
-        // A broken settings file or registry: pointed at, and reported in
-        // that file.
-        let there = d
-            .validated
-            .elsewhere
-            .as_deref()
-            .and_then(|e| super::elsewhere::diagnostic(e, self.enc));
-        if let Some(there) = &there {
-            super::elsewhere::point_there(&mut diagnostics, there);
         }
         // This document is itself a broken file another one reads.
         diagnostics.extend(self.reported.of(uri.as_str()).cloned());
@@ -427,7 +321,7 @@ impl State<'_> {
             note::PublishDiagnostics::METHOD.to_string(),
             params,
         )));
-        let others = self.reported.update(&d.uri, there);
+        let others = self.reported.update(&d.uri, broken.map(|(_, there)| there));
         self.publish_elsewhere(others);
     }
 
@@ -562,7 +456,8 @@ impl State<'_> {
         // A bug in one answer is that request's error, not the session's end.
         let answer = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.answer(r)));
         let answer = match answer {
-            Ok(Ok(v)) => Response::new_ok(id, v),
+            Ok(Ok(Reply::Value(v))) => Response::new_ok(id, v),
+            Ok(Ok(Reply::Raw(result))) => return self.send_raw(&id, &result),
             Ok(Err((code, message))) => Response::new_err(id, code as i32, message),
             Err(_) => Response::new_err(
                 id,
@@ -577,18 +472,19 @@ impl State<'_> {
     fn answer(
         &mut self,
         r: Request,
-    ) -> std::result::Result<serde_json::Value, (lsp_server::ErrorCode, String)> {
+    ) -> std::result::Result<Reply, (lsp_server::ErrorCode, String)> {
         use lsp_server::ErrorCode;
         let bad = |e: serde_json::Error| (ErrorCode::InvalidParams, e.to_string());
         let enc = self.enc;
         let json = |v: serde_json::Result<serde_json::Value>| {
-            v.map_err(|e| (ErrorCode::InternalError, e.to_string()))
+            v.map(Reply::Value)
+                .map_err(|e| (ErrorCode::InternalError, e.to_string()))
         };
         match r.method.as_str() {
             req::HoverRequest::METHOD => {
                 let p: HoverParams = serde_json::from_value(r.params).map_err(bad)?;
                 let Some((o, at)) = self.at(&p.text_document_position_params) else {
-                    return Ok(serde_json::Value::Null);
+                    return Ok(Reply::Value(serde_json::Value::Null));
                 };
                 json(serde_json::to_value(super::features::hover(o, at, enc)))
             }
@@ -596,7 +492,7 @@ impl State<'_> {
                 let p: GotoDefinitionParams = serde_json::from_value(r.params).map_err(bad)?;
                 let uri = p.text_document_position_params.text_document.uri.clone();
                 let Some((o, at)) = self.at(&p.text_document_position_params) else {
-                    return Ok(serde_json::Value::Null);
+                    return Ok(Reply::Value(serde_json::Value::Null));
                 };
                 let loc = o
                     .doc
@@ -610,7 +506,7 @@ impl State<'_> {
                 let p: ReferenceParams = serde_json::from_value(r.params).map_err(bad)?;
                 let uri = p.text_document_position.text_document.uri.clone();
                 let Some((o, at)) = self.at(&p.text_document_position) else {
-                    return Ok(serde_json::Value::Null);
+                    return Ok(Reply::Value(serde_json::Value::Null));
                 };
                 let locs: Vec<Location> = o
                     .doc
@@ -623,7 +519,7 @@ impl State<'_> {
             req::Completion::METHOD => {
                 let p: CompletionParams = serde_json::from_value(r.params).map_err(bad)?;
                 let Some((o, at)) = self.at(&p.text_document_position) else {
-                    return Ok(serde_json::Value::Null);
+                    return Ok(Reply::Value(serde_json::Value::Null));
                 };
                 let registry = match o.last.as_ref() {
                     Some(v) => v.registry.clone(),
@@ -653,24 +549,18 @@ impl State<'_> {
             }
             req::DocumentSymbolRequest::METHOD => {
                 let p: DocumentSymbolParams = serde_json::from_value(r.params).map_err(bad)?;
-                let Some(o) = self.open.get(p.text_document.uri.as_str()) else {
-                    return Ok(serde_json::Value::Null);
-                };
-                let symbols: Vec<DocumentSymbol> = o
-                    .doc
-                    .symbols()
-                    .into_iter()
-                    .map(|s| super::features::symbol(s, &o.doc.text, &o.lines, enc))
-                    .collect();
-                json(serde_json::to_value(DocumentSymbolResponse::Nested(
-                    symbols,
-                )))
+                match self.open.get_mut(p.text_document.uri.as_str()) {
+                    Some(o) => super::features::symbols_json(o, enc)
+                        .map(Reply::Raw)
+                        .map_err(|e| (ErrorCode::InternalError, e.to_string())),
+                    None => Ok(Reply::Value(serde_json::Value::Null)),
+                }
             }
             req::CodeActionRequest::METHOD => {
                 let p: CodeActionParams = serde_json::from_value(r.params).map_err(bad)?;
                 let key = p.text_document.uri.as_str().to_string();
                 let Some(o) = self.open.get_mut(&key) else {
-                    return Ok(serde_json::Value::Null);
+                    return Ok(Reply::Value(serde_json::Value::Null));
                 };
                 // Fixes are edits of the text as it is now: validate it
                 // now if the last validation is of another version.
@@ -698,45 +588,5 @@ impl State<'_> {
     fn at(&self, p: &TextDocumentPositionParams) -> Option<(&Open, usize)> {
         let o = self.open.get(p.text_document.uri.as_str())?;
         Some((o, o.lines.offset(&o.doc.text, p.position, self.enc)))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::{Open, Sources, validate_now};
-
-    const PLAN: &str = r#"{"formatVersion": 1, "nodes": [
-  {"id": "start", "kind": "entry", "definition": {"input": []}},
-  {"id": "get", "kind": "call", "definition": {"tool": "tickets_get", "args": {},
-    "output": [], "onMissingValue": "fail", "authority": [], "replaySafe": true,
-    "onIndeterminate": "halt"}}],
-  "edges": [{"id": "e1", "from": "start", "to": "get"}]}"#;
-
-    #[test]
-    fn a_document_with_no_registry_says_its_checks_were_skipped() {
-        let dir = tempfile::tempdir().unwrap();
-        let file = dir.path().join("plan.json");
-        std::fs::write(&file, PLAN).unwrap();
-        let uri = format!("file://{}", file.display());
-        let open = Open::new(&uri, "json", PLAN, 1);
-        let none = validate_now(&Sources::default(), &open, 1);
-        assert!(none.no_registry);
-        let d = super::super::diagnostics::no_registry();
-        assert_eq!(d.severity, Some(lsp_types::DiagnosticSeverity::INFORMATION));
-        assert!(d.message.starts_with("no registry was found"));
-        // Named with --registry: checked, nothing to note.
-        let reg = dir.path().join("registry.yaml");
-        std::fs::write(&reg, "tools: {}\n").unwrap();
-        let named = Sources {
-            registry: Some(reg),
-            ..Sources::default()
-        };
-        let found = validate_now(&named, &open, 1);
-        assert!(!found.no_registry);
-        assert!(found.registry.is_some());
-        // A registry that cannot be read is the document's error, not "none".
-        std::fs::write(dir.path().join("registry.yaml"), "tools: [\n").unwrap();
-        let broken = validate_now(&named, &open, 1);
-        assert!(!broken.no_registry);
     }
 }

@@ -26,10 +26,14 @@ pub(crate) enum Frame {
 /// The threads behind [`stdio`]; joining the writer flushes every answer.
 pub(crate) struct Io {
     writer: JoinHandle<()>,
+    /// Answers serialised already (a large one, cached): each body is a
+    /// whole JSON-RPC message, written as it is.
+    pub(crate) raw: Sender<String>,
 }
 
 impl Io {
     pub(crate) fn join(self) {
+        drop(self.raw);
         let _ = self.writer.join();
     }
 }
@@ -37,8 +41,9 @@ impl Io {
 /// A connection on stdin and stdout.
 pub(crate) fn stdio() -> (Connection, Io) {
     let (out_tx, out_rx) = crossbeam_channel::unbounded::<Message>();
+    let (raw_tx, raw_rx) = crossbeam_channel::unbounded::<String>();
     let (in_tx, in_rx) = crossbeam_channel::unbounded::<Message>();
-    let writer = std::thread::spawn(move || write_all(&out_rx));
+    let writer = std::thread::spawn(move || write_all(&out_rx, &raw_rx));
     // The reader is not joined: after `exit` it may still wait on stdin.
     std::thread::spawn(move || read_all(&mut io::stdin().lock(), &in_tx));
     (
@@ -46,16 +51,38 @@ pub(crate) fn stdio() -> (Connection, Io) {
             sender: out_tx,
             receiver: in_rx,
         },
-        Io { writer },
+        Io {
+            writer,
+            raw: raw_tx,
+        },
     )
 }
 
-fn write_all(out: &Receiver<Message>) {
-    for m in out {
-        if m.write(&mut io::stdout().lock()).is_err() {
+/// Writes the messages and the raw bodies as they come, until both
+/// senders are gone (or stdout is).
+fn write_all(out: &Receiver<Message>, raw: &Receiver<String>) {
+    let (mut out, mut raw) = (Some(out), Some(raw));
+    let (no_message, no_body) = (crossbeam_channel::never(), crossbeam_channel::never());
+    while out.is_some() || raw.is_some() {
+        let written = crossbeam_channel::select! {
+            recv(out.unwrap_or(&no_message)) -> m => match m {
+                Ok(m) => m.write(&mut io::stdout().lock()),
+                Err(_) => { out = None; Ok(()) }
+            },
+            recv(raw.unwrap_or(&no_body)) -> b => match b {
+                Ok(body) => write_body(&mut io::stdout().lock(), &body),
+                Err(_) => { raw = None; Ok(()) }
+            },
+        };
+        if written.is_err() {
             return;
         }
     }
+}
+
+fn write_body(w: &mut impl Write, text: &str) -> io::Result<()> {
+    write!(w, "Content-Length: {}\r\n\r\n{text}", text.len())?;
+    w.flush()
 }
 
 fn read_all(input: &mut impl BufRead, to: &Sender<Message>) {
@@ -79,9 +106,7 @@ fn read_all(input: &mut impl BufRead, to: &Sender<Message>) {
 }
 
 fn write_raw(w: &mut impl Write, v: &serde_json::Value) -> io::Result<()> {
-    let text = v.to_string();
-    write!(w, "Content-Length: {}\r\n\r\n{text}", text.len())?;
-    w.flush()
+    write_body(w, &v.to_string())
 }
 
 /// The JSON-RPC error response with `id: null`.

@@ -61,7 +61,28 @@ impl Sources {
     /// no file, whose store is found from the working directory). A
     /// registry or settings file that cannot be read is an error, as in
     /// `validate`, with the file it is in.
+    ///
+    /// A file that cannot be read because it is being written (it changed
+    /// while it was read, or it is empty: an editor or a tool truncated it
+    /// and has not written it yet) is read once more after [`SETTLE`], so
+    /// that a re-check its change triggered does not report a half-written
+    /// file (until the next re-check).
     pub(crate) fn context(&self, path: Option<&Path>) -> std::result::Result<Context, Box<Broken>> {
+        match self.context_once(path) {
+            Err((broken, before)) if settling(&broken, &before) => {
+                std::thread::sleep(SETTLE);
+                self.context_once(path).map_err(|(b, _)| b)
+            }
+            r => r.map_err(|(b, _)| b),
+        }
+    }
+
+    /// As [`Sources::context`], read once; on an error, with the stamps of
+    /// the files as they were before they were read.
+    fn context_once(
+        &self,
+        path: Option<&Path>,
+    ) -> std::result::Result<Context, (Box<Broken>, Vec<Stamp>)> {
         let from = match path.and_then(Path::parent) {
             Some(dir) => dir.to_path_buf(),
             None => std::env::current_dir().unwrap_or_else(|_| PathBuf::from(".")),
@@ -76,7 +97,7 @@ impl Sources {
             None => match store.as_ref().and_then(|s| Store::open(s).ok()) {
                 Some(st) => st
                     .registry_path()
-                    .map_err(|error| Box::new(Broken { file: None, error }))?
+                    .map_err(|error| (Box::new(Broken { file: None, error }), Vec::new()))?
                     .map(|p| (p, true)),
                 None => None,
             },
@@ -98,20 +119,16 @@ impl Sources {
         drop(kept);
         let registry = match &registry_file {
             Some((p, store)) => Some(Arc::new(Registry::load(p, *store).map_err(|error| {
-                Box::new(Broken {
-                    file: Some(p.clone()),
-                    error,
-                })
+                let file = Some(p.clone());
+                (Box::new(Broken { file, error }), stamps.clone())
             })?)),
             None => None,
         };
         let ctx = Context {
             registry,
             policy: policy(&from, in_store).map_err(|error| {
-                Box::new(Broken {
-                    file: settings.clone(),
-                    error,
-                })
+                let file = settings.clone();
+                (Box::new(Broken { file, error }), stamps.clone())
             })?,
         };
         let mut kept = self.read.lock().unwrap_or_else(PoisonError::into_inner);
@@ -121,6 +138,21 @@ impl Sources {
         kept.insert(from, (stamps, ctx.clone()));
         Ok(ctx)
     }
+}
+
+/// How long a file that is being written is given before it is read again.
+const SETTLE: std::time::Duration = std::time::Duration::from_millis(100);
+
+/// Whether the file `broken` names looks half-written: it changed since
+/// `before` (its stamp when it was about to be read), or it is empty.
+fn settling(broken: &Broken, before: &[Stamp]) -> bool {
+    let Some(file) = &broken.file else {
+        return false;
+    };
+    let now = stamp(file);
+    let empty = matches!(now.1, Some((_, 0)));
+    let changed = before.iter().any(|b| b.0 == now.0 && b.1 != now.1);
+    empty || changed
 }
 
 /// A registry or settings file that cannot be read: the error, and the
@@ -229,6 +261,43 @@ fn policy(from: &Path, store: Option<&Path>) -> Result<crate::forge::validate::p
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_file_being_written_is_read_again_and_a_broken_one_is_not() {
+        let dir = tempfile::tempdir().unwrap();
+        let reg = dir.path().join("registry.yaml");
+        let broken = |file: &Path| Broken {
+            file: Some(file.to_path_buf()),
+            error: crate::model::error::Error::invalid("unreadable"),
+        };
+        // Empty: truncated by a writer that has not written it yet.
+        std::fs::write(&reg, "").unwrap();
+        assert!(settling(&broken(&reg), &[stamp(&reg)]));
+        // Broken as it is, and unchanged since it was read: reported.
+        std::fs::write(&reg, "tools: [\n").unwrap();
+        let before = [stamp(&reg)];
+        assert!(!settling(&broken(&reg), &before));
+        // Changed while it was read (its length): read again.
+        std::fs::write(&reg, "tools: [\n  ").unwrap();
+        assert!(settling(&broken(&reg), &before));
+        // No file (a store that cannot be opened): nothing to wait for.
+        let none = Broken {
+            file: None,
+            error: crate::model::error::Error::invalid("no store"),
+        };
+        assert!(!settling(&none, &[]));
+        // Read through `context`: an empty registry named by --registry is
+        // still reported once it stays empty.
+        std::fs::write(&reg, "").unwrap();
+        let named = Sources {
+            registry: Some(reg.clone()),
+            ..Sources::default()
+        };
+        let e = named
+            .context(Some(&dir.path().join("plan.json")))
+            .unwrap_err();
+        assert_eq!(e.file.as_deref(), Some(reg.as_path()));
+    }
 
     #[test]
     fn a_documents_settings_file_selects_its_codes() {

@@ -263,15 +263,21 @@ impl Doc {
     /// top level has `nodes`, `formatVersion` or `planId`, or (not
     /// well-formed yet) the text names one of them.
     ///
-    /// A JSON text is first looked at without being read whole (its top
-    /// level scanned only as far as one of those keys): most plan documents
-    /// say so at once, and validation then reads the text only once.
+    /// The text is first looked at without being read whole (a JSON top
+    /// level scanned only as far as one of those keys; a YAML one by the
+    /// first characters of its lines): most plan documents say so at once,
+    /// and validation then reads the text only once.
     pub(crate) fn is_plan_document(&self) -> bool {
         const KEYS: [&str; 3] = ["nodes", "formatVersion", "planId"];
-        if self.syntax == Syntax::Json
-            && crate::wire::span::Seek::new(&self.text)
-                .is_some_and(|s| KEYS.iter().any(|k| s.has_member(k)))
-        {
+        let said = match self.syntax {
+            Syntax::Json => crate::wire::span::Seek::new(&self.text)
+                .is_some_and(|s| KEYS.iter().any(|k| s.has_member(k))),
+            Syntax::Yaml => {
+                let s = crate::wire::span::YamlSeek::new(&self.text);
+                KEYS.iter().any(|k| s.has_member(k) == Some(true))
+            }
+        };
+        if said {
             return true;
         }
         match self.index() {

@@ -18,12 +18,14 @@ mod lines;
 mod seek;
 mod tree;
 mod yaml;
+mod yaml_seek;
 
 pub(crate) use cursor::{Cursor, RefSpan};
 pub(crate) use index::{Locate, Located, OwnedIndex, SpanIndex, escape_token, locate, tokens};
 pub(crate) use lines::{Position, offset};
 pub(crate) use seek::Seek;
 pub(crate) use tree::Span;
+pub(crate) use yaml_seek::YamlSeek;
 
 #[cfg(test)]
 mod tests;

@@ -323,3 +323,90 @@ fn seeking_in_text_that_is_not_json_answers_without_panicking() {
         }
     }
 }
+
+/// YAML documents in the styles people write: items at the key's column
+/// and indented, comments and blank lines between them, flow mappings as
+/// items, block scalars, quoted values, anchors within an item and across
+/// items, a document start, CRLF line ends, and tops that are read whole.
+fn yaml_documents() -> Vec<String> {
+    let mut big = String::from("---\nformatVersion: 1 # the format\nplanId: plan-y\nnodes:\n");
+    for i in 0..30 {
+        big.push_str(&format!(
+            "  # node {i}\n  - id: n{i}\n    kind: call\n    definition:\n      tool: \"t{i}\"\n      args:\n        q:\n          $ref: {{node: n0, path: 'a/b~c'}}\n      text: >\n        folded {i}\n\n      list:\n        - a\n        - [b, c]\n"
+        ));
+    }
+    big.push_str("  -\n  - 5\nedges:\n- {id: e1, from: n0, to: n1}\n- id: e2\n  from: n1\n  to: n2 # a comment\n\nbounds:\n  maxNodes: 10\nlabel: \"a: b\"\n");
+    vec![
+        YAML.to_string(),
+        big.clone(),
+        big.replace('\n', "\r\n"),
+        "nodes:\n  - id: a\n    x: &shared {k: 1}\n    y: *shared\n  - id: b\n    z: 1\n".into(),
+        "nodes:\n  - id: a\n    x: &shared {k: 1}\n  - id: b\n    y: *shared\n".into(),
+        "{nodes: [{id: a}], edges: []}\n".into(),
+        "\u{feff}nodes:\n- id: a\n".into(),
+        "nodes: []\nedges:\n".into(),
+        "  nodes:\n    - id: a\n".into(),
+        "nodes:\n- a\n- - b\n  - c\n-\n".into(),
+        "\"nodes\":\n  - id: a\nkey: |\n  text\n  - not an item\n".into(),
+        "a: 1\n".into(),
+    ]
+}
+
+#[test]
+fn seeking_a_yaml_pointer_answers_as_the_whole_index() {
+    for text in yaml_documents() {
+        let idx = SpanIndex::new(&text, Syntax::Yaml).expect("indexes");
+        let mut all = Vec::new();
+        pointers(idx.root(), String::new(), &mut all);
+        all.extend(["not/a pointer".to_string(), "/".to_string()]);
+        for order in [false, true] {
+            let seek = YamlSeek::new(&text);
+            let asked: Vec<&String> = if order {
+                all.iter().rev().collect()
+            } else {
+                all.iter().collect()
+            };
+            for p in asked {
+                assert_eq!(
+                    Locate::locate(&seek, p),
+                    idx.locate(p),
+                    "locate {p:?} in {text:?}"
+                );
+                assert_eq!(Locate::find(&seek, p), idx.find(p), "find {p:?}");
+                assert_eq!(Locate::key_span(&seek, p), idx.key_span(p), "key {p:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn a_yaml_top_level_says_its_keys_without_being_read() {
+    let seek = YamlSeek::new("---\n# a plan\nformatVersion: 1\nnodes:\n- id: a\n");
+    assert_eq!(seek.has_member("nodes"), Some(true));
+    assert_eq!(seek.has_member("id"), Some(false));
+    assert_eq!(
+        YamlSeek::new("name: x\nversion: 2\n").has_member("nodes"),
+        Some(false)
+    );
+    // A plan document's lookups read only the parts they lead into.
+    let docs = yaml_documents();
+    for text in [&docs[1], &docs[2]] {
+        let seek = YamlSeek::new(text);
+        for p in [
+            "/nodes/3/definition/tool",
+            "/nodes/29/definition/args/q/$ref/missing",
+            "/nodes",
+            "/nodes/40",
+            "/edges/1/to",
+            "/bounds/maxNodes",
+            "/label",
+        ] {
+            assert!(Locate::locate(&seek, p).is_some(), "{p}");
+            assert!(Locate::key_span(&seek, "/nodes/3/kind").is_some());
+        }
+        assert!(!seek.read_whole(), "{text:?}");
+    }
+    // Flow style, or something before the first key: not said.
+    assert_eq!(YamlSeek::new("{nodes: []}").has_member("nodes"), None);
+    assert_eq!(YamlSeek::new("  nodes: []").has_member("nodes"), None);
+}
