@@ -843,13 +843,19 @@ impl Env {
     /// Orchestrates `text`, freezes it against the registry `init` wrote,
     /// and returns the printed report and the plan.
     fn checked(&self, text: &str, plan: &str, units: &[&str]) -> (String, Checked) {
+        let named: Vec<(&str, &str)> = units.iter().map(|u| (*u, *u)).collect();
+        self.checked_keyed(text, plan, &named)
+    }
+
+    /// As [`Env::checked`], with units given as (task name, node id key).
+    fn checked_keyed(&self, text: &str, plan: &str, units: &[(&str, &str)]) -> (String, Checked) {
         let out = self.orchestrate_and_freeze(text, plan);
         let raw = self.json(&["raw", "-p", plan]);
         let c = Checked {
             raw,
             units: units
                 .iter()
-                .map(|u| (u.to_string(), u.to_string()))
+                .map(|(n, k)| (n.to_string(), k.to_string()))
                 .collect(),
         };
         c.assert_contract(plan);
@@ -1150,6 +1156,46 @@ synthesis: {output: m/all.md}
         "{out}"
     );
     assert!(coupling_row(&out, "gaps").contains("ordered"), "{out}");
+}
+
+#[test]
+fn distinct_task_names_that_fold_to_one_key_stay_distinct_units() {
+    let env = Env::new();
+    // Row 1 (distinct roles) and row 5 (one role): both parallel, both
+    // settle at a join whose reports list the units by name.
+    env.checked_keyed(
+        "roles:
+  r1: {instructions: A., tools: [read_file]}
+  r2: {instructions: B., tools: [read_file]}
+synthesis: {output: w/s.md}
+tasks:
+  - {name: market sizing, role: r1, goal: G, input: i, output: w/a.md}
+  - {name: market-sizing, role: r2, goal: G2, input: i2, output: w/b.md}
+  - {name: Market Sizing, role: r1, goal: G3, input: i3, output: w/c.md}
+",
+        "plan-fold",
+        &[
+            ("market sizing", "market_sizing"),
+            ("market-sizing", "market_sizing_2"),
+            ("Market Sizing", "market_sizing_3"),
+        ],
+    );
+    env.checked_keyed(
+        "roles:
+  r1: {instructions: A., tools: [read_file]}
+tasks:
+  - {name: \"survey: north\", role: r1, goal: Count north, input: n.csv, output: w/a.md}
+  - {name: \"survey north\", role: r1, goal: Count north again, input: n2.csv, output: w/b.md}
+  - {name: \"survey_north\", role: r1, goal: Count, input: n3.csv, output: w/c.md}
+synthesis: {output: w/s.md}
+",
+        "plan-fold3",
+        &[
+            ("survey: north", "survey_north"),
+            ("survey north", "survey_north_2"),
+            ("survey_north", "survey_north_3"),
+        ],
+    );
 }
 
 #[test]

@@ -16,7 +16,8 @@ pub(crate) mod support;
 
 use crate::model::{Code, Issue, Report};
 pub(crate) use graph::Graph;
-pub(crate) use inlined_source::{CONTEXT_BUDGET_BYTES, DESCRIPTOR_BYTES};
+pub(crate) use inlined_source::{CODE as INLINED_SOURCE, CONTEXT_BUDGET_BYTES, DESCRIPTOR_BYTES};
+pub(crate) use synthesis::unit_keys;
 
 use crate::model::Content;
 use crate::model::registry::Registry;

@@ -190,31 +190,21 @@ fn check_report(g: &Graph, j: usize, units: &[UnitOf], r: usize, out: &mut Vec<I
             Value::Ref(Box::new(x)),
         ));
     }
-    // A literal list of the affected units names every unit.
-    // (A unit's name and its key differ in spaces and case: `log a`,
-    // `verify_log_a`.)
-    let slug = |s: &str| -> String {
-        s.chars()
-            .map(|c| {
-                if c.is_alphanumeric() {
-                    c.to_ascii_lowercase()
-                } else {
-                    '_'
-                }
-            })
-            .collect()
-    };
+    // A literal list of the affected units names every unit: by its name,
+    // read with the one key derivation `orchestrate` names units with
+    // (`market sizing`, `market-sizing` → `market_sizing`,
+    // `market_sizing_2`), or by its key.
     let list = node
         .get("args")
         .and_then(Value::as_object)
         .and_then(|a| a.get("units"))
         .and_then(Value::as_array);
     if let Some(list) = list {
-        let named: Vec<String> = list.iter().filter_map(Value::as_str).map(slug).collect();
+        let named = super::synthesis::unit_keys(list.iter().filter_map(Value::as_str));
         let missing: Vec<&str> = units
             .iter()
             .map(|u| u.key.as_str())
-            .filter(|k| !named.contains(&slug(k)))
+            .filter(|k| !named.iter().any(|n| n == k))
             .collect();
         if !missing.is_empty() {
             out.push(here(

@@ -18,6 +18,44 @@ pub(crate) const REPORT_TOOL: &str = "report_failure";
 /// discard of uncited unit artifacts, and of a partial synthesis.
 pub(crate) const DISCARD_TOOL: &str = "remove_artifacts";
 
+/// The node id suffixes (`spawn_<key>`, `verify_<key>`, the disposition
+/// keys) of units named `names`, in that order: lowercase ASCII letters and
+/// digits, every other run of characters one `_`, at most 40 characters
+/// (`task` when nothing is left); a key already taken gets the first free
+/// `_2`, `_3` … (`market sizing`, `market-sizing` → `market_sizing`,
+/// `market_sizing_2`). The one derivation: `orchestrate` names its units
+/// with it (in spawn order), and `partial_landing_report` reads a report's
+/// list of unit names with it, so distinct names that fold to one key stay
+/// distinct units.
+pub(crate) fn unit_keys<'a>(names: impl IntoIterator<Item = &'a str>) -> Vec<String> {
+    let mut taken: Vec<String> = Vec::new();
+    for name in names {
+        let mut s = String::new();
+        for c in name.chars().flat_map(char::to_lowercase) {
+            if c.is_ascii_lowercase() || c.is_ascii_digit() {
+                s.push(c);
+            } else if !s.ends_with('_') {
+                s.push('_');
+            }
+        }
+        let mut s: String = s.trim_matches('_').chars().take(40).collect();
+        while s.ends_with('_') {
+            s.pop();
+        }
+        if s.is_empty() {
+            s = "task".into();
+        }
+        let mut out = s.clone();
+        let mut k = 2;
+        while taken.contains(&out) {
+            out = format!("{s}_{k}");
+            k += 1;
+        }
+        taken.push(out);
+    }
+    taken
+}
+
 /// The registry entry of node `i`'s tool.
 pub(crate) fn entry<'r>(g: &Graph, reg: &'r Registry, i: usize) -> Option<&'r ToolEntry> {
     g.node(i).tool().and_then(|t| reg.tool(t))

@@ -110,7 +110,11 @@ fn refuse_blocking(content: &crate::model::Content) -> Result<()> {
         blocking.len(),
         lines.join("\n")
     ))
-    .with_help("this is a planforge defect: report it with the decomposition; meanwhile, declaring `digest` on each task that shares a large input, or giving the tasks separate inputs, may avoid it"))
+    .with_help(if blocking.iter().any(|i| i.code == crate::check::INLINED_SOURCE) {
+        "this is a planforge defect: report it with the decomposition; meanwhile, declaring `digest` on each task that shares a large input, or giving the tasks separate inputs, may avoid it"
+    } else {
+        "this is a planforge defect: report it with the decomposition"
+    }))
 }
 
 /// Checks and builds the plan of a decomposition, without storing it.

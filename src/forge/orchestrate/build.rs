@@ -132,33 +132,6 @@ impl Spec {
     }
 }
 
-/// A node id suffix for a task name: lowercase letters, digits and `_`.
-fn slug(name: &str, taken: &mut Vec<String>) -> String {
-    let mut s = String::new();
-    for c in name.chars().flat_map(char::to_lowercase) {
-        if c.is_ascii_lowercase() || c.is_ascii_digit() {
-            s.push(c);
-        } else if !s.ends_with('_') {
-            s.push('_');
-        }
-    }
-    let mut s: String = s.trim_matches('_').chars().take(40).collect();
-    while s.ends_with('_') {
-        s.pop();
-    }
-    if s.is_empty() {
-        s = "task".into();
-    }
-    let mut out = s.clone();
-    let mut k = 2;
-    while taken.contains(&out) {
-        out = format!("{s}_{k}");
-        k += 1;
-    }
-    taken.push(out.clone());
-    out
-}
-
 /// The spawning tools of a registry: those marked `spawnsAgent`, and
 /// `spawn_subagent` always.
 pub(crate) fn spawning_tools(registry: &Registry) -> Vec<String> {
@@ -230,11 +203,12 @@ pub(crate) fn spec_of(d: &Decomposition, checked: &Checked, registry: &Registry)
         p
     };
     let index_of = |name: &str| d.tasks.iter().position(|t| t.name == name);
-    let mut taken = Vec::new();
+    let keys = crate::check::unit_keys(order.iter().map(|&i| d.tasks[i].name.as_str()));
     let mut firsts: std::collections::HashMap<usize, String> = std::collections::HashMap::new();
     let units: Vec<Unit> = order
         .iter()
-        .map(|&i| {
+        .zip(keys)
+        .map(|(&i, slug)| {
             let t = &d.tasks[i];
             let role = &d.roles[&t.role];
             let sliced = checked.sliced[i];
@@ -247,7 +221,6 @@ pub(crate) fn spec_of(d: &Decomposition, checked: &Checked, registry: &Registry)
                 (_, None) if cap.is_some() || sliced => Value::from(DIGEST_SCHEMA),
                 (_, None) => Value::from(ARTIFACT_SCHEMA),
             };
-            let slug = slug(&t.name, &mut taken);
             // A unit given the same evidence as an earlier sliced one reads
             // the same run input.
             let slice = sliced.then(|| {
@@ -337,17 +310,34 @@ fn depth_one(d: &Decomposition, spawning: &[String]) -> Vec<(String, Vec<String>
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use crate::check::unit_keys;
 
     #[test]
-    fn slugs_are_node_id_safe_and_unique() {
-        let mut taken = Vec::new();
-        assert_eq!(slug("Security Review!", &mut taken), "security_review");
-        assert_eq!(slug("security-review", &mut taken), "security_review_2");
-        assert_eq!(slug("éé", &mut taken), "task");
-        assert!(crate::model::ids::is_valid_node_id(&format!(
-            "verify_{}",
-            slug(&"x".repeat(100), &mut taken)
-        )));
+    fn keys_are_node_id_safe_and_unique() {
+        assert_eq!(
+            unit_keys([
+                "Security Review!",
+                "security-review",
+                "éé",
+                "SECURITY review"
+            ]),
+            [
+                "security_review",
+                "security_review_2",
+                "task",
+                "security_review_3"
+            ]
+        );
+        // A name that is already another's suffixed key keeps its own key.
+        assert_eq!(
+            unit_keys(["survey_north_2", "survey: north", "survey north"]),
+            ["survey_north_2", "survey_north", "survey_north_3"]
+        );
+        let long = "x".repeat(100);
+        assert!(
+            unit_keys([long.as_str()])
+                .iter()
+                .all(|k| crate::model::ids::is_valid_node_id(&format!("verify_{k}")))
+        );
     }
 }
