@@ -805,6 +805,41 @@ impl Checked {
                 }
             }
         }
+        // The orchestrator's own steps erroring: the reconciliation (no
+        // output to quote) and the write. The report reached gives, read as
+        // the run gives it, a named class, every unit, failed criteria, the
+        // rollback state and a detail.
+        for step in ["reconcile", "write"] {
+            let t = simulate(
+                &self.raw,
+                &HashSet::from([step.to_string()]),
+                &self.outputs(&[]),
+                Join::All,
+            );
+            let reports = self.reports(&t.ran);
+            assert!(!reports.is_empty(), "{what}: {step} errored: {:?}", t.ran);
+            for r in reports {
+                let args = resolve(&r["definition"]["args"], &t.outputs).unwrap_or(Value::Null);
+                let given = |f: &str| match &args[f] {
+                    Value::String(x) => !x.trim().is_empty(),
+                    Value::Array(a) => !a.is_empty(),
+                    _ => false,
+                };
+                assert!(
+                    [
+                        "failureClass",
+                        "units",
+                        "failedCriteria",
+                        "rollbackState",
+                        "detail"
+                    ]
+                    .iter()
+                    .all(|f| given(f)),
+                    "{what}: {step} errored and report `{}` lacks a field: {args}",
+                    r["id"]
+                );
+            }
+        }
         // Exactly one disposition per unit reaches the write.
         let write = &self.node("write")["definition"]["args"];
         assert!(

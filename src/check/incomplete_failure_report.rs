@@ -1,9 +1,12 @@
 //! Complexity: O(n + e): one forward walk from every spawning call at once,
-//! then one look at the args of each failure report it reaches.
+//! then one look at the args of each failure report it reaches; an arg that
+//! is a whole reference costs one bounded reachability search per `error`
+//! edge of the node it reads.
 
+use crate::check::Graph;
 use crate::check::support::is_canonical;
 use crate::model::remedy::{Fill, Remedy};
-use crate::model::{Issue, NodeKind, Value};
+use crate::model::{Handle, Issue, NodeKind, Value};
 
 use crate::check::synthesis::REPORT_TOOL;
 
@@ -13,6 +16,30 @@ const FIELDS: [(&str, &str); 2] = [
     ("failedCriteria", "the failed criteria"),
     ("rollbackState", "the rollback state"),
 ];
+
+/// The Output contract's fields that a reference can leave without a value
+/// on the referenced node's own error path: (arg, what the seed calls it).
+const CONTRACT: [(&str, &str); 4] = [
+    ("failureClass", "the failure class"),
+    ("units", "the affected units"),
+    ("failedCriteria", "the failed criteria"),
+    ("rollbackState", "the rollback state"),
+];
+
+/// When `v` is one whole reference to a node whose `error` edge leads to
+/// report `r` (or is `r`'s own edge), that node's id: on that path the node
+/// gave no output, so the reference has no value there.
+fn unset_on_error_path<'g>(g: &'g Graph, r: usize, v: &Value) -> Option<&'g str> {
+    let Value::Ref(x) = v else { return None };
+    let n = g.index_of(&x.node)?;
+    let errs = g.out[n]
+        .iter()
+        .filter(|&&e| g.edge(e).handle == Handle::Error);
+    let hit = errs
+        .filter_map(|&e| g.ends[e].map(|(_, t)| t))
+        .any(|t| t == r || g.reaches(t, r));
+    hit.then(|| g.node(n).id.as_str())
+}
 
 /// An arg that is there but says nothing: `null`, a blank string, `[]`, `{}`.
 fn is_empty(v: &Value) -> bool {
@@ -32,6 +59,10 @@ declare_check! {
     /// criteria (`failedCriteria`) or the rollback state (`rollbackState`),
     /// or with one of them empty (`null`, a blank string, `[]`, `{}`). A
     /// reference (to a verification's `failedCriteria`, say) counts as
+    /// given, except on the referenced node's own error path: a contract
+    /// field (failure class, units, failed criteria, rollback state) that is
+    /// one whole reference to a node whose `error` edge leads to the report
+    /// has no value there (the node gave no output), so it counts as not
     /// given. The failure class and the affected units are the registry
     /// entry's `requiredArgs`, which `missing_arg` holds a call to.
     ///
@@ -59,7 +90,9 @@ declare_check! {
     /// "units": ["a"], "detail": "…"}`) after `spawn_a` fires. Fixed: add
     /// `"failedCriteria": {"$ref": {"node": "verify_a", "select": "first",
     /// "path": "failedCriteria"}}` and `"rollbackState": "nothing to roll
-    /// back: no synthesis was begun"`.
+    /// back: no synthesis was begun"`. A report on `reconcile`'s `error`
+    /// edge whose `failureClass` is `{"$ref": {"node": "reconcile", "path":
+    /// "outcome"}}` fires too: fixed with a literal class.
     pub IncompleteFailureReport { code: "incomplete_failure_report", severity: Blocking, needs: REGISTRY, source: Check }
     fn run(cx, out) {
         let Some(reg) = cx.registry else { return };
@@ -76,11 +109,16 @@ declare_check! {
             let args = node.get("args").and_then(Value::as_object);
             let mut lacking = Vec::new();
             let mut fixes = Vec::new();
-            for (arg, what) in FIELDS {
-                let state = match args.and_then(|a| a.get(arg)) {
-                    None => "missing",
-                    Some(v) if is_empty(v) => "empty",
-                    Some(_) => continue,
+            for (arg, what) in CONTRACT {
+                let given = args.and_then(|a| a.get(arg));
+                let state = match given {
+                    None if FIELDS.iter().any(|(f, _)| *f == arg) => "missing".to_string(),
+                    Some(v) if is_empty(v) && FIELDS.iter().any(|(f, _)| *f == arg) => "empty".to_string(),
+                    Some(v) => match unset_on_error_path(g, i, v) {
+                        Some(n) => format!("reads `{n}`, which gives no output on its own error path to this report"),
+                        None => continue,
+                    },
+                    None => continue,
                 };
                 lacking.push(format!("{what} (`{arg}` {state})"));
                 fixes.push(Remedy::SetField {
@@ -149,13 +187,98 @@ mod tests {
         );
     }
 
+    /// `spawn_a` → `reconcile`, whose error edge leads to `report`, and
+    /// whose success leads to `gate` → `report` too.
+    fn after_reconcile(report: serde_json::Value) -> Vec<crate::model::Issue> {
+        let p = plan(
+            vec![
+                entry("start"),
+                call_with("spawn_a", "spawn", json!({}), &["verdict"]),
+                call_with("reconcile", "spawn", json!({}), &["outcome"]),
+                call_with("gate", "spawn", json!({}), &[]),
+                call_with("report", "report_failure", report, &[]),
+            ],
+            vec![
+                edge("e1", "start", "spawn_a", "always"),
+                edge("e2", "spawn_a", "reconcile", "always"),
+                edge("e3", "reconcile", "gate", "always"),
+                edge("e4", "gate", "report", "error"),
+                edge("e5", "reconcile", "report", "error"),
+            ],
+        );
+        run_reg(&IncompleteFailureReport, &p, &registry(REG))
+    }
+
+    #[test]
+    fn fires_on_a_reference_to_the_node_whose_error_path_it_is() {
+        let outcome = r("reconcile", Some("outcome"));
+        let issues = after_reconcile(json!({"failureClass": outcome, "units": ["a"],
+            "failedCriteria": ["reconciled"], "rollbackState": "nothing to roll back"}));
+        assert_eq!(issues.len(), 1, "{issues:#?}");
+        assert!(
+            issues[0].message.contains("the failure class (`failureClass` reads `reconcile`, which gives no output on its own error path to this report)"),
+            "{}",
+            issues[0].message
+        );
+        // Also through a node in between: reconcile —error→ x → report.
+        let p = plan(
+            vec![
+                entry("start"),
+                call_with("spawn_a", "spawn", json!({}), &["verdict"]),
+                call_with("x", "spawn", json!({}), &[]),
+                call_with(
+                    "report",
+                    "report_failure",
+                    json!({"failureClass": "c", "units": ["a"],
+                    "failedCriteria": r("spawn_a", Some("verdict")), "rollbackState": "none"}),
+                    &[],
+                ),
+            ],
+            vec![
+                edge("e1", "start", "spawn_a", "always"),
+                edge("e2", "spawn_a", "x", "error"),
+                edge("e3", "x", "report", "always"),
+            ],
+        );
+        assert_eq!(
+            run_reg(&IncompleteFailureReport, &p, &registry(REG)).len(),
+            1
+        );
+    }
+
+    #[test]
+    fn passes_a_literal_class_and_a_reference_to_a_node_that_ran() {
+        // The class is literal on reconcile's error path; the criteria read
+        // `spawn_a`, which ran (its success edge leads here).
+        let issues = after_reconcile(json!({"failureClass": "context overflow", "units": ["a"],
+            "failedCriteria": r("spawn_a", Some("verdict")), "rollbackState": "nothing to roll back"}));
+        assert!(issues.is_empty(), "{issues:#?}");
+    }
+
     #[test]
     fn passes_a_report_with_referenced_criteria_and_one_before_any_spawn() {
+        // `spawn_a` ran: its success edge leads to `x`, whose error edge
+        // leads to the report.
         let criteria = r("spawn_a", Some("verdict"));
-        assert!(
-            with(json!({"failedCriteria": criteria, "rollbackState": "nothing to roll back"}))
-                .is_empty()
+        let p = plan(
+            vec![
+                entry("start"),
+                call_with("spawn_a", "spawn", json!({}), &["verdict"]),
+                call_with("x", "spawn", json!({}), &[]),
+                call_with(
+                    "fail_a",
+                    "report_failure",
+                    json!({"failedCriteria": criteria, "rollbackState": "nothing to roll back"}),
+                    &[],
+                ),
+            ],
+            vec![
+                edge("e1", "start", "spawn_a", "always"),
+                edge("e2", "spawn_a", "x", "always"),
+                edge("e3", "x", "fail_a", "error"),
+            ],
         );
+        assert!(run_reg(&IncompleteFailureReport, &p, &registry(REG)).is_empty());
         // A failure report no spawning call reaches is not an orchestration's.
         let p = plan(
             vec![

@@ -77,6 +77,15 @@ pub(crate) const OUTCOMES: [&str; 3] = [
 
 const ASSIGNMENT: &str = "assignment";
 
+/// The failure class when the reconciliation step itself errors: the
+/// returned artifacts could not be reconciled, which the seed's context
+/// overflow recovery ends with ("stop without synthesis and report the
+/// unprocessed set").
+pub(crate) const UNRECONCILED_CLASS: &str = "context overflow";
+
+/// The detail of that report (the step gave no output to quote).
+pub(crate) const UNRECONCILED: &str = "The reconciliation step `reconcile` errored (it returned no valid reconciliation within its attempts), so the verified artifacts could not be reconciled: the run stops without a synthesis, and every unit listed in `units` is in the unprocessed set. The verified artifacts are kept as evidence; rerun the reconciliation (seed step 7) with fewer or smaller artifacts.";
+
 /// The rollback state of a failure where no synthesis was begun.
 pub(crate) const NOTHING_TO_ROLL_BACK: &str = "nothing to roll back: no synthesis was begun, and the verified unit artifacts stay as evidence";
 /// The rollback state once a partial synthesis was removed.
@@ -486,7 +495,7 @@ pub(crate) fn emit(spec: &Spec) -> (Vec<Node>, Vec<Edge>) {
     reconcile(&mut b, spec);
     failures(&mut b, spec);
     b.edge("reconcile", "gate", Handle::Always);
-    b.edge("reconcile", "report", Handle::Error);
+    b.edge("reconcile", "unreconciled", Handle::Error);
     b.edge("gate", "write", Handle::Match);
     b.edge("gate", "report", Handle::NoMatch);
     b.edge("write", "discard", Handle::Always);
@@ -985,6 +994,18 @@ fn failures(b: &mut Builder, spec: &Spec) {
             "dispositions",
             rf("reconcile", Some("dispositions"), parallel),
         )],
+    );
+    // On reconcile's own error path it gave no output: the class, the
+    // units (the unprocessed set) and the detail are literal.
+    report(
+        b,
+        "unreconciled",
+        Value::from(UNRECONCILED_CLASS),
+        names(units),
+        strs(&RECONCILE_CRITERIA),
+        NOTHING_TO_ROLL_BACK,
+        Value::from(UNRECONCILED),
+        vec![("step", Value::from("reconcile"))],
     );
     b.call(
         "unwrite",
