@@ -2863,3 +2863,122 @@ fn a_moved_edge_that_closes_a_cycle_is_fixed_first_by_moving_it_back() {
         "{out}"
     );
 }
+
+/// The first fix of a `help:` line, as a command line: the first
+/// alternative, without its condition, each `<placeholder>` filled with a
+/// value of the kind it names.
+fn first_fix(help: &str) -> String {
+    let first = help.split(", or planforge").next().unwrap();
+    let first = first.split(" (if ").next().unwrap();
+    let mut out = String::new();
+    let mut rest = first;
+    while let Some(i) = rest.find('<') {
+        out.push_str(&rest[..i]);
+        let end = rest[i..].find('>').map_or(rest.len(), |e| i + e + 1);
+        let what = &rest[i..end];
+        out.push_str(if what.contains("dispositions") {
+            "'@reconcile[0].dispositions'"
+        } else {
+            "filled"
+        });
+        rest = &rest[end..];
+    }
+    out.push_str(rest);
+    out
+}
+
+#[test]
+fn the_printed_fixes_of_the_output_contract_checks_clear_their_findings() {
+    let env = Env::new();
+    let f = env.file(
+        "fix.yaml",
+        "roles:
+  a: {instructions: A., tools: [read_file]}
+  b: {instructions: B., tools: [read_file]}
+tasks:
+  - {name: north, role: a, goal: Count the northern sites, input: sites/north, output: w/north.md}
+  - {name: south, role: b, goal: Count the southern sites, input: sites/south, output: w/south.md}
+synthesis: {output: w/total.md}
+",
+    );
+    env.ok(&["orchestrate", &f, "--id", "plan-fix"]);
+    // Hand edits that take out arguments the registry does not name: `set`
+    // refuses such a key unless told it is meant, so the fix must say so.
+    for (node, arg) in [
+        ("spawn_north", "noSpawn"),
+        ("spawn_north", "instructions"),
+        ("landing", "failedCriteria"),
+        ("landing", "rollbackState"),
+        ("unverified", "verdicts"),
+        ("unverified", "arrivals"),
+        ("write", "dispositions"),
+    ] {
+        env.ok(&["set", node, &format!("args.{arg}"), "--remove"]);
+    }
+    let codes = [
+        "incomplete_spawn_spec",
+        "incomplete_failure_report",
+        "partial_landing_report",
+        "undisposed_synthesis",
+    ];
+    let mut seen = HashSet::new();
+    for _ in 0..12 {
+        let out = env.run(&["validate"]);
+        let text = String::from_utf8_lossy(&out.stderr).into_owned()
+            + &String::from_utf8_lossy(&out.stdout);
+        // The first finding of one of the codes, and its first fix.
+        let mut lines = text.lines();
+        let mut next = None;
+        while let Some(l) = lines.next() {
+            if let Some(code) = codes.iter().find(|c| l.starts_with(&format!("error[{c}]"))) {
+                let help = lines
+                    .by_ref()
+                    .find_map(|h| h.trim_start().strip_prefix("help: "))
+                    .unwrap_or_else(|| panic!("{code} without a fix:\n{text}"));
+                next = Some((*code, first_fix(help)));
+                break;
+            }
+        }
+        let Some((code, line)) = next else { break };
+        seen.insert(code);
+        let words = shell_words(&line);
+        let args: Vec<&str> = words[1..].iter().map(String::as_str).collect();
+        let run = env.run(&args);
+        assert!(
+            run.status.success(),
+            "{code}: the printed fix `{line}` is refused:\n{}",
+            String::from_utf8_lossy(&run.stderr)
+        );
+    }
+    assert_eq!(seen.len(), codes.len(), "{seen:?}");
+    // A refused new argument offers the value given only for an argument
+    // it may have been meant for: never another argument's `false` as a goal.
+    env.ok(&["set", "spawn_south", "args.goal", "--remove"]);
+    let out = env.run(&["set", "spawn_south", "args.prohibit", "false"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("planforge set spawn_south args.goal '<the value of `goal`>'")
+            || err.contains("planforge set spawn_south args.goal <the value of `goal`>"),
+        "{err}"
+    );
+    assert!(!err.contains("args.goal false"), "{err}");
+    assert!(
+        err.contains("planforge set spawn_south args.prohibit false --add"),
+        "{err}"
+    );
+    env.ok(&[
+        "set",
+        "spawn_south",
+        "args.goal",
+        "Count the southern sites",
+    ]);
+    let out = env.run(&["validate"]);
+    let text =
+        String::from_utf8_lossy(&out.stderr).into_owned() + &String::from_utf8_lossy(&out.stdout);
+    for code in codes {
+        assert!(
+            !text.contains(&format!("[{code}]")),
+            "{code} is left:\n{text}"
+        );
+    }
+}

@@ -153,7 +153,7 @@ fn set_refuses_a_typo_of_a_field_unless_asked_to_add_and_takes_add_node_shorthan
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(
         stderr(&out),
-        "error[unknown_key]: node `fetch` has no field `args.pth` (did you mean `args.path`?); nothing was written\n  help: planforge set fetch args.path x\n        to add `args.pth` as a new field: planforge set fetch args.pth x --add\n"
+        "error[unknown_key]: node `fetch` has no field `args.pth` (did you mean `args.path`?); nothing was written\n  help: planforge set fetch args.path x, or planforge set fetch args.pth x --add (if `args.pth` is meant as a new field)\n"
     );
     assert_eq!(env.json(&["status"])["revision"], before);
     env.ok(&["set", "fetch", "args.pth", "x", "--add"]);
@@ -482,7 +482,7 @@ fn set_refuses_an_argument_the_tools_registry_entry_does_not_name() {
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(
         stderr(&out),
-        "error[unknown_key]: the tool `read_artifact` of node `fetch` takes no argument `zzz` (its registry entry names `path`); nothing was written\n  help: to add `args.zzz` as a new field: planforge set fetch args.zzz x --add\n"
+        "error[unknown_key]: the tool `read_artifact` of node `fetch` takes no argument `zzz` (its registry entry names `path`); nothing was written\n  help: planforge set fetch args.zzz x --add (if the argument is meant although the registry does not name it)\n"
     );
     let v = env.json(&["set", "fetch", "args.zzz", "x"]);
     assert_eq!(v["error"]["code"], "unknown_key", "{v}");

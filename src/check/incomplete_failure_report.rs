@@ -5,10 +5,10 @@
 
 use crate::check::Graph;
 use crate::check::support::is_canonical;
-use crate::model::remedy::{Fill, Remedy};
+use crate::model::remedy::Fill;
 use crate::model::{Handle, Issue, NodeKind, Value};
 
-use crate::check::synthesis::REPORT_TOOL;
+use crate::check::synthesis::{REPORT_TOOL, set_arg};
 
 /// The Output contract's failure fields a report must pass besides those
 /// the registry entry requires: (arg, what the seed calls it).
@@ -121,11 +121,8 @@ declare_check! {
                     None => continue,
                 };
                 lacking.push(format!("{what} (`{arg}` {state})"));
-                fixes.push(Remedy::SetField {
-                    node: node.id.clone(),
-                    path: format!("args.{arg}"),
-                    value: Fill::choose(what),
-                });
+                let entry = reg.tool(REPORT_TOOL);
+                fixes.push(set_arg(node, entry, &format!("args.{arg}"), Fill::choose(what)));
             }
             if lacking.is_empty() {
                 continue;

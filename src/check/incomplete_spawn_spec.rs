@@ -1,8 +1,9 @@
 //! Complexity: O(n + Σ size of the spawning calls' args).
 
 use crate::check::support::is_canonical;
+use crate::check::synthesis::set_arg;
 use crate::model::Issue;
-use crate::model::remedy::{Fill, Remedy};
+use crate::model::remedy::Fill;
 use crate::model::{NodeKind, Value};
 
 /// The no-spawn line `orchestrate` and the built-in templates end every
@@ -123,11 +124,7 @@ declare_check! {
                     names.iter().map(|a| format!("`{a}`")).collect::<Vec<_>>().join(" or "),
                     if present.is_empty() { "missing" } else { "empty" }
                 ));
-                fixes.push(Remedy::SetField {
-                    node: n.id.clone(),
-                    path: format!("args.{}", names[0]),
-                    value: Fill::choose(format!("the subagent's {part}")),
-                });
+                fixes.push(set_arg(n, Some(entry), &format!("args.{}", names[0]), Fill::choose(format!("the subagent's {part}"))));
             }
             let said = match args.get(NO_SPAWN_ARG) {
                 Some(Value::Bool(true)) => None,
@@ -139,11 +136,7 @@ declare_check! {
                 lacking.push(format!(
                     "the explicit no-spawn prohibition (`{NO_SPAWN_ARG}` {said})"
                 ));
-                fixes.push(Remedy::SetField {
-                    node: n.id.clone(),
-                    path: format!("args.{NO_SPAWN_ARG}"),
-                    value: Fill::Value(Value::Bool(true)),
-                });
+                fixes.push(set_arg(n, Some(entry), &format!("args.{NO_SPAWN_ARG}"), Fill::Value(Value::Bool(true))));
                 let worded = args
                     .get("instructions")
                     .and_then(Value::as_str)
@@ -153,11 +146,7 @@ declare_check! {
                         Some(s) if !s.trim().is_empty() => format!("{}\n\n{NO_SPAWN}", s.trim_end()),
                         _ => NO_SPAWN.to_string(),
                     };
-                    fixes.push(Remedy::SetField {
-                        node: n.id.clone(),
-                        path: "args.instructions".into(),
-                        value: Fill::Value(Value::from(value)),
-                    });
+                    fixes.push(set_arg(n, Some(entry), "args.instructions", Fill::Value(Value::from(value))));
                 }
             }
             if lacking.is_empty() {

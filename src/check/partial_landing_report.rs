@@ -5,7 +5,7 @@
 use crate::check::Graph;
 use crate::check::support::is_canonical;
 use crate::check::synthesis::REPORT_TOOL;
-use crate::model::remedy::{Fill, Remedy};
+use crate::model::remedy::Fill;
 use crate::model::value::{Pointer, Ref, Select};
 use crate::model::{Issue, NodeKind, Value};
 
@@ -60,7 +60,7 @@ declare_check! {
                 continue;
             }
             for r in reports_after(g, j) {
-                check_report(g, j, &units, r, out);
+                check_report(g, j, &units, r, reg.tool(REPORT_TOOL), out);
             }
         }
     }
@@ -122,7 +122,14 @@ fn reports_after(g: &Graph, j: usize) -> Vec<usize> {
     out
 }
 
-fn check_report(g: &Graph, j: usize, units: &[UnitOf], r: usize, out: &mut Vec<Issue>) {
+fn check_report(
+    g: &Graph,
+    j: usize,
+    units: &[UnitOf],
+    r: usize,
+    entry: Option<&crate::model::registry::ToolEntry>,
+    out: &mut Vec<Issue>,
+) {
     let node = g.node(r);
     let mut refs: Vec<(String, Option<String>)> = Vec::new();
     if let Some(args) = node.get("args") {
@@ -148,11 +155,12 @@ fn check_report(g: &Graph, j: usize, units: &[UnitOf], r: usize, out: &mut Vec<I
         )
         .node(node.id.clone())
         .at(format!("/definition/args/{path}"))
-        .fix(Remedy::SetField {
-            node: node.id.clone(),
-            path: format!("args.{path}"),
-            value: Fill::Value(value),
-        })
+        .fix(super::synthesis::set_arg(
+            node,
+            entry,
+            &format!("args.{path}"),
+            Fill::Value(value),
+        ))
     };
     for (arg, field) in [
         ("verdicts", "verdict"),

@@ -6,7 +6,8 @@ use crate::check::Graph;
 use crate::check::predicate::{self, Op, Predicate};
 use crate::check::support::is_canonical;
 use crate::model::registry::{Registry, ToolEntry};
-use crate::model::{Handle, NodeKind, Value};
+use crate::model::remedy::{Fill, Remedy};
+use crate::model::{Handle, Node, NodeKind, Value};
 
 /// The arg of a synthesis write that carries the dispositions.
 pub(crate) const DISPOSITIONS_ARG: &str = "dispositions";
@@ -54,6 +55,29 @@ pub(crate) fn unit_keys<'a>(names: impl IntoIterator<Item = &'a str>) -> Vec<Str
         taken.push(out);
     }
     taken
+}
+
+/// The fix that sets `path` (`args.<arg>…`) of call `node` to `value`: an
+/// `AddField` when the node lacks the argument and its tool's registry
+/// entry does not name it (`set` refuses such a new key unless told it is
+/// meant), else a `SetField`. The one place a check decides which.
+pub(crate) fn set_arg(node: &Node, entry: Option<&ToolEntry>, path: &str, value: Fill) -> Remedy {
+    let arg = path
+        .strip_prefix("args.")
+        .map(|p| p.split('.').next().unwrap_or(p));
+    let new = arg.is_some_and(|a| {
+        let has = node
+            .get("args")
+            .and_then(Value::as_object)
+            .is_some_and(|m| m.contains_key(a));
+        !has && entry.is_some_and(|e| !e.known_args().iter().any(|k| k == a))
+    });
+    let (node, path) = (node.id.clone(), path.to_string());
+    if new {
+        Remedy::AddField { node, path, value }
+    } else {
+        Remedy::SetField { node, path, value }
+    }
 }
 
 /// The registry entry of node `i`'s tool.

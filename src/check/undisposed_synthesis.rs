@@ -212,11 +212,12 @@ declare_check! {
                 )
                 .node(node.id.clone())
                 .at(format!("/definition/args/{DISPOSITIONS_ARG}"))
-                .fix(Remedy::SetField {
-                    node: node.id.clone(),
-                    path: format!("args.{DISPOSITIONS_ARG}"),
-                    value: Fill::choose("a reference to the reconciliation's dispositions, one per unit"),
-                }),
+                .fix(synthesis::set_arg(
+                    node,
+                    synthesis::entry(g, reg, w),
+                    &format!("args.{DISPOSITIONS_ARG}"),
+                    Fill::choose("a reference to the reconciliation's dispositions, one per unit"),
+                )),
             );
         }
     }

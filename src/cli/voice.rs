@@ -126,6 +126,22 @@ impl Voice for CliVoice {
                 path,
                 value: v,
             } => format!("planforge set {} {} {}", quote(node), quote(path), value(v)),
+            // A key the registry does not name is refused unless `--add`
+            // says it is meant.
+            Remedy::AddField {
+                node,
+                path,
+                value: v,
+            } => {
+                let v = value(v);
+                // A value that reads as a flag goes after `--`.
+                let tail = if v.starts_with('-') && v.parse::<f64>().is_err() {
+                    format!("--add -- {v}")
+                } else {
+                    format!("{v} --add")
+                };
+                format!("planforge set {} {} {tail}", quote(node), quote(path))
+            }
             Remedy::SetPhase { node, phase: p } => {
                 format!("planforge phase {} {}", quote(node), phase(p))
             }
@@ -222,6 +238,21 @@ mod tests {
     #[test]
     fn remedies_read_as_command_lines() {
         let v = CliVoice::default();
+        // A key the registry does not name: `--add` says it is meant, after
+        // the value, or before `--` when the value reads as a flag.
+        let add = |value| Remedy::AddField {
+            node: "s".into(),
+            path: "args.noSpawn".into(),
+            value,
+        };
+        assert_eq!(
+            v.say(&add(Fill::Value(Value::Bool(true)))),
+            "planforge set s args.noSpawn true --add"
+        );
+        assert_eq!(
+            v.say(&add(Fill::Value(Value::from("--x")))),
+            "planforge set s args.noSpawn --add -- --x"
+        );
         let set = |value| Remedy::SetField {
             node: "pay".into(),
             path: "replaySafe".into(),

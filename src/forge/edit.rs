@@ -309,13 +309,20 @@ impl Forge {
                         miss.typed, miss.meant
                     ),
                 )
-                .with_help(format!("to add `{}` as a new field, ask for it explicitly", miss.typed))
                 .on_plan(&before.plan_id)
                 .fix(Remedy::SetField {
                     node: node_id.to_string(),
                     path: miss.corrected.clone(),
                     value: Fill::Value(value.clone()),
-                }));
+                })
+                .fix(
+                    Remedy::AddField {
+                        node: node_id.to_string(),
+                        path: path.to_string(),
+                        value: Fill::Value(value.clone()),
+                    }
+                    .when(format!("if `{}` is meant as a new field", miss.typed)),
+                ));
             }
             if !add_new {
                 arg_note = new_arg_refusal(before, node, path, &value, registry)?;
@@ -779,16 +786,30 @@ fn new_arg_refusal(
                     node.id
                 ),
             )
-            .with_help("to add it anyway (an argument the registry does not list), ask for it explicitly")
             .on_plan(&before.plan_id);
+            // The value given is offered for an argument it may have been
+            // meant for (one the typed name is a near miss of); for any
+            // other, the value is the author's to give.
             for k in set {
+                let meant = crate::model::suggest::closest(&arg, [k.as_str()]).is_some();
                 e = e.fix(Remedy::SetField {
                     node: node.id.clone(),
                     path: format!("args.{k}{tail}"),
-                    value: Fill::Value(value.clone()),
+                    value: if meant {
+                        Fill::Value(value.clone())
+                    } else {
+                        Fill::choose(format!("the value of `{k}`"))
+                    },
                 });
             }
-            Err(e)
+            Err(e.fix(
+                Remedy::AddField {
+                    node: node.id.clone(),
+                    path: path.to_string(),
+                    value: Fill::Value(value.clone()),
+                }
+                .when("if the argument is meant although the registry does not name it"),
+            ))
         }
     }
 }

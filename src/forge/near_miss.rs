@@ -3,7 +3,7 @@
 //! its tool requires), a new argument the tool's registry entry does not
 //! list, and a new phase one letter off a phase the plan has.
 
-use crate::model::registry::{Registry, ToolEntry};
+use crate::model::registry::Registry;
 use crate::model::suggest::closest;
 use crate::model::{Content, Node, NodeKind, Value};
 use crate::store::fold::get_path;
@@ -42,7 +42,7 @@ pub(crate) fn new_key(node: &Node, path: &str, registry: Option<&Registry>) -> O
             && let (Some(r), Some(Value::String(tool))) = (registry, node.definition.get("tool"))
             && let Some(t) = r.tool(tool)
         {
-            keys.extend(known_args(t));
+            keys.extend(t.known_args());
         }
         // `item2` beside `item1` is a sibling, not a typo.
         keys.retain(|k| !numbered_siblings(k, segs[i]));
@@ -56,23 +56,6 @@ pub(crate) fn new_key(node: &Node, path: &str, registry: Option<&Registry>) -> O
         });
     }
     None
-}
-
-/// The arguments a registry entry names: the required ones, the tools
-/// argument and the written ones, each once, in that order.
-pub(crate) fn known_args(t: &ToolEntry) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    let all = t
-        .required_args
-        .iter()
-        .chain(t.tools_arg.iter())
-        .chain(t.writes.iter());
-    for a in all {
-        if !out.contains(a) {
-            out.push(a.clone());
-        }
-    }
-    out
 }
 
 /// A new argument of a call (`args.X` where the node has no `X`) that the
@@ -124,7 +107,7 @@ pub(crate) fn new_arg(node: &Node, path: &str, registry: Option<&Registry>) -> O
             why: format!("the registry has no tool `{tool}` to check it against"),
         });
     };
-    let known = known_args(t);
+    let known = t.known_args();
     if known.contains(&arg) {
         return None;
     }
@@ -164,6 +147,7 @@ pub(crate) fn new_phase(before: &Content, phase: Option<&str>, moved: &str) -> O
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::registry::ToolEntry;
     use crate::model::value::Map;
 
     fn call(args: &[&str]) -> Node {

@@ -74,6 +74,10 @@ impl Voice for ToolVoice {
                 "set_node_field",
                 json!({"nodeId": node, "path": path, "value": fill(value)}),
             ),
+            Remedy::AddField { node, path, value } => self.call(
+                "set_node_field",
+                json!({"nodeId": node, "path": path, "value": fill(value), "add": true}),
+            ),
             Remedy::SetPhase { node, phase } => self.call(
                 "set_node_phase",
                 json!({"nodeId": node, "phase": phase.as_ref().map_or(J::Null, fill)}),
@@ -197,6 +201,15 @@ mod tests {
     #[test]
     fn remedies_read_as_tool_calls() {
         let v = ToolVoice::about("plan-x");
+        // A key the registry does not name: the call says it is meant.
+        assert_eq!(
+            v.say(&Remedy::AddField {
+                node: "s".into(),
+                path: "args.noSpawn".into(),
+                value: Fill::Value(Value::Bool(true)),
+            }),
+            r#"set_node_field {"planId":"plan-x","nodeId":"s","path":"args.noSpawn","value":true,"add":true}"#
+        );
         assert_eq!(
             v.say(&Remedy::SetField {
                 node: "w".into(),

@@ -35,6 +35,27 @@ pub struct ToolEntry {
     pub writes: Vec<String>,
 }
 
+impl ToolEntry {
+    /// The arguments the entry names: the required ones, the tools argument
+    /// and the written ones, each once, in that order. `set` refuses a new
+    /// argument outside them unless told it is meant, so a fix that adds one
+    /// says so (`Remedy::AddField`).
+    pub fn known_args(&self) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        let all = self
+            .required_args
+            .iter()
+            .chain(self.tools_arg.iter())
+            .chain(self.writes.iter());
+        for a in all {
+            if !out.contains(a) {
+                out.push(a.clone());
+            }
+        }
+        out
+    }
+}
+
 /// The type of a transform step argument.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ArgType {

@@ -74,6 +74,14 @@ pub enum Remedy {
         path: String,
         value: Fill,
     },
+    /// Set a definition field the node does not have and its tool's
+    /// registry entry does not name (a new argument): the edit must say the
+    /// new key is meant, or it is refused as unknown.
+    AddField {
+        node: String,
+        path: String,
+        value: Fill,
+    },
     /// Set a node's phase (`None`: leave it unphased).
     SetPhase {
         node: String,
@@ -237,6 +245,7 @@ impl Remedy {
     pub fn action(&self) -> &'static str {
         match self {
             Remedy::SetField { .. } => "set_field",
+            Remedy::AddField { .. } => "add_field",
             Remedy::SetPhase { .. } => "set_phase",
             Remedy::SetDefinition { .. } => "set_definition",
             Remedy::Connect { .. } => "connect",

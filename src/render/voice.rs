@@ -28,7 +28,8 @@ fn fill(f: &Fill) -> String {
 impl Voice for DocumentVoice<'_> {
     fn say(&self, r: &Remedy) -> String {
         match r {
-            Remedy::SetField { node, path, value } => {
+            // A document edit needs no word that the key is new.
+            Remedy::SetField { node, path, value } | Remedy::AddField { node, path, value } => {
                 format!(
                     "in node `{node}`, set `definition.{path}` to {}",
                     fill(value)

@@ -61,7 +61,7 @@ fn fields(r: &Remedy, m: &mut Map<String, J>) {
         m.insert(k.to_string(), v);
     };
     match r {
-        Remedy::SetField { node, path, value } => {
+        Remedy::SetField { node, path, value } | Remedy::AddField { node, path, value } => {
             put("nodeId", node.clone().into());
             put("path", path.clone().into());
             match value {
@@ -164,6 +164,11 @@ fn fix_from_json(v: &J) -> Option<Fix> {
     };
     let remedy = match m.get("action")?.as_str()? {
         "set_field" => Remedy::SetField {
+            node: s("nodeId")?,
+            path: s("path")?,
+            value: fill("value")?,
+        },
+        "add_field" => Remedy::AddField {
             node: s("nodeId")?,
             path: s("path")?,
             value: fill("value")?,
@@ -282,6 +287,12 @@ mod tests {
                 phase: None,
             }
             .into(),
+            Remedy::AddField {
+                node: "spawn_a".into(),
+                path: "args.noSpawn".into(),
+                value: Fill::Value(Value::Bool(true)),
+            }
+            .into(),
             Remedy::Connect {
                 from: Pick::any("a step before it"),
                 to: Pick::id("n"),
@@ -330,7 +341,8 @@ mod tests {
         assert_eq!(m["fix"]["action"], "set_field");
         assert_eq!(m["fix"]["value"], true);
         assert_eq!(m["alternatives"][0]["value"]["$ref"]["node"], "accept");
-        assert_eq!(m["alternatives"][2]["from"]["choose"], "a step before it");
+        assert_eq!(m["alternatives"][2]["action"], "add_field");
+        assert_eq!(m["alternatives"][3]["from"]["choose"], "a step before it");
         assert_eq!(fixes_from(&m), Some(fixes));
         assert_eq!(fixes_from(&Map::new()), Some(vec![]));
     }

@@ -74,7 +74,11 @@ pub(crate) fn run(s: &mut Session, a: SetArgs) -> Result<Reply> {
 
 /// A refused typo also says how to add the field anyway.
 fn typo_help(e: Error, a: &SetArgs) -> Error {
-    if e.kind != crate::model::error::ErrorKind::UnknownKey || a.add {
+    let worded = e
+        .fixes
+        .iter()
+        .any(|f| matches!(f.remedy, crate::model::remedy::Remedy::AddField { .. }));
+    if e.kind != crate::model::error::ErrorKind::UnknownKey || a.add || worded {
         return e;
     }
     let value = a.value.as_deref().unwrap_or_default();

@@ -144,6 +144,11 @@ fn edits_for(idx: &SpanIndex, syntax: Syntax, shape: &Shape, r: &Remedy) -> Opti
             node,
             path,
             value: Fill::Value(v),
+        }
+        | Remedy::AddField {
+            node,
+            path,
+            value: Fill::Value(v),
         } => {
             let mut at = format!("/nodes/{}/definition", shape.node(node)?.index);
             for t in path.split('.') {

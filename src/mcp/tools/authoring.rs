@@ -99,7 +99,11 @@ pub(super) fn set_node_field(f: &Forge, a: &Args) -> Result<Outcome> {
     f.set_node_field(plan, node, path, value.clone(), a.expect(), add)
         .map(echo)
         .map_err(|e| {
-            if e.kind != crate::model::error::ErrorKind::UnknownKey {
+            let worded = e
+                .fixes
+                .iter()
+                .any(|f| matches!(f.remedy, crate::model::remedy::Remedy::AddField { .. }));
+            if e.kind != crate::model::error::ErrorKind::UnknownKey || worded {
                 return e;
             }
             e.with_help(format!(
