@@ -524,7 +524,7 @@ fn set_node_field_refuses_an_argument_the_registry_does_not_name_and_can_remove(
         text.contains("the tool `read_artifact` of node `fetch` takes no argument `zzz`"),
         "{text}"
     );
-    assert!(text.contains(r#""add": true"#), "{text}");
+    assert!(text.contains(r#""add":true"#), "{text}");
     // A near miss of a named argument says which one.
     let (code, text) = set("args.pth", json!({}));
     assert_eq!(code, 2, "{text}");
