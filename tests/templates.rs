@@ -384,3 +384,65 @@ fn authoring_a_long_request_echoes_part_of_it_and_keeps_it_whole() {
     let status = env.json(&["status", "-p", "plan-long"]);
     assert_eq!(status["request"].as_str().unwrap(), long);
 }
+
+/// A unit's input in a built-in stays in the plan, so it is bounded where
+/// `orchestrate` and `inlined_source` start reading an input as source
+/// text (1,024 bytes): a slice of source text is refused, naming the param
+/// and why, and nothing is stored; one at the bound is accepted.
+#[test]
+fn a_builtin_refuses_source_text_as_a_units_input() {
+    let env = Env::new();
+    let source: String = (0..90)
+        .map(|i| format!("line {i} of the source text with some words\n"))
+        .collect();
+    let args = |slice: &str| -> Vec<String> {
+        [
+            ("digest", "points"),
+            ("a_goal", "Digest a"),
+            ("a_slice", slice),
+            ("a_output", "g/a.md"),
+            ("b_goal", "Digest b"),
+            ("b_slice", "logs/b.log"),
+            ("b_output", "g/b.md"),
+            ("synthesis", "g/s.md"),
+        ]
+        .iter()
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect()
+    };
+    let run = |plan: &str, slice: &str| {
+        let a = args(slice);
+        let mut cmd = vec!["instantiate", "bounded_digest_2", "--id", plan];
+        for x in &a {
+            cmd.push("--arg");
+            cmd.push(x);
+        }
+        env.run(&cmd)
+    };
+    let out = run("plan-src", &source[..3900]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("param `a_slice` expects a string of at most 1024 bytes, but was given a string of 3900 bytes"),
+        "{err}"
+    );
+    assert!(
+        err.contains("`a_slice` is a unit's bounded input, which stays in the plan: over 1024 bytes it is source text"),
+        "{err}"
+    );
+    let listed = env.json(&["list"]);
+    assert!(!listed.to_string().contains("plan-src"), "{listed}");
+    let at_bound = &source[..1024];
+    let out = run("plan-bound", at_bound);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let frozen = env.run(&["freeze", "-p", "plan-bound"]);
+    assert!(
+        frozen.status.success(),
+        "{}",
+        String::from_utf8_lossy(&frozen.stdout)
+    );
+}

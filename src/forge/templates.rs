@@ -16,7 +16,7 @@ use crate::model::error::ErrorKind;
 use crate::model::error::Result;
 use crate::model::registry::Registry;
 use crate::model::remedy::Remedy;
-use crate::model::{DeclaredField, Map, OpBody, Provenance};
+use crate::model::{DeclaredField, Map, OpBody, Provenance, Value};
 use crate::store::Loaded;
 
 /// One template as `templates` lists it.
@@ -91,6 +91,18 @@ pub fn default_registry() -> Result<Registry> {
             "the built-in default registry does not load ({message} at {pointer})"
         ))
     })
+}
+
+/// The first param of a built-in template given a string over the source
+/// text threshold (`check::DESCRIPTOR_BYTES`) where the template bounds it
+/// there: a unit's input, which a built-in keeps in the plan.
+fn source_param(t: &Template, args: &Map) -> Option<String> {
+    let limit = crate::check::DESCRIPTOR_BYTES;
+    t.params
+        .iter()
+        .filter(|p| matches!(p.ty, crate::model::FieldType::String { max_bytes: Some(m) } if m == limit))
+        .find(|p| args.get(&p.path).and_then(Value::as_str).is_some_and(|s| s.len() as u64 > limit))
+        .map(|p| p.path.clone())
 }
 
 /// Every emitted plan passes every check against the registry `init`
@@ -230,10 +242,17 @@ impl Forge {
     ) -> Result<Instantiated> {
         let t = self.template(template_id)?;
         let args = crate::check::invalid_args::convert_args(&t.params, args).map_err(|issue| {
-            Error::invalid(format!(
+            let e = Error::invalid(format!(
                 "could not instantiate template `{template_id}`: invalid_args — {}",
                 issue.message
-            ))
+            ));
+            match source_param(&t, args) {
+                Some(p) => e.with_help(format!(
+                    "`{p}` is a unit's bounded input, which stays in the plan: over {} bytes it is source text, which the orchestrator's context must not hold; give the slice's identity and extent (a path, a range), or orchestrate a decomposition whose task declares a `digest`, which keeps the source out of the plan as a run input",
+                    crate::check::DESCRIPTOR_BYTES
+                )),
+                None => e,
+            }
             .with_issue(*issue)
             .fix(Remedy::ListTemplates.when("it lists each template's params with their types"))
         })?;

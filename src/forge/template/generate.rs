@@ -16,7 +16,13 @@ pub(crate) const HEADER: &str = "# A built-in planforge template, generated from
 
 const ROLE_BYTES: u64 = 120;
 const GOAL_BYTES: u64 = 2000;
-const INPUT_BYTES: u64 = 4000;
+/// A unit's input (`input`, `slice`, `evidence`): a bounded input that stays
+/// in the plan, so never source text. Over this size `orchestrate` treats
+/// an input as source text and keeps it out of the plan (a slice the run
+/// supplies), and `inlined_source` reads it so: one threshold, declared
+/// once (`check::DESCRIPTOR_BYTES`). A larger arg is refused by
+/// `instantiate` (`invalid_args`), naming the param and its bound.
+const INPUT_BYTES: u64 = crate::check::DESCRIPTOR_BYTES;
 const PATH_BYTES: u64 = 256;
 /// The artifact bound of every built-in unit.
 const UNIT_BYTES: u64 = 8192;
