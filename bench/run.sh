@@ -7,6 +7,7 @@
 #   SIZES="1000 10000" bench/run.sh
 #   RUNS=3 RUNS_100K=2 ENTRIES=0 bench/run.sh   # fewer runs, no issue-13 case
 #   ONE_SHOT=1 SIZES="10000 100000" bench/run.sh  # only the one-shot rows
+#     (and validate FILE)
 #     (add BUILD_ONE_SHOT="1000 10000" for the REPL builds too)
 #   BUILD="1000 10000" bench/run.sh              # REPL script builds (default)
 #   NO_BUILD=1 …                                  # the release binaries as they are
@@ -43,6 +44,8 @@ trap 'rm -rf "$WORK"' EXIT
 export NO_COLOR=1 PLANFORGE_ACTOR=bench
 RESULTS=$WORK/results.tsv
 : >"$RESULTS"
+PAIRED=$WORK/paired.tsv
+: >"$PAIRED"
 
 # time_cmd SIZE NAME RUNS COMMAND [PREPARE]: median seconds and peak RSS (KB).
 time_cmd() {
@@ -105,14 +108,16 @@ repl_build() {
   python3 -c "import subprocess,sys,time; t=time.perf_counter(); subprocess.run(sys.argv[1:], stdin=open('$dir/script.txt'), stdout=subprocess.DEVNULL, check=True); print(time.perf_counter()-t)" "$PF" --store "$dir" repl
 }
 
-# one_shot SIZE RUNS "PF --store … -p plan" NODE STORE: one process per
+# one_shot SIZE RUNS "PF --store … -p plan" NODE STORE PHASE: one process per
 # command on the stored plan, with its snapshot current (hyperfine's
 # warm-up run leaves it so): the reads answer in place from it, the writes
 # fold it and append. Each write's preparation undoes the last run's.
 one_shot() {
-  local n=$1 runs=$2 P=$3 node=$4 store=$5
+  local n=$1 runs=$2 P=$3 node=$4 store=$5 phase=$6
   time_cmd "$n" "one-shot status (snapshot)" "$runs" "$P status >/dev/null"
   time_cmd "$n" "one-shot read NODE (snapshot)" "$runs" "$P read --node $node >/dev/null"
+  time_cmd "$n" "one-shot outline (snapshot)" "$runs" "$P outline >/dev/null"
+  time_cmd "$n" "one-shot read PHASE (snapshot)" "$runs" "$P read --phase '$phase' >/dev/null"
   time_cmd "$n" "one-shot add-node (snapshot)" "$runs" "$P add-node bench_extra --kind join >/dev/null" \
     "$P remove-node --yes bench_extra >/dev/null 2>&1 || true"
   time_cmd "$n" "one-shot connect (snapshot)" "$runs" "$P connect bench_extra $node --id bench_edge >/dev/null" \
@@ -136,11 +141,13 @@ for n in $SIZES; do
   P="$PF --store $store -p plan-bench"
   time_cmd "$n" "jq -c . (baseline)" "$runs" "jq -c . $doc >/dev/null"
   time_cmd "$n" "serde_json parse (floor)" "$runs" "$BASE $doc"
+  time_cmd "$n" "validate FILE" "$runs" "$PF validate $doc --registry $dir/registry.yaml >/dev/null"
+  # validate FILE against the floor in interleaved runs (see bench/paired.py).
+  printf '%s\t%s\n' "$n" "$(python3 bench/paired.py $((runs * 2)) "$PF validate $doc --registry $dir/registry.yaml" "$BASE $doc")" >>"$PAIRED"
   if [ -n "${ONE_SHOT:-}" ]; then
-    one_shot "$n" "$runs" "$P" "$node" "$store"
+    one_shot "$n" "$runs" "$P" "$node" "$store" "$phase"
     continue
   fi
-  time_cmd "$n" "validate FILE" "$runs" "$PF validate $doc --registry $dir/registry.yaml >/dev/null"
   time_cmd "$n" "import" "$runs" "$PF --store $store import $doc --id plan-import >/dev/null" \
     "$PF --store $store remove plan-import --force --yes >/dev/null 2>&1 || true"
   time_cmd "$n" "outline" "$runs" "$P outline >/dev/null"
@@ -210,8 +217,17 @@ if [ -n "$BUILD" ]; then
   done
 fi
 
-python3 - "$RESULTS" <<'PY'
+python3 - "$RESULTS" "$PAIRED" <<'PY'
 import sys, collections
+paired = [l.rstrip("\n").split("\t") for l in open(sys.argv[2]) if l.strip()]
+if paired:
+    print("\n### validate FILE against the serde_json floor, interleaved runs\n")
+    print("| nodes | wall ratio | CPU ratio | validate wall | floor wall | validate CPU | floor CPU |")
+    print("|---:|---:|---:|---:|---:|---:|---:|")
+    for size, rw, rc, aw, bw, ac, bc in paired:
+        ms = lambda x: f"{float(x) * 1000:.1f} ms"
+        print(f"| {size} | {float(rw):.2f} | {float(rc):.2f} | {ms(aw)} | {ms(bw)} | {ms(ac)} | {ms(bc)} |")
+    print("\n(median of the per-pair ratios; load average at the end: %.1f)" % __import__("os").getloadavg()[0])
 rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[1]) if l.strip()]
 by = collections.OrderedDict()
 fastest = {}

@@ -43,7 +43,9 @@ pub struct Target {
     pub(crate) plan_id: Option<String>,
     /// Whether it is a stored plan (positions refer to its export).
     pub(crate) stored: bool,
-    /// The text positions refer to.
+    /// The text positions refer to: what findings are drawn from (a
+    /// checked document without findings keeps none, so a large clean
+    /// document is never copied).
     pub(crate) text: Arc<str>,
     pub(crate) report: Report,
     /// One per issue of `report`, in the same order, up to the listing
@@ -171,15 +173,7 @@ pub fn check_document(
     opts: &Options,
 ) -> Result<Target> {
     match read_document(&text, syntax) {
-        Ok(doc) => Ok(checked(
-            file,
-            Arc::from(text),
-            syntax,
-            doc,
-            None,
-            registry,
-            opts,
-        )),
+        Ok(doc) => Ok(checked(file, text, syntax, doc, None, registry, opts)),
         Err(e) => Err(document_error(file, text, syntax, e)),
     }
 }
@@ -195,7 +189,7 @@ pub fn check_input(
     opts: &Options,
 ) -> Target {
     match read_document(&text, syntax) {
-        Ok(doc) => checked(file, Arc::from(text), syntax, doc, None, registry, opts),
+        Ok(doc) => checked(file, text, syntax, doc, None, registry, opts),
         Err(e) => refused(file, Arc::from(text), syntax, e),
     }
 }
@@ -324,10 +318,11 @@ fn read_document(text: &str, syntax: Syntax) -> Result<Document, crate::wire::Pa
 }
 
 /// Checks a document that was read (`index`: its text's span index, when
-/// the caller has it).
+/// the caller has it). `text` is made shared only when a finding is drawn
+/// from it (an owned text would be copied).
 fn checked(
     file: &str,
-    text: Arc<str>,
+    text: impl AsRef<str> + Into<Arc<str>>,
     syntax: Syntax,
     doc: Document,
     index: Option<&SpanIndex<'_>>,
@@ -356,8 +351,21 @@ fn checked(
     }
     let nodes: Vec<&str> = nodes.iter().map(String::as_str).collect();
     let edges: Vec<&str> = edges.iter().map(String::as_str).collect();
-    let findings = locate_all(&text, syntax, index, &report.issues, &nodes, &edges, opts);
+    let findings = locate_all(
+        text.as_ref(),
+        syntax,
+        index,
+        &report.issues,
+        &nodes,
+        &edges,
+        opts,
+    );
     let omitted = report.issues.len() - findings.len();
+    let text = if findings.is_empty() {
+        Arc::from("")
+    } else {
+        text.into()
+    };
     Target {
         omitted,
         withheld,
@@ -562,6 +570,9 @@ fn locate_all(
         Some(g) => Some(g),
         None => built.as_deref(),
     };
+    if issues.is_empty() || opts.max_findings == 0 {
+        return Vec::new();
+    }
     // A later node or edge with the same id is the one the fold keeps.
     let node_at: HashMap<&str, usize> = nodes.iter().enumerate().map(|(i, n)| (*n, i)).collect();
     let edge_at: HashMap<&str, usize> = edges.iter().enumerate().map(|(i, e)| (*e, i)).collect();

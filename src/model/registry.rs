@@ -105,7 +105,8 @@ pub struct ArtifactClass {
 
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Registry {
-    pub tools: IndexMap<String, ToolEntry>,
+    /// Looked up for every call node by many checks: the fast hasher.
+    pub tools: IndexMap<String, ToolEntry, crate::model::hash::FastState>,
     pub artifact_classes: IndexMap<String, ArtifactClass>,
     /// Evaluator ids declared wired (besides the built-in `structured`).
     pub evaluators: Vec<String>,

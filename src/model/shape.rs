@@ -195,48 +195,71 @@ impl ShapeProblem {
 /// Checks a definition against its kind's shape, collecting every problem.
 pub fn check_definition(kind: NodeKind, def: &Map) -> Vec<ShapeProblem> {
     let mut out = Vec::new();
-    let mut ptr = String::new();
+    let mut ptr = Path::default();
     check_fields(fields(kind), def, &mut ptr, &mut out);
     out
 }
 
-fn check_fields(
-    fields: &'static [Field],
-    obj: &Map,
-    ptr: &mut String,
-    out: &mut Vec<ShapeProblem>,
-) {
+/// Where the walk is in a definition: the steps from its root, written as a
+/// JSON pointer only for a problem (almost no definition has one, and
+/// writing the pointer of every field visited was most of the walk's cost).
+#[derive(Default)]
+struct Path(Vec<Step>);
+
+#[derive(Clone, Copy)]
+enum Step {
+    Field(&'static str),
+    Item(usize),
+}
+
+impl Path {
+    /// The pointer of `key` in the object the path names.
+    fn member(&self, key: &str) -> String {
+        let mut p = self.to_string();
+        p.push('/');
+        push_pointer_token(&mut p, key);
+        p
+    }
+}
+
+impl std::fmt::Display for Path {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for step in &self.0 {
+            match step {
+                Step::Field(name) => {
+                    let mut token = String::new();
+                    push_pointer_token(&mut token, name);
+                    write!(f, "/{token}")?;
+                }
+                Step::Item(i) => write!(f, "/{i}")?,
+            }
+        }
+        Ok(())
+    }
+}
+
+fn check_fields(fields: &'static [Field], obj: &Map, ptr: &mut Path, out: &mut Vec<ShapeProblem>) {
     for f in fields {
         match obj.get(f.name) {
             Some(v) => {
-                let len = ptr.len();
-                ptr.push('/');
-                push_pointer_token(ptr, f.name);
+                ptr.0.push(Step::Field(f.name));
                 check(f.shape, v, ptr, out);
-                ptr.truncate(len);
+                ptr.0.pop();
             }
-            None if f.required => {
-                let mut p = ptr.clone();
-                p.push('/');
-                push_pointer_token(&mut p, f.name);
-                out.push(ShapeProblem {
-                    pointer: p,
-                    kind: ProblemKind::Missing {
-                        field: f.name.into(),
-                        expected: describe(f.shape),
-                    },
-                })
-            }
+            None if f.required => out.push(ShapeProblem {
+                pointer: ptr.member(f.name),
+                kind: ProblemKind::Missing {
+                    field: f.name.into(),
+                    expected: describe(f.shape),
+                },
+            }),
             None => {}
         }
     }
     for key in obj.keys() {
         if !fields.iter().any(|f| f.name == key) {
-            let mut p = ptr.clone();
-            p.push('/');
-            push_pointer_token(&mut p, key);
             out.push(ShapeProblem {
-                pointer: p,
+                pointer: ptr.member(key),
                 kind: ProblemKind::Unknown {
                     key: key.clone(),
                     allowed: fields.iter().map(|f| f.name).collect(),
@@ -246,7 +269,7 @@ fn check_fields(
     }
 }
 
-fn wrong(shape: &Shape, v: &Value, ptr: &str, out: &mut Vec<ShapeProblem>) {
+fn wrong(shape: &Shape, v: &Value, ptr: &dyn std::fmt::Display, out: &mut Vec<ShapeProblem>) {
     let found = match v {
         Value::String(s) if s.len() <= 40 => format!("the string {:?}", s),
         Value::Number(n) => format!("the number {}", crate::model::number::number(*n)),
@@ -261,7 +284,7 @@ fn wrong(shape: &Shape, v: &Value, ptr: &str, out: &mut Vec<ShapeProblem>) {
     });
 }
 
-fn check(shape: &'static Shape, v: &Value, ptr: &mut String, out: &mut Vec<ShapeProblem>) {
+fn check(shape: &'static Shape, v: &Value, ptr: &mut Path, out: &mut Vec<ShapeProblem>) {
     match shape {
         Shape::Any => {}
         Shape::Str => {
@@ -295,11 +318,9 @@ fn check(shape: &'static Shape, v: &Value, ptr: &mut String, out: &mut Vec<Shape
         Shape::Array(item) => match v.as_array() {
             Some(items) => {
                 for (i, it) in items.iter().enumerate() {
-                    let len = ptr.len();
-                    ptr.push('/');
-                    ptr.push_str(&i.to_string());
+                    ptr.0.push(Step::Item(i));
                     check(item, it, ptr, out);
-                    ptr.truncate(len);
+                    ptr.0.pop();
                 }
             }
             None => wrong(shape, v, ptr, out),
@@ -318,8 +339,7 @@ fn check(shape: &'static Shape, v: &Value, ptr: &mut String, out: &mut Vec<Shape
                 Some("value") => check_fields(EMIT_VALUE, m, ptr, out),
                 Some("rows") => check_fields(EMIT_ROWS, m, ptr, out),
                 _ => {
-                    let mut p = ptr.clone();
-                    p.push_str("/as");
+                    let p = ptr.member("as");
                     match m.get("as") {
                         None => out.push(ShapeProblem {
                             pointer: p,
@@ -354,7 +374,7 @@ static DF_ENUM: &[Field] = &[
     req("values", &ENUM_VALUES),
 ];
 
-fn check_declared_field(v: &Value, ptr: &mut String, out: &mut Vec<ShapeProblem>) {
+fn check_declared_field(v: &Value, ptr: &mut Path, out: &mut Vec<ShapeProblem>) {
     let Some(m) = v.as_object() else {
         return wrong(&Shape::DeclaredField, v, ptr, out);
     };

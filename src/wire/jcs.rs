@@ -385,12 +385,45 @@ fn value_len(v: &Value) -> usize {
         Value::String(s) => string_len(s),
         Value::Array(a) => 2 + a.len().saturating_sub(1) + a.iter().map(value_len).sum::<usize>(),
         Value::Object(m) => map_len(m),
-        Value::Ref(_) | Value::Param(_) => {
-            let mut t = String::new();
-            value(&mut t, v);
-            t.len()
-        }
+        Value::Ref(r) => "{\"$ref\":}".len() + reference_len(r),
+        Value::Param(p) => "{\"$param\":{\"path\":}}".len() + string_len(&p.path),
     }
+}
+
+/// The length of [`reference`]'s text.
+fn reference_len(r: &Ref) -> usize {
+    let mut n = "{\"node\":,\"select\":}".len() + string_len(&r.node);
+    if let Some(b) = &r.branch_id {
+        n += ",\"branchId\":".len() + branch_len(b);
+    }
+    if let Some(p) = &r.path {
+        n += ",\"path\":".len() + string_len(p);
+    }
+    n += match &r.select {
+        Select::First => string_len("first"),
+        Select::Last => string_len("last"),
+        Select::All => string_len("all"),
+        Select::Index(i) => "{\"index\":}".len() + digits(*i),
+    };
+    n
+}
+
+/// The length of [`branch`]'s text.
+fn branch_len(b: &BranchId) -> usize {
+    let segs = &b.segments;
+    let mut n = "{\"segments\":[]}".len() + segs.len().saturating_sub(1);
+    for s in segs {
+        n += match s {
+            Segment::Edge(e) => "{\"edge\":}".len() + string_len(e),
+            Segment::Join { join, of } => {
+                "{\"join\":,\"of\":[]}".len()
+                    + string_len(join)
+                    + of.len().saturating_sub(1)
+                    + of.iter().map(|e| string_len(e)).sum::<usize>()
+            }
+        };
+    }
+    n
 }
 
 /// The digest of plan content and the byte length of the text it hashed
@@ -447,7 +480,13 @@ mod tests {
             &serde_json::json!({"a": [1, 2.5, -0.001, 1.5e-9, null, true, false, "q\"\\\n\u{1}\u{7f}é",
                 -42, 0, -0.0, 999_999_999_999_999_i64, 1e15, -1e15, 9_007_199_254_740_991_i64, -9_007_199_254_740_991_i64, 1.25e-300, 2.5e-7, 123.5, "plain", ""],
                 "r": {"$ref": {"node": "n", "select": {"index": 3}, "path": "p.q"}},
-                "h": {"$param": {"path": "x"}}, "e": {}, "l": []}),
+                "h": {"$param": {"path": "x\"y"}}, "e": {}, "l": [],
+                "refs": [{"$ref": {"node": "m", "select": "first"}}, {"$ref": {"node": "m", "select": "last"}},
+                    {"$ref": {"node": "m", "select": "all", "path": "a"}},
+                    {"$ref": {"node": "m", "select": {"index": 0}}},
+                    {"$ref": {"node": "m", "select": "first", "branchId": {"segments": []}}},
+                    {"$ref": {"node": "m", "select": "last", "path": "z", "branchId": {"segments": [
+                        {"edge": "e\u{2}"}, {"join": "j", "of": []}, {"join": "j", "of": ["a", "b\\"]}]}}}]}),
             "",
         )
         .unwrap();

@@ -30,7 +30,9 @@ pub(super) enum SValue {
     Array(#[rkyv(omit_bounds)] Vec<SValue>),
     /// Keys and values, in order.
     Object(Vec<String>, #[rkyv(omit_bounds)] Vec<SValue>),
-    Ref(SRef),
+    /// Boxed: inline, a reference (48 bytes archived) would set the size of
+    /// every value (56 bytes instead of 24).
+    Ref(Box<SRef>),
     Param(String),
 }
 
@@ -193,7 +195,7 @@ pub(super) fn value_to(v: &Value) -> SValue {
             let (k, v) = map_to(m);
             SValue::Object(k, v)
         }
-        Value::Ref(r) => SValue::Ref(SRef {
+        Value::Ref(r) => SValue::Ref(Box::new(SRef {
             node: r.node.clone(),
             select: match r.select {
                 Select::First => 0,
@@ -221,7 +223,7 @@ pub(super) fn value_to(v: &Value) -> SValue {
                     })
                     .collect()
             }),
-        }),
+        })),
         Value::Param(p) => SValue::Param(p.path.clone()),
     }
 }

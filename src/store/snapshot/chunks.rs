@@ -28,7 +28,7 @@ use std::os::unix::fs::FileExt;
 use std::path::Path;
 
 /// The file starts with this (the layout's version is its last byte).
-pub(super) const MAGIC: &[u8; 8] = b"PFSNAP\x00\x02";
+pub(super) const MAGIC: &[u8; 8] = b"PFSNAP\x00\x03";
 /// Magic, the head's checksum and length, a reserved word.
 pub(super) const HEADER: usize = 32;
 /// Nodes in one chunk.
