@@ -154,13 +154,21 @@ pub fn run(
     };
     let mut facts = std::mem::take(&mut kept.nodes);
     let mut cx = Cx::with_graph(content, registry, super::Graph::kept(content, &core));
-    facts.update(content, &cx.graph, touched);
-    cx.kept_nodes = Some(&facts);
     if let Some(n) = encoded_len {
         let _ = cx.encoded_len.set(n);
     }
     let fingerprint = Some(registry.map(|r| r.fingerprint.clone()));
-    if kept.registry != fingerprint || kept.by_node.len() != CHECKS.len() {
+    // The facts hold what the registry says of each node: all made again
+    // with another one.
+    let same_registry = kept.registry == fingerprint;
+    facts.update(
+        content,
+        &cx.graph,
+        registry,
+        touched.filter(|_| same_registry),
+    );
+    cx.kept_nodes = Some(&facts);
+    if !same_registry || kept.by_node.len() != CHECKS.len() {
         kept.registry = fingerprint;
         kept.by_node = CHECKS.iter().map(|_| None).collect();
     }

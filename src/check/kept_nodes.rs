@@ -14,6 +14,7 @@
 
 use super::Graph;
 use super::support::{DataRef, is_canonical};
+use crate::model::registry::Registry;
 use crate::model::touched::Touched;
 use crate::model::{Content, Node, Ref};
 
@@ -34,10 +35,13 @@ struct Slot {
     size: usize,
     /// Its structured predicate's tests (pointer, path).
     tests: Vec<(String, String)>,
+    /// Whether it is a call of a tool that spawns an agent (in the
+    /// registry the facts were made with).
+    spawns: bool,
 }
 
 impl Slot {
-    fn of(n: &Node) -> Slot {
+    fn of(n: &Node, registry: Option<&Registry>) -> Slot {
         Slot {
             id: n.id.clone(),
             refs: n
@@ -47,28 +51,38 @@ impl Slot {
                 .collect(),
             size: super::oversized_phase::estimate(n),
             tests: super::predicate_unknown_node::tests_of(n),
+            spawns: registry.is_some_and(|reg| super::synthesis::spawns_agent(n, reg)),
         }
     }
 }
 
 impl KeptNodes {
-    /// Brings the facts up to `content` (whose graph is `g`): every node
-    /// again without `touched` or after a removal (the later nodes moved
-    /// up), else the touched nodes and the new ones (added at the end).
-    pub(crate) fn update(&mut self, content: &Content, g: &Graph, touched: Option<&Touched>) {
+    /// Brings the facts up to `content` (whose graph is `g`) and
+    /// `registry`: every node again without `touched` (which must then be
+    /// `None` when the registry is not the last run's) or after a removal
+    /// (the later nodes moved up), else the touched nodes and the new ones
+    /// (added at the end).
+    pub(crate) fn update(
+        &mut self,
+        content: &Content,
+        g: &Graph,
+        registry: Option<&Registry>,
+        touched: Option<&Touched>,
+    ) {
+        let of = |n: &Node| Slot::of(n, registry);
         match touched {
             Some(t) if !t.removed && content.nodes.len() >= self.slots.len() => {
                 for id in &t.nodes {
                     if let Some(i) = g.index_of(id)
                         && let Some(s) = self.slots.get_mut(i)
                     {
-                        *s = Slot::of(&content.nodes[i]);
+                        *s = of(&content.nodes[i]);
                     }
                 }
                 let old = self.slots.len();
-                self.slots.extend(content.nodes[old..].iter().map(Slot::of));
+                self.slots.extend(content.nodes[old..].iter().map(of));
             }
-            _ => self.slots = content.nodes.iter().map(Slot::of).collect(),
+            _ => self.slots = content.nodes.iter().map(of).collect(),
         }
         debug_assert!(
             self.slots
@@ -104,6 +118,14 @@ impl KeptNodes {
     /// Node `i`'s structured predicate's tests.
     pub(crate) fn tests(&self, i: usize) -> &[(String, String)] {
         &self.slots[i].tests
+    }
+
+    /// The calls that spawn an agent, canonical ones only, in node order
+    /// (what [`super::synthesis::spawns`] gives).
+    pub(crate) fn spawns(&self, g: &Graph) -> Vec<usize> {
+        (0..self.slots.len())
+            .filter(|&i| self.slots[i].spawns && is_canonical(g, i))
+            .collect()
     }
 
     /// Node `i`'s read size estimate.
@@ -158,7 +180,7 @@ mod tests {
             vec![edge("e1", "s", "a", "always")],
         );
         let mut kept = KeptNodes::default();
-        kept.update(&c, &Graph::new(&c), None);
+        kept.update(&c, &Graph::new(&c), None, None);
         assert_eq!(facts(&kept, &c), fresh(&c));
         assert_eq!(facts(&kept, &c).len(), 3);
 
@@ -168,7 +190,12 @@ mod tests {
         let op = OpBody::ReplaceNode {
             node: c.nodes[2].clone(),
         };
-        kept.update(&c, &Graph::new(&c), Some(&Touched::of(&before, [&op])));
+        kept.update(
+            &c,
+            &Graph::new(&c),
+            None,
+            Some(&Touched::of(&before, [&op])),
+        );
         assert_eq!(facts(&kept, &c), fresh(&c));
 
         // A removal shifts `c` into `b`'s slot; then an add at the end.
@@ -178,7 +205,12 @@ mod tests {
             node_id: "b".into(),
             incident_edge_ids: vec![],
         };
-        kept.update(&c, &Graph::new(&c), Some(&Touched::of(&before, [&op])));
+        kept.update(
+            &c,
+            &Graph::new(&c),
+            None,
+            Some(&Touched::of(&before, [&op])),
+        );
         assert_eq!(facts(&kept, &c), fresh(&c));
         let before = c.clone();
         let d = call_with("d", "t", serde_json::json!({"w": r("c", None)}), &[]);
@@ -193,14 +225,19 @@ mod tests {
 
         // Not told: the stale slot stays (what `touched` is for).
         c.nodes[1] = call_with("a", "t", serde_json::json!({}), &["o"]);
-        kept.update(&c, &Graph::new(&c), Some(&Touched::default()));
+        kept.update(&c, &Graph::new(&c), None, Some(&Touched::default()));
         assert_ne!(facts(&kept, &c), fresh(&c));
         let before = c.clone();
         let op = OpBody::SetNodeDefinition {
             node_id: "a".into(),
             definition: c.nodes[1].definition.clone(),
         };
-        kept.update(&c, &Graph::new(&c), Some(&Touched::of(&before, [&op])));
+        kept.update(
+            &c,
+            &Graph::new(&c),
+            None,
+            Some(&Touched::of(&before, [&op])),
+        );
         assert_eq!(facts(&kept, &c), fresh(&c));
     }
 }

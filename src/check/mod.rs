@@ -193,10 +193,12 @@ impl<'a> Cx<'a> {
     /// The calls that spawn an agent ([`synthesis::spawns`]; none without a
     /// registry), found once per run for the orchestration checks.
     pub(crate) fn spawns(&self) -> &[usize] {
-        self.spawns.get_or_init(|| match self.registry {
-            Some(reg) => synthesis::spawns(&self.graph, reg),
-            None => Vec::new(),
-        })
+        self.spawns
+            .get_or_init(|| match (self.registry, self.kept_nodes) {
+                (Some(_), Some(k)) => k.spawns(&self.graph),
+                (Some(reg), None) => synthesis::spawns(&self.graph, reg),
+                (None, _) => Vec::new(),
+            })
     }
 
     /// Each node's departures from its kind's shape, computed once and
