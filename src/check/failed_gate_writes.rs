@@ -64,10 +64,7 @@ declare_check! {
         let n = g.len();
         let kind = |i: usize| g.node(i).kind;
         let entry = |i: usize| g.node(i).tool().and_then(|t| reg.tool(t));
-        let spawns: Vec<usize> = (0..n)
-            .filter(|&i| kind(i) == NodeKind::Call && is_canonical(g, i))
-            .filter(|&i| entry(i).is_some_and(|e| e.spawns_agent))
-            .collect();
+        let spawns = cx.spawns();
         if spawns.is_empty() {
             return;
         }

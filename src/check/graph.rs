@@ -13,25 +13,113 @@ pub(crate) const MAX_ROUTES: u64 = 10_000;
 
 pub(crate) struct Graph<'a> {
     pub(crate) content: &'a Content,
-    /// Node id → index (first occurrence).
-    pub(crate) idx: HashMap<&'a str, usize>,
-    /// Outgoing / incoming edge indices per node (edges whose both ends exist).
-    pub(crate) out: Vec<Vec<usize>>,
-    pub(crate) inc: Vec<Vec<usize>>,
-    /// Per edge: (from, to) node indices when both exist.
-    pub(crate) ends: Vec<Option<(usize, usize)>>,
-    pub(crate) entries: Vec<usize>,
-    /// Per node: whether it is the first with its id (a duplicated id is
-    /// reported once, at its first node).
-    pub(crate) canonical: Vec<bool>,
-    /// A topological order, when the graph is acyclic.
-    pub(crate) topo: Option<Vec<usize>>,
+    /// Indices, adjacency and a topological order: made for this content,
+    /// or kept between incremental runs ([`Core::update`]).
+    core: CoreRef<'a>,
     reach: OnceCell<Vec<bool>>,
     idom: OnceCell<Vec<Option<usize>>>,
     topo_pos: OnceCell<Vec<usize>>,
     dom_tree: OnceCell<DomTree>,
     executions: OnceCell<Vec<u64>>,
     topo2_pos: OnceCell<Vec<usize>>,
+}
+
+/// What a [`Graph`] knows of its content's shape, owned so that it can be
+/// kept from one content to the next (`src/check/kept_graph.rs`).
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) struct Core {
+    /// Node id → index (first occurrence).
+    pub(crate) idx: HashMap<String, usize>,
+    /// Outgoing / incoming edge indices per node (edges whose both ends
+    /// exist), in edge order.
+    pub(crate) out: Vec<Vec<usize>>,
+    pub(crate) inc: Vec<Vec<usize>>,
+    /// Per edge: (from, to) node indices when both exist.
+    pub(crate) ends: Vec<Option<(usize, usize)>>,
+    /// The entry nodes, in node order.
+    pub(crate) entries: Vec<usize>,
+    /// Per node: whether it is the first with its id (a duplicated id is
+    /// reported once, at its first node).
+    pub(crate) canonical: Vec<bool>,
+    /// A topological order (Kahn's, see [`kahn`]), when the graph is acyclic.
+    pub(crate) topo: Option<Vec<usize>>,
+    /// The edges with an end that does not exist, in edge order.
+    pub(crate) dangling: Vec<usize>,
+    /// Whether some id is repeated.
+    pub(crate) repeated: bool,
+}
+
+/// A graph's [`Core`]: its own, or one kept by the incremental checks.
+enum CoreRef<'a> {
+    Own(Box<Core>),
+    Kept(&'a Core),
+}
+
+impl std::ops::Deref for Graph<'_> {
+    type Target = Core;
+    fn deref(&self) -> &Core {
+        match &self.core {
+            CoreRef::Own(c) => c,
+            CoreRef::Kept(c) => c,
+        }
+    }
+}
+
+impl Core {
+    /// The shape of `content`, made from scratch. O(n + e).
+    pub(crate) fn new(content: &Content) -> Core {
+        let n = content.nodes.len();
+        let mut idx = HashMap::with_capacity_and_hasher(n, Default::default());
+        let mut canonical = vec![false; n];
+        for (i, node) in content.nodes.iter().enumerate() {
+            if !idx.contains_key(node.id.as_str()) {
+                idx.insert(node.id.clone(), i);
+                canonical[i] = true;
+            }
+        }
+        let mut out = vec![Vec::new(); n];
+        let mut inc = vec![Vec::new(); n];
+        let mut ends = Vec::with_capacity(content.edges.len());
+        let mut dangling = Vec::new();
+        for (ei, e) in content.edges.iter().enumerate() {
+            match edge_ends(&idx, e) {
+                Some((f, t)) => {
+                    out[f].push(ei);
+                    inc[t].push(ei);
+                    ends.push(Some((f, t)));
+                }
+                None => {
+                    dangling.push(ei);
+                    ends.push(None);
+                }
+            }
+        }
+        let entries = content
+            .nodes
+            .iter()
+            .enumerate()
+            .filter(|(_, n)| n.kind == NodeKind::Entry)
+            .map(|(i, _)| i)
+            .collect();
+        let topo = kahn(n, &out, &inc, &ends);
+        let repeated = canonical.iter().any(|c| !c);
+        Core {
+            idx,
+            out,
+            inc,
+            ends,
+            entries,
+            canonical,
+            topo,
+            dangling,
+            repeated,
+        }
+    }
+}
+
+/// The (from, to) node indices of `e`, when both exist.
+pub(crate) fn edge_ends(idx: &HashMap<String, usize>, e: &Edge) -> Option<(usize, usize)> {
+    Some((*idx.get(e.from.as_str())?, *idx.get(e.to.as_str())?))
 }
 
 /// The dominator tree, numbered for O(1) dominance tests.
@@ -45,45 +133,19 @@ pub(crate) struct DomTree {
 
 impl<'a> Graph<'a> {
     pub(crate) fn new(content: &'a Content) -> Graph<'a> {
-        let n = content.nodes.len();
-        let mut idx = HashMap::with_capacity_and_hasher(n, Default::default());
-        let mut canonical = vec![false; n];
-        for (i, node) in content.nodes.iter().enumerate() {
-            if let std::collections::hash_map::Entry::Vacant(v) = idx.entry(node.id.as_str()) {
-                v.insert(i);
-                canonical[i] = true;
-            }
-        }
-        let mut out = vec![Vec::new(); n];
-        let mut inc = vec![Vec::new(); n];
-        let mut ends = Vec::with_capacity(content.edges.len());
-        for (ei, e) in content.edges.iter().enumerate() {
-            match (idx.get(e.from.as_str()), idx.get(e.to.as_str())) {
-                (Some(&f), Some(&t)) => {
-                    out[f].push(ei);
-                    inc[t].push(ei);
-                    ends.push(Some((f, t)));
-                }
-                _ => ends.push(None),
-            }
-        }
-        let entries = content
-            .nodes
-            .iter()
-            .enumerate()
-            .filter(|(_, n)| n.kind == NodeKind::Entry)
-            .map(|(i, _)| i)
-            .collect();
-        let topo = kahn(n, &out, &inc, &ends);
+        Graph::with(content, CoreRef::Own(Box::new(Core::new(content))))
+    }
+
+    /// The graph of `content` over `core`, which must be its shape
+    /// ([`Core::new`] of it, or kept up to it by [`Core::update`]).
+    pub(crate) fn kept(content: &'a Content, core: &'a Core) -> Graph<'a> {
+        Graph::with(content, CoreRef::Kept(core))
+    }
+
+    fn with(content: &'a Content, core: CoreRef<'a>) -> Graph<'a> {
         Graph {
             content,
-            idx,
-            out,
-            inc,
-            ends,
-            entries,
-            canonical,
-            topo,
+            core,
             reach: OnceCell::new(),
             idom: OnceCell::new(),
             topo_pos: OnceCell::new(),
@@ -389,7 +451,7 @@ fn intersect(idom: &[Option<usize>], pos: &[usize], mut a: usize, mut b: usize) 
 }
 
 /// Kahn's algorithm; `None` when a cycle remains. O(n + e).
-fn kahn(
+pub(crate) fn kahn(
     n: usize,
     out: &[Vec<usize>],
     inc: &[Vec<usize>],

@@ -13,7 +13,9 @@
 //! the order a full run gives (check order, then node order) and grouped
 //! by cause, as a full run does.
 
+use super::graph::Core;
 use super::hints::KeptHints;
+use super::kept_nodes::KeptNodes;
 use super::{CHECKS, Check, Cx, Scope, Skips, Source, group};
 use crate::model::hash::{FastMap, FastSet};
 use crate::model::registry::Registry;
@@ -33,6 +35,10 @@ pub struct Kept {
     refs: Readers,
     /// The hints for the missing ids nodes name (see [`super::hints`]).
     hints: KeptHints,
+    /// Each node's data references and size (see [`super::kept_nodes`]).
+    nodes: KeptNodes,
+    /// The graph's shape (see [`super::kept_graph`]).
+    graph: Option<Core>,
 }
 
 /// The ids each node names (present or not: its references anywhere in
@@ -139,12 +145,30 @@ pub fn run(
     touched: Option<&Touched>,
     encoded_len: Option<usize>,
 ) -> Report {
-    let cx = Cx::new(content, registry);
+    let core = match (kept.graph.take(), touched) {
+        (Some(mut core), Some(t)) => match core.update(content, t) {
+            true => core,
+            false => Core::new(content),
+        },
+        _ => Core::new(content),
+    };
+    let mut facts = std::mem::take(&mut kept.nodes);
+    let mut cx = Cx::with_graph(content, registry, super::Graph::kept(content, &core));
     if let Some(n) = encoded_len {
         let _ = cx.encoded_len.set(n);
     }
     let fingerprint = Some(registry.map(|r| r.fingerprint.clone()));
-    if kept.registry != fingerprint || kept.by_node.len() != CHECKS.len() {
+    // The facts hold what the registry says of each node: all made again
+    // with another one.
+    let same_registry = kept.registry == fingerprint;
+    facts.update(
+        content,
+        &cx.graph,
+        registry,
+        touched.filter(|_| same_registry),
+    );
+    cx.kept_nodes = Some(&facts);
+    if !same_registry || kept.by_node.len() != CHECKS.len() {
         kept.registry = fingerprint;
         kept.by_node = CHECKS.iter().map(|_| None).collect();
     }
@@ -220,6 +244,9 @@ pub fn run(
         }
     }
     group::apply(&cx, &mut report.issues);
+    drop(cx);
+    kept.nodes = facts;
+    kept.graph = Some(core);
     report
 }
 

@@ -10,6 +10,8 @@ pub(crate) mod graph;
 mod group;
 pub(crate) mod hints;
 pub mod incremental;
+mod kept_graph;
+mod kept_nodes;
 pub mod notes;
 pub(crate) mod predicate;
 pub(crate) mod support;
@@ -136,13 +138,25 @@ pub struct Cx<'a> {
     hints: std::cell::OnceCell<hints::Hints<'a>>,
     declared: std::cell::OnceCell<Vec<std::cell::OnceCell<Vec<String>>>>,
     spawns: std::cell::OnceCell<Vec<usize>>,
+    /// Each node's data references and size, kept between incremental
+    /// runs ([`kept_nodes`]); walked afresh without them.
+    kept_nodes: Option<&'a kept_nodes::KeptNodes>,
 }
 
 impl<'a> Cx<'a> {
     pub(crate) fn new(content: &'a Content, registry: Option<&'a Registry>) -> Cx<'a> {
+        Cx::with_graph(content, registry, Graph::new(content))
+    }
+
+    /// As [`new`](Self::new), over `graph` (`content`'s).
+    pub(crate) fn with_graph(
+        content: &'a Content,
+        registry: Option<&'a Registry>,
+        graph: Graph<'a>,
+    ) -> Cx<'a> {
         Cx {
             content,
-            graph: Graph::new(content),
+            graph,
             registry,
             scope: std::cell::Cell::new(None),
             scope_many: std::cell::RefCell::new(None),
@@ -153,6 +167,7 @@ impl<'a> Cx<'a> {
             hints: std::cell::OnceCell::new(),
             declared: std::cell::OnceCell::new(),
             spawns: std::cell::OnceCell::new(),
+            kept_nodes: None,
         }
     }
 
@@ -179,10 +194,12 @@ impl<'a> Cx<'a> {
     /// The calls that spawn an agent ([`synthesis::spawns`]; none without a
     /// registry), found once per run for the orchestration checks.
     pub(crate) fn spawns(&self) -> &[usize] {
-        self.spawns.get_or_init(|| match self.registry {
-            Some(reg) => synthesis::spawns(&self.graph, reg),
-            None => Vec::new(),
-        })
+        self.spawns
+            .get_or_init(|| match (self.registry, self.kept_nodes) {
+                (Some(_), Some(k)) => k.spawns(&self.graph),
+                (Some(reg), None) => synthesis::spawns(&self.graph, reg),
+                (None, _) => Vec::new(),
+            })
     }
 
     /// Each node's departures from its kind's shape, computed once and
@@ -260,8 +277,29 @@ impl<'a> Cx<'a> {
     /// Every data reference whose target exists, collected once and shared
     /// by the reference checks (see [`support::data_refs`]).
     pub(crate) fn data_refs(&self) -> &[support::DataRef<'a>] {
-        self.data_refs
-            .get_or_init(|| support::data_refs(&self.graph))
+        self.data_refs.get_or_init(|| match self.kept_nodes {
+            Some(k) => k.data_refs(&self.graph),
+            None => support::data_refs(&self.graph),
+        })
+    }
+
+    /// The tests of node `node`'s structured predicate
+    /// ([`predicate_unknown_node::tests_of`]).
+    pub(crate) fn predicate_tests(&self, node: usize) -> std::borrow::Cow<'_, [(String, String)]> {
+        match self.kept_nodes {
+            Some(k) => std::borrow::Cow::Borrowed(k.tests(node)),
+            None => {
+                std::borrow::Cow::Owned(predicate_unknown_node::tests_of(&self.content.nodes[node]))
+            }
+        }
+    }
+
+    /// Node `node`'s read size ([`oversized_phase::estimate`]).
+    pub(crate) fn node_size(&self, node: usize) -> usize {
+        match self.kept_nodes {
+            Some(k) => k.size(node),
+            None => oversized_phase::estimate(&self.content.nodes[node]),
+        }
     }
 }
 
@@ -376,7 +414,7 @@ mod no_entry;
 pub(crate) mod oversized_phase;
 pub(crate) mod param_not_declassified;
 mod partial_landing_report;
-mod predicate_unknown_node;
+pub(crate) mod predicate_unknown_node;
 mod ref_lookalike;
 mod reference_not_upstream;
 mod retry_unsafe_repeat;
@@ -716,7 +754,9 @@ mod tests {
     use super::*;
 
     /// Files under `src/check/` that are helpers, not issue codes.
-    const HELPERS: [&str; 12] = [
+    const HELPERS: [&str; 14] = [
+        "kept_nodes",
+        "kept_graph",
         "synthesis",
         "schema_sat",
         "hints",

@@ -30,7 +30,7 @@ declare_check! {
         let budget = crate::model::budget::READ;
         let mut phases: Vec<(&str, usize, usize, Option<&Node>)> = Vec::new();
         let mut at: crate::model::hash::FastMap<&str, usize> = Default::default();
-        for n in &cx.content.nodes {
+        for (i, n) in cx.content.nodes.iter().enumerate() {
             let Some(p) = n.phase.as_deref().filter(|p| !p.is_empty()) else { continue };
             let k = *at.entry(p).or_insert_with(|| {
                 phases.push((p, 0, 0, None));
@@ -40,7 +40,7 @@ declare_check! {
             *count += 1;
             // A node too large for a read by itself is about the node, not
             // the phase: no split helps.
-            let own = estimate(n);
+            let own = cx.node_size(i);
             if own > budget {
                 continue;
             }

@@ -6,7 +6,37 @@ use crate::check::predicate::{self, STRUCTURED};
 use crate::check::support::{IdHints, is_canonical};
 use crate::model::Issue;
 use crate::model::remedy::{Fill, Pick, Remedy};
-use crate::model::{NodeKind, Value};
+use crate::model::{Node, NodeKind, Value};
+
+/// The tests of `n`'s `structured` predicate when it is a branch or a
+/// select: (pointer of the test's path, the path), in predicate order.
+pub(crate) fn tests_of(n: &Node) -> Vec<(String, String)> {
+    if !matches!(n.kind, NodeKind::Branch | NodeKind::Select)
+        || n.str_field("evaluator") != Some(STRUCTURED)
+    {
+        return Vec::new();
+    }
+    let Some(pred) = n.get("predicate") else {
+        return Vec::new();
+    };
+    let parsed: Vec<(String, predicate::Predicate)> = if n.kind == NodeKind::Branch {
+        predicate::parse(pred)
+            .ok()
+            .map(|p| (String::new(), p))
+            .into_iter()
+            .collect()
+    } else {
+        predicate::parse_select(pred, &n.cases()).0
+    };
+    let mut out = Vec::new();
+    for (_, p) in &parsed {
+        for (path, ptr) in p.tests() {
+            // Select tests' pointers already start with their label.
+            out.push((format!("/definition/predicate{ptr}/path"), path.to_string()));
+        }
+    }
+    out
+}
 
 declare_check! {
     /// ## What it finds
@@ -34,27 +64,16 @@ declare_check! {
         let g = &cx.graph;
         let hints = IdHints::new(g);
         // (branch or select node, pointer, path, node read)
-        let mut tests: Vec<(usize, String, &str, Option<usize>)> = Vec::new();
-        for (i, n) in cx.content.nodes.iter().enumerate() {
-            if !matches!(n.kind, NodeKind::Branch | NodeKind::Select) || !is_canonical(g, i) {
-                continue;
-            }
-            if n.str_field("evaluator") != Some(STRUCTURED) {
-                continue;
-            }
-            let Some(pred) = n.get("predicate") else { continue };
-            let parsed: Vec<(String, predicate::Predicate)> = if n.kind == NodeKind::Branch {
-                predicate::parse(pred).ok().map(|p| (String::new(), p)).into_iter().collect()
-            } else {
-                predicate::parse_select(pred, &n.cases()).0
-            };
-            for (_, p) in &parsed {
-                for (path, ptr) in p.tests() {
-                    let first = path.split('.').next().unwrap_or(path);
-                    // Select tests' pointers already start with their label.
-                    let pointer = format!("/definition/predicate{ptr}/path");
-                    tests.push((i, pointer, path, g.index_of(first)));
-                }
+        let per_node: Vec<(usize, std::borrow::Cow<'_, [(String, String)]>)> = (0..g.len())
+            .filter(|&i| is_canonical(g, i))
+            .map(|i| (i, cx.predicate_tests(i)))
+            .filter(|(_, t)| !t.is_empty())
+            .collect();
+        let mut tests: Vec<(usize, &str, &str, Option<usize>)> = Vec::new();
+        for (i, node_tests) in &per_node {
+            for (pointer, path) in node_tests.iter() {
+                let first = path.split('.').next().unwrap_or(path);
+                tests.push((*i, pointer.as_str(), path.as_str(), g.index_of(first)));
             }
         }
         let queries: Vec<(usize, usize)> = tests
@@ -76,7 +95,7 @@ declare_check! {
         for (i, pointer, path, target) in failing {
             let n = g.node(i);
             let first = path.split('.').next().unwrap_or(path);
-            let path_field = crate::model::value::dot_path(&pointer);
+            let path_field = crate::model::value::dot_path(pointer);
             let set = |value| Remedy::SetField {
                 node: n.id.clone(),
                 path: path_field.clone(),
@@ -139,7 +158,7 @@ declare_check! {
                     ))))
                 }
             };
-            out.push(issue.node(n.id.clone()).at(pointer));
+            out.push(issue.node(n.id.clone()).at(pointer.to_string()));
         }
     }
 }
@@ -149,7 +168,7 @@ mod tests {
     use super::PredicateUnknownNode;
     use crate::check::testing::*;
     use crate::model::remedy::{Fill, Pick, Remedy};
-    use crate::model::{NodeKind, Value};
+    use crate::model::{Node, NodeKind, Value};
     use serde_json::json;
 
     fn with_predicate(kind: NodeKind, def: serde_json::Value) -> crate::model::Content {

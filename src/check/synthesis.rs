@@ -88,9 +88,16 @@ pub(crate) fn entry<'r>(g: &Graph, reg: &'r Registry, i: usize) -> Option<&'r To
 /// The spawning calls (`spawnsAgent: true`), canonical ones only.
 pub(crate) fn spawns(g: &Graph, reg: &Registry) -> Vec<usize> {
     (0..g.len())
-        .filter(|&i| g.node(i).kind == NodeKind::Call && is_canonical(g, i))
-        .filter(|&i| entry(g, reg, i).is_some_and(|e| e.spawns_agent))
+        .filter(|&i| is_canonical(g, i) && spawns_agent(g.node(i), reg))
         .collect()
+}
+
+/// Whether `n` is a call of a tool that spawns an agent.
+pub(crate) fn spawns_agent(n: &crate::model::Node, reg: &Registry) -> bool {
+    n.kind == NodeKind::Call
+        && n.tool()
+            .and_then(|t| reg.tool(t))
+            .is_some_and(|e| e.spawns_agent)
 }
 
 /// Every node a node of `from` reaches (not `from` itself unless reached).

@@ -4,7 +4,7 @@
 //! before any of its readers (its unverified region), stopping at the first
 //! write found.
 
-use crate::check::support::{is_canonical, ref_text};
+use crate::check::support::ref_text;
 use crate::check::{Cx, Graph};
 use crate::model::Issue;
 use crate::model::hash::FastMap as HashMap;
@@ -60,14 +60,7 @@ declare_check! {
         let Some(topo) = &g.topo else { return };
         let reach = g.reachable();
         let n = g.len();
-        let spawns: Vec<usize> = (0..n)
-            .filter(|&i| {
-                g.node(i).kind == NodeKind::Call
-                    && reach[i]
-                    && is_canonical(g, i)
-                    && tool_of(g, reg, i).is_some_and(|e| e.spawns_agent)
-            })
-            .collect();
+        let spawns: Vec<usize> = cx.spawns().iter().copied().filter(|&i| reach[i]).collect();
         if spawns.is_empty() {
             return;
         }

@@ -14,6 +14,14 @@ pub struct Touched {
     pub nodes: FastSet<String>,
     /// The bounds were set.
     pub bounds: bool,
+    /// A node or an edge was removed: the ones after it moved up (every
+    /// other change keeps each node and edge at its position, and adds at
+    /// the end).
+    pub removed: bool,
+    /// Ids of the edges added that `before` did not have. (The fold leaves
+    /// an edge with a missing end out of the content until that end is
+    /// added: then it comes back at its place, not at the end.)
+    pub new_edges: FastSet<String>,
 }
 
 impl Touched {
@@ -35,6 +43,7 @@ impl Touched {
                 self.nodes.insert(node.id.clone());
             }
             OpBody::RemoveNode { node_id, .. } => {
+                self.removed = true;
                 self.nodes.insert(node_id.clone());
                 // Every edge at the node goes with it (listed or not: the
                 // fold drops an edge whose end is gone).
@@ -53,25 +62,34 @@ impl Touched {
             OpBody::AddEdge { edge } => {
                 self.nodes.insert(edge.from.clone());
                 self.nodes.insert(edge.to.clone());
-                self.edge_ends(before, &edge.id);
+                if !self.edge_ends(before, &edge.id) {
+                    self.new_edges.insert(edge.id.clone());
+                }
             }
-            OpBody::RemoveEdge { edge_id } => self.edge_ends(before, edge_id),
+            OpBody::RemoveEdge { edge_id } => {
+                self.removed = true;
+                self.edge_ends(before, edge_id);
+            }
             OpBody::SetBounds { .. } => self.bounds = true,
             _ => {}
         }
     }
 
-    /// Both ends of the edge `id` in `before`, if it is there.
-    fn edge_ends(&mut self, before: &Content, id: &str) {
-        if let Some(e) = before.edges.iter().find(|e| e.id == id) {
-            self.nodes.insert(e.from.clone());
-            self.nodes.insert(e.to.clone());
-        }
+    /// Both ends of the edge `id` in `before`, if it is there (then true).
+    fn edge_ends(&mut self, before: &Content, id: &str) -> bool {
+        let Some(e) = before.edges.iter().find(|e| e.id == id) else {
+            return false;
+        };
+        self.nodes.insert(e.from.clone());
+        self.nodes.insert(e.to.clone());
+        true
     }
 
     /// Both changes, one after the other.
     pub fn merge(&mut self, later: Touched) {
         self.nodes.extend(later.nodes);
         self.bounds |= later.bounds;
+        self.removed |= later.removed;
+        self.new_edges.extend(later.new_edges);
     }
 }

@@ -1,0 +1,243 @@
+//! Facts about each node that cost a walk of its definition, kept between
+//! incremental runs (issue 17): its data references ([`Node::data_refs`],
+//! owned), its read size ([`super::oversized_phase::estimate`]) and its
+//! structured predicate's tests
+//! ([`super::predicate_unknown_node::tests_of`]). The plan-wide checks that
+//! read them for every node ([`super::Cx::data_refs`] and its users,
+//! `oversized_phase`, `predicate_unknown_node`) then pay a walk only for
+//! the nodes a change touched.
+//!
+//! A slot is about the node at its position in the content: a node
+//! changed in place is in [`Touched`], a new one is added at the end, and
+//! a removal (which moves the later nodes up) makes every slot again. So
+//! the facts equal a fresh walk's, at the cost of the touched nodes.
+
+use super::Graph;
+use super::support::{DataRef, is_canonical};
+use crate::model::registry::Registry;
+use crate::model::touched::Touched;
+use crate::model::{Content, Node, Ref};
+
+/// Every node's facts, in node order (see the module doc).
+#[derive(Debug, Default)]
+pub(crate) struct KeptNodes {
+    slots: Vec<Slot>,
+}
+
+/// One node's facts.
+#[derive(Debug)]
+struct Slot {
+    /// The id of the node they are about.
+    id: String,
+    /// Its data references: pointer relative to the node, and the reference.
+    refs: Vec<(String, Ref)>,
+    /// Its read size estimate.
+    size: usize,
+    /// Its structured predicate's tests (pointer, path).
+    tests: Vec<(String, String)>,
+    /// Whether it is a call of a tool that spawns an agent (in the
+    /// registry the facts were made with).
+    spawns: bool,
+}
+
+impl Slot {
+    fn of(n: &Node, registry: Option<&Registry>) -> Slot {
+        Slot {
+            id: n.id.clone(),
+            refs: n
+                .data_refs()
+                .into_iter()
+                .map(|(p, r)| (p, r.clone()))
+                .collect(),
+            size: super::oversized_phase::estimate(n),
+            tests: super::predicate_unknown_node::tests_of(n),
+            spawns: registry.is_some_and(|reg| super::synthesis::spawns_agent(n, reg)),
+        }
+    }
+}
+
+impl KeptNodes {
+    /// Brings the facts up to `content` (whose graph is `g`) and
+    /// `registry`: every node again without `touched` (which must then be
+    /// `None` when the registry is not the last run's) or after a removal
+    /// (the later nodes moved up), else the touched nodes and the new ones
+    /// (added at the end).
+    pub(crate) fn update(
+        &mut self,
+        content: &Content,
+        g: &Graph,
+        registry: Option<&Registry>,
+        touched: Option<&Touched>,
+    ) {
+        let of = |n: &Node| Slot::of(n, registry);
+        match touched {
+            Some(t) if !t.removed && content.nodes.len() >= self.slots.len() => {
+                for id in &t.nodes {
+                    if let Some(i) = g.index_of(id)
+                        && let Some(s) = self.slots.get_mut(i)
+                    {
+                        *s = of(&content.nodes[i]);
+                    }
+                }
+                let old = self.slots.len();
+                self.slots.extend(content.nodes[old..].iter().map(of));
+            }
+            _ => self.slots = content.nodes.iter().map(of).collect(),
+        }
+        debug_assert!(
+            self.slots
+                .iter()
+                .zip(&content.nodes)
+                .all(|(s, n)| s.id == n.id),
+            "every slot is about the node at its position"
+        );
+    }
+
+    /// Every data reference of the plan whose target exists, in node order:
+    /// what [`super::support::data_refs`] gives, from the kept facts.
+    pub(crate) fn data_refs<'a>(&'a self, g: &Graph<'a>) -> Vec<DataRef<'a>> {
+        let mut out = Vec::new();
+        for (i, s) in self.slots.iter().enumerate() {
+            if s.refs.is_empty() || !is_canonical(g, i) {
+                continue;
+            }
+            for (pointer, r) in &s.refs {
+                if let Some(target) = g.index_of(&r.node) {
+                    out.push(DataRef {
+                        node: i,
+                        pointer: pointer.clone(),
+                        r,
+                        target,
+                    });
+                }
+            }
+        }
+        out
+    }
+
+    /// Node `i`'s structured predicate's tests.
+    pub(crate) fn tests(&self, i: usize) -> &[(String, String)] {
+        &self.slots[i].tests
+    }
+
+    /// The calls that spawn an agent, canonical ones only, in node order
+    /// (what [`super::synthesis::spawns`] gives).
+    pub(crate) fn spawns(&self, g: &Graph) -> Vec<usize> {
+        (0..self.slots.len())
+            .filter(|&i| self.slots[i].spawns && is_canonical(g, i))
+            .collect()
+    }
+
+    /// Node `i`'s read size estimate.
+    pub(crate) fn size(&self, i: usize) -> usize {
+        self.slots[i].size
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::check::testing::{call_with, edge, entry, plan, r};
+    use crate::model::OpBody;
+
+    fn facts(kept: &KeptNodes, c: &Content) -> Vec<(usize, String, String, usize, usize)> {
+        let g = Graph::new(c);
+        kept.data_refs(&g)
+            .into_iter()
+            .map(|d| {
+                (
+                    d.node,
+                    d.pointer,
+                    d.r.node.clone(),
+                    d.target,
+                    kept.size(d.node),
+                )
+            })
+            .collect()
+    }
+
+    fn fresh(c: &Content) -> Vec<(usize, String, String, usize, usize)> {
+        let g = Graph::new(c);
+        super::super::support::data_refs(&g)
+            .into_iter()
+            .map(|d| {
+                let size = super::super::oversized_phase::estimate(&c.nodes[d.node]);
+                (d.node, d.pointer, d.r.node.clone(), d.target, size)
+            })
+            .collect()
+    }
+
+    /// After an edit, a removal (which moves the later nodes up) and an add,
+    /// the kept facts equal a fresh walk's; an untouched node keeps its
+    /// slot even when stale, which is why the touched ids must be given.
+    #[test]
+    fn kept_facts_follow_edits_removals_and_adds() {
+        let a = call_with("a", "t", serde_json::json!({"x": r("s", None)}), &["o"]);
+        let b = call_with("b", "t", serde_json::json!({"y": r("a", Some("o"))}), &[]);
+        let c0 = call_with("c", "t", serde_json::json!({"z": r("b", None)}), &[]);
+        let mut c = plan(
+            vec![entry("s"), a, b, c0],
+            vec![edge("e1", "s", "a", "always")],
+        );
+        let mut kept = KeptNodes::default();
+        kept.update(&c, &Graph::new(&c), None, None);
+        assert_eq!(facts(&kept, &c), fresh(&c));
+        assert_eq!(facts(&kept, &c).len(), 3);
+
+        // An edit in place: touched.
+        let before = c.clone();
+        c.nodes[2] = call_with("b", "t", serde_json::json!({"y": r("s", None)}), &[]);
+        let op = OpBody::ReplaceNode {
+            node: c.nodes[2].clone(),
+        };
+        kept.update(
+            &c,
+            &Graph::new(&c),
+            None,
+            Some(&Touched::of(&before, [&op])),
+        );
+        assert_eq!(facts(&kept, &c), fresh(&c));
+
+        // A removal shifts `c` into `b`'s slot; then an add at the end.
+        let before = c.clone();
+        c.nodes.remove(2);
+        let op = OpBody::RemoveNode {
+            node_id: "b".into(),
+            incident_edge_ids: vec![],
+        };
+        kept.update(
+            &c,
+            &Graph::new(&c),
+            None,
+            Some(&Touched::of(&before, [&op])),
+        );
+        assert_eq!(facts(&kept, &c), fresh(&c));
+        let before = c.clone();
+        let d = call_with("d", "t", serde_json::json!({"w": r("c", None)}), &[]);
+        c.nodes.push(d.clone());
+        kept.update(
+            &c,
+            &Graph::new(&c),
+            Some(&Touched::of(&before, [&OpBody::AddNode { node: d }])),
+        );
+        assert_eq!(facts(&kept, &c), fresh(&c));
+        assert_eq!(fresh(&c).len(), 2, "c's target b is gone; d reads c");
+
+        // Not told: the stale slot stays (what `touched` is for).
+        c.nodes[1] = call_with("a", "t", serde_json::json!({}), &["o"]);
+        kept.update(&c, &Graph::new(&c), None, Some(&Touched::default()));
+        assert_ne!(facts(&kept, &c), fresh(&c));
+        let before = c.clone();
+        let op = OpBody::SetNodeDefinition {
+            node_id: "a".into(),
+            definition: c.nodes[1].definition.clone(),
+        };
+        kept.update(
+            &c,
+            &Graph::new(&c),
+            None,
+            Some(&Touched::of(&before, [&op])),
+        );
+        assert_eq!(facts(&kept, &c), fresh(&c));
+    }
+}
