@@ -565,7 +565,7 @@ impl State<'_> {
                 // Fixes are edits of the text as it is now: validate it
                 // now if the last validation is of another version.
                 if o.current().is_none() {
-                    let v = validate_now(&self.cfg.sources, o, o.version);
+                    let v = validate_now(&self.cfg.sources, o, o.version, None);
                     o.last = Some(v);
                 }
                 let o = &self.open[&key];

@@ -13,10 +13,13 @@
 //! [`crate::forge::editor::Doc`]).
 
 use super::documents::{Open, Validated};
+use super::reread::{LARGE, Rereads};
 use crate::forge::editor::Doc;
+use crate::forge::editor::Syntax;
 use crate::forge::editor::context::Sources;
 use crate::forge::validate::{self, Target};
 use crate::model::error::{Error, Result};
+use crate::wire::codec;
 use crossbeam_channel::{Receiver, Sender};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -136,6 +139,7 @@ fn work(
     reads: &Sender<(String, Doc)>,
     busy: &Busy,
 ) {
+    let mut rereads = super::reread::Rereads::new();
     while let Ok(first) = jobs.recv() {
         busy.validating.store(true, Ordering::Release);
         let mut latest: Vec<Job> = vec![first];
@@ -147,8 +151,10 @@ fn work(
             // A bug in a check must not end the session: the document then
             // gets no diagnostics for this version.
             let Ok(validated) = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                validate_now(sources, &j.open, j.version)
+                validate_now(sources, &j.open, j.version, Some(&mut rereads))
             })) else {
+                // What was kept may be half made: read anew.
+                rereads = super::reread::Rereads::new();
                 continue;
             };
             if done
@@ -171,8 +177,14 @@ fn work(
 
 /// Validates one version of a document, as `validate FILE` would (with the
 /// registry of its store); a registry that cannot be read is reported as
-/// the document's input error.
-pub(crate) fn validate_now(sources: &Sources, open: &Open, version: i32) -> Validated {
+/// the document's input error. A large YAML document is read again only
+/// where it changed since the last version `rereads` read of it.
+pub(crate) fn validate_now(
+    sources: &Sources,
+    open: &Open,
+    version: i32,
+    rereads: Option<&mut Rereads>,
+) -> Validated {
     if !open.doc.is_plan_document() {
         return Validated {
             version,
@@ -195,13 +207,22 @@ pub(crate) fn validate_now(sources: &Sources, open: &Open, version: i32) -> Vali
             // `is_plan_document`). The index for the editor's queries is
             // built after the diagnostics are out (`work`).
             let index = open.doc.index_if_read();
+            let text = &open.doc.text;
+            let read = match rereads {
+                Some(r) if open.doc.syntax == Syntax::Yaml && text.len() >= LARGE => {
+                    r.document(&open.name, text)
+                }
+                _ => codec::document(text, open.doc.syntax),
+            };
+            let registry = ctx.registry.as_deref();
             (
-                validate::check_indexed(
+                validate::check_read(
                     &open.name,
-                    &open.doc.text,
+                    text,
                     open.doc.syntax,
+                    read,
                     index.as_ref(),
-                    ctx.registry.as_deref(),
+                    registry,
                     &opts,
                 ),
                 ctx.registry,
@@ -258,7 +279,7 @@ mod tests {
         std::fs::write(&file, PLAN).unwrap();
         let uri = format!("file://{}", file.display());
         let open = Open::new(&uri, "json", PLAN, 1);
-        let none = validate_now(&Sources::default(), &open, 1);
+        let none = validate_now(&Sources::default(), &open, 1, None);
         assert!(none.no_registry);
         let d = super::super::diagnostics::no_registry();
         assert_eq!(d.severity, Some(lsp_types::DiagnosticSeverity::INFORMATION));
@@ -270,12 +291,12 @@ mod tests {
             registry: Some(reg),
             ..Sources::default()
         };
-        let found = validate_now(&named, &open, 1);
+        let found = validate_now(&named, &open, 1, None);
         assert!(!found.no_registry);
         assert!(found.registry.is_some());
         // A registry that cannot be read is the document's error, not "none".
         std::fs::write(dir.path().join("registry.yaml"), "tools: [\n").unwrap();
-        let broken = validate_now(&named, &open, 1);
+        let broken = validate_now(&named, &open, 1, None);
         assert!(!broken.no_registry);
     }
 }
