@@ -103,3 +103,20 @@ fn a_real_lsp_client_passes() {
     );
     assert!(out.trim_end().ends_with("all passed"), "{out}");
 }
+
+#[test]
+fn a_debounce_out_of_range_is_refused_naming_the_flag_and_the_range() {
+    for bad in ["-1", "10001", "soon"] {
+        let out = Command::new(common::bin())
+            .args(["lsp", "--debounce-ms", bad])
+            .env("NO_COLOR", "1")
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{bad}: {err}");
+        assert!(err.contains("--debounce-ms"), "{bad}: {err}");
+        assert!(err.contains("from 0 to 10000"), "{bad}: {err}");
+        assert!(!err.contains("unexpected argument"), "{bad}: {err}");
+    }
+}

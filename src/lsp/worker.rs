@@ -5,9 +5,10 @@
 //! outline). They are two so that a change is never queued behind a
 //! reading for queries: at 10,000 nodes that reading costs about what the
 //! validation does, and the diagnostics of the next change wait for
-//! neither. The reader reads only while no document is waiting to be
-//! validated or being validated ([`Busy`]): on a shared machine its reading
-//! would otherwise take the validator's processor time. A query that comes
+//! neither. The reader reads only once no document has been waiting to be
+//! validated or being validated ([`Busy`]) for [`QUIET`] (a pause in
+//! typing): on a shared machine its reading would otherwise take the
+//! validator's processor time. A query that comes
 //! before the reader is done reads the version itself, or waits for the
 //! reader's reading of it (the version's reading is made once, see
 //! [`crate::forge::editor::Doc`]).
@@ -24,7 +25,7 @@ use crossbeam_channel::{Receiver, Sender};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::thread::JoinHandle;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// The threads' stack: as deep as the YAML reader's (see `wire::parse`).
 const STACK: usize = 64 * 1024 * 1024;
@@ -40,6 +41,10 @@ pub(crate) struct Busy {
 
 /// How often the reader looks whether the validator is done.
 const POLL: Duration = Duration::from_millis(10);
+
+/// How long nothing must be due or validated before the reader reads (a
+/// pause in typing, as long as the default debounce).
+const QUIET: Duration = Duration::from_millis(200);
 
 /// The running threads (they end once the jobs' sender is dropped).
 pub(crate) struct Threads {
@@ -100,7 +105,15 @@ pub(crate) fn start(
 /// validator is `still`.
 fn read(docs: &Receiver<(String, Doc)>, still: &dyn Fn() -> bool) {
     while let Ok(first) = docs.recv() {
-        while !still() {
+        // Still for a while: the next change of someone typing comes
+        // first, and its validation has the processor to itself.
+        let mut since: Option<Instant> = None;
+        loop {
+            if !still() {
+                since = None;
+            } else if since.get_or_insert_with(Instant::now).elapsed() >= QUIET {
+                break;
+            }
             std::thread::sleep(POLL);
         }
         let mut latest: Vec<(String, Doc)> = vec![first];

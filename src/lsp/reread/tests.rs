@@ -239,7 +239,11 @@ fn edits_inside_an_item_read_the_item_and_others_read_the_whole_text() {
     // A tool renamed, a member added to the item: the item.
     assert_eq!(read(with(tool, 0, "x")), How::Item);
     assert_eq!(
-        read(with(tool + "tickets_get".len(), 0, "\n      extra: 1\n      more:")),
+        read(with(
+            tool + "tickets_get".len(),
+            0,
+            "\n      extra: 1\n      more:"
+        )),
         How::Item
     );
     assert_eq!(read(doc.clone()), How::Same);
