@@ -46,6 +46,19 @@ fn debounce(s: &str) -> std::result::Result<u64, String> {
 }
 
 pub(crate) fn run(s: &mut Session, a: LspArgs) -> Result<Reply> {
+    // A --registry that cannot be read is refused before serving, as
+    // `validate --registry` refuses it before reading any input: it is
+    // the command line that is wrong (`invalid_input`, exit 2), not a
+    // document. One that reads but is malformed is served: its error is
+    // shown in it, where it is fixed while the server runs.
+    if let Some(p) = &a.registry {
+        std::fs::read_to_string(p).map_err(|e| {
+            crate::model::error::Error::invalid(format!(
+                "could not read the registry {}: {e}",
+                p.display()
+            ))
+        })?;
+    }
     let status = crate::lsp::server::serve(crate::lsp::server::Config {
         sources: Sources {
             registry: a.registry,
