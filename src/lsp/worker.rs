@@ -28,7 +28,7 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 /// The threads' stack: as deep as the YAML reader's (see `wire::parse`).
-const STACK: usize = 64 * 1024 * 1024;
+pub(crate) const STACK: usize = 64 * 1024 * 1024;
 
 /// What the validator has to do, for the reader to wait for.
 #[derive(Debug, Default)]
