@@ -103,3 +103,47 @@ fn a_real_lsp_client_passes() {
     );
     assert!(out.trim_end().ends_with("all passed"), "{out}");
 }
+
+#[test]
+fn a_debounce_out_of_range_is_refused_naming_the_flag_and_the_range() {
+    for bad in ["-1", "10001", "soon"] {
+        let out = Command::new(common::bin())
+            .args(["lsp", "--debounce-ms", bad])
+            .env("NO_COLOR", "1")
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{bad}: {err}");
+        assert!(err.contains("--debounce-ms"), "{bad}: {err}");
+        assert!(err.contains("from 0 to 10000"), "{bad}: {err}");
+        assert!(!err.contains("unexpected argument"), "{bad}: {err}");
+    }
+}
+
+#[test]
+fn a_missing_registry_is_refused_by_the_server_as_by_validate() {
+    let dir = tempfile::tempdir().unwrap();
+    let doc = dir.path().join("plan.json");
+    std::fs::write(&doc, r#"{"formatVersion": 1, "nodes": []}"#).unwrap();
+    let run = |args: &[&str]| {
+        Command::new(common::bin())
+            .args(args)
+            .current_dir(dir.path())
+            .env("NO_COLOR", "1")
+            .stdin(Stdio::null())
+            .output()
+            .unwrap()
+    };
+    let served = run(&["lsp", "--registry", "missing.yaml"]);
+    let validated = run(&["validate", "--registry", "missing.yaml", "plan.json"]);
+    for out in [&served, &validated] {
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert!(
+            err.contains("could not read the registry missing.yaml"),
+            "{err}"
+        );
+        assert!(err.contains("invalid_input"), "{err}");
+    }
+}

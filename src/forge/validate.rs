@@ -194,23 +194,26 @@ pub fn check_input(
     }
 }
 
-/// As [`check_input`], for a text an editor holds with its span index
-/// already built (`planforge lsp`: one reading per document version,
-/// shared with the editor's queries). The text is neither copied nor
-/// indexed again: the target's text is `text` itself, and findings are
+/// As [`check_input`], for a text an editor holds, read already by the
+/// caller (`planforge lsp`: a large YAML document is read again only
+/// where it changed; `read` must be what `codec::document` gives on
+/// `text`), with its span index when built (one reading per document
+/// version, shared with the editor's queries). The text is neither copied
+/// nor indexed again: the target's text is `text` itself, and findings are
 /// located with `index`, which must be the index of `text` (`None`: the
 /// text is not well-formed, or not indexed; it is then indexed here when
 /// there is a finding to locate, as by [`check_input`]).
-pub(crate) fn check_indexed(
+pub(crate) fn check_read(
     file: &str,
     text: &Arc<str>,
     syntax: Syntax,
+    read: Result<Document, crate::wire::ParseError>,
     index: Option<&SpanIndex<'_>>,
     registry: Option<&Registry>,
     opts: &Options,
 ) -> Target {
     debug_assert!(index.is_none_or(|i| std::ptr::eq(i.text(), &**text)));
-    match read_document(text, syntax) {
+    match read.and_then(admitted) {
         Ok(doc) => checked(file, Arc::clone(text), syntax, doc, index, registry, opts),
         Err(e) => refused(file, Arc::clone(text), syntax, e),
     }
@@ -221,6 +224,9 @@ fn refused(file: &str, text: Arc<str>, syntax: Syntax, e: crate::wire::ParseErro
     // The value the pointer names, when the parser gave no place
     // (a value of the wrong kind in a well-formed text).
     let location = match (&e.line, &e.pointer) {
+        // YAML: by the lines of the member or item the pointer leads
+        // into, not the whole text's index (the text is well-formed).
+        (None, Some(p)) if syntax == Syntax::Yaml => YamlSeek::new(&text).locate(p),
         (None, Some(p)) => crate::wire::span::locate(&text, syntax, p),
         (Some(l), _) => inputs::located(&text, *l, e.column.unwrap_or(1)),
         (None, None) => None,
@@ -289,7 +295,11 @@ fn unreadable(
 
 /// The document in `text`, refused as `import` would refuse it.
 fn read_document(text: &str, syntax: Syntax) -> Result<Document, crate::wire::ParseError> {
-    let doc = codec::document(text, syntax)?;
+    codec::document(text, syntax).and_then(admitted)
+}
+
+/// A document read, refused as `import` would refuse it.
+fn admitted(doc: Document) -> Result<Document, crate::wire::ParseError> {
     // A planId is a folder name: one that could never be imported is refused
     // here as `import` refuses it (exit 2), not passed as valid.
     if let Some(id) = &doc.plan_id

@@ -51,23 +51,37 @@ pub(crate) fn serve(cfg: Config) -> Result<u8> {
     let watch = watches_dynamically(&init);
     let busy = Arc::new(Busy::default());
     let (jobs, done, threads) = super::worker::start(cfg.sources.clone(), Arc::clone(&busy))?;
-    let mut s = State {
-        conn: &conn,
-        raw: io.raw.clone(),
-        enc,
-        cfg,
-        open: HashMap::new(),
-        buffers: HashMap::new(),
-        due: HashMap::new(),
-        jobs,
-        busy,
-        shut_down: false,
-        watch,
-        reported: Default::default(),
+    let raw = io.raw.clone();
+    let serve = || {
+        let mut s = State {
+            conn: &conn,
+            raw,
+            enc,
+            cfg,
+            open: HashMap::new(),
+            buffers: HashMap::new(),
+            due: HashMap::new(),
+            jobs,
+            busy,
+            shut_down: false,
+            watch,
+            reported: Default::default(),
+        };
+        s.run(&done)
     };
-    let outcome = s.run(&done);
-    drop(s);
+    // The loop answers queries that read documents as deep as `validate`
+    // takes (the YAML reader and the walks over what it read recurse once
+    // per level): it runs with the worker threads' stack.
+    let outcome = std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .name("lsp-loop".into())
+            .stack_size(super::worker::STACK)
+            .spawn_scoped(scope, serve)
+            .map_err(|e| Error::internal(format!("lsp: cannot start the loop: {e}")))
+            .map(|h| h.join().unwrap_or(1))
+    });
     threads.join();
+    let outcome = outcome?;
     drop(conn);
     io.join();
     Ok(outcome)
@@ -565,7 +579,7 @@ impl State<'_> {
                 // Fixes are edits of the text as it is now: validate it
                 // now if the last validation is of another version.
                 if o.current().is_none() {
-                    let v = validate_now(&self.cfg.sources, o, o.version);
+                    let v = validate_now(&self.cfg.sources, o, o.version, None);
                     o.last = Some(v);
                 }
                 let o = &self.open[&key];

@@ -5,26 +5,30 @@
 //! outline). They are two so that a change is never queued behind a
 //! reading for queries: at 10,000 nodes that reading costs about what the
 //! validation does, and the diagnostics of the next change wait for
-//! neither. The reader reads only while no document is waiting to be
-//! validated or being validated ([`Busy`]): on a shared machine its reading
-//! would otherwise take the validator's processor time. A query that comes
+//! neither. The reader reads only once no document has been waiting to be
+//! validated or being validated ([`Busy`]) for [`QUIET`] (a pause in
+//! typing): on a shared machine its reading would otherwise take the
+//! validator's processor time. A query that comes
 //! before the reader is done reads the version itself, or waits for the
 //! reader's reading of it (the version's reading is made once, see
 //! [`crate::forge::editor::Doc`]).
 
 use super::documents::{Open, Validated};
+use super::reread::{LARGE, Rereads};
 use crate::forge::editor::Doc;
+use crate::forge::editor::Syntax;
 use crate::forge::editor::context::Sources;
 use crate::forge::validate::{self, Target};
 use crate::model::error::{Error, Result};
+use crate::wire::codec;
 use crossbeam_channel::{Receiver, Sender};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::thread::JoinHandle;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// The threads' stack: as deep as the YAML reader's (see `wire::parse`).
-const STACK: usize = 64 * 1024 * 1024;
+pub(crate) const STACK: usize = 64 * 1024 * 1024;
 
 /// What the validator has to do, for the reader to wait for.
 #[derive(Debug, Default)]
@@ -37,6 +41,10 @@ pub(crate) struct Busy {
 
 /// How often the reader looks whether the validator is done.
 const POLL: Duration = Duration::from_millis(10);
+
+/// How long nothing must be due or validated before the reader reads (a
+/// pause in typing, as long as the default debounce).
+const QUIET: Duration = Duration::from_millis(200);
 
 /// The running threads (they end once the jobs' sender is dropped).
 pub(crate) struct Threads {
@@ -97,7 +105,15 @@ pub(crate) fn start(
 /// validator is `still`.
 fn read(docs: &Receiver<(String, Doc)>, still: &dyn Fn() -> bool) {
     while let Ok(first) = docs.recv() {
-        while !still() {
+        // Still for a while: the next change of someone typing comes
+        // first, and its validation has the processor to itself.
+        let mut since: Option<Instant> = None;
+        loop {
+            if !still() {
+                since = None;
+            } else if since.get_or_insert_with(Instant::now).elapsed() >= QUIET {
+                break;
+            }
             std::thread::sleep(POLL);
         }
         let mut latest: Vec<(String, Doc)> = vec![first];
@@ -136,6 +152,7 @@ fn work(
     reads: &Sender<(String, Doc)>,
     busy: &Busy,
 ) {
+    let mut rereads = super::reread::Rereads::new();
     while let Ok(first) = jobs.recv() {
         busy.validating.store(true, Ordering::Release);
         let mut latest: Vec<Job> = vec![first];
@@ -147,8 +164,10 @@ fn work(
             // A bug in a check must not end the session: the document then
             // gets no diagnostics for this version.
             let Ok(validated) = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                validate_now(sources, &j.open, j.version)
+                validate_now(sources, &j.open, j.version, Some(&mut rereads))
             })) else {
+                // What was kept may be half made: read anew.
+                rereads = super::reread::Rereads::new();
                 continue;
             };
             if done
@@ -171,8 +190,14 @@ fn work(
 
 /// Validates one version of a document, as `validate FILE` would (with the
 /// registry of its store); a registry that cannot be read is reported as
-/// the document's input error.
-pub(crate) fn validate_now(sources: &Sources, open: &Open, version: i32) -> Validated {
+/// the document's input error. A large YAML document is read again only
+/// where it changed since the last version `rereads` read of it.
+pub(crate) fn validate_now(
+    sources: &Sources,
+    open: &Open,
+    version: i32,
+    rereads: Option<&mut Rereads>,
+) -> Validated {
     if !open.doc.is_plan_document() {
         return Validated {
             version,
@@ -195,13 +220,22 @@ pub(crate) fn validate_now(sources: &Sources, open: &Open, version: i32) -> Vali
             // `is_plan_document`). The index for the editor's queries is
             // built after the diagnostics are out (`work`).
             let index = open.doc.index_if_read();
+            let text = &open.doc.text;
+            let read = match rereads {
+                Some(r) if open.doc.syntax == Syntax::Yaml && text.len() >= LARGE => {
+                    r.document(&open.name, text)
+                }
+                _ => codec::document(text, open.doc.syntax),
+            };
+            let registry = ctx.registry.as_deref();
             (
-                validate::check_indexed(
+                validate::check_read(
                     &open.name,
-                    &open.doc.text,
+                    text,
                     open.doc.syntax,
+                    read,
                     index.as_ref(),
-                    ctx.registry.as_deref(),
+                    registry,
                     &opts,
                 ),
                 ctx.registry,
@@ -258,7 +292,7 @@ mod tests {
         std::fs::write(&file, PLAN).unwrap();
         let uri = format!("file://{}", file.display());
         let open = Open::new(&uri, "json", PLAN, 1);
-        let none = validate_now(&Sources::default(), &open, 1);
+        let none = validate_now(&Sources::default(), &open, 1, None);
         assert!(none.no_registry);
         let d = super::super::diagnostics::no_registry();
         assert_eq!(d.severity, Some(lsp_types::DiagnosticSeverity::INFORMATION));
@@ -270,12 +304,12 @@ mod tests {
             registry: Some(reg),
             ..Sources::default()
         };
-        let found = validate_now(&named, &open, 1);
+        let found = validate_now(&named, &open, 1, None);
         assert!(!found.no_registry);
         assert!(found.registry.is_some());
         // A registry that cannot be read is the document's error, not "none".
         std::fs::write(dir.path().join("registry.yaml"), "tools: [\n").unwrap();
-        let broken = validate_now(&named, &open, 1);
+        let broken = validate_now(&named, &open, 1, None);
         assert!(!broken.no_registry);
     }
 }

@@ -408,22 +408,43 @@ pub fn yaml(text: &str) -> Result<Value, ParseError> {
     // The YAML deserializer spends far more stack per nesting level than the
     // JSON one; parse on a thread whose stack holds MAX_DEPTH levels with room
     // to spare (the memory is only reserved, not used, by shallow documents).
-    let parse = || yaml_with(text, false).or_else(|_| yaml_with(text, true));
+    deep(&|| yaml_with(text, false).or_else(|_| yaml_with(text, true))).unwrap_or_else(|| {
+        Err(ParseError {
+            message: "the YAML reader failed on this document; check its syntax".into(),
+            pointer: None,
+            line: None,
+            column: None,
+        })
+    })
+}
+
+/// Items of a top-level block sequence cut out of a YAML document (a
+/// sequence of them, at their indentation), read as they read there
+/// (`planforge lsp` reads again only the item an edit is in, see
+/// `span::Items`): as deep as there (the sequence inside the document's
+/// mapping), tags read when the whole document has a `!` (`tags`, as its
+/// reading does). `None` when the text does not read: the caller then
+/// reads the whole document, which says why.
+pub(crate) fn yaml_part(text: &str, tags: bool) -> Option<Value> {
+    deep(&|| {
+        let mut ctx = Ctx::quiet_at(1);
+        ctx.yaml_tags = tags;
+        yaml_in(text, &ctx).ok()
+    })
+    .flatten()
+}
+
+/// Runs a YAML read on a thread with the stack it needs; `None` when the
+/// reader panicked.
+fn deep<T: Send>(read: &(dyn Fn() -> T + Sync)) -> Option<T> {
     std::thread::scope(|scope| {
         match std::thread::Builder::new()
             .name("yaml".into())
             .stack_size(YAML_STACK)
-            .spawn_scoped(scope, parse)
+            .spawn_scoped(scope, read)
         {
-            Ok(handle) => handle.join().unwrap_or_else(|_| {
-                Err(ParseError {
-                    message: "the YAML reader failed on this document; check its syntax".into(),
-                    pointer: None,
-                    line: None,
-                    column: None,
-                })
-            }),
-            Err(_) => parse(),
+            Ok(handle) => handle.join().ok(),
+            Err(_) => Some(read()),
         }
     })
 }
@@ -435,6 +456,11 @@ fn yaml_with(text: &str, track: bool) -> Result<Value, ParseError> {
     let mut ctx = Ctx::new(track);
     // Tags are spelled with `!`: without one, there is no tag to read.
     ctx.yaml_tags = text.contains('!');
+    yaml_in(text, &ctx)
+}
+
+/// Reads YAML text with `ctx` (its depth, tags and tracking).
+fn yaml_in(text: &str, ctx: &Ctx) -> Result<Value, ParseError> {
     let mut budget = serde_saphyr::Budget::default();
     budget.max_depth = MAX_DEPTH;
     // Scale with the document: a large plan has many events, an alias bomb has
@@ -452,7 +478,7 @@ fn yaml_with(text: &str, track: bool) -> Result<Value, ParseError> {
     opts.reject_unsupported_tags = true;
     opts.with_snippet = false;
     let result = serde_saphyr::with_deserializer_from_str_with_options(text, opts, |de| {
-        ValueSeed(&ctx).deserialize(de)
+        ValueSeed(ctx).deserialize(de)
     });
     result.map_err(|e| {
         let loc = e.location();

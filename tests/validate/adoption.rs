@@ -308,3 +308,56 @@ fn refusals_that_keep_a_run_honest() {
     let out = validate(&env, &["--baseline", "cut.json"]).code(2);
     assert!(out.stderr.contains("--max-findings 0"), "{}", out.stderr);
 }
+
+#[test]
+fn a_documents_settings_and_store_are_found_from_its_own_folder() {
+    // As ruff finds each file's configuration, and as `planforge lsp`
+    // finds the document's: from the document's folder upwards, not from
+    // where validate runs.
+    let env = Env::empty();
+    let repo = env.path("repo");
+    std::fs::create_dir_all(repo.join(".git")).unwrap();
+    let init = env.cmd(&["init"]).current_dir(&repo).output().unwrap();
+    assert!(init.status.success(), "{init:?}");
+    std::fs::write(repo.join("bad.json"), pretty(&typo_doc())).unwrap();
+    let from = |dir: &std::path::Path, args: &[&str]| {
+        let out = env.cmd(args).current_dir(dir).output().unwrap();
+        let json: Value = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
+        (out.status.code(), json)
+    };
+    let summary = |(code, j): (Option<i32>, Value)| (code, codes(&j));
+    let outside = ["validate", "repo/bad.json", "--format", "json"];
+    let inside = ["validate", "bad.json", "--format", "json"];
+    // The registry of the store above the document (none where it runs).
+    let (code, j) = from(&env.root, &outside);
+    assert_eq!(code, Some(1), "{j}");
+    assert!(codes(&j).contains(&"unknown_tool".to_string()), "{j}");
+    assert_eq!(summary(from(&repo, &inside)), (code, codes(&j)));
+    // The settings file above the document.
+    std::fs::write(
+        repo.join("planforge.toml"),
+        "[validate]\nignore = [\"unknown_tool\"]\n",
+    )
+    .unwrap();
+    let (code, j) = from(&env.root, &outside);
+    assert!(!codes(&j).contains(&"unknown_tool".to_string()), "{j}");
+    assert_eq!(summary(from(&repo, &inside)), (code, codes(&j)));
+    // Named on the command line: for every input.
+    let (_, j) = from(
+        &env.root,
+        &[
+            "validate",
+            "repo/bad.json",
+            "--format",
+            "json",
+            "--isolated",
+        ],
+    );
+    assert!(codes(&j).contains(&"unknown_tool".to_string()), "{j}");
+    // A settings file of the document's folder that cannot be read is
+    // that document's input error; the run goes on.
+    std::fs::write(repo.join("planforge.toml"), "[validate]\nignor = 1\n").unwrap();
+    let (code, j) = from(&env.root, &outside);
+    assert_eq!(code, Some(2), "{j}");
+    assert_eq!(codes(&j), ["invalid_document"], "{j}");
+}

@@ -23,12 +23,42 @@ pub(crate) struct LspArgs {
     #[arg(long, value_name = "FILE")]
     pub(crate) registry: Option<PathBuf>,
     /// Validate a changed document once it has been still this many
-    /// milliseconds
-    #[arg(long, value_name = "MS", default_value_t = 200)]
+    /// milliseconds (0 to 10000)
+    #[arg(long, value_name = "MS", default_value_t = 200, allow_negative_numbers = true, value_parser = debounce)]
     pub(crate) debounce_ms: u64,
 }
 
+/// The longest debounce: past ten seconds an editor shows stale findings
+/// long after typing stopped.
+const MAX_DEBOUNCE_MS: u64 = 10_000;
+
+/// `--debounce-ms`: a whole number of milliseconds in range. A negative
+/// one is read as a value (not as an unknown flag `-1`) and refused with
+/// the range.
+fn debounce(s: &str) -> std::result::Result<u64, String> {
+    let range =
+        format!("the debounce is a whole number of milliseconds from 0 to {MAX_DEBOUNCE_MS}");
+    match s.trim().parse::<i128>() {
+        Ok(n) if (0..=i128::from(MAX_DEBOUNCE_MS)).contains(&n) => Ok(n as u64),
+        Ok(_) => Err(format!("{range}; `{s}` is out of range")),
+        Err(_) => Err(format!("{range}; `{s}` is not one")),
+    }
+}
+
 pub(crate) fn run(s: &mut Session, a: LspArgs) -> Result<Reply> {
+    // A --registry that cannot be read is refused before serving, as
+    // `validate --registry` refuses it before reading any input: it is
+    // the command line that is wrong (`invalid_input`, exit 2), not a
+    // document. One that reads but is malformed is served: its error is
+    // shown in it, where it is fixed while the server runs.
+    if let Some(p) = &a.registry {
+        std::fs::read_to_string(p).map_err(|e| {
+            crate::model::error::Error::invalid(format!(
+                "could not read the registry {}: {e}",
+                p.display()
+            ))
+        })?;
+    }
     let status = crate::lsp::server::serve(crate::lsp::server::Config {
         sources: Sources {
             registry: a.registry,

@@ -50,6 +50,7 @@ pub(crate) mod unfreeze;
 pub(crate) mod upgrade;
 pub(crate) mod use_plan;
 pub(crate) mod validate;
+pub(crate) mod validate_folders;
 
 /// Every command; each one's help is the doc comment of its Args struct.
 #[derive(Subcommand, Debug, Clone)]

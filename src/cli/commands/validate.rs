@@ -200,7 +200,18 @@ fn policy(s: &Session, a: &ValidateArgs) -> Result<(Policy, Option<ValidateConfi
     let cwd = std::env::current_dir().map_err(|e| Error::io("read", Path::new("."), &e))?;
     let store = s.store_path();
     let store = store.is_dir().then_some(store.as_path());
-    let config = config::find(a.config.as_deref(), a.isolated, &cwd, store)?;
+    policy_at(a, &cwd, store)
+}
+
+/// [`policy`] with the settings file found from `from` upwards (else in
+/// `store`): a document's own (see `validate_folders`).
+pub(super) fn policy_at(
+    a: &ValidateArgs,
+    from: &Path,
+    store: Option<&Path>,
+) -> Result<(Policy, Option<ValidateConfig>)> {
+    let cwd = std::env::current_dir().map_err(|e| Error::io("read", Path::new("."), &e))?;
+    let config = config::find(a.config.as_deref(), a.isolated, from, store)?;
     let origin = config.as_ref().map(|c| c.path.display().to_string());
     let mut given = Vec::new();
     if let (Some(c), Some(o)) = (&config, &origin) {
@@ -324,10 +335,14 @@ fn check_all(
     };
     let mut targets: Vec<Target> = Vec::new();
     let mut seen: Vec<&str> = Vec::new();
+    let mut folders = super::validate_folders::Folders::new(s, a, registry.as_ref(), opts);
     for input in inputs {
         targets.push(match input {
             Input::Stdin => document(&a.stdin_filename, "-", registry.as_ref(), opts),
-            Input::File(f) => document(f, f, registry.as_ref(), opts),
+            Input::File(f) => match folders.of(Path::new(f)) {
+                Ok((registry, opts)) => document(f, f, registry, opts),
+                Err(e) => validate::failure(f, &e),
+            },
             Input::Missing(arg, why) => validate::failure(arg, &Error::invalid(why.clone())),
             Input::Plan(id) => {
                 seen.push(id);

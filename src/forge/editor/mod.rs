@@ -43,10 +43,11 @@ pub(crate) struct Doc {
     read: Cell,
     /// The last version known to be well-formed, when this one is another.
     good: Option<Arc<Read>>,
-    /// The version before, when it was not read yet when this one came
-    /// (the validation worker may be reading it): it is the better
-    /// fallback once read, if well-formed.
-    pending: Option<Cell>,
+    /// The version before (its text and its reading), when it was not
+    /// read yet when this one came (the reader thread may be reading it,
+    /// or waiting for a pause in typing): it is the better fallback, read
+    /// when a query needs it, if well-formed.
+    pending: Option<(Arc<str>, Cell)>,
     /// Completion's reading of this version repaired at an offset (not
     /// well-formed as it is): the offset and the repaired text's reading,
     /// `None` when no repair there reads. Kept for the next request at
@@ -61,6 +62,12 @@ type Repaired = (usize, Option<(usize, Arc<Read>)>);
 
 /// A version's reading, made once.
 type Cell = Arc<OnceLock<Option<Arc<Read>>>>;
+
+/// A text's reading; `None` when it is not well-formed JSON or YAML.
+fn reading(text: &Arc<str>, syntax: Syntax) -> Option<Arc<Read>> {
+    let index = OwnedIndex::new(Arc::clone(text), syntax)?;
+    Some(Arc::new(Read::new(index)))
+}
 
 /// A cell's reading, if it was made and the text was well-formed.
 fn made(cell: &Cell) -> Option<Arc<Read>> {
@@ -199,11 +206,19 @@ impl Doc {
     /// The next version of this document: `text`, which keeps this
     /// version's reading (or its last good one) for while it does not read.
     pub(crate) fn edited(&self, text: impl Into<Arc<str>>) -> Doc {
-        let before = || self.pending.as_ref().and_then(made).or(self.good.clone());
+        let before = || {
+            self.pending
+                .as_ref()
+                .and_then(|(_, c)| made(c))
+                .or(self.good.clone())
+        };
         let (good, pending) = match self.read.get() {
             Some(Some(r)) => (Some(Arc::clone(r)), None),
             Some(None) => (before(), None),
-            None => (before(), Some(Arc::clone(&self.read))),
+            None => (
+                before(),
+                Some((Arc::clone(&self.text), Arc::clone(&self.read))),
+            ),
         };
         Doc {
             good,
@@ -221,10 +236,7 @@ impl Doc {
     /// YAML.
     pub(crate) fn read(&self) -> Option<&Read> {
         self.read
-            .get_or_init(|| {
-                let index = OwnedIndex::new(Arc::clone(&self.text), self.syntax)?;
-                Some(Arc::new(Read::new(index)))
-            })
+            .get_or_init(|| reading(&self.text, self.syntax))
             .as_deref()
     }
 
@@ -246,9 +258,13 @@ impl Doc {
         if let Some(read) = self.read() {
             return Some(View { read, moved: None });
         }
-        let good = match self.pending.as_ref().and_then(|c| c.get()) {
-            Some(Some(r)) => r,
-            _ => self.good.as_ref()?,
+        let pending = self
+            .pending
+            .as_ref()
+            .and_then(|(text, c)| c.get_or_init(|| reading(text, self.syntax)).as_ref());
+        let good = match pending {
+            Some(r) => r,
+            None => self.good.as_ref()?,
         };
         Some(View {
             moved: Some(Moved::between(good.index.text(), &self.text)),

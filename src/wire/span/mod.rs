@@ -18,6 +18,7 @@ mod lines;
 mod seek;
 mod tree;
 mod yaml;
+mod yaml_items;
 mod yaml_seek;
 
 pub(crate) use cursor::{Cursor, RefSpan};
@@ -25,6 +26,7 @@ pub(crate) use index::{Locate, Located, OwnedIndex, SpanIndex, escape_token, loc
 pub(crate) use lines::{Position, offset};
 pub(crate) use seek::Seek;
 pub(crate) use tree::Span;
+pub(crate) use yaml_items::{Change, Items};
 pub(crate) use yaml_seek::YamlSeek;
 
 #[cfg(test)]

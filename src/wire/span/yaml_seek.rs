@@ -47,11 +47,11 @@ type Part<'t> = Option<Rc<SpanIndex<'t>>>;
 /// A top-level member: its key, the start of its line and the end of its
 /// lines (the next member's line), and whether its value is a block
 /// sequence (its first item's line start and its items' indentation).
-struct Top {
-    key: String,
-    start: usize,
-    end: usize,
-    sequence: Option<(usize, usize)>,
+pub(super) struct Top {
+    pub(super) key: String,
+    pub(super) start: usize,
+    pub(super) end: usize,
+    pub(super) sequence: Option<(usize, usize)>,
 }
 
 impl<'t> YamlSeek<'t> {
@@ -108,16 +108,7 @@ impl<'t> YamlSeek<'t> {
             return Rc::clone(i);
         }
         let end = self.top.as_ref().map_or(self.text.len(), |t| t[k].end);
-        let mut starts = Vec::new();
-        let mut at = first;
-        while at < end {
-            let line = line_at(self.text, at);
-            if indentation(line) == indent && is_item(&line[indent..]) {
-                starts.push(at);
-            }
-            at += line.len() + 1;
-        }
-        let starts = Rc::new(starts);
+        let starts = Rc::new(item_starts(self.text, first, indent, end));
         self.items.borrow_mut().insert(k, Rc::clone(&starts));
         starts
     }
@@ -298,31 +289,46 @@ fn array_index(tok: &str) -> Option<usize> {
     tok.parse().ok()
 }
 
+/// The line starts of a block sequence's items: its lines from `first`
+/// (its first item's) to `end` that are items at `indent`.
+pub(super) fn item_starts(text: &str, first: usize, indent: usize, end: usize) -> Vec<usize> {
+    let mut starts = Vec::new();
+    let mut at = first;
+    while at < end {
+        let line = line_at(text, at);
+        if indentation(line) == indent && is_item(&line[indent..]) {
+            starts.push(at);
+        }
+        at += line.len() + 1;
+    }
+    starts
+}
+
 /// The line starting at `at` (without its `\n`).
-fn line_at(text: &str, at: usize) -> &str {
+pub(super) fn line_at(text: &str, at: usize) -> &str {
     let rest = &text[at..];
     &rest[..rest.find('\n').unwrap_or(rest.len())]
 }
 
-fn indentation(line: &str) -> usize {
+pub(super) fn indentation(line: &str) -> usize {
     line.len() - line.trim_start_matches(' ').len()
 }
 
 /// A line that says nothing: blank, or a comment.
-fn is_blank(line: &str) -> bool {
+pub(super) fn is_blank(line: &str) -> bool {
     let t = line.trim_start_matches(' ').trim_end_matches('\r');
     t.is_empty() || t.starts_with('#')
 }
 
 /// A sequence item's first line (`- …`, or `-` alone), from its dash.
-fn is_item(from_dash: &str) -> bool {
+pub(super) fn is_item(from_dash: &str) -> bool {
     let rest = from_dash.trim_end_matches('\r');
     rest == "-" || rest.starts_with("- ")
 }
 
 /// The top-level members, when the top level is a block mapping whose keys
 /// are plain and whose lines say where each member is; `None` otherwise.
-fn top_level(text: &str) -> Option<Vec<Top>> {
+pub(super) fn top_level(text: &str) -> Option<Vec<Top>> {
     if text.starts_with('\u{feff}') {
         return None;
     }
