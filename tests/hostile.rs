@@ -638,7 +638,14 @@ fn generated_documents(dir: &Path) -> Vec<PathBuf> {
 /// Runs one document case: validate (text and JSON), import (file and stdin).
 fn document_case(world: &World, file: &Path, failures: &mut Vec<String>) -> usize {
     let name = name_of(file);
-    let path = file.as_os_str().to_owned();
+    // `validate FILE` finds its settings and store from the file's own
+    // folder (as ruff does), so the document is validated inside the world,
+    // beside its `plans/`, not where the corpus keeps it.
+    let inside = world.root.join("input");
+    std::fs::create_dir_all(&inside).unwrap();
+    let local = inside.join(file.file_name().unwrap());
+    std::fs::copy(file, &local).unwrap();
+    let path = local.as_os_str().to_owned();
     let ok = is_ok_case(file);
     let finding = name.starts_with("finding-");
     let big = name.starts_with("big-");
@@ -728,6 +735,7 @@ fn document_case(world: &World, file: &Path, failures: &mut Vec<String>) -> usiz
         );
     }
     failures.extend(extra);
+    let _ = std::fs::remove_file(&local);
     runs
 }
 

@@ -218,6 +218,7 @@ mod tests {
         kept.update(
             &c,
             &Graph::new(&c),
+            None,
             Some(&Touched::of(&before, [&OpBody::AddNode { node: d }])),
         );
         assert_eq!(facts(&kept, &c), fresh(&c));

@@ -168,7 +168,7 @@ mod tests {
     use super::PredicateUnknownNode;
     use crate::check::testing::*;
     use crate::model::remedy::{Fill, Pick, Remedy};
-    use crate::model::{Node, NodeKind, Value};
+    use crate::model::{NodeKind, Value};
     use serde_json::json;
 
     fn with_predicate(kind: NodeKind, def: serde_json::Value) -> crate::model::Content {
