@@ -392,7 +392,7 @@ fn authoring_a_long_request_echoes_part_of_it_and_keeps_it_whole() {
 #[test]
 fn a_builtin_refuses_source_text_as_a_units_input() {
     let env = Env::new();
-    let source: String = (0..90)
+    let source: String = (0..120)
         .map(|i| format!("line {i} of the source text with some words\n"))
         .collect();
     let args = |slice: &str| -> Vec<String> {
