@@ -219,6 +219,26 @@ pub(crate) fn check_read(
     }
 }
 
+/// Remembers the last version read of large YAML documents, for
+/// [`read_edited`].
+pub(crate) use crate::wire::reread::Rereads;
+
+/// The document an editor holds now (`text`, named `name`), as
+/// `codec::document` reads it, for [`check_read`]: with `rereads`, a large
+/// YAML document is read again only where it changed since the last
+/// version `rereads` read of it.
+pub(crate) fn read_edited(
+    name: &str,
+    text: &Arc<str>,
+    syntax: Syntax,
+    rereads: Option<&mut Rereads>,
+) -> std::result::Result<Document, crate::wire::ParseError> {
+    match rereads {
+        Some(r) => r.document(name, text, syntax),
+        None => codec::document(text, syntax),
+    }
+}
+
 /// The target of a document that does not read as a plan document.
 fn refused(file: &str, text: Arc<str>, syntax: Syntax, e: crate::wire::ParseError) -> Target {
     // The value the pointer names, when the parser gave no place

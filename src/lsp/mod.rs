@@ -10,7 +10,6 @@ pub(crate) mod diagnostics;
 pub(crate) mod documents;
 pub(crate) mod elsewhere;
 pub(crate) mod features;
-pub(crate) mod reread;
 pub(crate) mod server;
 pub(crate) mod transport;
 pub(crate) mod voice;

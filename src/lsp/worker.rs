@@ -14,13 +14,10 @@
 //! [`crate::forge::editor::Doc`]).
 
 use super::documents::{Open, Validated};
-use super::reread::{LARGE, Rereads};
 use crate::forge::editor::Doc;
-use crate::forge::editor::Syntax;
 use crate::forge::editor::context::Sources;
-use crate::forge::validate::{self, Target};
+use crate::forge::validate::{self, Rereads, Target};
 use crate::model::error::{Error, Result};
-use crate::wire::codec;
 use crossbeam_channel::{Receiver, Sender};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -152,7 +149,7 @@ fn work(
     reads: &Sender<(String, Doc)>,
     busy: &Busy,
 ) {
-    let mut rereads = super::reread::Rereads::new();
+    let mut rereads = Rereads::new();
     while let Ok(first) = jobs.recv() {
         busy.validating.store(true, Ordering::Release);
         let mut latest: Vec<Job> = vec![first];
@@ -167,7 +164,7 @@ fn work(
                 validate_now(sources, &j.open, j.version, Some(&mut rereads))
             })) else {
                 // What was kept may be half made: read anew.
-                rereads = super::reread::Rereads::new();
+                rereads = Rereads::new();
                 continue;
             };
             if done
@@ -221,12 +218,7 @@ pub(crate) fn validate_now(
             // built after the diagnostics are out (`work`).
             let index = open.doc.index_if_read();
             let text = &open.doc.text;
-            let read = match rereads {
-                Some(r) if open.doc.syntax == Syntax::Yaml && text.len() >= LARGE => {
-                    r.document(&open.name, text)
-                }
-                _ => codec::document(text, open.doc.syntax),
-            };
+            let read = validate::read_edited(&open.name, text, open.doc.syntax, rereads);
             let registry = ctx.registry.as_deref();
             (
                 validate::check_read(

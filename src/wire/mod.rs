@@ -12,6 +12,7 @@ pub mod jcs;
 pub mod json;
 pub mod parse;
 pub(crate) mod remedy;
+pub(crate) mod reread;
 pub mod schema;
 pub(crate) mod shorthand;
 pub(crate) mod span;

@@ -1,4 +1,5 @@
 use super::read_input;
+use super::validate_folders::{Folders, Named};
 use crate::cli::{Format, Reply, Session};
 use crate::forge::validate::inputs::{Input, expand, wants_store};
 use crate::forge::validate::policy::Policy;
@@ -205,7 +206,7 @@ fn policy(s: &Session, a: &ValidateArgs) -> Result<(Policy, Option<ValidateConfi
 
 /// [`policy`] with the settings file found from `from` upwards (else in
 /// `store`): a document's own (see `validate_folders`).
-pub(super) fn policy_at(
+fn policy_at(
     a: &ValidateArgs,
     from: &Path,
     store: Option<&Path>,
@@ -335,7 +336,13 @@ fn check_all(
     };
     let mut targets: Vec<Target> = Vec::new();
     let mut seen: Vec<&str> = Vec::new();
-    let mut folders = super::validate_folders::Folders::new(s, a, registry.as_ref(), opts);
+    let named = Named {
+        config: a.config.is_some(),
+        isolated: a.isolated,
+        registry: a.registry.is_some(),
+    };
+    let policy_at = |from: &Path, store: Option<&Path>| Ok(policy_at(a, from, store)?.0);
+    let mut folders = Folders::new(s, named, &policy_at, registry.as_ref(), opts);
     for input in inputs {
         targets.push(match input {
             Input::Stdin => document(&a.stdin_filename, "-", registry.as_ref(), opts),

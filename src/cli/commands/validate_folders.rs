@@ -10,8 +10,8 @@
 //! input, stored plans and what applies to the run as a whole (`fail-on`)
 //! use the working folder's.
 
-use super::validate::{ValidateArgs, policy_at};
 use crate::cli::Session;
+use crate::forge::validate::policy::Policy;
 use crate::forge::validate::{Options, config};
 use crate::model::error::Result;
 use crate::model::registry::Registry;
@@ -20,9 +20,25 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+/// What the command line names for every input.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Named {
+    /// `--config`.
+    pub(crate) config: bool,
+    /// `--isolated`.
+    pub(crate) isolated: bool,
+    /// `--registry`.
+    pub(crate) registry: bool,
+}
+
+/// The run's policy with the settings file found from a folder upwards
+/// (else in a store): `validate`'s `policy_at`.
+pub(crate) type PolicyAt<'r> = &'r dyn Fn(&Path, Option<&Path>) -> Result<Policy>;
+
 /// The settings and registries of the documents' folders, each read once.
 pub(crate) struct Folders<'r> {
-    a: &'r ValidateArgs,
+    named: Named,
+    policy_at: PolicyAt<'r>,
     cwd: PathBuf,
     /// The working folder's store (where it would be), its registry and
     /// the run's options (its settings file's).
@@ -41,16 +57,19 @@ pub(crate) struct Folders<'r> {
 impl<'r> Folders<'r> {
     pub(crate) fn new(
         s: &Session,
-        a: &'r ValidateArgs,
+        named: Named,
+        policy_at: PolicyAt<'r>,
         registry: Option<&'r Registry>,
         opts: &'r Options,
     ) -> Folders<'r> {
         let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
         let store = s.store_path();
-        let config = config::applies(a.isolated, &cwd, store.is_dir().then_some(store.as_path()));
+        let at = store.is_dir().then_some(store.as_path());
+        let config = config::applies(named.isolated, &cwd, at);
         Folders {
-            a,
-            named_registry: a.registry.is_some() || s.named_store().is_some(),
+            named,
+            policy_at,
+            named_registry: named.registry || s.named_store().is_some(),
             store,
             registry,
             opts,
@@ -83,7 +102,7 @@ impl<'r> Folders<'r> {
             .as_deref()
             .or(Some(self.store.as_path()))
             .filter(|s| s.is_dir());
-        let settings = match self.a.config.is_some() || self.a.isolated {
+        let settings = match self.named.config || self.named.isolated {
             true => self.config.clone(),
             false => config::applies(false, &dir, in_store),
         };
@@ -91,7 +110,7 @@ impl<'r> Folders<'r> {
         if let Some(c) = &own_settings
             && !self.options.contains_key(c)
         {
-            let (policy, _) = policy_at(self.a, &dir, in_store)?;
+            let policy = (self.policy_at)(&dir, in_store)?;
             let opts = Options {
                 policy: Arc::new(policy),
                 ..self.opts.clone()

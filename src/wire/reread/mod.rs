@@ -26,7 +26,7 @@ use std::sync::Arc;
 
 /// Texts shorter than this are read whole each time (fast enough), and
 /// nothing of them is kept.
-pub(crate) const LARGE: usize = 64 * 1024;
+const LARGE: usize = 64 * 1024;
 
 /// How many documents are kept at most (the most recently read): each
 /// holds its value, a few times its text's size.
@@ -74,10 +74,20 @@ impl Rereads {
         }
     }
 
-    /// The YAML document `name` holds now (`text`), as `codec::document`
-    /// reads it.
-    pub(crate) fn document(&mut self, name: &str, text: &Arc<str>) -> Result<Document, ParseError> {
-        self.read(name, text).0
+    /// The document `name` holds now (`text`), as `codec::document` reads
+    /// it: a large YAML one read again only where it changed since the
+    /// last version read of it, any other read whole.
+    pub(crate) fn document(
+        &mut self,
+        name: &str,
+        text: &Arc<str>,
+        syntax: Syntax,
+    ) -> Result<Document, ParseError> {
+        if syntax == Syntax::Yaml && text.len() >= self.from {
+            self.read(name, text).0
+        } else {
+            codec::document(text, syntax)
+        }
     }
 
     /// [`Rereads::document`], and how it was read.
