@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """How fast `planforge lsp` answers on a large plan document.
 
-    .venv/bin/python bench/lsp_latency.py [--nodes 10000] [--edits 10] [--debounce-ms 200] [--yaml]
+    .venv/bin/python bench/lsp_latency.py [--nodes 10000] [--edits 10] [--debounce-ms 200] [--yaml | --one-line]
 
 Builds the release binary and `gen_plan` (unless PLANFORGE_BIN names a
 binary and gen_plan is built, or PLANFORGE_GEN names it), generates a realistic plan of N nodes (`examples/gen_plan.rs`) into
 a temp store made by `planforge init` (with `--yaml`, written as block-style
-YAML, the way people write it: `- id: …` items, plain scalars), starts `planforge lsp` there with a
+YAML, the way people write it: `- id: …` items, plain scalars; with `--one-line`, as JSON on one
+line), starts `planforge lsp` there with a
 real LSP client (pygls, pinned in `.venv` like the tests' client), and
 measures, as an editor sees it:
 
@@ -24,7 +25,10 @@ measures, as an editor sees it:
   bare JSON-RPC client (a second server), so the server's cost is seen
   without the Python client's decoding of 10,000 symbols.
 
-The load average is printed with the table (the machine is shared).
+The baseline, measured in the same run on the same file: `planforge validate FILE`
+(the command line's whole reading and checking, process start included, median of 3);
+the edits' figures are also given as ratios to it. The load average is printed with the
+table (the machine is shared).
 
 It prints a Markdown table of medians and maxima. Nothing here is a test:
 figures depend on the machine (docs/performance.md records them).
@@ -130,6 +134,8 @@ async def run(args):
         language = "yaml" if args.yaml else "json"
         if args.yaml:
             text = to_yaml(json.loads(text))
+        elif args.one_line:
+            text = json.dumps(json.loads(text))
         doc = root / f"plan.{language}"
         doc.write_text(text)
         uri = doc.as_uri()
@@ -256,16 +262,25 @@ async def run(args):
         client.exit(None)
         await client.stop()
         times, size = raw_symbols(pf, root, env, uri, language, text)
+        base = []
+        for _ in range(3):
+            s = time.perf_counter()
+            subprocess.run([pf, "validate", str(doc)], cwd=root, env=env, capture_output=True)
+            base.append(time.perf_counter() - s)
+        baseline = statistics.median(base)
+        rows.append(("baseline: `planforge validate FILE` (process included)", base, None))
         rows.append((f"document symbols, to the response's last byte (a bare JSON-RPC client, no decoding; "
                      f"{size / 1e6:.1f} MB)", times, None))
-        print(f"\n`planforge lsp` on a {args.nodes:,}-node {language.upper()} document ({len(text) / 1e6:.1f} MB), "
+        shape = " one-line" if args.one_line else (" pretty" if not args.yaml else "")
+        print(f"\n`planforge lsp` on a {args.nodes:,}-node{shape} {language.upper()} document ({len(text) / 1e6:.1f} MB), "
               f"debounce {args.debounce_ms} ms, load average {load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f} "
               f"(1 / 5 / 15 min, {os.cpu_count()} cores)\n")
-        print("| step | median | max | diagnostics / answer |")
-        print("|---|---|---|---|")
+        print("| step | median | max | median / baseline | max / baseline | diagnostics / answer |")
+        print("|---|---|---|---|---|---|")
         for label, xs, n in rows:
-            print(f"| {label} | {statistics.median(xs) * 1000:.0f} ms | {max(xs) * 1000:.0f} ms | "
-                  f"{'' if n is None else n} |")
+            med, top = statistics.median(xs), max(xs)
+            print(f"| {label} | {med * 1000:.0f} ms | {top * 1000:.0f} ms | {med / baseline:.2f} | "
+                  f"{top / baseline:.2f} | {'' if n is None else n} |")
     finally:
         shutil.rmtree(root, ignore_errors=True)
 
@@ -277,4 +292,5 @@ if __name__ == "__main__":
     p.add_argument("--debounce-ms", type=int, default=200)
     p.add_argument("--burst", type=int, default=20)
     p.add_argument("--yaml", action="store_true", help="the document in block-style YAML")
+    p.add_argument("--one-line", action="store_true", help="the JSON document on one line")
     asyncio.run(run(p.parse_args()))
