@@ -339,6 +339,26 @@ async def big_cases(s, pf, root, env, language):
         context=t.CodeActionContext(diagnostics=diags)))
     fixed = apply(s.texts[uri], got[0].edit.changes[uri]) if got and got[0].edit else None
     check(fixed == text, f"{what}: the code action fixes the handle", [a.title for a in got or []])
+    # Right after a change, before its diagnostics (the new version not read
+    # yet): a query outside the change is answered from the last reading, at
+    # the places of the text now (an empty line put in at node n3000 moves
+    # n7000's reference one line down; its target, `start`, is above it).
+    # (The version before, with its wrong handle, was read by the code action.)
+    text = s.texts[uri]
+    nl = text.index("\n", text.index(q("n3000")))
+    v = s.replace(uri, t.Range(start=position(text, nl), end=position(text, nl)), "\n")
+    text = s.texts[uri]
+    at = text.index(key("node") + q("start"), text.index(q("n7000"))) + len(key("node")) + (0 if yaml else 1)
+    loc = await s.client.text_document_definition_async(t.DefinitionParams(**s.at(uri, position(text, at))))
+    hover = await s.client.text_document_hover_async(t.HoverParams(**s.at(uri, position(text, at))))
+    under = t.Range(start=position(text, at - (0 if yaml else 1)), end=position(text, at + len("start")
+                                                                          + (0 if yaml else 1)))
+    check(loc is not None and rng(loc.range) == rng(span(text, q("start"), nth=0))
+          and hover is not None and rng(hover.range) == rng(under),
+          f"{what}: right after a change, definition and hover answer at the places of the text now",
+          (loc, hover and hover.range, rng(under)))
+    diags = await s.diagnostics(uri, v)
+    check([d.code for d in diags] == ["invalid_handle"], f"{what}: that change's diagnostics", diags)
     s.client.text_document_did_close(t.DidCloseTextDocumentParams(text_document=t.TextDocumentIdentifier(uri=uri)))
 
 

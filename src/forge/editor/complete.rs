@@ -15,7 +15,7 @@
 
 use super::navigate::{Place, place};
 use super::shape::{Shape, declared};
-use super::{Doc, Read, Span, Syntax};
+use super::{Doc, Read, Span, Syntax, View};
 use crate::model::registry::Registry;
 use crate::wire::span::{OwnedIndex, SpanIndex};
 use std::collections::HashSet;
@@ -59,6 +59,12 @@ const REPAIRS: [&str; 4] = ["\"", "\"\"", "\",", "\"\","];
 /// the other kind would be read as part of the string (a quoted YAML
 /// scalar may go on over lines), so only `'` closes it.
 const SINGLE: [&str; 4] = ["'", "''", "',", "'',"];
+
+/// The place at `at` that takes a name, when it is a value's.
+fn on_value(idx: &SpanIndex, at: usize) -> Option<crate::wire::span::Cursor> {
+    idx.cursor(at)
+        .filter(|c| c.scalar && !c.on_key && place(&c.pointer).is_some())
+}
 
 /// The repairs to try at `offset`, each an insertion point and the text
 /// put there: in YAML, when the last quote before the cursor on its line
@@ -117,10 +123,13 @@ impl Doc {
         if offset > self.text.len() || !self.text.is_char_boundary(offset) {
             return None;
         }
-        let on_value = |idx: &SpanIndex, at: usize| {
-            idx.cursor(at)
-                .filter(|c| c.scalar && !c.on_key && place(&c.pointer).is_some())
-        };
+        // Right after a change, before this version is read: the last
+        // reading, where the cursor is outside what changed.
+        if let Some(v) = self.stale(Some(offset))
+            && let Some(c) = self.complete_in(&v, offset, registry)
+        {
+            return Some(c);
+        }
         // The text as it is (read once per version).
         if let Some(read) = self.read()
             && let Some(c) = on_value(&read.index.index(), offset)
@@ -148,6 +157,17 @@ impl Doc {
         // the last good version, where the cursor is outside what changed.
         let v = self.view()?;
         v.moved?;
+        self.complete_in(&v, offset, registry)
+    }
+
+    /// Completion at `offset` from an earlier version's reading `v`, where
+    /// the cursor is outside what changed since.
+    fn complete_in(
+        &self,
+        v: &View,
+        offset: usize,
+        registry: Option<&Registry>,
+    ) -> Option<Completion> {
         let at = v.back(offset)?;
         let idx = v.index();
         let c = on_value(&idx, at)?;

@@ -4,7 +4,7 @@
 
 use super::navigate::{Name, under};
 use super::shape::{Shape, declared};
-use super::{Doc, Span};
+use super::{Doc, Span, View};
 use crate::model::Issue;
 use crate::model::NodeKind;
 use crate::model::registry::{Registry, ToolEntry};
@@ -56,16 +56,27 @@ impl Doc {
         registry: Option<&Registry>,
         issues: &[Issue],
     ) -> Option<(Hover, Span)> {
-        let v = self.view()?;
-        let idx = v.index();
-        let u = under(&idx, v.back(offset)?)?;
-        let hover = match u.name {
-            Name::Node(id) => Hover::Node(node_info(&idx, v.read.shape(), &id, issues)),
-            Name::Tool(name) => Hover::Tool(tool_info(&name, registry)),
-            Name::Phase(_) => return None,
-        };
-        Some((hover, v.forth(u.span)?))
+        let stale = self.stale(Some(offset));
+        let early = stale.and_then(|v| hover_in(&v, offset, registry, issues));
+        early.or_else(|| hover_in(&self.view()?, offset, registry, issues))
     }
+}
+
+/// [`Doc::hover`] in the reading `v`.
+fn hover_in(
+    v: &View,
+    offset: usize,
+    registry: Option<&Registry>,
+    issues: &[Issue],
+) -> Option<(Hover, Span)> {
+    let idx = v.index();
+    let u = under(&idx, v.back(offset)?)?;
+    let hover = match u.name {
+        Name::Node(id) => Hover::Node(node_info(&idx, v.read.shape(), &id, issues)),
+        Name::Tool(name) => Hover::Tool(tool_info(&name, registry)),
+        Name::Phase(_) => return None,
+    };
+    Some((hover, v.forth(u.span)?))
 }
 
 fn node_info(

@@ -252,6 +252,44 @@ impl Doc {
         self.read.get()?.as_deref().map(|r| r.index.index())
     }
 
+    /// A reading made already of an earlier version, while this one is
+    /// not read yet, when the place `at` (an offset of this text; `None`:
+    /// no one place) and the top-level item it is in (a node, an edge) are
+    /// outside what changed since: a query right after a change then
+    /// answers at once from the last reading, as rust-analyzer answers from
+    /// its last analysis, instead of reading a large text first (the reader
+    /// thread reads this version after a pause in typing). `None`: this
+    /// version is read, or there is no such reading, or the place's item
+    /// changed; the query then reads this version ([`Doc::view`]).
+    pub(crate) fn stale(&self, at: Option<usize>) -> Option<View<'_>> {
+        if self.read.get().is_some() {
+            return None;
+        }
+        let pending = self
+            .pending
+            .as_ref()
+            .and_then(|(_, c)| c.get())
+            .and_then(Option::as_ref);
+        let read: &Read = pending.or(self.good.as_ref())?;
+        let moved = Moved::between(read.index.text(), &self.text);
+        if let Some(at) = at {
+            let was = moved.back(at)?;
+            let idx = read.index.index();
+            let c = idx.cursor(was)?;
+            let item: Vec<&str> = c.pointer.splitn(4, '/').take(3).collect();
+            let around = idx.find(&item.join("/")).unwrap_or(c.span);
+            let outside =
+                around.end <= moved.prefix || around.start >= moved.from_len - moved.suffix;
+            if !outside {
+                return None;
+            }
+        }
+        Some(View {
+            read,
+            moved: Some(moved),
+        })
+    }
+
     /// What queries read: this version when it is well-formed, else the
     /// last one that was.
     pub(crate) fn view(&self) -> Option<View<'_>> {

@@ -2,7 +2,7 @@
 //! used: go to definition, find references.
 
 use super::shape::Shape;
-use super::{Doc, Span};
+use super::{Doc, Span, View};
 use crate::wire::span::{SpanIndex, tokens};
 
 /// A name a document uses.
@@ -78,55 +78,76 @@ impl Doc {
     /// Where the node named under `offset` is defined: the span of its
     /// `id` value (the last node with that id, the one the fold keeps).
     pub(crate) fn definition(&self, offset: usize) -> Option<Span> {
-        let v = self.view()?;
-        let Name::Node(id) = under(&v.index(), v.back(offset)?)?.name else {
-            return None;
-        };
-        v.forth(v.read.shape().node(&id)?.id_span?)
+        let stale = self.stale(Some(offset));
+        let early = stale.and_then(|v| definition_in(&v, offset));
+        early.or_else(|| definition_in(&self.view()?, offset))
     }
 
     /// Every place that names the node under `offset`: its `id` (when
     /// `declaration`), every reference's `node`, every edge's `from` and
     /// `to`, in text order.
     pub(crate) fn references(&self, offset: usize, declaration: bool) -> Vec<Span> {
-        let Some(v) = self.view() else {
-            return Vec::new();
-        };
-        let Some(Name::Node(id)) = v
-            .back(offset)
-            .and_then(|at| under(&v.index(), at))
-            .map(|u| u.name)
-        else {
-            return Vec::new();
-        };
-        let shape: &Shape = v.read.shape();
-        let mut out: Vec<Span> = Vec::new();
-        if declaration {
-            out.extend(
-                shape
-                    .nodes
-                    .iter()
-                    .filter(|n| n.id.as_deref() == Some(id.as_str()))
-                    .filter_map(|n| n.id_span),
-            );
+        // From the last reading only when every place is outside the
+        // change (else the answer would miss some).
+        if let Some(v) = self.stale(Some(offset))
+            && let (early, true) = references_in(&v, offset, declaration)
+            && !early.is_empty()
+        {
+            return early;
         }
+        self.view()
+            .map(|v| references_in(&v, offset, declaration).0)
+            .unwrap_or_default()
+    }
+}
+
+/// [`Doc::definition`] in the reading `v`.
+fn definition_in(v: &View, offset: usize) -> Option<Span> {
+    let Name::Node(id) = under(&v.index(), v.back(offset)?)?.name else {
+        return None;
+    };
+    v.forth(v.read.shape().node(&id)?.id_span?)
+}
+
+/// [`Doc::references`] in the reading `v` (those in the text changed since
+/// `v` was read left out), and whether none was.
+fn references_in(v: &View, offset: usize, declaration: bool) -> (Vec<Span>, bool) {
+    let Some(Name::Node(id)) = v
+        .back(offset)
+        .and_then(|at| under(&v.index(), at))
+        .map(|u| u.name)
+    else {
+        return (Vec::new(), true);
+    };
+    let shape: &Shape = v.read.shape();
+    let mut out: Vec<Span> = Vec::new();
+    if declaration {
         out.extend(
             shape
-                .refs
+                .nodes
                 .iter()
-                .filter_map(|r| r.at.node.as_ref())
-                .filter(|(n, _)| *n == id)
-                .map(|(_, s)| *s),
+                .filter(|n| n.id.as_deref() == Some(id.as_str()))
+                .filter_map(|n| n.id_span),
         );
-        for e in &shape.edges {
-            for (n, s) in [&e.from, &e.to].into_iter().flatten() {
-                if *n == id {
-                    out.push(*s);
-                }
+    }
+    out.extend(
+        shape
+            .refs
+            .iter()
+            .filter_map(|r| r.at.node.as_ref())
+            .filter(|(n, _)| *n == id)
+            .map(|(_, s)| *s),
+    );
+    for e in &shape.edges {
+        for (n, s) in [&e.from, &e.to].into_iter().flatten() {
+            if *n == id {
+                out.push(*s);
             }
         }
-        let mut out: Vec<Span> = out.into_iter().filter_map(|s| v.forth(s)).collect();
-        out.sort_by_key(|s| s.start);
-        out
     }
+    let all = out.len();
+    let mut out: Vec<Span> = out.into_iter().filter_map(|s| v.forth(s)).collect();
+    out.sort_by_key(|s| s.start);
+    let complete = out.len() == all;
+    (out, complete)
 }

@@ -31,7 +31,9 @@ impl Doc {
     /// not, without what the change since has no place for); empty when
     /// no version was well-formed.
     pub(crate) fn symbols(&self) -> Vec<Symbol> {
-        let Some(v) = self.view() else {
+        // Right after a change: the last reading (without the nodes whose
+        // text changed) until this version is read.
+        let Some(v) = self.stale(None).or_else(|| self.view()) else {
             return Vec::new();
         };
         let all = outline(v.read.shape());

@@ -384,6 +384,52 @@ fn a_broken_version_answers_from_the_last_good_one_outside_the_change() {
 }
 
 #[test]
+fn a_query_right_after_a_change_answers_from_the_last_reading_outside_it() {
+    let good = Doc::new(JSON, Syntax::Json);
+    assert!(good.read().is_some());
+    // `post`'s tool renamed: well-formed, and not read yet (the reader
+    // thread reads it after a pause in typing).
+    let tool = at(
+        JSON,
+        r#""tool": "get", "args": {"q": {"$ref": {"node": "fetchh""#,
+        9,
+    );
+    let now = format!("{}put{}", &JSON[..tool], &JSON[tool + 3..]);
+    let d = good.edited(now.as_str());
+    let on = at(&now, r#""from": "fetch""#, 10);
+    let s = d.definition(on).unwrap();
+    assert_eq!(s.start, at(&now, r#""id": "fetch""#, 6));
+    let (h, span) = d.hover(on, None, &[]).unwrap();
+    assert_eq!(text_of(&d, span), "\"fetch\"");
+    assert!(matches!(h, super::hover::Hover::Node(_)));
+    assert_eq!(d.references(on, true).len(), 3);
+    let c = d
+        .complete(at(&now, r#""node": "start""#, 10), None)
+        .unwrap();
+    assert_eq!(text_of(&d, c.span), "\"start\"");
+    assert!(!c.items.is_empty());
+    let names: Vec<String> = d.symbols().into_iter().map(|s| s.name).collect();
+    assert_eq!(names, ["gather", "act", "start", "pick"]);
+    assert!(
+        d.index_if_read().is_none(),
+        "answered from the last reading, without reading the new version"
+    );
+    // Outside the change but in the node that changed (what is answered
+    // there may depend on the change): not from the last reading.
+    assert!(d.stale(Some(at(&now, r#""fetchh""#, 1))).is_none());
+    assert!(d.stale(Some(on)).is_some());
+    // In the change: this version is read, and answers (the tool's name
+    // is what is typed now).
+    let (h, span) = d.hover(tool + 1, None, &[]).unwrap();
+    assert_eq!(text_of(&d, span), "\"put\"");
+    assert!(matches!(h, super::hover::Hover::Tool(_)));
+    assert!(d.index_if_read().is_some());
+    // Read: no stale answer any more.
+    assert!(d.stale(Some(on)).is_none());
+    assert_eq!(d.definition(on), Some(s));
+}
+
+#[test]
 fn moved_maps_offsets_outside_the_change_both_ways() {
     let m = super::Moved::between("abcXYdef", "abcQdef");
     assert_eq!(
