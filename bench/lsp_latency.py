@@ -185,6 +185,30 @@ async def run(args):
         rows.append(("edit → diagnostics (with the debounce)", lat, count))
         rows.append((f"edit → diagnostics, less the {args.debounce_ms} ms debounce",
                      [x - args.debounce_ms / 1000 for x in lat], count))
+        # A query elsewhere sent at once after each edit (before its
+        # diagnostics): answered from the last reading while the version is
+        # not read (a node id two thirds into the document).
+        far = text.index(node_key, len(text) * 2 // 3) + len(node_key) + 1
+        early = []
+        for i in range(args.edits):
+            version += 1
+            # `original` is in the text now (the edits above end on it when even).
+            now_missing = i % 2 == 0 if args.edits % 2 == 0 else i % 2 == 1
+            new = original + "_missing" if now_missing else original
+            old_len = len(original) + (0 if now_missing else len("_missing"))
+            rng = t.Range(start=start, end=t.Position(line=start.line, character=start.character + old_len))
+            client.text_document_did_change(t.DidChangeTextDocumentParams(
+                text_document=t.VersionedTextDocumentIdentifier(uri=uri, version=version),
+                content_changes=[t.TextDocumentContentChangePartial(range=rng, text=new)]))
+            # (in one-line JSON, the place moves with the edit)
+            now = text[:tool] + new + text[name_end:]
+            at_far = dict(text_document=t.TextDocumentIdentifier(uri=uri),
+                          position=position(now, far + len(new) - len(original)))
+            sent = time.perf_counter()
+            await client.text_document_hover_async(t.HoverParams(**at_far))
+            early.append(time.perf_counter() - sent)
+            await wait(version)
+        rows.append(("edit, then at once hover on a node id elsewhere (before the diagnostics)", early, None))
         # Typing: a burst of keystrokes at the end of the tool's name, then
         # a hover at once, then the last keystroke's diagnostics.
         pos = t.Position(line=start.line, character=start.character + len(original))
