@@ -311,7 +311,8 @@ fn gen_edit(c: &Content, (what, a, b, k): (usize, usize, usize, usize)) -> Vec<O
         }],
         6 | 7 => vec![OpBody::AddEdge {
             edge: Edge {
-                id: format!("e{}", k % 12),
+                // Now and then an id `invalid_edge_id` refuses.
+                id: format!("e{}{}", k % 12, if b % 7 == 3 { "!" } else { "" }),
                 from: id,
                 to: pool_id(b),
                 handle: Handle::parse(HANDLES[k % HANDLES.len()]),

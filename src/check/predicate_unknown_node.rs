@@ -38,6 +38,9 @@ pub(crate) fn tests_of(n: &Node) -> Vec<(String, String)> {
     out
 }
 
+/// A node's predicate tests (pointer, path), kept or made for this run.
+type Tests<'a> = std::borrow::Cow<'a, [(String, String)]>;
+
 declare_check! {
     /// ## What it finds
     /// A test in a `structured` predicate whose `path` starts with something
@@ -64,7 +67,7 @@ declare_check! {
         let g = &cx.graph;
         let hints = IdHints::new(g);
         // (branch or select node, pointer, path, node read)
-        let per_node: Vec<(usize, std::borrow::Cow<'_, [(String, String)]>)> = (0..g.len())
+        let per_node: Vec<(usize, Tests<'_>)> = (0..g.len())
             .filter(|&i| is_canonical(g, i))
             .map(|i| (i, cx.predicate_tests(i)))
             .filter(|(_, t)| !t.is_empty())
