@@ -42,6 +42,8 @@ pub struct Kept {
     /// Per entry of [`CHECKS`]: an edge-scoped check's findings by edge
     /// position, when they are complete for the content they were made on.
     by_edge: Vec<Option<std::collections::BTreeMap<usize, Vec<Issue>>>>,
+    /// `unreachable_call`'s own reachability walk.
+    reach: Option<super::unreachable_call::KeptReach>,
 }
 
 /// The ids each node names (present or not: its references anywhere in
@@ -176,6 +178,14 @@ pub fn run(
         touched.filter(|_| same_registry),
     );
     cx.kept_nodes = Some(&facts);
+    let reach = match (kept.reach.take(), touched) {
+        (Some(mut r), Some(t)) => {
+            r.update(content, t);
+            r
+        }
+        _ => super::unreachable_call::KeptReach::new(content),
+    };
+    cx.kept_reach = Some(&reach);
     if !same_registry || kept.by_node.len() != CHECKS.len() {
         kept.registry = fingerprint;
         kept.by_node = CHECKS.iter().map(|_| None).collect();
@@ -265,6 +275,7 @@ pub fn run(
     }
     group::apply(&cx, &mut report.issues);
     drop(cx);
+    kept.reach = Some(reach);
     kept.nodes = facts;
     kept.graph = Some(core);
     report

@@ -151,6 +151,8 @@ pub struct Cx<'a> {
     /// Each node's data references and size, kept between incremental
     /// runs ([`kept_nodes`]); walked afresh without them.
     kept_nodes: Option<&'a kept_nodes::KeptNodes>,
+    /// `unreachable_call`'s own walk, kept between incremental runs.
+    kept_reach: Option<&'a unreachable_call::KeptReach>,
 }
 
 impl<'a> Cx<'a> {
@@ -179,6 +181,7 @@ impl<'a> Cx<'a> {
             declared: std::cell::OnceCell::new(),
             spawns: std::cell::OnceCell::new(),
             kept_nodes: None,
+            kept_reach: None,
         }
     }
 
@@ -473,7 +476,7 @@ mod unknown_field;
 mod unknown_node;
 pub(crate) mod unknown_param;
 pub(crate) mod unknown_tool;
-mod unreachable_call;
+pub(crate) mod unreachable_call;
 mod unreachable_node;
 mod unreconciled_unit;
 mod unused_case;
