@@ -44,6 +44,8 @@ pub struct Kept {
     by_edge: Vec<Option<std::collections::BTreeMap<usize, Vec<Issue>>>>,
     /// `unreachable_call`'s own reachability walk.
     reach: Option<super::unreachable_call::KeptReach>,
+    /// `oversized_phase`'s sums.
+    phases: Option<super::oversized_phase::Phases>,
 }
 
 /// The ids each node names (present or not: its references anywhere in
@@ -186,6 +188,17 @@ pub fn run(
         _ => super::unreachable_call::KeptReach::new(content),
     };
     cx.kept_reach = Some(&reach);
+    let size = |i: usize| facts.size(i);
+    let phases = match (kept.phases.take(), touched) {
+        (Some(mut p), Some(t)) if !cx.graph.repeated => {
+            match p.update(content, t, |id| cx.graph.index_of(id), size) {
+                true => p,
+                false => super::oversized_phase::Phases::new(content, size),
+            }
+        }
+        _ => super::oversized_phase::Phases::new(content, size),
+    };
+    cx.kept_phases = Some(&phases);
     if !same_registry || kept.by_node.len() != CHECKS.len() {
         kept.registry = fingerprint;
         kept.by_node = CHECKS.iter().map(|_| None).collect();
@@ -276,6 +289,7 @@ pub fn run(
     group::apply(&cx, &mut report.issues);
     drop(cx);
     kept.reach = Some(reach);
+    kept.phases = Some(phases);
     kept.nodes = facts;
     kept.graph = Some(core);
     report

@@ -153,6 +153,8 @@ pub struct Cx<'a> {
     kept_nodes: Option<&'a kept_nodes::KeptNodes>,
     /// `unreachable_call`'s own walk, kept between incremental runs.
     kept_reach: Option<&'a unreachable_call::KeptReach>,
+    /// `oversized_phase`'s sums, kept between incremental runs.
+    kept_phases: Option<&'a oversized_phase::Phases>,
 }
 
 impl<'a> Cx<'a> {
@@ -182,6 +184,7 @@ impl<'a> Cx<'a> {
             spawns: std::cell::OnceCell::new(),
             kept_nodes: None,
             kept_reach: None,
+            kept_phases: None,
         }
     }
 
