@@ -280,7 +280,11 @@ fn gen_edit(c: &Content, (what, a, b, k): (usize, usize, usize, usize)) -> Vec<O
             }]
         }
         4 => {
-            let (path, value) = match b % 6 {
+            let (path, value) = match b % 8 {
+                // Large enough for a phase of a few to overflow a read
+                // (`oversized_phase`), or for one node alone.
+                6 => ("args.blob", Value::String("x".repeat(9000))),
+                7 => ("args.blob", Value::String("x".repeat(17000))),
                 0 => ("tool", Value::String("spawn_subagent".into())),
                 1 => ("tool", Value::String("nope".into())),
                 2 => ("replaySafe", Value::Bool(k % 2 == 0)),
@@ -311,7 +315,8 @@ fn gen_edit(c: &Content, (what, a, b, k): (usize, usize, usize, usize)) -> Vec<O
         }],
         6 | 7 => vec![OpBody::AddEdge {
             edge: Edge {
-                id: format!("e{}", k % 12),
+                // Now and then an id `invalid_edge_id` refuses.
+                id: format!("e{}{}", k % 12, if b % 7 == 3 { "!" } else { "" }),
                 from: id,
                 to: pool_id(b),
                 handle: Handle::parse(HANDLES[k % HANDLES.len()]),

@@ -1,4 +1,5 @@
-//! Complexity: O(e) (one hash map over the edges).
+//! Complexity: O(e) (one hash map over the edges); for one edge (the
+//! incremental checks), O(edges leaving its source).
 
 use crate::model::hash::FastMap as HashMap;
 use crate::model::remedy::Remedy;
@@ -29,13 +30,18 @@ declare_check! {
     ///            {"id": "start__pay_2", "from": "start", "to": "pay", "handle": "always"}]}
     /// ```
     /// Fixed: remove the edge `start__pay_2`.
-    pub DuplicateEdge { code: "duplicate_edge", severity: Blocking, needs: NOTHING, source: Check }
+    pub DuplicateEdge { code: "duplicate_edge", severity: Blocking, needs: NOTHING, source: Check, scope: Edge }
     fn run(cx, out) {
         let edges = &cx.content.edges;
-        let mut first: HashMap<(&str, &str, &Handle), usize> =
-            HashMap::with_capacity_and_hasher(edges.len(), Default::default());
-        for (i, e) in edges.iter().enumerate() {
-            let kept = *first.entry((e.from.as_str(), e.to.as_str(), &e.handle)).or_insert(i);
+        let mut first: HashMap<(&str, &str, &Handle), usize> = HashMap::default();
+        if !cx.one_edge() {
+            first.reserve(edges.len());
+        }
+        for (i, e) in cx.edges() {
+            let kept = match cx.one_edge() {
+                true => first_like(cx, i),
+                false => *first.entry((e.from.as_str(), e.to.as_str(), &e.handle)).or_insert(i),
+            };
             // One id twice is `duplicate_edge_id`'s (the fold keeps one).
             if kept == i || edges[kept].id == e.id {
                 continue;
@@ -53,6 +59,23 @@ declare_check! {
             );
         }
     }
+}
+
+/// The first edge (in edge order) with edge `k`'s source, target and
+/// handle, found among the edges leaving its source (among every edge
+/// before it when an end does not exist).
+fn first_like(cx: &crate::check::Cx, k: usize) -> usize {
+    let edges = &cx.content.edges;
+    let e = &edges[k];
+    let same = |j: &usize| {
+        let x = &edges[*j];
+        x.from == e.from && x.to == e.to && x.handle == e.handle
+    };
+    match cx.graph.ends[k] {
+        Some((f, _)) => cx.graph.out[f].iter().copied().find(same),
+        None => (0..k).find(same),
+    }
+    .unwrap_or(k)
 }
 
 #[cfg(test)]

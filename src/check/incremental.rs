@@ -39,6 +39,13 @@ pub struct Kept {
     nodes: KeptNodes,
     /// The graph's shape (see [`super::kept_graph`]).
     graph: Option<Core>,
+    /// Per entry of [`CHECKS`]: an edge-scoped check's findings by edge
+    /// position, when they are complete for the content they were made on.
+    by_edge: Vec<Option<std::collections::BTreeMap<usize, Vec<Issue>>>>,
+    /// `unreachable_call`'s own reachability walk.
+    reach: Option<super::unreachable_call::KeptReach>,
+    /// `oversized_phase`'s sums.
+    phases: Option<super::oversized_phase::Phases>,
 }
 
 /// The ids each node names (present or not: its references anywhere in
@@ -145,12 +152,17 @@ pub fn run(
     touched: Option<&Touched>,
     encoded_len: Option<usize>,
 ) -> Report {
-    let core = match (kept.graph.take(), touched) {
-        (Some(mut core), Some(t)) => match core.update(content, t) {
-            true => core,
-            false => Core::new(content),
-        },
-        _ => Core::new(content),
+    // The number of edges before the change, when the kept shape was
+    // brought up to this content (every edge then kept its position).
+    let (core, edges_before) = match (kept.graph.take(), touched) {
+        (Some(mut core), Some(t)) => {
+            let e0 = core.ends.len();
+            match core.update(content, t) {
+                true => (core, Some(e0)),
+                false => (Core::new(content), None),
+            }
+        }
+        _ => (Core::new(content), None),
     };
     let mut facts = std::mem::take(&mut kept.nodes);
     let mut cx = Cx::with_graph(content, registry, super::Graph::kept(content, &core));
@@ -168,11 +180,35 @@ pub fn run(
         touched.filter(|_| same_registry),
     );
     cx.kept_nodes = Some(&facts);
+    let reach = match (kept.reach.take(), touched) {
+        (Some(mut r), Some(t)) => {
+            r.update(content, t);
+            r
+        }
+        _ => super::unreachable_call::KeptReach::new(content),
+    };
+    cx.kept_reach = Some(&reach);
+    let size = |i: usize| facts.size(i);
+    let phases = match (kept.phases.take(), touched) {
+        (Some(mut p), Some(t)) if !cx.graph.repeated => {
+            match p.update(content, t, |id| cx.graph.index_of(id), size) {
+                true => p,
+                false => super::oversized_phase::Phases::new(content, size),
+            }
+        }
+        _ => super::oversized_phase::Phases::new(content, size),
+    };
+    cx.kept_phases = Some(&phases);
     if !same_registry || kept.by_node.len() != CHECKS.len() {
         kept.registry = fingerprint;
         kept.by_node = CHECKS.iter().map(|_| None).collect();
+        kept.by_edge = CHECKS.iter().map(|_| None).collect();
     }
     let dirty = touched.map(|t| dirty_nodes(&cx, t));
+    let dirty_edges = match (touched, edges_before) {
+        (Some(t), Some(e0)) => Some(dirty_edges(&cx.graph, t, e0)),
+        _ => None,
+    };
     let renamed = kept.refs.update(content, &cx.graph, touched);
     let refs = &kept.refs;
     let rehinted = kept.hints.update(
@@ -220,10 +256,17 @@ pub fn run(
         if let Some(why) = skip.reason(*check, registry.is_some()) {
             report.skipped.push((check.code().name, why.to_string()));
             kept.by_node[k] = None;
+            kept.by_edge[k] = None;
             continue;
         }
         match check.scope() {
             Scope::Plan => check.run(&cx, &mut report.issues),
+            Scope::Edge => {
+                let slot = &mut kept.by_edge[k];
+                let found = edge_findings(&cx, *check, slot.take(), dirty_edges.as_deref());
+                report.issues.extend(found.values().flatten().cloned());
+                *slot = Some(found);
+            }
             Scope::Downstream => {
                 let slot = &mut kept.by_node[k];
                 let found =
@@ -245,6 +288,8 @@ pub fn run(
     }
     group::apply(&cx, &mut report.issues);
     drop(cx);
+    kept.reach = Some(reach);
+    kept.phases = Some(phases);
     kept.nodes = facts;
     kept.graph = Some(core);
     report
@@ -263,6 +308,52 @@ fn dirty_nodes(cx: &Cx, touched: &Touched) -> Vec<usize> {
         seen.extend(g.succs(i).chain(g.preds(i)));
     }
     seen.into_iter().collect()
+}
+
+/// The edge positions an edge-scoped check must look at again after
+/// `touched`, when every edge kept its position and the first `e0` are the
+/// ones the kept findings were made on: the new edges, the edges at a
+/// touched node, and the edges with an end that does not exist (a touched
+/// id may be that end). In edge order.
+fn dirty_edges(g: &super::Graph, touched: &Touched, e0: usize) -> Vec<usize> {
+    let mut out: Vec<usize> = (e0..g.ends.len())
+        .chain(g.dangling.iter().copied())
+        .collect();
+    for id in &touched.nodes {
+        if let Some(i) = g.index_of(id) {
+            out.extend(g.out[i].iter().chain(&g.inc[i]));
+        }
+    }
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// One edge-scoped check's findings by edge position: `before`'s, with the
+/// edges in `dirty` checked again; every edge when there is nothing to
+/// start from.
+fn edge_findings(
+    cx: &Cx,
+    check: &dyn Check,
+    before: Option<std::collections::BTreeMap<usize, Vec<Issue>>>,
+    dirty: Option<&[usize]>,
+) -> std::collections::BTreeMap<usize, Vec<Issue>> {
+    let (mut found, todo) = match (before, dirty) {
+        (Some(found), Some(dirty)) => (found, dirty.to_vec()),
+        _ => (Default::default(), (0..cx.content.edges.len()).collect()),
+    };
+    for k in todo {
+        cx.edge_scope.set(Some(k));
+        let mut out = Vec::new();
+        check.run(cx, &mut out);
+        if out.is_empty() {
+            found.remove(&k);
+        } else {
+            found.insert(k, out);
+        }
+    }
+    cx.edge_scope.set(None);
+    found
 }
 
 /// Every node reachable over edges from a touched node still present (the

@@ -21,9 +21,9 @@ declare_check! {
     /// {"id": "a>b", "from": "a", "to": "b", "handle": "always"}
     /// ```
     /// Fixed: `{"id": "a__b", …}`.
-    pub InvalidEdgeId { code: "invalid_edge_id", severity: Blocking, needs: NOTHING, source: Check }
+    pub InvalidEdgeId { code: "invalid_edge_id", severity: Blocking, needs: NOTHING, source: Check, scope: Edge }
     fn run(cx, out) {
-        for e in &cx.content.edges {
+        for (_, e) in cx.edges() {
             if !ids::is_valid_edge_id(&e.id) {
                 out.push(
                     Issue::new(CODE,

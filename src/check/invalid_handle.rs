@@ -28,9 +28,9 @@ declare_check! {
     /// {"id": "e1", "from": "start", "to": "fetch", "handle": "error"}
     /// ```
     /// Fixed: an entry only has `always`: `{"id": "e1", "from": "start", "to": "fetch", "handle": "always"}`.
-    pub InvalidHandle { code: "invalid_handle", severity: Blocking, needs: NOTHING, source: Check }
+    pub InvalidHandle { code: "invalid_handle", severity: Blocking, needs: NOTHING, source: Check, scope: Edge }
     fn run(cx, out) {
-        for e in &cx.content.edges {
+        for (_, e) in cx.edges() {
             let Some(i) = cx.graph.index_of(&e.from) else { continue };
             let kind = cx.graph.node(i).kind;
             if !kind.allows(&e.handle) {

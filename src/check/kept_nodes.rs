@@ -105,7 +105,7 @@ impl KeptNodes {
                 if let Some(target) = g.index_of(&r.node) {
                     out.push(DataRef {
                         node: i,
-                        pointer: pointer.clone(),
+                        pointer: pointer.as_str().into(),
                         r,
                         target,
                     });
@@ -147,7 +147,7 @@ mod tests {
             .map(|d| {
                 (
                     d.node,
-                    d.pointer,
+                    d.pointer.into_owned(),
                     d.r.node.clone(),
                     d.target,
                     kept.size(d.node),
@@ -162,7 +162,13 @@ mod tests {
             .into_iter()
             .map(|d| {
                 let size = super::super::oversized_phase::estimate(&c.nodes[d.node]);
-                (d.node, d.pointer, d.r.node.clone(), d.target, size)
+                (
+                    d.node,
+                    d.pointer.into_owned(),
+                    d.r.node.clone(),
+                    d.target,
+                    size,
+                )
             })
             .collect()
     }

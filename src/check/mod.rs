@@ -115,6 +115,14 @@ pub enum Scope {
     /// over all the nodes to look at again, and its findings are kept by
     /// the node they name.
     Downstream,
+    /// Findings about one edge at a time. While it looks at edge `k` (the
+    /// edges [`Cx::edges`] yields), the check reads only that edge, the
+    /// nodes at its ends and the other edges at those nodes, and every
+    /// finding it makes then is edge `k`'s. So after a change only the new
+    /// edges and the edges at a touched node are checked again (an edge
+    /// added, removed or replaced has its ends in
+    /// [`Touched`](crate::model::touched::Touched)).
+    Edge,
     /// Anything else (reachability, routes, dominators, taint, ids and
     /// sizes across the plan): run whole after every change.
     Plan,
@@ -131,6 +139,8 @@ pub struct Cx<'a> {
     /// when not all (one run for all of them, so batched analyses such as
     /// [`flow::reaches_many`] stay batched).
     scope_many: std::cell::RefCell<Option<std::rc::Rc<[usize]>>>,
+    /// The one edge a [`Scope::Edge`] check looks at, when not all.
+    edge_scope: std::cell::Cell<Option<usize>>,
     data_refs: std::cell::OnceCell<Vec<support::DataRef<'a>>>,
     encoded_len: std::cell::OnceCell<usize>,
     shapes: std::cell::OnceCell<Vec<std::cell::OnceCell<Vec<crate::model::shape::ShapeProblem>>>>,
@@ -141,6 +151,10 @@ pub struct Cx<'a> {
     /// Each node's data references and size, kept between incremental
     /// runs ([`kept_nodes`]); walked afresh without them.
     kept_nodes: Option<&'a kept_nodes::KeptNodes>,
+    /// `unreachable_call`'s own walk, kept between incremental runs.
+    kept_reach: Option<&'a unreachable_call::KeptReach>,
+    /// `oversized_phase`'s sums, kept between incremental runs.
+    kept_phases: Option<&'a oversized_phase::Phases>,
 }
 
 impl<'a> Cx<'a> {
@@ -160,6 +174,7 @@ impl<'a> Cx<'a> {
             registry,
             scope: std::cell::Cell::new(None),
             scope_many: std::cell::RefCell::new(None),
+            edge_scope: std::cell::Cell::new(None),
             data_refs: std::cell::OnceCell::new(),
             encoded_len: std::cell::OnceCell::new(),
             shapes: std::cell::OnceCell::new(),
@@ -168,6 +183,8 @@ impl<'a> Cx<'a> {
             declared: std::cell::OnceCell::new(),
             spawns: std::cell::OnceCell::new(),
             kept_nodes: None,
+            kept_reach: None,
+            kept_phases: None,
         }
     }
 
@@ -230,6 +247,24 @@ impl<'a> Cx<'a> {
             let i = many.as_ref().map_or(k, |m| m[k]);
             (i, &content.nodes[i])
         })
+    }
+
+    /// The edges a [`Scope::Edge`] check looks at, with their positions:
+    /// every edge, or the one the incremental checks ask about.
+    pub(crate) fn edges(&self) -> impl Iterator<Item = (usize, &'a crate::model::Edge)> + 'a {
+        let edges = &self.content.edges;
+        let range = match self.edge_scope.get() {
+            Some(k) => k..k + 1,
+            None => 0..edges.len(),
+        };
+        range.map(move |k| (k, &edges[k]))
+    }
+
+    /// Whether a [`Scope::Edge`] check looks at one edge only (then a
+    /// check that compares it with other edges finds them at its ends,
+    /// not by a pass over every edge).
+    pub(crate) fn one_edge(&self) -> bool {
+        self.edge_scope.get().is_some()
     }
 
     /// The literal values some checks look for anywhere in a definition
@@ -444,7 +479,7 @@ mod unknown_field;
 mod unknown_node;
 pub(crate) mod unknown_param;
 pub(crate) mod unknown_tool;
-mod unreachable_call;
+pub(crate) mod unreachable_call;
 mod unreachable_node;
 mod unreconciled_unit;
 mod unused_case;

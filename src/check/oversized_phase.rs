@@ -1,7 +1,11 @@
-//! Complexity: O(size of the definitions) (one walk over every value).
+//! Complexity: O(size of the definitions) (one walk over every value); in
+//! a warm session the sums are kept ([`Phases`]) and nodes added at the end
+//! cost only themselves.
 
+use crate::model::hash::FastMap;
 use crate::model::remedy::{Fill, Remedy};
-use crate::model::{Issue, Map, Node, Value};
+use crate::model::touched::Touched;
+use crate::model::{Content, Issue, Map, Node, Value};
 
 declare_check! {
     /// ## What it finds
@@ -27,36 +31,24 @@ declare_check! {
     /// `research_2` … `research_6`.
     pub OversizedPhase { code: "oversized_phase", severity: Advisory, needs: NOTHING, source: Check }
     fn run(cx, out) {
+        let fresh;
+        let phases = match cx.kept_phases {
+            Some(p) => p,
+            None => {
+                fresh = Phases::new(cx.content, |i| cx.node_size(i));
+                &fresh
+            }
+        };
         let budget = crate::model::budget::READ;
-        let mut phases: Vec<(&str, usize, usize, Option<&Node>)> = Vec::new();
-        let mut at: crate::model::hash::FastMap<&str, usize> = Default::default();
-        for (i, n) in cx.content.nodes.iter().enumerate() {
-            let Some(p) = n.phase.as_deref().filter(|p| !p.is_empty()) else { continue };
-            let k = *at.entry(p).or_insert_with(|| {
-                phases.push((p, 0, 0, None));
-                phases.len() - 1
-            });
-            let (_, size, count, first_over) = &mut phases[k];
-            *count += 1;
-            // A node too large for a read by itself is about the node, not
-            // the phase: no split helps.
-            let own = cx.node_size(i);
-            if own > budget {
-                continue;
-            }
-            *size += own;
-            if *size > budget && first_over.is_none() {
-                *first_over = Some(n);
-            }
-        }
-        for (phase, size, count, first_over) in phases {
-            let Some(cut) = first_over else { continue };
+        for sum in &phases.list {
+            let Some(cut) = sum.first_over.map(|i| &cx.content.nodes[i]) else { continue };
+            let phase = &sum.name;
             out.push(
                 Issue::new(CODE,
                     format!(
                         "phase `{phase}` has {} node(s), about {} KB when read in full, more than one read shows ({} KB): a read shows its first nodes in full and the others by id; it overflows at node `{}`",
-                        crate::model::text::thousands(count),
-                        crate::model::text::thousands(size / 1024),
+                        crate::model::text::thousands(sum.count),
+                        crate::model::text::thousands(sum.size / 1024),
                         budget / 1024,
                         cut.id
                     ),
@@ -69,6 +61,106 @@ declare_check! {
             );
         }
     }
+}
+
+/// Each phase's node count and read size, in the order of its first node,
+/// and where it overflows one read; kept between incremental runs (issue
+/// 17), where a change that adds nodes at the end costs only those nodes.
+#[derive(Debug, Default)]
+pub(crate) struct Phases {
+    list: Vec<PhaseSum>,
+    /// Phase name → its place in `list`.
+    at: FastMap<String, usize>,
+    /// Per node: its phase's place in `list` and its own read size.
+    nodes: Vec<(Option<usize>, usize)>,
+}
+
+/// One phase's sums.
+#[derive(Debug)]
+struct PhaseSum {
+    name: String,
+    /// Nodes in it.
+    count: usize,
+    /// The read size of its nodes, less those too large for a read alone.
+    size: usize,
+    /// The node at which `size` first goes over one read.
+    first_over: Option<usize>,
+}
+
+impl Phases {
+    /// The sums of `content`, `size` giving each node's read size.
+    pub(crate) fn new(content: &Content, size: impl Fn(usize) -> usize) -> Phases {
+        let mut p = Phases::default();
+        for (i, n) in content.nodes.iter().enumerate() {
+            p.push(i, n, size(i));
+        }
+        p
+    }
+
+    /// Brings the sums up to `content` after `touched`: the nodes added at
+    /// the end are counted; false (then they are to be made again) when a
+    /// node was removed or a touched one changed its phase or size.
+    pub(crate) fn update(
+        &mut self,
+        content: &Content,
+        touched: &Touched,
+        index_of: impl Fn(&str) -> Option<usize>,
+        size: impl Fn(usize) -> usize,
+    ) -> bool {
+        let n0 = self.nodes.len();
+        if touched.removed || content.nodes.len() < n0 {
+            return false;
+        }
+        for id in &touched.nodes {
+            let Some(i) = index_of(id).filter(|&i| i < n0) else {
+                continue;
+            };
+            let (slot, own) = self.nodes[i];
+            let name = slot.map(|k| self.list[k].name.as_str());
+            if name != phase_of(&content.nodes[i]) || own != size(i) {
+                return false;
+            }
+        }
+        for (i, n) in content.nodes.iter().enumerate().skip(n0) {
+            self.push(i, n, size(i));
+        }
+        true
+    }
+
+    /// Counts node `i`, `n`, of read size `own`.
+    fn push(&mut self, i: usize, n: &Node, own: usize) {
+        let slot = phase_of(n).map(|p| match self.at.get(p) {
+            Some(&k) => k,
+            None => {
+                self.list.push(PhaseSum {
+                    name: p.to_string(),
+                    count: 0,
+                    size: 0,
+                    first_over: None,
+                });
+                self.at.insert(p.to_string(), self.list.len() - 1);
+                self.list.len() - 1
+            }
+        });
+        self.nodes.push((slot, own));
+        let Some(k) = slot else { return };
+        let sum = &mut self.list[k];
+        sum.count += 1;
+        // A node too large for a read by itself is about the node, not the
+        // phase: no split helps.
+        if own > crate::model::budget::READ {
+            return;
+        }
+        sum.size += own;
+        if sum.size > crate::model::budget::READ && sum.first_over.is_none() {
+            sum.first_over = Some(i);
+        }
+    }
+}
+
+/// The phase a node is in (none when empty).
+fn phase_of(n: &Node) -> Option<&str> {
+    n.phase.as_deref().filter(|p| !p.is_empty())
 }
 
 /// About how many bytes a node takes when read in full: a fixed cost for

@@ -289,8 +289,9 @@ pub(crate) fn is_canonical(g: &Graph, i: usize) -> bool {
 pub(crate) struct DataRef<'a> {
     /// The reading node.
     pub(crate) node: usize,
-    /// Pointer relative to the reading node (`/definition/args/x`).
-    pub(crate) pointer: String,
+    /// Pointer relative to the reading node (`/definition/args/x`):
+    /// borrowed from the kept facts in a warm session, not copied per run.
+    pub(crate) pointer: std::borrow::Cow<'a, str>,
     pub(crate) r: &'a Ref,
     pub(crate) target: usize,
 }
@@ -320,7 +321,7 @@ fn data_refs_into<'a>(g: &Graph<'a>, i: usize, out: &mut Vec<DataRef<'a>>) {
         if let Some(target) = g.index_of(&r.node) {
             out.push(DataRef {
                 node: i,
-                pointer,
+                pointer: pointer.into(),
                 r,
                 target,
             });

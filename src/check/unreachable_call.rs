@@ -1,6 +1,7 @@
 //! Complexity: O(n + e): two walks from the entries — the shared one
 //! (`Graph::reachable`) and an independent breadth-first walk over the raw
-//! edge list with its own index.
+//! edge list with its own index. In a warm session the second walk is kept
+//! ([`KeptReach`]): a change that only adds costs what it reaches.
 
 use crate::model::Issue;
 use crate::model::NodeKind;
@@ -41,6 +42,174 @@ fn independent_reach(content: &crate::model::Content) -> Vec<bool> {
     seen
 }
 
+/// The second walk's index, adjacency and result, kept between
+/// incremental runs (issue 17) and brought up to each change by code of
+/// its own (nothing shared with `Graph` or its kept shape). A change that
+/// only adds (nodes, edges, an entry) only adds reachability: the walk goes
+/// on from what the additions reach. Anything that can take reachability
+/// away (a removal, an edge moved or replaced in place, an entry no longer
+/// one, a repeated id) makes it all again.
+#[derive(Debug, Default)]
+pub(crate) struct KeptReach {
+    /// Node id → index (first occurrence).
+    at: HashMap<String, usize>,
+    /// Per edge: its (from, to) indices when both ends exist.
+    ends: Vec<Option<(usize, usize)>>,
+    /// Per node: the nodes its edges lead to.
+    next: Vec<Vec<usize>>,
+    /// Per node: the positions of the edges at it (either end).
+    edges_at: Vec<Vec<usize>>,
+    /// The edges with an end that does not exist (yet).
+    loose: Vec<usize>,
+    /// Per node: whether it is an entry.
+    entry: Vec<bool>,
+    /// Per node: reached from an entry.
+    seen: Vec<bool>,
+}
+
+impl KeptReach {
+    /// The walk made from scratch on `content`.
+    pub(crate) fn new(content: &crate::model::Content) -> KeptReach {
+        let mut k = KeptReach::default();
+        k.grow(content, &[]);
+        k
+    }
+
+    /// Reached from an entry, per node.
+    pub(crate) fn seen(&self) -> &[bool] {
+        &self.seen
+    }
+
+    /// Brings the walk up to `content`, `touched` being what changed since
+    /// the content it was made for; made again when the change may have
+    /// taken reachability away.
+    pub(crate) fn update(
+        &mut self,
+        content: &crate::model::Content,
+        touched: &crate::model::touched::Touched,
+    ) {
+        if !self.only_adds(content, touched) {
+            *self = KeptReach::new(content);
+            return;
+        }
+        let old: Vec<usize> = touched
+            .nodes
+            .iter()
+            .filter_map(|id| self.at.get(id.as_str()).copied())
+            .collect();
+        self.grow(content, &old);
+        debug_assert_eq!(
+            self.seen,
+            independent_reach(content),
+            "the kept walk equals a new one"
+        );
+    }
+
+    /// Whether the change from the kept content to `content` only added:
+    /// no removal, every old edge still at its place with the same ends
+    /// (an edge at a touched node is looked at again), no entry lost, new
+    /// nodes and edges at the end, no id repeated.
+    fn only_adds(
+        &self,
+        content: &crate::model::Content,
+        touched: &crate::model::touched::Touched,
+    ) -> bool {
+        let (n0, e0) = (self.seen.len(), self.ends.len());
+        if touched.removed || content.nodes.len() < n0 || content.edges.len() < e0 {
+            return false;
+        }
+        if !content.edges[e0..]
+            .iter()
+            .all(|e| touched.new_edges.contains(&e.id))
+        {
+            return false;
+        }
+        let mut ids = HashMap::default();
+        for (i, node) in content.nodes.iter().enumerate().skip(n0) {
+            if self.at.contains_key(node.id.as_str()) || ids.insert(node.id.as_str(), i).is_some() {
+                return false;
+            }
+        }
+        for id in &touched.nodes {
+            let Some(&i) = self.at.get(id.as_str()) else {
+                continue;
+            };
+            if self.entry[i] && content.nodes[i].kind != NodeKind::Entry {
+                return false;
+            }
+            for &k in &self.edges_at[i] {
+                let e = &content.edges[k];
+                if self.ends[k] != self.ends_of(e, &ids) {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    /// An edge's (from, to) indices, among the kept ids and `new`.
+    fn ends_of(
+        &self,
+        e: &crate::model::Edge,
+        new: &HashMap<&str, usize>,
+    ) -> Option<(usize, usize)> {
+        let find = |id: &str| self.at.get(id).or_else(|| new.get(id)).copied();
+        Some((find(&e.from)?, find(&e.to)?))
+    }
+
+    /// Indexes the nodes and edges past the kept ones, the loose edges
+    /// whose ends now exist, the entries among them and `old` (touched
+    /// nodes already indexed), and walks on from what they reach.
+    fn grow(&mut self, content: &crate::model::Content, old: &[usize]) {
+        let (n0, e0) = (self.seen.len(), self.ends.len());
+        let mut queue = VecDeque::new();
+        for (i, node) in content.nodes.iter().enumerate().skip(n0) {
+            self.at.entry(node.id.clone()).or_insert(i);
+            self.next.push(Vec::new());
+            self.edges_at.push(Vec::new());
+            self.entry.push(false);
+            self.seen.push(false);
+        }
+        for i in old.iter().copied().chain(n0..content.nodes.len()) {
+            if content.nodes[i].kind == NodeKind::Entry {
+                self.entry[i] = true;
+                if !self.seen[i] {
+                    self.seen[i] = true;
+                    queue.push_back(i);
+                }
+            }
+        }
+        let none = HashMap::default();
+        let loose = std::mem::take(&mut self.loose);
+        self.ends.resize(content.edges.len(), None);
+        for k in loose.into_iter().chain(e0..content.edges.len()) {
+            let Some((f, t)) = self.ends_of(&content.edges[k], &none) else {
+                self.loose.push(k);
+                continue;
+            };
+            self.ends[k] = Some((f, t));
+            self.next[f].push(t);
+            self.edges_at[f].push(k);
+            if t != f {
+                self.edges_at[t].push(k);
+            }
+            if self.seen[f] && !self.seen[t] {
+                self.seen[t] = true;
+                queue.push_back(t);
+            }
+        }
+        while let Some(v) = queue.pop_front() {
+            for j in 0..self.next[v].len() {
+                let t = self.next[v][j];
+                if !self.seen[t] {
+                    self.seen[t] = true;
+                    queue.push_back(t);
+                }
+            }
+        }
+    }
+}
+
 declare_check! {
     /// ## What it finds
     /// A `call` that cannot be reached from the entry (from any entry, when a
@@ -68,7 +237,14 @@ declare_check! {
     pub UnreachableCall { code: "unreachable_call", severity: Blocking, needs: REACH, source: Check }
     fn run(cx, out) {
         let first = cx.graph.reachable();
-        let second = independent_reach(cx.content);
+        let fresh;
+        let second = match cx.kept_reach {
+            Some(k) => k.seen(),
+            None => {
+                fresh = independent_reach(cx.content);
+                &fresh
+            }
+        };
         let entry = crate::check::support::entries_text(&cx.graph);
         for (i, n) in cx.content.nodes.iter().enumerate() {
             if n.kind != NodeKind::Call || (first[i] && second[i]) {
@@ -104,9 +280,76 @@ declare_check! {
 
 #[cfg(test)]
 mod tests {
-    use super::{UnreachableCall, independent_reach};
+    use super::{KeptReach, UnreachableCall, independent_reach};
     use crate::check::testing::*;
     use crate::model::remedy::{Pick, Remedy};
+    use crate::model::touched::Touched;
+    use crate::model::{Content, OpBody};
+
+    /// Applies `op` (an add, or an edge's removal) as the fold would and
+    /// brings the kept walk up to it.
+    fn apply(kept: &mut KeptReach, c: &mut Content, op: OpBody) {
+        let before = c.clone();
+        match &op {
+            OpBody::AddNode { node } => c.nodes.push(node.clone()),
+            OpBody::AddEdge { edge } => match c.edges.iter_mut().find(|e| e.id == edge.id) {
+                Some(e) => *e = edge.clone(),
+                None => c.edges.push(edge.clone()),
+            },
+            OpBody::RemoveEdge { edge_id } => c.edges.retain(|e| e.id != *edge_id),
+            _ => unreachable!("the test makes adds and edge removals only"),
+        }
+        kept.update(c, &Touched::of(&before, [&op]));
+        assert_eq!(kept.seen(), independent_reach(c).as_slice(), "{op:?}");
+    }
+
+    /// Adds walk on from what they reach; an edge moved in place, an edge
+    /// removed and a dangling edge whose end comes later leave the kept walk
+    /// equal to a new one.
+    #[test]
+    fn the_kept_walk_follows_adds_moves_and_removals() {
+        let mut c = plan(
+            vec![entry("s"), step("a")],
+            vec![edge("e1", "s", "a", "always")],
+        );
+        let mut kept = KeptReach::new(&c);
+        assert_eq!(kept.seen(), [true, true]);
+        apply(&mut kept, &mut c, OpBody::AddNode { node: step("b") });
+        assert_eq!(kept.seen(), [true, true, false]);
+        apply(
+            &mut kept,
+            &mut c,
+            OpBody::AddEdge {
+                edge: edge("e2", "a", "c", "always"),
+            },
+        );
+        apply(&mut kept, &mut c, OpBody::AddNode { node: step("c") });
+        assert_eq!(
+            kept.seen(),
+            [true, true, false, true],
+            "the dangling edge now leads to c"
+        );
+        apply(
+            &mut kept,
+            &mut c,
+            OpBody::AddEdge {
+                edge: edge("e2", "a", "b", "always"),
+            },
+        );
+        assert_eq!(
+            kept.seen(),
+            [true, true, true, false],
+            "e2 moved from c to b"
+        );
+        apply(
+            &mut kept,
+            &mut c,
+            OpBody::RemoveEdge {
+                edge_id: "e1".into(),
+            },
+        );
+        assert_eq!(kept.seen(), [true, false, false, false]);
+    }
 
     #[test]
     fn fires_on_a_detached_call_only() {

@@ -10,6 +10,36 @@ use crate::model::value::Value;
 use crate::wire::parse::Syntax;
 use std::path::Path;
 
+/// The last registry read in this process, kept with the text it was
+/// parsed from (issue 17): a long-lived session (the REPL, `planforge mcp`)
+/// reads the file on every call, so that an edit applies at once, and
+/// parses it again only when its text (or its name or syntax) changed.
+/// Keyed by the whole text, it can never answer for another registry.
+mod parsed {
+    use super::{Registry, Syntax};
+    use std::sync::Mutex;
+
+    static LAST: Mutex<Option<(Syntax, String, Registry)>> = Mutex::new(None);
+
+    /// The registry parsed from `text` as `syntax`, read from `source`,
+    /// when it is the one kept.
+    pub(super) fn get(source: &str, syntax: Syntax, text: &str) -> Option<Registry> {
+        let last = LAST.lock().unwrap_or_else(|p| p.into_inner());
+        match &*last {
+            Some((s, t, reg)) if *s == syntax && t == text && reg.source == source => {
+                Some(reg.clone())
+            }
+            _ => None,
+        }
+    }
+
+    /// Keeps `reg`, parsed from `text` as `syntax`.
+    pub(super) fn keep(syntax: Syntax, text: &str, reg: &Registry) {
+        let mut last = LAST.lock().unwrap_or_else(|p| p.into_inner());
+        *last = Some((syntax, text.to_string(), reg.clone()));
+    }
+}
+
 /// The commented registry `planforge init` writes.
 pub(crate) const DEFAULT_REGISTRY_YAML: &str = include_str!("default.yaml");
 
@@ -31,7 +61,15 @@ impl Registry {
         })?;
         let syntax =
             Syntax::from_path(&path.to_string_lossy()).unwrap_or_else(|| Syntax::sniff(&text));
-        Registry::parse(&text, syntax, &path.display().to_string()).map_err(|(msg, ptr)| {
+        let source = path.display().to_string();
+        if let Some(reg) = parsed::get(&source, syntax, &text) {
+            return Ok(reg);
+        }
+        let parsed = Registry::parse(&text, syntax, &source);
+        if let Ok(reg) = &parsed {
+            parsed::keep(syntax, &text, reg);
+        }
+        parsed.map_err(|(msg, ptr)| {
             Error::new(
                 kind,
                 format!(
@@ -325,6 +363,27 @@ mod tests {
         assert!(r.tool("spawn_subagent").unwrap().spawns_agent);
         let steps = r.class_steps("json_document");
         assert!(steps.contains_key("artifact_head") && steps.contains_key("artifact_json_get"));
+    }
+
+    /// A registry read again is parsed again only when its text changed:
+    /// an edit (even one of the same length), and a file made malformed,
+    /// are seen on the next read.
+    #[test]
+    fn a_registry_read_again_follows_its_text() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("registry.yaml");
+        std::fs::write(&path, "tools: {aa: {returns: text}}\n").unwrap();
+        let first = Registry::load(&path, true).unwrap();
+        assert!(first.tool("aa").is_some());
+        assert_eq!(Registry::load(&path, true).unwrap(), first);
+        std::fs::write(&path, "tools: {bb: {returns: text}}\n").unwrap();
+        let second = Registry::load(&path, true).unwrap();
+        assert!(second.tool("bb").is_some() && second.tool("aa").is_none());
+        assert_ne!(second.fingerprint, first.fingerprint);
+        std::fs::write(&path, "tools: {bb: {retruns: text}}\n").unwrap();
+        assert!(Registry::load(&path, true).is_err());
+        std::fs::write(&path, "tools: {aa: {returns: text}}\n").unwrap();
+        assert_eq!(Registry::load(&path, true).unwrap(), first);
     }
 
     #[test]

@@ -290,7 +290,10 @@ impl State {
                 issues.push(Note::UnknownNode { node: id.clone() });
             }
         }
-        let nodes: Vec<Node> = self.nodes.into_iter().flatten().collect();
+        // `filter_map` collects in the same buffer (`flatten` would copy
+        // every node into a new one: linear in the plan for each fold on top).
+        #[allow(clippy::filter_map_identity)]
+        let nodes: Vec<Node> = self.nodes.into_iter().filter_map(|n| n).collect();
         let index = (!self.removed && !dangled).then_some(Index {
             node_at: self.node_at,
             edge_at: self.edge_at,
