@@ -2982,3 +2982,156 @@ synthesis: {output: w/total.md}
         );
     }
 }
+
+/// What Python's `jsonschema` (the pinned one in `.venv`, as
+/// tests/schema.rs uses) says of each `[schema, instance]`: valid or not.
+fn schema_admits(cases: &[(Value, Value)]) -> Vec<bool> {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    const CHECK: &str = r#"
+import json, sys
+import jsonschema
+out = []
+for schema, doc in json.load(sys.stdin):
+    jsonschema.Draft202012Validator.check_schema(schema)
+    out.append(jsonschema.Draft202012Validator(schema).is_valid(doc))
+print(json.dumps(out))
+"#;
+    let python = format!("{}/.venv/bin/python", env!("CARGO_MANIFEST_DIR"));
+    let mut child = Command::new(&python)
+        .args(["-c", CHECK])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| {
+            panic!("{python} does not run ({e}); see tests/schema.rs for the .venv it needs")
+        });
+    let input: Vec<Value> = cases.iter().map(|(s, d)| json!([s, d])).collect();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(&serde_json::to_vec(&input).unwrap())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn a_failed_verification_names_a_criterion_and_the_reports_name_the_failed_units() {
+    let env = Env::new();
+    let (_, fan) = env.checked(
+        "roles:
+  a: {instructions: Research., tools: [read_file]}
+  b: {instructions: Research., tools: [read_file]}
+tasks:
+  - {name: alpha, role: a, goal: Find the first, input: one, output: r/alpha.md}
+  - {name: beta, role: b, goal: Find the second, input: two, output: r/beta.md}
+synthesis: {output: r/all.md}
+",
+        "plan-v1",
+        &["alpha", "beta"],
+    );
+    let (_, chain) = env.checked(
+        "roles:
+  a: {instructions: Fetch., tools: [read_file]}
+tasks:
+  - {name: first, role: a, goal: Collect, input: data/raw, output: p/first.md}
+  - {name: second, role: a, goal: Clean, input: the rows, output: p/second.md, needs: first}
+synthesis: {output: p/final.md}
+",
+        "plan-v2",
+        &["first", "second"],
+    );
+    // A verdict of "fail" must name at least one failed criterion; "pass"
+    // with none, and "fail" with one, are answers the schema takes.
+    let mut cases = Vec::new();
+    for (c, slug) in [(&fan, "alpha"), (&fan, "beta"), (&chain, "second")] {
+        let schema = c.node(&format!("verify_{slug}"))["definition"]["outputSchema"].clone();
+        for doc in [
+            json!({"verdict": "fail", "failedCriteria": [], "handoff": ""}),
+            json!({"verdict": "fail", "failedCriteria": ["exists"], "handoff": ""}),
+            json!({"verdict": "pass", "failedCriteria": [], "handoff": "h"}),
+        ] {
+            cases.push((schema.clone(), doc));
+        }
+    }
+    let said = schema_admits(&cases);
+    for (k, ok) in said.iter().enumerate() {
+        assert_eq!(*ok, k % 3 != 0, "{:?}", cases[k]);
+    }
+    // A partial landing names the failed unit with what failed; a run where
+    // no unit verified names every unit as failed.
+    let t = simulate(
+        &fan.raw,
+        &HashSet::new(),
+        &fan.outputs(&["beta"]),
+        Join::All,
+    );
+    assert!(t.reached("landing"), "{:?}", t.ran);
+    let args = resolve(&fan.node("landing")["definition"]["args"], &t.outputs).unwrap();
+    assert_eq!(
+        args["unitResults"]["beta"],
+        json!({"verdict": "fail", "failedCriteria": ["cites_evidence"]})
+    );
+    assert_eq!(
+        args["unitResults"]["alpha"],
+        json!({"verdict": "pass", "failedCriteria": []})
+    );
+    let t = simulate(
+        &fan.raw,
+        &HashSet::new(),
+        &fan.outputs(&["alpha", "beta"]),
+        Join::All,
+    );
+    assert!(t.reached("unverified"), "{:?}", t.ran);
+    let args = resolve(&fan.node("unverified")["definition"]["args"], &t.outputs).unwrap();
+    assert_eq!(args["failedUnits"], json!(["alpha", "beta"]));
+    assert_eq!(
+        args["unitResults"]["alpha"]["failedCriteria"],
+        json!(["cites_evidence"])
+    );
+}
+
+#[test]
+fn an_advocate_and_a_critic_run_one_at_a_time_keep_their_objection_records() {
+    let env = Env::new();
+    let (out, c) = env.checked(
+        "roles:
+  reviewer: {instructions: Review the proposal against the evidence., tools: [read_file]}
+maxConcurrent: 1
+tasks:
+  - {name: pro, role: reviewer, goal: Argue for adopting the cache, input: bench/results.md, output: d/pro.md}
+  - {name: con, role: reviewer, goal: Challenge the case for the cache, input: bench/results.md, output: d/contra.md, challenges: pro}
+synthesis: {output: d/decision.md}
+",
+        "plan-ac1",
+        &["pro", "con"],
+    );
+    assert!(
+        out.contains("Mechanism matched: advocate/critic (seed 003, row 6)"),
+        "{out}"
+    );
+    assert!(out.contains("Mechanism used: ordered handoff"), "{out}");
+    for unit in ["pro", "con"] {
+        let schema = c.node(&format!("spawn_{unit}"))["definition"]["args"]["schema"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        assert!(
+            schema.starts_with("claim-evidence-objection records"),
+            "{unit}: {schema}"
+        );
+    }
+    let prompt = c.node("reconcile")["definition"]["prompt"].to_string();
+    assert!(
+        prompt.contains("Resolve each objection of the claim-evidence-objection records"),
+        "{prompt}"
+    );
+}

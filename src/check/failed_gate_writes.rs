@@ -68,7 +68,7 @@ declare_check! {
         if spawns.is_empty() {
             return;
         }
-        let after = walk(n, &spawns, |i| g.succs(i).collect());
+        let after = walk(n, spawns, |i| g.succs(i).collect());
         let writes: Vec<usize> = (0..n)
             .filter(|&i| after[i] && kind(i) == NodeKind::Call)
             .filter(|&i| entry(i).is_some_and(|e| !e.spawns_agent && !e.writes.is_empty()))
@@ -77,7 +77,7 @@ declare_check! {
             return;
         }
         let leads = walk(n, &writes, |i| g.preds(i).collect());
-        error_edges(g, &spawns, &after, &leads, &writes, out);
+        error_edges(g, spawns, &after, &leads, &writes, out);
         let orphans = synthesis::orphan_reports(g);
         for b in 0..n {
             if !after[b] || !leads[b] || !is_canonical(g, b) {

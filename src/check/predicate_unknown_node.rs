@@ -8,6 +8,9 @@ use crate::model::Issue;
 use crate::model::remedy::{Fill, Pick, Remedy};
 use crate::model::{Node, NodeKind, Value};
 
+/// A node's predicate tests: (pointer, path) pairs, kept or made.
+type Tests<'a> = std::borrow::Cow<'a, [(String, String)]>;
+
 /// The tests of `n`'s `structured` predicate when it is a branch or a
 /// select: (pointer of the test's path, the path), in predicate order.
 pub(crate) fn tests_of(n: &Node) -> Vec<(String, String)> {
@@ -64,7 +67,7 @@ declare_check! {
         let g = &cx.graph;
         let hints = IdHints::new(g);
         // (branch or select node, pointer, path, node read)
-        let per_node: Vec<(usize, std::borrow::Cow<'_, [(String, String)]>)> = (0..g.len())
+        let per_node: Vec<(usize, Tests<'_>)> = (0..g.len())
             .filter(|&i| is_canonical(g, i))
             .map(|i| (i, cx.predicate_tests(i)))
             .filter(|(_, t)| !t.is_empty())

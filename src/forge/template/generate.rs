@@ -102,6 +102,7 @@ pub(crate) fn generate() -> Vec<Template> {
             units,
             synthesis: hole("synthesis"),
             accepted: params.clone(),
+            adversarial: mechanism == Mechanism::AdvocateCritic,
         };
         let (nodes, edges) = emit::emit(&spec);
         let mut content = Content::empty(id);
