@@ -3135,3 +3135,46 @@ synthesis: {output: d/decision.md}
         "{prompt}"
     );
 }
+
+#[test]
+fn deleting_a_part_of_the_rollback_is_found() {
+    let env = Env::new();
+    let doc = exported(
+        &env,
+        &format!(
+            "{ROLES}tasks:
+  - {{name: api, role: lead, goal: Survey the API changes, input: src/api, output: notes/api.md}}
+  - {{name: tests, role: tester, goal: Find failing tests, input: tests/, output: notes/tests.md}}
+synthesis: {{output: notes/release.md}}
+"
+        ),
+        "plan-rollback",
+    );
+    let (code, out) = validate_doc(&env, "whole.json", &doc);
+    assert_eq!(code, Some(0), "{out}");
+    for (gone, says) in [
+        ("unwrite", "synthesis write `write` has no rollback"),
+        (
+            "rollback",
+            "rollback `unwrite` records no rollback state on its `always` edge",
+        ),
+        (
+            "rollback_stuck",
+            "rollback `unwrite` records no rollback state on its `error` edge",
+        ),
+    ] {
+        let mut d = doc.clone();
+        d["nodes"]
+            .as_array_mut()
+            .unwrap()
+            .retain(|n| n["id"] != gone);
+        d["edges"]
+            .as_array_mut()
+            .unwrap()
+            .retain(|e| e["from"] != gone && e["to"] != gone);
+        let (code, out) = validate_doc(&env, &format!("{gone}.json"), &d);
+        assert_ne!(code, Some(0), "{gone}: {out}");
+        assert!(out.contains("missing_rollback"), "{gone}: {out}");
+        assert!(out.contains(says), "{gone}: {out}");
+    }
+}

@@ -407,6 +407,7 @@ mod missing_field;
 mod missing_on_indeterminate;
 mod missing_reference;
 mod missing_replay_safe;
+mod missing_rollback;
 mod multiple_entries;
 mod nested_join;
 mod nested_spawn;
@@ -508,6 +509,7 @@ pub static CHECKS: &[&dyn Check] = &[
     &ungated_unit::UngatedUnit,
     &undisposed_synthesis::UndisposedSynthesis,
     &undiscarded_artifacts::UndiscardedArtifacts,
+    &missing_rollback::MissingRollback,
     &incomplete_failure_report::IncompleteFailureReport,
     &partial_landing_report::PartialLandingReport,
     &settle_error_edge::SettleErrorEdge,
