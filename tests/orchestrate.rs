@@ -302,7 +302,7 @@ synthesis: {{output: out.md}}
         "plan-collide",
     );
     assert!(
-        out.contains("fail  no ordering, no shared target — task `b` and task `a` (`shared.md`) write one target (contention collision)"),
+        out.contains("fail  no ordering, no shared target — task `a` and task `b` (`./shared.md`) write one target (contention collision)"),
         "{out}"
     );
     assert!(out.contains("Mechanism used: ordered handoff"), "{out}");
@@ -314,6 +314,10 @@ synthesis: {{output: out.md}}
     assert_eq!(
         env.node("plan-collide", "spawn_b")["definition"]["args"]["output"],
         "shared.b.md"
+    );
+    assert_eq!(
+        env.node("plan-collide", "spawn_a")["definition"]["args"]["output"],
+        "shared.a.md"
     );
     assert_eq!(
         env.node("plan-collide", "spawn_c")["definition"]["args"]["output"],
@@ -1258,9 +1262,15 @@ synthesis: {output: w/total.md}
         c.node("spawn_south")["definition"]["args"]["output"],
         "w/count.south.md"
     );
+    // Every colliding unit gets its own artifact; none writes the shared
+    // target, which stays as it was before the run.
     assert_eq!(
         c.node("spawn_north")["definition"]["args"]["output"],
-        "w/count.md"
+        "w/count.north.md"
+    );
+    assert!(
+        out.contains("task `north` would write `w/count.md`, as task `south` (`w/count.md`) does; it writes the separate artifact `w/count.north.md`"),
+        "{out}"
     );
 }
 
@@ -1564,7 +1574,7 @@ fn context_overflow_keeps_the_advocate_critic_challenge() {
 }
 
 #[test]
-fn a_collision_renames_only_the_colliding_task_clear_of_every_declared_path() {
+fn a_collision_renames_only_the_colliding_tasks_clear_of_every_declared_path() {
     let env = Env::new();
     let (out, c) = env.checked(
         "roles: {r: {instructions: x, tools: []}, q: {instructions: y, tools: []}, z: {instructions: z, tools: []}}
@@ -1578,7 +1588,7 @@ synthesis: {output: o/s.md}
         &["a", "b", "c"],
     );
     let output = |u: &str| c.node(&format!("spawn_{u}"))["definition"]["args"]["output"].clone();
-    assert_eq!(output("a"), "o/c.md");
+    assert_eq!(output("a"), "o/c.a.md", "{out}");
     assert_eq!(output("c"), "o/c.b.md", "c collided with nothing:\n{out}");
     assert_eq!(output("b"), "o/c.b-2.md", "{out}");
     assert!(
@@ -2456,6 +2466,7 @@ fn a_parallel_unit_whose_step_errors_settles_at_the_join_and_is_a_partial_landin
         let mut bare = doc.clone();
         let args = &mut node_mut(&mut bare, "landing")["definition"]["args"];
         args["verdicts"].as_object_mut().unwrap().remove("b");
+        args["unitResults"].as_object_mut().unwrap().remove("b");
         args.as_object_mut().unwrap().remove("arrivals");
         let (code, out) = validate_doc(&env, "bare.json", &bare);
         assert_eq!(code, Some(1), "{mechanism}: {out}");
