@@ -3189,3 +3189,42 @@ synthesis: {{output: notes/release.md}}
         assert!(out.contains(says), "{gone}: {out}");
     }
 }
+
+#[test]
+fn input_refusals_point_at_file_line_and_column_and_say_what_to_give() {
+    let env = Env::new();
+    // A task refused by name, at its entry in `tasks`: line 13 of the file.
+    let f = env.file(
+        "role.yaml",
+        &format!(
+            "{ROLES}tasks:\n  - {{name: a, role: ghost, goal: g, input: i, output: a.md}}\nsynthesis: {{output: s.md}}\n"
+        ),
+    );
+    let out = env.run(&["orchestrate", &f]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(&format!("--> {f}:12:5 (at /tasks/0)")),
+        "{err}"
+    );
+    // A bad `maxConcurrent`: placed, and a help line says what to give.
+    for bad in ["0", "-3", "lots"] {
+        let f = env.file(
+            "cap.yaml",
+            &format!(
+                "{ROLES}maxConcurrent: {bad}\ntasks:\n  - {{name: a, role: lead, goal: g, input: i, output: a.md}}\nsynthesis: {{output: s.md}}\n"
+            ),
+        );
+        let out = env.run(&["orchestrate", &f]);
+        assert_eq!(out.status.code(), Some(2), "{bad}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains(&format!("--> {f}:11:16 (at /maxConcurrent)")),
+            "{bad}: {err}"
+        );
+        assert!(
+            err.contains("help: give the most subagents the owner lets run at once, a whole number of 1 or more"),
+            "{bad}: {err}"
+        );
+    }
+}
