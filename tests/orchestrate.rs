@@ -3130,6 +3130,10 @@ synthesis: {output: d/decision.md}
         "{out}"
     );
     assert!(out.contains("Mechanism used: ordered handoff"), "{out}");
+    assert!(
+        out.contains("Fallback: the advocate and critic still challenge one another: each keeps its claim-evidence-objection records"),
+        "{out}"
+    );
     for unit in ["pro", "con"] {
         let schema = c.node(&format!("spawn_{unit}"))["definition"]["args"]["schema"]
             .as_str()

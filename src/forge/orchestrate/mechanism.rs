@@ -447,6 +447,12 @@ pub(crate) fn check(d: &Decomposition, matched: Option<Mechanism>) -> Result<Che
             failed.name, failed.detail
         ));
         mechanism = Mechanism::OrderedHandoff;
+        if matched == Some(Mechanism::AdvocateCritic) {
+            reductions.push(
+                "the advocate and critic still challenge one another: each keeps its claim-evidence-objection records, and reconciliation resolves each objection against the evidence it cites; only spawning them in one turn is lost"
+                    .to_string(),
+            );
+        }
         // The checks that passed no longer describe the plan: say so.
         for c in checks.iter_mut().filter(|c| c.status == "pass") {
             c.detail = format!(
