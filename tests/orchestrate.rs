@@ -1272,6 +1272,15 @@ synthesis: {output: w/total.md}
         out.contains("task `north` would write `w/count.md`, as task `south` (`w/count.md`) does; it writes the separate artifact `w/count.north.md`"),
         "{out}"
     );
+    // The shared target is forbidden to every unit: it keeps its pre-run
+    // state.
+    for unit in ["north", "south"] {
+        let forbidden = &c.node(&format!("spawn_{unit}"))["definition"]["args"]["forbiddenWrites"];
+        assert!(
+            forbidden.as_array().unwrap().contains(&json!("w/count.md")),
+            "{unit}: {forbidden}"
+        );
+    }
 }
 
 #[test]

@@ -127,6 +127,10 @@ pub(crate) struct Spec {
     /// claim-evidence-objection schema and `reconcile` resolves each
     /// objection, also when a failed check runs them one at a time.
     pub(crate) adversarial: bool,
+    /// Targets no unit may write: the shared target of a contention
+    /// collision, which keeps its pre-run state (every spawn lists it in
+    /// `forbiddenWrites`).
+    pub(crate) protected: Vec<Value>,
 }
 
 impl Spec {
@@ -298,10 +302,24 @@ pub(crate) fn spec_of(
             synthesis: Value::from(d.synthesis.as_str()),
             accepted: Vec::new(),
             adversarial: adversarial || mechanism == Mechanism::AdvocateCritic,
+            protected: shared_targets(d, checked),
         },
         order,
         removed,
     }
+}
+
+/// The declared outputs a contention collision took away from their tasks
+/// (each once, in declaration order; the synthesis is forbidden anyway).
+fn shared_targets(d: &Decomposition, checked: &Checked) -> Vec<Value> {
+    let mut out: Vec<Value> = Vec::new();
+    for (t, given) in d.tasks.iter().zip(&checked.outputs) {
+        let target = Value::from(t.output.as_str());
+        if *given != t.output && t.output != d.synthesis && !out.contains(&target) {
+            out.push(target);
+        }
+    }
+    out
 }
 
 /// Depth 1: per role, the spawning tools its subagent will not get.

@@ -632,6 +632,11 @@ fn spawn_args(spec: &Spec, k: usize) -> Value {
         .map(|(_, o)| o.output.clone())
         .collect();
     forbidden.push(spec.synthesis.clone());
+    for t in &spec.protected {
+        if !forbidden.contains(t) {
+            forbidden.push(t.clone());
+        }
+    }
     let mut args = Map::new();
     args.insert("role".into(), u.role.clone());
     args.insert("instructions".into(), u.instructions.clone());

@@ -103,6 +103,7 @@ pub(crate) fn generate() -> Vec<Template> {
             synthesis: hole("synthesis"),
             accepted: params.clone(),
             adversarial: mechanism == Mechanism::AdvocateCritic,
+            protected: Vec::new(),
         };
         let (nodes, edges) = emit::emit(&spec);
         let mut content = Content::empty(id);
