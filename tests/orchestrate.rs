@@ -3241,3 +3241,32 @@ fn input_refusals_point_at_file_line_and_column_and_say_what_to_give() {
         );
     }
 }
+
+#[test]
+fn a_verify_schema_edited_to_let_a_failure_name_no_criterion_is_found() {
+    let env = Env::new();
+    let doc = exported(
+        &env,
+        &format!(
+            "{ROLES}tasks:
+  - {{name: api, role: lead, goal: Survey the API changes, input: src/api, output: notes/api.md}}
+  - {{name: tests, role: tester, goal: Find failing tests, input: tests/, output: notes/tests.md}}
+synthesis: {{output: notes/release.md}}
+"
+        ),
+        "plan-silent",
+    );
+    let mut d = doc.clone();
+    node_mut(&mut d, "verify_api")["definition"]["outputSchema"]
+        .as_object_mut()
+        .unwrap()
+        .remove("anyOf");
+    let (code, out) = validate_doc(&env, "silent.json", &d);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(
+        out.contains("error[incomplete_failure_report]: verification `verify_api` can fail naming no criterion")
+            && out.contains("help: in node `verify_api`, set `definition.outputSchema.anyOf` to"),
+        "{out}"
+    );
+    assert!(!out.contains("verify_tests"), "{out}");
+}

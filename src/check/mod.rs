@@ -388,7 +388,7 @@ mod evaluator_error;
 mod failed_gate_writes;
 mod first_last_across_join;
 pub(crate) mod freeze_mismatch;
-mod incomplete_failure_report;
+pub(crate) mod incomplete_failure_report;
 pub(crate) mod incomplete_spawn_spec;
 mod inlined_source;
 pub(crate) mod invalid_args;
