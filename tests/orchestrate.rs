@@ -2935,6 +2935,8 @@ synthesis: {output: w/total.md}
     ] {
         env.ok(&["set", node, &format!("args.{arg}"), "--remove"]);
     }
+    // A verification that may fail naming no criterion.
+    env.ok(&["set", "verify_north", "outputSchema.anyOf", "--remove"]);
     let codes = [
         "incomplete_spawn_spec",
         "incomplete_failure_report",
@@ -2971,6 +2973,13 @@ synthesis: {output: w/total.md}
         );
     }
     assert_eq!(seen.len(), codes.len(), "{seen:?}");
+    let out = env.run(&["validate"]);
+    let text =
+        String::from_utf8_lossy(&out.stderr).into_owned() + &String::from_utf8_lossy(&out.stdout);
+    assert!(
+        !text.contains("can fail naming no criterion") && text.contains("valid (0 blocking"),
+        "{text}"
+    );
     // A refused new argument offers the value given only for an argument
     // it may have been meant for: never another argument's `false` as a goal.
     env.ok(&["set", "spawn_south", "args.goal", "--remove"]);
