@@ -302,7 +302,7 @@ synthesis: {{output: out.md}}
         "plan-collide",
     );
     assert!(
-        out.contains("fail  no ordering, no shared target — task `b` and task `a` (`shared.md`) write one target (contention collision)"),
+        out.contains("fail  no ordering, no shared target — task `a` and task `b` (`./shared.md`) write one target (contention collision)"),
         "{out}"
     );
     assert!(out.contains("Mechanism used: ordered handoff"), "{out}");
@@ -314,6 +314,10 @@ synthesis: {{output: out.md}}
     assert_eq!(
         env.node("plan-collide", "spawn_b")["definition"]["args"]["output"],
         "shared.b.md"
+    );
+    assert_eq!(
+        env.node("plan-collide", "spawn_a")["definition"]["args"]["output"],
+        "shared.a.md"
     );
     assert_eq!(
         env.node("plan-collide", "spawn_c")["definition"]["args"]["output"],
@@ -1258,10 +1262,25 @@ synthesis: {output: w/total.md}
         c.node("spawn_south")["definition"]["args"]["output"],
         "w/count.south.md"
     );
+    // Every colliding unit gets its own artifact; none writes the shared
+    // target, which stays as it was before the run.
     assert_eq!(
         c.node("spawn_north")["definition"]["args"]["output"],
-        "w/count.md"
+        "w/count.north.md"
     );
+    assert!(
+        out.contains("task `north` would write `w/count.md`, as task `south` (`w/count.md`) does; it writes the separate artifact `w/count.north.md`"),
+        "{out}"
+    );
+    // The shared target is forbidden to every unit: it keeps its pre-run
+    // state.
+    for unit in ["north", "south"] {
+        let forbidden = &c.node(&format!("spawn_{unit}"))["definition"]["args"]["forbiddenWrites"];
+        assert!(
+            forbidden.as_array().unwrap().contains(&json!("w/count.md")),
+            "{unit}: {forbidden}"
+        );
+    }
 }
 
 #[test]
@@ -1564,7 +1583,7 @@ fn context_overflow_keeps_the_advocate_critic_challenge() {
 }
 
 #[test]
-fn a_collision_renames_only_the_colliding_task_clear_of_every_declared_path() {
+fn a_collision_renames_only_the_colliding_tasks_clear_of_every_declared_path() {
     let env = Env::new();
     let (out, c) = env.checked(
         "roles: {r: {instructions: x, tools: []}, q: {instructions: y, tools: []}, z: {instructions: z, tools: []}}
@@ -1578,7 +1597,7 @@ synthesis: {output: o/s.md}
         &["a", "b", "c"],
     );
     let output = |u: &str| c.node(&format!("spawn_{u}"))["definition"]["args"]["output"].clone();
-    assert_eq!(output("a"), "o/c.md");
+    assert_eq!(output("a"), "o/c.a.md", "{out}");
     assert_eq!(output("c"), "o/c.b.md", "c collided with nothing:\n{out}");
     assert_eq!(output("b"), "o/c.b-2.md", "{out}");
     assert!(
@@ -2456,6 +2475,7 @@ fn a_parallel_unit_whose_step_errors_settles_at_the_join_and_is_a_partial_landin
         let mut bare = doc.clone();
         let args = &mut node_mut(&mut bare, "landing")["definition"]["args"];
         args["verdicts"].as_object_mut().unwrap().remove("b");
+        args["unitResults"].as_object_mut().unwrap().remove("b");
         args.as_object_mut().unwrap().remove("arrivals");
         let (code, out) = validate_doc(&env, "bare.json", &bare);
         assert_eq!(code, Some(1), "{mechanism}: {out}");
@@ -2915,6 +2935,8 @@ synthesis: {output: w/total.md}
     ] {
         env.ok(&["set", node, &format!("args.{arg}"), "--remove"]);
     }
+    // A verification that may fail naming no criterion.
+    env.ok(&["set", "verify_north", "outputSchema.anyOf", "--remove"]);
     let codes = [
         "incomplete_spawn_spec",
         "incomplete_failure_report",
@@ -2951,6 +2973,13 @@ synthesis: {output: w/total.md}
         );
     }
     assert_eq!(seen.len(), codes.len(), "{seen:?}");
+    let out = env.run(&["validate"]);
+    let text =
+        String::from_utf8_lossy(&out.stderr).into_owned() + &String::from_utf8_lossy(&out.stdout);
+    assert!(
+        !text.contains("can fail naming no criterion") && text.contains("valid (0 blocking"),
+        "{text}"
+    );
     // A refused new argument offers the value given only for an argument
     // it may have been meant for: never another argument's `false` as a goal.
     env.ok(&["set", "spawn_south", "args.goal", "--remove"]);
@@ -2981,4 +3010,272 @@ synthesis: {output: w/total.md}
             "{code} is left:\n{text}"
         );
     }
+}
+
+/// What Python's `jsonschema` (the pinned one in `.venv`, as
+/// tests/schema.rs uses) says of each `[schema, instance]`: valid or not.
+fn schema_admits(cases: &[(Value, Value)]) -> Vec<bool> {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    const CHECK: &str = r#"
+import json, sys
+import jsonschema
+out = []
+for schema, doc in json.load(sys.stdin):
+    jsonschema.Draft202012Validator.check_schema(schema)
+    out.append(jsonschema.Draft202012Validator(schema).is_valid(doc))
+print(json.dumps(out))
+"#;
+    let python = format!("{}/.venv/bin/python", env!("CARGO_MANIFEST_DIR"));
+    let mut child = Command::new(&python)
+        .args(["-c", CHECK])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| {
+            panic!("{python} does not run ({e}); see tests/schema.rs for the .venv it needs")
+        });
+    let input: Vec<Value> = cases.iter().map(|(s, d)| json!([s, d])).collect();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(&serde_json::to_vec(&input).unwrap())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn a_failed_verification_names_a_criterion_and_the_reports_name_the_failed_units() {
+    let env = Env::new();
+    let (_, fan) = env.checked(
+        "roles:
+  a: {instructions: Research., tools: [read_file]}
+  b: {instructions: Research., tools: [read_file]}
+tasks:
+  - {name: alpha, role: a, goal: Find the first, input: one, output: r/alpha.md}
+  - {name: beta, role: b, goal: Find the second, input: two, output: r/beta.md}
+synthesis: {output: r/all.md}
+",
+        "plan-v1",
+        &["alpha", "beta"],
+    );
+    let (_, chain) = env.checked(
+        "roles:
+  a: {instructions: Fetch., tools: [read_file]}
+tasks:
+  - {name: first, role: a, goal: Collect, input: data/raw, output: p/first.md}
+  - {name: second, role: a, goal: Clean, input: the rows, output: p/second.md, needs: first}
+synthesis: {output: p/final.md}
+",
+        "plan-v2",
+        &["first", "second"],
+    );
+    // A verdict of "fail" must name at least one failed criterion; "pass"
+    // with none, and "fail" with one, are answers the schema takes.
+    let mut cases = Vec::new();
+    for (c, slug) in [(&fan, "alpha"), (&fan, "beta"), (&chain, "second")] {
+        let schema = c.node(&format!("verify_{slug}"))["definition"]["outputSchema"].clone();
+        for doc in [
+            json!({"verdict": "fail", "failedCriteria": [], "handoff": ""}),
+            json!({"verdict": "fail", "failedCriteria": ["exists"], "handoff": ""}),
+            json!({"verdict": "pass", "failedCriteria": [], "handoff": "h"}),
+        ] {
+            cases.push((schema.clone(), doc));
+        }
+    }
+    let said = schema_admits(&cases);
+    for (k, ok) in said.iter().enumerate() {
+        assert_eq!(*ok, k % 3 != 0, "{:?}", cases[k]);
+    }
+    // A partial landing names the failed unit with what failed; a run where
+    // no unit verified names every unit as failed.
+    let t = simulate(
+        &fan.raw,
+        &HashSet::new(),
+        &fan.outputs(&["beta"]),
+        Join::All,
+    );
+    assert!(t.reached("landing"), "{:?}", t.ran);
+    let args = resolve(&fan.node("landing")["definition"]["args"], &t.outputs).unwrap();
+    assert_eq!(
+        args["unitResults"]["beta"],
+        json!({"verdict": "fail", "failedCriteria": ["cites_evidence"]})
+    );
+    assert_eq!(
+        args["unitResults"]["alpha"],
+        json!({"verdict": "pass", "failedCriteria": []})
+    );
+    let t = simulate(
+        &fan.raw,
+        &HashSet::new(),
+        &fan.outputs(&["alpha", "beta"]),
+        Join::All,
+    );
+    assert!(t.reached("unverified"), "{:?}", t.ran);
+    let args = resolve(&fan.node("unverified")["definition"]["args"], &t.outputs).unwrap();
+    assert_eq!(args["failedUnits"], json!(["alpha", "beta"]));
+    assert_eq!(
+        args["unitResults"]["alpha"]["failedCriteria"],
+        json!(["cites_evidence"])
+    );
+}
+
+#[test]
+fn an_advocate_and_a_critic_run_one_at_a_time_keep_their_objection_records() {
+    let env = Env::new();
+    let (out, c) = env.checked(
+        "roles:
+  reviewer: {instructions: Review the proposal against the evidence., tools: [read_file]}
+maxConcurrent: 1
+tasks:
+  - {name: pro, role: reviewer, goal: Argue for adopting the cache, input: bench/results.md, output: d/pro.md}
+  - {name: con, role: reviewer, goal: Challenge the case for the cache, input: bench/results.md, output: d/contra.md, challenges: pro}
+synthesis: {output: d/decision.md}
+",
+        "plan-ac1",
+        &["pro", "con"],
+    );
+    assert!(
+        out.contains("Mechanism matched: advocate/critic (seed 003, row 6)"),
+        "{out}"
+    );
+    assert!(out.contains("Mechanism used: ordered handoff"), "{out}");
+    assert!(
+        out.contains("Fallback: the advocate and critic still challenge one another: each keeps its claim-evidence-objection records"),
+        "{out}"
+    );
+    for unit in ["pro", "con"] {
+        let schema = c.node(&format!("spawn_{unit}"))["definition"]["args"]["schema"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        assert!(
+            schema.starts_with("claim-evidence-objection records"),
+            "{unit}: {schema}"
+        );
+    }
+    let prompt = c.node("reconcile")["definition"]["prompt"].to_string();
+    assert!(
+        prompt.contains("Resolve each objection of the claim-evidence-objection records"),
+        "{prompt}"
+    );
+}
+
+#[test]
+fn deleting_a_part_of_the_rollback_is_found() {
+    let env = Env::new();
+    let doc = exported(
+        &env,
+        &format!(
+            "{ROLES}tasks:
+  - {{name: api, role: lead, goal: Survey the API changes, input: src/api, output: notes/api.md}}
+  - {{name: tests, role: tester, goal: Find failing tests, input: tests/, output: notes/tests.md}}
+synthesis: {{output: notes/release.md}}
+"
+        ),
+        "plan-rollback",
+    );
+    let (code, out) = validate_doc(&env, "whole.json", &doc);
+    assert_eq!(code, Some(0), "{out}");
+    for (gone, says) in [
+        ("unwrite", "synthesis write `write` has no rollback"),
+        (
+            "rollback",
+            "rollback `unwrite` records no rollback state on its `always` edge",
+        ),
+        (
+            "rollback_stuck",
+            "rollback `unwrite` records no rollback state on its `error` edge",
+        ),
+    ] {
+        let mut d = doc.clone();
+        d["nodes"]
+            .as_array_mut()
+            .unwrap()
+            .retain(|n| n["id"] != gone);
+        d["edges"]
+            .as_array_mut()
+            .unwrap()
+            .retain(|e| e["from"] != gone && e["to"] != gone);
+        let (code, out) = validate_doc(&env, &format!("{gone}.json"), &d);
+        assert_ne!(code, Some(0), "{gone}: {out}");
+        assert!(out.contains("missing_rollback"), "{gone}: {out}");
+        assert!(out.contains(says), "{gone}: {out}");
+    }
+}
+
+#[test]
+fn input_refusals_point_at_file_line_and_column_and_say_what_to_give() {
+    let env = Env::new();
+    // A task refused by name, at its entry in `tasks`: line 13 of the file.
+    let f = env.file(
+        "role.yaml",
+        &format!(
+            "{ROLES}tasks:\n  - {{name: a, role: ghost, goal: g, input: i, output: a.md}}\nsynthesis: {{output: s.md}}\n"
+        ),
+    );
+    let out = env.run(&["orchestrate", &f]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(&format!("--> {f}:12:5 (at /tasks/0)")),
+        "{err}"
+    );
+    // A bad `maxConcurrent`: placed, and a help line says what to give.
+    for bad in ["0", "-3", "lots"] {
+        let f = env.file(
+            "cap.yaml",
+            &format!(
+                "{ROLES}maxConcurrent: {bad}\ntasks:\n  - {{name: a, role: lead, goal: g, input: i, output: a.md}}\nsynthesis: {{output: s.md}}\n"
+            ),
+        );
+        let out = env.run(&["orchestrate", &f]);
+        assert_eq!(out.status.code(), Some(2), "{bad}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains(&format!("--> {f}:11:16 (at /maxConcurrent)")),
+            "{bad}: {err}"
+        );
+        assert!(
+            err.contains("help: give the most subagents the owner lets run at once, a whole number of 1 or more"),
+            "{bad}: {err}"
+        );
+    }
+}
+
+#[test]
+fn a_verify_schema_edited_to_let_a_failure_name_no_criterion_is_found() {
+    let env = Env::new();
+    let doc = exported(
+        &env,
+        &format!(
+            "{ROLES}tasks:
+  - {{name: api, role: lead, goal: Survey the API changes, input: src/api, output: notes/api.md}}
+  - {{name: tests, role: tester, goal: Find failing tests, input: tests/, output: notes/tests.md}}
+synthesis: {{output: notes/release.md}}
+"
+        ),
+        "plan-silent",
+    );
+    let mut d = doc.clone();
+    node_mut(&mut d, "verify_api")["definition"]["outputSchema"]
+        .as_object_mut()
+        .unwrap()
+        .remove("anyOf");
+    let (code, out) = validate_doc(&env, "silent.json", &d);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(
+        out.contains("error[incomplete_failure_report]: verification `verify_api` can fail naming no criterion")
+            && out.contains("help: in node `verify_api`, set `definition.outputSchema.anyOf` to"),
+        "{out}"
+    );
+    assert!(!out.contains("verify_tests"), "{out}");
 }

@@ -132,6 +132,17 @@ fn tool_calls_round_trip_from_the_shell() {
     let (code, text) = env.tool("explain_issue", json!({"code": "unknown_tol"}));
     assert_eq!(code, 2);
     assert!(text.contains("did you mean `unknown_tool`"), "{text}");
+    // The topic `orchestrate`, as `planforge explain orchestrate` gives it.
+    let text = env.ok("explain_issue", json!({"code": "orchestrate"}));
+    assert!(
+        text.starts_with("# orchestrate: where each part of seed 003 is carried"),
+        "{text}"
+    );
+    let out = env.run(&["explain", "orchestrate"], None);
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap().trim_end(),
+        text.trim_end()
+    );
 
     // Tools act as `mcp`, not as $USER, unless told otherwise.
     let ops: Value = serde_json::from_str(&env.ok("raw_ops", json!({"planId": "plan-t"}))).unwrap();

@@ -824,10 +824,54 @@ fn explain_json_and_unknown_codes() {
             .starts_with("## What it finds\n")
     );
 
+    // The topic `orchestrate`: seed 003's steps, failure classes and Output
+    // fields with what carries each, read from docs/orchestration.md.
+    let out = env.out(&["explain", "orchestrate"]).code(0);
+    for line in [
+        "## The procedure",
+        "6. Owner-verify every artifact",
+        "## The failure classes",
+        "partial landing",
+        "## The Output contract",
+        "rollback state",
+        "## Which decompositions select which row",
+    ] {
+        assert!(out.stdout.contains(line), "{line}: {}", out.stdout);
+    }
+    let j = env
+        .out(&["explain", "orchestrate", "--format", "json"])
+        .code(0)
+        .json();
+    assert_eq!(j["source"], "docs/orchestration.md");
+    assert_eq!(
+        j["tables"][1]["columns"],
+        json!(["failure class", "carried by"])
+    );
+    let docs = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/docs/orchestration.md"
+    ))
+    .unwrap();
+    for row in j["tables"][2]["rows"].as_array().unwrap() {
+        let line = format!(
+            "| {} | {} |",
+            row[0].as_str().unwrap(),
+            row[1].as_str().unwrap()
+        );
+        assert!(docs.contains(&line), "not in the docs: {line}");
+    }
+    let out = env.out(&["explain", "orchestrat"]).code(2);
+    assert!(
+        out.stderr.contains("did you mean `orchestrate`?"),
+        "{}",
+        out.stderr
+    );
+
     let out = env.out(&["explain", "unknown_tol"]).code(2);
     assert!(
-        out.stderr
-            .contains("there is no issue code `unknown_tol` (did you mean `unknown_tool`?)"),
+        out.stderr.contains(
+            "there is no issue code or topic `unknown_tol` (did you mean `unknown_tool`?)"
+        ),
         "{}",
         out.stderr
     );
@@ -1583,7 +1627,7 @@ fn many_files_in_one_call_are_reported_once() {
     // Skipped checks once per run, not once per file.
     let skipped = j["skipped"].as_array().unwrap();
     assert!(skipped.iter().all(|s| s["inputs"] == 200), "{skipped:?}");
-    assert_eq!(skipped.len(), 19, "{skipped:?}");
+    assert_eq!(skipped.len(), 20, "{skipped:?}");
     assert!(out.stdout.len() < 64 * 1024, "{} bytes", out.stdout.len());
 }
 

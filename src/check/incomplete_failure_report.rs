@@ -5,7 +5,7 @@
 
 use crate::check::Graph;
 use crate::check::support::is_canonical;
-use crate::model::remedy::Fill;
+use crate::model::remedy::{Fill, Remedy};
 use crate::model::{Handle, Issue, NodeKind, Value};
 
 use crate::check::synthesis::{REPORT_TOOL, set_arg};
@@ -66,6 +66,14 @@ declare_check! {
     /// given. The failure class and the affected units are the registry
     /// entry's `requiredArgs`, which `missing_arg` holds a call to.
     ///
+    /// Also a verification whose `failedCriteria` a failure report passes
+    /// on (a reference to it, alone or one per unit) when its `outputSchema` lets a
+    /// failed verdict (`verdict` other than "pass") come with an empty
+    /// `failedCriteria`: judged by what the schema admits for those two
+    /// properties (`properties`, `type`, `allOf`, `anyOf`, `oneOf`, `not`,
+    /// and the keywords a property's own schema uses), not by its form; a
+    /// keyword it does not read leaves the verification unjudged.
+    ///
     /// Needs a registry.
     ///
     /// ## Why it matters
@@ -85,6 +93,10 @@ declare_check! {
     /// `rollbackState` (what was rolled back, or that nothing had to be) in
     /// the call's args.
     ///
+    /// For a verification that can fail naming no criterion, give its
+    /// `outputSchema` the `anyOf` an orchestrated plan has: the verdict is
+    /// "pass", or `failedCriteria` has at least one item (`minItems` 1).
+    ///
     /// ## Example
     /// `fail_a` (`report_failure`, `"args": {"failureClass": "non-convergence",
     /// "units": ["a"], "detail": "…"}`) after `spawn_a` fires. Fixed: add
@@ -92,7 +104,12 @@ declare_check! {
     /// "path": "failedCriteria"}}` and `"rollbackState": "nothing to roll
     /// back: no synthesis was begun"`. A report on `reconcile`'s `error`
     /// edge whose `failureClass` is `{"$ref": {"node": "reconcile", "path":
-    /// "outcome"}}` fires too: fixed with a literal class.
+    /// "outcome"}}` fires too: fixed with a literal class. `verify_a`
+    /// whose `outputSchema` has `verdict` `{"enum": ["pass", "fail"]}` and
+    /// `failedCriteria` `{"type": "array"}` and nothing more, read by
+    /// `fail_a`, fires; fixed with `"anyOf": [{"properties": {"verdict":
+    /// {"const": "pass"}}}, {"properties": {"failedCriteria": {"minItems":
+    /// 1}}}]`.
     pub IncompleteFailureReport { code: "incomplete_failure_report", severity: Blocking, needs: REGISTRY, source: Check }
     fn run(cx, out) {
         let Some(reg) = cx.registry else { return };
@@ -142,7 +159,114 @@ declare_check! {
             }
             out.push(issue);
         }
+        silent_verifications(cx, &after, out);
     }
+}
+
+/// The verifications whose `failedCriteria` failure reports pass on, and
+/// whose output schema lets a failed verdict name no criterion: the
+/// report would then say a unit failed and not which criterion.
+fn silent_verifications(cx: &crate::check::Cx, after: &[bool], out: &mut Vec<Issue>) {
+    let g = &cx.graph;
+    let mut read: Vec<(usize, Vec<String>)> = Vec::new();
+    for (i, node) in cx.content.nodes.iter().enumerate() {
+        if !after[i] || node.kind != NodeKind::Call || node.tool() != Some(REPORT_TOOL) {
+            continue;
+        }
+        let Some(given) = node
+            .get("args")
+            .and_then(|a| a.as_object()?.get("failedCriteria"))
+        else {
+            continue;
+        };
+        let mut refs = Vec::new();
+        criteria_refs(given, &mut refs, 0);
+        for v in refs.into_iter().filter_map(|n| g.index_of(n)) {
+            match read.iter_mut().find(|(x, _)| *x == v) {
+                Some((_, by)) if !by.contains(&node.id) => by.push(node.id.clone()),
+                Some(_) => {}
+                None => read.push((v, vec![node.id.clone()])),
+            }
+        }
+    }
+    for (v, by) in read {
+        let node = g.node(v);
+        let Some(schema) = node
+            .get("outputSchema")
+            .filter(|_| node.kind == NodeKind::Reason)
+        else {
+            continue;
+        };
+        let verdict = schema
+            .as_object()
+            .and_then(|m| m.get("properties")?.as_object()?.get("verdict"));
+        let failed = match verdict.and_then(|v| v.as_object()?.get("enum")?.as_array()) {
+            Some(values) => values.iter().find(|x| x.as_str() != Some("pass")).cloned(),
+            None => verdict.map(|_| Value::from("fail")),
+        };
+        let Some(failed) = failed else { continue };
+        let silent = [
+            ("verdict", failed.clone()),
+            ("failedCriteria", Value::Array(Vec::new())),
+        ];
+        if crate::check::schema_sat::admits_fields(schema, &silent) != Some(true) {
+            continue;
+        }
+        let reports = by
+            .iter()
+            .map(|r| format!("`{r}`"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        out.push(
+            Issue::new(
+                CODE,
+                format!(
+                    "verification `{}` can fail naming no criterion: its `outputSchema` admits `verdict` {} with `failedCriteria` [], so the failure report(s) {reports} reading its `failedCriteria` would name none; require at least one failed criterion unless the verdict is \"pass\"",
+                    node.id,
+                    crate::wire::json::compact(&failed)
+                ),
+            )
+            .node(node.id.clone())
+            .at("/definition/outputSchema")
+            .fix(Remedy::SetField {
+                node: node.id.clone(),
+                path: "outputSchema.anyOf".into(),
+                value: Fill::Value(named_failure()),
+            }),
+        );
+    }
+}
+
+/// The nodes whose `failedCriteria` a report's `failedCriteria` arg
+/// passes on: a whole reference, or the references in an object or list
+/// of them (one per unit, after a settling join).
+fn criteria_refs<'v>(v: &'v Value, out: &mut Vec<&'v str>, depth: usize) {
+    match v {
+        Value::Ref(r) if r.path.as_deref() == Some("failedCriteria") => out.push(&r.node),
+        Value::Object(m) if depth < 4 => m.values().for_each(|x| criteria_refs(x, out, depth + 1)),
+        Value::Array(a) if depth < 4 => a.iter().for_each(|x| criteria_refs(x, out, depth + 1)),
+        _ => {}
+    }
+}
+
+/// `anyOf`: the verdict is "pass", or at least one criterion failed.
+pub(crate) fn named_failure() -> Value {
+    let props = |k: &str, v: Value| {
+        let mut inner = crate::model::Map::new();
+        inner.insert(k.to_string(), v);
+        let mut m = crate::model::Map::new();
+        m.insert("properties".to_string(), Value::Object(inner));
+        Value::Object(m)
+    };
+    let one = |k: &str, v: Value| {
+        let mut m = crate::model::Map::new();
+        m.insert(k.to_string(), v);
+        Value::Object(m)
+    };
+    Value::Array(vec![
+        props("verdict", one("const", Value::from("pass"))),
+        props("failedCriteria", one("minItems", Value::from(1u64))),
+    ])
 }
 
 #[cfg(test)]
@@ -167,6 +291,89 @@ mod tests {
             ],
         );
         run_reg(&IncompleteFailureReport, &p, &registry(REG))
+    }
+
+    /// `spawn_a → verify_a` (a reason step with `schema`) `→ fail_a`,
+    /// which passes on `verify_a.failedCriteria`.
+    fn verified_by(schema: serde_json::Value) -> Vec<crate::model::Issue> {
+        let p = plan(
+            vec![
+                entry("start"),
+                call_with("spawn_a", "spawn", json!({}), &["verdict"]),
+                node(
+                    "verify_a",
+                    crate::model::NodeKind::Reason,
+                    json!({"prompt": [{"text": "check"}], "outputSchema": schema, "maxAttempts": 1}),
+                ),
+                call_with(
+                    "fail_a",
+                    "report_failure",
+                    json!({"failureClass": "non-convergence", "units": ["a"], "rollbackState": "none",
+                           "failedCriteria": r("verify_a", Some("failedCriteria"))}),
+                    &[],
+                ),
+            ],
+            vec![
+                edge("e1", "start", "spawn_a", "always"),
+                edge("e2", "spawn_a", "verify_a", "always"),
+                edge("e3", "verify_a", "fail_a", "always"),
+            ],
+        );
+        run_reg(&IncompleteFailureReport, &p, &registry(REG))
+    }
+
+    fn verify_schema(extra: Option<serde_json::Value>) -> serde_json::Value {
+        let mut s = json!({"type": "object", "properties": {
+            "verdict": {"type": "string", "enum": ["pass", "fail"]},
+            "failedCriteria": {"type": "array", "items": {"type": "string"}},
+            "handoff": {"type": "string"}},
+            "required": ["verdict", "failedCriteria", "handoff"], "additionalProperties": false});
+        if let Some(x) = extra {
+            s["anyOf"] = x;
+        }
+        s
+    }
+
+    #[test]
+    fn fires_on_a_verification_that_can_fail_naming_no_criterion() {
+        let issues = verified_by(verify_schema(None));
+        assert_eq!(issues.len(), 1, "{issues:#?}");
+        assert_eq!(issues[0].node_id.as_deref(), Some("verify_a"));
+        assert!(
+            issues[0]
+                .message
+                .contains("verification `verify_a` can fail naming no criterion")
+                && issues[0].message.contains("report(s) `fail_a`"),
+            "{}",
+            issues[0].message
+        );
+        // Its fix makes the schema what an orchestrated plan emits.
+        let crate::model::remedy::Remedy::SetField { path, value, .. } = &issues[0].fixes[0].remedy
+        else {
+            panic!("{:?}", issues[0].fixes)
+        };
+        assert_eq!(path, "outputSchema.anyOf");
+        let crate::model::remedy::Fill::Value(v) = value else {
+            panic!("{value:?}")
+        };
+        let fixed = verify_schema(Some(
+            serde_json::from_str(&crate::wire::json::compact(v)).unwrap(),
+        ));
+        assert!(verified_by(fixed).is_empty());
+        // A `minItems` on the array alone, or an `anyOf` that still lets
+        // "fail" through with none, does not do.
+        let loose = json!([{"properties": {"verdict": {"const": "fail"}}}, {"properties": {"failedCriteria": {"minItems": 1}}}]);
+        assert_eq!(verified_by(verify_schema(Some(loose))).len(), 1);
+    }
+
+    #[test]
+    fn passes_a_verification_whose_failure_names_a_criterion() {
+        let named = json!([{"properties": {"verdict": {"const": "pass"}}}, {"properties": {"failedCriteria": {"minItems": 1}}}]);
+        assert!(verified_by(verify_schema(Some(named))).is_empty());
+        // A list that is never empty, by the array's own schema.
+        let mut s = verify_schema(None);
+        s["properties"]["failedCriteria"]["minItems"] = json!(1);
+        assert!(verified_by(s).is_empty());
     }
 
     #[test]

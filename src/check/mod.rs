@@ -423,7 +423,7 @@ mod evaluator_error;
 mod failed_gate_writes;
 mod first_last_across_join;
 pub(crate) mod freeze_mismatch;
-mod incomplete_failure_report;
+pub(crate) mod incomplete_failure_report;
 pub(crate) mod incomplete_spawn_spec;
 mod inlined_source;
 pub(crate) mod invalid_args;
@@ -442,6 +442,7 @@ mod missing_field;
 mod missing_on_indeterminate;
 mod missing_reference;
 mod missing_replay_safe;
+mod missing_rollback;
 mod multiple_entries;
 mod nested_join;
 mod nested_spawn;
@@ -543,6 +544,7 @@ pub static CHECKS: &[&dyn Check] = &[
     &ungated_unit::UngatedUnit,
     &undisposed_synthesis::UndisposedSynthesis,
     &undiscarded_artifacts::UndiscardedArtifacts,
+    &missing_rollback::MissingRollback,
     &incomplete_failure_report::IncompleteFailureReport,
     &partial_landing_report::PartialLandingReport,
     &settle_error_edge::SettleErrorEdge,

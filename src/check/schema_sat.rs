@@ -25,6 +25,7 @@ const CAP: usize = 64;
 
 const STRING: usize = 3;
 const ARRAY: usize = 4;
+const OBJECT: usize = 5;
 
 /// Keywords that never restrict an instance.
 const ANNOTATIONS: [&str; 11] = [
@@ -313,6 +314,71 @@ fn keyword(k: &str, a: &Value, v: &Value, depth: usize) -> Option<bool> {
         },
         _ => None,
     }
+}
+
+/// Whether an object schema lets its properties take the values `fields`
+/// gives them, the other properties aside: `properties` entries of the
+/// fields given are judged as [`valid`] judges them, `required` and
+/// `additionalProperties` are taken to hold (the other properties could
+/// be anything), `type` must allow an object, and `allOf`, `anyOf`,
+/// `oneOf` and `not` combine members judged the same way. `None` when a
+/// keyword it does not know decides it.
+pub(crate) fn admits_fields(schema: &Value, fields: &[(&str, Value)]) -> Option<bool> {
+    object_admits(schema, fields, DEPTH)
+}
+
+fn object_admits(s: &Value, fields: &[(&str, Value)], depth: usize) -> Option<bool> {
+    let m = match s {
+        Value::Bool(b) => return Some(*b),
+        Value::Object(m) if depth > 0 => m,
+        _ => return None,
+    };
+    let each = |xs: &Value| -> Option<Vec<Option<bool>>> {
+        Some(
+            xs.as_array()?
+                .iter()
+                .map(|x| object_admits(x, fields, depth - 1))
+                .collect(),
+        )
+    };
+    let mut known = true;
+    for (k, a) in m.iter() {
+        let r = match k.as_str() {
+            _ if ANNOTATIONS.contains(&k.as_str()) => Some(true),
+            "required" | "additionalProperties" => Some(true),
+            "type" => Space::types(a, false).map(|t| !t.0[OBJECT].is_empty()),
+            "properties" => {
+                let props = a.as_object();
+                fields
+                    .iter()
+                    .filter_map(|(f, v)| Some((props?.get(f)?, v)))
+                    .map(|(sub, v)| valid(sub, v, depth - 1))
+                    .try_fold(true, |acc, r| Some(acc && r?))
+            }
+            "allOf" => {
+                each(a).and_then(|rs| rs.into_iter().try_fold(true, |acc, r| Some(acc && r?)))
+            }
+            "anyOf" => each(a).and_then(|rs| {
+                if rs.contains(&Some(true)) {
+                    Some(true)
+                } else {
+                    rs.iter().all(|r| *r == Some(false)).then_some(false)
+                }
+            }),
+            "oneOf" => each(a).and_then(|rs| {
+                let known: Option<Vec<bool>> = rs.into_iter().collect();
+                Some(known?.iter().filter(|&&b| b).count() == 1)
+            }),
+            "not" => object_admits(a, fields, depth - 1).map(|b| !b),
+            _ => None,
+        };
+        match r {
+            Some(false) => return Some(false),
+            Some(true) => {}
+            None => known = false,
+        }
+    }
+    known.then_some(true)
 }
 
 /// A superset of the instances valid against `s`.

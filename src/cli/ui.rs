@@ -184,21 +184,24 @@ pub(crate) fn render_error(err: &Error, color: bool, voice: &dyn Voice) -> Strin
         format!("{head}: {}\n", err.message)
     };
     if let Some(loc) = &err.location {
-        let mut parts = Vec::new();
-        if let Some(f) = &loc.file {
-            parts.push(f.clone());
-        }
-        if let (Some(l), Some(c)) = (loc.line, loc.column) {
-            parts.push(format!("line {l}, column {c}"));
-        }
-        if let Some(p) = &loc.pointer {
-            parts.push(format!(
-                "at {}",
-                if p.is_empty() { "the document root" } else { p }
-            ));
-        }
-        if !parts.is_empty() {
-            out.push_str(&format!("  --> {}\n", parts.join(", ")));
+        // `file:line:col (at pointer)`, as findings show their place.
+        let at = loc
+            .pointer
+            .as_ref()
+            .map(|p| format!("at {}", if p.is_empty() { "the document root" } else { p }));
+        let place = match (&loc.file, loc.line, loc.column) {
+            (Some(f), Some(l), Some(c)) => Some(format!("{f}:{l}:{c}")),
+            (Some(f), _, _) => Some(f.clone()),
+            (None, Some(l), Some(c)) => Some(format!("line {l}, column {c}")),
+            _ => None,
+        };
+        let text = match (place, at) {
+            (Some(p), Some(a)) => Some(format!("{p} ({a})")),
+            (Some(p), None) => Some(p),
+            (None, a) => a,
+        };
+        if let Some(t) = text {
+            out.push_str(&format!("  --> {t}\n"));
         }
     }
     if let Some(h) = &help_text(err, voice) {

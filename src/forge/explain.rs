@@ -49,19 +49,128 @@ fn of(c: &'static dyn Check) -> Explanation {
     }
 }
 
+/// A topic `explain` gives besides the codes: its tables, read from the
+/// one docs page that holds them, so the two cannot drift.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Topic {
+    pub(crate) name: &'static str,
+    pub(crate) title: &'static str,
+    /// The docs page it is read from.
+    pub(crate) source: &'static str,
+    pub(crate) tables: Vec<Table>,
+}
+
+/// One table of a topic: its heading, column names and rows (cells as the
+/// markdown gives them).
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Table {
+    pub(crate) title: String,
+    pub(crate) columns: Vec<String>,
+    pub(crate) rows: Vec<Vec<String>>,
+}
+
+/// The topics: `orchestrate` (which node, edge, check or refusal carries
+/// each of seed 003's steps, failure classes and Output fields, and which
+/// decompositions select each mechanism row), from docs/orchestration.md.
+const TOPICS: [(&str, &str, &str, &str, &[&str]); 1] = [(
+    "orchestrate",
+    "where each part of seed 003 is carried in an orchestrated plan",
+    "docs/orchestration.md",
+    include_str!("../../docs/orchestration.md"),
+    &[
+        "Where each part of seed 003 is carried",
+        "Which decompositions select which row",
+    ],
+)];
+
+/// The topic `name`, when there is one.
+pub(crate) fn topic(name: &str) -> Option<Topic> {
+    let (name, title, source, text, sections) = TOPICS.iter().find(|t| t.0 == name)?;
+    let mut tables = Vec::new();
+    for s in *sections {
+        tables.extend(tables_under(text, s));
+    }
+    Some(Topic {
+        name,
+        title,
+        source,
+        tables,
+    })
+}
+
+/// The names of the topics.
+pub(crate) fn topics() -> impl Iterator<Item = &'static str> {
+    TOPICS.iter().map(|t| t.0)
+}
+
+/// The cells of a markdown table row (`| a | b |`).
+fn cells(line: &str) -> Vec<String> {
+    let t = line.trim().trim_start_matches('|').trim_end_matches('|');
+    t.split('|').map(|c| c.trim().to_string()).collect()
+}
+
+/// The tables under the `## <section>` heading of `text`, up to the next
+/// `## `: each titled by the `### ` heading above it (the section's own
+/// title when there is none).
+fn tables_under(text: &str, section: &str) -> Vec<Table> {
+    let mut out: Vec<Table> = Vec::new();
+    let mut inside = false;
+    let mut title = section.to_string();
+    let mut open = false;
+    for line in text.lines() {
+        if let Some(h) = line.strip_prefix("## ") {
+            inside = h.trim() == section;
+            open = false;
+            continue;
+        }
+        if !inside {
+            continue;
+        }
+        if let Some(h) = line.strip_prefix("### ") {
+            title = h.trim().to_string();
+            open = false;
+            continue;
+        }
+        if !line.trim_start().starts_with('|') {
+            open = false;
+            continue;
+        }
+        let row = cells(line);
+        if row
+            .iter()
+            .all(|c| !c.is_empty() && c.chars().all(|x| x == '-' || x == ':'))
+        {
+            continue;
+        }
+        match out.last_mut() {
+            Some(t) if open => t.rows.push(row),
+            _ => {
+                out.push(Table {
+                    title: title.clone(),
+                    columns: row,
+                    rows: Vec::new(),
+                });
+                open = true;
+            }
+        }
+    }
+    out
+}
+
 fn unknown_code(code: &str) -> Error {
     let codes = || check::CHECKS.iter().map(|c| c.code().name);
     let quoted = crate::model::ids::quote_id(code);
     Error::new(
         ErrorKind::UnknownKey,
         format!(
-            "there is no issue code `{quoted}`{}",
-            crate::model::suggest::did_you_mean(code, codes())
+            "there is no issue code or topic `{quoted}`{}",
+            crate::model::suggest::did_you_mean(code, codes().chain(topics()))
         ),
     )
     .with_help(format!(
-        "codes: {}",
-        crate::model::suggest::choices(code, codes())
+        "codes: {}; topics: {}",
+        crate::model::suggest::choices(code, codes()),
+        topics().collect::<Vec<_>>().join(", ")
     ))
 }
 
@@ -186,6 +295,41 @@ mod tests {
             let fix = how_to_fix(e.code).unwrap();
             assert!(!fix.is_empty() && !fix.contains('\n'), "{}", e.code);
         }
+    }
+
+    #[test]
+    fn the_orchestrate_topic_reads_every_table_of_its_docs_page() {
+        let t = topic("orchestrate").unwrap();
+        let titles: Vec<&str> = t.tables.iter().map(|x| x.title.as_str()).collect();
+        assert_eq!(
+            titles,
+            [
+                "The procedure",
+                "The failure classes",
+                "The Output contract",
+                "Which decompositions select which row"
+            ]
+        );
+        // Every seed step, failure class and Output field, each with what
+        // carries it.
+        let rows: Vec<usize> = t.tables.iter().map(|x| x.rows.len()).collect();
+        assert_eq!(rows, [8, 6, 8, 7]);
+        for table in &t.tables {
+            for row in &table.rows {
+                assert_eq!(row.len(), table.columns.len(), "{row:?}");
+                assert!(row.iter().all(|c| !c.is_empty()), "{row:?}");
+            }
+        }
+        assert!(t.tables[0].rows[7][0].starts_with("8. Write only the synthesis"));
+        assert!(t.tables[1].rows[5][1].contains("missing_rollback"));
+        assert!(topic("orchestration").is_none());
+        assert!(
+            explain("orchestrat")
+                .unwrap_err()
+                .help
+                .unwrap()
+                .contains("topics: orchestrate")
+        );
     }
 
     #[test]

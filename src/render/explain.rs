@@ -1,6 +1,6 @@
 //! `explain` as text and JSON: `# code (severity)` then the documentation.
 
-use crate::forge::explain::Explanation;
+use crate::forge::explain::{Explanation, Topic};
 use serde_json::{Value, json};
 
 /// One code: `# unknown_tool (blocking)`, a blank line, the explanation.
@@ -11,6 +11,36 @@ pub(crate) fn text(e: &Explanation) -> String {
         e.severity.as_str(),
         e.explanation
     )
+}
+
+/// A topic: `# name: title (from source)`, then per table `## title` and
+/// per row its first cell, then each other cell under its column's name.
+pub(crate) fn topic_text(t: &Topic) -> String {
+    let mut out = format!("# {}: {} (from {})\n", t.name, t.title, t.source);
+    for table in &t.tables {
+        out.push_str(&format!("\n## {}\n", table.title));
+        for row in &table.rows {
+            out.push_str(&format!("\n{}\n", row[0]));
+            for (col, cell) in table.columns.iter().zip(row).skip(1) {
+                out.push_str(&format!("  {col}: {cell}\n"));
+            }
+        }
+    }
+    out
+}
+
+/// `{topic, title, source, tables: [{title, columns, rows}]}`.
+pub(crate) fn topic_json(t: &Topic) -> Value {
+    json!({
+        "topic": t.name,
+        "title": t.title,
+        "source": t.source,
+        "tables": t.tables.iter().map(|x| json!({
+            "title": x.title,
+            "columns": x.columns,
+            "rows": x.rows,
+        })).collect::<Vec<_>>(),
+    })
 }
 
 /// Every code, separated by blank lines, in the order the checks run.

@@ -5,15 +5,20 @@ use crate::model::error::Result;
 use crate::render;
 use clap::Args;
 
-/// Explain an issue code.
+/// Explain an issue code, or a topic.
 ///
 /// Explain an issue code: what it finds, why it matters, how to fix it, with
 /// an example. --all explains every code; --format json gives {code,
 /// severity, summary, explanation, source} (with --all, {codes: [...]}).
-/// An unknown code exits 2 and names the nearest one.
+/// The topic `orchestrate` says, for each of seed 003's steps, failure
+/// classes and Output fields, which node, edge, check or refusal of an
+/// orchestrated plan carries it, and which decompositions select each
+/// mechanism row; it is read from docs/orchestration.md (--format json:
+/// {topic, title, source, tables: [{title, columns, rows}]}). An unknown
+/// code exits 2 and names the nearest one.
 #[derive(Args, Debug, Clone)]
 pub(crate) struct ExplainArgs {
-    /// The issue code
+    /// The issue code, or the topic `orchestrate`
     pub(crate) code: Option<String>,
     /// Explain every code
     #[arg(long, conflicts_with = "code")]
@@ -33,6 +38,12 @@ pub(crate) fn run(s: &mut Session, a: ExplainArgs) -> Result<Reply> {
         return Err(Error::invalid("name an issue code, or pass --all")
             .with_help("for example `planforge explain unknown_tool`; `planforge explain --all` lists every code"));
     };
+    if let Some(t) = explain::topic(&code) {
+        return Ok(Reply::new(
+            render::explain::topic_text(&t),
+            render::explain::topic_json(&t),
+        ));
+    }
     let e = explain::explain(&code)?;
     Ok(Reply::new(
         render::explain::text(&e),

@@ -123,6 +123,14 @@ pub(crate) struct Spec {
     /// Fields `accept` declares and declassifies besides `assignment`
     /// (a template's params).
     pub(crate) accepted: Vec<DeclaredField>,
+    /// The units challenge one another (row 6 matched): each keeps the
+    /// claim-evidence-objection schema and `reconcile` resolves each
+    /// objection, also when a failed check runs them one at a time.
+    pub(crate) adversarial: bool,
+    /// Targets no unit may write: the shared target of a contention
+    /// collision, which keeps its pre-run state (every spawn lists it in
+    /// `forbiddenWrites`).
+    pub(crate) protected: Vec<Value>,
 }
 
 impl Spec {
@@ -185,7 +193,12 @@ pub(crate) struct Built {
 }
 
 /// The units of `d` under the checked mechanism, in spawn order, at depth 1.
-pub(crate) fn spec_of(d: &Decomposition, checked: &Checked, registry: &Registry) -> Built {
+pub(crate) fn spec_of(
+    d: &Decomposition,
+    checked: &Checked,
+    registry: &Registry,
+    adversarial: bool,
+) -> Built {
     let spawning = spawning_tools(registry);
     let removed = depth_one(d, &spawning);
     let (mechanism, cap) = (checked.mechanism, checked.cap);
@@ -212,9 +225,12 @@ pub(crate) fn spec_of(d: &Decomposition, checked: &Checked, registry: &Registry)
             let t = &d.tasks[i];
             let role = &d.roles[&t.role];
             let sliced = checked.sliced[i];
+            // An advocate/critic pair reduced to ordered handoffs (a failed
+            // check) still challenges: its records keep their schema.
+            let challenge = adversarial || mechanism == Mechanism::AdvocateCritic;
             let schema = match (mechanism, &t.digest) {
-                (Mechanism::AdvocateCritic, _) if sliced => Value::from(ADVERSARIAL_DIGEST_SCHEMA),
-                (Mechanism::AdvocateCritic, _) => Value::from(ADVERSARIAL_SCHEMA),
+                _ if challenge && sliced => Value::from(ADVERSARIAL_DIGEST_SCHEMA),
+                _ if challenge => Value::from(ADVERSARIAL_SCHEMA),
                 (Mechanism::PerUnit, _) => Value::from(UNIT_SCHEMA),
                 (_, Some(dg)) => dg.clone(),
                 (Mechanism::BoundedDigest, None) => Value::from(DIGEST_SCHEMA),
@@ -285,10 +301,25 @@ pub(crate) fn spec_of(d: &Decomposition, checked: &Checked, registry: &Registry)
             units,
             synthesis: Value::from(d.synthesis.as_str()),
             accepted: Vec::new(),
+            adversarial: adversarial || mechanism == Mechanism::AdvocateCritic,
+            protected: shared_targets(d, checked),
         },
         order,
         removed,
     }
+}
+
+/// The declared outputs a contention collision took away from their tasks
+/// (each once, in declaration order; the synthesis is forbidden anyway).
+fn shared_targets(d: &Decomposition, checked: &Checked) -> Vec<Value> {
+    let mut out: Vec<Value> = Vec::new();
+    for (t, given) in d.tasks.iter().zip(&checked.outputs) {
+        let target = Value::from(t.output.as_str());
+        if *given != t.output && t.output != d.synthesis && !out.contains(&target) {
+            out.push(target);
+        }
+    }
+    out
 }
 
 /// Depth 1: per role, the spawning tools its subagent will not get.

@@ -200,21 +200,59 @@ fn refuse_task(index: usize, message: String, help: &str) -> Error {
 /// naming the task. Two tasks writing one target are not refused: the
 /// checks give the later one a separate artifact.
 pub(crate) fn parse(text: &str, syntax: Syntax, file: &str) -> Result<Decomposition> {
-    let located = |e: ParseError| e.into_error(Some(file)).with_source(file, text.to_string());
+    let located = |e: ParseError| placed(e.into_error(Some(file)), text, syntax, file);
     let v = crate::wire::parse::parse(text, syntax).map_err(located)?;
     let v = crate::wire::convert::hydrated(v, "").map_err(located)?;
-    let d = shape(&v).map_err(located)?;
-    validate(&d).map_err(|e| {
-        let loc = e.location.clone().map(|l| Location {
-            file: Some(file.to_string()),
-            ..*l
-        });
-        match loc {
-            Some(l) => e.at(l).with_source(file, text.to_string()),
+    let d = shape(&v).map_err(|e| {
+        let help = e.pointer.as_deref().and_then(number_help);
+        let e = located(e);
+        match help {
+            Some(h) => e.with_help(h),
             None => e,
         }
     })?;
+    validate(&d).map_err(|e| placed(e, text, syntax, file))?;
     Ok(d)
+}
+
+/// What to give instead of a bad count (`maxConcurrent`,
+/// `contextBudgetBytes`, a task's `maxOutputBytes`), by its pointer.
+fn number_help(pointer: &str) -> Option<String> {
+    let last = pointer.rsplit('/').next()?;
+    let text = match last {
+        "maxConcurrent" => "give the most subagents the owner lets run at once, a whole number of 1 or more (below the number of tasks, the units run one at a time), or leave `maxConcurrent` out for no limit".to_string(),
+        "contextBudgetBytes" => format!(
+            "give the bytes the orchestrator's context may hold for verification and reconciliation, a whole number of 1 or more, or leave `contextBudgetBytes` out for the default {DEFAULT_CONTEXT_BUDGET}"
+        ),
+        "maxOutputBytes" => format!(
+            "give the most bytes the unit's artifact may have, a whole number of 1 or more, or leave `maxOutputBytes` out for the default {DEFAULT_MAX_OUTPUT_BYTES}"
+        ),
+        _ => return None,
+    };
+    Some(text)
+}
+
+/// A refusal placed in the decomposition's file: its file, and the line
+/// and column of its pointer (`file:line:col`, as other input errors show
+/// them) when the parser did not give them.
+fn placed(e: Error, text: &str, syntax: Syntax, file: &str) -> Error {
+    let Some(l) = e.location.clone() else {
+        return e;
+    };
+    let mut l = Location {
+        file: Some(file.to_string()),
+        ..*l
+    };
+    if l.line.is_none()
+        && let Some(at) = l
+            .pointer
+            .as_deref()
+            .and_then(|p| crate::wire::span::locate(text, syntax, p))
+    {
+        l.line = Some(at.start.line);
+        l.column = Some(at.start.column);
+    }
+    e.at(l).with_source(file, text.to_string())
 }
 
 fn shape(v: &Value) -> Result<Decomposition, ParseError> {

@@ -353,6 +353,13 @@ fn verify_schema() -> Value {
         ),
         ("required", strs(&["verdict", "failedCriteria", "handoff"])),
         ("additionalProperties", Value::from(false)),
+        // A failure names at least one criterion: "pass", or a non-empty
+        // `failedCriteria` (`anyOf`, which every JSON Schema draft reads
+        // alike); `incomplete_failure_report` holds an edited schema to it.
+        (
+            "anyOf",
+            crate::check::incomplete_failure_report::named_failure(),
+        ),
     ])
 }
 
@@ -360,10 +367,12 @@ fn reconcile_prompt(spec: &Spec) -> Value {
     let mut intro = String::from(
         "Reconcile the verified artifacts (every unit passed owner verification before this step). Resolve overlaps and disagreements against the cited evidence and never invent a deciding fact. Record exactly one disposition per unit in `dispositions`, under the unit's key: accepted, superseded (with the reason) or rejected (with the reason); do not synthesize while any unit lacks one.",
     );
-    match spec.mechanism {
-        Mechanism::AdvocateCritic => intro.push_str(
+    if spec.adversarial {
+        intro.push_str(
             " Resolve each objection of the claim-evidence-objection records against the evidence it cites: the claim stands, falls, or is superseded, with the reason.",
-        ),
+        );
+    }
+    match spec.mechanism {
         Mechanism::BoundedDigest => intro.push_str(
             " The units returned bounded digests of their slices; work from the digests only, never the slices' source text.",
         ),
@@ -614,6 +623,11 @@ fn spawn_args(spec: &Spec, k: usize) -> Value {
         .map(|(_, o)| o.output.clone())
         .collect();
     forbidden.push(spec.synthesis.clone());
+    for t in &spec.protected {
+        if !forbidden.contains(t) {
+            forbidden.push(t.clone());
+        }
+    }
     let mut args = Map::new();
     args.insert("role".into(), u.role.clone());
     args.insert("instructions".into(), u.instructions.clone());
@@ -939,6 +953,28 @@ fn per_unit(units: &[Unit], field: &str) -> Value {
     )
 }
 
+/// Per unit, by its task name: `{verdict, failedCriteria}` of its
+/// verification, so a failure report names each failed unit beside what
+/// failed (a unit failed unless its verdict is "pass" with no failed
+/// criterion; one with neither errored, see `arrivals`).
+fn unit_results(units: &[Unit]) -> Value {
+    Value::Object(
+        units
+            .iter()
+            .map(|u| {
+                let verify = format!("verify_{}", u.slug);
+                (
+                    u.name.clone(),
+                    obj([
+                        ("verdict", rf(&verify, Some("verdict"), false)),
+                        ("failedCriteria", rf(&verify, Some("failedCriteria"), false)),
+                    ]),
+                )
+            })
+            .collect(),
+    )
+}
+
 /// The failure paths: `lost_<u>` and `fail_<u>` per unit, `landing` and
 /// `unverified` (parallel), `report` (a failed reconciliation), `unwrite`,
 /// `rollback` and `rollback_stuck` (a failed write).
@@ -958,14 +994,25 @@ fn failures(b: &mut Builder, spec: &Spec) {
             (
                 "landing",
                 "partial landing",
-                "Some units verified and some did not: `verdicts` and `failedCriteria` give both sets (a unit is landed when its verdict is \"pass\" with no failed criterion), and a unit with neither errored before its verification completed: `arrivals` (the join's arrivals, read through `arrivalKey`) names the step that errored. The verified artifacts are kept as evidence; nothing is merged, and no synthesis is written or presented as complete.",
+                "Some units verified and some did not: `unitResults` names every unit with its verdict and failed criteria, so both sets (a unit is landed when its verdict is \"pass\" with no failed criterion; every other unit failed), and a unit with neither errored before its verification completed: `arrivals` (the join's arrivals, read through `arrivalKey`) names the step that errored. The verified artifacts are kept as evidence; nothing is merged, and no synthesis is written or presented as complete.",
             ),
             (
                 "unverified",
                 "non-convergence",
-                "No unit passed owner verification: every unit's failed criteria are given, and a unit with none errored before its verification completed (`arrivals`, read through `arrivalKey`, names the step); no synthesis is written.",
+                "No unit passed owner verification: every unit failed and is named in `failedUnits`, with its verdict and failed criteria in `unitResults`, and a unit with none errored before its verification completed (`arrivals`, read through `arrivalKey`, names the step); no synthesis is written.",
             ),
         ] {
+            let mut extra = vec![
+                ("verdicts", per_unit(units, "verdict")),
+                ("arrivals", join_arrivals()),
+                ("arrivalKey", key.clone()),
+                ("unitResults", unit_results(units)),
+            ];
+            // Reached when no unit verified (or the gate itself errored,
+            // so none is confirmed verified): every unit is a failed one.
+            if id == "unverified" {
+                extra.push(("failedUnits", names(units)));
+            }
             report(
                 b,
                 id,
@@ -974,11 +1021,7 @@ fn failures(b: &mut Builder, spec: &Spec) {
                 per_unit(units, "failedCriteria"),
                 NOTHING_TO_ROLL_BACK,
                 Value::from(detail),
-                vec![
-                    ("verdicts", per_unit(units, "verdict")),
-                    ("arrivals", join_arrivals()),
-                    ("arrivalKey", key.clone()),
-                ],
+                extra,
             );
         }
     }

@@ -369,10 +369,11 @@ pub(crate) fn input_bytes(v: &crate::model::Value) -> u64 {
     }
 }
 
-/// Contention: the artifacts, each task writing its own (the later of two
-/// tasks writing one target, or a task writing the synthesis, gets a
-/// separate artifact), and the collisions found (task, what it collided
-/// with).
+/// Contention: the artifacts, each task writing its own (every task of
+/// those writing one target, and a task writing the synthesis, gets a
+/// separate artifact: the seed reruns the colliding units "with separate
+/// artifacts", and the shared target stays as it was before the run), and
+/// the collisions found (task, what it collided with).
 fn artifacts(d: &Decomposition) -> (Vec<String>, Vec<(usize, String)>) {
     // Every declared target: a separate artifact collides with none of them.
     let declared: Vec<String> = std::iter::once(same_file(&d.synthesis))
@@ -386,10 +387,11 @@ fn artifacts(d: &Decomposition) -> (Vec<String>, Vec<(usize, String)>) {
         let with = if mine == declared[0] {
             Some(format!("the synthesis `{}`", d.synthesis))
         } else {
-            d.tasks[..i]
+            d.tasks
                 .iter()
-                .find(|o| same_file(&o.output) == mine)
-                .map(|o| format!("task `{}` (`{}`)", o.name, o.output))
+                .enumerate()
+                .find(|&(j, o)| j != i && same_file(&o.output) == mine)
+                .map(|(_, o)| format!("task `{}` (`{}`)", o.name, o.output))
         };
         match with {
             Some(with) => {
@@ -445,6 +447,12 @@ pub(crate) fn check(d: &Decomposition, matched: Option<Mechanism>) -> Result<Che
             failed.name, failed.detail
         ));
         mechanism = Mechanism::OrderedHandoff;
+        if matched == Some(Mechanism::AdvocateCritic) {
+            reductions.push(
+                "the advocate and critic still challenge one another: each keeps its claim-evidence-objection records, and reconciliation resolves each objection against the evidence it cites; only spawning them in one turn is lost"
+                    .to_string(),
+            );
+        }
         // The checks that passed no longer describe the plan: say so.
         for c in checks.iter_mut().filter(|c| c.status == "pass") {
             c.detail = format!(
@@ -460,7 +468,7 @@ pub(crate) fn check(d: &Decomposition, matched: Option<Mechanism>) -> Result<Che
     }
     for (i, with) in &collisions {
         reductions.push(format!(
-            "contention collision: task `{}` would write `{}`, as {with} does; it writes the separate artifact `{}` instead, and nothing is written to the shared target before every unit verifies",
+            "contention collision: task `{}` would write `{}`, as {with} does; it writes the separate artifact `{}` instead; no unit writes the shared target, which stays as it was before the run",
             d.tasks[*i].name, d.tasks[*i].output, outputs[*i]
         ));
     }

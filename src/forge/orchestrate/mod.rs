@@ -63,7 +63,8 @@ pub(crate) fn orchestrate(
     let (matched, why) = mechanism::choose(d, &couplings);
     let n = d.tasks.len();
     let checked = mechanism::check(d, matched)?;
-    let built = build::spec_of(d, &checked, registry);
+    let adversarial = matched == Some(mechanism::Mechanism::AdvocateCritic);
+    let built = build::spec_of(d, &checked, registry, adversarial);
     let tasks: Vec<TaskUnit> = (0..n)
         .map(|i| {
             let k = built.order.iter().position(|&x| x == i).unwrap_or(0);

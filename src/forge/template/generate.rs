@@ -102,6 +102,8 @@ pub(crate) fn generate() -> Vec<Template> {
             units,
             synthesis: hole("synthesis"),
             accepted: params.clone(),
+            adversarial: mechanism == Mechanism::AdvocateCritic,
+            protected: Vec::new(),
         };
         let (nodes, edges) = emit::emit(&spec);
         let mut content = Content::empty(id);

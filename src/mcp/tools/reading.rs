@@ -133,6 +133,10 @@ pub(super) fn plan_read(f: &Forge, a: &Args) -> Result<Outcome> {
 }
 
 pub(super) fn explain_issue(_f: &Forge, a: &Args) -> Result<Outcome> {
-    let e = crate::forge::explain::explain(a.str("code")?)?;
+    let code = a.str("code")?;
+    if let Some(t) = crate::forge::explain::topic(code) {
+        return Ok(Outcome::text(render::explain::topic_text(&t).trim_end()));
+    }
+    let e = crate::forge::explain::explain(code)?;
     Ok(Outcome::text(render::explain::text(&e).trim_end()))
 }

@@ -627,7 +627,7 @@ pub(super) static TOOLS: &[Tool] = &[
         name: "explain_issue",
         title: "Explain an issue code",
         tier: Tier::Authoring,
-        summary: "The long explanation of an issue code (for example `unreachable_node`): what it finds, why it matters, how to fix it, with an example.",
+        summary: "The long explanation of an issue code (for example `unreachable_node`): what it finds, why it matters, how to fix it, with an example. The code `orchestrate` gives the topic instead: which node, edge, check or refusal of an orchestrated plan carries each of seed 003's steps, failure classes and Output fields.",
         grammar: false,
         read_only: true,
         destructive: false,
@@ -636,7 +636,7 @@ pub(super) static TOOLS: &[Tool] = &[
         params: || {
             vec![(
                 "code",
-                json!({"type": "string", "minLength": 1, "description": "An issue code"}),
+                json!({"type": "string", "minLength": 1, "description": "An issue code, or the topic `orchestrate`"}),
                 true,
             )]
         },
