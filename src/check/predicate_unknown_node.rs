@@ -9,11 +9,8 @@ use crate::model::remedy::{Fill, Pick, Remedy};
 use crate::model::{Node, NodeKind, Value};
 use std::borrow::Cow;
 
-/// A node's predicate tests: (pointer, path) pairs.
+/// A node's predicate tests: (pointer, path) pairs, kept or made for this run.
 type Tests<'a> = Cow<'a, [(String, String)]>;
-
-/// A node's predicate tests: (pointer, path) pairs, kept or made.
-type Tests<'a> = std::borrow::Cow<'a, [(String, String)]>;
 
 /// The tests of `n`'s `structured` predicate when it is a branch or a
 /// select: (pointer of the test's path, the path), in predicate order.
@@ -44,9 +41,6 @@ pub(crate) fn tests_of(n: &Node) -> Vec<(String, String)> {
     }
     out
 }
-
-/// A node's predicate tests (pointer, path), kept or made for this run.
-type Tests<'a> = std::borrow::Cow<'a, [(String, String)]>;
 
 declare_check! {
     /// ## What it finds
