@@ -42,9 +42,6 @@ pub(crate) fn tests_of(n: &Node) -> Vec<(String, String)> {
     out
 }
 
-/// A node's predicate tests (pointer, path), kept or made for this run.
-type Tests<'a> = std::borrow::Cow<'a, [(String, String)]>;
-
 declare_check! {
     /// ## What it finds
     /// A test in a `structured` predicate whose `path` starts with something
