@@ -4,7 +4,7 @@
 
 use crate::check::flow::routes_to;
 use crate::check::graph::MAX_ROUTES;
-use crate::check::support::{after_join, branch_fixes, first_last_after_join, place, ref_text};
+use crate::check::support::{branch_fixes, first_last_after_join, place, ref_text};
 use crate::model::{BranchId, Issue};
 
 declare_check! {
@@ -43,14 +43,14 @@ declare_check! {
         let exec = g.executions();
         let mut memo: crate::model::hash::FastMap<usize, Option<Vec<BranchId>>> =
             crate::model::hash::FastMap::default();
-        let after = after_join(g, &cx.content.nodes);
+        let after = g.after_join();
         for d in cx.data_refs() {
             // first/last after a join is first_last_across_join's, with the
             // same fixes.
             if d.r.branch_id.is_some()
                 || d.r.select == crate::model::Select::All
                 || exec[d.target] <= 1
-                || first_last_after_join(g, &after, d)
+                || first_last_after_join(g, after, d)
             {
                 continue;
             }

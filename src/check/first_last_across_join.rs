@@ -2,7 +2,7 @@
 //! each node with a join it follows; then O(1) per reference.
 
 use crate::check::flow::routes_to;
-use crate::check::support::{after_join, branch_fixes, first_last_after_join, place, ref_text};
+use crate::check::support::{branch_fixes, first_last_after_join, place, ref_text};
 use crate::model::hash::FastMap;
 use crate::model::remedy::{Fill, Remedy};
 use crate::model::value::dot_path;
@@ -46,9 +46,9 @@ declare_check! {
         {
             return;
         }
-        let after = after_join(g, &cx.content.nodes);
+        let after = g.after_join();
         let mut memo: FastMap<usize, Option<Vec<BranchId>>> = FastMap::default();
-        for d in refs.iter().filter(|d| first_last_after_join(g, &after, d)) {
+        for d in refs.iter().filter(|d| first_last_after_join(g, after, d)) {
             let Some(j) = after[d.target] else { continue };
             let reader = g.node(d.node);
             let target = g.node(d.target);

@@ -4,6 +4,7 @@
 //! Everything here is linear in nodes + edges, except the dominator
 //! intersection, which is near-linear on DAGs processed in topological order.
 
+use super::kept_graph::Analyses;
 use crate::model::hash::FastMap as HashMap;
 use crate::model::{Content, Edge, Node, NodeKind};
 use std::cell::OnceCell;
@@ -22,6 +23,7 @@ pub(crate) struct Graph<'a> {
     dom_tree: OnceCell<DomTree>,
     executions: OnceCell<Vec<u64>>,
     topo2_pos: OnceCell<Vec<usize>>,
+    after_join: OnceCell<Vec<Option<usize>>>,
 }
 
 /// What a [`Graph`] knows of its content's shape, owned so that it can be
@@ -123,6 +125,7 @@ pub(crate) fn edge_ends(idx: &HashMap<String, usize>, e: &Edge) -> Option<(usize
 }
 
 /// The dominator tree, numbered for O(1) dominance tests.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct DomTree {
     /// Preorder entry / exit times (`usize::MAX` for unreachable nodes).
     pub(crate) tin: Vec<usize>,
@@ -142,6 +145,64 @@ impl<'a> Graph<'a> {
         Graph::with(content, CoreRef::Kept(core))
     }
 
+    /// As [`Graph::kept`], with the analyses `kept` holds already made
+    /// (brought up to `content` by [`Analyses::follow`]). A debug build
+    /// compares each with a fresh computation.
+    pub(crate) fn kept_with(content: &'a Content, core: &'a Core, kept: Analyses) -> Graph<'a> {
+        let g = Graph::kept(content, core);
+        set(&g.reach, kept.reach);
+        set(&g.idom, kept.idom);
+        set(&g.topo_pos, kept.topo_pos);
+        set(&g.dom_tree, kept.dom_tree);
+        set(&g.executions, kept.executions);
+        set(&g.topo2_pos, kept.topo2_pos);
+        set(&g.after_join, kept.after_join);
+        #[cfg(debug_assertions)]
+        g.assert_kept_analyses();
+        g
+    }
+
+    /// Each analysis made so far, compared with a fresh computation.
+    #[cfg(debug_assertions)]
+    fn assert_kept_analyses(&self) {
+        let fresh = Graph::kept(self.content, self);
+        let what = "a kept analysis equals a fresh one";
+        if let Some(v) = self.reach.get() {
+            assert_eq!(v.as_slice(), fresh.reachable(), "reach: {what}");
+        }
+        if let Some(v) = self.idom.get() {
+            assert_eq!(v.as_slice(), fresh.idom(), "idom: {what}");
+        }
+        if let Some(v) = self.topo_pos.get() {
+            assert_eq!(v.as_slice(), fresh.topo_pos(), "topo_pos: {what}");
+        }
+        if let Some(v) = self.dom_tree.get() {
+            assert_eq!(v, fresh.dom_tree(), "dom_tree: {what}");
+        }
+        if let Some(v) = self.executions.get() {
+            assert_eq!(v.as_slice(), fresh.executions(), "executions: {what}");
+        }
+        if let Some(v) = self.topo2_pos.get() {
+            assert_eq!(v.as_slice(), fresh.topo2_pos(), "topo2_pos: {what}");
+        }
+        if let Some(v) = self.after_join.get() {
+            assert_eq!(v.as_slice(), fresh.after_join(), "after_join: {what}");
+        }
+    }
+
+    /// The analyses made so far, to keep for the next content.
+    pub(crate) fn take_analyses(&mut self) -> Analyses {
+        Analyses {
+            reach: self.reach.take(),
+            idom: self.idom.take(),
+            topo_pos: self.topo_pos.take(),
+            dom_tree: self.dom_tree.take(),
+            executions: self.executions.take(),
+            topo2_pos: self.topo2_pos.take(),
+            after_join: self.after_join.take(),
+        }
+    }
+
     fn with(content: &'a Content, core: CoreRef<'a>) -> Graph<'a> {
         Graph {
             content,
@@ -152,6 +213,7 @@ impl<'a> Graph<'a> {
             dom_tree: OnceCell::new(),
             executions: OnceCell::new(),
             topo2_pos: OnceCell::new(),
+            after_join: OnceCell::new(),
         }
     }
 
@@ -413,6 +475,31 @@ impl<'a> Graph<'a> {
         })
     }
 
+    /// Per node, a join it is or runs after (reached from it over edges),
+    /// `None` when no join is upstream or itself. Which join, when several,
+    /// follows a depth-first walk from the joins in node order. O(n + e).
+    pub(crate) fn after_join(&self) -> &[Option<usize>] {
+        self.after_join.get_or_init(|| {
+            let mut after: Vec<Option<usize>> = vec![None; self.len()];
+            let mut stack: Vec<usize> = Vec::new();
+            for (i, n) in self.content.nodes.iter().enumerate() {
+                if n.kind == NodeKind::Join {
+                    after[i] = Some(i);
+                    stack.push(i);
+                }
+            }
+            while let Some(v) = stack.pop() {
+                for t in self.succs(v) {
+                    if after[t].is_none() {
+                        after[t] = after[v];
+                        stack.push(t);
+                    }
+                }
+            }
+            after
+        })
+    }
+
     /// Whether `a` reaches `b` (a ≠ b) over any handle. Bounded search;
     /// used sparingly by checks that compare few pairs.
     pub(crate) fn reaches(&self, a: usize, b: usize) -> bool {
@@ -472,4 +559,11 @@ pub(crate) fn kahn(
         }
     }
     (order.len() == n).then_some(order)
+}
+
+/// Fills `cell` with `v` when there is one.
+fn set<T>(cell: &OnceCell<T>, v: Option<T>) {
+    if let Some(v) = v {
+        let _ = cell.set(v);
+    }
 }

@@ -39,6 +39,8 @@ pub struct Kept {
     nodes: KeptNodes,
     /// The graph's shape (see [`super::kept_graph`]).
     graph: Option<Core>,
+    /// The graph analyses of the last run (see [`super::kept_graph::Analyses`]).
+    analyses: super::kept_graph::Analyses,
     /// Per entry of [`CHECKS`]: an edge-scoped check's findings by edge
     /// position, when they are complete for the content they were made on.
     by_edge: Vec<Option<std::collections::BTreeMap<usize, Vec<Issue>>>>,
@@ -154,18 +156,25 @@ pub fn run(
 ) -> Report {
     // The number of edges before the change, when the kept shape was
     // brought up to this content (every edge then kept its position).
-    let (core, edges_before) = match (kept.graph.take(), touched) {
+    let analyses = std::mem::take(&mut kept.analyses);
+    let (core, edges_before, analyses) = match (kept.graph.take(), touched) {
         (Some(mut core), Some(t)) => {
             let e0 = core.ends.len();
+            let before = super::kept_graph::Shape::of(&core);
             match core.update(content, t) {
-                true => (core, Some(e0)),
-                false => (Core::new(content), None),
+                true if before.only_loose_nodes(&core, t) => {
+                    let analyses = analyses.follow(content, &core, &before);
+                    (core, Some(e0), analyses)
+                }
+                true => (core, Some(e0), Default::default()),
+                false => (Core::new(content), None, Default::default()),
             }
         }
-        _ => (Core::new(content), None),
+        _ => (Core::new(content), None, Default::default()),
     };
     let mut facts = std::mem::take(&mut kept.nodes);
-    let mut cx = Cx::with_graph(content, registry, super::Graph::kept(content, &core));
+    let graph = super::Graph::kept_with(content, &core, analyses);
+    let mut cx = Cx::with_graph(content, registry, graph);
     if let Some(n) = encoded_len {
         let _ = cx.encoded_len.set(n);
     }
@@ -287,6 +296,7 @@ pub fn run(
         }
     }
     group::apply(&cx, &mut report.issues);
+    kept.analyses = cx.graph.take_analyses();
     drop(cx);
     kept.reach = Some(reach);
     kept.phases = Some(phases);

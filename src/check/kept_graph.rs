@@ -17,7 +17,7 @@
 //! left to a rebuild, which [`Core::update`] asks for by returning false.
 //! In a debug build the result is compared with a rebuild.
 
-use super::graph::{Core, edge_ends, kahn};
+use super::graph::{Core, DomTree, edge_ends, kahn};
 use crate::model::touched::Touched;
 use crate::model::{Content, NodeKind};
 
@@ -100,6 +100,94 @@ impl Core {
     }
 }
 
+/// The graph analyses a run made ([`super::Graph`]'s reachability,
+/// dominators, executions, orders, joins upstream), kept for the next run.
+/// They are brought up to a change only when it added nodes and nothing
+/// else that they see ([`Shape::only_loose_nodes`]); any other change
+/// drops them and the next run makes what it needs again.
+#[derive(Debug, Default)]
+pub(crate) struct Analyses {
+    pub(crate) reach: Option<Vec<bool>>,
+    pub(crate) idom: Option<Vec<Option<usize>>>,
+    pub(crate) topo_pos: Option<Vec<usize>>,
+    pub(crate) dom_tree: Option<DomTree>,
+    pub(crate) executions: Option<Vec<u64>>,
+    pub(crate) topo2_pos: Option<Vec<usize>>,
+    pub(crate) after_join: Option<Vec<Option<usize>>>,
+}
+
+/// What the analyses depend on in a kept [`Core`], taken before
+/// [`Core::update`] to tell afterwards whether the change only added
+/// nodes without edges.
+pub(crate) struct Shape {
+    nodes: usize,
+    edges: usize,
+    entries: Vec<usize>,
+    dangling: Vec<usize>,
+}
+
+impl Shape {
+    pub(crate) fn of(core: &Core) -> Shape {
+        Shape {
+            nodes: core.canonical.len(),
+            edges: core.ends.len(),
+            entries: core.entries.clone(),
+            dangling: core.dangling.clone(),
+        }
+    }
+
+    /// Whether `core`, updated in place from this shape after `touched`,
+    /// differs only by nodes at the end with no edge at all, not entries:
+    /// then every old node keeps its edges, entry, reachability,
+    /// dominators, executions and order positions, and each new one is
+    /// unreachable, in no dominator tree, run 0 times, last in both orders.
+    pub(crate) fn only_loose_nodes(&self, core: &Core, touched: &Touched) -> bool {
+        core.ends.len() == self.edges
+            && core.entries == self.entries
+            && core.dangling == self.dangling
+            && touched
+                .nodes
+                .iter()
+                .all(|id| core.idx.get(id.as_str()).is_none_or(|&i| i >= self.nodes))
+    }
+}
+
+impl Analyses {
+    /// The analyses of `content` (whose kept shape `core` grew from
+    /// `before` by [`Shape::only_loose_nodes`] only): each made one is
+    /// extended by the new nodes' values.
+    pub(crate) fn follow(mut self, content: &Content, core: &Core, before: &Shape) -> Analyses {
+        let (n0, n) = (before.nodes, content.nodes.len());
+        let routable = core.topo.is_some();
+        let grow =
+            |v: &mut Vec<usize>| v.extend((n0..n).map(|i| if routable { i } else { usize::MAX }));
+        if let Some(v) = &mut self.reach {
+            v.resize(n, false);
+        }
+        if let Some(v) = &mut self.idom {
+            v.resize(n, None);
+        }
+        if let Some(v) = &mut self.topo_pos {
+            grow(v);
+        }
+        if let Some(t) = &mut self.dom_tree {
+            t.tin.resize(n, usize::MAX);
+            t.tout.resize(n, usize::MAX);
+            t.depth.resize(n, 0);
+        }
+        if let Some(v) = &mut self.executions {
+            v.resize(n, 0);
+        }
+        if let Some(v) = &mut self.topo2_pos {
+            grow(v);
+        }
+        if let Some(v) = &mut self.after_join {
+            v.extend((n0..n).map(|i| (content.nodes[i].kind == NodeKind::Join).then_some(i)));
+        }
+        self
+    }
+}
+
 /// Puts `x` in the sorted `v` (`on`) or takes it out.
 fn set_sorted(v: &mut Vec<usize>, x: usize, on: bool) {
     match (v.binary_search(&x), on) {
@@ -114,7 +202,7 @@ fn set_sorted(v: &mut Vec<usize>, x: usize, on: bool) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::check::testing::{edge, entry, plan, step};
+    use crate::check::testing::{edge, entry, join, plan, step};
     use crate::model::OpBody;
 
     /// Applies `ops` as the fold would (no removals) and checks the kept
@@ -190,5 +278,64 @@ mod tests {
         c.nodes.push(step("a"));
         let op = add(step("a"));
         assert!(!core.update(&c, &Touched::of(&before, [&op])));
+    }
+
+    /// The analyses of a graph with a join: kept and extended after loose
+    /// nodes are added (a join among them: its own join upstream), equal
+    /// to fresh ones; dropped after an edge, an entry, a dangling edge's
+    /// end arriving, or an old node touched.
+    #[test]
+    fn the_kept_analyses_follow_loose_nodes_and_drop_otherwise() {
+        use crate::check::Graph;
+        let mut c = plan(
+            vec![entry("s"), step("a"), step("b"), join("j"), step("t")],
+            vec![
+                edge("e1", "s", "a", "always"),
+                edge("e2", "s", "b", "always"),
+                edge("e3", "a", "j", "always"),
+                edge("e4", "b", "j", "always"),
+                edge("e5", "j", "t", "always"),
+                edge("e6", "t", "x", "always"),
+            ],
+        );
+        let mut core = Core::new(&c);
+        let mut kept = {
+            let mut g = Graph::kept(&c, &core);
+            let _ = (g.executions(), g.dom_tree(), g.topo2_pos(), g.after_join());
+            g.take_analyses()
+        };
+        let add = |n| OpBody::AddNode { node: n };
+        // Loose nodes, a join among them: followed.
+        for n in [step("c"), join("k")] {
+            let before = Shape::of(&core);
+            let t0 = c.clone();
+            assert!(step_to(&mut core, &mut c, vec![add(n)]));
+            let ops = [add(c.nodes.last().unwrap().clone())];
+            assert!(before.only_loose_nodes(&core, &Touched::of(&t0, &ops)));
+            kept = kept.follow(&c, &core, &before);
+            // Graph::kept_with compares each with a fresh one (debug).
+            let mut g = Graph::kept_with(&c, &core, kept);
+            assert_eq!(g.after_join()[4], Some(3));
+            assert_eq!(
+                g.after_join().last(),
+                Some(&(c.nodes.len() == 7).then_some(6))
+            );
+            assert_eq!(g.executions()[4], 1);
+            kept = g.take_analyses();
+        }
+        // Not loose: a new edge, the missing end of e6, an old node touched.
+        let cases = [
+            OpBody::AddEdge {
+                edge: edge("e7", "t", "c", "always"),
+            },
+            add(step("x")),
+            add(join("a")),
+        ];
+        for op in cases {
+            let before = Shape::of(&core);
+            let t0 = c.clone();
+            assert!(step_to(&mut core, &mut c, vec![op.clone()]));
+            assert!(!before.only_loose_nodes(&core, &Touched::of(&t0, [&op])));
+        }
     }
 }

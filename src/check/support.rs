@@ -204,28 +204,6 @@ pub(crate) fn route_words(b: &BranchId) -> String {
         .join(" → ")
 }
 
-/// For each node, a join it is or runs after (`None` before every join), by
-/// one forward walk from every join at once. O(n + e).
-pub(crate) fn after_join(g: &Graph, nodes: &[crate::model::Node]) -> Vec<Option<usize>> {
-    let mut after: Vec<Option<usize>> = vec![None; g.len()];
-    let mut stack: Vec<usize> = Vec::new();
-    for (i, n) in nodes.iter().enumerate() {
-        if n.kind == crate::model::NodeKind::Join {
-            after[i] = Some(i);
-            stack.push(i);
-        }
-    }
-    while let Some(v) = stack.pop() {
-        for t in g.succs(v) {
-            if after[t].is_none() {
-                after[t] = after[v];
-                stack.push(t);
-            }
-        }
-    }
-    after
-}
-
 /// Whether `first_last_across_join` reports the reference `d`: `first` or
 /// `last`, no `branchId`, to a node at or after a join that runs more than
 /// once (counted as `ambiguous_reference` counts; a node after a well-formed
