@@ -309,6 +309,23 @@ fn symbols_hover_and_what_is_a_plan_document() {
 }
 
 #[test]
+fn a_text_not_read_whole_is_a_plan_only_when_its_top_level_names_a_plan_key() {
+    let json = |t: &str| Doc::new(t, Syntax::Json).is_plan_document();
+    let yaml = |t: &str| Doc::new(t, Syntax::Yaml).is_plan_document();
+    // Nested, or a longer key, or a value: not a plan's.
+    assert!(!json("{\"name\": \"x\", \"deps\": {\"nodes\": 1},\n"));
+    assert!(!json("{\"name\": \"x\", \"nodes_x\": 1,\n"));
+    assert!(!json("{\"name\": \"nodes\", \"a\": [\"planId\",\n"));
+    assert!(!json("{\"a\": \"x\\\"nodes\\\": \", \"b\": [\n"));
+    assert!(!yaml("name: x\ndeps:\n  nodes: 1\nextra: [\n"));
+    assert!(!yaml("name: x\nnodes_x: 1\nextra: [\n"));
+    // At the top level: a plan being typed.
+    assert!(json("{\"formatVersion\": 1, \"nodes\": [{\"id\": \"a\",\n"));
+    assert!(json("{\n  \"planId\" : \"p\",\n  \"x\": [\n"));
+    assert!(yaml("formatVersion: 1\nnodes:\n- id: a\n  kind: [\n"));
+}
+
+#[test]
 fn completion_at_a_lines_end_with_the_next_member_below() {
     // Pretty-printed, `"node": "` typed at the end of its line: the text
     // reads with `",` put at the cursor.
