@@ -8,10 +8,10 @@
 //! neither. The reader reads only once no document has been waiting to be
 //! validated or being validated ([`Busy`]) for [`QUIET`] (a pause in
 //! typing): on a shared machine its reading would otherwise take the
-//! validator's processor time. A query that comes
-//! before the reader is done reads the version itself, or waits for the
-//! reader's reading of it (the version's reading is made once, see
-//! [`crate::forge::editor::Doc`]).
+//! validator's processor time; for the same reason it runs at the lowest
+//! priority (nice 19). A query that comes before the reader is done reads
+//! the version itself, at the loop's priority, never waiting for the
+//! reader (see [`crate::forge::editor::Doc::read_aside`]).
 
 use super::documents::{Open, Validated};
 use crate::forge::editor::Doc;
@@ -122,9 +122,7 @@ fn read(docs: &Receiver<(String, Doc)>, still: &dyn Fn() -> bool) {
         for (_, d) in latest {
             // A bug in a reading must not end the session: the queries
             // then read the version themselves (and answer that bug).
-            let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                d.read().map(|r| r.shape().nodes.len())
-            }));
+            let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| d.read_aside()));
         }
     }
 }

@@ -240,6 +240,24 @@ impl Doc {
             .as_deref()
     }
 
+    /// Reads this version and its shape for the queries without ever
+    /// holding a query up: the reading is made outside the version's cell
+    /// and put in only if no query made it meanwhile. The reader thread
+    /// runs at the lowest priority, so a query must not wait for it: one
+    /// that needs the reading first makes it itself, at its own priority.
+    pub(crate) fn read_aside(&self) -> usize {
+        if self.read.get().is_none() {
+            let _ = self.read.set(reading(&self.text, self.syntax));
+        }
+        let Some(Some(r)) = self.read.get() else {
+            return 0;
+        };
+        if r.shape.get().is_none() {
+            let _ = r.shape.set(Shape::of(&r.index.index()));
+        }
+        r.shape().nodes.len()
+    }
+
     /// The text's span index; `None` when it is not well-formed JSON or
     /// YAML.
     pub(crate) fn index(&self) -> Option<SpanIndex<'_>> {
