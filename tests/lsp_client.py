@@ -813,7 +813,8 @@ def malformed(pf, root, env):
 
 def protocol(pf, root, env):
     """What the specification says of the messages around `initialize`, of a
-    body with no header, and of a request whose id is null."""
+    body with no header, and of a request whose id is null, an object, an
+    array, a boolean or a fraction."""
     r = Raw(pf, root, env)
     sym = {"jsonrpc": "2.0", "method": "textDocument/documentSymbol",
            "params": {"textDocument": {"uri": (root / "docs" / "none.json").as_uri()}}}
@@ -838,6 +839,11 @@ def protocol(pf, root, env):
     r.send(dict(sym, id=None))
     m = r.answer(None)
     check(m.get("error", {}).get("code") == -32600, "a request with id null: InvalidRequest with id null", m)
+    for bad in ({"x": 1}, [1], True, 1.5):
+        r.send(dict(sym, id=bad))
+        m = r.answer(None)
+        check(m.get("error", {}).get("code") == -32600,
+              f"a request with id {json.dumps(bad)}: InvalidRequest with id null", m)
     r.send(dict(sym, id="five"))
     check(r.answer("five").get("result", "x") is None, "a string id is answered with it")
     check(r.close(shutdown=True) == 0, "and the session ends as usual")
@@ -1055,6 +1061,11 @@ async def main(pf):
     other = (root / "package.json").as_uri()
     diags = await s.diagnostics(other, s.open(other, '{"name": "x", "version": "1.0.0"}'))
     check(len(diags) == 0, "a JSON file that is no plan document is left alone", diags)
+    # Also while it does not parse, when it mentions `nodes` but not at its top level.
+    for n, text in enumerate(('{"name": "x", "deps": {"nodes": 1},\n', '{"name": "x", "nodes_x": 1,\n')):
+        other = (root / f"other{n}.json").as_uri()
+        diags = await s.diagnostics(other, s.open(other, text))
+        check(len(diags) == 0, f"a JSON file mid-typing that is no plan document is left alone: {text!r}", diags)
     big = (root / "docs" / "big.json").as_uri()
     diags = await s.diagnostics(big, s.open(big, big_plan(10_000)))
     check([d.code for d in diags] == ["unknown_tool"], "a 10,000-node document: its diagnostics",

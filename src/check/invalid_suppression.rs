@@ -9,7 +9,9 @@ declare_check! {
     /// ## What it finds
     /// An inline suppression that cannot mean anything: an entry of a
     /// node's `suppress` list whose `code` is not an issue code, whose
-    /// `reason` is empty, or whose code the node already suppresses. (A
+    /// `reason` is empty, whose code the node already suppresses, or whose
+    /// code is `invalid_suppression` itself (which cannot be suppressed:
+    /// the reason a suppression requires would be suppressed away). (A
     /// missing `code` or `reason`, or one that is not a string, is a
     /// `missing_field` or `unknown_field` finding like any other.)
     ///
@@ -53,9 +55,16 @@ pub(crate) fn entries(n: &Node) -> impl Iterator<Item = (usize, &str, &str)> {
         })
 }
 
-/// Whether an entry can suppress anything: a real code and a reason.
+/// Whether an entry can suppress anything: a real code other than
+/// `invalid_suppression`, and a reason.
 pub(crate) fn is_valid(code: &str, reason: &str) -> bool {
-    super::by_code(code).is_some() && !reason.trim().is_empty()
+    is_suppressible(code) && !reason.trim().is_empty()
+}
+
+/// Whether findings of `code` can be suppressed: a real code, and not
+/// `invalid_suppression` (a suppression's missing reason is never hidden).
+pub(crate) fn is_suppressible(code: &str) -> bool {
+    super::by_code(code).is_some() && code != CODE.name
 }
 
 fn check_node(n: &Node, out: &mut Vec<Issue>) {
@@ -86,6 +95,18 @@ fn check_node(n: &Node, out: &mut Vec<Issue>) {
                     path: format!("{SUPPRESS}.{i}.code"),
                     value,
                 }),
+            );
+        } else if code == CODE.name {
+            out.push(
+                Issue::new(
+                    CODE,
+                    format!(
+                        "node `{}` suppresses `{code}`, which cannot be suppressed (a suppression must say why); remove this entry and fix the entry it would hide",
+                        n.id
+                    ),
+                )
+                .node(n.id.clone())
+                .at(format!("{at}/code")),
             );
         } else if reason.trim().is_empty() {
             out.push(
@@ -162,6 +183,42 @@ mod tests {
             Some("/definition/suppress/1/reason")
         );
         assert_eq!(issues[2].pointer.as_deref(), Some("/definition/suppress/3"));
+    }
+
+    #[test]
+    fn fires_on_a_suppression_of_itself_and_it_hides_nothing() {
+        let content = with(json!([
+            {"code": "unknown_tool", "reason": ""},
+            {"code": "invalid_suppression", "reason": "the reason is elsewhere"}
+        ]));
+        let issues = run_one(&InvalidSuppression, &content);
+        assert_eq!(issues.len(), 2, "{issues:?}");
+        assert!(
+            issues[1].message.contains("cannot be suppressed"),
+            "{}",
+            issues[1].message
+        );
+        assert_eq!(
+            issues[1].pointer.as_deref(),
+            Some("/definition/suppress/1/code")
+        );
+        // Applied as validate applies suppressions: both findings stay.
+        let mut report = crate::model::issue::Report {
+            issues,
+            skipped: Vec::new(),
+        };
+        assert_eq!(
+            super::super::unused_suppression::apply(&content, &mut report, |_| true),
+            0
+        );
+        assert_eq!(
+            report
+                .issues
+                .iter()
+                .filter(|i| i.code.name == "invalid_suppression")
+                .count(),
+            2
+        );
     }
 
     #[test]

@@ -1,8 +1,8 @@
 //! Fixes worded for a terminal: each remedy as the `planforge …` command line
 //! that carries it out, ready to paste into a POSIX shell.
 
+use crate::model::Value;
 use crate::model::remedy::{Fill, Pick, Remedy, Voice};
-use crate::model::{Value, ids};
 
 /// Words remedies as command lines. `plan`: the plan they apply to when it
 /// is not the session's current one (then `-p PLAN` is added).
@@ -217,12 +217,8 @@ impl Voice for CliVoice {
                 );
             }
             Remedy::AddToRegistry { tool } => {
-                return registry_add(tool).unwrap_or_else(|| {
-                    format!(
-                        "add `{}` under `tools:` in the store's registry.yaml",
-                        ids::quote_id(tool)
-                    )
-                });
+                return registry_add(tool)
+                    .unwrap_or_else(|| crate::render::voice::add_to_registry(tool));
             }
         };
         self.on_plan(cmd)

@@ -290,6 +290,23 @@ pub(crate) fn actions(
             });
         }
         if let Some(s) = fixes.suppression {
+            // Already suppressed (its reason missing): lead to that entry's
+            // reason; a second entry would be one more finding.
+            if let Some(at) = s.existing {
+                let line = open.lines.range(text, at, enc).start.line + 1;
+                let why = format!(
+                    "`{}` is already suppressed on node `{}` (line {line}): write that entry's reason",
+                    s.code, s.node
+                );
+                out.push(CodeAction {
+                    title: why.clone(),
+                    kind: Some(CodeActionKind::QUICKFIX),
+                    diagnostics: Some(vec![diag]),
+                    disabled: Some(lsp_types::CodeActionDisabled { reason: why }),
+                    ..CodeAction::default()
+                });
+                continue;
+            }
             out.push(CodeAction {
                 title: format!(
                     "suppress `{}` on node `{}` (then write the reason)",

@@ -203,12 +203,16 @@ pub(crate) fn read_frame(r: &mut impl BufRead) -> io::Result<Option<Vec<Frame>>>
     let frame = match (bad, serde_json::from_slice::<serde_json::Value>(&body)) {
         (Some(why), _) => invalid(-32700, format!("Parse error: {why}")),
         (None, Err(_)) => invalid(-32700, "Parse error: the body is not JSON".into()),
-        // A request whose id is null would read as a notification (its id
-        // ignored) and get no answer: JSON-RPC calls it a request, and LSP
-        // gives requests an integer or string id.
-        (None, Ok(value)) if value.get("id").is_some_and(|i| i.is_null()) => invalid(
+        // A request whose id is null, an object, an array, a boolean or a
+        // fraction would read as a notification (its id ignored) and get no
+        // answer: JSON-RPC calls it an invalid request, and LSP gives requests
+        // an integer or string id.
+        (None, Ok(value)) if value.get("id").is_some_and(|i| !valid_id(i)) => invalid(
             -32600,
-            "Invalid Request: its id is null; a request's id is a number or a string, and a notification has no id".into(),
+            format!(
+                "Invalid Request: its id is {}; a request's id is an integer or a string, and a notification has no id",
+                id_kind(&value["id"])
+            ),
         ),
         (None, Ok(value)) => match serde_json::from_value::<Message>(value) {
             Ok(m) => Frame::Message(m),
@@ -219,6 +223,23 @@ pub(crate) fn read_frame(r: &mut impl BufRead) -> io::Result<Option<Vec<Frame>>>
         },
     };
     Ok(Some(garbage.into_iter().chain([frame]).collect()))
+}
+
+/// Whether `id` is one LSP allows: an integer or a string.
+fn valid_id(id: &serde_json::Value) -> bool {
+    id.is_string() || id.is_i64() || id.is_u64()
+}
+
+/// What an id that is not allowed is, for the error message.
+fn id_kind(id: &serde_json::Value) -> &'static str {
+    match id {
+        serde_json::Value::Null => "null",
+        serde_json::Value::Bool(_) => "a boolean",
+        serde_json::Value::Number(_) => "a fraction",
+        serde_json::Value::Array(_) => "an array",
+        serde_json::Value::Object(_) => "an object",
+        serde_json::Value::String(_) => "a string",
+    }
 }
 
 #[cfg(test)]
@@ -290,10 +311,24 @@ mod tests {
     }
 
     #[test]
-    fn a_request_with_a_null_id_is_invalid() {
+    fn a_request_whose_id_is_not_an_integer_or_string_is_invalid() {
         let got = frames(&frame(r#"{"jsonrpc":"2.0","id":null,"method":"shutdown"}"#));
         assert_eq!(got.len(), 1, "{got:?}");
         assert_eq!(code(&got[0]), -32600);
+        for id in [r#"{"x":1}"#, "[1]", "true", "1.5"] {
+            let body = format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"foo/bar","params":{{}}}}"#);
+            let got = frames(&frame(&body));
+            assert_eq!(got.len(), 1, "{id}: {got:?}");
+            assert_eq!(code(&got[0]), -32600, "{id}");
+        }
+        for id in ["1", "-1", r#""s""#] {
+            let body = format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"shutdown"}}"#);
+            let got = frames(&frame(&body));
+            assert!(
+                matches!(&got[0], Frame::Message(Message::Request(_))),
+                "{id}: {got:?}"
+            );
+        }
         // A notification (no id at all) is one.
         let got = frames(&frame(r#"{"jsonrpc":"2.0","method":"exit"}"#));
         assert!(

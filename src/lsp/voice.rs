@@ -13,7 +13,8 @@ impl Voice for EditorVoice {
             Remedy::Explain { code } => {
                 format!("read the explanation of `{code}` (planforge explain {code})")
             }
-            Remedy::AddToRegistry { tool } => format!("add the tool `{tool}` to the registry"),
+            // validate's words (one source), so the diagnostic's help is validate's.
+            Remedy::AddToRegistry { tool } => crate::render::voice::add_to_registry(tool),
             Remedy::Outline => "look at the document's outline (its symbols)".into(),
             Remedy::ReadNode { node } => format!("look at node `{node}`"),
             Remedy::ReadPhase { phase } => format!("look at the nodes of phase `{phase}`"),
@@ -29,5 +30,25 @@ impl Voice for EditorVoice {
 pub(crate) fn document_voice() -> crate::render::voice::DocumentVoice<'static> {
     crate::render::voice::DocumentVoice {
         other: &EditorVoice,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn adding_a_tool_is_worded_as_validate_words_it() {
+        let r = Remedy::AddToRegistry {
+            tool: "read_artifct".into(),
+        };
+        assert_eq!(
+            EditorVoice.say(&r),
+            "add `read_artifct` under `tools:` in the store's registry.yaml"
+        );
+        assert_eq!(
+            EditorVoice.say(&r),
+            crate::render::voice::add_to_registry("read_artifct")
+        );
     }
 }

@@ -6,6 +6,15 @@
 use crate::forge::present::compact;
 use crate::model::remedy::{Fill, Pick, Remedy, Voice};
 
+/// What a person does to make `tool` callable, when no command can add it:
+/// the words `validate` and the editor share.
+pub(crate) fn add_to_registry(tool: &str) -> String {
+    format!(
+        "add `{}` under `tools:` in the store's registry.yaml",
+        crate::model::ids::quote_id(tool)
+    )
+}
+
 /// Words remedies as document edits; the rest as `other` does.
 pub(crate) struct DocumentVoice<'a> {
     pub(crate) other: &'a dyn Voice,

@@ -33,12 +33,15 @@ pub(crate) struct Action {
 /// A suppression of a finding's code on its node: the node, the code, and
 /// the edits that add `{"code": …, "reason": ""}` to the node definition's
 /// `suppress` list. The reason is left empty for the author to write (a
-/// suppression requires one).
+/// suppression requires one). When the node already has an entry for the
+/// code, there are no edits and `existing` is that entry's reason (or the
+/// entry, when it has no reason): the place to write it, not a second entry.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Suppression {
     pub(crate) node: String,
     pub(crate) code: &'static str,
     pub(crate) edits: Vec<Edit>,
+    pub(crate) existing: Option<crate::wire::span::Span>,
 }
 
 /// The key of a node definition's suppressions.
@@ -117,14 +120,30 @@ fn suppression(
     shape: &Shape,
     finding: &Finding,
 ) -> Option<Suppression> {
+    let code = finding.issue.code.name;
+    // validate never lets `invalid_suppression` be suppressed.
+    if !crate::check::invalid_suppression::is_suppressible(code) {
+        return None;
+    }
     let node = finding.issue.node_id.clone()?;
     let at = format!("/nodes/{}/definition", shape.node(&node)?.index);
-    let code = finding.issue.code.name;
     let entry = format!(
         "{{\"code\": {}, \"reason\": \"\"}}",
         serde_json::to_string(code).expect("strings always serialise")
     );
     let list = format!("{at}/{SUPPRESS_KEY}");
+    let items = idx.items(&list).unwrap_or_default();
+    let same = (0..items.len())
+        .find(|i| idx.string_at(&format!("{list}/{i}/code")).as_deref() == Some(code));
+    if let Some(i) = same {
+        let reason = idx.find(&format!("{list}/{i}/reason"));
+        return Some(Suppression {
+            node,
+            code,
+            edits: Vec::new(),
+            existing: Some(reason.unwrap_or(items[i])),
+        });
+    }
     let edit = match idx.items(&list) {
         Some(_) => push_item(idx, &list, &entry)?,
         None => set_member(idx, syntax, &at, SUPPRESS_KEY, &format!("[{entry}]"))?,
@@ -133,6 +152,7 @@ fn suppression(
         node,
         code,
         edits: vec![edit],
+        existing: None,
     })
 }
 

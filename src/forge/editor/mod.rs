@@ -240,6 +240,24 @@ impl Doc {
             .as_deref()
     }
 
+    /// Reads this version and its shape for the queries without ever
+    /// holding a query up: the reading is made outside the version's cell
+    /// and put in only if no query made it meanwhile. The reader thread
+    /// runs at the lowest priority, so a query must not wait for it: one
+    /// that needs the reading first makes it itself, at its own priority.
+    pub(crate) fn read_aside(&self) -> usize {
+        if self.read.get().is_none() {
+            let _ = self.read.set(reading(&self.text, self.syntax));
+        }
+        let Some(Some(r)) = self.read.get() else {
+            return 0;
+        };
+        if r.shape.get().is_none() {
+            let _ = r.shape.set(Shape::of(&r.index.index()));
+        }
+        r.shape().nodes.len()
+    }
+
     /// The text's span index; `None` when it is not well-formed JSON or
     /// YAML.
     pub(crate) fn index(&self) -> Option<SpanIndex<'_>> {
@@ -338,7 +356,51 @@ impl Doc {
             Some(idx) => idx
                 .members("")
                 .is_some_and(|m| m.iter().any(|(k, _, _)| KEYS.contains(&k.as_str()))),
-            None => KEYS.iter().any(|k| self.text.contains(k)),
+            None => KEYS
+                .iter()
+                .any(|k| names_top_level_key(&self.text, self.syntax, k)),
+        }
+    }
+}
+
+/// Whether a text that does not read whole has `key` as a key of its top
+/// level (not nested, not a longer key starting with it): a JSON string at
+/// depth one followed by `:`, or a YAML line starting with `key:`.
+fn names_top_level_key(text: &str, syntax: Syntax, key: &str) -> bool {
+    match syntax {
+        Syntax::Yaml => text.lines().any(|l| {
+            [key.to_string(), format!("\"{key}\""), format!("'{key}'")]
+                .iter()
+                .any(|k| {
+                    l.strip_prefix(k.as_str())
+                        .is_some_and(|r| r.trim_start().starts_with(':'))
+                })
+        }),
+        Syntax::Json => {
+            let b = text.as_bytes();
+            let (mut depth, mut i) = (0usize, 0usize);
+            while i < b.len() {
+                match b[i] {
+                    b'{' | b'[' => depth += 1,
+                    b'}' | b']' => depth = depth.saturating_sub(1),
+                    b'"' => {
+                        let start = i + 1;
+                        i += 1;
+                        while i < b.len() && b[i] != b'"' {
+                            i += if b[i] == b'\\' { 2 } else { 1 };
+                        }
+                        let end = i.min(b.len());
+                        let after = b.get(end + 1..).unwrap_or_default();
+                        let colon = after.iter().find(|c| !c.is_ascii_whitespace()) == Some(&b':');
+                        if depth == 1 && colon && &b[start..end] == key.as_bytes() {
+                            return true;
+                        }
+                    }
+                    _ => {}
+                }
+                i += 1;
+            }
+            false
         }
     }
 }

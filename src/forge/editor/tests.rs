@@ -227,7 +227,17 @@ fn fixes_are_edits_in_the_documents_syntax() {
         serde_json::json!([{"code": "missing_reference", "reason": ""}])
     );
     let d2 = Doc::new(once.as_str(), Syntax::Json);
+    // The same code again: no second entry, but the existing one's reason.
     let again = d2.fixes_of(missing).suppression.unwrap();
+    assert!(again.edits.is_empty(), "{again:?}");
+    let at = again.existing.expect("the existing entry");
+    assert_eq!(&once[at.start..at.end], "\"\"");
+    assert!(once[..at.start].ends_with("\"reason\": "), "{once}");
+    // Another code on the same node: a second entry in the same list.
+    let mut other = (*missing).clone();
+    other.issue.code = crate::check::unknown_tool::CODE;
+    let again = d2.fixes_of(&other).suppression.unwrap();
+    assert_eq!(again.existing, None);
     let v: serde_json::Value = serde_json::from_str(&apply(&once, &again.edits)).unwrap();
     assert_eq!(
         v["nodes"][3]["definition"]["suppress"]
@@ -238,6 +248,10 @@ fn fixes_are_edits_in_the_documents_syntax() {
     );
     // An edge finding has no node to suppress it on.
     assert!(d.fixes_of(handle).suppression.is_none());
+    // invalid_suppression cannot be suppressed (validate does not let it).
+    let mut invalid = (*missing).clone();
+    invalid.issue.code = crate::check::invalid_suppression::CODE;
+    assert!(d.fixes_of(&invalid).suppression.is_none());
 
     // YAML: a block mapping gets a line at its indentation; a missing
     // `select` (an input error) gets its fix from the text.
@@ -306,6 +320,23 @@ fn symbols_hover_and_what_is_a_plan_document() {
     assert!(!Doc::new(r#"{"name": "x"}"#, Syntax::Json).is_plan_document());
     assert!(!Doc::new("tools: {}\n", Syntax::Yaml).is_plan_document());
     assert!(Doc::new(r#"{"nodes": ["#, Syntax::Json).is_plan_document());
+}
+
+#[test]
+fn a_text_not_read_whole_is_a_plan_only_when_its_top_level_names_a_plan_key() {
+    let json = |t: &str| Doc::new(t, Syntax::Json).is_plan_document();
+    let yaml = |t: &str| Doc::new(t, Syntax::Yaml).is_plan_document();
+    // Nested, or a longer key, or a value: not a plan's.
+    assert!(!json("{\"name\": \"x\", \"deps\": {\"nodes\": 1},\n"));
+    assert!(!json("{\"name\": \"x\", \"nodes_x\": 1,\n"));
+    assert!(!json("{\"name\": \"nodes\", \"a\": [\"planId\",\n"));
+    assert!(!json("{\"a\": \"x\\\"nodes\\\": \", \"b\": [\n"));
+    assert!(!yaml("name: x\ndeps:\n  nodes: 1\nextra: [\n"));
+    assert!(!yaml("name: x\nnodes_x: 1\nextra: [\n"));
+    // At the top level: a plan being typed.
+    assert!(json("{\"formatVersion\": 1, \"nodes\": [{\"id\": \"a\",\n"));
+    assert!(json("{\n  \"planId\" : \"p\",\n  \"x\": [\n"));
+    assert!(yaml("formatVersion: 1\nnodes:\n- id: a\n  kind: [\n"));
 }
 
 #[test]
