@@ -12,9 +12,6 @@ use std::borrow::Cow;
 /// A node's predicate tests: (pointer, path) pairs.
 type Tests<'a> = Cow<'a, [(String, String)]>;
 
-/// A node's predicate tests: (pointer, path) pairs, kept or made.
-type Tests<'a> = std::borrow::Cow<'a, [(String, String)]>;
-
 /// The tests of `n`'s `structured` predicate when it is a branch or a
 /// select: (pointer of the test's path, the path), in predicate order.
 pub(crate) fn tests_of(n: &Node) -> Vec<(String, String)> {
@@ -44,9 +41,6 @@ pub(crate) fn tests_of(n: &Node) -> Vec<(String, String)> {
     }
     out
 }
-
-/// A node's predicate tests (pointer, path), kept or made for this run.
-type Tests<'a> = std::borrow::Cow<'a, [(String, String)]>;
 
 declare_check! {
     /// ## What it finds
