@@ -1404,6 +1404,53 @@ synthesis: {output: k/s.md}
     ));
 }
 
+/// A read of another task's output is seen under every spelling that two
+/// writes of it would collide under (case, `//`, `./`, a trailing dot,
+/// NFD): one folding for reads and writes. A near miss is not a read.
+#[test]
+fn a_read_of_another_tasks_output_is_seen_however_the_path_is_spelt() {
+    let env = Env::new();
+    let decomposition = |input: &str| {
+        format!(
+            "roles:
+  r: {{instructions: R., tools: [read_file]}}
+tasks:
+  - {{name: one, role: r, goal: Do one, input: \"{input}\", output: s/1.md}}
+  - {{name: two, role: r, goal: Do two, input: in2.md, output: research/market-caf\u{e9}.md}}
+synthesis: {{output: s/final.md}}
+"
+        )
+    };
+    let spellings = [
+        "research/market-caf\u{e9}.md",
+        "Research/Market-Caf\u{e9}.md",
+        "research//market-caf\u{e9}.md",
+        "./research/x/../market-caf\u{e9}.md",
+        "read research/market-cafe\u{301}.md. then sum it up",
+        "see (RESEARCH\\\\market-caf\u{e9}.md)",
+    ];
+    for input in spellings {
+        let f = env.file("reads.yaml", &decomposition(input));
+        let out = env.ok(&["orchestrate", &f, "--print"]);
+        assert!(
+            out.contains("fail  no ordering, no shared target — task `one` reads"),
+            "{input}: {out}"
+        );
+        assert!(
+            out.contains("Mechanism used: ordered handoff"),
+            "{input}: {out}"
+        );
+    }
+    for input in [
+        "research/market-caf\u{e9}s.md",
+        "research/market/caf\u{e9}.md",
+    ] {
+        let f = env.file("near.yaml", &decomposition(input));
+        let out = env.ok(&["orchestrate", &f, "--print"]);
+        assert!(out.contains("Mechanism used: per-unit"), "{input}: {out}");
+    }
+}
+
 #[test]
 fn a_join_of_many_units_echoes_its_edge_count_and_the_outline_lines_up() {
     let env = Env::new();

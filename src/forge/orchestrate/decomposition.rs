@@ -1148,17 +1148,28 @@ pub(crate) fn target(path: &str) -> String {
 }
 
 /// Orderings no `needs` states: a task whose input names another task's
-/// output needs that output (task, the task it reads).
+/// output needs that output (task, the task it reads). The input's words
+/// (and the whole text, for a path with spaces) and the outputs are folded
+/// by the one key write collisions use (`contention_collision::same_file`:
+/// case, `//`, `./`, `..`, NFC/NFD, trailing dots), so a read of
+/// `Research//Market.md` is a read of `research/market.md` exactly when two
+/// writes of them would collide.
 pub(crate) fn implicit_order(d: &Decomposition) -> Vec<(usize, usize)> {
+    use crate::check::contention_collision::same_file;
+    let outputs: Vec<String> = d.tasks.iter().map(|t| same_file(&t.output)).collect();
     let mut out = Vec::new();
     for (i, t) in d.tasks.iter().enumerate() {
         let text = match &t.input {
             crate::model::Value::String(s) => s.clone(),
             other => crate::wire::json::compact(other),
         };
-        for (j, o) in d.tasks.iter().enumerate() {
-            let path = target(&o.output);
-            if i != j && path.len() >= 3 && text.contains(path.as_str()) {
+        let words: Vec<String> = std::iter::once(text.as_str())
+            .chain(text.split(|c: char| c.is_whitespace() || "\"'`,;:()[]{}<>|*?=".contains(c)))
+            .filter(|w| !w.is_empty())
+            .map(same_file)
+            .collect();
+        for (j, path) in outputs.iter().enumerate() {
+            if i != j && path.len() >= 3 && words.iter().any(|w| w.contains(path.as_str())) {
                 out.push((i, j));
             }
         }

@@ -661,7 +661,8 @@ fn not_applicable(name: &'static str) -> CheckResult {
 }
 
 /// Check 1: concurrent tasks neither order (no `needs`, and no input
-/// naming another task's output) nor write one target (compared as paths).
+/// naming another task's output) nor write one target; reads and writes
+/// are both compared by `contention_collision::same_file`.
 fn no_ordering_no_shared_target(
     d: &Decomposition,
     concurrent: bool,
