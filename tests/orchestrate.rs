@@ -3298,6 +3298,113 @@ fn input_refusals_point_at_file_line_and_column_and_say_what_to_give() {
     }
 }
 
+/// Every input refusal is placed at file:line:col with a help line,
+/// including those made after reading (an output inside the plan store),
+/// an empty task list, and a count too large for a plan's numbers, which
+/// is shown as written and not told to be "written as a string".
+#[test]
+fn refusals_after_reading_and_of_huge_counts_are_placed_with_help() {
+    let env = Env::new();
+    let refused = |name: &str, text: &str| -> (String, String) {
+        let f = env.file(name, text);
+        let out = env.run(&["orchestrate", &f, "--print"]);
+        assert_eq!(out.status.code(), Some(2), "{name}");
+        (f, String::from_utf8_lossy(&out.stderr).into_owned())
+    };
+    let one = "  - {name: a, role: lead, goal: g, input: i, output: a.md}\n";
+    let (f, err) = refused(
+        "store.yaml",
+        &format!(
+            "{ROLES}tasks:\n  - {{name: a, role: lead, goal: g, input: i, output: Plans/registry.yaml}}\nsynthesis: {{output: s.md}}\n"
+        ),
+    );
+    assert!(err.contains("inside the plan store"), "{err}");
+    assert!(
+        err.contains(&format!("--> {f}:12:54 (at /tasks/0/output)")),
+        "{err}"
+    );
+    assert!(
+        err.contains("help: give `output` a relative file path outside"),
+        "{err}"
+    );
+    let (f, err) = refused(
+        "none.yaml",
+        &format!("{ROLES}tasks: []\nsynthesis: {{output: s.md}}\n"),
+    );
+    assert!(
+        err.contains("--> {f}:11:8 (at /tasks)".replace("{f}", &f).as_str()),
+        "{err}"
+    );
+    assert!(err.contains("help: list at least one task"), "{err}");
+    for (key, at) in [("maxConcurrent", "11:16"), ("contextBudgetBytes", "11:21")] {
+        let (f, err) = refused(
+            "huge.yaml",
+            &format!(
+                "{ROLES}{key}: 99999999999999999999\ntasks:\n{one}synthesis: {{output: s.md}}\n"
+            ),
+        );
+        assert!(
+            err.contains(&format!("`{key}` is 99999999999999999999, more than")),
+            "{err}"
+        );
+        assert!(!err.contains("as a string"), "{err}");
+        assert!(err.contains(&format!("--> {f}:{at} (at /{key})")), "{err}");
+        assert!(err.contains("  help: give "), "{err}");
+    }
+}
+
+/// A task or role name holding a control character (NUL, a newline, ESC)
+/// or a bidirectional control is refused, as ids are, placed at the name;
+/// a name with other non-ASCII text is not.
+#[test]
+fn names_with_control_characters_are_refused() {
+    let env = Env::new();
+    for (i, name) in ["a\\0b", "tech\\nsurvey", "x\\ey", "r\\u202Eevil"]
+        .into_iter()
+        .enumerate()
+    {
+        let f = env.file(
+            &format!("name{i}.yaml"),
+            &format!(
+                "{ROLES}tasks:\n  - {{name: ok, role: lead, goal: g, input: i, output: a.md}}\n  - {{name: \"{name}\", role: lead, goal: g, input: i, output: b.md}}\nsynthesis: {{output: s.md}}\n"
+            ),
+        );
+        let out = env.run(&["orchestrate", &f, "--print"]);
+        assert_eq!(out.status.code(), Some(2), "{name}");
+        assert!(out.stdout.is_empty(), "{name}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("task 2's name `"), "{name}: {err}");
+        assert!(
+            err.contains(&format!("--> {f}:13:12 (at /tasks/1/name)")),
+            "{name}: {err}"
+        );
+        assert!(
+            err.contains("  help: give it a name of printable characters"),
+            "{err}"
+        );
+        assert!(
+            !err.contains('\0') && !err.contains("tech\nsurvey"),
+            "{err}"
+        );
+    }
+    let f = env.file(
+        "role.yaml",
+        "roles:\n  \"le\\nad\": {instructions: R., tools: []}\ntasks:\n  - {name: a, role: \"le\\nad\", goal: g, input: i, output: a.md}\nsynthesis: {output: s.md}\n",
+    );
+    let out = env.run(&["orchestrate", &f, "--print"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("the role `le\\u{a}ad` holds a control character"),
+        "{err}"
+    );
+    let f = env.file(
+        "fine.yaml",
+        &format!("{ROLES}tasks:\n  - {{name: \"caf\u{e9} \u{2014} \u{6f22}\", role: lead, goal: g, input: i, output: a.md}}\nsynthesis: {{output: s.md}}\n"),
+    );
+    env.ok(&["orchestrate", &f, "--print"]);
+}
+
 #[test]
 fn a_verify_schema_edited_to_let_a_failure_name_no_criterion_is_found() {
     let env = Env::new();
