@@ -3336,6 +3336,20 @@ fn refusals_after_reading_and_of_huge_counts_are_placed_with_help() {
         "{err}"
     );
     assert!(err.contains("help: list at least one task"), "{err}");
+    // Not a decomposition at all, or not readable: placed, and the help
+    // line says what a decomposition holds.
+    for (name, text, at) in [
+        ("empty.yaml", "", "1:1"),
+        ("list.yaml", "[1]\n", "1:1"),
+        ("broken.json", "{\"roles\": {", "1:11"),
+    ] {
+        let (f, err) = refused(name, text);
+        assert!(err.contains(&format!("--> {f}:{at}")), "{name}: {err}");
+        assert!(
+            err.contains("help: ") && err.contains("a decomposition is an object with `roles`"),
+            "{name}: {err}"
+        );
+    }
     for (key, at) in [("maxConcurrent", "11:16"), ("contextBudgetBytes", "11:21")] {
         let (f, err) = refused(
             "huge.yaml",

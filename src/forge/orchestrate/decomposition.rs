@@ -222,9 +222,10 @@ fn refuse_task(index: usize, message: String, help: &str) -> Error {
 /// naming the task. Two tasks writing one target are not refused: the
 /// checks give the later one a separate artifact.
 pub(crate) fn parse(text: &str, syntax: Syntax, file: &str) -> Result<Decomposition> {
-    let located = |e: ParseError| {
+    let located = |e: ParseError, otherwise: &str| {
         let Some((key, help)) = e.pointer.as_deref().and_then(number_help) else {
-            return placed(e.into_error(Some(file)), text, syntax, file);
+            return placed(e.into_error(Some(file)), text, syntax, file)
+                .with_help(otherwise.to_string());
         };
         // A count too large for a plan's numbers: shown as written (the
         // parser's reading of `99999999999999999999` is rounded), and
@@ -250,9 +251,16 @@ pub(crate) fn parse(text: &str, syntax: Syntax, file: &str) -> Result<Decomposit
         };
         placed(e.into_error(Some(file)), text, syntax, file).with_help(help)
     };
-    let v = crate::wire::parse::parse(text, syntax).map_err(located)?;
-    let v = crate::wire::convert::hydrated(v, "").map_err(located)?;
-    let mut d = shape(&v).map_err(located)?;
+    let unreadable = format!(
+        "make the file valid {} at that line and column; {SHAPE}",
+        match syntax {
+            Syntax::Json => "JSON",
+            Syntax::Yaml => "YAML",
+        }
+    );
+    let v = crate::wire::parse::parse(text, syntax).map_err(|e| located(e, &unreadable))?;
+    let v = crate::wire::convert::hydrated(v, "").map_err(|e| located(e, SHAPE))?;
+    let mut d = shape(&v).map_err(|e| located(e, SHAPE))?;
     d.origin = Some(Origin {
         file: file.to_string(),
         text: text.to_string(),
@@ -261,6 +269,10 @@ pub(crate) fn parse(text: &str, syntax: Syntax, file: &str) -> Result<Decomposit
     validate(&d).map_err(|e| d.place(e))?;
     Ok(d)
 }
+
+/// The help line of a decomposition that is not shaped as one: what a
+/// decomposition holds.
+const SHAPE: &str = "a decomposition is an object with `roles` (each role's `instructions` and `tools`), `tasks` (a list, each task with `name`, `role`, `goal`, `input` and `output`) and `synthesis` (its `output`); `maxConcurrent`, `contextBudgetBytes` and `coupling` are optional (docs/orchestration.md)";
 
 /// What to give instead of a bad count (`maxConcurrent`,
 /// `contextBudgetBytes`, a task's `maxOutputBytes`), by its pointer.
