@@ -1451,6 +1451,45 @@ synthesis: {{output: s/final.md}}
     }
 }
 
+/// A task beside an advocate/critic pair that challenges nobody and is
+/// challenged by nobody keeps an independent unit's schema; the pair keeps
+/// its claim-evidence-objection records.
+#[test]
+fn a_bystander_of_an_advocate_critic_pair_keeps_its_own_schema() {
+    let env = Env::new();
+    let (out, c) = env.checked(
+        "roles:
+  debater: {instructions: Argue., tools: [read_file]}
+  other: {instructions: Other., tools: [read_file]}
+tasks:
+  - {name: advocate, role: debater, goal: Argue for X, input: ev.md, output: deb/for.md}
+  - {name: critic, role: debater, goal: Argue against X, input: ev.md, output: deb/against.md, challenges: [advocate]}
+  - {name: bystander, role: other, goal: Summarise background, input: bg.md, output: deb/bg.md}
+synthesis: {output: deb/decision.md}
+",
+        "plan-bystander",
+        &["advocate", "critic", "bystander"],
+    );
+    assert!(out.contains("Mechanism used: advocate/critic"), "{out}");
+    let schema = |u: &str| {
+        c.node(&format!("spawn_{u}"))["definition"]["args"]["schema"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    for u in ["advocate", "critic"] {
+        assert!(
+            schema(u).starts_with("claim-evidence-objection records"),
+            "{u}"
+        );
+    }
+    let own = schema("bystander");
+    assert!(
+        !own.contains("objection") && !own.contains("advocate"),
+        "{own}"
+    );
+}
+
 #[test]
 fn a_join_of_many_units_echoes_its_edge_count_and_the_outline_lines_up() {
     let env = Env::new();

@@ -446,3 +446,34 @@ fn a_builtin_refuses_source_text_as_a_units_input() {
         String::from_utf8_lossy(&frozen.stdout)
     );
 }
+
+/// docs/templates.md states the bound of `bounded_digest_2`'s slices as
+/// `planforge templates` declares it (one source-text threshold).
+#[test]
+fn the_templates_page_states_the_slice_bound_the_template_declares() {
+    let env = Env::new();
+    let list = env.json(&["templates", "--format", "json"]);
+    let t = list["templates"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["id"] == "bounded_digest_2")
+        .expect("bounded_digest_2");
+    for slice in ["a_slice", "b_slice"] {
+        let p = t["params"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["path"] == slice)
+            .expect(slice);
+        let max = p["maxBytes"].as_u64().unwrap();
+        assert_eq!(max, 1024, "{slice}");
+    }
+    let page =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/templates.md")).unwrap();
+    let at = page
+        .find("`b_slice` are each slice's identity")
+        .expect("the slice sentence");
+    let sentence = &page[at..at + 160];
+    assert!(sentence.contains("at most 1,024 bytes"), "{sentence}");
+}
