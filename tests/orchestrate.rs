@@ -1490,6 +1490,34 @@ synthesis: {output: deb/decision.md}
     );
 }
 
+/// A reconciliation step that errors is reported under the seed's class
+/// for artifacts that cannot be reconciled, and the report does not claim
+/// a cause the error does not give: it names both (no fit, or no valid
+/// output within its attempts).
+#[test]
+fn an_errored_reconciliation_does_not_claim_its_cause() {
+    let env = Env::new();
+    env.orchestrate_and_freeze(
+        "roles:
+  r: {instructions: R., tools: [read_file]}
+tasks:
+  - {name: a, role: r, goal: Do a, input: a.md, output: o/a.md}
+  - {name: b, role: r, goal: Do b, input: b.md, output: o/b.md}
+synthesis: {output: o/s.md}
+",
+        "plan-unrec",
+    );
+    let args = &env.node("plan-unrec", "unreconciled")["definition"]["args"];
+    assert_eq!(args["failureClass"], "context overflow");
+    let detail = args["detail"].as_str().unwrap();
+    assert!(detail.contains("does not say why"), "{detail}");
+    assert!(detail.contains("input did not fit"), "{detail}");
+    assert!(
+        detail.contains("no valid reconciliation within its attempts"),
+        "{detail}"
+    );
+}
+
 #[test]
 fn a_join_of_many_units_echoes_its_edge_count_and_the_outline_lines_up() {
     let env = Env::new();
