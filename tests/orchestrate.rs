@@ -1272,6 +1272,10 @@ synthesis: {output: w/total.md}
         out.contains("task `north` would write `w/count.md`, as task `south` (`w/count.md`) does; it writes the separate artifact `w/count.north.md`"),
         "{out}"
     );
+    assert!(
+        out.contains("no unit writes the shared target, which stays as it was before the run"),
+        "{out}"
+    );
     // The shared target is forbidden to every unit: it keeps its pre-run
     // state.
     for unit in ["north", "south"] {
@@ -1281,6 +1285,31 @@ synthesis: {output: w/total.md}
             "{unit}: {forbidden}"
         );
     }
+}
+
+/// A unit whose output is the synthesis's file under another spelling gets
+/// its own artifact, and the output does not say that file keeps its
+/// pre-run state: the synthesis write replaces it.
+#[test]
+fn a_collision_with_the_synthesis_says_the_synthesis_write_replaces_it() {
+    let env = Env::new();
+    let f = env.file(
+        "synth.yaml",
+        "roles:
+  a: {instructions: A., tools: []}
+  b: {instructions: B., tools: []}
+tasks:
+  - {name: sum, role: a, goal: Sum it, input: n.md, output: w/total.md}
+  - {name: other, role: b, goal: Other, input: m.md, output: w/other.md}
+synthesis: {output: w/TOTAL.md}
+",
+    );
+    let out = env.ok(&["orchestrate", &f, "--print"]);
+    assert!(
+        out.contains("task `sum` would write `w/total.md`, as the synthesis `w/TOTAL.md` does; it writes the separate artifact `w/total.sum.md` instead; no unit writes the shared target; only the synthesis write (`write`) replaces it"),
+        "{out}"
+    );
+    assert!(!out.contains("stays as it was before the run"), "{out}");
 }
 
 #[test]
