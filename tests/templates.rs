@@ -432,6 +432,22 @@ fn a_builtin_refuses_source_text_as_a_units_input() {
     );
     let listed = env.json(&["list"]);
     assert!(!listed.to_string().contains("plan-src"), "{listed}");
+    // A goal is a bounded task statement: it cannot carry the source text
+    // an input may not (one threshold, 1,024 bytes).
+    let mut a = args("logs/a.log");
+    a[1] = format!("a_goal={}", &source[..1500]);
+    let mut cmd = vec!["instantiate", "bounded_digest_2", "--id", "plan-goal"];
+    for x in &a {
+        cmd.push("--arg");
+        cmd.push(x);
+    }
+    let out = env.run(&cmd);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("param `a_goal` expects a string of at most 1024 bytes, but was given a string of 1500 bytes"),
+        "{err}"
+    );
     let at_bound = &source[..1024];
     let out = run("plan-bound", at_bound);
     assert!(
