@@ -1272,6 +1272,10 @@ synthesis: {output: w/total.md}
         out.contains("task `north` would write `w/count.md`, as task `south` (`w/count.md`) does; it writes the separate artifact `w/count.north.md`"),
         "{out}"
     );
+    assert!(
+        out.contains("no unit writes the shared target, which stays as it was before the run"),
+        "{out}"
+    );
     // The shared target is forbidden to every unit: it keeps its pre-run
     // state.
     for unit in ["north", "south"] {
@@ -1281,6 +1285,31 @@ synthesis: {output: w/total.md}
             "{unit}: {forbidden}"
         );
     }
+}
+
+/// A unit whose output is the synthesis's file under another spelling gets
+/// its own artifact, and the output does not say that file keeps its
+/// pre-run state: the synthesis write replaces it.
+#[test]
+fn a_collision_with_the_synthesis_says_the_synthesis_write_replaces_it() {
+    let env = Env::new();
+    let f = env.file(
+        "synth.yaml",
+        "roles:
+  a: {instructions: A., tools: []}
+  b: {instructions: B., tools: []}
+tasks:
+  - {name: sum, role: a, goal: Sum it, input: n.md, output: w/total.md}
+  - {name: other, role: b, goal: Other, input: m.md, output: w/other.md}
+synthesis: {output: w/TOTAL.md}
+",
+    );
+    let out = env.ok(&["orchestrate", &f, "--print"]);
+    assert!(
+        out.contains("task `sum` would write `w/total.md`, as the synthesis `w/TOTAL.md` does; it writes the separate artifact `w/total.sum.md` instead; no unit writes the shared target; only the synthesis write (`write`) replaces it"),
+        "{out}"
+    );
+    assert!(!out.contains("stays as it was before the run"), "{out}");
 }
 
 #[test]
@@ -1402,6 +1431,120 @@ synthesis: {output: k/s.md}
         "verify_find",
         "handoff"
     ));
+}
+
+/// A read of another task's output is seen under every spelling that two
+/// writes of it would collide under (case, `//`, `./`, a trailing dot,
+/// NFD): one folding for reads and writes. A near miss is not a read.
+#[test]
+fn a_read_of_another_tasks_output_is_seen_however_the_path_is_spelt() {
+    let env = Env::new();
+    let decomposition = |input: &str| {
+        format!(
+            "roles:
+  r: {{instructions: R., tools: [read_file]}}
+tasks:
+  - {{name: one, role: r, goal: Do one, input: \"{input}\", output: s/1.md}}
+  - {{name: two, role: r, goal: Do two, input: in2.md, output: research/market-caf\u{e9}.md}}
+synthesis: {{output: s/final.md}}
+"
+        )
+    };
+    let spellings = [
+        "research/market-caf\u{e9}.md",
+        "Research/Market-Caf\u{e9}.md",
+        "research//market-caf\u{e9}.md",
+        "./research/x/../market-caf\u{e9}.md",
+        "read research/market-cafe\u{301}.md. then sum it up",
+        "see (RESEARCH\\\\market-caf\u{e9}.md)",
+    ];
+    for input in spellings {
+        let f = env.file("reads.yaml", &decomposition(input));
+        let out = env.ok(&["orchestrate", &f, "--print"]);
+        assert!(
+            out.contains("fail  no ordering, no shared target — task `one` reads"),
+            "{input}: {out}"
+        );
+        assert!(
+            out.contains("Mechanism used: ordered handoff"),
+            "{input}: {out}"
+        );
+    }
+    for input in [
+        "research/market-caf\u{e9}s.md",
+        "research/market/caf\u{e9}.md",
+    ] {
+        let f = env.file("near.yaml", &decomposition(input));
+        let out = env.ok(&["orchestrate", &f, "--print"]);
+        assert!(out.contains("Mechanism used: per-unit"), "{input}: {out}");
+    }
+}
+
+/// A task beside an advocate/critic pair that challenges nobody and is
+/// challenged by nobody keeps an independent unit's schema; the pair keeps
+/// its claim-evidence-objection records.
+#[test]
+fn a_bystander_of_an_advocate_critic_pair_keeps_its_own_schema() {
+    let env = Env::new();
+    let (out, c) = env.checked(
+        "roles:
+  debater: {instructions: Argue., tools: [read_file]}
+  other: {instructions: Other., tools: [read_file]}
+tasks:
+  - {name: advocate, role: debater, goal: Argue for X, input: ev.md, output: deb/for.md}
+  - {name: critic, role: debater, goal: Argue against X, input: ev.md, output: deb/against.md, challenges: [advocate]}
+  - {name: bystander, role: other, goal: Summarise background, input: bg.md, output: deb/bg.md}
+synthesis: {output: deb/decision.md}
+",
+        "plan-bystander",
+        &["advocate", "critic", "bystander"],
+    );
+    assert!(out.contains("Mechanism used: advocate/critic"), "{out}");
+    let schema = |u: &str| {
+        c.node(&format!("spawn_{u}"))["definition"]["args"]["schema"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    for u in ["advocate", "critic"] {
+        assert!(
+            schema(u).starts_with("claim-evidence-objection records"),
+            "{u}"
+        );
+    }
+    let own = schema("bystander");
+    assert!(
+        !own.contains("objection") && !own.contains("advocate"),
+        "{own}"
+    );
+}
+
+/// A reconciliation step that errors is reported under the seed's class
+/// for artifacts that cannot be reconciled, and the report does not claim
+/// a cause the error does not give: it names both (no fit, or no valid
+/// output within its attempts).
+#[test]
+fn an_errored_reconciliation_does_not_claim_its_cause() {
+    let env = Env::new();
+    env.orchestrate_and_freeze(
+        "roles:
+  r: {instructions: R., tools: [read_file]}
+tasks:
+  - {name: a, role: r, goal: Do a, input: a.md, output: o/a.md}
+  - {name: b, role: r, goal: Do b, input: b.md, output: o/b.md}
+synthesis: {output: o/s.md}
+",
+        "plan-unrec",
+    );
+    let args = &env.node("plan-unrec", "unreconciled")["definition"]["args"];
+    assert_eq!(args["failureClass"], "context overflow");
+    let detail = args["detail"].as_str().unwrap();
+    assert!(detail.contains("does not say why"), "{detail}");
+    assert!(detail.contains("input did not fit"), "{detail}");
+    assert!(
+        detail.contains("no valid reconciliation within its attempts"),
+        "{detail}"
+    );
 }
 
 #[test]
@@ -3249,6 +3392,127 @@ fn input_refusals_point_at_file_line_and_column_and_say_what_to_give() {
             "{bad}: {err}"
         );
     }
+}
+
+/// Every input refusal is placed at file:line:col with a help line,
+/// including those made after reading (an output inside the plan store),
+/// an empty task list, and a count too large for a plan's numbers, which
+/// is shown as written and not told to be "written as a string".
+#[test]
+fn refusals_after_reading_and_of_huge_counts_are_placed_with_help() {
+    let env = Env::new();
+    let refused = |name: &str, text: &str| -> (String, String) {
+        let f = env.file(name, text);
+        let out = env.run(&["orchestrate", &f, "--print"]);
+        assert_eq!(out.status.code(), Some(2), "{name}");
+        (f, String::from_utf8_lossy(&out.stderr).into_owned())
+    };
+    let one = "  - {name: a, role: lead, goal: g, input: i, output: a.md}\n";
+    let (f, err) = refused(
+        "store.yaml",
+        &format!(
+            "{ROLES}tasks:\n  - {{name: a, role: lead, goal: g, input: i, output: Plans/registry.yaml}}\nsynthesis: {{output: s.md}}\n"
+        ),
+    );
+    assert!(err.contains("inside the plan store"), "{err}");
+    assert!(
+        err.contains(&format!("--> {f}:12:54 (at /tasks/0/output)")),
+        "{err}"
+    );
+    assert!(
+        err.contains("help: give `output` a relative file path outside"),
+        "{err}"
+    );
+    let (f, err) = refused(
+        "none.yaml",
+        &format!("{ROLES}tasks: []\nsynthesis: {{output: s.md}}\n"),
+    );
+    assert!(
+        err.contains("--> {f}:11:8 (at /tasks)".replace("{f}", &f).as_str()),
+        "{err}"
+    );
+    assert!(err.contains("help: list at least one task"), "{err}");
+    // Not a decomposition at all, or not readable: placed, and the help
+    // line says what a decomposition holds.
+    for (name, text, at) in [
+        ("empty.yaml", "", "1:1"),
+        ("list.yaml", "[1]\n", "1:1"),
+        ("broken.json", "{\"roles\": {", "1:11"),
+    ] {
+        let (f, err) = refused(name, text);
+        assert!(err.contains(&format!("--> {f}:{at}")), "{name}: {err}");
+        assert!(
+            err.contains("help: ") && err.contains("a decomposition is an object with `roles`"),
+            "{name}: {err}"
+        );
+    }
+    for (key, at) in [("maxConcurrent", "11:16"), ("contextBudgetBytes", "11:21")] {
+        let (f, err) = refused(
+            "huge.yaml",
+            &format!(
+                "{ROLES}{key}: 99999999999999999999\ntasks:\n{one}synthesis: {{output: s.md}}\n"
+            ),
+        );
+        assert!(
+            err.contains(&format!("`{key}` is 99999999999999999999, more than")),
+            "{err}"
+        );
+        assert!(!err.contains("as a string"), "{err}");
+        assert!(err.contains(&format!("--> {f}:{at} (at /{key})")), "{err}");
+        assert!(err.contains("  help: give "), "{err}");
+    }
+}
+
+/// A task or role name holding a control character (NUL, a newline, ESC)
+/// or a bidirectional control is refused, as ids are, placed at the name;
+/// a name with other non-ASCII text is not.
+#[test]
+fn names_with_control_characters_are_refused() {
+    let env = Env::new();
+    for (i, name) in ["a\\0b", "tech\\nsurvey", "x\\ey", "r\\u202Eevil"]
+        .into_iter()
+        .enumerate()
+    {
+        let f = env.file(
+            &format!("name{i}.yaml"),
+            &format!(
+                "{ROLES}tasks:\n  - {{name: ok, role: lead, goal: g, input: i, output: a.md}}\n  - {{name: \"{name}\", role: lead, goal: g, input: i, output: b.md}}\nsynthesis: {{output: s.md}}\n"
+            ),
+        );
+        let out = env.run(&["orchestrate", &f, "--print"]);
+        assert_eq!(out.status.code(), Some(2), "{name}");
+        assert!(out.stdout.is_empty(), "{name}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("task 2's name `"), "{name}: {err}");
+        assert!(
+            err.contains(&format!("--> {f}:13:12 (at /tasks/1/name)")),
+            "{name}: {err}"
+        );
+        assert!(
+            err.contains("  help: give it a name of printable characters"),
+            "{err}"
+        );
+        assert!(
+            !err.contains('\0') && !err.contains("tech\nsurvey"),
+            "{err}"
+        );
+    }
+    let f = env.file(
+        "role.yaml",
+        "roles:\n  \"le\\nad\": {instructions: R., tools: []}\ntasks:\n  - {name: a, role: \"le\\nad\", goal: g, input: i, output: a.md}\nsynthesis: {output: s.md}\n",
+    );
+    let out = env.run(&["orchestrate", &f, "--print"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("the role `le\\u{a}ad` holds a control character"),
+        "{err}"
+    );
+    let f = env.file(
+        "fine.yaml",
+        &format!("{ROLES}tasks:\n  - {{name: \"caf\u{e9} \u{2014} \u{6f22}\", role: lead, goal: g, input: i, output: a.md}}\nsynthesis: {{output: s.md}}\n"),
+    );
+    env.ok(&["orchestrate", &f, "--print"]);
 }
 
 #[test]

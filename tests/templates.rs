@@ -432,6 +432,22 @@ fn a_builtin_refuses_source_text_as_a_units_input() {
     );
     let listed = env.json(&["list"]);
     assert!(!listed.to_string().contains("plan-src"), "{listed}");
+    // A goal is a bounded task statement: it cannot carry the source text
+    // an input may not (one threshold, 1,024 bytes).
+    let mut a = args("logs/a.log");
+    a[1] = format!("a_goal={}", &source[..1500]);
+    let mut cmd = vec!["instantiate", "bounded_digest_2", "--id", "plan-goal"];
+    for x in &a {
+        cmd.push("--arg");
+        cmd.push(x);
+    }
+    let out = env.run(&cmd);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("param `a_goal` expects a string of at most 1024 bytes, but was given a string of 1500 bytes"),
+        "{err}"
+    );
     let at_bound = &source[..1024];
     let out = run("plan-bound", at_bound);
     assert!(
@@ -445,4 +461,35 @@ fn a_builtin_refuses_source_text_as_a_units_input() {
         "{}",
         String::from_utf8_lossy(&frozen.stdout)
     );
+}
+
+/// docs/templates.md states the bound of `bounded_digest_2`'s slices as
+/// `planforge templates` declares it (one source-text threshold).
+#[test]
+fn the_templates_page_states_the_slice_bound_the_template_declares() {
+    let env = Env::new();
+    let list = env.json(&["templates", "--format", "json"]);
+    let t = list["templates"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["id"] == "bounded_digest_2")
+        .expect("bounded_digest_2");
+    for slice in ["a_slice", "b_slice"] {
+        let p = t["params"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["path"] == slice)
+            .expect(slice);
+        let max = p["maxBytes"].as_u64().unwrap();
+        assert_eq!(max, 1024, "{slice}");
+    }
+    let page =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/templates.md")).unwrap();
+    let at = page
+        .find("`b_slice` are each slice's identity")
+        .expect("the slice sentence");
+    let sentence = &page[at..at + 160];
+    assert!(sentence.contains("at most 1,024 bytes"), "{sentence}");
 }

@@ -3,7 +3,7 @@
 //! no spawning tool, the no-spawn line in every role's instructions) or
 //! from a built-in template's holes.
 
-use super::decomposition::Decomposition;
+use super::decomposition::{Coupling, Decomposition};
 use super::mechanism::{Checked, Mechanism};
 use crate::model::registry::Registry;
 use crate::model::{DeclaredField, Value};
@@ -226,8 +226,13 @@ pub(crate) fn spec_of(
             let role = &d.roles[&t.role];
             let sliced = checked.sliced[i];
             // An advocate/critic pair reduced to ordered handoffs (a failed
-            // check) still challenges: its records keep their schema.
-            let challenge = adversarial || mechanism == Mechanism::AdvocateCritic;
+            // check) still challenges: its records keep their schema. A task
+            // beside the pair that challenges nobody, is challenged by
+            // nobody and is not stated adversarial keeps its own schema.
+            let in_pair = !t.challenges.is_empty()
+                || t.coupling == Some(Coupling::Adversarial)
+                || d.tasks.iter().any(|o| o.challenges.contains(&t.name));
+            let challenge = in_pair && (adversarial || mechanism == Mechanism::AdvocateCritic);
             let schema = match (mechanism, &t.digest) {
                 _ if challenge && sliced => Value::from(ADVERSARIAL_DIGEST_SCHEMA),
                 _ if challenge => Value::from(ADVERSARIAL_SCHEMA),

@@ -73,6 +73,28 @@ pub(crate) struct Decomposition {
     pub(crate) context_budget_bytes: u64,
     /// The most subagents the owner lets run at once (`None`: no limit).
     pub(crate) max_concurrent: Option<u64>,
+    /// The text it was read from, so that a refusal made after reading
+    /// ([`guard_store`]) is placed at file:line:col too.
+    pub(crate) origin: Option<Origin>,
+}
+
+/// Where a decomposition was read from: its file's name, text and syntax.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Origin {
+    pub(crate) file: String,
+    pub(crate) text: String,
+    pub(crate) syntax: Syntax,
+}
+
+impl Decomposition {
+    /// `e` placed in the decomposition's file (file:line:col of its
+    /// pointer), when it was read from one.
+    pub(crate) fn place(&self, e: Error) -> Error {
+        match &self.origin {
+            Some(o) => placed(e, &o.text, o.syntax, &o.file),
+            None => e,
+        }
+    }
 }
 
 /// The most tasks one decomposition may list.
@@ -200,24 +222,61 @@ fn refuse_task(index: usize, message: String, help: &str) -> Error {
 /// naming the task. Two tasks writing one target are not refused: the
 /// checks give the later one a separate artifact.
 pub(crate) fn parse(text: &str, syntax: Syntax, file: &str) -> Result<Decomposition> {
-    let located = |e: ParseError| placed(e.into_error(Some(file)), text, syntax, file);
-    let v = crate::wire::parse::parse(text, syntax).map_err(located)?;
-    let v = crate::wire::convert::hydrated(v, "").map_err(located)?;
-    let d = shape(&v).map_err(|e| {
-        let help = e.pointer.as_deref().and_then(number_help);
-        let e = located(e);
-        match help {
-            Some(h) => e.with_help(h),
-            None => e,
+    let located = |e: ParseError, otherwise: &str| {
+        let Some((key, help)) = e.pointer.as_deref().and_then(number_help) else {
+            return placed(e.into_error(Some(file)), text, syntax, file)
+                .with_help(otherwise.to_string());
+        };
+        // A count too large for a plan's numbers: shown as written (the
+        // parser's reading of `99999999999999999999` is rounded), and
+        // without the parser's "write it as a string", which a count is not.
+        let too_large = e.message.starts_with("the integer ");
+        let e = if too_large {
+            let given = e
+                .pointer
+                .as_deref()
+                .and_then(|p| crate::wire::span::locate(text, syntax, p))
+                .filter(|l| l.exact)
+                .and_then(|l| text.get(l.span.start..l.span.end))
+                .map(|g| g.trim().to_string())
+                .unwrap_or_else(|| "too large".into());
+            ParseError {
+                message: format!(
+                    "`{key}` is {given}, more than a plan's numbers hold (at most 9007199254740991, 2^53−1)"
+                ),
+                ..e
+            }
+        } else {
+            e
+        };
+        placed(e.into_error(Some(file)), text, syntax, file).with_help(help)
+    };
+    let unreadable = format!(
+        "make the file valid {} at that line and column; {SHAPE}",
+        match syntax {
+            Syntax::Json => "JSON",
+            Syntax::Yaml => "YAML",
         }
-    })?;
-    validate(&d).map_err(|e| placed(e, text, syntax, file))?;
+    );
+    let v = crate::wire::parse::parse(text, syntax).map_err(|e| located(e, &unreadable))?;
+    let v = crate::wire::convert::hydrated(v, "").map_err(|e| located(e, SHAPE))?;
+    let mut d = shape(&v).map_err(|e| located(e, SHAPE))?;
+    d.origin = Some(Origin {
+        file: file.to_string(),
+        text: text.to_string(),
+        syntax,
+    });
+    validate(&d).map_err(|e| d.place(e))?;
     Ok(d)
 }
 
+/// The help line of a decomposition that is not shaped as one: what a
+/// decomposition holds.
+const SHAPE: &str = "a decomposition is an object with `roles` (each role's `instructions` and `tools`), `tasks` (a list, each task with `name`, `role`, `goal`, `input` and `output`) and `synthesis` (its `output`); `maxConcurrent`, `contextBudgetBytes` and `coupling` are optional (docs/orchestration.md)";
+
 /// What to give instead of a bad count (`maxConcurrent`,
 /// `contextBudgetBytes`, a task's `maxOutputBytes`), by its pointer.
-fn number_help(pointer: &str) -> Option<String> {
+fn number_help(pointer: &str) -> Option<(&str, String)> {
     let last = pointer.rsplit('/').next()?;
     let text = match last {
         "maxConcurrent" => "give the most subagents the owner lets run at once, a whole number of 1 or more (below the number of tasks, the units run one at a time), or leave `maxConcurrent` out for no limit".to_string(),
@@ -229,7 +288,7 @@ fn number_help(pointer: &str) -> Option<String> {
         ),
         _ => return None,
     };
-    Some(text)
+    Some((last, text))
 }
 
 /// A refusal placed in the decomposition's file: its file, and the line
@@ -278,6 +337,7 @@ fn shape(v: &Value) -> Result<Decomposition, ParseError> {
         synthesis,
         context_budget_bytes,
         max_concurrent,
+        origin: None,
     })
 }
 
@@ -541,12 +601,22 @@ fn validate(d: &Decomposition) -> Result<()> {
     if d.tasks.is_empty() {
         return Err(Error::invalid(
             "the decomposition has no tasks; list at least one named task with its role, goal, input and output",
-        ));
+        )
+        .with_help("list at least one task under `tasks`, each with a name, role, goal, input and output")
+        .at(Location {
+            pointer: Some("/tasks".into()),
+            ..Location::default()
+        }));
     }
     if d.synthesis.trim().is_empty() {
         return Err(Error::invalid(
             "the synthesis `output` is empty; name the local artifact the reconciled synthesis is written to",
-        ));
+        )
+        .with_help("give the synthesis `output` a relative file path inside the working tree")
+        .at(Location {
+            pointer: Some("/synthesis/output".into()),
+            ..Location::default()
+        }));
     }
     if let Some(why) = escapes(&d.synthesis) {
         return Err(Error::invalid(format!(
@@ -561,6 +631,7 @@ fn validate(d: &Decomposition) -> Result<()> {
     }
     let task_names: Vec<&str> = d.tasks.iter().map(|t| t.name.as_str()).collect();
     unnamed_tasks(d)?;
+    unprintable_names(d)?;
     for (i, t) in d.tasks.iter().enumerate() {
         if let Some(j) = d.tasks[..i].iter().position(|o| o.name == t.name) {
             return Err(refuse_task(
@@ -856,6 +927,48 @@ fn unnamed_tasks(d: &Decomposition) -> Result<()> {
     ))
 }
 
+/// Refuses a task or role name holding a control character (NUL, a
+/// newline, ESC, a tab…), a line separator or a bidirectional control, as
+/// ids and labels are: names go verbatim into the plan (unit names, failure
+/// reports, disposition consts) and into every printed table and message.
+fn unprintable_names(d: &Decomposition) -> Result<()> {
+    use crate::model::ids::{is_bidi_control, is_line_control, quote_id};
+    let problem = |name: &str| {
+        if name.chars().any(is_line_control) {
+            Some("a control character or a line break (such as NUL or a newline)")
+        } else if name.chars().any(is_bidi_control) {
+            Some(
+                "a bidirectional control character, which makes it display in another order than it has",
+            )
+        } else {
+            None
+        }
+    };
+    let refuse = |what: String, name: &str, why: &str, pointer: String| {
+        Error::invalid(format!(
+            "{what} `{}` holds {why}; a name is one line of printable text (it names the unit in the plan, its reports and every table printed)",
+            quote_id(name)
+        ))
+        .with_help("give it a name of printable characters on one line, without control or bidirectional characters")
+        .at(Location {
+            pointer: Some(pointer),
+            ..Location::default()
+        })
+    };
+    for name in d.roles.keys() {
+        if let Some(why) = problem(name) {
+            return Err(refuse("the role".into(), name, why, child("/roles", name)));
+        }
+    }
+    for (i, t) in d.tasks.iter().enumerate() {
+        if let Some(why) = problem(&t.name) {
+            let at = format!("/tasks/{i}/name");
+            return Err(refuse(format!("task {}'s name", i + 1), &t.name, why, at));
+        }
+    }
+    Ok(())
+}
+
 /// A task stated adversarial when nothing else is: it challenges no task,
 /// no task challenges it, and no other task is adversarial, so the
 /// advocate/critic mechanism would have no one to challenge.
@@ -970,6 +1083,11 @@ pub(crate) const STORE_FOLDER: &str = "plans";
 /// `.`/`..` are folded, ASCII case ignored (a case-insensitive file system
 /// makes `PLANS/x` the store too).
 pub(crate) fn guard_store(d: &Decomposition, store: &std::path::Path) -> Result<()> {
+    outside_store(d, store).map_err(|e| d.place(e))
+}
+
+/// [`guard_store`]'s refusal, not yet placed in the file.
+fn outside_store(d: &Decomposition, store: &std::path::Path) -> Result<()> {
     let cwd = std::env::current_dir().unwrap_or_default();
     // Symlinks resolved where the path exists (the store does).
     let cwd = std::fs::canonicalize(&cwd).unwrap_or(cwd);
@@ -1010,14 +1128,15 @@ pub(crate) fn guard_store(d: &Decomposition, store: &std::path::Path) -> Result<
     }
     for (i, t) in d.tasks.iter().enumerate() {
         if inside(&t.output) {
-            return Err(refuse_task(
-                i,
-                format!(
+            return Err(Error::invalid(format!(
                     "task `{}` writes `{}`, inside the plan store `{shown}/` (its plans and the owner's registry.yaml); a unit writes only a named local artifact of the owner's (seed 003: reversible local authority)",
                     t.name, t.output
-                ),
-                &help,
-            ));
+                ))
+                .with_help(help)
+                .at(Location {
+                    pointer: Some(format!("/tasks/{i}/output")),
+                    ..Location::default()
+                }));
         }
     }
     Ok(())
@@ -1148,17 +1267,28 @@ pub(crate) fn target(path: &str) -> String {
 }
 
 /// Orderings no `needs` states: a task whose input names another task's
-/// output needs that output (task, the task it reads).
+/// output needs that output (task, the task it reads). The input's words
+/// (and the whole text, for a path with spaces) and the outputs are folded
+/// by the one key write collisions use (`contention_collision::same_file`:
+/// case, `//`, `./`, `..`, NFC/NFD, trailing dots), so a read of
+/// `Research//Market.md` is a read of `research/market.md` exactly when two
+/// writes of them would collide.
 pub(crate) fn implicit_order(d: &Decomposition) -> Vec<(usize, usize)> {
+    use crate::check::contention_collision::same_file;
+    let outputs: Vec<String> = d.tasks.iter().map(|t| same_file(&t.output)).collect();
     let mut out = Vec::new();
     for (i, t) in d.tasks.iter().enumerate() {
         let text = match &t.input {
             crate::model::Value::String(s) => s.clone(),
             other => crate::wire::json::compact(other),
         };
-        for (j, o) in d.tasks.iter().enumerate() {
-            let path = target(&o.output);
-            if i != j && path.len() >= 3 && text.contains(path.as_str()) {
+        let words: Vec<String> = std::iter::once(text.as_str())
+            .chain(text.split(|c: char| c.is_whitespace() || "\"'`,;:()[]{}<>|*?=".contains(c)))
+            .filter(|w| !w.is_empty())
+            .map(same_file)
+            .collect();
+        for (j, path) in outputs.iter().enumerate() {
+            if i != j && path.len() >= 3 && words.iter().any(|w| w.contains(path.as_str())) {
                 out.push((i, j));
             }
         }

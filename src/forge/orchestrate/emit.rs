@@ -80,11 +80,12 @@ const ASSIGNMENT: &str = "assignment";
 /// The failure class when the reconciliation step itself errors: the
 /// returned artifacts could not be reconciled, which the seed's context
 /// overflow recovery ends with ("stop without synthesis and report the
-/// unprocessed set").
+/// unprocessed set"). The error does not say why (no fit, or no valid
+/// output within its attempts): [`UNRECONCILED`] says so.
 pub(crate) const UNRECONCILED_CLASS: &str = "context overflow";
 
 /// The detail of that report (the step gave no output to quote).
-pub(crate) const UNRECONCILED: &str = "The reconciliation step `reconcile` errored (it returned no valid reconciliation within its attempts), so the verified artifacts could not be reconciled: the run stops without a synthesis, and every unit listed in `units` is in the unprocessed set. The verified artifacts are kept as evidence; rerun the reconciliation (seed step 7) with fewer or smaller artifacts.";
+pub(crate) const UNRECONCILED: &str = "The reconciliation step `reconcile` errored, so the verified artifacts were not reconciled: the run stops without a synthesis, and every unit listed in `units` is in the unprocessed set. The class is the seed's for returned artifacts that cannot be reconciled (its context overflow recovery); the step's error does not say why, whether its input did not fit or it returned no valid reconciliation within its attempts (a schema violation), so look at the step's own error before rerunning. The verified artifacts are kept as evidence; rerun the reconciliation (seed step 7), with fewer or smaller artifacts if they did not fit.";
 
 /// The rollback state of a failure where no synthesis was begun.
 pub(crate) const NOTHING_TO_ROLL_BACK: &str = "nothing to roll back: no synthesis was begun, and the verified unit artifacts stay as evidence";

@@ -467,8 +467,15 @@ pub(crate) fn check(d: &Decomposition, matched: Option<Mechanism>) -> Result<Che
         }
     }
     for (i, with) in &collisions {
+        // A collision with the synthesis: that file is replaced, by the
+        // synthesis write alone (one file on a case-insensitive system).
+        let shared = if same_file(&d.tasks[*i].output) == same_file(&d.synthesis) {
+            "no unit writes the shared target; only the synthesis write (`write`) replaces it, with the reconciled synthesis"
+        } else {
+            "no unit writes the shared target, which stays as it was before the run"
+        };
         reductions.push(format!(
-            "contention collision: task `{}` would write `{}`, as {with} does; it writes the separate artifact `{}` instead; no unit writes the shared target, which stays as it was before the run",
+            "contention collision: task `{}` would write `{}`, as {with} does; it writes the separate artifact `{}` instead; {shared}",
             d.tasks[*i].name, d.tasks[*i].output, outputs[*i]
         ));
     }
@@ -661,7 +668,8 @@ fn not_applicable(name: &'static str) -> CheckResult {
 }
 
 /// Check 1: concurrent tasks neither order (no `needs`, and no input
-/// naming another task's output) nor write one target (compared as paths).
+/// naming another task's output) nor write one target; reads and writes
+/// are both compared by `contention_collision::same_file`.
 fn no_ordering_no_shared_target(
     d: &Decomposition,
     concurrent: bool,

@@ -15,7 +15,13 @@ use crate::model::{Content, DeclaredField, FieldType, Param, Value};
 pub(crate) const HEADER: &str = "# A built-in planforge template, generated from the orchestration emitter\n# (src/forge/orchestrate/emit.rs). Do not edit: regenerate with\n# PLANFORGE_UPDATE_TEMPLATES=1 cargo test --lib builtin_files_are_fresh\n";
 
 const ROLE_BYTES: u64 = 120;
-const GOAL_BYTES: u64 = 2000;
+/// A unit's goal: a bounded task statement that stays in the plan, so no
+/// larger than a bounded input (over [`INPUT_BYTES`] it could carry the
+/// source text an input may not; one threshold).
+const GOAL_BYTES: u64 = INPUT_BYTES;
+/// The digest schema's description (`digest`): the owner's words for what a
+/// digest holds, not a unit's task.
+const DIGEST_SPEC_BYTES: u64 = 2000;
 /// A unit's input (`input`, `slice`, `evidence`): a bounded input that stays
 /// in the plan, so never source text. Over this size `orchestrate` treats
 /// an input as source text and keeps it out of the plan (a slice the run
@@ -206,7 +212,7 @@ pub(crate) fn generate() -> Vec<Template> {
     }
 
     // Bounded digest of 2.
-    let mut params = vec![param("digest", GOAL_BYTES)];
+    let mut params = vec![param("digest", DIGEST_SPEC_BYTES)];
     let mut units = Vec::new();
     for name in ["a", "b"] {
         params.extend(unit_params(name, "slice", false));
