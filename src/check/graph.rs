@@ -4,7 +4,6 @@
 //! Everything here is linear in nodes + edges, except the dominator
 //! intersection, which is near-linear on DAGs processed in topological order.
 
-use super::kept_graph::Analyses;
 use crate::model::hash::FastMap as HashMap;
 use crate::model::{Content, Edge, Node, NodeKind};
 use std::cell::OnceCell;
@@ -24,6 +23,22 @@ pub(crate) struct Graph<'a> {
     executions: OnceCell<Vec<u64>>,
     topo2_pos: OnceCell<Vec<usize>>,
     after_join: OnceCell<Vec<Option<usize>>>,
+}
+
+/// The graph analyses a run made ([`super::Graph`]'s reachability,
+/// dominators, executions, orders, joins upstream), kept for the next run.
+/// They are brought up to a change only when it added nodes and nothing
+/// else that they see (`kept_graph::Shape::only_loose_nodes`); any other change
+/// drops them and the next run makes what it needs again.
+#[derive(Debug, Default)]
+pub(crate) struct Analyses {
+    pub(crate) reach: Option<Vec<bool>>,
+    pub(crate) idom: Option<Vec<Option<usize>>>,
+    pub(crate) topo_pos: Option<Vec<usize>>,
+    pub(crate) dom_tree: Option<DomTree>,
+    pub(crate) executions: Option<Vec<u64>>,
+    pub(crate) topo2_pos: Option<Vec<usize>>,
+    pub(crate) after_join: Option<Vec<Option<usize>>>,
 }
 
 /// What a [`Graph`] knows of its content's shape, owned so that it can be

@@ -39,8 +39,8 @@ pub struct Kept {
     nodes: KeptNodes,
     /// The graph's shape (see [`super::kept_graph`]).
     graph: Option<Core>,
-    /// The graph analyses of the last run (see [`super::kept_graph::Analyses`]).
-    analyses: super::kept_graph::Analyses,
+    /// The graph analyses of the last run (see [`super::graph::Analyses`]).
+    analyses: super::graph::Analyses,
     /// Per entry of [`CHECKS`]: an edge-scoped check's findings by edge
     /// position, when they are complete for the content they were made on.
     by_edge: Vec<Option<std::collections::BTreeMap<usize, Vec<Issue>>>>,
@@ -154,24 +154,7 @@ pub fn run(
     touched: Option<&Touched>,
     encoded_len: Option<usize>,
 ) -> Report {
-    // The number of edges before the change, when the kept shape was
-    // brought up to this content (every edge then kept its position).
-    let analyses = std::mem::take(&mut kept.analyses);
-    let (core, edges_before, analyses) = match (kept.graph.take(), touched) {
-        (Some(mut core), Some(t)) => {
-            let e0 = core.ends.len();
-            let before = super::kept_graph::Shape::of(&core);
-            match core.update(content, t) {
-                true if before.only_loose_nodes(&core, t) => {
-                    let analyses = analyses.follow(content, &core, &before);
-                    (core, Some(e0), analyses)
-                }
-                true => (core, Some(e0), Default::default()),
-                false => (Core::new(content), None, Default::default()),
-            }
-        }
-        _ => (Core::new(content), None, Default::default()),
-    };
+    let (core, edges_before, analyses) = shape(kept, content, touched);
     let mut facts = std::mem::take(&mut kept.nodes);
     let graph = super::Graph::kept_with(content, &core, analyses);
     let mut cx = Cx::with_graph(content, registry, graph);
@@ -303,6 +286,33 @@ pub fn run(
     kept.nodes = facts;
     kept.graph = Some(core);
     report
+}
+
+/// The graph shape for this run and the analyses kept with it: the kept
+/// ones brought up to `content` when `touched` allows it, else made again.
+/// Also the number of edges before the change, when the kept shape was
+/// brought up to this content (every edge then kept its position).
+fn shape(
+    kept: &mut Kept,
+    content: &Content,
+    touched: Option<&Touched>,
+) -> (Core, Option<usize>, super::graph::Analyses) {
+    let analyses = std::mem::take(&mut kept.analyses);
+    match (kept.graph.take(), touched) {
+        (Some(mut core), Some(t)) => {
+            let e0 = core.ends.len();
+            let before = super::kept_graph::Shape::of(&core);
+            match core.update(content, t) {
+                true if before.only_loose_nodes(&core, t) => {
+                    let analyses = analyses.follow(content, &core, &before);
+                    (core, Some(e0), analyses)
+                }
+                true => (core, Some(e0), Default::default()),
+                false => (Core::new(content), None, Default::default()),
+            }
+        }
+        _ => (Core::new(content), None, Default::default()),
+    }
 }
 
 /// The node indices a node-scoped check must look at again after

@@ -17,7 +17,7 @@
 //! left to a rebuild, which [`Core::update`] asks for by returning false.
 //! In a debug build the result is compared with a rebuild.
 
-use super::graph::{Core, DomTree, edge_ends, kahn};
+use super::graph::{Analyses, Core, edge_ends, kahn};
 use crate::model::touched::Touched;
 use crate::model::{Content, NodeKind};
 
@@ -98,22 +98,6 @@ impl Core {
         debug_assert_eq!(*self, Core::new(content), "the kept graph equals a new one");
         true
     }
-}
-
-/// The graph analyses a run made ([`super::Graph`]'s reachability,
-/// dominators, executions, orders, joins upstream), kept for the next run.
-/// They are brought up to a change only when it added nodes and nothing
-/// else that they see ([`Shape::only_loose_nodes`]); any other change
-/// drops them and the next run makes what it needs again.
-#[derive(Debug, Default)]
-pub(crate) struct Analyses {
-    pub(crate) reach: Option<Vec<bool>>,
-    pub(crate) idom: Option<Vec<Option<usize>>>,
-    pub(crate) topo_pos: Option<Vec<usize>>,
-    pub(crate) dom_tree: Option<DomTree>,
-    pub(crate) executions: Option<Vec<u64>>,
-    pub(crate) topo2_pos: Option<Vec<usize>>,
-    pub(crate) after_join: Option<Vec<Option<usize>>>,
 }
 
 /// What the analyses depend on in a kept [`Core`], taken before

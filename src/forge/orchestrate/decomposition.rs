@@ -596,8 +596,9 @@ fn synthesis(m: &Map) -> Result<String, ParseError> {
     }
 }
 
-/// The refusals that name a task.
-fn validate(d: &Decomposition) -> Result<()> {
+/// Refuses a decomposition without tasks, or whose synthesis output is
+/// empty or outside the working tree.
+fn tasks_and_synthesis(d: &Decomposition) -> Result<()> {
     if d.tasks.is_empty() {
         return Err(Error::invalid(
             "the decomposition has no tasks; list at least one named task with its role, goal, input and output",
@@ -629,6 +630,12 @@ fn validate(d: &Decomposition) -> Result<()> {
             ..Location::default()
         }));
     }
+    Ok(())
+}
+
+/// The refusals that name a task.
+fn validate(d: &Decomposition) -> Result<()> {
+    tasks_and_synthesis(d)?;
     let task_names: Vec<&str> = d.tasks.iter().map(|t| t.name.as_str()).collect();
     unnamed_tasks(d)?;
     unprintable_names(d)?;
