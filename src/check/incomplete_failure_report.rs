@@ -112,12 +112,8 @@ declare_check! {
     /// 1}}}]`.
     pub IncompleteFailureReport { code: "incomplete_failure_report", severity: Blocking, needs: REGISTRY, source: Check }
     fn run(cx, out) {
-        let Some(reg) = cx.registry else { return };
+        let Some((reg, spawns)) = cx.orchestration() else { return };
         let g = &cx.graph;
-        let spawns = cx.spawns();
-        if spawns.is_empty() {
-            return;
-        }
         let after = crate::check::synthesis::after(g, spawns);
         for (i, node) in cx.content.nodes.iter().enumerate() {
             if !after[i] || node.kind != NodeKind::Call || !is_canonical(g, i) || node.tool() != Some(REPORT_TOOL) {

@@ -302,12 +302,8 @@ declare_check! {
     /// part; the prompt keeps the identity.
     pub InlinedSource { code: "inlined_source", severity: Blocking, needs: REGISTRY, source: Check }
     fn run(cx, out) {
-        let Some(reg) = cx.registry else { return };
+        let Some((reg, spawns)) = cx.orchestration() else { return };
         let g = &cx.graph;
-        let spawns = cx.spawns();
-        if spawns.is_empty() {
-            return;
-        }
         let slices = declared(g, spawns);
         for (i, node) in cx.content.nodes.iter().enumerate() {
             if !is_canonical(g, i) {

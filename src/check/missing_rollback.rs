@@ -79,12 +79,8 @@ declare_check! {
     /// `rollbackState`).
     pub MissingRollback { code: "missing_rollback", severity: Blocking, needs: REGISTRY, source: Check }
     fn run(cx, out) {
-        let Some(reg) = cx.registry else { return };
+        let Some((reg, spawns)) = cx.orchestration() else { return };
         let g = &cx.graph;
-        let spawns = cx.spawns();
-        if spawns.is_empty() {
-            return;
-        }
         let after = synthesis::after(g, spawns);
         let reports: Vec<usize> = (0..g.len())
             .filter(|&r| g.node(r).kind == NodeKind::Call && g.node(r).tool() == Some(REPORT_TOOL))

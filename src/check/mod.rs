@@ -219,6 +219,15 @@ impl<'a> Cx<'a> {
             })
     }
 
+    /// What every orchestration check starts from: the registry and the
+    /// spawning calls, or `None` (nothing to check) without a registry or
+    /// without a spawn.
+    pub(crate) fn orchestration(&self) -> Option<(&'a Registry, &[usize])> {
+        let reg = self.registry?;
+        let spawns = self.spawns();
+        (!spawns.is_empty()).then_some((reg, spawns))
+    }
+
     /// Each node's departures from its kind's shape, computed once and
     /// shared by `missing_field`, `unknown_field` and the safety checks.
     pub(crate) fn shape_problems(&self, node: usize) -> &[crate::model::shape::ShapeProblem] {

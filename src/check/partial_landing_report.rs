@@ -45,12 +45,8 @@ declare_check! {
     /// verify_b.failedCriteria`.
     pub PartialLandingReport { code: "partial_landing_report", severity: Blocking, needs: REGISTRY, source: Check }
     fn run(cx, out) {
-        let Some(reg) = cx.registry else { return };
+        let Some((reg, spawns)) = cx.orchestration() else { return };
         let g = &cx.graph;
-        let spawns = cx.spawns();
-        if spawns.is_empty() {
-            return;
-        }
         for j in 0..g.len() {
             if !g.node(j).settles() || !is_canonical(g, j) {
                 continue;

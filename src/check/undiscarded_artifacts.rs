@@ -57,12 +57,8 @@ declare_check! {
     /// "path": "cites"}}`).
     pub UndiscardedArtifacts { code: "undiscarded_artifacts", severity: Blocking, needs: REGISTRY, source: Check }
     fn run(cx, out) {
-        let Some(reg) = cx.registry else { return };
+        let Some((reg, spawns)) = cx.orchestration() else { return };
         let g = &cx.graph;
-        let spawns = cx.spawns();
-        if spawns.is_empty() {
-            return;
-        }
         let after = synthesis::after(g, spawns);
         let discards: Vec<usize> = (0..g.len())
             .filter(|&d| g.node(d).kind == NodeKind::Call && g.node(d).tool() == Some(DISCARD_TOOL))

@@ -144,12 +144,8 @@ declare_check! {
     /// and `reconcile.dispositions.b.disposition`.
     pub UndisposedSynthesis { code: "undisposed_synthesis", severity: Blocking, needs: BOTH, source: Check }
     fn run(cx, out) {
-        let Some(reg) = cx.registry else { return };
+        let Some((reg, spawns)) = cx.orchestration() else { return };
         let g = &cx.graph;
-        let spawns = cx.spawns();
-        if spawns.is_empty() {
-            return;
-        }
         let after = synthesis::after(g, spawns);
         for w in synthesis::writes(g, reg, &after) {
             let node = g.node(w);

@@ -70,12 +70,8 @@ declare_check! {
     /// "pass"` and `verify_b.failedCriteria eq []` too.
     pub UngatedUnit { code: "ungated_unit", severity: Blocking, needs: BOTH, source: Check }
     fn run(cx, out) {
-        let Some(reg) = cx.registry else { return };
+        let Some((reg, spawns)) = cx.orchestration() else { return };
         let g = &cx.graph;
-        let spawns = cx.spawns();
-        if spawns.is_empty() {
-            return;
-        }
         let is_spawn = synthesis::spawn_mask(g, spawns);
         let after = synthesis::after(g, spawns);
         for w in synthesis::writes(g, reg, &after) {
