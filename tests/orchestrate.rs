@@ -49,6 +49,13 @@ const ROLES: &str = "roles:
     tools: [read_file]
 ";
 
+/// Two independent tasks (an API survey and a test run) and their synthesis.
+const API_AND_TESTS: &str = "tasks:
+  - {name: api, role: lead, goal: Survey the API changes, input: src/api, output: notes/api.md}
+  - {name: tests, role: tester, goal: Find failing tests, input: tests/, output: notes/tests.md}
+synthesis: {output: notes/release.md}
+";
+
 #[test]
 fn three_independent_tasks_fan_out_and_freeze() {
     let env = Env::new();
@@ -1930,17 +1937,7 @@ fn node_mut<'a>(doc: &'a mut Value, id: &str) -> &'a mut Value {
 #[test]
 fn a_hand_edit_that_lets_a_failed_unit_reach_the_synthesis_is_found() {
     let env = Env::new();
-    let fan_out = exported(
-        &env,
-        &format!(
-            "{ROLES}tasks:
-  - {{name: api, role: lead, goal: Survey the API changes, input: src/api, output: notes/api.md}}
-  - {{name: tests, role: tester, goal: Find failing tests, input: tests/, output: notes/tests.md}}
-synthesis: {{output: notes/release.md}}
-"
-        ),
-        "plan-edit",
-    );
+    let fan_out = exported(&env, &format!("{ROLES}{API_AND_TESTS}"), "plan-edit");
     // The plan as emitted: no finding.
     let (code, out) = validate_doc(&env, "as_emitted.json", &fan_out);
     assert_eq!(code, Some(0), "{out}");
@@ -2122,17 +2119,7 @@ synthesis: {{output: notes/release.md}}
 #[test]
 fn hand_edits_that_break_the_output_contract_are_found() {
     let env = Env::new();
-    let doc = exported(
-        &env,
-        &format!(
-            "{ROLES}tasks:
-  - {{name: api, role: lead, goal: Survey the API changes, input: src/api, output: notes/api.md}}
-  - {{name: tests, role: tester, goal: Find failing tests, input: tests/, output: notes/tests.md}}
-synthesis: {{output: notes/release.md}}
-"
-        ),
-        "plan-contract",
-    );
+    let doc = exported(&env, &format!("{ROLES}{API_AND_TESTS}"), "plan-contract");
     type Edit = Box<dyn Fn(&mut Value)>;
     let cases: Vec<(&str, Edit, &str)> = vec![
         (
@@ -3315,17 +3302,7 @@ synthesis: {output: d/decision.md}
 #[test]
 fn deleting_a_part_of_the_rollback_is_found() {
     let env = Env::new();
-    let doc = exported(
-        &env,
-        &format!(
-            "{ROLES}tasks:
-  - {{name: api, role: lead, goal: Survey the API changes, input: src/api, output: notes/api.md}}
-  - {{name: tests, role: tester, goal: Find failing tests, input: tests/, output: notes/tests.md}}
-synthesis: {{output: notes/release.md}}
-"
-        ),
-        "plan-rollback",
-    );
+    let doc = exported(&env, &format!("{ROLES}{API_AND_TESTS}"), "plan-rollback");
     let (code, out) = validate_doc(&env, "whole.json", &doc);
     assert_eq!(code, Some(0), "{out}");
     for (gone, says) in [
@@ -3518,17 +3495,7 @@ fn names_with_control_characters_are_refused() {
 #[test]
 fn a_verify_schema_edited_to_let_a_failure_name_no_criterion_is_found() {
     let env = Env::new();
-    let doc = exported(
-        &env,
-        &format!(
-            "{ROLES}tasks:
-  - {{name: api, role: lead, goal: Survey the API changes, input: src/api, output: notes/api.md}}
-  - {{name: tests, role: tester, goal: Find failing tests, input: tests/, output: notes/tests.md}}
-synthesis: {{output: notes/release.md}}
-"
-        ),
-        "plan-silent",
-    );
+    let doc = exported(&env, &format!("{ROLES}{API_AND_TESTS}"), "plan-silent");
     let mut d = doc.clone();
     node_mut(&mut d, "verify_api")["definition"]["outputSchema"]
         .as_object_mut()

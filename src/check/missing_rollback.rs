@@ -82,10 +82,7 @@ declare_check! {
         let Some((reg, spawns)) = cx.orchestration() else { return };
         let g = &cx.graph;
         let after = synthesis::after(g, spawns);
-        let reports: Vec<usize> = (0..g.len())
-            .filter(|&r| g.node(r).kind == NodeKind::Call && g.node(r).tool() == Some(REPORT_TOOL))
-            .filter(|&r| g.node(r).get("args").and_then(|a| a.as_object()?.get(ROLLBACK_ARG)).is_some())
-            .collect();
+        let reports = synthesis::calls_with_arg(g, REPORT_TOOL, ROLLBACK_ARG);
         for w in synthesis::writes(g, reg, &after) {
             let id = g.node(w).id.clone();
             let written: Vec<Value> = synthesis::entry(g, reg, w)

@@ -92,6 +92,19 @@ pub(crate) fn spawns(g: &Graph, reg: &Registry) -> Vec<usize> {
         .collect()
 }
 
+/// The calls of `tool` whose `args` carry `arg`, in node order.
+pub(crate) fn calls_with_arg(g: &Graph, tool: &str, arg: &str) -> Vec<usize> {
+    (0..g.len())
+        .filter(|&i| g.node(i).kind == NodeKind::Call && g.node(i).tool() == Some(tool))
+        .filter(|&i| {
+            g.node(i)
+                .get("args")
+                .and_then(|a| a.as_object()?.get(arg))
+                .is_some()
+        })
+        .collect()
+}
+
 /// Whether `n` is a call of a tool that spawns an agent.
 pub(crate) fn spawns_agent(n: &crate::model::Node, reg: &Registry) -> bool {
     n.kind == NodeKind::Call

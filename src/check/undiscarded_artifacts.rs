@@ -60,10 +60,7 @@ declare_check! {
         let Some((reg, spawns)) = cx.orchestration() else { return };
         let g = &cx.graph;
         let after = synthesis::after(g, spawns);
-        let discards: Vec<usize> = (0..g.len())
-            .filter(|&d| g.node(d).kind == NodeKind::Call && g.node(d).tool() == Some(DISCARD_TOOL))
-            .filter(|&d| g.node(d).get("args").and_then(|a| a.as_object()?.get("keep")).is_some())
-            .collect();
+        let discards = synthesis::calls_with_arg(g, DISCARD_TOOL, "keep");
         for w in synthesis::writes(g, reg, &after) {
             let mine: Vec<&Value> = discards
                 .iter()
