@@ -257,7 +257,7 @@ const HANDLES: [&str; 7] = [
 /// does, unless `k` says to leave them dangling).
 fn gen_edit(c: &Content, (what, a, b, k): (usize, usize, usize, usize)) -> Vec<OpBody> {
     let id = pool_id(a);
-    match what % 11 {
+    match what % 12 {
         0 | 1 => vec![OpBody::AddNode {
             node: gen_node(id, b, k),
         }],
@@ -328,6 +328,16 @@ fn gen_edit(c: &Content, (what, a, b, k): (usize, usize, usize, usize)) -> Vec<O
             }],
             None => vec![],
         },
+        // An edge of its own (not one of the dozen ids above, which are
+        // mostly replaced in place): an added edge the kept analyses follow.
+        11 => vec![OpBody::AddEdge {
+            edge: Edge {
+                id: format!("f{a}_{b}_{}", k % 3),
+                from: id,
+                to: pool_id(b),
+                handle: Handle::parse(HANDLES[k % 2]),
+            },
+        }],
         9 => vec![OpBody::SetNodeDefinition {
             node_id: id,
             definition: gen_node(String::new(), b, k).definition,
@@ -379,8 +389,8 @@ proptest! {
 
     #[test]
     fn incremental_findings_equal_a_full_check_after_every_edit(
-        start in prop::collection::vec((0usize..11, 0usize..POOL, 0usize..40, 0usize..40), 0..14),
-        edits in prop::collection::vec((0usize..11, 0usize..POOL, 0usize..40, 0usize..40), 1..50),
+        start in prop::collection::vec((0usize..12, 0usize..POOL, 0usize..40, 0usize..40), 0..14),
+        edits in prop::collection::vec((0usize..12, 0usize..POOL, 0usize..40, 0usize..40), 1..50),
         with_registry in any::<bool>(),
         chain in any::<bool>(),
     ) {

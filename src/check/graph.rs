@@ -27,9 +27,10 @@ pub(crate) struct Graph<'a> {
 
 /// The graph analyses a run made ([`super::Graph`]'s reachability,
 /// dominators, executions, orders, joins upstream), kept for the next run.
-/// They are brought up to a change only when it added nodes and nothing
-/// else that they see (`kept_graph::Shape::only_loose_nodes`); any other change
-/// drops them and the next run makes what it needs again.
+/// They are brought up to a change that only added nodes and edges
+/// (`Analyses::follow` in `kept_graph.rs` says which follow an added edge
+/// and which are dropped); any other change drops them, and the next run
+/// makes what it needs again.
 #[derive(Debug, Default)]
 pub(crate) struct Analyses {
     pub(crate) reach: Option<Vec<bool>>,
@@ -55,6 +56,9 @@ pub(crate) struct Core {
     pub(crate) ends: Vec<Option<(usize, usize)>>,
     /// The entry nodes, in node order.
     pub(crate) entries: Vec<usize>,
+    /// Per node: whether it is a join (executions and joins upstream
+    /// depend on it).
+    pub(crate) joins: Vec<bool>,
     /// Per node: whether it is the first with its id (a duplicated id is
     /// reported once, at its first node).
     pub(crate) canonical: Vec<bool>,
@@ -118,6 +122,11 @@ impl Core {
             .filter(|(_, n)| n.kind == NodeKind::Entry)
             .map(|(i, _)| i)
             .collect();
+        let joins = content
+            .nodes
+            .iter()
+            .map(|n| n.kind == NodeKind::Join)
+            .collect();
         let topo = kahn(n, &out, &inc, &ends);
         let repeated = canonical.iter().any(|c| !c);
         Core {
@@ -126,6 +135,7 @@ impl Core {
             inc,
             ends,
             entries,
+            joins,
             canonical,
             topo,
             dangling,
@@ -491,8 +501,11 @@ impl<'a> Graph<'a> {
     }
 
     /// Per node, a join it is or runs after (reached from it over edges),
-    /// `None` when no join is upstream or itself. Which join, when several,
-    /// follows a depth-first walk from the joins in node order. O(n + e).
+    /// `None` when no join is upstream or itself. Which join, when several:
+    /// among the joins with a path to the node through no other join, the
+    /// one of highest index (the walk below claims each node for the first
+    /// join that reaches it, last join first), which an added edge can only
+    /// improve. O(n + e).
     pub(crate) fn after_join(&self) -> &[Option<usize>] {
         self.after_join.get_or_init(|| {
             let mut after: Vec<Option<usize>> = vec![None; self.len()];

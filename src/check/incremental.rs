@@ -303,12 +303,11 @@ fn shape(
             let e0 = core.ends.len();
             let before = super::kept_graph::Shape::of(&core);
             match core.update(content, t) {
-                true if before.only_loose_nodes(&core, t) => {
-                    let analyses = analyses.follow(content, &core, &before);
+                Some(delta) => {
+                    let analyses = analyses.follow(content, &core, &before, &delta);
                     (core, Some(e0), analyses)
                 }
-                true => (core, Some(e0), Default::default()),
-                false => (Core::new(content), None, Default::default()),
+                None => (Core::new(content), None, Default::default()),
             }
         }
         _ => (Core::new(content), None, Default::default()),

@@ -21,15 +21,30 @@ use super::graph::{Analyses, Core, edge_ends, kahn};
 use crate::model::touched::Touched;
 use crate::model::{Content, NodeKind};
 
+/// What [`Core::update`] changed that the kept analyses must follow.
+#[derive(Debug, Default)]
+pub(crate) struct Delta {
+    /// The edges that now have both ends and had not before (new ones, or
+    /// dangling ones whose missing end arrived), as (from, to).
+    pub(crate) added: Vec<(usize, usize)>,
+    /// An old edge lost or changed its ends (a replacement in place).
+    pub(crate) moved: bool,
+    /// An old node became or stopped being a join.
+    pub(crate) joins: bool,
+    /// Kahn's order was made again (else new nodes were put last in it).
+    pub(crate) resorted: bool,
+}
+
 impl Core {
     /// Brings the shape up to `content`, `touched` being what changed since
-    /// the content it was made for. False when it cannot (then it is to be
-    /// made again with [`Core::new`]; it may be half updated).
-    pub(crate) fn update(&mut self, content: &Content, touched: &Touched) -> bool {
+    /// the content it was made for, and says what changed. `None` when it
+    /// cannot (then it is to be made again with [`Core::new`]; it may be
+    /// half updated).
+    pub(crate) fn update(&mut self, content: &Content, touched: &Touched) -> Option<Delta> {
         let (n0, e0) = (self.canonical.len(), self.ends.len());
         let (n, e) = (content.nodes.len(), content.edges.len());
         if touched.removed || self.repeated || n < n0 || e < e0 {
-            return false;
+            return None;
         }
         // An edge back from the fold's dangling ones comes at its place:
         // then an old edge is past the old end.
@@ -37,16 +52,18 @@ impl Core {
             .iter()
             .all(|x| touched.new_edges.contains(&x.id))
         {
-            return false;
+            return None;
         }
         for (i, node) in content.nodes.iter().enumerate().skip(n0) {
             if self.idx.insert(node.id.clone(), i).is_some() {
-                return false;
+                return None;
             }
             self.canonical.push(true);
             self.out.push(Vec::new());
             self.inc.push(Vec::new());
+            self.joins.push(node.kind == NodeKind::Join);
         }
+        let mut delta = Delta::default();
         let mut again: Vec<usize> = std::mem::take(&mut self.dangling);
         let mut at: Vec<usize> = (n0..n).collect();
         for id in &touched.nodes {
@@ -56,6 +73,9 @@ impl Core {
             if i < n0 {
                 at.push(i);
                 again.extend(self.out[i].iter().chain(&self.inc[i]));
+                let join = content.nodes[i].kind == NodeKind::Join;
+                delta.joins |= self.joins[i] != join;
+                self.joins[i] = join;
             }
         }
         for i in at {
@@ -69,7 +89,6 @@ impl Core {
         again.sort_unstable();
         again.dedup();
         self.ends.resize(e, None);
-        let mut moved = false;
         for k in again {
             let new = edge_ends(&self.idx, &content.edges[k]);
             let old = self.ends[k];
@@ -79,7 +98,10 @@ impl Core {
             if new == old {
                 continue;
             }
-            moved = true;
+            match (old, new) {
+                (None, Some(ends)) => delta.added.push(ends),
+                _ => delta.moved = true,
+            }
             if let Some((f, t)) = old {
                 set_sorted(&mut self.out[f], k, false);
                 set_sorted(&mut self.inc[t], k, false);
@@ -90,58 +112,122 @@ impl Core {
             }
             self.ends[k] = new;
         }
-        if moved {
+        if delta.moved || !delta.added.is_empty() {
             self.topo = kahn(n, &self.out, &self.inc, &self.ends);
+            delta.resorted = true;
         } else if let Some(order) = &mut self.topo {
             order.extend(n0..n);
         }
         debug_assert_eq!(*self, Core::new(content), "the kept graph equals a new one");
-        true
+        Some(delta)
+    }
+
+    /// Successor node indices of `i`, one per edge.
+    fn succs(&self, i: usize) -> impl Iterator<Item = usize> + '_ {
+        self.out[i]
+            .iter()
+            .filter_map(move |&e| self.ends[e].map(|(_, t)| t))
+    }
+
+    fn is_routable(&self) -> bool {
+        self.topo.is_some() && self.entries.len() == 1
     }
 }
 
 /// What the analyses depend on in a kept [`Core`], taken before
-/// [`Core::update`] to tell afterwards whether the change only added
-/// nodes without edges.
+/// [`Core::update`] to tell afterwards which of them still hold.
 pub(crate) struct Shape {
     nodes: usize,
-    edges: usize,
     entries: Vec<usize>,
-    dangling: Vec<usize>,
+    acyclic: bool,
+    routable: bool,
 }
 
 impl Shape {
     pub(crate) fn of(core: &Core) -> Shape {
         Shape {
             nodes: core.canonical.len(),
-            edges: core.ends.len(),
             entries: core.entries.clone(),
-            dangling: core.dangling.clone(),
+            acyclic: core.topo.is_some(),
+            routable: core.is_routable(),
         }
-    }
-
-    /// Whether `core`, updated in place from this shape after `touched`,
-    /// differs only by nodes at the end with no edge at all, not entries:
-    /// then every old node keeps its edges, entry, reachability,
-    /// dominators, executions and order positions, and each new one is
-    /// unreachable, in no dominator tree, run 0 times, last in both orders.
-    pub(crate) fn only_loose_nodes(&self, core: &Core, touched: &Touched) -> bool {
-        core.ends.len() == self.edges
-            && core.entries == self.entries
-            && core.dangling == self.dangling
-            && touched
-                .nodes
-                .iter()
-                .all(|id| core.idx.get(id.as_str()).is_none_or(|&i| i >= self.nodes))
     }
 }
 
 impl Analyses {
-    /// The analyses of `content` (whose kept shape `core` grew from
-    /// `before` by [`Shape::only_loose_nodes`] only): each made one is
-    /// extended by the new nodes' values.
-    pub(crate) fn follow(mut self, content: &Content, core: &Core, before: &Shape) -> Analyses {
-        let (n0, n) = (before.nodes, content.nodes.len());
+    /// The analyses of `content`, whose kept shape `core` was brought up
+    /// from `before` by [`Core::update`] with `delta`. New nodes are added
+    /// as they come without edges (unreachable, in no dominator tree, run
+    /// 0 times, last in both orders, a join its own join upstream); then
+    /// each added edge is followed where that costs what it changes, and
+    /// an analysis it cannot follow is dropped (the run makes it again
+    /// when a check asks):
+    /// - reachability walks on from an edge's target when its source is
+    ///   reachable, through the nodes it newly reaches;
+    /// - dominators, the dominator tree and executions stay when no added
+    ///   edge leaves a reachable node (an unreachable one adds no route and
+    ///   dominates nothing), or when the graph is not routable before or
+    ///   after (they are empty then); else dropped;
+    /// - a node's join upstream is the join of highest index with a path
+    ///   to it through no other join ([`super::Graph::after_join`]): an
+    ///   edge offers its source's to its target, and a better one walks on
+    ///   through the nodes it improves;
+    /// - the first order's positions stay unless Kahn's order was made
+    ///   again, the second's unless an edge was added to an acyclic graph.
+    ///
+    /// A change of the entries, of an old node's kind to or from join, an
+    /// edge that lost or changed its ends, or a cycle made or broken drops
+    /// everything but reachability and the joins upstream (which hold on
+    /// any graph); the entries changed drops reachability too.
+    pub(crate) fn follow(
+        mut self,
+        content: &Content,
+        core: &Core,
+        before: &Shape,
+        delta: &Delta,
+    ) -> Analyses {
+        if delta.moved || delta.joins || core.entries != before.entries {
+            return Analyses::default();
+        }
+        self.grow(content, core, before.nodes);
+        if delta.added.is_empty() {
+            return self;
+        }
+        if before.acyclic != core.topo.is_some() {
+            self = Analyses {
+                reach: self.reach,
+                after_join: self.after_join,
+                ..Analyses::default()
+            };
+        }
+        if let Some(reach) = &mut self.reach {
+            walk_on(core, reach, &delta.added);
+            let routed = delta.added.iter().any(|&(f, _)| reach[f]);
+            if routed && (before.routable || core.is_routable()) {
+                (self.idom, self.dom_tree, self.executions) = (None, None, None);
+            }
+        } else {
+            (self.idom, self.dom_tree, self.executions) = (None, None, None);
+        }
+        if before.routable != core.is_routable() {
+            (self.idom, self.dom_tree, self.executions) = (None, None, None);
+        }
+        if let Some(after) = &mut self.after_join {
+            better_joins(core, after, &delta.added);
+        }
+        if delta.resorted && core.topo.is_some() {
+            self.topo_pos = None;
+        }
+        if core.topo.is_some() {
+            self.topo2_pos = None;
+        }
+        self
+    }
+
+    /// Each made analysis extended by the nodes from `n0` on, as nodes
+    /// without edges.
+    fn grow(&mut self, content: &Content, core: &Core, n0: usize) {
+        let n = content.nodes.len();
         let routable = core.topo.is_some();
         let grow =
             |v: &mut Vec<usize>| v.extend((n0..n).map(|i| if routable { i } else { usize::MAX }));
@@ -166,9 +252,44 @@ impl Analyses {
             grow(v);
         }
         if let Some(v) = &mut self.after_join {
-            v.extend((n0..n).map(|i| (content.nodes[i].kind == NodeKind::Join).then_some(i)));
+            v.extend((n0..n).map(|i| core.joins[i].then_some(i)));
         }
-        self
+    }
+}
+
+/// Marks what the `added` edges newly make reachable: from each target
+/// whose source is reachable, through the nodes not reached before.
+fn walk_on(core: &Core, reach: &mut [bool], added: &[(usize, usize)]) {
+    let mut stack: Vec<usize> = Vec::new();
+    for &(f, t) in added {
+        if reach[f] && !reach[t] {
+            reach[t] = true;
+            stack.push(t);
+        }
+    }
+    while let Some(v) = stack.pop() {
+        for t in core.succs(v) {
+            if !reach[t] {
+                reach[t] = true;
+                stack.push(t);
+            }
+        }
+    }
+}
+
+/// Brings each node's join upstream up to the `added` edges: the source's
+/// join is offered to the target (a join keeps itself), and a node whose
+/// join improves (a higher index, or one where there was none) offers it
+/// on to its successors.
+fn better_joins(core: &Core, after: &mut [Option<usize>], added: &[(usize, usize)]) {
+    let mut stack: Vec<(usize, Option<usize>)> =
+        added.iter().map(|&(f, t)| (t, after[f])).collect();
+    while let Some((v, offer)) = stack.pop() {
+        if core.joins[v] || offer <= after[v] {
+            continue;
+        }
+        after[v] = offer;
+        stack.extend(core.succs(v).map(|t| (t, offer)));
     }
 }
 
@@ -189,11 +310,9 @@ mod tests {
     use crate::check::testing::{edge, entry, join, plan, step};
     use crate::model::OpBody;
 
-    /// Applies `ops` as the fold would (no removals) and checks the kept
-    /// shape against a new one.
-    fn step_to(core: &mut Core, c: &mut Content, ops: Vec<OpBody>) -> bool {
-        let before = c.clone();
-        for op in &ops {
+    /// Applies `ops` to `c` as the fold would (no removals).
+    fn apply(c: &mut Content, ops: &[OpBody]) {
+        for op in ops {
             match op {
                 OpBody::AddNode { node } => match c.nodes.iter_mut().find(|n| n.id == node.id) {
                     Some(n) => *n = node.clone(),
@@ -206,7 +325,14 @@ mod tests {
                 _ => unreachable!("the test makes adds only"),
             }
         }
-        let kept = core.update(c, &Touched::of(&before, &ops));
+    }
+
+    /// Applies `ops` as the fold would (no removals) and checks the kept
+    /// shape against a new one.
+    fn step_to(core: &mut Core, c: &mut Content, ops: Vec<OpBody>) -> bool {
+        let before = c.clone();
+        apply(c, &ops);
+        let kept = core.update(c, &Touched::of(&before, &ops)).is_some();
         if kept {
             assert!(*core == Core::new(c));
         }
@@ -255,22 +381,58 @@ mod tests {
         let op = OpBody::RemoveEdge {
             edge_id: "e5".into(),
         };
-        assert!(!core.update(&c, &Touched::of(&before, [&op])));
+        assert!(core.update(&c, &Touched::of(&before, [&op])).is_none());
         // So is a content with a repeated id.
         let mut core = Core::new(&c);
         let before = c.clone();
         c.nodes.push(step("a"));
         let op = add(step("a"));
-        assert!(!core.update(&c, &Touched::of(&before, [&op])));
+        assert!(core.update(&c, &Touched::of(&before, [&op])).is_none());
     }
 
-    /// The analyses of a graph with a join: kept and extended after loose
-    /// nodes are added (a join among them: its own join upstream), equal
-    /// to fresh ones; dropped after an edge, an entry, a dangling edge's
-    /// end arriving, or an old node touched.
+    /// Makes every analysis of `c` over `core` and takes them.
+    fn made(c: &Content, core: &Core) -> Analyses {
+        let mut g = crate::check::Graph::kept(c, core);
+        let _ = (g.executions(), g.dom_tree(), g.topo2_pos(), g.after_join());
+        g.take_analyses()
+    }
+
+    /// Applies `op` to `c` and `core`, and follows `kept` through it:
+    /// `Graph::kept_with` compares each kept analysis with a fresh one
+    /// (debug builds). Returns which were kept (reach, idom, executions,
+    /// after_join, topo_pos, topo2_pos).
+    fn follow(
+        core: &mut Core,
+        c: &mut Content,
+        kept: Analyses,
+        op: OpBody,
+    ) -> (Analyses, [bool; 6]) {
+        let before = Shape::of(core);
+        let t0 = c.clone();
+        apply(c, std::slice::from_ref(&op));
+        let delta = core.update(c, &Touched::of(&t0, [&op])).unwrap();
+        let kept = kept.follow(c, core, &before, &delta);
+        let which = [
+            kept.reach.is_some(),
+            kept.idom.is_some(),
+            kept.executions.is_some(),
+            kept.after_join.is_some(),
+            kept.topo_pos.is_some(),
+            kept.topo2_pos.is_some(),
+        ];
+        let mut g = crate::check::Graph::kept_with(c, core, kept);
+        let _ = (g.executions(), g.dom_tree(), g.topo2_pos(), g.after_join());
+        (g.take_analyses(), which)
+    }
+
+    /// The analyses of a graph with a join, followed through loose nodes
+    /// (a join among them: its own join upstream), through edges from an
+    /// unreachable join (dominators and executions kept, the join offered
+    /// downstream) and from a reachable node (reachability walks on,
+    /// dominators dropped), each equal to a fresh one; everything dropped
+    /// after an old node became a join or an entry.
     #[test]
-    fn the_kept_analyses_follow_loose_nodes_and_drop_otherwise() {
-        use crate::check::Graph;
+    fn the_kept_analyses_follow_loose_nodes_and_added_edges() {
         let mut c = plan(
             vec![entry("s"), step("a"), step("b"), join("j"), step("t")],
             vec![
@@ -283,43 +445,43 @@ mod tests {
             ],
         );
         let mut core = Core::new(&c);
-        let mut kept = {
-            let mut g = Graph::kept(&c, &core);
-            let _ = (g.executions(), g.dom_tree(), g.topo2_pos(), g.after_join());
-            g.take_analyses()
-        };
+        let mut kept = made(&c, &core);
         let add = |n| OpBody::AddNode { node: n };
-        // Loose nodes, a join among them: followed.
-        for n in [step("c"), join("k")] {
-            let before = Shape::of(&core);
-            let t0 = c.clone();
-            assert!(step_to(&mut core, &mut c, vec![add(n)]));
-            let ops = [add(c.nodes.last().unwrap().clone())];
-            assert!(before.only_loose_nodes(&core, &Touched::of(&t0, &ops)));
-            kept = kept.follow(&c, &core, &before);
-            // Graph::kept_with compares each with a fresh one (debug).
-            let mut g = Graph::kept_with(&c, &core, kept);
-            assert_eq!(g.after_join()[4], Some(3));
-            assert_eq!(
-                g.after_join().last(),
-                Some(&(c.nodes.len() == 7).then_some(6))
-            );
-            assert_eq!(g.executions()[4], 1);
-            kept = g.take_analyses();
+        let connect = |id: &str, f: &str, t: &str| OpBody::AddEdge {
+            edge: edge(id, f, t, "always"),
+        };
+        // Loose nodes, a join among them: everything followed.
+        for n in [step("c"), join("k"), step("d")] {
+            let which;
+            (kept, which) = follow(&mut core, &mut c, kept, add(n));
+            assert_eq!(which, [true; 6]);
         }
-        // Not loose: a new edge, the missing end of e6, an old node touched.
-        let cases = [
-            OpBody::AddEdge {
-                edge: edge("e7", "t", "c", "always"),
-            },
-            add(step("x")),
-            add(join("a")),
-        ];
-        for op in cases {
-            let before = Shape::of(&core);
-            let t0 = c.clone();
-            assert!(step_to(&mut core, &mut c, vec![op.clone()]));
-            assert!(!before.only_loose_nodes(&core, &Touched::of(&t0, [&op])));
+        // From the unreachable join `k` to `d`, then `d` to `t`: `t` takes
+        // `k` as its join upstream (index 6 over `j`'s 3); dominators and
+        // executions kept.
+        let which;
+        (kept, which) = follow(&mut core, &mut c, kept, connect("e7", "k", "d"));
+        assert_eq!(which, [true, true, true, true, false, false]);
+        let which;
+        (kept, which) = follow(&mut core, &mut c, kept, connect("e8", "d", "t"));
+        assert_eq!(which, [true, true, true, true, false, false]);
+        let mut g = crate::check::Graph::kept_with(&c, &core, kept);
+        assert_eq!(g.after_join()[4], Some(6));
+        assert_eq!(g.executions()[4], 1);
+        kept = g.take_analyses();
+        // From the reachable `t` to the loose `c`: reached now; dominators
+        // and executions dropped, made again on demand.
+        let which;
+        (kept, which) = follow(&mut core, &mut c, kept, connect("e9", "t", "c"));
+        assert_eq!(which, [true, false, false, true, false, false]);
+        let g = crate::check::Graph::kept_with(&c, &core, kept);
+        assert!(g.reachable()[5]);
+        drop(g);
+        // An old node turned join, or entry: everything dropped.
+        for n in [join("a"), entry("b")] {
+            let kept = made(&c, &core);
+            let (_, which) = follow(&mut core, &mut c, kept, add(n));
+            assert_eq!(which, [false; 6]);
         }
     }
 }
