@@ -154,7 +154,7 @@ pub fn run(
     touched: Option<&Touched>,
     encoded_len: Option<usize>,
 ) -> Report {
-    let (core, edges_before, analyses) = shape(kept, content, touched);
+    let (core, edges_before, grew, analyses) = shape(kept, content, touched);
     let mut facts = std::mem::take(&mut kept.nodes);
     let graph = super::Graph::kept_with(content, &core, analyses);
     let mut cx = Cx::with_graph(content, registry, graph);
@@ -223,9 +223,12 @@ pub fn run(
         }
         _ => None,
     };
-    // For [`Scope::Downstream`]: also every node downstream of a touched
-    // one, and the nodes naming one of those.
+    // For [`Scope::Downstream`]: after a change that only added nodes and
+    // edges, also the nodes with a finding (in `batch_findings`); else also
+    // every node downstream of a touched one, and the nodes naming one of
+    // those.
     let dirty_down = match (touched, &dirty_refs) {
+        (Some(_), Some(d)) if grew => Some(d.clone()),
         (Some(t), Some(d)) => {
             let below = downstream(&cx.graph, t);
             let mut all: FastSet<usize> = d.iter().chain(&below).copied().collect();
@@ -261,8 +264,8 @@ pub fn run(
             }
             Scope::Downstream => {
                 let slot = &mut kept.by_node[k];
-                let found =
-                    batch_findings(&cx, *check, slot.take(), touched, dirty_down.as_deref());
+                let dirty = dirty_down.as_deref();
+                let found = batch_findings(&cx, *check, slot.take(), touched, dirty, grew);
                 append_in_node_order(&cx, &found, &mut report.issues);
                 *slot = Some(found);
             }
@@ -291,12 +294,13 @@ pub fn run(
 /// The graph shape for this run and the analyses kept with it: the kept
 /// ones brought up to `content` when `touched` allows it, else made again.
 /// Also the number of edges before the change, when the kept shape was
-/// brought up to this content (every edge then kept its position).
+/// brought up to this content (every edge then kept its position), and
+/// whether the change only added nodes and edges (none removed or moved).
 fn shape(
     kept: &mut Kept,
     content: &Content,
     touched: Option<&Touched>,
-) -> (Core, Option<usize>, super::graph::Analyses) {
+) -> (Core, Option<usize>, bool, super::graph::Analyses) {
     let analyses = std::mem::take(&mut kept.analyses);
     match (kept.graph.take(), touched) {
         (Some(mut core), Some(t)) => {
@@ -305,12 +309,12 @@ fn shape(
             match core.update(content, t) {
                 Some(delta) => {
                     let analyses = analyses.follow(content, &core, &before, &delta);
-                    (core, Some(e0), analyses)
+                    (core, Some(e0), !delta.moved, analyses)
                 }
-                None => (Core::new(content), None, Default::default()),
+                None => (Core::new(content), None, false, Default::default()),
             }
         }
-        _ => (Core::new(content), None, Default::default()),
+        _ => (Core::new(content), None, false, Default::default()),
     }
 }
 
@@ -431,15 +435,16 @@ fn node_findings(
 }
 
 /// A [`Scope::Downstream`] check's findings by the node they name:
-/// `before`'s, with the nodes in `dirty` (and the ids `touched` names)
-/// checked again in one run over all of them; every node when there is
-/// nothing to start from.
+/// `before`'s, with the nodes in `dirty` (and the ids `touched` names, and
+/// with `grew` every node that had a finding) checked again in one run over
+/// all of them; every node when there is nothing to start from.
 fn batch_findings(
     cx: &Cx,
     check: &dyn Check,
     before: Option<FastMap<String, Vec<Issue>>>,
     touched: Option<&Touched>,
     dirty: Option<&[usize]>,
+    grew: bool,
 ) -> FastMap<String, Vec<Issue>> {
     let (mut found, todo) = match (before, touched, dirty) {
         (Some(mut found), Some(t), Some(dirty)) => {
@@ -447,7 +452,11 @@ fn batch_findings(
                 found.remove(id);
             }
             let mut todo = dirty.to_vec();
+            if grew {
+                todo.extend(found.keys().filter_map(|id| cx.graph.index_of(id)));
+            }
             todo.sort_unstable();
+            todo.dedup();
             for &i in &todo {
                 found.remove(&cx.content.nodes[i].id);
             }

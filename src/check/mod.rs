@@ -114,6 +114,15 @@ pub enum Scope {
     /// names the node in every finding ([`Issue::node_id`]): it runs once
     /// over all the nodes to look at again, and its findings are kept by
     /// the node they name.
+    ///
+    /// Of its ancestors it reads which nodes they are and the edges among
+    /// them, not their definitions, and it finds what is *not* upstream: a
+    /// change that adds nodes and edges and neither removes nor moves one
+    /// only makes more nodes upstream, so it can take a finding away or
+    /// word it anew but never make one on a node that had none. After such
+    /// a change only the nodes it had findings on are checked again besides
+    /// the touched nodes, their neighbours and the nodes naming a touched
+    /// id (no walk downstream).
     Downstream,
     /// Findings about one edge at a time. While it looks at edge `k` (the
     /// edges [`Cx::edges`] yields), the check reads only that edge, the
