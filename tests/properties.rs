@@ -353,12 +353,15 @@ fn gen_edit(c: &Content, (what, a, b, k): (usize, usize, usize, usize)) -> Vec<O
 }
 
 /// A chain `n0 → n1 → … ` of the pool's nodes, each a call reading `n0`,
-/// one op list per step.
-fn chain_ops() -> Vec<Vec<OpBody>> {
+/// one op list per step; with `entry`, `n0` is the entry (the plan is
+/// routable then: dominators and executions are made, and edits follow
+/// them).
+fn chain_ops(entry: bool) -> Vec<Vec<OpBody>> {
     let mut out: Vec<Vec<OpBody>> = (0..POOL)
         .map(|i| {
+            let shape = if entry && i == 0 { 0 } else { 1 };
             vec![OpBody::AddNode {
-                node: gen_node(pool_id(i), 1, 0),
+                node: gen_node(pool_id(i), shape, 0),
             }]
         })
         .collect();
@@ -392,7 +395,7 @@ proptest! {
         start in prop::collection::vec((0usize..12, 0usize..POOL, 0usize..40, 0usize..40), 0..14),
         edits in prop::collection::vec((0usize..12, 0usize..POOL, 0usize..40, 0usize..40), 1..50),
         with_registry in any::<bool>(),
-        chain in any::<bool>(),
+        chain in 0usize..3,
     ) {
         let registry = with_registry.then(default_registry);
         let mut ops = Vec::new();
@@ -401,8 +404,9 @@ proptest! {
         planforge::check::incremental::run(&mut kept, &folded.content, registry.as_ref(), vec![], None, None);
         // Optionally first a chain of every pool node, each reading the
         // first: an edit in the middle changes what runs before nodes far
-        // from it (that no edit touches and that name no touched id).
-        let chain = if chain { chain_ops() } else { Vec::new() };
+        // from it (that no edit touches and that name no touched id); its
+        // first node the entry or not.
+        let chain = if chain > 0 { chain_ops(chain == 2) } else { Vec::new() };
         let edits = start.into_iter().chain(edits).map(Some);
         for (step, edit) in chain.into_iter().map(|b| (None, b)).chain(edits.map(|e| (e, vec![]))).enumerate() {
             let bodies = match edit {

@@ -17,7 +17,8 @@
 //! left to a rebuild, which [`Core::update`] asks for by returning false.
 //! In a debug build the result is compared with a rebuild.
 
-use super::graph::{Analyses, Core, edge_ends, kahn};
+use super::graph::{Analyses, Core, MAX_ROUTES, edge_ends, kahn};
+use crate::model::hash::{FastMap, FastSet};
 use crate::model::touched::Touched;
 use crate::model::{Content, NodeKind};
 
@@ -122,6 +123,13 @@ impl Core {
         Some(delta)
     }
 
+    /// Predecessor node indices of `i`, one per edge.
+    fn preds(&self, i: usize) -> impl Iterator<Item = usize> + '_ {
+        self.inc[i]
+            .iter()
+            .filter_map(move |&e| self.ends[e].map(|(f, _)| f))
+    }
+
     /// Successor node indices of `i`, one per edge.
     fn succs(&self, i: usize) -> impl Iterator<Item = usize> + '_ {
         self.out[i]
@@ -203,7 +211,8 @@ impl Analyses {
         if let Some(reach) = &mut self.reach {
             walk_on(core, reach, &delta.added);
             let routed = delta.added.iter().any(|&(f, _)| reach[f]);
-            if routed && (before.routable || core.is_routable()) {
+            let near = before.routable && core.is_routable() && self.near_dominators(core, delta);
+            if routed && (before.routable || core.is_routable()) && !near {
                 (self.idom, self.dom_tree, self.executions) = (None, None, None);
             }
         } else {
@@ -222,6 +231,87 @@ impl Analyses {
             self.topo2_pos = None;
         }
         self
+    }
+
+    /// On a graph routable before and after, the dominators and
+    /// executions brought up to the `delta`'s edges from reachable sources
+    /// when the nodes downstream of their targets are few (at most
+    /// [`NEAR`]): only those can gain a route, so each is made again from
+    /// its predecessors in a topological order of their own (a node's
+    /// dominator is the nearest common dominator of its reachable
+    /// predecessors; its executions, the sum of theirs, or its fork's for a
+    /// join). The dominator tree's numbering is global: dropped when a
+    /// dominator changed. False (nothing changed) when there are too many
+    /// or `idom` was not made.
+    fn near_dominators(&mut self, core: &Core, delta: &Delta) -> bool {
+        let (Some(reach), Some(idom)) = (&self.reach, &mut self.idom) else {
+            return false;
+        };
+        let Some(order) = downstream_order(core, reach, &delta.added) else {
+            return false;
+        };
+        let entry = core.entries[0];
+        let old_depth = self.dom_tree.as_ref().map(|t| &t.depth);
+        let mut depth: FastMap<usize, usize> = FastMap::default();
+        let depth_of = |x: usize, depth: &FastMap<usize, usize>, idom: &[Option<usize>]| {
+            if let Some(&d) = depth.get(&x) {
+                return d;
+            }
+            if let Some(t) = old_depth {
+                return t[x];
+            }
+            let (mut d, mut y) = (0, x);
+            while let Some(up) = idom[y] {
+                (d, y) = (d + 1, up);
+            }
+            d
+        };
+        let mut changed = false;
+        for &w in &order {
+            let mut new: Option<usize> = None;
+            for p in core.preds(w) {
+                if !reach[p] {
+                    continue;
+                }
+                new = Some(match new {
+                    None => p,
+                    Some(mut a) => {
+                        let mut b = p;
+                        let (mut da, mut db) =
+                            (depth_of(a, &depth, idom), depth_of(b, &depth, idom));
+                        while da > db {
+                            (a, da) = (idom[a].unwrap_or(entry), da - 1);
+                        }
+                        while db > da {
+                            (b, db) = (idom[b].unwrap_or(entry), db - 1);
+                        }
+                        while a != b {
+                            a = idom[a].unwrap_or(entry);
+                            b = idom[b].unwrap_or(entry);
+                        }
+                        a
+                    }
+                });
+            }
+            changed |= idom[w] != new;
+            idom[w] = new;
+            let d = new.map_or(0, |d| depth_of(d, &depth, idom) + 1);
+            depth.insert(w, d);
+        }
+        if changed {
+            self.dom_tree = None;
+        }
+        if let Some(count) = &mut self.executions {
+            for &w in &order {
+                count[w] = if core.joins[w] {
+                    idom[w].map_or(0, |f| count[f])
+                } else {
+                    core.preds(w)
+                        .fold(0, |c, p| (c + count[p]).min(MAX_ROUTES + 1))
+                };
+            }
+        }
+        true
     }
 
     /// Each made analysis extended by the nodes from `n0` on, as nodes
@@ -255,6 +345,58 @@ impl Analyses {
             v.extend((n0..n).map(|i| core.joins[i].then_some(i)));
         }
     }
+}
+
+/// At most this many nodes downstream of an added edge from a reachable
+/// node have their dominators and executions made again in place
+/// ([`Analyses::follow`]); past it they are dropped and made again whole.
+const NEAR: usize = 64;
+
+/// The nodes downstream of the targets of the `added` edges whose source is
+/// reachable (the targets included), in a topological order of their own;
+/// `None` when there are more than [`NEAR`].
+fn downstream_order(core: &Core, reach: &[bool], added: &[(usize, usize)]) -> Option<Vec<usize>> {
+    let mut seen: FastSet<usize> = FastSet::default();
+    let mut stack: Vec<usize> = added
+        .iter()
+        .filter(|&&(f, _)| reach[f])
+        .map(|&(_, t)| t)
+        .collect();
+    while let Some(v) = stack.pop() {
+        if seen.insert(v) {
+            if seen.len() > NEAR {
+                return None;
+            }
+            stack.extend(core.succs(v));
+        }
+    }
+    // Kahn's algorithm over them, counting only the edges among them.
+    let mut indeg: FastMap<usize, usize> = seen.iter().map(|&v| (v, 0)).collect();
+    for &v in &seen {
+        for t in core.succs(v) {
+            if let Some(d) = indeg.get_mut(&t) {
+                *d += 1;
+            }
+        }
+    }
+    let mut ready: Vec<usize> = indeg
+        .iter()
+        .filter(|(_, d)| **d == 0)
+        .map(|(&v, _)| v)
+        .collect();
+    let mut order = Vec::with_capacity(seen.len());
+    while let Some(v) = ready.pop() {
+        order.push(v);
+        for t in core.succs(v) {
+            if let Some(d) = indeg.get_mut(&t) {
+                *d -= 1;
+                if *d == 0 {
+                    ready.push(t);
+                }
+            }
+        }
+    }
+    Some(order)
 }
 
 /// Marks what the `added` edges newly make reachable: from each target
@@ -428,8 +570,9 @@ mod tests {
     /// The analyses of a graph with a join, followed through loose nodes
     /// (a join among them: its own join upstream), through edges from an
     /// unreachable join (dominators and executions kept, the join offered
-    /// downstream) and from a reachable node (reachability walks on,
-    /// dominators dropped), each equal to a fresh one; everything dropped
+    /// downstream) and from reachable nodes (reachability walks on, the
+    /// dominators and executions of the few nodes downstream made again in
+    /// place), each equal to a fresh one; everything dropped
     /// after an old node became a join or an entry.
     #[test]
     fn the_kept_analyses_follow_loose_nodes_and_added_edges() {
@@ -469,13 +612,21 @@ mod tests {
         assert_eq!(g.after_join()[4], Some(6));
         assert_eq!(g.executions()[4], 1);
         kept = g.take_analyses();
-        // From the reachable `t` to the loose `c`: reached now; dominators
-        // and executions dropped, made again on demand.
+        // From the reachable `t` to the loose `c`: reached now, dominated
+        // by `t` and run once, made in place (few nodes downstream).
         let which;
         (kept, which) = follow(&mut core, &mut c, kept, connect("e9", "t", "c"));
-        assert_eq!(which, [true, false, false, true, false, false]);
-        let g = crate::check::Graph::kept_with(&c, &core, kept);
+        assert_eq!(which, [true, true, true, true, false, false]);
+        let mut g = crate::check::Graph::kept_with(&c, &core, kept);
         assert!(g.reachable()[5]);
+        assert_eq!((g.idom()[5], g.executions()[5]), (Some(4), 1));
+        kept = g.take_analyses();
+        // From `s` to `c` too: `c` is now dominated by `s` and runs twice.
+        let which;
+        (kept, which) = follow(&mut core, &mut c, kept, connect("e10", "s", "c"));
+        assert_eq!(which, [true, true, true, true, false, false]);
+        let g = crate::check::Graph::kept_with(&c, &core, kept);
+        assert_eq!((g.idom()[5], g.executions()[5]), (Some(0), 2));
         drop(g);
         // An old node turned join, or entry: everything dropped.
         for n in [join("a"), entry("b")] {
