@@ -311,7 +311,15 @@ impl Store {
             // The kept plan is folded on top of below, not copied.
             w.release(&ops_path);
         }
+        let pre = super::appends::metadata(&ops_path);
         log::append(&ops_path, &before.log, &kept, &lines)?;
+        if let Some(post) = super::appends::metadata(&ops_path) {
+            // Only bytes added at the end of the log as it was read.
+            let pure = !before.log.unfinished_inside
+                && before.log.good_len == before.log.len
+                && pre.as_ref().is_none_or(|m| m.len() == before.log.len);
+            super::appends::record(&dir, pre.as_ref(), &post, pure);
+        }
         if !before.upgrade.is_empty() {
             // The log holds everything meta.json said; a failure to remove
             // it changes nothing (the log's create_plan wins).

@@ -2,6 +2,7 @@
 //! log and `meta.json`. The store checks state, revision and legality only;
 //! policy (the checks) lives above it.
 
+mod appends;
 pub(crate) mod atomic;
 pub(crate) mod checkpoint;
 mod commit;

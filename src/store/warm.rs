@@ -1,8 +1,11 @@
 //! Warm plans (issue 17): a long-lived process (the REPL, `planforge mcp`)
 //! keeps each plan it folded in memory, with its findings, and before every
 //! read looks at the log again: its identity (device, inode), its length,
-//! and the bytes at the start and just before where it ended last time.
-//! When the log only grew, only the new bytes are read and folded on top;
+//! its change time, and the bytes at the start and just before where it
+//! ended last time. When the log only grew by planforge's appends (they
+//! are recorded: [`super::appends`]), only the new bytes are read and
+//! folded on top; a log written some other way since has its kept bytes
+//! hashed again and compared first;
 //! anything else (another file at the path, a shorter log, changed bytes, a
 //! torn or unfinished tail, a plan still described by `meta.json`, new ops
 //! that sort among the old ones) reads and folds the whole log again, as a
@@ -103,6 +106,8 @@ impl std::fmt::Debug for Checks {
 struct Entry {
     dev: u64,
     ino: u64,
+    /// The log's stamp when the kept fold was made from it.
+    stamp: Stamp,
     /// Bytes folded (the whole log: only clean logs are kept).
     len: u64,
     head: Vec<u8>,
@@ -147,9 +152,18 @@ impl Warm {
         {
             return None;
         }
-        if trust == Trust::Verified && !same_hash(&mut file, entry.len, &entry.hash) {
+        // Written since by something else than planforge's appends (or not
+        // known not to be): the kept bytes must be checked one by one.
+        let moved = stamp(&md) != entry.stamp
+            && !(md.len() > entry.len
+                && path
+                    .parent()
+                    .is_some_and(|dir| super::appends::vouches(dir, &entry.stamp, &md)));
+        if (moved || trust == Trust::Verified) && !same_hash(&mut file, entry.len, &entry.hash) {
             return None;
         }
+        let mut entry = entry;
+        entry.stamp = stamp(&md);
         let entry = if md.len() == entry.len {
             entry
         } else {
@@ -190,6 +204,7 @@ impl Warm {
             Entry {
                 dev: md.dev(),
                 ino: md.ino(),
+                stamp: stamp(&md),
                 len: md.len(),
                 head,
                 tail,
@@ -232,6 +247,7 @@ impl Warm {
         entry.hash.update(appended);
         entry.tail = tail_after(&entry.tail, appended);
         entry.len = len;
+        entry.stamp = stamp(&md);
         let mut kept = after.clone();
         kept.log.len = len;
         kept.log.good_len = len;
@@ -680,15 +696,57 @@ mod tests {
         bytes[at + 1] = b'x';
         let f = std::fs::OpenOptions::new().write(true).open(&path).unwrap();
         f.write_all_at(&bytes, 0).unwrap();
-        // What an ordinary read samples does not cover it (it is not meant
-        // to: an op log only grows)...
-        assert!(warm.load("plan-w").unwrap().content().node("x30").is_none());
-        // ...but a verdict hashes every byte, and reads the log again.
+        // A verdict hashes every byte, and reads the log again.
         let v = warm.load_verified("plan-w").unwrap();
         let c = cold.load("plan-w").unwrap();
         assert_eq!(v.content(), c.content());
         assert!(v.content().node("x30").is_some());
         same(&warm, &cold, "after the verified read");
+    }
+
+    /// Waits out the clock tick file times are taken from, so that the
+    /// next write moves the log's change time.
+    fn tick() {
+        std::thread::sleep(std::time::Duration::from_millis(25));
+    }
+
+    #[test]
+    fn a_log_written_by_something_else_is_hashed_before_it_is_trusted() {
+        let dir = tempfile::tempdir().unwrap();
+        let (cold, warm) = stores(dir.path());
+        cold.commit("plan-w", "bob", None, |_| {
+            Ok((0..60)
+                .map(|i| OpBody::AddNode {
+                    node: node(&format!("n{i:02}")),
+                })
+                .collect())
+        })
+        .unwrap();
+        same(&warm, &cold, "first read");
+        let path = log_path(&cold);
+        let edit = |from: &str, to: &str| {
+            tick();
+            let text = std::fs::read_to_string(&path).unwrap();
+            let at = text.find(from).unwrap();
+            assert!(at as u64 > HEAD_SAMPLE && (at as u64) < text.len() as u64 - TAIL_SAMPLE);
+            let f = std::fs::OpenOptions::new().write(true).open(&path).unwrap();
+            f.write_all_at(to.as_bytes(), at as u64).unwrap();
+        };
+        // The same length, between the sampled ends: the change time moved.
+        edit("\"n30\"", "\"x30\"");
+        let w = same(&warm, &cold, "after an edit in the middle");
+        assert!(w.content().node("x30").is_some());
+        // An edit in the middle, then an append by another process: longer,
+        // the same bytes at the ends, but not planforge's appends alone.
+        edit("\"n31\"", "\"x31\"");
+        tick();
+        add(&cold, "later");
+        let w = same(&warm, &cold, "after an edit and an append");
+        assert!(w.content().node("x31").is_some() && w.content().node("later").is_some());
+        // Appends by another planforge process alone are folded on.
+        add(&cold, "later2");
+        let w = same(&warm, &cold, "after another process's append");
+        assert!(w.content().node("later2").is_some());
     }
 
     #[test]

@@ -180,7 +180,7 @@ fn check_integer<E: de::Error>(ctx: &Ctx, n: f64, text: &dyn fmt::Display) -> Re
             shown = format!("{n:e}");
         }
         return Err(ctx.fail(format!(
-            "the integer {shown} is too large: plans hold integers up to 2^53−1 (9007199254740991) in magnitude, beyond which two different numbers share one digest; write it as a string"
+            "the number {shown} is too large: plans hold whole numbers up to 2^53−1 (9007199254740991) in magnitude, beyond which two different numbers share one digest; write it as a string"
         )));
     }
     Ok(Value::Number(n))
@@ -605,7 +605,7 @@ mod tests {
         let e = json("1.7976931348623157e308").unwrap_err();
         assert!(
             e.message
-                .starts_with("the integer 1.7976931348623157e308 is too large"),
+                .starts_with("the number 1.7976931348623157e308 is too large"),
             "{}",
             e.message
         );

@@ -230,7 +230,7 @@ pub(crate) fn parse(text: &str, syntax: Syntax, file: &str) -> Result<Decomposit
         // A count too large for a plan's numbers: shown as written (the
         // parser's reading of `99999999999999999999` is rounded), and
         // without the parser's "write it as a string", which a count is not.
-        let too_large = e.message.starts_with("the integer ");
+        let too_large = e.message.starts_with("the number ");
         let e = if too_large {
             let given = e
                 .pointer

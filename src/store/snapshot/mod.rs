@@ -14,11 +14,11 @@
 //! - it is keyed by the log prefix it folds: the log file's identity
 //!   (device, inode), the prefix's length, its first 512 bytes and its
 //!   last 4 KiB, and — when the log has not grown — the log's modification
-//!   and change times, as git's index keeps stat data. The log only grows
-//!   under planforge (appends under the plan's lock), so a log that is
-//!   the same file, at least as long, with the same bytes where the prefix
-//!   starts and ends, is that prefix plus a tail; the tail is parsed and
-//!   folded on top (`fold_after`, which refuses ops that sort among the
+//!   and change times, as git's index keeps stat data. A log that is the
+//!   same file, at least as long, with the same bytes where the prefix
+//!   starts and ends, that only planforge appended to since (its record
+//!   of its own appends, [`super::appends`], says so), is that prefix plus
+//!   a tail; the tail is parsed and folded on top (`fold_after`, which refuses ops that sort among the
 //!   folded ones: a merge folds the whole log). A log of the prefix's own
 //!   length whose times moved was rewritten in place: folded afresh;
 //! - it names the planforge binary that wrote it, and the plan;
@@ -178,8 +178,16 @@ fn keyed(dir: &Path, s: &ArchivedSnap, plan_id: &str) -> Option<(std::fs::Metada
     if (md.dev(), md.ino()) != (s.dev.to_native(), s.ino.to_native()) || md.len() < len {
         return None;
     }
-    if md.len() == len && times(&md) != s.times.map(|t| t.to_native()) {
+    let times_then = s.times.map(|t| t.to_native());
+    if md.len() == len && times(&md) != times_then {
         // The same length, touched since: rewritten in place.
+        return None;
+    }
+    let since = (md.dev(), md.ino(), len, times_then[2], times_then[3]);
+    if md.len() > len && !super::appends::vouches(dir, &since, &md) {
+        // Longer, but not by planforge's appends alone (or not known to
+        // be): an edit in the middle and an append look the same at the
+        // ends. Fold the log.
         return None;
     }
     let tail_at = len.checked_sub(s.tail.len() as u64)?;

@@ -258,6 +258,36 @@ fn a_changed_prefix_with_a_tail_is_folded_afresh() {
     );
 }
 
+#[test]
+fn an_edit_in_the_middle_then_an_append_is_folded_afresh() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = store(dir.path());
+    for i in 0..40 {
+        add(&s, &format!("n{i:02}"));
+    }
+    std::fs::remove_file(plan_dir(&s).join(FILE)).unwrap();
+    same(&s, "first read");
+    let path = log_path(&s);
+    add(&s, "m1");
+    // Appends by planforge: the snapshot and the tail.
+    assert!(same(&s, "after an append").is_some());
+    let text = std::fs::read_to_string(&path).unwrap();
+    let at = text.find("\"n20\"").unwrap();
+    assert!(at > HEAD_SAMPLE && at < text.len() - TAIL_SAMPLE);
+    std::thread::sleep(std::time::Duration::from_millis(25));
+    let f = std::fs::OpenOptions::new().write(true).open(&path).unwrap();
+    f.write_all_at(b"x", at as u64 + 1).unwrap();
+    drop(f);
+    // Then an append by a planforge session (which leaves the snapshot
+    // alone): longer, the same bytes at both ends of the snapshot's
+    // prefix, but not by appends alone since.
+    let warm = s.clone().warm(std::sync::Arc::default());
+    add(&warm, "m2");
+    assert_eq!(same(&s, "after an edit and an append"), None);
+    let l = s.load_one_shot("plan-s").unwrap();
+    assert!(l.content().node("x20").is_some() && l.content().node("m2").is_some());
+}
+
 /// Where the head, the first node chunk and the first bucket of the id
 /// index lie in the snapshot file of `store`'s plan.
 struct Regions {
