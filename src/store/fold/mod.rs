@@ -10,6 +10,7 @@
 
 mod content;
 mod digest;
+pub(crate) use content::Index;
 pub(crate) use digest::Marks;
 #[cfg(test)]
 mod tests;
@@ -45,8 +46,10 @@ pub struct Folded {
     /// An earlier fold's digest marks and what changed since (the digest
     /// then hashes only the text after the first change).
     seed: Option<(std::sync::Arc<digest::Marks>, digest::Changed)>,
-    /// Positions by id, when they are `content`'s (to fold more on top).
-    index: Option<content::Index>,
+    /// Positions by id, when they are `content`'s (to fold more on top,
+    /// and for a warm read to find a node without a pass): kept from the
+    /// fold that made them, or made once when a reader asks.
+    index: std::sync::OnceLock<content::Index>,
     /// Ids that set_* ops named while absent, in every op folded (a fold on
     /// top reports one that is absent at its end, as a whole fold does).
     touched_absent: Vec<String>,
@@ -93,6 +96,19 @@ impl Folded {
         }
         let (marks, changed) = self.seed.as_ref()?;
         digest::encoded_len(&self.content, (marks, *changed))
+    }
+
+    /// Node and edge positions by id: the fold's own when it kept them,
+    /// else made now (once: a fold on top takes them over). `None` when an
+    /// id is repeated (a content no fold makes).
+    pub(crate) fn positions(&self) -> Option<&content::Index> {
+        Some(self.index.get_or_init(|| content::Index::of(&self.content)))
+            .filter(|x| x.fits(&self.content))
+    }
+
+    /// As [`Folded::positions`], only when they are made already.
+    pub(crate) fn positions_if_kept(&self) -> Option<&content::Index> {
+        self.index.get().filter(|x| x.fits(&self.content))
     }
 
     /// What a fold on top of this one starts its digest from.
@@ -144,7 +160,7 @@ impl Folded {
             machine,
             digested,
             seed: None,
-            index: None,
+            index: std::sync::OnceLock::new(),
             touched_absent,
         }
     }
@@ -158,7 +174,7 @@ impl Folded {
     pub fn of_content(content: Content) -> Folded {
         let mut f = Folded::empty(&content.plan_id);
         f.content = content;
-        f.index = None;
+        f.index = std::sync::OnceLock::new();
         f
     }
 }
@@ -277,7 +293,7 @@ pub fn fold_after(before: Folded, max_lamport: u64, ops: &[Op]) -> Option<Folded
     let revision = c.revision;
     let mut d = Driver::new(
         &plan_id,
-        State::from_content(c, index, touched_absent),
+        State::from_content(c, index.into_inner(), touched_absent),
         machine,
         revision,
         content_notes,
@@ -386,7 +402,7 @@ impl<'p> Driver<'p> {
             machine,
             digested: std::sync::OnceLock::new(),
             seed: None,
-            index,
+            index: index.map(std::sync::OnceLock::from).unwrap_or_default(),
             touched_absent,
         };
         (folded, changed)
