@@ -102,7 +102,10 @@ impl Folded {
     /// the next read that names the digest (status, a slice's head) finds
     /// it made, or waits for it, instead of hashing the plan then. The
     /// thread holds the fold until it is done: a write that wants the fold
-    /// for itself stops it first ([`DigestAhead::stop`]).
+    /// for itself stops it first ([`DigestAhead::stop`]). It pauses
+    /// [`AHEAD_PAUSE`] before it starts (a read wakes it at once), so that
+    /// a client that sends its calls back to back does not pay for a hash
+    /// that its next write would throw away.
     pub(crate) fn digest_ahead(folded: &Arc<Folded>) -> Option<DigestAhead> {
         if folded.digested.get().is_some() {
             return None;
@@ -118,6 +121,7 @@ impl Folded {
             ahead
                 .stop
                 .store(false, std::sync::atomic::Ordering::Relaxed);
+            ahead.now.store(false, std::sync::atomic::Ordering::Relaxed);
         }
         let mine = folded.clone();
         let spawned = std::thread::Builder::new()
@@ -125,6 +129,9 @@ impl Folded {
             .spawn(move || {
                 // Marks the digest idle when done, stopped or not.
                 let _idle = Idle(&mine.ahead.0);
+                if !mine.ahead.0.pause() {
+                    return;
+                }
                 if let Some(d) = mine.compute(Some(&mine.ahead.0.stop)) {
                     let _ = mine.digested.set(d);
                 }
@@ -247,20 +254,55 @@ impl Folded {
 /// A digest being computed ahead, on another thread, for one fold.
 #[derive(Debug, Default)]
 struct Ahead {
-    /// True while a thread computes it.
+    /// True while a thread computes it (or waits to start).
     running: Mutex<bool>,
     idle: Condvar,
+    /// Wakes the thread from its pause ([`AHEAD_PAUSE`]).
+    wake: Condvar,
     /// Set when the digest is no longer wanted (the thread gives up).
     stop: AtomicBool,
+    /// Set when a reader wants it now (the thread starts at once).
+    now: AtomicBool,
 }
 
+/// How long the thread waits before it starts hashing: a client that
+/// sends its next call at once (a script, pipelined requests) is a write
+/// that would only stop it, or a read that starts it at once; a model
+/// thinks for much longer than this between its calls.
+const AHEAD_PAUSE: std::time::Duration = std::time::Duration::from_millis(5);
+
 impl Ahead {
-    /// Waits until no thread computes the digest.
+    /// Waits until no thread computes the digest, waking one that waits to
+    /// start.
     fn wait(&self) {
         let mut running = self.running.lock().unwrap_or_else(|p| p.into_inner());
+        if *running {
+            self.now.store(true, std::sync::atomic::Ordering::Relaxed);
+            self.wake.notify_all();
+        }
         while *running {
             running = self.idle.wait(running).unwrap_or_else(|p| p.into_inner());
         }
+    }
+
+    /// The thread's pause before it starts: whether to go on (not stopped).
+    fn pause(&self) -> bool {
+        use std::sync::atomic::Ordering::Relaxed;
+        let running = self.running.lock().unwrap_or_else(|p| p.into_inner());
+        let _ = self
+            .wake
+            .wait_timeout_while(running, AHEAD_PAUSE, |_| {
+                !self.stop.load(Relaxed) && !self.now.load(Relaxed)
+            })
+            .unwrap_or_else(|p| p.into_inner());
+        !self.stop.load(Relaxed)
+    }
+
+    /// Asks the thread to give up, waking it from its pause.
+    fn ask_stop(&self) {
+        self.stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        let _held = self.running.lock().unwrap_or_else(|p| p.into_inner());
+        self.wake.notify_all();
     }
 
     fn done(&self) {
@@ -302,9 +344,7 @@ impl DigestAhead {
     /// about to fold on top of it, without copying it). What it computed
     /// before it stopped is kept only if it finished.
     pub(crate) fn stop(mut self) {
-        self.ahead
-            .stop
-            .store(true, std::sync::atomic::Ordering::Relaxed);
+        self.ahead.ask_stop();
         if let Some(t) = self.thread.take() {
             let _ = t.join();
         }
@@ -313,9 +353,7 @@ impl DigestAhead {
 
 impl Drop for DigestAhead {
     fn drop(&mut self) {
-        self.ahead
-            .stop
-            .store(true, std::sync::atomic::Ordering::Relaxed);
+        self.ahead.ask_stop();
     }
 }
 
