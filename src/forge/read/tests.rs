@@ -269,8 +269,11 @@ fn a_read_through_the_positions_is_the_read_without() {
         ReadKey::Node("nope".into()),
         ReadKey::Auto("p3".into()),
     ]);
+    // The plain read on a fold of its own, which never makes positions.
+    let without = loaded(sample());
     for (k, key) in keys.enumerate() {
-        let plain = slice_of(&l, &key, &issues);
+        let plain = slice_of(&without, &key, &issues);
+        assert!(without.folded.positions_if_kept().is_none());
         // Made by the first read through them, kept after.
         assert_eq!(l.folded.positions_if_kept().is_some(), k > 0);
         let indexed = super::slice::slice_of_indexed(&l, &key, &issues, true);
