@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A small MCP client for the benchmark: one warm `planforge mcp` session.
 
-    bench/mcp_session.py PLANFORGE STORE PLAN NODE [CALLS]
+    bench/mcp_session.py [--think SECONDS] PLANFORGE STORE PLAN NODE [CALLS]
 
 Starts `PLANFORGE --store STORE mcp`, initialises the session over a raw
 stdio pipe (newline-delimited JSON-RPC, as the MCP stdio transport frames
@@ -11,6 +11,12 @@ it), makes one warm-up call of each kind, then times CALLS rounds of
 write of the request to the read of its reply. Prints one line per tool,
 `name<TAB>median seconds<TAB>fastest seconds`, and exits 1 when a call
 fails.
+
+By default the calls go back to back, as a script would send them. With
+`--think SECONDS` the client waits that long before each call (not timed),
+as a model does between its calls (it reads the answer and writes the
+next call): what a session does between calls (a digest computed ahead
+after a write) is then off the measured path. Say which figure is which.
 """
 
 import json
@@ -22,8 +28,13 @@ import time
 
 
 def main():
-    pf, store, plan, node = sys.argv[1:5]
-    calls = int(sys.argv[5]) if len(sys.argv) > 5 else 20
+    args = sys.argv[1:]
+    think = 0.0
+    if args[:1] == ["--think"]:
+        think = float(args[1])
+        args = args[2:]
+    pf, store, plan, node = args[:4]
+    calls = int(args[4]) if len(args) > 4 else 20
     proc = subprocess.Popen(
         [pf, "--store", store, "mcp"],
         stdin=subprocess.PIPE,
@@ -58,6 +69,8 @@ def main():
     send({"jsonrpc": "2.0", "method": "notifications/initialized"})
 
     def call(name, args):
+        if think > 0:
+            time.sleep(think)
         t = time.perf_counter()
         reply = request("tools/call", {"name": name, "arguments": args})
         took = time.perf_counter() - t

@@ -84,6 +84,9 @@ impl Server {
             read_only: self.config.read_only,
         };
         let out = tools::call_wire(&forge, t, args.as_ref(), gate);
+        // The answer is made: a digest the call left to compute (after a
+        // write) is hashed on another thread while the client reads it.
+        self.config.store.digest_ahead();
         let content = vec![ContentBlock::text(out.text)];
         if out.ok {
             CallToolResult::success(content)

@@ -124,6 +124,19 @@ struct Entry {
     checks: Option<Checks>,
     /// When it was last used (see [`Plans::insert`]).
     used: u64,
+    /// The kept fold's digest, being computed ahead on another thread
+    /// (see [`Warm::digest_ahead`]).
+    ahead: Option<fold::DigestAhead>,
+}
+
+impl Entry {
+    /// Stops the digest computed ahead, if any, and waits until its thread
+    /// lets go of the kept fold (which is about to be folded on top of).
+    fn stop_ahead(&mut self) {
+        if let Some(a) = self.ahead.take() {
+            a.stop();
+        }
+    }
 }
 
 /// How sure a warm load must be that the kept fold is the log's.
@@ -213,6 +226,7 @@ impl Warm {
                 findings: None,
                 checks: None,
                 used: 0,
+                ahead: None,
             },
         );
     }
@@ -254,7 +268,24 @@ impl Warm {
         entry.loaded = Some(kept);
         entry.findings = None;
         entry.checks = carry(entry.checks.take(), touched);
+        entry.ahead = None;
         plans.insert(path.to_path_buf(), entry);
+    }
+
+    /// Starts computing, on another thread, the digest of every kept fold
+    /// that does not know it yet (the one a write just left): called once
+    /// a call is answered, so that the hash runs while the client reads the
+    /// answer, and a later read waits for it rather than hashing again.
+    pub(crate) fn digest_ahead(&self) {
+        let mut plans = self.plans.lock().unwrap_or_else(|p| p.into_inner());
+        for entry in plans.by_path.values_mut() {
+            if entry.ahead.is_some() {
+                continue;
+            }
+            if let Some(l) = &entry.loaded {
+                entry.ahead = Folded::digest_ahead(&l.folded);
+            }
+        }
     }
 
     /// Whether the kept fold is `loaded`'s own (one fold object: kept folds
@@ -314,6 +345,7 @@ impl Warm {
     pub(crate) fn release(&self, path: &Path) {
         let mut plans = self.plans.lock().unwrap_or_else(|p| p.into_inner());
         if let Some(entry) = plans.get_mut(path) {
+            entry.stop_ahead();
             entry.loaded = None;
             entry.findings = None;
         }
@@ -403,6 +435,7 @@ fn extend(mut entry: Entry, file: &File, len: u64, plan_id: &str) -> Option<Entr
         ..before.log.clone()
     };
     let touched = Touched::of(before.content(), part.ops.iter().map(|o| &o.body));
+    entry.stop_ahead();
     let folded = before.folded.clone();
     drop(before);
     let folded = fold::fold_after(unshare(folded), old_max, &part.ops)?;
@@ -470,6 +503,15 @@ impl Store {
         let loaded = self.load_cold(id, None, false)?;
         warm.keep(&ops_path, &loaded, before);
         Ok(loaded)
+    }
+
+    /// A warm process, once it has answered a call: computes ahead, on
+    /// another thread, the digest of a plan a write left without one (see
+    /// `Warm::digest_ahead`). Nothing for a one-shot command.
+    pub(crate) fn digest_ahead(&self) {
+        if let Some(w) = &self.warm {
+            w.digest_ahead();
+        }
     }
 
     /// Whether this store keeps plans warm (a long-lived process).

@@ -430,6 +430,12 @@ impl Repl {
                     if let Outcome::Exit(code) = self.line(&line) {
                         return code.unwrap_or(0);
                     }
+                    // Answered: while the user reads and types, a digest
+                    // the line's write left is computed ahead (not for a
+                    // piped script, whose next line follows at once).
+                    if let Some(w) = &self.session.warm {
+                        w.digest_ahead();
+                    }
                 }
                 Err(ReadlineError::Interrupted) => continue,
                 Err(ReadlineError::Eof) => return 0,

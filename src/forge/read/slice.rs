@@ -208,10 +208,23 @@ fn resolve<P: Source + ?Sized>(c: &P, key: &ReadKey) -> Result<Target> {
 }
 
 /// Builds the slice `key` selects in `loaded`, with the plan's findings.
+#[cfg(test)]
 pub(crate) fn slice_of(loaded: &Loaded, key: &ReadKey, issues: &[Issue]) -> Result<Slice> {
-    let c = loaded.content();
-    let target = resolve(c, key)?;
-    Ok(slice_in(c, super::source::head_of(loaded), target, issues)
+    slice_of_indexed(loaded, key, issues, false)
+}
+
+/// As [`slice_of`]; `index`: find nodes and edges through the fold's
+/// positions by id, made now when the fold has none (a warm process: the
+/// next write takes them over), so one node costs no pass over the plan.
+pub(super) fn slice_of_indexed(
+    loaded: &Loaded,
+    key: &ReadKey,
+    issues: &[Issue],
+    index: bool,
+) -> Result<Slice> {
+    let c = super::source::in_memory(loaded, index);
+    let target = resolve(&c, key)?;
+    Ok(slice_in(&c, super::source::head_of(loaded), target, issues)
         .expect("a plan in memory reads every node"))
 }
 
@@ -401,9 +414,10 @@ impl Forge {
             _ => {}
         }
         let loaded = self.load(plan)?;
+        let warm = self.store().is_warm();
         // Resolve the key first: a refusal should not wait for the checks.
-        resolve(loaded.content(), &key)?;
+        resolve(&super::source::in_memory(&loaded, warm), &key)?;
         let report = self.check(&loaded)?;
-        slice_of(&loaded, &key, &report.issues)
+        slice_of_indexed(&loaded, &key, &report.issues, warm)
     }
 }

@@ -111,6 +111,68 @@ impl Source for Content {
     }
 }
 
+/// A plan in memory with its positions by id (a warm fold keeps them:
+/// see `Folded::positions`), so that a node, and an edge by id, is found
+/// without a pass over the plan.
+pub(crate) struct Indexed<'a> {
+    content: &'a Content,
+    index: Option<&'a crate::store::fold::Index>,
+}
+
+/// `loaded`'s content as a source: with its positions when the fold kept
+/// them, or (`make`: a warm process, where a later write takes them over)
+/// made now; else the content alone (then without an index).
+pub(crate) fn in_memory(loaded: &crate::store::Loaded, make: bool) -> Indexed<'_> {
+    let index = if make {
+        loaded.folded.positions()
+    } else {
+        loaded.folded.positions_if_kept()
+    };
+    Indexed {
+        content: loaded.content(),
+        index,
+    }
+}
+
+impl Source for Indexed<'_> {
+    fn plan_id(&self) -> &str {
+        self.content.plan_id()
+    }
+    fn node_count(&self) -> usize {
+        self.content.node_count()
+    }
+    fn node_id(&self, i: usize) -> &str {
+        self.content.node_id(i)
+    }
+    fn node_phase(&self, i: usize) -> Option<&str> {
+        self.content.node_phase(i)
+    }
+    fn node_kind(&self, i: usize) -> NodeKind {
+        self.content.node_kind(i)
+    }
+    fn node_str_field(&self, i: usize, key: &str) -> Option<&str> {
+        self.content.node_str_field(i, key)
+    }
+    fn node(&self, i: usize) -> Option<Node> {
+        Source::node(self.content, i)
+    }
+    fn edge_count(&self) -> usize {
+        self.content.edge_count()
+    }
+    fn edge_ends(&self, i: usize) -> (&str, &str, &str) {
+        self.content.edge_ends(i)
+    }
+    fn edge(&self, i: usize) -> Edge {
+        Source::edge(self.content, i)
+    }
+    fn find_indexed(&self, id: &str) -> Option<Option<usize>> {
+        self.index.map(|x| x.node(id))
+    }
+    fn edge_position_indexed(&self, id: &str) -> Option<Option<usize>> {
+        self.index.map(|x| x.edge(id))
+    }
+}
+
 /// A snapshot's view, as a source. What cannot be read marks the view
 /// damaged (and the answer is then dropped: see `Store::with_view`).
 pub(crate) struct Archived<'v, 'a> {

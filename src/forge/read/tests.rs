@@ -241,3 +241,46 @@ fn diffs_are_field_level_and_compare_references_whole() {
     let same = diff_contents(&after, &after, side("a"), side("b"));
     assert!(same.is_empty());
 }
+
+/// A warm read finds nodes and edges through the fold's positions by id;
+/// every key, with findings on nodes, on edges (one whose start is gone)
+/// and on neither, reads the same slice as a pass over the plan.
+#[test]
+fn a_read_through_the_positions_is_the_read_without() {
+    let l = loaded(sample());
+    let issues = vec![
+        Issue::new(X, "m").node("classify"),
+        Issue::new(X, "m").edge("e5"),
+        Issue::new(X, "m").edge("e4"),
+        Issue::new(Y, "m").node("gone").edge("e2"),
+        Issue::new(Y, "m").edge("e-missing"),
+        Issue::new(Y, "m").node("late"),
+        Issue::new(Y, "m"),
+    ];
+    let keys = [
+        "start", "fetch", "classify", "loose", "draft", "late", "p1", "p2",
+    ]
+    .map(|k| ReadKey::Auto(k.into()))
+    .into_iter()
+    .chain([
+        ReadKey::Phase("p3".into()),
+        ReadKey::Node("p3".into()),
+        ReadKey::Phase(String::new()),
+        ReadKey::Node("nope".into()),
+        ReadKey::Auto("p3".into()),
+    ]);
+    // The plain read on a fold of its own, which never makes positions.
+    let without = loaded(sample());
+    for (k, key) in keys.enumerate() {
+        let plain = slice_of(&without, &key, &issues);
+        assert!(without.folded.positions_if_kept().is_none());
+        // Made by the first read through them, kept after.
+        assert_eq!(l.folded.positions_if_kept().is_some(), k > 0);
+        let indexed = super::slice::slice_of_indexed(&l, &key, &issues, true);
+        assert!(l.folded.positions_if_kept().is_some());
+        assert_eq!(format!("{plain:?}"), format!("{indexed:?}"), "{key:?}");
+    }
+    let s =
+        super::slice::slice_of_indexed(&l, &ReadKey::Node("draft".into()), &issues, true).unwrap();
+    assert_eq!(s.issues.len(), 2, "{:?}", s.issues);
+}

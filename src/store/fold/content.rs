@@ -51,6 +51,43 @@ pub struct Index {
     edge_at: HashMap<String, usize>,
 }
 
+impl Index {
+    /// The positions of `c`'s nodes and edges (the last, for a repeated id:
+    /// see [`Index::position`]).
+    pub(super) fn of(c: &Content) -> Index {
+        Index {
+            node_at: c
+                .nodes
+                .iter()
+                .enumerate()
+                .map(|(i, n)| (n.id.clone(), i))
+                .collect(),
+            edge_at: c
+                .edges
+                .iter()
+                .enumerate()
+                .map(|(i, e)| (e.id.clone(), i))
+                .collect(),
+        }
+    }
+
+    /// Whether it holds every position of `c` and no other: one entry per
+    /// node and per edge (no id repeated).
+    pub(super) fn fits(&self, c: &Content) -> bool {
+        self.node_at.len() == c.nodes.len() && self.edge_at.len() == c.edges.len()
+    }
+
+    /// The position of the node with `id`.
+    pub(crate) fn node(&self, id: &str) -> Option<usize> {
+        self.node_at.get(id).copied()
+    }
+
+    /// The position of the edge with `id`.
+    pub(crate) fn edge(&self, id: &str) -> Option<usize> {
+        self.edge_at.get(id).copied()
+    }
+}
+
 impl State {
     fn node_mut(&mut self, id: &str) -> Option<&mut Node> {
         let i = *self.node_at.get(id)?;
@@ -191,21 +228,8 @@ impl State {
         touched_absent: Vec<String>,
     ) -> State {
         let index = index
-            .filter(|x| x.node_at.len() == c.nodes.len() && x.edge_at.len() == c.edges.len())
-            .unwrap_or_else(|| Index {
-                node_at: c
-                    .nodes
-                    .iter()
-                    .enumerate()
-                    .map(|(i, n)| (n.id.clone(), i))
-                    .collect(),
-                edge_at: c
-                    .edges
-                    .iter()
-                    .enumerate()
-                    .map(|(i, e)| (e.id.clone(), i))
-                    .collect(),
-            });
+            .filter(|x| x.fits(&c))
+            .unwrap_or_else(|| Index::of(&c));
         State {
             node_at: index.node_at,
             edge_at: index.edge_at,

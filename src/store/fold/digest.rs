@@ -16,6 +16,7 @@
 use crate::model::{Content, Edge};
 use crate::wire::jcs;
 use sha2::{Digest, Sha256};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// A mark is kept after at least this many bytes since the last one.
 const MARK_EVERY: usize = 16 * 1024;
@@ -145,7 +146,10 @@ impl Default for Changed {
 }
 
 /// Writes pieces of the canonical text to the hasher, keeping marks.
-struct Writer {
+struct Writer<'s> {
+    /// Set when the digest is no longer wanted (see [`digest_unless`]):
+    /// looked at before each edge and node.
+    stop: Option<&'s AtomicBool>,
     hasher: Sha256,
     buf: String,
     /// Bytes hashed or buffered.
@@ -154,7 +158,12 @@ struct Writer {
     marked: usize,
 }
 
-impl Writer {
+impl Writer<'_> {
+    /// Whether the digest is no longer wanted.
+    fn stopped(&self) -> bool {
+        self.stop.is_some_and(|s| s.load(Ordering::Relaxed))
+    }
+
     fn flush(&mut self) {
         self.hasher.update(self.buf.as_bytes());
         self.buf.clear();
@@ -189,6 +198,9 @@ impl Writer {
         write: fn(&mut String, &T),
     ) {
         for (i, item) in items.iter().enumerate().skip(from) {
+            if self.stopped() {
+                return;
+            }
             let before = self.buf.len();
             if i > 0 {
                 self.buf.push(',');
@@ -204,7 +216,18 @@ impl Writer {
 /// with the marks to resume from next time. With `from` (the marks of an
 /// earlier digest and what changed since), the text before the first
 /// change is not written or hashed again.
+#[cfg(test)]
 pub(crate) fn digest(c: &Content, from: Option<(&Marks, Changed)>) -> ((String, usize), Marks) {
+    digest_unless(c, from, None).expect("a digest nobody stops is finished")
+}
+
+/// As [`digest`], given up (`None`) as soon as `stop` is set: a digest
+/// computed ahead on another thread that a write no longer wants.
+pub(crate) fn digest_unless(
+    c: &Content,
+    from: Option<(&Marks, Changed)>,
+    stop: Option<&AtomicBool>,
+) -> Option<((String, usize), Marks)> {
     let mut marks = Marks {
         edges: Vec::new(),
         nodes: Vec::new(),
@@ -221,6 +244,7 @@ pub(crate) fn digest(c: &Content, from: Option<(&Marks, Changed)>) -> ((String, 
         _ => None,
     };
     let mut w = Writer {
+        stop,
         hasher: Sha256::new(),
         buf: String::with_capacity(FLUSH_AT + 4096),
         len: 0,
@@ -272,13 +296,16 @@ pub(crate) fn digest(c: &Content, from: Option<(&Marks, Changed)>) -> ((String, 
         (None, _) => unreachable!("nodes resume only from a node mark"),
     };
     nodes_into(&mut w, c, nodes_from, reuse, &mut marks);
+    if w.stopped() {
+        return None;
+    }
     marks.end = w.len;
     let before = w.buf.len();
     jcs::tail(&mut w.buf, &c.plan_id, c.provenance.as_ref(), c.revision);
     w.wrote(before);
     w.flush();
     let hex = crate::model::hash::hex(&w.hasher.finalize());
-    ((hex, w.len), marks)
+    Some(((hex, w.len), marks))
 }
 
 /// The length of `c`'s canonical text (what [`digest`] would give with
@@ -340,6 +367,9 @@ fn nodes_into(
     w.flush();
     let mut text = String::new();
     for i in from..c.nodes.len() {
+        if w.stopped() {
+            return;
+        }
         if i >= marks.node_texts.len() {
             marks.node_texts.push(None);
         }

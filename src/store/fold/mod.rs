@@ -10,6 +10,7 @@
 
 mod content;
 mod digest;
+pub(crate) use content::Index;
 pub(crate) use digest::Marks;
 #[cfg(test)]
 mod tests;
@@ -23,6 +24,8 @@ use crate::model::note::Note;
 use crate::model::{Content, Op, OpBody};
 use content::State;
 use std::cmp::Ordering;
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Condvar, Mutex};
 
 /// What the fold produces.
 #[derive(Debug, Clone)]
@@ -45,8 +48,12 @@ pub struct Folded {
     /// An earlier fold's digest marks and what changed since (the digest
     /// then hashes only the text after the first change).
     seed: Option<(std::sync::Arc<digest::Marks>, digest::Changed)>,
-    /// Positions by id, when they are `content`'s (to fold more on top).
-    index: Option<content::Index>,
+    /// The digest computed ahead on another thread, if one is.
+    ahead: AheadCell,
+    /// Positions by id, when they are `content`'s (to fold more on top,
+    /// and for a warm read to find a node without a pass): kept from the
+    /// fold that made them, or made once when a reader asks.
+    index: std::sync::OnceLock<content::Index>,
     /// Ids that set_* ops named while absent, in every op folded (a fold on
     /// top reports one that is absent at its end, as a whole fold does).
     touched_absent: Vec<String>,
@@ -55,24 +62,91 @@ pub struct Folded {
 impl Folded {
     /// The digest of `content` and the byte length of the canonical text it
     /// hashes (SPEC §3), computed once.
+    ///
+    /// While another thread computes it ahead ([`Folded::digest_ahead`]),
+    /// this waits for that result instead of hashing the plan a second time.
     pub fn digested(&self) -> &(String, usize) {
+        if self.digested.get().is_none() {
+            self.ahead.0.wait();
+        }
         &self
             .digested
-            .get_or_init(|| match (&self.digest, &self.seed) {
-                (Some(d), None) => Digested {
-                    value: d.clone(),
-                    marks: None,
-                },
-                (_, seed) => {
-                    let from = seed.as_ref().map(|(m, ch)| (&**m, *ch));
-                    let (value, marks) = digest::digest(&self.content, from);
-                    Digested {
-                        value,
-                        marks: Some(std::sync::Arc::new(marks)),
-                    }
-                }
+            .get_or_init(|| {
+                self.compute(None)
+                    .expect("a digest nobody stops is finished")
             })
             .value
+    }
+
+    /// The digest and its marks, computed now; `None` when `stop` was set
+    /// before it was finished.
+    fn compute(&self, stop: Option<&AtomicBool>) -> Option<Digested> {
+        Some(match (&self.digest, &self.seed) {
+            (Some(d), None) => Digested {
+                value: d.clone(),
+                marks: None,
+            },
+            (_, seed) => {
+                let from = seed.as_ref().map(|(m, ch)| (&**m, *ch));
+                let (value, marks) = digest::digest_unless(&self.content, from, stop)?;
+                Digested {
+                    value,
+                    marks: Some(Arc::new(marks)),
+                }
+            }
+        })
+    }
+
+    /// Starts computing the digest on another thread, when it is not known
+    /// yet: a warm session does so once it has answered a write, so that
+    /// the next read that names the digest (status, a slice's head) finds
+    /// it made, or waits for it, instead of hashing the plan then. The
+    /// thread holds the fold until it is done: a write that wants the fold
+    /// for itself stops it first ([`DigestAhead::stop`]). It pauses
+    /// [`AHEAD_PAUSE`] before it starts (a read wakes it at once), so that
+    /// a client that sends its calls back to back does not pay for a hash
+    /// that its next write would throw away.
+    pub(crate) fn digest_ahead(folded: &Arc<Folded>) -> Option<DigestAhead> {
+        if folded.digested.get().is_some() {
+            return None;
+        }
+        let ahead = folded.ahead.0.clone();
+        {
+            let mut running = ahead.running.lock().unwrap_or_else(|p| p.into_inner());
+            if *running {
+                // One is under way already.
+                return None;
+            }
+            *running = true;
+            ahead
+                .stop
+                .store(false, std::sync::atomic::Ordering::Relaxed);
+            ahead.now.store(false, std::sync::atomic::Ordering::Relaxed);
+        }
+        let mine = folded.clone();
+        let spawned = std::thread::Builder::new()
+            .name("digest-ahead".into())
+            .spawn(move || {
+                // Marks the digest idle when done, stopped or not.
+                let _idle = Idle(&mine.ahead.0);
+                if !mine.ahead.0.pause() {
+                    return;
+                }
+                if let Some(d) = mine.compute(Some(&mine.ahead.0.stop)) {
+                    let _ = mine.digested.set(d);
+                }
+            });
+        match spawned {
+            Ok(thread) => Some(DigestAhead {
+                ahead,
+                thread: Some(thread),
+            }),
+            Err(_) => {
+                // No thread: the digest is computed when it is asked for.
+                ahead.done();
+                None
+            }
+        }
     }
 
     /// The digest and encoded size, when something computed them already.
@@ -93,6 +167,19 @@ impl Folded {
         }
         let (marks, changed) = self.seed.as_ref()?;
         digest::encoded_len(&self.content, (marks, *changed))
+    }
+
+    /// Node and edge positions by id: the fold's own when it kept them,
+    /// else made now (once: a fold on top takes them over). `None` when an
+    /// id is repeated (a content no fold makes).
+    pub(crate) fn positions(&self) -> Option<&content::Index> {
+        Some(self.index.get_or_init(|| content::Index::of(&self.content)))
+            .filter(|x| x.fits(&self.content))
+    }
+
+    /// As [`Folded::positions`], only when they are made already.
+    pub(crate) fn positions_if_kept(&self) -> Option<&content::Index> {
+        self.index.get().filter(|x| x.fits(&self.content))
     }
 
     /// What a fold on top of this one starts its digest from.
@@ -144,7 +231,8 @@ impl Folded {
             machine,
             digested,
             seed: None,
-            index: None,
+            ahead: AheadCell::default(),
+            index: std::sync::OnceLock::new(),
             touched_absent,
         }
     }
@@ -158,8 +246,114 @@ impl Folded {
     pub fn of_content(content: Content) -> Folded {
         let mut f = Folded::empty(&content.plan_id);
         f.content = content;
-        f.index = None;
+        f.index = std::sync::OnceLock::new();
         f
+    }
+}
+
+/// A digest being computed ahead, on another thread, for one fold.
+#[derive(Debug, Default)]
+struct Ahead {
+    /// True while a thread computes it (or waits to start).
+    running: Mutex<bool>,
+    idle: Condvar,
+    /// Wakes the thread from its pause ([`AHEAD_PAUSE`]).
+    wake: Condvar,
+    /// Set when the digest is no longer wanted (the thread gives up).
+    stop: AtomicBool,
+    /// Set when a reader wants it now (the thread starts at once).
+    now: AtomicBool,
+}
+
+/// How long the thread waits before it starts hashing: a client that
+/// sends its next call at once (a script, pipelined requests) is a write
+/// that would only stop it, or a read that starts it at once; a model
+/// thinks for much longer than this between its calls.
+const AHEAD_PAUSE: std::time::Duration = std::time::Duration::from_millis(5);
+
+impl Ahead {
+    /// Waits until no thread computes the digest, waking one that waits to
+    /// start.
+    fn wait(&self) {
+        let mut running = self.running.lock().unwrap_or_else(|p| p.into_inner());
+        if *running {
+            self.now.store(true, std::sync::atomic::Ordering::Relaxed);
+            self.wake.notify_all();
+        }
+        while *running {
+            running = self.idle.wait(running).unwrap_or_else(|p| p.into_inner());
+        }
+    }
+
+    /// The thread's pause before it starts: whether to go on (not stopped).
+    fn pause(&self) -> bool {
+        use std::sync::atomic::Ordering::Relaxed;
+        let running = self.running.lock().unwrap_or_else(|p| p.into_inner());
+        let _ = self
+            .wake
+            .wait_timeout_while(running, AHEAD_PAUSE, |_| {
+                !self.stop.load(Relaxed) && !self.now.load(Relaxed)
+            })
+            .unwrap_or_else(|p| p.into_inner());
+        !self.stop.load(Relaxed)
+    }
+
+    /// Asks the thread to give up, waking it from its pause.
+    fn ask_stop(&self) {
+        self.stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        let _held = self.running.lock().unwrap_or_else(|p| p.into_inner());
+        self.wake.notify_all();
+    }
+
+    fn done(&self) {
+        *self.running.lock().unwrap_or_else(|p| p.into_inner()) = false;
+        self.idle.notify_all();
+    }
+}
+
+/// Marks an [`Ahead`] idle when dropped (its thread ended, even by a panic).
+struct Idle<'a>(&'a Ahead);
+
+impl Drop for Idle<'_> {
+    fn drop(&mut self) {
+        self.0.done();
+    }
+}
+
+/// A fold's own [`Ahead`]: a copy of the fold starts with none running.
+#[derive(Debug, Default)]
+struct AheadCell(Arc<Ahead>);
+
+impl Clone for AheadCell {
+    fn clone(&self) -> AheadCell {
+        AheadCell::default()
+    }
+}
+
+/// The thread computing one fold's digest ahead (see
+/// [`Folded::digest_ahead`]). Dropped, it asks the thread to give up
+/// without waiting for it.
+#[derive(Debug)]
+pub(crate) struct DigestAhead {
+    ahead: Arc<Ahead>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl DigestAhead {
+    /// Stops the thread and waits for it to let go of the fold (a write is
+    /// about to fold on top of it, without copying it). What it computed
+    /// before it stopped is kept only if it finished.
+    pub(crate) fn stop(mut self) {
+        self.ahead.ask_stop();
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+impl Drop for DigestAhead {
+    fn drop(&mut self) {
+        self.ahead.ask_stop();
     }
 }
 
@@ -277,7 +471,7 @@ pub fn fold_after(before: Folded, max_lamport: u64, ops: &[Op]) -> Option<Folded
     let revision = c.revision;
     let mut d = Driver::new(
         &plan_id,
-        State::from_content(c, index, touched_absent),
+        State::from_content(c, index.into_inner(), touched_absent),
         machine,
         revision,
         content_notes,
@@ -386,7 +580,8 @@ impl<'p> Driver<'p> {
             machine,
             digested: std::sync::OnceLock::new(),
             seed: None,
-            index,
+            ahead: AheadCell::default(),
+            index: index.map(std::sync::OnceLock::from).unwrap_or_default(),
             touched_absent,
         };
         (folded, changed)

@@ -179,3 +179,40 @@ fn an_edge_replaced_on_top_is_checked_again_and_the_digest_resumes() {
     assert_eq!(on_top.digested(), whole.digested());
     assert_eq!(on_top.digested(), &crate::wire::jcs::digest(&whole.content));
 }
+
+fn wide(n: usize) -> crate::model::Content {
+    let mut c = crate::model::Content::empty("plan-t");
+    c.nodes = (0..n).map(|i| node(&format!("n{i}"))).collect();
+    c.edges = (1..n)
+        .map(|i| edge(&format!("e{i}"), &format!("n{}", i - 1), &format!("n{i}")))
+        .collect();
+    c.revision = n as u64;
+    c
+}
+
+/// A digest computed ahead on another thread is the digest, and a read
+/// waits for it instead of hashing again; a stopped one lets go of the
+/// fold (a write then folds on top without a copy) and keeps nothing, so
+/// the digest is computed when asked for.
+#[test]
+fn a_digest_computed_ahead_is_the_digest_and_a_stopped_one_lets_go() {
+    let c = wide(3000);
+    let want = crate::wire::jcs::digest(&c);
+    let f = Arc::new(Folded::of_content(c.clone()));
+    let ahead = Folded::digest_ahead(&f).expect("not known yet");
+    assert_eq!(f.digested(), &want);
+    ahead.stop();
+    assert_eq!(Arc::strong_count(&f), 1);
+    assert!(Folded::digest_ahead(&f).is_none(), "known already");
+    // Stopped at once: the thread gives up (or finishes) and lets go.
+    let g = Arc::new(Folded::of_content(wide(20_000)));
+    let ahead = Folded::digest_ahead(&g).expect("not known yet");
+    ahead.stop();
+    assert_eq!(Arc::strong_count(&g), 1);
+    let g = super::super::warm::unshare(g);
+    assert_eq!(g.digested(), &crate::wire::jcs::digest(&wide(20_000)));
+    // Dropped without waiting: asked to stop, the fold is still right.
+    let h = Arc::new(Folded::of_content(c));
+    drop(Folded::digest_ahead(&h));
+    assert_eq!(h.digested(), &want);
+}
