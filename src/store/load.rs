@@ -57,6 +57,23 @@ impl Drop for Loaded {
 }
 
 impl Loaded {
+    /// A copy without the ops (what a warm session keeps: the fold, not
+    /// the history a write that read it carries).
+    pub(super) fn without_ops(&self) -> Loaded {
+        Loaded {
+            plan_id: self.plan_id.clone(),
+            meta: self.meta.clone(),
+            log: self.log.clone(),
+            ops: None,
+            folded: self.folded.clone(),
+            upgrade: self.upgrade.clone(),
+            head_revision: self.head_revision,
+            leak: self.leak,
+            snapshot_at: self.snapshot_at,
+            restored: self.restored,
+        }
+    }
+
     /// A loaded plan holding exactly `content` (for tests of what reads it).
     #[cfg(test)]
     pub(crate) fn of_content(content: Content) -> Loaded {

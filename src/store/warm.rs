@@ -255,14 +255,15 @@ impl Warm {
             return;
         }
         let len = entry.len + appended.len() as u64;
-        if (md.dev(), md.ino()) != (entry.dev, entry.ino) || md.len() != len || !keepable(after) {
+        // The fold, not the history a write that read it (undo) carries.
+        let mut kept = after.without_ops();
+        if (md.dev(), md.ino()) != (entry.dev, entry.ino) || md.len() != len || !keepable(&kept) {
             return;
         }
         entry.hash.update(appended);
         entry.tail = tail_after(&entry.tail, appended);
         entry.len = len;
         entry.stamp = stamp(&md);
-        let mut kept = after.clone();
         kept.log.len = len;
         kept.log.good_len = len;
         entry.loaded = Some(kept);
@@ -629,6 +630,26 @@ mod tests {
         // Unchanged: the very fold kept.
         let again = warm.load("plan-w").unwrap();
         assert!(Arc::ptr_eq(&again.folded, &w.folded));
+    }
+
+    #[test]
+    fn a_write_that_read_the_history_keeps_the_plan_warm() {
+        let dir = tempfile::tempdir().unwrap();
+        let (cold, warm) = stores(dir.path());
+        same(&warm, &cold, "first read");
+        // A labelled write (undo, redo) reads the ops as well as the fold.
+        let (after, _) = warm
+            .commit_labeled("plan-w", "bob", None, "undo-", |_| {
+                Ok(vec![OpBody::AddNode { node: node("u") }])
+            })
+            .unwrap();
+        assert!(after.ops.is_some());
+        // The fold after it is kept (without the history): the next read
+        // folds nothing.
+        let again = warm.load("plan-w").unwrap();
+        assert!(Arc::ptr_eq(&again.folded, &after.folded));
+        assert!(again.ops.is_none());
+        same(&warm, &cold, "after the labelled write");
     }
 
     #[test]
