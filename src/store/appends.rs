@@ -24,11 +24,18 @@
 //! same length, is not seen. It is a cache: a missing, unreadable or
 //! damaged file only means "verify", never an error.
 
-use super::warm::{Stamp, stamp};
 use std::fs::{Metadata, OpenOptions};
 use std::io::{Read, Write};
-use std::os::unix::fs::OpenOptionsExt;
+use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
 use std::path::Path;
+
+/// A file's identity, length and last change (ctime): what must not have
+/// moved while a log was read for it to be kept.
+pub(crate) type Stamp = (u64, u64, u64, i64, i64);
+
+pub(crate) fn stamp(md: &Metadata) -> Stamp {
+    (md.dev(), md.ino(), md.len(), md.ctime(), md.ctime_nsec())
+}
 
 /// The file's name, beside `ops.jsonl`.
 pub(crate) const FILE: &str = "checkpoint.appends";

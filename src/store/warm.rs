@@ -359,13 +359,7 @@ impl Warm {
     }
 }
 
-/// A file's identity, length and last change (ctime): what must not have
-/// moved while a log was read for it to be kept.
-pub(crate) type Stamp = (u64, u64, u64, i64, i64);
-
-pub(crate) fn stamp(md: &std::fs::Metadata) -> Stamp {
-    (md.dev(), md.ino(), md.len(), md.ctime(), md.ctime_nsec())
-}
+pub(crate) use super::appends::{Stamp, stamp};
 
 /// Whether a fold can be kept and extended: the whole log, clean.
 fn keepable(l: &Loaded) -> bool {
