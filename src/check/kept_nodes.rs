@@ -132,6 +132,11 @@ impl KeptNodes {
     pub(crate) fn size(&self, i: usize) -> usize {
         self.slots[i].size
     }
+
+    /// The number of nodes the facts are about.
+    pub(crate) fn len(&self) -> usize {
+        self.slots.len()
+    }
 }
 
 #[cfg(test)]
