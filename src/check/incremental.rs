@@ -372,7 +372,8 @@ fn loose_nodes(cx: &Cx, touched: &Touched, n0: usize, refs: &Readers) -> Option<
 }
 
 /// A [`Scope::Graph`] check's findings: `before`'s followed by the `loose`
-/// nodes' when there are both, else a run over every node.
+/// nodes' when there are both (and the check did not ask for a whole run,
+/// [`Cx::whole`]), else a run over every node.
 fn graph_findings(
     cx: &Cx,
     check: &dyn Check,
@@ -384,6 +385,11 @@ fn graph_findings(
             *cx.scope_many.borrow_mut() = Some(std::rc::Rc::from(new));
             check.run(cx, &mut found);
             *cx.scope_many.borrow_mut() = None;
+            if !cx.whole.replace(false) {
+                return found;
+            }
+            found.clear();
+            check.run(cx, &mut found);
             found
         }
         _ => {

@@ -22,6 +22,9 @@ use crate::model::{Content, Node, Ref};
 #[derive(Debug, Default)]
 pub(crate) struct KeptNodes {
     slots: Vec<Slot>,
+    /// The first segment of every structured predicate test's path (the
+    /// node it reads), with the number of tests naming it.
+    tested: crate::model::hash::FastMap<String, usize>,
 }
 
 /// One node's facts.
@@ -56,6 +59,21 @@ impl Slot {
     }
 }
 
+/// Counts `slot`'s tests in `tested` (`add`) or takes them out.
+fn count_tests(tested: &mut crate::model::hash::FastMap<String, usize>, slot: &Slot, add: bool) {
+    for (_, path) in &slot.tests {
+        let first = path.split('.').next().unwrap_or(path);
+        if add {
+            *tested.entry(first.to_string()).or_default() += 1;
+        } else if let Some(k) = tested.get_mut(first) {
+            *k -= 1;
+            if *k == 0 {
+                tested.remove(first);
+            }
+        }
+    }
+}
+
 impl KeptNodes {
     /// Brings the facts up to `content` (whose graph is `g`) and
     /// `registry`: every node again without `touched` (which must then be
@@ -74,15 +92,27 @@ impl KeptNodes {
             Some(t) if !t.removed && content.nodes.len() >= self.slots.len() => {
                 for id in &t.nodes {
                     if let Some(i) = g.index_of(id)
-                        && let Some(s) = self.slots.get_mut(i)
+                        && i < self.slots.len()
                     {
-                        *s = of(&content.nodes[i]);
+                        let slot = of(&content.nodes[i]);
+                        count_tests(&mut self.tested, &self.slots[i], false);
+                        count_tests(&mut self.tested, &slot, true);
+                        self.slots[i] = slot;
                     }
                 }
-                let old = self.slots.len();
-                self.slots.extend(content.nodes[old..].iter().map(of));
+                for n in &content.nodes[self.slots.len()..] {
+                    let slot = of(n);
+                    count_tests(&mut self.tested, &slot, true);
+                    self.slots.push(slot);
+                }
             }
-            _ => self.slots = content.nodes.iter().map(of).collect(),
+            _ => {
+                self.slots = content.nodes.iter().map(of).collect();
+                self.tested.clear();
+                for s in &self.slots {
+                    count_tests(&mut self.tested, s, true);
+                }
+            }
         }
         debug_assert!(
             self.slots
@@ -90,6 +120,16 @@ impl KeptNodes {
                 .zip(&content.nodes)
                 .all(|(s, n)| s.id == n.id),
             "every slot is about the node at its position"
+        );
+        debug_assert!(
+            {
+                let mut fresh = Default::default();
+                self.slots
+                    .iter()
+                    .for_each(|s| count_tests(&mut fresh, s, true));
+                fresh == self.tested
+            },
+            "the tested names are the slots' tests"
         );
     }
 
@@ -113,6 +153,17 @@ impl KeptNodes {
             }
         }
         out
+    }
+
+    /// The nodes the structured predicates' tests read (the first segment
+    /// of each test's path), present or not.
+    pub(crate) fn tested(&self) -> impl Iterator<Item = &str> {
+        self.tested.keys().map(String::as_str)
+    }
+
+    /// Whether a structured predicate's test reads node `id`.
+    pub(crate) fn is_tested(&self, id: &str) -> bool {
+        self.tested.contains_key(id)
     }
 
     /// Node `i`'s structured predicate's tests.

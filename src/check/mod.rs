@@ -150,6 +150,10 @@ pub struct Cx<'a> {
     scope_many: std::cell::RefCell<Option<std::rc::Rc<[usize]>>>,
     /// The one edge a [`Scope::Edge`] check looks at, when not all.
     edge_scope: std::cell::Cell<Option<usize>>,
+    /// Set by a [`Scope::Graph`] check run over new loose nodes alone when
+    /// they may change the other nodes' findings after all: it is then run
+    /// whole.
+    pub(crate) whole: std::cell::Cell<bool>,
     data_refs: std::cell::OnceCell<Vec<support::DataRef<'a>>>,
     encoded_len: std::cell::OnceCell<usize>,
     shapes: std::cell::OnceCell<Vec<std::cell::OnceCell<Vec<crate::model::shape::ShapeProblem>>>>,
@@ -187,6 +191,7 @@ impl<'a> Cx<'a> {
             scope: std::cell::Cell::new(None),
             scope_many: std::cell::RefCell::new(None),
             edge_scope: std::cell::Cell::new(None),
+            whole: std::cell::Cell::new(false),
             data_refs: std::cell::OnceCell::new(),
             encoded_len: std::cell::OnceCell::new(),
             shapes: std::cell::OnceCell::new(),
