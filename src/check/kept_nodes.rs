@@ -25,6 +25,8 @@ pub(crate) struct KeptNodes {
     /// The first segment of every structured predicate test's path (the
     /// node it reads), with the number of tests naming it.
     tested: crate::model::hash::FastMap<String, usize>,
+    /// Those of them that are not node ids of the content.
+    missing: crate::model::hash::FastSet<String>,
 }
 
 /// One node's facts.
@@ -105,6 +107,20 @@ impl KeptNodes {
                     count_tests(&mut self.tested, &slot, true);
                     self.slots.push(slot);
                 }
+                // Without a removal no id went away: a name is missing now
+                // when it was (and is still tested and not a touched id
+                // that is there now) or a touched node's tests name it.
+                self.missing
+                    .retain(|id| self.tested.contains_key(id) && g.index_of(id).is_none());
+                for id in &t.nodes {
+                    let Some(i) = g.index_of(id) else { continue };
+                    for (_, path) in &self.slots[i].tests {
+                        let first = path.split('.').next().unwrap_or(path);
+                        if g.index_of(first).is_none() {
+                            self.missing.insert(first.to_string());
+                        }
+                    }
+                }
             }
             _ => {
                 self.slots = content.nodes.iter().map(of).collect();
@@ -112,6 +128,12 @@ impl KeptNodes {
                 for s in &self.slots {
                     count_tests(&mut self.tested, s, true);
                 }
+                self.missing = self
+                    .tested
+                    .keys()
+                    .filter(|id| g.index_of(id).is_none())
+                    .cloned()
+                    .collect();
             }
         }
         debug_assert!(
@@ -130,6 +152,17 @@ impl KeptNodes {
                 fresh == self.tested
             },
             "the tested names are the slots' tests"
+        );
+        debug_assert!(
+            self.tested
+                .keys()
+                .filter(|id| g.index_of(id).is_none())
+                .all(|id| self.missing.contains(id))
+                && self
+                    .missing
+                    .iter()
+                    .all(|id| self.tested.contains_key(id) && g.index_of(id).is_none()),
+            "the missing tested names are those not in the content"
         );
     }
 
@@ -155,10 +188,9 @@ impl KeptNodes {
         out
     }
 
-    /// The nodes the structured predicates' tests read (the first segment
-    /// of each test's path), present or not.
-    pub(crate) fn tested(&self) -> impl Iterator<Item = &str> {
-        self.tested.keys().map(String::as_str)
+    /// Whether every node the structured predicates' tests read is there.
+    pub(crate) fn every_tested_present(&self) -> bool {
+        self.missing.is_empty()
     }
 
     /// Whether a structured predicate's test reads node `id`.

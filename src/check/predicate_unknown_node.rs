@@ -56,9 +56,7 @@ fn follows_loose_nodes(cx: &crate::check::Cx) -> bool {
     let Some(kept) = cx.kept_nodes else {
         return false;
     };
-    let g = &cx.graph;
-    !cx.nodes().any(|(_, n)| kept.is_tested(&n.id))
-        && kept.tested().all(|id| g.index_of(id).is_some())
+    !cx.nodes().any(|(_, n)| kept.is_tested(&n.id)) && kept.every_tested_present()
 }
 
 declare_check! {
