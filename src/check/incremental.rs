@@ -225,31 +225,7 @@ pub fn run(
         &renamed,
         touched,
     );
-    // For [`Scope::Refs`]: also the nodes naming a touched id, or an id
-    // whose hint changed.
-    let dirty_refs = match (touched, &dirty) {
-        (Some(t), Some(d)) => {
-            let mut all: FastSet<usize> = d.iter().copied().collect();
-            all.extend(
-                refs.readers_of(t.nodes.iter().chain(&rehinted))
-                    .filter_map(|id| cx.graph.index_of(id)),
-            );
-            Some(all.into_iter().collect::<Vec<usize>>())
-        }
-        _ => None,
-    };
-    // For [`Scope::Downstream`]: also every node downstream of a touched
-    // one, and the nodes naming one of those.
-    let dirty_down = match (touched, &dirty_refs) {
-        (Some(t), Some(d)) => {
-            let below = downstream(&cx.graph, t);
-            let mut all: FastSet<usize> = d.iter().chain(&below).copied().collect();
-            let ids = below.iter().map(|&i| &content.nodes[i].id);
-            all.extend(refs.readers_of(ids).filter_map(|id| cx.graph.index_of(id)));
-            Some(all.into_iter().collect::<Vec<usize>>())
-        }
-        _ => None,
-    };
+    let (dirty_refs, dirty_down) = widened(&cx, refs, touched, dirty.as_deref(), &rehinted);
     let _ = cx.hints.set(kept.hints.lend());
     let mut report = Report {
         issues: prior,
@@ -342,6 +318,35 @@ fn shape(
         }
         _ => (Core::new(content), None, Default::default()),
     }
+}
+
+/// The node indices a [`Scope::Refs`] and a [`Scope::Downstream`] check
+/// must look at again, from `dirty` (a [`Scope::Node`] check's): also the
+/// nodes naming a touched id or an id whose hint changed (`rehinted`); and
+/// for the second, also every node downstream of a touched one and the
+/// nodes naming one of those.
+fn widened(
+    cx: &Cx,
+    refs: &Readers,
+    touched: Option<&Touched>,
+    dirty: Option<&[usize]>,
+    rehinted: &[String],
+) -> (Option<Vec<usize>>, Option<Vec<usize>>) {
+    let (Some(t), Some(d)) = (touched, dirty) else {
+        return (None, None);
+    };
+    let g = &cx.graph;
+    let mut all: FastSet<usize> = d.iter().copied().collect();
+    all.extend(
+        refs.readers_of(t.nodes.iter().chain(rehinted))
+            .filter_map(|id| g.index_of(id)),
+    );
+    let on_refs: Vec<usize> = all.into_iter().collect();
+    let below = downstream(g, t);
+    let mut all: FastSet<usize> = on_refs.iter().chain(&below).copied().collect();
+    let ids = below.iter().map(|&i| &cx.content.nodes[i].id);
+    all.extend(refs.readers_of(ids).filter_map(|id| g.index_of(id)));
+    (Some(on_refs), Some(all.into_iter().collect()))
 }
 
 /// The nodes `touched` added, when they are all loose (no edge at them, no
