@@ -203,6 +203,12 @@ fn def(v: serde_json::Value) -> Map {
 /// holes, placeholders, cases wired or not.
 fn gen_node(id: String, shape: usize, other: usize) -> Node {
     let r = serde_json::json!({"$ref": {"node": pool_id(other), "select": "first", "path": "out"}});
+    // A structured test reads a pool node (which may come and go) or a
+    // node no edit makes.
+    let tested = match other % 2 {
+        0 => format!("{}.out", pool_id(other)),
+        _ => "x".to_string(),
+    };
     let (kind, d) = match shape % 9 {
         0 => (NodeKind::Entry, serde_json::json!({"input": []})),
         1 => (
@@ -221,7 +227,7 @@ fn gen_node(id: String, shape: usize, other: usize) -> Node {
         ),
         4 => (
             NodeKind::Select,
-            serde_json::json!({"evaluator": "structured", "cases": ["a", "b"], "predicate": {"cases": {"a": {"path": "x", "op": "truthy"}}}}),
+            serde_json::json!({"evaluator": "structured", "cases": ["a", "b"], "predicate": {"cases": {"a": {"path": tested, "op": "truthy"}}}}),
         ),
         5 => (
             NodeKind::Branch,

@@ -37,14 +37,14 @@ declare_check! {
     /// `check → notify` on `match` and `check → notify` on `no_match`;
     /// `report` reads `{"$ref": {"node": "notify", "select": "first"}}`.
     /// Fixed: `{"$ref": {"node": "notify", "select": "first", "branchId": {"segments": [{"edge": "e1"}, {"edge": "on_match"}]}}}`.
-    pub AmbiguousReference { code: "ambiguous_reference", severity: Blocking, needs: ROUTES, source: Check }
+    pub AmbiguousReference { code: "ambiguous_reference", severity: Blocking, needs: ROUTES, source: Check, scope: Graph }
     fn run(cx, out) {
         let g = &cx.graph;
         let exec = g.executions();
         let mut memo: crate::model::hash::FastMap<usize, Option<Vec<BranchId>>> =
             crate::model::hash::FastMap::default();
         let after = g.after_join();
-        for d in cx.data_refs() {
+        for d in cx.scoped_data_refs().iter() {
             // first/last after a join is first_last_across_join's, with the
             // same fixes.
             if d.r.branch_id.is_some()

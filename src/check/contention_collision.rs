@@ -124,7 +124,7 @@ declare_check! {
     /// `accept → unit_a`, `accept → unit_b`, both `spawn_subagent` with
     /// `"output": "notes.md"`. Fixed: `"output": "notes_a.md"` and
     /// `"notes_b.md"`.
-    pub ContentionCollision { code: "contention_collision", severity: Blocking, needs: BOTH, source: Check }
+    pub ContentionCollision { code: "contention_collision", severity: Blocking, needs: BOTH, source: Check, scope: Graph }
     fn run(cx, out) {
         let Some(reg) = cx.registry else { return };
         let g = &cx.graph;
@@ -134,7 +134,7 @@ declare_check! {
         // literal as written), one entry per node.
         let mut groups: HashMap<String, Vec<(usize, &str, String)>> = HashMap::default();
         let mut order: Vec<String> = Vec::new();
-        for (i, n) in cx.content.nodes.iter().enumerate() {
+        for (i, n) in cx.nodes() {
             if n.kind != NodeKind::Call || !reach[i] || !is_canonical(g, i) {
                 continue;
             }

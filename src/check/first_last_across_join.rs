@@ -36,10 +36,10 @@ declare_check! {
     /// {"$ref": {"node": "after_merge", "select": "first", "path": "summary"}}
     /// ```
     /// Fixed: `{"$ref": {"node": "after_merge", "select": "all", "path": "summary"}}`.
-    pub FirstLastAcrossJoin { code: "first_last_across_join", severity: Blocking, needs: NOTHING, source: Check }
+    pub FirstLastAcrossJoin { code: "first_last_across_join", severity: Blocking, needs: NOTHING, source: Check, scope: Graph }
     fn run(cx, out) {
         let g = &cx.graph;
-        let refs = cx.data_refs();
+        let refs = cx.scoped_data_refs();
         if !refs
             .iter()
             .any(|d| matches!(d.r.select, Select::First | Select::Last))

@@ -48,6 +48,11 @@ pub struct Kept {
     reach: Option<super::unreachable_call::KeptReach>,
     /// `oversized_phase`'s sums.
     phases: Option<super::oversized_phase::Phases>,
+    /// Per entry of [`CHECKS`]: a [`Scope::Graph`] check's findings, when
+    /// they are complete for the content they were made on.
+    by_plan: Vec<Option<Vec<Issue>>>,
+    /// `tainted_call_arg`'s taint.
+    taint: Option<super::tainted_call_arg::KeptTaint>,
 }
 
 /// The ids each node names (present or not: its references anywhere in
@@ -156,6 +161,7 @@ pub fn run(
 ) -> Report {
     let (core, edges_before, grew, analyses) = shape(kept, content, touched);
     let mut facts = std::mem::take(&mut kept.nodes);
+    let n0 = facts.len();
     let graph = super::Graph::kept_with(content, &core, analyses);
     let mut cx = Cx::with_graph(content, registry, graph);
     if let Some(n) = encoded_len {
@@ -191,10 +197,13 @@ pub fn run(
         _ => super::oversized_phase::Phases::new(content, size),
     };
     cx.kept_phases = Some(&phases);
+    let taint = std::cell::RefCell::new(kept.taint.take());
+    cx.kept_taint = Some(&taint);
     if !same_registry || kept.by_node.len() != CHECKS.len() {
         kept.registry = fingerprint;
         kept.by_node = CHECKS.iter().map(|_| None).collect();
         kept.by_edge = CHECKS.iter().map(|_| None).collect();
+        kept.by_plan = CHECKS.iter().map(|_| None).collect();
     }
     let dirty = touched.map(|t| dirty_nodes(&cx, t));
     let dirty_edges = match (touched, edges_before) {
@@ -203,6 +212,12 @@ pub fn run(
     };
     let renamed = kept.refs.update(content, &cx.graph, touched);
     let refs = &kept.refs;
+    // For [`Scope::Graph`]: the new nodes, when the change only added
+    // loose ones.
+    let loose = match (touched, edges_before) {
+        (Some(t), Some(e0)) if e0 == content.edges.len() => loose_nodes(&cx, t, n0, refs),
+        _ => None,
+    };
     let rehinted = kept.hints.update(
         &cx.graph,
         &|id| refs.read_by.contains_key(id),
@@ -210,34 +225,7 @@ pub fn run(
         &renamed,
         touched,
     );
-    // For [`Scope::Refs`]: also the nodes naming a touched id, or an id
-    // whose hint changed.
-    let dirty_refs = match (touched, &dirty) {
-        (Some(t), Some(d)) => {
-            let mut all: FastSet<usize> = d.iter().copied().collect();
-            all.extend(
-                refs.readers_of(t.nodes.iter().chain(&rehinted))
-                    .filter_map(|id| cx.graph.index_of(id)),
-            );
-            Some(all.into_iter().collect::<Vec<usize>>())
-        }
-        _ => None,
-    };
-    // For [`Scope::Downstream`]: after a change that only added nodes and
-    // edges, also the nodes with a finding (in `batch_findings`); else also
-    // every node downstream of a touched one, and the nodes naming one of
-    // those.
-    let dirty_down = match (touched, &dirty_refs) {
-        (Some(_), Some(d)) if grew => Some(d.clone()),
-        (Some(t), Some(d)) => {
-            let below = downstream(&cx.graph, t);
-            let mut all: FastSet<usize> = d.iter().chain(&below).copied().collect();
-            let ids = below.iter().map(|&i| &content.nodes[i].id);
-            all.extend(refs.readers_of(ids).filter_map(|id| cx.graph.index_of(id)));
-            Some(all.into_iter().collect::<Vec<usize>>())
-        }
-        _ => None,
-    };
+    let (dirty_refs, dirty_down) = widened(&cx, refs, touched, dirty.as_deref(), &rehinted, grew);
     let _ = cx.hints.set(kept.hints.lend());
     let mut report = Report {
         issues: prior,
@@ -252,10 +240,23 @@ pub fn run(
             report.skipped.push((check.code().name, why.to_string()));
             kept.by_node[k] = None;
             kept.by_edge[k] = None;
+            kept.by_plan[k] = None;
             continue;
         }
         match check.scope() {
             Scope::Plan => check.run(&cx, &mut report.issues),
+            // Findings kept by node id cannot tell two nodes with one id
+            // apart (a document's; a fold never repeats one): whole.
+            Scope::Node | Scope::Refs | Scope::Downstream if cx.graph.repeated => {
+                kept.by_node[k] = None;
+                check.run(&cx, &mut report.issues);
+            }
+            Scope::Graph => {
+                let slot = &mut kept.by_plan[k];
+                let found = graph_findings(&cx, *check, slot.take(), loose.as_deref());
+                report.issues.extend(found.iter().cloned());
+                *slot = Some(found);
+            }
             Scope::Edge => {
                 let slot = &mut kept.by_edge[k];
                 let found = edge_findings(&cx, *check, slot.take(), dirty_edges.as_deref());
@@ -286,6 +287,7 @@ pub fn run(
     drop(cx);
     kept.reach = Some(reach);
     kept.phases = Some(phases);
+    kept.taint = taint.into_inner();
     kept.nodes = facts;
     kept.graph = Some(core);
     report
@@ -315,6 +317,100 @@ fn shape(
             }
         }
         _ => (Core::new(content), None, false, Default::default()),
+    }
+}
+
+/// The node indices a [`Scope::Refs`] and a [`Scope::Downstream`] check
+/// must look at again, from `dirty` (a [`Scope::Node`] check's): also the
+/// nodes naming a touched id or an id whose hint changed (`rehinted`); and
+/// for the second, also every node downstream of a touched one and the
+/// nodes naming one of those — unless the change only added nodes and
+/// edges (`grew`), when the nodes with a finding are added instead (in
+/// `batch_findings`).
+fn widened(
+    cx: &Cx,
+    refs: &Readers,
+    touched: Option<&Touched>,
+    dirty: Option<&[usize]>,
+    rehinted: &[String],
+    grew: bool,
+) -> (Option<Vec<usize>>, Option<Vec<usize>>) {
+    let (Some(t), Some(d)) = (touched, dirty) else {
+        return (None, None);
+    };
+    let g = &cx.graph;
+    let mut all: FastSet<usize> = d.iter().copied().collect();
+    all.extend(
+        refs.readers_of(t.nodes.iter().chain(rehinted))
+            .filter_map(|id| g.index_of(id)),
+    );
+    let on_refs: Vec<usize> = all.into_iter().collect();
+    if grew {
+        // Only nodes and edges added: a Downstream check re-checks the
+        // nodes it had findings on too (in `batch_findings`), not every
+        // node downstream (see `Scope::Downstream`).
+        return (Some(on_refs.clone()), Some(on_refs));
+    }
+    let below = downstream(g, t);
+    let mut all: FastSet<usize> = on_refs.iter().chain(&below).copied().collect();
+    let ids = below.iter().map(|&i| &cx.content.nodes[i].id);
+    all.extend(refs.readers_of(ids).filter_map(|id| g.index_of(id)));
+    (Some(on_refs), Some(all.into_iter().collect()))
+}
+
+/// The nodes `touched` added, when they are all loose (no edge at them, no
+/// entry among them, named by no node before them; see [`Scope::Graph`])
+/// and the change touched nothing else: `n0` nodes were there before.
+fn loose_nodes(cx: &Cx, touched: &Touched, n0: usize, refs: &Readers) -> Option<Vec<usize>> {
+    let g = &cx.graph;
+    if touched.removed || g.repeated || g.len() != n0 + touched.nodes.len() {
+        return None;
+    }
+    let mut out = Vec::with_capacity(touched.nodes.len());
+    for id in &touched.nodes {
+        let i = g.index_of(id).filter(|&i| i >= n0)?;
+        if !g.out[i].is_empty() || !g.inc[i].is_empty() || g.entries.contains(&i) {
+            return None;
+        }
+        let named_before = refs
+            .read_by
+            .get(id)
+            .is_some_and(|by| by.iter().any(|r| g.index_of(r).is_none_or(|j| j < n0)));
+        if named_before {
+            return None;
+        }
+        out.push(i);
+    }
+    out.sort_unstable();
+    Some(out)
+}
+
+/// A [`Scope::Graph`] check's findings: `before`'s followed by the `loose`
+/// nodes' when there are both (and the check did not ask for a whole run,
+/// [`Cx::whole`]), else a run over every node.
+fn graph_findings(
+    cx: &Cx,
+    check: &dyn Check,
+    before: Option<Vec<Issue>>,
+    loose: Option<&[usize]>,
+) -> Vec<Issue> {
+    match (before, loose) {
+        (Some(mut found), Some(new)) => {
+            *cx.scope_many.borrow_mut() = Some(std::rc::Rc::from(new));
+            check.run(cx, &mut found);
+            *cx.scope_many.borrow_mut() = None;
+            if !cx.whole.replace(false) {
+                return found;
+            }
+            found.clear();
+            check.run(cx, &mut found);
+            found
+        }
+        _ => {
+            let mut found = Vec::new();
+            check.run(cx, &mut found);
+            found
+        }
     }
 }
 
@@ -495,7 +591,7 @@ fn append_in_node_order(cx: &Cx, found: &FastMap<String, Vec<Issue>>, out: &mut 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::check::testing::{edge, entry, plan, step};
+    use crate::check::testing::{call_with, edge, entry, join, plan, r, step};
     use crate::model::OpBody;
 
     fn full(c: &Content) -> Report {
@@ -541,5 +637,62 @@ mod tests {
                 .iter()
                 .any(|i| i.code.name == "invalid_phase")
         );
+    }
+
+    /// A [`Scope::Graph`] check keeps its findings through an add of a
+    /// loose node and finds the new node's alone; an add of a node an old
+    /// one names, or of an edge, runs it whole.
+    #[test]
+    fn a_loose_add_keeps_graph_findings_and_checks_the_new_node() {
+        let count = |r: &Report, code: &str, node: &str| {
+            r.issues
+                .iter()
+                .filter(|i| i.code.name == code && i.node_id.as_deref() == Some(node))
+                .count()
+        };
+        let call = |args| call_with("a", "t", args, &[]);
+        let c = plan(
+            vec![entry("s"), call(serde_json::json!({"x": r("s", None)}))],
+            vec![edge("e1", "s", "a", "always")],
+        );
+        let mut kept = Kept::default();
+        let first = run(&mut kept, &c, None, Vec::new(), None, None);
+        assert_eq!(count(&first, "tainted_call_arg", "a"), 1);
+        // Made stale behind the kept findings' back (not in `touched`): `a`
+        // no longer reads the run input; then a loose join `k` is added.
+        let mut stale = c.clone();
+        stale.nodes[1] = call(serde_json::json!({"x": "literal"}));
+        let before = stale.clone();
+        stale.nodes.push(join("k"));
+        let add = OpBody::AddNode { node: join("k") };
+        let t = Touched::of(&before, [&add]);
+        let second = run(&mut kept, &stale, None, Vec::new(), Some(&t), None);
+        assert_eq!(count(&second, "tainted_call_arg", "a"), 1, "kept");
+        assert_eq!(count(&second, "join_no_fork", "k"), 1, "the new node's");
+        assert_eq!(count(&full(&stale), "tainted_call_arg", "a"), 0);
+
+        // Told the truth, and then a node that an old one names: whole.
+        let mut kept = Kept::default();
+        let mut c = plan(
+            vec![
+                entry("s"),
+                join("j"),
+                call_with("a", "t", serde_json::json!({"x": r("m", None)}), &[]),
+            ],
+            vec![edge("e1", "s", "a", "always")],
+        );
+        run(&mut kept, &c, None, Vec::new(), None, None);
+        let before = c.clone();
+        c.nodes[1] = step("j");
+        c.nodes.push(join("m"));
+        let ops = [
+            OpBody::ReplaceNode { node: step("j") },
+            OpBody::AddNode { node: join("m") },
+        ];
+        let t = Touched::of(&before, &ops);
+        let third = run(&mut kept, &c, None, Vec::new(), Some(&t), None);
+        assert_eq!(third.issues, full(&c).issues);
+        assert_eq!(count(&third, "join_no_fork", "j"), 0);
+        assert_eq!(count(&third, "join_no_fork", "m"), 1);
     }
 }

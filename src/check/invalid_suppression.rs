@@ -32,9 +32,11 @@ declare_check! {
     ///   "suppress": [{"code": "unknown_tol", "reason": ""}]}}
     /// ```
     /// Fixed: `"suppress": [{"code": "unknown_tool", "reason": "chat_post is registered by the deploy job"}]`.
-    pub InvalidSuppression { code: "invalid_suppression", severity: Blocking, needs: NOTHING, source: Check }
+    pub InvalidSuppression { code: "invalid_suppression", severity: Blocking, needs: NOTHING, source: Check, scope: Node }
     fn run(cx, out) {
-        for n in &cx.content.nodes {
+        // Every node, a repeated id's too (an incremental run then checks
+        // every node: see `incremental::run`).
+        for (_, n) in cx.nodes() {
             check_node(n, out);
         }
     }

@@ -26,11 +26,11 @@ declare_check! {
     ///            {"id": "merge", "kind": "join", "definition": {}}], "edges": []}
     /// ```
     /// Fixed: connect two branches that both start after one step into `merge`.
-    pub JoinNoFork { code: "join_no_fork", severity: Blocking, needs: ROUTES, source: Check }
+    pub JoinNoFork { code: "join_no_fork", severity: Blocking, needs: ROUTES, source: Check, scope: Graph }
     fn run(cx, out) {
         let g = &cx.graph;
         let idom = g.idom();
-        for (i, n) in cx.content.nodes.iter().enumerate() {
+        for (i, n) in cx.nodes() {
             if n.kind != NodeKind::Join || !is_canonical(g, i) || idom[i].is_some() {
                 continue;
             }

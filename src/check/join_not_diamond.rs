@@ -33,12 +33,12 @@ declare_check! {
     /// ```
     /// Fixed: add `b` with `start → b → merge`, so `merge` closes two routes
     /// from `start`.
-    pub JoinNotDiamond { code: "join_not_diamond", severity: Blocking, needs: ROUTES, source: Check }
+    pub JoinNotDiamond { code: "join_not_diamond", severity: Blocking, needs: ROUTES, source: Check, scope: Graph }
     fn run(cx, out) {
         let g = &cx.graph;
         let idom = g.idom();
         let reach = g.reachable();
-        for (i, n) in cx.content.nodes.iter().enumerate() {
+        for (i, n) in cx.nodes() {
             if n.kind != NodeKind::Join || !is_canonical(g, i) {
                 continue;
             }

@@ -29,21 +29,26 @@ declare_check! {
     /// `start → a, b`; `a → c`, `b → c`, `b → merge`, `c → merge`: `c` is
     /// reached twice inside the diamond `start … merge`.
     /// Fixed: `start → a, b`; `a → c`; `c → merge`, `b → merge`.
-    pub JoinReconvergence { code: "join_reconvergence", severity: Blocking, needs: ROUTES, source: Check }
+    pub JoinReconvergence { code: "join_reconvergence", severity: Blocking, needs: ROUTES, source: Check, scope: Graph }
     fn run(cx, out) {
         let g = &cx.graph;
-        if !cx.content.nodes.iter().any(|n| n.kind == NodeKind::Join) {
+        let joins: Vec<(usize, &crate::model::Node)> = cx
+            .nodes()
+            .filter(|(i, n)| n.kind == NodeKind::Join && is_canonical(g, *i))
+            .collect();
+        if joins.is_empty() {
             return;
         }
         let idom = g.idom();
+        // A join without a fork has no region (a new loose one: no walk).
+        if joins.iter().all(|(i, _)| idom[*i].is_none()) {
+            return;
+        }
         let pos = g.topo_pos();
         let nearest = last_bad_ancestor(g, &|v| {
             g.node(v).kind != NodeKind::Join && g.inc[v].len() > 1
         });
-        for (i, n) in cx.content.nodes.iter().enumerate() {
-            if n.kind != NodeKind::Join || !is_canonical(g, i) {
-                continue;
-            }
+        for (i, n) in joins {
             let (Some(fork), Some(meet)) = (idom[i], nearest[i]) else { continue };
             if pos[meet] <= pos[fork] {
                 continue;

@@ -22,6 +22,11 @@ use crate::model::{Content, Node, Ref};
 #[derive(Debug, Default)]
 pub(crate) struct KeptNodes {
     slots: Vec<Slot>,
+    /// The first segment of every structured predicate test's path (the
+    /// node it reads), with the number of tests naming it.
+    tested: crate::model::hash::FastMap<String, usize>,
+    /// Those of them that are not node ids of the content.
+    missing: crate::model::hash::FastSet<String>,
 }
 
 /// One node's facts.
@@ -56,6 +61,21 @@ impl Slot {
     }
 }
 
+/// Counts `slot`'s tests in `tested` (`add`) or takes them out.
+fn count_tests(tested: &mut crate::model::hash::FastMap<String, usize>, slot: &Slot, add: bool) {
+    for (_, path) in &slot.tests {
+        let first = path.split('.').next().unwrap_or(path);
+        if add {
+            *tested.entry(first.to_string()).or_default() += 1;
+        } else if let Some(k) = tested.get_mut(first) {
+            *k -= 1;
+            if *k == 0 {
+                tested.remove(first);
+            }
+        }
+    }
+}
+
 impl KeptNodes {
     /// Brings the facts up to `content` (whose graph is `g`) and
     /// `registry`: every node again without `touched` (which must then be
@@ -74,15 +94,51 @@ impl KeptNodes {
             Some(t) if !t.removed && content.nodes.len() >= self.slots.len() => {
                 for id in &t.nodes {
                     if let Some(i) = g.index_of(id)
-                        && let Some(s) = self.slots.get_mut(i)
+                        && i < self.slots.len()
                     {
-                        *s = of(&content.nodes[i]);
+                        let slot = of(&content.nodes[i]);
+                        count_tests(&mut self.tested, &self.slots[i], false);
+                        count_tests(&mut self.tested, &slot, true);
+                        self.slots[i] = slot;
                     }
                 }
-                let old = self.slots.len();
-                self.slots.extend(content.nodes[old..].iter().map(of));
+                for n in &content.nodes[self.slots.len()..] {
+                    let slot = of(n);
+                    count_tests(&mut self.tested, &slot, true);
+                    self.slots.push(slot);
+                }
+                // Without a removal no id went away: a name is missing now
+                // when it was (and is still tested and not a touched id
+                // that is there now) or a touched node's tests name it.
+                self.missing
+                    .retain(|id| self.tested.contains_key(id) && g.index_of(id).is_none());
+                for id in &t.nodes {
+                    let Some(i) = g.index_of(id) else { continue };
+                    for (_, path) in &self.slots[i].tests {
+                        let first = path.split('.').next().unwrap_or(path);
+                        if g.index_of(first).is_none() {
+                            self.missing.insert(first.to_string());
+                        }
+                    }
+                }
             }
-            _ => self.slots = content.nodes.iter().map(of).collect(),
+            _ => {
+                // Room for the nodes a warm session adds next: growing a
+                // full vector moves every slot (milliseconds at 100k nodes).
+                let n = content.nodes.len();
+                self.slots = Vec::with_capacity(n + n / 4 + 16);
+                self.slots.extend(content.nodes.iter().map(of));
+                self.tested.clear();
+                for s in &self.slots {
+                    count_tests(&mut self.tested, s, true);
+                }
+                self.missing = self
+                    .tested
+                    .keys()
+                    .filter(|id| g.index_of(id).is_none())
+                    .cloned()
+                    .collect();
+            }
         }
         debug_assert!(
             self.slots
@@ -90,6 +146,27 @@ impl KeptNodes {
                 .zip(&content.nodes)
                 .all(|(s, n)| s.id == n.id),
             "every slot is about the node at its position"
+        );
+        debug_assert!(
+            {
+                let mut fresh = Default::default();
+                self.slots
+                    .iter()
+                    .for_each(|s| count_tests(&mut fresh, s, true));
+                fresh == self.tested
+            },
+            "the tested names are the slots' tests"
+        );
+        debug_assert!(
+            self.tested
+                .keys()
+                .filter(|id| g.index_of(id).is_none())
+                .all(|id| self.missing.contains(id))
+                && self
+                    .missing
+                    .iter()
+                    .all(|id| self.tested.contains_key(id) && g.index_of(id).is_none()),
+            "the missing tested names are those not in the content"
         );
     }
 
@@ -115,6 +192,16 @@ impl KeptNodes {
         out
     }
 
+    /// Whether every node the structured predicates' tests read is there.
+    pub(crate) fn every_tested_present(&self) -> bool {
+        self.missing.is_empty()
+    }
+
+    /// Whether a structured predicate's test reads node `id`.
+    pub(crate) fn is_tested(&self, id: &str) -> bool {
+        self.tested.contains_key(id)
+    }
+
     /// Node `i`'s structured predicate's tests.
     pub(crate) fn tests(&self, i: usize) -> &[(String, String)] {
         &self.slots[i].tests
@@ -131,6 +218,11 @@ impl KeptNodes {
     /// Node `i`'s read size estimate.
     pub(crate) fn size(&self, i: usize) -> usize {
         self.slots[i].size
+    }
+
+    /// The number of nodes the facts are about.
+    pub(crate) fn len(&self) -> usize {
+        self.slots.len()
     }
 }
 

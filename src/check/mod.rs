@@ -132,8 +132,17 @@ pub enum Scope {
     /// added, removed or replaced has its ends in
     /// [`Touched`](crate::model::touched::Touched)).
     Edge,
-    /// Anything else (reachability, routes, dominators, taint, ids and
-    /// sizes across the plan): run whole after every change.
+    /// Findings that may read the graph anywhere (reachability, routes,
+    /// dominators, taint), made for the nodes [`Cx::nodes`] yields (or the
+    /// references [`Cx::scoped_data_refs`] gives) and listed in node
+    /// order, where a *loose* node (no edge at it, no entry, named by no
+    /// other node) changes no other node's findings. So after a change that
+    /// only adds loose nodes, the findings of the last run stay and the new
+    /// nodes' follow them, found by a run over the new nodes alone. Any
+    /// other change runs it whole.
+    Graph,
+    /// Anything else (ids and sizes across the plan, hints that list the
+    /// plan's ids): run whole after every change.
     Plan,
 }
 
@@ -150,6 +159,10 @@ pub struct Cx<'a> {
     scope_many: std::cell::RefCell<Option<std::rc::Rc<[usize]>>>,
     /// The one edge a [`Scope::Edge`] check looks at, when not all.
     edge_scope: std::cell::Cell<Option<usize>>,
+    /// Set by a [`Scope::Graph`] check run over new loose nodes alone when
+    /// they may change the other nodes' findings after all: it is then run
+    /// whole.
+    pub(crate) whole: std::cell::Cell<bool>,
     data_refs: std::cell::OnceCell<Vec<support::DataRef<'a>>>,
     encoded_len: std::cell::OnceCell<usize>,
     shapes: std::cell::OnceCell<Vec<std::cell::OnceCell<Vec<crate::model::shape::ShapeProblem>>>>,
@@ -164,6 +177,9 @@ pub struct Cx<'a> {
     kept_reach: Option<&'a unreachable_call::KeptReach>,
     /// `oversized_phase`'s sums, kept between incremental runs.
     kept_phases: Option<&'a oversized_phase::Phases>,
+    /// `tainted_call_arg`'s taint, kept between incremental runs (the
+    /// check brings it up to each run).
+    kept_taint: Option<&'a std::cell::RefCell<Option<tainted_call_arg::KeptTaint>>>,
 }
 
 impl<'a> Cx<'a> {
@@ -184,6 +200,7 @@ impl<'a> Cx<'a> {
             scope: std::cell::Cell::new(None),
             scope_many: std::cell::RefCell::new(None),
             edge_scope: std::cell::Cell::new(None),
+            whole: std::cell::Cell::new(false),
             data_refs: std::cell::OnceCell::new(),
             encoded_len: std::cell::OnceCell::new(),
             shapes: std::cell::OnceCell::new(),
@@ -194,6 +211,7 @@ impl<'a> Cx<'a> {
             kept_nodes: None,
             kept_reach: None,
             kept_phases: None,
+            kept_taint: None,
         }
     }
 

@@ -28,19 +28,24 @@ declare_check! {
     /// `start → a, b`; `a → x, y → inner`; `inner → outer`; `b → outer`:
     /// `inner` sits inside the diamond `start … outer`.
     /// Fixed: `start → x, y, b → outer`, one join.
-    pub NestedJoin { code: "nested_join", severity: Blocking, needs: ROUTES, source: Check }
+    pub NestedJoin { code: "nested_join", severity: Blocking, needs: ROUTES, source: Check, scope: Graph }
     fn run(cx, out) {
         let g = &cx.graph;
-        if !cx.content.nodes.iter().any(|n| n.kind == NodeKind::Join) {
+        let joins: Vec<(usize, &crate::model::Node)> = cx
+            .nodes()
+            .filter(|(i, n)| n.kind == NodeKind::Join && is_canonical(g, *i))
+            .collect();
+        if joins.is_empty() {
             return;
         }
         let idom = g.idom();
+        // A join without a fork has no region (a new loose one: no walk).
+        if joins.iter().all(|(i, _)| idom[*i].is_none()) {
+            return;
+        }
         let pos = g.topo_pos();
         let nearest = last_bad_ancestor(g, &|v| g.node(v).kind == NodeKind::Join);
-        for (i, n) in cx.content.nodes.iter().enumerate() {
-            if n.kind != NodeKind::Join || !is_canonical(g, i) {
-                continue;
-            }
+        for (i, n) in joins {
             let (Some(fork), Some(inner)) = (idom[i], nearest[i]) else { continue };
             if pos[inner] <= pos[fork] {
                 continue;

@@ -42,6 +42,23 @@ pub(crate) fn tests_of(n: &Node) -> Vec<(String, String)> {
     out
 }
 
+/// In a run over new loose nodes alone ([`crate::check::Scope::Graph`]):
+/// whether the other nodes' findings stay as they were. A loose node does
+/// not change what runs before a branch or select, but its id may be one a
+/// test reads (then that test no longer names a missing node), and when a
+/// test reads a missing node, its did-you-mean hint looks at every id. So:
+/// no test reads a new node, and every node a test reads is there. Always
+/// true in a run over every node.
+fn follows_loose_nodes(cx: &crate::check::Cx) -> bool {
+    if cx.scope_many.borrow().is_none() {
+        return true;
+    }
+    let Some(kept) = cx.kept_nodes else {
+        return false;
+    };
+    !cx.nodes().any(|(_, n)| kept.is_tested(&n.id)) && kept.every_tested_present()
+}
+
 declare_check! {
     /// ## What it finds
     /// A test in a `structured` predicate whose `path` starts with something
@@ -63,12 +80,18 @@ declare_check! {
     /// {"evaluator": "structured", "predicate": {"path": "status", "op": "eq", "value": "open"}}
     /// ```
     /// Fixed: `"path": "fetch_ticket.status"`.
-    pub PredicateUnknownNode { code: "predicate_unknown_node", severity: Blocking, needs: ACYCLIC, source: Check }
+    pub PredicateUnknownNode { code: "predicate_unknown_node", severity: Blocking, needs: ACYCLIC, source: Check, scope: Graph }
     fn run(cx, out) {
         let g = &cx.graph;
+        if !follows_loose_nodes(cx) {
+            cx.whole.set(true);
+            return;
+        }
         let hints = IdHints::new(g);
         // (branch or select node, pointer, path, node read)
-        let per_node: Vec<(usize, Tests<'_>)> = (0..g.len())
+        let per_node: Vec<(usize, Tests<'_>)> = cx
+            .nodes()
+            .map(|(i, _)| i)
             .filter(|&i| is_canonical(g, i))
             .map(|i| (i, cx.predicate_tests(i)))
             .filter(|(_, t)| !t.is_empty())
@@ -267,5 +290,46 @@ mod tests {
             json!({"evaluator": "structured", "cases": ["a"], "predicate": {"a": {"path": "s.x", "op": "truthy"}}}),
         );
         assert!(run_one(&PredicateUnknownNode, &p).is_empty());
+    }
+
+    /// In a warm session, adding a loose node keeps the findings only when
+    /// no test reads it and no test reads a missing node (whose
+    /// did-you-mean looks at every id): each add here must change them.
+    #[test]
+    fn a_loose_node_a_test_reads_or_a_hint_names_is_checked_again() {
+        use crate::check::incremental::{Kept, run};
+        use crate::model::OpBody;
+        use crate::model::touched::Touched;
+        let select = |path: &str| {
+            node(
+                "b",
+                NodeKind::Branch,
+                json!({"evaluator": "structured", "predicate": {"path": path, "op": "exists"}}),
+            )
+        };
+        for (path, add) in [("m.out", "m"), ("fetch_ticket.out", "fetch_tickets")] {
+            let mut c = plan(
+                vec![entry("s"), select(path)],
+                vec![edge("e1", "s", "b", "always")],
+            );
+            let mut kept = Kept::default();
+            run(&mut kept, &c, None, Vec::new(), None, None);
+            let before = c.clone();
+            c.nodes.push(join(add));
+            let t = Touched::of(&before, [&OpBody::AddNode { node: join(add) }]);
+            let inc = run(&mut kept, &c, None, Vec::new(), Some(&t), None);
+            let full = crate::check::run(&c, None, Vec::new());
+            let ours = |issues: &[crate::model::Issue]| -> Vec<String> {
+                issues
+                    .iter()
+                    .filter(|i| i.code.name == "predicate_unknown_node")
+                    .map(|i| i.message.clone())
+                    .collect()
+            };
+            let fresh = ours(&full.issues);
+            assert_eq!(ours(&inc.issues), fresh, "after adding `{add}`");
+            let before = ours(&crate::check::run(&before, None, Vec::new()).issues);
+            assert_ne!(before, fresh, "adding `{add}` changes the finding");
+        }
     }
 }

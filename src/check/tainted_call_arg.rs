@@ -1,8 +1,9 @@
 //! Complexity: O(n + e + refs · (declared fields of the refs' targets)): a
-//! worklist fixpoint seeded in topological order. Each node's taint can only
-//! grow (clean → partly tainted → tainted), so every node is revisited at
-//! most twice, each time re-reading only its own references.
+//! worklist fixpoint seeded in topological order ([`KeptTaint::of`]). In a
+//! warm session, a change that only adds loose nodes costs their own
+//! references ([`KeptTaint::follow`]).
 
+use crate::check::Cx;
 use crate::check::support::{place, ref_text};
 use crate::model::Issue;
 use crate::model::NodeKind;
@@ -46,6 +47,169 @@ fn partial_reads_taint(path: Option<&str>, declassified: &[&str], outputs: &[Str
     }
 }
 
+/// Every node's taint, and the first tainted node each tainted node read
+/// from (for messages): made by a fixpoint over every data reference, and
+/// kept between incremental runs, where nodes added loose (see
+/// [`crate::check::Scope::Graph`]) only add their own values.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub(crate) struct KeptTaint {
+    taint: Vec<Taint>,
+    via: Vec<Option<usize>>,
+}
+
+/// Whether a call declassifies anything (other kinds never do).
+fn declassifying(n: &crate::model::Node) -> bool {
+    n.kind == NodeKind::Call && !n.declassifies().is_empty()
+}
+
+impl KeptTaint {
+    /// The taint of every node of `cx`'s plan (which has a topological
+    /// order): a worklist fixpoint seeded in topological order. Each node's
+    /// taint can only grow to what its kind produces, so every node is
+    /// revisited at most twice, each time re-reading only its own
+    /// references.
+    fn of(cx: &Cx) -> KeptTaint {
+        let g = &cx.graph;
+        let refs = cx.data_refs();
+        let n = g.len();
+        // Per node: its references (indices into `refs`), and who reads it.
+        let mut reads: Vec<Vec<usize>> = vec![Vec::new(); n];
+        let mut readers: Vec<Vec<usize>> = vec![Vec::new(); n];
+        for (k, d) in refs.iter().enumerate() {
+            reads[d.node].push(k);
+            readers[d.target].push(d.node);
+        }
+        let declassified: Vec<Vec<&str>> = cx
+            .content
+            .nodes
+            .iter()
+            .map(|nd| match nd.kind {
+                NodeKind::Call => nd.declassifies(),
+                _ => Vec::new(),
+            })
+            .collect();
+        let mut outputs: HashMap<usize, Vec<String>> = HashMap::default();
+        let mut taint = vec![Taint::Clean; n];
+        let mut via: Vec<Option<usize>> = vec![None; n];
+        for &e in &g.entries {
+            taint[e] = Taint::Whole;
+        }
+        let mut queue: VecDeque<usize> = g.topo.iter().flatten().copied().collect();
+        let mut queued = vec![true; n];
+        while let Some(v) = queue.pop_front() {
+            queued[v] = false;
+            let node = g.node(v);
+            let produces = match node.kind {
+                NodeKind::Entry => continue,
+                NodeKind::Branch | NodeKind::Select | NodeKind::Join => continue,
+                NodeKind::Call if !declassified[v].is_empty() => Taint::Partial,
+                _ => Taint::Whole,
+            };
+            if taint[v] >= produces {
+                continue;
+            }
+            let mut source = None;
+            for &k in &reads[v] {
+                let d = &refs[k];
+                let t = d.target;
+                let tainted = match taint[t] {
+                    Taint::Clean => false,
+                    Taint::Whole => true,
+                    Taint::Partial => {
+                        let outs = outputs
+                            .entry(t)
+                            .or_insert_with(|| g.node(t).declared_paths());
+                        partial_reads_taint(d.r.path.as_deref(), &declassified[t], outs)
+                    }
+                };
+                if tainted {
+                    source = Some(t);
+                    break;
+                }
+            }
+            let Some(source) = source else { continue };
+            taint[v] = produces;
+            via[v] = Some(source);
+            for &r in &readers[v] {
+                if !queued[r] {
+                    queued[r] = true;
+                    queue.push_back(r);
+                }
+            }
+        }
+        KeptTaint { taint, via }
+    }
+
+    /// The taint after the loose nodes `new` (every node from the old
+    /// count on) were added: each new node's from the nodes it reads, when
+    /// a fresh fixpoint could not have found it otherwise — it reads only
+    /// old nodes (nobody reads it: it is loose) and at most one tainted
+    /// one, so the first tainted node it read is that one whatever the
+    /// order. `None` otherwise (then it is made again).
+    fn follow(mut self, cx: &Cx, new: &[usize]) -> Option<KeptTaint> {
+        let g = &cx.graph;
+        let n0 = self.taint.len();
+        if new.len() != g.len().checked_sub(n0)? || new.iter().any(|&v| v < n0) {
+            return None;
+        }
+        self.taint.resize(g.len(), Taint::Clean);
+        self.via.resize(g.len(), None);
+        for &v in new {
+            let node = g.node(v);
+            let produces = match node.kind {
+                NodeKind::Entry | NodeKind::Branch | NodeKind::Select | NodeKind::Join => continue,
+                NodeKind::Call if declassifying(node) => Taint::Partial,
+                _ => Taint::Whole,
+            };
+            let mut source = None;
+            for d in crate::check::support::data_refs_of(g, v) {
+                if d.target >= n0 {
+                    return None;
+                }
+                let t = d.target;
+                let tainted = match self.taint[t] {
+                    Taint::Clean => false,
+                    Taint::Whole => true,
+                    Taint::Partial => partial_reads_taint(
+                        d.r.path.as_deref(),
+                        &g.node(t).declassifies(),
+                        &g.node(t).declared_paths(),
+                    ),
+                };
+                match source {
+                    _ if !tainted => {}
+                    None => source = Some(t),
+                    Some(s) if s != t => return None,
+                    Some(_) => {}
+                }
+            }
+            if let Some(s) = source {
+                self.taint[v] = produces;
+                self.via[v] = Some(s);
+            }
+        }
+        Some(self)
+    }
+}
+
+/// In an incremental run, brings the kept taint in `cell` up to this run:
+/// followed to the new loose nodes when it can be (debug builds compare it
+/// with a fresh fixpoint), else made again.
+fn keep(cx: &Cx, cell: &std::cell::RefCell<Option<KeptTaint>>) {
+    let new = cx.scope_many.borrow().clone();
+    let mut kept = cell.borrow_mut();
+    let followed = match (kept.take(), new) {
+        (Some(k), Some(new)) => k.follow(cx, &new),
+        _ => None,
+    };
+    let taint = followed.unwrap_or_else(|| KeptTaint::of(cx));
+    debug_assert!(
+        taint == KeptTaint::of(cx),
+        "the kept taint equals a fresh fixpoint"
+    );
+    *kept = Some(taint);
+}
+
 declare_check! {
     /// ## What it finds
     /// A reference in a call's `args` that reads data derived from the run
@@ -83,71 +247,29 @@ declare_check! {
     /// Fixed: add `"declassifies": ["id", "status", "body"]` to `fetch` once
     /// the tool validates the id, or look the id up through a checking call
     /// first.
-    pub TaintedCallArg { code: "tainted_call_arg", severity: Blocking, needs: ROUTES, source: Check }
+    pub TaintedCallArg { code: "tainted_call_arg", severity: Blocking, needs: ROUTES, source: Check, scope: Graph }
     fn run(cx, out) {
         let g = &cx.graph;
-        let Some(topo) = &g.topo else { return };
-        let refs = cx.data_refs();
-        let n = g.len();
-        // Per node: its references (indices into `refs`), and who reads it.
-        let mut reads: Vec<Vec<usize>> = vec![Vec::new(); n];
-        let mut readers: Vec<Vec<usize>> = vec![Vec::new(); n];
-        for (k, d) in refs.iter().enumerate() {
-            reads[d.node].push(k);
-            readers[d.target].push(d.node);
+        if g.topo.is_none() {
+            return;
         }
-        let declassified: Vec<Vec<&str>> = cx.content.nodes.iter().map(|nd| nd.declassifies()).collect();
+        let kept = cx.kept_taint.and_then(|cell| {
+            keep(cx, cell);
+            std::cell::Ref::filter_map(cell.borrow(), Option::as_ref).ok()
+        });
+        let fresh;
+        let taint: &KeptTaint = match &kept {
+            Some(k) => k,
+            None => {
+                fresh = KeptTaint::of(cx);
+                &fresh
+            }
+        };
+        let (taint, via) = (&taint.taint, &taint.via);
         let mut outputs: HashMap<usize, Vec<String>> = HashMap::default();
-        let mut taint = vec![Taint::Clean; n];
-        // The first tainted node each tainted node read from (for messages).
-        let mut via: Vec<Option<usize>> = vec![None; n];
-        for &e in &g.entries {
-            taint[e] = Taint::Whole;
-        }
-        let mut queue: VecDeque<usize> = topo.iter().copied().collect();
-        let mut queued = vec![true; n];
-        while let Some(v) = queue.pop_front() {
-            queued[v] = false;
-            let node = g.node(v);
-            let produces = match node.kind {
-                NodeKind::Entry => continue,
-                NodeKind::Branch | NodeKind::Select | NodeKind::Join => continue,
-                NodeKind::Call if !declassified[v].is_empty() => Taint::Partial,
-                _ => Taint::Whole,
-            };
-            if taint[v] >= produces {
-                continue;
-            }
-            let mut source = None;
-            for &k in &reads[v] {
-                let d = &refs[k];
-                let t = d.target;
-                let tainted = match taint[t] {
-                    Taint::Clean => false,
-                    Taint::Whole => true,
-                    Taint::Partial => {
-                        let outs = outputs.entry(t).or_insert_with(|| g.node(t).declared_paths());
-                        partial_reads_taint(d.r.path.as_deref(), &declassified[t], outs)
-                    }
-                };
-                if tainted {
-                    source = Some(t);
-                    break;
-                }
-            }
-            let Some(source) = source else { continue };
-            taint[v] = produces;
-            via[v] = Some(source);
-            for &r in &readers[v] {
-                if !queued[r] {
-                    queued[r] = true;
-                    queue.push_back(r);
-                }
-            }
-        }
-        for d in refs {
+        for d in cx.scoped_data_refs().iter() {
             let reader = g.node(d.node);
-            if reader.kind != NodeKind::Call || !declassified[d.node].is_empty() {
+            if reader.kind != NodeKind::Call || !reader.declassifies().is_empty() {
                 continue;
             }
             let t = d.target;
@@ -156,7 +278,7 @@ declare_check! {
                 Taint::Whole => true,
                 Taint::Partial => {
                     let outs = outputs.entry(t).or_insert_with(|| g.node(t).declared_paths());
-                    partial_reads_taint(d.r.path.as_deref(), &declassified[t], outs)
+                    partial_reads_taint(d.r.path.as_deref(), &g.node(t).declassifies(), outs)
                 }
             };
             if !tainted {
@@ -180,7 +302,7 @@ declare_check! {
                 format!("it derives from the run input along {}", chain.join(" → "))
             };
             let partial = if taint[t] == Taint::Partial {
-                format!(" (`{}` declassifies only {})", g.node(t).id, declassified[t].iter().map(|s| format!("`{s}`")).collect::<Vec<_>>().join(", "))
+                format!(" (`{}` declassifies only {})", g.node(t).id, g.node(t).declassifies().iter().map(|s| format!("`{s}`")).collect::<Vec<_>>().join(", "))
             } else {
                 String::new()
             };
@@ -337,5 +459,57 @@ mod tests {
             ),
         ]);
         assert!(run_one(&TaintedCallArg, &p).is_empty());
+    }
+
+    /// The kept taint follows nodes added loose that read one tainted node
+    /// (or none) and equals a fresh fixpoint then; a node reading two
+    /// tainted nodes, or a new one, is left to a fresh fixpoint.
+    #[test]
+    fn the_kept_taint_follows_loose_nodes_that_read_one_tainted_node() {
+        use super::KeptTaint;
+        use crate::check::Cx;
+        let mut c = chain(vec![
+            entry("start"),
+            call_with("echo", "t", json!({"q": r("start", Some("q"))}), &["out"]),
+        ]);
+        let kept = KeptTaint::of(&Cx::new(&c, None));
+        let adds = [
+            call_with(
+                "x",
+                "t",
+                json!({"a": r("echo", Some("out")), "b": r("echo", None)}),
+                &[],
+            ),
+            call_with("y", "t", json!({"a": r("nowhere", None)}), &[]),
+        ];
+        c.nodes.extend(adds.iter().cloned());
+        let cx = Cx::new(&c, None);
+        let followed = kept.follow(&cx, &[2, 3]).expect("one tainted node read");
+        assert_eq!(followed, KeptTaint::of(&cx));
+        assert_eq!(followed.via[2], Some(1));
+
+        for (extra, why) in [
+            (
+                call_with(
+                    "z",
+                    "t",
+                    json!({"a": r("echo", None), "b": r("start", None)}),
+                    &[],
+                ),
+                "two tainted nodes: the first one found depends on the order",
+            ),
+            (
+                call_with("z", "t", json!({"a": r("x", None)}), &[]),
+                "a node added with it",
+            ),
+        ] {
+            let mut base = c.clone();
+            base.nodes.truncate(2);
+            let kept = KeptTaint::of(&Cx::new(&base, None));
+            let mut c2 = base;
+            c2.nodes.push(adds[0].clone());
+            c2.nodes.push(extra);
+            assert!(kept.follow(&Cx::new(&c2, None), &[2, 3]).is_none(), "{why}");
+        }
     }
 }

@@ -30,10 +30,11 @@ declare_check! {
     /// {"$ref": {"node": "notify", "select": "first", "branchId": {"segments": [{"edge": "e9"}]}}}
     /// ```
     /// where no edge `e9` leaves the entry. Fixed: `{"segments": [{"edge": "e1"}, {"edge": "on_match"}]}`.
-    pub UnknownBranch { code: "unknown_branch", severity: Blocking, needs: ROUTES, source: Check }
+    pub UnknownBranch { code: "unknown_branch", severity: Blocking, needs: ROUTES, source: Check, scope: Graph }
     fn run(cx, out) {
         let g = &cx.graph;
-        let refs: Vec<_> = cx.data_refs().iter().filter(|d| d.r.branch_id.is_some()).collect();
+        let all = cx.scoped_data_refs();
+        let refs: Vec<_> = all.iter().filter(|d| d.r.branch_id.is_some()).collect();
         if refs.is_empty() {
             return;
         }

@@ -33,7 +33,7 @@ declare_check! {
     /// {"id": "is_open", "kind": "branch", "definition": {"evaluator": "jexl", "predicate": "status == 'open'"}}
     /// ```
     /// Fixed: `{"evaluator": "structured", "predicate": {"path": "fetch.status", "op": "eq", "value": "open"}}`.
-    pub UnwiredEvaluator { code: "unwired_evaluator", severity: Blocking, needs: NOTHING, source: Check }
+    pub UnwiredEvaluator { code: "unwired_evaluator", severity: Blocking, needs: NOTHING, source: Check, scope: Node }
     fn run(cx, out) {
         let Some(reg) = cx.registry else { return };
         let g = &cx.graph;
@@ -43,7 +43,7 @@ declare_check! {
                 wired.push(e);
             }
         }
-        for (i, n) in cx.content.nodes.iter().enumerate() {
+        for (i, n) in cx.nodes() {
             if !matches!(n.kind, NodeKind::Branch | NodeKind::Select) || !is_canonical(g, i) {
                 continue;
             }

@@ -20,13 +20,19 @@ pub(super) const NO_TX: u32 = u32::MAX;
 
 #[derive(Default)]
 pub(super) struct State {
-    nodes: Vec<Option<Node>>,
+    /// Node slots, in order: a removed node stays in its slot (listed in
+    /// `nodes_gone`, no longer in `node_at`) until the content is made, so
+    /// that a fold on top of a plan moves none of its nodes.
+    nodes: Vec<Node>,
+    nodes_gone: HashSet<usize>,
     /// Per node slot: the transaction that added it (numbered by `txs`).
     node_tx: Vec<u32>,
     /// Transaction ids seen by `add_node`, numbered.
     txs: HashMap<String, u32>,
     node_at: HashMap<String, usize>,
-    edges: Vec<Option<Edge>>,
+    /// Edge slots, as the node slots.
+    edges: Vec<Edge>,
+    edges_gone: HashSet<usize>,
     edge_at: HashMap<String, usize>,
     bounds: Option<Bounds>,
     /// Ids named by set_* ops while absent.
@@ -92,7 +98,7 @@ impl State {
     fn node_mut(&mut self, id: &str) -> Option<&mut Node> {
         let i = *self.node_at.get(id)?;
         self.changed.node = self.changed.node.min(i);
-        self.nodes[i].as_mut()
+        Some(&mut self.nodes[i])
     }
 
     fn node_changed(&mut self, slot: usize) {
@@ -127,7 +133,7 @@ impl State {
                         // (Logs written before `replace_node` replaced by
                         // adding again: such a replace reads as this.)
                         if (self.node_tx[i] == t || !replace)
-                            && let Some(old) = self.nodes[i].as_ref().filter(|old| **old != node)
+                            && let Some(old) = Some(&self.nodes[i]).filter(|old| **old != node)
                         {
                             issues.push(Note::DuplicateNodeId {
                                 id: node.id.clone(),
@@ -135,14 +141,14 @@ impl State {
                                 kept: sketch(&node),
                             });
                         }
-                        self.nodes[i] = Some(node);
+                        self.nodes[i] = node;
                         self.node_tx[i] = t;
                         self.node_changed(i);
                     }
                     None => {
                         self.node_changed(self.nodes.len());
                         self.node_at.insert(node.id.clone(), self.nodes.len());
-                        self.nodes.push(Some(node));
+                        self.nodes.push(node);
                         self.node_tx.push(t);
                     }
                 }
@@ -153,12 +159,12 @@ impl State {
             } => {
                 self.removed = true;
                 if let Some(i) = self.node_at.remove(&node_id) {
-                    self.nodes[i] = None;
+                    self.nodes_gone.insert(i);
                     self.node_changed(i);
                 }
                 for e in &incident_edge_ids {
                     if let Some(i) = self.edge_at.remove(e) {
-                        self.edges[i] = None;
+                        self.edges_gone.insert(i);
                         self.edge_changed(i);
                     }
                 }
@@ -184,14 +190,14 @@ impl State {
             },
             OpBody::AddEdge { edge } => match self.edge_at.get(&edge.id) {
                 Some(&i) => {
-                    let old = self.edges[i].as_ref().expect("indexed edges are present");
+                    let old = &self.edges[i];
                     if !old.same_signature(&edge) {
                         issues.push(Note::DuplicateEdgeId {
                             kept: edge.clone(),
                             lost: old.clone(),
                         });
                     }
-                    self.edges[i] = Some(edge);
+                    self.edges[i] = edge;
                     self.edge_changed(i);
                     // Its ends may be new: checked again at the end.
                     self.edges_checked = self.edges_checked.min(i);
@@ -199,13 +205,13 @@ impl State {
                 None => {
                     self.edge_changed(self.edges.len());
                     self.edge_at.insert(edge.id.clone(), self.edges.len());
-                    self.edges.push(Some(edge));
+                    self.edges.push(edge);
                 }
             },
             OpBody::RemoveEdge { edge_id } => {
                 self.removed = true;
                 if let Some(i) = self.edge_at.remove(&edge_id) {
-                    self.edges[i] = None;
+                    self.edges_gone.insert(i);
                     self.edge_changed(i);
                 }
             }
@@ -237,8 +243,10 @@ impl State {
             edges_checked: c.edges.len(),
             node_tx: vec![NO_TX; c.nodes.len()],
             txs: HashMap::default(),
-            nodes: c.nodes.into_iter().map(Some).collect(),
-            edges: c.edges.into_iter().map(Some).collect(),
+            nodes: c.nodes,
+            nodes_gone: HashSet::default(),
+            edges: c.edges,
+            edges_gone: HashSet::default(),
             bounds: Some(c.bounds),
             touched_absent,
             changed: Changed::NONE,
@@ -253,12 +261,20 @@ impl State {
         revision: u64,
         provenance: Option<Provenance>,
     ) -> Content {
-        let nodes: Vec<Node> = self.nodes.iter().flatten().cloned().collect();
+        let nodes: Vec<Node> = self
+            .nodes
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| !self.nodes_gone.contains(i))
+            .map(|(_, n)| n.clone())
+            .collect();
         let present: HashSet<&str> = nodes.iter().map(|n| n.id.as_str()).collect();
         let edges = self
             .edges
             .iter()
-            .flatten()
+            .enumerate()
+            .filter(|(i, _)| !self.edges_gone.contains(i))
+            .map(|(_, e)| e)
             .filter(|e| present.contains(e.from.as_str()) && present.contains(e.to.as_str()))
             .cloned()
             .collect();
@@ -286,38 +302,38 @@ impl State {
         // `edges_checked` had both ends present, which only a removal changes.
         let present = |id: &str| self.node_at.contains_key(id);
         let known_good = if self.removed { 0 } else { self.edges_checked };
-        let mut edges = Vec::with_capacity(self.edges.len());
         let mut dangled = false;
         let mut changed = self.changed;
-        for (slot, e) in self.edges.into_iter().enumerate() {
-            let Some(e) = e else { continue };
-            if slot < known_good {
-                edges.push(e);
+        let mut drop_edges = self.edges_gone;
+        for slot in known_good..self.edges.len() {
+            if drop_edges.contains(&slot) {
                 continue;
             }
+            let e = &self.edges[slot];
             let missing = [e.from.as_str(), e.to.as_str()]
                 .into_iter()
                 .find(|id| !present(id));
-            match missing {
-                None => edges.push(e),
-                Some(m) => {
-                    let missing = m.to_string();
-                    dangled = true;
-                    changed.edge = changed.edge.min(slot);
-                    issues.push(Note::DanglingEdge { edge: e, missing });
-                }
+            if let Some(m) = missing {
+                let missing = m.to_string();
+                dangled = true;
+                changed.edge = changed.edge.min(slot);
+                issues.push(Note::DanglingEdge {
+                    edge: e.clone(),
+                    missing,
+                });
+                drop_edges.insert(slot);
             }
         }
+        let edges = keep_slots(self.edges, &drop_edges);
         let mut seen = HashSet::default();
         for id in &self.touched_absent {
             if !present(id) && seen.insert(id.as_str()) {
                 issues.push(Note::UnknownNode { node: id.clone() });
             }
         }
-        // `filter_map` collects in the same buffer (`flatten` would copy
-        // every node into a new one: linear in the plan for each fold on top).
-        #[allow(clippy::filter_map_identity)]
-        let nodes: Vec<Node> = self.nodes.into_iter().filter_map(|n| n).collect();
+        // Without a removal, the nodes are the slots themselves: nothing
+        // is moved (linear in the plan for each fold on top otherwise).
+        let nodes = keep_slots(self.nodes, &self.nodes_gone);
         let index = (!self.removed && !dangled).then_some(Index {
             node_at: self.node_at,
             edge_at: self.edge_at,
@@ -332,6 +348,19 @@ impl State {
         };
         (content, index, self.touched_absent, changed)
     }
+}
+
+/// `items` without the slots in `gone`: `items` itself when there is none.
+fn keep_slots<T>(items: Vec<T>, gone: &HashSet<usize>) -> Vec<T> {
+    if gone.is_empty() {
+        return items;
+    }
+    items
+        .into_iter()
+        .enumerate()
+        .filter(|(i, _)| !gone.contains(i))
+        .map(|(_, x)| x)
+        .collect()
 }
 
 /// Sets a dot path inside a definition, creating objects along the way. An
