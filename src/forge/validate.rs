@@ -31,9 +31,6 @@ pub(crate) mod select;
 
 use policy::{Policy, Withheld};
 
-/// The actor named on the ops of an in-memory import.
-const ACTOR: &str = "validate";
-
 /// One checked document or plan.
 #[derive(Debug, Clone)]
 pub struct Target {
@@ -527,18 +524,15 @@ impl Forge {
 /// copied.
 fn import_fold(doc: Document, plan_id: &str) -> (Content, Vec<Issue>, Option<Issue>) {
     let claimed = digest_issue(&doc, plan_id);
-    let mut bodies = vec![crate::model::OpBody::CreatePlan {
-        label: None,
-        request: None,
-        provenance: doc.provenance,
-    }];
-    bodies.extend(super::plans::import_bodies(
-        doc.bounds, doc.nodes, doc.edges,
-    ));
-    let ops = crate::store::transaction(ACTOR, plan_id, 0, bodies);
-    let folded = crate::store::fold::fold_owned(plan_id, ops);
-    let issues = crate::check::notes::issues_in_document(&folded.notes, &folded.content);
-    (folded.content, issues, claimed)
+    let (content, notes) = crate::store::fold::import(
+        plan_id,
+        doc.bounds.unwrap_or_default(),
+        doc.nodes,
+        doc.edges,
+        doc.provenance,
+    );
+    let issues = crate::check::notes::issues_in_document(&notes, &content);
+    (content, issues, claimed)
 }
 
 /// `digest_mismatch` when the document claims a digest its content lacks.

@@ -421,6 +421,33 @@ pub fn fold_owned(plan_id: &str, mut ops: Vec<Op>) -> Folded {
     d.finish()
 }
 
+/// The content and notes [`fold_owned`] gives for the ops of an import of
+/// one document (`create_plan` with `provenance`, `set_bounds`, then an
+/// `add_node` per node and an `add_edge` per edge, in one transaction),
+/// applied straight to the fold's state: no op is made, sorted or run
+/// through the lifecycle (an import has no lifecycle op after its
+/// content). `tests::an_import_folds_as_its_ops` holds it to `fold_owned`.
+pub fn import(
+    plan_id: &str,
+    bounds: crate::model::Bounds,
+    nodes: Vec<crate::model::Node>,
+    edges: Vec<crate::model::Edge>,
+    provenance: Option<crate::model::Provenance>,
+) -> (Content, Vec<Note>) {
+    let mut state = State::default();
+    let mut notes = Vec::new();
+    let revision = (1 + nodes.len() + edges.len()) as u64;
+    state.apply("", OpBody::SetBounds { bounds }, &mut notes);
+    for node in nodes {
+        state.apply("", OpBody::AddNode { node }, &mut notes);
+    }
+    for edge in edges {
+        state.apply("", OpBody::AddEdge { edge }, &mut notes);
+    }
+    let (content, ..) = state.finish(plan_id, revision, provenance, &mut notes);
+    (content, notes)
+}
+
 /// The first ops of `ops` in fold order up to and including its `revision`-th
 /// content op (all of them when `revision` is the head or more).
 pub fn at_revision(mut ops: Vec<Op>, revision: u64) -> Vec<Op> {

@@ -216,3 +216,53 @@ fn a_digest_computed_ahead_is_the_digest_and_a_stopped_one_lets_go() {
     drop(Folded::digest_ahead(&h));
     assert_eq!(h.digested(), &want);
 }
+
+proptest::proptest! {
+    /// A document's import folded straight ([`import`]) gives the content
+    /// and notes its ops give through [`fold_owned`]: nodes and edges drawn
+    /// from small id pools (so ids repeat, with the same or another body),
+    /// edges whose ends may be missing (dangling), with and without bounds
+    /// and provenance.
+    #[test]
+    fn an_import_folds_as_its_ops(
+        nodes in proptest::collection::vec((0usize..6, 0usize..3, proptest::option::of(0usize..2)), 0..10),
+        edges in proptest::collection::vec((0usize..5, 0usize..8, 0usize..8, proptest::bool::ANY), 0..10),
+        bounded in proptest::bool::ANY,
+        provenance in proptest::bool::ANY,
+    ) {
+        let kinds = [NodeKind::Join, NodeKind::Entry, NodeKind::Call];
+        let nodes: Vec<Node> = nodes
+            .into_iter()
+            .map(|(id, kind, phase)| Node {
+                phase: phase.map(|p| format!("p{p}")),
+                kind: kinds[kind],
+                ..node(&format!("n{id}"))
+            })
+            .collect();
+        let edges: Vec<Edge> = edges
+            .into_iter()
+            .map(|(id, from, to, on_error)| Edge {
+                handle: if on_error { Handle::Error } else { Handle::Always },
+                ..edge(&format!("e{id}"), &format!("n{from}"), &format!("n{to}"))
+            })
+            .collect();
+        let bounds = bounded.then(|| crate::model::Bounds {
+            max_nodes: 7,
+            ..crate::model::Bounds::default()
+        });
+        let provenance = provenance.then(|| crate::model::Provenance::Template {
+            template: "t".into(),
+            args: Map::new(),
+        });
+        let mut bodies = vec![OpBody::CreatePlan {
+            label: None,
+            request: None,
+            provenance: provenance.clone(),
+        }];
+        bodies.extend(crate::forge::plans::import_bodies(bounds, nodes.clone(), edges.clone()));
+        let folded = fold_owned("plan-t", crate::store::transaction("validate", "plan-t", 0, bodies));
+        let (content, notes) = import("plan-t", bounds.unwrap_or_default(), nodes, edges, provenance);
+        proptest::prop_assert_eq!(&content, &folded.content);
+        proptest::prop_assert_eq!(notes, folded.notes);
+    }
+}
