@@ -729,19 +729,25 @@ mod tests {
         assert!(!w.notes().iter().any(|n| matches!(n, Note::TornTail { .. })));
     }
 
+    /// Sixty nodes more: a log long enough to have bytes between the
+    /// sampled ends (n00 … n59).
+    fn sixty_nodes(store: &Store) {
+        store
+            .commit("plan-w", "bob", None, |_| {
+                Ok((0..60)
+                    .map(|i| OpBody::AddNode {
+                        node: node(&format!("n{i:02}")),
+                    })
+                    .collect())
+            })
+            .unwrap();
+    }
+
     #[test]
     fn a_verdict_never_trusts_bytes_it_did_not_hash() {
         let dir = tempfile::tempdir().unwrap();
         let (cold, warm) = stores(dir.path());
-        // A log long enough to have bytes between the sampled ends.
-        cold.commit("plan-w", "bob", None, |_| {
-            Ok((0..60)
-                .map(|i| OpBody::AddNode {
-                    node: node(&format!("n{i:02}")),
-                })
-                .collect())
-        })
-        .unwrap();
+        sixty_nodes(&cold);
         same(&warm, &cold, "first read");
         let path = log_path(&cold);
         // A change in the middle of the log, same length, same file: past
@@ -771,14 +777,7 @@ mod tests {
     fn a_log_written_by_something_else_is_hashed_before_it_is_trusted() {
         let dir = tempfile::tempdir().unwrap();
         let (cold, warm) = stores(dir.path());
-        cold.commit("plan-w", "bob", None, |_| {
-            Ok((0..60)
-                .map(|i| OpBody::AddNode {
-                    node: node(&format!("n{i:02}")),
-                })
-                .collect())
-        })
-        .unwrap();
+        sixty_nodes(&cold);
         same(&warm, &cold, "first read");
         let path = log_path(&cold);
         let edit = |from: &str, to: &str| {

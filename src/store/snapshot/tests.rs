@@ -184,15 +184,21 @@ fn a_shorter_log_is_folded_afresh() {
     same(&s, "after a cut inside a line");
 }
 
-#[test]
-fn a_rewrite_of_the_same_length_is_folded_afresh() {
-    let dir = tempfile::tempdir().unwrap();
-    let s = store(dir.path());
+/// A store whose plan has forty nodes (n00 … n39) and no snapshot yet:
+/// the next read writes one of the whole log (not of a prefix and a tail).
+fn forty_nodes(dir: &Path) -> Store {
+    let s = store(dir);
     for i in 0..40 {
         add(&s, &format!("n{i:02}"));
     }
-    // A snapshot of the whole log (not of a prefix and a tail).
     std::fs::remove_file(plan_dir(&s).join(FILE)).unwrap();
+    s
+}
+
+#[test]
+fn a_rewrite_of_the_same_length_is_folded_afresh() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = forty_nodes(dir.path());
     same(&s, "first read");
     let path = log_path(&s);
     let len = std::fs::metadata(&path).unwrap().len();
@@ -261,11 +267,7 @@ fn a_changed_prefix_with_a_tail_is_folded_afresh() {
 #[test]
 fn an_edit_in_the_middle_then_an_append_is_folded_afresh() {
     let dir = tempfile::tempdir().unwrap();
-    let s = store(dir.path());
-    for i in 0..40 {
-        add(&s, &format!("n{i:02}"));
-    }
-    std::fs::remove_file(plan_dir(&s).join(FILE)).unwrap();
+    let s = forty_nodes(dir.path());
     same(&s, "first read");
     let path = log_path(&s);
     add(&s, "m1");
