@@ -282,21 +282,7 @@ impl<'a> Graph<'a> {
     pub(crate) fn reachable(&self) -> &[bool] {
         self.reach.get_or_init(|| {
             let mut seen = vec![false; self.len()];
-            let mut stack = Vec::with_capacity(self.entries.len());
-            for &s in &self.entries {
-                if !seen[s] {
-                    seen[s] = true;
-                    stack.push(s);
-                }
-            }
-            while let Some(i) = stack.pop() {
-                for t in self.succs(i) {
-                    if !seen[t] {
-                        seen[t] = true;
-                        stack.push(t);
-                    }
-                }
-            }
+            spread(&mut seen, self.entries.iter().copied(), |i| self.succs(i));
             seen
         })
     }
@@ -593,5 +579,31 @@ pub(crate) fn kahn(
 fn set<T>(cell: &OnceCell<T>, v: Option<T>) {
     if let Some(v) = v {
         let _ = cell.set(v);
+    }
+}
+
+/// Marks in `seen` what `seeds` reach over `succs`: each seed not seen
+/// yet, then everything after it not seen yet (a depth-first walk; cycles
+/// are fine). Shared by the fresh reachability and the kept one that
+/// walks on from an added edge.
+pub(crate) fn spread<I: IntoIterator<Item = usize>>(
+    seen: &mut [bool],
+    seeds: impl IntoIterator<Item = usize>,
+    succs: impl Fn(usize) -> I,
+) {
+    let mut stack: Vec<usize> = Vec::new();
+    for s in seeds {
+        if !seen[s] {
+            seen[s] = true;
+            stack.push(s);
+        }
+    }
+    while let Some(v) = stack.pop() {
+        for t in succs(v) {
+            if !seen[t] {
+                seen[t] = true;
+                stack.push(t);
+            }
+        }
     }
 }

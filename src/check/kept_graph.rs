@@ -17,7 +17,7 @@
 //! left to a rebuild, which [`Core::update`] asks for by returning false.
 //! In a debug build the result is compared with a rebuild.
 
-use super::graph::{Analyses, Core, MAX_ROUTES, edge_ends, kahn};
+use super::graph::{Analyses, Core, MAX_ROUTES, edge_ends, kahn, spread};
 use crate::model::hash::{FastMap, FastSet};
 use crate::model::touched::Touched;
 use crate::model::{Content, NodeKind};
@@ -402,21 +402,12 @@ fn downstream_order(core: &Core, reach: &[bool], added: &[(usize, usize)]) -> Op
 /// Marks what the `added` edges newly make reachable: from each target
 /// whose source is reachable, through the nodes not reached before.
 fn walk_on(core: &Core, reach: &mut [bool], added: &[(usize, usize)]) {
-    let mut stack: Vec<usize> = Vec::new();
-    for &(f, t) in added {
-        if reach[f] && !reach[t] {
-            reach[t] = true;
-            stack.push(t);
-        }
-    }
-    while let Some(v) = stack.pop() {
-        for t in core.succs(v) {
-            if !reach[t] {
-                reach[t] = true;
-                stack.push(t);
-            }
-        }
-    }
+    let seeds: Vec<usize> = added
+        .iter()
+        .filter(|&&(f, _)| reach[f])
+        .map(|&(_, t)| t)
+        .collect();
+    spread(reach, seeds, |v| core.succs(v));
 }
 
 /// Brings each node's join upstream up to the `added` edges: the source's
