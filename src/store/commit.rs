@@ -109,6 +109,10 @@ impl Start {
 pub(crate) enum Write {
     /// Content: refused unless the plan is editable.
     Content,
+    /// Content, built by a builder that reads the history it needs from
+    /// the log's lines itself ([`Store::log_lines`]): the plan is loaded
+    /// as for any other write, without its ops, even for a labelled one.
+    ContentFromLog,
     /// The lifecycle: the builder decides what the state allows.
     Lifecycle,
     /// No change of its own: writes what an earlier planforge's `meta.json`
@@ -166,6 +170,23 @@ impl Store {
         F: FnOnce(&Loaded) -> Result<Vec<OpBody>>,
     {
         self.write(id, actor, expect_rev, label, Write::Content, build)
+    }
+
+    /// As [`commit_labeled`](Self::commit_labeled), for a `build` that
+    /// reads the history it needs from the log's lines itself
+    /// ([`Store::log_lines`] of the plan it is given, which holds no ops).
+    pub(crate) fn commit_labeled_from_log<F>(
+        &self,
+        id: &str,
+        actor: &str,
+        expect_rev: Option<u64>,
+        label: &str,
+        build: F,
+    ) -> Result<(Loaded, Vec<Op>)>
+    where
+        F: FnOnce(&Loaded) -> Result<Vec<OpBody>>,
+    {
+        self.write(id, actor, expect_rev, label, Write::ContentFromLog, build)
     }
 
     /// A lifecycle transition (freeze, unfreeze, approve): `build` sees the
@@ -243,7 +264,9 @@ impl Store {
         let dir = self.plan_dir(id)?;
         // A labelled transaction (undo) reads history; others need only the
         // folded plan.
-        let before = if !label.is_empty() {
+        let before = if kind == Write::ContentFromLog {
+            self.load_to_write(id)?
+        } else if !label.is_empty() {
             self.load_with_ops(id)?
         } else if kind == Write::Lifecycle {
             // A lifecycle transition is a verdict: never on an unverified
@@ -252,7 +275,7 @@ impl Store {
         } else {
             self.load_to_write(id)?
         };
-        if kind == Write::Content {
+        if matches!(kind, Write::Content | Write::ContentFromLog) {
             ensure_editable(&before)?;
         }
         if let Some(want) = expect_rev

@@ -13,7 +13,7 @@ use crate::store::fold::fold;
 use std::collections::{HashMap, HashSet};
 
 /// What undoing one transaction takes.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, PartialEq)]
 pub(crate) struct Inverse {
     pub(crate) bodies: Vec<OpBody>,
     /// What the inverse does, in words.
@@ -42,9 +42,10 @@ struct EdgeOps {
     adds: Vec<Edge>,
 }
 
-/// The inverse of `tx` against the current content `c`.
-pub(crate) fn invert(plan_id: &str, ops: &[Op], tx: &Tx, c: &Content) -> Inverse {
-    let prefix = &ops[..tx.start];
+/// The inverse of `tx` against the current content `c`, `prefix` being the
+/// ops before it (every op of the log before its first, or those of them
+/// that make the state of everything it can have changed: see `history`).
+pub(crate) fn invert(plan_id: &str, prefix: &[Op], tx: &Tx, c: &Content) -> Inverse {
     let b = fold(plan_id, prefix).content;
     let mut with: Vec<Op> = prefix.to_vec();
     with.extend(tx.ops.iter().map(|o| (*o).clone()));

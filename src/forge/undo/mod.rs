@@ -12,6 +12,7 @@
 //! undo never throws away someone else's later work. Repeated undos walk
 //! further back: undo transactions and the ones they undid are skipped.
 
+mod history;
 mod invert;
 pub(crate) mod log;
 mod paths;
@@ -24,8 +25,9 @@ use super::{Forge, edit::bounded_list};
 use crate::model::error::Result;
 use crate::model::error::{Error, ErrorKind};
 use crate::store::Loaded;
-use invert::{Inverse, invert};
-use log::{inherited, summary, transactions};
+use history::History;
+use invert::Inverse;
+use log::{Tx, summary};
 use std::collections::HashSet;
 
 /// The transaction an undo takes back, with its inverse.
@@ -37,33 +39,35 @@ struct Found {
 
 /// Finds `actor`'s latest transaction that is not undone yet and that can
 /// still be undone, walking back past those that changed nothing.
-fn find(loaded: &Loaded, actor: &str) -> Result<Found> {
-    let txs = transactions(loaded.ops()?);
+fn find(history: &History, loaded: &Loaded, actor: &str) -> Result<Found> {
+    let txs = history.transactions();
     let undone: HashSet<&str> = txs.iter().filter_map(|t| undone_by(t.id)).collect();
-    let first_own = inherited(loaded);
+    let first_own = history.inherited(loaded.meta.provenance.as_ref());
     // Changes whose every effect others have changed again since: nothing of
     // them is left to take back, so undo walks past them (and says so).
     let mut overridden: Vec<(String, Vec<String>)> = Vec::new();
-    for tx in txs.iter().rev() {
-        if tx.actor != actor
-            || tx.id.starts_with(LABEL)
-            || undone.contains(tx.id)
-            || tx.start < first_own
+    for head in txs.iter().rev() {
+        if head.actor != actor
+            || head.id.starts_with(LABEL)
+            || undone.contains(head.id)
+            || head.start() < first_own
         {
             continue;
         }
-        let inverse = invert(&loaded.plan_id, loaded.ops()?, tx, loaded.content());
+        let ops = history.ops_of(head)?;
+        let tx = Tx::of(head, &ops);
+        let inverse = history.inverse(&tx, loaded.content())?;
         if inverse.bodies.is_empty() {
             if inverse.had_effect && !inverse.kept.is_empty() {
                 overridden.push((
-                    format!("transaction {} ({})", tx.id, summary(tx)),
+                    format!("transaction {} ({})", tx.id, summary(&tx)),
                     inverse.kept.clone(),
                 ));
             }
             // It changed nothing, or others already took it back.
             continue;
         }
-        let mut what = format!("transaction {} of {} ({})", tx.id, tx.at, summary(tx));
+        let mut what = format!("transaction {} of {} ({})", tx.id, tx.at, summary(&tx));
         if !overridden.is_empty() {
             let later: Vec<String> = overridden.iter().map(|(t, _)| t.clone()).collect();
             what.push_str(&format!(
@@ -126,6 +130,47 @@ fn moved_error(plan: &str, what: &str) -> Error {
 }
 
 impl Forge {
+    /// Runs `f` on the history of the log `loaded` is the fold of, with the
+    /// plan it reads: the log's lines when it is clean and still the one
+    /// `loaded` folds (issue 17: nothing is folded whole), else every op,
+    /// read and folded again.
+    fn with_history<T>(
+        &self,
+        loaded: &Loaded,
+        f: impl FnOnce(&History, &Loaded) -> Result<T>,
+    ) -> Result<T> {
+        if let Ok(ops) = loaded.ops() {
+            return f(&History::of_ops(&loaded.plan_id, ops), loaded);
+        }
+        if let Some(lines) = self.store().log_lines(loaded)? {
+            return f(&History::of_lines(&loaded.plan_id, &lines)?, loaded);
+        }
+        let whole = self.store().load_with_ops(&loaded.plan_id)?;
+        f(&History::of_ops(&whole.plan_id, whole.ops()?), &whole)
+    }
+
+    /// Commits an undo or a redo labelled `label`: `build` reads the history
+    /// from the log's lines when the plan was read that way before the lock
+    /// (`lines`), else from every op, as the plan under the lock is then
+    /// loaded with them.
+    fn commit_history(
+        &self,
+        plan: &str,
+        actor: &str,
+        expect: Option<u64>,
+        label: &str,
+        lines: bool,
+        build: impl FnOnce(&Loaded) -> Result<Vec<crate::model::OpBody>>,
+    ) -> Result<(Loaded, Vec<crate::model::Op>)> {
+        if lines {
+            self.store()
+                .commit_labeled_from_log(plan, actor, expect, label, build)
+        } else {
+            self.store()
+                .commit_labeled(plan, actor, expect, label, build)
+        }
+    }
+
     /// Undoes this actor's latest transaction that is not undone yet, in
     /// one transaction labelled `undo-<tx>-`.
     pub(crate) fn undo(&self, plan: &str, expect: Option<u64>) -> Result<Echo> {
@@ -136,25 +181,27 @@ impl Forge {
         let mut attempts = 0;
         let (after, found) = loop {
             attempts += 1;
-            let loaded = self.store().load_with_ops(plan)?;
+            let loaded = self.store().load_to_write(plan)?;
             crate::store::ensure_editable(&loaded)?;
-            let target = find(&loaded, &actor)?.tx;
+            let (target, lines) = self.with_history(&loaded, |h, l| {
+                Ok((find(h, l, &actor)?.tx, h.reads_lines()))
+            })?;
+            drop(loaded);
             let label = format!("{LABEL}{target}-");
             let mut found: Option<Found> = None;
             let mut moved = false;
             self.before_write()?;
-            let result = self
-                .store()
-                .commit_labeled(plan, &actor, expect, &label, |before| {
-                    let f = find(before, &actor)?;
-                    if f.tx != target {
-                        moved = true;
-                        return Err(moved_error(plan, "undo"));
-                    }
-                    let bodies = f.inverse.bodies.clone();
-                    found = Some(f);
-                    Ok(bodies)
-                });
+            let build = |before: &Loaded| {
+                let f = self.with_history(before, |h, l| find(h, l, &actor))?;
+                if f.tx != target {
+                    moved = true;
+                    return Err(moved_error(plan, "undo"));
+                }
+                let bodies = f.inverse.bodies.clone();
+                found = Some(f);
+                Ok(bodies)
+            };
+            let result = self.commit_history(plan, &actor, expect, &label, lines, build);
             match result {
                 Err(_) if moved && attempts < MOVED_RETRIES => continue,
                 Err(e) => return Err(e),
@@ -205,21 +252,23 @@ impl Forge {
         let mut attempts = 0;
         let (after, inv, target) = loop {
             attempts += 1;
-            let loaded = self.store().load_with_ops(plan)?;
+            let loaded = self.store().load_to_write(plan)?;
             crate::store::ensure_editable(&loaded)?;
-            let target = redo::target(&loaded, &actor)?;
+            let (target, lines) = self.with_history(&loaded, |h, l| {
+                Ok((redo::target(h, l, &actor)?, h.reads_lines()))
+            })?;
+            drop(loaded);
             let label = format!("{}{target}-", redo::REDO);
             let mut inverse = None;
             let mut moved = false;
             self.before_write()?;
-            let result = self
-                .store()
-                .commit_labeled(plan, &actor, expect, &label, |before| {
-                    if redo::target(before, &actor)? != target {
+            let build = |before: &Loaded| {
+                self.with_history(before, |h, l| {
+                    if redo::target(h, l, &actor)? != target {
                         moved = true;
                         return Err(moved_error(plan, "redo"));
                     }
-                    let inv = redo::inverse(before, &target)?;
+                    let inv = redo::inverse(h, l, &target)?;
                     if inv.bodies.is_empty() {
                         return Err(Error::refused(format!(
                             "nothing to redo: what {target} undid was changed again since"
@@ -229,7 +278,9 @@ impl Forge {
                     let bodies = inv.bodies.clone();
                     inverse = Some(inv);
                     Ok(bodies)
-                });
+                })
+            };
+            let result = self.commit_history(plan, &actor, expect, &label, lines, build);
             match result {
                 Err(_) if moved && attempts < MOVED_RETRIES => continue,
                 Err(e) => return Err(e),
@@ -253,5 +304,7 @@ impl Forge {
     }
 }
 
+#[cfg(test)]
+mod history_tests;
 #[cfg(test)]
 mod tests;
