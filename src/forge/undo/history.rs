@@ -85,11 +85,6 @@ impl<'a> History<'a> {
         })
     }
 
-    /// Whether it reads the log's lines (else every op, parsed).
-    pub(crate) fn reads_lines(&self) -> bool {
-        matches!(self.source, Source::Lines(_))
-    }
-
     /// The transactions, in log order (by their first op).
     pub(crate) fn transactions(&self) -> Vec<TxHead<'_>> {
         let mut out: Vec<TxHead> = Vec::new();

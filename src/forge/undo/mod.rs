@@ -130,50 +130,43 @@ fn moved_error(plan: &str, what: &str) -> Error {
 }
 
 impl Forge {
-    /// Runs `f` on the history of the log `loaded` is the fold of, with the
-    /// plan it reads: the log's lines when it is clean and still the one
-    /// `loaded` folds (issue 17: nothing is folded whole), else every op,
-    /// read and folded again.
-    fn with_history<T>(
-        &self,
-        loaded: &Loaded,
-        f: impl FnOnce(&History, &Loaded) -> Result<T>,
-    ) -> Result<T> {
-        if let Ok(ops) = loaded.ops() {
-            return f(&History::of_ops(&loaded.plan_id, ops), loaded);
-        }
-        if let Some(lines) = self.store().log_lines(loaded)? {
-            return f(&History::of_lines(&loaded.plan_id, &lines)?, loaded);
-        }
-        let whole = self.store().load_with_ops(&loaded.plan_id)?;
-        f(&History::of_ops(&whole.plan_id, whole.ops()?), &whole)
-    }
-
-    /// Commits an undo or a redo labelled `label`: `build` reads the history
-    /// from the log's lines when the plan was read that way before the lock
-    /// (`lines`), else from every op, as the plan under the lock is then
-    /// loaded with them.
-    fn commit_history(
-        &self,
-        plan: &str,
-        actor: &str,
-        expect: Option<u64>,
-        label: &str,
-        lines: bool,
-        build: impl FnOnce(&Loaded) -> Result<Vec<crate::model::OpBody>>,
-    ) -> Result<(Loaded, Vec<crate::model::Op>)> {
-        if lines {
-            self.store()
-                .commit_labeled_from_log(plan, actor, expect, label, build)
-        } else {
-            self.store()
-                .commit_labeled(plan, actor, expect, label, build)
-        }
-    }
-
     /// Undoes this actor's latest transaction that is not undone yet, in
     /// one transaction labelled `undo-<tx>-`.
+    ///
+    /// The transaction is found under the plan's lock, from the log's lines
+    /// (issue 17: the plan is loaded as for any write, nothing is folded
+    /// whole); a log that is not clean is read whole ([`Forge::undo_whole`]).
     pub(crate) fn undo(&self, plan: &str, expect: Option<u64>) -> Result<Echo> {
+        let actor = self.actor().to_string();
+        let mut whole = false;
+        let mut found: Option<Found> = None;
+        let result = self
+            .store()
+            .commit_labeled_from_log(plan, &actor, |before| {
+                let Some(lines) = self.store().log_lines(before)? else {
+                    whole = true;
+                    return Err(Error::internal("the log is to be read whole"));
+                };
+                let f = find(&History::of_lines(&before.plan_id, &lines)?, before, &actor)?;
+                // The refusals in the order they always came.
+                self.before_write()?;
+                crate::store::expect_revision(before, expect)?;
+                let labelled = (format!("{LABEL}{}-", f.tx), f.inverse.bodies.clone());
+                found = Some(f);
+                Ok(labelled)
+            });
+        let after = match result {
+            Err(_) if whole => return self.undo_whole(plan, expect),
+            result => result?.0,
+        };
+        let found = found.expect("set when the commit went through");
+        self.inverse_echo(&after, &found.inverse, format!("undid your {}", found.what))
+    }
+
+    /// As [`Forge::undo`], from every op of the log, read and folded: for a
+    /// log whose lines are not all ops of complete transactions, or that an
+    /// earlier planforge's `meta.json` adds to.
+    fn undo_whole(&self, plan: &str, expect: Option<u64>) -> Result<Echo> {
         let actor = self.actor().to_string();
         // The label names the undone transaction, so it is chosen before the
         // lock is taken and confirmed under it; should this actor's history
@@ -181,27 +174,25 @@ impl Forge {
         let mut attempts = 0;
         let (after, found) = loop {
             attempts += 1;
-            let loaded = self.store().load_to_write(plan)?;
+            let loaded = self.store().load_with_ops(plan)?;
             crate::store::ensure_editable(&loaded)?;
-            let (target, lines) = self.with_history(&loaded, |h, l| {
-                Ok((find(h, l, &actor)?.tx, h.reads_lines()))
-            })?;
-            drop(loaded);
+            let target = find(&History::of_ops(plan, loaded.ops()?), &loaded, &actor)?.tx;
             let label = format!("{LABEL}{target}-");
             let mut found: Option<Found> = None;
             let mut moved = false;
             self.before_write()?;
-            let build = |before: &Loaded| {
-                let f = self.with_history(before, |h, l| find(h, l, &actor))?;
-                if f.tx != target {
-                    moved = true;
-                    return Err(moved_error(plan, "undo"));
-                }
-                let bodies = f.inverse.bodies.clone();
-                found = Some(f);
-                Ok(bodies)
-            };
-            let result = self.commit_history(plan, &actor, expect, &label, lines, build);
+            let result = self
+                .store()
+                .commit_labeled(plan, &actor, expect, &label, |before| {
+                    let f = find(&History::of_ops(plan, before.ops()?), before, &actor)?;
+                    if f.tx != target {
+                        moved = true;
+                        return Err(moved_error(plan, "undo"));
+                    }
+                    let bodies = f.inverse.bodies.clone();
+                    found = Some(f);
+                    Ok(bodies)
+                });
             match result {
                 Err(_) if moved && attempts < MOVED_RETRIES => continue,
                 Err(e) => return Err(e),
@@ -243,8 +234,39 @@ impl Forge {
 
 impl Forge {
     /// Takes back this actor's latest undo (see [`redo`]), in one
-    /// transaction labelled `redo-<undo tx>-`.
+    /// transaction labelled `redo-<undo tx>-`: found under the lock from
+    /// the log's lines, as for [`Forge::undo`].
     pub(crate) fn redo(&self, plan: &str, expect: Option<u64>) -> Result<Echo> {
+        let actor = self.actor().to_string();
+        let mut whole = false;
+        let mut found: Option<(String, Inverse)> = None;
+        let result = self
+            .store()
+            .commit_labeled_from_log(plan, &actor, |before| {
+                let Some(lines) = self.store().log_lines(before)? else {
+                    whole = true;
+                    return Err(Error::internal("the log is to be read whole"));
+                };
+                let history = History::of_lines(&before.plan_id, &lines)?;
+                let target = redo::target(&history, before, &actor)?;
+                self.before_write()?;
+                crate::store::expect_revision(before, expect)?;
+                let inv = redo_inverse(&history, before, &target)?;
+                let labelled = (format!("{}{target}-", redo::REDO), inv.bodies.clone());
+                found = Some((target, inv));
+                Ok(labelled)
+            });
+        let after = match result {
+            Err(_) if whole => return self.redo_whole(plan, expect),
+            result => result?.0,
+        };
+        let (target, inv) = found.expect("set when the commit went through");
+        self.redo_echo(&after, &inv, &target)
+    }
+
+    /// As [`Forge::redo`], from every op of the log, read and folded (see
+    /// [`Forge::undo_whole`]).
+    fn redo_whole(&self, plan: &str, expect: Option<u64>) -> Result<Echo> {
         let actor = self.actor().to_string();
         // As for undo: the label names the undo taken back, so it is chosen
         // before the lock and confirmed under it; should it move (another
@@ -252,35 +274,26 @@ impl Forge {
         let mut attempts = 0;
         let (after, inv, target) = loop {
             attempts += 1;
-            let loaded = self.store().load_to_write(plan)?;
+            let loaded = self.store().load_with_ops(plan)?;
             crate::store::ensure_editable(&loaded)?;
-            let (target, lines) = self.with_history(&loaded, |h, l| {
-                Ok((redo::target(h, l, &actor)?, h.reads_lines()))
-            })?;
-            drop(loaded);
+            let target = redo::target(&History::of_ops(plan, loaded.ops()?), &loaded, &actor)?;
             let label = format!("{}{target}-", redo::REDO);
             let mut inverse = None;
             let mut moved = false;
             self.before_write()?;
-            let build = |before: &Loaded| {
-                self.with_history(before, |h, l| {
-                    if redo::target(h, l, &actor)? != target {
+            let result = self
+                .store()
+                .commit_labeled(plan, &actor, expect, &label, |before| {
+                    let history = History::of_ops(plan, before.ops()?);
+                    if redo::target(&history, before, &actor)? != target {
                         moved = true;
                         return Err(moved_error(plan, "redo"));
                     }
-                    let inv = redo::inverse(h, l, &target)?;
-                    if inv.bodies.is_empty() {
-                        return Err(Error::refused(format!(
-                            "nothing to redo: what {target} undid was changed again since"
-                        ))
-                        .with_help(bounded_list(&inv.kept, 4)));
-                    }
+                    let inv = redo_inverse(&history, before, &target)?;
                     let bodies = inv.bodies.clone();
                     inverse = Some(inv);
                     Ok(bodies)
-                })
-            };
-            let result = self.commit_history(plan, &actor, expect, &label, lines, build);
+                });
             match result {
                 Err(_) if moved && attempts < MOVED_RETRIES => continue,
                 Err(e) => return Err(e),
@@ -293,15 +306,32 @@ impl Forge {
                 }
             }
         };
+        self.redo_echo(&after, &inv, &target)
+    }
+
+    fn redo_echo(&self, after: &Loaded, inv: &Inverse, target: &str) -> Result<Echo> {
         self.inverse_echo(
-            &after,
-            &inv,
+            after,
+            inv,
             format!(
                 "redid your transaction {} (taking back its undo {target})",
-                undone_by(&target).unwrap_or(&target)
+                undone_by(target).unwrap_or(target)
             ),
         )
     }
+}
+
+/// The inverse of the undo `target`, refused when others changed all it
+/// undid since.
+fn redo_inverse(history: &History, before: &Loaded, target: &str) -> Result<Inverse> {
+    let inv = redo::inverse(history, before, target)?;
+    if inv.bodies.is_empty() {
+        return Err(Error::refused(format!(
+            "nothing to redo: what {target} undid was changed again since"
+        ))
+        .with_help(bounded_list(&inv.kept, 4)));
+    }
+    Ok(inv)
 }
 
 #[cfg(test)]
