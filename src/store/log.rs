@@ -408,22 +408,30 @@ impl Lines {
         if patterns.is_empty() {
             return Vec::new();
         }
-        let Ok(finder) = aho_corasick::AhoCorasick::new(&patterns) else {
-            // No automaton (too large): every line.
-            return (0..end).collect();
-        };
+        let text = &self.bytes[..upto];
         let mut out: Vec<usize> = Vec::new();
-        for m in finder.find_iter(&self.bytes[..upto]) {
-            let at = m.start();
+        let mut found = |at: usize| {
             if out.last().is_some_and(|&i| self.spans[i].1 >= at) {
                 // On a line already found.
-                continue;
+                return;
             }
             // The line that holds `at` (a match never spans a newline).
-            let i = self.spans.partition_point(|&(_, e)| e < at);
-            if i < end && out.last() != Some(&i) {
-                out.push(i);
-            }
+            out.push(self.spans.partition_point(|&(_, e)| e < at));
+        };
+        // A few names: SIMD search (Teddy), an order faster than an
+        // automaton on JSON text, where every pattern's first byte (a
+        // quote) is everywhere.
+        let packed = aho_corasick::packed::Config::new()
+            .builder()
+            .extend(&patterns)
+            .build();
+        match packed {
+            Some(searcher) => searcher.find_iter(text).for_each(|m| found(m.start())),
+            None => match aho_corasick::AhoCorasick::new(&patterns) {
+                Ok(finder) => finder.find_iter(text).for_each(|m| found(m.start())),
+                // No automaton (too large): every line.
+                Err(_) => return (0..end).collect(),
+            },
         }
         out
     }
@@ -455,6 +463,50 @@ mod tests {
             "one op without its end, and a torn line"
         );
         assert_eq!(log.info.good_len as usize, line(1, "a", true).len() + 1);
+    }
+
+    #[test]
+    fn the_lines_naming_an_id_are_every_one_that_names_it() {
+        let mut text = String::new();
+        for i in 0..300u64 {
+            let mut l = line(i, &format!("t{}", i % 7), true);
+            l = l.replace("\"edgeId\":\"e\"", &format!("\"edgeId\":\"e{}\"", i % 90));
+            if i % 50 == 3 {
+                // Another writer's escape.
+                l = l.replace("\"op\":\"remove_edge\"", "\"op\":\"remove\\u005fedge\"");
+            }
+            text.push_str(&l);
+            text.push('\n');
+            if i % 40 == 0 {
+                text.push_str("  \n");
+            }
+        }
+        let log = parse(text.as_bytes(), "plan-t").unwrap();
+        let path = std::env::temp_dir().join(format!("naming-{}.jsonl", std::process::id()));
+        std::fs::write(&path, &text).unwrap();
+        let lines = Lines::read(&path, &log.info).unwrap().unwrap();
+        std::fs::remove_file(&path).unwrap();
+        assert_eq!(lines.len(), 300);
+        for (names, end) in [
+            (vec!["e5".to_string(), "t3".to_string()], 300),
+            (vec!["e5".to_string()], 120),
+            ((0..100).map(|k| format!("e{}", k * 2)).collect(), 250),
+        ] {
+            let wanted: Vec<&str> = names.iter().map(String::as_str).collect();
+            let expected: Vec<usize> = (0..end)
+                .filter(|&i| {
+                    let l = String::from_utf8(lines.line(i).to_vec()).unwrap();
+                    l.contains("\\u") || names.iter().any(|n| l.contains(&format!("\"{n}\"")))
+                })
+                .collect();
+            assert!(!expected.is_empty());
+            assert_eq!(
+                lines.naming(end, &wanted),
+                expected,
+                "{} names",
+                names.len()
+            );
+        }
     }
 
     #[test]

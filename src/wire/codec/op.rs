@@ -303,12 +303,11 @@ pub struct OpHead<'a> {
 pub fn op_head(line: &[u8]) -> Option<OpHead<'_>> {
     /// A string's text up to its closing quote, and what follows it.
     fn string(b: &[u8]) -> Option<(&str, &[u8])> {
-        let end = b.iter().position(|&c| c == b'"')?;
-        let text = &b[..end];
-        if text.contains(&b'\\') {
+        let end = memchr::memchr2(b'"', b'\\', b)?;
+        if b[end] != b'"' {
             return None;
         }
-        Some((std::str::from_utf8(text).ok()?, &b[end + 1..]))
+        Some((std::str::from_utf8(&b[..end]).ok()?, &b[end + 1..]))
     }
     let (_, rest) = string(line.strip_prefix(br#"{"opId":""#)?)?;
     let (actor, rest) = string(rest.strip_prefix(br#","actorId":""#)?)?;
