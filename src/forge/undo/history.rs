@@ -18,14 +18,14 @@
 //! `tests::the_lines_give_the_inverse_the_ops_give` holds the two to each
 //! other on random histories.
 
-use super::invert::{Inverse, invert};
+use super::invert::{Current, Inverse, invert};
 use super::log::Tx;
 use crate::model::error::Result;
-use crate::model::hash::FastSet;
-use crate::model::{Content, Op, OpBody, Provenance};
+use crate::model::hash::{FastMap, FastSet};
+use crate::model::{Op, OpBody, Provenance};
 use crate::store::log::{Head, Lines};
 use std::borrow::Cow;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
 /// A plan's log, as undo reads it.
 pub(crate) struct History<'a> {
@@ -88,10 +88,20 @@ impl<'a> History<'a> {
     /// The transactions, in log order (by their first op).
     pub(crate) fn transactions(&self) -> Vec<TxHead<'_>> {
         let mut out: Vec<TxHead> = Vec::new();
-        let mut at: HashMap<&str, usize> = HashMap::new();
+        let mut at: FastMap<&str, usize> = FastMap::default();
+        let mut last: Option<usize> = None;
         for (i, h) in self.heads.iter().enumerate() {
-            match at.get(h.tx.as_ref()) {
-                Some(&k) => out[k].places.push(i),
+            // A transaction's ops are one after the other, as one write
+            // appends them.
+            if let Some(k) = last.filter(|&k| out[k].id == h.tx) {
+                out[k].places.push(i);
+                continue;
+            }
+            let k = match at.get(h.tx.as_ref()) {
+                Some(&k) => {
+                    out[k].places.push(i);
+                    k
+                }
                 None => {
                     at.insert(&h.tx, out.len());
                     out.push(TxHead {
@@ -99,8 +109,10 @@ impl<'a> History<'a> {
                         actor: &h.actor,
                         places: vec![i],
                     });
+                    out.len() - 1
                 }
-            }
+            };
+            last = Some(k);
         }
         out
     }
@@ -138,8 +150,8 @@ impl<'a> History<'a> {
         self.heads.len()
     }
 
-    /// The inverse of `tx` against the current content `c`.
-    pub(crate) fn inverse(&self, tx: &Tx, c: &Content) -> Result<Inverse> {
+    /// The inverse of `tx` against the current plan `c`.
+    pub(crate) fn inverse(&self, tx: &Tx, c: &Current) -> Result<Inverse> {
         Ok(match self.source {
             Source::Ops(ops) => invert(self.plan_id, &ops[..tx.start], tx, c),
             Source::Lines(lines) => {

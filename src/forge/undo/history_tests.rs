@@ -5,6 +5,7 @@
 
 use super::find;
 use super::history::History;
+use super::invert::Current;
 use super::log::Tx;
 use super::redo;
 use crate::model::value::Map;
@@ -185,8 +186,8 @@ fn compare(txs: &[(Vec<Step>, u8)]) {
         assert_eq!(oa, ob);
         let (xa, xb) = (Tx::of(ta, &oa), Tx::of(tb, &ob));
         let (ia, ib) = (
-            whole.inverse(&xa, loaded.content()).unwrap(),
-            read.inverse(&xb, loaded.content()).unwrap(),
+            whole.inverse(&xa, &Current::of(&loaded)).unwrap(),
+            read.inverse(&xb, &Current::of(&loaded)).unwrap(),
         );
         assert_eq!(ia, ib, "the inverse of {}", ta.id);
     }

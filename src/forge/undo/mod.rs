@@ -26,7 +26,7 @@ use crate::model::error::Result;
 use crate::model::error::{Error, ErrorKind};
 use crate::store::Loaded;
 use history::History;
-use invert::Inverse;
+use invert::{Current, Inverse};
 use log::{Tx, summary};
 use std::collections::HashSet;
 
@@ -43,6 +43,7 @@ fn find(history: &History, loaded: &Loaded, actor: &str) -> Result<Found> {
     let txs = history.transactions();
     let undone: HashSet<&str> = txs.iter().filter_map(|t| undone_by(t.id)).collect();
     let first_own = history.inherited(loaded.meta.provenance.as_ref());
+    let current = Current::of(loaded);
     // Changes whose every effect others have changed again since: nothing of
     // them is left to take back, so undo walks past them (and says so).
     let mut overridden: Vec<(String, Vec<String>)> = Vec::new();
@@ -56,7 +57,7 @@ fn find(history: &History, loaded: &Loaded, actor: &str) -> Result<Found> {
         }
         let ops = history.ops_of(head)?;
         let tx = Tx::of(head, &ops);
-        let inverse = history.inverse(&tx, loaded.content())?;
+        let inverse = history.inverse(&tx, &current)?;
         if inverse.bodies.is_empty() {
             if inverse.had_effect && !inverse.kept.is_empty() {
                 overridden.push((

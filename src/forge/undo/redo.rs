@@ -71,5 +71,5 @@ pub(super) fn inverse(
         .find(|t| t.id == undo_tx)
         .ok_or_else(|| Error::internal("the undo to redo left the log"))?;
     let ops = history.ops_of(head)?;
-    history.inverse(&Tx::of(head, &ops), loaded.content())
+    history.inverse(&Tx::of(head, &ops), &super::invert::Current::of(loaded))
 }
