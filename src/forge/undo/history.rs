@@ -51,10 +51,29 @@ pub(crate) struct TxHead<'h> {
     places: Vec<usize>,
 }
 
-impl TxHead<'_> {
+impl<'h> TxHead<'h> {
     /// Where its first op is in the log.
     pub(crate) fn start(&self) -> usize {
         self.places[0]
+    }
+
+    /// The transaction, holding `ops` (its ops, in log order).
+    pub(crate) fn tx<'a>(&'a self, ops: &'a [Op]) -> Tx<'a> {
+        Tx {
+            id: self.id,
+            at: ops.first().map_or("", |o| o.at.as_str()),
+            start: self.start(),
+            ops: ops.iter().collect(),
+        }
+    }
+}
+
+/// The ops a plan inherited from its parent (a clone's first ops), which are
+/// not this plan's to undo (`loaded` holds its ops; else none).
+pub(crate) fn inherited(loaded: &crate::store::Loaded) -> usize {
+    match loaded.ops() {
+        Ok(ops) => History::of_ops(&loaded.plan_id, ops).inherited(loaded.meta.provenance.as_ref()),
+        Err(_) => 0,
     }
 }
 

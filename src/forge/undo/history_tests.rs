@@ -6,7 +6,6 @@
 use super::find;
 use super::history::History;
 use super::invert::Current;
-use super::log::Tx;
 use super::redo;
 use crate::model::value::Map;
 use crate::model::{Bounds, Edge, Handle, Node, NodeKind, Op, OpBody, Value};
@@ -184,7 +183,7 @@ fn compare(txs: &[(Vec<Step>, u8)]) {
         assert_eq!((ta.id, ta.actor, ta.start()), (tb.id, tb.actor, tb.start()));
         let (oa, ob) = (whole.ops_of(ta).unwrap(), read.ops_of(tb).unwrap());
         assert_eq!(oa, ob);
-        let (xa, xb) = (Tx::of(ta, &oa), Tx::of(tb, &ob));
+        let (xa, xb) = (ta.tx(&oa), tb.tx(&ob));
         let (ia, ib) = (
             whole.inverse(&xa, &Current::of(&loaded)).unwrap(),
             read.inverse(&xb, &Current::of(&loaded)).unwrap(),

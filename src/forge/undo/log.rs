@@ -1,10 +1,8 @@
-//! The log as undo reads it: transactions in order, the undo transactions
-//! and what they undid, a clone's inherited ops.
+//! The log as undo reads it: a transaction, the undo transactions
+//! and what they undid.
 
-use super::history::{History, TxHead};
 use crate::forge::edit::bounded_list;
 use crate::model::{Op, OpBody};
-use crate::store::Loaded;
 
 /// The tx label of an undo transaction.
 pub(crate) const LABEL: &str = "undo-";
@@ -16,18 +14,6 @@ pub(crate) struct Tx<'a> {
     /// Index of its first op in the log.
     pub(crate) start: usize,
     pub(crate) ops: Vec<&'a Op>,
-}
-
-impl<'a> Tx<'a> {
-    /// The transaction `head` shows, holding `ops` (its ops, in log order).
-    pub(crate) fn of(head: &'a TxHead<'a>, ops: &'a [Op]) -> Tx<'a> {
-        Tx {
-            id: head.id,
-            at: ops.first().map_or("", |o| o.at.as_str()),
-            start: head.start(),
-            ops: ops.iter().collect(),
-        }
-    }
 }
 
 /// The transaction an undo transaction undid.
@@ -54,13 +40,4 @@ pub(crate) fn summary(tx: &Tx) -> String {
         })
         .collect();
     bounded_list(&items, 6)
-}
-
-/// The ops a plan inherited from its parent (a clone's first ops), which are
-/// not this plan's to undo.
-pub(crate) fn inherited(loaded: &Loaded) -> usize {
-    match loaded.ops() {
-        Ok(ops) => History::of_ops(&loaded.plan_id, ops).inherited(loaded.meta.provenance.as_ref()),
-        Err(_) => 0,
-    }
 }

@@ -18,6 +18,7 @@ pub(crate) mod log;
 mod paths;
 mod redo;
 
+pub(crate) use history::inherited;
 pub(crate) use log::{LABEL, undone_by};
 
 use super::echo::{self, Echo};
@@ -27,7 +28,7 @@ use crate::model::error::{Error, ErrorKind};
 use crate::store::Loaded;
 use history::History;
 use invert::{Current, Inverse};
-use log::{Tx, summary};
+use log::summary;
 use std::collections::HashSet;
 
 /// The transaction an undo takes back, with its inverse.
@@ -56,7 +57,7 @@ fn find(history: &History, loaded: &Loaded, actor: &str) -> Result<Found> {
             continue;
         }
         let ops = history.ops_of(head)?;
-        let tx = Tx::of(head, &ops);
+        let tx = head.tx(&ops);
         let inverse = history.inverse(&tx, &current)?;
         if inverse.bodies.is_empty() {
             if inverse.had_effect && !inverse.kept.is_empty() {

@@ -6,7 +6,7 @@
 //! editor. An undo can then take a redo back again, like any change.
 
 use super::history::History;
-use super::log::{LABEL, Tx, summary};
+use super::log::{LABEL, summary};
 use crate::model::error::{Error, Result};
 use crate::store::Loaded;
 use std::collections::HashSet;
@@ -34,7 +34,7 @@ pub(super) fn target(history: &History, loaded: &Loaded, actor: &str) -> Result<
             return Ok(head.id.to_string());
         }
         let ops = history.ops_of(head)?;
-        let tx = Tx::of(head, &ops);
+        let tx = head.tx(&ops);
         let message = if skipped {
             format!(
                 "nothing to redo: every undo you made in plan {} since your change ({}) is redone already",
@@ -71,5 +71,5 @@ pub(super) fn inverse(
         .find(|t| t.id == undo_tx)
         .ok_or_else(|| Error::internal("the undo to redo left the log"))?;
     let ops = history.ops_of(head)?;
-    history.inverse(&Tx::of(head, &ops), &super::invert::Current::of(loaded))
+    history.inverse(&head.tx(&ops), &super::invert::Current::of(loaded))
 }
