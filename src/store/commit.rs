@@ -109,6 +109,10 @@ impl Start {
 pub(crate) enum Write {
     /// Content: refused unless the plan is editable.
     Content,
+    /// Content, built by a builder that reads the history it needs from
+    /// the log's lines itself ([`Store::log_lines`]): the plan is loaded
+    /// as for any other write, without its ops, even for a labelled one.
+    ContentFromLog,
     /// The lifecycle: the builder decides what the state allows.
     Lifecycle,
     /// No change of its own: writes what an earlier planforge's `meta.json`
@@ -123,6 +127,14 @@ pub(crate) struct Upgraded {
     pub(crate) meta_ops: usize,
     /// Unfinished transactions' ops removed.
     pub(crate) unfinished: usize,
+}
+
+/// The label a transaction's id starts with: known before it is built, or
+/// said by its builder (set in the cell once it has built).
+#[derive(Clone, Copy)]
+enum Label<'a> {
+    Known(&'a str),
+    Built(&'a std::cell::RefCell<String>),
 }
 
 /// How many times a write is retried when its lock or plan folder was
@@ -150,7 +162,14 @@ impl Store {
     where
         F: FnOnce(&Loaded) -> Result<Vec<OpBody>>,
     {
-        self.write(id, actor, expect_rev, "", Write::Content, build)
+        self.write(
+            id,
+            actor,
+            expect_rev,
+            Label::Known(""),
+            Write::Content,
+            build,
+        )
     }
 
     /// As [`commit`](Self::commit), with a tx id starting with `label`.
@@ -165,7 +184,45 @@ impl Store {
     where
         F: FnOnce(&Loaded) -> Result<Vec<OpBody>>,
     {
-        self.write(id, actor, expect_rev, label, Write::Content, build)
+        self.write(
+            id,
+            actor,
+            expect_rev,
+            Label::Known(label),
+            Write::Content,
+            build,
+        )
+    }
+
+    /// As [`commit_labeled`](Self::commit_labeled), for a `build` that
+    /// reads the history it needs from the log's lines itself
+    /// ([`Store::log_lines`] of the plan it is given, which holds no ops)
+    /// and says the label with the ops (an undo names the transaction it
+    /// finds under the lock). It checks an expected revision itself
+    /// ([`expect_revision`]).
+    pub(crate) fn commit_labeled_from_log<F>(
+        &self,
+        id: &str,
+        actor: &str,
+        build: F,
+    ) -> Result<(Loaded, Vec<Op>)>
+    where
+        F: FnOnce(&Loaded) -> Result<(String, Vec<OpBody>)>,
+    {
+        let label = std::cell::RefCell::new(String::new());
+        let build = |before: &Loaded| {
+            let (built, bodies) = build(before)?;
+            *label.borrow_mut() = built;
+            Ok(bodies)
+        };
+        self.write(
+            id,
+            actor,
+            None,
+            Label::Built(&label),
+            Write::ContentFromLog,
+            build,
+        )
     }
 
     /// A lifecycle transition (freeze, unfreeze, approve): `build` sees the
@@ -174,7 +231,9 @@ impl Store {
     where
         F: FnOnce(&Loaded) -> Result<Vec<OpBody>>,
     {
-        Ok(self.write(id, actor, None, "", Write::Lifecycle, build)?.0)
+        Ok(self
+            .write(id, actor, None, Label::Known(""), Write::Lifecycle, build)?
+            .0)
     }
 
     /// Brings a plan to the current format under its lock: an earlier
@@ -188,7 +247,14 @@ impl Store {
             unfinished: before.log.unfinished,
         };
         if report.meta_ops > 0 || report.unfinished > 0 {
-            self.write(id, "~upgrade", None, "", Write::Upgrade, |_| Ok(Vec::new()))?;
+            self.write(
+                id,
+                "~upgrade",
+                None,
+                Label::Known(""),
+                Write::Upgrade,
+                |_| Ok(Vec::new()),
+            )?;
         }
         Ok(report)
     }
@@ -198,7 +264,7 @@ impl Store {
         id: &str,
         actor: &str,
         expect_rev: Option<u64>,
-        label: &str,
+        label: Label,
         kind: Write,
         build: F,
     ) -> Result<(Loaded, Vec<Op>)>
@@ -231,7 +297,7 @@ impl Store {
         id: &str,
         actor: &str,
         expect_rev: Option<u64>,
-        label: &str,
+        label: Label,
         kind: Write,
         build: F,
         guard: &LockGuard,
@@ -243,7 +309,9 @@ impl Store {
         let dir = self.plan_dir(id)?;
         // A labelled transaction (undo) reads history; others need only the
         // folded plan.
-        let before = if !label.is_empty() {
+        let before = if kind == Write::ContentFromLog {
+            self.load_to_write(id)?
+        } else if matches!(label, Label::Known(l) if !l.is_empty()) {
             self.load_with_ops(id)?
         } else if kind == Write::Lifecycle {
             // A lifecycle transition is a verdict: never on an unverified
@@ -252,25 +320,10 @@ impl Store {
         } else {
             self.load_to_write(id)?
         };
-        if kind == Write::Content {
+        if matches!(kind, Write::Content | Write::ContentFromLog) {
             ensure_editable(&before)?;
         }
-        if let Some(want) = expect_rev
-            && want != before.revision()
-        {
-            return Err(Error::new(
-                ErrorKind::RevisionMoved,
-                format!(
-                    "plan {id} is at revision {}, not {want}: someone changed it since you read it",
-                    before.revision()
-                ),
-            )
-            .on_plan(id)
-            .fix(
-                Remedy::Status
-                    .when("read the plan again and redo the change against the new revision"),
-            ));
-        }
+        expect_revision(&before, expect_rev)?;
         let bodies = build(&before)?;
         let repair =
             kind == Write::Upgrade && (!before.upgrade.is_empty() || before.log.unfinished > 0);
@@ -293,7 +346,11 @@ impl Store {
             )
             .with_help("the log was edited by hand; export the plan and import the document under a new id"));
         }
-        let ops = transaction_labeled(actor, id, base, label, bodies);
+        let label = match label {
+            Label::Known(l) => l.to_string(),
+            Label::Built(l) => l.take(),
+        };
+        let ops = transaction_labeled(actor, id, base, &label, bodies);
         // An earlier planforge's plan: its meta.json becomes ops, here.
         let mut lines: Vec<Op> = before.upgrade.clone();
         lines.extend(ops.iter().cloned());
@@ -545,6 +602,25 @@ fn refuse_too_deep<'a>(bodies: impl IntoIterator<Item = &'a OpBody>) -> Result<(
         }
     }
     Ok(())
+}
+
+/// Refuses a write that expected `before` at another revision than its own.
+pub(crate) fn expect_revision(before: &Loaded, want: Option<u64>) -> Result<()> {
+    match want {
+        Some(want) if want != before.revision() => Err(Error::new(
+            ErrorKind::RevisionMoved,
+            format!(
+                "plan {} is at revision {}, not {want}: someone changed it since you read it",
+                before.plan_id,
+                before.revision()
+            ),
+        )
+        .on_plan(&before.plan_id)
+        .fix(
+            Remedy::Status.when("read the plan again and redo the change against the new revision"),
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// Refuses writes to a plan that is not editable, saying how to proceed.

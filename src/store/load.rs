@@ -237,6 +237,29 @@ impl Store {
         Ok(loaded)
     }
 
+    /// The lines of the log `loaded` is the fold of, for reading its
+    /// history without folding it again (undo, redo: see [`log::Lines`]):
+    /// `None` when that log is not clean (unfinished lines, an earlier
+    /// planforge's `meta.json`), `loaded` is not at its head, or the log
+    /// moved since (another length or count of ops) — then read it whole
+    /// ([`Store::load_with_ops`]).
+    pub(crate) fn log_lines(&self, loaded: &Loaded) -> Result<Option<log::Lines>> {
+        let info = &loaded.log;
+        let clean = loaded.upgrade.is_empty()
+            && info.unfinished == 0
+            && info.ends_with_newline
+            && info.good_len == info.len
+            && loaded.head_revision == loaded.revision();
+        if !clean {
+            return Ok(None);
+        }
+        let dir = self.plan_dir(&loaded.plan_id)?;
+        refuse_symlink(&dir)?;
+        let path = dir.join(OPS_FILE);
+        refuse_special(&path)?;
+        log::Lines::read(&path, info)
+    }
+
     /// The findings the checkpoint keeps for `key`, if any (read commands
     /// only: verdicts never come from a cache).
     pub(crate) fn cached_findings(&self, plan: &str, key: &str) -> Option<serde_json::Value> {

@@ -282,6 +282,161 @@ pub fn write_new(path: &Path, ops: &[Op]) -> Result<()> {
     f.sync_all().map_err(|e| Error::io("sync", path, &e))
 }
 
+/// A clean log's lines as read (every line one op of a complete
+/// transaction: see [`Lines::read`]), for reading its history without
+/// parsing every op: undo and redo read the heads of all, parse the few
+/// they need, and find the ops that name an id the way `git log -- path`
+/// finds the commits that touch a file.
+pub struct Lines {
+    bytes: Vec<u8>,
+    /// Per op, in log order: where its line starts and ends (newline left out).
+    spans: Vec<(usize, usize)>,
+}
+
+/// What a line's head says (see [`codec::op_head`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Head<'a> {
+    pub tx: std::borrow::Cow<'a, str>,
+    pub actor: std::borrow::Cow<'a, str>,
+    /// The op changes the content (a revision).
+    pub content: bool,
+}
+
+impl Lines {
+    /// The lines of the log at `path`, which `info` describes as clean (no
+    /// unfinished line, ending with a newline; the caller checks that):
+    /// `None` when the file is no longer `info.len` bytes long or does not
+    /// hold `info.head` ops (it moved since it was read).
+    pub fn read(path: &Path, info: &LogInfo) -> Result<Option<Lines>> {
+        let mut bytes = Vec::with_capacity(info.len as usize + 1);
+        match File::open(path) {
+            Ok(f) => {
+                // One byte more than expected shows a longer file.
+                f.take(info.len + 1)
+                    .read_to_end(&mut bytes)
+                    .map_err(|e| Error::io("read", path, &e))?;
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(Error::io("read", path, &e)),
+        }
+        if bytes.len() as u64 != info.len || bytes.last().is_some_and(|b| *b != b'\n') {
+            return Ok(None);
+        }
+        let mut spans = Vec::with_capacity(info.head as usize);
+        let mut start = 0;
+        for end in memchr::memchr_iter(b'\n', &bytes) {
+            let raw = &bytes[start..end];
+            // As `parse`: a line of white space holds no op.
+            let blank = raw.first() != Some(&b'{')
+                && std::str::from_utf8(raw).is_ok_and(|t| t.trim().is_empty());
+            if !blank {
+                spans.push((start, end));
+            }
+            start = end + 1;
+        }
+        Ok((spans.len() as u64 == info.head).then_some(Lines { bytes, spans }))
+    }
+
+    /// How many ops the log holds.
+    pub fn len(&self) -> usize {
+        self.spans.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.spans.is_empty()
+    }
+
+    fn line(&self, i: usize) -> &[u8] {
+        let (a, b) = self.spans[i];
+        &self.bytes[a..b]
+    }
+
+    /// The `i`-th op, parsed.
+    pub fn op(&self, i: usize, plan_id: &str) -> Result<Op> {
+        let text = std::str::from_utf8(self.line(i)).ok();
+        text.and_then(|t| codec::parse_op_line(t).ok())
+            .ok_or_else(|| {
+                Error::new(
+                    ErrorKind::CorruptStore,
+                    format!(
+                        "{plan_id}/ops.jsonl, the op log of {plan_id}, changed while it was read: op {} no longer parses",
+                        i + 1
+                    ),
+                )
+                .with_help("run the command again")
+            })
+    }
+
+    /// The head of every op, in log order: read from the line's start when
+    /// planforge spelled it, else from the op parsed.
+    pub fn heads(&self, plan_id: &str) -> Result<Vec<Head<'_>>> {
+        use std::borrow::Cow;
+        (0..self.spans.len())
+            .map(|i| match codec::op_head(self.line(i)) {
+                Some(h) => Ok(Head {
+                    tx: Cow::Borrowed(h.tx),
+                    actor: Cow::Borrowed(h.actor),
+                    content: codec::kind_is_content(h.kind),
+                }),
+                None => {
+                    let op = self.op(i, plan_id)?;
+                    Ok(Head {
+                        content: op.body.is_content(),
+                        tx: Cow::Owned(op.tx),
+                        actor: Cow::Owned(op.actor_id),
+                    })
+                }
+            })
+            .collect()
+    }
+
+    /// The ops before the `end`-th whose lines may name one of `names` (as
+    /// a whole JSON string: an id, an op's kind), in log order: every one
+    /// that does, and a few that do not (a line that escapes a string
+    /// another way than planforge does is always among them).
+    pub fn naming(&self, end: usize, names: &[&str]) -> Vec<usize> {
+        let end = end.min(self.spans.len());
+        let upto = self.spans.get(end).map_or(self.bytes.len(), |&(a, _)| a);
+        let mut patterns: Vec<String> = Vec::with_capacity(names.len() + 2);
+        for name in names {
+            let (own, others) = codec::spellings(name);
+            if patterns.is_empty() {
+                patterns.extend(others.iter().map(|s| s.to_string()));
+            }
+            patterns.push(own);
+        }
+        if patterns.is_empty() {
+            return Vec::new();
+        }
+        let text = &self.bytes[..upto];
+        let mut out: Vec<usize> = Vec::new();
+        let mut found = |at: usize| {
+            if out.last().is_some_and(|&i| self.spans[i].1 >= at) {
+                // On a line already found.
+                return;
+            }
+            // The line that holds `at` (a match never spans a newline).
+            out.push(self.spans.partition_point(|&(_, e)| e < at));
+        };
+        // A few names: SIMD search (Teddy), an order faster than an
+        // automaton on JSON text, where every pattern's first byte (a
+        // quote) is everywhere.
+        let packed = aho_corasick::packed::Config::new()
+            .builder()
+            .extend(&patterns)
+            .build();
+        match packed {
+            Some(searcher) => searcher.find_iter(text).for_each(|m| found(m.start())),
+            None => match aho_corasick::AhoCorasick::new(&patterns) {
+                Ok(finder) => finder.find_iter(text).for_each(|m| found(m.start())),
+                // No automaton (too large): every line.
+                Err(_) => return (0..end).collect(),
+            },
+        }
+        out
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -308,6 +463,50 @@ mod tests {
             "one op without its end, and a torn line"
         );
         assert_eq!(log.info.good_len as usize, line(1, "a", true).len() + 1);
+    }
+
+    #[test]
+    fn the_lines_naming_an_id_are_every_one_that_names_it() {
+        let mut text = String::new();
+        for i in 0..300u64 {
+            let mut l = line(i, &format!("t{}", i % 7), true);
+            l = l.replace("\"edgeId\":\"e\"", &format!("\"edgeId\":\"e{}\"", i % 90));
+            if i % 50 == 3 {
+                // Another writer's escape.
+                l = l.replace("\"op\":\"remove_edge\"", "\"op\":\"remove\\u005fedge\"");
+            }
+            text.push_str(&l);
+            text.push('\n');
+            if i % 40 == 0 {
+                text.push_str("  \n");
+            }
+        }
+        let log = parse(text.as_bytes(), "plan-t").unwrap();
+        let path = std::env::temp_dir().join(format!("naming-{}.jsonl", std::process::id()));
+        std::fs::write(&path, &text).unwrap();
+        let lines = Lines::read(&path, &log.info).unwrap().unwrap();
+        std::fs::remove_file(&path).unwrap();
+        assert_eq!(lines.len(), 300);
+        for (names, end) in [
+            (vec!["e5".to_string(), "t3".to_string()], 300),
+            (vec!["e5".to_string()], 120),
+            ((0..100).map(|k| format!("e{}", k * 2)).collect(), 250),
+        ] {
+            let wanted: Vec<&str> = names.iter().map(String::as_str).collect();
+            let expected: Vec<usize> = (0..end)
+                .filter(|&i| {
+                    let l = String::from_utf8(lines.line(i).to_vec()).unwrap();
+                    l.contains("\\u") || names.iter().any(|n| l.contains(&format!("\"{n}\"")))
+                })
+                .collect();
+            assert!(!expected.is_empty());
+            assert_eq!(
+                lines.naming(end, &wanted),
+                expected,
+                "{} names",
+                names.len()
+            );
+        }
     }
 
     #[test]

@@ -19,7 +19,7 @@ mod upgrade;
 pub(crate) mod warm;
 
 pub use commit::transaction;
-pub(crate) use commit::{Start, Upgraded, ensure_editable};
+pub(crate) use commit::{Start, Upgraded, ensure_editable, expect_revision};
 pub(crate) use folder::discover;
 pub(crate) use load::Loaded;
 pub(crate) use paths::{META_FILE, OPS_FILE};

@@ -162,7 +162,7 @@ impl Forge {
             ..
         }) = &loaded.meta.provenance
         {
-            let own = crate::forge::undo::log::inherited(&loaded);
+            let own = crate::forge::undo::inherited(&loaded);
             let copied: std::collections::HashSet<&str> = loaded.ops()?[..own]
                 .iter()
                 .filter(|o| o.body.is_content())

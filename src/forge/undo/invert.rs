@@ -9,11 +9,56 @@ use super::log::Tx;
 use super::paths::{Path, diff_paths, get, put, show};
 use crate::model::value::Map;
 use crate::model::{Content, Edge, Node, Op, OpBody, Value};
-use crate::store::fold::fold;
+use crate::store::Loaded;
+use crate::store::fold::{Index, fold};
 use std::collections::{HashMap, HashSet};
 
+/// The plan as it is now, its nodes and edges found by id: through the
+/// fold's positions (kept by a warm process, and taken over by the fold
+/// of the write that follows), or an index made for it.
+pub(crate) struct Current<'c> {
+    content: &'c Content,
+    index: Lookup<'c>,
+}
+
+enum Lookup<'c> {
+    Kept(&'c Index),
+    Made {
+        nodes: HashMap<&'c str, usize>,
+        edges: HashMap<&'c str, &'c Edge>,
+    },
+}
+
+impl<'c> Current<'c> {
+    pub(crate) fn of(loaded: &'c Loaded) -> Current<'c> {
+        let content = loaded.content();
+        let index = match loaded.folded.positions() {
+            Some(kept) => Lookup::Kept(kept),
+            None => Lookup::Made {
+                nodes: content.node_index(),
+                edges: edge_index(content),
+            },
+        };
+        Current { content, index }
+    }
+
+    fn node(&self, id: &str) -> Option<&'c Node> {
+        match &self.index {
+            Lookup::Kept(x) => x.node(id).map(|i| &self.content.nodes[i]),
+            Lookup::Made { nodes, .. } => nodes.get(id).map(|&i| &self.content.nodes[i]),
+        }
+    }
+
+    fn edge(&self, id: &str) -> Option<&'c Edge> {
+        match &self.index {
+            Lookup::Kept(x) => x.edge(id).map(|i| &self.content.edges[i]),
+            Lookup::Made { edges, .. } => edges.get(id).copied(),
+        }
+    }
+}
+
 /// What undoing one transaction takes.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, PartialEq)]
 pub(crate) struct Inverse {
     pub(crate) bodies: Vec<OpBody>,
     /// What the inverse does, in words.
@@ -42,9 +87,10 @@ struct EdgeOps {
     adds: Vec<Edge>,
 }
 
-/// The inverse of `tx` against the current content `c`.
-pub(crate) fn invert(plan_id: &str, ops: &[Op], tx: &Tx, c: &Content) -> Inverse {
-    let prefix = &ops[..tx.start];
+/// The inverse of `tx` against the current content `c`, `prefix` being the
+/// ops before it (every op of the log before its first, or those of them
+/// that make the state of everything it can have changed: see `history`).
+pub(crate) fn invert(plan_id: &str, prefix: &[Op], tx: &Tx, c: &Current) -> Inverse {
     let b = fold(plan_id, prefix).content;
     let mut with: Vec<Op> = prefix.to_vec();
     with.extend(tx.ops.iter().map(|o| (*o).clone()));
@@ -53,7 +99,7 @@ pub(crate) fn invert(plan_id: &str, ops: &[Op], tx: &Tx, c: &Content) -> Inverse
     let nodes = invert_nodes(&b, &a, c, &mut inv);
     let edges = invert_edges(&b, &a, c, &nodes, &mut inv);
     let bounds = invert_bounds(&b, &a, c, &mut inv);
-    inv.bodies = assemble(c, nodes, edges, bounds);
+    inv.bodies = assemble(c.content, nodes, edges, bounds);
     inv
 }
 
@@ -86,8 +132,8 @@ fn assemble(c: &Content, nodes: NodeOps, edges: EdgeOps, bounds: Vec<OpBody>) ->
 }
 
 /// Every node the transaction changed, B's first, then those it added.
-fn invert_nodes(b: &Content, a: &Content, c: &Content, inv: &mut Inverse) -> NodeOps {
-    let (bn, an, cn) = (b.node_index(), a.node_index(), c.node_index());
+fn invert_nodes(b: &Content, a: &Content, c: &Current, inv: &mut Inverse) -> NodeOps {
+    let (bn, an) = (b.node_index(), a.node_index());
     let node = |content: &'_ Content, idx: &HashMap<&str, usize>, id: &str| -> Option<Node> {
         idx.get(id).map(|&i| content.nodes[i].clone())
     };
@@ -100,7 +146,7 @@ fn invert_nodes(b: &Content, a: &Content, c: &Content, inv: &mut Inverse) -> Nod
     );
     let mut ops = NodeOps::default();
     for id in node_ids {
-        let (nb, na, nc) = (node(b, &bn, id), node(a, &an, id), node(c, &cn, id));
+        let (nb, na, nc) = (node(b, &bn, id), node(a, &an, id), c.node(id).cloned());
         if nb == na {
             continue;
         }
@@ -278,17 +324,16 @@ fn edge_index(c: &Content) -> HashMap<&str, &Edge> {
 fn invert_edges(
     b: &Content,
     a: &Content,
-    c: &Content,
+    c: &Current,
     nodes: &NodeOps,
     inv: &mut Inverse,
 ) -> EdgeOps {
-    let cn = c.node_index();
     // Nodes present once the inverse is applied, for edges coming back.
     let removed: HashSet<&str> = nodes.removes.iter().map(String::as_str).collect();
     let present = |id: &str| {
-        (cn.contains_key(id) && !removed.contains(id)) || nodes.adds.iter().any(|n| n.id == id)
+        (c.node(id).is_some() && !removed.contains(id)) || nodes.adds.iter().any(|n| n.id == id)
     };
-    let (be, ae, ce) = (edge_index(b), edge_index(a), edge_index(c));
+    let (be, ae) = (edge_index(b), edge_index(a));
     let mut edge_ids: Vec<&str> = b.edges.iter().map(|e| e.id.as_str()).collect();
     edge_ids.extend(
         a.edges
@@ -298,7 +343,7 @@ fn invert_edges(
     );
     let mut ops = EdgeOps::default();
     for id in edge_ids {
-        let (eb, ea, ec) = (be.get(id), ae.get(id), ce.get(id));
+        let (eb, ea, ec) = (be.get(id), ae.get(id), c.edge(id));
         if eb == ea {
             continue;
         }
@@ -307,9 +352,9 @@ fn invert_edges(
         let goes_with_node =
             |e: &Edge| removed.contains(e.from.as_str()) || removed.contains(e.to.as_str());
         match (eb, ea) {
-            (None, Some(ea)) => undo_add_edge(id, ea, ec.copied(), &goes_with_node, inv, &mut ops),
-            (Some(eb), None) => undo_remove_edge(id, eb, ec.copied(), &present, inv, &mut ops),
-            (Some(eb), Some(ea)) => undo_change_edge(id, eb, ea, ec.copied(), inv, &mut ops),
+            (None, Some(ea)) => undo_add_edge(id, ea, ec, &goes_with_node, inv, &mut ops),
+            (Some(eb), None) => undo_remove_edge(id, eb, ec, &present, inv, &mut ops),
+            (Some(eb), Some(ea)) => undo_change_edge(id, eb, ea, ec, inv, &mut ops),
             (None, None) => {}
         }
     }
@@ -392,11 +437,11 @@ fn undo_change_edge(
 
 /// Bounds the transaction set get their earlier value, unless they were
 /// changed since.
-fn invert_bounds(b: &Content, a: &Content, c: &Content, inv: &mut Inverse) -> Vec<OpBody> {
+fn invert_bounds(b: &Content, a: &Content, c: &Current, inv: &mut Inverse) -> Vec<OpBody> {
     let mut bounds = Vec::new();
     if b.bounds != a.bounds {
         inv.had_effect = true;
-        if c.bounds == a.bounds {
+        if c.content.bounds == a.bounds {
             bounds.push(OpBody::SetBounds { bounds: b.bounds });
             inv.done.push("restored the bounds".to_string());
         } else {

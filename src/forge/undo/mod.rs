@@ -12,11 +12,13 @@
 //! undo never throws away someone else's later work. Repeated undos walk
 //! further back: undo transactions and the ones they undid are skipped.
 
+mod history;
 mod invert;
 pub(crate) mod log;
 mod paths;
 mod redo;
 
+pub(crate) use history::inherited;
 pub(crate) use log::{LABEL, undone_by};
 
 use super::echo::{self, Echo};
@@ -24,8 +26,9 @@ use super::{Forge, edit::bounded_list};
 use crate::model::error::Result;
 use crate::model::error::{Error, ErrorKind};
 use crate::store::Loaded;
-use invert::{Inverse, invert};
-use log::{inherited, summary, transactions};
+use history::History;
+use invert::{Current, Inverse};
+use log::summary;
 use std::collections::HashSet;
 
 /// The transaction an undo takes back, with its inverse.
@@ -37,33 +40,36 @@ struct Found {
 
 /// Finds `actor`'s latest transaction that is not undone yet and that can
 /// still be undone, walking back past those that changed nothing.
-fn find(loaded: &Loaded, actor: &str) -> Result<Found> {
-    let txs = transactions(loaded.ops()?);
+fn find(history: &History, loaded: &Loaded, actor: &str) -> Result<Found> {
+    let txs = history.transactions();
     let undone: HashSet<&str> = txs.iter().filter_map(|t| undone_by(t.id)).collect();
-    let first_own = inherited(loaded);
+    let first_own = history.inherited(loaded.meta.provenance.as_ref());
+    let current = Current::of(loaded);
     // Changes whose every effect others have changed again since: nothing of
     // them is left to take back, so undo walks past them (and says so).
     let mut overridden: Vec<(String, Vec<String>)> = Vec::new();
-    for tx in txs.iter().rev() {
-        if tx.actor != actor
-            || tx.id.starts_with(LABEL)
-            || undone.contains(tx.id)
-            || tx.start < first_own
+    for head in txs.iter().rev() {
+        if head.actor != actor
+            || head.id.starts_with(LABEL)
+            || undone.contains(head.id)
+            || head.start() < first_own
         {
             continue;
         }
-        let inverse = invert(&loaded.plan_id, loaded.ops()?, tx, loaded.content());
+        let ops = history.ops_of(head)?;
+        let tx = head.tx(&ops);
+        let inverse = history.inverse(&tx, &current)?;
         if inverse.bodies.is_empty() {
             if inverse.had_effect && !inverse.kept.is_empty() {
                 overridden.push((
-                    format!("transaction {} ({})", tx.id, summary(tx)),
+                    format!("transaction {} ({})", tx.id, summary(&tx)),
                     inverse.kept.clone(),
                 ));
             }
             // It changed nothing, or others already took it back.
             continue;
         }
-        let mut what = format!("transaction {} of {} ({})", tx.id, tx.at, summary(tx));
+        let mut what = format!("transaction {} of {} ({})", tx.id, tx.at, summary(&tx));
         if !overridden.is_empty() {
             let later: Vec<String> = overridden.iter().map(|(t, _)| t.clone()).collect();
             what.push_str(&format!(
@@ -128,7 +134,41 @@ fn moved_error(plan: &str, what: &str) -> Error {
 impl Forge {
     /// Undoes this actor's latest transaction that is not undone yet, in
     /// one transaction labelled `undo-<tx>-`.
+    ///
+    /// The transaction is found under the plan's lock, from the log's lines
+    /// (issue 17: the plan is loaded as for any write, nothing is folded
+    /// whole); a log that is not clean is read whole ([`Forge::undo_whole`]).
     pub(crate) fn undo(&self, plan: &str, expect: Option<u64>) -> Result<Echo> {
+        let actor = self.actor().to_string();
+        let mut whole = false;
+        let mut found: Option<Found> = None;
+        let result = self
+            .store()
+            .commit_labeled_from_log(plan, &actor, |before| {
+                let Some(lines) = self.store().log_lines(before)? else {
+                    whole = true;
+                    return Err(Error::internal("the log is to be read whole"));
+                };
+                let f = find(&History::of_lines(&before.plan_id, &lines)?, before, &actor)?;
+                // The refusals in the order they always came.
+                self.before_write()?;
+                crate::store::expect_revision(before, expect)?;
+                let labelled = (format!("{LABEL}{}-", f.tx), f.inverse.bodies.clone());
+                found = Some(f);
+                Ok(labelled)
+            });
+        let after = match result {
+            Err(_) if whole => return self.undo_whole(plan, expect),
+            result => result?.0,
+        };
+        let found = found.expect("set when the commit went through");
+        self.inverse_echo(&after, &found.inverse, format!("undid your {}", found.what))
+    }
+
+    /// As [`Forge::undo`], from every op of the log, read and folded: for a
+    /// log whose lines are not all ops of complete transactions, or that an
+    /// earlier planforge's `meta.json` adds to.
+    fn undo_whole(&self, plan: &str, expect: Option<u64>) -> Result<Echo> {
         let actor = self.actor().to_string();
         // The label names the undone transaction, so it is chosen before the
         // lock is taken and confirmed under it; should this actor's history
@@ -138,7 +178,7 @@ impl Forge {
             attempts += 1;
             let loaded = self.store().load_with_ops(plan)?;
             crate::store::ensure_editable(&loaded)?;
-            let target = find(&loaded, &actor)?.tx;
+            let target = find(&History::of_ops(plan, loaded.ops()?), &loaded, &actor)?.tx;
             let label = format!("{LABEL}{target}-");
             let mut found: Option<Found> = None;
             let mut moved = false;
@@ -146,7 +186,7 @@ impl Forge {
             let result = self
                 .store()
                 .commit_labeled(plan, &actor, expect, &label, |before| {
-                    let f = find(before, &actor)?;
+                    let f = find(&History::of_ops(plan, before.ops()?), before, &actor)?;
                     if f.tx != target {
                         moved = true;
                         return Err(moved_error(plan, "undo"));
@@ -196,8 +236,39 @@ impl Forge {
 
 impl Forge {
     /// Takes back this actor's latest undo (see [`redo`]), in one
-    /// transaction labelled `redo-<undo tx>-`.
+    /// transaction labelled `redo-<undo tx>-`: found under the lock from
+    /// the log's lines, as for [`Forge::undo`].
     pub(crate) fn redo(&self, plan: &str, expect: Option<u64>) -> Result<Echo> {
+        let actor = self.actor().to_string();
+        let mut whole = false;
+        let mut found: Option<(String, Inverse)> = None;
+        let result = self
+            .store()
+            .commit_labeled_from_log(plan, &actor, |before| {
+                let Some(lines) = self.store().log_lines(before)? else {
+                    whole = true;
+                    return Err(Error::internal("the log is to be read whole"));
+                };
+                let history = History::of_lines(&before.plan_id, &lines)?;
+                let target = redo::target(&history, before, &actor)?;
+                self.before_write()?;
+                crate::store::expect_revision(before, expect)?;
+                let inv = redo_inverse(&history, before, &target)?;
+                let labelled = (format!("{}{target}-", redo::REDO), inv.bodies.clone());
+                found = Some((target, inv));
+                Ok(labelled)
+            });
+        let after = match result {
+            Err(_) if whole => return self.redo_whole(plan, expect),
+            result => result?.0,
+        };
+        let (target, inv) = found.expect("set when the commit went through");
+        self.redo_echo(&after, &inv, &target)
+    }
+
+    /// As [`Forge::redo`], from every op of the log, read and folded (see
+    /// [`Forge::undo_whole`]).
+    fn redo_whole(&self, plan: &str, expect: Option<u64>) -> Result<Echo> {
         let actor = self.actor().to_string();
         // As for undo: the label names the undo taken back, so it is chosen
         // before the lock and confirmed under it; should it move (another
@@ -207,7 +278,7 @@ impl Forge {
             attempts += 1;
             let loaded = self.store().load_with_ops(plan)?;
             crate::store::ensure_editable(&loaded)?;
-            let target = redo::target(&loaded, &actor)?;
+            let target = redo::target(&History::of_ops(plan, loaded.ops()?), &loaded, &actor)?;
             let label = format!("{}{target}-", redo::REDO);
             let mut inverse = None;
             let mut moved = false;
@@ -215,17 +286,12 @@ impl Forge {
             let result = self
                 .store()
                 .commit_labeled(plan, &actor, expect, &label, |before| {
-                    if redo::target(before, &actor)? != target {
+                    let history = History::of_ops(plan, before.ops()?);
+                    if redo::target(&history, before, &actor)? != target {
                         moved = true;
                         return Err(moved_error(plan, "redo"));
                     }
-                    let inv = redo::inverse(before, &target)?;
-                    if inv.bodies.is_empty() {
-                        return Err(Error::refused(format!(
-                            "nothing to redo: what {target} undid was changed again since"
-                        ))
-                        .with_help(bounded_list(&inv.kept, 4)));
-                    }
+                    let inv = redo_inverse(&history, before, &target)?;
                     let bodies = inv.bodies.clone();
                     inverse = Some(inv);
                     Ok(bodies)
@@ -242,16 +308,35 @@ impl Forge {
                 }
             }
         };
+        self.redo_echo(&after, &inv, &target)
+    }
+
+    fn redo_echo(&self, after: &Loaded, inv: &Inverse, target: &str) -> Result<Echo> {
         self.inverse_echo(
-            &after,
-            &inv,
+            after,
+            inv,
             format!(
                 "redid your transaction {} (taking back its undo {target})",
-                undone_by(&target).unwrap_or(&target)
+                undone_by(target).unwrap_or(target)
             ),
         )
     }
 }
 
+/// The inverse of the undo `target`, refused when others changed all it
+/// undid since.
+fn redo_inverse(history: &History, before: &Loaded, target: &str) -> Result<Inverse> {
+    let inv = redo::inverse(history, before, target)?;
+    if inv.bodies.is_empty() {
+        return Err(Error::refused(format!(
+            "nothing to redo: what {target} undid was changed again since"
+        ))
+        .with_help(bounded_list(&inv.kept, 4)));
+    }
+    Ok(inv)
+}
+
+#[cfg(test)]
+mod history_tests;
 #[cfg(test)]
 mod tests;

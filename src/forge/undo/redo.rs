@@ -5,8 +5,8 @@
 //! change of the actor's own that is not an undo ends the chain, as in an
 //! editor. An undo can then take a redo back again, like any change.
 
-use super::invert::invert;
-use super::log::{LABEL, summary, transactions};
+use super::history::History;
+use super::log::{LABEL, summary};
 use crate::model::error::{Error, Result};
 use crate::store::Loaded;
 use std::collections::HashSet;
@@ -21,29 +21,31 @@ fn redone_by(tx: &str) -> Option<&str> {
 
 /// The id of `actor`'s latest undo that no redo took back yet, when only
 /// undos and redos of theirs come after it.
-pub(super) fn target(loaded: &Loaded, actor: &str) -> Result<String> {
-    let txs = transactions(loaded.ops()?);
+pub(super) fn target(history: &History, loaded: &Loaded, actor: &str) -> Result<String> {
+    let txs = history.transactions();
     let redone: HashSet<&str> = txs.iter().filter_map(|t| redone_by(t.id)).collect();
     let mut skipped = false;
-    for tx in txs.iter().rev().filter(|t| t.actor == actor) {
-        if tx.id.starts_with(REDO) || redone.contains(tx.id) {
+    for head in txs.iter().rev().filter(|t| t.actor == actor) {
+        if head.id.starts_with(REDO) || redone.contains(head.id) {
             skipped = true;
             continue;
         }
-        if tx.id.starts_with(LABEL) {
-            return Ok(tx.id.to_string());
+        if head.id.starts_with(LABEL) {
+            return Ok(head.id.to_string());
         }
+        let ops = history.ops_of(head)?;
+        let tx = head.tx(&ops);
         let message = if skipped {
             format!(
                 "nothing to redo: every undo you made in plan {} since your change ({}) is redone already",
                 loaded.plan_id,
-                summary(tx)
+                summary(&tx)
             )
         } else {
             format!(
                 "nothing to redo: your latest change to plan {} ({}) is not an undo",
                 loaded.plan_id,
-                summary(tx)
+                summary(&tx)
             )
         };
         return Err(Error::refused(message)
@@ -58,12 +60,16 @@ pub(super) fn target(loaded: &Loaded, actor: &str) -> Result<String> {
 }
 
 /// The inverse of the undo `undo_tx`, in ops, with what it does in words.
-pub(super) fn inverse(loaded: &Loaded, undo_tx: &str) -> Result<super::invert::Inverse> {
-    let ops = loaded.ops()?;
-    let txs = transactions(ops);
-    let tx = txs
+pub(super) fn inverse(
+    history: &History,
+    loaded: &Loaded,
+    undo_tx: &str,
+) -> Result<super::invert::Inverse> {
+    let txs = history.transactions();
+    let head = txs
         .iter()
         .find(|t| t.id == undo_tx)
         .ok_or_else(|| Error::internal("the undo to redo left the log"))?;
-    Ok(invert(&loaded.plan_id, ops, tx, loaded.content()))
+    let ops = history.ops_of(head)?;
+    history.inverse(&head.tx(&ops), &super::invert::Current::of(loaded))
 }

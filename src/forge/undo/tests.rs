@@ -336,3 +336,48 @@ fn definition_paths_are_the_smallest_differences() {
     }
     assert_eq!(back, b);
 }
+
+#[test]
+fn a_log_that_is_not_clean_is_read_whole_with_the_same_answer() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = built(dir.path());
+    let connected = content(&f);
+    f.set_node_phase("plan-u", "work", Some("act".into()), None)
+        .unwrap();
+    let moved = content(&f);
+    // A writer killed in the middle of a line left its start at the end.
+    let path = f
+        .store()
+        .plan_dir("plan-u")
+        .unwrap()
+        .join(crate::store::OPS_FILE);
+    let mut text = std::fs::read_to_string(&path).unwrap();
+    text.push_str("{\"opId\":\"ann:plan-u:99:x\",\"actorId\":\"an");
+    std::fs::write(&path, &text).unwrap();
+    let loaded = f.store().load_to_write("plan-u").unwrap();
+    assert!(loaded.log.unfinished > 0);
+    assert!(f.store().log_lines(&loaded).unwrap().is_none());
+    let echo = f.undo("plan-u", None).unwrap();
+    assert!(
+        echo.changed.contains("set_node_phase `work`"),
+        "{}",
+        echo.changed
+    );
+    assert_eq!(sorted(content(&f)), sorted(connected.clone()));
+    // The write cut the torn line off: the lines are read again.
+    let loaded = f.store().load_to_write("plan-u").unwrap();
+    assert!(f.store().log_lines(&loaded).unwrap().is_some());
+    f.redo("plan-u", None).unwrap();
+    assert_eq!(sorted(content(&f)), sorted(moved));
+    // Torn again: redo and undo read it whole.
+    let mut text = std::fs::read_to_string(&path).unwrap();
+    text.push_str("{\"opId\":\"ann:plan-u:99:x\",\"actorId\":\"an");
+    std::fs::write(&path, &text).unwrap();
+    f.undo("plan-u", None).unwrap();
+    assert_eq!(sorted(content(&f)), sorted(connected));
+    let mut text = std::fs::read_to_string(&path).unwrap();
+    text.push_str("{\"opId\":\"ann:plan-u:99:x\",\"actorId\":\"an");
+    std::fs::write(&path, &text).unwrap();
+    let err = f.redo("plan-u", Some(1)).unwrap_err();
+    assert_eq!(err.code(), "revision_moved", "{}", err.message);
+}

@@ -26,5 +26,7 @@ pub use graph::{
     MAX_DEFINITION_DEPTH, claim_json, edge, edge_json, map_depth, mint_edge_id, node, node_json,
     node_owned, wire_depth,
 };
-pub use op::{op, op_json, op_line, op_owned, parse_op_line};
+pub use op::{
+    OpHead, kind_is_content, op, op_head, op_json, op_line, op_owned, parse_op_line, spellings,
+};
 pub use plan::{approval_json, bounds, bounds_json, checked_bound, provenance, provenance_json};

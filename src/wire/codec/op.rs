@@ -288,6 +288,58 @@ pub fn op_line(o: &Op) -> String {
     serde_json::to_string(&op_json(o)).expect("JSON values always serialise")
 }
 
+/// What the start of an op line says: its transaction, actor and kind.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OpHead<'a> {
+    pub tx: &'a str,
+    pub actor: &'a str,
+    pub kind: &'a str,
+}
+
+/// The head of a line spelled as [`op_line`] writes it (its first keys in
+/// that order, their strings without escapes), read without parsing the
+/// rest of the line; `None` for any other spelling, which only a parse of
+/// the whole line reads right.
+pub fn op_head(line: &[u8]) -> Option<OpHead<'_>> {
+    /// A string's text up to its closing quote, and what follows it.
+    fn string(b: &[u8]) -> Option<(&str, &[u8])> {
+        let end = memchr::memchr2(b'"', b'\\', b)?;
+        if b[end] != b'"' {
+            return None;
+        }
+        Some((std::str::from_utf8(&b[..end]).ok()?, &b[end + 1..]))
+    }
+    let (_, rest) = string(line.strip_prefix(br#"{"opId":""#)?)?;
+    let (actor, rest) = string(rest.strip_prefix(br#","actorId":""#)?)?;
+    let rest = rest.strip_prefix(br#","lamport":"#)?;
+    let digits = rest.iter().take_while(|b| b.is_ascii_digit()).count();
+    let (_, rest) = string(rest.get(digits..)?.strip_prefix(br#","at":""#)?)?;
+    let (tx, rest) = string(rest.strip_prefix(br#","tx":""#)?)?;
+    let rest = rest.strip_prefix(br#","txEnd":true"#).unwrap_or(rest);
+    let (kind, _) = string(rest.strip_prefix(br#","op":""#)?)?;
+    (digits > 0).then_some(OpHead { tx, actor, kind })
+}
+
+/// Whether ops of `kind` (an op line's `op`) change the content, as
+/// [`OpBody::is_content`] says of their bodies.
+pub fn kind_is_content(kind: &str) -> bool {
+    !matches!(
+        kind,
+        "create_plan" | "set_label" | "freeze" | "unfreeze" | "approve"
+    )
+}
+
+/// How a line of the log spells the string `s` when planforge wrote it
+/// (quotes included), and the escapes with which another writer could
+/// spell a string differently (`\u0061` for `a`, `\/` for `/`): a line
+/// that names `s` holds the first or one of the others.
+pub fn spellings(s: &str) -> (String, [&'static str; 2]) {
+    (
+        serde_json::to_string(s).expect("strings always serialise"),
+        ["\\u", "\\/"],
+    )
+}
+
 /// Parses one `ops.jsonl` line.
 pub fn parse_op_line(line: &str) -> Result<Op, ParseError> {
     let v = crate::wire::parse::json(line)?;
@@ -298,6 +350,112 @@ pub fn parse_op_line(line: &str) -> Result<Op, ParseError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_head_of_a_line_is_read_as_its_parse_reads_it_or_not_at_all() {
+        use crate::model::lifecycle::Approval;
+        use crate::model::{Bounds, Edge, Handle, Node, NodeKind};
+        let node = Node {
+            id: "n \"q\"".into(),
+            phase: None,
+            kind: NodeKind::Join,
+            definition: Map::new(),
+        };
+        let bodies = vec![
+            OpBody::CreatePlan {
+                label: Some("l".into()),
+                request: None,
+                provenance: None,
+            },
+            OpBody::SetLabel {
+                label: Some("x".into()),
+            },
+            OpBody::Freeze {
+                revision: 1,
+                digest: "d".into(),
+            },
+            OpBody::Unfreeze,
+            OpBody::Approve {
+                approval: Approval {
+                    plan_id: "plan-x".into(),
+                    digest: "d".into(),
+                    authority_set: Vec::new(),
+                    decided_by: "ann".into(),
+                    decided_at: "t".into(),
+                },
+            },
+            OpBody::AddNode { node: node.clone() },
+            OpBody::ReplaceNode { node },
+            OpBody::RemoveNode {
+                node_id: "n".into(),
+                incident_edge_ids: vec!["e".into()],
+            },
+            OpBody::SetNodeField {
+                node_id: "n".into(),
+                path: "a".into(),
+                value: Value::Bool(true),
+            },
+            OpBody::SetNodeDefinition {
+                node_id: "n".into(),
+                definition: Map::new(),
+            },
+            OpBody::SetNodePhase {
+                node_id: "n".into(),
+                phase: None,
+            },
+            OpBody::AddEdge {
+                edge: Edge {
+                    id: "e".into(),
+                    from: "a".into(),
+                    to: "b".into(),
+                    handle: Handle::Always,
+                },
+            },
+            OpBody::RemoveEdge {
+                edge_id: "e".into(),
+            },
+            OpBody::SetBounds {
+                bounds: Bounds::default(),
+            },
+        ];
+        for (i, body) in bodies.into_iter().enumerate() {
+            let content = body.is_content();
+            for actor in ["ann", "b\"c"] {
+                let o = Op {
+                    op_id: format!("{actor}:plan-x:{i}:t{i}"),
+                    actor_id: actor.into(),
+                    lamport: i as u64,
+                    at: "2026-01-01T00:00:00Z".into(),
+                    tx: format!("t{i}"),
+                    tx_end: i % 2 == 0,
+                    body: body.clone(),
+                };
+                let line = op_line(&o);
+                let parsed = parse_op_line(&line).unwrap();
+                match op_head(line.as_bytes()) {
+                    Some(h) => {
+                        assert_eq!(h.tx, parsed.tx);
+                        assert_eq!(h.actor, parsed.actor_id);
+                        assert_eq!(h.kind, parsed.body.kind());
+                        assert_eq!(kind_is_content(h.kind), content, "{line}");
+                    }
+                    // Only an escaped string is left to the parse.
+                    None => assert!(actor.contains('"'), "{line}"),
+                }
+            }
+        }
+        // Another spelling of the same op is left to the parse.
+        for line in [
+            r#"{"actorId":"a","opId":"a:p:1:t","lamport":1,"at":"t","tx":"t","op":"unfreeze"}"#,
+            r#"{"opId":"a:p:1:t","actorId":"a","lamport":1,"at":"t","tx":"t","txEnd":false,"op":"unfreeze"}"#,
+            r#"{"opId":"a:p:1:t","actorId":"a","lamport":1,"at":"t","tx":"\u0074","op":"unfreeze"}"#,
+            r#"{"opId":"a:p:1:t", "actorId":"a","lamport":1,"at":"t","tx":"t","op":"unfreeze"}"#,
+        ] {
+            assert!(parse_op_line(line).is_ok(), "{line}");
+            assert_eq!(op_head(line.as_bytes()), None, "{line}");
+        }
+        assert_eq!(spellings("a\"b").0, r#""a\"b""#);
+    }
 
     #[test]
     fn op_lines_round_trip() {
