@@ -11,7 +11,7 @@
 mod content;
 mod digest;
 pub(crate) use content::Index;
-pub(crate) use digest::Marks;
+pub(crate) use digest::{Changed, Marks};
 #[cfg(test)]
 mod tests;
 
@@ -476,6 +476,18 @@ pub fn revisions(ops: &[Op]) -> u64 {
 /// ops would sort among older ones, or the earlier fold dropped or ignored
 /// something a new op could revive); the caller then folds everything.
 pub fn fold_after(before: Folded, max_lamport: u64, ops: &[Op]) -> Option<Folded> {
+    fold_after_changed(before, max_lamport, ops).map(|(after, _)| after)
+}
+
+/// As [`fold_after`], with the first node and edge positions whose content
+/// the ops may have changed (every node and edge before them is the one
+/// `before` held, at the same position): what a new snapshot can take from
+/// the one `before` was restored from.
+pub(crate) fn fold_after_changed(
+    before: Folded,
+    max_lamport: u64,
+    ops: &[Op],
+) -> Option<(Folded, Changed)> {
     let revives = before
         .notes
         .iter()
@@ -509,7 +521,7 @@ pub fn fold_after(before: Folded, max_lamport: u64, ops: &[Op]) -> Option<Folded
     }
     let (mut after, changed) = d.finish_changed();
     after.seed = seed.map(|(m, before)| (m, before.then(changed)));
-    Some(after)
+    Some((after, changed))
 }
 
 fn is_lifecycle(n: &Note) -> bool {
