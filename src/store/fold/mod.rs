@@ -400,7 +400,30 @@ fn sorted_refs(ops: &[Op]) -> Vec<&Op> {
 /// Folds ops (callers pass the ops of complete transactions; see
 /// `log::parse`), in any order.
 pub fn fold(plan_id: &str, ops: &[Op]) -> Folded {
-    let order_ = sorted_refs(ops);
+    fold_sorted(plan_id, &sorted_refs(ops))
+}
+
+/// The fold of `ops` at `revision`: what `fold_owned(plan_id,
+/// at_revision(ops.to_vec(), revision))` gives, without a copy of every op
+/// (only the ops up to the revision's last content op are read, and their
+/// bodies copied one at a time as they are folded).
+pub fn fold_at(plan_id: &str, ops: &[Op], revision: u64) -> Folded {
+    let mut order_ = sorted_refs(ops);
+    let mut seen = 0;
+    let cut = order_.iter().position(|o| {
+        if o.body.is_content() {
+            seen += 1;
+        }
+        seen > revision
+    });
+    if let Some(cut) = cut {
+        order_.truncate(cut);
+    }
+    fold_sorted(plan_id, &order_)
+}
+
+/// Folds ops already in fold order.
+fn fold_sorted(plan_id: &str, order_: &[&Op]) -> Folded {
     let mut d = Driver::new(plan_id, State::default(), Machine::default(), 0, Vec::new());
     let last = order_.iter().rposition(|o| o.body.is_content());
     for (i, op) in order_.iter().enumerate() {
