@@ -122,9 +122,12 @@ fn same_bytes(file: &File, at: u64, want: &[u8]) -> bool {
 
 /// The fold the archive holds (every chunk read and checked).
 fn restore(s: &ArchivedSnap, v: &View<'_>) -> Option<Folded> {
-    let nodes = (0..v.node_count())
-        .map(|i| v.node(i))
-        .collect::<Option<Vec<_>>>()?;
+    // Made to size (a collect through `Option` would grow the vector by
+    // doubling, copying every node made so far each time).
+    let mut nodes = Vec::with_capacity(v.node_count());
+    for i in 0..v.node_count() {
+        nodes.push(v.node(i)?);
+    }
     let edges = (0..v.edge_count()).map(|k| v.edge(k)).collect();
     if v.damaged() {
         return None;
