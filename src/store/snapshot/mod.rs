@@ -123,8 +123,10 @@ fn same_bytes(file: &File, at: u64, want: &[u8]) -> bool {
 /// The fold the archive holds (every chunk read and checked).
 fn restore(s: &ArchivedSnap, v: &View<'_>) -> Option<Folded> {
     // Made to size (a collect through `Option` would grow the vector by
-    // doubling, copying every node made so far each time).
-    let mut nodes = Vec::with_capacity(v.node_count());
+    // doubling, copying every node made so far each time), to no more than
+    // the chunks the head lists can hold (a count is not trusted).
+    let room = s.node_chunks.len().saturating_mul(NODES_PER_CHUNK);
+    let mut nodes = Vec::with_capacity(v.node_count().min(room));
     for i in 0..v.node_count() {
         nodes.push(v.node(i)?);
     }
