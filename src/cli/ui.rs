@@ -118,7 +118,7 @@ pub(crate) fn help_text(err: &Error, voice: &dyn Voice) -> Option<String> {
 pub(crate) fn terminal_safe(s: &str, color: bool) -> String {
     let mut out = String::with_capacity(s.len());
     let mut rest = s;
-    while let Some((i, c)) = rest.char_indices().find(|(_, c)| unsafe_char(*c)) {
+    while let Some((i, c)) = first_unsafe(rest) {
         out.push_str(&rest[..i]);
         let after = &rest[i + c.len_utf8()..];
         if color
@@ -136,6 +136,28 @@ pub(crate) fn terminal_safe(s: &str, color: bool) -> String {
     }
     out.push_str(rest);
     out
+}
+
+/// The first character of `s` to escape and where it starts. Printable
+/// ASCII, newline and tab are passed over a byte at a time (a whole plan's
+/// prose is mostly that), any other character is looked at whole.
+fn first_unsafe(s: &str) -> Option<(usize, char)> {
+    let bytes = s.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if (0x20..0x7f).contains(&b) || b == b'\n' || b == b'\t' {
+            i += 1;
+            continue;
+        }
+        // `i` is at a character's start: only whole characters were passed.
+        let c = s[i..].chars().next()?;
+        if unsafe_char(c) {
+            return Some((i, c));
+        }
+        i += c.len_utf8();
+    }
+    None
 }
 
 fn unsafe_char(c: char) -> bool {
@@ -332,6 +354,23 @@ mod tests {
     #[test]
     fn hostile_text_cannot_drive_the_terminal() {
         assert_eq!(terminal_safe("plain\ttext\n", true), "plain\ttext\n");
+        // The byte scan finds what a scan of every character finds.
+        for text in [
+            "plain ascii\n\twith tabs",
+            "caf\u{e9} \u{65e5}\u{672c} \u{1f600}\u{202e}x",
+            "\u{7f}\u{80}\u{9f}\u{a0}",
+            "a\u{2028}b\u{2029}c\u{061c}d\u{200e}\u{200f}\u{2066}\u{2069}",
+            "\u{1b}[31mred\u{1b}[0m\r\u{0}",
+            "",
+        ] {
+            let mut rest = text;
+            loop {
+                let want = rest.char_indices().find(|(_, c)| unsafe_char(*c));
+                assert_eq!(first_unsafe(rest), want, "{text:?}");
+                let Some((i, c)) = want else { break };
+                rest = &rest[i + c.len_utf8()..];
+            }
+        }
         assert_eq!(
             terminal_safe("a\u{1b}]0;pwned\u{7}b\u{1b}[2Jc", true),
             "a\\u{1b}]0;pwned\\u{7}b\\u{1b}[2Jc"

@@ -31,7 +31,12 @@ pub(crate) fn run(s: &mut Session, a: ShowArgs) -> Result<Reply> {
     s.require_format("show", &[Format::Text, Format::Json])?;
     let forge = s.forge()?;
     let plan = s.plan_id(forge.store())?;
-    let p = forge.store().load_at(&plan, a.rev)?;
+    // The current revision comes from the snapshot (no fold of the whole
+    // log); an earlier one is folded from the log.
+    let p = match a.rev {
+        None => forge.store().load(&plan)?,
+        rev => forge.store().load_at(&plan, rev)?,
+    };
     let audience = match a.audience {
         AudienceArg::Model => Audience::Model,
         AudienceArg::Operator => Audience::Operator,

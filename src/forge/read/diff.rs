@@ -53,6 +53,21 @@ pub(crate) struct Diff {
 }
 
 impl Diff {
+    /// No difference between the two sides.
+    fn none(plan_id: Option<String>, from: Side, to: Side) -> Diff {
+        Diff {
+            plan_id,
+            from,
+            to,
+            nodes_added: Vec::new(),
+            nodes_removed: Vec::new(),
+            nodes_changed: Vec::new(),
+            edges_added: Vec::new(),
+            edges_removed: Vec::new(),
+            plan_changed: Vec::new(),
+        }
+    }
+
     pub(crate) fn is_empty(&self) -> bool {
         self.nodes_added.is_empty()
             && self.nodes_removed.is_empty()
@@ -113,6 +128,11 @@ fn provenance_value(p: &Option<Provenance>) -> Option<Value> {
 /// is removed and added), edges by id (a change of endpoints or handle is
 /// removed and added).
 pub(crate) fn diff_contents(a: &Content, b: &Content, from: Side, to: Side) -> Diff {
+    if std::ptr::eq(a, b) {
+        // A content compared with itself: nothing differs (no pass over
+        // every node and edge).
+        return Diff::none(Some(b.plan_id.clone()), from, to);
+    }
     let a_nodes: HashMap<&str, &Node> = a.nodes.iter().map(|n| (n.id.as_str(), n)).collect();
     let b_nodes: HashMap<&str, &Node> = b.nodes.iter().map(|n| (n.id.as_str(), n)).collect();
     let same_kind = |x: &Node, other: &HashMap<&str, &Node>| {
@@ -203,28 +223,61 @@ pub(crate) fn document_side(doc: &Document) -> (Content, String) {
     (content, digest)
 }
 
+/// A side's label and revision.
+type Named = (String, u64);
+
+/// The two sides a diff's selectors name, in plan `plan` at revision
+/// `current`, last frozen at `frozen`: `a` defaults to `frozen` (when the
+/// plan was ever frozen, else `0`), `b` to `current`.
+fn sides(
+    plan: &str,
+    current: u64,
+    frozen: Option<u64>,
+    a: &str,
+    b: &str,
+) -> Result<(Named, Named)> {
+    let default_a = if frozen.is_some() { "frozen" } else { "0" };
+    Ok((
+        revision_of(plan, current, frozen, a, default_a)?,
+        revision_of(plan, current, frozen, b, "current")?,
+    ))
+}
+
 impl Forge {
     /// Compares two revisions of a plan. `a`/`b` are a revision number,
     /// `current` or `frozen`; `""` takes the default: `frozen` (when the plan
     /// was ever frozen, else `0`) for `a`, `current` for `b`.
     pub(crate) fn diff(&self, plan: &str, a: &str, b: &str) -> Result<Diff> {
+        // Two sides at the current revision need no history and no plan:
+        // a content compared with itself. The snapshot read in place says
+        // which revisions the selectors name, and the digest.
+        let in_place = self.store().with_view(plan, |v| {
+            let frozen = v.meta()?.frozen.map(|f| f.revision);
+            Some((v.revision(), frozen, v.digest().to_string()))
+        });
+        if let Some((current, frozen, digest)) = in_place {
+            let ((la, ra), (lb, rb)) = sides(plan, current, frozen, a, b)?;
+            if ra == current && rb == current {
+                let side = |label| Side {
+                    label,
+                    revision: Some(current),
+                    digest: digest.clone(),
+                };
+                return Ok(Diff::none(Some(plan.to_string()), side(la), side(lb)));
+            }
+        }
         let loaded = self.store().load_with_ops(plan)?;
         let history = loaded.ops()?;
-        let default_a = if loaded.meta.frozen.is_some() {
-            "frozen"
-        } else {
-            "0"
-        };
-        let (la, ra) = revision_of(&loaded, a, default_a)?;
-        let (lb, rb) = revision_of(&loaded, b, "current")?;
+        let frozen = loaded.meta.frozen.as_ref().map(|f| f.revision);
+        let ((la, ra), (lb, rb)) = sides(plan, loaded.revision(), frozen, a, b)?;
         // The current revision is borrowed as loaded; only an earlier one is
-        // folded again (a plan can be large: no copies of it).
+        // folded again, from the ops as read (a plan can be large: no
+        // copies of it).
         let at = |r: u64| -> (Cow<'_, Content>, String) {
             if r == loaded.revision() {
                 (Cow::Borrowed(loaded.content()), loaded.digest().to_string())
             } else {
-                let ops = crate::store::fold::at_revision(history.to_vec(), r);
-                let f = crate::store::fold::fold_owned(&loaded.plan_id, ops);
+                let f = crate::store::fold::fold_at(&loaded.plan_id, history, r);
                 let d = crate::wire::jcs::digest(&f.content).0;
                 (Cow::Owned(f.content), d)
             }

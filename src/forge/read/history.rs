@@ -7,18 +7,22 @@ use crate::model::error::Error;
 use crate::model::error::ErrorKind;
 use crate::model::error::Result;
 use crate::model::ids::quote_id;
-use crate::store::Loaded;
 
-/// A revision selector of `diff` resolved against a loaded plan: a number,
-/// `current`, `frozen`, or `""` for the side's default.
-pub(crate) fn revision_of(loaded: &Loaded, sel: &str, default: &str) -> Result<(String, u64)> {
+/// A revision selector of `diff` resolved in plan `id` at revision
+/// `current`, last frozen at `frozen`: a number, `current`, `frozen`, or
+/// `""` for the side's default.
+pub(crate) fn revision_of(
+    id: &str,
+    current: u64,
+    frozen: Option<u64>,
+    sel: &str,
+    default: &str,
+) -> Result<(String, u64)> {
     let sel = if sel.is_empty() { default } else { sel };
-    let current = loaded.revision();
-    let id = &loaded.plan_id;
     match sel {
         "current" => Ok(("current".into(), current)),
-        "frozen" => match &loaded.meta.frozen {
-            Some(f) => Ok(("frozen".into(), f.revision)),
+        "frozen" => match frozen {
+            Some(f) => Ok(("frozen".into(), f)),
             None => Err(Error::new(
                 ErrorKind::UnknownRevision,
                 format!("plan {id} was never frozen, so there is no `frozen` revision to compare"),

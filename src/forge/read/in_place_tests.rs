@@ -232,3 +232,49 @@ fn a_snapshot_with_a_tail_or_no_findings_is_not_read_in_place() {
     assert!(after[0].contains("Nodes: "));
     assert_ne!(after[0], want[0], "the new node is counted");
 }
+
+/// A diff of the current revision with itself is answered from the
+/// snapshot in place (no plan restored, no history folded) and is the diff
+/// made from the log; other selectors, and wrong ones, answer as from the
+/// log.
+#[test]
+fn a_diff_answered_in_place_is_the_diff_from_the_log() {
+    let dir = tempfile::tempdir().unwrap();
+    let forge = setup(dir.path(), 5);
+    forge
+        .store()
+        .commit("plan-g", "bob", None, |_| {
+            Ok(vec![OpBody::AddNode { node: join("late") }])
+        })
+        .unwrap();
+    let sels = [
+        ("current", "current"),
+        ("", ""),
+        ("0", "current"),
+        ("1", ""),
+        ("frozen", ""),
+        ("99", "current"),
+        ("x", ""),
+    ];
+    let answer = |f: &Forge| {
+        sels.iter()
+            .map(|(a, b)| format!("{:?}", f.diff("plan-g", a, b).map_err(|e| e.message)))
+            .collect::<Vec<_>>()
+    };
+    full(&forge, 5);
+    let snap_path = forge
+        .store()
+        .plan_dir("plan-g")
+        .unwrap()
+        .join(crate::store::snapshot::FILE);
+    assert!(snap_path.is_file(), "a snapshot of the whole log");
+    let from_snapshot = answer(&forge);
+    std::fs::remove_file(&snap_path).unwrap();
+    assert_eq!(answer(&forge), from_snapshot);
+    assert!(from_snapshot[0].contains("nodes_added: []"));
+    assert!(
+        from_snapshot[2].contains("\"late\""),
+        "{}",
+        from_snapshot[2]
+    );
+}

@@ -240,6 +240,10 @@ fn diffs_are_field_level_and_compare_references_whole() {
     assert!(!d.is_empty());
     let same = diff_contents(&after, &after, side("a"), side("b"));
     assert!(same.is_empty());
+    // A content with itself (no pass) and with an equal copy (a pass over
+    // every node and edge) give the same diff.
+    let copy = after.clone();
+    assert_eq!(same, diff_contents(&after, &copy, side("a"), side("b")));
 }
 
 /// A warm read finds nodes and edges through the fold's positions by id;

@@ -11,7 +11,7 @@
 mod content;
 mod digest;
 pub(crate) use content::Index;
-pub(crate) use digest::Marks;
+pub(crate) use digest::{Changed, Marks};
 #[cfg(test)]
 mod tests;
 
@@ -400,7 +400,30 @@ fn sorted_refs(ops: &[Op]) -> Vec<&Op> {
 /// Folds ops (callers pass the ops of complete transactions; see
 /// `log::parse`), in any order.
 pub fn fold(plan_id: &str, ops: &[Op]) -> Folded {
-    let order_ = sorted_refs(ops);
+    fold_sorted(plan_id, &sorted_refs(ops))
+}
+
+/// The fold of `ops` at `revision`: what `fold_owned(plan_id,
+/// at_revision(ops.to_vec(), revision))` gives, without a copy of every op
+/// (only the ops up to the revision's last content op are read, and their
+/// bodies copied one at a time as they are folded).
+pub fn fold_at(plan_id: &str, ops: &[Op], revision: u64) -> Folded {
+    let mut order_ = sorted_refs(ops);
+    let mut seen = 0;
+    let cut = order_.iter().position(|o| {
+        if o.body.is_content() {
+            seen += 1;
+        }
+        seen > revision
+    });
+    if let Some(cut) = cut {
+        order_.truncate(cut);
+    }
+    fold_sorted(plan_id, &order_)
+}
+
+/// Folds ops already in fold order.
+fn fold_sorted(plan_id: &str, order_: &[&Op]) -> Folded {
     let mut d = Driver::new(plan_id, State::default(), Machine::default(), 0, Vec::new());
     let last = order_.iter().rposition(|o| o.body.is_content());
     for (i, op) in order_.iter().enumerate() {
@@ -476,6 +499,18 @@ pub fn revisions(ops: &[Op]) -> u64 {
 /// ops would sort among older ones, or the earlier fold dropped or ignored
 /// something a new op could revive); the caller then folds everything.
 pub fn fold_after(before: Folded, max_lamport: u64, ops: &[Op]) -> Option<Folded> {
+    fold_after_changed(before, max_lamport, ops).map(|(after, _)| after)
+}
+
+/// As [`fold_after`], with the first node and edge positions whose content
+/// the ops may have changed (every node and edge before them is the one
+/// `before` held, at the same position): what a new snapshot can take from
+/// the one `before` was restored from.
+pub(crate) fn fold_after_changed(
+    before: Folded,
+    max_lamport: u64,
+    ops: &[Op],
+) -> Option<(Folded, Changed)> {
     let revives = before
         .notes
         .iter()
@@ -509,7 +544,7 @@ pub fn fold_after(before: Folded, max_lamport: u64, ops: &[Op]) -> Option<Folded
     }
     let (mut after, changed) = d.finish_changed();
     after.seed = seed.map(|(m, before)| (m, before.then(changed)));
-    Some(after)
+    Some((after, changed))
 }
 
 fn is_lifecycle(n: &Note) -> bool {

@@ -266,3 +266,43 @@ proptest::proptest! {
         proptest::prop_assert_eq!(notes, folded.notes);
     }
 }
+
+/// The fold at each revision from references is the fold of a copy of
+/// the ops cut at that revision, lifecycle ops among them (a freeze, an
+/// unfreeze) and ops out of order.
+#[test]
+fn a_fold_at_a_revision_is_the_fold_of_the_ops_cut_there() {
+    let mut ops = vec![
+        op(1, "a", "t1", true, OpBody::AddNode { node: node("x") }),
+        op(2, "a", "t2", true, OpBody::AddNode { node: node("y") }),
+        op(
+            3,
+            "a",
+            "t3",
+            true,
+            OpBody::AddEdge {
+                edge: edge("e1", "x", "y"),
+            },
+        ),
+        op(4, "a", "t4", true, OpBody::Unfreeze),
+        op(
+            6,
+            "a",
+            "t6",
+            true,
+            OpBody::RemoveNode {
+                node_id: "y".into(),
+                incident_edge_ids: vec!["e1".into()],
+            },
+        ),
+        op(5, "b", "t5", true, OpBody::AddNode { node: node("z") }),
+    ];
+    ops.push(op(7, "a", "t7", true, OpBody::AddNode { node: node("w") }));
+    for r in 0..=revisions(&ops) + 1 {
+        let cut = fold_owned("plan-t", at_revision(ops.clone(), r));
+        let at = fold_at("plan-t", &ops, r);
+        assert_eq!(at.content, cut.content, "revision {r}");
+        assert_eq!(at.notes, cut.notes, "revision {r}");
+        assert_eq!(at.meta, cut.meta, "revision {r}");
+    }
+}

@@ -221,12 +221,8 @@ pub(super) fn index(c: &Content) -> Vec<SBucket> {
     buckets
 }
 
-/// Archives `items` in chunks of `per`.
-pub(super) fn chunked<T, S>(
-    items: &[T],
-    per: usize,
-    to: impl Fn(&T) -> S,
-) -> Option<Vec<AlignedVec<16>>>
+/// Archives `part` as one chunk.
+pub(super) fn one<T, S>(part: &[T], to: impl Fn(&T) -> S) -> Option<AlignedVec<16>>
 where
     Vec<S>: for<'x> rkyv::Serialize<
             rkyv::api::high::HighSerializer<
@@ -236,13 +232,8 @@ where
             >,
         >,
 {
-    items
-        .chunks(per)
-        .map(|part| {
-            let v: Vec<S> = part.iter().map(&to).collect();
-            rkyv::to_bytes::<rkyv::rancor::Error>(&v).ok()
-        })
-        .collect()
+    let v: Vec<S> = part.iter().map(to).collect();
+    rkyv::to_bytes::<rkyv::rancor::Error>(&v).ok()
 }
 
 /// The table of `parts`, laid one after another from 0, each at a multiple

@@ -27,6 +27,7 @@
 
 mod archive;
 mod chunks;
+mod reuse;
 #[cfg(test)]
 mod tests;
 mod view;
@@ -43,6 +44,7 @@ use crate::model::Content;
 use crate::model::error::Result;
 use archive::*;
 use chunks::{EDGES_PER_CHUNK, NODES_PER_CHUNK, Opened, SChunk};
+use reuse::Reuse;
 use rkyv::{Archive, Serialize};
 use std::fs::File;
 use std::io::Write;
@@ -120,9 +122,14 @@ fn same_bytes(file: &File, at: u64, want: &[u8]) -> bool {
 
 /// The fold the archive holds (every chunk read and checked).
 fn restore(s: &ArchivedSnap, v: &View<'_>) -> Option<Folded> {
-    let nodes = (0..v.node_count())
-        .map(|i| v.node(i))
-        .collect::<Option<Vec<_>>>()?;
+    // Made to size (a collect through `Option` would grow the vector by
+    // doubling, copying every node made so far each time), to no more than
+    // the chunks the head lists can hold (a count is not trusted).
+    let room = s.node_chunks.len().saturating_mul(NODES_PER_CHUNK);
+    let mut nodes = Vec::with_capacity(v.node_count().min(room));
+    for i in 0..v.node_count() {
+        nodes.push(v.node(i)?);
+    }
     let edges = (0..v.edge_count()).map(|k| v.edge(k)).collect();
     if v.damaged() {
         return None;
@@ -234,7 +241,7 @@ impl Store {
         let mut loaded = self.load_cold(id, None, false)?;
         if plain
             && let Some(md) = before
-            && save_now_or_later(self.one_shot, &dir, &loaded, &md)
+            && save_now_or_later(self.one_shot, &dir, &loaded, &md, None)
         {
             loaded.snapshot_at = Some(md.len());
         }
@@ -253,10 +260,11 @@ impl Store {
         let folded = restore(s, &View::new(s, &opened, &bufs))?;
         let old_max = s.max_lamport.to_native();
         let prefix = s.len.to_native();
-        let folded = if part.ops.is_empty() {
-            folded
+        let ops_before = s.ops.to_native();
+        let (folded, changed) = if part.ops.is_empty() {
+            (folded, super::fold::Changed::NONE)
         } else {
-            super::fold::fold_after(folded, old_max, &part.ops)?
+            super::fold::fold_after_changed(folded, old_max, &part.ops)?
         };
         let len = md.len();
         let info = LogInfo {
@@ -267,13 +275,20 @@ impl Store {
             unfinished_lines: Vec::new(),
             unfinished_inside: false,
             max_lamport: old_max.max(part.info.max_lamport),
-            head: s.ops.to_native() + part.info.head,
+            head: ops_before + part.info.head,
         };
         let mut loaded = finish(id, folded, info, None, Vec::new(), self.one_shot);
         loaded.snapshot_at = Some(prefix);
         loaded.restored = true;
+        // The new snapshot takes the chunks the tail left as they were.
         if (reader && len > prefix || len - prefix > REWRITE_TAIL)
-            && save_now_or_later(self.one_shot, dir, &loaded, &md)
+            && save_now_or_later(
+                self.one_shot,
+                dir,
+                &loaded,
+                &md,
+                Reuse::new(opened, bufs, changed),
+            )
         {
             loaded.snapshot_at = Some(len);
         }
@@ -303,7 +318,7 @@ pub(crate) fn after_write(
     after.log.len = len;
     after.log.good_len = len;
     let stale = snapshot_at.is_none_or(|at| len.saturating_sub(at) > REWRITE_TAIL);
-    if stale && save_now_or_later(one_shot, dir, after, &md) {
+    if stale && save_now_or_later(one_shot, dir, after, &md, None) {
         after.snapshot_at = Some(len);
     }
 }
@@ -311,17 +326,29 @@ pub(crate) fn after_write(
 thread_local! {
     /// The snapshots a one-shot process writes once its answer is out (see
     /// [`save_deferred`]), one per plan folder.
-    static DEFERRED: std::cell::RefCell<Vec<(std::path::PathBuf, Loaded, std::fs::Metadata)>> =
+    static DEFERRED: std::cell::RefCell<Vec<Deferred>> =
         const { std::cell::RefCell::new(Vec::new()) };
 }
+
+/// A snapshot to write once the answer is out: the plan folder, the fold,
+/// the log as it was folded, and what the old snapshot lends.
+type Deferred = (std::path::PathBuf, Loaded, std::fs::Metadata, Option<Reuse>);
 
 /// Writes the snapshot of `loaded` now, or — in a one-shot process — once
 /// the command's answer is printed ([`save_deferred`]): making the archive
 /// and waiting out the log's clock tick (see [`past_tick`]) are then never
 /// on the path of the answer. Says whether a snapshot is (to be) written.
-fn save_now_or_later(one_shot: bool, dir: &Path, loaded: &Loaded, md: &std::fs::Metadata) -> bool {
+/// `reuse`: the snapshot `loaded` was restored from, and what its tail
+/// changed (see [`reuse`]).
+fn save_now_or_later(
+    one_shot: bool,
+    dir: &Path,
+    loaded: &Loaded,
+    md: &std::fs::Metadata,
+    reuse: Option<Reuse>,
+) -> bool {
     if !one_shot {
-        return save(dir, loaded, md);
+        return save(dir, loaded, md, reuse);
     }
     if !is_clean(loaded, md) || loaded.folded.snapshot_parts().is_none() {
         return false;
@@ -342,8 +369,8 @@ fn save_now_or_later(one_shot: bool, dir: &Path, loaded: &Loaded, md: &std::fs::
     DEFERRED.with(|d| {
         let mut d = d.borrow_mut();
         // A later fold of the same log supersedes an earlier one.
-        d.retain(|(at, _, _)| at != dir);
-        d.push((dir.to_path_buf(), keep, md.clone()));
+        d.retain(|(at, ..)| at != dir);
+        d.push((dir.to_path_buf(), keep, md.clone(), reuse));
     });
     true
 }
@@ -354,8 +381,8 @@ fn save_now_or_later(one_shot: bool, dir: &Path, loaded: &Loaded, md: &std::fs::
 /// folded, as always; failures are ignored.
 pub(crate) fn save_deferred() {
     let pending = DEFERRED.with(|d| std::mem::take(&mut *d.borrow_mut()));
-    for (dir, loaded, md) in pending {
-        save(&dir, &loaded, &md);
+    for (dir, loaded, md, reuse) in pending {
+        save(&dir, &loaded, &md, reuse);
     }
 }
 
@@ -384,7 +411,7 @@ fn past_tick(md: &std::fs::Metadata) {
 /// Writes the snapshot of `loaded`, the fold of the whole log as it was
 /// when `md` was taken (before it was read), when the log is still that
 /// file, unchanged, and clean; says whether it did (failures are ignored).
-fn save(dir: &Path, loaded: &Loaded, md: &std::fs::Metadata) -> bool {
+fn save(dir: &Path, loaded: &Loaded, md: &std::fs::Metadata, reuse: Option<Reuse>) -> bool {
     let clean = is_clean(loaded, md);
     let Some((machine, touched)) = loaded.folded.snapshot_parts().filter(|_| clean) else {
         return false;
@@ -410,7 +437,7 @@ fn save(dir: &Path, loaded: &Loaded, md: &std::fs::Metadata) -> bool {
     let (digest, encoded_len) = loaded.folded.digested().clone();
     let c = loaded.content();
     let (created, freeze_by, approved_by) = machine.quiet_parts();
-    let Some(parts) = parts_of(c, loaded.folded.digest_marks()) else {
+    let Some(parts) = parts_of(c, loaded.folded.digest_marks(), reuse) else {
         return false;
     };
     let mut tables = chunks::table(&parts.bytes);
@@ -469,13 +496,41 @@ struct Parts {
     buckets: usize,
 }
 
-fn parts_of(c: &Content, marks: Option<&super::fold::Marks>) -> Option<Parts> {
-    let mut bytes = chunks::chunked(&c.nodes, NODES_PER_CHUNK, node_to)?;
+fn parts_of(
+    c: &Content,
+    marks: Option<&super::fold::Marks>,
+    mut reuse: Option<Reuse>,
+) -> Option<Parts> {
+    let (n, e) = (c.nodes.len(), c.edges.len());
+    let mut bytes = Vec::new();
+    for (k, part) in c.nodes.chunks(NODES_PER_CHUNK).enumerate() {
+        let kept = reuse.as_mut().and_then(|r| r.node_chunk(k, n));
+        bytes.push(kept_or_made(kept, || chunks::one(part, node_to))?);
+    }
     let nodes = bytes.len();
-    bytes.extend(chunks::chunked(&c.edges, EDGES_PER_CHUNK, edge_to)?);
+    for (k, part) in c.edges.chunks(EDGES_PER_CHUNK).enumerate() {
+        let kept = reuse.as_mut().and_then(|r| r.edge_chunk(k, e));
+        bytes.push(kept_or_made(kept, || chunks::one(part, edge_to))?);
+    }
     let edges = bytes.len() - nodes;
-    for b in chunks::index(c) {
-        bytes.push(rkyv::to_bytes::<rkyv::rancor::Error>(&b).ok()?);
+    let index = || {
+        chunks::index(c)
+            .iter()
+            .map(|b| rkyv::to_bytes::<rkyv::rancor::Error>(b).ok())
+            .collect::<Option<Vec<_>>>()
+    };
+    match reuse.and_then(|r| r.buckets(n, e)) {
+        Some(kept) => {
+            debug_assert!(
+                index().is_some_and(|made| made
+                    .iter()
+                    .map(|m| &m[..])
+                    .eq(kept.iter().map(|k| &k[..]))),
+                "the id index taken over is the index of the content"
+            );
+            bytes.extend(kept);
+        }
+        None => bytes.extend(index()?),
     }
     let buckets = bytes.len() - nodes - edges;
     if let Some(m) = marks {
@@ -489,6 +544,24 @@ fn parts_of(c: &Content, marks: Option<&super::fold::Marks>) -> Option<Parts> {
         edges,
         buckets,
     })
+}
+
+/// A chunk taken over from the old snapshot (debug builds check that it
+/// is the archive `made` gives), or archived now.
+fn kept_or_made(
+    kept: Option<rkyv::util::AlignedVec<16>>,
+    made: impl Fn() -> Option<rkyv::util::AlignedVec<16>>,
+) -> Option<rkyv::util::AlignedVec<16>> {
+    match kept {
+        Some(k) => {
+            debug_assert!(
+                made().is_some_and(|m| m[..] == k[..]),
+                "a chunk taken over is the archive of the same items"
+            );
+            Some(k)
+        }
+        None => made(),
+    }
 }
 
 /// The phases of `c`'s nodes (not empty) in order of first appearance, and
