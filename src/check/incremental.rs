@@ -55,6 +55,40 @@ pub struct Kept {
     taint: Option<super::tainted_call_arg::KeptTaint>,
 }
 
+impl Kept {
+    /// The positions of the edges into and out of node `id` in `content`
+    /// (the content of the last run), each in edge order, found through
+    /// the kept graph instead of a pass over every edge; `None` when no
+    /// graph is kept for that content or an id is repeated.
+    pub fn edges_at(&self, content: &Content, id: &str) -> Option<(Vec<usize>, Vec<usize>)> {
+        let core = self.graph.as_ref()?;
+        if core.repeated
+            || core.ends.len() != content.edges.len()
+            || core.out.len() != content.nodes.len()
+        {
+            return None;
+        }
+        let at = core.idx.get(id).copied();
+        let mut inc = at.map(|i| core.inc[i].clone()).unwrap_or_default();
+        let mut out = at.map(|i| core.out[i].clone()).unwrap_or_default();
+        // Edges with an end that is not there are at no node's lists.
+        for &k in &core.dangling {
+            let e = &content.edges[k];
+            if e.to == id {
+                inc.push(k);
+            }
+            if e.from == id {
+                out.push(k);
+            }
+        }
+        for v in [&mut inc, &mut out] {
+            v.sort_unstable();
+            v.dedup();
+        }
+        Some((inc, out))
+    }
+}
+
 /// The ids each node names (present or not: its references anywhere in
 /// its definition and its reference shorthands, [`super::hints::names_of`],
 /// which include its data references), and the other way round, kept up to

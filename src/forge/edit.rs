@@ -120,7 +120,15 @@ impl Forge {
         extra_edges: &[String],
     ) -> Result<Echo> {
         let report = self.check(after)?;
-        Ok(echo::build(
+        // A warm plan's checks keep its graph: the focus node's edges are
+        // looked up there rather than found by a pass over every edge.
+        let around = focus.and_then(|id| {
+            self.store().peek_warm_checks(after, |kept| {
+                kept.downcast_ref::<crate::check::incremental::Kept>()?
+                    .edges_at(after.content(), id)
+            })
+        });
+        Ok(echo::build_around(
             after,
             changed,
             focus,
@@ -128,6 +136,7 @@ impl Forge {
             details,
             extra_nodes,
             extra_edges,
+            around,
         ))
     }
 
@@ -158,7 +167,7 @@ impl Forge {
         let (after, _) = self.store().commit(plan, self.actor(), expect, |before| {
             phase_note =
                 super::near_miss::new_phase(before.content(), node.phase.as_deref(), &node.id);
-            if let Some(existing) = before.content().node(&node.id) {
+            if let Some(existing) = before.node(&node.id) {
                 // A retried add finds its node: nothing changes.
                 if *existing == node {
                     same = true;
@@ -223,7 +232,6 @@ impl Forge {
         self.before_write()?;
         let (after, _) = self.store().commit(plan, self.actor(), expect, |before| {
             let node = before
-                .content()
                 .node(node_id)
                 .ok_or_else(|| unknown_node(before, node_id))?;
             if node.kind != kind {
@@ -300,7 +308,7 @@ impl Forge {
         let mut arg_note = None;
         self.before_write()?;
         let (after, _) = self.store().commit(plan, self.actor(), expect, |before| {
-            let node = before.content().node(node_id).ok_or_else(|| unknown_node(before, node_id))?;
+            let node = before.node(node_id).ok_or_else(|| unknown_node(before, node_id))?;
             if !add_new && let Some(miss) = super::near_miss::new_key(node, path, registry) {
                 return Err(Error::new(
                     ErrorKind::UnknownKey,
@@ -386,7 +394,6 @@ impl Forge {
         let mut phase_note = None;
         let (after, _) = self.store().commit(plan, self.actor(), expect, |before| {
             let node = before
-                .content()
                 .node(node_id)
                 .ok_or_else(|| unknown_node(before, node_id))?;
             if node.phase == phase {
@@ -437,8 +444,8 @@ impl Forge {
         self.before_write()?;
         let (after, _) = self.store().commit(plan, self.actor(), expect, |before| {
             let c = before.content();
-            let source = c.node(from).ok_or_else(|| unknown_node(before, from))?;
-            if c.node(to).is_none() {
+            let source = before.node(from).ok_or_else(|| unknown_node(before, from))?;
+            if before.node(to).is_none() {
                 return Err(unknown_node(before, to));
             }
             let allowed = source.kind.allowed_handles();

@@ -102,11 +102,13 @@ impl Folded {
     /// the next read that names the digest (status, a slice's head) finds
     /// it made, or waits for it, instead of hashing the plan then. The
     /// thread holds the fold until it is done: a write that wants the fold
-    /// for itself stops it first ([`DigestAhead::stop`]). It pauses
-    /// [`AHEAD_PAUSE`] before it starts (a read wakes it at once), so that
-    /// a client that sends its calls back to back does not pay for a hash
-    /// that its next write would throw away.
-    pub(crate) fn digest_ahead(folded: &Arc<Folded>) -> Option<DigestAhead> {
+    /// for itself stops it first ([`DigestAhead::stop`]). With `pause`, it
+    /// waits [`AHEAD_PAUSE`] before it starts (a read wakes it at once), so
+    /// that a client that sends its calls back to back does not pay for a
+    /// hash that its next write would throw away; without, it starts at
+    /// once (a write that has just made the fold starts it so, on the
+    /// other core, while it checks and answers).
+    pub(crate) fn digest_ahead(folded: &Arc<Folded>, pause: bool) -> Option<DigestAhead> {
         if folded.digested.get().is_some() {
             return None;
         }
@@ -129,7 +131,7 @@ impl Folded {
             .spawn(move || {
                 // Marks the digest idle when done, stopped or not.
                 let _idle = Idle(&mine.ahead.0);
-                if !mine.ahead.0.pause() {
+                if pause && !mine.ahead.0.pause() {
                     return;
                 }
                 if let Some(d) = mine.compute(Some(&mine.ahead.0.stop)) {
