@@ -673,6 +673,69 @@ mod tests {
         );
     }
 
+    /// The edges at a node, from the kept graph, are those a pass over
+    /// every edge finds, after a full run and after runs that added an
+    /// edge or a node; with nothing kept there is no answer.
+    #[test]
+    fn the_edges_at_a_node_are_the_kept_graphs() {
+        let scan = |c: &Content, id: &str| {
+            let at = |to: bool| -> Vec<usize> {
+                (0..c.edges.len())
+                    .filter(|&k| {
+                        if to {
+                            c.edges[k].to == id
+                        } else {
+                            c.edges[k].from == id
+                        }
+                    })
+                    .collect()
+            };
+            (at(true), at(false))
+        };
+        let mut c = plan(
+            vec![entry("s"), join("a"), join("b")],
+            vec![
+                edge("e1", "s", "a", "always"),
+                edge("e2", "a", "b", "always"),
+            ],
+        );
+        let mut kept = Kept::default();
+        assert_eq!(kept.edges_at(&c, "a"), None);
+        run(&mut kept, &c, None, Vec::new(), None, None);
+        for id in ["s", "a", "b", "gone"] {
+            assert_eq!(kept.edges_at(&c, id), Some(scan(&c, id)), "{id}");
+        }
+        let adds = [
+            OpBody::AddNode { node: join("k") },
+            OpBody::AddEdge {
+                edge: edge("e3", "s", "b", "always"),
+            },
+            OpBody::AddEdge {
+                edge: edge("e4", "k", "a", "always"),
+            },
+        ];
+        for op in adds {
+            let before = c.clone();
+            match &op {
+                OpBody::AddNode { node } => c.nodes.push(node.clone()),
+                OpBody::AddEdge { edge } => c.edges.push(edge.clone()),
+                _ => unreachable!(),
+            }
+            let t = Touched::of(&before, [&op]);
+            run(&mut kept, &c, None, Vec::new(), Some(&t), None);
+            for id in ["s", "a", "b", "k"] {
+                assert_eq!(
+                    kept.edges_at(&c, id),
+                    Some(scan(&c, id)),
+                    "{id} after {op:?}"
+                );
+            }
+        }
+        // Asked about another content than the last run's: no answer.
+        c.edges.pop();
+        assert_eq!(kept.edges_at(&c, "a"), None);
+    }
+
     /// A [`Scope::Graph`] check keeps its findings through an add of a
     /// loose node and finds the new node's alone; an add of a node an old
     /// one names, or of an edge, runs it whole.

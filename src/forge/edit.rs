@@ -122,12 +122,7 @@ impl Forge {
         let report = self.check(after)?;
         // A warm plan's checks keep its graph: the focus node's edges are
         // looked up there rather than found by a pass over every edge.
-        let around = focus.and_then(|id| {
-            self.store().peek_warm_checks(after, |kept| {
-                kept.downcast_ref::<crate::check::incremental::Kept>()?
-                    .edges_at(after.content(), id)
-            })
-        });
+        let around = focus.and_then(|id| self.edges_around(after, id));
         Ok(echo::build_around(
             after,
             changed,

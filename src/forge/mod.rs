@@ -191,6 +191,20 @@ impl Forge {
         report
     }
 
+    /// The positions of the edges into and out of node `id` of `loaded`,
+    /// each in edge order, when a warm process's checks keep its graph
+    /// (after [`Forge::check`] on it): no pass over every edge.
+    pub(crate) fn edges_around(
+        &self,
+        loaded: &Loaded,
+        id: &str,
+    ) -> Option<(Vec<usize>, Vec<usize>)> {
+        self.store.peek_warm_checks(loaded, |kept| {
+            kept.downcast_ref::<check::incremental::Kept>()?
+                .edges_at(loaded.content(), id)
+        })
+    }
+
     /// Every finding on a stored plan, computed now: what freeze, submit and
     /// validate decide on (never a cache).
     pub(crate) fn check_fresh(&self, loaded: &Loaded) -> Result<Report> {
