@@ -464,18 +464,21 @@ impl Forge {
                 return Err(forbidden_handle(c, source, &handle, to));
             }
             // A retried connect finds its edge: nothing changes.
-            if let Some(e) = c
-                .edges
-                .iter()
-                .find(|e| e.from == from && e.to == to && e.handle == handle)
-            {
+            // Among the edges out of `from` (the kept graph's, on a warm
+            // plan: no pass over every edge).
+            let same = |e: &&Edge| e.from == from && e.to == to && e.handle == handle;
+            let found = match self.edges_around(before, from) {
+                Some((_, out)) => out.iter().map(|&k| &c.edges[k]).find(same),
+                None => c.edges.iter().find(same),
+            };
+            if let Some(e) = found {
                 edge_id = e.id.clone();
                 existing = true;
                 return Ok(vec![]);
             }
             edge_id = match id {
                 Some(i) => {
-                    if let Some(e) = c.edge(i) {
+                    if let Some(e) = before.edge(i) {
                         return Err(Error::new(
                             ErrorKind::DuplicateId,
                             format!("plan {} already has an edge `{i}` ({} → {} on `{}`)", before.plan_id, e.from, e.to, e.handle),
@@ -493,7 +496,7 @@ impl Forge {
                     crate::wire::codec::mint_edge_id(from, to, &handle, |cand| {
                         tries.set(tries.get() + 1);
                         if tries.get() == 1 {
-                            return c.edges.iter().any(|e| e.id == cand);
+                            return before.edge(cand).is_some();
                         }
                         let set: &std::collections::HashSet<&str> = taken.get_or_init(|| c.edges.iter().map(|e| e.id.as_str()).collect());
                         set.contains(cand)
@@ -503,7 +506,6 @@ impl Forge {
             Ok(vec![OpBody::AddEdge { edge: Edge { id: edge_id.clone(), from: from.to_string(), to: to.to_string(), handle } }])
         })?;
         let handle_text = after
-            .content()
             .edge(&edge_id)
             .map(|e| e.handle.to_string())
             .unwrap_or_default();

@@ -20,6 +20,8 @@ pub mod templates;
 pub(crate) mod undo;
 pub(crate) mod upgrade;
 pub mod validate;
+#[cfg(test)]
+mod warm_tests;
 
 pub(crate) use echo::Echo;
 

@@ -114,6 +114,16 @@ impl Loaded {
         debug_assert_eq!(found, c.node(id), "positions kept are the content's");
         found
     }
+    /// The edge with `id`, as [`Loaded::node`] finds a node.
+    pub(crate) fn edge(&self, id: &str) -> Option<&crate::model::Edge> {
+        let c = &self.folded.content;
+        let found = match self.folded.positions_if_kept() {
+            Some(at) => at.edge(id).map(|k| &c.edges[k]),
+            None => c.edge(id),
+        };
+        debug_assert_eq!(found, c.edge(id), "positions kept are the content's");
+        found
+    }
     pub(crate) fn revision(&self) -> u64 {
         self.folded.content.revision
     }
