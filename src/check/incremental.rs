@@ -318,11 +318,17 @@ pub fn run(
     }
     group::apply(&cx, &mut report.issues);
     kept.analyses = cx.graph.take_analyses();
+    kept.analyses.make_room();
     drop(cx);
     kept.reach = Some(reach);
     kept.phases = Some(phases);
     kept.taint = taint.into_inner();
+    if let Some(t) = &mut kept.taint {
+        t.make_room();
+    }
     kept.nodes = facts;
+    let mut core = core;
+    core.make_room();
     kept.graph = Some(core);
     report
 }
