@@ -304,25 +304,25 @@ fn same_missing_tool(issues: &mut [Issue]) {
 /// first, then in walk order.
 fn walk(cx: &Cx, finding: &HashMap<usize, usize>, members: &[usize]) -> Vec<(usize, Vec<usize>)> {
     let g = &cx.graph;
-    let mut owner: Vec<bool> = vec![false; g.len()];
+    // The members already in a group (a set, as `finding` is: a warm run
+    // on a large plan with a few unreachable nodes makes nothing per node).
+    let mut owner: crate::model::hash::FastSet<usize> = Default::default();
     let mut groups = Vec::new();
     let roots_first = members
         .iter()
         .filter(|&&i| g.preds(i).all(|p| !finding.contains_key(&p)))
         .chain(members.iter());
     for &r in roots_first {
-        if owner[r] {
+        if !owner.insert(r) {
             continue;
         }
-        owner[r] = true;
         let mut nodes = vec![r];
         let mut at = 0;
         while at < nodes.len() {
             let x = nodes[at];
             at += 1;
             for s in g.succs(x) {
-                if !owner[s] && finding.contains_key(&s) {
-                    owner[s] = true;
+                if finding.contains_key(&s) && owner.insert(s) {
                     nodes.push(s);
                 }
             }

@@ -55,6 +55,40 @@ pub struct Kept {
     taint: Option<super::tainted_call_arg::KeptTaint>,
 }
 
+impl Kept {
+    /// The positions of the edges into and out of node `id` in `content`
+    /// (the content of the last run), each in edge order, found through
+    /// the kept graph instead of a pass over every edge; `None` when no
+    /// graph is kept for that content or an id is repeated.
+    pub fn edges_at(&self, content: &Content, id: &str) -> Option<(Vec<usize>, Vec<usize>)> {
+        let core = self.graph.as_ref()?;
+        if core.repeated
+            || core.ends.len() != content.edges.len()
+            || core.out.len() != content.nodes.len()
+        {
+            return None;
+        }
+        let at = core.idx.get(id).copied();
+        let mut inc = at.map(|i| core.inc[i].clone()).unwrap_or_default();
+        let mut out = at.map(|i| core.out[i].clone()).unwrap_or_default();
+        // Edges with an end that is not there are at no node's lists.
+        for &k in &core.dangling {
+            let e = &content.edges[k];
+            if e.to == id {
+                inc.push(k);
+            }
+            if e.from == id {
+                out.push(k);
+            }
+        }
+        for v in [&mut inc, &mut out] {
+            v.sort_unstable();
+            v.dedup();
+        }
+        Some((inc, out))
+    }
+}
+
 /// The ids each node names (present or not: its references anywhere in
 /// its definition and its reference shorthands, [`super::hints::names_of`],
 /// which include its data references), and the other way round, kept up to
@@ -284,11 +318,17 @@ pub fn run(
     }
     group::apply(&cx, &mut report.issues);
     kept.analyses = cx.graph.take_analyses();
+    kept.analyses.make_room();
     drop(cx);
     kept.reach = Some(reach);
     kept.phases = Some(phases);
     kept.taint = taint.into_inner();
+    if let Some(t) = &mut kept.taint {
+        t.make_room();
+    }
     kept.nodes = facts;
+    let mut core = core;
+    core.make_room();
     kept.graph = Some(core);
     report
 }
@@ -637,6 +677,69 @@ mod tests {
                 .iter()
                 .any(|i| i.code.name == "invalid_phase")
         );
+    }
+
+    /// The edges at a node, from the kept graph, are those a pass over
+    /// every edge finds, after a full run and after runs that added an
+    /// edge or a node; with nothing kept there is no answer.
+    #[test]
+    fn the_edges_at_a_node_are_the_kept_graphs() {
+        let scan = |c: &Content, id: &str| {
+            let at = |to: bool| -> Vec<usize> {
+                (0..c.edges.len())
+                    .filter(|&k| {
+                        if to {
+                            c.edges[k].to == id
+                        } else {
+                            c.edges[k].from == id
+                        }
+                    })
+                    .collect()
+            };
+            (at(true), at(false))
+        };
+        let mut c = plan(
+            vec![entry("s"), join("a"), join("b")],
+            vec![
+                edge("e1", "s", "a", "always"),
+                edge("e2", "a", "b", "always"),
+            ],
+        );
+        let mut kept = Kept::default();
+        assert_eq!(kept.edges_at(&c, "a"), None);
+        run(&mut kept, &c, None, Vec::new(), None, None);
+        for id in ["s", "a", "b", "gone"] {
+            assert_eq!(kept.edges_at(&c, id), Some(scan(&c, id)), "{id}");
+        }
+        let adds = [
+            OpBody::AddNode { node: join("k") },
+            OpBody::AddEdge {
+                edge: edge("e3", "s", "b", "always"),
+            },
+            OpBody::AddEdge {
+                edge: edge("e4", "k", "a", "always"),
+            },
+        ];
+        for op in adds {
+            let before = c.clone();
+            match &op {
+                OpBody::AddNode { node } => c.nodes.push(node.clone()),
+                OpBody::AddEdge { edge } => c.edges.push(edge.clone()),
+                _ => unreachable!(),
+            }
+            let t = Touched::of(&before, [&op]);
+            run(&mut kept, &c, None, Vec::new(), Some(&t), None);
+            for id in ["s", "a", "b", "k"] {
+                assert_eq!(
+                    kept.edges_at(&c, id),
+                    Some(scan(&c, id)),
+                    "{id} after {op:?}"
+                );
+            }
+        }
+        // Asked about another content than the last run's: no answer.
+        c.edges.pop();
+        assert_eq!(kept.edges_at(&c, "a"), None);
     }
 
     /// A [`Scope::Graph`] check keeps its findings through an add of a

@@ -27,6 +27,9 @@ pub(crate) struct KeptNodes {
     tested: crate::model::hash::FastMap<String, usize>,
     /// Those of them that are not node ids of the content.
     missing: crate::model::hash::FastSet<String>,
+    /// The positions of the slots whose node `spawns` (in order: a run
+    /// finds the spawning calls without a pass over every slot).
+    spawning: std::collections::BTreeSet<usize>,
 }
 
 /// One node's facts.
@@ -58,6 +61,15 @@ impl Slot {
             tests: super::predicate_unknown_node::tests_of(n),
             spawns: registry.is_some_and(|reg| super::synthesis::spawns_agent(n, reg)),
         }
+    }
+}
+
+/// Puts slot `i` in `spawning` when its node spawns, else takes it out.
+fn mark(spawning: &mut std::collections::BTreeSet<usize>, i: usize, spawns: bool) {
+    if spawns {
+        spawning.insert(i);
+    } else {
+        spawning.remove(&i);
     }
 }
 
@@ -99,12 +111,14 @@ impl KeptNodes {
                         let slot = of(&content.nodes[i]);
                         count_tests(&mut self.tested, &self.slots[i], false);
                         count_tests(&mut self.tested, &slot, true);
+                        mark(&mut self.spawning, i, slot.spawns);
                         self.slots[i] = slot;
                     }
                 }
                 for n in &content.nodes[self.slots.len()..] {
                     let slot = of(n);
                     count_tests(&mut self.tested, &slot, true);
+                    mark(&mut self.spawning, self.slots.len(), slot.spawns);
                     self.slots.push(slot);
                 }
                 // Without a removal no id went away: a name is missing now
@@ -132,6 +146,7 @@ impl KeptNodes {
                 for s in &self.slots {
                     count_tests(&mut self.tested, s, true);
                 }
+                self.spawning = (0..n).filter(|&i| self.slots[i].spawns).collect();
                 self.missing = self
                     .tested
                     .keys()
@@ -146,6 +161,13 @@ impl KeptNodes {
                 .zip(&content.nodes)
                 .all(|(s, n)| s.id == n.id),
             "every slot is about the node at its position"
+        );
+        debug_assert!(
+            self.spawning
+                .iter()
+                .copied()
+                .eq((0..self.slots.len()).filter(|&i| self.slots[i].spawns)),
+            "the spawning slots are those that spawn"
         );
         debug_assert!(
             {
@@ -210,8 +232,10 @@ impl KeptNodes {
     /// The calls that spawn an agent, canonical ones only, in node order
     /// (what [`super::synthesis::spawns`] gives).
     pub(crate) fn spawns(&self, g: &Graph) -> Vec<usize> {
-        (0..self.slots.len())
-            .filter(|&i| self.slots[i].spawns && is_canonical(g, i))
+        self.spawning
+            .iter()
+            .copied()
+            .filter(|&i| is_canonical(g, i))
             .collect()
     }
 

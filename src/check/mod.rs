@@ -165,10 +165,10 @@ pub struct Cx<'a> {
     pub(crate) whole: std::cell::Cell<bool>,
     data_refs: std::cell::OnceCell<Vec<support::DataRef<'a>>>,
     encoded_len: std::cell::OnceCell<usize>,
-    shapes: std::cell::OnceCell<Vec<std::cell::OnceCell<Vec<crate::model::shape::ShapeProblem>>>>,
+    shapes: std::cell::OnceCell<support::Slots<Vec<crate::model::shape::ShapeProblem>>>,
     literal_hits: std::cell::OnceCell<Vec<support::LiteralHit<'a>>>,
     hints: std::cell::OnceCell<hints::Hints<'a>>,
-    declared: std::cell::OnceCell<Vec<std::cell::OnceCell<Vec<String>>>>,
+    declared: std::cell::OnceCell<support::Slots<Vec<String>>>,
     spawns: std::cell::OnceCell<Vec<usize>>,
     /// Each node's data references and size, kept between incremental
     /// runs ([`kept_nodes`]); walked afresh without them.
@@ -218,12 +218,10 @@ impl<'a> Cx<'a> {
     /// The field paths node `node` declares ([`crate::model::Node::declared_paths`]),
     /// computed once per run however many nodes read it.
     pub(crate) fn declared_paths(&self, node: usize) -> &[String] {
-        let all = self.declared.get_or_init(|| {
-            (0..self.content.nodes.len())
-                .map(|_| std::cell::OnceCell::new())
-                .collect()
-        });
-        all[node].get_or_init(|| self.content.nodes[node].declared_paths())
+        let all = self
+            .declared
+            .get_or_init(|| support::Slots::new(self.content.nodes.len()));
+        all.get_or_init(node, || self.content.nodes[node].declared_paths())
     }
 
     /// The hint for `input`, a node id the plan does not have, that a
@@ -258,12 +256,10 @@ impl<'a> Cx<'a> {
     /// Each node's departures from its kind's shape, computed once and
     /// shared by `missing_field`, `unknown_field` and the safety checks.
     pub(crate) fn shape_problems(&self, node: usize) -> &[crate::model::shape::ShapeProblem] {
-        let all = self.shapes.get_or_init(|| {
-            (0..self.content.nodes.len())
-                .map(|_| std::cell::OnceCell::new())
-                .collect()
-        });
-        all[node].get_or_init(|| {
+        let all = self
+            .shapes
+            .get_or_init(|| support::Slots::new(self.content.nodes.len()));
+        all.get_or_init(node, || {
             let n = &self.content.nodes[node];
             crate::model::shape::check_definition(n.kind, &n.definition)
         })

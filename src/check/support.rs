@@ -10,6 +10,38 @@ use crate::model::value::Pointer;
 use crate::model::{BranchId, Node, Ref, Segment, Select, Value};
 use std::cell::RefCell;
 
+/// A value per node, each computed the first time it is asked for in a
+/// run: made in blocks of [`Slots::BLOCK`] nodes when one of them is first
+/// asked for, so that a run that asks about a few nodes (an incremental
+/// one, issue 17) costs what it asks, not a slot for every node of the
+/// plan made and dropped again.
+pub(crate) struct Slots<T> {
+    blocks: Vec<std::cell::OnceCell<Box<[std::cell::OnceCell<T>]>>>,
+}
+
+impl<T> Slots<T> {
+    const BLOCK: usize = 256;
+
+    /// Slots for `len` nodes, none made yet.
+    pub(crate) fn new(len: usize) -> Slots<T> {
+        Slots {
+            blocks: (0..len.div_ceil(Self::BLOCK))
+                .map(|_| std::cell::OnceCell::new())
+                .collect(),
+        }
+    }
+
+    /// Node `i`'s value, made by `make` the first time.
+    pub(crate) fn get_or_init(&self, i: usize, make: impl FnOnce() -> T) -> &T {
+        let block = self.blocks[i / Self::BLOCK].get_or_init(|| {
+            (0..Self::BLOCK)
+                .map(|_| std::cell::OnceCell::new())
+                .collect()
+        });
+        block[i % Self::BLOCK].get_or_init(make)
+    }
+}
+
 /// Suggestions for a node id that does not exist: a "did you mean" and a
 /// capped list of ids, nearest first. Memoised per input, and bounded: only
 /// the first few distinct inputs get the full list, and on large plans only

@@ -63,6 +63,13 @@ fn declassifying(n: &crate::model::Node) -> bool {
 }
 
 impl KeptTaint {
+    /// Room for the nodes a warm session adds next (see
+    /// [`crate::check::kept_graph::room`]).
+    pub(crate) fn make_room(&mut self) {
+        crate::check::kept_graph::room(&mut self.taint);
+        crate::check::kept_graph::room(&mut self.via);
+    }
+
     /// The taint of every node of `cx`'s plan (which has a topological
     /// order): a worklist fixpoint seeded in topological order. Each node's
     /// taint can only grow to what its kind produces, so every node is

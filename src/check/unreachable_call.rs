@@ -234,7 +234,7 @@ declare_check! {
     ///            {"id": "notify", "kind": "call", "definition": {"tool": "send_mail", "…": "…"}}], "edges": []}
     /// ```
     /// Fixed: connect `start` to `notify`.
-    pub UnreachableCall { code: "unreachable_call", severity: Blocking, needs: REACH, source: Check }
+    pub UnreachableCall { code: "unreachable_call", severity: Blocking, needs: REACH, source: Check, scope: Graph }
     fn run(cx, out) {
         let first = cx.graph.reachable();
         let fresh;
@@ -246,7 +246,7 @@ declare_check! {
             }
         };
         let entry = crate::check::support::entries_text(&cx.graph);
-        for (i, n) in cx.content.nodes.iter().enumerate() {
+        for (i, n) in cx.nodes() {
             if n.kind != NodeKind::Call || (first[i] && second[i]) {
                 continue;
             }

@@ -24,11 +24,11 @@ declare_check! {
     ///            {"id": "notify", "kind": "call", "definition": {}}], "edges": []}
     /// ```
     /// Fixed: connect `start` to `notify`.
-    pub UnreachableNode { code: "unreachable_node", severity: Blocking, needs: REACH, source: Check }
+    pub UnreachableNode { code: "unreachable_node", severity: Blocking, needs: REACH, source: Check, scope: Graph }
     fn run(cx, out) {
         let reach = cx.graph.reachable();
         let entry = crate::check::support::entries_text(&cx.graph);
-        for (i, n) in cx.content.nodes.iter().enumerate() {
+        for (i, n) in cx.nodes() {
             if !reach[i] && cx.graph.index_of(&n.id) == Some(i) {
                 out.push(
                     Issue::new(CODE,

@@ -54,30 +54,53 @@ pub(crate) fn build(
     extra_nodes: &[String],
     extra_edges: &[String],
 ) -> Echo {
+    build_around(
+        after,
+        changed,
+        focus,
+        issues,
+        details,
+        extra_nodes,
+        extra_edges,
+        None,
+    )
+}
+
+/// As [`build`], with the positions of the edges into and out of the focus
+/// node when they are known (`around`, each in edge order: a warm plan's
+/// kept graph has them), so that the echo costs what it shows, not a pass
+/// over every edge of the plan.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn build_around(
+    after: &Loaded,
+    changed: String,
+    focus: Option<&str>,
+    issues: &[Issue],
+    details: Vec<String>,
+    extra_nodes: &[String],
+    extra_edges: &[String],
+    around: Option<(Vec<usize>, Vec<usize>)>,
+) -> Echo {
     let content = after.content();
-    let node = focus.and_then(|id| content.node(id)).cloned();
+    let node = focus.and_then(|id| after.node(id)).cloned();
     let mut preds = Vec::new();
     let mut succs = Vec::new();
     let mut near_nodes: Vec<&str> = extra_nodes.iter().map(String::as_str).collect();
     let mut near_edges: Vec<&str> = extra_edges.iter().map(String::as_str).collect();
     if let Some(id) = focus {
         near_nodes.push(id);
-        for e in &content.edges {
-            if e.to == id {
-                preds.push(Neighbour {
-                    edge_id: e.id.clone(),
-                    node_id: e.from.clone(),
-                    handle: e.handle.to_string(),
-                });
-            }
-            if e.from == id {
-                succs.push(Neighbour {
-                    edge_id: e.id.clone(),
-                    node_id: e.to.clone(),
-                    handle: e.handle.to_string(),
-                });
-            }
-        }
+        debug_assert!(
+            around.as_ref().is_none_or(|a| *a == edges_at(content, id)),
+            "the edges known at `{id}` are the content's"
+        );
+        let (into, out_of) = around.unwrap_or_else(|| edges_at(content, id));
+        let neighbour = |k: usize, other: &str| Neighbour {
+            edge_id: content.edges[k].id.clone(),
+            node_id: other.to_string(),
+            handle: content.edges[k].handle.to_string(),
+        };
+        preds.extend(into.iter().map(|&k| neighbour(k, &content.edges[k].from)));
+        succs.extend(out_of.iter().map(|&k| neighbour(k, &content.edges[k].to)));
     }
     for n in preds.iter().chain(succs.iter()) {
         near_nodes.push(&n.node_id);
@@ -106,4 +129,19 @@ pub(crate) fn build(
         more_issues,
         counts: Counts::of(issues),
     }
+}
+
+/// The positions of the edges into and out of node `id`, by a pass over
+/// every edge.
+fn edges_at(content: &crate::model::Content, id: &str) -> (Vec<usize>, Vec<usize>) {
+    let (mut into, mut out_of) = (Vec::new(), Vec::new());
+    for (k, e) in content.edges.iter().enumerate() {
+        if e.to == id {
+            into.push(k);
+        }
+        if e.from == id {
+            out_of.push(k);
+        }
+    }
+    (into, out_of)
 }

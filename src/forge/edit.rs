@@ -120,7 +120,10 @@ impl Forge {
         extra_edges: &[String],
     ) -> Result<Echo> {
         let report = self.check(after)?;
-        Ok(echo::build(
+        // A warm plan's checks keep its graph: the focus node's edges are
+        // looked up there rather than found by a pass over every edge.
+        let around = focus.and_then(|id| self.edges_around(after, id));
+        Ok(echo::build_around(
             after,
             changed,
             focus,
@@ -128,6 +131,7 @@ impl Forge {
             details,
             extra_nodes,
             extra_edges,
+            around,
         ))
     }
 
@@ -158,7 +162,7 @@ impl Forge {
         let (after, _) = self.store().commit(plan, self.actor(), expect, |before| {
             phase_note =
                 super::near_miss::new_phase(before.content(), node.phase.as_deref(), &node.id);
-            if let Some(existing) = before.content().node(&node.id) {
+            if let Some(existing) = before.node(&node.id) {
                 // A retried add finds its node: nothing changes.
                 if *existing == node {
                     same = true;
@@ -223,7 +227,6 @@ impl Forge {
         self.before_write()?;
         let (after, _) = self.store().commit(plan, self.actor(), expect, |before| {
             let node = before
-                .content()
                 .node(node_id)
                 .ok_or_else(|| unknown_node(before, node_id))?;
             if node.kind != kind {
@@ -300,7 +303,7 @@ impl Forge {
         let mut arg_note = None;
         self.before_write()?;
         let (after, _) = self.store().commit(plan, self.actor(), expect, |before| {
-            let node = before.content().node(node_id).ok_or_else(|| unknown_node(before, node_id))?;
+            let node = before.node(node_id).ok_or_else(|| unknown_node(before, node_id))?;
             if !add_new && let Some(miss) = super::near_miss::new_key(node, path, registry) {
                 return Err(Error::new(
                     ErrorKind::UnknownKey,
@@ -386,7 +389,6 @@ impl Forge {
         let mut phase_note = None;
         let (after, _) = self.store().commit(plan, self.actor(), expect, |before| {
             let node = before
-                .content()
                 .node(node_id)
                 .ok_or_else(|| unknown_node(before, node_id))?;
             if node.phase == phase {
@@ -437,8 +439,8 @@ impl Forge {
         self.before_write()?;
         let (after, _) = self.store().commit(plan, self.actor(), expect, |before| {
             let c = before.content();
-            let source = c.node(from).ok_or_else(|| unknown_node(before, from))?;
-            if c.node(to).is_none() {
+            let source = before.node(from).ok_or_else(|| unknown_node(before, from))?;
+            if before.node(to).is_none() {
                 return Err(unknown_node(before, to));
             }
             let allowed = source.kind.allowed_handles();
@@ -462,18 +464,21 @@ impl Forge {
                 return Err(forbidden_handle(c, source, &handle, to));
             }
             // A retried connect finds its edge: nothing changes.
-            if let Some(e) = c
-                .edges
-                .iter()
-                .find(|e| e.from == from && e.to == to && e.handle == handle)
-            {
+            // Among the edges out of `from` (the kept graph's, on a warm
+            // plan: no pass over every edge).
+            let same = |e: &&Edge| e.from == from && e.to == to && e.handle == handle;
+            let found = match self.edges_around(before, from) {
+                Some((_, out)) => out.iter().map(|&k| &c.edges[k]).find(same),
+                None => c.edges.iter().find(same),
+            };
+            if let Some(e) = found {
                 edge_id = e.id.clone();
                 existing = true;
                 return Ok(vec![]);
             }
             edge_id = match id {
                 Some(i) => {
-                    if let Some(e) = c.edge(i) {
+                    if let Some(e) = before.edge(i) {
                         return Err(Error::new(
                             ErrorKind::DuplicateId,
                             format!("plan {} already has an edge `{i}` ({} → {} on `{}`)", before.plan_id, e.from, e.to, e.handle),
@@ -491,7 +496,7 @@ impl Forge {
                     crate::wire::codec::mint_edge_id(from, to, &handle, |cand| {
                         tries.set(tries.get() + 1);
                         if tries.get() == 1 {
-                            return c.edges.iter().any(|e| e.id == cand);
+                            return before.edge(cand).is_some();
                         }
                         let set: &std::collections::HashSet<&str> = taken.get_or_init(|| c.edges.iter().map(|e| e.id.as_str()).collect());
                         set.contains(cand)
@@ -501,7 +506,6 @@ impl Forge {
             Ok(vec![OpBody::AddEdge { edge: Edge { id: edge_id.clone(), from: from.to_string(), to: to.to_string(), handle } }])
         })?;
         let handle_text = after
-            .content()
             .edge(&edge_id)
             .map(|e| e.handle.to_string())
             .unwrap_or_default();

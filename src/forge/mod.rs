@@ -20,6 +20,8 @@ pub mod templates;
 pub(crate) mod undo;
 pub(crate) mod upgrade;
 pub mod validate;
+#[cfg(test)]
+mod warm_tests;
 
 pub(crate) use echo::Echo;
 
@@ -189,6 +191,20 @@ impl Forge {
         self.store
             .keep_warm_findings(loaded, key, &report, Box::new(kept));
         report
+    }
+
+    /// The positions of the edges into and out of node `id` of `loaded`,
+    /// each in edge order, when a warm process's checks keep its graph
+    /// (after [`Forge::check`] on it): no pass over every edge.
+    pub(crate) fn edges_around(
+        &self,
+        loaded: &Loaded,
+        id: &str,
+    ) -> Option<(Vec<usize>, Vec<usize>)> {
+        self.store.peek_warm_checks(loaded, |kept| {
+            kept.downcast_ref::<check::incremental::Kept>()?
+                .edges_at(loaded.content(), id)
+        })
     }
 
     /// Every finding on a stored plan, computed now: what freeze, submit and

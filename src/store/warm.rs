@@ -266,17 +266,25 @@ impl Warm {
         entry.stamp = stamp(&md);
         kept.log.len = len;
         kept.log.good_len = len;
+        // The new fold's digest, hashed on the other core from now on
+        // while the write checks and answers: a read that follows at once
+        // finds it made, or waits only for what is left of it. The next
+        // write stops it (`release`), and the write itself never waits
+        // for it (it measures the size from the last digest's marks).
+        entry.ahead = Folded::digest_ahead(&kept.folded, false);
         entry.loaded = Some(kept);
         entry.findings = None;
         entry.checks = carry(entry.checks.take(), touched);
-        entry.ahead = None;
         plans.insert(path.to_path_buf(), entry);
     }
 
     /// Starts computing, on another thread, the digest of every kept fold
-    /// that does not know it yet (the one a write just left): called once
-    /// a call is answered, so that the hash runs while the client reads the
-    /// answer, and a later read waits for it rather than hashing again.
+    /// that does not know it yet and is not being hashed already (a write
+    /// starts its own fold's at once: [`Warm::kept_after_append`]; this
+    /// catches the rest, such as a fold extended by another process's
+    /// append): called once a call is answered, so that the hash runs while
+    /// the client reads the answer, and a later read waits for it rather
+    /// than hashing again.
     pub(crate) fn digest_ahead(&self) {
         let mut plans = self.plans.lock().unwrap_or_else(|p| p.into_inner());
         for entry in plans.by_path.values_mut() {
@@ -284,7 +292,7 @@ impl Warm {
                 continue;
             }
             if let Some(l) = &entry.loaded {
-                entry.ahead = Folded::digest_ahead(&l.folded);
+                entry.ahead = Folded::digest_ahead(&l.folded, true);
             }
         }
     }
@@ -339,6 +347,22 @@ impl Warm {
             return None;
         }
         entry.checks.take()
+    }
+
+    /// What the checks keep, lent to `f`, when they were made on `loaded`
+    /// itself (the kept fold, with its findings computed since).
+    pub(crate) fn peek_checks<R>(
+        &self,
+        path: &Path,
+        loaded: &Loaded,
+        f: impl FnOnce(&(dyn std::any::Any + Send)) -> Option<R>,
+    ) -> Option<R> {
+        let plans = self.plans.lock().unwrap_or_else(|p| p.into_inner());
+        let entry = plans.get(path)?;
+        if !Self::matches(entry, loaded) || entry.findings.is_none() {
+            return None;
+        }
+        f(entry.checks.as_ref()?.state.as_ref())
     }
 
     /// Lets go of the kept plan at `path` while a write folds on top of it
@@ -534,6 +558,17 @@ impl Store {
         }
     }
 
+    /// What the checks keep for `loaded`, lent to `f`, when they were
+    /// made on it (see [`Warm::peek_checks`]).
+    pub(crate) fn peek_warm_checks<R>(
+        &self,
+        loaded: &Loaded,
+        f: impl FnOnce(&(dyn std::any::Any + Send)) -> Option<R>,
+    ) -> Option<R> {
+        let path = self.plan_dir(&loaded.plan_id).ok()?.join(OPS_FILE);
+        self.warm.as_ref()?.peek_checks(&path, loaded, f)
+    }
+
     /// What the checks kept for `loaded`'s log on an earlier call, with
     /// what changed since (see [`Warm::take_checks`]).
     pub(crate) fn take_warm_checks(&self, loaded: &Loaded) -> Option<Checks> {
@@ -624,6 +659,38 @@ mod tests {
         // Unchanged: the very fold kept.
         let again = warm.load("plan-w").unwrap();
         assert!(Arc::ptr_eq(&again.folded, &w.folded));
+    }
+
+    #[test]
+    fn a_write_starts_hashing_its_fold_at_once_and_the_next_write_stops_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let (cold, warm) = stores(dir.path());
+        sixty_nodes(&warm);
+        same(&warm, &cold, "first read");
+        // A write: its fold's digest is computed on another thread without
+        // anyone asking for it (nothing here reads the digest).
+        let (after, _) = warm
+            .commit("plan-w", "bob", None, |_| {
+                Ok(vec![OpBody::AddNode { node: node("x") }])
+            })
+            .unwrap();
+        let mut waited = 0;
+        while after.folded.digest_if_known().is_none() && waited < 10_000 {
+            std::thread::sleep(std::time::Duration::from_millis(10));
+            waited += 10;
+        }
+        assert_eq!(
+            after.folded.digest_if_known(),
+            Some(&crate::wire::jcs::digest(after.content())),
+            "hashed ahead, and right"
+        );
+        // The next write stops a digest under way and folds on top of the
+        // kept fold itself (not a copy); what it reads equals a fresh read.
+        drop(after);
+        add(&warm, "y");
+        add(&warm, "z");
+        let w = same(&warm, &cold, "after writes back to back");
+        assert!(w.content().node("z").is_some());
     }
 
     #[test]

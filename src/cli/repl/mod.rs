@@ -431,8 +431,10 @@ impl Repl {
                         return code.unwrap_or(0);
                     }
                     // Answered: while the user reads and types, a digest
-                    // the line's write left is computed ahead (not for a
-                    // piped script, whose next line follows at once).
+                    // the line left unknown is computed ahead (a write
+                    // starts its own at once; this is for a plan another
+                    // process appended to; not for a piped script, whose
+                    // next line follows at once).
                     if let Some(w) = &self.session.warm {
                         w.digest_ahead();
                     }

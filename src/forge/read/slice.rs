@@ -210,19 +210,28 @@ fn resolve<P: Source + ?Sized>(c: &P, key: &ReadKey) -> Result<Target> {
 /// Builds the slice `key` selects in `loaded`, with the plan's findings.
 #[cfg(test)]
 pub(crate) fn slice_of(loaded: &Loaded, key: &ReadKey, issues: &[Issue]) -> Result<Slice> {
-    slice_of_indexed(loaded, key, issues, false)
+    slice_of_indexed(loaded, key, issues, false, None)
 }
+
+/// The positions of the edges into and out of a node, each in edge order.
+type Around = (Vec<usize>, Vec<usize>);
 
 /// As [`slice_of`]; `index`: find nodes and edges through the fold's
 /// positions by id, made now when the fold has none (a warm process: the
-/// next write takes them over), so one node costs no pass over the plan.
+/// next write takes them over), so one node costs no pass over the plan;
+/// `around`: a node id and the edges at it, when they are known (a warm
+/// plan's kept graph), so its edges cost no pass either.
 pub(super) fn slice_of_indexed(
     loaded: &Loaded,
     key: &ReadKey,
     issues: &[Issue],
     index: bool,
+    around: Option<(&str, Around)>,
 ) -> Result<Slice> {
-    let c = super::source::in_memory(loaded, index);
+    let mut c = super::source::in_memory(loaded, index);
+    if let Some((id, edges)) = around {
+        c = c.touching(id, edges);
+    }
     let target = resolve(&c, key)?;
     Ok(slice_in(&c, super::source::head_of(loaded), target, issues)
         .expect("a plan in memory reads every node"))
@@ -418,6 +427,14 @@ impl Forge {
         // Resolve the key first: a refusal should not wait for the checks.
         resolve(&super::source::in_memory(&loaded, warm), &key)?;
         let report = self.check(&loaded)?;
-        slice_of_indexed(&loaded, &key, &report.issues, warm)
+        // One node of a warm plan: the edges at it from the checks' kept
+        // graph, not from a pass over every edge.
+        let around = match &key {
+            ReadKey::Node(id) | ReadKey::Auto(id) => {
+                self.edges_around(&loaded, id).map(|a| (id.as_str(), a))
+            }
+            ReadKey::Phase(_) => None,
+        };
+        slice_of_indexed(&loaded, &key, &report.issues, warm, around)
     }
 }

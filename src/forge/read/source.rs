@@ -117,6 +117,22 @@ impl Source for Content {
 pub(crate) struct Indexed<'a> {
     content: &'a Content,
     index: Option<&'a crate::store::fold::Index>,
+    /// A node id and the positions of the edges at it, in edge order,
+    /// when they are known (a warm plan's kept graph has them).
+    touching: Option<(&'a str, Vec<usize>)>,
+}
+
+impl<'a> Indexed<'a> {
+    /// The same source, knowing the positions of the edges into and out
+    /// of node `id` (`around`, each in edge order).
+    pub(crate) fn touching(mut self, id: &'a str, around: (Vec<usize>, Vec<usize>)) -> Self {
+        let (mut at, out) = around;
+        at.extend(out);
+        at.sort_unstable();
+        at.dedup();
+        self.touching = Some((id, at));
+        self
+    }
 }
 
 /// `loaded`'s content as a source: with its positions when the fold kept
@@ -131,6 +147,7 @@ pub(crate) fn in_memory(loaded: &crate::store::Loaded, make: bool) -> Indexed<'_
     Indexed {
         content: loaded.content(),
         index,
+        touching: None,
     }
 }
 
@@ -167,6 +184,21 @@ impl Source for Indexed<'_> {
     }
     fn find_indexed(&self, id: &str) -> Option<Option<usize>> {
         self.index.map(|x| x.node(id))
+    }
+    fn edges_touching_indexed(&self, id: &str) -> Option<Vec<usize>> {
+        let (at, edges) = self.touching.as_ref()?;
+        debug_assert!(
+            *at != id
+                || edges
+                    .iter()
+                    .copied()
+                    .eq((0..self.content.edges.len()).filter(|&k| {
+                        let e = &self.content.edges[k];
+                        e.from == id || e.to == id
+                    })),
+            "the edges known at `{id}` are the content's"
+        );
+        (*at == id).then(|| edges.clone())
     }
     fn edge_position_indexed(&self, id: &str) -> Option<Option<usize>> {
         self.index.map(|x| x.edge(id))

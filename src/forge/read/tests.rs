@@ -280,11 +280,11 @@ fn a_read_through_the_positions_is_the_read_without() {
         assert!(without.folded.positions_if_kept().is_none());
         // Made by the first read through them, kept after.
         assert_eq!(l.folded.positions_if_kept().is_some(), k > 0);
-        let indexed = super::slice::slice_of_indexed(&l, &key, &issues, true);
+        let indexed = super::slice::slice_of_indexed(&l, &key, &issues, true, None);
         assert!(l.folded.positions_if_kept().is_some());
         assert_eq!(format!("{plain:?}"), format!("{indexed:?}"), "{key:?}");
     }
-    let s =
-        super::slice::slice_of_indexed(&l, &ReadKey::Node("draft".into()), &issues, true).unwrap();
+    let s = super::slice::slice_of_indexed(&l, &ReadKey::Node("draft".into()), &issues, true, None)
+        .unwrap();
     assert_eq!(s.issues.len(), 2, "{:?}", s.issues);
 }

@@ -25,8 +25,15 @@ pub(super) struct State {
     /// that a fold on top of a plan moves none of its nodes.
     nodes: Vec<Node>,
     nodes_gone: HashSet<usize>,
-    /// Per node slot: the transaction that added it (numbered by `txs`).
+    /// Per node slot from `tx_base` on: the transaction that added it
+    /// (numbered by `txs`).
     node_tx: Vec<u32>,
+    /// The slots before it were folded earlier (their transaction is not
+    /// known, [`NO_TX`], unless set since in `old_tx`): a fold on top of a
+    /// plan makes no entry per node.
+    tx_base: usize,
+    /// The transaction of a slot before `tx_base` that an op added again.
+    old_tx: HashMap<usize, u32>,
     /// Transaction ids seen by `add_node`, numbered.
     txs: HashMap<String, u32>,
     node_at: HashMap<String, usize>,
@@ -109,6 +116,23 @@ impl State {
         self.changed.edge = self.changed.edge.min(slot);
     }
 
+    /// The transaction that added the node in slot `i`.
+    fn tx_of(&self, i: usize) -> u32 {
+        match i.checked_sub(self.tx_base) {
+            Some(k) => self.node_tx[k],
+            None => self.old_tx.get(&i).copied().unwrap_or(NO_TX),
+        }
+    }
+
+    fn set_tx(&mut self, i: usize, t: u32) {
+        match i.checked_sub(self.tx_base) {
+            Some(k) => self.node_tx[k] = t,
+            None => {
+                self.old_tx.insert(i, t);
+            }
+        }
+    }
+
     fn tx_number(&mut self, tx: &str) -> u32 {
         if let Some(&n) = self.txs.get(tx) {
             return n;
@@ -132,7 +156,7 @@ impl State {
                         // merged); the later one is kept and the other lost.
                         // (Logs written before `replace_node` replaced by
                         // adding again: such a replace reads as this.)
-                        if (self.node_tx[i] == t || !replace)
+                        if (self.tx_of(i) == t || !replace)
                             && let Some(old) = Some(&self.nodes[i]).filter(|old| **old != node)
                         {
                             issues.push(Note::DuplicateNodeId {
@@ -142,7 +166,7 @@ impl State {
                             });
                         }
                         self.nodes[i] = node;
-                        self.node_tx[i] = t;
+                        self.set_tx(i, t);
                         self.node_changed(i);
                     }
                     None => {
@@ -241,7 +265,9 @@ impl State {
             edge_at: index.edge_at,
             removed: false,
             edges_checked: c.edges.len(),
-            node_tx: vec![NO_TX; c.nodes.len()],
+            node_tx: Vec::new(),
+            tx_base: c.nodes.len(),
+            old_tx: HashMap::default(),
             txs: HashMap::default(),
             nodes: c.nodes,
             nodes_gone: HashSet::default(),

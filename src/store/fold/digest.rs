@@ -38,7 +38,60 @@ pub(crate) struct Marks {
     /// nodes are hashed again but not written again (shared, not copied,
     /// by the next marks). `None`: not written yet (marks restored from a
     /// snapshot keep no texts; a text is written when it is needed).
-    node_texts: Vec<Option<std::sync::Arc<str>>>,
+    node_texts: Texts,
+}
+
+/// Node texts in blocks of [`Texts::BLOCK`], each shared between the
+/// marks of successive digests until one of its nodes changes: the marks
+/// of a digest after an added node copy one block and the blocks'
+/// handles, not a handle per node (and letting go of the earlier marks
+/// is no pass over every node either).
+#[derive(Clone, Default)]
+struct Texts {
+    blocks: Vec<std::sync::Arc<Vec<Option<std::sync::Arc<str>>>>>,
+    len: usize,
+}
+
+impl Texts {
+    const BLOCK: usize = 1024;
+
+    fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Node `i`'s text, when written.
+    fn get(&self, i: usize) -> Option<&std::sync::Arc<str>> {
+        self.blocks[i / Self::BLOCK][i % Self::BLOCK].as_ref()
+    }
+
+    fn set(&mut self, i: usize, text: std::sync::Arc<str>) {
+        std::sync::Arc::make_mut(&mut self.blocks[i / Self::BLOCK])[i % Self::BLOCK] = Some(text);
+    }
+
+    /// One more node, its text not written yet.
+    fn push_none(&mut self) {
+        if self.len.is_multiple_of(Self::BLOCK) {
+            self.blocks
+                .push(std::sync::Arc::new(Vec::with_capacity(Self::BLOCK)));
+        }
+        let last = self.blocks.last_mut().expect("a block with room");
+        std::sync::Arc::make_mut(last).push(None);
+        self.len += 1;
+    }
+
+    /// The texts of the first `n` nodes (sharing the whole blocks).
+    fn prefix(&self, n: usize) -> Texts {
+        let n = n.min(self.len);
+        let mut blocks = self.blocks[..n.div_ceil(Self::BLOCK)].to_vec();
+        let whole = blocks.len().saturating_sub(1) * Self::BLOCK;
+        if let Some(last) = blocks.last_mut() {
+            let keep = n - whole;
+            if last.len() > keep {
+                std::sync::Arc::make_mut(last).truncate(keep);
+            }
+        }
+        Texts { blocks, len: n }
+    }
 }
 
 /// A mark as plain data (for the snapshot): items before it, bytes hashed
@@ -88,7 +141,7 @@ impl Marks {
             edges: marks(edges)?,
             nodes: marks(nodes)?,
             end: usize::try_from(end).ok()?,
-            node_texts: Vec::new(),
+            node_texts: Texts::default(),
         })
     }
 }
@@ -232,7 +285,7 @@ pub(crate) fn digest_unless(
         edges: Vec::new(),
         nodes: Vec::new(),
         end: 0,
-        node_texts: Vec::new(),
+        node_texts: Texts::default(),
     };
     // Node texts that are still the content's: those before the first
     // changed node.
@@ -357,12 +410,12 @@ fn nodes_into(
     let (old, keep) = reuse.map_or((None, 0), |(m, k)| (Some(m), k));
     if let Some(m) = old {
         let upto = keep.max(from).min(m.node_texts.len());
-        marks.node_texts.extend_from_slice(&m.node_texts[..upto]);
+        marks.node_texts = m.node_texts.prefix(upto);
     }
     // Texts before `from` that no earlier digest kept (restored marks):
     // written when a later digest needs them.
-    if marks.node_texts.len() < from {
-        marks.node_texts.resize(from, None);
+    while marks.node_texts.len() < from {
+        marks.node_texts.push_none();
     }
     w.flush();
     let mut text = String::new();
@@ -371,21 +424,22 @@ fn nodes_into(
             return;
         }
         if i >= marks.node_texts.len() {
-            marks.node_texts.push(None);
+            marks.node_texts.push_none();
         }
-        if marks.node_texts[i].is_none() {
+        if marks.node_texts.get(i).is_none() {
             text.clear();
             jcs::node(&mut text, &c.nodes[i]);
-            marks.node_texts[i] = Some(std::sync::Arc::from(text.as_str()));
+            marks.node_texts.set(i, std::sync::Arc::from(text.as_str()));
         }
         if i > 0 {
             w.hasher.update(b",");
             w.len += 1;
         }
-        let piece = marks.node_texts[i]
-            .as_deref()
-            .unwrap_or_default()
-            .as_bytes();
+        let piece = marks
+            .node_texts
+            .get(i)
+            .map(|t| t.as_bytes())
+            .unwrap_or_default();
         w.hasher.update(piece);
         w.len += piece.len();
         w.mark(i + 1, &mut marks.nodes, false);

@@ -47,7 +47,9 @@ pub struct Folded {
     digested: std::sync::OnceLock<Digested>,
     /// An earlier fold's digest marks and what changed since (the digest
     /// then hashes only the text after the first change).
-    seed: Option<(std::sync::Arc<digest::Marks>, digest::Changed)>,
+    /// Let go of once this fold's own digest is made, by the thread that
+    /// made it (see [`SeedCell`]).
+    seed: SeedCell,
     /// The digest computed ahead on another thread, if one is.
     ahead: AheadCell,
     /// Positions by id, when they are `content`'s (to fold more on top,
@@ -81,7 +83,7 @@ impl Folded {
     /// The digest and its marks, computed now; `None` when `stop` was set
     /// before it was finished.
     fn compute(&self, stop: Option<&AtomicBool>) -> Option<Digested> {
-        Some(match (&self.digest, &self.seed) {
+        Some(match (&self.digest, self.seed.get()) {
             (Some(d), None) => Digested {
                 value: d.clone(),
                 marks: None,
@@ -102,11 +104,13 @@ impl Folded {
     /// the next read that names the digest (status, a slice's head) finds
     /// it made, or waits for it, instead of hashing the plan then. The
     /// thread holds the fold until it is done: a write that wants the fold
-    /// for itself stops it first ([`DigestAhead::stop`]). It pauses
-    /// [`AHEAD_PAUSE`] before it starts (a read wakes it at once), so that
-    /// a client that sends its calls back to back does not pay for a hash
-    /// that its next write would throw away.
-    pub(crate) fn digest_ahead(folded: &Arc<Folded>) -> Option<DigestAhead> {
+    /// for itself stops it first ([`DigestAhead::stop`]). With `pause`, it
+    /// waits [`AHEAD_PAUSE`] before it starts (a read wakes it at once), so
+    /// that a client that sends its calls back to back does not pay for a
+    /// hash that its next write would throw away; without, it starts at
+    /// once (a write that has just made the fold starts it so, on the
+    /// other core, while it checks and answers).
+    pub(crate) fn digest_ahead(folded: &Arc<Folded>, pause: bool) -> Option<DigestAhead> {
         if folded.digested.get().is_some() {
             return None;
         }
@@ -129,11 +133,15 @@ impl Folded {
             .spawn(move || {
                 // Marks the digest idle when done, stopped or not.
                 let _idle = Idle(&mine.ahead.0);
-                if !mine.ahead.0.pause() {
+                if pause && !mine.ahead.0.pause() {
                     return;
                 }
                 if let Some(d) = mine.compute(Some(&mine.ahead.0.stop)) {
                     let _ = mine.digested.set(d);
+                    // The earlier marks are no longer needed: dropped here
+                    // (a pass over every node's text), not by the write
+                    // that folds on top of this fold.
+                    drop(mine.seed.take());
                 }
             });
         match spawned {
@@ -165,8 +173,8 @@ impl Folded {
         if let Some(d) = self.digest_if_known() {
             return Some(d.1);
         }
-        let (marks, changed) = self.seed.as_ref()?;
-        digest::encoded_len(&self.content, (marks, *changed))
+        let (marks, changed) = self.seed.get()?;
+        digest::encoded_len(&self.content, (&marks, changed))
     }
 
     /// Node and edge positions by id: the fold's own when it kept them,
@@ -186,7 +194,7 @@ impl Folded {
     fn seed_for_next(&self) -> Option<(std::sync::Arc<digest::Marks>, digest::Changed)> {
         match self.digested.get().and_then(|d| d.marks.clone()) {
             Some(m) => Some((m, digest::Changed::NONE)),
-            None => self.seed.clone(),
+            None => self.seed.get(),
         }
     }
 
@@ -230,7 +238,7 @@ impl Folded {
             digest: Some(digest),
             machine,
             digested,
-            seed: None,
+            seed: SeedCell::default(),
             ahead: AheadCell::default(),
             index: std::sync::OnceLock::new(),
             touched_absent,
@@ -248,6 +256,36 @@ impl Folded {
         f.content = content;
         f.index = std::sync::OnceLock::new();
         f
+    }
+}
+
+/// An earlier fold's digest marks and what changed since.
+type Seed = (Arc<digest::Marks>, digest::Changed);
+
+/// A fold's [`Seed`], taken (and dropped) by the thread that makes the
+/// fold's own digest once it is made: the earlier marks hold every node's
+/// text, and letting go of them is a pass over the plan that a write
+/// folding on top of this fold should not pay.
+#[derive(Debug, Default)]
+struct SeedCell(Mutex<Option<Seed>>);
+
+impl Clone for SeedCell {
+    fn clone(&self) -> SeedCell {
+        SeedCell::of(self.get())
+    }
+}
+
+impl SeedCell {
+    fn of(seed: Option<Seed>) -> SeedCell {
+        SeedCell(Mutex::new(seed))
+    }
+
+    fn get(&self) -> Option<Seed> {
+        self.0.lock().unwrap_or_else(|p| p.into_inner()).clone()
+    }
+
+    fn take(&self) -> Option<Seed> {
+        self.0.lock().unwrap_or_else(|p| p.into_inner()).take()
     }
 }
 
@@ -543,7 +581,7 @@ pub(crate) fn fold_after_changed(
         d.step(op, op.body.clone(), Some(i) < last);
     }
     let (mut after, changed) = d.finish_changed();
-    after.seed = seed.map(|(m, before)| (m, before.then(changed)));
+    after.seed = SeedCell::of(seed.map(|(m, before)| (m, before.then(changed))));
     Some((after, changed))
 }
 
@@ -641,7 +679,7 @@ impl<'p> Driver<'p> {
             digest,
             machine,
             digested: std::sync::OnceLock::new(),
-            seed: None,
+            seed: SeedCell::default(),
             ahead: AheadCell::default(),
             index: index.map(std::sync::OnceLock::from).unwrap_or_default(),
             touched_absent,

@@ -199,21 +199,21 @@ fn a_digest_computed_ahead_is_the_digest_and_a_stopped_one_lets_go() {
     let c = wide(3000);
     let want = crate::wire::jcs::digest(&c);
     let f = Arc::new(Folded::of_content(c.clone()));
-    let ahead = Folded::digest_ahead(&f).expect("not known yet");
+    let ahead = Folded::digest_ahead(&f, true).expect("not known yet");
     assert_eq!(f.digested(), &want);
     ahead.stop();
     assert_eq!(Arc::strong_count(&f), 1);
-    assert!(Folded::digest_ahead(&f).is_none(), "known already");
+    assert!(Folded::digest_ahead(&f, true).is_none(), "known already");
     // Stopped at once: the thread gives up (or finishes) and lets go.
     let g = Arc::new(Folded::of_content(wide(20_000)));
-    let ahead = Folded::digest_ahead(&g).expect("not known yet");
+    let ahead = Folded::digest_ahead(&g, true).expect("not known yet");
     ahead.stop();
     assert_eq!(Arc::strong_count(&g), 1);
     let g = super::super::warm::unshare(g);
     assert_eq!(g.digested(), &crate::wire::jcs::digest(&wide(20_000)));
     // Dropped without waiting: asked to stop, the fold is still right.
     let h = Arc::new(Folded::of_content(c));
-    drop(Folded::digest_ahead(&h));
+    drop(Folded::digest_ahead(&h, true));
     assert_eq!(h.digested(), &want);
 }
 
