@@ -171,12 +171,18 @@ for n in $SIZES; do
   time_cmd "$n" "read PHASE" "$runs" "$P read --phase '$phase' >/dev/null"
   time_cmd "$n" "read NODE" "$runs" "$P read --node $node >/dev/null"
   time_cmd "$n" "show" "$runs" "$P show >/dev/null"
-  time_cmd "$n" "diff" "$runs" "$P diff $rev0 current >/dev/null"
   time_cmd "$n" "add-node" "$runs" "$P add-node bench_extra --kind join >/dev/null" \
     "$P remove-node --yes bench_extra >/dev/null 2>&1 || true"
   time_cmd "$n" "connect" "$runs" "$P connect bench_extra $node --id bench_edge >/dev/null" \
     "$P disconnect bench_edge >/dev/null 2>&1 || true; $P add-node bench_extra --kind join >/dev/null 2>&1 || true"
   time_cmd "$n" "status" "$runs" "$P status >/dev/null"
+  # After the writes above, the plan has moved on from the import: diff folds
+  # the import's revision from the log and compares it with the current one.
+  time_cmd "$n" "diff (import revision against current)" "$runs" "$P diff $rev0 current >/dev/null"
+  # undo and redo of one add-node (each preparation leaves one to take back).
+  again="$P remove-node --yes bench_undo >/dev/null 2>&1; $P add-node bench_undo --kind join >/dev/null"
+  time_cmd "$n" "undo (of an add-node)" "$runs" "$P undo >/dev/null" "$again"
+  time_cmd "$n" "redo (of that undo)" "$runs" "$P redo >/dev/null" "$again; $P undo >/dev/null"
   # The one-shot reads above run with the snapshot warm (hyperfine's warm-up
   # run leaves it current). Cold: the first run after another process
   # wrote (two one-shot writes: the snapshot then holds a prefix and the

@@ -351,7 +351,14 @@ mod tests {
             }
         };
         assert_eq!(reader, Some(19), "the reader's nice value");
-        let own = nice_of("lsp-validator").expect("the validator thread");
+        // The validator thread may not be named yet on a loaded machine.
+        let own = loop {
+            match nice_of("lsp-validator") {
+                Some(n) => break n,
+                None if std::time::Instant::now() > deadline => panic!("no validator thread"),
+                None => std::thread::sleep(std::time::Duration::from_millis(5)),
+            }
+        };
         assert!(own < 19, "the validator's nice value is {own}");
         drop(jobs);
         threads.join();
