@@ -140,29 +140,47 @@ impl Forge {
     /// whole); a log that is not clean is read whole ([`Forge::undo_whole`]).
     pub(crate) fn undo(&self, plan: &str, expect: Option<u64>) -> Result<Echo> {
         let actor = self.actor().to_string();
-        let mut whole = false;
-        let mut found: Option<Found> = None;
-        let result = self
-            .store()
-            .commit_labeled_from_log(plan, &actor, |before| {
-                let Some(lines) = self.store().log_lines(before)? else {
-                    whole = true;
-                    return Err(Error::internal("the log is to be read whole"));
-                };
-                let f = find(&History::of_lines(&before.plan_id, &lines)?, before, &actor)?;
-                // The refusals in the order they always came.
-                self.before_write()?;
-                crate::store::expect_revision(before, expect)?;
-                let labelled = (format!("{LABEL}{}-", f.tx), f.inverse.bodies.clone());
-                found = Some(f);
-                Ok(labelled)
-            });
-        let after = match result {
-            Err(_) if whole => return self.undo_whole(plan, expect),
-            result => result?.0,
+        let committed = self.commit_from_lines(plan, &actor, |history, before| {
+            let f = find(history, before, &actor)?;
+            // The refusals in the order they always came.
+            self.before_write()?;
+            crate::store::expect_revision(before, expect)?;
+            Ok((format!("{LABEL}{}-", f.tx), f.inverse.bodies.clone(), f))
+        })?;
+        let Some((after, found)) = committed else {
+            return self.undo_whole(plan, expect);
         };
-        let found = found.expect("set when the commit went through");
         self.inverse_echo(&after, &found.inverse, format!("undid your {}", found.what))
+    }
+
+    /// Commits the transaction `build` makes from the history in the log's
+    /// lines (its label, its ops, and what the caller keeps of it), under
+    /// the plan's lock; `None` when the log is not clean enough to read by
+    /// lines (then nothing was written and the caller reads it whole).
+    fn commit_from_lines<T>(
+        &self,
+        plan: &str,
+        actor: &str,
+        build: impl FnOnce(&History, &Loaded) -> Result<(String, Vec<crate::model::OpBody>, T)>,
+    ) -> Result<Option<(Loaded, T)>> {
+        let mut whole = false;
+        let mut kept: Option<T> = None;
+        let result = self.store().commit_labeled_from_log(plan, actor, |before| {
+            let Some(lines) = self.store().log_lines(before)? else {
+                whole = true;
+                return Err(Error::internal("the log is to be read whole"));
+            };
+            let (label, bodies, k) = build(&History::of_lines(&before.plan_id, &lines)?, before)?;
+            kept = Some(k);
+            Ok((label, bodies))
+        });
+        match result {
+            Err(_) if whole => Ok(None),
+            result => Ok(Some((
+                result?.0,
+                kept.expect("set when the commit went through"),
+            ))),
+        }
     }
 
     /// As [`Forge::undo`], from every op of the log, read and folded: for a
@@ -240,29 +258,18 @@ impl Forge {
     /// the log's lines, as for [`Forge::undo`].
     pub(crate) fn redo(&self, plan: &str, expect: Option<u64>) -> Result<Echo> {
         let actor = self.actor().to_string();
-        let mut whole = false;
-        let mut found: Option<(String, Inverse)> = None;
-        let result = self
-            .store()
-            .commit_labeled_from_log(plan, &actor, |before| {
-                let Some(lines) = self.store().log_lines(before)? else {
-                    whole = true;
-                    return Err(Error::internal("the log is to be read whole"));
-                };
-                let history = History::of_lines(&before.plan_id, &lines)?;
-                let target = redo::target(&history, before, &actor)?;
-                self.before_write()?;
-                crate::store::expect_revision(before, expect)?;
-                let inv = redo_inverse(&history, before, &target)?;
-                let labelled = (format!("{}{target}-", redo::REDO), inv.bodies.clone());
-                found = Some((target, inv));
-                Ok(labelled)
-            });
-        let after = match result {
-            Err(_) if whole => return self.redo_whole(plan, expect),
-            result => result?.0,
+        let committed = self.commit_from_lines(plan, &actor, |history, before| {
+            let target = redo::target(history, before, &actor)?;
+            self.before_write()?;
+            crate::store::expect_revision(before, expect)?;
+            let inv = redo_inverse(history, before, &target)?;
+            let label = format!("{}{target}-", redo::REDO);
+            let bodies = inv.bodies.clone();
+            Ok((label, bodies, (target, inv)))
+        })?;
+        let Some((after, (target, inv))) = committed else {
+            return self.redo_whole(plan, expect);
         };
-        let (target, inv) = found.expect("set when the commit went through");
         self.redo_echo(&after, &inv, &target)
     }
 
