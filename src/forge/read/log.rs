@@ -86,9 +86,9 @@ fn summary(tx: &str, ops: &[&Op]) -> String {
         parts.push(format!("{} more op(s)", ops.len() - MAX_PARTS));
     }
     let what = parts.join("; ");
-    if tx.starts_with(crate::forge::undo::LABEL) {
+    if crate::forge::undo::log::is_undo(tx) {
         format!("undo: {what}")
-    } else if tx.starts_with("redo-") {
+    } else if crate::forge::undo::log::is_redo(tx) {
         format!("redo: {what}")
     } else {
         what

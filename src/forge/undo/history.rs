@@ -19,7 +19,7 @@
 //! other on random histories.
 
 use super::invert::{Current, Inverse, invert};
-use super::log::Tx;
+use super::log::{Ref, Tx, distinct, names};
 use crate::model::error::Result;
 use crate::model::hash::{FastMap, FastSet};
 use crate::model::{Op, OpBody, Provenance};
@@ -57,13 +57,14 @@ impl<'h> TxHead<'h> {
         self.places[0]
     }
 
-    /// The transaction, holding `ops` (its ops, in log order).
+    /// The transaction, holding `ops` (its ops, in log order), each
+    /// distinct op once.
     pub(crate) fn tx<'a>(&'a self, ops: &'a [Op]) -> Tx<'a> {
         Tx {
             id: self.id,
             at: ops.first().map_or("", |o| o.at.as_str()),
             start: self.start(),
-            ops: ops.iter().collect(),
+            ops: distinct(ops),
         }
     }
 }
@@ -134,6 +135,25 @@ impl<'a> History<'a> {
             last = Some(k);
         }
         out
+    }
+
+    /// The id of the transaction `r` names (the latest such, should a
+    /// hash name two), or what `r` says when none in the log has it.
+    pub(crate) fn named<'r>(&'r self, r: Ref<'r>) -> &'r str {
+        match r {
+            Ref::Whole(id) => id,
+            Ref::Hashed(h) => {
+                let mut last: Option<&str> = None;
+                for head in self.heads.iter().rev() {
+                    let tx = head.tx.as_ref();
+                    if last != Some(tx) && names(r, tx) {
+                        return tx;
+                    }
+                    last = Some(tx);
+                }
+                h
+            }
+        }
     }
 
     /// The ops of a transaction.

@@ -1,7 +1,8 @@
 //! The history read from the log's lines against the history of every op
 //! parsed and folded whole: the same transactions, inverses, undo and redo
 //! targets, on random logs (edits by two actors, undos among them,
-//! transactions out of lamport order, lines spelled another way).
+//! transactions out of lamport order, lines spelled another way, undo and
+//! redo ids in the form planforge writes and in an earlier one's).
 
 use super::find;
 use super::history::History;
@@ -84,9 +85,11 @@ fn body(step: Step, edges: &[Edge]) -> OpBody {
 }
 
 /// A log of transactions made of `steps`: each is written by one of two
-/// actors, some are undos of an earlier one (by label), some are numbered
+/// actors, some are undos or redos of an earlier one (by label, naming it
+/// by its hash or, as an earlier planforge did, whole), some are numbered
 /// below ops already written (as a merge leaves them), and some lines spell
-/// a string with an escape planforge does not write.
+/// a string with an escape planforge does not write, and some lines are
+/// in the log twice.
 fn generate(txs: &[(Vec<Step>, u8)]) -> Vec<(Op, bool)> {
     let mut out: Vec<(Op, bool)> = crate::store::transaction(
         "ann",
@@ -109,8 +112,12 @@ fn generate(txs: &[(Vec<Step>, u8)]) -> Vec<(Op, bool)> {
     let mut ids: Vec<String> = Vec::new();
     for (steps, how) in txs {
         let actor = if how % 2 == 0 { "ann" } else { "bob" };
-        let label = match (how / 2) % 4 {
-            1 if !ids.is_empty() => format!("undo-{}-", ids[*how as usize % ids.len()]),
+        let earlier = (!ids.is_empty()).then(|| ids[*how as usize % ids.len()].as_str());
+        let label = match ((how / 2) % 4, earlier, *how >= 32) {
+            (1, Some(id), true) => super::log::undo_label(id),
+            (1, Some(id), false) => format!("undo-{id}-"),
+            (2, Some(id), true) => super::log::redo_label(id),
+            (2, Some(id), false) => format!("redo-{id}-"),
             _ => String::new(),
         };
         let bodies: Vec<OpBody> = steps.iter().map(|s| body(*s, &edges)).collect();
@@ -119,7 +126,7 @@ fn generate(txs: &[(Vec<Step>, u8)]) -> Vec<(Op, bool)> {
                 edges.push(edge.clone());
             }
         }
-        let base = if how / 8 == 1 {
+        let base = if (how / 8) % 2 == 1 {
             lamport.saturating_sub(3)
         } else {
             lamport
@@ -131,7 +138,12 @@ fn generate(txs: &[(Vec<Step>, u8)]) -> Vec<(Op, bool)> {
         }
         lamport = lamport.max(base + ops.len() as u64);
         ids.push(ops[0].tx.clone());
-        let escape = how / 16 == 1;
+        let escape = (how / 16) % 2 == 1;
+        // Some transactions' lines are in the log twice (a cherry-pick and
+        // a merge), the second time spelled as planforge spells them.
+        if *how >= 64 {
+            out.extend(ops.iter().map(|o| (o.clone(), false)));
+        }
         out.extend(ops.into_iter().map(|o| (o, escape)));
     }
     out
@@ -184,6 +196,11 @@ fn compare(txs: &[(Vec<Step>, u8)]) {
         let (oa, ob) = (whole.ops_of(ta).unwrap(), read.ops_of(tb).unwrap());
         assert_eq!(oa, ob);
         let (xa, xb) = (ta.tx(&oa), tb.tx(&ob));
+        assert_eq!(xa.ops, xb.ops);
+        let taken = super::log::undone_by(ta.id).or(super::log::redone_by(ta.id));
+        if let Some(r) = taken {
+            assert_eq!(whole.named(r), read.named(r));
+        }
         let (ia, ib) = (
             whole.inverse(&xa, &Current::of(&loaded)).unwrap(),
             read.inverse(&xb, &Current::of(&loaded)).unwrap(),
@@ -216,7 +233,7 @@ proptest! {
     #[test]
     fn the_lines_give_the_inverse_the_ops_give(
         txs in proptest::collection::vec(
-            (proptest::collection::vec((0u8..12, 0u8..5, 0u8..5, 0u8..6), 1..4), 0u8..32),
+            (proptest::collection::vec((0u8..12, 0u8..5, 0u8..5, 0u8..6), 1..4), 0u8..128),
             1..14,
         )
     ) {

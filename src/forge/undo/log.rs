@@ -1,11 +1,32 @@
-//! The log as undo reads it: a transaction, the undo transactions
-//! and what they undid.
+//! The log as undo reads it: a transaction, the undo and redo transactions
+//! and what they took back.
+//!
+//! An undo's tx id is `undo-@<ref>-<id>` and a redo's `redo-@<ref>-<id>`:
+//! `<ref>` names the transaction taken back by the first 16 hex digits of
+//! the SHA-256 of its tx id, a name of fixed length whatever that id is (as
+//! git names an object), and `<id>` is the transaction's own random id. An
+//! earlier planforge wrote the id taken back whole (`undo-<tx>-<id>`), so
+//! each round of undo and redo made the next id longer (`redo-undo-redo-…`,
+//! issue 17); such ids are still read: a reference that is not `@` and 16
+//! hex digits is a whole tx id.
 
 use crate::forge::edit::bounded_list;
+use crate::model::hash::{FastSet, hex};
 use crate::model::{Op, OpBody};
+use sha2::{Digest, Sha256};
 
 /// The tx label of an undo transaction.
 pub(crate) const LABEL: &str = "undo-";
+
+/// The tx label of a redo transaction.
+pub(crate) const REDO: &str = "redo-";
+
+/// What starts a reference by hash.
+const HASHED: &str = "@";
+
+/// How many hex digits of the hash a reference keeps (64 bits, as many as
+/// a transaction's own random id has).
+const REF_DIGITS: usize = 16;
 
 /// One transaction of the log: its ops and where they sit.
 pub(crate) struct Tx<'a> {
@@ -13,13 +34,125 @@ pub(crate) struct Tx<'a> {
     pub(crate) at: &'a str,
     /// Index of its first op in the log.
     pub(crate) start: usize,
+    /// Its distinct ops, in log order (a line the log holds twice is one op).
     pub(crate) ops: Vec<&'a Op>,
 }
 
+/// How an undo or a redo names the transaction it takes back.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Ref<'a> {
+    /// `@` and the first 16 hex digits of the SHA-256 of its tx id (what
+    /// planforge writes).
+    Hashed(&'a str),
+    /// Its tx id whole (what an earlier planforge wrote).
+    Whole(&'a str),
+}
+
+/// The reference to transaction `tx` that a new undo or redo of it writes.
+pub(crate) fn reference(tx: &str) -> String {
+    let digest = Sha256::digest(tx.as_bytes());
+    format!("{HASHED}{}", hex(&digest[..REF_DIGITS / 2]))
+}
+
+/// The tx label of a new undo of transaction `tx` (its own id follows).
+pub(crate) fn undo_label(tx: &str) -> String {
+    format!("{LABEL}{}-", reference(tx))
+}
+
+/// The tx label of a new redo of the undo `undo_tx` (its own id follows).
+pub(crate) fn redo_label(undo_tx: &str) -> String {
+    format!("{REDO}{}-", reference(undo_tx))
+}
+
+/// Whether `tx` is an undo transaction's id (either form).
+pub(crate) fn is_undo(tx: &str) -> bool {
+    tx.starts_with(LABEL)
+}
+
+/// Whether `tx` is a redo transaction's id (either form).
+pub(crate) fn is_redo(tx: &str) -> bool {
+    tx.starts_with(REDO)
+}
+
+/// What the tx id `tx`, labelled `label`, says it takes back.
+fn taken_back<'a>(tx: &'a str, label: &str) -> Option<Ref<'a>> {
+    let (named, _) = tx.strip_prefix(label)?.rsplit_once('-')?;
+    let hashed = named.strip_prefix(HASHED).is_some_and(|h| {
+        h.len() == REF_DIGITS && h.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
+    });
+    Some(if hashed {
+        Ref::Hashed(named)
+    } else {
+        Ref::Whole(named)
+    })
+}
+
 /// The transaction an undo transaction undid.
-pub(crate) fn undone_by(tx: &str) -> Option<&str> {
-    let rest = tx.strip_prefix(LABEL)?;
-    rest.rsplit_once('-').map(|(orig, _)| orig)
+pub(crate) fn undone_by(tx: &str) -> Option<Ref<'_>> {
+    taken_back(tx, LABEL)
+}
+
+/// The undo transaction a redo transaction took back.
+pub(crate) fn redone_by(tx: &str) -> Option<Ref<'_>> {
+    taken_back(tx, REDO)
+}
+
+/// The transactions that some undos (or redos) take back, in either form.
+#[derive(Default)]
+pub(crate) struct TakenBack<'a> {
+    whole: FastSet<&'a str>,
+    hashed: FastSet<&'a str>,
+}
+
+impl<'a> TakenBack<'a> {
+    /// What the transactions `ids` take back, read by `by` ([`undone_by`],
+    /// [`redone_by`]).
+    pub(crate) fn of(
+        ids: impl Iterator<Item = &'a str>,
+        by: fn(&'a str) -> Option<Ref<'a>>,
+    ) -> Self {
+        let mut out = TakenBack::default();
+        for r in ids.filter_map(by) {
+            match r {
+                Ref::Hashed(h) => out.hashed.insert(h),
+                Ref::Whole(id) => out.whole.insert(id),
+            };
+        }
+        out
+    }
+
+    /// Whether the transaction `tx` is taken back.
+    pub(crate) fn contains(&self, tx: &str) -> bool {
+        self.whole.contains(tx)
+            || (!self.hashed.is_empty() && self.hashed.contains(reference(tx).as_str()))
+    }
+}
+
+/// Whether `r` names the transaction `tx`.
+pub(crate) fn names(r: Ref<'_>, tx: &str) -> bool {
+    match r {
+        Ref::Whole(id) => id == tx,
+        Ref::Hashed(h) => reference(tx) == h,
+    }
+}
+
+/// Each op of `ops` once, in log order: a line that a cherry-pick and a
+/// merge left twice, or that another writer spelled another way, is one op,
+/// as the fold counts it (issue 17: undo listed it once per line).
+pub(crate) fn distinct(ops: &[Op]) -> Vec<&Op> {
+    let mut seen: crate::model::hash::FastMap<&str, Vec<&Op>> = Default::default();
+    let mut out = Vec::with_capacity(ops.len());
+    for op in ops {
+        let same = seen.entry(op.op_id.as_str()).or_default();
+        if !same
+            .iter()
+            .any(|o| crate::store::fold::order(o, op).is_eq())
+        {
+            same.push(op);
+            out.push(op);
+        }
+    }
+    out
 }
 
 /// A short account of a transaction's ops: `add_node x, add_edge x__y …`.

@@ -1,7 +1,9 @@
 //! `undo` (SPEC §11; the seed's "rollback is undo"): appends the inverse of
 //! this actor's latest transaction that is not undone yet, as one new
-//! transaction whose tx id is `undo-<original tx>-<new id>`. Nothing is ever
-//! taken out of the log.
+//! transaction whose tx id is `undo-@<ref>-<new id>`, `<ref>` naming the
+//! original by a hash of its id (see [`log`]; an earlier planforge wrote
+//! `undo-<original tx>-<new id>`, still read). Nothing is ever taken out of
+//! the log.
 //!
 //! The inverse is computed by folding the log before the transaction (B) and
 //! with it (A), and restoring B wherever A differs from it: a node the
@@ -19,7 +21,6 @@ mod paths;
 mod redo;
 
 pub(crate) use history::inherited;
-pub(crate) use log::{LABEL, undone_by};
 
 use super::echo::{self, Echo};
 use super::{Forge, edit::bounded_list};
@@ -28,8 +29,7 @@ use crate::model::error::{Error, ErrorKind};
 use crate::store::Loaded;
 use history::History;
 use invert::{Current, Inverse};
-use log::summary;
-use std::collections::HashSet;
+use log::{TakenBack, is_undo, summary, undo_label, undone_by};
 
 /// The transaction an undo takes back, with its inverse.
 struct Found {
@@ -42,7 +42,7 @@ struct Found {
 /// still be undone, walking back past those that changed nothing.
 fn find(history: &History, loaded: &Loaded, actor: &str) -> Result<Found> {
     let txs = history.transactions();
-    let undone: HashSet<&str> = txs.iter().filter_map(|t| undone_by(t.id)).collect();
+    let undone = TakenBack::of(txs.iter().map(|t| t.id), undone_by);
     let first_own = history.inherited(loaded.meta.provenance.as_ref());
     let current = Current::of(loaded);
     // Changes whose every effect others have changed again since: nothing of
@@ -50,7 +50,7 @@ fn find(history: &History, loaded: &Loaded, actor: &str) -> Result<Found> {
     let mut overridden: Vec<(String, Vec<String>)> = Vec::new();
     for head in txs.iter().rev() {
         if head.actor != actor
-            || head.id.starts_with(LABEL)
+            || is_undo(head.id)
             || undone.contains(head.id)
             || head.start() < first_own
         {
@@ -133,7 +133,7 @@ fn moved_error(plan: &str, what: &str) -> Error {
 
 impl Forge {
     /// Undoes this actor's latest transaction that is not undone yet, in
-    /// one transaction labelled `undo-<tx>-`.
+    /// one transaction labelled `undo-@<ref>-` ([`log::undo_label`]).
     ///
     /// The transaction is found under the plan's lock, from the log's lines
     /// (issue 17: the plan is loaded as for any write, nothing is folded
@@ -145,7 +145,7 @@ impl Forge {
             // The refusals in the order they always came.
             self.before_write()?;
             crate::store::expect_revision(before, expect)?;
-            Ok((format!("{LABEL}{}-", f.tx), f.inverse.bodies.clone(), f))
+            Ok((undo_label(&f.tx), f.inverse.bodies.clone(), f))
         })?;
         let Some((after, found)) = committed else {
             return self.undo_whole(plan, expect);
@@ -197,7 +197,7 @@ impl Forge {
             let loaded = self.store().load_with_ops(plan)?;
             crate::store::ensure_editable(&loaded)?;
             let target = find(&History::of_ops(plan, loaded.ops()?), &loaded, &actor)?.tx;
-            let label = format!("{LABEL}{target}-");
+            let label = undo_label(&target);
             let mut found: Option<Found> = None;
             let mut moved = false;
             self.before_write()?;
@@ -254,8 +254,8 @@ impl Forge {
 
 impl Forge {
     /// Takes back this actor's latest undo (see [`redo`]), in one
-    /// transaction labelled `redo-<undo tx>-`: found under the lock from
-    /// the log's lines, as for [`Forge::undo`].
+    /// transaction labelled `redo-@<ref>-` ([`log::redo_label`]): found
+    /// under the lock from the log's lines, as for [`Forge::undo`].
     pub(crate) fn redo(&self, plan: &str, expect: Option<u64>) -> Result<Echo> {
         let actor = self.actor().to_string();
         let committed = self.commit_from_lines(plan, &actor, |history, before| {
@@ -263,14 +263,15 @@ impl Forge {
             self.before_write()?;
             crate::store::expect_revision(before, expect)?;
             let inv = redo_inverse(history, before, &target)?;
-            let label = format!("{}{target}-", redo::REDO);
+            let label = log::redo_label(&target);
             let bodies = inv.bodies.clone();
-            Ok((label, bodies, (target, inv)))
+            let undid = undid_by(history, &target);
+            Ok((label, bodies, (target, undid, inv)))
         })?;
-        let Some((after, (target, inv))) = committed else {
+        let Some((after, (target, undid, inv))) = committed else {
             return self.redo_whole(plan, expect);
         };
-        self.redo_echo(&after, &inv, &target)
+        self.redo_echo(&after, &inv, &target, &undid)
     }
 
     /// As [`Forge::redo`], from every op of the log, read and folded (see
@@ -281,12 +282,12 @@ impl Forge {
         // before the lock and confirmed under it; should it move (another
         // process of the same actor redid it first), look again.
         let mut attempts = 0;
-        let (after, inv, target) = loop {
+        let (after, (inv, undid), target) = loop {
             attempts += 1;
             let loaded = self.store().load_with_ops(plan)?;
             crate::store::ensure_editable(&loaded)?;
             let target = redo::target(&History::of_ops(plan, loaded.ops()?), &loaded, &actor)?;
-            let label = format!("{}{target}-", redo::REDO);
+            let label = log::redo_label(&target);
             let mut inverse = None;
             let mut moved = false;
             self.before_write()?;
@@ -300,7 +301,7 @@ impl Forge {
                     }
                     let inv = redo_inverse(&history, before, &target)?;
                     let bodies = inv.bodies.clone();
-                    inverse = Some(inv);
+                    inverse = Some((inv, undid_by(&history, &target)));
                     Ok(bodies)
                 });
             match result {
@@ -315,18 +316,24 @@ impl Forge {
                 }
             }
         };
-        self.redo_echo(&after, &inv, &target)
+        self.redo_echo(&after, &inv, &target, &undid)
     }
 
-    fn redo_echo(&self, after: &Loaded, inv: &Inverse, target: &str) -> Result<Echo> {
+    /// The echo of a redo that took back the undo `target` of `undid`.
+    fn redo_echo(&self, after: &Loaded, inv: &Inverse, target: &str, undid: &str) -> Result<Echo> {
         self.inverse_echo(
             after,
             inv,
-            format!(
-                "redid your transaction {} (taking back its undo {target})",
-                undone_by(target).unwrap_or(target)
-            ),
+            format!("redid your transaction {undid} (taking back its undo {target})"),
         )
+    }
+}
+
+/// The id of the transaction the undo `target` undid, as its echo names it.
+fn undid_by(history: &History, target: &str) -> String {
+    match undone_by(target) {
+        Some(r) => history.named(r).to_string(),
+        None => target.to_string(),
     }
 }
 
@@ -343,6 +350,8 @@ fn redo_inverse(history: &History, before: &Loaded, target: &str) -> Result<Inve
     Ok(inv)
 }
 
+#[cfg(test)]
+mod form_tests;
 #[cfg(test)]
 mod history_tests;
 #[cfg(test)]

@@ -1,36 +1,29 @@
 //! `redo`: takes back this actor's latest undo, as one new transaction
-//! whose tx id is `redo-<undo tx>-<new id>` (the inverse of the undo, made
-//! the way undo makes every inverse, so work others did since is kept).
-//! Redo walks back through consecutive undos (undo, undo, redo, redo); a
-//! change of the actor's own that is not an undo ends the chain, as in an
-//! editor. An undo can then take a redo back again, like any change.
+//! whose tx id is `redo-@<ref>-<new id>`, `<ref>` naming the undo by a hash
+//! of its id (see [`super::log`]; an earlier planforge wrote
+//! `redo-<undo tx>-<new id>`). It is the inverse of the undo, made the way
+//! undo makes every inverse, so work others did since is kept. Redo walks
+//! back through consecutive undos (undo, undo, redo, redo); a change of the
+//! actor's own that is not an undo ends the chain, as in an editor. An undo
+//! can then take a redo back again, like any change.
 
 use super::history::History;
-use super::log::{LABEL, summary};
+use super::log::{TakenBack, is_redo, is_undo, redone_by, summary};
 use crate::model::error::{Error, Result};
 use crate::store::Loaded;
-use std::collections::HashSet;
-
-/// The tx label of a redo transaction.
-pub(crate) const REDO: &str = "redo-";
-
-/// The undo transaction a redo transaction took back.
-fn redone_by(tx: &str) -> Option<&str> {
-    tx.strip_prefix(REDO)?.rsplit_once('-').map(|(u, _)| u)
-}
 
 /// The id of `actor`'s latest undo that no redo took back yet, when only
 /// undos and redos of theirs come after it.
 pub(super) fn target(history: &History, loaded: &Loaded, actor: &str) -> Result<String> {
     let txs = history.transactions();
-    let redone: HashSet<&str> = txs.iter().filter_map(|t| redone_by(t.id)).collect();
+    let redone = TakenBack::of(txs.iter().map(|t| t.id), redone_by);
     let mut skipped = false;
     for head in txs.iter().rev().filter(|t| t.actor == actor) {
-        if head.id.starts_with(REDO) || redone.contains(head.id) {
+        if is_redo(head.id) || redone.contains(head.id) {
             skipped = true;
             continue;
         }
-        if head.id.starts_with(LABEL) {
+        if is_undo(head.id) {
             return Ok(head.id.to_string());
         }
         let ops = history.ops_of(head)?;

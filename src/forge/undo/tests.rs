@@ -1,8 +1,10 @@
 //! Tests of undo: each kind of change, others' later work, clones.
 
+use super::log::{LABEL, Ref, names, redone_by, reference};
 use super::paths::{diff_paths, get, put};
 use super::*;
 use crate::model::{Content, Map, Node, Value};
+use std::collections::HashSet;
 
 use crate::model::{Bounds, Handle, NodeKind};
 use crate::store::Store;
@@ -115,7 +117,8 @@ fn each_kind_of_change_is_taken_back_step_by_step() {
     assert_eq!(undos.len(), 7);
     for u in undos {
         let target = undone_by(u).unwrap();
-        assert!(loaded.ops().unwrap().iter().any(|o| o.tx == target));
+        assert!(matches!(target, Ref::Hashed(_)), "{u}");
+        assert!(loaded.ops().unwrap().iter().any(|o| names(target, &o.tx)));
     }
 }
 
@@ -288,15 +291,47 @@ fn an_edge_with_an_explicit_handle_is_put_back_as_it_was() {
 
 #[test]
 fn undo_labels_name_the_transaction_they_undo() {
+    // The reference is fixed for good: logs keep it.
+    assert_eq!(reference("0123456789abcdef"), "@9f9f5111f7b27a78");
+    assert_eq!(
+        log::undo_label("0123456789abcdef"),
+        "undo-@9f9f5111f7b27a78-"
+    );
+    assert_eq!(
+        log::redo_label(&"undo-".repeat(1000)).len(),
+        "redo-@".len() + 17
+    );
+    assert_eq!(
+        undone_by("undo-@9f9f5111f7b27a78-fedcba9876543210"),
+        Some(Ref::Hashed("@9f9f5111f7b27a78"))
+    );
+    assert!(names(Ref::Hashed("@9f9f5111f7b27a78"), "0123456789abcdef"));
+    assert!(!names(Ref::Hashed("@9f9f5111f7b27a78"), "0123456789abcdee"));
+    // An earlier planforge's: the id whole, however it looks.
     assert_eq!(
         undone_by("undo-0123456789abcdef-fedcba9876543210"),
-        Some("0123456789abcdef")
+        Some(Ref::Whole("0123456789abcdef"))
     );
     assert_eq!(
         undone_by("undo-import-01-fedcba9876543210"),
-        Some("import-01")
+        Some(Ref::Whole("import-01"))
     );
+    assert_eq!(
+        redone_by("redo-undo-0123456789abcdef-fedcba9876543210-0000000000000001"),
+        Some(Ref::Whole("undo-0123456789abcdef-fedcba9876543210"))
+    );
+    for not_hashed in [
+        "@9f9f5111f7b27a7",
+        "@9F9F5111F7B27A78",
+        "@9f9f5111f7b27a78x",
+    ] {
+        assert_eq!(
+            undone_by(&format!("undo-{not_hashed}-fedcba9876543210")),
+            Some(Ref::Whole(not_hashed))
+        );
+    }
     assert_eq!(undone_by("0123456789abcdef"), None);
+    assert_eq!(redone_by("undo-0123456789abcdef-fedcba9876543210"), None);
 }
 
 #[test]
