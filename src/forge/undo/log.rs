@@ -11,7 +11,7 @@
 //! hex digits is a whole tx id.
 
 use crate::forge::edit::bounded_list;
-use crate::model::hash::{FastSet, hex};
+use crate::model::hash::{FastMap, FastSet, hex};
 use crate::model::{Op, OpBody};
 use sha2::{Digest, Sha256};
 
@@ -140,15 +140,17 @@ pub(crate) fn names(r: Ref<'_>, tx: &str) -> bool {
 /// merge left twice, or that another writer spelled another way, is one op,
 /// as the fold counts it (issue 17: undo listed it once per line).
 pub(crate) fn distinct(ops: &[Op]) -> Vec<&Op> {
-    let mut seen: crate::model::hash::FastMap<&str, Vec<&Op>> = Default::default();
-    let mut out = Vec::with_capacity(ops.len());
+    let mut out: Vec<&Op> = Vec::with_capacity(ops.len());
+    // Where in `out` the ops with an op id are (almost always one).
+    let mut at: FastMap<&str, Vec<usize>> = FastMap::default();
     for op in ops {
-        let same = seen.entry(op.op_id.as_str()).or_default();
-        if !same
-            .iter()
-            .any(|o| crate::store::fold::order(o, op).is_eq())
-        {
-            same.push(op);
+        let kept = at.entry(op.op_id.as_str()).or_default();
+        let same = |&i: &usize| {
+            let o: &Op = out[i];
+            o == op || crate::store::fold::order(o, op).is_eq()
+        };
+        if !kept.iter().any(same) {
+            kept.push(out.len());
             out.push(op);
         }
     }
