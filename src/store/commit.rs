@@ -33,8 +33,8 @@ pub fn transaction(actor: &str, plan_id: &str, revision: u64, bodies: Vec<OpBody
 }
 
 /// As [`transaction`], with a tx id that starts with `label` (an undo's
-/// `undo-@<ref>-`, a redo's `redo-@<ref>-`: so later readers can tell what
-/// a transaction was for; the label is of fixed length, `forge::undo::log`).
+/// `undo-<ref>-`, a redo's `redo-<ref>-`: so later readers can tell what
+/// a transaction was for; the label is bounded, `forge::undo::log`).
 pub(crate) fn transaction_labeled(
     actor: &str,
     plan_id: &str,

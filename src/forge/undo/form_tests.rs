@@ -175,8 +175,9 @@ fn a_legacy_chain_goes_on_read_whole() {
 }
 
 /// The longest tx id planforge writes: an undo's or a redo's, its label,
-/// the 16 hex digits naming what it takes back, a dash and its own id.
-const MAX_ID: usize = "undo-@".len() + 16 + 1 + 16;
+/// what it takes back (named whole up to `WHOLE_MAX` bytes, else by `@`
+/// and 16 hex digits), a dash and its own id.
+const MAX_ID: usize = "undo-".len() + super::log::WHOLE_MAX + 1 + 16;
 
 #[test]
 fn two_hundred_rounds_of_undo_and_redo_keep_every_tx_id_short() {

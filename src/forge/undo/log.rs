@@ -1,13 +1,17 @@
 //! The log as undo reads it: a transaction, the undo and redo transactions
 //! and what they took back.
 //!
-//! An undo's tx id is `undo-@<ref>-<id>` and a redo's `redo-@<ref>-<id>`:
-//! `<ref>` names the transaction taken back by the first 16 hex digits of
-//! the SHA-256 of its tx id, a name of fixed length whatever that id is (as
-//! git names an object), and `<id>` is the transaction's own random id. An
-//! earlier planforge wrote the id taken back whole (`undo-<tx>-<id>`), so
-//! each round of undo and redo made the next id longer (`redo-undo-redo-…`,
-//! issue 17); such ids are still read: a reference that is not `@` and 16
+//! An undo's tx id is `undo-<ref>-<id>` and a redo's `redo-<ref>-<id>`:
+//! `<id>` is the transaction's own random id and `<ref>` names the
+//! transaction taken back. Up to [`WHOLE_MAX`] bytes, `<ref>` is that
+//! transaction's id whole, as every planforge wrote it and as builds before
+//! session 12 still read it (an undo of a change, the redo of that undo and
+//! an undo of that redo: what a team that has not upgraded everywhere can
+//! meet); a longer id is named by `@` and the first 16 hex digits of the
+//! SHA-256 of it, a name of fixed length (as git names an object). Earlier
+//! planforge wrote every id whole, so each round of undo and redo made the
+//! next id longer (`redo-undo-redo-…`, issue 17); now no id is longer than
+//! `undo-` + [`WHOLE_MAX`] + 17 bytes. A reference that is not `@` and 16
 //! hex digits is a whole tx id.
 
 use crate::forge::edit::bounded_list;
@@ -42,16 +46,35 @@ pub(crate) struct Tx<'a> {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Ref<'a> {
     /// `@` and the first 16 hex digits of the SHA-256 of its tx id (what
-    /// planforge writes).
+    /// planforge writes for an id longer than [`WHOLE_MAX`]).
     Hashed(&'a str),
-    /// Its tx id whole (what an earlier planforge wrote).
+    /// Its tx id whole (what planforge writes for a short id, and what an
+    /// earlier planforge wrote for every id).
     Whole(&'a str),
 }
 
-/// The reference to transaction `tx` that a new undo or redo of it writes.
-pub(crate) fn reference(tx: &str) -> String {
+/// The longest tx id a new undo or redo names whole: an undo of a change
+/// (16 hex digits, or an import's id), a redo of that undo (38 bytes) and
+/// an undo of that redo (60 bytes) stay readable to earlier builds, which
+/// read no other form; deeper rounds are named by hash.
+pub(crate) const WHOLE_MAX: usize = 64;
+
+/// `@` and the first 16 hex digits of the SHA-256 of tx id `tx`: how a
+/// reference by hash names it.
+pub(crate) fn hashed(tx: &str) -> String {
     let digest = Sha256::digest(tx.as_bytes());
     format!("{HASHED}{}", hex(&digest[..REF_DIGITS / 2]))
+}
+
+/// The reference to transaction `tx` that a new undo or redo of it writes:
+/// its id whole when that is short and cannot be read as a hash, else
+/// [`hashed`].
+pub(crate) fn reference(tx: &str) -> String {
+    if tx.len() <= WHOLE_MAX && !tx.starts_with(HASHED) && !tx.is_empty() {
+        tx.to_string()
+    } else {
+        hashed(tx)
+    }
 }
 
 /// The tx label of a new undo of transaction `tx` (its own id follows).
@@ -124,7 +147,7 @@ impl<'a> TakenBack<'a> {
     /// Whether the transaction `tx` is taken back.
     pub(crate) fn contains(&self, tx: &str) -> bool {
         self.whole.contains(tx)
-            || (!self.hashed.is_empty() && self.hashed.contains(reference(tx).as_str()))
+            || (!self.hashed.is_empty() && self.hashed.contains(hashed(tx).as_str()))
     }
 }
 
@@ -132,7 +155,7 @@ impl<'a> TakenBack<'a> {
 pub(crate) fn names(r: Ref<'_>, tx: &str) -> bool {
     match r {
         Ref::Whole(id) => id == tx,
-        Ref::Hashed(h) => reference(tx) == h,
+        Ref::Hashed(h) => hashed(tx) == h,
     }
 }
 

@@ -1,9 +1,8 @@
 //! `undo` (SPEC §11; the seed's "rollback is undo"): appends the inverse of
 //! this actor's latest transaction that is not undone yet, as one new
-//! transaction whose tx id is `undo-@<ref>-<new id>`, `<ref>` naming the
-//! original by a hash of its id (see [`log`]; an earlier planforge wrote
-//! `undo-<original tx>-<new id>`, still read). Nothing is ever taken out of
-//! the log.
+//! transaction whose tx id is `undo-<ref>-<new id>`, `<ref>` naming the
+//! original: its id whole, or a hash of a long one (see [`log`]). Nothing is
+//! ever taken out of the log.
 //!
 //! The inverse is computed by folding the log before the transaction (B) and
 //! with it (A), and restoring B wherever A differs from it: a node the
@@ -133,7 +132,7 @@ fn moved_error(plan: &str, what: &str) -> Error {
 
 impl Forge {
     /// Undoes this actor's latest transaction that is not undone yet, in
-    /// one transaction labelled `undo-@<ref>-` ([`log::undo_label`]).
+    /// one transaction labelled `undo-<ref>-` ([`log::undo_label`]).
     ///
     /// The transaction is found under the plan's lock, from the log's lines
     /// (issue 17: the plan is loaded as for any write, nothing is folded
@@ -254,7 +253,7 @@ impl Forge {
 
 impl Forge {
     /// Takes back this actor's latest undo (see [`redo`]), in one
-    /// transaction labelled `redo-@<ref>-` ([`log::redo_label`]): found
+    /// transaction labelled `redo-<ref>-` ([`log::redo_label`]): found
     /// under the lock from the log's lines, as for [`Forge::undo`].
     pub(crate) fn redo(&self, plan: &str, expect: Option<u64>) -> Result<Echo> {
         let actor = self.actor().to_string();

@@ -1,7 +1,6 @@
 //! `redo`: takes back this actor's latest undo, as one new transaction
-//! whose tx id is `redo-@<ref>-<new id>`, `<ref>` naming the undo by a hash
-//! of its id (see [`super::log`]; an earlier planforge wrote
-//! `redo-<undo tx>-<new id>`). It is the inverse of the undo, made the way
+//! whose tx id is `redo-<ref>-<new id>`, `<ref>` naming the undo: its id
+//! whole, or a hash of a long one (see [`super::log`]). It is the inverse of the undo, made the way
 //! undo makes every inverse, so work others did since is kept. Redo walks
 //! back through consecutive undos (undo, undo, redo, redo); a change of the
 //! actor's own that is not an undo ends the chain, as in an editor. An undo

@@ -1,6 +1,6 @@
 //! Tests of undo: each kind of change, others' later work, clones.
 
-use super::log::{LABEL, Ref, names, redone_by, reference};
+use super::log::{LABEL, Ref, WHOLE_MAX, hashed, names, redone_by, reference};
 use super::paths::{diff_paths, get, put};
 use super::*;
 use crate::model::{Content, Map, Node, Value};
@@ -117,7 +117,9 @@ fn each_kind_of_change_is_taken_back_step_by_step() {
     assert_eq!(undos.len(), 7);
     for u in undos {
         let target = undone_by(u).unwrap();
-        assert!(matches!(target, Ref::Hashed(_)), "{u}");
+        // An undo of a change names it whole (builds before session 12
+        // read only that).
+        assert!(matches!(target, Ref::Whole(_)), "{u}");
         assert!(loaded.ops().unwrap().iter().any(|o| names(target, &o.tx)));
     }
 }
@@ -291,12 +293,31 @@ fn an_edge_with_an_explicit_handle_is_put_back_as_it_was() {
 
 #[test]
 fn undo_labels_name_the_transaction_they_undo() {
-    // The reference is fixed for good: logs keep it.
-    assert_eq!(reference("0123456789abcdef"), "@9f9f5111f7b27a78");
+    // The hash is fixed for good: logs keep it.
+    assert_eq!(hashed("0123456789abcdef"), "@9f9f5111f7b27a78");
+    // A short id is named whole, as builds before session 12 read it; a
+    // long one, or one that would read as a hash, by its hash.
     assert_eq!(
         log::undo_label("0123456789abcdef"),
-        "undo-@9f9f5111f7b27a78-"
+        "undo-0123456789abcdef-"
     );
+    let undo = "undo-0123456789abcdef-fedcba9876543210";
+    assert_eq!(log::redo_label(undo), format!("redo-{undo}-"));
+    let redo = format!("redo-{undo}-0000000000000001");
+    assert_eq!(log::undo_label(&redo), format!("undo-{redo}-"));
+    let deeper = format!("undo-{redo}-0000000000000002");
+    assert!(deeper.len() > WHOLE_MAX);
+    assert_eq!(
+        log::redo_label(&deeper),
+        format!("redo-{}-", hashed(&deeper))
+    );
+    assert_eq!(reference(&"a".repeat(WHOLE_MAX)), "a".repeat(WHOLE_MAX));
+    assert_eq!(
+        reference(&"a".repeat(WHOLE_MAX + 1)),
+        hashed(&"a".repeat(WHOLE_MAX + 1))
+    );
+    assert_eq!(reference("@9f9f5111f7b27a78"), hashed("@9f9f5111f7b27a78"));
+    assert_eq!(reference(""), hashed(""));
     assert_eq!(
         log::redo_label(&"undo-".repeat(1000)).len(),
         "redo-@".len() + 17
