@@ -54,10 +54,11 @@ pub(crate) enum Ref<'a> {
 }
 
 /// The longest tx id a new undo or redo names whole: an undo of a change
-/// (16 hex digits, or an import's id), a redo of that undo (38 bytes) and
-/// an undo of that redo (60 bytes) stay readable to earlier builds, which
-/// read no other form; deeper rounds are named by hash.
-pub(crate) const WHOLE_MAX: usize = 64;
+/// (16 hex digits, or an import's id), the redo of that undo (38 bytes), an
+/// undo of that redo (60 bytes) and its redo (82 bytes) stay readable to
+/// earlier builds, which read no other form; deeper rounds of one chain are
+/// named by hash.
+pub(crate) const WHOLE_MAX: usize = 100;
 
 /// `@` and the first 16 hex digits of the SHA-256 of tx id `tx`: how a
 /// reference by hash names it.

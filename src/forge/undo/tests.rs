@@ -305,7 +305,9 @@ fn undo_labels_name_the_transaction_they_undo() {
     assert_eq!(log::redo_label(undo), format!("redo-{undo}-"));
     let redo = format!("redo-{undo}-0000000000000001");
     assert_eq!(log::undo_label(&redo), format!("undo-{redo}-"));
-    let deeper = format!("undo-{redo}-0000000000000002");
+    let undo2 = format!("undo-{redo}-0000000000000002");
+    assert_eq!(log::redo_label(&undo2), format!("redo-{undo2}-"));
+    let deeper = format!("redo-{undo2}-0000000000000003");
     assert!(deeper.len() > WHOLE_MAX);
     assert_eq!(
         log::redo_label(&deeper),
