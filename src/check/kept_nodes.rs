@@ -30,6 +30,12 @@ pub(crate) struct KeptNodes {
     /// The positions of the slots whose node `spawns` (in order: a run
     /// finds the spawning calls without a pass over every slot).
     spawning: std::collections::BTreeSet<usize>,
+    /// [`KeptNodes::data_refs`] as positions (node, its reference, target),
+    /// made when first asked for and kept while no node is added or
+    /// removed and no touched node's references change (an added edge):
+    /// the ids, positions and references it was made from are then the
+    /// same, and the next run reads it without looking up every target.
+    resolved: std::cell::OnceCell<Vec<(u32, u32, u32)>>,
 }
 
 /// One node's facts.
@@ -104,11 +110,17 @@ impl KeptNodes {
         let of = |n: &Node| Slot::of(n, registry);
         match touched {
             Some(t) if !t.removed && content.nodes.len() >= self.slots.len() => {
+                if content.nodes.len() > self.slots.len() {
+                    self.resolved.take();
+                }
                 for id in &t.nodes {
                     if let Some(i) = g.index_of(id)
                         && i < self.slots.len()
                     {
                         let slot = of(&content.nodes[i]);
+                        if slot.refs != self.slots[i].refs {
+                            self.resolved.take();
+                        }
                         count_tests(&mut self.tested, &self.slots[i], false);
                         count_tests(&mut self.tested, &slot, true);
                         mark(&mut self.spawning, i, slot.spawns);
@@ -140,6 +152,7 @@ impl KeptNodes {
                 // Room for the nodes a warm session adds next: growing a
                 // full vector moves every slot (milliseconds at 100k nodes).
                 let n = content.nodes.len();
+                self.resolved.take();
                 self.slots = Vec::with_capacity(n + n / 4 + 16);
                 self.slots.extend(content.nodes.iter().map(of));
                 self.tested.clear();
@@ -193,21 +206,41 @@ impl KeptNodes {
     }
 
     /// Every data reference of the plan whose target exists, in node order:
-    /// what [`super::support::data_refs`] gives, from the kept facts.
+    /// what [`super::support::data_refs`] gives, from the kept facts (the
+    /// targets looked up once, then kept: see `resolved`).
     pub(crate) fn data_refs<'a>(&'a self, g: &Graph<'a>) -> Vec<DataRef<'a>> {
+        let resolved = self.resolved.get_or_init(|| self.resolve(g));
+        debug_assert!(
+            *resolved == self.resolve(g),
+            "the kept targets are the ones looked up now"
+        );
+        resolved
+            .iter()
+            .map(|&(i, k, target)| {
+                let (i, k) = (i as usize, k as usize);
+                let (pointer, r) = &self.slots[i].refs[k];
+                DataRef {
+                    node: i,
+                    pointer: pointer.as_str().into(),
+                    r,
+                    target: target as usize,
+                }
+            })
+            .collect()
+    }
+
+    /// The data references whose target exists, as positions: the node
+    /// (canonical ones only), its reference, the target.
+    fn resolve(&self, g: &Graph) -> Vec<(u32, u32, u32)> {
+        let at = |x: usize| u32::try_from(x).expect("fewer than 2^32 nodes and references");
         let mut out = Vec::new();
         for (i, s) in self.slots.iter().enumerate() {
             if s.refs.is_empty() || !is_canonical(g, i) {
                 continue;
             }
-            for (pointer, r) in &s.refs {
+            for (k, (_, r)) in s.refs.iter().enumerate() {
                 if let Some(target) = g.index_of(&r.node) {
-                    out.push(DataRef {
-                        node: i,
-                        pointer: pointer.as_str().into(),
-                        r,
-                        target,
-                    });
+                    out.push((at(i), at(k), at(target)));
                 }
             }
         }
@@ -362,5 +395,56 @@ mod tests {
             Some(&Touched::of(&before, [&op])),
         );
         assert_eq!(facts(&kept, &c), fresh(&c));
+    }
+
+    /// The targets looked up once are kept over an added edge (the same
+    /// ids, positions and references), and dropped when a touched node's
+    /// references change or a node is added; the data references equal a
+    /// fresh walk's each time.
+    #[test]
+    fn kept_targets_stay_over_an_added_edge_only() {
+        let a = call_with("a", "t", serde_json::json!({"x": r("s", None)}), &["o"]);
+        let b = call_with("b", "t", serde_json::json!({"y": r("a", Some("o"))}), &[]);
+        let mut c = plan(vec![entry("s"), a, b], vec![edge("e1", "s", "a", "always")]);
+        let mut kept = KeptNodes::default();
+        kept.update(&c, &Graph::new(&c), None, None);
+        assert_eq!(facts(&kept, &c), fresh(&c));
+        let made = kept.resolved.get().expect("made when asked for").as_ptr();
+        let step = |kept: &mut KeptNodes, c: &mut Content, op: OpBody| {
+            let before = c.clone();
+            match &op {
+                OpBody::AddEdge { edge } => c.edges.push(edge.clone()),
+                OpBody::ReplaceNode { node } => {
+                    let i = c.nodes.iter().position(|n| n.id == node.id).unwrap();
+                    c.nodes[i] = node.clone();
+                }
+                OpBody::AddNode { node } => c.nodes.push(node.clone()),
+                _ => unreachable!(),
+            }
+            kept.update(c, &Graph::new(c), None, Some(&Touched::of(&before, [&op])));
+        };
+        step(
+            &mut kept,
+            &mut c,
+            OpBody::AddEdge {
+                edge: edge("e2", "a", "b", "always"),
+            },
+        );
+        assert_eq!(kept.resolved.get().map(|v| v.as_ptr()), Some(made), "kept");
+        assert_eq!(facts(&kept, &c), fresh(&c));
+        let b2 = call_with(
+            "b",
+            "t",
+            serde_json::json!({"y": r("s", None), "z": r("a", None)}),
+            &[],
+        );
+        step(&mut kept, &mut c, OpBody::ReplaceNode { node: b2 });
+        assert!(kept.resolved.get().is_none(), "references changed");
+        assert_eq!(facts(&kept, &c), fresh(&c));
+        let d = call_with("d", "t", serde_json::json!({"w": r("b", None)}), &[]);
+        step(&mut kept, &mut c, OpBody::AddNode { node: d });
+        assert!(kept.resolved.get().is_none(), "a node added");
+        assert_eq!(facts(&kept, &c), fresh(&c));
+        assert_eq!(fresh(&c).len(), 4);
     }
 }
