@@ -186,33 +186,23 @@ impl KeptTaint {
                 return None;
             }
             let node = g.node(v);
-            let produces = match node.kind {
-                NodeKind::Entry => Taint::Whole,
-                NodeKind::Branch | NodeKind::Select | NodeKind::Join => Taint::Clean,
-                NodeKind::Call if declassifying(node) => Taint::Partial,
-                _ => Taint::Whole,
+            let tainted = |d: &&crate::check::support::DataRef| match self.taint[d.target] {
+                Taint::Clean => false,
+                Taint::Whole => true,
+                Taint::Partial => {
+                    let t = g.node(d.target);
+                    partial_reads_taint(d.r.path.as_deref(), &t.declassifies(), &t.declared_paths())
+                }
             };
-            let source = match node.kind {
-                NodeKind::Entry | NodeKind::Branch | NodeKind::Select | NodeKind::Join => None,
-                _ => reads
-                    .iter()
-                    .find(|d| match self.taint[d.target] {
-                        Taint::Clean => false,
-                        Taint::Whole => true,
-                        Taint::Partial => {
-                            let t = g.node(d.target);
-                            partial_reads_taint(
-                                d.r.path.as_deref(),
-                                &t.declassifies(),
-                                &t.declared_paths(),
-                            )
-                        }
-                    })
-                    .map(|d| d.target),
-            };
-            let want = match (node.kind, source) {
-                (NodeKind::Entry, _) | (_, Some(_)) => produces,
-                (_, None) => Taint::Clean,
+            let (want, source) = match node.kind {
+                NodeKind::Entry => (Taint::Whole, None),
+                NodeKind::Branch | NodeKind::Select | NodeKind::Join => (Taint::Clean, None),
+                _ => match reads.iter().find(tainted) {
+                    // What its kind produces (asked only of a tainted one).
+                    Some(d) if declassifying(node) => (Taint::Partial, Some(d.target)),
+                    Some(d) => (Taint::Whole, Some(d.target)),
+                    None => (Taint::Clean, None),
+                },
             };
             if self.taint[v] != want || self.via[v] != source {
                 return None;
