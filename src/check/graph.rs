@@ -457,12 +457,14 @@ impl<'a> Graph<'a> {
             }
             let mut done = vec![false; n];
             let mut post = Vec::with_capacity(n);
+            // One stack for every root (not one made per root).
+            let mut frames: Vec<(usize, usize)> = Vec::new();
             for root in (0..n).rev() {
                 if done[root] {
                     continue;
                 }
                 done[root] = true;
-                let mut frames = vec![(root, 0usize)];
+                frames.push((root, 0));
                 while let Some(&mut (v, ref mut next)) = frames.last_mut() {
                     if *next < self.out[v].len() {
                         let e = self.out[v][*next];

@@ -30,6 +30,40 @@ pub(crate) struct KeptNodes {
     /// The positions of the slots whose node `spawns` (in order: a run
     /// finds the spawning calls without a pass over every slot).
     spawning: std::collections::BTreeSet<usize>,
+    /// [`KeptNodes::data_refs`] as positions, made when first asked for
+    /// and kept while no node is removed, no touched node's references
+    /// change and no node is added under a name a reference was missing
+    /// (an added edge, a node added: the ids, positions and references it
+    /// was made from are then the same, and the added nodes' own are
+    /// appended), so that a run reads it without looking up every target.
+    resolved: std::cell::OnceCell<Resolved>,
+}
+
+/// The data references whose target exists, as positions (the reading
+/// node, canonical ones only, in node order; its reference; the target),
+/// and the names the other references read (missing nodes).
+#[derive(Debug, Default, PartialEq, Eq)]
+struct Resolved {
+    refs: Vec<(u32, u32, u32)>,
+    missing: crate::model::hash::FastSet<String>,
+}
+
+impl Resolved {
+    /// Adds slot `i`'s references.
+    fn add(&mut self, g: &Graph, i: usize, slot: &Slot) {
+        if slot.refs.is_empty() || !is_canonical(g, i) {
+            return;
+        }
+        let at = |x: usize| u32::try_from(x).expect("fewer than 2^32 nodes and references");
+        for (k, (_, r)) in slot.refs.iter().enumerate() {
+            match g.index_of(&r.node) {
+                Some(target) => self.refs.push((at(i), at(k), at(target))),
+                None => {
+                    self.missing.insert(r.node.clone());
+                }
+            }
+        }
+    }
 }
 
 /// One node's facts.
@@ -104,11 +138,15 @@ impl KeptNodes {
         let of = |n: &Node| Slot::of(n, registry);
         match touched {
             Some(t) if !t.removed && content.nodes.len() >= self.slots.len() => {
+                let n0 = self.slots.len();
                 for id in &t.nodes {
                     if let Some(i) = g.index_of(id)
                         && i < self.slots.len()
                     {
                         let slot = of(&content.nodes[i]);
+                        if slot.refs != self.slots[i].refs {
+                            self.resolved.take();
+                        }
                         count_tests(&mut self.tested, &self.slots[i], false);
                         count_tests(&mut self.tested, &slot, true);
                         mark(&mut self.spawning, i, slot.spawns);
@@ -120,6 +158,19 @@ impl KeptNodes {
                     count_tests(&mut self.tested, &slot, true);
                     mark(&mut self.spawning, self.slots.len(), slot.spawns);
                     self.slots.push(slot);
+                }
+                // Added nodes: their references appended, unless one of
+                // them is (the first with) a name a reference was missing.
+                if let Some(r) = self.resolved.get_mut() {
+                    let named = (n0..self.slots.len())
+                        .any(|i| is_canonical(g, i) && r.missing.contains(&self.slots[i].id));
+                    if named {
+                        self.resolved.take();
+                    } else {
+                        for i in n0..self.slots.len() {
+                            r.add(g, i, &self.slots[i]);
+                        }
+                    }
                 }
                 // Without a removal no id went away: a name is missing now
                 // when it was (and is still tested and not a touched id
@@ -140,6 +191,7 @@ impl KeptNodes {
                 // Room for the nodes a warm session adds next: growing a
                 // full vector moves every slot (milliseconds at 100k nodes).
                 let n = content.nodes.len();
+                self.resolved.take();
                 self.slots = Vec::with_capacity(n + n / 4 + 16);
                 self.slots.extend(content.nodes.iter().map(of));
                 self.tested.clear();
@@ -193,23 +245,36 @@ impl KeptNodes {
     }
 
     /// Every data reference of the plan whose target exists, in node order:
-    /// what [`super::support::data_refs`] gives, from the kept facts.
+    /// what [`super::support::data_refs`] gives, from the kept facts (the
+    /// targets looked up once, then kept: see `resolved`).
     pub(crate) fn data_refs<'a>(&'a self, g: &Graph<'a>) -> Vec<DataRef<'a>> {
-        let mut out = Vec::new();
-        for (i, s) in self.slots.iter().enumerate() {
-            if s.refs.is_empty() || !is_canonical(g, i) {
-                continue;
-            }
-            for (pointer, r) in &s.refs {
-                if let Some(target) = g.index_of(&r.node) {
-                    out.push(DataRef {
-                        node: i,
-                        pointer: pointer.as_str().into(),
-                        r,
-                        target,
-                    });
+        let resolved = self.resolved.get_or_init(|| self.resolve(g));
+        debug_assert!(
+            *resolved == self.resolve(g),
+            "the kept targets are the ones looked up now"
+        );
+        resolved
+            .refs
+            .iter()
+            .map(|&(i, k, target)| {
+                let (i, k) = (i as usize, k as usize);
+                let (pointer, r) = &self.slots[i].refs[k];
+                DataRef {
+                    node: i,
+                    pointer: pointer.as_str().into(),
+                    r,
+                    target: target as usize,
                 }
-            }
+            })
+            .collect()
+    }
+
+    /// The data references whose target exists, as positions (see
+    /// [`Resolved`]).
+    fn resolve(&self, g: &Graph) -> Resolved {
+        let mut out = Resolved::default();
+        for (i, s) in self.slots.iter().enumerate() {
+            out.add(g, i, s);
         }
         out
     }
@@ -362,5 +427,76 @@ mod tests {
             Some(&Touched::of(&before, [&op])),
         );
         assert_eq!(facts(&kept, &c), fresh(&c));
+    }
+
+    /// The targets looked up once are kept over an added edge (the same
+    /// ids, positions and references) and an added node (its references
+    /// appended), and dropped when a touched node's references change or a
+    /// node is added under a name a reference was missing; the data
+    /// references equal a fresh walk's each time.
+    #[test]
+    fn kept_targets_stay_over_added_edges_and_nodes() {
+        let a = call_with("a", "t", serde_json::json!({"x": r("s", None)}), &["o"]);
+        let b = call_with("b", "t", serde_json::json!({"y": r("a", Some("o"))}), &[]);
+        let mut c = plan(vec![entry("s"), a, b], vec![edge("e1", "s", "a", "always")]);
+        let mut kept = KeptNodes::default();
+        kept.update(&c, &Graph::new(&c), None, None);
+        assert_eq!(facts(&kept, &c), fresh(&c));
+        let made = kept
+            .resolved
+            .get()
+            .expect("made when asked for")
+            .refs
+            .as_ptr();
+        let step = |kept: &mut KeptNodes, c: &mut Content, op: OpBody| {
+            let before = c.clone();
+            match &op {
+                OpBody::AddEdge { edge } => c.edges.push(edge.clone()),
+                OpBody::ReplaceNode { node } => {
+                    let i = c.nodes.iter().position(|n| n.id == node.id).unwrap();
+                    c.nodes[i] = node.clone();
+                }
+                OpBody::AddNode { node } => c.nodes.push(node.clone()),
+                _ => unreachable!(),
+            }
+            kept.update(c, &Graph::new(c), None, Some(&Touched::of(&before, [&op])));
+        };
+        step(
+            &mut kept,
+            &mut c,
+            OpBody::AddEdge {
+                edge: edge("e2", "a", "b", "always"),
+            },
+        );
+        assert_eq!(
+            kept.resolved.get().map(|v| v.refs.as_ptr()),
+            Some(made),
+            "kept"
+        );
+        assert_eq!(facts(&kept, &c), fresh(&c));
+        let b2 = call_with(
+            "b",
+            "t",
+            serde_json::json!({"y": r("s", None), "z": r("a", None)}),
+            &[],
+        );
+        step(&mut kept, &mut c, OpBody::ReplaceNode { node: b2 });
+        assert!(kept.resolved.get().is_none(), "references changed");
+        assert_eq!(facts(&kept, &c), fresh(&c));
+        let d = call_with(
+            "d",
+            "t",
+            serde_json::json!({"w": r("b", None), "v": r("later", None)}),
+            &[],
+        );
+        step(&mut kept, &mut c, OpBody::AddNode { node: d });
+        assert!(kept.resolved.get().is_some(), "a node added: appended");
+        assert_eq!(facts(&kept, &c), fresh(&c));
+        assert_eq!(fresh(&c).len(), 4);
+        let later = call_with("later", "t", serde_json::json!({"u": r("d", None)}), &[]);
+        step(&mut kept, &mut c, OpBody::AddNode { node: later });
+        assert!(kept.resolved.get().is_none(), "a missing name added");
+        assert_eq!(facts(&kept, &c), fresh(&c));
+        assert_eq!(fresh(&c).len(), 6);
     }
 }

@@ -1,7 +1,9 @@
 //! Complexity: O(n + e + refs · (declared fields of the refs' targets)): a
 //! worklist fixpoint seeded in topological order ([`KeptTaint::of`]). In a
 //! warm session, a change that only adds loose nodes costs their own
-//! references ([`KeptTaint::follow`]).
+//! references ([`KeptTaint::follow`]); any other change (an added edge)
+//! keeps the taint when one pass over the nodes and references shows it is
+//! still the fixpoint ([`KeptTaint::still`]).
 
 use crate::check::Cx;
 use crate::check::support::{place, ref_text};
@@ -147,6 +149,70 @@ impl KeptTaint {
         KeptTaint { taint, via }
     }
 
+    /// The kept taint, as it is, when it is provably what [`KeptTaint::of`]
+    /// makes of `cx`'s plan (after an added edge, say, which changes no
+    /// data reference but the topological order): `None` otherwise.
+    ///
+    /// Why it is: when every data reference reads a node before its reader
+    /// in the topological order, the fixpoint of [`KeptTaint::of`] is one
+    /// pass in that order (no node is queued twice: a node's taint changes
+    /// only while it is processed, and its readers come later and are
+    /// still queued), so each node's taint and source are made from the
+    /// final taint of the nodes it reads: the entries are tainted whole;
+    /// branches, selects and joins are clean; any other node has the taint
+    /// its kind produces, with the first node (in its references' order)
+    /// whose taint its reference reads as its source, when there is one,
+    /// and is clean otherwise. Those equations have one solution (the
+    /// references do not go round), whatever the order: so a kept taint
+    /// that satisfies every node's equation here is the fresh fixpoint's.
+    /// One pass over the nodes and the references, without allocating a
+    /// list per node as the fixpoint does.
+    fn still(self, cx: &Cx) -> Option<KeptTaint> {
+        let g = &cx.graph;
+        let n = g.len();
+        if self.taint.len() != n || self.via.len() != n || g.topo.is_none() {
+            return None;
+        }
+        let pos = g.topo_pos();
+        let refs = cx.data_refs();
+        let mut k = 0;
+        for v in 0..n {
+            let first = k;
+            while k < refs.len() && refs[k].node == v {
+                k += 1;
+            }
+            let reads = &refs[first..k];
+            if reads.iter().any(|d| pos[d.target] >= pos[v]) {
+                return None;
+            }
+            let node = g.node(v);
+            let tainted = |d: &&crate::check::support::DataRef| match self.taint[d.target] {
+                Taint::Clean => false,
+                Taint::Whole => true,
+                Taint::Partial => {
+                    let t = g.node(d.target);
+                    partial_reads_taint(d.r.path.as_deref(), &t.declassifies(), &t.declared_paths())
+                }
+            };
+            let (want, source) = match node.kind {
+                NodeKind::Entry => (Taint::Whole, None),
+                NodeKind::Branch | NodeKind::Select | NodeKind::Join => (Taint::Clean, None),
+                _ => match reads.iter().find(tainted) {
+                    // What its kind produces (asked only of a tainted one).
+                    Some(d) if declassifying(node) => (Taint::Partial, Some(d.target)),
+                    Some(d) => (Taint::Whole, Some(d.target)),
+                    None => (Taint::Clean, None),
+                },
+            };
+            if self.taint[v] != want || self.via[v] != source {
+                return None;
+            }
+        }
+        // References not in node order (no reader makes them so) are not
+        // all seen above: then not trusted.
+        (k == refs.len()).then_some(self)
+    }
+
     /// The taint after the loose nodes `new` (every node from the old
     /// count on) were added: each new node's from the nodes it reads, when
     /// a fresh fixpoint could not have found it otherwise — it reads only
@@ -200,13 +266,16 @@ impl KeptTaint {
 }
 
 /// In an incremental run, brings the kept taint in `cell` up to this run:
-/// followed to the new loose nodes when it can be (debug builds compare it
-/// with a fresh fixpoint), else made again.
+/// followed to the new loose nodes when it can be, kept as it is when it
+/// is provably still the fixpoint (after an added edge: see
+/// [`KeptTaint::still`]), else made again (debug builds compare it with a
+/// fresh fixpoint).
 fn keep(cx: &Cx, cell: &std::cell::RefCell<Option<KeptTaint>>) {
     let new = cx.scope_many.borrow().clone();
     let mut kept = cell.borrow_mut();
     let followed = match (kept.take(), new) {
         (Some(k), Some(new)) => k.follow(cx, &new),
+        (Some(k), None) => k.still(cx),
         _ => None,
     };
     let taint = followed.unwrap_or_else(|| KeptTaint::of(cx));
@@ -518,5 +587,69 @@ mod tests {
             c2.nodes.push(extra);
             assert!(kept.follow(&Cx::new(&c2, None), &[2, 3]).is_none(), "{why}");
         }
+    }
+
+    /// After an added edge, the kept taint is kept when it is still the
+    /// fixpoint (every reference upstream, every node's taint and source
+    /// what it reads makes them), and equals a fresh one then; a taint
+    /// that a changed reference makes wrong, or a reference that reads a
+    /// node after its reader, is left to a fresh fixpoint.
+    #[test]
+    fn the_kept_taint_stays_after_an_edge_when_it_is_still_the_fixpoint() {
+        use super::KeptTaint;
+        use crate::check::Cx;
+        let nodes = |last: serde_json::Value| {
+            vec![
+                entry("start"),
+                call_with("echo", "t", json!({"q": r("start", Some("q"))}), &["out"]),
+                declassifying(
+                    "vet",
+                    json!({"v": r("echo", None)}),
+                    &["ok", "raw"],
+                    &["ok"],
+                ),
+                call_with("use", "t", last, &[]),
+                join("j"),
+            ]
+        };
+        let edges = || {
+            vec![
+                edge("e1", "start", "echo", "always"),
+                edge("e2", "echo", "vet", "always"),
+                edge("e3", "vet", "use", "always"),
+            ]
+        };
+        let reads_ok = json!({"a": r("vet", Some("ok")), "b": r("echo", None)});
+        let before = plan(nodes(reads_ok.clone()), edges());
+        let kept = KeptTaint::of(&Cx::new(&before, None));
+        assert_eq!(kept.via[3], Some(1), "`use` reads `echo` tainted");
+        // The loose join connected: the order changes, the taint does not.
+        let mut after = plan(nodes(reads_ok), edges());
+        after.edges.push(edge("e4", "j", "use", "always"));
+        let cx = Cx::new(&after, None);
+        let still = kept.still(&cx).expect("still the fixpoint");
+        assert_eq!(still, KeptTaint::of(&cx));
+        // A reference changed with it (`use` now reads only the clean
+        // output): the kept taint no longer fits.
+        let mut changed = plan(nodes(json!({"a": r("vet", Some("ok"))})), edges());
+        changed.edges.push(edge("e4", "j", "use", "always"));
+        let cx = Cx::new(&changed, None);
+        assert_ne!(still, KeptTaint::of(&cx));
+        assert!(still.still(&cx).is_none(), "a changed reference");
+        // A reference that reads a node after its reader: the fixpoint's
+        // sources may then depend on the order, so it is made again.
+        let mut back = plan(nodes(json!({"a": r("vet", Some("ok"))})), edges());
+        back.nodes[1] = call_with(
+            "echo",
+            "t",
+            json!({"q": r("start", Some("q")), "w": r("use", None)}),
+            &["out"],
+        );
+        let kept = KeptTaint::of(&Cx::new(&back, None));
+        back.edges.push(edge("e4", "j", "use", "always"));
+        assert!(
+            kept.still(&Cx::new(&back, None)).is_none(),
+            "read downstream"
+        );
     }
 }

@@ -44,6 +44,8 @@ const MAX_PLANS: usize = 8;
 #[derive(Debug, Default)]
 pub(crate) struct Warm {
     plans: Mutex<Plans>,
+    /// The one thread that computes the kept folds' digests ahead.
+    worker: fold::Worker,
 }
 
 /// The kept plans, and a clock that says which was used last.
@@ -271,7 +273,7 @@ impl Warm {
         // finds it made, or waits only for what is left of it. The next
         // write stops it (`release`), and the write itself never waits
         // for it (it measures the size from the last digest's marks).
-        entry.ahead = Folded::digest_ahead(&kept.folded, false);
+        entry.ahead = Folded::digest_ahead(&kept.folded, false, &self.worker);
         entry.loaded = Some(kept);
         entry.findings = None;
         entry.checks = carry(entry.checks.take(), touched);
@@ -292,7 +294,7 @@ impl Warm {
                 continue;
             }
             if let Some(l) = &entry.loaded {
-                entry.ahead = Folded::digest_ahead(&l.folded, true);
+                entry.ahead = Folded::digest_ahead(&l.folded, true, &self.worker);
             }
         }
     }

@@ -22,65 +22,94 @@ use std::sync::atomic::{AtomicBool, Ordering};
 const MARK_EVERY: usize = 16 * 1024;
 /// Bytes written are handed to the hasher in pieces of about this size.
 const FLUSH_AT: usize = 8 * 1024;
+/// Marks per shared block (a block copied when a digest changes it is
+/// this many hasher states, ≈ 8 KiB). Three in tests, so that the tests'
+/// plans span many blocks.
+#[cfg(not(test))]
+const MARK_BLOCK: usize = 64;
+#[cfg(test)]
+const MARK_BLOCK: usize = 3;
 
 /// The hasher's state at the end of an edge or a node, every
 /// [`MARK_EVERY`] bytes or so.
 #[derive(Clone)]
 pub(crate) struct Marks {
     /// After the head and the first `count` edges; the first is at 0.
-    edges: Vec<Mark>,
+    edges: Blocks<Mark, MARK_BLOCK>,
     /// After the edges, the text between and the first `count` nodes; the
     /// first is at 0.
-    nodes: Vec<Mark>,
+    nodes: Blocks<Mark, MARK_BLOCK>,
     /// Bytes before the tail (after the last node).
     end: usize,
     /// Each node's canonical text: after a change of the edges only, the
     /// nodes are hashed again but not written again (shared, not copied,
     /// by the next marks). `None`: not written yet (marks restored from a
     /// snapshot keep no texts; a text is written when it is needed).
-    node_texts: Texts,
+    node_texts: Blocks<Option<std::sync::Arc<str>>, 1024>,
 }
 
-/// Node texts in blocks of [`Texts::BLOCK`], each shared between the
-/// marks of successive digests until one of its nodes changes: the marks
-/// of a digest after an added node copy one block and the blocks'
-/// handles, not a handle per node (and letting go of the earlier marks
-/// is no pass over every node either).
-#[derive(Clone, Default)]
-struct Texts {
-    blocks: Vec<std::sync::Arc<Vec<Option<std::sync::Arc<str>>>>>,
+/// A list kept in blocks of `B` items, each shared between the
+/// marks of successive digests until one of its items changes: the marks
+/// of a digest after an added node copy the last block and the blocks'
+/// handles, not every item (the node texts: a handle per node; the marks:
+/// a hasher state every 16 KiB, ≈ 4,400 of them at 100,000 nodes), and
+/// letting go of the earlier marks is no pass over every item either.
+#[derive(Clone)]
+struct Blocks<T, const B: usize> {
+    blocks: Vec<std::sync::Arc<Vec<T>>>,
     len: usize,
 }
 
-impl Texts {
-    const BLOCK: usize = 1024;
+impl<T, const B: usize> Default for Blocks<T, B> {
+    fn default() -> Blocks<T, B> {
+        Blocks {
+            blocks: Vec::new(),
+            len: 0,
+        }
+    }
+}
+
+impl<T: Clone, const B: usize> Blocks<T, B> {
+    const BLOCK: usize = B;
 
     fn len(&self) -> usize {
         self.len
     }
 
-    /// Node `i`'s text, when written.
-    fn get(&self, i: usize) -> Option<&std::sync::Arc<str>> {
-        self.blocks[i / Self::BLOCK][i % Self::BLOCK].as_ref()
+    fn get(&self, i: usize) -> &T {
+        &self.blocks[i / Self::BLOCK][i % Self::BLOCK]
     }
 
-    fn set(&mut self, i: usize, text: std::sync::Arc<str>) {
-        std::sync::Arc::make_mut(&mut self.blocks[i / Self::BLOCK])[i % Self::BLOCK] = Some(text);
+    fn first(&self) -> Option<&T> {
+        self.blocks.first().and_then(|b| b.first())
     }
 
-    /// One more node, its text not written yet.
-    fn push_none(&mut self) {
+    fn last(&self) -> Option<&T> {
+        self.blocks.last().and_then(|b| b.last())
+    }
+
+    fn iter(&self) -> impl Iterator<Item = &T> {
+        self.blocks.iter().flat_map(|b| b.iter())
+    }
+
+    fn set(&mut self, i: usize, item: T) {
+        std::sync::Arc::make_mut(&mut self.blocks[i / Self::BLOCK])[i % Self::BLOCK] = item;
+    }
+
+    /// One more item at the end (the last block copied first when it is
+    /// shared).
+    fn push(&mut self, item: T) {
         if self.len.is_multiple_of(Self::BLOCK) {
             self.blocks
                 .push(std::sync::Arc::new(Vec::with_capacity(Self::BLOCK)));
         }
         let last = self.blocks.last_mut().expect("a block with room");
-        std::sync::Arc::make_mut(last).push(None);
+        std::sync::Arc::make_mut(last).push(item);
         self.len += 1;
     }
 
-    /// The texts of the first `n` nodes (sharing the whole blocks).
-    fn prefix(&self, n: usize) -> Texts {
+    /// The first `n` items (sharing the whole blocks).
+    fn prefix(&self, n: usize) -> Blocks<T, B> {
         let n = n.min(self.len);
         let mut blocks = self.blocks[..n.div_ceil(Self::BLOCK)].to_vec();
         let whole = blocks.len().saturating_sub(1) * Self::BLOCK;
@@ -90,7 +119,17 @@ impl Texts {
                 std::sync::Arc::make_mut(last).truncate(keep);
             }
         }
-        Texts { blocks, len: n }
+        Blocks { blocks, len: n }
+    }
+
+    /// The number of items from the start for which `pred` holds (it must
+    /// hold for a prefix only), as [`slice::partition_point`].
+    fn partition_point(&self, pred: impl Fn(&T) -> bool) -> usize {
+        let whole = self.blocks.partition_point(|b| b.last().is_some_and(&pred));
+        match self.blocks.get(whole) {
+            Some(b) => whole * Self::BLOCK + b.partition_point(&pred),
+            None => self.len,
+        }
     }
 }
 
@@ -103,7 +142,7 @@ impl Marks {
     /// bytes before the tail. The node texts are not part of it.
     pub(crate) fn to_parts(&self) -> (Vec<MarkParts>, Vec<MarkParts>, u64) {
         use sha2::digest::common::hazmat::SerializableState;
-        let parts = |marks: &[Mark]| {
+        let parts = |marks: &Blocks<Mark, MARK_BLOCK>| {
             marks
                 .iter()
                 .map(|m| (m.count as u64, m.len as u64, m.state.serialize().to_vec()))
@@ -117,8 +156,8 @@ impl Marks {
     /// out of order, none at the start).
     pub(crate) fn from_parts(edges: &[MarkParts], nodes: &[MarkParts], end: u64) -> Option<Marks> {
         use sha2::digest::common::hazmat::{SerializableState, SerializedState};
-        let marks = |parts: &[MarkParts]| -> Option<Vec<Mark>> {
-            let mut out: Vec<Mark> = Vec::with_capacity(parts.len());
+        let marks = |parts: &[MarkParts]| -> Option<Blocks<Mark, MARK_BLOCK>> {
+            let mut out: Blocks<Mark, MARK_BLOCK> = Blocks::default();
             for (count, len, state) in parts {
                 let state = SerializedState::<Sha256>::try_from(state.as_slice()).ok()?;
                 let m = Mark {
@@ -141,7 +180,7 @@ impl Marks {
             edges: marks(edges)?,
             nodes: marks(nodes)?,
             end: usize::try_from(end).ok()?,
-            node_texts: Texts::default(),
+            node_texts: Blocks::default(),
         })
     }
 }
@@ -231,7 +270,7 @@ impl Writer<'_> {
     }
 
     /// A mark after `count` items, when enough was written since the last.
-    fn mark(&mut self, count: usize, marks: &mut Vec<Mark>, force: bool) {
+    fn mark(&mut self, count: usize, marks: &mut Blocks<Mark, MARK_BLOCK>, force: bool) {
         if force || self.len - self.marked >= MARK_EVERY {
             self.flush();
             self.marked = self.len;
@@ -247,7 +286,7 @@ impl Writer<'_> {
         &mut self,
         items: &[T],
         from: usize,
-        marks: &mut Vec<Mark>,
+        marks: &mut Blocks<Mark, MARK_BLOCK>,
         write: fn(&mut String, &T),
     ) {
         for (i, item) in items.iter().enumerate().skip(from) {
@@ -282,10 +321,10 @@ pub(crate) fn digest_unless(
     stop: Option<&AtomicBool>,
 ) -> Option<((String, usize), Marks)> {
     let mut marks = Marks {
-        edges: Vec::new(),
-        nodes: Vec::new(),
+        edges: Blocks::default(),
+        nodes: Blocks::default(),
         end: 0,
-        node_texts: Texts::default(),
+        node_texts: Blocks::default(),
     };
     // Node texts that are still the content's: those before the first
     // changed node.
@@ -309,12 +348,12 @@ pub(crate) fn digest_unless(
         if ch.edge == usize::MAX {
             let at = last_before(&m.nodes, ch.node.min(c.nodes.len()))?;
             marks.edges = m.edges.clone();
-            marks.nodes = m.nodes[..=at].to_vec();
-            Some((c.edges.len(), Some(m.nodes[at].clone())))
+            marks.nodes = m.nodes.prefix(at + 1);
+            Some((c.edges.len(), Some(m.nodes.get(at).clone())))
         } else {
             let at = last_before(&m.edges, ch.edge.min(c.edges.len()))?;
-            marks.edges = m.edges[..=at].to_vec();
-            Some((m.edges[at].count, None))
+            marks.edges = m.edges.prefix(at + 1);
+            Some((m.edges.get(at).count, None))
         }
     });
     let edges_from = match &start {
@@ -373,13 +412,17 @@ pub(crate) fn encoded_len(c: &Content, (m, ch): (&Marks, Changed)) -> Option<usi
     let edges_end = if ch.edge == usize::MAX {
         nodes_start - jcs::BETWEEN.len()
     } else {
-        let at = &m.edges[last_before(&m.edges, ch.edge.min(c.edges.len()))?];
+        let at = m
+            .edges
+            .get(last_before(&m.edges, ch.edge.min(c.edges.len()))?);
         at.len + measured(&c.edges, at.count, jcs::edge_len)
     };
     let nodes = if ch.node == usize::MAX {
         m.end - nodes_start
     } else {
-        let at = &m.nodes[last_before(&m.nodes, ch.node.min(c.nodes.len()))?];
+        let at = m
+            .nodes
+            .get(last_before(&m.nodes, ch.node.min(c.nodes.len()))?);
         at.len - nodes_start + measured(&c.nodes, at.count, jcs::node_len)
     };
     let mut tail = String::new();
@@ -415,7 +458,7 @@ fn nodes_into(
     // Texts before `from` that no earlier digest kept (restored marks):
     // written when a later digest needs them.
     while marks.node_texts.len() < from {
-        marks.node_texts.push_none();
+        marks.node_texts.push(None);
     }
     w.flush();
     let mut text = String::new();
@@ -424,12 +467,14 @@ fn nodes_into(
             return;
         }
         if i >= marks.node_texts.len() {
-            marks.node_texts.push_none();
+            marks.node_texts.push(None);
         }
         if marks.node_texts.get(i).is_none() {
             text.clear();
             jcs::node(&mut text, &c.nodes[i]);
-            marks.node_texts.set(i, std::sync::Arc::from(text.as_str()));
+            marks
+                .node_texts
+                .set(i, Some(std::sync::Arc::from(text.as_str())));
         }
         if i > 0 {
             w.hasher.update(b",");
@@ -438,6 +483,7 @@ fn nodes_into(
         let piece = marks
             .node_texts
             .get(i)
+            .as_ref()
             .map(|t| t.as_bytes())
             .unwrap_or_default();
         w.hasher.update(piece);
@@ -451,7 +497,7 @@ fn edge_text(out: &mut String, e: &Edge) {
 }
 
 /// The last mark at or before `count` items.
-fn last_before(marks: &[Mark], count: usize) -> Option<usize> {
+fn last_before(marks: &Blocks<Mark, MARK_BLOCK>, count: usize) -> Option<usize> {
     let after = marks.partition_point(|m| m.count <= count);
     after.checked_sub(1)
 }
@@ -487,6 +533,45 @@ mod tests {
         c.edges = (0..nodes.saturating_sub(1)).map(edge).collect();
         c.revision = nodes as u64;
         c
+    }
+
+    /// Blocks read, cut and grow as the list they stand for, and a prefix
+    /// shares its whole blocks with the list it was cut from.
+    #[test]
+    fn blocks_are_the_list_they_hold() {
+        for n in 0..11 {
+            let list: Vec<usize> = (0..n).map(|i| i * 2).collect();
+            let mut b: Blocks<usize, 3> = Blocks::default();
+            list.iter().for_each(|&x| b.push(x));
+            assert_eq!(b.len(), n);
+            assert!(b.iter().copied().eq(list.iter().copied()));
+            assert_eq!((b.first(), b.last()), (list.first(), list.last()));
+            for k in 0..2 * n + 2 {
+                assert_eq!(
+                    b.partition_point(|&x| x <= k),
+                    list.partition_point(|&x| x <= k)
+                );
+            }
+            for cut in 0..=n {
+                let mut p = b.prefix(cut);
+                assert!(
+                    p.iter().copied().eq(list[..cut].iter().copied()),
+                    "{n} {cut}"
+                );
+                if cut >= 3 {
+                    assert!(std::sync::Arc::ptr_eq(&p.blocks[0], &b.blocks[0]), "shared");
+                }
+                p.push(99);
+                if cut > 0 {
+                    p.set(cut - 1, 77);
+                }
+                assert!(
+                    b.iter().copied().eq(list.iter().copied()),
+                    "the original unchanged"
+                );
+                assert_eq!(*p.get(cut), 99);
+            }
+        }
     }
 
     /// Resumed from the marks of an earlier content, after every kind of

@@ -8,8 +8,11 @@
 //! Revision N is the content after the first N content ops in that order
 //! (lifecycle ops are not revisions).
 
+mod ahead;
 mod content;
 mod digest;
+use ahead::AheadCell;
+pub(crate) use ahead::{DigestAhead, Worker};
 pub(crate) use content::Index;
 pub(crate) use digest::{Changed, Marks};
 #[cfg(test)]
@@ -25,7 +28,7 @@ use crate::model::{Content, Op, OpBody};
 use content::State;
 use std::cmp::Ordering;
 use std::sync::atomic::AtomicBool;
-use std::sync::{Arc, Condvar, Mutex};
+use std::sync::{Arc, Mutex};
 
 /// What the fold produces.
 #[derive(Debug, Clone)]
@@ -99,61 +102,46 @@ impl Folded {
         })
     }
 
-    /// Starts computing the digest on another thread, when it is not known
-    /// yet: a warm session does so once it has answered a write, so that
-    /// the next read that names the digest (status, a slice's head) finds
-    /// it made, or waits for it, instead of hashing the plan then. The
-    /// thread holds the fold until it is done: a write that wants the fold
-    /// for itself stops it first ([`DigestAhead::stop`]). With `pause`, it
-    /// waits [`AHEAD_PAUSE`] before it starts (a read wakes it at once), so
+    /// Starts computing the digest on the session's digest worker
+    /// ([`Worker`]), when it is not known yet and not under way: a warm
+    /// session does so once it has answered a write, so that the next read
+    /// that names the digest (status, a slice's head) finds it made, or
+    /// waits for it, instead of hashing the plan then. The worker holds the
+    /// fold until it is done: a write that wants the fold for itself stops
+    /// it first ([`DigestAhead::stop`]). With `pause`, it waits
+    /// [`ahead::AHEAD_PAUSE`] before it starts (a read wakes it at once), so
     /// that a client that sends its calls back to back does not pay for a
     /// hash that its next write would throw away; without, it starts at
     /// once (a write that has just made the fold starts it so, on the
     /// other core, while it checks and answers).
-    pub(crate) fn digest_ahead(folded: &Arc<Folded>, pause: bool) -> Option<DigestAhead> {
+    pub(crate) fn digest_ahead(
+        folded: &Arc<Folded>,
+        pause: bool,
+        worker: &Worker,
+    ) -> Option<DigestAhead> {
         if folded.digested.get().is_some() {
             return None;
         }
         let ahead = folded.ahead.0.clone();
-        {
-            let mut running = ahead.running.lock().unwrap_or_else(|p| p.into_inner());
-            if *running {
-                // One is under way already.
-                return None;
-            }
-            *running = true;
-            ahead
-                .stop
-                .store(false, std::sync::atomic::Ordering::Relaxed);
-            ahead.now.store(false, std::sync::atomic::Ordering::Relaxed);
+        if !ahead.start() {
+            // One is under way already.
+            return None;
         }
-        let mine = folded.clone();
-        let spawned = std::thread::Builder::new()
-            .name("digest-ahead".into())
-            .spawn(move || {
-                // Marks the digest idle when done, stopped or not.
-                let _idle = Idle(&mine.ahead.0);
-                if pause && !mine.ahead.0.pause() {
-                    return;
-                }
-                if let Some(d) = mine.compute(Some(&mine.ahead.0.stop)) {
-                    let _ = mine.digested.set(d);
-                    // The earlier marks are no longer needed: dropped here
-                    // (a pass over every node's text), not by the write
-                    // that folds on top of this fold.
-                    drop(mine.seed.take());
-                }
-            });
-        match spawned {
-            Ok(thread) => Some(DigestAhead {
-                ahead,
-                thread: Some(thread),
-            }),
-            Err(_) => {
-                // No thread: the digest is computed when it is asked for.
-                ahead.done();
-                None
-            }
+        worker.submit(folded.clone(), pause, ahead)
+    }
+
+    /// What the digest worker does with a fold it was given: computes its
+    /// digest unless stopped, and lets go of the earlier marks once done.
+    fn digest_on_worker(&self, pause: bool) {
+        let ahead = &self.ahead.0;
+        if ahead.stopped() || (pause && !ahead.pause()) {
+            return;
+        }
+        if let Some(d) = self.compute(Some(ahead.stop_flag())) {
+            let _ = self.digested.set(d);
+            // The earlier marks are no longer needed: dropped here (on the
+            // worker), not by the write that folds on top of this fold.
+            drop(self.seed.take());
         }
     }
 
@@ -286,112 +274,6 @@ impl SeedCell {
 
     fn take(&self) -> Option<Seed> {
         self.0.lock().unwrap_or_else(|p| p.into_inner()).take()
-    }
-}
-
-/// A digest being computed ahead, on another thread, for one fold.
-#[derive(Debug, Default)]
-struct Ahead {
-    /// True while a thread computes it (or waits to start).
-    running: Mutex<bool>,
-    idle: Condvar,
-    /// Wakes the thread from its pause ([`AHEAD_PAUSE`]).
-    wake: Condvar,
-    /// Set when the digest is no longer wanted (the thread gives up).
-    stop: AtomicBool,
-    /// Set when a reader wants it now (the thread starts at once).
-    now: AtomicBool,
-}
-
-/// How long the thread waits before it starts hashing: a client that
-/// sends its next call at once (a script, pipelined requests) is a write
-/// that would only stop it, or a read that starts it at once; a model
-/// thinks for much longer than this between its calls.
-const AHEAD_PAUSE: std::time::Duration = std::time::Duration::from_millis(5);
-
-impl Ahead {
-    /// Waits until no thread computes the digest, waking one that waits to
-    /// start.
-    fn wait(&self) {
-        let mut running = self.running.lock().unwrap_or_else(|p| p.into_inner());
-        if *running {
-            self.now.store(true, std::sync::atomic::Ordering::Relaxed);
-            self.wake.notify_all();
-        }
-        while *running {
-            running = self.idle.wait(running).unwrap_or_else(|p| p.into_inner());
-        }
-    }
-
-    /// The thread's pause before it starts: whether to go on (not stopped).
-    fn pause(&self) -> bool {
-        use std::sync::atomic::Ordering::Relaxed;
-        let running = self.running.lock().unwrap_or_else(|p| p.into_inner());
-        let _ = self
-            .wake
-            .wait_timeout_while(running, AHEAD_PAUSE, |_| {
-                !self.stop.load(Relaxed) && !self.now.load(Relaxed)
-            })
-            .unwrap_or_else(|p| p.into_inner());
-        !self.stop.load(Relaxed)
-    }
-
-    /// Asks the thread to give up, waking it from its pause.
-    fn ask_stop(&self) {
-        self.stop.store(true, std::sync::atomic::Ordering::Relaxed);
-        let _held = self.running.lock().unwrap_or_else(|p| p.into_inner());
-        self.wake.notify_all();
-    }
-
-    fn done(&self) {
-        *self.running.lock().unwrap_or_else(|p| p.into_inner()) = false;
-        self.idle.notify_all();
-    }
-}
-
-/// Marks an [`Ahead`] idle when dropped (its thread ended, even by a panic).
-struct Idle<'a>(&'a Ahead);
-
-impl Drop for Idle<'_> {
-    fn drop(&mut self) {
-        self.0.done();
-    }
-}
-
-/// A fold's own [`Ahead`]: a copy of the fold starts with none running.
-#[derive(Debug, Default)]
-struct AheadCell(Arc<Ahead>);
-
-impl Clone for AheadCell {
-    fn clone(&self) -> AheadCell {
-        AheadCell::default()
-    }
-}
-
-/// The thread computing one fold's digest ahead (see
-/// [`Folded::digest_ahead`]). Dropped, it asks the thread to give up
-/// without waiting for it.
-#[derive(Debug)]
-pub(crate) struct DigestAhead {
-    ahead: Arc<Ahead>,
-    thread: Option<std::thread::JoinHandle<()>>,
-}
-
-impl DigestAhead {
-    /// Stops the thread and waits for it to let go of the fold (a write is
-    /// about to fold on top of it, without copying it). What it computed
-    /// before it stopped is kept only if it finished.
-    pub(crate) fn stop(mut self) {
-        self.ahead.ask_stop();
-        if let Some(t) = self.thread.take() {
-            let _ = t.join();
-        }
-    }
-}
-
-impl Drop for DigestAhead {
-    fn drop(&mut self) {
-        self.ahead.ask_stop();
     }
 }
 

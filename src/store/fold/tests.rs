@@ -199,22 +199,62 @@ fn a_digest_computed_ahead_is_the_digest_and_a_stopped_one_lets_go() {
     let c = wide(3000);
     let want = crate::wire::jcs::digest(&c);
     let f = Arc::new(Folded::of_content(c.clone()));
-    let ahead = Folded::digest_ahead(&f, true).expect("not known yet");
+    let w = super::Worker::default();
+    let ahead = Folded::digest_ahead(&f, true, &w).expect("not known yet");
     assert_eq!(f.digested(), &want);
     ahead.stop();
     assert_eq!(Arc::strong_count(&f), 1);
-    assert!(Folded::digest_ahead(&f, true).is_none(), "known already");
+    assert!(
+        Folded::digest_ahead(&f, true, &w).is_none(),
+        "known already"
+    );
     // Stopped at once: the thread gives up (or finishes) and lets go.
     let g = Arc::new(Folded::of_content(wide(20_000)));
-    let ahead = Folded::digest_ahead(&g, true).expect("not known yet");
+    let ahead = Folded::digest_ahead(&g, true, &w).expect("not known yet");
     ahead.stop();
     assert_eq!(Arc::strong_count(&g), 1);
     let g = super::super::warm::unshare(g);
     assert_eq!(g.digested(), &crate::wire::jcs::digest(&wide(20_000)));
     // Dropped without waiting: asked to stop, the fold is still right.
     let h = Arc::new(Folded::of_content(c));
-    drop(Folded::digest_ahead(&h, true));
+    drop(Folded::digest_ahead(&h, true, &w));
     assert_eq!(h.digested(), &want);
+}
+
+/// One worker hashes fold after fold: each digest is right, a stopped one
+/// (under way or still waiting its turn) lets go of its fold at once, and
+/// a worker let go of with folds still waiting leaves none waiting for ever.
+#[test]
+fn one_worker_hashes_fold_after_fold_and_lets_go_of_what_is_stopped() {
+    let w = super::Worker::default();
+    let folds: Vec<Arc<Folded>> = (0..6)
+        .map(|i| Arc::new(Folded::of_content(wide(2000 + i * 500))))
+        .collect();
+    let mut kept = Vec::new();
+    for (i, f) in folds.iter().enumerate() {
+        let ahead = Folded::digest_ahead(f, false, &w).expect("not known yet");
+        assert!(Folded::digest_ahead(f, false, &w).is_none(), "under way");
+        if i % 2 == 1 {
+            ahead.stop();
+            assert_eq!(Arc::strong_count(f), 1, "fold {i} let go of");
+        } else {
+            kept.push(ahead);
+        }
+    }
+    assert!(w.started());
+    for (i, f) in folds.iter().enumerate() {
+        assert_eq!(
+            f.digested(),
+            &crate::wire::jcs::digest(&f.content),
+            "fold {i}"
+        );
+    }
+    drop(kept);
+    let later = Arc::new(Folded::of_content(wide(3000)));
+    let ahead = Folded::digest_ahead(&later, true, &w);
+    drop(w);
+    drop(ahead);
+    assert_eq!(later.digested(), &crate::wire::jcs::digest(&later.content));
 }
 
 proptest::proptest! {
