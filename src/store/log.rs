@@ -101,7 +101,7 @@ pub fn parse(bytes: &[u8], plan_id: &str) -> Result<Log> {
                 ops.push(op);
                 places.push((line_no, next));
             }
-            Err(_) if !complete || is_torn(raw) => torn.push((line_no, next)),
+            Err(_) if is_torn(raw) || (!complete && is_torn_end(raw)) => torn.push((line_no, next)),
             Err(why) => {
                 return Err(Error::new(
                     ErrorKind::CorruptStore,
@@ -155,8 +155,26 @@ pub fn parse(bytes: &[u8], plan_id: &str) -> Result<Log> {
 /// and put before other lines. Anything else that does not parse is
 /// damage, not an unfinished write.
 fn is_torn(raw: &[u8]) -> bool {
-    raw.starts_with(br#"{"opId":"#)
+    raw.starts_with(OP_START)
         && serde_json::from_slice::<serde::de::IgnoredAny>(raw).is_err_and(|e| e.is_eof())
+}
+
+/// How every op line planforge writes starts.
+const OP_START: &[u8] = br#"{"opId":"#;
+
+/// Whether the log's last bytes, with no newline after them, are what a
+/// killed writer leaves: the start of an op line cut anywhere, even inside
+/// `{"opId":` or inside a character. Anything else there (text that parses
+/// on past its end, ops run together on one line by other line ends) is
+/// damage: reported, never cut off by the next write.
+fn is_torn_end(raw: &[u8]) -> bool {
+    let text = match std::str::from_utf8(raw) {
+        Ok(_) => raw,
+        // Cut inside a character: what came before it.
+        Err(e) if e.error_len().is_none() => &raw[..e.valid_up_to()],
+        Err(_) => return false,
+    };
+    OP_START.starts_with(text) || is_torn(text)
 }
 
 /// The op on a line. A line a merge glued to the torn end of another write
@@ -169,8 +187,11 @@ fn line_op(raw: &[u8]) -> std::result::Result<(Op, bool), String> {
         Err(e) => {
             // A torn write is the start of an op line, as planforge writes
             // them: only then is the rest another op.
-            let torn = text.starts_with("{\"opId\":");
-            let start = text.rfind("{\"opId\":").filter(|at| torn && *at > 0);
+            // Only a torn op before it: lines run together by line ends
+            // other than `\n` are damage, not a torn write.
+            let start = text
+                .rfind("{\"opId\":")
+                .filter(|at| *at > 0 && is_torn(&raw[..*at]));
             match start.and_then(|at| codec::parse_op_line(&text[at..]).ok()) {
                 Some(op) => Ok((op, true)),
                 None => Err(e.to_string()),
@@ -507,6 +528,46 @@ mod tests {
                 names.len()
             );
         }
+    }
+
+    #[test]
+    fn ops_run_together_are_damage_not_a_torn_tail() {
+        // Lone CRs (an old Mac's line ends): one line, no newline, every op
+        // complete. Read as a torn tail, the next write cut the history.
+        let ops = [line(1, "a", true), line(2, "b", true), line(3, "c", true)];
+        for sep in ["\r", " ", ""] {
+            let text = ops.join(sep);
+            let e = parse(text.as_bytes(), "plan-t").unwrap_err();
+            assert_eq!(e.kind, ErrorKind::CorruptStore, "{sep:?}");
+            assert!(e.message.contains("line 1"), "{}", e.message);
+            // The same inside the log.
+            let text = format!("{}\n{}\n", ops.join(sep), line(4, "d", true));
+            let e = parse(text.as_bytes(), "plan-t").unwrap_err();
+            assert_eq!(e.kind, ErrorKind::CorruptStore, "{sep:?}");
+        }
+        // A last line that is not an op's start at all.
+        let text = format!("{}\nnot json", line(1, "a", true));
+        let e = parse(text.as_bytes(), "plan-t").unwrap_err();
+        assert_eq!(e.kind, ErrorKind::CorruptStore);
+        assert!(e.message.contains("line 2"), "{}", e.message);
+    }
+
+    #[test]
+    fn a_write_cut_anywhere_is_a_torn_tail() {
+        let first = line(1, "a", true);
+        let mut last = line(2, "b", true);
+        last = last.replace("\"e\"", "\"é\"");
+        for cut in 1..last.len() {
+            let text = [first.as_bytes(), b"\n", &last.as_bytes()[..cut]].concat();
+            let log = parse(&text, "plan-t").unwrap_or_else(|e| panic!("cut at {cut}: {e:?}"));
+            assert_eq!(log.ops.len(), 1, "cut at {cut}");
+            assert_eq!(log.info.good_len as usize, first.len() + 1);
+        }
+        // A torn write a merge ended with a newline and another op glued on.
+        let text = format!("{}\n{}{}\n", first, &last[..30], line(3, "c", true));
+        let log = parse(text.as_bytes(), "plan-t").unwrap();
+        assert_eq!(log.ops.len(), 2);
+        assert_eq!(log.info.unfinished, 1);
     }
 
     #[test]
