@@ -10,6 +10,7 @@ pub(crate) mod graph;
 mod group;
 pub(crate) mod hints;
 pub mod incremental;
+mod kept_disk;
 mod kept_graph;
 mod kept_nodes;
 pub mod notes;

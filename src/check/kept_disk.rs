@@ -1,0 +1,395 @@
+//! The incremental checks' kept state as bytes (issue 17), so a one-shot
+//! process can start from what the last one kept instead of checking the
+//! whole plan: [`Persist`] writes a value to a byte buffer ([`Out`]) and
+//! reads it back ([`In`]), field by field, in a compact form of its own
+//! (little-endian integers, lengths before contents).
+//!
+//! Reading never trusts the bytes: a length longer than what is left, a
+//! tag out of range, text that is not UTF-8 or a finding that does not
+//! read back gives `None` (the caller then checks everything afresh), and
+//! no allocation is made larger than the bytes left could fill. The bytes
+//! are checked against a checksum by the store before they get here; this
+//! is the second line, against a reader of another layout.
+//!
+//! Deserialised to owned values, not read in place: the incremental run
+//! updates its maps and vectors in place, and an archive would have to be
+//! copied out first anyway. `docs/performance.md` has what it costs.
+
+use crate::model::hash::{FastMap, FastSet};
+use crate::model::{BranchId, Issue, Ref, Report, Segment, Select};
+use std::collections::{BTreeMap, BTreeSet};
+use std::hash::Hash;
+
+/// Bytes being written.
+#[derive(Default)]
+pub(crate) struct Out {
+    pub(crate) bytes: Vec<u8>,
+}
+
+impl Out {
+    fn u64(&mut self, v: u64) {
+        self.bytes.extend_from_slice(&v.to_le_bytes());
+    }
+    fn u8(&mut self, v: u8) {
+        self.bytes.push(v);
+    }
+}
+
+/// Bytes being read: what is left.
+pub(crate) struct In<'a> {
+    rest: &'a [u8],
+}
+
+impl<'a> In<'a> {
+    pub(crate) fn new(bytes: &'a [u8]) -> In<'a> {
+        In { rest: bytes }
+    }
+    /// Whether every byte was read.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.rest.is_empty()
+    }
+    fn take(&mut self, n: usize) -> Option<&'a [u8]> {
+        if n > self.rest.len() {
+            return None;
+        }
+        let (head, rest) = self.rest.split_at(n);
+        self.rest = rest;
+        Some(head)
+    }
+    fn u64(&mut self) -> Option<u64> {
+        Some(u64::from_le_bytes(self.take(8)?.try_into().ok()?))
+    }
+    fn u8(&mut self) -> Option<u8> {
+        Some(self.take(1)?[0])
+    }
+    /// A count of items each at least `min` bytes long: `None` when the
+    /// bytes left cannot hold them (so no allocation is made for them).
+    fn count(&mut self, min: usize) -> Option<usize> {
+        let n = usize::try_from(self.u64()?).ok()?;
+        (n.saturating_mul(min.max(1)) <= self.rest.len()).then_some(n)
+    }
+}
+
+/// A value written as bytes and read back.
+pub(crate) trait Persist: Sized {
+    fn put(&self, out: &mut Out);
+    fn get(inp: &mut In<'_>) -> Option<Self>;
+    /// The fewest bytes one value takes (bounds a count against the bytes
+    /// left).
+    const MIN: usize = 1;
+}
+
+/// [`Persist`] for a struct, field by field in the order given (every
+/// field must be listed: the struct literal fails to compile otherwise).
+macro_rules! persist_fields {
+    ($t:ty { $($f:ident),* $(,)? }) => {
+        impl $crate::check::kept_disk::Persist for $t {
+            fn put(&self, out: &mut $crate::check::kept_disk::Out) {
+                $( $crate::check::kept_disk::Persist::put(&self.$f, out); )*
+            }
+            fn get(inp: &mut $crate::check::kept_disk::In<'_>) -> Option<Self> {
+                // Fields are evaluated in the order written.
+                Some(Self { $( $f: $crate::check::kept_disk::Persist::get(inp)?, )* })
+            }
+        }
+    };
+}
+pub(crate) use persist_fields;
+
+impl Persist for u64 {
+    fn put(&self, out: &mut Out) {
+        out.u64(*self);
+    }
+    fn get(inp: &mut In<'_>) -> Option<u64> {
+        inp.u64()
+    }
+    const MIN: usize = 8;
+}
+
+impl Persist for usize {
+    fn put(&self, out: &mut Out) {
+        out.u64(*self as u64);
+    }
+    fn get(inp: &mut In<'_>) -> Option<usize> {
+        usize::try_from(inp.u64()?).ok()
+    }
+    const MIN: usize = 8;
+}
+
+impl Persist for bool {
+    fn put(&self, out: &mut Out) {
+        out.u8(u8::from(*self));
+    }
+    fn get(inp: &mut In<'_>) -> Option<bool> {
+        match inp.u8()? {
+            0 => Some(false),
+            1 => Some(true),
+            _ => None,
+        }
+    }
+}
+
+impl Persist for String {
+    fn put(&self, out: &mut Out) {
+        out.u64(self.len() as u64);
+        out.bytes.extend_from_slice(self.as_bytes());
+    }
+    fn get(inp: &mut In<'_>) -> Option<String> {
+        let n = inp.count(1)?;
+        Some(std::str::from_utf8(inp.take(n)?).ok()?.to_string())
+    }
+    const MIN: usize = 8;
+}
+
+impl<T: Persist> Persist for Option<T> {
+    fn put(&self, out: &mut Out) {
+        match self {
+            None => out.u8(0),
+            Some(v) => {
+                out.u8(1);
+                v.put(out);
+            }
+        }
+    }
+    fn get(inp: &mut In<'_>) -> Option<Option<T>> {
+        match inp.u8()? {
+            0 => Some(None),
+            1 => Some(Some(T::get(inp)?)),
+            _ => None,
+        }
+    }
+}
+
+impl<A: Persist, B: Persist> Persist for (A, B) {
+    fn put(&self, out: &mut Out) {
+        self.0.put(out);
+        self.1.put(out);
+    }
+    fn get(inp: &mut In<'_>) -> Option<(A, B)> {
+        Some((A::get(inp)?, B::get(inp)?))
+    }
+    const MIN: usize = A::MIN + B::MIN;
+}
+
+/// Writes a length, then each item.
+fn put_all<'t, T: Persist + 't>(len: usize, items: impl Iterator<Item = &'t T>, out: &mut Out) {
+    out.u64(len as u64);
+    for v in items {
+        v.put(out);
+    }
+}
+
+impl<T: Persist> Persist for Vec<T> {
+    fn put(&self, out: &mut Out) {
+        put_all(self.len(), self.iter(), out);
+    }
+    fn get(inp: &mut In<'_>) -> Option<Vec<T>> {
+        let n = inp.count(T::MIN)?;
+        let mut v = Vec::with_capacity(n);
+        for _ in 0..n {
+            v.push(T::get(inp)?);
+        }
+        Some(v)
+    }
+    const MIN: usize = 8;
+}
+
+impl<K: Persist + Eq + Hash, V: Persist> Persist for FastMap<K, V> {
+    fn put(&self, out: &mut Out) {
+        out.u64(self.len() as u64);
+        for (k, v) in self {
+            k.put(out);
+            v.put(out);
+        }
+    }
+    fn get(inp: &mut In<'_>) -> Option<Self> {
+        let n = inp.count(K::MIN + V::MIN)?;
+        let mut m = FastMap::with_capacity_and_hasher(n, Default::default());
+        for _ in 0..n {
+            let k = K::get(inp)?;
+            m.insert(k, V::get(inp)?);
+        }
+        (m.len() == n).then_some(m)
+    }
+    const MIN: usize = 8;
+}
+
+impl<K: Persist + Eq + Hash> Persist for FastSet<K> {
+    fn put(&self, out: &mut Out) {
+        put_all(self.len(), self.iter(), out);
+    }
+    fn get(inp: &mut In<'_>) -> Option<Self> {
+        let n = inp.count(K::MIN)?;
+        let mut s = FastSet::with_capacity_and_hasher(n, Default::default());
+        for _ in 0..n {
+            s.insert(K::get(inp)?);
+        }
+        (s.len() == n).then_some(s)
+    }
+    const MIN: usize = 8;
+}
+
+impl<K: Persist + Ord, V: Persist> Persist for BTreeMap<K, V> {
+    fn put(&self, out: &mut Out) {
+        out.u64(self.len() as u64);
+        for (k, v) in self {
+            k.put(out);
+            v.put(out);
+        }
+    }
+    fn get(inp: &mut In<'_>) -> Option<Self> {
+        let n = inp.count(K::MIN + V::MIN)?;
+        let mut m = BTreeMap::new();
+        for _ in 0..n {
+            let k = K::get(inp)?;
+            m.insert(k, V::get(inp)?);
+        }
+        (m.len() == n).then_some(m)
+    }
+    const MIN: usize = 8;
+}
+
+impl<K: Persist + Ord> Persist for BTreeSet<K> {
+    fn put(&self, out: &mut Out) {
+        put_all(self.len(), self.iter(), out);
+    }
+    fn get(inp: &mut In<'_>) -> Option<Self> {
+        let n = inp.count(K::MIN)?;
+        let mut s = BTreeSet::new();
+        for _ in 0..n {
+            s.insert(K::get(inp)?);
+        }
+        (s.len() == n).then_some(s)
+    }
+    const MIN: usize = 8;
+}
+
+/// Findings: as the checkpoint keeps them (`wire::findings`, which reads
+/// back every field), a JSON text per list.
+impl Persist for Issue {
+    fn put(&self, out: &mut Out) {
+        let report = Report {
+            issues: vec![self.clone()],
+            skipped: Vec::new(),
+        };
+        let v = crate::wire::findings::report_json(&report);
+        serde_json::to_string(&v)
+            .expect("JSON values always serialise")
+            .put(out);
+    }
+    fn get(inp: &mut In<'_>) -> Option<Issue> {
+        let text = String::get(inp)?;
+        let v: serde_json::Value = serde_json::from_str(&text).ok()?;
+        let codes = |c: &str| super::by_code(c).map(|c| c.code());
+        let mut r = crate::wire::findings::report_from_json(&v, codes)?;
+        (r.issues.len() == 1).then(|| r.issues.pop())?
+    }
+    const MIN: usize = 8;
+}
+
+impl Persist for Select {
+    fn put(&self, out: &mut Out) {
+        match self {
+            Select::First => out.u8(0),
+            Select::Last => out.u8(1),
+            Select::All => out.u8(2),
+            Select::Index(i) => {
+                out.u8(3);
+                out.u64(*i);
+            }
+        }
+    }
+    fn get(inp: &mut In<'_>) -> Option<Select> {
+        Some(match inp.u8()? {
+            0 => Select::First,
+            1 => Select::Last,
+            2 => Select::All,
+            3 => Select::Index(inp.u64()?),
+            _ => return None,
+        })
+    }
+}
+
+impl Persist for Segment {
+    fn put(&self, out: &mut Out) {
+        match self {
+            Segment::Edge(e) => {
+                out.u8(0);
+                e.put(out);
+            }
+            Segment::Join { join, of } => {
+                out.u8(1);
+                join.put(out);
+                of.put(out);
+            }
+        }
+    }
+    fn get(inp: &mut In<'_>) -> Option<Segment> {
+        Some(match inp.u8()? {
+            0 => Segment::Edge(String::get(inp)?),
+            1 => Segment::Join {
+                join: String::get(inp)?,
+                of: Vec::get(inp)?,
+            },
+            _ => return None,
+        })
+    }
+}
+
+persist_fields!(BranchId { segments });
+persist_fields!(Ref {
+    node,
+    select,
+    path,
+    branch_id
+});
+
+/// `value` as bytes.
+#[cfg(test)]
+pub(crate) fn to_bytes<T: Persist>(value: &T) -> Vec<u8> {
+    let mut out = Out::default();
+    value.put(&mut out);
+    out.bytes
+}
+
+/// What [`to_bytes`] wrote, when `bytes` hold exactly one such value.
+pub(crate) fn from_bytes<T: Persist>(bytes: &[u8]) -> Option<T> {
+    let mut inp = In::new(bytes);
+    let v = T::get(&mut inp)?;
+    inp.is_empty().then_some(v)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::remedy::Remedy;
+
+    #[test]
+    fn values_read_back_and_damage_reads_as_nothing() {
+        let mut m: FastMap<String, Vec<Issue>> = FastMap::default();
+        let e = crate::check::testing::edge("e1", "a", "b", "always");
+        let issue = super::super::dangling_edge::issue(&e, "b")
+            .node("a")
+            .fix(Remedy::Outline.when("it lists every node id"));
+        m.insert("a".into(), vec![issue]);
+        type T = (Vec<Option<(usize, usize)>>, FastMap<String, Vec<Issue>>);
+        let v: T = (vec![Some((1, 2)), None], m);
+        let bytes = to_bytes(&v);
+        let back: T = from_bytes(&bytes).expect("reads back");
+        assert_eq!(back, v);
+        // Cut anywhere, or one byte too many: nothing.
+        for cut in 0..bytes.len() {
+            assert!(from_bytes::<T>(&bytes[..cut]).is_none(), "cut at {cut}");
+        }
+        let mut longer = bytes.clone();
+        longer.push(0);
+        assert!(from_bytes::<T>(&longer).is_none());
+        // A huge count is refused before anything is allocated.
+        let mut huge = Vec::new();
+        huge.extend_from_slice(&u64::MAX.to_le_bytes());
+        assert!(from_bytes::<Vec<String>>(&huge).is_none());
+        // A bad tag is refused.
+        assert!(from_bytes::<Option<u64>>(&[7]).is_none());
+        assert!(from_bytes::<bool>(&[2]).is_none());
+    }
+}
