@@ -2,7 +2,7 @@
 //! process can start from what the last one kept instead of checking the
 //! whole plan: [`Persist`] writes a value to a byte buffer ([`Out`]) and
 //! reads it back ([`In`]), field by field, in a compact form of its own
-//! (little-endian integers, lengths before contents).
+//! (integers in LEB128, lengths before contents).
 //!
 //! Reading never trusts the bytes: a length longer than what is left, a
 //! tag out of range, text that is not UTF-8 or a finding that does not
@@ -27,8 +27,15 @@ pub(crate) struct Out {
 }
 
 impl Out {
-    fn u64(&mut self, v: u64) {
-        self.bytes.extend_from_slice(&v.to_le_bytes());
+    /// `v` in LEB128: seven bits a byte, low first, the high bit set on
+    /// every byte but the last (most counts, positions and lengths are
+    /// small: one to three bytes instead of eight).
+    fn u64(&mut self, mut v: u64) {
+        while v >= 0x80 {
+            self.bytes.push((v as u8) | 0x80);
+            v >>= 7;
+        }
+        self.bytes.push(v as u8);
     }
     fn u8(&mut self, v: u8) {
         self.bytes.push(v);
@@ -56,8 +63,22 @@ impl<'a> In<'a> {
         self.rest = rest;
         Some(head)
     }
+    /// What [`Out::u64`] wrote: at most ten bytes, the last one's high
+    /// bit clear, no bits beyond 64.
     fn u64(&mut self) -> Option<u64> {
-        Some(u64::from_le_bytes(self.take(8)?.try_into().ok()?))
+        let mut v: u64 = 0;
+        for (i, &b) in self.rest.iter().enumerate().take(10) {
+            let bits = u64::from(b & 0x7f);
+            if i == 9 && bits > 1 {
+                return None;
+            }
+            v |= bits << (7 * i);
+            if b & 0x80 == 0 {
+                self.rest = &self.rest[i + 1..];
+                return Some(v);
+            }
+        }
+        None
     }
     fn u8(&mut self) -> Option<u8> {
         Some(self.take(1)?[0])
@@ -103,7 +124,7 @@ impl Persist for u64 {
     fn get(inp: &mut In<'_>) -> Option<u64> {
         inp.u64()
     }
-    const MIN: usize = 8;
+    const MIN: usize = 1;
 }
 
 impl Persist for usize {
@@ -113,7 +134,7 @@ impl Persist for usize {
     fn get(inp: &mut In<'_>) -> Option<usize> {
         usize::try_from(inp.u64()?).ok()
     }
-    const MIN: usize = 8;
+    const MIN: usize = 1;
 }
 
 impl Persist for bool {
@@ -138,7 +159,7 @@ impl Persist for String {
         let n = inp.count(1)?;
         Some(std::str::from_utf8(inp.take(n)?).ok()?.to_string())
     }
-    const MIN: usize = 8;
+    const MIN: usize = 1;
 }
 
 impl<T: Persist> Persist for Option<T> {
@@ -191,7 +212,7 @@ impl<T: Persist> Persist for Vec<T> {
         }
         Some(v)
     }
-    const MIN: usize = 8;
+    const MIN: usize = 1;
 }
 
 impl<K: Persist + Eq + Hash, V: Persist> Persist for FastMap<K, V> {
@@ -211,7 +232,7 @@ impl<K: Persist + Eq + Hash, V: Persist> Persist for FastMap<K, V> {
         }
         (m.len() == n).then_some(m)
     }
-    const MIN: usize = 8;
+    const MIN: usize = 1;
 }
 
 impl<K: Persist + Eq + Hash> Persist for FastSet<K> {
@@ -226,7 +247,7 @@ impl<K: Persist + Eq + Hash> Persist for FastSet<K> {
         }
         (s.len() == n).then_some(s)
     }
-    const MIN: usize = 8;
+    const MIN: usize = 1;
 }
 
 impl<K: Persist + Ord, V: Persist> Persist for BTreeMap<K, V> {
@@ -246,7 +267,7 @@ impl<K: Persist + Ord, V: Persist> Persist for BTreeMap<K, V> {
         }
         (m.len() == n).then_some(m)
     }
-    const MIN: usize = 8;
+    const MIN: usize = 1;
 }
 
 impl<K: Persist + Ord> Persist for BTreeSet<K> {
@@ -261,7 +282,7 @@ impl<K: Persist + Ord> Persist for BTreeSet<K> {
         }
         (s.len() == n).then_some(s)
     }
-    const MIN: usize = 8;
+    const MIN: usize = 1;
 }
 
 /// Findings: as the checkpoint keeps them (`wire::findings`, which reads
@@ -284,7 +305,7 @@ impl Persist for Issue {
         let mut r = crate::wire::findings::report_from_json(&v, codes)?;
         (r.issues.len() == 1).then(|| r.issues.pop())?
     }
-    const MIN: usize = 8;
+    const MIN: usize = 1;
 }
 
 impl Persist for Select {
@@ -385,9 +406,23 @@ mod tests {
         longer.push(0);
         assert!(from_bytes::<T>(&longer).is_none());
         // A huge count is refused before anything is allocated.
-        let mut huge = Vec::new();
-        huge.extend_from_slice(&u64::MAX.to_le_bytes());
-        assert!(from_bytes::<Vec<String>>(&huge).is_none());
+        let mut huge = Out::default();
+        huge.u64(1 << 40);
+        assert!(from_bytes::<Vec<String>>(&huge.bytes).is_none());
+        // Numbers: every size reads back; more than 64 bits is refused.
+        for n in [0, 1, 127, 128, 300, u64::from(u32::MAX), u64::MAX] {
+            assert_eq!(
+                from_bytes::<u64>(&{
+                    let mut o = Out::default();
+                    o.u64(n);
+                    o.bytes
+                }),
+                Some(n)
+            );
+        }
+        let mut over = vec![0xff; 9];
+        over.push(0x02);
+        assert!(from_bytes::<u64>(&over).is_none());
         // A bad tag is refused.
         assert!(from_bytes::<Option<u64>>(&[7]).is_none());
         assert!(from_bytes::<bool>(&[2]).is_none());

@@ -529,6 +529,8 @@ impl Store {
     /// Whether the checks' state of `loaded` is worth writing for the next
     /// one-shot command: none was kept for an earlier prefix of its log,
     /// or the log has grown past [`REWRITE_TAIL`] since that prefix, or
+    /// something was removed since (the kept state then makes much of
+    /// itself again: every later command would, until it is written), or
     /// the snapshot moves to this fold (a kept state older than the
     /// snapshot could no longer be used). Otherwise the next command
     /// starts from the kept state as well, folding what changed since (as
@@ -541,6 +543,7 @@ impl Store {
             None => true,
             Some(k) => {
                 stamp.len.saturating_sub(k.at) > REWRITE_TAIL
+                    || k.touched.removed
                     || (loaded.snapshot_at == Some(stamp.len) && k.at < stamp.len)
             }
         }
