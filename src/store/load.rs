@@ -163,6 +163,12 @@ impl Loaded {
         })
     }
 
+    /// Whether what is made from this plan may be left to the operating
+    /// system instead of freed (a one-shot process, [`Store::one_shot`]).
+    pub(crate) fn leaks(&self) -> bool {
+        self.leak
+    }
+
     pub(crate) fn content(&self) -> &Content {
         &self.folded.content
     }
