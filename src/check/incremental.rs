@@ -113,7 +113,7 @@ super::kept_disk::persist_fields!(Readers {
 
 /// The layout of [`Kept::to_bytes`] (the store also keys the bytes by the
 /// binary that wrote them).
-const LAYOUT: u64 = 1;
+const LAYOUT: u64 = 2;
 
 impl Kept {
     /// This state as bytes, for a later process ([`Kept::from_bytes`]).
@@ -123,7 +123,7 @@ impl Kept {
         LAYOUT.put(&mut out);
         CHECKS.len().put(&mut out);
         self.put(&mut out);
-        out.bytes
+        out.finish()
     }
 
     /// What [`Kept::to_bytes`] wrote; `None` for anything else (damaged,

@@ -2,7 +2,8 @@
 //! process can start from what the last one kept instead of checking the
 //! whole plan: [`Persist`] writes a value to a byte buffer ([`Out`]) and
 //! reads it back ([`In`]), field by field, in a compact form of its own
-//! (integers in LEB128, lengths before contents).
+//! (integers in LEB128, lengths before contents, the strings' text apart
+//! and validated once).
 //!
 //! Reading never trusts the bytes: a length longer than what is left, a
 //! tag out of range, text that is not UTF-8 or a finding that does not
@@ -20,10 +21,13 @@ use crate::model::{BranchId, Issue, Ref, Report, Segment, Select};
 use std::collections::{BTreeMap, BTreeSet};
 use std::hash::Hash;
 
-/// Bytes being written.
+/// Bytes being written: the values, and apart from them the text of
+/// every string in the order written (so that reading validates the text
+/// as UTF-8 once, not string by string).
 #[derive(Default)]
 pub(crate) struct Out {
-    pub(crate) bytes: Vec<u8>,
+    bytes: Vec<u8>,
+    text: String,
 }
 
 impl Out {
@@ -40,20 +44,46 @@ impl Out {
     fn u8(&mut self, v: u8) {
         self.bytes.push(v);
     }
+    /// What was written, as one buffer: the text's length, the text, the
+    /// values.
+    pub(crate) fn finish(self) -> Vec<u8> {
+        let mut head = Out::default();
+        head.u64(self.text.len() as u64);
+        let mut all = head.bytes;
+        all.reserve(self.text.len() + self.bytes.len());
+        all.extend_from_slice(self.text.as_bytes());
+        all.extend_from_slice(&self.bytes);
+        all
+    }
 }
 
-/// Bytes being read: what is left.
+/// Bytes being read: the values left, and the strings' text left.
 pub(crate) struct In<'a> {
     rest: &'a [u8],
+    text: &'a str,
 }
 
 impl<'a> In<'a> {
-    pub(crate) fn new(bytes: &'a [u8]) -> In<'a> {
-        In { rest: bytes }
+    /// What [`Out::finish`] wrote: `None` when the text is not there whole
+    /// or is not UTF-8.
+    pub(crate) fn open(all: &'a [u8]) -> Option<In<'a>> {
+        let mut inp = In {
+            rest: all,
+            text: "",
+        };
+        let n = usize::try_from(inp.u64()?).ok()?;
+        let text = std::str::from_utf8(inp.take(n)?).ok()?;
+        Some(In { text, ..inp })
     }
     /// Whether every byte was read.
     pub(crate) fn is_empty(&self) -> bool {
-        self.rest.is_empty()
+        self.rest.is_empty() && self.text.is_empty()
+    }
+    /// The next `n` bytes of text, when they end on a character's end.
+    fn text(&mut self, n: usize) -> Option<&'a str> {
+        let head = self.text.get(..n)?;
+        self.text = &self.text[n..];
+        Some(head)
     }
     fn take(&mut self, n: usize) -> Option<&'a [u8]> {
         if n > self.rest.len() {
@@ -66,6 +96,13 @@ impl<'a> In<'a> {
     /// What [`Out::u64`] wrote: at most ten bytes, the last one's high
     /// bit clear, no bits beyond 64.
     fn u64(&mut self) -> Option<u64> {
+        // Most are one byte.
+        if let Some((&b, rest)) = self.rest.split_first()
+            && b < 0x80
+        {
+            self.rest = rest;
+            return Some(u64::from(b));
+        }
         let mut v: u64 = 0;
         for (i, &b) in self.rest.iter().enumerate().take(10) {
             let bits = u64::from(b & 0x7f);
@@ -153,11 +190,11 @@ impl Persist for bool {
 impl Persist for String {
     fn put(&self, out: &mut Out) {
         out.u64(self.len() as u64);
-        out.bytes.extend_from_slice(self.as_bytes());
+        out.text.push_str(self);
     }
     fn get(inp: &mut In<'_>) -> Option<String> {
-        let n = inp.count(1)?;
-        Some(std::str::from_utf8(inp.take(n)?).ok()?.to_string())
+        let n = usize::try_from(inp.u64()?).ok()?;
+        Some(inp.text(n)?.to_string())
     }
     const MIN: usize = 1;
 }
@@ -370,12 +407,12 @@ persist_fields!(Ref {
 pub(crate) fn to_bytes<T: Persist>(value: &T) -> Vec<u8> {
     let mut out = Out::default();
     value.put(&mut out);
-    out.bytes
+    out.finish()
 }
 
 /// What [`to_bytes`] wrote, when `bytes` hold exactly one such value.
 pub(crate) fn from_bytes<T: Persist>(bytes: &[u8]) -> Option<T> {
-    let mut inp = In::new(bytes);
+    let mut inp = In::open(bytes)?;
     let v = T::get(&mut inp)?;
     inp.is_empty().then_some(v)
 }
@@ -408,19 +445,29 @@ mod tests {
         // A huge count is refused before anything is allocated.
         let mut huge = Out::default();
         huge.u64(1 << 40);
-        assert!(from_bytes::<Vec<String>>(&huge.bytes).is_none());
+        assert!(from_bytes::<Vec<String>>(&huge.finish()).is_none());
+        // Text that is not UTF-8, or cut inside a character, is refused.
+        let word = to_bytes(&"é".to_string());
+        let mut bad = word.clone();
+        bad[1] = 0xff;
+        assert!(from_bytes::<String>(&bad).is_none());
+        let mut inside = Out::default();
+        inside.u64(2);
+        inside.text.push('é');
+        inside.u64(1);
+        assert!(from_bytes::<String>(&inside.finish()).is_none());
         // Numbers: every size reads back; more than 64 bits is refused.
         for n in [0, 1, 127, 128, 300, u64::from(u32::MAX), u64::MAX] {
             assert_eq!(
                 from_bytes::<u64>(&{
                     let mut o = Out::default();
                     o.u64(n);
-                    o.bytes
+                    o.finish()
                 }),
                 Some(n)
             );
         }
-        let mut over = vec![0xff; 9];
+        let mut over = vec![0, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff];
         over.push(0x02);
         assert!(from_bytes::<u64>(&over).is_none());
         // A bad tag is refused.
