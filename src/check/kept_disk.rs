@@ -34,6 +34,7 @@ impl Out {
     /// `v` in LEB128: seven bits a byte, low first, the high bit set on
     /// every byte but the last (most counts, positions and lengths are
     /// small: one to three bytes instead of eight).
+    #[inline]
     fn u64(&mut self, mut v: u64) {
         while v >= 0x80 {
             self.bytes.push((v as u8) | 0x80);
@@ -41,6 +42,7 @@ impl Out {
         }
         self.bytes.push(v as u8);
     }
+    #[inline]
     fn u8(&mut self, v: u8) {
         self.bytes.push(v);
     }
@@ -80,11 +82,13 @@ impl<'a> In<'a> {
         self.rest.is_empty() && self.text.is_empty()
     }
     /// The next `n` bytes of text, when they end on a character's end.
+    #[inline]
     fn text(&mut self, n: usize) -> Option<&'a str> {
         let head = self.text.get(..n)?;
         self.text = &self.text[n..];
         Some(head)
     }
+    #[inline]
     fn take(&mut self, n: usize) -> Option<&'a [u8]> {
         if n > self.rest.len() {
             return None;
@@ -95,6 +99,7 @@ impl<'a> In<'a> {
     }
     /// What [`Out::u64`] wrote: at most ten bytes, the last one's high
     /// bit clear, no bits beyond 64.
+    #[inline]
     fn u64(&mut self) -> Option<u64> {
         // Most are one byte.
         if let Some((&b, rest)) = self.rest.split_first()
@@ -117,11 +122,13 @@ impl<'a> In<'a> {
         }
         None
     }
+    #[inline]
     fn u8(&mut self) -> Option<u8> {
         Some(self.take(1)?[0])
     }
     /// A count of items each at least `min` bytes long: `None` when the
     /// bytes left cannot hold them (so no allocation is made for them).
+    #[inline]
     fn count(&mut self, min: usize) -> Option<usize> {
         let n = usize::try_from(self.u64()?).ok()?;
         (n.saturating_mul(min.max(1)) <= self.rest.len()).then_some(n)
@@ -155,9 +162,11 @@ macro_rules! persist_fields {
 pub(crate) use persist_fields;
 
 impl Persist for u64 {
+    #[inline]
     fn put(&self, out: &mut Out) {
         out.u64(*self);
     }
+    #[inline]
     fn get(inp: &mut In<'_>) -> Option<u64> {
         inp.u64()
     }
@@ -165,9 +174,11 @@ impl Persist for u64 {
 }
 
 impl Persist for usize {
+    #[inline]
     fn put(&self, out: &mut Out) {
         out.u64(*self as u64);
     }
+    #[inline]
     fn get(inp: &mut In<'_>) -> Option<usize> {
         usize::try_from(inp.u64()?).ok()
     }
@@ -175,9 +186,11 @@ impl Persist for usize {
 }
 
 impl Persist for bool {
+    #[inline]
     fn put(&self, out: &mut Out) {
         out.u8(u8::from(*self));
     }
+    #[inline]
     fn get(inp: &mut In<'_>) -> Option<bool> {
         match inp.u8()? {
             0 => Some(false),
@@ -200,6 +213,7 @@ impl Persist for String {
 }
 
 impl<T: Persist> Persist for Option<T> {
+    #[inline]
     fn put(&self, out: &mut Out) {
         match self {
             None => out.u8(0),
@@ -209,6 +223,7 @@ impl<T: Persist> Persist for Option<T> {
             }
         }
     }
+    #[inline]
     fn get(inp: &mut In<'_>) -> Option<Option<T>> {
         match inp.u8()? {
             0 => Some(None),
@@ -219,10 +234,12 @@ impl<T: Persist> Persist for Option<T> {
 }
 
 impl<A: Persist, B: Persist> Persist for (A, B) {
+    #[inline]
     fn put(&self, out: &mut Out) {
         self.0.put(out);
         self.1.put(out);
     }
+    #[inline]
     fn get(inp: &mut In<'_>) -> Option<(A, B)> {
         Some((A::get(inp)?, B::get(inp)?))
     }

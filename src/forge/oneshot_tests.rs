@@ -320,3 +320,44 @@ fn a_write_after_a_write_starts_from_the_kept_checks() {
     // The first write finds no kept state; every later command does.
     assert_eq!(run_steps(&adds), adds.len() - 1);
 }
+
+/// Another plan's kept state, copied beside this plan's log, is not used.
+#[test]
+fn another_plans_kept_checks_are_not_used() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("store");
+    Store::init(&root, crate::registry::DEFAULT_REGISTRY_YAML).unwrap();
+    for plan in [PLAN, "plan-other"] {
+        process(&root, 1)
+            .create_plan(Some(plan), None, None)
+            .unwrap();
+        for i in 0..2 {
+            let f = process(&root, 1);
+            let (after, _) = f
+                .store()
+                .commit(plan, "ann", None, |b| {
+                    Ok(gen_edit(b.content(), (0, i, i, i)))
+                })
+                .unwrap();
+            f.check(&after).unwrap();
+            crate::store::snapshot::save_deferred();
+        }
+    }
+    let file = crate::store::snapshot::kept::FILE;
+    std::fs::copy(
+        root.join("plan-other").join(file),
+        root.join(PLAN).join(file),
+    )
+    .unwrap();
+    let f = process(&root, 1);
+    let (after, _) = f
+        .store()
+        .commit(PLAN, "ann", None, |b| {
+            Ok(gen_edit(b.content(), (0, 5, 1, 1)))
+        })
+        .unwrap();
+    assert!(after.kept_checks.is_none(), "another plan's state");
+    let used = f.check(&after).unwrap();
+    crate::store::snapshot::save_deferred();
+    assert_eq!(used.issues, truth(&root, 1).issues);
+}
