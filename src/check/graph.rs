@@ -609,3 +609,27 @@ pub(crate) fn spread<I: IntoIterator<Item = usize>>(
         }
     }
 }
+
+// The kept state on disk (see `super::kept_disk`).
+super::kept_disk::persist_fields!(Core {
+    idx,
+    out,
+    inc,
+    ends,
+    entries,
+    joins,
+    canonical,
+    topo,
+    dangling,
+    repeated
+});
+super::kept_disk::persist_fields!(DomTree { tin, tout, depth });
+super::kept_disk::persist_fields!(Analyses {
+    reach,
+    idom,
+    topo_pos,
+    dom_tree,
+    executions,
+    topo2_pos,
+    after_join
+});

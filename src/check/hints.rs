@@ -276,6 +276,14 @@ fn nearer(g: &Graph, input: &str, was: Option<&str>, touched: &FastSet<String>) 
     best.map(|(_, _, id)| id.to_string())
 }
 
+// The kept state on disk (see `super::kept_disk`).
+super::kept_disk::persist_fields!(KeptHints {
+    ready,
+    present,
+    large,
+    missing
+});
+
 #[cfg(test)]
 mod tests {
     use crate::check::incremental::{Kept, run};

@@ -89,6 +89,54 @@ impl Kept {
     }
 }
 
+// The kept state on disk (see `super::kept_disk`): a one-shot process
+// starts from the last one's.
+super::kept_disk::persist_fields!(Kept {
+    registry,
+    by_node,
+    refs,
+    hints,
+    nodes,
+    graph,
+    analyses,
+    by_edge,
+    reach,
+    phases,
+    by_plan,
+    taint
+});
+super::kept_disk::persist_fields!(Readers {
+    ready,
+    reads,
+    read_by
+});
+
+/// The layout of [`Kept::to_bytes`] (the store also keys the bytes by the
+/// binary that wrote them).
+const LAYOUT: u64 = 2;
+
+impl Kept {
+    /// This state as bytes, for a later process ([`Kept::from_bytes`]).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        use super::kept_disk::Persist;
+        let mut out = super::kept_disk::Out::default();
+        LAYOUT.put(&mut out);
+        CHECKS.len().put(&mut out);
+        self.put(&mut out);
+        out.finish()
+    }
+
+    /// What [`Kept::to_bytes`] wrote; `None` for anything else (damaged,
+    /// cut, another layout or another list of checks).
+    pub fn from_bytes(bytes: &[u8]) -> Option<Kept> {
+        let (layout, (checks, kept)): (u64, (usize, Kept)) = super::kept_disk::from_bytes(bytes)?;
+        let sized = |v: usize| v == 0 || v == CHECKS.len();
+        let whole =
+            sized(kept.by_node.len()) && sized(kept.by_edge.len()) && sized(kept.by_plan.len());
+        (layout == LAYOUT && checks == CHECKS.len() && whole).then_some(kept)
+    }
+}
+
 /// The ids each node names (present or not: its references anywhere in
 /// its definition and its reference shorthands, [`super::hints::names_of`],
 /// which include its data references), and the other way round, kept up to

@@ -315,6 +315,23 @@ impl KeptNodes {
     }
 }
 
+// The kept state on disk (see `super::kept_disk`); `resolved` is a cache,
+// made again when first asked for.
+super::kept_disk::persist_fields!(KeptNodes {
+    slots,
+    tested,
+    missing,
+    spawning,
+    ..
+});
+super::kept_disk::persist_fields!(Slot {
+    id,
+    refs,
+    size,
+    tests,
+    spawns
+});
+
 #[cfg(test)]
 mod tests {
     use super::*;

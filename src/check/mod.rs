@@ -10,6 +10,7 @@ pub(crate) mod graph;
 mod group;
 pub(crate) mod hints;
 pub mod incremental;
+mod kept_disk;
 mod kept_graph;
 mod kept_nodes;
 pub mod notes;
@@ -823,7 +824,8 @@ mod tests {
     use super::*;
 
     /// Files under `src/check/` that are helpers, not issue codes.
-    const HELPERS: [&str; 14] = [
+    const HELPERS: [&str; 15] = [
+        "kept_disk",
         "kept_nodes",
         "kept_graph",
         "synthesis",

@@ -185,6 +185,15 @@ fn value_size(v: &Value) -> usize {
     }
 }
 
+// The kept state on disk (see `super::kept_disk`).
+super::kept_disk::persist_fields!(Phases { list, at, nodes });
+super::kept_disk::persist_fields!(PhaseSum {
+    name,
+    count,
+    size,
+    first_over
+});
+
 #[cfg(test)]
 mod tests {
     use super::OversizedPhase;

@@ -386,6 +386,13 @@ pub(crate) fn transform_class<'r>(
     }
 }
 
+// The kept state on disk (see `super::kept_disk`).
+super::kept_disk::persist_fields!(IdHint {
+    text,
+    closest,
+    listed
+});
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -411,6 +411,28 @@ declare_check! {
     }
 }
 
+// The kept state on disk (see `super::kept_disk`).
+super::kept_disk::persist_fields!(KeptTaint { taint, via });
+
+impl super::kept_disk::Persist for Taint {
+    fn put(&self, out: &mut super::kept_disk::Out) {
+        let tag: usize = match self {
+            Taint::Clean => 0,
+            Taint::Partial => 1,
+            Taint::Whole => 2,
+        };
+        super::kept_disk::Persist::put(&tag, out);
+    }
+    fn get(inp: &mut super::kept_disk::In<'_>) -> Option<Taint> {
+        match <usize as super::kept_disk::Persist>::get(inp)? {
+            0 => Some(Taint::Clean),
+            1 => Some(Taint::Partial),
+            2 => Some(Taint::Whole),
+            _ => None,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::TaintedCallArg;

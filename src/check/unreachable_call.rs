@@ -278,6 +278,17 @@ declare_check! {
     }
 }
 
+// The kept state on disk (see `super::kept_disk`).
+super::kept_disk::persist_fields!(KeptReach {
+    at,
+    ends,
+    next,
+    edges_at,
+    loose,
+    entry,
+    seen
+});
+
 #[cfg(test)]
 mod tests {
     use super::{KeptReach, UnreachableCall, independent_reach};

@@ -9,6 +9,8 @@ pub(crate) mod kept_edit;
 pub(crate) mod lifecycle;
 pub(crate) mod near_miss;
 pub(crate) mod node_edit;
+#[cfg(test)]
+mod oneshot_tests;
 pub(crate) mod orchestrate;
 pub mod plans;
 pub(crate) mod present;
@@ -122,10 +124,14 @@ impl Forge {
     }
 
     /// Every finding on a stored plan (the fold's first, then every check),
-    /// for read commands: kept in the plan's checkpoint, keyed by a hash of
-    /// everything the findings depend on. A warm process keeps them in
-    /// memory instead and, after a change, checks again only what the
-    /// change can affect (`check::incremental`).
+    /// for read commands and the echo of writes: kept in the plan's
+    /// checkpoint, keyed by the log prefix the plan is the fold of (or, when
+    /// that is not known, the content's digest) and everything else the
+    /// findings depend on. A warm process keeps them in memory instead and,
+    /// after a change, checks again only what the change can affect
+    /// (`check::incremental`); a one-shot process does the same from the
+    /// state the last one kept on disk (`checkpoint.kept`), when there is
+    /// one for a prefix of the log.
     pub(crate) fn check(&self, loaded: &Loaded) -> Result<Report> {
         let registry = self.registry()?;
         let notes = loaded.notes();
@@ -138,19 +144,70 @@ impl Forge {
             let key = format!("{notes:?}|{registry_key}");
             return Ok(self.check_warm(loaded, &key));
         }
-        let key = findings_key(loaded.digest(), &notes, registry_key);
-        if let Some(report) = self.cached_findings(&loaded.plan_id, &key) {
+        // A registry without a fingerprint cannot be told from another.
+        let known = registry.is_none_or(|r| !r.fingerprint.is_empty());
+        let Some(stamp) = loaded.stamp.as_ref().filter(|_| known) else {
+            let key = findings_key(loaded.digest(), &notes, registry_key);
+            if let Some(report) = self.cached_findings(&loaded.plan_id, &key) {
+                return Ok(report);
+            }
+            let report = self.check_fresh(loaded)?;
+            if known {
+                let json = crate::wire::findings::report_json(&report);
+                self.store.save_findings(&loaded.plan_id, &key, json);
+            }
+            return Ok(report);
+        };
+        let key = findings_key(&stamp.key(), &notes, registry_key);
+        // With kept checks for an earlier prefix, the checkpoint's findings
+        // (if any) can only be a write's own, and the kept state is to be
+        // brought up to this fold anyway.
+        let moved = loaded
+            .kept_checks
+            .as_ref()
+            .is_some_and(|k| k.at != stamp.len);
+        if !moved && let Some(report) = self.cached_findings(&loaded.plan_id, &key) {
             return Ok(report);
         }
-        let report = self.check_fresh(loaded)?;
-        if registry.is_none_or(|r| !r.fingerprint.is_empty()) {
-            self.store.save_findings(
-                &loaded.plan_id,
-                &key,
-                crate::wire::findings::report_json(&report),
-            );
+        let (report, kept, afresh) = self.check_from_kept(loaded, registry);
+        let state = (afresh || self.store.checks_worth_keeping(loaded)).then(|| kept.to_bytes());
+        if loaded.leaks() {
+            // The process exits after its answer: freeing every map of a
+            // large plan's state costs more than nothing.
+            std::mem::forget(kept);
         }
+        let json = crate::wire::findings::report_json(&report);
+        self.store.keep_checks(loaded, Some((key, json)), state);
         Ok(report)
+    }
+
+    /// A one-shot process's findings on `loaded`: from the checks' state
+    /// an earlier one kept, run again on what changed since, or from
+    /// nothing (every check on everything); the state they end with; and
+    /// whether they started from nothing.
+    fn check_from_kept(
+        &self,
+        loaded: &Loaded,
+        registry: Option<&Registry>,
+    ) -> (Report, check::incremental::Kept, bool) {
+        let from = loaded.kept_checks.as_ref().and_then(|k| {
+            let kept = check::incremental::Kept::from_bytes(&k.bytes)?;
+            Some((kept, &k.touched))
+        });
+        let afresh = from.is_none();
+        let (mut kept, touched) = match from {
+            Some((kept, touched)) => (kept, Some(touched)),
+            None => Default::default(),
+        };
+        let report = check::incremental::run(
+            &mut kept,
+            loaded.content(),
+            registry,
+            check::notes::issues_in(&loaded.notes(), loaded.content()),
+            touched,
+            loaded.encoded_len_if_known(),
+        );
+        (report, kept, afresh)
     }
 
     /// The findings the plan's checkpoint keeps under `key`, if any.
@@ -220,18 +277,19 @@ impl Forge {
 }
 
 /// The key a stored plan's findings are kept under: they depend on the
-/// content (its digest, computed from the log), what the fold noticed
+/// content (named by `content`: the key of the log prefix it is the fold
+/// of, or its digest), what the fold noticed
 /// (lifecycle included), the registry (`registry_key`: its fingerprint, or
 /// "no registry") and the checks themselves.
 pub(crate) fn findings_key(
-    digest: &str,
+    content: &str,
     notes: &[crate::model::note::Note],
     registry_key: &str,
 ) -> String {
     crate::model::hash::hex_sha256(
         format!(
             "{}|{:?}|{}|{}",
-            digest,
+            content,
             notes,
             registry_key,
             crate::store::checkpoint::binary_identity(),

@@ -3,10 +3,10 @@
 //!
 //! It is a cache that never decides (issue 12): `freeze`, `submit` and
 //! `validate` never read it, and for the others it is keyed by a hash of
-//! what the findings summarise — the content's digest (always computed from
-//! the log, never cached), the lifecycle and the fold's notes, the
-//! registry's bytes and the planforge binary — so a changed log can never
-//! be answered from it. A missing or damaged file means "check again". It is
+//! what the findings summarise — the content (the key of the log prefix it
+//! is the fold of, `snapshot::Stamp`, or else its digest computed from the
+//! log), the lifecycle and the fold's notes, the registry's bytes and the
+//! planforge binary — so a changed log can never be answered from it. A missing or damaged file means "check again". It is
 //! ignored by git (`*/checkpoint*`), and a failure to write it is ignored.
 
 use serde_json::json;

@@ -21,7 +21,6 @@ use crate::model::error::Result;
 use crate::model::ids;
 use crate::model::lifecycle::State;
 use crate::model::remedy::Remedy;
-use crate::model::touched::Touched;
 use crate::model::{Op, OpBody, Provenance};
 use std::fs;
 use std::path::Path;
@@ -310,7 +309,7 @@ impl Store {
         let dir = self.plan_dir(id)?;
         // A labelled transaction (undo) reads history; others need only the
         // folded plan.
-        let before = if kind == Write::ContentFromLog {
+        let mut before = if kind == Write::ContentFromLog {
             self.load_to_write(id)?
         } else if matches!(label, Label::Known(l) if !l.is_empty()) {
             self.load_with_ops(id)?
@@ -383,15 +382,23 @@ impl Store {
             // it changes nothing (the log's create_plan wins).
             let _ = fs::remove_file(dir.join(META_FILE));
         }
-        // What the ops change, for the checks of a warm plan (worked out
-        // on the plan they apply to, before it is folded on).
-        let touched = self
-            .warm
-            .as_ref()
-            .map(|_| Touched::of(before.content(), lines.iter().map(|o| &o.body)));
+        // What the ops change, for the checks of a warm plan or the checks
+        // a one-shot process kept (worked out on the plan they apply to,
+        // before it is folded on).
+        let mut kept_checks = before.kept_checks.take();
+        let touched = (self.warm.is_some() || kept_checks.is_some())
+            .then(|| super::load::touched_by(before.content(), lines.iter().map(|o| &o.body)));
         let (log_before, snapshot_at) = (before.log.clone(), before.snapshot_at);
         let clean = kept.is_empty() && before.upgrade.is_empty() && before.log.unfinished == 0;
-        let mut after = self.after(id, before, &lines);
+        let (mut after, folded_on) = self.after(id, before, &lines);
+        if let (Some(k), Some(t)) = (&mut kept_checks, &touched) {
+            k.touched.merge(t.clone());
+        }
+        // Only a fold on top of the one they were kept for: a log folded
+        // again (its new ops sorted among older ones) may differ otherwise.
+        if folded_on {
+            after.kept_checks = kept_checks;
+        }
         if self.warm.is_none() && clean && log_before.good_len == log_before.len {
             let appended: u64 = lines
                 .iter()
@@ -418,8 +425,10 @@ impl Store {
         Ok((after, ops))
     }
 
-    /// The plan after `lines` were appended to `before`'s log.
-    fn after(&self, id: &str, mut before: Loaded, lines: &[Op]) -> Loaded {
+    /// The plan after `lines` were appended to `before`'s log, and whether
+    /// they were folded on top of `before`'s fold (else the log was read
+    /// again).
+    fn after(&self, id: &str, mut before: Loaded, lines: &[Op]) -> (Loaded, bool) {
         let folded = super::warm::unshare(std::mem::replace(
             &mut before.folded,
             std::sync::Arc::new(fold::Folded::empty(id)),
@@ -446,10 +455,10 @@ impl Store {
         // every lamport in the log), so they apply on top of the fold made;
         // else the log is read again.
         match fold::fold_after(folded, before.log.max_lamport, lines) {
-            Some(f) => finish(id, f, log, kept, Vec::new(), self.one_shot),
+            Some(f) => (finish(id, f, log, kept, Vec::new(), self.one_shot), true),
             None => {
                 drop(before);
-                self.load(id).unwrap_or_else(|_| {
+                let again = self.load(id).unwrap_or_else(|_| {
                     finish(
                         id,
                         fold::Folded::empty(id),
@@ -458,7 +467,8 @@ impl Store {
                         Vec::new(),
                         self.one_shot,
                     )
-                })
+                });
+                (again, false)
             }
         }
     }

@@ -10,9 +10,11 @@ use super::paths::{META_FILE, OPS_FILE, refuse_special, refuse_symlink};
 use crate::model::error::Error;
 use crate::model::error::ErrorKind;
 use crate::model::error::Result;
+use crate::model::hash::FastSet;
 use crate::model::lifecycle::{Meta, State};
 use crate::model::note::Note;
-use crate::model::{Content, Op};
+use crate::model::touched::Touched;
+use crate::model::{Content, Op, OpBody};
 use std::fs;
 use std::path::Path;
 use std::sync::Arc;
@@ -43,6 +45,65 @@ pub(crate) struct Loaded {
     pub(super) snapshot_at: Option<u64>,
     /// Whether the fold came from the snapshot (else from the log).
     pub(super) restored: bool,
+    /// The log prefix this fold is exactly of, when a one-shot load or
+    /// write knows it (see `snapshot::Stamp`): what its findings and its
+    /// kept checks are keyed by.
+    pub(crate) stamp: Option<super::snapshot::stamp::Stamp>,
+    /// The checks a one-shot process kept for an earlier prefix of the log,
+    /// and what changed since (see `snapshot::kept`).
+    pub(crate) kept_checks: Option<KeptChecks>,
+}
+
+/// The state the checks of an earlier one-shot process kept (bytes the
+/// checks read), about the log prefix `at` bytes long, and what every op
+/// after that prefix touched, up to the content of the [`Loaded`] holding
+/// it.
+#[derive(Debug, Clone)]
+pub(crate) struct KeptChecks {
+    pub(crate) bytes: Vec<u8>,
+    pub(crate) touched: Touched,
+    pub(crate) at: u64,
+}
+
+/// What `ops`, applied in order to `before`, touch: [`Touched::of`],
+/// looking up only the edges the ops name or that end at a node they
+/// remove (one pass over the edges, and none for a change without edge or
+/// removal ops), not every edge per op.
+pub(crate) fn touched_by<'o>(
+    before: &Content,
+    ops: impl Iterator<Item = &'o OpBody> + Clone,
+) -> Touched {
+    let mut edges: Vec<&str> = Vec::new();
+    let mut nodes: Vec<&str> = Vec::new();
+    for op in ops.clone() {
+        match op {
+            OpBody::AddEdge { edge } => edges.push(&edge.id),
+            OpBody::RemoveEdge { edge_id } => edges.push(edge_id),
+            OpBody::RemoveNode { node_id, .. } => nodes.push(node_id),
+            _ => {}
+        }
+    }
+    let mut light = Content::empty(before.plan_id.clone());
+    if !edges.is_empty() || !nodes.is_empty() {
+        let (edges, nodes): (FastSet<&str>, FastSet<&str>) =
+            (edges.into_iter().collect(), nodes.into_iter().collect());
+        light.edges = before
+            .edges
+            .iter()
+            .filter(|e| {
+                edges.contains(e.id.as_str())
+                    || nodes.contains(e.from.as_str())
+                    || nodes.contains(e.to.as_str())
+            })
+            .cloned()
+            .collect();
+    }
+    let t = Touched::of(&light, ops.clone());
+    debug_assert!(
+        before.edges.len() > 4096 || t == Touched::of(before, ops),
+        "the edges looked up are every edge the ops ask about"
+    );
+    t
 }
 
 impl Drop for Loaded {
@@ -71,6 +132,8 @@ impl Loaded {
             leak: self.leak,
             snapshot_at: self.snapshot_at,
             restored: self.restored,
+            stamp: self.stamp.clone(),
+            kept_checks: None,
         }
     }
 
@@ -98,6 +161,12 @@ impl Loaded {
                 self.plan_id
             ))
         })
+    }
+
+    /// Whether what is made from this plan may be left to the operating
+    /// system instead of freed (a one-shot process, [`Store::one_shot`]).
+    pub(crate) fn leaks(&self) -> bool {
+        self.leak
     }
 
     pub(crate) fn content(&self) -> &Content {
@@ -169,6 +238,8 @@ pub(super) fn finish(
         leak,
         snapshot_at: None,
         restored: false,
+        stamp: None,
+        kept_checks: None,
     }
 }
 

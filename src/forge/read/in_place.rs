@@ -41,8 +41,9 @@ impl Forge {
             .map(|r| r.fingerprint.as_str())
             .unwrap_or("no registry");
         self.store().with_view(plan, |view| {
-            // A snapshot is made only of a fold without notes.
-            let key = crate::forge::findings_key(view.digest(), &[], registry_key);
+            // A snapshot is made only of a fold without notes; the
+            // findings are keyed by the log prefix it folds (the whole log).
+            let key = crate::forge::findings_key(&view.stamp().key(), &[], registry_key);
             let report = self.cached_findings(plan, &key)?;
             let found = InPlace {
                 plan: Archived::new(view),

@@ -27,17 +27,21 @@
 
 mod archive;
 mod chunks;
+pub(crate) mod kept;
 mod reuse;
+pub(crate) mod stamp;
 #[cfg(test)]
 mod tests;
 mod view;
 
+pub(crate) use stamp::Stamp;
+use stamp::{HEAD_SAMPLE, TAIL_SAMPLE, times};
 pub(crate) use view::View;
 
 use super::Store;
 use super::fold::Folded;
 use super::lifecycle::Machine;
-use super::load::{Loaded, finish};
+use super::load::{KeptChecks, Loaded, finish};
 use super::log::{self, LogInfo};
 use super::paths::{META_FILE, OPS_FILE, refuse_special, refuse_symlink};
 use crate::model::Content;
@@ -53,10 +57,6 @@ use std::path::Path;
 
 /// The snapshot's file name, beside `ops.jsonl`.
 pub(crate) const FILE: &str = "checkpoint.snap";
-/// How many bytes at the start of the folded prefix the key compares.
-const HEAD_SAMPLE: usize = 512;
-/// How many bytes at the end of the folded prefix the key compares.
-const TAIL_SAMPLE: usize = 4096;
 /// A tail this long (bytes beyond the snapshot's prefix) makes the command
 /// that folded it write a new snapshot; below it, writes only append to the
 /// log (a write does not rewrite the whole plan's archive).
@@ -103,21 +103,11 @@ struct Snap {
     encoded_len: u64,
 }
 
-fn times(md: &std::fs::Metadata) -> [i64; 4] {
-    [md.mtime(), md.mtime_nsec(), md.ctime(), md.ctime_nsec()]
-}
-
 /// The log file, opened, and what it is now (an ordinary file only).
 fn open(path: &Path) -> Option<(File, std::fs::Metadata)> {
     let file = File::open(path).ok()?;
     let md = file.metadata().ok()?;
     md.file_type().is_file().then_some((file, md))
-}
-
-/// Whether the file holds `want` at `at`.
-fn same_bytes(file: &File, at: u64, want: &[u8]) -> bool {
-    let mut got = vec![0u8; want.len()];
-    file.read_exact_at(&mut got, at).is_ok() && got == want
 }
 
 /// The fold the archive holds (every chunk read and checked).
@@ -174,36 +164,40 @@ fn restore(s: &ArchivedSnap, v: &View<'_>) -> Option<Folded> {
     Some(Folded::restored(content, machine, touched, digest, marks))
 }
 
+/// The key of the log prefix the archive `s` folds.
+fn stamp_of(s: &ArchivedSnap) -> Stamp {
+    Stamp {
+        dev: s.dev.to_native(),
+        ino: s.ino.to_native(),
+        len: s.len.to_native(),
+        times: s.times.map(|t| t.to_native()),
+        head: s.head.to_vec(),
+        tail: s.tail.to_vec(),
+    }
+}
+
 /// When the archive `s` is the fold of a prefix of the log in `dir` (see
-/// the module's key): the log's metadata now and the tail after the prefix.
-fn keyed(dir: &Path, s: &ArchivedSnap, plan_id: &str) -> Option<(std::fs::Metadata, Vec<u8>)> {
+/// the module's key): the log, its metadata now and the tail after the
+/// prefix.
+fn keyed(
+    dir: &Path,
+    s: &ArchivedSnap,
+    plan_id: &str,
+) -> Option<(File, std::fs::Metadata, Vec<u8>)> {
     if s.binary.as_str() != super::checkpoint::binary_identity() || s.plan_id.as_str() != plan_id {
         return None;
     }
     let (file, md) = open(&dir.join(OPS_FILE))?;
+    // An edit in the middle and an append look the same at the ends: a
+    // longer log is the prefix and a tail only when planforge's record of
+    // its own appends says so.
+    if !stamp_of(s).leads(dir, &file, &md) {
+        return None;
+    }
     let len = s.len.to_native();
-    if (md.dev(), md.ino()) != (s.dev.to_native(), s.ino.to_native()) || md.len() < len {
-        return None;
-    }
-    let times_then = s.times.map(|t| t.to_native());
-    if md.len() == len && times(&md) != times_then {
-        // The same length, touched since: rewritten in place.
-        return None;
-    }
-    let since = (md.dev(), md.ino(), len, times_then[2], times_then[3]);
-    if md.len() > len && !super::appends::vouches(dir, &since, &md) {
-        // Longer, but not by planforge's appends alone (or not known to
-        // be): an edit in the middle and an append look the same at the
-        // ends. Fold the log.
-        return None;
-    }
-    let tail_at = len.checked_sub(s.tail.len() as u64)?;
-    if !same_bytes(&file, 0, &s.head) || !same_bytes(&file, tail_at, &s.tail) {
-        return None;
-    }
     let mut tail = vec![0u8; (md.len() - len) as usize];
     file.read_exact_at(&mut tail, len).ok()?;
-    Some((md, tail))
+    Some((file, md, tail))
 }
 
 impl Store {
@@ -240,6 +234,19 @@ impl Store {
         let before = std::fs::symlink_metadata(&ops_path).ok();
         let mut loaded = self.load_cold(id, None, false)?;
         if plain
+            && let Some(md) = &before
+            && is_clean(&loaded, md)
+            && let Some((file, _)) = open(&ops_path)
+        {
+            // Stamped with the log as it was before it was read: a log that
+            // moved meanwhile never matches it again.
+            loaded.stamp = Stamp::read(&file, md);
+        }
+        // A one-shot write's snapshot is made after its append (see
+        // [`after_write`]): one of the log before it, written once the
+        // answer is out, would find the log moved and be dropped.
+        if plain
+            && (reader || !self.one_shot)
             && let Some(md) = before
             && save_now_or_later(self.one_shot, &dir, &loaded, &md, None)
         {
@@ -251,22 +258,29 @@ impl Store {
     fn load_snapshot(&self, dir: &Path, id: &str, reader: bool) -> Option<Loaded> {
         let opened = Opened::open(dir)?;
         let s = view::head(&opened)?;
-        let (md, tail) = keyed(dir, s, id)?;
-        let part = log::parse(&tail, id).ok()?;
-        if part.info.unfinished > 0 || !part.info.ends_with_newline {
-            return None;
-        }
+        let (file, md, tail) = keyed(dir, s, id)?;
+        let prefix = s.len.to_native();
+        let len = md.len();
+        // The checks a one-shot process kept, when their prefix of the log
+        // lies between the snapshot's and the log's end: the tail is then
+        // folded in two parts, and what the second changed is known.
+        let kept = kept::read(dir, id)
+            .filter(|(k, _)| (prefix..=len).contains(&k.len) && k.leads(dir, &file, &md));
+        let (kept, first, second) = match kept.and_then(|k| split(&tail, k, prefix, id)) {
+            Some((k, first, second)) => (Some(k), first, second),
+            None => (None, Vec::new(), clean_ops(&tail, id)?),
+        };
         let bufs = view::slots(s);
         let folded = restore(s, &View::new(s, &opened, &bufs))?;
         let old_max = s.max_lamport.to_native();
-        let prefix = s.len.to_native();
         let ops_before = s.ops.to_native();
-        let (folded, changed) = if part.ops.is_empty() {
-            (folded, super::fold::Changed::NONE)
-        } else {
-            super::fold::fold_after_changed(folded, old_max, &part.ops)?
-        };
-        let len = md.len();
+        let (folded, changed) = fold_on(folded, old_max, &first)?;
+        let touched = kept
+            .as_ref()
+            .map(|_| super::load::touched_by(&folded.content, second.iter().map(|o| &o.body)));
+        let mid_max = first.iter().map(|o| o.lamport).fold(old_max, u64::max);
+        let (folded, changed_after) = fold_on(folded, mid_max, &second)?;
+        let changed = changed.then(changed_after);
         let info = LogInfo {
             good_len: len,
             len,
@@ -274,12 +288,18 @@ impl Store {
             unfinished: 0,
             unfinished_lines: Vec::new(),
             unfinished_inside: false,
-            max_lamport: old_max.max(part.info.max_lamport),
-            head: ops_before + part.info.head,
+            max_lamport: second.iter().map(|o| o.lamport).fold(mid_max, u64::max),
+            head: ops_before + (first.len() + second.len()) as u64,
         };
         let mut loaded = finish(id, folded, info, None, Vec::new(), self.one_shot);
         loaded.snapshot_at = Some(prefix);
         loaded.restored = true;
+        loaded.stamp = Stamp::read(&file, &md).filter(|st| st.len == len);
+        loaded.kept_checks = kept.zip(touched).map(|((k, bytes), touched)| KeptChecks {
+            bytes,
+            touched,
+            at: k.len,
+        });
         // The new snapshot takes the chunks the tail left as they were.
         if (reader && len > prefix || len - prefix > REWRITE_TAIL)
             && save_now_or_later(
@@ -296,6 +316,46 @@ impl Store {
     }
 }
 
+/// The complete ops of a clean stretch of log (every line whole, ending
+/// with a newline; nothing at all for no bytes).
+fn clean_ops(bytes: &[u8], id: &str) -> Option<Vec<crate::model::Op>> {
+    if bytes.is_empty() {
+        return Some(Vec::new());
+    }
+    let part = log::parse(bytes, id).ok()?;
+    (part.info.unfinished == 0 && part.info.ends_with_newline).then_some(part.ops)
+}
+
+/// The tail after a snapshot's `prefix`, cut where the kept checks' prefix
+/// `kept` ends: the kept state and the ops before and after the cut, when
+/// both stretches are clean.
+type Split = (
+    (Stamp, Vec<u8>),
+    Vec<crate::model::Op>,
+    Vec<crate::model::Op>,
+);
+fn split(tail: &[u8], kept: (Stamp, Vec<u8>), prefix: u64, id: &str) -> Option<Split> {
+    let cut = usize::try_from(kept.0.len - prefix).ok()?;
+    if cut > 0 && tail.get(cut - 1) != Some(&b'\n') {
+        return None;
+    }
+    let first = clean_ops(tail.get(..cut)?, id)?;
+    let second = clean_ops(&tail[cut..], id)?;
+    Some((kept, first, second))
+}
+
+/// `ops` folded on top of `folded` (see `fold_after_changed`).
+fn fold_on(
+    folded: Folded,
+    max_lamport: u64,
+    ops: &[crate::model::Op],
+) -> Option<(Folded, super::fold::Changed)> {
+    if ops.is_empty() {
+        return Some((folded, super::fold::Changed::NONE));
+    }
+    super::fold::fold_after_changed(folded, max_lamport, ops)
+}
+
 /// After a one-shot write appended `appended` bytes to the clean log
 /// `before` was folded from: a new snapshot of `after` when the snapshot is
 /// missing or its tail has grown past [`REWRITE_TAIL`]; else nothing (the
@@ -308,7 +368,7 @@ pub(crate) fn after_write(
     after: &mut Loaded,
     appended: u64,
 ) {
-    let Some((_, md)) = open(&dir.join(OPS_FILE)) else {
+    let Some((file, md)) = open(&dir.join(OPS_FILE)) else {
         return;
     };
     let len = before.len + appended;
@@ -317,6 +377,7 @@ pub(crate) fn after_write(
     }
     after.log.len = len;
     after.log.good_len = len;
+    after.stamp = Stamp::read(&file, &md);
     let stale = snapshot_at.is_none_or(|at| len.saturating_sub(at) > REWRITE_TAIL);
     if stale && save_now_or_later(one_shot, dir, after, &md, None) {
         after.snapshot_at = Some(len);
@@ -365,6 +426,8 @@ fn save_now_or_later(
         leak: loaded.leak,
         snapshot_at: None,
         restored: loaded.restored,
+        stamp: None,
+        kept_checks: None,
     };
     DEFERRED.with(|d| {
         let mut d = d.borrow_mut();
@@ -375,14 +438,115 @@ fn save_now_or_later(
     true
 }
 
-/// Writes the snapshots this thread's one-shot loads and writes left for
-/// after the answer (the command line calls it once its output is
-/// flushed). Each is written only if its log has not moved since it was
-/// folded, as always; failures are ignored.
+/// Writes the snapshots, findings and kept checks this thread's one-shot
+/// loads and writes left for after the answer (the command line calls it
+/// once its output is flushed). Each is written only if its log has not
+/// moved since it was folded, as always; failures are ignored.
 pub(crate) fn save_deferred() {
     let pending = DEFERRED.with(|d| std::mem::take(&mut *d.borrow_mut()));
     for (dir, loaded, md, reuse) in pending {
         save(&dir, &loaded, &md, reuse);
+    }
+    let checks = CHECKS.with(|d| std::mem::take(&mut *d.borrow_mut()));
+    for c in checks {
+        c.save();
+    }
+}
+
+thread_local! {
+    /// What a one-shot process's checks leave for the next one, written
+    /// once its answer is out (see [`save_deferred`]).
+    static CHECKS: std::cell::RefCell<Vec<Checks>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// The findings (under their key) and the kept state of the checks of the
+/// fold of the log prefix `stamp`, in the plan folder `dir`.
+struct Checks {
+    dir: std::path::PathBuf,
+    plan_id: String,
+    stamp: Stamp,
+    findings: Option<(String, serde_json::Value)>,
+    state: Option<Vec<u8>>,
+}
+
+impl Checks {
+    /// Writes them when the log is still the prefix they are about, past
+    /// the clock tick of its last change (see [`past_tick`]): both are
+    /// keyed by the log's times, which a rewrite of the same length in
+    /// that tick would not move.
+    fn save(self) {
+        let s = &self.stamp;
+        let unchanged = || {
+            open(&self.dir.join(OPS_FILE)).is_some_and(|(_, m)| {
+                (m.dev(), m.ino(), m.len(), times(&m)) == (s.dev, s.ino, s.len, s.times)
+            })
+        };
+        if !unchanged() {
+            return;
+        }
+        past_tick_at(s.times[2], s.times[3]);
+        if !unchanged() {
+            return;
+        }
+        if let Some((key, findings)) = self.findings {
+            super::checkpoint::write(&self.dir, &key, findings);
+        }
+        if let Some(state) = self.state {
+            let _ = kept::write(&self.dir, &self.plan_id, s, &state);
+        }
+    }
+}
+
+impl Store {
+    /// Keeps what the checks of `loaded` made for the next command: its
+    /// findings under `findings.0` (in `checkpoint.json`) and the checks'
+    /// state (in `checkpoint.kept`), both about the log prefix `loaded` is
+    /// the fold of; nothing when that is not known. A one-shot process
+    /// writes them once its answer is out.
+    pub(crate) fn keep_checks(
+        &self,
+        loaded: &Loaded,
+        findings: Option<(String, serde_json::Value)>,
+        state: Option<Vec<u8>>,
+    ) {
+        let (Some(stamp), Ok(dir)) = (&loaded.stamp, self.plan_dir(&loaded.plan_id)) else {
+            return;
+        };
+        let c = Checks {
+            dir,
+            plan_id: loaded.plan_id.clone(),
+            stamp: stamp.clone(),
+            findings,
+            state,
+        };
+        if self.one_shot {
+            CHECKS.with(|d| d.borrow_mut().push(c));
+        } else {
+            c.save();
+        }
+    }
+
+    /// Whether the checks' state of `loaded` is worth writing for the next
+    /// one-shot command: none was kept for an earlier prefix of its log,
+    /// or the log has grown past [`REWRITE_TAIL`] since that prefix, or
+    /// something was removed since (the kept state then makes much of
+    /// itself again: every later command would, until it is written), or
+    /// the snapshot moves to this fold (a kept state older than the
+    /// snapshot could no longer be used). Otherwise the next command
+    /// starts from the kept state as well, folding what changed since (as
+    /// a write leaves the snapshot as it is).
+    pub(crate) fn checks_worth_keeping(&self, loaded: &Loaded) -> bool {
+        let Some(stamp) = &loaded.stamp else {
+            return false;
+        };
+        match &loaded.kept_checks {
+            None => true,
+            Some(k) => {
+                stamp.len.saturating_sub(k.at) > REWRITE_TAIL
+                    || k.touched.removed
+                    || (loaded.snapshot_at == Some(stamp.len) && k.at < stamp.len)
+            }
+        }
     }
 }
 
@@ -396,8 +560,14 @@ const TICK: std::time::Duration = std::time::Duration::from_millis(12);
 /// the tick of the log's last change could miss a rewrite of the same
 /// length in that tick.
 fn past_tick(md: &std::fs::Metadata) {
+    past_tick_at(md.ctime(), md.ctime_nsec());
+}
+
+/// As [`past_tick`], for a log last changed at `ctime` (seconds,
+/// nanoseconds).
+fn past_tick_at(ctime: i64, ctime_nsec: i64) {
     let changed = std::time::UNIX_EPOCH
-        + std::time::Duration::new(md.ctime().max(0) as u64, md.ctime_nsec().max(0) as u32);
+        + std::time::Duration::new(ctime.max(0) as u64, ctime_nsec.clamp(0, 999_999_999) as u32);
     if let Ok(since) = std::time::SystemTime::now().duration_since(changed)
         && since < TICK
     {

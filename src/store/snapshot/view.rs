@@ -152,6 +152,11 @@ impl<'a> View<'a> {
         self.s.revision.to_native()
     }
 
+    /// The key of the log prefix this snapshot folds (see `Stamp`).
+    pub(crate) fn stamp(&self) -> super::Stamp {
+        super::stamp_of(self.s)
+    }
+
     /// The content's digest (computed when the snapshot was made).
     pub(crate) fn digest(&self) -> &'a str {
         self.s.digest.as_str()
@@ -294,7 +299,7 @@ impl Store {
         }
         let opened = Opened::open(&dir)?;
         let s = head(&opened)?;
-        let (_, tail) = keyed(&dir, s, id)?;
+        let (_, _, tail) = keyed(&dir, s, id)?;
         if !tail.is_empty() {
             return None;
         }

@@ -1,0 +1,509 @@
+//! The incremental checks' kept state as bytes (issue 17), so a one-shot
+//! process can start from what the last one kept instead of checking the
+//! whole plan: [`Persist`] writes a value to a byte buffer ([`Out`]) and
+//! reads it back ([`In`]), field by field, in a compact form of its own
+//! (integers in LEB128, lengths before contents, the strings' text apart
+//! and validated once).
+//!
+//! Reading never trusts the bytes: a length longer than what is left, a
+//! tag out of range, text that is not UTF-8 or a finding that does not
+//! read back gives `None` (the caller then checks everything afresh), and
+//! no allocation is made larger than the bytes left could fill. The bytes
+//! are checked against a checksum by the store before they get here; this
+//! is the second line, against a reader of another layout.
+//!
+//! Deserialised to owned values, not read in place: the incremental run
+//! updates its maps and vectors in place, and an archive would have to be
+//! copied out first anyway. `docs/performance.md` has what it costs.
+
+use crate::model::hash::{FastMap, FastSet};
+use crate::model::{BranchId, Issue, Ref, Report, Segment, Select};
+use std::collections::{BTreeMap, BTreeSet};
+use std::hash::Hash;
+
+/// Bytes being written: the values, and apart from them the text of
+/// every string in the order written (so that reading validates the text
+/// as UTF-8 once, not string by string).
+#[derive(Default)]
+pub(crate) struct Out {
+    bytes: Vec<u8>,
+    text: String,
+}
+
+impl Out {
+    /// `v` in LEB128: seven bits a byte, low first, the high bit set on
+    /// every byte but the last (most counts, positions and lengths are
+    /// small: one to three bytes instead of eight).
+    #[inline]
+    fn u64(&mut self, mut v: u64) {
+        while v >= 0x80 {
+            self.bytes.push((v as u8) | 0x80);
+            v >>= 7;
+        }
+        self.bytes.push(v as u8);
+    }
+    #[inline]
+    fn u8(&mut self, v: u8) {
+        self.bytes.push(v);
+    }
+    /// What was written, as one buffer: the text's length, the text, the
+    /// values.
+    pub(crate) fn finish(self) -> Vec<u8> {
+        let mut head = Out::default();
+        head.u64(self.text.len() as u64);
+        let mut all = head.bytes;
+        all.reserve(self.text.len() + self.bytes.len());
+        all.extend_from_slice(self.text.as_bytes());
+        all.extend_from_slice(&self.bytes);
+        all
+    }
+}
+
+/// Bytes being read: the values left, and the strings' text left.
+pub(crate) struct In<'a> {
+    rest: &'a [u8],
+    text: &'a str,
+}
+
+impl<'a> In<'a> {
+    /// What [`Out::finish`] wrote: `None` when the text is not there whole
+    /// or is not UTF-8.
+    pub(crate) fn open(all: &'a [u8]) -> Option<In<'a>> {
+        let mut inp = In {
+            rest: all,
+            text: "",
+        };
+        let n = usize::try_from(inp.u64()?).ok()?;
+        let text = std::str::from_utf8(inp.take(n)?).ok()?;
+        Some(In { text, ..inp })
+    }
+    /// Whether every byte was read.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.rest.is_empty() && self.text.is_empty()
+    }
+    /// The next `n` bytes of text, when they end on a character's end.
+    #[inline]
+    fn text(&mut self, n: usize) -> Option<&'a str> {
+        let head = self.text.get(..n)?;
+        self.text = &self.text[n..];
+        Some(head)
+    }
+    #[inline]
+    fn take(&mut self, n: usize) -> Option<&'a [u8]> {
+        if n > self.rest.len() {
+            return None;
+        }
+        let (head, rest) = self.rest.split_at(n);
+        self.rest = rest;
+        Some(head)
+    }
+    /// What [`Out::u64`] wrote: at most ten bytes, the last one's high
+    /// bit clear, no bits beyond 64.
+    #[inline]
+    fn u64(&mut self) -> Option<u64> {
+        // Most are one byte.
+        if let Some((&b, rest)) = self.rest.split_first()
+            && b < 0x80
+        {
+            self.rest = rest;
+            return Some(u64::from(b));
+        }
+        let mut v: u64 = 0;
+        for (i, &b) in self.rest.iter().enumerate().take(10) {
+            let bits = u64::from(b & 0x7f);
+            if i == 9 && bits > 1 {
+                return None;
+            }
+            v |= bits << (7 * i);
+            if b & 0x80 == 0 {
+                self.rest = &self.rest[i + 1..];
+                return Some(v);
+            }
+        }
+        None
+    }
+    #[inline]
+    fn u8(&mut self) -> Option<u8> {
+        Some(self.take(1)?[0])
+    }
+    /// A count of items each at least `min` bytes long: `None` when the
+    /// bytes left cannot hold them (so no allocation is made for them).
+    #[inline]
+    fn count(&mut self, min: usize) -> Option<usize> {
+        let n = usize::try_from(self.u64()?).ok()?;
+        (n.saturating_mul(min.max(1)) <= self.rest.len()).then_some(n)
+    }
+}
+
+/// A value written as bytes and read back.
+pub(crate) trait Persist: Sized {
+    fn put(&self, out: &mut Out);
+    fn get(inp: &mut In<'_>) -> Option<Self>;
+    /// The fewest bytes one value takes (bounds a count against the bytes
+    /// left).
+    const MIN: usize = 1;
+}
+
+/// [`Persist`] for a struct, field by field in the order given (every
+/// field must be listed: the struct literal fails to compile otherwise).
+macro_rules! persist_fields {
+    // `..` after the fields: the others are caches, made again when needed
+    // (they start as `Default::default()` gives them).
+    ($t:ty { $($f:ident),* $(,)? .. }) => {
+        impl $crate::check::kept_disk::Persist for $t {
+            fn put(&self, out: &mut $crate::check::kept_disk::Out) {
+                $( $crate::check::kept_disk::Persist::put(&self.$f, out); )*
+            }
+            fn get(inp: &mut $crate::check::kept_disk::In<'_>) -> Option<Self> {
+                Some(Self {
+                    $( $f: $crate::check::kept_disk::Persist::get(inp)?, )*
+                    ..Default::default()
+                })
+            }
+        }
+    };
+    ($t:ty { $($f:ident),* $(,)? }) => {
+        impl $crate::check::kept_disk::Persist for $t {
+            fn put(&self, out: &mut $crate::check::kept_disk::Out) {
+                $( $crate::check::kept_disk::Persist::put(&self.$f, out); )*
+            }
+            fn get(inp: &mut $crate::check::kept_disk::In<'_>) -> Option<Self> {
+                // Fields are evaluated in the order written.
+                Some(Self { $( $f: $crate::check::kept_disk::Persist::get(inp)?, )* })
+            }
+        }
+    };
+}
+pub(crate) use persist_fields;
+
+impl Persist for u64 {
+    #[inline]
+    fn put(&self, out: &mut Out) {
+        out.u64(*self);
+    }
+    #[inline]
+    fn get(inp: &mut In<'_>) -> Option<u64> {
+        inp.u64()
+    }
+    const MIN: usize = 1;
+}
+
+impl Persist for usize {
+    #[inline]
+    fn put(&self, out: &mut Out) {
+        out.u64(*self as u64);
+    }
+    #[inline]
+    fn get(inp: &mut In<'_>) -> Option<usize> {
+        usize::try_from(inp.u64()?).ok()
+    }
+    const MIN: usize = 1;
+}
+
+impl Persist for bool {
+    #[inline]
+    fn put(&self, out: &mut Out) {
+        out.u8(u8::from(*self));
+    }
+    #[inline]
+    fn get(inp: &mut In<'_>) -> Option<bool> {
+        match inp.u8()? {
+            0 => Some(false),
+            1 => Some(true),
+            _ => None,
+        }
+    }
+}
+
+impl Persist for String {
+    fn put(&self, out: &mut Out) {
+        out.u64(self.len() as u64);
+        out.text.push_str(self);
+    }
+    fn get(inp: &mut In<'_>) -> Option<String> {
+        let n = usize::try_from(inp.u64()?).ok()?;
+        Some(inp.text(n)?.to_string())
+    }
+    const MIN: usize = 1;
+}
+
+impl<T: Persist> Persist for Option<T> {
+    #[inline]
+    fn put(&self, out: &mut Out) {
+        match self {
+            None => out.u8(0),
+            Some(v) => {
+                out.u8(1);
+                v.put(out);
+            }
+        }
+    }
+    #[inline]
+    fn get(inp: &mut In<'_>) -> Option<Option<T>> {
+        match inp.u8()? {
+            0 => Some(None),
+            1 => Some(Some(T::get(inp)?)),
+            _ => None,
+        }
+    }
+}
+
+impl<A: Persist, B: Persist> Persist for (A, B) {
+    #[inline]
+    fn put(&self, out: &mut Out) {
+        self.0.put(out);
+        self.1.put(out);
+    }
+    #[inline]
+    fn get(inp: &mut In<'_>) -> Option<(A, B)> {
+        Some((A::get(inp)?, B::get(inp)?))
+    }
+    const MIN: usize = A::MIN + B::MIN;
+}
+
+/// Writes a length, then each item.
+fn put_all<'t, T: Persist + 't>(len: usize, items: impl Iterator<Item = &'t T>, out: &mut Out) {
+    out.u64(len as u64);
+    for v in items {
+        v.put(out);
+    }
+}
+
+impl<T: Persist> Persist for Vec<T> {
+    fn put(&self, out: &mut Out) {
+        put_all(self.len(), self.iter(), out);
+    }
+    fn get(inp: &mut In<'_>) -> Option<Vec<T>> {
+        let n = inp.count(T::MIN)?;
+        let mut v = Vec::with_capacity(n);
+        for _ in 0..n {
+            v.push(T::get(inp)?);
+        }
+        Some(v)
+    }
+    const MIN: usize = 1;
+}
+
+impl<K: Persist + Eq + Hash, V: Persist> Persist for FastMap<K, V> {
+    fn put(&self, out: &mut Out) {
+        out.u64(self.len() as u64);
+        for (k, v) in self {
+            k.put(out);
+            v.put(out);
+        }
+    }
+    fn get(inp: &mut In<'_>) -> Option<Self> {
+        let n = inp.count(K::MIN + V::MIN)?;
+        let mut m = FastMap::with_capacity_and_hasher(n, Default::default());
+        for _ in 0..n {
+            let k = K::get(inp)?;
+            m.insert(k, V::get(inp)?);
+        }
+        (m.len() == n).then_some(m)
+    }
+    const MIN: usize = 1;
+}
+
+impl<K: Persist + Eq + Hash> Persist for FastSet<K> {
+    fn put(&self, out: &mut Out) {
+        put_all(self.len(), self.iter(), out);
+    }
+    fn get(inp: &mut In<'_>) -> Option<Self> {
+        let n = inp.count(K::MIN)?;
+        let mut s = FastSet::with_capacity_and_hasher(n, Default::default());
+        for _ in 0..n {
+            s.insert(K::get(inp)?);
+        }
+        (s.len() == n).then_some(s)
+    }
+    const MIN: usize = 1;
+}
+
+impl<K: Persist + Ord, V: Persist> Persist for BTreeMap<K, V> {
+    fn put(&self, out: &mut Out) {
+        out.u64(self.len() as u64);
+        for (k, v) in self {
+            k.put(out);
+            v.put(out);
+        }
+    }
+    fn get(inp: &mut In<'_>) -> Option<Self> {
+        let n = inp.count(K::MIN + V::MIN)?;
+        let mut m = BTreeMap::new();
+        for _ in 0..n {
+            let k = K::get(inp)?;
+            m.insert(k, V::get(inp)?);
+        }
+        (m.len() == n).then_some(m)
+    }
+    const MIN: usize = 1;
+}
+
+impl<K: Persist + Ord> Persist for BTreeSet<K> {
+    fn put(&self, out: &mut Out) {
+        put_all(self.len(), self.iter(), out);
+    }
+    fn get(inp: &mut In<'_>) -> Option<Self> {
+        let n = inp.count(K::MIN)?;
+        let mut s = BTreeSet::new();
+        for _ in 0..n {
+            s.insert(K::get(inp)?);
+        }
+        (s.len() == n).then_some(s)
+    }
+    const MIN: usize = 1;
+}
+
+/// Findings: as the checkpoint keeps them (`wire::findings`, which reads
+/// back every field), a JSON text per list.
+impl Persist for Issue {
+    fn put(&self, out: &mut Out) {
+        let report = Report {
+            issues: vec![self.clone()],
+            skipped: Vec::new(),
+        };
+        let v = crate::wire::findings::report_json(&report);
+        serde_json::to_string(&v)
+            .expect("JSON values always serialise")
+            .put(out);
+    }
+    fn get(inp: &mut In<'_>) -> Option<Issue> {
+        let text = String::get(inp)?;
+        let v: serde_json::Value = serde_json::from_str(&text).ok()?;
+        let codes = |c: &str| super::by_code(c).map(|c| c.code());
+        let mut r = crate::wire::findings::report_from_json(&v, codes)?;
+        (r.issues.len() == 1).then(|| r.issues.pop())?
+    }
+    const MIN: usize = 1;
+}
+
+impl Persist for Select {
+    fn put(&self, out: &mut Out) {
+        match self {
+            Select::First => out.u8(0),
+            Select::Last => out.u8(1),
+            Select::All => out.u8(2),
+            Select::Index(i) => {
+                out.u8(3);
+                out.u64(*i);
+            }
+        }
+    }
+    fn get(inp: &mut In<'_>) -> Option<Select> {
+        Some(match inp.u8()? {
+            0 => Select::First,
+            1 => Select::Last,
+            2 => Select::All,
+            3 => Select::Index(inp.u64()?),
+            _ => return None,
+        })
+    }
+}
+
+impl Persist for Segment {
+    fn put(&self, out: &mut Out) {
+        match self {
+            Segment::Edge(e) => {
+                out.u8(0);
+                e.put(out);
+            }
+            Segment::Join { join, of } => {
+                out.u8(1);
+                join.put(out);
+                of.put(out);
+            }
+        }
+    }
+    fn get(inp: &mut In<'_>) -> Option<Segment> {
+        Some(match inp.u8()? {
+            0 => Segment::Edge(String::get(inp)?),
+            1 => Segment::Join {
+                join: String::get(inp)?,
+                of: Vec::get(inp)?,
+            },
+            _ => return None,
+        })
+    }
+}
+
+persist_fields!(BranchId { segments });
+persist_fields!(Ref {
+    node,
+    select,
+    path,
+    branch_id
+});
+
+/// `value` as bytes.
+#[cfg(test)]
+pub(crate) fn to_bytes<T: Persist>(value: &T) -> Vec<u8> {
+    let mut out = Out::default();
+    value.put(&mut out);
+    out.finish()
+}
+
+/// What [`to_bytes`] wrote, when `bytes` hold exactly one such value.
+pub(crate) fn from_bytes<T: Persist>(bytes: &[u8]) -> Option<T> {
+    let mut inp = In::open(bytes)?;
+    let v = T::get(&mut inp)?;
+    inp.is_empty().then_some(v)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::remedy::Remedy;
+
+    #[test]
+    fn values_read_back_and_damage_reads_as_nothing() {
+        let mut m: FastMap<String, Vec<Issue>> = FastMap::default();
+        let e = crate::check::testing::edge("e1", "a", "b", "always");
+        let issue = super::super::dangling_edge::issue(&e, "b")
+            .node("a")
+            .fix(Remedy::Outline.when("it lists every node id"));
+        m.insert("a".into(), vec![issue]);
+        type T = (Vec<Option<(usize, usize)>>, FastMap<String, Vec<Issue>>);
+        let v: T = (vec![Some((1, 2)), None], m);
+        let bytes = to_bytes(&v);
+        let back: T = from_bytes(&bytes).expect("reads back");
+        assert_eq!(back, v);
+        // Cut anywhere, or one byte too many: nothing.
+        for cut in 0..bytes.len() {
+            assert!(from_bytes::<T>(&bytes[..cut]).is_none(), "cut at {cut}");
+        }
+        let mut longer = bytes.clone();
+        longer.push(0);
+        assert!(from_bytes::<T>(&longer).is_none());
+        // A huge count is refused before anything is allocated.
+        let mut huge = Out::default();
+        huge.u64(1 << 40);
+        assert!(from_bytes::<Vec<String>>(&huge.finish()).is_none());
+        // Text that is not UTF-8, or cut inside a character, is refused.
+        let word = to_bytes(&"é".to_string());
+        let mut bad = word.clone();
+        bad[1] = 0xff;
+        assert!(from_bytes::<String>(&bad).is_none());
+        let mut inside = Out::default();
+        inside.u64(2);
+        inside.text.push('é');
+        inside.u64(1);
+        assert!(from_bytes::<String>(&inside.finish()).is_none());
+        // Numbers: every size reads back; more than 64 bits is refused.
+        for n in [0, 1, 127, 128, 300, u64::from(u32::MAX), u64::MAX] {
+            assert_eq!(
+                from_bytes::<u64>(&{
+                    let mut o = Out::default();
+                    o.u64(n);
+                    o.finish()
+                }),
+                Some(n)
+            );
+        }
+        let mut over = vec![0, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff];
+        over.push(0x02);
+        assert!(from_bytes::<u64>(&over).is_none());
+        // A bad tag is refused.
+        assert!(from_bytes::<Option<u64>>(&[7]).is_none());
+        assert!(from_bytes::<bool>(&[2]).is_none());
+    }
+}

@@ -1,0 +1,89 @@
+//! The incremental checks' state beside the snapshot (issue 17):
+//! `plan-<name>/checkpoint.kept`, what the checks of a one-shot process
+//! kept, so that the next one checks only what changed since instead of
+//! the whole plan. The store keeps it as bytes it does not read (the
+//! checks write and read them, `check::incremental::Kept`), keyed by the
+//! log prefix their content is the fold of ([`Stamp`], the snapshot's
+//! scheme), the binary that wrote them and the plan.
+//!
+//! ```text
+//! magic (8) | checksum of the rest (8) | binary | plan | stamp | state
+//! ```
+//!
+//! (each of the last four a length and its bytes, the stamp as
+//! [`Stamp::put`] writes it). Like the snapshot it is a cache that never
+//! decides: verdicts (freeze, submit, validate) never read it, a file that
+//! is missing, damaged, cut, another binary's or another plan's, or keyed
+//! by a prefix that is not the log's means "check everything", and a
+//! failure to write it is ignored. Its name matches `*/checkpoint*`, so
+//! git ignores it as it ignores the snapshot.
+
+use super::chunks::checksum;
+use super::stamp::{Reader, Stamp};
+use std::io::Write;
+use std::path::Path;
+
+/// The file's name, beside `ops.jsonl`.
+pub(crate) const FILE: &str = "checkpoint.kept";
+/// The file starts with this (the layout's version is its last byte).
+const MAGIC: &[u8; 8] = b"PFKEPT\x00\x01";
+
+/// The state kept in `dir` for plan `plan_id` by this binary, and the log
+/// prefix it is about; `None` for anything else.
+pub(crate) fn read(dir: &Path, plan_id: &str) -> Option<(Stamp, Vec<u8>)> {
+    let path = dir.join(FILE);
+    // Only an ordinary file: not a link, and not a pipe that never ends.
+    if !std::fs::symlink_metadata(&path).ok()?.file_type().is_file() {
+        return None;
+    }
+    let mut bytes = std::fs::read(&path).ok()?;
+    if bytes.len() < 16 || &bytes[..8] != MAGIC {
+        return None;
+    }
+    let sum = u64::from_le_bytes(bytes[8..16].try_into().ok()?);
+    if checksum(&bytes[16..]) != sum {
+        return None;
+    }
+    let mut r = Reader(&bytes[16..]);
+    let binary = r.bytes()?;
+    let plan = r.bytes()?;
+    if binary != super::super::checkpoint::binary_identity().as_bytes()
+        || plan != plan_id.as_bytes()
+    {
+        return None;
+    }
+    let (stamp, rest) = Stamp::get(r.0)?;
+    let mut r = Reader(rest);
+    let state = r.bytes()?;
+    if !r.0.is_empty() {
+        return None;
+    }
+    // The state is the file's end: keep it in place of the whole.
+    let at = bytes.len() - state.len();
+    bytes.drain(..at);
+    Some((stamp, bytes))
+}
+
+/// Keeps `state` for plan `plan_id`, about the log prefix `stamp`: a
+/// temporary file renamed into place (a reader sees the old file or the
+/// new one, whole).
+pub(super) fn write(dir: &Path, plan_id: &str, stamp: &Stamp, state: &[u8]) -> std::io::Result<()> {
+    let mut body = Vec::with_capacity(state.len() + 8192);
+    let binary = super::super::checkpoint::binary_identity();
+    for part in [binary.as_bytes(), plan_id.as_bytes()] {
+        body.extend_from_slice(&(part.len() as u64).to_le_bytes());
+        body.extend_from_slice(part);
+    }
+    stamp.put(&mut body);
+    body.extend_from_slice(&(state.len() as u64).to_le_bytes());
+    body.extend_from_slice(state);
+    let mut tmp = tempfile::Builder::new().prefix(".tmp-").tempfile_in(dir)?;
+    {
+        let f = tmp.as_file_mut();
+        f.write_all(MAGIC)?;
+        f.write_all(&checksum(&body).to_le_bytes())?;
+        f.write_all(&body)?;
+    }
+    tmp.persist(dir.join(FILE)).map_err(|e| e.error)?;
+    Ok(())
+}
