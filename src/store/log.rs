@@ -164,17 +164,29 @@ const OP_START: &[u8] = br#"{"opId":"#;
 
 /// Whether the log's last bytes, with no newline after them, are what a
 /// killed writer leaves: the start of an op line cut anywhere, even inside
-/// `{"opId":` or inside a character. Anything else there (text that parses
-/// on past its end, ops run together on one line by other line ends) is
-/// damage: reported, never cut off by the next write.
+/// `{"opId":` or inside a character (or several such starts, one after the
+/// other). Anything else there (text that parses on past its end, complete
+/// ops run together on one line by other line ends) is damage: reported,
+/// never cut off by the next write.
 fn is_torn_end(raw: &[u8]) -> bool {
-    let text = match std::str::from_utf8(raw) {
-        Ok(_) => raw,
+    let valid = match std::str::from_utf8(raw) {
+        Ok(_) => raw.len(),
         // Cut inside a character: what came before it.
-        Err(e) if e.error_len().is_none() => &raw[..e.valid_up_to()],
+        Err(e) if e.error_len().is_none() => e.valid_up_to(),
         Err(_) => return false,
     };
-    OP_START.starts_with(text) || is_torn(text)
+    let Ok(text) = std::str::from_utf8(&raw[..valid]) else {
+        return false;
+    };
+    if OP_START.starts_with(text.as_bytes()) {
+        return true;
+    }
+    let starts: Vec<usize> = text.match_indices("{\"opId\":").map(|(at, _)| at).collect();
+    starts.first() == Some(&0)
+        && starts.iter().enumerate().all(|(k, &at)| {
+            let end = starts.get(k + 1).copied().unwrap_or(text.len());
+            is_torn(&text.as_bytes()[at..end])
+        })
 }
 
 /// The op on a line. A line a merge glued to the torn end of another write
@@ -563,6 +575,10 @@ mod tests {
             assert_eq!(log.ops.len(), 1, "cut at {cut}");
             assert_eq!(log.info.good_len as usize, first.len() + 1);
         }
+        // Two torn writes one after the other.
+        let text = format!("{}\n{}{}", first, &last[..30], &last[..50]);
+        let log = parse(text.as_bytes(), "plan-t").unwrap();
+        assert_eq!(log.ops.len(), 1);
         // A torn write a merge ended with a newline and another op glued on.
         let text = format!("{}\n{}{}\n", first, &last[..30], line(3, "c", true));
         let log = parse(text.as_bytes(), "plan-t").unwrap();
