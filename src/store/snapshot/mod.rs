@@ -264,7 +264,7 @@ impl Store {
         // The checks a one-shot process kept, when their prefix of the log
         // lies between the snapshot's and the log's end: the tail is then
         // folded in two parts, and what the second changed is known.
-        let kept = kept::read(dir, id)
+        let kept = kept::read(dir, id, kept::limit(len))
             .filter(|(k, _)| (prefix..=len).contains(&k.len) && k.leads(dir, &file, &md));
         let (kept, first, second) = match kept.and_then(|k| split(&tail, k, prefix, id)) {
             Some((k, first, second)) => (Some(k), first, second),
