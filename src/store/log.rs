@@ -102,10 +102,11 @@ pub fn parse(bytes: &[u8], plan_id: &str) -> Result<Log> {
                 places.push((line_no, next));
             }
             Err(_) if is_torn(raw) || (!complete && is_torn_end(raw)) => torn.push((line_no, next)),
-            Err(why) => {
+            Err((column, why)) => {
+                let column = column.map(|c| format!(", column {c}")).unwrap_or_default();
                 return Err(Error::new(
                     ErrorKind::CorruptStore,
-                    format!("{plan_id}/ops.jsonl, the op log of {plan_id}, is damaged at line {line_no}: {why}"),
+                    format!("{plan_id}/ops.jsonl, the op log of {plan_id}, is damaged at line {line_no}{column}: {why}"),
                 )
                 .with_help("restore ops.jsonl from version control, or delete the damaged line if you know what it held"));
             }
@@ -192,8 +193,10 @@ fn is_torn_end(raw: &[u8]) -> bool {
 /// The op on a line. A line a merge glued to the torn end of another write
 /// (`{"opId":…(torn){"opId":…}`) holds its op after the torn part: the op is
 /// taken and `glued` says a torn part was left out.
-fn line_op(raw: &[u8]) -> std::result::Result<(Op, bool), String> {
-    let text = std::str::from_utf8(raw).map_err(|_| "it is not valid UTF-8".to_string())?;
+/// A line that holds no op gives its column where known, and why.
+fn line_op(raw: &[u8]) -> std::result::Result<(Op, bool), (Option<usize>, String)> {
+    let text =
+        std::str::from_utf8(raw).map_err(|e| (None, format!("it is not valid UTF-8 ({e})")))?;
     match codec::parse_op_line(text) {
         Ok(op) => Ok((op, false)),
         Err(e) => {
@@ -206,7 +209,18 @@ fn line_op(raw: &[u8]) -> std::result::Result<(Op, bool), String> {
                 .filter(|at| *at > 0 && is_torn(&raw[..*at]));
             match start.and_then(|at| codec::parse_op_line(&text[at..]).ok()) {
                 Some(op) => Ok((op, true)),
-                None => Err(e.to_string()),
+                // The record is one line: its column, not "line 1".
+                None => Err(match (e.line, e.column) {
+                    (Some(1), Some(c)) => {
+                        let e = crate::wire::parse::ParseError {
+                            line: None,
+                            column: None,
+                            ..e
+                        };
+                        (Some(c), e.to_string())
+                    }
+                    _ => (None, e.to_string()),
+                }),
             }
         }
     }
@@ -551,7 +565,8 @@ mod tests {
             let text = ops.join(sep);
             let e = parse(text.as_bytes(), "plan-t").unwrap_err();
             assert_eq!(e.kind, ErrorKind::CorruptStore, "{sep:?}");
-            assert!(e.message.contains("line 1"), "{}", e.message);
+            assert!(e.message.contains("line 1, column "), "{}", e.message);
+            assert!(!e.message.contains("[line"), "{}", e.message);
             // The same inside the log.
             let text = format!("{}\n{}\n", ops.join(sep), line(4, "d", true));
             let e = parse(text.as_bytes(), "plan-t").unwrap_err();
