@@ -308,3 +308,28 @@ fn a_repeated_line_is_one_op() {
         .clone();
     assert_eq!(phase.as_deref(), Some("pcat"));
 }
+
+#[test]
+fn a_redo_of_what_others_changed_since_names_the_undo_and_the_change() {
+    let dir = tempfile::tempdir().unwrap();
+    let ann = with_work(dir.path());
+    let bob = forge(dir.path(), "bob");
+    ann.set_node_phase("plan-u", "work", Some("anns".into()), None)
+        .unwrap();
+    let change = last_tx(&ann);
+    ann.undo("plan-u", None).unwrap();
+    let undo = last_tx(&ann);
+    bob.set_node_phase("plan-u", "work", Some("bobs".into()), None)
+        .unwrap();
+    let err = ann.redo("plan-u", None).unwrap_err();
+    assert_eq!(err.exit_code(), 1);
+    assert_eq!(
+        err.message,
+        format!(
+            "nothing to redo: what your undo {undo} took back of transaction {change} was changed again since"
+        )
+    );
+    let loaded = ann.load("plan-u").unwrap();
+    let phase = loaded.content().node("work").unwrap().phase.clone();
+    assert_eq!(phase.as_deref(), Some("bobs"));
+}

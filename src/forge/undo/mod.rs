@@ -341,8 +341,11 @@ fn undid_by(history: &History, target: &str) -> String {
 fn redo_inverse(history: &History, before: &Loaded, target: &str) -> Result<Inverse> {
     let inv = redo::inverse(history, before, target)?;
     if inv.bodies.is_empty() {
+        // Name the change the undo took back: the undo's own id may name it
+        // only by a hash.
+        let undid = undid_by(history, target);
         return Err(Error::refused(format!(
-            "nothing to redo: what {target} undid was changed again since"
+            "nothing to redo: what your undo {target} took back of transaction {undid} was changed again since"
         ))
         .with_help(bounded_list(&inv.kept, 4)));
     }
