@@ -269,6 +269,36 @@ fn put_all<'t, T: Persist + 't>(len: usize, items: impl Iterator<Item = &'t T>, 
     }
 }
 
+/// A map's entries, its length first (as [`put_all`] writes a list).
+fn put_pairs<'t, K: Persist + 't, V: Persist + 't>(
+    len: usize,
+    items: impl Iterator<Item = (&'t K, &'t V)>,
+    out: &mut Out,
+) {
+    out.u64(len as u64);
+    for (k, v) in items {
+        k.put(out);
+        v.put(out);
+    }
+}
+
+/// Reads a map's entries as [`put_pairs`] wrote them into `m` with
+/// `insert`; `None` when one is damaged or a key comes twice (`len` tells
+/// the map's length after).
+fn get_pairs<K: Persist, V: Persist, M>(
+    inp: &mut In<'_>,
+    n: usize,
+    mut m: M,
+    insert: impl Fn(&mut M, K, V),
+    len: impl Fn(&M) -> usize,
+) -> Option<M> {
+    for _ in 0..n {
+        let k = K::get(inp)?;
+        insert(&mut m, k, V::get(inp)?);
+    }
+    (len(&m) == n).then_some(m)
+}
+
 impl<T: Persist> Persist for Vec<T> {
     fn put(&self, out: &mut Out) {
         put_all(self.len(), self.iter(), out);
@@ -286,20 +316,12 @@ impl<T: Persist> Persist for Vec<T> {
 
 impl<K: Persist + Eq + Hash, V: Persist> Persist for FastMap<K, V> {
     fn put(&self, out: &mut Out) {
-        out.u64(self.len() as u64);
-        for (k, v) in self {
-            k.put(out);
-            v.put(out);
-        }
+        put_pairs(self.len(), self.iter(), out);
     }
     fn get(inp: &mut In<'_>) -> Option<Self> {
         let n = inp.count(K::MIN + V::MIN)?;
-        let mut m = FastMap::with_capacity_and_hasher(n, Default::default());
-        for _ in 0..n {
-            let k = K::get(inp)?;
-            m.insert(k, V::get(inp)?);
-        }
-        (m.len() == n).then_some(m)
+        let m = FastMap::with_capacity_and_hasher(n, Default::default());
+        get_pairs(inp, n, m, |m, k, v| drop(m.insert(k, v)), Self::len)
     }
     const MIN: usize = 1;
 }
@@ -321,20 +343,17 @@ impl<K: Persist + Eq + Hash> Persist for FastSet<K> {
 
 impl<K: Persist + Ord, V: Persist> Persist for BTreeMap<K, V> {
     fn put(&self, out: &mut Out) {
-        out.u64(self.len() as u64);
-        for (k, v) in self {
-            k.put(out);
-            v.put(out);
-        }
+        put_pairs(self.len(), self.iter(), out);
     }
     fn get(inp: &mut In<'_>) -> Option<Self> {
         let n = inp.count(K::MIN + V::MIN)?;
-        let mut m = BTreeMap::new();
-        for _ in 0..n {
-            let k = K::get(inp)?;
-            m.insert(k, V::get(inp)?);
-        }
-        (m.len() == n).then_some(m)
+        get_pairs(
+            inp,
+            n,
+            BTreeMap::new(),
+            |m, k, v| drop(m.insert(k, v)),
+            Self::len,
+        )
     }
     const MIN: usize = 1;
 }

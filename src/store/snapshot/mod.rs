@@ -35,7 +35,7 @@ mod tests;
 mod view;
 
 pub(crate) use stamp::Stamp;
-use stamp::{HEAD_SAMPLE, TAIL_SAMPLE, times};
+use stamp::times;
 pub(crate) use view::View;
 
 use super::Store;
@@ -593,17 +593,9 @@ fn save(dir: &Path, loaded: &Loaded, md: &std::fs::Metadata, reuse: Option<Reuse
     if stamp(&now) != stamp(md) {
         return false;
     }
-    let len = md.len() as usize;
-    let mut head = vec![0u8; len.min(HEAD_SAMPLE)];
-    let tail_len = len.min(TAIL_SAMPLE);
-    let mut tail = vec![0u8; tail_len];
-    if file.read_exact_at(&mut head, 0).is_err()
-        || file
-            .read_exact_at(&mut tail, (len - tail_len) as u64)
-            .is_err()
-    {
+    let Some(Stamp { head, tail, .. }) = Stamp::read(&file, md) else {
         return false;
-    }
+    };
     let (digest, encoded_len) = loaded.folded.digested().clone();
     let c = loaded.content();
     let (created, freeze_by, approved_by) = machine.quiet_parts();

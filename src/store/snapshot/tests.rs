@@ -3,6 +3,7 @@
 //! fresh fold of the log.
 
 use super::chunks::{HEADER, checksum};
+use super::stamp::{HEAD_SAMPLE, TAIL_SAMPLE};
 use super::*;
 use crate::model::note::Note;
 use crate::model::{Map, Node, NodeKind, OpBody, Value};
