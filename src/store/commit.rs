@@ -382,6 +382,7 @@ impl Store {
             // it changes nothing (the log's create_plan wins).
             let _ = fs::remove_file(dir.join(META_FILE));
         }
+        super::sweep::stale_temps(&dir, std::time::SystemTime::now());
         // What the ops change, for the checks of a warm plan or the checks
         // a one-shot process kept (worked out on the plan they apply to,
         // before it is folded on).
@@ -520,6 +521,7 @@ impl Store {
         refuse_special(&self.root.join(CURRENT_FILE))?;
         refuse_too_deep(ops.iter().map(|o| &o.body))?;
         let _guard = lock::acquire(&self.root.join(".lock"), "the store")?;
+        super::sweep::stale_temps(&self.root, std::time::SystemTime::now());
         if fs::symlink_metadata(&dir).is_ok() {
             return Err(Error::new(
                 ErrorKind::DuplicateId,

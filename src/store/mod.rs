@@ -15,6 +15,7 @@ pub mod log;
 pub(crate) mod meta;
 mod paths;
 pub(crate) mod snapshot;
+mod sweep;
 mod upgrade;
 pub(crate) mod warm;
 
