@@ -333,3 +333,57 @@ fn a_redo_of_what_others_changed_since_names_the_undo_and_the_change() {
     let phase = loaded.content().node("work").unwrap().phase.clone();
     assert_eq!(phase.as_deref(), Some("bobs"));
 }
+
+/// A store whose plan-u log is the create line of [`LEGACY`] and `lines`.
+fn with_lines(dir: &std::path::Path, lines: &[&str]) -> Forge {
+    let f = legacy(dir);
+    let mut text = LEGACY.lines().next().unwrap().to_string() + "\n";
+    for l in lines {
+        text.push_str(l);
+        text.push('\n');
+    }
+    std::fs::write(log_path(&f), text).unwrap();
+    f
+}
+
+#[test]
+fn an_empty_transaction_id_is_shown_quoted() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = with_lines(
+        dir.path(),
+        &[
+            r#"{"opId":"ann:plan-u:1:","actorId":"ann","lamport":1,"at":"2026-12-03T14:59:47Z","tx":"","txEnd":true,"op":"add_node","node":{"id":"n1","kind":"join","definition":{}}}"#,
+        ],
+    );
+    let echo = f.undo("plan-u", None).unwrap();
+    assert!(
+        echo.changed
+            .starts_with("undid your transaction \"\" of 2026-12-03T14:59:47Z"),
+        "{}",
+        echo.changed
+    );
+    assert!(!has_n1(&f));
+}
+
+#[test]
+fn an_undo_naming_a_hash_no_transaction_has_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let undo = "undo-@0123456789abcdef-1111111111111111";
+    let f = with_lines(
+        dir.path(),
+        &[
+            r#"{"opId":"ann:plan-u:1:t1","actorId":"ann","lamport":1,"at":"2026-12-03T14:59:47Z","tx":"t1","txEnd":true,"op":"add_node","node":{"id":"n1","kind":"join","definition":{}}}"#,
+            &format!(
+                r#"{{"opId":"ann:plan-u:2:{undo}","actorId":"ann","lamport":2,"at":"2026-12-03T14:59:48Z","tx":"{undo}","txEnd":true,"op":"remove_node","nodeId":"n1","incidentEdgeIds":[]}}"#
+            ),
+        ],
+    );
+    let echo = f.redo("plan-u", None).unwrap();
+    assert_eq!(
+        echo.changed,
+        format!(
+            "redid your transaction with the hash @0123456789abcdef, which no transaction in the log has (taking back its undo {undo})"
+        )
+    );
+    assert!(has_n1(&f));
+}

@@ -138,20 +138,20 @@ impl<'a> History<'a> {
     }
 
     /// The id of the transaction `r` names (the latest such, should a
-    /// hash name two), or what `r` says when none in the log has it.
-    pub(crate) fn named<'r>(&'r self, r: Ref<'r>) -> &'r str {
+    /// hash name two); `None` for a hash no transaction in the log has.
+    pub(crate) fn named<'r>(&'r self, r: Ref<'r>) -> Option<&'r str> {
         match r {
-            Ref::Whole(id) => id,
-            Ref::Hashed(h) => {
+            Ref::Whole(id) => Some(id),
+            Ref::Hashed(_) => {
                 let mut last: Option<&str> = None;
                 for head in self.heads.iter().rev() {
                     let tx = head.tx.as_ref();
                     if last != Some(tx) && names(r, tx) {
-                        return tx;
+                        return Some(tx);
                     }
                     last = Some(tx);
                 }
-                h
+                None
             }
         }
     }

@@ -61,14 +61,14 @@ fn find(history: &History, loaded: &Loaded, actor: &str) -> Result<Found> {
         if inverse.bodies.is_empty() {
             if inverse.had_effect && !inverse.kept.is_empty() {
                 overridden.push((
-                    format!("transaction {} ({})", tx.id, summary(&tx)),
+                    format!("{} ({})", transaction(tx.id), summary(&tx)),
                     inverse.kept.clone(),
                 ));
             }
             // It changed nothing, or others already took it back.
             continue;
         }
-        let mut what = format!("transaction {} of {} ({})", tx.id, tx.at, summary(&tx));
+        let mut what = format!("{} of {} ({})", transaction(tx.id), tx.at, summary(&tx));
         if !overridden.is_empty() {
             let later: Vec<String> = overridden.iter().map(|(t, _)| t.clone()).collect();
             what.push_str(&format!(
@@ -323,16 +323,31 @@ impl Forge {
         self.inverse_echo(
             after,
             inv,
-            format!("redid your transaction {undid} (taking back its undo {target})"),
+            format!("redid your {undid} (taking back its undo {target})"),
         )
     }
 }
 
-/// The id of the transaction the undo `target` undid, as its echo names it.
+/// The transaction the undo `target` undid, as its echo names it
+/// ("transaction ID").
 fn undid_by(history: &History, target: &str) -> String {
-    match undone_by(target) {
-        Some(r) => history.named(r).to_string(),
-        None => target.to_string(),
+    let Some(r) = undone_by(target) else {
+        return transaction(target);
+    };
+    match (history.named(r), r) {
+        (Some(id), _) => transaction(id),
+        (None, log::Ref::Hashed(h) | log::Ref::Whole(h)) => {
+            format!("transaction with the hash {h}, which no transaction in the log has")
+        }
+    }
+}
+
+/// "transaction ID", an empty id shown as `""`.
+fn transaction(id: &str) -> String {
+    if id.is_empty() {
+        "transaction \"\"".to_string()
+    } else {
+        format!("transaction {id}")
     }
 }
 
@@ -345,7 +360,7 @@ fn redo_inverse(history: &History, before: &Loaded, target: &str) -> Result<Inve
         // only by a hash.
         let undid = undid_by(history, target);
         return Err(Error::refused(format!(
-            "nothing to redo: what your undo {target} took back of transaction {undid} was changed again since"
+            "nothing to redo: what your undo {target} took back of {undid} was changed again since"
         ))
         .with_help(bounded_list(&inv.kept, 4)));
     }
