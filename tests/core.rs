@@ -578,17 +578,33 @@ fn the_checkpoint_is_a_cache_that_never_outlives_what_it_describes() {
     assert!(n >= 1);
     let cp = env.store().join("plan-cp/checkpoint.json");
     assert!(cp.exists(), "reading a plan leaves a checkpoint");
-    // Tamper with the cached findings: an unchanged plan reads them back…
+    // The cached findings emptied by hand: checked again (their sum no
+    // longer matches)…
     let text = std::fs::read_to_string(&cp).unwrap();
-    let mut v: serde_json::Value = serde_json::from_str(&text).unwrap();
-    v["findings"]["issues"].as_array_mut().unwrap().clear();
-    std::fs::write(&cp, serde_json::to_string(&v).unwrap()).unwrap();
+    let (head, findings) = text.split_once('\n').unwrap();
+    let mut head: Value = serde_json::from_str(head).unwrap();
+    let mut findings: Value = serde_json::from_str(findings).unwrap();
+    findings["issues"].as_array_mut().unwrap().clear();
+    let findings = findings.to_string();
+    std::fs::write(&cp, format!("{head}\n{findings}")).unwrap();
+    assert_eq!(
+        blocking(&env),
+        n,
+        "a findings line edited by hand was trusted"
+    );
+    // …and with the sum made again, read back while nothing changed…
+    let key = head["key"].as_str().unwrap().to_string();
+    head["sum"] = json!(planforge::model::hash::hex_sha256(
+        format!("{key}\n{findings}").as_bytes()
+    ));
+    let forged = format!("{head}\n{findings}");
+    std::fs::write(&cp, &forged).unwrap();
     assert_eq!(blocking(&env), 0, "the cache is used while nothing changed");
     // …but any write to the log makes it stale.
     env.ok(&["set", "fetch", "args.path", "x.json"]);
     assert_eq!(blocking(&env), n);
     // A changed registry makes it stale too.
-    std::fs::write(&cp, serde_json::to_string(&v).unwrap()).unwrap();
+    std::fs::write(&cp, &forged).unwrap();
     let reg = env.store().join("registry.yaml");
     let r = std::fs::read_to_string(&reg).unwrap();
     std::fs::write(&reg, format!("{r}\n# edited\n")).unwrap();
@@ -596,8 +612,13 @@ fn the_checkpoint_is_a_cache_that_never_outlives_what_it_describes() {
     // A damaged checkpoint is ignored and rewritten.
     std::fs::write(&cp, "{not json").unwrap();
     assert_eq!(blocking(&env), n);
+    let rewritten = std::fs::read_to_string(&cp).unwrap();
+    let lines: Vec<&str> = rewritten.lines().collect();
+    assert_eq!(lines.len(), 2, "{rewritten}");
     assert!(
-        serde_json::from_str::<serde_json::Value>(&std::fs::read_to_string(&cp).unwrap()).is_ok()
+        lines
+            .iter()
+            .all(|l| serde_json::from_str::<Value>(l).is_ok())
     );
     // A hand edit of the log is seen even when the length stays the same.
     std::thread::sleep(std::time::Duration::from_millis(20));

@@ -9,10 +9,27 @@
 //! planforge binary — so a changed log can never be answered from it. A missing or damaged file means "check again". It is
 //! ignored by git (`*/checkpoint*`), and a failure to write it is ignored.
 
+use crate::model::hash::hex_sha256;
 use serde_json::json;
 use std::path::Path;
 
 pub(crate) const FILE: &str = "checkpoint.json";
+
+/// The file is two lines: a head `{"formatVersion": 3, "key": …, "sum": …}`
+/// and the findings' JSON, `sum` being the SHA-256 (hex) of the key, a
+/// newline and the findings' line. A findings line edited by hand (or cut
+/// short) no longer matches its sum, and is checked again instead of being
+/// answered from (tester, session 10: an emptied list read back as "no
+/// issues").
+const FORMAT: u64 = 3;
+
+fn sum(key: &str, findings: &str) -> String {
+    let mut bytes = Vec::with_capacity(key.len() + 1 + findings.len());
+    bytes.extend_from_slice(key.as_bytes());
+    bytes.push(b'\n');
+    bytes.extend_from_slice(findings.as_bytes());
+    hex_sha256(&bytes)
+}
 
 /// The findings kept for `key`, when the checkpoint holds them.
 pub(crate) fn read(dir: &Path, key: &str) -> Option<serde_json::Value> {
@@ -22,18 +39,23 @@ pub(crate) fn read(dir: &Path, key: &str) -> Option<serde_json::Value> {
         return None;
     }
     let text = std::fs::read_to_string(path).ok()?;
-    let v: serde_json::Value = serde_json::from_str(&text).ok()?;
-    if v.get("formatVersion")?.as_u64()? != 2 || v.get("key")?.as_str()? != key {
+    let (head, findings) = text.split_once('\n')?;
+    let head: serde_json::Value = serde_json::from_str(head).ok()?;
+    if head.get("formatVersion")?.as_u64()? != FORMAT
+        || head.get("key")?.as_str()? != key
+        || head.get("sum")?.as_str()? != sum(key, findings)
+    {
         return None;
     }
-    v.get("findings").cloned()
+    serde_json::from_str(findings).ok()
 }
 
 /// Keeps `findings` under `key`, ignoring failures (a read-only store still
 /// works).
 pub(crate) fn write(dir: &Path, key: &str, findings: serde_json::Value) {
-    let v = json!({"formatVersion": 2, "key": key, "findings": findings});
-    let text = serde_json::to_string(&v).expect("JSON values always serialise");
+    let findings = serde_json::to_string(&findings).expect("JSON values always serialise");
+    let head = json!({"formatVersion": FORMAT, "key": key, "sum": sum(key, &findings)});
+    let text = format!("{head}\n{findings}");
     let _ = super::atomic::write_atomic(&dir.join(FILE), text.as_bytes());
 }
 
@@ -56,4 +78,31 @@ pub(crate) fn binary_identity() -> String {
         format!("{}-{stamp}", env!("CARGO_PKG_VERSION"))
     })
     .clone()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn findings_read_back_only_whole_and_under_their_key() {
+        let tmp = tempfile::tempdir().unwrap();
+        let d = tmp.path();
+        let findings = json!({"issues": [{"code": "cycle", "node": "a"}], "skipped": []});
+        write(d, "k1", findings.clone());
+        assert_eq!(read(d, "k1"), Some(findings));
+        assert_eq!(read(d, "k2"), None, "another key");
+        let text = std::fs::read_to_string(d.join(FILE)).unwrap();
+        // The findings emptied by hand, the head kept: not answered from.
+        let (head, _) = text.split_once('\n').unwrap();
+        let emptied = format!("{head}\n{}", json!({"issues": [], "skipped": []}));
+        std::fs::write(d.join(FILE), emptied).unwrap();
+        assert_eq!(read(d, "k1"), None);
+        // Cut short, or the format before (one JSON object).
+        std::fs::write(d.join(FILE), &text[..text.len() - 3]).unwrap();
+        assert_eq!(read(d, "k1"), None);
+        let old = json!({"formatVersion": 2, "key": "k1", "findings": {"issues": []}});
+        std::fs::write(d.join(FILE), old.to_string()).unwrap();
+        assert_eq!(read(d, "k1"), None);
+    }
 }
