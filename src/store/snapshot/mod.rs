@@ -112,14 +112,7 @@ fn open(path: &Path) -> Option<(File, std::fs::Metadata)> {
 
 /// The fold the archive holds (every chunk read and checked).
 fn restore(s: &ArchivedSnap, v: &View<'_>) -> Option<Folded> {
-    // Made to size (a collect through `Option` would grow the vector by
-    // doubling, copying every node made so far each time), to no more than
-    // the chunks the head lists can hold (a count is not trusted).
-    let room = s.node_chunks.len().saturating_mul(NODES_PER_CHUNK);
-    let mut nodes = Vec::with_capacity(v.node_count().min(room));
-    for i in 0..v.node_count() {
-        nodes.push(v.node(i)?);
-    }
+    let nodes = v.nodes()?;
     let edges = (0..v.edge_count()).map(|k| v.edge(k)).collect();
     if v.damaged() {
         return None;
