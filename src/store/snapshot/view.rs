@@ -12,7 +12,8 @@
 //! damaged chunk holds is never used.
 
 use super::archive::{
-    self, ArchivedSBucket, ArchivedSEdge, ArchivedSMarks, ArchivedSNode, ArchivedSValue,
+    self, ArchivedSBucket, ArchivedSEdge, ArchivedSMarks, ArchivedSNode, ArchivedSNodes,
+    ArchivedSValue,
 };
 use super::chunks::{ArchivedSChunk, EDGES_PER_CHUNK, NO_NODE, NODES_PER_CHUNK, Opened, bucket_of};
 use super::{ArchivedSnap, keyed};
@@ -51,7 +52,7 @@ pub(crate) struct View<'a> {
     s: &'a ArchivedSnap,
     opened: &'a Opened,
     bufs: &'a [OnceCell<Option<AlignedVec<16>>>],
-    nodes: Cells<'a, ArchivedVec<ArchivedSNode>>,
+    nodes: Cells<'a, ArchivedSNodes>,
     edges: Cells<'a, ArchivedVec<ArchivedSEdge>>,
     buckets: Cells<'a, ArchivedSBucket>,
     marks: Cells<'a, ArchivedSMarks>,
@@ -112,9 +113,17 @@ impl<'a> View<'a> {
         self.flag(got)
     }
 
-    fn at(&self, i: usize) -> Option<&'a ArchivedSNode> {
+    /// Node `i`, and the text of its chunk (its strings' places are in it).
+    fn at(&self, i: usize) -> Option<(&'a ArchivedSNode, &'a str)> {
         let c = self.part(&self.nodes, &self.s.node_chunks, 0, i / NODES_PER_CHUNK)?;
-        self.flag(c.get(i % NODES_PER_CHUNK))
+        let n = self.flag(c.nodes.get(i % NODES_PER_CHUNK))?;
+        Some((n, c.text.as_str()))
+    }
+
+    /// The string at place `r` of `text` (the view damaged when it does not
+    /// lie there).
+    fn text(&self, text: &'a str, r: &archive::ArchivedSStr) -> Option<&'a str> {
+        self.flag(archive::at(text, r))
     }
 
     fn edge_at(&self, k: usize) -> Option<&'a ArchivedSEdge> {
@@ -183,26 +192,39 @@ impl<'a> View<'a> {
 
     /// The node's id (empty, and the view damaged, when it cannot be read).
     pub(crate) fn node_id(&self, i: usize) -> &'a str {
-        self.at(i).map_or("", |n| n.id.as_str())
+        self.at(i)
+            .and_then(|(n, t)| self.text(t, &n.id))
+            .unwrap_or("")
     }
 
+    /// The node's phase (none, and the view damaged, when it cannot be
+    /// read).
     pub(crate) fn node_phase(&self, i: usize) -> Option<&'a str> {
-        self.at(i)?.phase.as_ref().map(|p| p.as_str())
+        let (n, t) = self.at(i)?;
+        self.text(t, n.phase.as_ref()?)
     }
 
     /// The node's kind (the first kind, and the view damaged, when it
     /// cannot be read).
     pub(crate) fn node_kind(&self, i: usize) -> NodeKind {
-        let kind = self.at(i).and_then(|n| NodeKind::ALL.get(n.kind as usize));
+        let kind = self
+            .at(i)
+            .and_then(|(n, _)| NodeKind::ALL.get(n.kind as usize));
         self.flag(kind.copied()).unwrap_or(NodeKind::ALL[0])
     }
 
     /// A string field of the node's definition (`Node::str_field`).
     pub(crate) fn node_str_field(&self, i: usize, key: &str) -> Option<&'a str> {
-        let n = self.at(i)?;
-        let k = n.keys.iter().position(|k| k.as_str() == key)?;
-        match n.values.get(k)? {
-            ArchivedSValue::String(s) => Some(s.as_str()),
+        let (n, t) = self.at(i)?;
+        let mut k = None;
+        for (at, place) in n.keys.iter().enumerate() {
+            if self.text(t, place)? == key {
+                k = Some(at);
+                break;
+            }
+        }
+        match n.values.get(k?)? {
+            ArchivedSValue::String(s) => self.text(t, s),
             _ => None,
         }
     }
@@ -210,8 +232,8 @@ impl<'a> View<'a> {
     /// The node, as the model's; `None` (and the view damaged) when it
     /// cannot be read.
     pub(crate) fn node(&self, i: usize) -> Option<Node> {
-        let n = self.at(i)?;
-        self.flag(archive::node(n))
+        let (n, t) = self.at(i)?;
+        self.flag(archive::node(n, t))
     }
 
     /// Nodes `from..to`, as the model's; `None` (and the view damaged)
