@@ -112,8 +112,7 @@ fn open(path: &Path) -> Option<(File, std::fs::Metadata)> {
 
 /// The fold the archive holds (every chunk read and checked).
 fn restore(s: &ArchivedSnap, v: &View<'_>) -> Option<Folded> {
-    let nodes = v.nodes()?;
-    let edges = (0..v.edge_count()).map(|k| v.edge(k)).collect();
+    let (nodes, edges) = v.nodes_and_edges()?;
     if v.damaged() {
         return None;
     }

@@ -510,9 +510,19 @@ fn a_damaged_chunk_is_detected_before_use() {
     std::fs::write(&snap, &bad).unwrap();
     assert_eq!(same(&s, "a damaged chunk"), None);
     // The nodes are made on two threads (this one the first chunk, the
-    // other the rest): a damaged chunk on either side means a fresh fold.
+    // other the rest and the edges): a damaged chunk on either side means
+    // a fresh fold.
     let first = o_range(&s, 0);
-    for (why, at) in [("this thread's", first.start + 40), ("the other's", at)] {
+    let edges = {
+        let o = Opened::open(&plan_dir(&s)).unwrap();
+        let c = &view::head(&o).unwrap().edge_chunks[0];
+        o.area as usize + c.at.to_native() as usize
+    };
+    for (why, at) in [
+        ("this thread's", first.start + 40),
+        ("the other's", at),
+        ("the other's edge", edges + 40),
+    ] {
         let mut bad = good.clone();
         bad[at] ^= 0x20;
         std::fs::write(&snap, &bad).unwrap();

@@ -250,25 +250,33 @@ impl<'a> View<'a> {
         Some(nodes)
     }
 
-    /// Every node, as the model's; `None` (and the view damaged) when one
-    /// cannot be read. A large plan's are made on two threads, each
-    /// reading, checking and converting its half of the chunks (about a
-    /// second of work at 100,000 nodes, nearly all of it per node); the
-    /// other thread's chunks are handed to this view afterwards (a new
-    /// snapshot takes them over, see `Reuse`).
-    pub(super) fn nodes(&self) -> Option<Vec<Node>> {
+    /// Every edge, as the model's (see [`View::edge`]).
+    fn all_edges(&self) -> Vec<Edge> {
+        (0..self.edge_count()).map(|k| self.edge(k)).collect()
+    }
+
+    /// Every node and every edge, as the model's; `None` (and the view
+    /// damaged) when a node cannot be read (an edge that cannot be read
+    /// damages the view). A large plan's are made on two threads: this one
+    /// reads, checks and converts the first 55 % of the node chunks, the
+    /// other the rest and the edges (≈ 8 % of the work), so that both end
+    /// together (about a second of work at 100,000 nodes, nearly all of it
+    /// per node); the other thread's chunks are handed to this view
+    /// afterwards (a new snapshot takes them over, see `Reuse`).
+    pub(super) fn nodes_and_edges(&self) -> Option<(Vec<Node>, Vec<Edge>)> {
         let n = self.node_count();
         let chunks = self.s.node_chunks.len();
         if n < PARALLEL_NODES || chunks < 2 {
-            return self.node_range(0, n);
+            return Some((self.node_range(0, n)?, self.all_edges()));
         }
-        let split = ((chunks / 2) * NODES_PER_CHUNK).min(n);
+        let split = ((chunks * 11 / 20).max(1) * NODES_PER_CHUNK).min(n);
         let (s, opened) = (self.s, self.opened);
         let other = move || {
             let bufs = slots(s);
             let v = View::new(s, opened, &bufs);
-            let part = v.node_range(split, n).filter(|_| !v.damaged())?;
-            Some((part, bufs))
+            let part = v.node_range(split, n)?;
+            let edges = v.all_edges();
+            (!v.damaged()).then_some((part, edges, bufs))
         };
         std::thread::scope(|scope| {
             let handle = std::thread::Builder::new()
@@ -276,19 +284,19 @@ impl<'a> View<'a> {
                 .spawn_scoped(scope, other);
             let Ok(handle) = handle else {
                 // No thread to be had: all on this one.
-                return self.node_range(0, n);
+                return Some((self.node_range(0, n)?, self.all_edges()));
             };
             let first = self.node_range(0, split);
             // A thread that panicked read nothing to use: fold the log.
             let second = self.flag(handle.join().ok().flatten());
-            let (mut nodes, (part, bufs)) = (first?, second?);
+            let (mut nodes, (part, edges, bufs)) = (first?, second?);
             nodes.extend(part);
-            for (k, cell) in bufs.into_iter().enumerate().take(chunks) {
-                if let (Some(buf), Some(mine)) = (cell.into_inner().flatten(), self.bufs.get(k)) {
+            for (cell, mine) in bufs.into_iter().zip(self.bufs) {
+                if let Some(buf) = cell.into_inner().flatten() {
                     let _ = mine.set(Some(buf));
                 }
             }
-            Some(nodes)
+            Some((nodes, edges))
         })
     }
 
