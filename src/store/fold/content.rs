@@ -36,11 +36,11 @@ pub(super) struct State {
     old_tx: HashMap<usize, u32>,
     /// Transaction ids seen by `add_node`, numbered.
     txs: HashMap<String, u32>,
-    node_at: HashMap<String, usize>,
+    node_at: Ids,
     /// Edge slots, as the node slots.
     edges: Vec<Edge>,
     edges_gone: HashSet<usize>,
-    edge_at: HashMap<String, usize>,
+    edge_at: Ids,
     bounds: Option<Bounds>,
     /// Ids named by set_* ops while absent.
     touched_absent: Vec<String>,
@@ -101,11 +101,146 @@ impl Index {
     }
 }
 
+/// The positions by id of the slots present (node or edge slots, see
+/// [`State`]): a map; or, for a fold on top of a content whose [`Index`]
+/// was not kept, none until [`SCANS`] ids were looked up, each by a scan
+/// of the slots. A fold of a one-shot command's short tail on top of a
+/// 100,000-node plan looks a handful of ids up: scanning for each costs
+/// far less than indexing every id (about 0.1 G instructions). Either way
+/// a lookup answers what the map would: the last slot present with the
+/// id, none for an id removed since (and not added again).
+struct Ids {
+    map: Option<HashMap<String, usize>>,
+    /// Scans made so far (unmade only).
+    scans: u32,
+    /// Ids removed while unmade and not added again: a slot before the
+    /// removed one with the same id (a content with a repeated id) is not
+    /// the map's either.
+    dropped: HashSet<String>,
+}
+
+/// Lookups answered by a scan before the map is made.
+const SCANS: u32 = 16;
+
+/// Made and empty (a fold from the first op).
+impl Default for Ids {
+    fn default() -> Ids {
+        Ids::made(HashMap::default())
+    }
+}
+
+impl Ids {
+    fn made(map: HashMap<String, usize>) -> Ids {
+        Ids {
+            map: Some(map),
+            scans: 0,
+            dropped: HashSet::default(),
+        }
+    }
+
+    fn unmade() -> Ids {
+        Ids {
+            map: None,
+            scans: 0,
+            dropped: HashSet::default(),
+        }
+    }
+
+    /// The slot present with `id` among `slots` (`gone`: the slots
+    /// emptied; `id_of`: a slot's id).
+    fn get<T>(
+        &mut self,
+        slots: &[T],
+        gone: &HashSet<usize>,
+        id_of: impl Fn(&T) -> &str,
+        id: &str,
+    ) -> Option<usize> {
+        if self.map.is_none() {
+            if self.scans < SCANS {
+                self.scans += 1;
+                if self.dropped.contains(id) {
+                    return None;
+                }
+                return (0..slots.len())
+                    .rev()
+                    .find(|&i| id_of(&slots[i]) == id && !gone.contains(&i));
+            }
+            let mut map = HashMap::with_capacity_and_hasher(slots.len(), Default::default());
+            for (i, s) in slots.iter().enumerate() {
+                if !gone.contains(&i) {
+                    map.insert(id_of(s).to_string(), i);
+                }
+            }
+            for d in self.dropped.drain() {
+                map.remove(&d);
+            }
+            self.map = Some(map);
+        }
+        self.map.as_ref().and_then(|m| m.get(id).copied())
+    }
+
+    /// Records that slot `at` (the last) now has `id`, which had none.
+    fn insert(&mut self, id: &str, at: usize) {
+        match &mut self.map {
+            Some(m) => {
+                m.insert(id.to_string(), at);
+            }
+            None => {
+                self.dropped.remove(id);
+            }
+        }
+    }
+
+    /// Takes `id` out: the slot it had (which the caller empties).
+    fn remove<T>(
+        &mut self,
+        slots: &[T],
+        gone: &HashSet<usize>,
+        id_of: impl Fn(&T) -> &str,
+        id: &str,
+    ) -> Option<usize> {
+        let at = self.get(slots, gone, id_of, id)?;
+        match &mut self.map {
+            Some(m) => {
+                m.remove(id);
+            }
+            None => {
+                self.dropped.insert(id.to_string());
+            }
+        }
+        Some(at)
+    }
+
+    fn into_map(self) -> Option<HashMap<String, usize>> {
+        self.map
+    }
+}
+
+fn id_of_node(n: &Node) -> &str {
+    &n.id
+}
+
+fn id_of_edge(e: &Edge) -> &str {
+    &e.id
+}
+
 impl State {
     fn node_mut(&mut self, id: &str) -> Option<&mut Node> {
-        let i = *self.node_at.get(id)?;
+        let i = self.node_slot(id)?;
         self.changed.node = self.changed.node.min(i);
         Some(&mut self.nodes[i])
+    }
+
+    /// The slot of the node present with `id`.
+    fn node_slot(&mut self, id: &str) -> Option<usize> {
+        self.node_at
+            .get(&self.nodes, &self.nodes_gone, id_of_node, id)
+    }
+
+    /// The slot of the edge present with `id`.
+    fn edge_slot(&mut self, id: &str) -> Option<usize> {
+        self.edge_at
+            .get(&self.edges, &self.edges_gone, id_of_edge, id)
     }
 
     fn node_changed(&mut self, slot: usize) {
@@ -147,8 +282,8 @@ impl State {
         match body {
             OpBody::AddNode { node } | OpBody::ReplaceNode { node } => {
                 let t = self.tx_number(tx);
-                match self.node_at.get(&node.id) {
-                    Some(&i) => {
+                match self.node_slot(&node.id) {
+                    Some(i) => {
                         // A replace says so (`add-node --replace`). An add of
                         // an id that is there is two nodes under one id: in
                         // one change (a document, a template), or in two
@@ -171,7 +306,7 @@ impl State {
                     }
                     None => {
                         self.node_changed(self.nodes.len());
-                        self.node_at.insert(node.id.clone(), self.nodes.len());
+                        self.node_at.insert(&node.id, self.nodes.len());
                         self.nodes.push(node);
                         self.node_tx.push(t);
                     }
@@ -182,12 +317,14 @@ impl State {
                 incident_edge_ids,
             } => {
                 self.removed = true;
-                if let Some(i) = self.node_at.remove(&node_id) {
+                let at = (self.node_at).remove(&self.nodes, &self.nodes_gone, id_of_node, &node_id);
+                if let Some(i) = at {
                     self.nodes_gone.insert(i);
                     self.node_changed(i);
                 }
                 for e in &incident_edge_ids {
-                    if let Some(i) = self.edge_at.remove(e) {
+                    let at = (self.edge_at).remove(&self.edges, &self.edges_gone, id_of_edge, e);
+                    if let Some(i) = at {
                         self.edges_gone.insert(i);
                         self.edge_changed(i);
                     }
@@ -212,8 +349,8 @@ impl State {
                 Some(n) => n.phase = phase.filter(|p| !p.is_empty()),
                 None => self.touched_absent.push(node_id),
             },
-            OpBody::AddEdge { edge } => match self.edge_at.get(&edge.id) {
-                Some(&i) => {
+            OpBody::AddEdge { edge } => match self.edge_slot(&edge.id) {
+                Some(i) => {
                     let old = &self.edges[i];
                     if !old.same_signature(&edge) {
                         issues.push(Note::DuplicateEdgeId {
@@ -228,13 +365,14 @@ impl State {
                 }
                 None => {
                     self.edge_changed(self.edges.len());
-                    self.edge_at.insert(edge.id.clone(), self.edges.len());
+                    self.edge_at.insert(&edge.id, self.edges.len());
                     self.edges.push(edge);
                 }
             },
             OpBody::RemoveEdge { edge_id } => {
                 self.removed = true;
-                if let Some(i) = self.edge_at.remove(&edge_id) {
+                let at = (self.edge_at).remove(&self.edges, &self.edges_gone, id_of_edge, &edge_id);
+                if let Some(i) = at {
                     self.edges_gone.insert(i);
                     self.edge_changed(i);
                 }
@@ -257,12 +395,13 @@ impl State {
         index: Option<Index>,
         touched_absent: Vec<String>,
     ) -> State {
-        let index = index
-            .filter(|x| x.fits(&c))
-            .unwrap_or_else(|| Index::of(&c));
+        let (node_at, edge_at) = match index.filter(|x| x.fits(&c)) {
+            Some(x) => (Ids::made(x.node_at), Ids::made(x.edge_at)),
+            None => (Ids::unmade(), Ids::unmade()),
+        };
         State {
-            node_at: index.node_at,
-            edge_at: index.edge_at,
+            node_at,
+            edge_at,
             removed: false,
             edges_checked: c.edges.len(),
             node_tx: Vec::new(),
@@ -324,21 +463,45 @@ impl State {
         provenance: Option<Provenance>,
         issues: &mut Vec<Note>,
     ) -> (Content, Option<Index>, Vec<String>, Changed) {
-        // `node_at` holds exactly the nodes present. Edges before
-        // `edges_checked` had both ends present, which only a removal changes.
-        let present = |id: &str| self.node_at.contains_key(id);
-        let known_good = if self.removed { 0 } else { self.edges_checked };
+        let State {
+            nodes,
+            nodes_gone,
+            mut node_at,
+            edges,
+            edges_gone,
+            edge_at,
+            bounds,
+            touched_absent,
+            removed,
+            edges_checked,
+            mut changed,
+            ..
+        } = self;
+        // `node_at` answers for exactly the nodes present.
+        let mut present = |id: &str| node_at.get(&nodes, &nodes_gone, id_of_node, id).is_some();
+        // Edges before `edges_checked` had both ends present when the fold
+        // began: only a removal takes an end away, so such an edge dangles
+        // exactly when an end is the id of a node slot emptied and not
+        // present again (no lookup per edge: there are few such ids).
+        let absent: HashSet<&str> = if removed {
+            let gone = nodes_gone.iter().map(|&i| nodes[i].id.as_str());
+            gone.filter(|id| !present(id)).collect()
+        } else {
+            HashSet::default()
+        };
+        let first = if absent.is_empty() { edges_checked } else { 0 };
         let mut dangled = false;
-        let mut changed = self.changed;
-        let mut drop_edges = self.edges_gone;
-        for slot in known_good..self.edges.len() {
+        let mut drop_edges = edges_gone;
+        for (slot, e) in edges.iter().enumerate().skip(first) {
             if drop_edges.contains(&slot) {
                 continue;
             }
-            let e = &self.edges[slot];
-            let missing = [e.from.as_str(), e.to.as_str()]
-                .into_iter()
-                .find(|id| !present(id));
+            let mut ends = [e.from.as_str(), e.to.as_str()].into_iter();
+            let missing = if slot < edges_checked {
+                ends.find(|id| absent.contains(id))
+            } else {
+                ends.find(|id| !present(id))
+            };
             if let Some(m) = missing {
                 let missing = m.to_string();
                 dangled = true;
@@ -350,29 +513,33 @@ impl State {
                 drop_edges.insert(slot);
             }
         }
-        let edges = keep_slots(self.edges, &drop_edges);
         let mut seen = HashSet::default();
-        for id in &self.touched_absent {
+        for id in &touched_absent {
             if !present(id) && seen.insert(id.as_str()) {
                 issues.push(Note::UnknownNode { node: id.clone() });
             }
         }
+        drop(absent);
+        let edges = keep_slots(edges, &drop_edges);
         // Without a removal, the nodes are the slots themselves: nothing
         // is moved (linear in the plan for each fold on top otherwise).
-        let nodes = keep_slots(self.nodes, &self.nodes_gone);
-        let index = (!self.removed && !dangled).then_some(Index {
-            node_at: self.node_at,
-            edge_at: self.edge_at,
-        });
+        let nodes = keep_slots(nodes, &nodes_gone);
+        // Kept when made (a fold on top of this one takes them over).
+        let index = match (node_at.into_map(), edge_at.into_map()) {
+            (Some(node_at), Some(edge_at)) if !removed && !dangled => {
+                Some(Index { node_at, edge_at })
+            }
+            _ => None,
+        };
         let content = Content {
             plan_id: plan_id.to_string(),
             revision,
-            bounds: self.bounds.unwrap_or_default(),
+            bounds: bounds.unwrap_or_default(),
             nodes,
             edges,
             provenance,
         };
-        (content, index, self.touched_absent, changed)
+        (content, index, touched_absent, changed)
     }
 }
 

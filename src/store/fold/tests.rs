@@ -346,3 +346,64 @@ fn a_fold_at_a_revision_is_the_fold_of_the_ops_cut_there() {
         assert_eq!(at.meta, cut.meta, "revision {r}");
     }
 }
+
+proptest::proptest! {
+    /// Ops folded on top of a plan whose id index was not kept (a restored
+    /// snapshot's: ids are then looked up by scanning until enough were,
+    /// see `content::Ids`) give the content and notes of folding every op,
+    /// and of folding them on top of the same plan with its index: tails
+    /// long and short (past the scans' limit or not) that add nodes again
+    /// (as a replace or a duplicate), remove nodes without their edges
+    /// (which then dangle) and add them back, add edges to missing nodes,
+    /// remove and re-add edges and set the phase of absent nodes.
+    #[test]
+    fn a_fold_on_top_without_the_index_is_the_fold_of_every_op(
+        size in 1usize..12,
+        tail in proptest::collection::vec((0usize..6, 0usize..14, 0usize..14, 0usize..14), 0..40),
+    ) {
+        let mut base = Vec::new();
+        for i in 0..size {
+            base.push(OpBody::AddNode { node: node(&format!("n{i}")) });
+        }
+        for i in 1..size {
+            base.push(OpBody::AddEdge { edge: edge(&format!("e{i}"), &format!("n{}", i / 2), &format!("n{i}")) });
+        }
+        let first: Vec<Op> = base
+            .into_iter()
+            .enumerate()
+            .map(|(k, b)| op(k as u64 + 1, "a", &format!("t{k}"), true, b))
+            .collect();
+        let max = first.len() as u64;
+        let more: Vec<Op> = tail
+            .iter()
+            .enumerate()
+            .map(|(k, &(what, a, b, c))| {
+                let body = match what {
+                    0 => OpBody::AddNode { node: Node { kind: if c % 2 == 0 { NodeKind::Join } else { NodeKind::Call }, ..node(&format!("n{a}")) } },
+                    1 => OpBody::ReplaceNode { node: Node { phase: Some(format!("p{c}")), ..node(&format!("n{a}")) } },
+                    2 => OpBody::RemoveNode {
+                        node_id: format!("n{a}"),
+                        incident_edge_ids: (b % 3 == 0).then(|| format!("e{a}")).into_iter().collect(),
+                    },
+                    3 => OpBody::AddEdge { edge: edge(&format!("e{c}"), &format!("n{a}"), &format!("n{b}")) },
+                    4 => OpBody::RemoveEdge { edge_id: format!("e{c}") },
+                    _ => OpBody::SetNodePhase { node_id: format!("n{a}"), phase: Some(format!("q{b}")) },
+                };
+                op(max + 1 + k as u64, "b", &format!("u{}", k / 3), k % 3 == 2 || k + 1 == tail.len(), body)
+            })
+            .collect();
+        let before = fold("plan-t", &first);
+        proptest::prop_assert!(before.positions_if_kept().is_some());
+        let mut forgotten = before.clone();
+        forgotten.index = std::sync::OnceLock::new();
+        let with = fold_after(before, max, &more).expect("sorts after");
+        let without = fold_after(forgotten, max, &more).expect("sorts after");
+        let all: Vec<Op> = first.into_iter().chain(more).collect();
+        let whole = fold("plan-t", &all);
+        proptest::prop_assert_eq!(&without.content, &whole.content);
+        proptest::prop_assert_eq!(&without.notes, &whole.notes);
+        proptest::prop_assert_eq!(&with.content, &whole.content);
+        proptest::prop_assert_eq!(&with.notes, &whole.notes);
+        proptest::prop_assert_eq!(without.positions().map(|x| (x.node("n0"), x.edge("e1"))), whole.positions().map(|x| (x.node("n0"), x.edge("e1"))));
+    }
+}

@@ -112,15 +112,7 @@ fn open(path: &Path) -> Option<(File, std::fs::Metadata)> {
 
 /// The fold the archive holds (every chunk read and checked).
 fn restore(s: &ArchivedSnap, v: &View<'_>) -> Option<Folded> {
-    // Made to size (a collect through `Option` would grow the vector by
-    // doubling, copying every node made so far each time), to no more than
-    // the chunks the head lists can hold (a count is not trusted).
-    let room = s.node_chunks.len().saturating_mul(NODES_PER_CHUNK);
-    let mut nodes = Vec::with_capacity(v.node_count().min(room));
-    for i in 0..v.node_count() {
-        nodes.push(v.node(i)?);
-    }
-    let edges = (0..v.edge_count()).map(|k| v.edge(k)).collect();
+    let (nodes, edges) = v.nodes_and_edges()?;
     if v.damaged() {
         return None;
     }
@@ -607,6 +599,14 @@ fn save(dir: &Path, loaded: &Loaded, md: &std::fs::Metadata, reuse: Option<Reuse
     let buckets = tables.split_off(parts.nodes + parts.edges);
     let edge_chunks = tables.split_off(parts.nodes);
     let (phases, any_unphased) = phases_of(c);
+    let provenance = match c.provenance.as_ref().map(provenance_to) {
+        None => None,
+        Some(None) => return false,
+        Some(p) => p,
+    };
+    let Some(meta) = meta_to(&loaded.meta) else {
+        return false;
+    };
     let snap = Snap {
         binary: super::checkpoint::binary_identity(),
         plan_id: loaded.plan_id.clone(),
@@ -628,8 +628,8 @@ fn save(dir: &Path, loaded: &Loaded, md: &std::fs::Metadata, reuse: Option<Reuse
         edge_chunks,
         buckets,
         marks,
-        provenance: c.provenance.as_ref().map(provenance_to),
-        meta: meta_to(&loaded.meta),
+        provenance,
+        meta,
         created,
         freeze_by: freeze_by.map(op_ref_to),
         approved_by: approved_by.map(op_ref_to),
@@ -667,7 +667,7 @@ fn parts_of(
     let mut bytes = Vec::new();
     for (k, part) in c.nodes.chunks(NODES_PER_CHUNK).enumerate() {
         let kept = reuse.as_mut().and_then(|r| r.node_chunk(k, n));
-        bytes.push(kept_or_made(kept, || chunks::one(part, node_to))?);
+        bytes.push(kept_or_made(kept, || nodes_to(part))?);
     }
     let nodes = bytes.len();
     for (k, part) in c.edges.chunks(EDGES_PER_CHUNK).enumerate() {

@@ -509,6 +509,42 @@ fn a_damaged_chunk_is_detected_before_use() {
     );
     std::fs::write(&snap, &bad).unwrap();
     assert_eq!(same(&s, "a damaged chunk"), None);
+    // The nodes are made on two threads (this one the first chunk, the
+    // other the rest and the edges): a damaged chunk on either side means
+    // a fresh fold.
+    let first = o_range(&s, 0);
+    let edges = {
+        let o = Opened::open(&plan_dir(&s)).unwrap();
+        let c = &view::head(&o).unwrap().edge_chunks[0];
+        o.area as usize + c.at.to_native() as usize
+    };
+    for (why, at) in [
+        ("this thread's", first.start + 40),
+        ("the other's", at),
+        ("the other's edge", edges + 40),
+    ] {
+        let mut bad = good.clone();
+        bad[at] ^= 0x20;
+        std::fs::write(&snap, &bad).unwrap();
+        let write = s.load_to_write("plan-s").unwrap();
+        assert!(!write.restored, "{why} chunk damaged: not restored");
+        std::fs::write(&snap, &good).unwrap();
+        let write = s.load_to_write("plan-s").unwrap();
+        assert!(write.restored, "{why} chunk sound: restored");
+        assert_eq!(
+            write.content(),
+            s.load_cold("plan-s", None, false).unwrap().content()
+        );
+    }
+}
+
+/// Where node chunk `k` of `s`'s snapshot lies in its file.
+fn o_range(s: &Store, k: usize) -> std::ops::Range<usize> {
+    let o = Opened::open(&plan_dir(s)).unwrap();
+    let h = view::head(&o).unwrap();
+    let c = &h.node_chunks[k];
+    let start = o.area as usize + c.at.to_native() as usize;
+    start..start + c.len.to_native() as usize
 }
 
 #[test]

@@ -12,7 +12,8 @@
 //! damaged chunk holds is never used.
 
 use super::archive::{
-    self, ArchivedSBucket, ArchivedSEdge, ArchivedSMarks, ArchivedSNode, ArchivedSValue,
+    self, ArchivedSBucket, ArchivedSEdge, ArchivedSMarks, ArchivedSNode, ArchivedSNodes,
+    ArchivedSValue,
 };
 use super::chunks::{ArchivedSChunk, EDGES_PER_CHUNK, NO_NODE, NODES_PER_CHUNK, Opened, bucket_of};
 use super::{ArchivedSnap, keyed};
@@ -41,12 +42,17 @@ pub(super) fn slots(s: &ArchivedSnap) -> Slots {
 
 type Cells<'a, T> = Vec<OnceCell<Option<&'a T>>>;
 
+/// From this many nodes on, [`View::nodes`] makes them on two threads: a
+/// thread's start (tens of microseconds) is worth it once each has a chunk
+/// of nodes (about 3 million instructions) to make.
+const PARALLEL_NODES: usize = 2 * NODES_PER_CHUNK;
+
 /// A stored plan, read in place from its snapshot.
 pub(crate) struct View<'a> {
     s: &'a ArchivedSnap,
     opened: &'a Opened,
     bufs: &'a [OnceCell<Option<AlignedVec<16>>>],
-    nodes: Cells<'a, ArchivedVec<ArchivedSNode>>,
+    nodes: Cells<'a, ArchivedSNodes>,
     edges: Cells<'a, ArchivedVec<ArchivedSEdge>>,
     buckets: Cells<'a, ArchivedSBucket>,
     marks: Cells<'a, ArchivedSMarks>,
@@ -107,9 +113,17 @@ impl<'a> View<'a> {
         self.flag(got)
     }
 
-    fn at(&self, i: usize) -> Option<&'a ArchivedSNode> {
+    /// Node `i`, and the text of its chunk (its strings' places are in it).
+    fn at(&self, i: usize) -> Option<(&'a ArchivedSNode, &'a str)> {
         let c = self.part(&self.nodes, &self.s.node_chunks, 0, i / NODES_PER_CHUNK)?;
-        self.flag(c.get(i % NODES_PER_CHUNK))
+        let n = self.flag(c.nodes.get(i % NODES_PER_CHUNK))?;
+        Some((n, c.text.as_str()))
+    }
+
+    /// The string at place `r` of `text` (the view damaged when it does not
+    /// lie there).
+    fn text(&self, text: &'a str, r: &archive::ArchivedSStr) -> Option<&'a str> {
+        self.flag(archive::at(text, r))
     }
 
     fn edge_at(&self, k: usize) -> Option<&'a ArchivedSEdge> {
@@ -178,26 +192,39 @@ impl<'a> View<'a> {
 
     /// The node's id (empty, and the view damaged, when it cannot be read).
     pub(crate) fn node_id(&self, i: usize) -> &'a str {
-        self.at(i).map_or("", |n| n.id.as_str())
+        self.at(i)
+            .and_then(|(n, t)| self.text(t, &n.id))
+            .unwrap_or("")
     }
 
+    /// The node's phase (none, and the view damaged, when it cannot be
+    /// read).
     pub(crate) fn node_phase(&self, i: usize) -> Option<&'a str> {
-        self.at(i)?.phase.as_ref().map(|p| p.as_str())
+        let (n, t) = self.at(i)?;
+        self.text(t, n.phase.as_ref()?)
     }
 
     /// The node's kind (the first kind, and the view damaged, when it
     /// cannot be read).
     pub(crate) fn node_kind(&self, i: usize) -> NodeKind {
-        let kind = self.at(i).and_then(|n| NodeKind::ALL.get(n.kind as usize));
+        let kind = self
+            .at(i)
+            .and_then(|(n, _)| NodeKind::ALL.get(n.kind as usize));
         self.flag(kind.copied()).unwrap_or(NodeKind::ALL[0])
     }
 
     /// A string field of the node's definition (`Node::str_field`).
     pub(crate) fn node_str_field(&self, i: usize, key: &str) -> Option<&'a str> {
-        let n = self.at(i)?;
-        let k = n.keys.iter().position(|k| k.as_str() == key)?;
-        match n.values.get(k)? {
-            ArchivedSValue::String(s) => Some(s.as_str()),
+        let (n, t) = self.at(i)?;
+        let mut k = None;
+        for (at, place) in n.keys.iter().enumerate() {
+            if self.text(t, place)? == key {
+                k = Some(at);
+                break;
+            }
+        }
+        match n.values.get(k?)? {
+            ArchivedSValue::String(s) => self.text(t, s),
             _ => None,
         }
     }
@@ -205,8 +232,72 @@ impl<'a> View<'a> {
     /// The node, as the model's; `None` (and the view damaged) when it
     /// cannot be read.
     pub(crate) fn node(&self, i: usize) -> Option<Node> {
-        let n = self.at(i)?;
-        self.flag(archive::node(n))
+        let (n, t) = self.at(i)?;
+        self.flag(archive::node(n, t))
+    }
+
+    /// Nodes `from..to`, as the model's; `None` (and the view damaged)
+    /// when one cannot be read.
+    fn node_range(&self, from: usize, to: usize) -> Option<Vec<Node>> {
+        // Made to size (a collect through `Option` would grow the vector
+        // by doubling), to no more than the chunks the head lists can hold
+        // (a count is not trusted).
+        let room = self.s.node_chunks.len().saturating_mul(NODES_PER_CHUNK);
+        let mut nodes = Vec::with_capacity(to.saturating_sub(from).min(room));
+        for i in from..to {
+            nodes.push(self.node(i)?);
+        }
+        Some(nodes)
+    }
+
+    /// Every edge, as the model's (see [`View::edge`]).
+    fn all_edges(&self) -> Vec<Edge> {
+        (0..self.edge_count()).map(|k| self.edge(k)).collect()
+    }
+
+    /// Every node and every edge, as the model's; `None` (and the view
+    /// damaged) when a node cannot be read (an edge that cannot be read
+    /// damages the view). A large plan's are made on two threads: this one
+    /// reads, checks and converts the first 55 % of the node chunks, the
+    /// other the rest and the edges (≈ 8 % of the work), so that both end
+    /// together (about a second of work at 100,000 nodes, nearly all of it
+    /// per node); the other thread's chunks are handed to this view
+    /// afterwards (a new snapshot takes them over, see `Reuse`).
+    pub(super) fn nodes_and_edges(&self) -> Option<(Vec<Node>, Vec<Edge>)> {
+        let n = self.node_count();
+        let chunks = self.s.node_chunks.len();
+        if n < PARALLEL_NODES || chunks < 2 {
+            return Some((self.node_range(0, n)?, self.all_edges()));
+        }
+        let split = ((chunks * 11 / 20).max(1) * NODES_PER_CHUNK).min(n);
+        let (s, opened) = (self.s, self.opened);
+        let other = move || {
+            let bufs = slots(s);
+            let v = View::new(s, opened, &bufs);
+            let part = v.node_range(split, n)?;
+            let edges = v.all_edges();
+            (!v.damaged()).then_some((part, edges, bufs))
+        };
+        std::thread::scope(|scope| {
+            let handle = std::thread::Builder::new()
+                .name("restore".into())
+                .spawn_scoped(scope, other);
+            let Ok(handle) = handle else {
+                // No thread to be had: all on this one.
+                return Some((self.node_range(0, n)?, self.all_edges()));
+            };
+            let first = self.node_range(0, split);
+            // A thread that panicked read nothing to use: fold the log.
+            let second = self.flag(handle.join().ok().flatten());
+            let (mut nodes, (part, edges, bufs)) = (first?, second?);
+            nodes.extend(part);
+            for (cell, mine) in bufs.into_iter().zip(self.bufs) {
+                if let Some(buf) = cell.into_inner().flatten() {
+                    let _ = mine.set(Some(buf));
+                }
+            }
+            Some((nodes, edges))
+        })
     }
 
     /// An edge's id, source and target (empty, and the view damaged, when
