@@ -68,7 +68,7 @@ impl Kept {
         {
             return None;
         }
-        let at = core.idx.get(id).copied();
+        let at = core.idx.get(id);
         let mut inc = at.map(|i| core.inc[i].clone()).unwrap_or_default();
         let mut out = at.map(|i| core.out[i].clone()).unwrap_or_default();
         // Edges with an end that is not there are at no node's lists.
@@ -113,7 +113,7 @@ super::kept_disk::persist_fields!(Readers {
 
 /// The layout of [`Kept::to_bytes`] (the store also keys the bytes by the
 /// binary that wrote them).
-const LAYOUT: u64 = 2;
+const LAYOUT: u64 = 3;
 
 impl Kept {
     /// This state as bytes, for a later process ([`Kept::from_bytes`]).

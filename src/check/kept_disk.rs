@@ -46,6 +46,16 @@ impl Out {
     fn u8(&mut self, v: u8) {
         self.bytes.push(v);
     }
+    /// A list of `u32`s at a fixed width (its length first), read back in
+    /// bulk by [`In::u32s`]: for long lists of positions, where reading
+    /// each as a varint cost more than the bytes saved.
+    pub(crate) fn u32s(&mut self, v: &[u32]) {
+        self.u64(v.len() as u64);
+        self.bytes.reserve(v.len() * 4);
+        for x in v {
+            self.bytes.extend_from_slice(&x.to_le_bytes());
+        }
+    }
     /// What was written, as one buffer: the text's length, the text, the
     /// values.
     pub(crate) fn finish(self) -> Vec<u8> {
@@ -125,6 +135,16 @@ impl<'a> In<'a> {
     #[inline]
     fn u8(&mut self) -> Option<u8> {
         Some(self.take(1)?[0])
+    }
+    /// What [`Out::u32s`] wrote.
+    pub(crate) fn u32s(&mut self) -> Option<Vec<u32>> {
+        let n = self.count(4)?;
+        let raw = self.take(n * 4)?;
+        Some(
+            raw.chunks_exact(4)
+                .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                .collect(),
+        )
     }
     /// A count of items each at least `min` bytes long: `None` when the
     /// bytes left cannot hold them (so no allocation is made for them).

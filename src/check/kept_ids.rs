@@ -1,0 +1,232 @@
+//! An id → position index for the kept state (issue 17, session 13) that
+//! reads back from disk without a string allocation per id: every id's
+//! text is in one buffer, the positions in one vector, and the hash table
+//! over them holds entry numbers only (`u32`), so it is made again on load
+//! by hashing each id once (no allocation, no string copied). A
+//! `HashMap<String, usize>` of the same ids cost one allocation and one
+//! insert per id on load (`Core::idx`, `KeptReach::at`: ≈ 60 M
+//! instructions of the 438 M the kept state cost at 100,000 nodes).
+//!
+//! Entries are only added (the kept structures that use it make it again
+//! on a removal); the first position given for an id stays.
+
+use crate::model::hash::FastState;
+use std::hash::BuildHasher;
+
+/// Node id → position (see the module doc).
+#[derive(Clone, Default)]
+pub(crate) struct IdIndex {
+    /// Every id's text, in the order added.
+    text: String,
+    /// Per entry: where its id ends in `text` (it starts where the one
+    /// before ends).
+    ends: Vec<u32>,
+    /// Per entry: its position.
+    pos: Vec<u32>,
+    /// Open addressing, linear probing: 0 for an empty slot, else the
+    /// entry's number + 1. Its length is a power of two, at least twice
+    /// the entries (or 0 when there are none).
+    slots: Vec<u32>,
+}
+
+/// `x` as a `u32`: ids' text, entries and positions stay below 2^32 (a
+/// plan's nodes are far fewer, their ids at most 64 bytes).
+fn small(x: usize) -> u32 {
+    u32::try_from(x).expect("fewer than 2^32 nodes and bytes of ids")
+}
+
+impl IdIndex {
+    /// An empty index with room for `n` ids.
+    pub(crate) fn with_capacity(n: usize) -> IdIndex {
+        let mut ix = IdIndex {
+            ends: Vec::with_capacity(n),
+            pos: Vec::with_capacity(n),
+            ..IdIndex::default()
+        };
+        ix.slots = vec![0; table_len(n)];
+        ix
+    }
+
+    /// How many ids it holds.
+    pub(crate) fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    /// Entry `k`'s id.
+    fn id(&self, k: usize) -> &str {
+        let start = if k == 0 { 0 } else { self.ends[k - 1] as usize };
+        &self.text[start..self.ends[k] as usize]
+    }
+
+    /// The entry holding `id`, or the empty slot where it would go.
+    fn find(&self, id: &str) -> Result<usize, usize> {
+        let mask = self.slots.len().wrapping_sub(1);
+        let mut s = (FastState.hash_one(id) as usize) & mask;
+        loop {
+            match self.slots[s] {
+                0 => return Err(s),
+                e => {
+                    let k = e as usize - 1;
+                    if self.id(k) == id {
+                        return Ok(k);
+                    }
+                }
+            }
+            s = (s + 1) & mask;
+        }
+    }
+
+    /// The position of `id`, when it is there.
+    pub(crate) fn get(&self, id: &str) -> Option<usize> {
+        if self.slots.is_empty() {
+            return None;
+        }
+        self.find(id).ok().map(|k| self.pos[k] as usize)
+    }
+
+    /// Whether `id` is there.
+    pub(crate) fn contains(&self, id: &str) -> bool {
+        self.get(id).is_some()
+    }
+
+    /// Adds `id` at position `at` unless it is there: then its position is
+    /// returned and kept.
+    pub(crate) fn insert_first(&mut self, id: &str, at: usize) -> Option<usize> {
+        if let Some(p) = self.get(id) {
+            return Some(p);
+        }
+        if (self.len() + 1) * 2 > self.slots.len() {
+            self.rehash(table_len(self.len() + 1));
+        }
+        self.text.push_str(id);
+        self.ends.push(small(self.text.len()));
+        self.pos.push(small(at));
+        let k = self.len() - 1;
+        let s = self.find(id).expect_err("a new id has no entry yet");
+        self.slots[s] = small(k + 1);
+        None
+    }
+
+    /// The table made again with `len` slots from the entries; `false`
+    /// when an id comes twice.
+    fn rehash(&mut self, len: usize) -> bool {
+        self.slots = vec![0; len];
+        for k in 0..self.len() {
+            match self.find(self.id(k)) {
+                Ok(_) => return false,
+                Err(s) => self.slots[s] = small(k + 1),
+            }
+        }
+        true
+    }
+
+    /// Every (id, position), in the order added.
+    pub(crate) fn iter(&self) -> impl Iterator<Item = (&str, usize)> + '_ {
+        (0..self.len()).map(|k| (self.id(k), self.pos[k] as usize))
+    }
+}
+
+/// Slots for `n` entries: a power of two, at least twice `n`, at least 8.
+fn table_len(n: usize) -> usize {
+    (n.saturating_mul(2)).next_power_of_two().max(8)
+}
+
+impl std::fmt::Debug for IdIndex {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_map().entries(self.iter()).finish()
+    }
+}
+
+/// The same ids at the same positions (in whatever order added).
+impl PartialEq for IdIndex {
+    fn eq(&self, other: &IdIndex) -> bool {
+        self.len() == other.len() && self.iter().all(|(id, p)| other.get(id) == Some(p))
+    }
+}
+impl Eq for IdIndex {}
+
+/// On disk: the text, then the ends and positions as little-endian `u32`
+/// arrays (read in bulk); the table is made again on load. Ends that go
+/// back, pass the text or cut a character, a length that differs, or an id
+/// that comes twice read as damaged.
+impl super::kept_disk::Persist for IdIndex {
+    fn put(&self, out: &mut super::kept_disk::Out) {
+        self.text.put(out);
+        out.u32s(&self.ends);
+        out.u32s(&self.pos);
+    }
+    fn get(inp: &mut super::kept_disk::In<'_>) -> Option<IdIndex> {
+        let text = String::get(inp)?;
+        let ends = inp.u32s()?;
+        let pos = inp.u32s()?;
+        let mut last = 0;
+        for &e in &ends {
+            let e = e as usize;
+            if e < last || !text.is_char_boundary(e) {
+                return None;
+            }
+            last = e;
+        }
+        if last != text.len() || pos.len() != ends.len() {
+            return None;
+        }
+        let mut ix = IdIndex {
+            text,
+            ends,
+            pos,
+            slots: Vec::new(),
+        };
+        ix.rehash(table_len(ix.len())).then_some(ix)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::IdIndex;
+    use crate::check::kept_disk::{Out, Persist, from_bytes};
+
+    #[test]
+    fn keeps_the_first_position_and_grows() {
+        let mut ix = IdIndex::default();
+        assert_eq!(ix.get("a"), None);
+        for i in 0..1000 {
+            assert_eq!(ix.insert_first(&format!("n{i}"), i), None);
+        }
+        assert_eq!(ix.insert_first("n7", 5000), Some(7));
+        assert_eq!(ix.insert_first("", 1000), None);
+        assert_eq!(ix.len(), 1001);
+        assert_eq!(ix.get("n999"), Some(999));
+        assert_eq!(ix.get(""), Some(1000));
+        assert!(!ix.contains("n1000"));
+        assert!(ix.contains("n0"));
+    }
+
+    #[test]
+    fn reads_back_and_refuses_damage() {
+        let mut ix = IdIndex::with_capacity(3);
+        for (i, id) in ["ä", "b", "cc"].iter().enumerate() {
+            ix.insert_first(id, i * 2);
+        }
+        let mut out = Out::default();
+        ix.put(&mut out);
+        let back: IdIndex = from_bytes(&out.finish()).expect("reads back");
+        assert_eq!(back, ix);
+        assert_eq!(back.get("cc"), Some(4));
+        assert_eq!(format!("{back:?}"), r#"{"ä": 0, "b": 2, "cc": 4}"#);
+        // An end inside `ä`, ends past the text, an id twice.
+        for (text, ends) in [
+            ("äbcc", vec![1u32, 3, 5]),
+            ("äbcc", vec![2, 3, 9]),
+            ("äbb", vec![2, 3, 4]),
+        ] {
+            let mut out = Out::default();
+            text.to_string().put(&mut out);
+            out.u32s(&ends);
+            out.u32s(&[0, 1, 2]);
+            assert!(
+                from_bytes::<IdIndex>(&out.finish()).is_none(),
+                "{text} {ends:?}"
+            );
+        }
+    }
+}
