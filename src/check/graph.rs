@@ -607,25 +607,31 @@ pub(crate) fn spread<I: IntoIterator<Item = usize>>(
 }
 
 // The kept state on disk (see `super::kept_disk`).
+// Long lists of positions and flags go through the bulk codecs.
+use super::kept_disk::{Bits, Ends, Flat, Lists, Opt};
 super::kept_disk::persist_fields!(Core {
     idx,
-    out,
-    inc,
-    ends,
-    entries,
-    joins,
-    canonical,
-    topo,
-    dangling,
+    out as Lists,
+    inc as Lists,
+    ends as Ends,
+    entries as Flat,
+    joins as Bits,
+    canonical as Bits,
+    topo as Opt<Flat>,
+    dangling as Flat,
     repeated
 });
-super::kept_disk::persist_fields!(DomTree { tin, tout, depth });
+super::kept_disk::persist_fields!(DomTree {
+    tin as Flat,
+    tout as Flat,
+    depth as Flat
+});
 super::kept_disk::persist_fields!(Analyses {
-    reach,
+    reach as Opt<Bits>,
     idom,
-    topo_pos,
+    topo_pos as Opt<Flat>,
     dom_tree,
     executions,
-    topo2_pos,
+    topo2_pos as Opt<Flat>,
     after_join
 });

@@ -13,8 +13,36 @@
 use crate::model::hash::FastState;
 use std::hash::BuildHasher;
 
+/// An id's hash for the table: FxHash's multiply-rotate over 8-byte words
+/// (as [`crate::model::hash::FastHasher`]) from the process's seed, with
+/// no copy of the last bytes through a buffer (this runs once per id on
+/// every load).
+#[inline]
+fn hash(seed: u64, id: &str) -> u64 {
+    const K: u64 = 0x517c_c1b7_2722_0a95;
+    let b = id.as_bytes();
+    let mut h = seed ^ b.len() as u64;
+    let mut words = b.chunks_exact(8);
+    for w in &mut words {
+        let w = u64::from_le_bytes([w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]]);
+        h = (h.rotate_left(5) ^ w).wrapping_mul(K);
+    }
+    let mut last = 0u64;
+    for (i, &x) in words.remainder().iter().enumerate() {
+        last |= u64::from(x) << (8 * i);
+    }
+    h = (h.rotate_left(5) ^ last).wrapping_mul(K);
+    h ^ (h >> 29) ^ (h >> 47)
+}
+
+/// The seed of [`hash`]: the process's (an index is never read by
+/// another process: its table is made again on load).
+fn seed() -> u64 {
+    FastState.hash_one(0u64)
+}
+
 /// Node id → position (see the module doc).
-#[derive(Clone, Default)]
+#[derive(Clone)]
 pub(crate) struct IdIndex {
     /// Every id's text, in the order added.
     text: String,
@@ -27,6 +55,20 @@ pub(crate) struct IdIndex {
     /// entry's number + 1. Its length is a power of two, at least twice
     /// the entries (or 0 when there are none).
     slots: Vec<u32>,
+    /// The seed of [`hash`].
+    seed: u64,
+}
+
+impl Default for IdIndex {
+    fn default() -> IdIndex {
+        IdIndex {
+            text: String::new(),
+            ends: Vec::new(),
+            pos: Vec::new(),
+            slots: Vec::new(),
+            seed: seed(),
+        }
+    }
 }
 
 /// `x` as a `u32`: ids' text, entries and positions stay below 2^32 (a
@@ -53,6 +95,7 @@ impl IdIndex {
     }
 
     /// Entry `k`'s id.
+    #[inline]
     fn id(&self, k: usize) -> &str {
         let start = if k == 0 { 0 } else { self.ends[k - 1] as usize };
         &self.text[start..self.ends[k] as usize]
@@ -61,7 +104,7 @@ impl IdIndex {
     /// The entry holding `id`, or the empty slot where it would go.
     fn find(&self, id: &str) -> Result<usize, usize> {
         let mask = self.slots.len().wrapping_sub(1);
-        let mut s = (FastState.hash_one(id) as usize) & mask;
+        let mut s = (hash(self.seed, id) as usize) & mask;
         loop {
             match self.slots[s] {
                 0 => return Err(s),
@@ -175,6 +218,7 @@ impl super::kept_disk::Persist for IdIndex {
             ends,
             pos,
             slots: Vec::new(),
+            seed: seed(),
         };
         ix.rehash(table_len(ix.len())).then_some(ix)
     }

@@ -279,14 +279,16 @@ declare_check! {
 }
 
 // The kept state on disk (see `super::kept_disk`).
+// Long lists of positions and flags go through the bulk codecs.
+use super::kept_disk::{Bits, Ends, Flat, Lists};
 super::kept_disk::persist_fields!(KeptReach {
     at,
-    ends,
-    next,
-    edges_at,
-    loose,
-    entry,
-    seen
+    ends as Ends,
+    next as Lists,
+    edges_at as Lists,
+    loose as Flat,
+    entry as Bits,
+    seen as Bits
 });
 
 #[cfg(test)]
