@@ -147,7 +147,7 @@ impl KeptHints {
         &mut self,
         g: &Graph,
         named: &dyn Fn(&str) -> bool,
-        all_named: &mut dyn Iterator<Item = &String>,
+        all_named: &mut dyn Iterator<Item = &str>,
         renamed: &FastSet<String>,
         touched: Option<&Touched>,
     ) -> Vec<String> {
@@ -215,14 +215,14 @@ impl KeptHints {
     }
 
     /// Everything made again for `g`'s content.
-    fn rebuild(&mut self, g: &Graph, all_named: &mut dyn Iterator<Item = &String>, large: bool) {
-        let mut missing: Vec<&String> = all_named.filter(|id| g.index_of(id).is_none()).collect();
+    fn rebuild(&mut self, g: &Graph, all_named: &mut dyn Iterator<Item = &str>, large: bool) {
+        let mut missing: Vec<&str> = all_named.filter(|id| g.index_of(id).is_none()).collect();
         missing.sort_unstable();
         missing.dedup();
         self.missing = missing
             .iter()
             .enumerate()
-            .map(|(k, id)| ((*id).clone(), hint(g, id, k < BUDGET)))
+            .map(|(k, id)| (id.to_string(), hint(g, id, k < BUDGET)))
             .collect();
         self.large = large;
         self.ready = true;

@@ -163,6 +163,18 @@ impl IdIndex {
         true
     }
 
+    /// The number of `id` in an index used to number ids (each added at
+    /// its entry's number): its number, added when it is new.
+    pub(crate) fn number(&mut self, id: &str) -> usize {
+        let n = self.len();
+        self.insert_first(id, n).unwrap_or(n)
+    }
+
+    /// Entry `k`'s id (`k` below [`IdIndex::len`]).
+    pub(crate) fn at(&self, k: usize) -> &str {
+        self.id(k)
+    }
+
     /// Every (id, position), in the order added.
     pub(crate) fn iter(&self) -> impl Iterator<Item = (&str, usize)> + '_ {
         (0..self.len()).map(|k| (self.id(k), self.pos[k] as usize))
