@@ -1,11 +1,12 @@
 //! An id → position index for the kept state (issue 17, session 13) that
-//! reads back from disk without a string allocation per id: every id's
-//! text is in one buffer, the positions in one vector, and the hash table
-//! over them holds entry numbers only (`u32`), so it is made again on load
-//! by hashing each id once (no allocation, no string copied). A
-//! `HashMap<String, usize>` of the same ids cost one allocation and one
-//! insert per id on load (`Core::idx`, `KeptReach::at`: ≈ 60 M
-//! instructions of the 438 M the kept state cost at 100,000 nodes).
+//! reads back from disk without a string allocation or a hash per id:
+//! every id's text is in one buffer, the positions in one vector, and the
+//! hash table over them holds entry numbers only (`u32`), written as it is
+//! with its seed and read back in bulk. A `HashMap<String, usize>` of the
+//! same ids cost one allocation and one insert per id on load
+//! (`Core::idx`, `KeptReach::at`: ≈ 60 M instructions of the 438 M the
+//! kept state cost at 100,000 nodes); making the table again on load
+//! (hashing every id) cost ≈ 15 M per index.
 //!
 //! Entries are only added (the kept structures that use it make it again
 //! on a removal); the first position given for an id stays.
@@ -35,8 +36,8 @@ fn hash(seed: u64, id: &str) -> u64 {
     h ^ (h >> 29) ^ (h >> 47)
 }
 
-/// The seed of [`hash`]: the process's (an index is never read by
-/// another process: its table is made again on load).
+/// The seed of [`hash`] for a new index: the process's (an index read
+/// back keeps the one it was made with, written with its table).
 fn seed() -> u64 {
     FastState.hash_one(0u64)
 }
@@ -150,17 +151,15 @@ impl IdIndex {
         None
     }
 
-    /// The table made again with `len` slots from the entries; `false`
-    /// when an id comes twice.
-    fn rehash(&mut self, len: usize) -> bool {
+    /// The table made again with `len` slots from the entries (distinct
+    /// ids).
+    fn rehash(&mut self, len: usize) {
         self.slots = vec![0; len];
         for k in 0..self.len() {
-            match self.find(self.id(k)) {
-                Ok(_) => return false,
-                Err(s) => self.slots[s] = small(k + 1),
+            if let Err(s) = self.find(self.id(k)) {
+                self.slots[s] = small(k + 1);
             }
         }
-        true
     }
 
     /// The number of `id` in an index used to number ids (each added at
@@ -201,19 +200,27 @@ impl PartialEq for IdIndex {
 impl Eq for IdIndex {}
 
 /// On disk: the text, then the ends and positions as little-endian `u32`
-/// arrays (read in bulk); the table is made again on load. Ends that go
-/// back, pass the text or cut a character, a length that differs, or an id
-/// that comes twice read as damaged.
+/// arrays, the seed and the table (read in bulk, not hashed again). Ends
+/// that go back, pass the text or cut a character, a length that differs,
+/// a table whose length is not a power of two at least twice the entries,
+/// or that does not hold every entry exactly once, read as damaged. Where
+/// each entry sits in the table is not checked again (that would hash
+/// every id): the file's checksum and the binary that wrote it (the store
+/// checks both) vouch for it.
 impl super::kept_disk::Persist for IdIndex {
     fn put(&self, out: &mut super::kept_disk::Out) {
         self.text.put(out);
         out.u32s(&self.ends);
         out.u32s(&self.pos);
+        self.seed.put(out);
+        out.u32s(&self.slots);
     }
     fn get(inp: &mut super::kept_disk::In<'_>) -> Option<IdIndex> {
         let text = String::get(inp)?;
         let ends = inp.u32s()?;
         let pos = inp.u32s()?;
+        let seed = u64::get(inp)?;
+        let slots = inp.u32s()?;
         let mut last = 0;
         for &e in &ends {
             let e = e as usize;
@@ -225,14 +232,32 @@ impl super::kept_disk::Persist for IdIndex {
         if last != text.len() || pos.len() != ends.len() {
             return None;
         }
-        let mut ix = IdIndex {
+        let n = ends.len();
+        let sized = if n == 0 {
+            slots.is_empty() || slots.len().is_power_of_two()
+        } else {
+            slots.len().is_power_of_two() && slots.len() >= 2 * n
+        };
+        if !sized {
+            return None;
+        }
+        let mut seen = vec![false; n];
+        for &e in &slots {
+            if e == 0 {
+                continue;
+            }
+            let k = e as usize - 1;
+            if k >= n || std::mem::replace(&mut seen[k], true) {
+                return None;
+            }
+        }
+        seen.iter().all(|&s| s).then_some(IdIndex {
             text,
             ends,
             pos,
-            slots: Vec::new(),
-            seed: seed(),
-        };
-        ix.rehash(table_len(ix.len())).then_some(ix)
+            slots,
+            seed,
+        })
     }
 }
 
@@ -269,19 +294,26 @@ mod tests {
         assert_eq!(back, ix);
         assert_eq!(back.get("cc"), Some(4));
         assert_eq!(format!("{back:?}"), r#"{"ä": 0, "b": 2, "cc": 4}"#);
-        // An end inside `ä`, ends past the text, an id twice.
-        for (text, ends) in [
-            ("äbcc", vec![1u32, 3, 5]),
-            ("äbcc", vec![2, 3, 9]),
-            ("äbb", vec![2, 3, 4]),
+        // An end inside `ä`, ends past the text; a table not a power of
+        // two, too small, with an entry twice or missing, or past the end.
+        for (text, ends, slots) in [
+            ("äbcc", vec![1u32, 3, 5], vec![1, 2, 3, 0, 0, 0, 0, 0]),
+            ("äbcc", vec![2, 3, 9], vec![1, 2, 3, 0, 0, 0, 0, 0]),
+            ("äbcc", vec![2, 3, 5], vec![1, 2, 3, 0, 0, 0, 0]),
+            ("äbcc", vec![2, 3, 5], vec![1, 2, 3, 0]),
+            ("äbcc", vec![2, 3, 5], vec![1, 2, 2, 3, 0, 0, 0, 0]),
+            ("äbcc", vec![2, 3, 5], vec![1, 2, 0, 0, 0, 0, 0, 0]),
+            ("äbcc", vec![2, 3, 5], vec![1, 2, 3, 4, 0, 0, 0, 0]),
         ] {
             let mut out = Out::default();
             text.to_string().put(&mut out);
             out.u32s(&ends);
             out.u32s(&[0, 1, 2]);
+            7u64.put(&mut out);
+            out.u32s(&slots);
             assert!(
                 from_bytes::<IdIndex>(&out.finish()).is_none(),
-                "{text} {ends:?}"
+                "{text} {ends:?} {slots:?}"
             );
         }
     }
