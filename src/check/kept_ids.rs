@@ -28,10 +28,18 @@ fn hash(seed: u64, id: &str) -> u64 {
         let w = u64::from_le_bytes([w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]]);
         h = (h.rotate_left(5) ^ w).wrapping_mul(K);
     }
-    let mut last = 0u64;
-    for (i, &x) in words.remainder().iter().enumerate() {
-        last |= u64::from(x) << (8 * i);
-    }
+    let rest = words.remainder();
+    let last = if rest.is_empty() {
+        0
+    } else if b.len() >= 8 {
+        // The last eight bytes (overlapping the last whole word).
+        let w = &b[b.len() - 8..];
+        u64::from_le_bytes([w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]])
+    } else {
+        rest.iter()
+            .enumerate()
+            .fold(0, |acc, (i, &x)| acc | u64::from(x) << (8 * i))
+    };
     h = (h.rotate_left(5) ^ last).wrapping_mul(K);
     h ^ (h >> 29) ^ (h >> 47)
 }
@@ -53,9 +61,10 @@ pub(crate) struct IdIndex {
     /// Per entry: its position.
     pos: Vec<u32>,
     /// Open addressing, linear probing: 0 for an empty slot, else the
-    /// entry's number + 1. Its length is a power of two, at least twice
-    /// the entries (or 0 when there are none).
-    slots: Vec<u32>,
+    /// entry's number + 1 in the low 32 bits and the high 32 bits of its
+    /// id's hash above (compared before the id). Its length is a power of
+    /// two, at least twice the entries (or 0 when there are none).
+    slots: Vec<u64>,
     /// The seed of [`hash`].
     seed: u64,
 }
@@ -102,16 +111,26 @@ impl IdIndex {
         &self.text[start..self.ends[k] as usize]
     }
 
-    /// The entry holding `id`, or the empty slot where it would go.
-    fn find(&self, id: &str) -> Result<usize, usize> {
+    /// Entry `k`'s id as bytes (no character boundary checks).
+    #[inline]
+    fn id_bytes(&self, k: usize) -> &[u8] {
+        let start = if k == 0 { 0 } else { self.ends[k - 1] as usize };
+        &self.text.as_bytes()[start..self.ends[k] as usize]
+    }
+
+    /// The entry holding `id` (whose hash is `h`), or the empty slot where
+    /// it would go.
+    #[inline]
+    fn find(&self, h: u64, id: &str) -> Result<usize, usize> {
         let mask = self.slots.len().wrapping_sub(1);
-        let mut s = (hash(self.seed, id) as usize) & mask;
+        let tag = h >> 32;
+        let mut s = (h as usize) & mask;
         loop {
             match self.slots[s] {
                 0 => return Err(s),
                 e => {
-                    let k = e as usize - 1;
-                    if self.id(k) == id {
+                    let k = (e & 0xffff_ffff) as usize - 1;
+                    if e >> 32 == tag && self.id_bytes(k) == id.as_bytes() {
                         return Ok(k);
                     }
                 }
@@ -120,12 +139,19 @@ impl IdIndex {
         }
     }
 
+    /// Entry `k`'s slot value, its id's hash being `h`.
+    fn slot(h: u64, k: usize) -> u64 {
+        (h >> 32 << 32) | u64::from(small(k + 1))
+    }
+
     /// The position of `id`, when it is there.
     pub(crate) fn get(&self, id: &str) -> Option<usize> {
         if self.slots.is_empty() {
             return None;
         }
-        self.find(id).ok().map(|k| self.pos[k] as usize)
+        self.find(hash(self.seed, id), id)
+            .ok()
+            .map(|k| self.pos[k] as usize)
     }
 
     /// Whether `id` is there.
@@ -146,8 +172,9 @@ impl IdIndex {
         self.ends.push(small(self.text.len()));
         self.pos.push(small(at));
         let k = self.len() - 1;
-        let s = self.find(id).expect_err("a new id has no entry yet");
-        self.slots[s] = small(k + 1);
+        let h = hash(self.seed, id);
+        let s = self.find(h, id).expect_err("a new id has no entry yet");
+        self.slots[s] = Self::slot(h, k);
         None
     }
 
@@ -156,8 +183,9 @@ impl IdIndex {
     fn rehash(&mut self, len: usize) {
         self.slots = vec![0; len];
         for k in 0..self.len() {
-            if let Err(s) = self.find(self.id(k)) {
-                self.slots[s] = small(k + 1);
+            let h = hash(self.seed, self.id(k));
+            if let Err(s) = self.find(h, self.id(k)) {
+                self.slots[s] = Self::slot(h, k);
             }
         }
     }
@@ -213,14 +241,14 @@ impl super::kept_disk::Persist for IdIndex {
         out.u32s(&self.ends);
         out.u32s(&self.pos);
         self.seed.put(out);
-        out.u32s(&self.slots);
+        out.u64s(&self.slots);
     }
     fn get(inp: &mut super::kept_disk::In<'_>) -> Option<IdIndex> {
         let text = String::get(inp)?;
         let ends = inp.u32s()?;
         let pos = inp.u32s()?;
         let seed = u64::get(inp)?;
-        let slots = inp.u32s()?;
+        let slots = inp.u64s()?;
         let mut last = 0;
         for &e in &ends {
             let e = e as usize;
@@ -246,7 +274,9 @@ impl super::kept_disk::Persist for IdIndex {
             if e == 0 {
                 continue;
             }
-            let k = e as usize - 1;
+            let Some(k) = ((e & 0xffff_ffff) as usize).checked_sub(1) else {
+                return None;
+            };
             if k >= n || std::mem::replace(&mut seen[k], true) {
                 return None;
             }
@@ -310,7 +340,7 @@ mod tests {
             out.u32s(&ends);
             out.u32s(&[0, 1, 2]);
             7u64.put(&mut out);
-            out.u32s(&slots);
+            out.u64s(&slots);
             assert!(
                 from_bytes::<IdIndex>(&out.finish()).is_none(),
                 "{text} {ends:?} {slots:?}"
