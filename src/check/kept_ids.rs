@@ -274,9 +274,7 @@ impl super::kept_disk::Persist for IdIndex {
             if e == 0 {
                 continue;
             }
-            let Some(k) = ((e & 0xffff_ffff) as usize).checked_sub(1) else {
-                return None;
-            };
+            let k = ((e & 0xffff_ffff) as usize).checked_sub(1)?;
             if k >= n || std::mem::replace(&mut seen[k], true) {
                 return None;
             }
