@@ -145,6 +145,7 @@ impl IdIndex {
     }
 
     /// The position of `id`, when it is there.
+    #[inline]
     pub(crate) fn get(&self, id: &str) -> Option<usize> {
         if self.slots.is_empty() {
             return None;
