@@ -582,7 +582,13 @@ impl Via<Vec<Vec<usize>>> for Lists {
         let mut v = Vec::with_capacity(lens.len());
         for n in lens {
             let end = at.checked_add(n)?;
-            v.push(values.get(at..end)?.to_vec());
+            let list = values.get(at..end)?;
+            // Most lists are empty or hold one value: no copy call then.
+            v.push(match *list {
+                [] => Vec::new(),
+                [x] => vec![x],
+                _ => list.to_vec(),
+            });
             at = end;
         }
         (at == values.len()).then_some(v)
