@@ -608,7 +608,7 @@ pub(crate) fn spread<I: IntoIterator<Item = usize>>(
 
 // The kept state on disk (see `super::kept_disk`).
 // Long lists of positions and flags go through the bulk codecs.
-use super::kept_disk::{Bits, Ends, Flat, Lists, Opt};
+use super::kept_disk::{Bits, Ends, Flat, Lists, Opt, Opts};
 super::kept_disk::persist_fields!(Core {
     idx,
     out as Lists,
@@ -628,10 +628,10 @@ super::kept_disk::persist_fields!(DomTree {
 });
 super::kept_disk::persist_fields!(Analyses {
     reach as Opt<Bits>,
-    idom,
+    idom as Opt<Opts>,
     topo_pos as Opt<Flat>,
     dom_tree,
     executions,
     topo2_pos as Opt<Flat>,
-    after_join
+    after_join as Opt<Opts>
 });

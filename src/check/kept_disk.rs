@@ -595,6 +595,24 @@ impl Via<Vec<Vec<usize>>> for Lists {
     }
 }
 
+/// A `Vec<Option<usize>>` (positions or none) as one [`Flat`] list, each
+/// position plus one, 0 for none.
+pub(crate) struct Opts;
+
+impl Via<Vec<Option<usize>>> for Opts {
+    fn put(v: &Vec<Option<usize>>, out: &mut Out) {
+        Flat::put(&v.iter().map(|x| x.map_or(0, |p| p + 1)).collect(), out);
+    }
+    fn get(inp: &mut In<'_>) -> Option<Vec<Option<usize>>> {
+        Some(
+            Flat::get(inp)?
+                .into_iter()
+                .map(|x| x.checked_sub(1))
+                .collect(),
+        )
+    }
+}
+
 /// Edges' ends (`Vec<Option<(from, to)>>`) as one [`Flat`] list of pairs,
 /// each position plus one, `0, 0` for an edge without both ends.
 pub(crate) struct Ends;
@@ -756,6 +774,8 @@ mod tests {
         assert_eq!(via::<_, Bits>(&bits).1, Some(bits.clone()));
         let ends = vec![Some((0, 3)), None, Some((2, 0))];
         assert_eq!(via::<_, Ends>(&ends).1, Some(ends.clone()));
+        let opts = vec![Some(0), None, Some(9)];
+        assert_eq!(via::<_, Opts>(&opts).1, Some(opts.clone()));
         let opt = Some(narrow.clone());
         assert_eq!(via::<_, Opt<Flat>>(&opt).1, Some(opt.clone()));
         assert_eq!(via::<_, Opt<Flat>>(&None).1, Some(None));
