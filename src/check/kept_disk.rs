@@ -613,6 +613,25 @@ impl Via<Vec<Option<usize>>> for Opts {
     }
 }
 
+/// A `Vec<(Option<usize>, usize)>` as one [`Flat`] list of pairs, the
+/// first plus one (0 for none).
+pub(crate) struct OptPairs;
+
+impl Via<Vec<(Option<usize>, usize)>> for OptPairs {
+    fn put(v: &Vec<(Option<usize>, usize)>, out: &mut Out) {
+        let pair = |&(a, b): &(Option<usize>, usize)| [a.map_or(0, |p| p + 1), b];
+        Flat::put(&v.iter().flat_map(pair).collect(), out);
+    }
+    fn get(inp: &mut In<'_>) -> Option<Vec<(Option<usize>, usize)>> {
+        let raw = Flat::get(inp)?;
+        (raw.len() % 2 == 0).then(|| {
+            raw.chunks_exact(2)
+                .map(|p| (p[0].checked_sub(1), p[1]))
+                .collect()
+        })
+    }
+}
+
 /// Edges' ends (`Vec<Option<(from, to)>>`) as one [`Flat`] list of pairs,
 /// each position plus one, `0, 0` for an edge without both ends.
 pub(crate) struct Ends;
@@ -776,6 +795,8 @@ mod tests {
         assert_eq!(via::<_, Ends>(&ends).1, Some(ends.clone()));
         let opts = vec![Some(0), None, Some(9)];
         assert_eq!(via::<_, Opts>(&opts).1, Some(opts.clone()));
+        let pairs = vec![(Some(0), 7), (None, usize::MAX)];
+        assert_eq!(via::<_, OptPairs>(&pairs).1, Some(pairs.clone()));
         let opt = Some(narrow.clone());
         assert_eq!(via::<_, Opt<Flat>>(&opt).1, Some(opt.clone()));
         assert_eq!(via::<_, Opt<Flat>>(&None).1, Some(None));
