@@ -4,7 +4,6 @@
 //! Everything here is linear in nodes + edges, except the dominator
 //! intersection, which is near-linear on DAGs processed in topological order.
 
-use crate::model::hash::FastMap as HashMap;
 use crate::model::{Content, Edge, Node, NodeKind};
 use std::cell::OnceCell;
 
@@ -47,7 +46,7 @@ pub(crate) struct Analyses {
 #[derive(Debug, PartialEq, Eq)]
 pub(crate) struct Core {
     /// Node id → index (first occurrence).
-    pub(crate) idx: HashMap<String, usize>,
+    pub(crate) idx: super::kept_ids::IdIndex,
     /// Outgoing / incoming edge indices per node (edges whose both ends
     /// exist), in edge order.
     pub(crate) out: Vec<Vec<usize>>,
@@ -90,13 +89,10 @@ impl Core {
     /// The shape of `content`, made from scratch. O(n + e).
     pub(crate) fn new(content: &Content) -> Core {
         let n = content.nodes.len();
-        let mut idx = HashMap::with_capacity_and_hasher(n, Default::default());
+        let mut idx = super::kept_ids::IdIndex::with_capacity(n);
         let mut canonical = vec![false; n];
         for (i, node) in content.nodes.iter().enumerate() {
-            if !idx.contains_key(node.id.as_str()) {
-                idx.insert(node.id.clone(), i);
-                canonical[i] = true;
-            }
+            canonical[i] = idx.insert_first(&node.id, i).is_none();
         }
         let mut out = vec![Vec::new(); n];
         let mut inc = vec![Vec::new(); n];
@@ -145,8 +141,8 @@ impl Core {
 }
 
 /// The (from, to) node indices of `e`, when both exist.
-pub(crate) fn edge_ends(idx: &HashMap<String, usize>, e: &Edge) -> Option<(usize, usize)> {
-    Some((*idx.get(e.from.as_str())?, *idx.get(e.to.as_str())?))
+pub(crate) fn edge_ends(idx: &super::kept_ids::IdIndex, e: &Edge) -> Option<(usize, usize)> {
+    Some((idx.get(&e.from)?, idx.get(&e.to)?))
 }
 
 /// The dominator tree, numbered for O(1) dominance tests.
@@ -249,7 +245,7 @@ impl<'a> Graph<'a> {
         &self.content.edges[ei]
     }
     pub(crate) fn index_of(&self, id: &str) -> Option<usize> {
-        self.idx.get(id).copied()
+        self.idx.get(id)
     }
     pub(crate) fn len(&self) -> usize {
         self.content.nodes.len()
@@ -611,25 +607,31 @@ pub(crate) fn spread<I: IntoIterator<Item = usize>>(
 }
 
 // The kept state on disk (see `super::kept_disk`).
+// Long lists of positions and flags go through the bulk codecs.
+use super::kept_disk::{Bits, Ends, Flat, Lists, Opt, Opts};
 super::kept_disk::persist_fields!(Core {
     idx,
-    out,
-    inc,
-    ends,
-    entries,
-    joins,
-    canonical,
-    topo,
-    dangling,
+    out as Lists,
+    inc as Lists,
+    ends as Ends,
+    entries as Flat,
+    joins as Bits,
+    canonical as Bits,
+    topo as Opt<Flat>,
+    dangling as Flat,
     repeated
 });
-super::kept_disk::persist_fields!(DomTree { tin, tout, depth });
+super::kept_disk::persist_fields!(DomTree {
+    tin as Flat,
+    tout as Flat,
+    depth as Flat
+});
 super::kept_disk::persist_fields!(Analyses {
-    reach,
-    idom,
-    topo_pos,
+    reach as Opt<Bits>,
+    idom as Opt<Opts>,
+    topo_pos as Opt<Flat>,
     dom_tree,
     executions,
-    topo2_pos,
-    after_join
+    topo2_pos as Opt<Flat>,
+    after_join as Opt<Opts>
 });

@@ -130,8 +130,6 @@ impl<'k> Hints<'k> {
 pub(crate) struct KeptHints {
     /// Whether it describes the content of the last run.
     ready: bool,
-    /// The node ids of that content.
-    present: FastSet<String>,
     /// Whether it had more than [`LIST_UP_TO`] nodes.
     large: bool,
     /// Every id some node names that the content does not have, in string
@@ -149,7 +147,7 @@ impl KeptHints {
         &mut self,
         g: &Graph,
         named: &dyn Fn(&str) -> bool,
-        all_named: &mut dyn Iterator<Item = &String>,
+        all_named: &mut dyn Iterator<Item = &str>,
         renamed: &FastSet<String>,
         touched: Option<&Touched>,
     ) -> Vec<String> {
@@ -167,13 +165,6 @@ impl KeptHints {
                 };
             }
         };
-        for id in &t.nodes {
-            if g.index_of(id).is_some() {
-                self.present.insert(id.clone());
-            } else {
-                self.present.remove(id);
-            }
-        }
         let before = self.budgeted();
         for id in renamed.iter().chain(&t.nodes) {
             if named(id) && g.index_of(id).is_none() {
@@ -224,15 +215,14 @@ impl KeptHints {
     }
 
     /// Everything made again for `g`'s content.
-    fn rebuild(&mut self, g: &Graph, all_named: &mut dyn Iterator<Item = &String>, large: bool) {
-        self.present = ids(g).map(str::to_string).collect();
-        let mut missing: Vec<&String> = all_named.filter(|id| g.index_of(id).is_none()).collect();
+    fn rebuild(&mut self, g: &Graph, all_named: &mut dyn Iterator<Item = &str>, large: bool) {
+        let mut missing: Vec<&str> = all_named.filter(|id| g.index_of(id).is_none()).collect();
         missing.sort_unstable();
         missing.dedup();
         self.missing = missing
             .iter()
             .enumerate()
-            .map(|(k, id)| ((*id).clone(), hint(g, id, k < BUDGET)))
+            .map(|(k, id)| (id.to_string(), hint(g, id, k < BUDGET)))
             .collect();
         self.large = large;
         self.ready = true;
@@ -279,7 +269,6 @@ fn nearer(g: &Graph, input: &str, was: Option<&str>, touched: &FastSet<String>) 
 // The kept state on disk (see `super::kept_disk`).
 super::kept_disk::persist_fields!(KeptHints {
     ready,
-    present,
     large,
     missing
 });

@@ -15,6 +15,7 @@
 
 use super::graph::Core;
 use super::hints::KeptHints;
+use super::kept_ids::IdIndex;
 use super::kept_nodes::KeptNodes;
 use super::{CHECKS, Check, Cx, Scope, Skips, Source, group};
 use crate::model::hash::{FastMap, FastSet};
@@ -68,7 +69,7 @@ impl Kept {
         {
             return None;
         }
-        let at = core.idx.get(id).copied();
+        let at = core.idx.get(id);
         let mut inc = at.map(|i| core.inc[i].clone()).unwrap_or_default();
         let mut out = at.map(|i| core.out[i].clone()).unwrap_or_default();
         // Edges with an end that is not there are at no node's lists.
@@ -105,15 +106,10 @@ super::kept_disk::persist_fields!(Kept {
     by_plan,
     taint
 });
-super::kept_disk::persist_fields!(Readers {
-    ready,
-    reads,
-    read_by
-});
 
 /// The layout of [`Kept::to_bytes`] (the store also keys the bytes by the
 /// binary that wrote them).
-const LAYOUT: u64 = 2;
+const LAYOUT: u64 = 8;
 
 impl Kept {
     /// This state as bytes, for a later process ([`Kept::from_bytes`]).
@@ -141,14 +137,23 @@ impl Kept {
 /// its definition and its reference shorthands, [`super::hints::names_of`],
 /// which include its data references), and the other way round, kept up to
 /// date from what each change touched.
+///
+/// Ids are numbered once ([`IdIndex`]: every id named or naming, in the
+/// order first seen; the numbering only grows until the index is made
+/// again) and the two directions are lists of numbers per number, so that
+/// the index reads back from disk without a string or a hash table per
+/// node (issue 17, session 13).
 #[derive(Debug, Default)]
 struct Readers {
     /// Whether it describes the content of the last run.
     ready: bool,
-    /// Reader id → the ids it names.
-    reads: FastMap<String, Vec<String>>,
-    /// Named id → the ids of the nodes naming it.
-    read_by: FastMap<String, FastSet<String>>,
+    /// Id → its number.
+    names: IdIndex,
+    /// Per number, as a reader: the numbers of the ids it names, sorted.
+    reads: Vec<Vec<usize>>,
+    /// Per number, as a named id: the numbers of the nodes naming it,
+    /// sorted.
+    read_by: Vec<Vec<usize>>,
 }
 
 impl Readers {
@@ -166,15 +171,27 @@ impl Readers {
             Some(t) => {
                 for id in &t.nodes {
                     let node = graph.index_of(id).map(|i| &content.nodes[i]);
-                    self.set(id, node, Some(&mut renamed));
+                    self.set(id, node, &mut renamed);
                 }
             }
             None => {
-                *self = Readers::default();
+                *self = Readers {
+                    names: IdIndex::with_capacity(content.nodes.len()),
+                    ..Readers::default()
+                };
                 for (i, n) in content.nodes.iter().enumerate() {
                     if super::support::is_canonical(graph, i) {
-                        self.set(&n.id, Some(n), None);
+                        let me = self.number(&n.id);
+                        let named = self.numbers(&super::hints::names_of(n));
+                        for &t in &named {
+                            self.read_by[t].push(me);
+                        }
+                        self.reads[me] = named;
                     }
+                }
+                // Each reader was pushed once (canonical ids are distinct).
+                for by in &mut self.read_by {
+                    by.sort_unstable();
                 }
                 self.ready = true;
             }
@@ -182,49 +199,95 @@ impl Readers {
         renamed
     }
 
+    /// The number of `id`, given one when it is new.
+    fn number(&mut self, id: &str) -> usize {
+        let k = self.names.number(id);
+        if k == self.reads.len() {
+            self.reads.push(Vec::new());
+            self.read_by.push(Vec::new());
+        }
+        k
+    }
+
+    /// The numbers of `ids`, sorted, each once.
+    fn numbers(&mut self, ids: &[String]) -> Vec<usize> {
+        let mut v: Vec<usize> = ids.iter().map(|t| self.number(t)).collect();
+        v.sort_unstable();
+        v.dedup();
+        v
+    }
+
     /// `id` now names what `node` names (nothing when it is gone); the ids
     /// it no longer or newly names go in `renamed`.
-    fn set(
-        &mut self,
-        id: &str,
-        node: Option<&crate::model::Node>,
-        renamed: Option<&mut FastSet<String>>,
-    ) {
+    fn set(&mut self, id: &str, node: Option<&crate::model::Node>, renamed: &mut FastSet<String>) {
         let named = node.map(super::hints::names_of).unwrap_or_default();
-        let old = self.reads.remove(id).unwrap_or_default();
-        if let Some(renamed) = renamed {
-            let gone = old.iter().filter(|t| named.binary_search(t).is_err());
-            let new = named.iter().filter(|t| old.binary_search(t).is_err());
-            renamed.extend(gone.chain(new).cloned());
-        }
-        for target in old {
-            if let Some(by) = self.read_by.get_mut(&target) {
-                by.remove(id);
-                if by.is_empty() {
-                    self.read_by.remove(&target);
-                }
+        let me = self.number(id);
+        let new = self.numbers(&named);
+        let old = std::mem::take(&mut self.reads[me]);
+        let gone = old.iter().filter(|t| new.binary_search(t).is_err());
+        let added = new.iter().filter(|t| old.binary_search(t).is_err());
+        renamed.extend(gone.chain(added).map(|&k| self.names.at(k).to_string()));
+        for &t in &old {
+            if let Ok(p) = self.read_by[t].binary_search(&me) {
+                self.read_by[t].remove(p);
             }
         }
-        if named.is_empty() {
-            return;
+        for &t in &new {
+            if let Err(p) = self.read_by[t].binary_search(&me) {
+                self.read_by[t].insert(p, me);
+            }
         }
-        for target in &named {
-            self.read_by
-                .entry(target.clone())
-                .or_default()
-                .insert(id.to_string());
-        }
-        self.reads.insert(id.to_string(), named);
+        self.reads[me] = new;
+    }
+
+    /// Whether some node names `id`.
+    fn is_named(&self, id: &str) -> bool {
+        self.names
+            .get(id)
+            .is_some_and(|k| !self.read_by[k].is_empty())
+    }
+
+    /// Every id some node names.
+    fn named(&self) -> impl Iterator<Item = &str> + '_ {
+        (0..self.names.len())
+            .filter(|&k| !self.read_by[k].is_empty())
+            .map(|k| self.names.at(k))
     }
 
     /// The nodes that name one of `ids`.
     fn readers_of<'s>(
         &'s self,
         ids: impl IntoIterator<Item = &'s String> + 's,
-    ) -> impl Iterator<Item = &'s String> + 's {
+    ) -> impl Iterator<Item = &'s str> + 's {
         ids.into_iter()
-            .filter_map(|id| self.read_by.get(id))
-            .flatten()
+            .filter_map(|id| self.names.get(id))
+            .flat_map(|k| &self.read_by[k])
+            .map(|&r| self.names.at(r))
+    }
+}
+
+/// On disk: the numbering, then both directions as [`super::kept_disk::Lists`];
+/// a list longer or shorter than the numbering, or a number past it, reads
+/// as damaged.
+impl super::kept_disk::Persist for Readers {
+    fn put(&self, out: &mut super::kept_disk::Out) {
+        use super::kept_disk::{Lists, Via};
+        self.ready.put(out);
+        self.names.put(out);
+        Lists::put(&self.reads, out);
+        Lists::put(&self.read_by, out);
+    }
+    fn get(inp: &mut super::kept_disk::In<'_>) -> Option<Readers> {
+        use super::kept_disk::{Lists, Via};
+        let r = Readers {
+            ready: super::kept_disk::Persist::get(inp)?,
+            names: super::kept_disk::Persist::get(inp)?,
+            reads: Lists::get(inp)?,
+            read_by: Lists::get(inp)?,
+        };
+        let n = r.names.len();
+        let fits = |v: &Vec<Vec<usize>>| v.len() == n && v.iter().flatten().all(|&k| k < n);
+        (fits(&r.reads) && fits(&r.read_by)).then_some(r)
     }
 }
 
@@ -302,8 +365,8 @@ pub fn run(
     };
     let rehinted = kept.hints.update(
         &cx.graph,
-        &|id| refs.read_by.contains_key(id),
-        &mut refs.read_by.keys(),
+        &|id| refs.is_named(id),
+        &mut refs.named(),
         &renamed,
         touched,
     );
@@ -461,9 +524,8 @@ fn loose_nodes(cx: &Cx, touched: &Touched, n0: usize, refs: &Readers) -> Option<
             return None;
         }
         let named_before = refs
-            .read_by
-            .get(id)
-            .is_some_and(|by| by.iter().any(|r| g.index_of(r).is_none_or(|j| j < n0)));
+            .readers_of([id])
+            .any(|r| g.index_of(r).is_none_or(|j| j < n0));
         if named_before {
             return None;
         }

@@ -46,6 +46,25 @@ impl Out {
     fn u8(&mut self, v: u8) {
         self.bytes.push(v);
     }
+    /// A list of `u64`s at a fixed width (its length first), read back in
+    /// bulk by [`In::u64s`].
+    pub(crate) fn u64s(&mut self, v: &[u64]) {
+        self.u64(v.len() as u64);
+        self.bytes.reserve(v.len() * 8);
+        for x in v {
+            self.bytes.extend_from_slice(&x.to_le_bytes());
+        }
+    }
+    /// A list of `u32`s at a fixed width (its length first), read back in
+    /// bulk by [`In::u32s`]: for long lists of positions, where reading
+    /// each as a varint cost more than the bytes saved.
+    pub(crate) fn u32s(&mut self, v: &[u32]) {
+        self.u64(v.len() as u64);
+        self.bytes.reserve(v.len() * 4);
+        for x in v {
+            self.bytes.extend_from_slice(&x.to_le_bytes());
+        }
+    }
     /// What was written, as one buffer: the text's length, the text, the
     /// values.
     pub(crate) fn finish(self) -> Vec<u8> {
@@ -126,6 +145,26 @@ impl<'a> In<'a> {
     fn u8(&mut self) -> Option<u8> {
         Some(self.take(1)?[0])
     }
+    /// What [`Out::u64s`] wrote.
+    pub(crate) fn u64s(&mut self) -> Option<Vec<u64>> {
+        let n = self.count(8)?;
+        let raw = self.take(n * 8)?;
+        Some(
+            raw.chunks_exact(8)
+                .map(|c| u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]))
+                .collect(),
+        )
+    }
+    /// What [`Out::u32s`] wrote.
+    pub(crate) fn u32s(&mut self) -> Option<Vec<u32>> {
+        let n = self.count(4)?;
+        let raw = self.take(n * 4)?;
+        Some(
+            raw.chunks_exact(4)
+                .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                .collect(),
+        )
+    }
     /// A count of items each at least `min` bytes long: `None` when the
     /// bytes left cannot hold them (so no allocation is made for them).
     #[inline]
@@ -146,6 +185,9 @@ pub(crate) trait Persist: Sized {
 
 /// [`Persist`] for a struct, field by field in the order given (every
 /// field must be listed: the struct literal fails to compile otherwise).
+/// `field as Codec` writes and reads that field through a [`Via`] codec
+/// (the bulk forms of long lists of positions and flags) instead of its
+/// own [`Persist`] (not in the form with `..`).
 macro_rules! persist_fields {
     // `..` after the fields: the others are caches, made again when needed
     // (they start as `Default::default()` gives them).
@@ -162,19 +204,39 @@ macro_rules! persist_fields {
             }
         }
     };
-    ($t:ty { $($f:ident),* $(,)? }) => {
+    ($t:ty { $($f:ident $(as $c:ty)?),* $(,)? }) => {
         impl $crate::check::kept_disk::Persist for $t {
             fn put(&self, out: &mut $crate::check::kept_disk::Out) {
-                $( $crate::check::kept_disk::Persist::put(&self.$f, out); )*
+                $( $crate::check::kept_disk::persist_put!(&self.$f, out $(, $c)?); )*
             }
             fn get(inp: &mut $crate::check::kept_disk::In<'_>) -> Option<Self> {
                 // Fields are evaluated in the order written.
-                Some(Self { $( $f: $crate::check::kept_disk::Persist::get(inp)?, )* })
+                Some(Self { $( $f: $crate::check::kept_disk::persist_get!(inp $(, $c)?)?, )* })
             }
         }
     };
 }
+/// One field's write for [`persist_fields!`].
+macro_rules! persist_put {
+    ($v:expr, $out:ident) => {
+        $crate::check::kept_disk::Persist::put($v, $out)
+    };
+    ($v:expr, $out:ident, $c:ty) => {
+        <$c as $crate::check::kept_disk::Via<_>>::put($v, $out)
+    };
+}
+/// One field's read for [`persist_fields!`].
+macro_rules! persist_get {
+    ($inp:ident) => {
+        $crate::check::kept_disk::Persist::get($inp)
+    };
+    ($inp:ident, $c:ty) => {
+        <$c as $crate::check::kept_disk::Via<_>>::get($inp)
+    };
+}
 pub(crate) use persist_fields;
+pub(crate) use persist_get;
+pub(crate) use persist_put;
 
 impl Persist for u64 {
     #[inline]
@@ -453,6 +515,186 @@ persist_fields!(Ref {
     branch_id
 });
 
+/// Another way than its own [`Persist`] to write and read a `T` (see
+/// [`persist_fields!`]).
+pub(crate) trait Via<T> {
+    fn put(v: &T, out: &mut Out);
+    fn get(inp: &mut In<'_>) -> Option<T>;
+}
+
+/// A `Vec<usize>` at a fixed width read in bulk: a width byte (4 when
+/// every value fits 32 bits, else 8), the count, the values little-endian.
+/// Long lists of positions read this way cost a few instructions a value
+/// instead of a varint's call each.
+pub(crate) struct Flat;
+
+impl Via<Vec<usize>> for Flat {
+    fn put(v: &Vec<usize>, out: &mut Out) {
+        let narrow = v.iter().all(|&x| u32::try_from(x).is_ok());
+        out.u8(if narrow { 4 } else { 8 });
+        out.u64(v.len() as u64);
+        if narrow {
+            out.bytes.reserve(v.len() * 4);
+            for &x in v {
+                out.bytes.extend_from_slice(&(x as u32).to_le_bytes());
+            }
+        } else {
+            out.bytes.reserve(v.len() * 8);
+            for &x in v {
+                out.bytes.extend_from_slice(&(x as u64).to_le_bytes());
+            }
+        }
+    }
+    fn get(inp: &mut In<'_>) -> Option<Vec<usize>> {
+        let width = inp.u8()?;
+        if width != 4 && width != 8 {
+            return None;
+        }
+        let n = inp.count(usize::from(width))?;
+        let raw = inp.take(n * usize::from(width))?;
+        if width == 4 {
+            Some(
+                raw.chunks_exact(4)
+                    .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]) as usize)
+                    .collect(),
+            )
+        } else {
+            raw.chunks_exact(8)
+                .map(|c| usize::try_from(u64::from_le_bytes(c.try_into().ok()?)).ok())
+                .collect()
+        }
+    }
+}
+
+/// A `Vec<Vec<usize>>` (adjacency lists) as two [`Flat`] lists: every
+/// list's length, then all their values one after the other.
+pub(crate) struct Lists;
+
+impl Via<Vec<Vec<usize>>> for Lists {
+    fn put(v: &Vec<Vec<usize>>, out: &mut Out) {
+        Flat::put(&v.iter().map(Vec::len).collect(), out);
+        Flat::put(&v.iter().flatten().copied().collect(), out);
+    }
+    fn get(inp: &mut In<'_>) -> Option<Vec<Vec<usize>>> {
+        let lens = Flat::get(inp)?;
+        let values = Flat::get(inp)?;
+        let mut at = 0usize;
+        let mut v = Vec::with_capacity(lens.len());
+        for n in lens {
+            let end = at.checked_add(n)?;
+            let list = values.get(at..end)?;
+            // Most lists are empty or hold one value: no copy call then.
+            v.push(match *list {
+                [] => Vec::new(),
+                [x] => vec![x],
+                _ => list.to_vec(),
+            });
+            at = end;
+        }
+        (at == values.len()).then_some(v)
+    }
+}
+
+/// A `Vec<Option<usize>>` (positions or none) as one [`Flat`] list, each
+/// position plus one, 0 for none.
+pub(crate) struct Opts;
+
+impl Via<Vec<Option<usize>>> for Opts {
+    fn put(v: &Vec<Option<usize>>, out: &mut Out) {
+        Flat::put(&v.iter().map(|x| x.map_or(0, |p| p + 1)).collect(), out);
+    }
+    fn get(inp: &mut In<'_>) -> Option<Vec<Option<usize>>> {
+        Some(
+            Flat::get(inp)?
+                .into_iter()
+                .map(|x| x.checked_sub(1))
+                .collect(),
+        )
+    }
+}
+
+/// A `Vec<(Option<usize>, usize)>` as one [`Flat`] list of pairs, the
+/// first plus one (0 for none).
+pub(crate) struct OptPairs;
+
+impl Via<Vec<(Option<usize>, usize)>> for OptPairs {
+    fn put(v: &Vec<(Option<usize>, usize)>, out: &mut Out) {
+        let pair = |&(a, b): &(Option<usize>, usize)| [a.map_or(0, |p| p + 1), b];
+        Flat::put(&v.iter().flat_map(pair).collect(), out);
+    }
+    fn get(inp: &mut In<'_>) -> Option<Vec<(Option<usize>, usize)>> {
+        let raw = Flat::get(inp)?;
+        (raw.len() % 2 == 0).then(|| {
+            raw.chunks_exact(2)
+                .map(|p| (p[0].checked_sub(1), p[1]))
+                .collect()
+        })
+    }
+}
+
+/// Edges' ends (`Vec<Option<(from, to)>>`) as one [`Flat`] list of pairs,
+/// each position plus one, `0, 0` for an edge without both ends.
+pub(crate) struct Ends;
+
+impl Via<Vec<Option<(usize, usize)>>> for Ends {
+    fn put(v: &Vec<Option<(usize, usize)>>, out: &mut Out) {
+        let pair = |e: &Option<(usize, usize)>| e.map_or([0, 0], |(f, t)| [f + 1, t + 1]);
+        Flat::put(&v.iter().flat_map(pair).collect(), out);
+    }
+    fn get(inp: &mut In<'_>) -> Option<Vec<Option<(usize, usize)>>> {
+        let raw = Flat::get(inp)?;
+        if raw.len() % 2 != 0 {
+            return None;
+        }
+        raw.chunks_exact(2)
+            .map(|p| match (p[0], p[1]) {
+                (0, 0) => Some(None),
+                (0, _) | (_, 0) => None,
+                (f, t) => Some(Some((f - 1, t - 1))),
+            })
+            .collect()
+    }
+}
+
+/// A `Vec<bool>` as one byte each (0 or 1), read in bulk.
+pub(crate) struct Bits;
+
+impl Via<Vec<bool>> for Bits {
+    fn put(v: &Vec<bool>, out: &mut Out) {
+        out.u64(v.len() as u64);
+        out.bytes.extend(v.iter().map(|&b| u8::from(b)));
+    }
+    fn get(inp: &mut In<'_>) -> Option<Vec<bool>> {
+        let n = inp.count(1)?;
+        let raw = inp.take(n)?;
+        raw.iter()
+            .all(|&b| b <= 1)
+            .then(|| raw.iter().map(|&b| b == 1).collect())
+    }
+}
+
+/// An `Option<T>` whose value goes through the codec `C`.
+pub(crate) struct Opt<C>(std::marker::PhantomData<C>);
+
+impl<T, C: Via<T>> Via<Option<T>> for Opt<C> {
+    fn put(v: &Option<T>, out: &mut Out) {
+        match v {
+            None => out.u8(0),
+            Some(x) => {
+                out.u8(1);
+                C::put(x, out);
+            }
+        }
+    }
+    fn get(inp: &mut In<'_>) -> Option<Option<T>> {
+        match inp.u8()? {
+            0 => Some(None),
+            1 => Some(Some(C::get(inp)?)),
+            _ => None,
+        }
+    }
+}
+
 /// `value` as bytes.
 #[cfg(test)]
 pub(crate) fn to_bytes<T: Persist>(value: &T) -> Vec<u8> {
@@ -524,5 +766,64 @@ mod tests {
         // A bad tag is refused.
         assert!(from_bytes::<Option<u64>>(&[7]).is_none());
         assert!(from_bytes::<bool>(&[2]).is_none());
+    }
+
+    /// Puts `v` through the codec `C` and reads it back (exactly).
+    fn via<T, C: Via<T>>(v: &T) -> (Vec<u8>, Option<T>) {
+        let mut out = Out::default();
+        C::put(v, &mut out);
+        let bytes = out.finish();
+        let back = In::open(&bytes).and_then(|mut inp| {
+            let v = C::get(&mut inp)?;
+            inp.is_empty().then_some(v)
+        });
+        (bytes, back)
+    }
+
+    #[test]
+    fn bulk_codecs_read_back_and_damage_reads_as_nothing() {
+        let narrow = vec![0, 5, u32::MAX as usize];
+        let wide = vec![0, usize::MAX, 7];
+        for v in [&narrow, &wide, &Vec::new()] {
+            assert_eq!(via::<_, Flat>(v).1.as_ref(), Some(v));
+        }
+        let lists = vec![vec![1, 2], vec![], vec![3]];
+        assert_eq!(via::<_, Lists>(&lists).1, Some(lists.clone()));
+        let bits = vec![true, false, true];
+        assert_eq!(via::<_, Bits>(&bits).1, Some(bits.clone()));
+        let ends = vec![Some((0, 3)), None, Some((2, 0))];
+        assert_eq!(via::<_, Ends>(&ends).1, Some(ends.clone()));
+        let opts = vec![Some(0), None, Some(9)];
+        assert_eq!(via::<_, Opts>(&opts).1, Some(opts.clone()));
+        let pairs = vec![(Some(0), 7), (None, usize::MAX)];
+        assert_eq!(via::<_, OptPairs>(&pairs).1, Some(pairs.clone()));
+        let opt = Some(narrow.clone());
+        assert_eq!(via::<_, Opt<Flat>>(&opt).1, Some(opt.clone()));
+        assert_eq!(via::<_, Opt<Flat>>(&None).1, Some(None));
+        // Cut anywhere: nothing.
+        let (bytes, _) = via::<_, Lists>(&lists);
+        for cut in 0..bytes.len() {
+            let back = In::open(&bytes[..cut]).and_then(|mut inp| Lists::get(&mut inp));
+            assert!(back.is_none(), "cut at {cut}");
+        }
+        // A width other than 4 or 8, a flag other than 0 or 1, lists longer
+        // than their values, half an edge's ends: nothing.
+        let read = |bytes: &[u8], f: &dyn Fn(&mut In<'_>) -> bool| {
+            In::open(bytes).is_some_and(|mut inp| f(&mut inp))
+        };
+        let mut o = Out::default();
+        o.u8(5);
+        o.u64(0);
+        assert!(!read(&o.finish(), &|i| Flat::get(i).is_some()));
+        let (mut b, _) = via::<_, Bits>(&bits);
+        *b.last_mut().unwrap() = 2;
+        assert!(!read(&b, &|i| Bits::get(i).is_some()));
+        let mut o = Out::default();
+        Flat::put(&vec![2, 1], &mut o);
+        Flat::put(&vec![7, 8], &mut o);
+        assert!(!read(&o.finish(), &|i| Lists::get(i).is_some()));
+        let mut o = Out::default();
+        Flat::put(&vec![0, 4], &mut o);
+        assert!(!read(&o.finish(), &|i| Ends::get(i).is_some()));
     }
 }

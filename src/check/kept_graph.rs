@@ -79,7 +79,7 @@ impl Core {
             return None;
         }
         for (i, node) in content.nodes.iter().enumerate().skip(n0) {
-            if self.idx.insert(node.id.clone(), i).is_some() {
+            if self.idx.insert_first(&node.id, i).is_some() {
                 return None;
             }
             self.canonical.push(true);
@@ -91,7 +91,7 @@ impl Core {
         let mut again: Vec<usize> = std::mem::take(&mut self.dangling);
         let mut at: Vec<usize> = (n0..n).collect();
         for id in &touched.nodes {
-            let Some(&i) = self.idx.get(id.as_str()) else {
+            let Some(i) = self.idx.get(id) else {
                 continue;
             };
             if i < n0 {

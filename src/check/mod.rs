@@ -12,6 +12,7 @@ pub(crate) mod hints;
 pub mod incremental;
 mod kept_disk;
 mod kept_graph;
+pub(crate) mod kept_ids;
 mod kept_nodes;
 pub mod notes;
 pub(crate) mod predicate;
@@ -824,10 +825,11 @@ mod tests {
     use super::*;
 
     /// Files under `src/check/` that are helpers, not issue codes.
-    const HELPERS: [&str; 15] = [
+    const HELPERS: [&str; 16] = [
         "kept_disk",
         "kept_nodes",
         "kept_graph",
+        "kept_ids",
         "synthesis",
         "schema_sat",
         "hints",

@@ -186,7 +186,11 @@ fn value_size(v: &Value) -> usize {
 }
 
 // The kept state on disk (see `super::kept_disk`).
-super::kept_disk::persist_fields!(Phases { list, at, nodes });
+super::kept_disk::persist_fields!(Phases {
+    list,
+    at,
+    nodes as super::kept_disk::OptPairs
+});
 super::kept_disk::persist_fields!(PhaseSum {
     name,
     count,

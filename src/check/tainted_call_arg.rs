@@ -412,7 +412,10 @@ declare_check! {
 }
 
 // The kept state on disk (see `super::kept_disk`).
-super::kept_disk::persist_fields!(KeptTaint { taint, via });
+super::kept_disk::persist_fields!(KeptTaint {
+    taint,
+    via as super::kept_disk::Opts
+});
 
 impl super::kept_disk::Persist for Taint {
     fn put(&self, out: &mut super::kept_disk::Out) {

@@ -52,7 +52,7 @@ fn independent_reach(content: &crate::model::Content) -> Vec<bool> {
 #[derive(Debug, Default)]
 pub(crate) struct KeptReach {
     /// Node id → index (first occurrence).
-    at: HashMap<String, usize>,
+    at: super::kept_ids::IdIndex,
     /// Per edge: its (from, to) indices when both ends exist.
     ends: Vec<Option<(usize, usize)>>,
     /// Per node: the nodes its edges lead to.
@@ -95,7 +95,7 @@ impl KeptReach {
         let old: Vec<usize> = touched
             .nodes
             .iter()
-            .filter_map(|id| self.at.get(id.as_str()).copied())
+            .filter_map(|id| self.at.get(id))
             .collect();
         self.grow(content, &old);
         debug_assert_eq!(
@@ -126,12 +126,12 @@ impl KeptReach {
         }
         let mut ids = HashMap::default();
         for (i, node) in content.nodes.iter().enumerate().skip(n0) {
-            if self.at.contains_key(node.id.as_str()) || ids.insert(node.id.as_str(), i).is_some() {
+            if self.at.contains(&node.id) || ids.insert(node.id.as_str(), i).is_some() {
                 return false;
             }
         }
         for id in &touched.nodes {
-            let Some(&i) = self.at.get(id.as_str()) else {
+            let Some(i) = self.at.get(id) else {
                 continue;
             };
             if self.entry[i] && content.nodes[i].kind != NodeKind::Entry {
@@ -153,7 +153,7 @@ impl KeptReach {
         e: &crate::model::Edge,
         new: &HashMap<&str, usize>,
     ) -> Option<(usize, usize)> {
-        let find = |id: &str| self.at.get(id).or_else(|| new.get(id)).copied();
+        let find = |id: &str| self.at.get(id).or_else(|| new.get(id).copied());
         Some((find(&e.from)?, find(&e.to)?))
     }
 
@@ -164,7 +164,7 @@ impl KeptReach {
         let (n0, e0) = (self.seen.len(), self.ends.len());
         let mut queue = VecDeque::new();
         for (i, node) in content.nodes.iter().enumerate().skip(n0) {
-            self.at.entry(node.id.clone()).or_insert(i);
+            self.at.insert_first(&node.id, i);
             self.next.push(Vec::new());
             self.edges_at.push(Vec::new());
             self.entry.push(false);
@@ -279,14 +279,16 @@ declare_check! {
 }
 
 // The kept state on disk (see `super::kept_disk`).
+// Long lists of positions and flags go through the bulk codecs.
+use super::kept_disk::{Bits, Ends, Flat, Lists};
 super::kept_disk::persist_fields!(KeptReach {
     at,
-    ends,
-    next,
-    edges_at,
-    loose,
-    entry,
-    seen
+    ends as Ends,
+    next as Lists,
+    edges_at as Lists,
+    loose as Flat,
+    entry as Bits,
+    seen as Bits
 });
 
 #[cfg(test)]

@@ -111,7 +111,7 @@ pub(crate) fn render(c: &Content, h: &Header, audience: Audience) -> String {
             seen[i] = true;
             order.push(i);
             for e in out_edges[i].iter().rev() {
-                if let Some(&t) = graph.idx.get(e.to.as_str())
+                if let Some(t) = graph.idx.get(&e.to)
                     && !seen[t]
                 {
                     stack.push(t);
