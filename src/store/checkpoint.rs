@@ -23,6 +23,10 @@ pub(crate) const FILE: &str = "checkpoint.json";
 /// issues").
 const FORMAT: u64 = 3;
 
+/// The largest checkpoint read: findings of a 100,000-node plan where
+/// every node has several take tens of megabytes.
+const MAX_LEN: u64 = 256 << 20;
+
 fn sum(key: &str, findings: &str) -> String {
     let mut bytes = Vec::with_capacity(key.len() + 1 + findings.len());
     bytes.extend_from_slice(key.as_bytes());
@@ -35,7 +39,10 @@ fn sum(key: &str, findings: &str) -> String {
 pub(crate) fn read(dir: &Path, key: &str) -> Option<serde_json::Value> {
     let path = dir.join(FILE);
     // Only an ordinary file: not a link, and not a pipe that never ends.
-    if !std::fs::symlink_metadata(&path).ok()?.file_type().is_file() {
+    let md = std::fs::symlink_metadata(&path).ok()?;
+    // Nor one larger than any findings planforge writes (a sparse file of
+    // gigabytes is not read whole to be refused).
+    if !md.file_type().is_file() || md.len() > MAX_LEN {
         return None;
     }
     let text = std::fs::read_to_string(path).ok()?;

@@ -566,6 +566,7 @@ impl Store {
         refuse_symlink(&dir)?;
         let _store = lock::acquire(&self.root.join(".lock"), "the store")?;
         let _plan = lock::acquire(&dir.join(LOCK_FILE), &format!("plan {id}"))?;
+        super::sweep::stale_temps(&self.root, std::time::SystemTime::now());
         let aside = self
             .root
             .join(format!(".tmp-removed-{}", crate::model::mint::tx_id()));
