@@ -138,10 +138,10 @@ impl<'a> History<'a> {
     }
 
     /// The id of the transaction `r` names (the latest such, should a
-    /// hash name two); `None` for a hash no transaction in the log has.
+    /// hash name two); `None` when no transaction in the log has it.
     pub(crate) fn named<'r>(&'r self, r: Ref<'r>) -> Option<&'r str> {
         match r {
-            Ref::Whole(id) => Some(id),
+            Ref::Whole(id) => self.heads.iter().any(|h| h.tx == id).then_some(id),
             Ref::Hashed(_) => {
                 let mut last: Option<&str> = None;
                 for head in self.heads.iter().rev() {

@@ -336,8 +336,11 @@ fn undid_by(history: &History, target: &str) -> String {
     };
     match (history.named(r), r) {
         (Some(id), _) => transaction(id),
-        (None, log::Ref::Hashed(h) | log::Ref::Whole(h)) => {
+        (None, log::Ref::Hashed(h)) => {
             format!("transaction with the hash {h}, which no transaction in the log has")
+        }
+        (None, log::Ref::Whole(id)) => {
+            format!("{}, which is not in the log", transaction(id))
         }
     }
 }
