@@ -365,10 +365,10 @@ fn an_empty_transaction_id_is_shown_quoted() {
     assert!(!has_n1(&f));
 }
 
-#[test]
-fn an_undo_naming_a_hash_no_transaction_has_says_so() {
+/// The echo of a redo of `undo` (taking back an add-node `t1` of `n1`),
+/// the undo being the log's latest change; the redo must restore `n1`.
+fn redo_of(undo: &str) -> String {
     let dir = tempfile::tempdir().unwrap();
-    let undo = "undo-@0123456789abcdef-1111111111111111";
     let f = with_lines(
         dir.path(),
         &[
@@ -379,34 +379,28 @@ fn an_undo_naming_a_hash_no_transaction_has_says_so() {
         ],
     );
     let echo = f.redo("plan-u", None).unwrap();
+    assert!(has_n1(&f));
+    echo.changed
+}
+
+#[test]
+fn an_undo_naming_a_hash_no_transaction_has_says_so() {
+    let undo = "undo-@0123456789abcdef-1111111111111111";
     assert_eq!(
-        echo.changed,
+        redo_of(undo),
         format!(
             "redid your transaction with the hash @0123456789abcdef, which no transaction in the log has (taking back its undo {undo})"
         )
     );
-    assert!(has_n1(&f));
 }
 
 #[test]
 fn an_undo_naming_a_transaction_not_in_the_log_says_so() {
-    let dir = tempfile::tempdir().unwrap();
     let undo = "undo-zzz-1111111111111111";
-    let f = with_lines(
-        dir.path(),
-        &[
-            r#"{"opId":"ann:plan-u:1:t1","actorId":"ann","lamport":1,"at":"2026-12-03T14:59:47Z","tx":"t1","txEnd":true,"op":"add_node","node":{"id":"n1","kind":"join","definition":{}}}"#,
-            &format!(
-                r#"{{"opId":"ann:plan-u:2:{undo}","actorId":"ann","lamport":2,"at":"2026-12-03T14:59:48Z","tx":"{undo}","txEnd":true,"op":"remove_node","nodeId":"n1","incidentEdgeIds":[]}}"#
-            ),
-        ],
-    );
-    let echo = f.redo("plan-u", None).unwrap();
     assert_eq!(
-        echo.changed,
+        redo_of(undo),
         format!(
             "redid your transaction zzz, which is not in the log (taking back its undo {undo})"
         )
     );
-    assert!(has_n1(&f));
 }
