@@ -4,7 +4,6 @@ use crate::model::Op;
 use crate::model::error::Error;
 use crate::model::error::ErrorKind;
 use crate::model::error::Result;
-use crate::model::hash::FastSet as HashSet;
 use crate::wire::codec;
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Write};
@@ -112,20 +111,23 @@ pub fn parse(bytes: &[u8], plan_id: &str) -> Result<Log> {
             }
         }
     }
-    let done: HashSet<String> = crate::store::fold::complete_txs(&ops)
-        .into_iter()
-        .map(str::to_string)
-        .collect();
-    let good_len = ops
+    // Whether each op's transaction is complete (see `complete_txs`).
+    let done: Vec<bool> = {
+        let complete = crate::store::fold::complete_txs(&ops);
+        ops.iter()
+            .map(|o| complete.contains(&(o.actor_id.as_str(), o.tx.as_str())))
+            .collect()
+    };
+    let good_len = places
         .iter()
-        .zip(&places)
+        .zip(&done)
         .rev()
-        .find(|(o, _)| done.contains(o.tx.as_str()))
-        .map(|(_, (_, e))| *e)
+        .find(|(_, d)| **d)
+        .map(|((_, e), _)| *e)
         .unwrap_or(0);
     let mut left_out: Vec<(usize, u64)> = torn;
-    for (o, place) in ops.iter().zip(&places) {
-        if !done.contains(o.tx.as_str()) {
+    for (place, d) in places.iter().zip(&done) {
+        if !d {
             left_out.push(*place);
         }
     }
@@ -133,7 +135,8 @@ pub fn parse(bytes: &[u8], plan_id: &str) -> Result<Log> {
     let inside = left_out.iter().any(|(_, end)| *end <= good_len);
     if left_out.iter().any(|_| true) {
         // Keep only complete transactions (moved, not copied).
-        ops.retain(|o| done.contains(o.tx.as_str()));
+        let mut d = done.iter();
+        ops.retain(|_| *d.next().expect("one flag per op"));
     }
     let max_lamport = ops.iter().map(|o| o.lamport).max().unwrap_or(0);
     Ok(Log {
@@ -510,6 +513,25 @@ mod tests {
             "one op without its end, and a torn line"
         );
         assert_eq!(log.info.good_len as usize, line(1, "a", true).len() + 1);
+    }
+
+    #[test]
+    fn another_actors_end_does_not_close_a_transaction() {
+        // Actor a's transaction `t` lost its closing op; actor b's `t`
+        // (the same tx id) has its own: a's op is left out, b's kept.
+        let b = line(2, "t", true)
+            .replace("\"a:plan-t", "\"b:plan-t")
+            .replace("\"actorId\":\"a\"", "\"actorId\":\"b\"");
+        let text = format!("{}\n{}\n{b}\n", line(0, "c", true), line(1, "t", false));
+        let log = parse(text.as_bytes(), "plan-t").unwrap();
+        let kept: Vec<(&str, &str)> = log
+            .ops
+            .iter()
+            .map(|o| (o.actor_id.as_str(), o.tx.as_str()))
+            .collect();
+        assert_eq!(kept, [("a", "c"), ("b", "t")]);
+        assert_eq!(log.info.unfinished, 1);
+        assert_eq!(log.info.unfinished_lines, [2]);
     }
 
     #[test]

@@ -101,12 +101,12 @@ fn summary(tx: &str, ops: &[&Op]) -> String {
 /// than before everything, then the clone's own changes.
 fn cloned_at(
     out: &mut Vec<Change>,
-    copied: &std::collections::HashSet<&str>,
+    copied: &std::collections::HashSet<(&str, &str)>,
     parent: &str,
     at: u64,
 ) {
     for c in out.iter_mut() {
-        c.inherited = copied.contains(c.tx.as_str());
+        c.inherited = copied.contains(&(c.actor.as_str(), c.tx.as_str()));
     }
     let Some(i) = out.iter().position(|c| c.ops.contains(&"create_plan")) else {
         return;
@@ -126,9 +126,11 @@ pub(crate) fn changes(ops: &[Op]) -> Vec<Change> {
     let mut revision = 0u64;
     let mut i = 0;
     while i < ops.len() {
-        let tx = &ops[i].tx;
+        // A transaction is one actor's ops with one tx id, one after the
+        // other (two actors that spell the same tx id made two changes).
+        let (tx, actor) = (&ops[i].tx, &ops[i].actor_id);
         let mut j = i;
-        while j < ops.len() && ops[j].tx == *tx {
+        while j < ops.len() && ops[j].tx == *tx && ops[j].actor_id == *actor {
             j += 1;
         }
         let group: Vec<&Op> = ops[i..j].iter().collect();
@@ -163,10 +165,10 @@ impl Forge {
         }) = &loaded.meta.provenance
         {
             let own = crate::forge::undo::inherited(&loaded);
-            let copied: std::collections::HashSet<&str> = loaded.ops()?[..own]
+            let copied: std::collections::HashSet<(&str, &str)> = loaded.ops()?[..own]
                 .iter()
                 .filter(|o| o.body.is_content())
-                .map(|o| o.tx.as_str())
+                .map(|o| (o.actor_id.as_str(), o.tx.as_str()))
                 .collect();
             cloned_at(&mut out, &copied, parent, *parent_revision);
         }

@@ -404,3 +404,78 @@ fn an_undo_naming_a_transaction_not_in_the_log_says_so() {
         )
     );
 }
+
+/// Ann's add-node of `n1` and Bob's of `n2`, both written with the tx id
+/// `t` (by hand, or by two tools that spell ids alike).
+const SHARED_TX: [&str; 2] = [
+    r#"{"opId":"ann:plan-u:1:t","actorId":"ann","lamport":1,"at":"2026-12-03T14:59:47Z","tx":"t","txEnd":true,"op":"add_node","node":{"id":"n1","kind":"join","definition":{}}}"#,
+    r#"{"opId":"bob:plan-u:2:t","actorId":"bob","lamport":2,"at":"2026-12-03T14:59:48Z","tx":"t","txEnd":true,"op":"add_node","node":{"id":"n2","kind":"join","definition":{}}}"#,
+];
+
+fn has(f: &Forge, id: &str) -> bool {
+    f.load("plan-u").unwrap().content().node(id).is_some()
+}
+
+/// Two actors' transactions that share a tx id are two changes: each
+/// actor's undo and redo take back only their own, from the lines or read
+/// whole.
+fn shared_tx_ids_stay_apart(torn: bool) {
+    let dir = tempfile::tempdir().unwrap();
+    let ann = with_lines(dir.path(), &SHARED_TX);
+    let bob = forge(dir.path(), "bob");
+    tear(&ann, torn);
+    let echo = ann.undo("plan-u", None).unwrap();
+    assert!(
+        echo.changed
+            .starts_with("undid your transaction t of 2026-12-03T14:59:47Z (add_node `n1`)"),
+        "{}",
+        echo.changed
+    );
+    assert!(!has(&ann, "n1") && has(&ann, "n2"), "Bob's node stays");
+    tear(&ann, torn);
+    let err = ann.undo("plan-u", None).unwrap_err();
+    assert!(
+        err.message.starts_with("nothing to undo: ann"),
+        "{}",
+        err.message
+    );
+    // Ann's undo of her `t` is not an undo of Bob's.
+    tear(&ann, torn);
+    let echo = bob.undo("plan-u", None).unwrap();
+    assert!(
+        echo.changed
+            .starts_with("undid your transaction t of 2026-12-03T14:59:48Z (add_node `n2`)"),
+        "{}",
+        echo.changed
+    );
+    assert!(!has(&ann, "n2"));
+    tear(&ann, torn);
+    let echo = bob.redo("plan-u", None).unwrap();
+    assert!(
+        echo.changed.starts_with("redid your transaction t "),
+        "{}",
+        echo.changed
+    );
+    assert!(has(&ann, "n2") && !has(&ann, "n1"));
+    tear(&ann, torn);
+    ann.redo("plan-u", None).unwrap();
+    assert!(has(&ann, "n1") && has(&ann, "n2"));
+    // The plan's history credits each change to its own actor.
+    let changes = ann.log("plan-u").unwrap();
+    let own: Vec<(&str, usize)> = changes
+        .iter()
+        .filter(|c| c.tx == "t")
+        .map(|c| (c.actor.as_str(), c.ops.len()))
+        .collect();
+    assert_eq!(own, [("ann", 1), ("bob", 1)]);
+}
+
+#[test]
+fn shared_tx_ids_stay_apart_in_the_lines() {
+    shared_tx_ids_stay_apart(false);
+}
+
+#[test]
+fn shared_tx_ids_stay_apart_read_whole() {
+    shared_tx_ids_stay_apart(true);
+}

@@ -105,25 +105,28 @@ impl<'a> History<'a> {
         })
     }
 
-    /// The transactions, in log order (by their first op).
+    /// The transactions, in log order (by their first op). A transaction
+    /// is one actor's: two actors that spell the same tx id (an empty one,
+    /// or one repeated by hand) wrote two transactions.
     pub(crate) fn transactions(&self) -> Vec<TxHead<'_>> {
         let mut out: Vec<TxHead> = Vec::new();
-        let mut at: FastMap<&str, usize> = FastMap::default();
+        let mut at: FastMap<(&str, &str), usize> = FastMap::default();
         let mut last: Option<usize> = None;
         for (i, h) in self.heads.iter().enumerate() {
             // A transaction's ops are one after the other, as one write
             // appends them.
-            if let Some(k) = last.filter(|&k| out[k].id == h.tx) {
+            if let Some(k) = last.filter(|&k| out[k].id == h.tx && out[k].actor == h.actor) {
                 out[k].places.push(i);
                 continue;
             }
-            let k = match at.get(h.tx.as_ref()) {
+            let key = (h.actor.as_ref(), h.tx.as_ref());
+            let k = match at.get(&key) {
                 Some(&k) => {
                     out[k].places.push(i);
                     k
                 }
                 None => {
-                    at.insert(&h.tx, out.len());
+                    at.insert(key, out.len());
                     out.push(TxHead {
                         id: &h.tx,
                         actor: &h.actor,
@@ -137,14 +140,16 @@ impl<'a> History<'a> {
         out
     }
 
-    /// The id of the transaction `r` names (the latest such, should a
-    /// hash name two); `None` when no transaction in the log has it.
-    pub(crate) fn named<'r>(&'r self, r: Ref<'r>) -> Option<&'r str> {
+    /// The id of `actor`'s transaction that `r` names (the latest such,
+    /// should a hash name two); `None` when no transaction of theirs in
+    /// the log has it.
+    pub(crate) fn named<'r>(&'r self, actor: &str, r: Ref<'r>) -> Option<&'r str> {
+        let mut own = self.heads.iter().filter(|h| h.actor == actor);
         match r {
-            Ref::Whole(id) => self.heads.iter().any(|h| h.tx == id).then_some(id),
+            Ref::Whole(id) => own.any(|h| h.tx == id).then_some(id),
             Ref::Hashed(_) => {
                 let mut last: Option<&str> = None;
-                for head in self.heads.iter().rev() {
+                for head in own.rev() {
                     let tx = head.tx.as_ref();
                     if last != Some(tx) && names(r, tx) {
                         return Some(tx);

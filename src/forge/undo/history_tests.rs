@@ -199,7 +199,7 @@ fn compare(txs: &[(Vec<Step>, u8)]) {
         assert_eq!(xa.ops, xb.ops);
         let taken = super::log::undone_by(ta.id).or(super::log::redone_by(ta.id));
         if let Some(r) = taken {
-            assert_eq!(whole.named(r), read.named(r));
+            assert_eq!(whole.named(ta.actor, r), read.named(ta.actor, r));
         }
         let (ia, ib) = (
             whole.inverse(&xa, &Current::of(&loaded)).unwrap(),

@@ -121,34 +121,36 @@ pub(crate) fn redone_by(tx: &str) -> Option<Ref<'_>> {
     taken_back(tx, REDO)
 }
 
-/// The transactions that some undos (or redos) take back, in either form.
+/// The transactions that some undos (or redos) take back, in either form,
+/// each with its actor: an undo takes back a transaction of the actor who
+/// wrote the undo, never another actor's that spells the same tx id.
 #[derive(Default)]
 pub(crate) struct TakenBack<'a> {
-    whole: FastSet<&'a str>,
-    hashed: FastSet<&'a str>,
+    whole: FastSet<(&'a str, &'a str)>,
+    hashed: FastSet<(&'a str, &'a str)>,
 }
 
 impl<'a> TakenBack<'a> {
-    /// What the transactions `ids` take back, read by `by` ([`undone_by`],
-    /// [`redone_by`]).
+    /// What the transactions `txs` (actor, tx id) take back, read by `by`
+    /// ([`undone_by`], [`redone_by`]).
     pub(crate) fn of(
-        ids: impl Iterator<Item = &'a str>,
+        txs: impl Iterator<Item = (&'a str, &'a str)>,
         by: fn(&'a str) -> Option<Ref<'a>>,
     ) -> Self {
         let mut out = TakenBack::default();
-        for r in ids.filter_map(by) {
+        for (actor, r) in txs.filter_map(|(actor, tx)| Some((actor, by(tx)?))) {
             match r {
-                Ref::Hashed(h) => out.hashed.insert(h),
-                Ref::Whole(id) => out.whole.insert(id),
+                Ref::Hashed(h) => out.hashed.insert((actor, h)),
+                Ref::Whole(id) => out.whole.insert((actor, id)),
             };
         }
         out
     }
 
-    /// Whether the transaction `tx` is taken back.
-    pub(crate) fn contains(&self, tx: &str) -> bool {
-        self.whole.contains(tx)
-            || (!self.hashed.is_empty() && self.hashed.contains(hashed(tx).as_str()))
+    /// Whether `actor`'s transaction `tx` is taken back.
+    pub(crate) fn contains(&self, actor: &str, tx: &str) -> bool {
+        self.whole.contains(&(actor, tx))
+            || (!self.hashed.is_empty() && self.hashed.contains(&(actor, hashed(tx).as_str())))
     }
 }
 

@@ -41,7 +41,7 @@ struct Found {
 /// still be undone, walking back past those that changed nothing.
 fn find(history: &History, loaded: &Loaded, actor: &str) -> Result<Found> {
     let txs = history.transactions();
-    let undone = TakenBack::of(txs.iter().map(|t| t.id), undone_by);
+    let undone = TakenBack::of(txs.iter().map(|t| (t.actor, t.id)), undone_by);
     let first_own = history.inherited(loaded.meta.provenance.as_ref());
     let current = Current::of(loaded);
     // Changes whose every effect others have changed again since: nothing of
@@ -50,7 +50,7 @@ fn find(history: &History, loaded: &Loaded, actor: &str) -> Result<Found> {
     for head in txs.iter().rev() {
         if head.actor != actor
             || is_undo(head.id)
-            || undone.contains(head.id)
+            || undone.contains(actor, head.id)
             || head.start() < first_own
         {
             continue;
@@ -261,10 +261,10 @@ impl Forge {
             let target = redo::target(history, before, &actor)?;
             self.before_write()?;
             crate::store::expect_revision(before, expect)?;
-            let inv = redo_inverse(history, before, &target)?;
+            let inv = redo_inverse(history, before, &actor, &target)?;
             let label = log::redo_label(&target);
             let bodies = inv.bodies.clone();
-            let undid = undid_by(history, &target);
+            let undid = undid_by(history, &actor, &target);
             Ok((label, bodies, (target, undid, inv)))
         })?;
         let Some((after, (target, undid, inv))) = committed else {
@@ -298,9 +298,9 @@ impl Forge {
                         moved = true;
                         return Err(moved_error(plan, "redo"));
                     }
-                    let inv = redo_inverse(&history, before, &target)?;
+                    let inv = redo_inverse(&history, before, &actor, &target)?;
                     let bodies = inv.bodies.clone();
-                    inverse = Some((inv, undid_by(&history, &target)));
+                    inverse = Some((inv, undid_by(&history, &actor, &target)));
                     Ok(bodies)
                 });
             match result {
@@ -328,13 +328,13 @@ impl Forge {
     }
 }
 
-/// The transaction the undo `target` undid, as its echo names it
+/// The transaction `actor`'s undo `target` undid, as its echo names it
 /// ("transaction ID").
-fn undid_by(history: &History, target: &str) -> String {
+fn undid_by(history: &History, actor: &str, target: &str) -> String {
     let Some(r) = undone_by(target) else {
         return transaction(target);
     };
-    match (history.named(r), r) {
+    match (history.named(actor, r), r) {
         (Some(id), _) => transaction(id),
         (None, log::Ref::Hashed(h)) => {
             format!("transaction with the hash {h}, which no transaction in the log has")
@@ -354,14 +354,14 @@ fn transaction(id: &str) -> String {
     }
 }
 
-/// The inverse of the undo `target`, refused when others changed all it
-/// undid since.
-fn redo_inverse(history: &History, before: &Loaded, target: &str) -> Result<Inverse> {
-    let inv = redo::inverse(history, before, target)?;
+/// The inverse of `actor`'s undo `target`, refused when others changed all
+/// it undid since.
+fn redo_inverse(history: &History, before: &Loaded, actor: &str, target: &str) -> Result<Inverse> {
+    let inv = redo::inverse(history, before, actor, target)?;
     if inv.bodies.is_empty() {
         // Name the change the undo took back: the undo's own id may name it
         // only by a hash.
-        let undid = undid_by(history, target);
+        let undid = undid_by(history, actor, target);
         return Err(Error::refused(format!(
             "nothing to redo: what your undo {target} took back of {undid} was changed again since"
         ))

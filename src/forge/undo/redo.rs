@@ -15,10 +15,10 @@ use crate::store::Loaded;
 /// undos and redos of theirs come after it.
 pub(super) fn target(history: &History, loaded: &Loaded, actor: &str) -> Result<String> {
     let txs = history.transactions();
-    let redone = TakenBack::of(txs.iter().map(|t| t.id), redone_by);
+    let redone = TakenBack::of(txs.iter().map(|t| (t.actor, t.id)), redone_by);
     let mut skipped = false;
     for head in txs.iter().rev().filter(|t| t.actor == actor) {
-        if is_redo(head.id) || redone.contains(head.id) {
+        if is_redo(head.id) || redone.contains(actor, head.id) {
             skipped = true;
             continue;
         }
@@ -51,16 +51,18 @@ pub(super) fn target(history: &History, loaded: &Loaded, actor: &str) -> Result<
     .on_plan(&loaded.plan_id))
 }
 
-/// The inverse of the undo `undo_tx`, in ops, with what it does in words.
+/// The inverse of `actor`'s undo `undo_tx`, in ops, with what it does in
+/// words.
 pub(super) fn inverse(
     history: &History,
     loaded: &Loaded,
+    actor: &str,
     undo_tx: &str,
 ) -> Result<super::invert::Inverse> {
     let txs = history.transactions();
     let head = txs
         .iter()
-        .find(|t| t.id == undo_tx)
+        .find(|t| t.actor == actor && t.id == undo_tx)
         .ok_or_else(|| Error::internal("the undo to redo left the log"))?;
     let ops = history.ops_of(head)?;
     history.inverse(&head.tx(&ops), &super::invert::Current::of(loaded))

@@ -45,14 +45,15 @@ pub(crate) fn read(path: &Path) -> Option<OpLines> {
         }
         start += line.len();
     }
-    let done: std::collections::HashSet<String> = {
+    let done: Vec<bool> = {
         let all: Vec<Op> = ops.iter().map(|(_, _, o)| o.clone()).collect();
-        crate::store::fold::complete_txs(&all)
-            .into_iter()
-            .map(str::to_string)
+        let complete = crate::store::fold::complete_txs(&all);
+        all.iter()
+            .map(|o| complete.contains(&(o.actor_id.as_str(), o.tx.as_str())))
             .collect()
     };
-    ops.retain(|(_, _, o)| done.contains(&o.tx));
+    let mut d = done.iter();
+    ops.retain(|_| *d.next().expect("one flag per op"));
     // Fold order; a line repeated by a merge counts once (its first place).
     ops.sort_by(|a, b| crate::store::fold::order(&a.2, &b.2).then(a.0.cmp(&b.0)));
     ops.dedup_by(|b, a| a.2 == b.2);

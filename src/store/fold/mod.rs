@@ -284,11 +284,13 @@ struct Digested {
     marks: Option<std::sync::Arc<digest::Marks>>,
 }
 
-/// Transactions that have their closing op.
-pub fn complete_txs(ops: &[Op]) -> HashSet<&str> {
+/// Transactions that have their closing op, as (actor, tx id): a
+/// transaction is one actor's (two actors that spell the same tx id wrote
+/// two transactions, and one's closing op does not close the other's).
+pub fn complete_txs(ops: &[Op]) -> HashSet<(&str, &str)> {
     ops.iter()
         .filter(|o| o.tx_end)
-        .map(|o| o.tx.as_str())
+        .map(|o| (o.actor_id.as_str(), o.tx.as_str()))
         .collect()
 }
 
