@@ -365,6 +365,26 @@ fn an_empty_transaction_id_is_shown_quoted() {
     assert!(!has_n1(&f));
 }
 
+#[test]
+fn an_id_that_is_not_plain_is_shown_with_its_escapes() {
+    // On the line: `""` (two quote marks), then `a` line break `b`.
+    for (on_line, shown) in [(r#"\"\""#, r#""\"\"""#), (r"a\nb", r#""a\nb""#)] {
+        let dir = tempfile::tempdir().unwrap();
+        let line = format!(
+            r#"{{"opId":"ann:plan-u:1:x","actorId":"ann","lamport":1,"at":"2026-12-03T14:59:47Z","tx":"{on_line}","txEnd":true,"op":"add_node","node":{{"id":"n1","kind":"join","definition":{{}}}}}}"#
+        );
+        let f = with_lines(dir.path(), &[&line]);
+        let echo = f.undo("plan-u", None).unwrap();
+        assert!(
+            echo.changed
+                .starts_with(&format!("undid your transaction {shown} of ")),
+            "{}",
+            echo.changed
+        );
+        assert!(!echo.changed.contains('\n'));
+    }
+}
+
 /// The echo of a redo of `undo` (taking back an add-node `t1` of `n1`),
 /// the undo being the log's latest change; the redo must restore `n1`.
 fn redo_of(undo: &str) -> String {

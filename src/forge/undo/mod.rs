@@ -323,7 +323,10 @@ impl Forge {
         self.inverse_echo(
             after,
             inv,
-            format!("redid your {undid} (taking back its undo {target})"),
+            format!(
+                "redid your {undid} (taking back its undo {})",
+                shown(target)
+            ),
         )
     }
 }
@@ -347,10 +350,19 @@ fn undid_by(history: &History, actor: &str, target: &str) -> String {
 
 /// "transaction ID", an empty id shown as `""`.
 fn transaction(id: &str) -> String {
-    if id.is_empty() {
-        "transaction \"\"".to_string()
+    format!("transaction {}", shown(id))
+}
+
+/// A tx id as an echo shows it: bare when it is plain (letters, digits,
+/// `-_.:@`, as every id planforge writes), else quoted with its escapes, so
+/// an empty id, one written `""` or one holding a line break or a space
+/// reads as what it is.
+fn shown(id: &str) -> std::borrow::Cow<'_, str> {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "-_.:@".contains(c);
+    if !id.is_empty() && id.chars().all(plain) {
+        id.into()
     } else {
-        format!("transaction {id}")
+        format!("{id:?}").into()
     }
 }
 
@@ -363,7 +375,8 @@ fn redo_inverse(history: &History, before: &Loaded, actor: &str, target: &str) -
         // only by a hash.
         let undid = undid_by(history, actor, target);
         return Err(Error::refused(format!(
-            "nothing to redo: what your undo {target} took back of {undid} was changed again since"
+            "nothing to redo: what your undo {} took back of {undid} was changed again since",
+            shown(target)
         ))
         .with_help(bounded_list(&inv.kept, 4)));
     }
