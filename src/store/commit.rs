@@ -523,6 +523,18 @@ impl Store {
         let _guard = lock::acquire(&self.root.join(".lock"), "the store")?;
         super::sweep::stale_temps(&self.root, std::time::SystemTime::now());
         if fs::symlink_metadata(&dir).is_ok() {
+            if !super::paths::is_plan_dir(&dir) {
+                return Err(Error::new(
+                    ErrorKind::DuplicateId,
+                    format!(
+                        "{} already holds a folder {id}/ without an op log ({id}/{OPS_FILE}), so plan `{id}` cannot be created there",
+                        self.root.display()
+                    ),
+                )
+                .with_help(format!(
+                    "restore {id}/{OPS_FILE} from version control, or remove the folder {id}/ to use the id again"
+                )));
+            }
             return Err(Error::new(
                 ErrorKind::DuplicateId,
                 format!("a plan `{id}` already exists in {}", self.root.display()),
@@ -686,5 +698,46 @@ mod tests {
             push_decimal(&mut s, n);
             assert_eq!(s, format!("x{n}"));
         }
+    }
+
+    #[test]
+    fn a_plan_folder_without_its_log_is_named_as_such() {
+        let dir = tempfile::tempdir().unwrap();
+        let (store, _) = Store::init(dir.path(), crate::registry::DEFAULT_REGISTRY_YAML).unwrap();
+        let create = || store.create_with_ops("plan-a", Vec::new());
+        create().unwrap();
+        let folder = store.plan_dir("plan-a").unwrap();
+        std::fs::remove_file(folder.join(OPS_FILE)).unwrap();
+        std::fs::write(folder.join("checkpoint.snap"), b"left over").unwrap();
+        let err = store.load("plan-a").unwrap_err();
+        assert_eq!(err.kind, ErrorKind::UnknownPlan);
+        assert!(
+            err.message
+                .ends_with("its folder plan-a/ is there, but holds no op log (plan-a/ops.jsonl)"),
+            "{}",
+            err.message
+        );
+        let err = create().unwrap_err();
+        assert!(
+            err.message
+                .contains("already holds a folder plan-a/ without an op log"),
+            "{}",
+            err.message
+        );
+        // Nothing was changed by either refusal.
+        let left: Vec<_> = std::fs::read_dir(&folder)
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name())
+            .collect();
+        assert_eq!(left, ["checkpoint.snap"]);
+        // A plan id with no folder is told apart.
+        let err = store.load("plan-b").unwrap_err();
+        assert!(
+            err.message.starts_with("there is no plan `plan-b` in "),
+            "{}",
+            err.message
+        );
+        assert!(!err.message.contains("folder"), "{}", err.message);
     }
 }

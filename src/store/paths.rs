@@ -52,7 +52,7 @@ pub(super) fn refuse_special(path: &Path) -> Result<()> {
 /// Whether a folder holds a plan: its op log (or, from an earlier
 /// planforge, its `meta.json`), whatever kind of file is there (reading it
 /// refuses anything but an ordinary file).
-fn is_plan_dir(d: &Path) -> bool {
+pub(super) fn is_plan_dir(d: &Path) -> bool {
     [OPS_FILE, META_FILE]
         .iter()
         .any(|f| fs::symlink_metadata(d.join(f)).is_ok())
@@ -96,6 +96,24 @@ impl Store {
     }
 
     pub(super) fn unknown_plan(&self, id: &str) -> Error {
+        if let Ok(dir) = self.plan_dir(id)
+            && fs::symlink_metadata(&dir).is_ok_and(|m| m.is_dir())
+            && !is_plan_dir(&dir)
+        {
+            // The folder is there without its log: deleted, or not checked
+            // out. Creating the plan would be refused (the folder exists).
+            return Error::new(
+                ErrorKind::UnknownPlan,
+                format!(
+                    "there is no plan `{id}` in {}: its folder {id}/ is there, but holds no op log ({id}/{OPS_FILE})",
+                    self.root.display()
+                ),
+            )
+            .on_plan(id)
+            .with_help(format!(
+                "restore {id}/{OPS_FILE} from version control, or remove the folder {id}/ to use the id again"
+            ));
+        }
         let known = self.plan_ids().unwrap_or_default();
         let hint = crate::model::suggest::did_you_mean(id, known.iter().map(String::as_str));
         Error::new(
