@@ -401,7 +401,7 @@ pub(super) fn node(n: &ArchivedSNode, text: &str) -> Option<Node> {
         id: owned(text, &n.id)?,
         phase: owned_opt(text, &n.phase)?,
         kind: *NodeKind::ALL.get(n.kind as usize)?,
-        definition: map_from(&n.keys, &n.values, text)?,
+        definition: map_from(&n.keys, &n.values, text)?.into(),
     })
 }
 
@@ -590,7 +590,7 @@ mod tests {
             id: "a".into(),
             phase: None,
             kind: NodeKind::Join,
-            definition: Map::new(),
+            definition: Map::new().into(),
         };
         let bodies = [
             OpBody::AddNode { node: n.clone() },

@@ -21,7 +21,7 @@ fn node(id: &str) -> Node {
         id: id.into(),
         phase: Some("p1".into()),
         kind: NodeKind::Join,
-        definition,
+        definition: definition.into(),
     }
 }
 
