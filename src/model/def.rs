@@ -18,7 +18,7 @@ use std::sync::Arc;
 
 /// Where stored definitions come from: a list of them, each built on
 /// demand. Implemented by the store; see the module's contract.
-pub trait Stored: Send + Sync + 'static {
+pub trait Stored: std::any::Any + Send + Sync {
     /// The definition of item `at`, built on its first read and the same
     /// map on every later one. `at` is one the store handed out with this
     /// source (an item it holds).
@@ -28,9 +28,6 @@ pub trait Stored: Send + Sync + 'static {
     fn build(&self, at: usize) -> Map {
         self.definition(at).clone()
     }
-
-    /// The source as `Any`, for the store to recognise its own.
-    fn as_any(&self) -> &dyn std::any::Any;
 }
 
 /// A node's definition (see the module).
@@ -187,9 +184,6 @@ mod tests {
         }
         fn build(&self, at: usize) -> Map {
             self.make(at)
-        }
-        fn as_any(&self) -> &dyn std::any::Any {
-            self
         }
     }
 

@@ -405,6 +405,98 @@ pub(super) fn node(n: &ArchivedSNode, text: &str) -> Option<Node> {
     })
 }
 
+/// The definition of node `at` of a chunk that passed [`sound`]: built
+/// from the archive, which cannot fail then (an empty map, never seen,
+/// stands for the impossible).
+pub(super) fn definition(c: &ArchivedSNodes, at: usize) -> Map {
+    let text = c.text.as_str();
+    let built = c
+        .nodes
+        .get(at)
+        .and_then(|n| map_from(&n.keys, &n.values, text));
+    debug_assert!(built.is_some(), "a sound chunk's definitions build");
+    built.unwrap_or_default()
+}
+
+/// Whether every node of the chunk `c` reads back as a writer made it:
+/// every string's place lies in the text on character boundaries, every
+/// kind, select and route segment is one a writer makes, no object repeats
+/// a key and nothing nests deeper than a plan is read
+/// ([`MAX_DEPTH`](crate::wire::parse::MAX_DEPTH)). A walk that builds and
+/// allocates nothing (but for an object of more than [`PAIRWISE`] keys),
+/// so that a definition can be built later, when it is read, and cannot
+/// fail then ([`definition`]).
+pub(super) fn sound(c: &ArchivedSNodes) -> bool {
+    let text = c.text.as_str();
+    c.nodes.iter().all(|n| {
+        at(text, &n.id).is_some()
+            && n.phase.as_ref().is_none_or(|p| at(text, p).is_some())
+            && (n.kind as usize) < NodeKind::ALL.len()
+            && map_sound(&n.keys, &n.values, text, 1)
+    })
+}
+
+/// Objects with up to this many keys are checked for a repeated key pair
+/// by pair; larger ones through a sorted list of their keys.
+const PAIRWISE: usize = 16;
+
+fn map_sound(
+    keys: &rkyv::vec::ArchivedVec<ArchivedSStr>,
+    values: &rkyv::vec::ArchivedVec<ArchivedSValue>,
+    text: &str,
+    depth: usize,
+) -> bool {
+    if keys.len() != values.len() || depth > crate::wire::parse::MAX_DEPTH {
+        return false;
+    }
+    let mut small = [""; PAIRWISE];
+    let mut large = Vec::new();
+    for (i, k) in keys.iter().enumerate() {
+        let Some(k) = at(text, k) else {
+            return false;
+        };
+        if keys.len() <= PAIRWISE {
+            if small[..i].contains(&k) {
+                return false;
+            }
+            small[i] = k;
+        } else {
+            large.push(k);
+        }
+    }
+    if !large.is_empty() {
+        large.sort_unstable();
+        if large.windows(2).any(|w| w[0] == w[1]) {
+            return false;
+        }
+    }
+    values.iter().all(|v| value_sound(v, text, depth))
+}
+
+fn value_sound(v: &ArchivedSValue, text: &str, depth: usize) -> bool {
+    match v {
+        ArchivedSValue::Null | ArchivedSValue::Bool(_) | ArchivedSValue::Number(_) => true,
+        ArchivedSValue::String(s) | ArchivedSValue::Param(s) => at(text, s).is_some(),
+        ArchivedSValue::Array(a) => {
+            depth < crate::wire::parse::MAX_DEPTH
+                && a.iter().all(|x| value_sound(x, text, depth + 1))
+        }
+        ArchivedSValue::Object(k, v) => map_sound(k, v, text, depth + 1),
+        ArchivedSValue::Ref(r) => {
+            at(text, &r.node).is_some()
+                && r.select <= 3
+                && r.path.as_ref().is_none_or(|p| at(text, p).is_some())
+                && r.branch.as_ref().is_none_or(|segs| {
+                    segs.iter().all(|s| {
+                        (s.join.is_some() || s.of.len() == 1)
+                            && s.join.as_ref().is_none_or(|j| at(text, j).is_some())
+                            && s.of.iter().all(|e| at(text, e).is_some())
+                    })
+                })
+        }
+    }
+}
+
 pub(super) fn edge_to(e: &Edge) -> SEdge {
     SEdge {
         id: e.id.clone(),
