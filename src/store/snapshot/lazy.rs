@@ -104,7 +104,7 @@ mod tests {
         .collect();
         Node {
             id: format!("n{i}"),
-            phase: (i % 2 == 0).then(|| "p".to_string()),
+            phase: i.is_multiple_of(2).then(|| "p".to_string()),
             kind: NodeKind::Reason,
             definition: def.into(),
         }
