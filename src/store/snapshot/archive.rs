@@ -449,17 +449,20 @@ fn map_sound(
     if keys.len() != values.len() || depth > crate::wire::parse::MAX_DEPTH {
         return false;
     }
-    let mut small = [""; PAIRWISE];
+    let mut small = [(0u64, ""); PAIRWISE];
     let mut large = Vec::new();
     for (i, k) in keys.iter().enumerate() {
         let Some(k) = at(text, k) else {
             return false;
         };
         if keys.len() <= PAIRWISE {
-            if small[..i].contains(&k) {
+            // Keys are compared whole only when their lengths and first
+            // bytes agree.
+            let f = fingerprint(k);
+            if small[..i].iter().any(|&(g, s)| g == f && s == k) {
                 return false;
             }
-            small[i] = k;
+            small[i] = (f, k);
         } else {
             large.push(k);
         }
@@ -471,6 +474,16 @@ fn map_sound(
         }
     }
     values.iter().all(|v| value_sound(v, text, depth))
+}
+
+/// A key's length and first (up to) six bytes, in one word.
+fn fingerprint(k: &str) -> u64 {
+    let b = k.as_bytes();
+    let mut f = (b.len() as u64) << 48;
+    for (i, x) in b.iter().take(6).enumerate() {
+        f |= u64::from(*x) << (8 * i);
+    }
+    f
 }
 
 fn value_sound(v: &ArchivedSValue, text: &str, depth: usize) -> bool {
