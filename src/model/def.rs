@@ -28,6 +28,13 @@ pub trait Stored: std::any::Any + Send + Sync {
     fn build(&self, at: usize) -> Map {
         self.definition(at).clone()
     }
+
+    /// The value of `key` in definition `at` (what its map has there): a
+    /// source may build it alone, so that a check that reads one field of
+    /// every node does not build every definition.
+    fn field(&self, at: usize, key: &str) -> Option<&Value> {
+        self.definition(at).get(key)
+    }
 }
 
 /// A node's definition (see the module).
@@ -53,6 +60,22 @@ impl Def {
             Repr::Stored(s, at) => Some((s, *at)),
             Repr::Owned(_) => None,
         }
+    }
+
+    /// The value of `key` (as the map's `get`; a stored definition may
+    /// build only that value, see [`Stored::field`]).
+    #[inline]
+    pub fn get(&self, key: &str) -> Option<&Value> {
+        match &self.0 {
+            Repr::Owned(m) => m.get(key),
+            Repr::Stored(s, at) => s.field(*at, key),
+        }
+    }
+
+    /// Whether `key` is present (see [`Def::get`]).
+    #[inline]
+    pub fn contains_key(&self, key: &str) -> bool {
+        self.get(key).is_some()
     }
 
     /// The map, owned.

@@ -418,6 +418,14 @@ pub(super) fn definition(c: &ArchivedSNodes, at: usize) -> Map {
     built.unwrap_or_default()
 }
 
+/// A value of a chunk that passed [`sound`], built alone (as
+/// [`definition`], cannot fail then: `null` stands for the impossible).
+pub(super) fn value(v: Option<&ArchivedSValue>, text: &str) -> Value {
+    let built = v.and_then(|v| value_from(v, text));
+    debug_assert!(built.is_some(), "a sound chunk's values build");
+    built.unwrap_or(Value::Null)
+}
+
 /// Whether every node of the chunk `c` reads back as a writer made it:
 /// every string's place lies in the text on character boundaries, every
 /// kind, select and route segment is one a writer makes, no object repeats
@@ -457,7 +465,7 @@ fn map_sound(
         };
         if keys.len() <= PAIRWISE {
             // Keys are compared whole only when their lengths and first
-            // bytes agree.
+            // and last bytes agree.
             let f = fingerprint(k);
             if small[..i].iter().any(|&(g, s)| g == f && s == k) {
                 return false;
@@ -476,14 +484,11 @@ fn map_sound(
     values.iter().all(|v| value_sound(v, text, depth))
 }
 
-/// A key's length and first (up to) six bytes, in one word.
+/// A key's length and its first and last bytes, in one word.
 fn fingerprint(k: &str) -> u64 {
     let b = k.as_bytes();
-    let mut f = (b.len() as u64) << 48;
-    for (i, x) in b.iter().take(6).enumerate() {
-        f |= u64::from(*x) << (8 * i);
-    }
-    f
+    let (first, last) = (b.first().copied(), b.last().copied());
+    (b.len() as u64) << 16 | u64::from(first.unwrap_or(0)) << 8 | u64::from(last.unwrap_or(0))
 }
 
 fn value_sound(v: &ArchivedSValue, text: &str, depth: usize) -> bool {
@@ -705,6 +710,165 @@ mod tests {
         for b in bodies {
             assert!(KINDS.contains(&b.kind()));
         }
+    }
+
+    /// The walk that lets a definition be built later finds whatever a
+    /// writer never makes, anywhere in a definition: a place outside the
+    /// text or inside a character, a select or kind no writer makes, a
+    /// route segment of the wrong shape, keys and values of different
+    /// counts, a repeated key (in a small object and a large one), and
+    /// nesting past what a plan is read to. A chunk a writer made passes.
+    #[test]
+    fn the_walk_finds_what_a_writer_never_makes() {
+        let s = |at, len| SStr { at, len };
+        // "abé" at 0..4, "key" at 4..7, "k2" at 7..9.
+        let text = "ab\u{e9}keyk2";
+        let reference = |select: u8, branch: Option<Vec<SSegment>>| {
+            SValue::Ref(Box::new(SRef {
+                node: s(0, 1),
+                select,
+                index: 0,
+                path: None,
+                branch,
+            }))
+        };
+        let chunk = |kind: u8, keys: Vec<SStr>, values: Vec<SValue>| SNodes {
+            text: text.into(),
+            nodes: vec![SNode {
+                id: s(0, 2),
+                phase: Some(s(2, 2)),
+                kind,
+                keys,
+                values,
+            }],
+        };
+        let sound_of = |c: &SNodes| {
+            let bytes = rkyv::to_bytes::<rkyv::rancor::Error>(c).unwrap();
+            let a = rkyv::access::<ArchivedSNodes, rkyv::rancor::Error>(&bytes).unwrap();
+            sound(a)
+        };
+        let deep = |levels: usize| {
+            let mut v = SValue::Null;
+            for _ in 0..levels {
+                v = SValue::Array(vec![v]);
+            }
+            v
+        };
+        let good = vec![
+            SValue::Object(
+                vec![s(4, 3), s(7, 2)],
+                vec![
+                    SValue::String(s(0, 4)),
+                    SValue::Array(vec![
+                        reference(3, None),
+                        reference(
+                            0,
+                            Some(vec![
+                                SSegment {
+                                    join: None,
+                                    of: vec![s(0, 1)],
+                                },
+                                SSegment {
+                                    join: Some(s(1, 1)),
+                                    of: vec![],
+                                },
+                            ]),
+                        ),
+                        SValue::Param(s(4, 3)),
+                    ]),
+                ],
+            ),
+            deep(100),
+        ];
+        assert!(sound_of(&chunk(6, vec![s(4, 3), s(7, 2)], good)));
+        let bad: Vec<(u8, Vec<SStr>, Vec<SValue>, &str)> = vec![
+            (7, vec![s(4, 3)], vec![SValue::Null], "a kind"),
+            (
+                0,
+                vec![s(4, 3), s(4, 3)],
+                vec![SValue::Null, SValue::Null],
+                "a repeated key",
+            ),
+            (0, vec![s(4, 3), s(7, 2)], vec![SValue::Null], "counts"),
+            (
+                0,
+                vec![s(3, 1)],
+                vec![SValue::Null],
+                "a key inside a character",
+            ),
+            (
+                0,
+                vec![s(4, 3)],
+                vec![SValue::String(s(8, 2))],
+                "a string past the text",
+            ),
+            (
+                0,
+                vec![s(4, 3)],
+                vec![SValue::Param(s(u32::MAX, 2))],
+                "a param's place",
+            ),
+            (0, vec![s(4, 3)], vec![reference(4, None)], "a select"),
+            (
+                0,
+                vec![s(4, 3)],
+                vec![reference(
+                    0,
+                    Some(vec![SSegment {
+                        join: None,
+                        of: vec![],
+                    }]),
+                )],
+                "an edge segment without its edge",
+            ),
+            (
+                0,
+                vec![s(4, 3)],
+                vec![reference(
+                    0,
+                    Some(vec![SSegment {
+                        join: Some(s(3, 1)),
+                        of: vec![],
+                    }]),
+                )],
+                "a join's place",
+            ),
+            (
+                0,
+                vec![s(4, 3)],
+                vec![SValue::Array(vec![SValue::Object(
+                    vec![s(7, 2), s(7, 2)],
+                    vec![SValue::Null, SValue::Null],
+                )])],
+                "a repeated key below",
+            ),
+            (
+                0,
+                vec![s(4, 3)],
+                vec![SValue::Object(
+                    (0..20)
+                        .map(|i| if i == 19 { s(4, 3) } else { s(0, 1 + (i % 2)) })
+                        .collect(),
+                    (0..20).map(|_| SValue::Null).collect(),
+                )],
+                "a repeated key in a large object",
+            ),
+            (
+                0,
+                vec![s(4, 3)],
+                vec![deep(crate::wire::parse::MAX_DEPTH + 1)],
+                "too deep",
+            ),
+        ];
+        for (kind, keys, values, why) in bad {
+            assert!(!sound_of(&chunk(kind, keys, values)), "{why}");
+        }
+        let mut no_id = chunk(0, vec![], vec![]);
+        no_id.nodes[0].id = s(9, 1);
+        assert!(!sound_of(&no_id), "an id past the text");
+        let mut phase = chunk(0, vec![], vec![]);
+        phase.nodes[0].phase = Some(s(3, 1));
+        assert!(!sound_of(&phase), "a phase inside a character");
     }
 
     /// A string's place outside its chunk's text, or inside a character,

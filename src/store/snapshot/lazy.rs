@@ -12,8 +12,8 @@
 //! learns late that it should have folded the log.
 
 use super::archive::{self, ArchivedSNodes};
-use crate::model::Map;
 use crate::model::def::Stored;
+use crate::model::{Map, Value};
 use rkyv::util::AlignedVec;
 use std::sync::{LazyLock, OnceLock};
 
@@ -27,7 +27,13 @@ pub(crate) struct Chunk {
     nodes: OnceLock<bool>,
     /// One cell per node, made on the first definition read.
     defs: OnceLock<Box<[OnceLock<Map>]>>,
+    /// Per node, one cell per key of its definition, made on the first
+    /// field read alone ([`Stored::field`]).
+    fields: OnceLock<Box<[OnceLock<Fields>]>>,
 }
+
+/// One node's fields built alone, by the position of their key.
+type Fields = Box<[OnceLock<Value>]>;
 
 impl Chunk {
     pub(super) fn new(bytes: AlignedVec<16>) -> Chunk {
@@ -35,6 +41,7 @@ impl Chunk {
             bytes,
             nodes: OnceLock::new(),
             defs: OnceLock::new(),
+            fields: OnceLock::new(),
         }
     }
 
@@ -86,6 +93,33 @@ impl Stored for Chunk {
             None => Map::new(),
         }
     }
+
+    /// The map's value when the whole definition is built; else the value
+    /// alone, found by its key in the archive (the walk excluded repeated
+    /// keys: the one key with that text is the map's) and built once.
+    fn field(&self, at: usize, key: &str) -> Option<&Value> {
+        if let Some(m) = self.defs.get().and_then(|d| d.get(at)?.get()) {
+            return m.get(key);
+        }
+        let c = self.nodes()?;
+        let n = c.nodes.get(at)?;
+        let text = c.text.as_str();
+        let j = n
+            .keys
+            .iter()
+            .position(|k| archive::at(text, k) == Some(key))?;
+        let nodes = self
+            .fields
+            .get_or_init(|| (0..c.nodes.len()).map(|_| OnceLock::new()).collect());
+        let cells = nodes
+            .get(at)?
+            .get_or_init(|| (0..n.keys.len()).map(|_| OnceLock::new()).collect());
+        Some(
+            cells
+                .get(j)?
+                .get_or_init(|| archive::value(n.values.get(j), text)),
+        )
+    }
 }
 
 #[cfg(test)]
@@ -122,9 +156,16 @@ mod tests {
         let c = chunk.nodes().expect("sound");
         assert_eq!(c.nodes.len(), checked.nodes.len());
         assert_eq!(c.text.as_str(), checked.text.as_str());
+        let fields = Arc::new(Chunk::new(bytes.clone()));
         for (i, n) in nodes.iter().enumerate() {
+            let alone = Def::stored(fields.clone(), i);
+            for key in ["prompt", "n", "absent"] {
+                assert_eq!(alone.get(key), n.definition.get(key), "{key} alone");
+            }
+            assert!(fields.defs.get().is_none(), "no definition built");
             let d = Def::stored(chunk.clone(), i);
             assert_eq!(*d, *n.definition);
+            assert_eq!(d.get("prompt"), n.definition.get("prompt"), "from the map");
             assert_eq!(chunk.build(i), *n.definition);
         }
         let mut bad = bytes.clone();
