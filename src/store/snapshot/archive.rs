@@ -457,25 +457,32 @@ fn map_sound(
     if keys.len() != values.len() || depth > crate::wire::parse::MAX_DEPTH {
         return false;
     }
-    let mut small = [(0u64, ""); PAIRWISE];
-    let mut large = Vec::new();
-    for (i, k) in keys.iter().enumerate() {
-        let Some(k) = at(text, k) else {
-            return false;
-        };
-        if keys.len() <= PAIRWISE {
-            // Keys are compared whole only when their lengths and first
-            // and last bytes agree.
-            let f = fingerprint(k);
-            if small[..i].iter().any(|&(g, s)| g == f && s == k) {
+    if keys.len() <= PAIRWISE {
+        // Keys are compared whole only when their lengths and first and
+        // last bytes agree.
+        let mut seen = [0u64; PAIRWISE];
+        for (i, k) in keys.iter().enumerate() {
+            let Some(k) = at(text, k) else {
                 return false;
+            };
+            let f = fingerprint(k);
+            let mut j = 0;
+            while j < i {
+                if seen[j] == f && at(text, &keys[j]) == Some(k) {
+                    return false;
+                }
+                j += 1;
             }
-            small[i] = (f, k);
-        } else {
+            seen[i] = f;
+        }
+    } else {
+        let mut large = Vec::with_capacity(keys.len());
+        for k in keys.iter() {
+            let Some(k) = at(text, k) else {
+                return false;
+            };
             large.push(k);
         }
-    }
-    if !large.is_empty() {
         large.sort_unstable();
         if large.windows(2).any(|w| w[0] == w[1]) {
             return false;
