@@ -719,6 +719,33 @@ mod tests {
         }
     }
 
+    /// A reference to the string at 0..1, with `select` and `branch`.
+    fn reference(select: u8, branch: Option<Vec<SSegment>>) -> SValue {
+        SValue::Ref(Box::new(SRef {
+            node: SStr { at: 0, len: 1 },
+            select,
+            index: 0,
+            path: None,
+            branch,
+        }))
+    }
+
+    /// Whether the chunk `c`, archived, passes the walk.
+    fn sound_of(c: &SNodes) -> bool {
+        let bytes = rkyv::to_bytes::<rkyv::rancor::Error>(c).unwrap();
+        let a = rkyv::access::<ArchivedSNodes, rkyv::rancor::Error>(&bytes).unwrap();
+        sound(a)
+    }
+
+    /// `null` in `levels` arrays.
+    fn deep(levels: usize) -> SValue {
+        let mut v = SValue::Null;
+        for _ in 0..levels {
+            v = SValue::Array(vec![v]);
+        }
+        v
+    }
+
     /// The walk that lets a definition be built later finds whatever a
     /// writer never makes, anywhere in a definition: a place outside the
     /// text or inside a character, a select or kind no writer makes, a
@@ -730,15 +757,6 @@ mod tests {
         let s = |at, len| SStr { at, len };
         // "abé" at 0..4, "key" at 4..7, "k2" at 7..9.
         let text = "ab\u{e9}keyk2";
-        let reference = |select: u8, branch: Option<Vec<SSegment>>| {
-            SValue::Ref(Box::new(SRef {
-                node: s(0, 1),
-                select,
-                index: 0,
-                path: None,
-                branch,
-            }))
-        };
         let chunk = |kind: u8, keys: Vec<SStr>, values: Vec<SValue>| SNodes {
             text: text.into(),
             nodes: vec![SNode {
@@ -748,18 +766,6 @@ mod tests {
                 keys,
                 values,
             }],
-        };
-        let sound_of = |c: &SNodes| {
-            let bytes = rkyv::to_bytes::<rkyv::rancor::Error>(c).unwrap();
-            let a = rkyv::access::<ArchivedSNodes, rkyv::rancor::Error>(&bytes).unwrap();
-            sound(a)
-        };
-        let deep = |levels: usize| {
-            let mut v = SValue::Null;
-            for _ in 0..levels {
-                v = SValue::Array(vec![v]);
-            }
-            v
         };
         let good = vec![
             SValue::Object(
