@@ -459,26 +459,20 @@ fn map_sound(
     }
     if keys.len() <= PAIRWISE {
         // Keys are compared whole only when their lengths and first and
-        // last bytes agree, and the earlier keys' words are looked through
-        // only when one of them may be the same (a bit per word's hash).
+        // last bytes agree.
         let mut seen = [0u64; PAIRWISE];
-        let mut bits = 0u64;
         for (i, k) in keys.iter().enumerate() {
             let Some(k) = at(text, k) else {
                 return false;
             };
             let f = fingerprint(k);
-            let bit = 1u64 << (f.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58);
-            if bits & bit != 0 {
-                let mut j = 0;
-                while j < i {
-                    if seen[j] == f && at(text, &keys[j]) == Some(k) {
-                        return false;
-                    }
-                    j += 1;
+            let mut j = 0;
+            while j < i {
+                if seen[j] == f && at(text, &keys[j]) == Some(k) {
+                    return false;
                 }
+                j += 1;
             }
-            bits |= bit;
             seen[i] = f;
         }
     } else {
