@@ -28,7 +28,7 @@ fn call(id: &str, refs: &[String]) -> Node {
         id: id.into(),
         phase: Some(format!("p{}", id.len() % 3)),
         kind: NodeKind::Call,
-        definition,
+        definition: definition.into(),
     }
 }
 
@@ -44,7 +44,8 @@ fn tree(parents: &[usize]) -> Content {
             .unwrap()
             .as_object()
             .unwrap()
-            .clone(),
+            .clone()
+            .into(),
     });
     for (i, &p) in parents.iter().enumerate() {
         let id = format!("n{}", i + 1);
@@ -250,7 +251,7 @@ fn gen_node(id: String, shape: usize, other: usize) -> Node {
         id,
         phase,
         kind,
-        definition: def(d),
+        definition: def(d).into(),
     }
 }
 
@@ -346,7 +347,7 @@ fn gen_edit(c: &Content, (what, a, b, k): (usize, usize, usize, usize)) -> Vec<O
         }],
         9 => vec![OpBody::SetNodeDefinition {
             node_id: id,
-            definition: gen_node(String::new(), b, k).definition,
+            definition: gen_node(String::new(), b, k).definition.into_map(),
         }],
         _ => vec![OpBody::SetBounds {
             bounds: Bounds {

@@ -435,7 +435,7 @@ mod tests {
         let before = c.clone();
         let op = OpBody::SetNodeDefinition {
             node_id: "a".into(),
-            definition: c.nodes[1].definition.clone(),
+            definition: (*c.nodes[1].definition).clone(),
         };
         kept.update(
             &c,

@@ -712,7 +712,7 @@ pub(crate) mod testing {
             id: id.into(),
             phase: None,
             kind,
-            definition,
+            definition: definition.into(),
         }
     }
     pub(crate) fn edge(id: &str, from: &str, to: &str, handle: &str) -> Edge {

@@ -88,15 +88,20 @@ impl KeptTaint {
             reads[d.node].push(k);
             readers[d.target].push(d.node);
         }
-        let declassified: Vec<Vec<&str>> = cx
-            .content
-            .nodes
-            .iter()
-            .map(|nd| match nd.kind {
-                NodeKind::Call => nd.declassifies(),
-                _ => Vec::new(),
+        // A call's `declassifies`, read when first needed: only for a
+        // node that reads taint or is read partially tainted (a stored
+        // plan's definitions are built when read, see `model::def`).
+        let declassified: Vec<std::cell::OnceCell<Vec<&str>>> =
+            (0..n).map(|_| std::cell::OnceCell::new()).collect();
+        let declassifies = |v: usize| -> &[&str] {
+            declassified[v].get_or_init(|| {
+                let nd = g.node(v);
+                match nd.kind {
+                    NodeKind::Call => nd.declassifies(),
+                    _ => Vec::new(),
+                }
             })
-            .collect();
+        };
         let mut outputs: HashMap<usize, Vec<String>> = HashMap::default();
         let mut taint = vec![Taint::Clean; n];
         let mut via: Vec<Option<usize>> = vec![None; n];
@@ -108,15 +113,15 @@ impl KeptTaint {
         while let Some(v) = queue.pop_front() {
             queued[v] = false;
             let node = g.node(v);
-            let produces = match node.kind {
-                NodeKind::Entry => continue,
-                NodeKind::Branch | NodeKind::Select | NodeKind::Join => continue,
-                NodeKind::Call if !declassified[v].is_empty() => Taint::Partial,
-                _ => Taint::Whole,
-            };
-            if taint[v] >= produces {
+            if matches!(
+                node.kind,
+                NodeKind::Entry | NodeKind::Branch | NodeKind::Select | NodeKind::Join
+            ) {
                 continue;
             }
+            // What the node produces is asked only when it reads taint
+            // (the same result as asking first: a node that reads none is
+            // left as it is either way).
             let mut source = None;
             for &k in &reads[v] {
                 let d = &refs[k];
@@ -128,7 +133,7 @@ impl KeptTaint {
                         let outs = outputs
                             .entry(t)
                             .or_insert_with(|| g.node(t).declared_paths());
-                        partial_reads_taint(d.r.path.as_deref(), &declassified[t], outs)
+                        partial_reads_taint(d.r.path.as_deref(), declassifies(t), outs)
                     }
                 };
                 if tainted {
@@ -137,6 +142,13 @@ impl KeptTaint {
                 }
             }
             let Some(source) = source else { continue };
+            let produces = match node.kind {
+                NodeKind::Call if !declassifies(v).is_empty() => Taint::Partial,
+                _ => Taint::Whole,
+            };
+            if taint[v] >= produces {
+                continue;
+            }
             taint[v] = produces;
             via[v] = Some(source);
             for &r in &readers[v] {
@@ -345,10 +357,12 @@ declare_check! {
         let mut outputs: HashMap<usize, Vec<String>> = HashMap::default();
         for d in cx.scoped_data_refs().iter() {
             let reader = g.node(d.node);
-            if reader.kind != NodeKind::Call || !reader.declassifies().is_empty() {
+            if reader.kind != NodeKind::Call {
                 continue;
             }
             let t = d.target;
+            // Whether the reader declassifies is asked only of a reader of
+            // taint (a definition is built when read, see `model::def`).
             let tainted = match taint[t] {
                 Taint::Clean => false,
                 Taint::Whole => true,
@@ -357,7 +371,7 @@ declare_check! {
                     partial_reads_taint(d.r.path.as_deref(), &g.node(t).declassifies(), outs)
                 }
             };
-            if !tainted {
+            if !tainted || !reader.declassifies().is_empty() {
                 continue;
             }
             // The route the taint took, from the run input to this reference.

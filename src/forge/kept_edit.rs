@@ -140,7 +140,7 @@ impl Forge {
                 id: id.clone(),
                 phase,
                 kind: now.kind,
-                definition,
+                definition: definition.into(),
             },
             base,
             kept_theirs,

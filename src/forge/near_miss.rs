@@ -162,7 +162,7 @@ mod tests {
             id: "n".into(),
             phase: None,
             kind: NodeKind::Call,
-            definition: d,
+            definition: d.into(),
         }
     }
 

@@ -305,7 +305,7 @@ impl Forge {
                     what.push(format!("definition ({})", keys.join(", ")));
                     ops.push(OpBody::SetNodeDefinition {
                         node_id: id.clone(),
-                        definition: edited.definition.clone(),
+                        definition: (*edited.definition).clone(),
                     });
                 }
                 Ok(ops)
@@ -425,7 +425,7 @@ mod tests {
             id: "j".into(),
             phase: None,
             kind: NodeKind::Call,
-            definition: Map::new(),
+            definition: Map::new().into(),
         };
         let text = "kind: call\ndefinition:\n  tool: x\n";
         assert!(matches!(parse(text, &n).unwrap(), Parsed::Changed(_)));

@@ -70,7 +70,7 @@ fn gen_node(id: String, shape: usize, other: usize) -> Node {
         id,
         phase,
         kind,
-        definition: def(d),
+        definition: def(d).into(),
     }
 }
 

@@ -77,7 +77,7 @@ impl Forge {
             }
             Ok(vec![OpBody::SetNodeDefinition {
                 node_id: node_id.to_string(),
-                definition: def,
+                definition: def.into(),
             }])
         })?;
         let was = was.map_or_else(String::new, |v| {

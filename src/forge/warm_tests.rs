@@ -12,7 +12,7 @@ fn node(id: &str, kind: NodeKind) -> Node {
         id: id.into(),
         phase: None,
         kind,
-        definition: Map::new(),
+        definition: Map::new().into(),
     }
 }
 

@@ -3,6 +3,7 @@
 pub mod budget;
 pub mod clock;
 pub mod config;
+pub mod def;
 pub mod error;
 pub mod hash;
 pub mod hooks;
@@ -23,6 +24,7 @@ pub mod text;
 pub mod touched;
 pub mod value;
 
+pub use def::Def;
 pub use issue::{Cause, Code, Counts, Issue, Report, Severity};
 pub use node::{AuthorityClaim, DeclaredField, Edge, FieldType, Handle, Node, NodeKind, Verb};
 pub use op::{Op, OpBody};

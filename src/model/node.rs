@@ -1,5 +1,6 @@
 //! Nodes, edges, handles and the typed views of a node's definition.
 
+use super::def::Def;
 use super::value::{Map, Pointer, Ref, Value};
 
 /// The seven node kinds. Closed: nothing else can be represented.
@@ -188,8 +189,9 @@ pub struct Node {
     pub phase: Option<String>,
     pub kind: NodeKind,
     /// Kept as written: a half-written definition is legal, and its problems
-    /// are findings. Typed views below read it.
-    pub definition: Map,
+    /// are findings. Typed views below read it. Owned, or read on demand
+    /// from a stored snapshot ([`Def`]).
+    pub definition: Def,
 }
 
 #[derive(Debug, Clone, PartialEq)]

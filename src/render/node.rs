@@ -500,7 +500,7 @@ mod tests {
             id: "n".into(),
             phase: Some("act".into()),
             kind,
-            definition: v.as_object().unwrap().clone(),
+            definition: v.as_object().unwrap().clone().into(),
         }
     }
 

@@ -612,7 +612,9 @@ fn refuse_too_deep<'a>(bodies: impl IntoIterator<Item = &'a OpBody>) -> Result<(
     use crate::wire::codec::{MAX_DEFINITION_DEPTH, map_depth};
     for b in bodies {
         let (node, def) = match b {
-            OpBody::AddNode { node } | OpBody::ReplaceNode { node } => (&node.id, &node.definition),
+            OpBody::AddNode { node } | OpBody::ReplaceNode { node } => {
+                (&node.id, &*node.definition)
+            }
             OpBody::SetNodeDefinition {
                 node_id,
                 definition,

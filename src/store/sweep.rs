@@ -113,7 +113,7 @@ mod tests {
                     id: "a".into(),
                     phase: None,
                     kind: crate::model::NodeKind::Join,
-                    definition: crate::model::Map::new(),
+                    definition: crate::model::Map::new().into(),
                 };
                 Ok(vec![OpBody::AddNode { node }])
             })

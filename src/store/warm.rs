@@ -592,7 +592,7 @@ mod tests {
             id: id.into(),
             phase: None,
             kind: NodeKind::Join,
-            definition: Map::new(),
+            definition: Map::new().into(),
         }
     }
 

@@ -494,13 +494,13 @@ mod tests {
             id: "n".into(),
             phase: Some("p h".into()),
             kind: crate::model::NodeKind::Call,
-            definition: def.as_object().unwrap().clone(),
+            definition: def.as_object().unwrap().clone().into(),
         });
         c.nodes.push(crate::model::Node {
             id: "m".into(),
             phase: None,
             kind: crate::model::NodeKind::Join,
-            definition: Map::new(),
+            definition: Map::new().into(),
         });
         c.edges.push(crate::model::Edge {
             id: "e".into(),

@@ -41,7 +41,7 @@ pub(crate) fn run(s: &mut Session, a: AddNodeArgs) -> Result<Reply> {
         id: a.id,
         phase: a.phase.filter(|p| !p.is_empty()),
         kind,
-        definition,
+        definition: definition.into(),
     };
     let forge = s.forge()?;
     let plan = s.plan_id(forge.store())?;

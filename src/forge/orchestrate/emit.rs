@@ -167,7 +167,7 @@ impl Builder {
             id: id.to_string(),
             phase: Some(phase.to_string()),
             kind,
-            definition,
+            definition: definition.into(),
         });
     }
 

@@ -232,7 +232,7 @@ fn with_work(dir: &std::path::Path) -> Forge {
         id: "work".into(),
         phase: None,
         kind: NodeKind::Join,
-        definition: Map::new(),
+        definition: Map::new().into(),
     };
     f.add_node("plan-u", work, Default::default()).unwrap();
     f

@@ -26,7 +26,7 @@ fn node_of(a: u8, c: u8) -> Node {
         id: NODES[a as usize % NODES.len()].into(),
         phase: (!c.is_multiple_of(3)).then(|| format!("p{}", c % 2)),
         kind: [NodeKind::Join, NodeKind::Call, NodeKind::Entry][c as usize % 3],
-        definition,
+        definition: definition.into(),
     }
 }
 

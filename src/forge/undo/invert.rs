@@ -271,7 +271,7 @@ fn undo_definition(
 ) {
     let mut paths = Vec::new();
     diff_paths(&nb.definition, &na.definition, &mut Vec::new(), &mut paths);
-    let mut restored: Map = nc.definition.clone();
+    let mut restored: Map = (*nc.definition).clone();
     let mut fields: Vec<(Path, Value)> = Vec::new();
     let mut whole = false;
     for p in &paths {
@@ -297,7 +297,7 @@ fn undo_definition(
             None => format!("dropped `{}` of `{id}`, which it added", show(p)),
         });
     }
-    if restored != nc.definition {
+    if restored != *nc.definition {
         if whole {
             ops.definitions.push(OpBody::SetNodeDefinition {
                 node_id: id.to_string(),

@@ -19,7 +19,7 @@ fn node(id: &str, kind: NodeKind, phase: Option<&str>) -> Node {
         id: id.into(),
         phase: phase.map(str::to_string),
         kind,
-        definition: Map::new(),
+        definition: Map::new().into(),
     }
 }
 
@@ -214,7 +214,7 @@ fn a_partly_overtaken_change_undoes_the_rest_and_says_what_it_kept() {
     ann.add_node(
         "plan-u",
         Node {
-            definition: def,
+            definition: def.into(),
             ..node("call", NodeKind::Call, None)
         },
         Default::default(),

@@ -342,7 +342,7 @@ impl State {
                 node_id,
                 definition,
             } => match self.node_mut(&node_id) {
-                Some(n) => n.definition = definition,
+                Some(n) => n.definition = definition.into(),
                 None => self.touched_absent.push(node_id),
             },
             OpBody::SetNodePhase { node_id, phase } => match self.node_mut(&node_id) {

@@ -514,7 +514,7 @@ mod tests {
             id: format!("n{i}"),
             phase: i.is_multiple_of(3).then(|| format!("p{}", i % 5)),
             kind: NodeKind::Reason,
-            definition,
+            definition: definition.into(),
         }
     }
 

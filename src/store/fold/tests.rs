@@ -20,7 +20,7 @@ fn node(id: &str) -> Node {
         id: id.into(),
         phase: None,
         kind: NodeKind::Join,
-        definition: Map::new(),
+        definition: Map::new().into(),
     }
 }
 fn edge(id: &str, from: &str, to: &str) -> Edge {

@@ -401,8 +401,125 @@ pub(super) fn node(n: &ArchivedSNode, text: &str) -> Option<Node> {
         id: owned(text, &n.id)?,
         phase: owned_opt(text, &n.phase)?,
         kind: *NodeKind::ALL.get(n.kind as usize)?,
-        definition: map_from(&n.keys, &n.values, text)?,
+        definition: map_from(&n.keys, &n.values, text)?.into(),
     })
+}
+
+/// The definition of node `at` of a chunk that passed [`sound`]: built
+/// from the archive, which cannot fail then (an empty map, never seen,
+/// stands for the impossible).
+pub(super) fn definition(c: &ArchivedSNodes, at: usize) -> Map {
+    let text = c.text.as_str();
+    let built = c
+        .nodes
+        .get(at)
+        .and_then(|n| map_from(&n.keys, &n.values, text));
+    debug_assert!(built.is_some(), "a sound chunk's definitions build");
+    built.unwrap_or_default()
+}
+
+/// A value of a chunk that passed [`sound`], built alone (as
+/// [`definition`], cannot fail then: `null` stands for the impossible).
+pub(super) fn value(v: Option<&ArchivedSValue>, text: &str) -> Value {
+    let built = v.and_then(|v| value_from(v, text));
+    debug_assert!(built.is_some(), "a sound chunk's values build");
+    built.unwrap_or(Value::Null)
+}
+
+/// Whether every node of the chunk `c` reads back as a writer made it:
+/// every string's place lies in the text on character boundaries, every
+/// kind, select and route segment is one a writer makes, no object repeats
+/// a key and nothing nests deeper than a plan is read
+/// ([`MAX_DEPTH`](crate::wire::parse::MAX_DEPTH)). A walk that builds and
+/// allocates nothing (but for an object of more than [`PAIRWISE`] keys),
+/// so that a definition can be built later, when it is read, and cannot
+/// fail then ([`definition`]).
+pub(super) fn sound(c: &ArchivedSNodes) -> bool {
+    let text = c.text.as_str();
+    c.nodes.iter().all(|n| {
+        at(text, &n.id).is_some()
+            && n.phase.as_ref().is_none_or(|p| at(text, p).is_some())
+            && (n.kind as usize) < NodeKind::ALL.len()
+            && map_sound(&n.keys, &n.values, text, 1)
+    })
+}
+
+/// Objects with up to this many keys are checked for a repeated key pair
+/// by pair; larger ones through a sorted list of their keys.
+const PAIRWISE: usize = 16;
+
+fn map_sound(
+    keys: &rkyv::vec::ArchivedVec<ArchivedSStr>,
+    values: &rkyv::vec::ArchivedVec<ArchivedSValue>,
+    text: &str,
+    depth: usize,
+) -> bool {
+    if keys.len() != values.len() || depth > crate::wire::parse::MAX_DEPTH {
+        return false;
+    }
+    if keys.len() <= PAIRWISE {
+        // Keys are compared whole only when their lengths and first and
+        // last bytes agree.
+        let mut seen = [0u64; PAIRWISE];
+        for (i, k) in keys.iter().enumerate() {
+            let Some(k) = at(text, k) else {
+                return false;
+            };
+            let f = fingerprint(k);
+            let mut j = 0;
+            while j < i {
+                if seen[j] == f && at(text, &keys[j]) == Some(k) {
+                    return false;
+                }
+                j += 1;
+            }
+            seen[i] = f;
+        }
+    } else {
+        let mut large = Vec::with_capacity(keys.len());
+        for k in keys.iter() {
+            let Some(k) = at(text, k) else {
+                return false;
+            };
+            large.push(k);
+        }
+        large.sort_unstable();
+        if large.windows(2).any(|w| w[0] == w[1]) {
+            return false;
+        }
+    }
+    values.iter().all(|v| value_sound(v, text, depth))
+}
+
+/// A key's length and its first and last bytes, in one word.
+fn fingerprint(k: &str) -> u64 {
+    let b = k.as_bytes();
+    let (first, last) = (b.first().copied(), b.last().copied());
+    (b.len() as u64) << 16 | u64::from(first.unwrap_or(0)) << 8 | u64::from(last.unwrap_or(0))
+}
+
+fn value_sound(v: &ArchivedSValue, text: &str, depth: usize) -> bool {
+    match v {
+        ArchivedSValue::Null | ArchivedSValue::Bool(_) | ArchivedSValue::Number(_) => true,
+        ArchivedSValue::String(s) | ArchivedSValue::Param(s) => at(text, s).is_some(),
+        ArchivedSValue::Array(a) => {
+            depth < crate::wire::parse::MAX_DEPTH
+                && a.iter().all(|x| value_sound(x, text, depth + 1))
+        }
+        ArchivedSValue::Object(k, v) => map_sound(k, v, text, depth + 1),
+        ArchivedSValue::Ref(r) => {
+            at(text, &r.node).is_some()
+                && r.select <= 3
+                && r.path.as_ref().is_none_or(|p| at(text, p).is_some())
+                && r.branch.as_ref().is_none_or(|segs| {
+                    segs.iter().all(|s| {
+                        (s.join.is_some() || s.of.len() == 1)
+                            && s.join.as_ref().is_none_or(|j| at(text, j).is_some())
+                            && s.of.iter().all(|e| at(text, e).is_some())
+                    })
+                })
+        }
+    }
 }
 
 pub(super) fn edge_to(e: &Edge) -> SEdge {
@@ -590,7 +707,7 @@ mod tests {
             id: "a".into(),
             phase: None,
             kind: NodeKind::Join,
-            definition: Map::new(),
+            definition: Map::new().into(),
         };
         let bodies = [
             OpBody::AddNode { node: n.clone() },
@@ -600,6 +717,171 @@ mod tests {
         for b in bodies {
             assert!(KINDS.contains(&b.kind()));
         }
+    }
+
+    /// A reference to the string at 0..1, with `select` and `branch`.
+    fn reference(select: u8, branch: Option<Vec<SSegment>>) -> SValue {
+        SValue::Ref(Box::new(SRef {
+            node: SStr { at: 0, len: 1 },
+            select,
+            index: 0,
+            path: None,
+            branch,
+        }))
+    }
+
+    /// Whether the chunk `c`, archived, passes the walk.
+    fn sound_of(c: &SNodes) -> bool {
+        let bytes = rkyv::to_bytes::<rkyv::rancor::Error>(c).unwrap();
+        let a = rkyv::access::<ArchivedSNodes, rkyv::rancor::Error>(&bytes).unwrap();
+        sound(a)
+    }
+
+    /// `null` in `levels` arrays.
+    fn deep(levels: usize) -> SValue {
+        let mut v = SValue::Null;
+        for _ in 0..levels {
+            v = SValue::Array(vec![v]);
+        }
+        v
+    }
+
+    /// The walk that lets a definition be built later finds whatever a
+    /// writer never makes, anywhere in a definition: a place outside the
+    /// text or inside a character, a select or kind no writer makes, a
+    /// route segment of the wrong shape, keys and values of different
+    /// counts, a repeated key (in a small object and a large one), and
+    /// nesting past what a plan is read to. A chunk a writer made passes.
+    #[test]
+    fn the_walk_finds_what_a_writer_never_makes() {
+        let s = |at, len| SStr { at, len };
+        // "abé" at 0..4, "key" at 4..7, "k2" at 7..9.
+        let text = "ab\u{e9}keyk2";
+        let chunk = |kind: u8, keys: Vec<SStr>, values: Vec<SValue>| SNodes {
+            text: text.into(),
+            nodes: vec![SNode {
+                id: s(0, 2),
+                phase: Some(s(2, 2)),
+                kind,
+                keys,
+                values,
+            }],
+        };
+        let good = vec![
+            SValue::Object(
+                vec![s(4, 3), s(7, 2)],
+                vec![
+                    SValue::String(s(0, 4)),
+                    SValue::Array(vec![
+                        reference(3, None),
+                        reference(
+                            0,
+                            Some(vec![
+                                SSegment {
+                                    join: None,
+                                    of: vec![s(0, 1)],
+                                },
+                                SSegment {
+                                    join: Some(s(1, 1)),
+                                    of: vec![],
+                                },
+                            ]),
+                        ),
+                        SValue::Param(s(4, 3)),
+                    ]),
+                ],
+            ),
+            deep(100),
+        ];
+        assert!(sound_of(&chunk(6, vec![s(4, 3), s(7, 2)], good)));
+        let bad: Vec<(u8, Vec<SStr>, Vec<SValue>, &str)> = vec![
+            (7, vec![s(4, 3)], vec![SValue::Null], "a kind"),
+            (
+                0,
+                vec![s(4, 3), s(4, 3)],
+                vec![SValue::Null, SValue::Null],
+                "a repeated key",
+            ),
+            (0, vec![s(4, 3), s(7, 2)], vec![SValue::Null], "counts"),
+            (
+                0,
+                vec![s(3, 1)],
+                vec![SValue::Null],
+                "a key inside a character",
+            ),
+            (
+                0,
+                vec![s(4, 3)],
+                vec![SValue::String(s(8, 2))],
+                "a string past the text",
+            ),
+            (
+                0,
+                vec![s(4, 3)],
+                vec![SValue::Param(s(u32::MAX, 2))],
+                "a param's place",
+            ),
+            (0, vec![s(4, 3)], vec![reference(4, None)], "a select"),
+            (
+                0,
+                vec![s(4, 3)],
+                vec![reference(
+                    0,
+                    Some(vec![SSegment {
+                        join: None,
+                        of: vec![],
+                    }]),
+                )],
+                "an edge segment without its edge",
+            ),
+            (
+                0,
+                vec![s(4, 3)],
+                vec![reference(
+                    0,
+                    Some(vec![SSegment {
+                        join: Some(s(3, 1)),
+                        of: vec![],
+                    }]),
+                )],
+                "a join's place",
+            ),
+            (
+                0,
+                vec![s(4, 3)],
+                vec![SValue::Array(vec![SValue::Object(
+                    vec![s(7, 2), s(7, 2)],
+                    vec![SValue::Null, SValue::Null],
+                )])],
+                "a repeated key below",
+            ),
+            (
+                0,
+                vec![s(4, 3)],
+                vec![SValue::Object(
+                    (0..20)
+                        .map(|i| if i == 19 { s(4, 3) } else { s(0, 1 + (i % 2)) })
+                        .collect(),
+                    (0..20).map(|_| SValue::Null).collect(),
+                )],
+                "a repeated key in a large object",
+            ),
+            (
+                0,
+                vec![s(4, 3)],
+                vec![deep(crate::wire::parse::MAX_DEPTH + 1)],
+                "too deep",
+            ),
+        ];
+        for (kind, keys, values, why) in bad {
+            assert!(!sound_of(&chunk(kind, keys, values)), "{why}");
+        }
+        let mut no_id = chunk(0, vec![], vec![]);
+        no_id.nodes[0].id = s(9, 1);
+        assert!(!sound_of(&no_id), "an id past the text");
+        let mut phase = chunk(0, vec![], vec![]);
+        phase.nodes[0].phase = Some(s(3, 1));
+        assert!(!sound_of(&phase), "a phase inside a character");
     }
 
     /// A string's place outside its chunk's text, or inside a character,

@@ -238,11 +238,12 @@ where
 
 /// The table of `parts`, laid one after another from 0, each at a multiple
 /// of 16.
-pub(super) fn table(parts: &[AlignedVec<16>]) -> Vec<SChunk> {
+pub(super) fn table(parts: &[impl AsRef<[u8]>]) -> Vec<SChunk> {
     let mut at = 0;
     parts
         .iter()
         .map(|p| {
+            let p = p.as_ref();
             let c = SChunk {
                 at,
                 len: p.len() as u64,
@@ -259,7 +260,7 @@ pub(super) fn table(parts: &[AlignedVec<16>]) -> Vec<SChunk> {
 pub(super) fn write(
     out: &mut impl Write,
     head: &[u8],
-    parts: &[AlignedVec<16>],
+    parts: &[impl AsRef<[u8]>],
 ) -> std::io::Result<()> {
     let mut header = [0u8; HEADER];
     header[..8].copy_from_slice(MAGIC);
@@ -270,6 +271,7 @@ pub(super) fn write(
     let pad = |n: u64| vec![0u8; (align(n) - n) as usize];
     out.write_all(&pad(HEADER as u64 + head.len() as u64))?;
     for p in parts {
+        let p = p.as_ref();
         out.write_all(p)?;
         out.write_all(&pad(p.len() as u64))?;
     }

@@ -28,6 +28,7 @@
 mod archive;
 mod chunks;
 pub(crate) mod kept;
+mod lazy;
 mod reuse;
 pub(crate) mod stamp;
 #[cfg(test)]
@@ -44,8 +45,8 @@ use super::lifecycle::Machine;
 use super::load::{KeptChecks, Loaded, finish};
 use super::log::{self, LogInfo};
 use super::paths::{META_FILE, OPS_FILE, refuse_special, refuse_symlink};
-use crate::model::Content;
 use crate::model::error::Result;
+use crate::model::{Content, Node, NodeKind};
 use archive::*;
 use chunks::{EDGES_PER_CHUNK, NODES_PER_CHUNK, Opened, SChunk};
 use reuse::Reuse;
@@ -652,7 +653,7 @@ fn save(dir: &Path, loaded: &Loaded, md: &std::fs::Metadata, reuse: Option<Reuse
 /// index's, archived, then its digest's marks (when known), and how many of
 /// the first three kinds there are.
 struct Parts {
-    bytes: Vec<rkyv::util::AlignedVec<16>>,
+    bytes: Vec<Piece>,
     nodes: usize,
     edges: usize,
     buckets: usize,
@@ -666,7 +667,7 @@ fn parts_of(
     let (n, e) = (c.nodes.len(), c.edges.len());
     let mut bytes = Vec::new();
     for (k, part) in c.nodes.chunks(NODES_PER_CHUNK).enumerate() {
-        let kept = reuse.as_mut().and_then(|r| r.node_chunk(k, n));
+        let kept = as_read(part).or_else(|| reuse.as_mut().and_then(|r| r.node_chunk(k, n)));
         bytes.push(kept_or_made(kept, || nodes_to(part))?);
     }
     let nodes = bytes.len();
@@ -690,15 +691,15 @@ fn parts_of(
                     .eq(kept.iter().map(|k| &k[..]))),
                 "the id index taken over is the index of the content"
             );
-            bytes.extend(kept);
+            bytes.extend(kept.into_iter().map(Piece::Made));
         }
-        None => bytes.extend(index()?),
+        None => bytes.extend(index()?.into_iter().map(Piece::Made)),
     }
     let buckets = bytes.len() - nodes - edges;
     if let Some(m) = marks {
         let (edges, nodes, end) = m.to_parts();
         let m = SMarks { edges, nodes, end };
-        bytes.push(rkyv::to_bytes::<rkyv::rancor::Error>(&m).ok()?);
+        bytes.push(Piece::Made(rkyv::to_bytes::<rkyv::rancor::Error>(&m).ok()?));
     }
     Some(Parts {
         bytes,
@@ -708,22 +709,67 @@ fn parts_of(
     })
 }
 
+/// A chunk's bytes in a new snapshot: archived now, or taken over from
+/// the snapshot read (shared, not copied).
+enum Piece {
+    Made(rkyv::util::AlignedVec<16>),
+    Kept(std::sync::Arc<lazy::Chunk>),
+}
+
+impl AsRef<[u8]> for Piece {
+    fn as_ref(&self) -> &[u8] {
+        match self {
+            Piece::Made(b) => b,
+            Piece::Kept(c) => c.bytes(),
+        }
+    }
+}
+
 /// A chunk taken over from the old snapshot (debug builds check that it
 /// is the archive `made` gives), or archived now.
 fn kept_or_made(
-    kept: Option<rkyv::util::AlignedVec<16>>,
+    kept: Option<std::sync::Arc<lazy::Chunk>>,
     made: impl Fn() -> Option<rkyv::util::AlignedVec<16>>,
-) -> Option<rkyv::util::AlignedVec<16>> {
+) -> Option<Piece> {
     match kept {
         Some(k) => {
             debug_assert!(
-                made().is_some_and(|m| m[..] == k[..]),
+                made().is_some_and(|m| m[..] == *k.bytes()),
                 "a chunk taken over is the archive of the same items"
             );
-            Some(k)
+            Some(Piece::Kept(k))
         }
-        None => made(),
+        None => made().map(Piece::Made),
     }
+}
+
+/// The chunk of the snapshot read that `part` (a chunk of a content's
+/// nodes) is still, as read: every node's definition is the stored one,
+/// the chunk's item at the node's place, and every id, phase and kind is
+/// the archived one. Its bytes are then the archive of `part` (a writer's
+/// archive of the same nodes), and a new snapshot takes them over instead
+/// of building every definition to archive it again.
+fn as_read(part: &[Node]) -> Option<std::sync::Arc<lazy::Chunk>> {
+    let (src, _) = part.first()?.definition.source()?;
+    let any: std::sync::Arc<dyn std::any::Any + Send + Sync> = src.clone();
+    let chunk = any.downcast::<lazy::Chunk>().ok()?;
+    let c = chunk.nodes()?;
+    if c.nodes.len() != part.len() {
+        return None;
+    }
+    let text = c.text.as_str();
+    for (i, (n, a)) in part.iter().zip(c.nodes.iter()).enumerate() {
+        let (s, at) = n.definition.source()?;
+        let same = at == i
+            && std::ptr::addr_eq(std::sync::Arc::as_ptr(s), std::sync::Arc::as_ptr(&chunk))
+            && archive::at(text, &a.id) == Some(n.id.as_str())
+            && a.phase.as_ref().map(|p| archive::at(text, p)) == n.phase.as_deref().map(Some)
+            && NodeKind::ALL.get(a.kind as usize) == Some(&n.kind);
+        if !same {
+            return None;
+        }
+    }
+    Some(chunk)
 }
 
 /// The phases of `c`'s nodes (not empty) in order of first appearance, and
@@ -759,11 +805,7 @@ fn is_clean(loaded: &Loaded, md: &std::fs::Metadata) -> bool {
 /// Replaces the snapshot: a temporary file renamed into place (readers see
 /// the old file or the new one, whole). No sync: a snapshot lost or torn by
 /// a crash fails its checksum and is rebuilt.
-fn write_file(
-    dir: &Path,
-    head: &[u8],
-    parts: &[rkyv::util::AlignedVec<16>],
-) -> std::io::Result<()> {
+fn write_file(dir: &Path, head: &[u8], parts: &[Piece]) -> std::io::Result<()> {
     let mut tmp = tempfile::Builder::new().prefix(".tmp-").tempfile_in(dir)?;
     {
         let mut out = std::io::BufWriter::new(tmp.as_file_mut());

@@ -8,9 +8,11 @@
 //! with a fresh archive of the same nodes, edges or ids.
 
 use super::chunks::{EDGES_PER_CHUNK, NODES_PER_CHUNK, Opened};
+use super::lazy::Chunk;
 use super::view::{self, Slots};
 use crate::store::fold::Changed;
 use rkyv::util::AlignedVec;
+use std::sync::Arc;
 
 /// The old snapshot (still open), its chunks of nodes and edges as read,
 /// its counts, and the first positions the tail changed.
@@ -18,8 +20,8 @@ pub(super) struct Reuse {
     opened: Opened,
     nodes: usize,
     edges: usize,
-    node_chunks: Vec<Option<AlignedVec<16>>>,
-    edge_chunks: Vec<Option<AlignedVec<16>>>,
+    node_chunks: Vec<Option<Arc<Chunk>>>,
+    edge_chunks: Vec<Option<Arc<Chunk>>>,
     changed: Changed,
 }
 
@@ -47,13 +49,13 @@ impl Reuse {
     /// The old archive of chunk `k` of nodes, when a content of `count`
     /// nodes holds the old nodes there: the chunk ends before the first
     /// changed position and holds as many nodes as the old one.
-    pub(super) fn node_chunk(&mut self, k: usize, count: usize) -> Option<AlignedVec<16>> {
+    pub(super) fn node_chunk(&mut self, k: usize, count: usize) -> Option<Arc<Chunk>> {
         let same = unchanged(k, NODES_PER_CHUNK, count, self.nodes, self.changed.node);
         self.node_chunks.get_mut(k).filter(|_| same)?.take()
     }
 
     /// As [`Reuse::node_chunk`], for chunk `k` of edges.
-    pub(super) fn edge_chunk(&mut self, k: usize, count: usize) -> Option<AlignedVec<16>> {
+    pub(super) fn edge_chunk(&mut self, k: usize, count: usize) -> Option<Arc<Chunk>> {
         let same = unchanged(k, EDGES_PER_CHUNK, count, self.edges, self.changed.edge);
         self.edge_chunks.get_mut(k).filter(|_| same)?.take()
     }

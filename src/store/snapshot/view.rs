@@ -16,24 +16,26 @@ use super::archive::{
     ArchivedSValue,
 };
 use super::chunks::{ArchivedSChunk, EDGES_PER_CHUNK, NO_NODE, NODES_PER_CHUNK, Opened, bucket_of};
+use super::lazy::Chunk;
 use super::{ArchivedSnap, keyed};
 use crate::model::lifecycle::Meta;
-use crate::model::{Edge, Handle, Node, NodeKind};
+use crate::model::{Def, Edge, Handle, Node, NodeKind};
 use crate::store::Store;
 use crate::store::paths::{META_FILE, OPS_FILE, refuse_special, refuse_symlink};
 use rkyv::api::high::HighValidator;
 use rkyv::bytecheck::CheckBytes;
-use rkyv::util::AlignedVec;
 use rkyv::vec::ArchivedVec;
 use std::cell::{Cell, OnceCell};
+use std::sync::Arc;
 
 /// The head of an opened snapshot, validated (bytecheck).
 pub(super) fn head(opened: &Opened) -> Option<&ArchivedSnap> {
     rkyv::access::<ArchivedSnap, rkyv::rancor::Error>(&opened.head).ok()
 }
 
-/// One slot per chunk of `s`, for its bytes once read.
-pub(super) type Slots = Vec<OnceCell<Option<AlignedVec<16>>>>;
+/// One slot per chunk of `s`, for its bytes once read (shared: the nodes
+/// restored from a chunk of nodes read their definitions from it).
+pub(super) type Slots = Vec<OnceCell<Option<Arc<Chunk>>>>;
 
 pub(super) fn slots(s: &ArchivedSnap) -> Slots {
     let n = s.node_chunks.len() + s.edge_chunks.len() + s.buckets.len() + s.marks.len();
@@ -51,7 +53,7 @@ const PARALLEL_NODES: usize = 2 * NODES_PER_CHUNK;
 pub(crate) struct View<'a> {
     s: &'a ArchivedSnap,
     opened: &'a Opened,
-    bufs: &'a [OnceCell<Option<AlignedVec<16>>>],
+    bufs: &'a [OnceCell<Option<Arc<Chunk>>>],
     nodes: Cells<'a, ArchivedSNodes>,
     edges: Cells<'a, ArchivedVec<ArchivedSEdge>>,
     buckets: Cells<'a, ArchivedSBucket>,
@@ -102,20 +104,44 @@ impl<'a> View<'a> {
     where
         T: rkyv::Portable + for<'x> CheckBytes<HighValidator<'x, rkyv::rancor::Error>>,
     {
-        let (bufs, opened) = (self.bufs, self.opened);
         let got = cells.get(k).and_then(|cell| {
             *cell.get_or_init(|| {
-                let slot = bufs.get(base + k)?;
-                let buf = slot.get_or_init(|| opened.chunk(table.get(k)?)).as_ref()?;
-                rkyv::access::<T, rkyv::rancor::Error>(buf).ok()
+                let buf = self.slot(table, base, k)?;
+                rkyv::access::<T, rkyv::rancor::Error>(buf.bytes()).ok()
             })
         });
         self.flag(got)
     }
 
+    /// The bytes of chunk `k` of `table` (whose slots start at `base`),
+    /// read on first use (`None` when they cannot be read or fail their
+    /// checksum).
+    fn slot(
+        &self,
+        table: &'a ArchivedVec<ArchivedSChunk>,
+        base: usize,
+        k: usize,
+    ) -> Option<&'a Arc<Chunk>> {
+        let opened = self.opened;
+        let slot = self.bufs.get(base + k)?;
+        slot.get_or_init(|| Some(Arc::new(Chunk::new(opened.chunk(table.get(k)?)?))))
+            .as_ref()
+    }
+
+    /// Chunk `k` of nodes, read and checked in full (rkyv's validation and
+    /// [`archive::sound`]) on first use, and its shared bytes.
+    fn node_chunk(&self, k: usize) -> Option<(&'a ArchivedSNodes, &'a Arc<Chunk>)> {
+        let got = self
+            .nodes
+            .get(k)
+            .and_then(|cell| *cell.get_or_init(|| self.slot(&self.s.node_chunks, 0, k)?.nodes()));
+        let c = self.flag(got)?;
+        Some((c, self.slot(&self.s.node_chunks, 0, k)?))
+    }
+
     /// Node `i`, and the text of its chunk (its strings' places are in it).
     fn at(&self, i: usize) -> Option<(&'a ArchivedSNode, &'a str)> {
-        let c = self.part(&self.nodes, &self.s.node_chunks, 0, i / NODES_PER_CHUNK)?;
+        let (c, _) = self.node_chunk(i / NODES_PER_CHUNK)?;
         let n = self.flag(c.nodes.get(i % NODES_PER_CHUNK))?;
         Some((n, c.text.as_str()))
     }
@@ -236,8 +262,29 @@ impl<'a> View<'a> {
         self.flag(archive::node(n, t))
     }
 
-    /// Nodes `from..to`, as the model's; `None` (and the view damaged)
-    /// when one cannot be read.
+    /// Node `i` as the model's, its definition read from its chunk when
+    /// first asked for (the chunk passed [`archive::sound`], so that
+    /// cannot fail); `None` (and the view damaged) when it cannot be read.
+    fn stored_node(&self, i: usize) -> Option<Node> {
+        let k = i / NODES_PER_CHUNK;
+        let (c, chunk) = self.node_chunk(k)?;
+        let at = i % NODES_PER_CHUNK;
+        let n = self.flag(c.nodes.get(at))?;
+        let t = c.text.as_str();
+        Some(Node {
+            id: self.text(t, &n.id)?.to_string(),
+            phase: match n.phase.as_ref() {
+                None => None,
+                Some(p) => Some(self.text(t, p)?.to_string()),
+            },
+            kind: *self.flag(NodeKind::ALL.get(n.kind as usize))?,
+            definition: Def::stored(chunk.clone(), at),
+        })
+    }
+
+    /// Nodes `from..to`, as the model's, their definitions read on demand
+    /// ([`View::stored_node`]); `None` (and the view damaged) when one
+    /// cannot be read.
     fn node_range(&self, from: usize, to: usize) -> Option<Vec<Node>> {
         // Made to size (a collect through `Option` would grow the vector
         // by doubling), to no more than the chunks the head lists can hold
@@ -245,7 +292,7 @@ impl<'a> View<'a> {
         let room = self.s.node_chunks.len().saturating_mul(NODES_PER_CHUNK);
         let mut nodes = Vec::with_capacity(to.saturating_sub(from).min(room));
         for i in from..to {
-            nodes.push(self.node(i)?);
+            nodes.push(self.stored_node(i)?);
         }
         Some(nodes)
     }

@@ -262,7 +262,7 @@ impl<'de> Visitor<'de> for NodeSeed<'_> {
             id,
             phase: phase.filter(|p| !p.is_empty()),
             kind,
-            definition: definition.unwrap_or_default(),
+            definition: definition.unwrap_or_default().into(),
         })
     }
 }

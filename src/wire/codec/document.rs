@@ -177,7 +177,7 @@ pub fn document_owned(mut v: Value) -> Result<Document, ParseError> {
     let mut doc = document_from_value(&v)?;
     for (n, d) in doc.nodes.iter_mut().zip(defs) {
         if let Some(d) = d {
-            n.definition = d;
+            n.definition = d.into();
         }
     }
     Ok(doc)

@@ -15,7 +15,7 @@ pub fn node_owned(mut v: Value, at: &str) -> Result<Node, ParseError> {
     let def = take_object(Some(&mut v), "definition");
     let mut n = node(&v, at)?;
     if let Some(d) = def {
-        n.definition = d;
+        n.definition = d.into();
     }
     Ok(n)
 }
@@ -90,7 +90,7 @@ pub fn node(v: &Value, at: &str) -> Result<Node, ParseError> {
         id,
         phase,
         kind,
-        definition,
+        definition: definition.into(),
     })
 }
 

@@ -29,7 +29,7 @@ pub fn op_owned(mut v: Value, at: &str) -> Result<Op, ParseError> {
     match &mut o.body {
         OpBody::AddNode { node } | OpBody::ReplaceNode { node } => {
             if let Some(d) = node_def {
-                node.definition = d;
+                node.definition = d.into();
             }
         }
         OpBody::SetNodeDefinition {
@@ -359,7 +359,7 @@ mod tests {
             id: "n \"q\"".into(),
             phase: None,
             kind: NodeKind::Join,
-            definition: Map::new(),
+            definition: Map::new().into(),
         };
         let bodies = vec![
             OpBody::CreatePlan {
