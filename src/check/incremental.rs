@@ -109,7 +109,7 @@ super::kept_disk::persist_fields!(Kept {
 
 /// The layout of [`Kept::to_bytes`] (the store also keys the bytes by the
 /// binary that wrote them).
-const LAYOUT: u64 = 8;
+const LAYOUT: u64 = 9;
 
 impl Kept {
     /// This state as bytes, for a later process ([`Kept::from_bytes`]).

@@ -46,15 +46,6 @@ impl Out {
     fn u8(&mut self, v: u8) {
         self.bytes.push(v);
     }
-    /// A list of `u64`s at a fixed width (its length first), read back in
-    /// bulk by [`In::u64s`].
-    pub(crate) fn u64s(&mut self, v: &[u64]) {
-        self.u64(v.len() as u64);
-        self.bytes.reserve(v.len() * 8);
-        for x in v {
-            self.bytes.extend_from_slice(&x.to_le_bytes());
-        }
-    }
     /// A list of `u32`s at a fixed width (its length first), read back in
     /// bulk by [`In::u32s`]: for long lists of positions, where reading
     /// each as a varint cost more than the bytes saved.
@@ -144,16 +135,6 @@ impl<'a> In<'a> {
     #[inline]
     fn u8(&mut self) -> Option<u8> {
         Some(self.take(1)?[0])
-    }
-    /// What [`Out::u64s`] wrote.
-    pub(crate) fn u64s(&mut self) -> Option<Vec<u64>> {
-        let n = self.count(8)?;
-        let raw = self.take(n * 8)?;
-        Some(
-            raw.chunks_exact(8)
-                .map(|c| u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]))
-                .collect(),
-        )
     }
     /// What [`Out::u32s`] wrote.
     pub(crate) fn u32s(&mut self) -> Option<Vec<u32>> {
