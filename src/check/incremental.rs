@@ -15,6 +15,7 @@
 
 use super::graph::Core;
 use super::hints::KeptHints;
+use super::kept_adj::Adj;
 use super::kept_ids::IdIndex;
 use super::kept_nodes::KeptNodes;
 use super::{CHECKS, Check, Cx, Scope, Skips, Source, group};
@@ -70,8 +71,8 @@ impl Kept {
             return None;
         }
         let at = core.idx.get(id);
-        let mut inc = at.map(|i| core.inc[i].clone()).unwrap_or_default();
-        let mut out = at.map(|i| core.out[i].clone()).unwrap_or_default();
+        let mut inc = at.map(|i| core.inc[i].to_vec()).unwrap_or_default();
+        let mut out = at.map(|i| core.out[i].to_vec()).unwrap_or_default();
         // Edges with an end that is not there are at no node's lists.
         for &k in &core.dangling {
             let e = &content.edges[k];
@@ -109,7 +110,7 @@ super::kept_disk::persist_fields!(Kept {
 
 /// The layout of [`Kept::to_bytes`] (the store also keys the bytes by the
 /// binary that wrote them).
-const LAYOUT: u64 = 9;
+const LAYOUT: u64 = 10;
 
 impl Kept {
     /// This state as bytes, for a later process ([`Kept::from_bytes`]).
@@ -150,10 +151,10 @@ struct Readers {
     /// Id → its number.
     names: IdIndex,
     /// Per number, as a reader: the numbers of the ids it names, sorted.
-    reads: Vec<Vec<usize>>,
+    reads: Adj,
     /// Per number, as a named id: the numbers of the nodes naming it,
     /// sorted.
-    read_by: Vec<Vec<usize>>,
+    read_by: Adj,
 }
 
 impl Readers {
@@ -175,25 +176,36 @@ impl Readers {
                 }
             }
             None => {
-                *self = Readers {
-                    names: IdIndex::with_capacity(content.nodes.len()),
-                    ..Readers::default()
-                };
+                // Made as owned lists, then flat.
+                let mut names = IdIndex::with_capacity(content.nodes.len());
+                let mut reads: Vec<Vec<usize>> = Vec::new();
                 for (i, n) in content.nodes.iter().enumerate() {
                     if super::support::is_canonical(graph, i) {
-                        let me = self.number(&n.id);
-                        let named = self.numbers(&super::hints::names_of(n));
-                        for &t in &named {
-                            self.read_by[t].push(me);
-                        }
-                        self.reads[me] = named;
+                        let me = names.number(&n.id);
+                        let mut named: Vec<usize> = super::hints::names_of(n)
+                            .iter()
+                            .map(|t| names.number(t))
+                            .collect();
+                        named.sort_unstable();
+                        named.dedup();
+                        reads.resize(names.len(), Vec::new());
+                        reads[me] = named;
                     }
                 }
-                // Each reader was pushed once (canonical ids are distinct).
-                for by in &mut self.read_by {
-                    by.sort_unstable();
+                reads.resize(names.len(), Vec::new());
+                let mut read_by = vec![Vec::new(); reads.len()];
+                // Readers in increasing number: each list comes sorted.
+                for (me, named) in reads.iter().enumerate() {
+                    for &t in named {
+                        read_by[t].push(me);
+                    }
                 }
-                self.ready = true;
+                *self = Readers {
+                    ready: true,
+                    names,
+                    reads: reads.into(),
+                    read_by: read_by.into(),
+                };
             }
         }
         renamed
@@ -223,21 +235,21 @@ impl Readers {
         let named = node.map(super::hints::names_of).unwrap_or_default();
         let me = self.number(id);
         let new = self.numbers(&named);
-        let old = std::mem::take(&mut self.reads[me]);
+        let old = std::mem::take(self.reads.list_mut(me));
         let gone = old.iter().filter(|t| new.binary_search(t).is_err());
         let added = new.iter().filter(|t| old.binary_search(t).is_err());
         renamed.extend(gone.chain(added).map(|&k| self.names.at(k).to_string()));
         for &t in &old {
             if let Ok(p) = self.read_by[t].binary_search(&me) {
-                self.read_by[t].remove(p);
+                self.read_by.list_mut(t).remove(p);
             }
         }
         for &t in &new {
             if let Err(p) = self.read_by[t].binary_search(&me) {
-                self.read_by[t].insert(p, me);
+                self.read_by.list_mut(t).insert(p, me);
             }
         }
-        self.reads[me] = new;
+        *self.reads.list_mut(me) = new;
     }
 
     /// Whether some node names `id`.
@@ -266,27 +278,26 @@ impl Readers {
     }
 }
 
-/// On disk: the numbering, then both directions as [`super::kept_disk::Lists`];
+/// On disk: the numbering, then both directions ([`Adj`]);
 /// a list longer or shorter than the numbering, or a number past it, reads
 /// as damaged.
 impl super::kept_disk::Persist for Readers {
     fn put(&self, out: &mut super::kept_disk::Out) {
-        use super::kept_disk::{Lists, Via};
         self.ready.put(out);
         self.names.put(out);
-        Lists::put(&self.reads, out);
-        Lists::put(&self.read_by, out);
+        self.reads.put(out);
+        self.read_by.put(out);
     }
     fn get(inp: &mut super::kept_disk::In<'_>) -> Option<Readers> {
-        use super::kept_disk::{Lists, Via};
+        use super::kept_disk::Persist;
         let r = Readers {
-            ready: super::kept_disk::Persist::get(inp)?,
-            names: super::kept_disk::Persist::get(inp)?,
-            reads: Lists::get(inp)?,
-            read_by: Lists::get(inp)?,
+            ready: Persist::get(inp)?,
+            names: Persist::get(inp)?,
+            reads: Persist::get(inp)?,
+            read_by: Persist::get(inp)?,
         };
         let n = r.names.len();
-        let fits = |v: &Vec<Vec<usize>>| v.len() == n && v.iter().flatten().all(|&k| k < n);
+        let fits = |v: &Adj| v.len() == n && v.iter().flatten().all(|&k| k < n);
         (fits(&r.reads) && fits(&r.read_by)).then_some(r)
     }
 }

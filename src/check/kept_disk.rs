@@ -547,35 +547,6 @@ impl Via<Vec<usize>> for Flat {
     }
 }
 
-/// A `Vec<Vec<usize>>` (adjacency lists) as two [`Flat`] lists: every
-/// list's length, then all their values one after the other.
-pub(crate) struct Lists;
-
-impl Via<Vec<Vec<usize>>> for Lists {
-    fn put(v: &Vec<Vec<usize>>, out: &mut Out) {
-        Flat::put(&v.iter().map(Vec::len).collect(), out);
-        Flat::put(&v.iter().flatten().copied().collect(), out);
-    }
-    fn get(inp: &mut In<'_>) -> Option<Vec<Vec<usize>>> {
-        let lens = Flat::get(inp)?;
-        let values = Flat::get(inp)?;
-        let mut at = 0usize;
-        let mut v = Vec::with_capacity(lens.len());
-        for n in lens {
-            let end = at.checked_add(n)?;
-            let list = values.get(at..end)?;
-            // Most lists are empty or hold one value: no copy call then.
-            v.push(match *list {
-                [] => Vec::new(),
-                [x] => vec![x],
-                _ => list.to_vec(),
-            });
-            at = end;
-        }
-        (at == values.len()).then_some(v)
-    }
-}
-
 /// A `Vec<Option<usize>>` (positions or none) as one [`Flat`] list, each
 /// position plus one, 0 for none.
 pub(crate) struct Opts;
@@ -768,8 +739,6 @@ mod tests {
         for v in [&narrow, &wide, &Vec::new()] {
             assert_eq!(via::<_, Flat>(v).1.as_ref(), Some(v));
         }
-        let lists = vec![vec![1, 2], vec![], vec![3]];
-        assert_eq!(via::<_, Lists>(&lists).1, Some(lists.clone()));
         let bits = vec![true, false, true];
         assert_eq!(via::<_, Bits>(&bits).1, Some(bits.clone()));
         let ends = vec![Some((0, 3)), None, Some((2, 0))];
@@ -782,13 +751,13 @@ mod tests {
         assert_eq!(via::<_, Opt<Flat>>(&opt).1, Some(opt.clone()));
         assert_eq!(via::<_, Opt<Flat>>(&None).1, Some(None));
         // Cut anywhere: nothing.
-        let (bytes, _) = via::<_, Lists>(&lists);
+        let (bytes, _) = via::<_, Ends>(&ends);
         for cut in 0..bytes.len() {
-            let back = In::open(&bytes[..cut]).and_then(|mut inp| Lists::get(&mut inp));
+            let back = In::open(&bytes[..cut]).and_then(|mut inp| Ends::get(&mut inp));
             assert!(back.is_none(), "cut at {cut}");
         }
-        // A width other than 4 or 8, a flag other than 0 or 1, lists longer
-        // than their values, half an edge's ends: nothing.
+        // A width other than 4 or 8, a flag other than 0 or 1, half an
+        // edge's ends: nothing.
         let read = |bytes: &[u8], f: &dyn Fn(&mut In<'_>) -> bool| {
             In::open(bytes).is_some_and(|mut inp| f(&mut inp))
         };
@@ -799,10 +768,6 @@ mod tests {
         let (mut b, _) = via::<_, Bits>(&bits);
         *b.last_mut().unwrap() = 2;
         assert!(!read(&b, &|i| Bits::get(i).is_some()));
-        let mut o = Out::default();
-        Flat::put(&vec![2, 1], &mut o);
-        Flat::put(&vec![7, 8], &mut o);
-        assert!(!read(&o.finish(), &|i| Lists::get(i).is_some()));
         let mut o = Out::default();
         Flat::put(&vec![0, 4], &mut o);
         assert!(!read(&o.finish(), &|i| Ends::get(i).is_some()));

@@ -56,9 +56,9 @@ pub(crate) struct KeptReach {
     /// Per edge: its (from, to) indices when both ends exist.
     ends: Vec<Option<(usize, usize)>>,
     /// Per node: the nodes its edges lead to.
-    next: Vec<Vec<usize>>,
+    next: super::kept_adj::Adj,
     /// Per node: the positions of the edges at it (either end).
-    edges_at: Vec<Vec<usize>>,
+    edges_at: super::kept_adj::Adj,
     /// The edges with an end that does not exist (yet).
     loose: Vec<usize>,
     /// Per node: whether it is an entry.
@@ -188,10 +188,10 @@ impl KeptReach {
                 continue;
             };
             self.ends[k] = Some((f, t));
-            self.next[f].push(t);
-            self.edges_at[f].push(k);
+            self.next.list_mut(f).push(t);
+            self.edges_at.list_mut(f).push(k);
             if t != f {
-                self.edges_at[t].push(k);
+                self.edges_at.list_mut(t).push(k);
             }
             if self.seen[f] && !self.seen[t] {
                 self.seen[t] = true;
@@ -280,12 +280,12 @@ declare_check! {
 
 // The kept state on disk (see `super::kept_disk`).
 // Long lists of positions and flags go through the bulk codecs.
-use super::kept_disk::{Bits, Ends, Flat, Lists};
+use super::kept_disk::{Bits, Ends, Flat};
 super::kept_disk::persist_fields!(KeptReach {
     at,
     ends as Ends,
-    next as Lists,
-    edges_at as Lists,
+    next,
+    edges_at,
     loose as Flat,
     entry as Bits,
     seen as Bits
