@@ -93,24 +93,56 @@ impl Kept {
 
 // The kept state on disk (see `super::kept_disk`): a one-shot process
 // starts from the last one's.
-super::kept_disk::persist_fields!(Kept {
-    registry,
-    by_node,
-    refs,
-    hints,
-    nodes,
-    graph,
-    analyses,
-    by_edge,
-    reach,
-    phases,
-    by_plan,
-    taint
-});
+// Field by field; `reach` after `graph`, whose id index it may share
+// (`unreachable_call::put_reach`).
+impl super::kept_disk::Persist for Kept {
+    fn put(&self, out: &mut super::kept_disk::Out) {
+        self.registry.put(out);
+        self.by_node.put(out);
+        self.refs.put(out);
+        self.hints.put(out);
+        self.nodes.put(out);
+        self.graph.put(out);
+        self.analyses.put(out);
+        self.by_edge.put(out);
+        let idx = self.graph.as_ref().map(|g| &g.idx);
+        super::unreachable_call::put_reach(self.reach.as_ref(), idx, out);
+        self.phases.put(out);
+        self.by_plan.put(out);
+        self.taint.put(out);
+    }
+    fn get(inp: &mut super::kept_disk::In<'_>) -> Option<Kept> {
+        use super::kept_disk::Persist;
+        let registry = Persist::get(inp)?;
+        let by_node = Persist::get(inp)?;
+        let refs = Persist::get(inp)?;
+        let hints = Persist::get(inp)?;
+        let nodes = Persist::get(inp)?;
+        let graph: Option<Core> = Persist::get(inp)?;
+        let analyses = Persist::get(inp)?;
+        let by_edge = Persist::get(inp)?;
+        let idx = graph.as_ref().map(|g| &g.idx);
+        let reach = super::unreachable_call::get_reach(inp, idx)?;
+        Some(Kept {
+            registry,
+            by_node,
+            refs,
+            hints,
+            nodes,
+            graph,
+            analyses,
+            by_edge,
+            reach,
+            phases: Persist::get(inp)?,
+            by_plan: Persist::get(inp)?,
+            taint: Persist::get(inp)?,
+        })
+    }
+}
 
 /// The layout of [`Kept::to_bytes`] (the store also keys the bytes by the
 /// binary that wrote them).
-const LAYOUT: u64 = 10;
+const LAYOUT: u64 = 11;
 
 impl Kept {
     /// This state as bytes, for a later process ([`Kept::from_bytes`]).

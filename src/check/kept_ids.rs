@@ -123,6 +123,12 @@ impl IdIndex {
         self.id(k)
     }
 
+    /// Whether `other` holds the same ids at the same positions, added in
+    /// the same order.
+    pub(crate) fn same(&self, other: &IdIndex) -> bool {
+        self.text == other.text && self.ends == other.ends && self.pos == other.pos
+    }
+
     /// Every (id, position), in the order added.
     pub(crate) fn iter(&self) -> impl Iterator<Item = (&str, usize)> + '_ {
         (0..self.len()).map(|k| (self.id(k), self.pos[k] as usize))
