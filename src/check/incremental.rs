@@ -267,7 +267,7 @@ impl Readers {
         let named = node.map(super::hints::names_of).unwrap_or_default();
         let me = self.number(id);
         let new = self.numbers(&named);
-        let old = std::mem::take(self.reads.list_mut(me));
+        let old = std::mem::take(&mut *self.reads.list_mut(me));
         let gone = old.iter().filter(|t| new.binary_search(t).is_err());
         let added = new.iter().filter(|t| old.binary_search(t).is_err());
         renamed.extend(gone.chain(added).map(|&k| self.names.at(k).to_string()));

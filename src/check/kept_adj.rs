@@ -1,40 +1,32 @@
 //! Lists of positions per node (adjacency: a node's edges, the nodes it
 //! leads to, the ids it names) for the kept state (issue 17, session 14):
-//! one flat vector and every list's offset in it, as read back from disk
-//! or made whole, plus owned lists for those changed or added since.
+//! one flat vector of values and every list's span in it, as read back
+//! from disk or made whole. A list changed to a longer one moves to the
+//! end of the vector; the vector is made again when more than half of it
+//! is left behind so.
 //!
 //! A `Vec<Vec<usize>>` of the same lists cost an allocation per non-empty
 //! list on load (≈ 480,000 lists at 100,000 nodes over `Core`, `KeptReach`
 //! and `Readers`: ≈ 50 M instructions); the flat form reads back in two
-//! bulk copies, and a change copies out only the lists it changes.
+//! bulk copies, and reading a list costs a span's load more.
 
 use super::kept_disk::{Flat, In, Out, Via};
-
-/// No owned list (see [`Adj::own`]).
-const NONE: u32 = u32::MAX;
 
 /// Lists of positions (see the module doc); `adj[i]` is list `i`.
 #[derive(Clone, Default)]
 pub(crate) struct Adj {
-    /// Per list of the flat part, and one more: where it starts in `flat`.
-    off: Vec<usize>,
-    /// The flat part's values, list after list.
+    /// Per list: where it starts and ends in `flat`.
+    spans: Vec<[u32; 2]>,
+    /// The lists' values (and those of lists since moved).
     flat: Vec<usize>,
-    /// Empty while no list is owned; else per list: its index in `owned`,
-    /// or [`NONE`] when it is in the flat part.
-    own: Vec<u32>,
-    /// The lists changed or added since the flat part was made.
-    owned: Vec<Vec<usize>>,
+    /// How many values of `flat` no list covers.
+    left: usize,
 }
 
 impl Adj {
     /// How many lists.
     pub(crate) fn len(&self) -> usize {
-        if self.own.is_empty() {
-            self.off.len().saturating_sub(1)
-        } else {
-            self.own.len()
-        }
+        self.spans.len()
     }
 
     /// Every list, in order.
@@ -42,57 +34,90 @@ impl Adj {
         (0..self.len()).map(|i| &self[i])
     }
 
-    /// List `i`, to change (copied out of the flat part the first time).
-    pub(crate) fn list_mut(&mut self, i: usize) -> &mut Vec<usize> {
-        if self.own.is_empty() {
-            self.own = vec![NONE; self.len()];
-        }
-        if self.own[i] == NONE {
-            let list = self.flat[self.off[i]..self.off[i + 1]].to_vec();
-            self.own[i] = small(self.owned.len());
-            self.owned.push(list);
-        }
-        &mut self.owned[self.own[i] as usize]
+    /// List `i`, to change: a copy, written back when dropped.
+    pub(crate) fn list_mut(&mut self, i: usize) -> ListMut<'_> {
+        let list = self[i].to_vec();
+        ListMut { adj: self, i, list }
+    }
+
+    /// Adds `list` at the end.
+    pub(crate) fn push(&mut self, list: Vec<usize>) {
+        let at = small(self.flat.len());
+        self.flat.extend_from_slice(&list);
+        self.spans.push([at, small(self.flat.len())]);
     }
 
     /// Room for what a warm session adds next (see
     /// [`super::kept_graph::room`]).
     pub(crate) fn make_room(&mut self) {
-        if !self.own.is_empty() {
-            super::kept_graph::room(&mut self.own);
-            super::kept_graph::room(&mut self.owned);
-        }
+        super::kept_graph::room(&mut self.spans);
+        super::kept_graph::room(&mut self.flat);
     }
 
-    /// Adds `list` at the end.
-    pub(crate) fn push(&mut self, list: Vec<usize>) {
-        if self.own.is_empty() {
-            self.own = vec![NONE; self.len()];
+    /// List `i` is now `list`: in its place when it fits, else at the end.
+    fn set(&mut self, i: usize, list: &[usize]) {
+        let [s, e] = self.spans[i].map(|x| x as usize);
+        if list.len() <= e - s {
+            self.flat[s..s + list.len()].copy_from_slice(list);
+            self.spans[i] = [small(s), small(s + list.len())];
+            self.left += e - s - list.len();
+        } else {
+            let at = self.flat.len();
+            self.flat.extend_from_slice(list);
+            self.spans[i] = [small(at), small(self.flat.len())];
+            self.left += e - s;
         }
-        self.own.push(small(self.owned.len()));
-        self.owned.push(list);
+        if self.left > 1024 && self.left * 2 > self.flat.len() {
+            *self = Adj::from(self.iter().map(<[usize]>::to_vec).collect::<Vec<_>>());
+        }
     }
 }
 
-/// `x` as a `u32` (fewer than 2^32 lists).
+/// A list of an [`Adj`] being changed (see [`Adj::list_mut`]).
+pub(crate) struct ListMut<'a> {
+    adj: &'a mut Adj,
+    i: usize,
+    list: Vec<usize>,
+}
+
+impl std::ops::Deref for ListMut<'_> {
+    type Target = Vec<usize>;
+    fn deref(&self) -> &Vec<usize> {
+        &self.list
+    }
+}
+
+impl std::ops::DerefMut for ListMut<'_> {
+    fn deref_mut(&mut self) -> &mut Vec<usize> {
+        &mut self.list
+    }
+}
+
+impl Drop for ListMut<'_> {
+    fn drop(&mut self) {
+        self.adj.set(self.i, &self.list);
+    }
+}
+
+/// `x` as a `u32` (fewer than 2^32 values).
 fn small(x: usize) -> u32 {
-    u32::try_from(x).expect("fewer than 2^32 lists")
+    u32::try_from(x).expect("fewer than 2^32 values")
 }
 
 /// The lists made flat.
 impl From<Vec<Vec<usize>>> for Adj {
     fn from(lists: Vec<Vec<usize>>) -> Adj {
-        let mut off = Vec::with_capacity(lists.len() + 1);
         let mut flat = Vec::with_capacity(lists.iter().map(Vec::len).sum());
-        off.push(0);
+        let mut spans = Vec::with_capacity(lists.len());
         for l in &lists {
+            let at = small(flat.len());
             flat.extend_from_slice(l);
-            off.push(flat.len());
+            spans.push([at, small(flat.len())]);
         }
         Adj {
-            off,
+            spans,
             flat,
-            ..Adj::default()
+            left: 0,
         }
     }
 }
@@ -101,10 +126,8 @@ impl std::ops::Index<usize> for Adj {
     type Output = [usize];
     #[inline]
     fn index(&self, i: usize) -> &[usize] {
-        match self.own.get(i) {
-            Some(&o) if o != NONE => &self.owned[o as usize],
-            _ => &self.flat[self.off[i]..self.off[i + 1]],
-        }
+        let [s, e] = self.spans[i];
+        &self.flat[s as usize..e as usize]
     }
 }
 
@@ -133,17 +156,18 @@ impl super::kept_disk::Persist for Adj {
     fn get(inp: &mut In<'_>) -> Option<Adj> {
         let lens = Flat::get(inp)?;
         let flat = Flat::get(inp)?;
-        let mut off = Vec::with_capacity(lens.len() + 1);
+        u32::try_from(flat.len()).ok()?;
+        let mut spans = Vec::with_capacity(lens.len());
         let mut at = 0usize;
-        off.push(0);
         for n in lens {
-            at = at.checked_add(n)?;
-            off.push(at);
+            let end = at.checked_add(n)?;
+            spans.push([at as u32, u32::try_from(end).ok()?]);
+            at = end;
         }
         (at == flat.len()).then_some(Adj {
-            off,
+            spans,
             flat,
-            ..Adj::default()
+            left: 0,
         })
     }
 }
@@ -162,6 +186,8 @@ mod tests {
         a.list_mut(1).push(7);
         a.list_mut(0).retain(|&x| x != 1);
         a.push(vec![9, 8]);
+        a.list_mut(3).insert(0, 5);
+        a.list_mut(3).remove(0);
         let want: Vec<Vec<usize>> = vec![vec![2], vec![7], vec![3], vec![9, 8]];
         assert_eq!(a.iter().map(<[usize]>::to_vec).collect::<Vec<_>>(), want);
         assert_eq!(a, Adj::from(want.clone()));
@@ -172,6 +198,13 @@ mod tests {
         e.push(Vec::new());
         e.push(vec![4]);
         assert_eq!(e, Adj::from(vec![vec![], vec![4]]));
+        // Lists moved often: the values left behind are dropped in time.
+        for k in 0..5000 {
+            e.list_mut(k % 2).push(k);
+        }
+        assert_eq!(e[0].len(), 2500);
+        assert_eq!(e[1].len(), 2501);
+        assert!(e.flat.len() <= 2 * 5001 + 1024, "{}", e.flat.len());
         // Lengths past the values, or short of them: nothing.
         for (lens, values) in [(vec![2, 1], vec![7, 8]), (vec![1], vec![7, 8])] {
             let mut o = Out::default();

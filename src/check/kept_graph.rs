@@ -127,12 +127,12 @@ impl Core {
                 _ => delta.moved = true,
             }
             if let Some((f, t)) = old {
-                set_sorted(self.out.list_mut(f), k, false);
-                set_sorted(self.inc.list_mut(t), k, false);
+                set_sorted(&mut self.out.list_mut(f), k, false);
+                set_sorted(&mut self.inc.list_mut(t), k, false);
             }
             if let Some((f, t)) = new {
-                set_sorted(self.out.list_mut(f), k, true);
-                set_sorted(self.inc.list_mut(t), k, true);
+                set_sorted(&mut self.out.list_mut(f), k, true);
+                set_sorted(&mut self.inc.list_mut(t), k, true);
             }
             self.ends[k] = new;
         }
