@@ -47,11 +47,10 @@ impl Adj {
         self.spans.push([at, small(self.flat.len())]);
     }
 
-    /// Room for what a warm session adds next (see
-    /// [`super::kept_graph::room`]).
+    /// Room for what a warm session adds next (see [`room`]).
     pub(crate) fn make_room(&mut self) {
-        super::kept_graph::room(&mut self.spans);
-        super::kept_graph::room(&mut self.flat);
+        room(&mut self.spans);
+        room(&mut self.flat);
     }
 
     /// List `i` is now `list`: in its place when it fits, else at the end.
@@ -96,6 +95,17 @@ impl std::ops::DerefMut for ListMut<'_> {
 impl Drop for ListMut<'_> {
     fn drop(&mut self) {
         self.adj.set(self.i, &self.list);
+    }
+}
+
+/// Room in `v` for the nodes (or edges) a warm session adds next, made
+/// when it has almost none: a vector made afresh (exactly sized, as after
+/// an added edge) would otherwise be moved whole by the next add, a copy
+/// of every element per add at 100,000 nodes. Made after the run
+/// that made it, it is moved once per quarter of its length added.
+pub(crate) fn room<T>(v: &mut Vec<T>) {
+    if v.capacity() - v.len() < 16 {
+        v.reserve_exact(v.len() / 4 + 16);
     }
 }
 
