@@ -557,7 +557,7 @@ pub(crate) fn kahn(
     inc: &super::kept_adj::Adj,
     ends: &[Option<(usize, usize)>],
 ) -> Option<Vec<usize>> {
-    let mut indeg: Vec<usize> = inc.iter().map(<[usize]>::len).collect();
+    let mut indeg: Vec<usize> = inc.lens().collect();
     let mut ready: Vec<usize> = (0..n).filter(|&i| indeg[i] == 0).rev().collect();
     let mut order = Vec::with_capacity(n);
     while let Some(i) = ready.pop() {

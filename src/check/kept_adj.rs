@@ -34,6 +34,11 @@ impl Adj {
         (0..self.len()).map(|i| &self[i])
     }
 
+    /// Every list's length, in order.
+    pub(crate) fn lens(&self) -> impl Iterator<Item = usize> + '_ {
+        self.spans.iter().map(|&[s, e]| (e - s) as usize)
+    }
+
     /// List `i`, to change: a copy, written back when dropped.
     pub(crate) fn list_mut(&mut self, i: usize) -> ListMut<'_> {
         let list = self[i].to_vec();
@@ -160,7 +165,7 @@ impl Eq for Adj {}
 /// values read as damaged.
 impl super::kept_disk::Persist for Adj {
     fn put(&self, out: &mut Out) {
-        Flat::put(&self.iter().map(<[usize]>::len).collect(), out);
+        Flat::put(&self.lens().collect(), out);
         Flat::put(&self.iter().flatten().copied().collect(), out);
     }
     fn get(inp: &mut In<'_>) -> Option<Adj> {
