@@ -49,8 +49,8 @@ pub(crate) struct Core {
     pub(crate) idx: super::kept_ids::IdIndex,
     /// Outgoing / incoming edge indices per node (edges whose both ends
     /// exist), in edge order.
-    pub(crate) out: super::kept_adj::Adj,
-    pub(crate) inc: super::kept_adj::Adj,
+    pub(crate) out: Vec<Vec<usize>>,
+    pub(crate) inc: Vec<Vec<usize>>,
     /// Per edge: (from, to) node indices when both exist.
     pub(crate) ends: Vec<Option<(usize, usize)>>,
     /// The entry nodes, in node order.
@@ -123,7 +123,6 @@ impl Core {
             .iter()
             .map(|n| n.kind == NodeKind::Join)
             .collect();
-        let (out, inc) = (out.into(), inc.into());
         let topo = kahn(n, &out, &inc, &ends);
         let repeated = canonical.iter().any(|c| !c);
         Core {
@@ -553,11 +552,11 @@ fn intersect(idom: &[Option<usize>], pos: &[usize], mut a: usize, mut b: usize) 
 /// Kahn's algorithm; `None` when a cycle remains. O(n + e).
 pub(crate) fn kahn(
     n: usize,
-    out: &super::kept_adj::Adj,
-    inc: &super::kept_adj::Adj,
+    out: &[Vec<usize>],
+    inc: &[Vec<usize>],
     ends: &[Option<(usize, usize)>],
 ) -> Option<Vec<usize>> {
-    let mut indeg: Vec<usize> = inc.lens().collect();
+    let mut indeg: Vec<usize> = inc.iter().map(Vec::len).collect();
     let mut ready: Vec<usize> = (0..n).filter(|&i| indeg[i] == 0).rev().collect();
     let mut order = Vec::with_capacity(n);
     while let Some(i) = ready.pop() {
@@ -609,11 +608,11 @@ pub(crate) fn spread<I: IntoIterator<Item = usize>>(
 
 // The kept state on disk (see `super::kept_disk`).
 // Long lists of positions and flags go through the bulk codecs.
-use super::kept_disk::{Bits, Ends, Flat, Opt, Opts};
+use super::kept_disk::{Bits, Ends, Flat, Lists, Opt, Opts};
 super::kept_disk::persist_fields!(Core {
     idx,
-    out,
-    inc,
+    out as Lists,
+    inc as Lists,
     ends as Ends,
     entries as Flat,
     joins as Bits,

@@ -58,6 +58,16 @@ pub struct Kept {
 }
 
 impl Kept {
+    /// Room in the reachability walk's and `Readers`' lists for what a
+    /// warm session adds next (see [`super::kept_adj::room`]).
+    fn make_room(&mut self) {
+        if let Some(r) = &mut self.reach {
+            r.make_room();
+        }
+        self.refs.reads.make_room();
+        self.refs.read_by.make_room();
+    }
+
     /// The positions of the edges into and out of node `id` in `content`
     /// (the content of the last run), each in edge order, found through
     /// the kept graph instead of a pass over every edge; `None` when no
@@ -475,6 +485,7 @@ pub fn run(
     kept.analyses.make_room();
     drop(cx);
     kept.reach = Some(reach);
+    kept.make_room();
     kept.phases = Some(phases);
     kept.taint = taint.into_inner();
     if let Some(t) = &mut kept.taint {

@@ -550,6 +550,37 @@ impl Via<Vec<usize>> for Flat {
     }
 }
 
+/// A `Vec<Vec<usize>>` (adjacency lists) as two [`Flat`] lists: every
+/// list's length, then all their values one after the other (the form
+/// [`super::kept_adj::Adj`] reads as it is; `Core`'s lists, read on every
+/// step of the graph walks, stay a vector per node in memory).
+pub(crate) struct Lists;
+
+impl Via<Vec<Vec<usize>>> for Lists {
+    fn put(v: &Vec<Vec<usize>>, out: &mut Out) {
+        Flat::put(&v.iter().map(Vec::len).collect(), out);
+        Flat::put(&v.iter().flatten().copied().collect(), out);
+    }
+    fn get(inp: &mut In<'_>) -> Option<Vec<Vec<usize>>> {
+        let lens = Flat::get(inp)?;
+        let values = Flat::get(inp)?;
+        let mut at = 0usize;
+        let mut v = Vec::with_capacity(lens.len());
+        for n in lens {
+            let end = at.checked_add(n)?;
+            let list = values.get(at..end)?;
+            // Most lists are empty or hold one value: no copy call then.
+            v.push(match *list {
+                [] => Vec::new(),
+                [x] => vec![x],
+                _ => list.to_vec(),
+            });
+            at = end;
+        }
+        (at == values.len()).then_some(v)
+    }
+}
+
 /// A `Vec<Option<usize>>` (positions or none) as one [`Flat`] list, each
 /// position plus one, 0 for none.
 pub(crate) struct Opts;
@@ -746,6 +777,8 @@ mod tests {
         assert_eq!(via::<_, Bits>(&bits).1, Some(bits.clone()));
         let ends = vec![Some((0, 3)), None, Some((2, 0))];
         assert_eq!(via::<_, Ends>(&ends).1, Some(ends.clone()));
+        let lists = vec![vec![1, 2], vec![], vec![3]];
+        assert_eq!(via::<_, Lists>(&lists).1, Some(lists.clone()));
         let opts = vec![Some(0), None, Some(9)];
         assert_eq!(via::<_, Opts>(&opts).1, Some(opts.clone()));
         let pairs = vec![(Some(0), 7), (None, usize::MAX)];
@@ -771,6 +804,10 @@ mod tests {
         let (mut b, _) = via::<_, Bits>(&bits);
         *b.last_mut().unwrap() = 2;
         assert!(!read(&b, &|i| Bits::get(i).is_some()));
+        let mut o = Out::default();
+        Flat::put(&vec![2, 1], &mut o);
+        Flat::put(&vec![7, 8], &mut o);
+        assert!(!read(&o.finish(), &|i| Lists::get(i).is_some()));
         let mut o = Out::default();
         Flat::put(&vec![0, 4], &mut o);
         assert!(!read(&o.finish(), &|i| Ends::get(i).is_some()));

@@ -75,6 +75,13 @@ impl KeptReach {
         k
     }
 
+    /// Room for what a warm session adds next (see
+    /// [`super::kept_adj::room`]).
+    pub(crate) fn make_room(&mut self) {
+        self.next.make_room();
+        self.edges_at.make_room();
+    }
+
     /// Reached from an entry, per node.
     pub(crate) fn seen(&self) -> &[bool] {
         &self.seen
