@@ -5,10 +5,14 @@
 //! end of the vector; the vector is made again when more than half of it
 //! is left behind so.
 //!
-//! A `Vec<Vec<usize>>` of the same lists cost an allocation per non-empty
-//! list on load (≈ 480,000 lists at 100,000 nodes over `Core`, `KeptReach`
-//! and `Readers`: ≈ 50 M instructions); the flat form reads back in two
-//! bulk copies, and reading a list costs a span's load more.
+//! A `Vec<Vec<usize>>` of the same lists costs an allocation per non-empty
+//! list on load (≈ 9 M instructions per pair of lists at 100,000 nodes);
+//! the flat form reads back in two bulk copies, and reading a list costs
+//! a span's load and a bounds check more. Used by `KeptReach` and
+//! `Readers`, whose lists are read by their own updates only. `Core`'s
+//! edge lists, read on every step of the graph walks of a warm session,
+//! stay a vector per node (through spans they made a warm `connect_nodes`
+//! at 100,000 nodes 4 % slower: docs/performance.md, session 14).
 
 use super::kept_disk::{Flat, In, Out, Via};
 
