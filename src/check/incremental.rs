@@ -15,6 +15,7 @@
 
 use super::graph::Core;
 use super::hints::KeptHints;
+use super::kept_adj::Adj;
 use super::kept_ids::IdIndex;
 use super::kept_nodes::KeptNodes;
 use super::{CHECKS, Check, Cx, Scope, Skips, Source, group};
@@ -57,6 +58,16 @@ pub struct Kept {
 }
 
 impl Kept {
+    /// Room in the reachability walk's and `Readers`' lists for what a
+    /// warm session adds next (see [`super::kept_adj::room`]).
+    fn make_room(&mut self) {
+        if let Some(r) = &mut self.reach {
+            r.make_room();
+        }
+        self.refs.reads.make_room();
+        self.refs.read_by.make_room();
+    }
+
     /// The positions of the edges into and out of node `id` in `content`
     /// (the content of the last run), each in edge order, found through
     /// the kept graph instead of a pass over every edge; `None` when no
@@ -70,8 +81,8 @@ impl Kept {
             return None;
         }
         let at = core.idx.get(id);
-        let mut inc = at.map(|i| core.inc[i].clone()).unwrap_or_default();
-        let mut out = at.map(|i| core.out[i].clone()).unwrap_or_default();
+        let mut inc = at.map(|i| core.inc[i].to_vec()).unwrap_or_default();
+        let mut out = at.map(|i| core.out[i].to_vec()).unwrap_or_default();
         // Edges with an end that is not there are at no node's lists.
         for &k in &core.dangling {
             let e = &content.edges[k];
@@ -92,24 +103,56 @@ impl Kept {
 
 // The kept state on disk (see `super::kept_disk`): a one-shot process
 // starts from the last one's.
-super::kept_disk::persist_fields!(Kept {
-    registry,
-    by_node,
-    refs,
-    hints,
-    nodes,
-    graph,
-    analyses,
-    by_edge,
-    reach,
-    phases,
-    by_plan,
-    taint
-});
+// Field by field; `reach` after `graph`, whose id index it may share
+// (`unreachable_call::put_reach`).
+impl super::kept_disk::Persist for Kept {
+    fn put(&self, out: &mut super::kept_disk::Out) {
+        self.registry.put(out);
+        self.by_node.put(out);
+        self.refs.put(out);
+        self.hints.put(out);
+        self.nodes.put(out);
+        self.graph.put(out);
+        self.analyses.put(out);
+        self.by_edge.put(out);
+        let idx = self.graph.as_ref().map(|g| &g.idx);
+        super::unreachable_call::put_reach(self.reach.as_ref(), idx, out);
+        self.phases.put(out);
+        self.by_plan.put(out);
+        self.taint.put(out);
+    }
+    fn get(inp: &mut super::kept_disk::In<'_>) -> Option<Kept> {
+        use super::kept_disk::Persist;
+        let registry = Persist::get(inp)?;
+        let by_node = Persist::get(inp)?;
+        let refs = Persist::get(inp)?;
+        let hints = Persist::get(inp)?;
+        let nodes = Persist::get(inp)?;
+        let graph: Option<Core> = Persist::get(inp)?;
+        let analyses = Persist::get(inp)?;
+        let by_edge = Persist::get(inp)?;
+        let idx = graph.as_ref().map(|g| &g.idx);
+        let reach = super::unreachable_call::get_reach(inp, idx)?;
+        Some(Kept {
+            registry,
+            by_node,
+            refs,
+            hints,
+            nodes,
+            graph,
+            analyses,
+            by_edge,
+            reach,
+            phases: Persist::get(inp)?,
+            by_plan: Persist::get(inp)?,
+            taint: Persist::get(inp)?,
+        })
+    }
+}
 
 /// The layout of [`Kept::to_bytes`] (the store also keys the bytes by the
 /// binary that wrote them).
-const LAYOUT: u64 = 8;
+const LAYOUT: u64 = 11;
 
 impl Kept {
     /// This state as bytes, for a later process ([`Kept::from_bytes`]).
@@ -150,10 +193,10 @@ struct Readers {
     /// Id → its number.
     names: IdIndex,
     /// Per number, as a reader: the numbers of the ids it names, sorted.
-    reads: Vec<Vec<usize>>,
+    reads: Adj,
     /// Per number, as a named id: the numbers of the nodes naming it,
     /// sorted.
-    read_by: Vec<Vec<usize>>,
+    read_by: Adj,
 }
 
 impl Readers {
@@ -175,25 +218,36 @@ impl Readers {
                 }
             }
             None => {
-                *self = Readers {
-                    names: IdIndex::with_capacity(content.nodes.len()),
-                    ..Readers::default()
-                };
+                // Made as owned lists, then flat.
+                let mut names = IdIndex::with_capacity(content.nodes.len());
+                let mut reads: Vec<Vec<usize>> = Vec::new();
                 for (i, n) in content.nodes.iter().enumerate() {
                     if super::support::is_canonical(graph, i) {
-                        let me = self.number(&n.id);
-                        let named = self.numbers(&super::hints::names_of(n));
-                        for &t in &named {
-                            self.read_by[t].push(me);
-                        }
-                        self.reads[me] = named;
+                        let me = names.number(&n.id);
+                        let mut named: Vec<usize> = super::hints::names_of(n)
+                            .iter()
+                            .map(|t| names.number(t))
+                            .collect();
+                        named.sort_unstable();
+                        named.dedup();
+                        reads.resize(names.len(), Vec::new());
+                        reads[me] = named;
                     }
                 }
-                // Each reader was pushed once (canonical ids are distinct).
-                for by in &mut self.read_by {
-                    by.sort_unstable();
+                reads.resize(names.len(), Vec::new());
+                let mut read_by = vec![Vec::new(); reads.len()];
+                // Readers in increasing number: each list comes sorted.
+                for (me, named) in reads.iter().enumerate() {
+                    for &t in named {
+                        read_by[t].push(me);
+                    }
                 }
-                self.ready = true;
+                *self = Readers {
+                    ready: true,
+                    names,
+                    reads: reads.into(),
+                    read_by: read_by.into(),
+                };
             }
         }
         renamed
@@ -223,21 +277,21 @@ impl Readers {
         let named = node.map(super::hints::names_of).unwrap_or_default();
         let me = self.number(id);
         let new = self.numbers(&named);
-        let old = std::mem::take(&mut self.reads[me]);
+        let old = std::mem::take(&mut *self.reads.list_mut(me));
         let gone = old.iter().filter(|t| new.binary_search(t).is_err());
         let added = new.iter().filter(|t| old.binary_search(t).is_err());
         renamed.extend(gone.chain(added).map(|&k| self.names.at(k).to_string()));
         for &t in &old {
             if let Ok(p) = self.read_by[t].binary_search(&me) {
-                self.read_by[t].remove(p);
+                self.read_by.list_mut(t).remove(p);
             }
         }
         for &t in &new {
             if let Err(p) = self.read_by[t].binary_search(&me) {
-                self.read_by[t].insert(p, me);
+                self.read_by.list_mut(t).insert(p, me);
             }
         }
-        self.reads[me] = new;
+        *self.reads.list_mut(me) = new;
     }
 
     /// Whether some node names `id`.
@@ -266,27 +320,26 @@ impl Readers {
     }
 }
 
-/// On disk: the numbering, then both directions as [`super::kept_disk::Lists`];
+/// On disk: the numbering, then both directions ([`Adj`]);
 /// a list longer or shorter than the numbering, or a number past it, reads
 /// as damaged.
 impl super::kept_disk::Persist for Readers {
     fn put(&self, out: &mut super::kept_disk::Out) {
-        use super::kept_disk::{Lists, Via};
         self.ready.put(out);
         self.names.put(out);
-        Lists::put(&self.reads, out);
-        Lists::put(&self.read_by, out);
+        self.reads.put(out);
+        self.read_by.put(out);
     }
     fn get(inp: &mut super::kept_disk::In<'_>) -> Option<Readers> {
-        use super::kept_disk::{Lists, Via};
+        use super::kept_disk::Persist;
         let r = Readers {
-            ready: super::kept_disk::Persist::get(inp)?,
-            names: super::kept_disk::Persist::get(inp)?,
-            reads: Lists::get(inp)?,
-            read_by: Lists::get(inp)?,
+            ready: Persist::get(inp)?,
+            names: Persist::get(inp)?,
+            reads: Persist::get(inp)?,
+            read_by: Persist::get(inp)?,
         };
         let n = r.names.len();
-        let fits = |v: &Vec<Vec<usize>>| v.len() == n && v.iter().flatten().all(|&k| k < n);
+        let fits = |v: &Adj| v.len() == n && v.iter().flatten().all(|&k| k < n);
         (fits(&r.reads) && fits(&r.read_by)).then_some(r)
     }
 }
@@ -432,6 +485,7 @@ pub fn run(
     kept.analyses.make_room();
     drop(cx);
     kept.reach = Some(reach);
+    kept.make_room();
     kept.phases = Some(phases);
     kept.taint = taint.into_inner();
     if let Some(t) = &mut kept.taint {

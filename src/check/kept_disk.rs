@@ -14,7 +14,10 @@
 //!
 //! Deserialised to owned values, not read in place: the incremental run
 //! updates its maps and vectors in place, and an archive would have to be
-//! copied out first anyway. `docs/performance.md` has what it costs.
+//! copied out first anyway. An rkyv archive of the largest part
+//! (`KeptNodes`), validated (bytecheck) and copied out, cost twice this
+//! form's reading at 100,000 nodes (160 M instructions against 78 M:
+//! `docs/performance.md`, session 14), so the form stays this one.
 
 use crate::model::hash::{FastMap, FastSet};
 use crate::model::{BranchId, Issue, Ref, Report, Segment, Select};
@@ -45,15 +48,6 @@ impl Out {
     #[inline]
     fn u8(&mut self, v: u8) {
         self.bytes.push(v);
-    }
-    /// A list of `u64`s at a fixed width (its length first), read back in
-    /// bulk by [`In::u64s`].
-    pub(crate) fn u64s(&mut self, v: &[u64]) {
-        self.u64(v.len() as u64);
-        self.bytes.reserve(v.len() * 8);
-        for x in v {
-            self.bytes.extend_from_slice(&x.to_le_bytes());
-        }
     }
     /// A list of `u32`s at a fixed width (its length first), read back in
     /// bulk by [`In::u32s`]: for long lists of positions, where reading
@@ -144,16 +138,6 @@ impl<'a> In<'a> {
     #[inline]
     fn u8(&mut self) -> Option<u8> {
         Some(self.take(1)?[0])
-    }
-    /// What [`Out::u64s`] wrote.
-    pub(crate) fn u64s(&mut self) -> Option<Vec<u64>> {
-        let n = self.count(8)?;
-        let raw = self.take(n * 8)?;
-        Some(
-            raw.chunks_exact(8)
-                .map(|c| u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]))
-                .collect(),
-        )
     }
     /// What [`Out::u32s`] wrote.
     pub(crate) fn u32s(&mut self) -> Option<Vec<u32>> {
@@ -567,7 +551,9 @@ impl Via<Vec<usize>> for Flat {
 }
 
 /// A `Vec<Vec<usize>>` (adjacency lists) as two [`Flat`] lists: every
-/// list's length, then all their values one after the other.
+/// list's length, then all their values one after the other (the form
+/// [`super::kept_adj::Adj`] reads as it is; `Core`'s lists, read on every
+/// step of the graph walks, stay a vector per node in memory).
 pub(crate) struct Lists;
 
 impl Via<Vec<Vec<usize>>> for Lists {
@@ -787,12 +773,12 @@ mod tests {
         for v in [&narrow, &wide, &Vec::new()] {
             assert_eq!(via::<_, Flat>(v).1.as_ref(), Some(v));
         }
-        let lists = vec![vec![1, 2], vec![], vec![3]];
-        assert_eq!(via::<_, Lists>(&lists).1, Some(lists.clone()));
         let bits = vec![true, false, true];
         assert_eq!(via::<_, Bits>(&bits).1, Some(bits.clone()));
         let ends = vec![Some((0, 3)), None, Some((2, 0))];
         assert_eq!(via::<_, Ends>(&ends).1, Some(ends.clone()));
+        let lists = vec![vec![1, 2], vec![], vec![3]];
+        assert_eq!(via::<_, Lists>(&lists).1, Some(lists.clone()));
         let opts = vec![Some(0), None, Some(9)];
         assert_eq!(via::<_, Opts>(&opts).1, Some(opts.clone()));
         let pairs = vec![(Some(0), 7), (None, usize::MAX)];
@@ -801,13 +787,13 @@ mod tests {
         assert_eq!(via::<_, Opt<Flat>>(&opt).1, Some(opt.clone()));
         assert_eq!(via::<_, Opt<Flat>>(&None).1, Some(None));
         // Cut anywhere: nothing.
-        let (bytes, _) = via::<_, Lists>(&lists);
+        let (bytes, _) = via::<_, Ends>(&ends);
         for cut in 0..bytes.len() {
-            let back = In::open(&bytes[..cut]).and_then(|mut inp| Lists::get(&mut inp));
+            let back = In::open(&bytes[..cut]).and_then(|mut inp| Ends::get(&mut inp));
             assert!(back.is_none(), "cut at {cut}");
         }
-        // A width other than 4 or 8, a flag other than 0 or 1, lists longer
-        // than their values, half an edge's ends: nothing.
+        // A width other than 4 or 8, a flag other than 0 or 1, half an
+        // edge's ends: nothing.
         let read = |bytes: &[u8], f: &dyn Fn(&mut In<'_>) -> bool| {
             In::open(bytes).is_some_and(|mut inp| f(&mut inp))
         };

@@ -18,6 +18,7 @@
 //! In a debug build the result is compared with a rebuild.
 
 use super::graph::{Analyses, Core, MAX_ROUTES, edge_ends, kahn, spread};
+use super::kept_adj::room;
 use crate::model::hash::{FastMap, FastSet};
 use crate::model::touched::Touched;
 use crate::model::{Content, NodeKind};
@@ -34,17 +35,6 @@ pub(crate) struct Delta {
     pub(crate) joins: bool,
     /// Kahn's order was made again (else new nodes were put last in it).
     pub(crate) resorted: bool,
-}
-
-/// Room in `v` for the nodes (or edges) a warm session adds next, made
-/// when it has almost none: a vector made afresh (exactly sized, as after
-/// an added edge) would otherwise be moved whole by the next add, a copy
-/// of every element per add at 100,000 nodes. Made here, after the run
-/// that made it, it is moved once per quarter of its length added.
-pub(crate) fn room<T>(v: &mut Vec<T>) {
-    if v.capacity() - v.len() < 16 {
-        v.reserve_exact(v.len() / 4 + 16);
-    }
 }
 
 impl Core {

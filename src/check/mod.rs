@@ -10,6 +10,7 @@ pub(crate) mod graph;
 mod group;
 pub(crate) mod hints;
 pub mod incremental;
+mod kept_adj;
 mod kept_disk;
 mod kept_graph;
 pub(crate) mod kept_ids;
@@ -825,7 +826,8 @@ mod tests {
     use super::*;
 
     /// Files under `src/check/` that are helpers, not issue codes.
-    const HELPERS: [&str; 16] = [
+    const HELPERS: [&str; 17] = [
+        "kept_adj",
         "kept_disk",
         "kept_nodes",
         "kept_graph",

@@ -66,10 +66,10 @@ fn declassifying(n: &crate::model::Node) -> bool {
 
 impl KeptTaint {
     /// Room for the nodes a warm session adds next (see
-    /// [`crate::check::kept_graph::room`]).
+    /// [`crate::check::kept_adj::room`]).
     pub(crate) fn make_room(&mut self) {
-        crate::check::kept_graph::room(&mut self.taint);
-        crate::check::kept_graph::room(&mut self.via);
+        crate::check::kept_adj::room(&mut self.taint);
+        crate::check::kept_adj::room(&mut self.via);
     }
 
     /// The taint of every node of `cx`'s plan (which has a topological
