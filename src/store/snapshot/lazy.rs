@@ -114,11 +114,14 @@ impl Stored for Chunk {
         let cells = nodes
             .get(at)?
             .get_or_init(|| (0..n.keys.len()).map(|_| OnceLock::new()).collect());
-        Some(
-            cells
-                .get(j)?
-                .get_or_init(|| archive::value(n.values.get(j), text)),
-        )
+        let cell = cells.get(j)?;
+        if cell.get().is_none() && cells.iter().any(|c| c.get().is_some()) {
+            // A second field of this node: whoever reads two reads more
+            // (a full check, a rendering), so the whole definition is built
+            // once rather than every field a second time beside it.
+            return self.definition(at).get(key);
+        }
+        Some(cell.get_or_init(|| archive::value(n.values.get(j), text)))
     }
 }
 
@@ -159,10 +162,15 @@ mod tests {
         let fields = Arc::new(Chunk::new(bytes.clone()));
         for (i, n) in nodes.iter().enumerate() {
             let alone = Def::stored(fields.clone(), i);
-            for key in ["prompt", "n", "absent"] {
+            let built = |f: &Chunk| f.defs.get().is_some_and(|d| d[i].get().is_some());
+            for key in ["prompt", "absent", "prompt"] {
                 assert_eq!(alone.get(key), n.definition.get(key), "{key} alone");
             }
-            assert!(fields.defs.get().is_none(), "no definition built");
+            assert!(!built(&fields), "one field read: no definition built");
+            // A second field read builds the whole definition, once.
+            assert_eq!(alone.get("n"), n.definition.get("n"));
+            assert!(built(&fields), "two fields read: the definition is built");
+            assert_eq!(alone.get("prompt"), n.definition.get("prompt"));
             let d = Def::stored(chunk.clone(), i);
             assert_eq!(*d, *n.definition);
             assert_eq!(d.get("prompt"), n.definition.get("prompt"), "from the map");
