@@ -430,10 +430,16 @@ impl Store {
     /// they were folded on top of `before`'s fold (else the log was read
     /// again).
     fn after(&self, id: &str, mut before: Loaded, lines: &[Op]) -> (Loaded, bool) {
-        let folded = super::warm::unshare(std::mem::replace(
+        let mut folded = super::warm::unshare(std::mem::replace(
             &mut before.folded,
             std::sync::Arc::new(fold::Folded::empty(id)),
         ));
+        // The write removed the unfinished lines (its log has none): their
+        // note goes with them, so the echo counts what a `status` after
+        // it does.
+        folded
+            .notes
+            .retain(|n| !matches!(n, crate::model::note::Note::TornTail { .. }));
         let max_lamport = lines
             .iter()
             .map(|o| o.lamport)

@@ -499,3 +499,35 @@ fn shared_tx_ids_stay_apart_in_the_lines() {
 fn shared_tx_ids_stay_apart_read_whole() {
     shared_tx_ids_stay_apart(true);
 }
+
+#[test]
+fn a_write_after_an_unfinished_transaction_counts_what_a_status_does() {
+    // Ann's add-node never got its closing op; Bob's write removes it, and
+    // its echo no longer counts the note about it (tester s14).
+    let dir = tempfile::tempdir().unwrap();
+    let f = with_lines(
+        dir.path(),
+        &[
+            r#"{"opId":"ann:plan-u:1:t","actorId":"ann","lamport":1,"at":"2026-12-03T14:59:47Z","tx":"t","op":"add_node","node":{"id":"n1","kind":"join","definition":{}}}"#,
+        ],
+    );
+    assert_eq!(
+        f.status("plan-u").unwrap().counts.advisory,
+        1,
+        "the torn tail"
+    );
+    let bob = forge(dir.path(), "bob");
+    let node = Node {
+        id: "n2".into(),
+        phase: None,
+        kind: NodeKind::Join,
+        definition: Map::new().into(),
+    };
+    let echo = bob.add_node("plan-u", node, Default::default()).unwrap();
+    let status = f.status("plan-u").unwrap();
+    assert_eq!(status.counts.advisory, 0, "the write removed it");
+    assert_eq!(
+        (echo.counts.blocking, echo.counts.advisory),
+        (status.counts.blocking, status.counts.advisory)
+    );
+}
