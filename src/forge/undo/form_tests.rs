@@ -404,12 +404,12 @@ fn redo_of(undo: &str) -> String {
 }
 
 #[test]
-fn an_undo_naming_a_hash_no_transaction_has_says_so() {
+fn an_undo_naming_a_hash_none_of_yours_has_says_so() {
     let undo = "undo-@0123456789abcdef-1111111111111111";
     assert_eq!(
         redo_of(undo),
         format!(
-            "redid your transaction with the hash @0123456789abcdef, which no transaction in the log has (taking back its undo {undo})"
+            "redid your transaction with the hash @0123456789abcdef, which none of your transactions in the log has (taking back its undo {undo})"
         )
     );
 }
@@ -420,7 +420,7 @@ fn an_undo_naming_a_transaction_not_in_the_log_says_so() {
     assert_eq!(
         redo_of(undo),
         format!(
-            "redid your transaction zzz, which is not in the log (taking back its undo {undo})"
+            "redid your transaction zzz, which is not one of your transactions in the log (taking back its undo {undo})"
         )
     );
 }

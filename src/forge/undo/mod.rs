@@ -340,10 +340,13 @@ fn undid_by(history: &History, actor: &str, target: &str) -> String {
     match (history.named(actor, r), r) {
         (Some(id), _) => transaction(id),
         (None, log::Ref::Hashed(h)) => {
-            format!("transaction with the hash {h}, which no transaction in the log has")
+            format!("transaction with the hash {h}, which none of your transactions in the log has")
         }
         (None, log::Ref::Whole(id)) => {
-            format!("{}, which is not in the log", transaction(id))
+            format!(
+                "{}, which is not one of your transactions in the log",
+                transaction(id)
+            )
         }
     }
 }
