@@ -112,8 +112,10 @@ fn open(path: &Path) -> Option<(File, std::fs::Metadata)> {
 }
 
 /// The fold the archive holds (every chunk read and checked).
-fn restore(s: &ArchivedSnap, v: &View<'_>) -> Option<Folded> {
-    let (nodes, edges) = v.nodes_and_edges()?;
+/// The plan the snapshot holds; with `eager`, every node's definition built
+/// now (see [`View::nodes_and_edges`]).
+fn restore(s: &ArchivedSnap, v: &View<'_>, eager: bool) -> Option<Folded> {
+    let (nodes, edges) = v.nodes_and_edges(eager)?;
     if v.damaged() {
         return None;
     }
@@ -264,7 +266,11 @@ impl Store {
             None => (None, Vec::new(), clean_ops(&tail, id)?),
         };
         let bufs = view::slots(s);
-        let folded = restore(s, &View::new(s, &opened, &bufs))?;
+        // A reader restores the whole plan to read all of it (`show`,
+        // `export`, a full check; the reads of a few nodes answer in place
+        // instead): its definitions are built on the restore's two threads.
+        // A write reads the few it changes.
+        let folded = restore(s, &View::new(s, &opened, &bufs), reader)?;
         let old_max = s.max_lamport.to_native();
         let ops_before = s.ops.to_native();
         let (folded, changed) = fold_on(folded, old_max, &first)?;

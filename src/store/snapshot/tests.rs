@@ -981,7 +981,12 @@ proptest::proptest! {
             };
             // An edit the fold refuses (a removed node's field) is no test.
             let _ = s.commit("plan-s", "bob", None, |_| Ok(vec![body.clone()]));
-            let shot = s.load_one_shot("plan-s").unwrap();
+            // A write reads definitions on demand; a reader restores the
+            // whole plan to read all of it, built at once.
+            let read = s.load_one_shot("plan-s").unwrap();
+            let owned = read.content().nodes.iter().all(|x| x.definition.source().is_none());
+            proptest::prop_assert!(owned, "a reader's definitions are built");
+            let shot = s.load_to_write("plan-s").unwrap();
             proptest::prop_assert!(shot.restored, "restored from the snapshot");
             let lazy = shot.content().nodes.iter().filter(|x| x.definition.source().is_some()).count();
             proptest::prop_assert!(lazy > 0, "definitions read on demand");

@@ -264,8 +264,9 @@ impl<'a> View<'a> {
 
     /// Node `i` as the model's, its definition read from its chunk when
     /// first asked for (the chunk passed [`archive::sound`], so that
-    /// cannot fail); `None` (and the view damaged) when it cannot be read.
-    fn stored_node(&self, i: usize) -> Option<Node> {
+    /// cannot fail), or built now when `eager`; `None` (and the view
+    /// damaged) when it cannot be read.
+    fn stored_node(&self, i: usize, eager: bool) -> Option<Node> {
         let k = i / NODES_PER_CHUNK;
         let (c, chunk) = self.node_chunk(k)?;
         let at = i % NODES_PER_CHUNK;
@@ -278,21 +279,25 @@ impl<'a> View<'a> {
                 Some(p) => Some(self.text(t, p)?.to_string()),
             },
             kind: *self.flag(NodeKind::ALL.get(n.kind as usize))?,
-            definition: Def::stored(chunk.clone(), at),
+            definition: if eager {
+                Def::from(crate::model::def::Stored::build(&**chunk, at))
+            } else {
+                Def::stored(chunk.clone(), at)
+            },
         })
     }
 
     /// Nodes `from..to`, as the model's, their definitions read on demand
-    /// ([`View::stored_node`]); `None` (and the view damaged) when one
-    /// cannot be read.
-    fn node_range(&self, from: usize, to: usize) -> Option<Vec<Node>> {
+    /// or built now when `eager` ([`View::stored_node`]); `None` (and the
+    /// view damaged) when one cannot be read.
+    fn node_range(&self, from: usize, to: usize, eager: bool) -> Option<Vec<Node>> {
         // Made to size (a collect through `Option` would grow the vector
         // by doubling), to no more than the chunks the head lists can hold
         // (a count is not trusted).
         let room = self.s.node_chunks.len().saturating_mul(NODES_PER_CHUNK);
         let mut nodes = Vec::with_capacity(to.saturating_sub(from).min(room));
         for i in from..to {
-            nodes.push(self.stored_node(i)?);
+            nodes.push(self.stored_node(i, eager)?);
         }
         Some(nodes)
     }
@@ -310,18 +315,22 @@ impl<'a> View<'a> {
     /// together (about a second of work at 100,000 nodes, nearly all of it
     /// per node); the other thread's chunks are handed to this view
     /// afterwards (a new snapshot takes them over, see `Reuse`).
-    pub(super) fn nodes_and_edges(&self) -> Option<(Vec<Node>, Vec<Edge>)> {
+    ///
+    /// With `eager`, every definition is built here too (for a command that
+    /// reads them all: built on the two threads, and no chunk kept for
+    /// them); else each when first read.
+    pub(super) fn nodes_and_edges(&self, eager: bool) -> Option<(Vec<Node>, Vec<Edge>)> {
         let n = self.node_count();
         let chunks = self.s.node_chunks.len();
         if n < PARALLEL_NODES || chunks < 2 {
-            return Some((self.node_range(0, n)?, self.all_edges()));
+            return Some((self.node_range(0, n, eager)?, self.all_edges()));
         }
         let split = ((chunks * 11 / 20).max(1) * NODES_PER_CHUNK).min(n);
         let (s, opened) = (self.s, self.opened);
         let other = move || {
             let bufs = slots(s);
             let v = View::new(s, opened, &bufs);
-            let part = v.node_range(split, n)?;
+            let part = v.node_range(split, n, eager)?;
             let edges = v.all_edges();
             (!v.damaged()).then_some((part, edges, bufs))
         };
@@ -331,9 +340,9 @@ impl<'a> View<'a> {
                 .spawn_scoped(scope, other);
             let Ok(handle) = handle else {
                 // No thread to be had: all on this one.
-                return Some((self.node_range(0, n)?, self.all_edges()));
+                return Some((self.node_range(0, n, eager)?, self.all_edges()));
             };
-            let first = self.node_range(0, split);
+            let first = self.node_range(0, split, eager);
             // A thread that panicked read nothing to use: fold the log.
             let second = self.flag(handle.join().ok().flatten());
             let (mut nodes, (part, edges, bufs)) = (first?, second?);
