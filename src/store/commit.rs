@@ -537,9 +537,7 @@ impl Store {
                         self.root.display()
                     ),
                 )
-                .with_help(format!(
-                    "restore {id}/{OPS_FILE} from version control, or remove the folder {id}/ to use the id again"
-                )));
+                .with_help(super::paths::logless_help(id)));
             }
             return Err(Error::new(
                 ErrorKind::DuplicateId,

@@ -111,13 +111,7 @@ pub fn parse(bytes: &[u8], plan_id: &str) -> Result<Log> {
             }
         }
     }
-    // Whether each op's transaction is complete (see `complete_txs`).
-    let done: Vec<bool> = {
-        let complete = crate::store::fold::complete_txs(&ops);
-        ops.iter()
-            .map(|o| complete.contains(&(o.actor_id.as_str(), o.tx.as_str())))
-            .collect()
-    };
+    let done = crate::store::fold::complete(ops.iter());
     let good_len = places
         .iter()
         .zip(&done)

@@ -52,6 +52,13 @@ pub(super) fn refuse_special(path: &Path) -> Result<()> {
 /// Whether a folder holds a plan: its op log (or, from an earlier
 /// planforge, its `meta.json`), whatever kind of file is there (reading it
 /// refuses anything but an ordinary file).
+/// The way out for plan `id`'s folder that holds no op log.
+pub(super) fn logless_help(id: &str) -> String {
+    format!(
+        "restore {id}/{OPS_FILE} from version control, or remove the folder {id}/ to use the id again"
+    )
+}
+
 pub(super) fn is_plan_dir(d: &Path) -> bool {
     [OPS_FILE, META_FILE]
         .iter()
@@ -110,9 +117,7 @@ impl Store {
                 ),
             )
             .on_plan(id)
-            .with_help(format!(
-                "restore {id}/{OPS_FILE} from version control, or remove the folder {id}/ to use the id again"
-            ));
+            .with_help(logless_help(id));
         }
         let known = self.plan_ids().unwrap_or_default();
         let hint = crate::model::suggest::did_you_mean(id, known.iter().map(String::as_str));

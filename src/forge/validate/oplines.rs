@@ -45,13 +45,7 @@ pub(crate) fn read(path: &Path) -> Option<OpLines> {
         }
         start += line.len();
     }
-    let done: Vec<bool> = {
-        let all: Vec<Op> = ops.iter().map(|(_, _, o)| o.clone()).collect();
-        let complete = crate::store::fold::complete_txs(&all);
-        all.iter()
-            .map(|o| complete.contains(&(o.actor_id.as_str(), o.tx.as_str())))
-            .collect()
-    };
+    let done = crate::store::fold::complete(ops.iter().map(|(_, _, o)| o));
     let mut d = done.iter();
     ops.retain(|_| *d.next().expect("one flag per op"));
     // Fold order; a line repeated by a merge counts once (its first place).

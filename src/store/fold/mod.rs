@@ -284,13 +284,17 @@ struct Digested {
     marks: Option<std::sync::Arc<digest::Marks>>,
 }
 
-/// Transactions that have their closing op, as (actor, tx id): a
-/// transaction is one actor's (two actors that spell the same tx id wrote
-/// two transactions, and one's closing op does not close the other's).
-pub fn complete_txs(ops: &[Op]) -> HashSet<(&str, &str)> {
-    ops.iter()
+/// Whether each of `ops`' transactions is complete: has its closing op
+/// somewhere in `ops`. A transaction is one actor's (two actors that spell
+/// the same tx id wrote two transactions, and one's closing op does not
+/// close the other's).
+pub fn complete<'a>(ops: impl Iterator<Item = &'a Op> + Clone) -> Vec<bool> {
+    let closed: HashSet<(&str, &str)> = ops
+        .clone()
         .filter(|o| o.tx_end)
         .map(|o| (o.actor_id.as_str(), o.tx.as_str()))
+        .collect();
+    ops.map(|o| closed.contains(&(o.actor_id.as_str(), o.tx.as_str())))
         .collect()
 }
 
