@@ -1671,3 +1671,57 @@ fn a_warm_session_follows_appends_and_merges_that_rewrite_the_log() {
     let (v, _) = a.validate(p);
     assert_eq!(v, b.validate(p).0);
 }
+
+/// Checking out a branch without a plan leaves its folder holding only the
+/// caches git ignores: no plan there, as git sees none. `list` names the
+/// folder, `validate --all` passes over it, `create` and `remove` clear it,
+/// and checking the branch out again brings the plan back whole.
+#[test]
+fn a_branch_without_a_plan_leaves_caches_that_are_no_plan() {
+    let team = Team::new(&["plan-one"], &["ann"], |_| {});
+    let a = &team.clones[0];
+    a.git_ok(&["checkout", "-q", "-b", "feature"]);
+    a.ok(&["create", "plan-two"]);
+    let (x, _) = add_step(a, "plan-two", "two_step");
+    assert_eq!(x.code, 0, "{}", x.stderr);
+    let before = a.status("plan-two");
+    a.commit("plan two");
+    a.git_ok(&["checkout", "-q", "main"]);
+    let folder = a.dir.join("plans").join("plan-two");
+    assert!(
+        folder.is_dir() && !a.log_path("plan-two").exists(),
+        "caches left behind"
+    );
+    assert!(
+        a.git_ok(&["status", "--porcelain"]).trim().is_empty(),
+        "git sees nothing"
+    );
+    let list = a.pf(&["list"]);
+    assert_eq!(list.code, 0, "{}", list.stderr);
+    let row = list
+        .stdout
+        .lines()
+        .find(|l| l.contains("plan-two"))
+        .unwrap_or_default();
+    assert!(row.contains("no op log"), "{}", list.stdout);
+    let one = a.pf(&["validate", "plan-one"]).code;
+    let all = a.pf(&["validate", "--all"]);
+    assert_eq!(all.code, one, "{}{}", all.stdout, all.stderr);
+    assert!(!all.stdout.contains("plan-two"), "{}", all.stdout);
+    let status = a.pf(&["-p", "plan-two", "status"]);
+    assert_eq!(status.code, 2, "{}", status.stderr);
+    assert!(
+        status.stderr.contains("only files planforge keeps"),
+        "{}",
+        status.stderr
+    );
+    // Removing clears the folder; the branch brings the plan back whole.
+    a.ok(&["remove", "--yes", "plan-two"]);
+    assert!(!folder.exists());
+    a.git_ok(&["checkout", "-q", "feature"]);
+    assert_eq!(a.status("plan-two"), before);
+    // Back on main, creating the plan anew clears the caches too.
+    a.git_ok(&["checkout", "-q", "main"]);
+    a.ok(&["create", "plan-two"]);
+    assert_eq!(a.status("plan-two")["revision"], 0);
+}

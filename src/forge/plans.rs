@@ -25,6 +25,8 @@ pub(crate) struct Summary {
     /// Why the plan could not be read, when it could not: one damaged plan
     /// does not hide the others.
     pub(crate) damaged: Option<String>,
+    /// The folder holds no op log (`damaged` says what it holds).
+    pub(crate) no_log: bool,
 }
 
 /// What `status` reports.
@@ -112,6 +114,7 @@ impl Forge {
                     label: p.meta.label.clone(),
                     updated_at: Some(p.meta.updated_at.clone()),
                     damaged: None,
+                    no_log: false,
                 },
                 Err(e) => Summary {
                     plan_id: id,
@@ -120,9 +123,23 @@ impl Forge {
                     label: None,
                     updated_at: None,
                     damaged: Some(e.message),
+                    no_log: false,
                 },
             });
         }
+        for (id, what) in self.store().logless_folders()? {
+            let damaged = Some(format!("{}; {}", what.why(&id), what.help(&id)));
+            out.push(Summary {
+                plan_id: id,
+                state: None,
+                revision: None,
+                label: None,
+                updated_at: None,
+                damaged,
+                no_log: true,
+            });
+        }
+        out.sort_by(|a, b| a.plan_id.cmp(&b.plan_id));
         Ok(out)
     }
 

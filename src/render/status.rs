@@ -130,9 +130,10 @@ pub(crate) fn list_text(plans: &[Summary], current: Option<&str>, v: &dyn Voice)
             .trim_end()
             .to_string(),
             (why, _, _) => format!(
-                "{}{:w$}  damaged     {}",
+                "{}{:w$}  {:10}  {}",
                 mark(p),
                 p.plan_id,
+                if p.no_log { "no op log" } else { "damaged" },
                 why.as_deref().unwrap_or("it could not be read"),
                 w = w
             ),
@@ -150,6 +151,9 @@ pub(crate) fn list_json(plans: &[Summary], current: Option<&str>) -> Value {
         });
         if let Some(why) = &p.damaged {
             row["damaged"] = why.clone().into();
+        }
+        if p.no_log {
+            row["noOpLog"] = true.into();
         }
         row
     }).collect::<Vec<_>>()})

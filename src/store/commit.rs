@@ -528,22 +528,28 @@ impl Store {
         refuse_too_deep(ops.iter().map(|o| &o.body))?;
         let _guard = lock::acquire(&self.root.join(".lock"), "the store")?;
         super::sweep::stale_temps(&self.root, std::time::SystemTime::now());
-        if fs::symlink_metadata(&dir).is_ok() {
-            if !super::paths::is_plan_dir(&dir) {
+        match super::leftover::of_dir(&dir) {
+            // What a checkout of a branch without the plan leaves: cleared.
+            Some(super::leftover::Logless::Leftover) => self.clear_leftover(id)?,
+            Some(what) => {
                 return Err(Error::new(
                     ErrorKind::DuplicateId,
                     format!(
-                        "{} already holds a folder {id}/ without an op log ({id}/{OPS_FILE}), so plan `{id}` cannot be created there",
-                        self.root.display()
+                        "plan `{id}` cannot be created in {}: {}",
+                        self.root.display(),
+                        what.why(id)
                     ),
                 )
-                .with_help(super::paths::logless_help(id)));
+                .with_help(what.help(id)));
             }
-            return Err(Error::new(
-                ErrorKind::DuplicateId,
-                format!("a plan `{id}` already exists in {}", self.root.display()),
-            )
-            .with_help("choose another id, or remove the existing plan first"));
+            None if fs::symlink_metadata(&dir).is_ok() => {
+                return Err(Error::new(
+                    ErrorKind::DuplicateId,
+                    format!("a plan `{id}` already exists in {}", self.root.display()),
+                )
+                .with_help("choose another id, or remove the existing plan first"));
+            }
+            None => {}
         }
         let tmp = tempfile::Builder::new()
             .prefix(".tmp-")
@@ -576,6 +582,11 @@ impl Store {
     /// Deletes a plan: renamed aside first, so readers see it whole or gone.
     pub(crate) fn remove(&self, id: &str) -> Result<()> {
         let dir = self.plan_dir(id)?;
+        if self.logless(id) == Some(super::leftover::Logless::Leftover) {
+            let _store = lock::acquire(&self.root.join(".lock"), "the store")?;
+            self.clear_leftover(id)?;
+            return self.forget_current(id);
+        }
         if !self.exists(id) {
             return Err(self.unknown_plan(id));
         }
@@ -592,6 +603,11 @@ impl Store {
         }
         sync_dir(&self.root);
         fs::remove_dir_all(&aside).map_err(|e| Error::io("remove", &aside, &e))?;
+        self.forget_current(id)
+    }
+
+    /// Plan `id` is gone: `current` no longer names it.
+    fn forget_current(&self, id: &str) -> Result<()> {
         if self.current()?.as_deref() == Some(id) {
             let _ = fs::remove_file(self.root.join(CURRENT_FILE));
         }
@@ -685,6 +701,8 @@ pub fn ensure_editable(p: &Loaded) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::store::Logless;
+    use std::path::Path;
 
     #[test]
     fn op_ids_name_the_actor_plan_lamport_and_transaction() {
@@ -707,36 +725,73 @@ mod tests {
     }
 
     #[test]
-    fn a_plan_folder_without_its_log_is_named_as_such() {
+    fn a_plan_folder_without_its_log_is_named_and_cleared_only_when_it_holds_caches() {
         let dir = tempfile::tempdir().unwrap();
         let (store, _) = Store::init(dir.path(), crate::registry::DEFAULT_REGISTRY_YAML).unwrap();
         let create = || store.create_with_ops("plan-a", Vec::new());
+        let names = |folder: &Path| {
+            let mut v: Vec<_> = std::fs::read_dir(folder)
+                .unwrap()
+                .flatten()
+                .map(|e| e.file_name().into_string().unwrap())
+                .collect();
+            v.sort();
+            v
+        };
         create().unwrap();
         let folder = store.plan_dir("plan-a").unwrap();
         std::fs::remove_file(folder.join(OPS_FILE)).unwrap();
         std::fs::write(folder.join("checkpoint.snap"), b"left over").unwrap();
+        std::fs::write(folder.join("notes.md"), b"mine").unwrap();
+        // Files of its own: named by every command, refused by create and remove.
         let err = store.load("plan-a").unwrap_err();
         assert_eq!(err.kind, ErrorKind::UnknownPlan);
         assert!(
-            err.message
-                .ends_with("its folder plan-a/ is there, but holds no op log (plan-a/ops.jsonl)"),
+            err.message.ends_with(
+                "its folder plan-a/ is there, but holds no op log (plan-a/ops.jsonl); it holds `notes.md`, which planforge does not write"
+            ),
             "{}",
             err.message
         );
         let err = create().unwrap_err();
+        assert_eq!(err.kind, ErrorKind::DuplicateId);
         assert!(
-            err.message
-                .contains("already holds a folder plan-a/ without an op log"),
+            err.message.contains("it holds `notes.md`"),
             "{}",
             err.message
         );
-        // Nothing was changed by either refusal.
-        let left: Vec<_> = std::fs::read_dir(&folder)
-            .unwrap()
-            .flatten()
-            .map(|e| e.file_name())
-            .collect();
-        assert_eq!(left, ["checkpoint.snap"]);
+        let err = store.remove("plan-a").unwrap_err();
+        assert_eq!(err.kind, ErrorKind::UnknownPlan, "{}", err.message);
+        assert_eq!(
+            names(&folder),
+            ["checkpoint.snap", "notes.md"],
+            "refusals change nothing"
+        );
+        assert_eq!(
+            store.logless_folders().unwrap(),
+            [("plan-a".to_string(), Logless::Holds("notes.md".into()))]
+        );
+        // Only planforge's caches (what a checkout without the plan leaves):
+        // named as such, then cleared by create, and by remove.
+        std::fs::remove_file(folder.join("notes.md")).unwrap();
+        let err = store.load("plan-a").unwrap_err();
+        assert!(
+            err.message
+                .contains("only files planforge keeps beside one"),
+            "{}",
+            err.message
+        );
+        assert_eq!(
+            store.logless_folders().unwrap(),
+            [("plan-a".to_string(), Logless::Leftover)]
+        );
+        create().unwrap();
+        assert_eq!(names(&folder), [OPS_FILE], "the caches were cleared");
+        std::fs::remove_file(folder.join(OPS_FILE)).unwrap();
+        std::fs::write(folder.join("lock"), b"").unwrap();
+        store.remove("plan-a").unwrap();
+        assert!(!folder.exists());
+        assert!(store.logless_folders().unwrap().is_empty());
         // A plan id with no folder is told apart.
         let err = store.load("plan-b").unwrap_err();
         assert!(

@@ -8,6 +8,7 @@ pub(crate) mod checkpoint;
 mod commit;
 pub mod fold;
 mod folder;
+mod leftover;
 pub(crate) mod lifecycle;
 mod load;
 pub(crate) mod lock;
@@ -22,6 +23,7 @@ pub(crate) mod warm;
 pub use commit::transaction;
 pub(crate) use commit::{Start, Upgraded, ensure_editable, expect_revision};
 pub(crate) use folder::discover;
+pub(crate) use leftover::Logless;
 pub(crate) use load::Loaded;
 pub(crate) use paths::{META_FILE, OPS_FILE};
 

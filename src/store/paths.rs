@@ -52,13 +52,6 @@ pub(super) fn refuse_special(path: &Path) -> Result<()> {
 /// Whether a folder holds a plan: its op log (or, from an earlier
 /// planforge, its `meta.json`), whatever kind of file is there (reading it
 /// refuses anything but an ordinary file).
-/// The way out for plan `id`'s folder that holds no op log.
-pub(super) fn logless_help(id: &str) -> String {
-    format!(
-        "restore {id}/{OPS_FILE} from version control, or remove the folder {id}/ to use the id again"
-    )
-}
-
 pub(super) fn is_plan_dir(d: &Path) -> bool {
     [OPS_FILE, META_FILE]
         .iter()
@@ -84,6 +77,17 @@ impl Store {
 
     /// Every plan id in the store, sorted.
     pub(crate) fn plan_ids(&self) -> Result<Vec<String>> {
+        Ok(self
+            .folders()?
+            .into_iter()
+            .filter_map(|(id, has_log)| has_log.then_some(id))
+            .collect())
+    }
+
+    /// Every folder of the store named as a plan, sorted, and whether it
+    /// holds a plan (see [`is_plan_dir`]; one that does not is named by
+    /// [`super::leftover`]).
+    pub(super) fn folders(&self) -> Result<Vec<(String, bool)>> {
         let rd = fs::read_dir(&self.root).map_err(|e| Error::io("list", &self.root, &e))?;
         let mut ids = Vec::new();
         for entry in rd.flatten() {
@@ -94,8 +98,9 @@ impl Store {
                 continue;
             }
             let Ok(ft) = entry.file_type() else { continue };
-            if ft.is_dir() && is_plan_dir(&entry.path()) {
-                ids.push(name);
+            if ft.is_dir() {
+                let has_log = is_plan_dir(&entry.path());
+                ids.push((name, has_log));
             }
         }
         ids.sort();
@@ -103,21 +108,19 @@ impl Store {
     }
 
     pub(super) fn unknown_plan(&self, id: &str) -> Error {
-        if let Ok(dir) = self.plan_dir(id)
-            && fs::symlink_metadata(&dir).is_ok_and(|m| m.is_dir())
-            && !is_plan_dir(&dir)
-        {
+        if let Some(what) = self.logless(id) {
             // The folder is there without its log: deleted, or not checked
-            // out. Creating the plan would be refused (the folder exists).
+            // out on this branch.
             return Error::new(
                 ErrorKind::UnknownPlan,
                 format!(
-                    "there is no plan `{id}` in {}: its folder {id}/ is there, but holds no op log ({id}/{OPS_FILE})",
-                    self.root.display()
+                    "there is no plan `{id}` in {}: {}",
+                    self.root.display(),
+                    what.why(id)
                 ),
             )
             .on_plan(id)
-            .with_help(logless_help(id));
+            .with_help(what.help(id));
         }
         let known = self.plan_ids().unwrap_or_default();
         let hint = crate::model::suggest::did_you_mean(id, known.iter().map(String::as_str));

@@ -3,6 +3,7 @@ use crate::model::error::Error;
 use crate::model::error::ErrorKind;
 use crate::model::error::Result;
 use crate::model::lifecycle::State;
+use crate::store::Logless;
 use clap::Args;
 use serde_json::json;
 
@@ -24,6 +25,9 @@ pub(crate) struct RemoveArgs {
 
 pub(crate) fn run(s: &mut Session, a: RemoveArgs) -> Result<Reply> {
     let store = s.store()?;
+    if store.logless(&a.id) == Some(Logless::Leftover) {
+        return clear_leftover(s, &a);
+    }
     let p = store.load(&a.id)?;
     if p.meta.state != State::Editable && !a.force {
         return Err(Error::new(
@@ -62,6 +66,31 @@ pub(crate) fn run(s: &mut Session, a: RemoveArgs) -> Result<Reply> {
     store.remove(&a.id)?;
     Ok(Reply::new(
         format!("Removed plan {}.", a.id),
+        json!({"planId": a.id, "removed": true}),
+    ))
+}
+
+/// Plan `a.id`'s folder holds no op log, only files planforge keeps beside
+/// one (a checkout of a branch without the plan leaves them): cleared.
+fn clear_leftover(s: &mut Session, a: &RemoveArgs) -> Result<Reply> {
+    let question = format!(
+        "Plan {} has no op log; delete its folder {}/, which holds only planforge's caches?",
+        a.id, a.id
+    );
+    let why = format!("remove deletes the folder {}/", a.id);
+    if !s.confirm(&question, &why, a.yes)? {
+        return Ok(Reply::new(
+            format!("Not removed: the folder {}/ is still there.", a.id),
+            json!({"planId": a.id, "removed": false}),
+        )
+        .exit(1));
+    }
+    s.store()?.remove(&a.id)?;
+    Ok(Reply::new(
+        format!(
+            "Removed the folder {}/ (no op log, only planforge's caches).",
+            a.id
+        ),
         json!({"planId": a.id, "removed": true}),
     ))
 }

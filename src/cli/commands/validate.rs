@@ -10,7 +10,7 @@ use crate::model::error::{Error, Result};
 use crate::model::registry::Registry;
 use crate::render;
 use crate::render::diagnostics;
-use crate::store::Store;
+use crate::store::{Logless, Store};
 use crate::wire::Syntax;
 use clap::{Args, ValueEnum};
 use std::path::{Path, PathBuf};
@@ -364,6 +364,15 @@ fn check_all(
         if a.all {
             for id in st.plan_ids()? {
                 if !seen.contains(&id.as_str()) {
+                    targets.push(stored(&id));
+                }
+            }
+            // A plan folder holding files of its own but no op log cannot
+            // be read: an input error. One holding only planforge's caches
+            // is what a checkout of a branch without the plan leaves: no
+            // plan, passed over (as git sees nothing there).
+            for (id, what) in st.logless_folders()? {
+                if what != Logless::Leftover && !seen.contains(&id.as_str()) {
                     targets.push(stored(&id));
                 }
             }
