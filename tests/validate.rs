@@ -751,6 +751,41 @@ fn freeze_and_submit_refusals_are_drawn_on_stderr() {
     }
 }
 
+/// A `torn_tail` note is placed on the first line of the unfinished
+/// transaction its message names, not on the log's first line.
+#[test]
+fn a_torn_tail_is_placed_on_the_line_its_message_names() {
+    let env = Env::with_store();
+    env.write("bad.json", &pretty(&typo_doc()));
+    env.out(&["import", "bad.json"]).code(0);
+    env.out(&["add-node", "extra_one", "--kind", "join"])
+        .code(0);
+    env.out(&["add-node", "extra_two", "--kind", "join"])
+        .code(0);
+    let path = env.path("plans/plan-triage/ops.jsonl");
+    let log = std::fs::read_to_string(&path).unwrap();
+    let mut lines: Vec<&str> = log.lines().collect();
+    let n = lines.len() - 1;
+    let open = lines[n - 1].replace("\"txEnd\":true,", "");
+    assert_ne!(
+        open,
+        lines[n - 1],
+        "the add-node line closes its transaction"
+    );
+    lines[n - 1] = &open;
+    std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+    let j = env.out(&["validate", "--format", "json"]).json();
+    let torn = issue(&j, "torn_tail");
+    let named = format!("(line {n} of ops.jsonl)");
+    assert!(torn["message"].as_str().unwrap().contains(&named), "{torn}");
+    assert_eq!(
+        (&torn["line"], &torn["column"]),
+        (&json!(n), &json!(1)),
+        "{torn}"
+    );
+    assert_eq!(torn["endLine"], json!(n), "{torn}");
+}
+
 // ------------------------------------------------------------------ explain
 
 #[test]

@@ -497,7 +497,7 @@ mod settle_error_edge;
 mod situations;
 mod synthesis;
 mod tainted_call_arg;
-mod torn_tail;
+pub(crate) mod torn_tail;
 mod transform_source_not_artifact;
 mod transform_source_not_call;
 mod transform_step_args;

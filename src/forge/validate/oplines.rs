@@ -25,6 +25,8 @@ pub(crate) struct OpLines {
     pub(crate) text: Arc<str>,
     /// (1-based line, byte range of the line, op), in fold order.
     ops: Vec<(usize, Span, Op)>,
+    /// The first line of an unfinished transaction (where `torn_tail` is).
+    torn: Option<(usize, Span)>,
 }
 
 /// The ops of the log at `path`; `None` when it cannot be read (the caller
@@ -46,6 +48,11 @@ pub(crate) fn read(path: &Path) -> Option<OpLines> {
         start += line.len();
     }
     let done = crate::store::fold::complete(ops.iter().map(|(_, _, o)| o));
+    let torn = done
+        .iter()
+        .zip(&ops)
+        .find(|(done, _)| !**done)
+        .map(|(_, (line, span, _))| (*line, *span));
     let mut d = done.iter();
     ops.retain(|_| *d.next().expect("one flag per op"));
     // Fold order; a line repeated by a merge counts once (its first place).
@@ -54,6 +61,7 @@ pub(crate) fn read(path: &Path) -> Option<OpLines> {
     Some(OpLines {
         text: Arc::from(text),
         ops,
+        torn,
     })
 }
 
@@ -168,6 +176,9 @@ impl OpLines {
             .iter()
             .take(max)
             .map(|i| {
+                if let Some(at) = self.torn_line(i) {
+                    return at;
+                }
                 let (k, pointer) = self.place(i, &index);
                 let (line, span, _) = &self.ops[k];
                 let text = &self.text[span.start..span.end];
@@ -199,6 +210,33 @@ impl OpLines {
                 }
             })
             .collect()
+    }
+}
+
+impl OpLines {
+    /// A `torn_tail` note, placed on the whole first line of the unfinished
+    /// transaction its message names first.
+    fn torn_line(&self, i: &Issue) -> Option<Finding> {
+        if i.code.name != crate::check::torn_tail::CODE.name {
+            return None;
+        }
+        let (line, span) = self.torn?;
+        let chars = self.text.get(span.start..span.end)?.chars().count();
+        Some(Finding {
+            issue: i.clone(),
+            pointer: i.pointer.clone(),
+            location: Some(Located {
+                span,
+                start: Position { line, column: 1 },
+                end: Position {
+                    line,
+                    column: chars + 1,
+                },
+                pointer: String::new(),
+                exact: true,
+            }),
+            label: Some(span),
+        })
     }
 }
 
