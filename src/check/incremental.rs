@@ -152,7 +152,7 @@ impl super::kept_disk::Persist for Kept {
 
 /// The layout of [`Kept::to_bytes`] (the store also keys the bytes by the
 /// binary that wrote them).
-const LAYOUT: u64 = 11;
+const LAYOUT: u64 = 12;
 
 impl Kept {
     /// This state as bytes, for a later process ([`Kept::from_bytes`]).
@@ -349,7 +349,31 @@ impl super::kept_disk::Persist for Readers {
 /// the content `kept` was made on), only the touched nodes and their
 /// neighbours are checked again by the node-scoped checks; without it,
 /// everything is. `kept` is left holding this run's findings.
+///
+/// A kept slot whose bytes turn out damaged when read (the kept state is
+/// read as used, see [`super::kept_lazy`]) puts this run's answer aside:
+/// the checks then run on everything, from nothing kept.
 pub fn run(
+    kept: &mut Kept,
+    content: &Content,
+    registry: Option<&Registry>,
+    prior: Vec<Issue>,
+    touched: Option<&Touched>,
+    encoded_len: Option<usize>,
+) -> Report {
+    let again = touched.is_some().then(|| prior.clone());
+    let report = run_once(kept, content, registry, prior, touched, encoded_len);
+    match again {
+        Some(prior) if kept.nodes.damaged() => {
+            *kept = Kept::default();
+            run_once(kept, content, registry, prior, None, encoded_len)
+        }
+        _ => report,
+    }
+}
+
+/// [`run`] with what is kept, whether it reads back or not.
+fn run_once(
     kept: &mut Kept,
     content: &Content,
     registry: Option<&Registry>,
@@ -961,5 +985,63 @@ mod tests {
         assert_eq!(third.issues, full(&c).issues);
         assert_eq!(count(&third, "join_no_fork", "j"), 0);
         assert_eq!(count(&third, "join_no_fork", "m"), 1);
+    }
+
+    /// A kept state whose bytes are damaged inside one node's slot (read
+    /// only when used): the run that reads that slot answers as a run
+    /// from nothing kept, and the state it leaves holds no damaged bytes.
+    /// The slot is read by an edit of its node, and by an added edge (the
+    /// reference checks read every node's references).
+    #[test]
+    fn a_slot_damaged_on_disk_is_found_when_read_and_the_run_made_afresh() {
+        let reader = |extra: &str| {
+            call_with(
+                "b",
+                "t",
+                serde_json::json!({"x": r("a", Some("zz_marker")), "y": extra}),
+                &[],
+            )
+        };
+        let c = plan(
+            vec![
+                entry("s"),
+                call_with("a", "t", serde_json::json!({}), &["zz_marker"]),
+                reader("one"),
+                step("d"),
+            ],
+            vec![edge("e1", "s", "a", "always"), edge("e2", "a", "b", "always")],
+        );
+        let mut kept = Kept::default();
+        run(&mut kept, &c, None, Vec::new(), None, None);
+        let mut bytes = kept.to_bytes();
+        let marks: Vec<usize> = (0..bytes.len())
+            .filter(|&k| bytes[k..].starts_with(b"zz_marker"))
+            .collect();
+        assert_eq!(marks.len(), 1, "the path is in b's slot only");
+        bytes[marks[0] + 2] = 0xff;
+        let edits = [
+            OpBody::ReplaceNode {
+                node: reader("two"),
+            },
+            OpBody::AddEdge {
+                edge: edge("e3", "s", "d", "always"),
+            },
+        ];
+        for op in edits {
+            let mut kept = Kept::from_bytes(&bytes).expect("read as used: the slot is not read yet");
+            let mut now = c.clone();
+            match &op {
+                OpBody::ReplaceNode { node } => now.nodes[2] = node.clone(),
+                OpBody::AddEdge { edge } => now.edges.push(edge.clone()),
+                _ => unreachable!(),
+            }
+            let t = Touched::of(&c, [&op]);
+            let answer = run(&mut kept, &now, None, Vec::new(), Some(&t), None);
+            assert_eq!(answer.issues, full(&now).issues, "{op:?}");
+            assert!(!kept.nodes.damaged(), "made afresh");
+            let written = kept.to_bytes();
+            assert!(!written.windows(2).any(|w| w == b"zz\xff"), "{op:?}");
+            assert!(Kept::from_bytes(&written).is_some());
+        }
     }
 }

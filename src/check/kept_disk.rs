@@ -59,6 +59,11 @@ impl Out {
             self.bytes.extend_from_slice(&x.to_le_bytes());
         }
     }
+    /// Bytes as they are, their length first (read back by [`In::blob`]).
+    pub(crate) fn blob(&mut self, b: &[u8]) {
+        self.u64(b.len() as u64);
+        self.bytes.extend_from_slice(b);
+    }
     /// What was written, as one buffer: the text's length, the text, the
     /// values.
     pub(crate) fn finish(self) -> Vec<u8> {
@@ -148,6 +153,11 @@ impl<'a> In<'a> {
                 .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
                 .collect(),
         )
+    }
+    /// What [`Out::blob`] wrote.
+    pub(crate) fn blob(&mut self) -> Option<&'a [u8]> {
+        let n = self.count(1)?;
+        self.take(n)
     }
     /// A count of items each at least `min` bytes long: `None` when the
     /// bytes left cannot hold them (so no allocation is made for them).
@@ -682,7 +692,6 @@ impl<T, C: Via<T>> Via<Option<T>> for Opt<C> {
 }
 
 /// `value` as bytes.
-#[cfg(test)]
 pub(crate) fn to_bytes<T: Persist>(value: &T) -> Vec<u8> {
     let mut out = Out::default();
     value.put(&mut out);

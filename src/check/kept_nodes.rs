@@ -13,7 +13,10 @@
 //! the facts equal a fresh walk's, at the cost of the touched nodes.
 
 use super::Graph;
+use super::kept_disk::Persist;
+use super::kept_lazy::Lazy;
 use super::support::{DataRef, is_canonical};
+use std::collections::BTreeSet;
 use crate::model::registry::Registry;
 use crate::model::touched::Touched;
 use crate::model::{Content, Node, Ref};
@@ -21,7 +24,11 @@ use crate::model::{Content, Node, Ref};
 /// Every node's facts, in node order (see the module doc).
 #[derive(Debug, Default)]
 pub(crate) struct KeptNodes {
-    slots: Vec<Slot>,
+    /// Per node: its id, references and tests, read from disk when first
+    /// used ([`Lazy`]: a one-shot write reads a few of them).
+    slots: Lazy<Slot>,
+    /// Per node: its read size estimate.
+    sizes: Vec<usize>,
     /// The first segment of every structured predicate test's path (the
     /// node it reads), with the number of tests naming it.
     tested: crate::model::hash::FastMap<String, usize>,
@@ -29,14 +36,21 @@ pub(crate) struct KeptNodes {
     missing: crate::model::hash::FastSet<String>,
     /// The positions of the slots whose node `spawns` (in order: a run
     /// finds the spawning calls without a pass over every slot).
-    spawning: std::collections::BTreeSet<usize>,
+    spawning: BTreeSet<usize>,
+    /// The positions of the slots with a structured predicate's tests (in
+    /// order: `predicate_unknown_node` reads only those).
+    testing: BTreeSet<usize>,
     /// [`KeptNodes::data_refs`] as positions, made when first asked for
     /// and kept while no node is removed, no touched node's references
     /// change and no node is added under a name a reference was missing
     /// (an added edge, a node added: the ids, positions and references it
     /// was made from are then the same, and the added nodes' own are
-    /// appended), so that a run reads it without looking up every target.
+    /// appended), so that a run reads it without looking up every target;
+    /// kept on disk too.
     resolved: std::cell::OnceCell<Resolved>,
+    /// Whether a slot read in this run was about another node than the
+    /// one at its position, or named a reference it does not have.
+    foreign: std::cell::Cell<bool>,
 }
 
 /// The data references whose target exists, as positions (the reading
@@ -66,44 +80,60 @@ impl Resolved {
     }
 }
 
-/// One node's facts.
-#[derive(Debug)]
+/// One node's facts that are read from disk when used.
+#[derive(Debug, Default)]
 struct Slot {
     /// The id of the node they are about.
     id: String,
     /// Its data references: pointer relative to the node, and the reference.
     refs: Vec<(String, Ref)>,
-    /// Its read size estimate.
-    size: usize,
     /// Its structured predicate's tests (pointer, path).
     tests: Vec<(String, String)>,
-    /// Whether it is a call of a tool that spawns an agent (in the
-    /// registry the facts were made with).
-    spawns: bool,
 }
 
-impl Slot {
-    fn of(n: &Node, registry: Option<&Registry>) -> Slot {
-        Slot {
-            id: n.id.clone(),
-            refs: n
-                .data_refs()
-                .into_iter()
-                .map(|(p, r)| (p, r.clone()))
-                .collect(),
-            size: super::oversized_phase::estimate(n),
-            tests: super::predicate_unknown_node::tests_of(n),
-            spawns: registry.is_some_and(|reg| super::synthesis::spawns_agent(n, reg)),
+/// A slot's stand-in for the rest of a run in which its bytes did not
+/// read back (the run's answer is then put aside: see [`KeptNodes::damaged`]).
+static EMPTY: Slot = Slot {
+    id: String::new(),
+    refs: Vec::new(),
+    tests: Vec::new(),
+};
+
+/// Node `n`'s facts: its slot, its read size estimate and whether it is a
+/// call of a tool that spawns an agent (in `registry`).
+fn facts_of(n: &Node, registry: Option<&Registry>) -> (Slot, usize, bool) {
+    let slot = Slot {
+        id: n.id.clone(),
+        refs: n
+            .data_refs()
+            .into_iter()
+            .map(|(p, r)| (p, r.clone()))
+            .collect(),
+        tests: super::predicate_unknown_node::tests_of(n),
+    };
+    let size = super::oversized_phase::estimate(n);
+    let spawns = registry.is_some_and(|reg| super::synthesis::spawns_agent(n, reg));
+    (slot, size, spawns)
+}
+
+/// Slot `i` of `slots`, whose node is `id` (see [`KeptNodes::slot`]).
+fn slot_in<'s>(slots: &'s Lazy<Slot>, foreign: &std::cell::Cell<bool>, i: usize, id: &str) -> &'s Slot {
+    match slots.get(i) {
+        Some(s) if s.id == id => s,
+        Some(_) => {
+            foreign.set(true);
+            &EMPTY
         }
+        None => &EMPTY,
     }
 }
 
-/// Puts slot `i` in `spawning` when its node spawns, else takes it out.
-fn mark(spawning: &mut std::collections::BTreeSet<usize>, i: usize, spawns: bool) {
-    if spawns {
-        spawning.insert(i);
+/// Puts `i` in `set` when `on`, else takes it out.
+fn mark(set: &mut BTreeSet<usize>, i: usize, on: bool) {
+    if on {
+        set.insert(i);
     } else {
-        spawning.remove(&i);
+        set.remove(&i);
     }
 }
 
@@ -135,103 +165,139 @@ impl KeptNodes {
         registry: Option<&Registry>,
         touched: Option<&Touched>,
     ) {
-        let of = |n: &Node| Slot::of(n, registry);
         match touched {
             Some(t) if !t.removed && content.nodes.len() >= self.slots.len() => {
-                let n0 = self.slots.len();
-                for id in &t.nodes {
-                    if let Some(i) = g.index_of(id)
-                        && i < self.slots.len()
-                    {
-                        let slot = of(&content.nodes[i]);
-                        if slot.refs != self.slots[i].refs {
-                            self.resolved.take();
-                        }
-                        count_tests(&mut self.tested, &self.slots[i], false);
-                        count_tests(&mut self.tested, &slot, true);
-                        mark(&mut self.spawning, i, slot.spawns);
-                        self.slots[i] = slot;
-                    }
-                }
-                for n in &content.nodes[self.slots.len()..] {
-                    let slot = of(n);
-                    count_tests(&mut self.tested, &slot, true);
-                    mark(&mut self.spawning, self.slots.len(), slot.spawns);
-                    self.slots.push(slot);
-                }
-                // Added nodes: their references appended, unless one of
-                // them is (the first with) a name a reference was missing.
-                if let Some(r) = self.resolved.get_mut() {
-                    let named = (n0..self.slots.len())
-                        .any(|i| is_canonical(g, i) && r.missing.contains(&self.slots[i].id));
-                    if named {
-                        self.resolved.take();
-                    } else {
-                        for i in n0..self.slots.len() {
-                            r.add(g, i, &self.slots[i]);
-                        }
-                    }
-                }
-                // Without a removal no id went away: a name is missing now
-                // when it was (and is still tested and not a touched id
-                // that is there now) or a touched node's tests name it.
-                self.missing
-                    .retain(|id| self.tested.contains_key(id) && g.index_of(id).is_none());
-                for id in &t.nodes {
-                    let Some(i) = g.index_of(id) else { continue };
-                    for (_, path) in &self.slots[i].tests {
-                        let first = path.split('.').next().unwrap_or(path);
-                        if g.index_of(first).is_none() {
-                            self.missing.insert(first.to_string());
-                        }
-                    }
-                }
+                self.follow(content, g, registry, t);
             }
-            _ => {
-                // Room for the nodes a warm session adds next: growing a
-                // full vector moves every slot (milliseconds at 100k nodes).
-                let n = content.nodes.len();
+            _ => self.remake(content, g, registry),
+        }
+        self.debug_check(content, g);
+    }
+
+    /// [`KeptNodes::update`] without a removal: the touched nodes' slots
+    /// made again, the new nodes' added.
+    fn follow(&mut self, content: &Content, g: &Graph, registry: Option<&Registry>, t: &Touched) {
+        let n0 = self.slots.len();
+        for id in &t.nodes {
+            let Some(i) = g.index_of(id).filter(|&i| i < n0) else {
+                continue;
+            };
+            let (slot, size, spawns) = facts_of(&content.nodes[i], registry);
+            let old = slot_in(&self.slots, &self.foreign, i, id);
+            if slot.refs != old.refs {
                 self.resolved.take();
-                self.slots = Vec::with_capacity(n + n / 4 + 16);
-                self.slots.extend(content.nodes.iter().map(of));
-                self.tested.clear();
-                for s in &self.slots {
-                    count_tests(&mut self.tested, s, true);
+            }
+            count_tests(&mut self.tested, old, false);
+            count_tests(&mut self.tested, &slot, true);
+            mark(&mut self.spawning, i, spawns);
+            mark(&mut self.testing, i, !slot.tests.is_empty());
+            self.sizes[i] = size;
+            self.slots.set(i, slot);
+        }
+        for (i, n) in content.nodes.iter().enumerate().skip(n0) {
+            let (slot, size, spawns) = facts_of(n, registry);
+            count_tests(&mut self.tested, &slot, true);
+            mark(&mut self.spawning, i, spawns);
+            mark(&mut self.testing, i, !slot.tests.is_empty());
+            self.sizes.push(size);
+            self.slots.push(slot);
+        }
+        // Added nodes: their references appended, unless one of them is
+        // (the first with) a name a reference was missing.
+        if let Some(r) = self.resolved.get_mut() {
+            let named = (n0..self.slots.len())
+                .any(|i| is_canonical(g, i) && r.missing.contains(&content.nodes[i].id));
+            if named {
+                self.resolved.take();
+            } else {
+                for i in n0..self.slots.len() {
+                    r.add(g, i, self.slots.get(i).unwrap_or(&EMPTY));
                 }
-                self.spawning = (0..n).filter(|&i| self.slots[i].spawns).collect();
-                self.missing = self
-                    .tested
-                    .keys()
-                    .filter(|id| g.index_of(id).is_none())
-                    .cloned()
-                    .collect();
             }
         }
-        debug_assert!(
-            self.slots
-                .iter()
-                .zip(&content.nodes)
-                .all(|(s, n)| s.id == n.id),
-            "every slot is about the node at its position"
-        );
-        debug_assert!(
-            self.spawning
+        // Without a removal no id went away: a name is missing now when it
+        // was (and is still tested and not a touched id that is there now)
+        // or a touched node's tests name it.
+        self.missing
+            .retain(|id| self.tested.contains_key(id) && g.index_of(id).is_none());
+        for id in &t.nodes {
+            let Some(i) = g.index_of(id) else { continue };
+            for (_, path) in &slot_in(&self.slots, &self.foreign, i, id).tests {
+                let first = path.split('.').next().unwrap_or(path);
+                if g.index_of(first).is_none() {
+                    self.missing.insert(first.to_string());
+                }
+            }
+        }
+    }
+
+    /// [`KeptNodes::update`] of every node.
+    fn remake(&mut self, content: &Content, g: &Graph, registry: Option<&Registry>) {
+        // Room for the nodes a warm session adds next: growing a full
+        // vector moves every slot (milliseconds at 100k nodes).
+        let n = content.nodes.len();
+        let room = n + n / 4 + 16;
+        let mut sizes = Vec::with_capacity(room);
+        let (mut spawning, mut testing) = (BTreeSet::new(), BTreeSet::new());
+        self.tested.clear();
+        let slots = content.nodes.iter().enumerate().map(|(i, node)| {
+            let (slot, size, spawns) = facts_of(node, registry);
+            sizes.push(size);
+            mark(&mut spawning, i, spawns);
+            mark(&mut testing, i, !slot.tests.is_empty());
+            count_tests(&mut self.tested, &slot, true);
+            slot
+        });
+        let slots = Lazy::with(slots, room);
+        let missing = self.tested.keys().filter(|id| g.index_of(id).is_none());
+        let missing = missing.cloned().collect();
+        *self = KeptNodes {
+            slots,
+            sizes,
+            tested: std::mem::take(&mut self.tested),
+            missing,
+            spawning,
+            testing,
+            resolved: Default::default(),
+            foreign: Default::default(),
+        };
+    }
+
+    /// Node `i`'s slot, whose node is `id`; [`EMPTY`] when its bytes do not
+    /// read back or are about another node (then [`KeptNodes::damaged`]).
+    fn slot(&self, i: usize, id: &str) -> &Slot {
+        slot_in(&self.slots, &self.foreign, i, id)
+    }
+
+    /// Whether a slot read in this run was damaged (its bytes did not read
+    /// back, or were about another node): the run's findings may then be
+    /// wrong, and the state is to be made again.
+    pub(crate) fn damaged(&self) -> bool {
+        self.slots.damaged() || self.foreign.get()
+    }
+
+    /// In a debug build: the facts equal those made afresh.
+    fn debug_check(&self, content: &Content, g: &Graph) {
+        if !cfg!(debug_assertions) || self.damaged() {
+            return;
+        }
+        let slots: Vec<&Slot> = (0..self.slots.len())
+            .map(|i| self.slot(i, &content.nodes[i].id))
+            .collect();
+        assert!(!self.damaged(), "every slot is about the node at its position");
+        assert_eq!(slots.len(), content.nodes.len());
+        assert_eq!(self.sizes.len(), slots.len());
+        assert!(
+            self.testing
                 .iter()
                 .copied()
-                .eq((0..self.slots.len()).filter(|&i| self.slots[i].spawns)),
-            "the spawning slots are those that spawn"
+                .eq((0..slots.len()).filter(|&i| !slots[i].tests.is_empty())),
+            "the testing slots are those with tests"
         );
-        debug_assert!(
-            {
-                let mut fresh = Default::default();
-                self.slots
-                    .iter()
-                    .for_each(|s| count_tests(&mut fresh, s, true));
-                fresh == self.tested
-            },
-            "the tested names are the slots' tests"
-        );
-        debug_assert!(
+        let mut fresh = Default::default();
+        slots.iter().for_each(|s| count_tests(&mut fresh, s, true));
+        assert!(fresh == self.tested, "the tested names are the slots' tests");
+        assert!(
             self.tested
                 .keys()
                 .filter(|id| g.index_of(id).is_none())
@@ -250,31 +316,33 @@ impl KeptNodes {
     pub(crate) fn data_refs<'a>(&'a self, g: &Graph<'a>) -> Vec<DataRef<'a>> {
         let resolved = self.resolved.get_or_init(|| self.resolve(g));
         debug_assert!(
-            *resolved == self.resolve(g),
+            self.damaged() || *resolved == self.resolve(g),
             "the kept targets are the ones looked up now"
         );
-        resolved
-            .refs
-            .iter()
-            .map(|&(i, k, target)| {
-                let (i, k) = (i as usize, k as usize);
-                let (pointer, r) = &self.slots[i].refs[k];
-                DataRef {
-                    node: i,
-                    pointer: pointer.as_str().into(),
-                    r,
-                    target: target as usize,
-                }
-            })
-            .collect()
+        let mut out = Vec::with_capacity(resolved.refs.len());
+        for &(i, k, target) in &resolved.refs {
+            let (i, k, target) = (i as usize, k as usize, target as usize);
+            let slot = self.slot(i, &g.node(i).id);
+            let Some((pointer, r)) = slot.refs.get(k) else {
+                self.foreign.set(true);
+                continue;
+            };
+            out.push(DataRef {
+                node: i,
+                pointer: pointer.as_str().into(),
+                r,
+                target,
+            });
+        }
+        out
     }
 
     /// The data references whose target exists, as positions (see
     /// [`Resolved`]).
     fn resolve(&self, g: &Graph) -> Resolved {
         let mut out = Resolved::default();
-        for (i, s) in self.slots.iter().enumerate() {
-            out.add(g, i, s);
+        for i in 0..self.slots.len() {
+            out.add(g, i, self.slot(i, &g.node(i).id));
         }
         out
     }
@@ -289,9 +357,14 @@ impl KeptNodes {
         self.tested.contains_key(id)
     }
 
-    /// Node `i`'s structured predicate's tests.
-    pub(crate) fn tests(&self, i: usize) -> &[(String, String)] {
-        &self.slots[i].tests
+    /// Node `i`'s structured predicate's tests (its id `id`).
+    pub(crate) fn tests(&self, i: usize, id: &str) -> &[(String, String)] {
+        &self.slot(i, id).tests
+    }
+
+    /// The nodes with a structured predicate's tests, in node order.
+    pub(crate) fn testing(&self) -> impl Iterator<Item = usize> + '_ {
+        self.testing.iter().copied()
     }
 
     /// The calls that spawn an agent, canonical ones only, in node order
@@ -306,7 +379,7 @@ impl KeptNodes {
 
     /// Node `i`'s read size estimate.
     pub(crate) fn size(&self, i: usize) -> usize {
-        self.slots[i].size
+        self.sizes[i]
     }
 
     /// The number of nodes the facts are about.
@@ -315,22 +388,69 @@ impl KeptNodes {
     }
 }
 
-// The kept state on disk (see `super::kept_disk`); `resolved` is a cache,
-// made again when first asked for.
-super::kept_disk::persist_fields!(KeptNodes {
-    slots,
-    tested,
-    missing,
-    spawning,
-    ..
-});
-super::kept_disk::persist_fields!(Slot {
-    id,
-    refs,
-    size,
-    tests,
-    spawns
-});
+/// On disk: the slots (read when used), the sizes, the names and positions
+/// field by field, and the targets when they were looked up. Lengths that
+/// differ, positions past the nodes or a slot read back that is not
+/// sound read as damaged.
+impl super::kept_disk::Persist for KeptNodes {
+    fn put(&self, out: &mut super::kept_disk::Out) {
+        use super::kept_disk::{Flat, Via};
+        self.slots.put(out);
+        Flat::put(&self.sizes, out);
+        self.tested.put(out);
+        self.missing.put(out);
+        self.spawning.put(out);
+        self.testing.put(out);
+        match self.resolved.get() {
+            None => false.put(out),
+            Some(r) => {
+                true.put(out);
+                r.put(out);
+            }
+        }
+    }
+    fn get(inp: &mut super::kept_disk::In<'_>) -> Option<KeptNodes> {
+        use super::kept_disk::{Flat, Via};
+        let k = KeptNodes {
+            slots: Persist::get(inp)?,
+            sizes: Flat::get(inp)?,
+            tested: Persist::get(inp)?,
+            missing: Persist::get(inp)?,
+            spawning: Persist::get(inp)?,
+            testing: Persist::get(inp)?,
+            resolved: Option::<Resolved>::get(inp)?.map(Into::into).unwrap_or_default(),
+            foreign: Default::default(),
+        };
+        let n = k.slots.len();
+        let within = |s: &BTreeSet<usize>| s.last().is_none_or(|&i| i < n);
+        let targets = k.resolved.get().is_none_or(|r| {
+            let n = n as u32;
+            r.refs.iter().all(|&(i, _, t)| i < n && t < n)
+        });
+        (k.sizes.len() == n && within(&k.spawning) && within(&k.testing) && targets).then_some(k)
+    }
+}
+
+/// On disk: the positions as one list of `u32`s, three per reference.
+impl super::kept_disk::Persist for Resolved {
+    fn put(&self, out: &mut super::kept_disk::Out) {
+        let flat: Vec<u32> = self.refs.iter().flat_map(|&(a, b, c)| [a, b, c]).collect();
+        out.u32s(&flat);
+        self.missing.put(out);
+    }
+    fn get(inp: &mut super::kept_disk::In<'_>) -> Option<Resolved> {
+        let flat = inp.u32s()?;
+        if flat.len() % 3 != 0 {
+            return None;
+        }
+        Some(Resolved {
+            refs: flat.chunks_exact(3).map(|p| (p[0], p[1], p[2])).collect(),
+            missing: Persist::get(inp)?,
+        })
+    }
+}
+
+super::kept_disk::persist_fields!(Slot { id, refs, tests });
 
 #[cfg(test)]
 mod tests {

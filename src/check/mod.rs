@@ -14,6 +14,7 @@ mod kept_adj;
 mod kept_disk;
 mod kept_graph;
 pub(crate) mod kept_ids;
+mod kept_lazy;
 mod kept_nodes;
 pub mod notes;
 pub(crate) mod predicate;
@@ -357,7 +358,7 @@ impl<'a> Cx<'a> {
     /// ([`predicate_unknown_node::tests_of`]).
     pub(crate) fn predicate_tests(&self, node: usize) -> std::borrow::Cow<'_, [(String, String)]> {
         match self.kept_nodes {
-            Some(k) => std::borrow::Cow::Borrowed(k.tests(node)),
+            Some(k) => std::borrow::Cow::Borrowed(k.tests(node, &self.content.nodes[node].id)),
             None => {
                 std::borrow::Cow::Owned(predicate_unknown_node::tests_of(&self.content.nodes[node]))
             }

@@ -59,6 +59,18 @@ fn follows_loose_nodes(cx: &crate::check::Cx) -> bool {
     !cx.nodes().any(|(_, n)| kept.is_tested(&n.id)) && kept.every_tested_present()
 }
 
+/// The nodes whose tests to read: those [`crate::check::Cx::nodes`]
+/// yields, or in a run over every node with kept facts only the nodes
+/// they say have tests (the others have none), without a pass over every
+/// node.
+fn candidates(cx: &crate::check::Cx) -> Vec<usize> {
+    let whole = cx.scope_many.borrow().is_none() && cx.scope.get().is_none();
+    match cx.kept_nodes {
+        Some(kept) if whole => kept.testing().collect(),
+        _ => cx.nodes().map(|(i, _)| i).collect(),
+    }
+}
+
 declare_check! {
     /// ## What it finds
     /// A test in a `structured` predicate whose `path` starts with something
@@ -89,9 +101,8 @@ declare_check! {
         }
         let hints = IdHints::new(g);
         // (branch or select node, pointer, path, node read)
-        let per_node: Vec<(usize, Tests<'_>)> = cx
-            .nodes()
-            .map(|(i, _)| i)
+        let per_node: Vec<(usize, Tests<'_>)> = candidates(cx)
+            .into_iter()
             .filter(|&i| is_canonical(g, i))
             .map(|i| (i, cx.predicate_tests(i)))
             .filter(|(_, t)| !t.is_empty())

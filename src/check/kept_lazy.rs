@@ -1,0 +1,193 @@
+//! A list of kept values read from disk as bytes and each decoded when
+//! first used (issue 17, session 16): a one-shot write reads back the
+//! state of 100,000 nodes and uses a handful of them, so decoding every
+//! value up front (an allocation per string) cost more than the run.
+//!
+//! On disk: where each value's bytes end, then the bytes, each value as
+//! [`super::kept_disk`] writes one value alone. A value never decoded and
+//! never replaced is written back as the bytes it was read from (copied
+//! forward, not decoded and encoded again).
+//!
+//! The bytes of one value are checked only when it is decoded: a value
+//! that does not read back is reported by [`Lazy::get`] as `None` and
+//! remembered ([`Lazy::damaged`]), so that its user can put its answer
+//! aside and check everything afresh (`incremental::run`). Its value then
+//! reads as `T::default()` for the rest of the run.
+
+use super::kept_disk::{In, Out, Persist};
+use crate::model::hash::FastSet;
+use std::cell::{Cell, OnceCell};
+
+/// Values by position, decoded on first use (see the module doc).
+#[derive(Default)]
+pub(crate) struct Lazy<T> {
+    /// The bytes of the values read from disk, one after the other.
+    raw: Vec<u8>,
+    /// Per value read from disk: where its bytes end in `raw` (they start
+    /// where the one before ends).
+    ends: Vec<u32>,
+    /// Per value: the value, once decoded or set.
+    cells: Vec<OnceCell<T>>,
+    /// The values read from disk replaced since (their bytes are stale).
+    replaced: FastSet<usize>,
+    /// Whether some value's bytes did not read back.
+    damaged: Cell<bool>,
+}
+
+impl<T: Persist + Default> Lazy<T> {
+    /// How many values.
+    pub(crate) fn len(&self) -> usize {
+        self.cells.len()
+    }
+
+    /// Value `i` (below [`Lazy::len`]), decoded when first asked for;
+    /// `None` when its bytes do not read back (then [`Lazy::damaged`]).
+    pub(crate) fn get(&self, i: usize) -> Option<&T> {
+        let cell = &self.cells[i];
+        if let Some(v) = cell.get() {
+            return Some(v);
+        }
+        match super::kept_disk::from_bytes::<T>(self.bytes(i)) {
+            Some(v) => Some(cell.get_or_init(|| v)),
+            None => {
+                self.damaged.set(true);
+                let _ = cell.set(T::default());
+                None
+            }
+        }
+    }
+
+    /// Value `i` is now `v`.
+    pub(crate) fn set(&mut self, i: usize, v: T) {
+        if i < self.ends.len() {
+            self.replaced.insert(i);
+        }
+        self.cells[i] = OnceCell::from(v);
+    }
+
+    /// Adds `v` at the end.
+    pub(crate) fn push(&mut self, v: T) {
+        self.cells.push(OnceCell::from(v));
+    }
+
+    /// Whether a value's bytes did not read back.
+    pub(crate) fn damaged(&self) -> bool {
+        self.damaged.get()
+    }
+
+    /// The bytes value `i` was read from (empty for one added since).
+    fn bytes(&self, i: usize) -> &[u8] {
+        if i >= self.ends.len() {
+            return &[];
+        }
+        let start = if i == 0 { 0 } else { self.ends[i - 1] as usize };
+        &self.raw[start..self.ends[i] as usize]
+    }
+
+    /// The values made whole, with room for `extra` more.
+    pub(crate) fn with(values: impl Iterator<Item = T>, extra: usize) -> Lazy<T> {
+        let mut cells = Vec::with_capacity(extra);
+        cells.extend(values.map(OnceCell::from));
+        Lazy {
+            cells,
+            ..Lazy::default()
+        }
+    }
+}
+
+impl<T: std::fmt::Debug> std::fmt::Debug for Lazy<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Lazy")
+            .field("len", &self.cells.len())
+            .field("read", &self.ends.len())
+            .field("damaged", &self.damaged.get())
+            .finish_non_exhaustive()
+    }
+}
+
+/// On disk: the ends, then the bytes. Ends that go back or do not end at
+/// the bytes' end read as damaged; each value's own bytes are checked when
+/// it is decoded.
+impl<T: Persist + Default> Persist for Lazy<T> {
+    fn put(&self, out: &mut Out) {
+        let mut bytes = Vec::with_capacity(self.raw.len() + 64);
+        let mut ends = Vec::with_capacity(self.cells.len());
+        for (i, cell) in self.cells.iter().enumerate() {
+            match cell.get() {
+                Some(v) if i >= self.ends.len() || self.replaced.contains(&i) => {
+                    bytes.extend_from_slice(&super::kept_disk::to_bytes(v));
+                }
+                // Read from disk (decoded or not): its bytes as read.
+                _ => bytes.extend_from_slice(self.bytes(i)),
+            }
+            ends.push(u32::try_from(bytes.len()).expect("kept values under 4 GiB"));
+        }
+        out.u32s(&ends);
+        out.blob(&bytes);
+    }
+    fn get(inp: &mut In<'_>) -> Option<Lazy<T>> {
+        let ends = inp.u32s()?;
+        let raw = inp.blob()?.to_vec();
+        let mut last = 0;
+        for &e in &ends {
+            if e < last {
+                return None;
+            }
+            last = e;
+        }
+        if last as usize != raw.len() {
+            return None;
+        }
+        let cells = (0..ends.len()).map(|_| OnceCell::new()).collect();
+        Some(Lazy {
+            raw,
+            ends,
+            cells,
+            ..Lazy::default()
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Lazy;
+    use crate::check::kept_disk::{from_bytes, to_bytes};
+
+    /// Values read back as written; one never decoded is copied forward as
+    /// its bytes, a replaced one written anew, and damage inside one value
+    /// shows when that value is decoded, not before.
+    #[test]
+    fn values_decode_when_used_and_damage_shows_then() {
+        let words = ["alpha", "", "gamma é"].map(String::from);
+        let mut l = Lazy::with(words.iter().cloned(), 4);
+        l.push("delta".to_string());
+        let bytes = to_bytes(&l);
+        let mut back: Lazy<String> = from_bytes(&bytes).expect("reads back");
+        assert_eq!(back.len(), 4);
+        assert_eq!(back.get(2).map(String::as_str), Some("gamma é"));
+        assert!(back.cells[0].get().is_none(), "not decoded");
+        // Copied forward as read: the same bytes.
+        assert_eq!(to_bytes(&back), bytes);
+        back.set(0, "zeta".to_string());
+        back.push("eta".to_string());
+        let again: Lazy<String> = from_bytes(&to_bytes(&back)).expect("reads back");
+        let all: Vec<_> = (0..again.len()).map(|i| again.get(i).cloned()).collect();
+        let want = ["zeta", "", "gamma é", "delta", "eta"].map(|s| Some(s.to_string()));
+        assert_eq!(all, want);
+        assert!(!again.damaged());
+        // Value 2's length made longer than its text: the list reads, value 0
+        // decodes, value 2 is damaged when asked for.
+        let at = bytes.len() - to_bytes(&"delta".to_string()).len() - 1;
+        let mut bad = bytes.clone();
+        assert_eq!(bad[at], "gamma é".len() as u8, "value 2's length");
+        bad[at] += 1;
+        let hurt: Lazy<String> = from_bytes(&bad).expect("the list itself reads");
+        assert_eq!(hurt.get(0).map(String::as_str), Some("alpha"));
+        assert!(!hurt.damaged());
+        assert_eq!(hurt.get(2), None);
+        assert!(hurt.damaged());
+        assert_eq!(hurt.get(2).map(String::as_str), Some(""), "then the default");
+        // Ends that go back or pass the bytes: nothing.
+        assert!(from_bytes::<Lazy<String>>(&bytes[..bytes.len() - 1]).is_none());
+    }
+}
