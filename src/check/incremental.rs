@@ -1009,7 +1009,10 @@ mod tests {
                 reader("one"),
                 step("d"),
             ],
-            vec![edge("e1", "s", "a", "always"), edge("e2", "a", "b", "always")],
+            vec![
+                edge("e1", "s", "a", "always"),
+                edge("e2", "a", "b", "always"),
+            ],
         );
         let mut kept = Kept::default();
         run(&mut kept, &c, None, Vec::new(), None, None);
@@ -1028,7 +1031,8 @@ mod tests {
             },
         ];
         for op in edits {
-            let mut kept = Kept::from_bytes(&bytes).expect("read as used: the slot is not read yet");
+            let mut kept =
+                Kept::from_bytes(&bytes).expect("read as used: the slot is not read yet");
             let mut now = c.clone();
             match &op {
                 OpBody::ReplaceNode { node } => now.nodes[2] = node.clone(),

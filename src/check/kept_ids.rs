@@ -1,9 +1,11 @@
 //! An id → position index for the kept state (issue 17): every id's text
 //! in one buffer, the positions in one vector, and over them a
 //! [`hashbrown::HashTable`] of entry numbers (`u32`), hashed by the ids'
-//! text. On disk only the text, the ends and the positions are written;
-//! the table is made again on load (one hash and one insert per id, no
-//! string allocation). A `HashMap<String, usize>` of the same ids cost an
+//! text. On disk the text, the ends, the positions and the entries in
+//! the order of their ids are written; the table is made again when first
+//! needed after a load (one hash and one insert per id, no string
+//! allocation: ≈ 24 M instructions at 100,000 ids), and until then an id
+//! is found by bisection (a one-shot write looks up a few ids; session 16). A `HashMap<String, usize>` of the same ids cost an
 //! allocation and an insert per id on load (`Core::idx`, `KeptReach::at`:
 //! ≈ 60 M instructions of the 438 M the kept state cost at 100,000 nodes).
 //!
@@ -12,6 +14,7 @@
 
 use crate::model::hash::FastState;
 use hashbrown::HashTable;
+use std::cell::{Cell, OnceCell};
 use std::hash::BuildHasher;
 
 /// An id's hash for the table (the process's seeded fast hasher; a word
@@ -32,9 +35,23 @@ pub(crate) struct IdIndex {
     ends: Vec<u32>,
     /// Per entry: its position.
     pos: Vec<u32>,
-    /// Entry numbers, by their id's hash.
-    table: HashTable<u32>,
+    /// Entry numbers, by their id's hash: made whole, or when first
+    /// needed after a read from disk (see `sorted`).
+    table: OnceCell<HashTable<u32>>,
+    /// As read from disk: the entries then there (`0..sorted.len()`),
+    /// in the order of their ids, searched by bisection until the table is
+    /// made (after [`PROBES`] lookups, or [`ADDED`] entries added since).
+    sorted: Vec<u32>,
+    /// How many lookups were made without the table.
+    probes: Cell<u32>,
 }
+
+/// Lookups by bisection before the table is made: a one-shot write looks
+/// up a few ids, a whole check run most of them.
+const PROBES: u32 = 512;
+/// Entries added after a read from disk, found by a pass over them,
+/// before the table is made.
+const ADDED: usize = 32;
 
 /// `x` as a `u32`: ids' text, entries and positions stay below 2^32 (a
 /// plan's nodes are far fewer, their ids at most 64 bytes).
@@ -50,13 +67,24 @@ fn id_in<'t>(text: &'t str, ends: &[u32], k: usize) -> &'t str {
     &text[start..ends[k] as usize]
 }
 
+/// The table of the entries of `text` and `ends` (their ids all differ),
+/// with room for `extra` more.
+fn table_of(text: &str, ends: &[u32], extra: usize) -> HashTable<u32> {
+    let mut table = HashTable::with_capacity(ends.len() + extra);
+    for k in 0..ends.len() {
+        let id = id_in(text, ends, k);
+        table.insert_unique(hash(id), small(k), |&j| hash(id_in(text, ends, j as usize)));
+    }
+    table
+}
+
 impl IdIndex {
     /// An empty index with room for `n` ids.
     pub(crate) fn with_capacity(n: usize) -> IdIndex {
         IdIndex {
             ends: Vec::with_capacity(n),
             pos: Vec::with_capacity(n),
-            table: HashTable::with_capacity(n),
+            table: OnceCell::from(HashTable::with_capacity(n)),
             ..IdIndex::default()
         }
     }
@@ -72,12 +100,42 @@ impl IdIndex {
         id_in(&self.text, &self.ends, k)
     }
 
+    /// The table, made now when it was not.
+    fn table(&self) -> &HashTable<u32> {
+        self.table
+            .get_or_init(|| table_of(&self.text, &self.ends, self.len() / 4 + 16))
+    }
+
     /// The entry holding `id`.
     #[inline]
     fn entry(&self, id: &str) -> Option<usize> {
-        self.table
+        let table = match self.table.get() {
+            Some(t) => t,
+            None => {
+                let p = self.probes.get() + 1;
+                self.probes.set(p);
+                if p <= PROBES && self.len() - self.sorted.len() <= ADDED {
+                    return self.search(id);
+                }
+                self.table()
+            }
+        };
+        table
             .find(hash(id), |&k| self.id(k as usize) == id)
             .map(|&k| k as usize)
+    }
+
+    /// The entry holding `id`, found without the table: by bisection among
+    /// the entries read from disk, then a pass over those added since.
+    fn search(&self, id: &str) -> Option<usize> {
+        let m = self.sorted.len();
+        match self
+            .sorted
+            .binary_search_by(|&k| self.id(k as usize).cmp(id))
+        {
+            Ok(j) => Some(self.sorted[j] as usize),
+            Err(_) => (m..self.len()).find(|&k| self.id(k) == id),
+        }
     }
 
     /// The position of `id`, when it is there.
@@ -94,21 +152,18 @@ impl IdIndex {
     /// Adds `id` at position `at` unless it is there: then its position is
     /// returned and kept.
     pub(crate) fn insert_first(&mut self, id: &str, at: usize) -> Option<usize> {
-        let (text, ends) = (&self.text, &self.ends);
-        match self.table.entry(
-            hash(id),
-            |&k| id_in(text, ends, k as usize) == id,
-            |&k| hash(id_in(text, ends, k as usize)),
-        ) {
-            hashbrown::hash_table::Entry::Occupied(e) => Some(self.pos[*e.get() as usize] as usize),
-            hashbrown::hash_table::Entry::Vacant(v) => {
-                v.insert(small(self.ends.len()));
-                self.text.push_str(id);
-                self.ends.push(small(self.text.len()));
-                self.pos.push(small(at));
-                None
-            }
+        if let Some(k) = self.entry(id) {
+            return Some(self.pos[k] as usize);
         }
+        let k = small(self.ends.len());
+        self.text.push_str(id);
+        self.ends.push(small(self.text.len()));
+        self.pos.push(small(at));
+        let (text, ends) = (&self.text, &self.ends);
+        if let Some(table) = self.table.get_mut() {
+            table.insert_unique(hash(id), k, |&j| hash(id_in(text, ends, j as usize)));
+        }
+        None
     }
 
     /// The number of `id` in an index used to number ids (each added at
@@ -133,6 +188,26 @@ impl IdIndex {
     pub(crate) fn iter(&self) -> impl Iterator<Item = (&str, usize)> + '_ {
         (0..self.len()).map(|k| (self.id(k), self.pos[k] as usize))
     }
+
+    /// Every entry in the order of their ids: those read from disk as they
+    /// were, those added since put in their places (all sorted again when
+    /// they are many).
+    fn in_order(&self) -> Vec<u32> {
+        let (m, n) = (self.sorted.len(), self.len());
+        let by_id = |a: &u32, b: &u32| self.id(*a as usize).cmp(self.id(*b as usize));
+        if (n - m) * 8 > n {
+            let mut all: Vec<u32> = (0..small(n)).collect();
+            all.sort_unstable_by(by_id);
+            return all;
+        }
+        let mut all = Vec::with_capacity(n);
+        all.extend_from_slice(&self.sorted);
+        for k in m..n {
+            let at = all.partition_point(|j| by_id(j, &small(k)).is_lt());
+            all.insert(at, small(k));
+        }
+        all
+    }
 }
 
 impl std::fmt::Debug for IdIndex {
@@ -149,20 +224,23 @@ impl PartialEq for IdIndex {
 }
 impl Eq for IdIndex {}
 
-/// On disk: the text, then the ends and positions as little-endian `u32`
-/// arrays; the table is made again from them. Ends that go back, pass the
-/// text or cut a character, a length that differs, or an id that comes
-/// twice read as damaged.
+/// On disk: the text, then the ends, the positions and the entries in the
+/// order of their ids as little-endian `u32` arrays; the table is made
+/// again from them when needed. Ends that go back, pass the text or cut a
+/// character, a length that differs, or an order that is not of strictly
+/// increasing ids (an id twice, an entry missing) read as damaged.
 impl super::kept_disk::Persist for IdIndex {
     fn put(&self, out: &mut super::kept_disk::Out) {
         self.text.put(out);
         out.u32s(&self.ends);
         out.u32s(&self.pos);
+        out.u32s(&self.in_order());
     }
     fn get(inp: &mut super::kept_disk::In<'_>) -> Option<IdIndex> {
         let text = String::get(inp)?;
         let ends = inp.u32s()?;
         let pos = inp.u32s()?;
+        let sorted = inp.u32s()?;
         let mut last = 0;
         for &e in &ends {
             let e = e as usize;
@@ -171,26 +249,24 @@ impl super::kept_disk::Persist for IdIndex {
             }
             last = e;
         }
-        if last != text.len() || pos.len() != ends.len() {
+        let n = ends.len();
+        if last != text.len() || pos.len() != n || sorted.len() != n {
             return None;
         }
-        let mut table = HashTable::with_capacity(ends.len());
-        for k in 0..ends.len() {
-            let id = id_in(&text, &ends, k);
-            match table.entry(
-                hash(id),
-                |&j| id_in(&text, &ends, j as usize) == id,
-                |&j| hash(id_in(&text, &ends, j as usize)),
-            ) {
-                hashbrown::hash_table::Entry::Occupied(_) => return None,
-                hashbrown::hash_table::Entry::Vacant(v) => drop(v.insert(small(k))),
-            }
+        // Strictly increasing ids over `n` entries below `n`: each once.
+        if sorted.iter().any(|&k| k as usize >= n) {
+            return None;
+        }
+        let id = |k: u32| id_in(&text, &ends, k as usize);
+        if !sorted.windows(2).all(|w| id(w[0]) < id(w[1])) {
+            return None;
         }
         Some(IdIndex {
             text,
             ends,
             pos,
-            table,
+            sorted,
+            ..IdIndex::default()
         })
     }
 }
@@ -229,22 +305,30 @@ mod tests {
         assert_eq!(back.get("cc"), Some(4));
         assert_eq!(format!("{back:?}"), r#"{"ä": 0, "b": 2, "cc": 4}"#);
         // An end inside `ä`, ends past the text or going back, short of
-        // the text, positions of another length, an id twice.
-        for (text, ends, pos) in [
-            ("äbcc", vec![1u32, 3, 5], vec![0u32, 1, 2]),
-            ("äbcc", vec![2, 3, 9], vec![0, 1, 2]),
-            ("äbcc", vec![3, 2, 5], vec![0, 1, 2]),
-            ("äbcc", vec![2, 3, 4], vec![0, 1, 2]),
-            ("äbcc", vec![2, 3, 5], vec![0, 1]),
-            ("äbb", vec![2, 3, 4], vec![0, 1, 2]),
+        // the text, positions of another length, an id twice, an order
+        // that is not the ids' or misses an entry.
+        let order = vec![1u32, 2, 0];
+        for (text, ends, pos, sorted) in [
+            ("äbcc", vec![1u32, 3, 5], vec![0u32, 1, 2], order.clone()),
+            ("äbcc", vec![2, 3, 9], vec![0, 1, 2], order.clone()),
+            ("äbcc", vec![3, 2, 5], vec![0, 1, 2], order.clone()),
+            ("äbcc", vec![2, 3, 4], vec![0, 1, 2], order.clone()),
+            ("äbcc", vec![2, 3, 5], vec![0, 1], order.clone()),
+            ("äbb", vec![2, 3, 4], vec![0, 1, 2], order.clone()),
+            ("äbb", vec![2, 3, 4], vec![0, 1, 2], vec![1, 2, 0]),
+            ("äbcc", vec![2, 3, 5], vec![0, 1, 2], vec![2, 1, 0]),
+            ("äbcc", vec![2, 3, 5], vec![0, 1, 2], vec![1, 1, 0]),
+            ("äbcc", vec![2, 3, 5], vec![0, 1, 2], vec![1, 2, 3]),
+            ("äbcc", vec![2, 3, 5], vec![0, 1, 2], vec![1, 2]),
         ] {
             let mut out = Out::default();
             text.to_string().put(&mut out);
             out.u32s(&ends);
             out.u32s(&pos);
+            out.u32s(&sorted);
             assert!(
                 from_bytes::<IdIndex>(&out.finish()).is_none(),
-                "{text} {ends:?} {pos:?}"
+                "{text} {ends:?} {pos:?} {sorted:?}"
             );
         }
         // The same form with sound values reads back.
@@ -252,8 +336,47 @@ mod tests {
         "äb".to_string().put(&mut out);
         out.u32s(&[2, 3]);
         out.u32s(&[0, 1]);
+        out.u32s(&[1, 0]);
         let ok: IdIndex = from_bytes(&out.finish()).expect("reads back");
         assert_eq!(ok.get("bb"), None);
         assert_eq!(ok.get("b"), Some(1));
+    }
+
+    /// Read from disk, ids are found by bisection, then (after enough
+    /// lookups or adds) through the table, with the same answers; the
+    /// order written after adds is the ids' order.
+    #[test]
+    fn lookups_before_and_after_the_table_agree() {
+        let ids: Vec<String> = (0..300)
+            .map(|i| format!("id{}", (i * 7919) % 1000))
+            .collect();
+        let mut ix = IdIndex::with_capacity(ids.len());
+        for (i, id) in ids.iter().enumerate() {
+            ix.insert_first(id, i);
+        }
+        let bytes = crate::check::kept_disk::to_bytes(&ix);
+        for adds in [0, 5, 40, 400] {
+            let mut back: IdIndex = from_bytes(&bytes).expect("reads back");
+            assert!(back.table.get().is_none(), "made when needed");
+            for k in 0..adds {
+                assert_eq!(back.insert_first(&format!("new{k}"), 1000 + k), None);
+                assert_eq!(back.insert_first(&ids[k % 300], 5000), Some(k % 300));
+            }
+            assert_eq!(back.table.get().is_some(), adds > super::ADDED, "{adds}");
+            for _ in 0..2 {
+                for (i, id) in ids.iter().enumerate() {
+                    assert_eq!(back.get(id), Some(i));
+                }
+                for k in 0..adds {
+                    assert_eq!(back.get(&format!("new{k}")), Some(1000 + k));
+                }
+                assert_eq!(back.get("id1000"), None);
+            }
+            assert!(back.table.get().is_some(), "made after many lookups");
+            let again: IdIndex =
+                from_bytes(&crate::check::kept_disk::to_bytes(&back)).expect("reads back");
+            assert_eq!(again, back);
+            assert_eq!(again.len(), 300 + adds);
+        }
     }
 }

@@ -57,6 +57,11 @@ impl<T: Persist + Default> Lazy<T> {
         }
     }
 
+    /// Value `i` when it was decoded or set already (no decoding).
+    pub(crate) fn peek(&self, i: usize) -> Option<&T> {
+        self.cells[i].get()
+    }
+
     /// Value `i` is now `v`.
     pub(crate) fn set(&mut self, i: usize, v: T) {
         if i < self.ends.len() {
@@ -186,7 +191,11 @@ mod tests {
         assert!(!hurt.damaged());
         assert_eq!(hurt.get(2), None);
         assert!(hurt.damaged());
-        assert_eq!(hurt.get(2).map(String::as_str), Some(""), "then the default");
+        assert_eq!(
+            hurt.get(2).map(String::as_str),
+            Some(""),
+            "then the default"
+        );
         // Ends that go back or pass the bytes: nothing.
         assert!(from_bytes::<Lazy<String>>(&bytes[..bytes.len() - 1]).is_none());
     }
