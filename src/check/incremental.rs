@@ -103,7 +103,7 @@ impl Kept {
 
 // The kept state on disk (see `super::kept_disk`): a one-shot process
 // starts from the last one's.
-// Field by field; `reach` after `graph`, whose id index it may share
+// Field by field; `reach` after `graph`, whose id index and ends it may share
 // (`unreachable_call::put_reach`).
 impl super::kept_disk::Persist for Kept {
     fn put(&self, out: &mut super::kept_disk::Out) {
@@ -115,8 +115,7 @@ impl super::kept_disk::Persist for Kept {
         self.graph.put(out);
         self.analyses.put(out);
         self.by_edge.put(out);
-        let idx = self.graph.as_ref().map(|g| &g.idx);
-        super::unreachable_call::put_reach(self.reach.as_ref(), idx, out);
+        super::unreachable_call::put_reach(self.reach.as_ref(), self.graph.as_ref(), out);
         self.phases.put(out);
         self.by_plan.put(out);
         self.taint.put(out);
@@ -131,8 +130,7 @@ impl super::kept_disk::Persist for Kept {
         let graph: Option<Core> = Persist::get(inp)?;
         let analyses = Persist::get(inp)?;
         let by_edge = Persist::get(inp)?;
-        let idx = graph.as_ref().map(|g| &g.idx);
-        let reach = super::unreachable_call::get_reach(inp, idx)?;
+        let reach = super::unreachable_call::get_reach(inp, graph.as_ref())?;
         Some(Kept {
             registry,
             by_node,

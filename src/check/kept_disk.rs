@@ -638,17 +638,34 @@ impl Via<Vec<Option<(usize, usize)>>> for Ends {
         Flat::put(&v.iter().flat_map(pair).collect(), out);
     }
     fn get(inp: &mut In<'_>) -> Option<Vec<Option<(usize, usize)>>> {
+        let pair = |f: usize, t: usize| match (f, t) {
+            (0, 0) => Some(None),
+            (0, _) | (_, 0) => None,
+            (f, t) => Some(Some((f - 1, t - 1))),
+        };
+        // The common form (every value under 2^32) read in one pass,
+        // without the list of values first.
+        if inp.rest.first() == Some(&4) {
+            let mut probe = In { ..*inp };
+            probe.u8()?;
+            let n = probe.count(4)?;
+            let raw = probe.take(n * 4)?;
+            if n % 2 != 0 {
+                return None;
+            }
+            let word = |c: &[u8]| u32::from_le_bytes([c[0], c[1], c[2], c[3]]) as usize;
+            let v = raw
+                .chunks_exact(8)
+                .map(|c| pair(word(&c[..4]), word(&c[4..])))
+                .collect::<Option<Vec<_>>>()?;
+            *inp = probe;
+            return Some(v);
+        }
         let raw = Flat::get(inp)?;
         if raw.len() % 2 != 0 {
             return None;
         }
-        raw.chunks_exact(2)
-            .map(|p| match (p[0], p[1]) {
-                (0, 0) => Some(None),
-                (0, _) | (_, 0) => None,
-                (f, t) => Some(Some((f - 1, t - 1))),
-            })
-            .collect()
+        raw.chunks_exact(2).map(|p| pair(p[0], p[1])).collect()
     }
 }
 

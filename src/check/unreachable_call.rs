@@ -290,10 +290,12 @@ declare_check! {
 /// holds the same ids at the same positions as the kept graph's
 /// (`Core::idx`) whenever both were kept from one content: it is then
 /// written as a flag and read back as a copy of `graph`'s (one index
-/// fewer to read and hash: ≈ 20 M instructions at 100,000 nodes).
+/// fewer to read and hash: ≈ 20 M instructions at 100,000 nodes); so are
+/// the edges' ends, the same as the graph's (`Core::ends`) when both were
+/// made from one content (≈ 7 M instructions; session 16).
 pub(crate) fn put_reach(
     reach: Option<&KeptReach>,
-    graph: Option<&super::kept_ids::IdIndex>,
+    graph: Option<&super::graph::Core>,
     out: &mut super::kept_disk::Out,
 ) {
     use super::kept_disk::{Bits, Ends, Flat, Persist, Via};
@@ -301,12 +303,16 @@ pub(crate) fn put_reach(
         return false.put(out);
     };
     true.put(out);
-    let shared = graph.is_some_and(|g| g.same(&r.at));
+    let shared = graph.is_some_and(|g| g.idx.same(&r.at));
     shared.put(out);
     if !shared {
         r.at.put(out);
     }
-    Ends::put(&r.ends, out);
+    let same_ends = graph.is_some_and(|g| g.ends == r.ends);
+    same_ends.put(out);
+    if !same_ends {
+        Ends::put(&r.ends, out);
+    }
     r.next.put(out);
     r.edges_at.put(out);
     Flat::put(&r.loose, out);
@@ -314,24 +320,30 @@ pub(crate) fn put_reach(
     Bits::put(&r.seen, out);
 }
 
-/// What [`put_reach`] wrote, `graph` being the kept graph's index read
-/// before it; `None` when damaged (a shared index without a graph too).
+/// What [`put_reach`] wrote, `graph` being the kept graph read before it;
+/// `None` when damaged (a shared index or shared ends without a graph
+/// too).
 pub(crate) fn get_reach(
     inp: &mut super::kept_disk::In<'_>,
-    graph: Option<&super::kept_ids::IdIndex>,
+    graph: Option<&super::graph::Core>,
 ) -> Option<Option<KeptReach>> {
     use super::kept_disk::{Bits, Ends, Flat, Persist, Via};
     if !bool::get(inp)? {
         return Some(None);
     }
     let at = if bool::get(inp)? {
-        graph?.clone()
+        graph?.idx.clone()
     } else {
         Persist::get(inp)?
     };
+    let ends = if bool::get(inp)? {
+        graph?.ends.clone()
+    } else {
+        Ends::get(inp)?
+    };
     Some(Some(KeptReach {
         at,
-        ends: Ends::get(inp)?,
+        ends,
         next: Persist::get(inp)?,
         edges_at: Persist::get(inp)?,
         loose: Flat::get(inp)?,
@@ -365,40 +377,52 @@ mod tests {
         assert_eq!(kept.seen(), independent_reach(c).as_slice(), "{op:?}");
     }
 
-    /// The walk reads back from its bytes, its id index as a copy of the
-    /// graph's when they are the same, written whole when they differ; a
-    /// shared index without a graph reads as damaged.
+    /// The walk reads back from its bytes, its id index and edges' ends as
+    /// copies of the graph's when they are the same, written whole when
+    /// they differ; shared ones without a graph read as damaged.
     #[test]
     fn the_kept_walk_reads_back_sharing_the_graphs_index() {
         use super::{get_reach, put_reach};
+        use crate::check::graph::Core;
         use crate::check::kept_disk::{In, Out};
         let c = plan(
             vec![entry("s"), step("a"), step("b")],
             vec![edge("e1", "s", "a", "always")],
         );
         let kept = KeptReach::new(&c);
-        let graph = crate::check::graph::Core::new(&c);
-        let other = crate::check::graph::Core::new(&plan(vec![step("x")], vec![]));
-        let read = |bytes: &[u8], idx| {
+        let graph = Core::new(&c);
+        let other = Core::new(&plan(vec![step("x")], vec![]));
+        let read = |bytes: &[u8], g: Option<&Core>| {
             In::open(bytes).and_then(|mut inp| {
-                let r = get_reach(&mut inp, idx)?;
+                let r = get_reach(&mut inp, g)?;
                 inp.is_empty().then_some(r)
             })
         };
-        let bytes = |idx| {
+        let bytes = |g: Option<&Core>| {
             let mut out = Out::default();
-            put_reach(Some(&kept), idx, &mut out);
+            put_reach(Some(&kept), g, &mut out);
             out.finish()
         };
-        let (shared, whole) = (bytes(Some(&graph.idx)), bytes(Some(&other.idx)));
+        let (shared, whole) = (bytes(Some(&graph)), bytes(Some(&other)));
         assert!(shared.len() < whole.len(), "the same index is not written");
-        for (b, idx) in [(&shared, Some(&graph.idx)), (&whole, None)] {
-            let back = read(b, idx).flatten().expect("reads back");
+        assert_eq!(whole, bytes(None));
+        for (b, g) in [(&shared, Some(&graph)), (&whole, None)] {
+            let back = read(b, g).flatten().expect("reads back");
             assert_eq!(back.seen(), kept.seen());
             assert_eq!(back.at, kept.at);
+            assert_eq!(back.ends, kept.ends);
             assert_eq!(format!("{back:?}"), format!("{kept:?}"));
         }
         assert!(read(&shared, None).is_none());
+        // The same ends with another index: the ends alone shared.
+        let mut moved = Core::new(&c);
+        moved.idx = other.idx.clone();
+        let ends_only = bytes(Some(&moved));
+        assert!(ends_only.len() < whole.len() && ends_only.len() > shared.len());
+        let back = read(&ends_only, Some(&moved))
+            .flatten()
+            .expect("reads back");
+        assert_eq!((back.at == kept.at, back.ends == kept.ends), (true, true));
     }
 
     /// Adds walk on from what they reach; an edge moved in place, an edge
