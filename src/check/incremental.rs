@@ -337,7 +337,7 @@ impl super::kept_disk::Persist for Readers {
             read_by: Persist::get(inp)?,
         };
         let n = r.names.len();
-        let fits = |v: &Adj| v.len() == n && v.iter().flatten().all(|&k| k < n);
+        let fits = |v: &Adj| v.len() == n && v.all_below(n);
         (fits(&r.reads) && fits(&r.read_by)).then_some(r)
     }
 }

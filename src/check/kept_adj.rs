@@ -38,6 +38,12 @@ impl Adj {
         (0..self.len()).map(|i| &self[i])
     }
 
+    /// Whether every value is below `n` (those of lists moved since
+    /// included).
+    pub(crate) fn all_below(&self, n: usize) -> bool {
+        self.flat.iter().all(|&k| k < n)
+    }
+
     /// Every list's length, in order.
     pub(crate) fn lens(&self) -> impl Iterator<Item = usize> + '_ {
         self.spans.iter().map(|&[s, e]| (e - s) as usize)

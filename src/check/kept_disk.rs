@@ -418,13 +418,14 @@ impl<K: Persist + Ord> Persist for BTreeSet<K> {
     fn put(&self, out: &mut Out) {
         put_all(self.len(), self.iter(), out);
     }
+    /// Written in order: read as a list, each item above the one before
+    /// (so each once), and the set built from it in bulk.
     fn get(inp: &mut In<'_>) -> Option<Self> {
-        let n = inp.count(K::MIN)?;
-        let mut s = BTreeSet::new();
-        for _ in 0..n {
-            s.insert(K::get(inp)?);
-        }
-        (s.len() == n).then_some(s)
+        let items: Vec<K> = Vec::get(inp)?;
+        items
+            .windows(2)
+            .all(|w| w[0] < w[1])
+            .then(|| items.into_iter().collect())
     }
     const MIN: usize = 1;
 }
@@ -775,6 +776,13 @@ mod tests {
         let mut over = vec![0, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff];
         over.push(0x02);
         assert!(from_bytes::<u64>(&over).is_none());
+        // A set reads back; one written out of order or with an item
+        // twice is refused.
+        let set: BTreeSet<usize> = [3, 1, 200].into_iter().collect();
+        assert_eq!(from_bytes::<BTreeSet<usize>>(&to_bytes(&set)), Some(set));
+        for items in [vec![1usize, 3, 2], vec![1, 1]] {
+            assert!(from_bytes::<BTreeSet<usize>>(&to_bytes(&items)).is_none());
+        }
         // A bad tag is refused.
         assert!(from_bytes::<Option<u64>>(&[7]).is_none());
         assert!(from_bytes::<bool>(&[2]).is_none());
