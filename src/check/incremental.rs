@@ -55,17 +55,29 @@ pub struct Kept {
     by_plan: Vec<Option<Vec<Issue>>>,
     /// `tainted_call_arg`'s taint.
     taint: Option<super::tainted_call_arg::KeptTaint>,
+    /// Read from bytes for one run (a one-shot process's, which writes it
+    /// back as bytes or drops it): no room is made in it for what a warm
+    /// session adds next, a copy of its largest vectors (≈ 15 M
+    /// instructions at 100,000 nodes after a connect).
+    once: bool,
 }
 
 impl Kept {
-    /// Room in the reachability walk's and `Readers`' lists for what a
-    /// warm session adds next (see [`super::kept_adj::room`]).
+    /// Room in the kept vectors and lists for what a warm session adds
+    /// next (see [`super::kept_adj::room`]).
     fn make_room(&mut self) {
         if let Some(r) = &mut self.reach {
             r.make_room();
         }
         self.refs.reads.make_room();
         self.refs.read_by.make_room();
+        self.analyses.make_room();
+        if let Some(t) = &mut self.taint {
+            t.make_room();
+        }
+        if let Some(g) = &mut self.graph {
+            g.make_room();
+        }
     }
 
     /// The positions of the edges into and out of node `id` in `content`
@@ -144,6 +156,7 @@ impl super::kept_disk::Persist for Kept {
             phases: Persist::get(inp)?,
             by_plan: Persist::get(inp)?,
             taint: Persist::get(inp)?,
+            once: false,
         })
     }
 }
@@ -170,7 +183,7 @@ impl Kept {
         let sized = |v: usize| v == 0 || v == CHECKS.len();
         let whole =
             sized(kept.by_node.len()) && sized(kept.by_edge.len()) && sized(kept.by_plan.len());
-        (layout == LAYOUT && checks == CHECKS.len() && whole).then_some(kept)
+        (layout == LAYOUT && checks == CHECKS.len() && whole).then_some(Kept { once: true, ..kept })
     }
 }
 
@@ -363,7 +376,10 @@ pub fn run(
     let report = run_once(kept, content, registry, prior, touched, encoded_len);
     match again {
         Some(prior) if kept.nodes.damaged() => {
-            *kept = Kept::default();
+            *kept = Kept {
+                once: kept.once,
+                ..Kept::default()
+            };
             run_once(kept, content, registry, prior, None, encoded_len)
         }
         _ => report,
@@ -504,19 +520,15 @@ fn run_once(
     }
     group::apply(&cx, &mut report.issues);
     kept.analyses = cx.graph.take_analyses();
-    kept.analyses.make_room();
     drop(cx);
     kept.reach = Some(reach);
-    kept.make_room();
     kept.phases = Some(phases);
     kept.taint = taint.into_inner();
-    if let Some(t) = &mut kept.taint {
-        t.make_room();
-    }
     kept.nodes = facts;
-    let mut core = core;
-    core.make_room();
     kept.graph = Some(core);
+    if !kept.once {
+        kept.make_room();
+    }
     report
 }
 
