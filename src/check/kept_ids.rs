@@ -257,7 +257,13 @@ impl super::kept_disk::Persist for IdIndex {
         if sorted.iter().any(|&k| k as usize >= n) {
             return None;
         }
-        let id = |k: u32| id_in(&text, &ends, k as usize);
+        // As bytes (the order of `str`), without a character boundary
+        // check per id: the ends were checked above.
+        let id = |k: u32| {
+            let k = k as usize;
+            let start = if k == 0 { 0 } else { ends[k - 1] as usize };
+            &text.as_bytes()[start..ends[k] as usize]
+        };
         if !sorted.windows(2).all(|w| id(w[0]) < id(w[1])) {
             return None;
         }
