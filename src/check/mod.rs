@@ -827,12 +827,13 @@ mod tests {
     use super::*;
 
     /// Files under `src/check/` that are helpers, not issue codes.
-    const HELPERS: [&str; 17] = [
+    const HELPERS: [&str; 18] = [
         "kept_adj",
         "kept_disk",
         "kept_nodes",
         "kept_graph",
         "kept_ids",
+        "kept_lazy",
         "synthesis",
         "schema_sat",
         "hints",

@@ -1,0 +1,93 @@
+//! The checks' kept state (`checkpoint.kept`) beside a plan's log never
+//! changes an answer: damaged inside one node's facts, which are read only
+//! when a command uses them, under a checksum made again so that the store
+//! takes the file, the one-shot commands say what they say without the file.
+
+mod common;
+
+use common::Env;
+use std::path::PathBuf;
+
+/// The store's checksum of a kept file's body (a copy of
+/// `store::snapshot::chunks::checksum`: what a hostile writer recomputes).
+fn checksum(bytes: &[u8]) -> u64 {
+    const K: [u64; 4] = [
+        0x9E37_79B9_7F4A_7C15,
+        0xC2B2_AE3D_27D4_EB4F,
+        0x1656_67B1_9E37_79F9,
+        0x85EB_CA77_C2B2_AE63,
+    ];
+    let mut lanes = K;
+    let mut chunks = bytes.chunks_exact(32);
+    for c in &mut chunks {
+        for (i, lane) in lanes.iter_mut().enumerate() {
+            let w = u64::from_le_bytes(c[i * 8..i * 8 + 8].try_into().unwrap());
+            *lane = (*lane ^ w).wrapping_mul(K[i]).rotate_left(29);
+        }
+    }
+    let mut h = bytes.len() as u64;
+    for (i, b) in chunks.remainder().iter().enumerate() {
+        h ^= u64::from(*b) << ((i % 8) * 8);
+        if i % 8 == 7 {
+            h = h.wrapping_mul(K[0]).rotate_left(31);
+        }
+    }
+    for lane in lanes {
+        h = (h ^ lane).wrapping_mul(K[1]).rotate_left(27);
+    }
+    h ^ (h >> 33)
+}
+
+/// A store holding the weekly report example, its references' path `week`
+/// renamed to a word of its own, after a `status`
+/// (which keeps the checks' state).
+fn store_with_kept_state() -> (Env, PathBuf) {
+    let env = Env::new();
+    let doc = std::fs::read_to_string(
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("examples/documents/weekly_report.json"),
+    )
+    .unwrap();
+    let doc = doc.replace("\"path\": \"week\"", "\"path\": \"zz_week_marker\"");
+    let file = env.write("weekly.json", &doc);
+    env.ok(&["import", file.to_str().unwrap(), "--id", "plan-w"]);
+    env.ok(&["status", "-p", "plan-w"]);
+    let kept = env.store().join("plan-w").join("checkpoint.kept");
+    assert!(kept.is_file(), "the status kept the checks' state");
+    (env, kept)
+}
+
+/// What the commands after the damage say.
+fn answers(env: &Env) -> Vec<String> {
+    vec![
+        env.ok(&["add-node", "extra", "--kind", "join", "-p", "plan-w"]),
+        env.ok(&["connect", "extra", "publish", "--id", "e_x", "-p", "plan-w"]),
+        env.ok(&["--format", "json", "status", "-p", "plan-w"]),
+        env.ok(&["connect", "start", "extra", "--id", "e_y", "-p", "plan-w"]),
+    ]
+}
+
+#[test]
+fn a_kept_state_damaged_inside_a_nodes_facts_answers_as_none() {
+    let (damaged, kept) = store_with_kept_state();
+    let mut bytes = std::fs::read(&kept).unwrap();
+    // The copy of the checksum is the store's: the file as written checks.
+    assert_eq!(bytes[8..16], checksum(&bytes[16..]).to_le_bytes());
+    // `sales_figures`' facts: its id, then its reference's pointer, node
+    // and path (a value's strings are kept together).
+    let slot = b"sales_figures/definition/args/weekopen_weekzz_week_marker";
+    let marks: Vec<usize> = (0..bytes.len())
+        .filter(|&k| bytes[k..].starts_with(slot))
+        .collect();
+    assert_eq!(marks.len(), 1, "one node's facts");
+    // Not UTF-8 any more, under a checksum the store accepts.
+    bytes[marks[0] + slot.len() - 3] = 0xff;
+    let sum = checksum(&bytes[16..]);
+    bytes[8..16].copy_from_slice(&sum.to_le_bytes());
+    std::fs::write(&kept, &bytes).unwrap();
+
+    let (clean, kept) = store_with_kept_state();
+    std::fs::remove_file(&kept).unwrap();
+    let (with, without) = (answers(&damaged), answers(&clean));
+    assert_eq!(with, without);
+    assert!(with[1].contains("e_x"), "{}", with[1]);
+}
