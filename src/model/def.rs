@@ -35,6 +35,14 @@ pub trait Stored: std::any::Any + Send + Sync {
     fn field(&self, at: usize, key: &str) -> Option<&Value> {
         self.definition(at).get(key)
     }
+
+    /// The `tool` string of item `at` (a call's), when the source keeps it
+    /// apart from the definitions (`Some(None)`: it has none that is a
+    /// string); `None` to read it as the field. A check reads the tool of
+    /// every call: kept apart, no definition is read for it.
+    fn tool(&self, _at: usize) -> Option<Option<&str>> {
+        None
+    }
 }
 
 /// A node's definition (see the module).
@@ -70,6 +78,18 @@ impl Def {
             Repr::Owned(m) => m.get(key),
             Repr::Stored(s, at) => s.field(*at, key),
         }
+    }
+
+    /// The `tool` field as a string, as `get("tool")` gives it, read from
+    /// where the source keeps it apart when it does (see [`Stored::tool`]).
+    #[inline]
+    pub fn tool(&self) -> Option<&str> {
+        if let Repr::Stored(s, at) = &self.0
+            && let Some(t) = s.tool(*at)
+        {
+            return t;
+        }
+        self.get("tool").and_then(Value::as_str)
     }
 
     /// Whether `key` is present (see [`Def::get`]).

@@ -28,7 +28,7 @@ use std::os::unix::fs::FileExt;
 use std::path::Path;
 
 /// The file starts with this (the layout's version is its last byte).
-pub(super) const MAGIC: &[u8; 8] = b"PFSNAP\x00\x03";
+pub(super) const MAGIC: &[u8; 8] = b"PFSNAP\x00\x04";
 /// Magic, the head's checksum and length, a reserved word.
 pub(super) const HEADER: usize = 32;
 /// Nodes in one chunk.
@@ -41,12 +41,19 @@ const IDS_PER_BUCKET: usize = 256;
 pub(super) const NO_NODE: u32 = u32::MAX;
 
 /// Where a chunk lies (bytes after the end of the head, rounded up to 16),
-/// its length and its checksum.
+/// its length and its checksum. A chunk of nodes is two parts: its first
+/// `split` bytes (the head part, which `sum` covers, checked whenever the
+/// chunk is read) and, from the next multiple of 16, the definitions part
+/// (which `late` covers, checked only when a definition in it is first
+/// read; see `lazy::Chunk`). Any other chunk is one part (`split` is its
+/// length, `late` the checksum of no bytes).
 #[derive(Archive, Serialize, Clone, Copy)]
 pub(super) struct SChunk {
     pub(super) at: u64,
     pub(super) len: u64,
     pub(super) sum: u64,
+    pub(super) split: u64,
+    pub(super) late: u64,
 }
 
 /// A checksum of the archive (not a defence against an attacker, who could
@@ -90,7 +97,7 @@ pub(super) fn bucket_of(id: &str, buckets: usize) -> usize {
     (h % buckets.max(1) as u64) as usize
 }
 
-fn align(n: u64) -> u64 {
+pub(super) fn align(n: u64) -> u64 {
     n.div_ceil(16) * 16
 }
 
@@ -154,18 +161,19 @@ impl Opened {
         }
     }
 
-    /// A chunk's bytes, when they lie inside the file and pass the
-    /// checksum the head gives them.
+    /// A chunk's bytes, when they lie inside the file and its first part
+    /// passes the checksum the head gives it (a chunk of nodes' definitions
+    /// part is checked when first read: see `lazy::Chunk`).
     pub(super) fn chunk(&self, c: &ArchivedSChunk) -> Option<AlignedVec<16>> {
-        let (at, n) = (c.at.to_native(), c.len.to_native());
+        let (at, n, split) = (c.at.to_native(), c.len.to_native(), c.split.to_native());
         let start = self.area.checked_add(at)?;
-        if start.checked_add(n)? > self.len {
+        if start.checked_add(n)? > self.len || split > n {
             return None;
         }
         let mut buf = AlignedVec::<16>::with_capacity(n as usize);
         buf.resize(n as usize, 0);
         self.file.read_exact_at(&mut buf, start).ok()?;
-        (checksum(&buf) == c.sum.to_native()).then_some(buf)
+        (checksum(&buf[..split as usize]) == c.sum.to_native()).then_some(buf)
     }
 }
 
@@ -236,20 +244,35 @@ where
     rkyv::to_bytes::<rkyv::rancor::Error>(&v).ok()
 }
 
+/// A chunk of a new snapshot: its bytes, the length of its first part
+/// (see [`SChunk`]) and the checksum of its definitions part, when it is
+/// known without computing it (a part taken over unread keeps the checksum
+/// it was written with, so damage in it is still found when it is read).
+pub(super) trait Part: AsRef<[u8]> {
+    fn split(&self) -> usize;
+    fn late(&self) -> Option<u64>;
+}
+
 /// The table of `parts`, laid one after another from 0, each at a multiple
 /// of 16.
-pub(super) fn table(parts: &[impl AsRef<[u8]>]) -> Vec<SChunk> {
+pub(super) fn table(parts: &[impl Part]) -> Vec<SChunk> {
     let mut at = 0;
     parts
         .iter()
         .map(|p| {
-            let p = p.as_ref();
+            let bytes = p.as_ref();
+            let split = p.split().min(bytes.len());
+            let late = p.late().unwrap_or_else(|| {
+                checksum(bytes.get(align(split as u64) as usize..).unwrap_or(&[]))
+            });
             let c = SChunk {
                 at,
-                len: p.len() as u64,
-                sum: checksum(p),
+                len: bytes.len() as u64,
+                sum: checksum(&bytes[..split]),
+                split: split as u64,
+                late,
             };
-            at = align(at + p.len() as u64);
+            at = align(at + bytes.len() as u64);
             c
         })
         .collect()

@@ -296,6 +296,8 @@ fn an_edit_in_the_middle_then_an_append_is_folded_afresh() {
 struct Regions {
     head: std::ops::Range<usize>,
     nodes: std::ops::Range<usize>,
+    /// The first node chunk's definitions part.
+    defs: std::ops::Range<usize>,
     buckets: Vec<std::ops::Range<usize>>,
 }
 
@@ -306,9 +308,12 @@ fn regions(store: &Store) -> Regions {
         let start = o.area as usize + c.at.to_native() as usize;
         start..start + c.len.to_native() as usize
     };
+    let nodes = at(&s.node_chunks[0]);
+    let split = s.node_chunks[0].split.to_native() as usize;
     Regions {
         head: HEADER..HEADER + o.head.len(),
-        nodes: at(&s.node_chunks[0]),
+        defs: nodes.start + split.div_ceil(16) * 16..nodes.end,
+        nodes,
         buckets: s.buckets.iter().map(at).collect(),
     }
 }
@@ -319,8 +324,9 @@ fn resum_head(b: &mut [u8], head: &std::ops::Range<usize>) {
     b[8..16].copy_from_slice(&sum);
 }
 
-/// A chunk's checksum (in the head's table) made right again after an edit
-/// of its bytes `chunk`, then the head's.
+/// A part's checksum (in the head's table) made right again after an edit
+/// of its bytes `chunk` (a whole chunk, or a chunk of nodes' definitions
+/// part), then the head's.
 fn resum_chunk(b: &mut [u8], r: &Regions, chunk: &std::ops::Range<usize>, old: u64) {
     let new = checksum(&b[chunk.clone()]).to_le_bytes();
     let old = old.to_le_bytes();
@@ -388,7 +394,7 @@ fn damaged_snapshot_bytes_mean_a_fresh_fold() {
     cases.push(("a head that does not validate", b));
     let mut b = good.clone();
     b[inside + 1] = 0xC0;
-    resum_chunk(&mut b, &r, &r.nodes, checksum(&good[r.nodes.clone()]));
+    resum_chunk(&mut b, &r, &r.defs, checksum(&good[r.defs.clone()]));
     cases.push(("a chunk that does not validate", b));
     for (why, bytes) in cases {
         std::fs::write(&snap, &bytes).unwrap();
@@ -592,7 +598,7 @@ fn a_verdict_never_reads_the_snapshot() {
             .position(|w| w == b"about a")
             .unwrap();
     lie[at + 6] = b'z';
-    resum_chunk(&mut lie, &r, &r.nodes, checksum(&good[r.nodes.clone()]));
+    resum_chunk(&mut lie, &r, &r.defs, checksum(&good[r.defs.clone()]));
     std::fs::write(&snap, &lie).unwrap();
     let note = |l: &crate::store::Loaded| l.content().node("a").unwrap().definition["note"].clone();
     let cached = s.load_one_shot("plan-s").unwrap();

@@ -12,8 +12,8 @@
 //! damaged chunk holds is never used.
 
 use super::archive::{
-    self, ArchivedSBucket, ArchivedSEdge, ArchivedSMarks, ArchivedSNode, ArchivedSNodes,
-    ArchivedSValue,
+    self, ArchivedSBucket, ArchivedSDef, ArchivedSEdge, ArchivedSHead, ArchivedSHeadNode,
+    ArchivedSMarks, ArchivedSValue,
 };
 use super::chunks::{ArchivedSChunk, EDGES_PER_CHUNK, NO_NODE, NODES_PER_CHUNK, Opened, bucket_of};
 use super::lazy::Chunk;
@@ -21,6 +21,7 @@ use super::{ArchivedSnap, keyed};
 use crate::model::lifecycle::Meta;
 use crate::model::{Def, Edge, Handle, Node, NodeKind};
 use crate::store::Store;
+use crate::store::late::Late;
 use crate::store::paths::{META_FILE, OPS_FILE, refuse_special, refuse_symlink};
 use rkyv::api::high::HighValidator;
 use rkyv::bytecheck::CheckBytes;
@@ -54,11 +55,14 @@ pub(crate) struct View<'a> {
     s: &'a ArchivedSnap,
     opened: &'a Opened,
     bufs: &'a [OnceCell<Option<Arc<Chunk>>>],
-    nodes: Cells<'a, ArchivedSNodes>,
+    nodes: Cells<'a, ArchivedSHead>,
     edges: Cells<'a, ArchivedVec<ArchivedSEdge>>,
     buckets: Cells<'a, ArchivedSBucket>,
     marks: Cells<'a, ArchivedSMarks>,
     damaged: Cell<bool>,
+    /// The flag of the plan restored through this view (its chunks of
+    /// nodes set it when a definitions part is found damaged).
+    late: Late,
 }
 
 fn cells<'a, T>(n: usize) -> Cells<'a, T> {
@@ -66,8 +70,14 @@ fn cells<'a, T>(n: usize) -> Cells<'a, T> {
 }
 
 impl<'a> View<'a> {
-    pub(super) fn new(s: &'a ArchivedSnap, opened: &'a Opened, bufs: &'a Slots) -> View<'a> {
+    pub(super) fn new(
+        s: &'a ArchivedSnap,
+        opened: &'a Opened,
+        bufs: &'a Slots,
+        late: Late,
+    ) -> View<'a> {
         View {
+            late,
             s,
             opened,
             bufs,
@@ -124,26 +134,43 @@ impl<'a> View<'a> {
     ) -> Option<&'a Arc<Chunk>> {
         let opened = self.opened;
         let slot = self.bufs.get(base + k)?;
-        slot.get_or_init(|| Some(Arc::new(Chunk::new(opened.chunk(table.get(k)?)?))))
-            .as_ref()
+        slot.get_or_init(|| {
+            let c = table.get(k)?;
+            let (split, sum) = (c.split.to_native() as usize, c.late.to_native());
+            let bytes = opened.chunk(c)?;
+            Some(Arc::new(Chunk::new(bytes, split, sum, self.late.clone())))
+        })
+        .as_ref()
     }
 
-    /// Chunk `k` of nodes, read and checked in full (rkyv's validation and
-    /// [`archive::sound`]) on first use, and its shared bytes.
-    fn node_chunk(&self, k: usize) -> Option<(&'a ArchivedSNodes, &'a Arc<Chunk>)> {
+    /// Chunk `k` of nodes, its head part read and checked (rkyv's
+    /// validation and [`archive::head_sound`]) on first use, and its shared
+    /// bytes.
+    fn node_chunk(&self, k: usize) -> Option<(&'a ArchivedSHead, &'a Arc<Chunk>)> {
         let got = self
             .nodes
             .get(k)
-            .and_then(|cell| *cell.get_or_init(|| self.slot(&self.s.node_chunks, 0, k)?.nodes()));
+            .and_then(|cell| *cell.get_or_init(|| self.slot(&self.s.node_chunks, 0, k)?.head()));
         let c = self.flag(got)?;
         Some((c, self.slot(&self.s.node_chunks, 0, k)?))
     }
 
-    /// Node `i`, and the text of its chunk (its strings' places are in it).
-    fn at(&self, i: usize) -> Option<(&'a ArchivedSNode, &'a str)> {
+    /// Node `i`'s head, and the text of its chunk's head part (its
+    /// strings' places are in it).
+    fn at(&self, i: usize) -> Option<(&'a ArchivedSHeadNode, &'a str)> {
         let (c, _) = self.node_chunk(i / NODES_PER_CHUNK)?;
         let n = self.flag(c.nodes.get(i % NODES_PER_CHUNK))?;
         Some((n, c.text.as_str()))
+    }
+
+    /// Node `i`'s definition as archived, and the text of its chunk's
+    /// definitions part (checked in full on first use: the view damaged
+    /// when it fails).
+    fn def_at(&self, i: usize) -> Option<(&'a ArchivedSDef, &'a str)> {
+        let (_, chunk) = self.node_chunk(i / NODES_PER_CHUNK)?;
+        let d = self.flag(chunk.defs())?;
+        let n = self.flag(d.defs.get(i % NODES_PER_CHUNK))?;
+        Some((n, d.text.as_str()))
     }
 
     /// The string at place `r` of `text` (the view damaged when it does not
@@ -182,6 +209,11 @@ impl<'a> View<'a> {
             m.end.to_native(),
         );
         self.flag(got)
+    }
+
+    /// The flag of the plan restored through this view.
+    pub(super) fn late(&self) -> Late {
+        self.late.clone()
     }
 
     pub(crate) fn plan_id(&self) -> &'a str {
@@ -241,7 +273,7 @@ impl<'a> View<'a> {
 
     /// A string field of the node's definition (`Node::str_field`).
     pub(crate) fn node_str_field(&self, i: usize, key: &str) -> Option<&'a str> {
-        let (n, t) = self.at(i)?;
+        let (n, t) = self.def_at(i)?;
         let mut k = None;
         for (at, place) in n.keys.iter().enumerate() {
             if self.text(t, place)? == key {
@@ -259,13 +291,14 @@ impl<'a> View<'a> {
     /// cannot be read.
     pub(crate) fn node(&self, i: usize) -> Option<Node> {
         let (n, t) = self.at(i)?;
-        self.flag(archive::node(n, t))
+        let (d, dt) = self.def_at(i)?;
+        self.flag(archive::node(n, t, d, dt))
     }
 
     /// Node `i` as the model's, its definition read from its chunk when
-    /// first asked for (the chunk passed [`archive::sound`], so that
-    /// cannot fail), or built now when `eager`; `None` (and the view
-    /// damaged) when it cannot be read.
+    /// first asked for (the chunk's definitions part is checked then: see
+    /// `lazy`), or built now when `eager` (its part checked now); `None`
+    /// (and the view damaged) when it cannot be read.
     fn stored_node(&self, i: usize, eager: bool) -> Option<Node> {
         let k = i / NODES_PER_CHUNK;
         let (c, chunk) = self.node_chunk(k)?;
@@ -280,6 +313,7 @@ impl<'a> View<'a> {
             },
             kind: *self.flag(NodeKind::ALL.get(n.kind as usize))?,
             definition: if eager {
+                self.flag(chunk.defs())?;
                 Def::from(crate::model::def::Stored::build(&**chunk, at))
             } else {
                 Def::stored(chunk.clone(), at)
@@ -326,10 +360,10 @@ impl<'a> View<'a> {
             return Some((self.node_range(0, n, eager)?, self.all_edges()));
         }
         let split = ((chunks * 11 / 20).max(1) * NODES_PER_CHUNK).min(n);
-        let (s, opened) = (self.s, self.opened);
+        let (s, opened, late) = (self.s, self.opened, self.late.clone());
         let other = move || {
             let bufs = slots(s);
-            let v = View::new(s, opened, &bufs);
+            let v = View::new(s, opened, &bufs, late);
             let part = v.node_range(split, n, eager)?;
             let edges = v.all_edges();
             (!v.damaged()).then_some((part, edges, bufs))
@@ -451,9 +485,10 @@ impl Store {
             return None;
         }
         let bufs = slots(s);
-        let view = View::new(s, &opened, &bufs);
+        let late = Late::new();
+        let view = View::new(s, &opened, &bufs, late.clone());
         let answer = answer(&view);
-        if view.damaged() {
+        if view.damaged() || late.is_set() {
             // Read from the log instead; the next load writes a sound one.
             opened.discard(&dir);
             return None;
