@@ -229,6 +229,39 @@ pub(super) fn index(c: &Content) -> Vec<SBucket> {
     buckets
 }
 
+/// Whether two archived id indexes hold the same entries in the same
+/// buckets. A bucket's entries are in the order of a hash map whose seed
+/// is the process's (see `model::hash`), so two processes' archives of
+/// one content differ in bytes; a lookup reads a bucket whole, in any
+/// order. (Debug builds check an index taken over with it.)
+pub(super) fn same_buckets(a: &[AlignedVec<16>], b: &[AlignedVec<16>]) -> bool {
+    type Entry = (String, u32, Vec<u32>);
+    let entries = |bytes: &AlignedVec<16>| -> Option<(Vec<Entry>, Vec<(String, u32)>)> {
+        let b = rkyv::access::<super::archive::ArchivedSBucket, rkyv::rancor::Error>(bytes).ok()?;
+        let mut ids: Vec<Entry> = b
+            .ids
+            .iter()
+            .map(|e| {
+                let edges = e.edges.iter().map(|k| k.to_native()).collect();
+                (e.id.as_str().to_string(), e.node.to_native(), edges)
+            })
+            .collect();
+        let mut edges: Vec<(String, u32)> = b
+            .edges
+            .iter()
+            .map(|e| (e.id.as_str().to_string(), e.at.to_native()))
+            .collect();
+        ids.sort();
+        edges.sort();
+        Some((ids, edges))
+    };
+    a.len() == b.len()
+        && a.iter().zip(b).all(|(x, y)| {
+            let (x, y) = (entries(x), entries(y));
+            x.is_some() && x == y
+        })
+}
+
 /// Archives `part` as one chunk.
 pub(super) fn one<T, S>(part: &[T], to: impl Fn(&T) -> S) -> Option<AlignedVec<16>>
 where

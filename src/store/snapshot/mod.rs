@@ -716,10 +716,7 @@ fn parts_of(
     match reuse.and_then(|r| r.buckets(n, e)) {
         Some(kept) => {
             debug_assert!(
-                index().is_some_and(|made| made
-                    .iter()
-                    .map(|m| &m[..])
-                    .eq(kept.iter().map(|k| &k[..]))),
+                index().is_some_and(|made| chunks::same_buckets(&made, &kept)),
                 "the id index taken over is the index of the content"
             );
             bytes.extend(kept.into_iter().map(Piece::whole));

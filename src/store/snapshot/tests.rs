@@ -687,7 +687,9 @@ fn a_fold_that_noticed_something_is_not_snapshotted() {
     let mut other = node("a");
     other.kind = NodeKind::Reason;
     s.commit("plan-s", "bob", None, |_| {
-        Ok(vec![OpBody::AddNode { node: other }])
+        Ok(vec![OpBody::AddNode {
+            node: other.clone(),
+        }])
     })
     .unwrap();
     std::fs::remove_file(plan_dir(&s).join(FILE)).ok();
@@ -733,7 +735,7 @@ fn the_archive_keeps_every_value_and_the_lifecycle() {
     );
     s.commit("plan-s", "bob", None, |_| {
         Ok(vec![
-            OpBody::AddNode { node: n },
+            OpBody::AddNode { node: n.clone() },
             OpBody::AddEdge {
                 edge: crate::model::Edge {
                     id: "a__b".into(),
@@ -873,7 +875,8 @@ fn a_snapshot_after_a_tail_takes_over_the_unchanged_chunks_and_equals_a_fresh_on
         }],
     ];
     for (i, ops) in tails.into_iter().enumerate() {
-        s.commit("plan-s", "bob", None, |_| Ok(ops)).unwrap();
+        s.commit("plan-s", "bob", None, |_| Ok(ops.clone()))
+            .unwrap();
         let why = format!("tail {i}");
         assert_eq!(
             same(&s, &why),
