@@ -236,7 +236,8 @@ pub(super) fn index(c: &Content) -> Vec<SBucket> {
 /// order. (Debug builds check an index taken over with it.)
 pub(super) fn same_buckets(a: &[AlignedVec<16>], b: &[AlignedVec<16>]) -> bool {
     type Entry = (String, u32, Vec<u32>);
-    let entries = |bytes: &AlignedVec<16>| -> Option<(Vec<Entry>, Vec<(String, u32)>)> {
+    type Entries = (Vec<Entry>, Vec<(String, u32)>);
+    let entries = |bytes: &AlignedVec<16>| -> Option<Entries> {
         let b = rkyv::access::<super::archive::ArchivedSBucket, rkyv::rancor::Error>(bytes).ok()?;
         let mut ids: Vec<Entry> = b
             .ids
