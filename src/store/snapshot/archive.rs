@@ -160,12 +160,21 @@ pub(super) struct SDefs {
     pub(super) defs: Vec<SDef>,
 }
 
+/// An edge: its strings' places in the text of its chunk.
 #[derive(Archive, Serialize)]
 pub(super) struct SEdge {
-    pub(super) id: String,
-    pub(super) from: String,
-    pub(super) to: String,
-    handle: String,
+    pub(super) id: SStr,
+    pub(super) from: SStr,
+    pub(super) to: SStr,
+    handle: SStr,
+}
+
+/// A chunk of edges: their strings' one text (checked as UTF-8 once, not
+/// per string) and the edges.
+#[derive(Archive, Serialize)]
+pub(super) struct SEdges {
+    pub(super) text: String,
+    pub(super) edges: Vec<SEdge>,
 }
 
 /// The digest's marks (see `fold::digest::Marks`): items before each,
@@ -585,22 +594,43 @@ fn value_sound(v: &ArchivedSValue, text: &str, depth: usize) -> bool {
     }
 }
 
-pub(super) fn edge_to(e: &Edge) -> SEdge {
-    SEdge {
-        id: e.id.clone(),
-        from: e.from.clone(),
-        to: e.to.clone(),
-        handle: e.handle.as_str().into_owned(),
-    }
+/// A chunk of edges, archived (`None` when its text is too long).
+pub(super) fn edges_to(part: &[Edge]) -> Option<rkyv::util::AlignedVec<16>> {
+    let mut t = Text::new();
+    let edges = part
+        .iter()
+        .map(|e| SEdge {
+            id: t.put(&e.id),
+            from: t.put(&e.from),
+            to: t.put(&e.to),
+            handle: t.put(&e.handle.as_str()),
+        })
+        .collect();
+    let chunk = SEdges {
+        text: t.done()?,
+        edges,
+    };
+    rkyv::to_bytes::<rkyv::rancor::Error>(&chunk).ok()
 }
 
-pub(super) fn edge(e: &ArchivedSEdge) -> Edge {
-    Edge {
-        id: e.id.as_str().to_string(),
-        from: e.from.as_str().to_string(),
-        to: e.to.as_str().to_string(),
-        handle: Handle::parse(e.handle.as_str()),
-    }
+/// An archived edge of a chunk whose text is `text`: its id, source and
+/// target; `None` when a place does not lie in the text.
+pub(super) fn edge_ends<'a>(
+    e: &ArchivedSEdge,
+    text: &'a str,
+) -> Option<(&'a str, &'a str, &'a str)> {
+    Some((at(text, &e.id)?, at(text, &e.from)?, at(text, &e.to)?))
+}
+
+/// An archived edge as the model's (`None` as [`edge_ends`]).
+pub(super) fn edge(e: &ArchivedSEdge, text: &str) -> Option<Edge> {
+    let (id, from, to) = edge_ends(e, text)?;
+    Some(Edge {
+        id: id.to_string(),
+        from: from.to_string(),
+        to: to.to_string(),
+        handle: Handle::parse(at(text, &e.handle)?),
+    })
 }
 
 /// `None` when its arguments' text is too long for a place (4 GiB).

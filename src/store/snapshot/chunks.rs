@@ -263,21 +263,6 @@ pub(super) fn same_buckets(a: &[AlignedVec<16>], b: &[AlignedVec<16>]) -> bool {
         })
 }
 
-/// Archives `part` as one chunk.
-pub(super) fn one<T, S>(part: &[T], to: impl Fn(&T) -> S) -> Option<AlignedVec<16>>
-where
-    Vec<S>: for<'x> rkyv::Serialize<
-            rkyv::api::high::HighSerializer<
-                AlignedVec<16>,
-                rkyv::ser::allocator::ArenaHandle<'x>,
-                rkyv::rancor::Error,
-            >,
-        >,
-{
-    let v: Vec<S> = part.iter().map(to).collect();
-    rkyv::to_bytes::<rkyv::rancor::Error>(&v).ok()
-}
-
 /// A chunk of a new snapshot: its bytes, the length of its first part
 /// (see [`SChunk`]) and the checksum of its definitions part, when it is
 /// known without computing it (a part taken over unread keeps the checksum

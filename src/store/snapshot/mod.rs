@@ -702,9 +702,7 @@ fn parts_of(
     let nodes = bytes.len();
     for (k, part) in c.edges.chunks(EDGES_PER_CHUNK).enumerate() {
         let kept = reuse.as_mut().and_then(|r| r.edge_chunk(k, e));
-        bytes.push(kept_or_made(kept, || {
-            chunks::one(part, edge_to).map(Piece::whole)
-        })?);
+        bytes.push(kept_or_made(kept, || edges_to(part).map(Piece::whole))?);
     }
     let edges = bytes.len() - nodes;
     let index = || {

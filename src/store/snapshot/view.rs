@@ -12,8 +12,8 @@
 //! damaged chunk holds is never used.
 
 use super::archive::{
-    self, ArchivedSBucket, ArchivedSDef, ArchivedSEdge, ArchivedSHead, ArchivedSHeadNode,
-    ArchivedSMarks, ArchivedSValue,
+    self, ArchivedSBucket, ArchivedSDef, ArchivedSEdge, ArchivedSEdges, ArchivedSHead,
+    ArchivedSHeadNode, ArchivedSMarks, ArchivedSValue,
 };
 use super::chunks::{ArchivedSChunk, EDGES_PER_CHUNK, NO_NODE, NODES_PER_CHUNK, Opened, bucket_of};
 use super::lazy::Chunk;
@@ -56,7 +56,7 @@ pub(crate) struct View<'a> {
     opened: &'a Opened,
     bufs: &'a [OnceCell<Option<Arc<Chunk>>>],
     nodes: Cells<'a, ArchivedSHead>,
-    edges: Cells<'a, ArchivedVec<ArchivedSEdge>>,
+    edges: Cells<'a, ArchivedSEdges>,
     buckets: Cells<'a, ArchivedSBucket>,
     marks: Cells<'a, ArchivedSMarks>,
     damaged: Cell<bool>,
@@ -179,10 +179,13 @@ impl<'a> View<'a> {
         self.flag(archive::at(text, r))
     }
 
-    fn edge_at(&self, k: usize) -> Option<&'a ArchivedSEdge> {
+    /// Edge `k`, and the text of its chunk (its strings' places are in
+    /// it).
+    fn edge_at(&self, k: usize) -> Option<(&'a ArchivedSEdge, &'a str)> {
         let base = self.s.node_chunks.len();
         let c = self.part(&self.edges, &self.s.edge_chunks, base, k / EDGES_PER_CHUNK)?;
-        self.flag(c.get(k % EDGES_PER_CHUNK))
+        let e = self.flag(c.edges.get(k % EDGES_PER_CHUNK))?;
+        Some((e, c.text.as_str()))
     }
 
     fn bucket(&self, id: &str) -> Option<&'a ArchivedSBucket> {
@@ -393,23 +396,22 @@ impl<'a> View<'a> {
     /// An edge's id, source and target (empty, and the view damaged, when
     /// it cannot be read).
     pub(crate) fn edge_ends(&self, k: usize) -> (&'a str, &'a str, &'a str) {
-        self.edge_at(k).map_or(("", "", ""), |e| {
-            (e.id.as_str(), e.from.as_str(), e.to.as_str())
-        })
+        let ends = self
+            .edge_at(k)
+            .and_then(|(e, text)| archive::edge_ends(e, text));
+        self.flag(ends).unwrap_or(("", "", ""))
     }
 
     /// The edge, as the model's (an empty one, and the view damaged, when
     /// it cannot be read).
     pub(crate) fn edge(&self, k: usize) -> Edge {
-        self.edge_at(k).map_or_else(
-            || Edge {
-                id: String::new(),
-                from: String::new(),
-                to: String::new(),
-                handle: Handle::parse(""),
-            },
-            archive::edge,
-        )
+        let edge = self.edge_at(k).and_then(|(e, text)| archive::edge(e, text));
+        self.flag(edge).unwrap_or_else(|| Edge {
+            id: String::new(),
+            from: String::new(),
+            to: String::new(),
+            handle: Handle::parse(""),
+        })
     }
 
     /// The position of the node with `id`, from the id index.
