@@ -26,6 +26,7 @@ use std::fs::File;
 use std::io::Write;
 use std::os::unix::fs::FileExt;
 use std::path::Path;
+use std::sync::Arc;
 
 /// The file starts with this (the layout's version is its last byte).
 pub(super) const MAGIC: &[u8; 8] = b"PFSNAP\x00\x04";
@@ -105,7 +106,7 @@ pub(super) fn align(n: u64) -> u64 {
 /// and the file, to read chunks from when they are asked for. The file
 /// stays open, so a snapshot renamed over it meanwhile is not mixed in.
 pub(crate) struct Opened {
-    file: File,
+    file: Arc<File>,
     len: u64,
     /// Where the chunks start.
     pub(super) area: u64,
@@ -140,7 +141,7 @@ impl Opened {
             return None;
         }
         Some(Opened {
-            file,
+            file: Arc::new(file),
             len,
             area: align(HEADER as u64 + head_len),
             head,
@@ -174,6 +175,49 @@ impl Opened {
         buf.resize(n as usize, 0);
         self.file.read_exact_at(&mut buf, start).ok()?;
         (checksum(&buf[..split as usize]) == c.sum.to_native()).then_some(buf)
+    }
+
+    /// A chunk of nodes' head part, when it lies inside the file and passes
+    /// its checksum, and where its definitions part lies (read when first
+    /// needed: see `lazy::Chunk`).
+    pub(super) fn node_chunk(&self, c: &ArchivedSChunk) -> Option<(AlignedVec<16>, Later)> {
+        let (at, n, split) = (c.at.to_native(), c.len.to_native(), c.split.to_native());
+        let start = self.area.checked_add(at)?;
+        if start.checked_add(n)? > self.len || split > n {
+            return None;
+        }
+        let mut head = AlignedVec::<16>::with_capacity(split as usize);
+        head.resize(split as usize, 0);
+        self.file.read_exact_at(&mut head, start).ok()?;
+        if checksum(&head) != c.sum.to_native() {
+            return None;
+        }
+        let from = align(split).min(n);
+        let later = Later {
+            file: self.file.clone(),
+            at: start + from,
+            len: (n - from) as usize,
+        };
+        Some((head, later))
+    }
+}
+
+/// Where a chunk of nodes' definitions part lies in the snapshot file it
+/// was read from (kept open: a snapshot renamed over it is not mixed in).
+pub(crate) struct Later {
+    file: Arc<File>,
+    at: u64,
+    len: usize,
+}
+
+impl Later {
+    /// The part's bytes (`None` when they cannot be read; their checksum is
+    /// the reader's to check).
+    pub(super) fn read(&self) -> Option<AlignedVec<16>> {
+        let mut buf = AlignedVec::<16>::with_capacity(self.len);
+        buf.resize(self.len, 0);
+        self.file.read_exact_at(&mut buf, self.at).ok()?;
+        Some(buf)
     }
 }
 
@@ -263,35 +307,39 @@ pub(super) fn same_buckets(a: &[AlignedVec<16>], b: &[AlignedVec<16>]) -> bool {
         })
 }
 
-/// A chunk of a new snapshot: its bytes, the length of its first part
-/// (see [`SChunk`]) and the checksum of its definitions part, when it is
-/// known without computing it (a part taken over unread keeps the checksum
-/// it was written with, so damage in it is still found when it is read).
-pub(super) trait Part: AsRef<[u8]> {
-    fn split(&self) -> usize;
-    fn late(&self) -> Option<u64>;
+/// A chunk of a new snapshot: its first part (a chunk of nodes' head
+/// part, or the whole of any other chunk), its second part (a chunk of
+/// nodes' definitions part, laid at the next multiple of 16; empty for any
+/// other chunk) and the second part's checksum when it is known without
+/// computing it (a part taken over unread keeps the checksum it was
+/// written with, so damage in it is still found when it is read).
+pub(super) type Pieces<'a> = (&'a [u8], &'a [u8], Option<u64>);
+
+/// A chunk's length when laid out from its pieces.
+fn laid_len(p: &Pieces<'_>) -> u64 {
+    if p.1.is_empty() {
+        p.0.len() as u64
+    } else {
+        align(p.0.len() as u64) + p.1.len() as u64
+    }
 }
 
 /// The table of `parts`, laid one after another from 0, each at a multiple
 /// of 16.
-pub(super) fn table(parts: &[impl Part]) -> Vec<SChunk> {
+pub(super) fn table(parts: &[Pieces<'_>]) -> Vec<SChunk> {
     let mut at = 0;
     parts
         .iter()
         .map(|p| {
-            let bytes = p.as_ref();
-            let split = p.split().min(bytes.len());
-            let late = p.late().unwrap_or_else(|| {
-                checksum(bytes.get(align(split as u64) as usize..).unwrap_or(&[]))
-            });
+            let len = laid_len(p);
             let c = SChunk {
                 at,
-                len: bytes.len() as u64,
-                sum: checksum(&bytes[..split]),
-                split: split as u64,
-                late,
+                len,
+                sum: checksum(p.0),
+                split: p.0.len() as u64,
+                late: p.2.unwrap_or_else(|| checksum(p.1)),
             };
-            at = align(at + bytes.len() as u64);
+            at = align(at + len);
             c
         })
         .collect()
@@ -302,7 +350,7 @@ pub(super) fn table(parts: &[impl Part]) -> Vec<SChunk> {
 pub(super) fn write(
     out: &mut impl Write,
     head: &[u8],
-    parts: &[impl AsRef<[u8]>],
+    parts: &[Pieces<'_>],
 ) -> std::io::Result<()> {
     let mut header = [0u8; HEADER];
     header[..8].copy_from_slice(MAGIC);
@@ -313,9 +361,12 @@ pub(super) fn write(
     let pad = |n: u64| vec![0u8; (align(n) - n) as usize];
     out.write_all(&pad(HEADER as u64 + head.len() as u64))?;
     for p in parts {
-        let p = p.as_ref();
-        out.write_all(p)?;
-        out.write_all(&pad(p.len() as u64))?;
+        out.write_all(p.0)?;
+        if !p.1.is_empty() {
+            out.write_all(&pad(p.0.len() as u64))?;
+            out.write_all(p.1)?;
+        }
+        out.write_all(&pad(laid_len(p)))?;
     }
     Ok(())
 }

@@ -20,7 +20,7 @@
 //! plan is then made again from the log (see `store::late`).
 
 use super::archive::{self, ArchivedSDefs, ArchivedSHead};
-use super::chunks::{align, checksum};
+use super::chunks::{Later, checksum};
 use crate::model::def::Stored;
 use crate::model::{Map, Value};
 use crate::store::late::Late;
@@ -30,12 +30,16 @@ use std::sync::{LazyLock, OnceLock};
 /// A chunk's bytes as read, and — for a chunk of nodes — whether each part
 /// passed its checks and the definitions built so far.
 pub(crate) struct Chunk {
-    /// Never changed after [`Chunk::new`] (nothing here hands out `&mut`).
-    bytes: AlignedVec<16>,
-    /// The head part's length (the definitions part starts at the next
-    /// multiple of 16), and the definitions part's checksum as the
-    /// snapshot's table gives it.
-    split: usize,
+    /// The head part (the whole chunk, for a chunk of anything else than
+    /// nodes). Never changed after [`Chunk::new`] (nothing here hands out
+    /// `&mut`).
+    head_bytes: AlignedVec<16>,
+    /// Where the definitions part lies, to read when first needed.
+    later: Option<Later>,
+    /// The definitions part's bytes once read (`None`: they could not be);
+    /// never changed once set.
+    defs_bytes: OnceLock<Option<AlignedVec<16>>>,
+    /// The definitions part's checksum as the snapshot's table gives it.
     late_sum: u64,
     /// The flag of the plan restored from this chunk.
     late: Late,
@@ -50,17 +54,29 @@ pub(crate) struct Chunk {
     fields: OnceLock<Box<[OnceLock<Fields>]>>,
 }
 
+/// A chunk's definitions part: its bytes, or where to read them.
+pub(super) enum Defs {
+    Read(AlignedVec<16>),
+    Later(Later),
+}
+
 /// One node's fields built alone, by the position of their key.
 type Fields = Box<[OnceLock<Value>]>;
 
 impl Chunk {
-    /// A chunk's `bytes`, whose first `split` bytes are its head part and
-    /// whose definitions part (if any) has the checksum `late_sum`; `late`
-    /// is the flag of the plan it is restored into.
-    pub(super) fn new(bytes: AlignedVec<16>, split: usize, late_sum: u64, late: Late) -> Chunk {
+    /// A chunk whose head part (or whole bytes) is `head` and whose
+    /// definitions part, with the checksum `late_sum`, is `defs` (its bytes
+    /// already read, or where to read them); `late` is the flag of the plan
+    /// it is restored into.
+    pub(super) fn new(head: AlignedVec<16>, defs: Defs, late_sum: u64, late: Late) -> Chunk {
+        let (later, defs_bytes) = match defs {
+            Defs::Read(b) => (None, OnceLock::from(Some(b))),
+            Defs::Later(l) => (Some(l), OnceLock::new()),
+        };
         Chunk {
-            split: split.min(bytes.len()),
-            bytes,
+            head_bytes: head,
+            later,
+            defs_bytes,
             late_sum,
             late,
             head: OnceLock::new(),
@@ -70,28 +86,26 @@ impl Chunk {
         }
     }
 
-    /// The bytes, as read.
-    pub(super) fn bytes(&self) -> &[u8] {
-        &self.bytes
-    }
-
-    /// The head part's length, and the definitions part's checksum as
-    /// written (for a new snapshot that takes the chunk over: a part never
-    /// checked keeps the checksum it was written with).
-    pub(super) fn sums(&self) -> (usize, u64) {
-        (self.split, self.late_sum)
-    }
-
-    /// The bytes of the head part.
+    /// The head part's bytes (a chunk of anything else than nodes: all of
+    /// them), as read.
     pub(super) fn head_bytes(&self) -> &[u8] {
-        &self.bytes[..self.split]
+        &self.head_bytes
     }
 
-    /// The bytes of the definitions part.
-    fn defs_bytes(&self) -> &[u8] {
-        self.bytes
-            .get(align(self.split as u64) as usize..)
-            .unwrap_or(&[])
+    /// The definitions part's bytes, read on first use (`None` when they
+    /// cannot be read; unchecked).
+    fn defs_bytes(&self) -> Option<&[u8]> {
+        self.defs_bytes
+            .get_or_init(|| self.later.as_ref().and_then(Later::read))
+            .as_deref()
+    }
+
+    /// The chunk as a new snapshot takes it over: both parts' bytes (the
+    /// definitions part read now if it was not) and the definitions part's
+    /// checksum as written (a part never checked keeps it: damage in it is
+    /// still found when it is read); `None` when they cannot be read.
+    pub(super) fn pieces(&self) -> Option<super::chunks::Pieces<'_>> {
+        Some((self.head_bytes(), self.defs_bytes()?, Some(self.late_sum)))
     }
 
     /// The chunk's head part as nodes' heads, when it passes rkyv's
@@ -120,7 +134,9 @@ impl Chunk {
     pub(super) fn defs(&self) -> Option<&ArchivedSDefs> {
         let sound = *self.defs_ok.get_or_init(|| {
             let ok = self.head().is_some_and(|h| {
-                let bytes = self.defs_bytes();
+                let Some(bytes) = self.defs_bytes() else {
+                    return false;
+                };
                 checksum(bytes) == self.late_sum
                     && rkyv::access::<ArchivedSDefs, rkyv::rancor::Error>(bytes)
                         .is_ok_and(|d| archive::defs_sound(d, h.nodes.len()))
@@ -133,10 +149,18 @@ impl Chunk {
         if !sound {
             return None;
         }
+        // `defs_ok` is true only once `defs_bytes` was read (`Some`).
+        let bytes = self.defs_bytes()?;
         // SAFETY: as in `head`: these bytes passed
         // `rkyv::access::<ArchivedSDefs>` in this process (`defs_ok` is set
-        // true only from that result) and have not changed since.
-        Some(unsafe { rkyv::access_unchecked::<ArchivedSDefs>(self.defs_bytes()) })
+        // true only from that result) and have not changed since (set once
+        // in a `OnceLock`, never handed out as `&mut`).
+        Some(unsafe { rkyv::access_unchecked::<ArchivedSDefs>(bytes) })
+    }
+
+    /// Whether the definitions part was read and found damaged.
+    pub(super) fn found_damaged(&self) -> bool {
+        self.defs_ok.get() == Some(&false)
     }
 
     /// The `tool` the head keeps for node `at` (`None` when it has none),
@@ -219,6 +243,7 @@ mod tests {
     use super::*;
     use crate::model::def::Def;
     use crate::model::{Node, NodeKind, Value};
+    use crate::store::snapshot::chunks::align;
     use std::sync::Arc;
 
     fn node(i: usize) -> Node {
@@ -236,12 +261,29 @@ mod tests {
         }
     }
 
+    /// The chunk whose bytes (as a snapshot lays them out) are `bytes`,
+    /// its head part `split` bytes long, its definitions part read.
+    fn made(bytes: &[u8], split: usize, sum: u64, late: &Late) -> Chunk {
+        let aligned = |b: &[u8]| {
+            let mut v = AlignedVec::<16>::new();
+            v.extend_from_slice(b);
+            v
+        };
+        let defs = aligned(&bytes[align(split as u64) as usize..]);
+        Chunk::new(
+            aligned(&bytes[..split]),
+            Defs::Read(defs),
+            sum,
+            late.clone(),
+        )
+    }
+
     /// A chunk of `nodes`, as a snapshot holds it, restored into a plan
     /// whose flag is `late`.
     fn chunk_of(nodes: &[Node], late: &Late) -> Chunk {
         let (bytes, split) = archive::nodes_to(nodes).unwrap();
         let sum = checksum(&bytes[align(split as u64) as usize..]);
-        Chunk::new(bytes, split, sum, late.clone())
+        made(&bytes, split, sum, late)
     }
 
     /// The unchecked access reads what the checked one does: every
@@ -277,7 +319,7 @@ mod tests {
         assert!(!late.is_set(), "nothing damaged");
         let mut bad = bytes.clone();
         bad[..8].fill(0xff);
-        let bad = Chunk::new(bad, split, 0, late.clone());
+        let bad = made(&bad, split, 0, &late);
         assert!(bad.head().is_none());
         assert!(bad.definition(0).is_empty() && bad.head().is_none());
     }
@@ -308,7 +350,7 @@ mod tests {
             ("rkyv's validation", flipped, resummed),
         ] {
             let late = Late::new();
-            let c = Chunk::new(b, split, sum, late.clone());
+            let c = made(&b, split, sum, &late);
             assert_eq!(c.head().map(|h| h.nodes.len()), Some(10), "{why}");
             assert_eq!(c.tool(3), Some(Some("search")), "{why}");
             assert_eq!(c.tool(4), Some(None), "{why}: a call without one");
@@ -318,7 +360,7 @@ mod tests {
             assert!(c.definition(1).is_empty(), "{why}");
         }
         let late = Late::new();
-        let c = Chunk::new(bytes, split, good_sum, late.clone());
+        let c = made(&bytes, split, good_sum, &late);
         assert_eq!(c.definition(3), &*nodes[3].definition);
         assert!(!late.is_set());
     }

@@ -16,7 +16,7 @@ use super::archive::{
     ArchivedSHeadNode, ArchivedSMarks, ArchivedSValue,
 };
 use super::chunks::{ArchivedSChunk, EDGES_PER_CHUNK, NO_NODE, NODES_PER_CHUNK, Opened, bucket_of};
-use super::lazy::Chunk;
+use super::lazy::{Chunk, Defs};
 use super::{ArchivedSnap, keyed};
 use crate::model::lifecycle::Meta;
 use crate::model::{Def, Edge, Handle, Node, NodeKind};
@@ -117,7 +117,7 @@ impl<'a> View<'a> {
         let got = cells.get(k).and_then(|cell| {
             *cell.get_or_init(|| {
                 let buf = self.slot(table, base, k)?;
-                rkyv::access::<T, rkyv::rancor::Error>(buf.bytes()).ok()
+                rkyv::access::<T, rkyv::rancor::Error>(buf.head_bytes()).ok()
             })
         });
         self.flag(got)
@@ -125,7 +125,8 @@ impl<'a> View<'a> {
 
     /// The bytes of chunk `k` of `table` (whose slots start at `base`),
     /// read on first use (`None` when they cannot be read or fail their
-    /// checksum).
+    /// checksum); of a chunk of nodes, the head part (the definitions part
+    /// is read when first needed, see `lazy`).
     fn slot(
         &self,
         table: &'a ArchivedVec<ArchivedSChunk>,
@@ -136,9 +137,14 @@ impl<'a> View<'a> {
         let slot = self.bufs.get(base + k)?;
         slot.get_or_init(|| {
             let c = table.get(k)?;
-            let (split, sum) = (c.split.to_native() as usize, c.late.to_native());
-            let bytes = opened.chunk(c)?;
-            Some(Arc::new(Chunk::new(bytes, split, sum, self.late.clone())))
+            let (head, defs) = if std::ptr::eq(table, &self.s.node_chunks) {
+                let (head, later) = opened.node_chunk(c)?;
+                (head, Defs::Later(later))
+            } else {
+                (opened.chunk(c)?, Defs::Read(Default::default()))
+            };
+            let chunk = Chunk::new(head, defs, c.late.to_native(), self.late.clone());
+            Some(Arc::new(chunk))
         })
         .as_ref()
     }
