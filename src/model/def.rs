@@ -9,9 +9,11 @@
 //!
 //! The model does not know where a definition is stored: a source is a
 //! [`Stored`] trait object the store supplies (a chunk of a snapshot). Its
-//! contract is that reading cannot fail: whatever could be wrong in what
-//! it holds was found when the source was made (the store then folds the
-//! log instead), so a definition read later is always the one written.
+//! contract: a read gives the definition written, or — when the source
+//! finds what it holds damaged on that first read (the store checks a
+//! chunk's definitions only then) — an empty one, and the source marks
+//! the plan it belongs to, whose owner then makes again from the log
+//! whatever was made from it (see `store::late`).
 
 use super::value::{Map, Value};
 use std::sync::Arc;
