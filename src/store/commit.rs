@@ -290,6 +290,50 @@ impl Store {
         Err(replaced(id))
     }
 
+    /// The plan a write starts from and the ops `build` makes of it. A
+    /// labelled transaction (undo) reads history; others need only the
+    /// folded plan. When a definition `build` read was found damaged in the
+    /// snapshot (after the load said it was sound: see `store::late`), what
+    /// it decided may rest on it, errors included: decided again on the
+    /// log's fold.
+    fn decide<F>(
+        &self,
+        id: &str,
+        expect_rev: Option<u64>,
+        label: &Label,
+        kind: Write,
+        build: &mut F,
+    ) -> Result<(Loaded, Vec<OpBody>)>
+    where
+        F: FnMut(&Loaded) -> Result<Vec<OpBody>>,
+    {
+        let mut before = if kind == Write::ContentFromLog {
+            self.load_to_write(id)?
+        } else if matches!(label, Label::Known(l) if !l.is_empty()) {
+            self.load_with_ops(id)?
+        } else if kind == Write::Lifecycle {
+            // A lifecycle transition is a verdict: never on an unverified
+            // warm plan.
+            self.load_verified(id)?
+        } else {
+            self.load_to_write(id)?
+        };
+        let check = |before: &Loaded| {
+            if matches!(kind, Write::Content | Write::ContentFromLog) {
+                ensure_editable(before)?;
+            }
+            expect_revision(before, expect_rev)
+        };
+        check(&before)?;
+        let mut built = build(&before);
+        if before.late_damaged() {
+            before = self.refold_late(id)?;
+            check(&before)?;
+            built = build(&before);
+        }
+        Ok((before, built?))
+    }
+
     /// The write under the lock. When the lock or the folder was replaced
     /// before the append, nothing is written and the write fails.
     #[allow(clippy::too_many_arguments)]
@@ -308,36 +352,7 @@ impl Store {
         F: FnMut(&Loaded) -> Result<Vec<OpBody>>,
     {
         let dir = self.plan_dir(id)?;
-        // A labelled transaction (undo) reads history; others need only the
-        // folded plan.
-        let mut before = if kind == Write::ContentFromLog {
-            self.load_to_write(id)?
-        } else if matches!(label, Label::Known(l) if !l.is_empty()) {
-            self.load_with_ops(id)?
-        } else if kind == Write::Lifecycle {
-            // A lifecycle transition is a verdict: never on an unverified
-            // warm plan.
-            self.load_verified(id)?
-        } else {
-            self.load_to_write(id)?
-        };
-        if matches!(kind, Write::Content | Write::ContentFromLog) {
-            ensure_editable(&before)?;
-        }
-        expect_revision(&before, expect_rev)?;
-        let mut built = build(&before);
-        if before.late_damaged() {
-            // A definition the write read was found damaged in the snapshot
-            // (after the load said it was sound): what it decided may rest
-            // on it, errors included. Decided again on the log's fold.
-            before = self.refold_late(id)?;
-            if matches!(kind, Write::Content | Write::ContentFromLog) {
-                ensure_editable(&before)?;
-            }
-            expect_revision(&before, expect_rev)?;
-            built = build(&before);
-        }
-        let bodies = built?;
+        let (mut before, bodies) = self.decide(id, expect_rev, &label, kind, &mut build)?;
         let repair =
             kind == Write::Upgrade && (!before.upgrade.is_empty() || before.log.unfinished > 0);
         if bodies.is_empty() && !repair {
