@@ -1025,6 +1025,32 @@ mod tests {
         assert!(!sound_of(phase), "a phase inside a character");
     }
 
+    /// A head's tool (as its id and phase) must lie in the head part's
+    /// text, on character boundaries.
+    #[test]
+    fn a_tool_outside_the_heads_text_is_not_sound() {
+        let head = |tool| SHead {
+            text: "abcall\u{e9}".into(),
+            nodes: vec![SHeadNode {
+                id: SStr { at: 0, len: 2 },
+                phase: None,
+                kind: 0,
+                tool,
+            }],
+        };
+        let sound = |h: SHead| {
+            let b = rkyv::to_bytes::<rkyv::rancor::Error>(&h).unwrap();
+            head_sound(rkyv::access::<ArchivedSHead, rkyv::rancor::Error>(&b).unwrap())
+        };
+        assert!(sound(head(Some(SStr { at: 2, len: 4 }))));
+        assert!(sound(head(None)));
+        assert!(!sound(head(Some(SStr { at: 4, len: 8 }))), "past the text");
+        assert!(
+            !sound(head(Some(SStr { at: 6, len: 1 }))),
+            "inside a character"
+        );
+    }
+
     /// A string's place outside its chunk's text, or inside a character,
     /// is an archive no writer makes: the node is not read (the snapshot
     /// is rebuilt); the places a writer makes read back.

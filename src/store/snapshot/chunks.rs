@@ -14,7 +14,10 @@
 //! chunks that node and its edges lie in, whatever the plan's size, and a
 //! reader of the whole fold checks every chunk. A chunk whose bytes fail
 //! its checksum or rkyv's validation is never interpreted: the answer that
-//! asked for it is dropped and the plan is read from its log.
+//! asked for it is dropped and the plan is read from its log. A chunk of
+//! nodes is two parts (see [`SChunk`]): its head part is read and checked
+//! with the chunk; its definitions part is read and checked only when a
+//! definition in it is first read (see `lazy::Chunk`).
 
 use super::FILE;
 use super::archive::{SBucket, SEdgeId, SIdEntry};
