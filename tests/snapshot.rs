@@ -3,6 +3,10 @@
 //! checkout of an older log, or a damaged snapshot, every one-shot read
 //! says what a read without any snapshot says.
 
+#[allow(dead_code)]
+#[path = "../examples/gen_plan.rs"]
+mod gen_plan;
+
 mod common;
 
 use common::Env;
@@ -195,4 +199,191 @@ fn a_damaged_snapshot_is_rebuilt_and_never_an_error() {
     };
     assert_eq!(v.stdout, v2.stdout);
     assert_eq!(v.status.code(), v2.status.code());
+}
+
+/// Two stores of the same generated 1,000-node plan, with the clock and
+/// the ids fixed: what one says, the other must say.
+fn twin_stores() -> (Env, Env, serde_json::Value) {
+    let (doc, _) = gen_plan::generate(&gen_plan::Opts {
+        nodes: 1000,
+        phases: 4,
+        seed: 7,
+        unphased: 0,
+        plan_id: Some("plan-big".into()),
+        rich: false,
+    });
+    let text = serde_json::to_string(&doc).unwrap();
+    let env = || {
+        let e = Env::new()
+            .var("PLANFORGE_NOW", "2026-01-02T03:04:05Z")
+            .var("PLANFORGE_ID_SEED", "late-import");
+        let file = e.write("plan.json", &text);
+        e.ok(&["import", file.to_str().unwrap()]);
+        e.ok(&["status", "-p", "plan-big"]);
+        e
+    };
+    (env(), env(), doc)
+}
+
+/// A string of node `at`'s definition in `doc` (not its tool) that the
+/// snapshot of `env` holds exactly once.
+fn unique_def_string(env: &Env, doc: &serde_json::Value, at: usize) -> String {
+    let bytes = std::fs::read(env.store().join("plan-big").join("checkpoint.snap")).unwrap();
+    let def = doc["nodes"][at]["definition"].as_object().unwrap();
+    // Every string of the definition at any depth, but the tool (which
+    // the head part holds too).
+    let mut strings = Vec::new();
+    let mut todo: Vec<&serde_json::Value> = def
+        .iter()
+        .filter(|(k, _)| *k != "tool")
+        .map(|(_, v)| v)
+        .collect();
+    while let Some(v) = todo.pop() {
+        match v {
+            serde_json::Value::String(s) if s.len() >= 8 => strings.push(s.clone()),
+            serde_json::Value::Array(a) => todo.extend(a),
+            serde_json::Value::Object(o) => todo.extend(o.values()),
+            _ => {}
+        }
+    }
+    let once = |v: &String| {
+        bytes
+            .windows(v.len())
+            .filter(|w| *w == v.as_bytes())
+            .count()
+            == 1
+    };
+    strings
+        .into_iter()
+        .find(once)
+        .unwrap_or_else(|| panic!("node {at} has a string of its own: {def:?}"))
+}
+
+/// Changes one letter of `text` where the snapshot of `env` holds it (in a
+/// chunk's definitions part: only its own checksum, checked when the first
+/// definition of that chunk is read, can find it).
+fn damage(env: &Env, text: &str) -> Vec<u8> {
+    let snap = env.store().join("plan-big").join("checkpoint.snap");
+    let mut bytes = std::fs::read(&snap).unwrap();
+    let at = bytes
+        .windows(text.len())
+        .position(|w| w == text.as_bytes())
+        .unwrap_or_else(|| panic!("the snapshot holds {text:?}"));
+    let mid = at + text.len() / 2;
+    bytes[mid] = if bytes[mid] == b'q' { b'z' } else { b'q' };
+    std::fs::write(&snap, &bytes).unwrap();
+    bytes[at..at + text.len()].to_vec()
+}
+
+/// What a command says, the store's folder left out; the ids it mints
+/// follow `seed` (the clock is fixed: see [`twin_stores`]).
+fn said(env: &Env, args: &[&str], seed: &str) -> (Option<i32>, String, String) {
+    let o = env
+        .cmd(args)
+        .env("PLANFORGE_ID_SEED", seed)
+        .output()
+        .unwrap();
+    let root = env.root.to_str().unwrap();
+    (
+        o.status.code(),
+        String::from_utf8_lossy(&o.stdout).replace(root, "ROOT"),
+        String::from_utf8_lossy(&o.stderr).replace(root, "ROOT"),
+    )
+}
+
+/// Late damage (issue 17): a chunk's definitions part is checked only when
+/// a definition in it is first read, after the load said the snapshot was
+/// sound. Damaged then, under a write that reads it (a field set in that
+/// chunk, a connect whose echo shows a node of it, an undo), and under the
+/// reads after: every output is the one a store without the snapshot
+/// gives (no wrong answer, no partial write), and the snapshot is made
+/// sound again.
+#[test]
+fn a_definitions_part_damaged_after_the_load_said_sound_never_gives_a_wrong_answer() {
+    let (hit, clean, doc) = twin_stores();
+    let snap = hit.store().join("plan-big").join("checkpoint.snap");
+    // Nodes 300 and 301 lie in the second chunk of nodes (256 to a chunk);
+    // 301's string is the one damaged, so that the write's own node is not
+    // what finds it.
+    let node = doc["nodes"][300]["id"].as_str().unwrap().to_string();
+    let def = doc["nodes"][300]["definition"].as_object().unwrap();
+    let key = def
+        .iter()
+        .find(|(k, v)| v.is_string() && *k != "tool")
+        .map(|(k, _)| k.clone())
+        .expect("a string field");
+    let other = doc["nodes"][10]["id"].as_str().unwrap().to_string();
+    let steps: Vec<Vec<String>> = vec![
+        vec!["set".into(), node.clone(), key.clone(), "late".into()],
+        vec![
+            "connect".into(),
+            other.clone(),
+            node.clone(),
+            "--id".into(),
+            "e_late".into(),
+        ],
+        vec!["undo".into()],
+        vec![
+            "--format".into(),
+            "json".into(),
+            "set".into(),
+            node.clone(),
+            key.clone(),
+            "again".into(),
+        ],
+    ];
+    let reads: Vec<Vec<String>> = vec![
+        vec!["show".into()],
+        vec![
+            "--format".into(),
+            "json".into(),
+            "read".into(),
+            "--node".into(),
+            node.clone(),
+        ],
+        vec!["--format".into(), "json".into(), "status".into()],
+        vec!["outline".into()],
+        vec!["export".into()],
+    ];
+    let with_plan = |args: &[String]| {
+        let mut a: Vec<&str> = args.iter().map(String::as_str).collect();
+        a.extend(["-p", "plan-big"]);
+        a.into_iter().map(str::to_string).collect::<Vec<_>>()
+    };
+    for step in &steps {
+        // A sound snapshot of the plan as it is, then one letter of node
+        // 301's definition changed in it.
+        hit.ok(&["status", "-p", "plan-big"]);
+        let text = unique_def_string(&hit, &doc, 301);
+        let damaged = damage(&hit, &text);
+        // The clean store has no snapshot to start from.
+        std::fs::remove_file(clean.store().join("plan-big").join("checkpoint.snap")).ok();
+        let args = with_plan(step);
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let seed = format!("late-{}", step.join("-"));
+        let got = said(&hit, &args, &seed);
+        let want = said(&clean, &args, &seed);
+        assert_eq!(got, want, "{step:?}");
+        assert_eq!(got.0, Some(0), "{step:?}: {}", got.2);
+        for read in &reads {
+            let args = with_plan(read);
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            std::fs::remove_file(clean.store().join("plan-big").join("checkpoint.snap")).ok();
+            assert_eq!(
+                said(&hit, &args, "late-read"),
+                said(&clean, &args, "late-read"),
+                "{read:?} after {step:?}"
+            );
+        }
+        // The reads found the damage if the write did not: the snapshot
+        // is sound again.
+        let bytes = std::fs::read(&snap).unwrap();
+        assert!(
+            !bytes.windows(damaged.len()).any(|w| w == damaged),
+            "{step:?}: the damaged part is gone"
+        );
+    }
+    // The logs are the same, line for line.
+    let log = |e: &Env| std::fs::read(e.store().join("plan-big").join("ops.jsonl")).unwrap();
+    assert_eq!(log(&hit), log(&clean));
 }

@@ -119,20 +119,23 @@ impl Forge {
         extra_nodes: &[String],
         extra_edges: &[String],
     ) -> Result<Echo> {
-        let report = self.check(after)?;
-        // A warm plan's checks keep its graph: the focus node's edges are
-        // looked up there rather than found by a pass over every edge.
-        let around = focus.and_then(|id| self.edges_around(after, id));
-        Ok(echo::build_around(
-            after,
-            changed,
-            focus,
-            &report.issues,
-            details,
-            extra_nodes,
-            extra_edges,
-            around,
-        ))
+        self.remade(after, |after| {
+            let report = self.check(after)?;
+            // A warm plan's checks keep its graph: the focus node's edges
+            // are looked up there rather than found by a pass over every
+            // edge.
+            let around = focus.and_then(|id| self.edges_around(after, id));
+            Ok(echo::build_around(
+                after,
+                changed.clone(),
+                focus,
+                &report.issues,
+                details.clone(),
+                extra_nodes,
+                extra_edges,
+                around,
+            ))
+        })
     }
 
     /// Adds a node (or, with `replace`, replaces one in place).
@@ -193,6 +196,8 @@ impl Forge {
                 }
                 replaced = true;
             }
+            // A clone: the closure may run again (see `store::late`).
+            let node = node.clone();
             Ok(vec![if replaced {
                 OpBody::ReplaceNode { node }
             } else {
@@ -246,7 +251,7 @@ impl Forge {
             }
             Ok(vec![OpBody::SetNodeDefinition {
                 node_id: node_id.to_string(),
-                definition,
+                definition: definition.clone(),
             }])
         })?;
         self.echo(

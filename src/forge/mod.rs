@@ -113,6 +113,22 @@ impl Forge {
         Ok(self.registry.get_or_init(|| loaded).as_ref())
     }
 
+    /// `make` over `after`, the plan a write left; made again over the
+    /// log's fold when a definition `after` holds on the snapshot was found
+    /// damaged late, while writing or while making (see `store::late`):
+    /// an echo never shows what a damaged part gave.
+    pub(crate) fn remade<T>(
+        &self,
+        after: &Loaded,
+        make: impl Fn(&Loaded) -> Result<T>,
+    ) -> Result<T> {
+        let made = make(after);
+        if !after.late_damaged() {
+            return made;
+        }
+        make(&self.store.refold_late(&after.plan_id)?)
+    }
+
     pub(crate) fn load(&self, plan: &str) -> Result<Loaded> {
         self.store.load(plan)
     }
@@ -152,7 +168,7 @@ impl Forge {
                 return Ok(report);
             }
             let report = self.check_fresh(loaded)?;
-            if known {
+            if known && !loaded.late_damaged() {
                 let json = crate::wire::findings::report_json(&report);
                 self.store.save_findings(&loaded.plan_id, &key, json);
             }

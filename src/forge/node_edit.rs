@@ -310,16 +310,18 @@ impl Forge {
                 }
                 Ok(ops)
             })?;
-        let report = self.check(&after)?;
-        Ok(echo::build(
-            &after,
-            format!("edited `{id}`: {}", what.join("; ")),
-            Some(&id),
-            &report.issues,
-            vec![],
-            &[],
-            &[],
-        ))
+        self.remade(&after, |after| {
+            let report = self.check(after)?;
+            Ok(echo::build(
+                after,
+                format!("edited `{id}`: {}", what.join("; ")),
+                Some(&id),
+                &report.issues,
+                vec![],
+                &[],
+                &[],
+            ))
+        })
     }
 
     /// The echo of an edit that wrote nothing (`why` says why).

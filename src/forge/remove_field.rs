@@ -83,15 +83,17 @@ impl Forge {
         let was = was.map_or_else(String::new, |v| {
             format!(" (was {})", crate::wire::json::compact_cut(&v, 80))
         });
-        let report = self.check(&after)?;
-        Ok(super::echo::build(
-            &after,
-            format!("removed `{path}` of `{node_id}`{was}"),
-            Some(node_id),
-            &report.issues,
-            vec![],
-            &[],
-            &[],
-        ))
+        self.remade(&after, |after| {
+            let report = self.check(after)?;
+            Ok(super::echo::build(
+                after,
+                format!("removed `{path}` of `{node_id}`{was}"),
+                Some(node_id),
+                &report.issues,
+                vec![],
+                &[],
+                &[],
+            ))
+        })
     }
 }

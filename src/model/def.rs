@@ -9,9 +9,11 @@
 //!
 //! The model does not know where a definition is stored: a source is a
 //! [`Stored`] trait object the store supplies (a chunk of a snapshot). Its
-//! contract is that reading cannot fail: whatever could be wrong in what
-//! it holds was found when the source was made (the store then folds the
-//! log instead), so a definition read later is always the one written.
+//! contract: a read gives the definition written, or — when the source
+//! finds what it holds damaged on that first read (the store checks a
+//! chunk's definitions only then) — an empty one, and the source marks
+//! the plan it belongs to, whose owner then makes again from the log
+//! whatever was made from it (see `store::late`).
 
 use super::value::{Map, Value};
 use std::sync::Arc;
@@ -34,6 +36,14 @@ pub trait Stored: std::any::Any + Send + Sync {
     /// every node does not build every definition.
     fn field(&self, at: usize, key: &str) -> Option<&Value> {
         self.definition(at).get(key)
+    }
+
+    /// The `tool` string of item `at` (a call's), when the source keeps it
+    /// apart from the definitions (`Some(None)`: it has none that is a
+    /// string); `None` to read it as the field. A check reads the tool of
+    /// every call: kept apart, no definition is read for it.
+    fn tool(&self, _at: usize) -> Option<Option<&str>> {
+        None
     }
 }
 
@@ -70,6 +80,18 @@ impl Def {
             Repr::Owned(m) => m.get(key),
             Repr::Stored(s, at) => s.field(*at, key),
         }
+    }
+
+    /// The `tool` field as a string, as `get("tool")` gives it, read from
+    /// where the source keeps it apart when it does (see [`Stored::tool`]).
+    #[inline]
+    pub fn tool(&self) -> Option<&str> {
+        if let Repr::Stored(s, at) = &self.0
+            && let Some(t) = s.tool(*at)
+        {
+            return t;
+        }
+        self.get("tool").and_then(Value::as_str)
     }
 
     /// Whether `key` is present (see [`Def::get`]).

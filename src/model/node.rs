@@ -390,7 +390,7 @@ impl Node {
     /// The tool a call node invokes.
     pub fn tool(&self) -> Option<&str> {
         if self.kind == NodeKind::Call {
-            self.str_field("tool")
+            self.definition.tool()
         } else {
             None
         }

@@ -160,7 +160,7 @@ impl Store {
         build: F,
     ) -> Result<(Loaded, Vec<Op>)>
     where
-        F: FnOnce(&Loaded) -> Result<Vec<OpBody>>,
+        F: FnMut(&Loaded) -> Result<Vec<OpBody>>,
     {
         self.write(
             id,
@@ -182,7 +182,7 @@ impl Store {
         build: F,
     ) -> Result<(Loaded, Vec<Op>)>
     where
-        F: FnOnce(&Loaded) -> Result<Vec<OpBody>>,
+        F: FnMut(&Loaded) -> Result<Vec<OpBody>>,
     {
         self.write(
             id,
@@ -207,9 +207,10 @@ impl Store {
         build: F,
     ) -> Result<(Loaded, Vec<Op>)>
     where
-        F: FnOnce(&Loaded) -> Result<(String, Vec<OpBody>)>,
+        F: FnMut(&Loaded) -> Result<(String, Vec<OpBody>)>,
     {
         let label = std::cell::RefCell::new(String::new());
+        let mut build = build;
         let build = |before: &Loaded| {
             let (built, bodies) = build(before)?;
             *label.borrow_mut() = built;
@@ -229,7 +230,7 @@ impl Store {
     /// plan under the lock and says which op, if any, to append.
     pub(crate) fn commit_lifecycle<F>(&self, id: &str, actor: &str, build: F) -> Result<Loaded>
     where
-        F: FnOnce(&Loaded) -> Result<Vec<OpBody>>,
+        F: FnMut(&Loaded) -> Result<Vec<OpBody>>,
     {
         Ok(self
             .write(id, actor, None, Label::Known(""), Write::Lifecycle, build)?
@@ -269,7 +270,7 @@ impl Store {
         build: F,
     ) -> Result<(Loaded, Vec<Op>)>
     where
-        F: FnOnce(&Loaded) -> Result<Vec<OpBody>>,
+        F: FnMut(&Loaded) -> Result<Vec<OpBody>>,
     {
         let dir = self.plan_dir(id)?;
         for _ in 0..RETRIES {
@@ -289,26 +290,23 @@ impl Store {
         Err(replaced(id))
     }
 
-    /// The write under the lock. When the lock or the folder was replaced
-    /// before the append, nothing is written and the write fails.
-    #[allow(clippy::too_many_arguments)]
-    fn write_locked<F>(
+    /// The plan a write starts from and the ops `build` makes of it. A
+    /// labelled transaction (undo) reads history; others need only the
+    /// folded plan. When a definition `build` read was found damaged in the
+    /// snapshot (after the load said it was sound: see `store::late`), what
+    /// it decided may rest on it, errors included: decided again on the
+    /// log's fold.
+    fn decide<F>(
         &self,
         id: &str,
-        actor: &str,
         expect_rev: Option<u64>,
-        label: Label,
+        label: &Label,
         kind: Write,
-        build: F,
-        guard: &LockGuard,
-        folder: Option<(u64, u64)>,
-    ) -> Result<(Loaded, Vec<Op>)>
+        build: &mut F,
+    ) -> Result<(Loaded, Vec<OpBody>)>
     where
-        F: FnOnce(&Loaded) -> Result<Vec<OpBody>>,
+        F: FnMut(&Loaded) -> Result<Vec<OpBody>>,
     {
-        let dir = self.plan_dir(id)?;
-        // A labelled transaction (undo) reads history; others need only the
-        // folded plan.
         let mut before = if kind == Write::ContentFromLog {
             self.load_to_write(id)?
         } else if matches!(label, Label::Known(l) if !l.is_empty()) {
@@ -320,11 +318,41 @@ impl Store {
         } else {
             self.load_to_write(id)?
         };
-        if matches!(kind, Write::Content | Write::ContentFromLog) {
-            ensure_editable(&before)?;
+        let check = |before: &Loaded| {
+            if matches!(kind, Write::Content | Write::ContentFromLog) {
+                ensure_editable(before)?;
+            }
+            expect_revision(before, expect_rev)
+        };
+        check(&before)?;
+        let mut built = build(&before);
+        if before.late_damaged() {
+            before = self.refold_late(id)?;
+            check(&before)?;
+            built = build(&before);
         }
-        expect_revision(&before, expect_rev)?;
-        let bodies = build(&before)?;
+        Ok((before, built?))
+    }
+
+    /// The write under the lock. When the lock or the folder was replaced
+    /// before the append, nothing is written and the write fails.
+    #[allow(clippy::too_many_arguments)]
+    fn write_locked<F>(
+        &self,
+        id: &str,
+        actor: &str,
+        expect_rev: Option<u64>,
+        label: Label,
+        kind: Write,
+        mut build: F,
+        guard: &LockGuard,
+        folder: Option<(u64, u64)>,
+    ) -> Result<(Loaded, Vec<Op>)>
+    where
+        F: FnMut(&Loaded) -> Result<Vec<OpBody>>,
+    {
+        let dir = self.plan_dir(id)?;
+        let (mut before, bodies) = self.decide(id, expect_rev, &label, kind, &mut build)?;
         let repair =
             kind == Write::Upgrade && (!before.upgrade.is_empty() || before.log.unfinished > 0);
         if bodies.is_empty() && !repair {
@@ -391,7 +419,14 @@ impl Store {
             .then(|| super::load::touched_by(before.content(), lines.iter().map(|o| &o.body)));
         let (log_before, snapshot_at) = (before.log.clone(), before.snapshot_at);
         let clean = kept.is_empty() && before.upgrade.is_empty() && before.log.unfinished == 0;
-        let (mut after, folded_on) = self.after(id, before, &lines);
+        let (mut after, mut folded_on) = self.after(id, before, &lines);
+        let mut snapshot_at = snapshot_at;
+        if after.late_damaged() {
+            // Found while folding on (a digest): the plan after the write
+            // is the log's fold, and the snapshot is made again from it.
+            after = self.refold_late(id)?;
+            (folded_on, snapshot_at) = (false, None);
+        }
         if let (Some(k), Some(t)) = (&mut kept_checks, &touched) {
             k.touched.merge(t.clone());
         }

@@ -118,6 +118,13 @@ impl Drop for Loaded {
 }
 
 impl Loaded {
+    /// Whether a definition of this plan, restored from the snapshot, was
+    /// found damaged on its first read (see `store::late`): nothing made
+    /// from it may be used; [`Store::refold_late`] gives the log's fold.
+    pub(crate) fn late_damaged(&self) -> bool {
+        self.folded.late.is_set()
+    }
+
     /// A copy without the ops (what a warm session keeps: the fold, not
     /// the history a write that read it carries).
     pub(super) fn without_ops(&self) -> Loaded {

@@ -8,6 +8,7 @@ pub(crate) mod checkpoint;
 mod commit;
 pub mod fold;
 mod folder;
+mod late;
 mod leftover;
 pub(crate) mod lifecycle;
 mod load;

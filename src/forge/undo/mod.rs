@@ -160,7 +160,7 @@ impl Forge {
         &self,
         plan: &str,
         actor: &str,
-        build: impl FnOnce(&History, &Loaded) -> Result<(String, Vec<crate::model::OpBody>, T)>,
+        mut build: impl FnMut(&History, &Loaded) -> Result<(String, Vec<crate::model::OpBody>, T)>,
     ) -> Result<Option<(Loaded, T)>> {
         let mut whole = false;
         let mut kept: Option<T> = None;
@@ -224,6 +224,13 @@ impl Forge {
     /// The echo of an undo or a redo that committed `inv`: what it did and
     /// what it left as is, focused on its one node when it touched one.
     fn inverse_echo(&self, after: &Loaded, inv: &Inverse, headline: String) -> Result<Echo> {
+        self.remade(after, |after| {
+            self.inverse_echo_of(after, inv, headline.clone())
+        })
+    }
+
+    /// [`Forge::inverse_echo`] over `after`.
+    fn inverse_echo_of(&self, after: &Loaded, inv: &Inverse, headline: String) -> Result<Echo> {
         let report = self.check(after)?;
         let focus = match inv.nodes.as_slice() {
             [one] if after.content().node(one).is_some() => Some(one.clone()),

@@ -62,6 +62,9 @@ pub struct Folded {
     /// Ids that set_* ops named while absent, in every op folded (a fold on
     /// top reports one that is absent at its end, as a whole fold does).
     touched_absent: Vec<String>,
+    /// Set when a definition this fold holds on a snapshot's chunk was
+    /// found damaged on its first read (see `store::late`).
+    pub(crate) late: crate::store::late::Late,
 }
 
 impl Folded {
@@ -230,6 +233,7 @@ impl Folded {
             ahead: AheadCell::default(),
             index: std::sync::OnceLock::new(),
             touched_absent,
+            late: Default::default(),
         }
     }
 
@@ -452,6 +456,7 @@ pub(crate) fn fold_after_changed(
         machine,
         index,
         touched_absent,
+        late,
         ..
     } = before;
     let content_notes: Vec<Note> = notes.into_iter().filter(|n| !is_lifecycle(n)).collect();
@@ -469,6 +474,8 @@ pub(crate) fn fold_after_changed(
         d.step(op, op.body.clone(), Some(i) < last);
     }
     let (mut after, changed) = d.finish_changed();
+    // Its nodes before the change are still `before`'s, on the same chunks.
+    after.late = late;
     after.seed = SeedCell::of(seed.map(|(m, before)| (m, before.then(changed))));
     Some((after, changed))
 }
@@ -571,6 +578,7 @@ impl<'p> Driver<'p> {
             ahead: AheadCell::default(),
             index: index.map(std::sync::OnceLock::from).unwrap_or_default(),
             touched_absent,
+            late: Default::default(),
         };
         (folded, changed)
     }

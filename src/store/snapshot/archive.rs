@@ -6,8 +6,12 @@
 //! owned mirror in between), and a node can be read on its own
 //! ([`node`]), in place.
 //!
-//! The strings of a chunk of nodes (ids, phases, definitions' keys and
-//! texts) lie one after another in the chunk's one text ([`SNodes`]), and
+//! A chunk of nodes is two parts (issue 17): the head ([`SHead`]: ids,
+//! phases, kinds, calls' tools), which every restore reads and checks, and
+//! the definitions ([`SDefs`]), checked and walked only when a definition
+//! of the chunk is first read. The strings of each part (ids, phases,
+//! definitions' keys and texts) lie one after another in the part's one
+//! text, and
 //! each is its place in it ([`SStr`]): validating a chunk checks the text
 //! as UTF-8 once, not each of its few thousand strings on its own (which
 //! was about a sixth of a 100,000-node plan's restore); a place is checked
@@ -118,29 +122,59 @@ pub(super) struct SSegment {
     of: Vec<SStr>,
 }
 
+/// A node's head: what every restore reads (its id, phase and kind, and a
+/// call's `tool`, which a check reads of every call), its strings in the
+/// text of its chunk's head part.
 #[derive(Archive, Serialize)]
-pub(super) struct SNode {
+pub(super) struct SHeadNode {
     pub(super) id: SStr,
     pub(super) phase: Option<SStr>,
     /// Its position in `NodeKind::ALL`.
     pub(super) kind: u8,
+    /// The definition's `tool`, when it has one that is a string (a check
+    /// reads every call's).
+    pub(super) tool: Option<SStr>,
+}
+
+/// The head part of a chunk of nodes: its strings' text and the nodes'
+/// heads. Validated whenever the chunk is read.
+#[derive(Archive, Serialize)]
+pub(super) struct SHead {
+    pub(super) text: String,
+    pub(super) nodes: Vec<SHeadNode>,
+}
+
+/// A node's definition: keys and values, in order.
+#[derive(Archive, Serialize)]
+pub(super) struct SDef {
     pub(super) keys: Vec<SStr>,
     pub(super) values: Vec<SValue>,
 }
 
-/// A chunk of nodes: their strings' text and the nodes.
+/// The definitions part of a chunk of nodes (one per node of its head, in
+/// the same order), with the text of their strings: checked and walked
+/// only when a definition of the chunk is first read (issue 17).
 #[derive(Archive, Serialize)]
-pub(super) struct SNodes {
+pub(super) struct SDefs {
     pub(super) text: String,
-    pub(super) nodes: Vec<SNode>,
+    pub(super) defs: Vec<SDef>,
 }
 
+/// An edge: its strings' places in the text of its chunk.
 #[derive(Archive, Serialize)]
 pub(super) struct SEdge {
-    pub(super) id: String,
-    pub(super) from: String,
-    pub(super) to: String,
-    handle: String,
+    pub(super) id: SStr,
+    pub(super) from: SStr,
+    pub(super) to: SStr,
+    handle: SStr,
+}
+
+/// A chunk of edges: their strings' one text (checked as UTF-8 once, not
+/// per string) and the edges.
+#[derive(Archive, Serialize)]
+pub(super) struct SEdges {
+    pub(super) text: String,
+    pub(super) edges: Vec<SEdge>,
 }
 
 /// The digest's marks (see `fold::digest::Marks`): items before each,
@@ -372,76 +406,114 @@ pub(super) fn value_from(v: &ArchivedSValue, text: &str) -> Option<Value> {
     })
 }
 
-fn node_to(n: &Node, t: &mut Text) -> SNode {
-    let (keys, values) = map_to(&n.definition, t);
-    SNode {
-        id: t.put(&n.id),
-        phase: t.opt(n.phase.as_deref()),
-        kind: NodeKind::ALL.iter().position(|k| *k == n.kind).unwrap_or(0) as u8,
-        keys,
-        values,
-    }
+/// The `tool` a head keeps for `n`: its definition's, when it is a string
+/// (of any node: the head answers for the definition, whatever the kind).
+fn tool_of(n: &Node) -> Option<&str> {
+    n.definition.tool()
 }
 
-/// A chunk of nodes, archived (`None` when its text is too long).
-pub(super) fn nodes_to(part: &[Node]) -> Option<rkyv::util::AlignedVec<16>> {
+/// A chunk of nodes, archived: the head part, then (at the next multiple
+/// of 16) the definitions part, and the head part's length; `None` when a
+/// text is too long.
+pub(super) fn nodes_to(part: &[Node]) -> Option<(rkyv::util::AlignedVec<16>, usize)> {
     let mut t = Text::new();
-    let nodes = part.iter().map(|n| node_to(n, &mut t)).collect();
-    let chunk = SNodes {
+    let nodes = part
+        .iter()
+        .map(|n| SHeadNode {
+            id: t.put(&n.id),
+            phase: t.opt(n.phase.as_deref()),
+            kind: NodeKind::ALL.iter().position(|k| *k == n.kind).unwrap_or(0) as u8,
+            tool: t.opt(tool_of(n)),
+        })
+        .collect();
+    let head = SHead {
         text: t.done()?,
         nodes,
     };
-    rkyv::to_bytes::<rkyv::rancor::Error>(&chunk).ok()
+    let mut t = Text::new();
+    let defs = part
+        .iter()
+        .map(|n| {
+            let (keys, values) = map_to(&n.definition, &mut t);
+            SDef { keys, values }
+        })
+        .collect();
+    let defs = SDefs {
+        text: t.done()?,
+        defs,
+    };
+    let mut bytes = rkyv::to_bytes::<rkyv::rancor::Error>(&head).ok()?;
+    let split = bytes.len();
+    bytes.resize(split.div_ceil(16) * 16, 0);
+    bytes.extend_from_slice(&rkyv::to_bytes::<rkyv::rancor::Error>(&defs).ok()?);
+    Some((bytes, split))
 }
 
-/// One archived node of a chunk whose text is `text`, as the model's
-/// (read in place: nothing else of the archive is copied).
-pub(super) fn node(n: &ArchivedSNode, text: &str) -> Option<Node> {
+/// One archived node (its head in the text `head`, its definition in the
+/// text `defs`), as the model's (read in place: nothing else of the
+/// archive is copied).
+pub(super) fn node(
+    n: &ArchivedSHeadNode,
+    head: &str,
+    d: &ArchivedSDef,
+    defs: &str,
+) -> Option<Node> {
     Some(Node {
-        id: owned(text, &n.id)?,
-        phase: owned_opt(text, &n.phase)?,
+        id: owned(head, &n.id)?,
+        phase: owned_opt(head, &n.phase)?,
         kind: *NodeKind::ALL.get(n.kind as usize)?,
-        definition: map_from(&n.keys, &n.values, text)?.into(),
+        definition: map_from(&d.keys, &d.values, defs)?.into(),
     })
 }
 
-/// The definition of node `at` of a chunk that passed [`sound`]: built
-/// from the archive, which cannot fail then (an empty map, never seen,
-/// stands for the impossible).
-pub(super) fn definition(c: &ArchivedSNodes, at: usize) -> Map {
+/// The definition of node `at` of a definitions part that passed
+/// [`defs_sound`]: built from the archive, which cannot fail then (an
+/// empty map, never seen, stands for the impossible).
+pub(super) fn definition(c: &ArchivedSDefs, at: usize) -> Map {
     let text = c.text.as_str();
     let built = c
-        .nodes
+        .defs
         .get(at)
         .and_then(|n| map_from(&n.keys, &n.values, text));
     debug_assert!(built.is_some(), "a sound chunk's definitions build");
     built.unwrap_or_default()
 }
 
-/// A value of a chunk that passed [`sound`], built alone (as
-/// [`definition`], cannot fail then: `null` stands for the impossible).
+/// A value of a definitions part that passed [`defs_sound`], built alone
+/// (as [`definition`], cannot fail then: `null` stands for the impossible).
 pub(super) fn value(v: Option<&ArchivedSValue>, text: &str) -> Value {
     let built = v.and_then(|v| value_from(v, text));
     debug_assert!(built.is_some(), "a sound chunk's values build");
     built.unwrap_or(Value::Null)
 }
 
-/// Whether every node of the chunk `c` reads back as a writer made it:
-/// every string's place lies in the text on character boundaries, every
-/// kind, select and route segment is one a writer makes, no object repeats
-/// a key and nothing nests deeper than a plan is read
-/// ([`MAX_DEPTH`](crate::wire::parse::MAX_DEPTH)). A walk that builds and
-/// allocates nothing (but for an object of more than [`PAIRWISE`] keys),
-/// so that a definition can be built later, when it is read, and cannot
-/// fail then ([`definition`]).
-pub(super) fn sound(c: &ArchivedSNodes) -> bool {
+/// Whether every node's head in `c` reads back as a writer made it: every
+/// string's place (id, phase, tool) lies in the text on character
+/// boundaries and every kind is one a writer makes.
+pub(super) fn head_sound(c: &ArchivedSHead) -> bool {
     let text = c.text.as_str();
     c.nodes.iter().all(|n| {
         at(text, &n.id).is_some()
             && n.phase.as_ref().is_none_or(|p| at(text, p).is_some())
+            && n.tool.as_ref().is_none_or(|p| at(text, p).is_some())
             && (n.kind as usize) < NodeKind::ALL.len()
-            && map_sound(&n.keys, &n.values, text, 1)
     })
+}
+
+/// Whether the definitions part `c` of a chunk of `nodes` nodes reads back
+/// as a writer made it: one definition per node, every string's place in
+/// the text on character boundaries, every select and route segment one a
+/// writer makes, no object repeating a key and nothing nested deeper than
+/// a plan is read ([`MAX_DEPTH`](crate::wire::parse::MAX_DEPTH)). A walk
+/// that builds and allocates nothing (but for an object of more than
+/// [`PAIRWISE`] keys), so that a definition can be built later, when it is
+/// read, and cannot fail then ([`definition`]).
+pub(super) fn defs_sound(c: &ArchivedSDefs, nodes: usize) -> bool {
+    let text = c.text.as_str();
+    c.defs.len() == nodes
+        && c.defs
+            .iter()
+            .all(|d| map_sound(&d.keys, &d.values, text, 1))
 }
 
 /// Objects with up to this many keys are checked for a repeated key pair
@@ -522,22 +594,43 @@ fn value_sound(v: &ArchivedSValue, text: &str, depth: usize) -> bool {
     }
 }
 
-pub(super) fn edge_to(e: &Edge) -> SEdge {
-    SEdge {
-        id: e.id.clone(),
-        from: e.from.clone(),
-        to: e.to.clone(),
-        handle: e.handle.as_str().into_owned(),
-    }
+/// A chunk of edges, archived (`None` when its text is too long).
+pub(super) fn edges_to(part: &[Edge]) -> Option<rkyv::util::AlignedVec<16>> {
+    let mut t = Text::new();
+    let edges = part
+        .iter()
+        .map(|e| SEdge {
+            id: t.put(&e.id),
+            from: t.put(&e.from),
+            to: t.put(&e.to),
+            handle: t.put(&e.handle.as_str()),
+        })
+        .collect();
+    let chunk = SEdges {
+        text: t.done()?,
+        edges,
+    };
+    rkyv::to_bytes::<rkyv::rancor::Error>(&chunk).ok()
 }
 
-pub(super) fn edge(e: &ArchivedSEdge) -> Edge {
-    Edge {
-        id: e.id.as_str().to_string(),
-        from: e.from.as_str().to_string(),
-        to: e.to.as_str().to_string(),
-        handle: Handle::parse(e.handle.as_str()),
-    }
+/// An archived edge of a chunk whose text is `text`: its id, source and
+/// target; `None` when a place does not lie in the text.
+pub(super) fn edge_ends<'a>(
+    e: &ArchivedSEdge,
+    text: &'a str,
+) -> Option<(&'a str, &'a str, &'a str)> {
+    Some((at(text, &e.id)?, at(text, &e.from)?, at(text, &e.to)?))
+}
+
+/// An archived edge as the model's (`None` as [`edge_ends`]).
+pub(super) fn edge(e: &ArchivedSEdge, text: &str) -> Option<Edge> {
+    let (id, from, to) = edge_ends(e, text)?;
+    Some(Edge {
+        id: id.to_string(),
+        from: from.to_string(),
+        to: to.to_string(),
+        handle: Handle::parse(at(text, &e.handle)?),
+    })
 }
 
 /// `None` when its arguments' text is too long for a place (4 GiB).
@@ -730,11 +823,59 @@ mod tests {
         }))
     }
 
-    /// Whether the chunk `c`, archived, passes the walk.
-    fn sound_of(c: &SNodes) -> bool {
-        let bytes = rkyv::to_bytes::<rkyv::rancor::Error>(c).unwrap();
-        let a = rkyv::access::<ArchivedSNodes, rkyv::rancor::Error>(&bytes).unwrap();
-        sound(a)
+    /// A chunk of nodes as a test writes it: one text for both parts.
+    struct SNodes {
+        text: String,
+        nodes: Vec<SNode>,
+    }
+
+    struct SNode {
+        id: SStr,
+        phase: Option<SStr>,
+        kind: u8,
+        keys: Vec<SStr>,
+        values: Vec<SValue>,
+    }
+
+    /// The head part and the definitions part of `c`, archived.
+    fn parts(c: SNodes) -> (rkyv::util::AlignedVec, rkyv::util::AlignedVec) {
+        let head = SHead {
+            text: c.text.clone(),
+            nodes: c
+                .nodes
+                .iter()
+                .map(|n| SHeadNode {
+                    id: n.id,
+                    phase: n.phase,
+                    kind: n.kind,
+                    tool: None,
+                })
+                .collect(),
+        };
+        let defs = SDefs {
+            text: c.text,
+            defs: c
+                .nodes
+                .into_iter()
+                .map(|n| SDef {
+                    keys: n.keys,
+                    values: n.values,
+                })
+                .collect(),
+        };
+        (
+            rkyv::to_bytes::<rkyv::rancor::Error>(&head).unwrap(),
+            rkyv::to_bytes::<rkyv::rancor::Error>(&defs).unwrap(),
+        )
+    }
+
+    /// Whether the chunk `c`, archived, passes both walks.
+    fn sound_of(c: SNodes) -> bool {
+        let n = c.nodes.len();
+        let (h, d) = parts(c);
+        let h = rkyv::access::<ArchivedSHead, rkyv::rancor::Error>(&h).unwrap();
+        let d = rkyv::access::<ArchivedSDefs, rkyv::rancor::Error>(&d).unwrap();
+        head_sound(h) && defs_sound(d, n)
     }
 
     /// `null` in `levels` arrays.
@@ -793,7 +934,7 @@ mod tests {
             ),
             deep(100),
         ];
-        assert!(sound_of(&chunk(6, vec![s(4, 3), s(7, 2)], good)));
+        assert!(sound_of(chunk(6, vec![s(4, 3), s(7, 2)], good)));
         let bad: Vec<(u8, Vec<SStr>, Vec<SValue>, &str)> = vec![
             (7, vec![s(4, 3)], vec![SValue::Null], "a kind"),
             (
@@ -874,14 +1015,40 @@ mod tests {
             ),
         ];
         for (kind, keys, values, why) in bad {
-            assert!(!sound_of(&chunk(kind, keys, values)), "{why}");
+            assert!(!sound_of(chunk(kind, keys, values)), "{why}");
         }
         let mut no_id = chunk(0, vec![], vec![]);
         no_id.nodes[0].id = s(9, 1);
-        assert!(!sound_of(&no_id), "an id past the text");
+        assert!(!sound_of(no_id), "an id past the text");
         let mut phase = chunk(0, vec![], vec![]);
         phase.nodes[0].phase = Some(s(3, 1));
-        assert!(!sound_of(&phase), "a phase inside a character");
+        assert!(!sound_of(phase), "a phase inside a character");
+    }
+
+    /// A head's tool (as its id and phase) must lie in the head part's
+    /// text, on character boundaries.
+    #[test]
+    fn a_tool_outside_the_heads_text_is_not_sound() {
+        let head = |tool| SHead {
+            text: "abcall\u{e9}".into(),
+            nodes: vec![SHeadNode {
+                id: SStr { at: 0, len: 2 },
+                phase: None,
+                kind: 0,
+                tool,
+            }],
+        };
+        let sound = |h: SHead| {
+            let b = rkyv::to_bytes::<rkyv::rancor::Error>(&h).unwrap();
+            head_sound(rkyv::access::<ArchivedSHead, rkyv::rancor::Error>(&b).unwrap())
+        };
+        assert!(sound(head(Some(SStr { at: 2, len: 4 }))));
+        assert!(sound(head(None)));
+        assert!(!sound(head(Some(SStr { at: 4, len: 8 }))), "past the text");
+        assert!(
+            !sound(head(Some(SStr { at: 6, len: 1 }))),
+            "inside a character"
+        );
     }
 
     /// A string's place outside its chunk's text, or inside a character,
@@ -916,9 +1083,10 @@ mod tests {
             (SStr { at: 0, len: 1 }, SStr { at: 6, len: 9 }, None),
         ];
         for (id, key, want) in cases {
-            let bytes = rkyv::to_bytes::<rkyv::rancor::Error>(&chunk(id, key)).unwrap();
-            let a = rkyv::access::<ArchivedSNodes, rkyv::rancor::Error>(&bytes).unwrap();
-            let n = node(&a.nodes[0], a.text.as_str());
+            let (h, d) = parts(chunk(id, key));
+            let h = rkyv::access::<ArchivedSHead, rkyv::rancor::Error>(&h).unwrap();
+            let d = rkyv::access::<ArchivedSDefs, rkyv::rancor::Error>(&d).unwrap();
+            let n = node(&h.nodes[0], h.text.as_str(), &d.defs[0], d.text.as_str());
             assert_eq!(n.as_ref().map(|n| n.id.as_str()), want);
             if let Some(n) = n {
                 assert_eq!(n.definition.get("key"), Some(&Value::String("a".into())));

@@ -14,7 +14,10 @@
 //! chunks that node and its edges lie in, whatever the plan's size, and a
 //! reader of the whole fold checks every chunk. A chunk whose bytes fail
 //! its checksum or rkyv's validation is never interpreted: the answer that
-//! asked for it is dropped and the plan is read from its log.
+//! asked for it is dropped and the plan is read from its log. A chunk of
+//! nodes is two parts (see [`SChunk`]): its head part is read and checked
+//! with the chunk; its definitions part is read and checked only when a
+//! definition in it is first read (see `lazy::Chunk`).
 
 use super::FILE;
 use super::archive::{SBucket, SEdgeId, SIdEntry};
@@ -26,9 +29,10 @@ use std::fs::File;
 use std::io::Write;
 use std::os::unix::fs::FileExt;
 use std::path::Path;
+use std::sync::Arc;
 
 /// The file starts with this (the layout's version is its last byte).
-pub(super) const MAGIC: &[u8; 8] = b"PFSNAP\x00\x03";
+pub(super) const MAGIC: &[u8; 8] = b"PFSNAP\x00\x04";
 /// Magic, the head's checksum and length, a reserved word.
 pub(super) const HEADER: usize = 32;
 /// Nodes in one chunk.
@@ -41,12 +45,19 @@ const IDS_PER_BUCKET: usize = 256;
 pub(super) const NO_NODE: u32 = u32::MAX;
 
 /// Where a chunk lies (bytes after the end of the head, rounded up to 16),
-/// its length and its checksum.
+/// its length and its checksum. A chunk of nodes is two parts: its first
+/// `split` bytes (the head part, which `sum` covers, checked whenever the
+/// chunk is read) and, from the next multiple of 16, the definitions part
+/// (which `late` covers, checked only when a definition in it is first
+/// read; see `lazy::Chunk`). Any other chunk is one part (`split` is its
+/// length, `late` the checksum of no bytes).
 #[derive(Archive, Serialize, Clone, Copy)]
 pub(super) struct SChunk {
     pub(super) at: u64,
     pub(super) len: u64,
     pub(super) sum: u64,
+    pub(super) split: u64,
+    pub(super) late: u64,
 }
 
 /// A checksum of the archive (not a defence against an attacker, who could
@@ -90,7 +101,7 @@ pub(super) fn bucket_of(id: &str, buckets: usize) -> usize {
     (h % buckets.max(1) as u64) as usize
 }
 
-fn align(n: u64) -> u64 {
+pub(super) fn align(n: u64) -> u64 {
     n.div_ceil(16) * 16
 }
 
@@ -98,7 +109,7 @@ fn align(n: u64) -> u64 {
 /// and the file, to read chunks from when they are asked for. The file
 /// stays open, so a snapshot renamed over it meanwhile is not mixed in.
 pub(crate) struct Opened {
-    file: File,
+    file: Arc<File>,
     len: u64,
     /// Where the chunks start.
     pub(super) area: u64,
@@ -133,7 +144,7 @@ impl Opened {
             return None;
         }
         Some(Opened {
-            file,
+            file: Arc::new(file),
             len,
             area: align(HEADER as u64 + head_len),
             head,
@@ -154,18 +165,62 @@ impl Opened {
         }
     }
 
-    /// A chunk's bytes, when they lie inside the file and pass the
-    /// checksum the head gives them.
+    /// A chunk's bytes, when they lie inside the file and its first part
+    /// passes the checksum the head gives it (a chunk of nodes' definitions
+    /// part is checked when first read: see `lazy::Chunk`).
     pub(super) fn chunk(&self, c: &ArchivedSChunk) -> Option<AlignedVec<16>> {
-        let (at, n) = (c.at.to_native(), c.len.to_native());
+        let (at, n, split) = (c.at.to_native(), c.len.to_native(), c.split.to_native());
         let start = self.area.checked_add(at)?;
-        if start.checked_add(n)? > self.len {
+        if start.checked_add(n)? > self.len || split > n {
             return None;
         }
         let mut buf = AlignedVec::<16>::with_capacity(n as usize);
         buf.resize(n as usize, 0);
         self.file.read_exact_at(&mut buf, start).ok()?;
-        (checksum(&buf) == c.sum.to_native()).then_some(buf)
+        (checksum(&buf[..split as usize]) == c.sum.to_native()).then_some(buf)
+    }
+
+    /// A chunk of nodes' head part, when it lies inside the file and passes
+    /// its checksum, and where its definitions part lies (read when first
+    /// needed: see `lazy::Chunk`).
+    pub(super) fn node_chunk(&self, c: &ArchivedSChunk) -> Option<(AlignedVec<16>, Later)> {
+        let (at, n, split) = (c.at.to_native(), c.len.to_native(), c.split.to_native());
+        let start = self.area.checked_add(at)?;
+        if start.checked_add(n)? > self.len || split > n {
+            return None;
+        }
+        let mut head = AlignedVec::<16>::with_capacity(split as usize);
+        head.resize(split as usize, 0);
+        self.file.read_exact_at(&mut head, start).ok()?;
+        if checksum(&head) != c.sum.to_native() {
+            return None;
+        }
+        let from = align(split).min(n);
+        let later = Later {
+            file: self.file.clone(),
+            at: start + from,
+            len: (n - from) as usize,
+        };
+        Some((head, later))
+    }
+}
+
+/// Where a chunk of nodes' definitions part lies in the snapshot file it
+/// was read from (kept open: a snapshot renamed over it is not mixed in).
+pub(crate) struct Later {
+    file: Arc<File>,
+    at: u64,
+    len: usize,
+}
+
+impl Later {
+    /// The part's bytes (`None` when they cannot be read; their checksum is
+    /// the reader's to check).
+    pub(super) fn read(&self) -> Option<AlignedVec<16>> {
+        let mut buf = AlignedVec::<16>::with_capacity(self.len);
+        buf.resize(self.len, 0);
+        self.file.read_exact_at(&mut buf, self.at).ok()?;
+        Some(buf)
     }
 }
 
@@ -221,35 +276,73 @@ pub(super) fn index(c: &Content) -> Vec<SBucket> {
     buckets
 }
 
-/// Archives `part` as one chunk.
-pub(super) fn one<T, S>(part: &[T], to: impl Fn(&T) -> S) -> Option<AlignedVec<16>>
-where
-    Vec<S>: for<'x> rkyv::Serialize<
-            rkyv::api::high::HighSerializer<
-                AlignedVec<16>,
-                rkyv::ser::allocator::ArenaHandle<'x>,
-                rkyv::rancor::Error,
-            >,
-        >,
-{
-    let v: Vec<S> = part.iter().map(to).collect();
-    rkyv::to_bytes::<rkyv::rancor::Error>(&v).ok()
+/// Whether two archived id indexes hold the same entries in the same
+/// buckets. A bucket's entries are in the order of a hash map whose seed
+/// is the process's (see `model::hash`), so two processes' archives of
+/// one content differ in bytes; a lookup reads a bucket whole, in any
+/// order. (Debug builds check an index taken over with it.)
+pub(super) fn same_buckets(a: &[AlignedVec<16>], b: &[AlignedVec<16>]) -> bool {
+    type Entry = (String, u32, Vec<u32>);
+    type Entries = (Vec<Entry>, Vec<(String, u32)>);
+    let entries = |bytes: &AlignedVec<16>| -> Option<Entries> {
+        let b = rkyv::access::<super::archive::ArchivedSBucket, rkyv::rancor::Error>(bytes).ok()?;
+        let mut ids: Vec<Entry> = b
+            .ids
+            .iter()
+            .map(|e| {
+                let edges = e.edges.iter().map(|k| k.to_native()).collect();
+                (e.id.as_str().to_string(), e.node.to_native(), edges)
+            })
+            .collect();
+        let mut edges: Vec<(String, u32)> = b
+            .edges
+            .iter()
+            .map(|e| (e.id.as_str().to_string(), e.at.to_native()))
+            .collect();
+        ids.sort();
+        edges.sort();
+        Some((ids, edges))
+    };
+    a.len() == b.len()
+        && a.iter().zip(b).all(|(x, y)| {
+            let (x, y) = (entries(x), entries(y));
+            x.is_some() && x == y
+        })
+}
+
+/// A chunk of a new snapshot: its first part (a chunk of nodes' head
+/// part, or the whole of any other chunk), its second part (a chunk of
+/// nodes' definitions part, laid at the next multiple of 16; empty for any
+/// other chunk) and the second part's checksum when it is known without
+/// computing it (a part taken over unread keeps the checksum it was
+/// written with, so damage in it is still found when it is read).
+pub(super) type Pieces<'a> = (&'a [u8], &'a [u8], Option<u64>);
+
+/// A chunk's length when laid out from its pieces.
+fn laid_len(p: &Pieces<'_>) -> u64 {
+    if p.1.is_empty() {
+        p.0.len() as u64
+    } else {
+        align(p.0.len() as u64) + p.1.len() as u64
+    }
 }
 
 /// The table of `parts`, laid one after another from 0, each at a multiple
 /// of 16.
-pub(super) fn table(parts: &[impl AsRef<[u8]>]) -> Vec<SChunk> {
+pub(super) fn table(parts: &[Pieces<'_>]) -> Vec<SChunk> {
     let mut at = 0;
     parts
         .iter()
         .map(|p| {
-            let p = p.as_ref();
+            let len = laid_len(p);
             let c = SChunk {
                 at,
-                len: p.len() as u64,
-                sum: checksum(p),
+                len,
+                sum: checksum(p.0),
+                split: p.0.len() as u64,
+                late: p.2.unwrap_or_else(|| checksum(p.1)),
             };
-            at = align(at + p.len() as u64);
+            at = align(at + len);
             c
         })
         .collect()
@@ -260,7 +353,7 @@ pub(super) fn table(parts: &[impl AsRef<[u8]>]) -> Vec<SChunk> {
 pub(super) fn write(
     out: &mut impl Write,
     head: &[u8],
-    parts: &[impl AsRef<[u8]>],
+    parts: &[Pieces<'_>],
 ) -> std::io::Result<()> {
     let mut header = [0u8; HEADER];
     header[..8].copy_from_slice(MAGIC);
@@ -271,9 +364,12 @@ pub(super) fn write(
     let pad = |n: u64| vec![0u8; (align(n) - n) as usize];
     out.write_all(&pad(HEADER as u64 + head.len() as u64))?;
     for p in parts {
-        let p = p.as_ref();
-        out.write_all(p)?;
-        out.write_all(&pad(p.len() as u64))?;
+        out.write_all(p.0)?;
+        if !p.1.is_empty() {
+            out.write_all(&pad(p.0.len() as u64))?;
+            out.write_all(p.1)?;
+        }
+        out.write_all(&pad(laid_len(p)))?;
     }
     Ok(())
 }

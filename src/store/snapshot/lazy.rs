@@ -3,28 +3,50 @@
 //! snapshot, which copies a chunk of nodes still as read instead of
 //! archiving its nodes again (issue 17, definitions on demand).
 //!
-//! A chunk of nodes is checked once, in full, before anything of it is
-//! used: rkyv's validation, then [`archive::sound`] (every place, tag and
-//! key a writer makes; nothing is built). The nodes restored from it carry
-//! their definitions as [`Def::stored`](crate::model::Def::stored) handles
-//! on the chunk: a definition is built when it is first read, from bytes
-//! that passed both checks, so the build cannot fail and a command never
-//! learns late that it should have folded the log.
+//! A chunk of nodes is two parts (see `archive`). Its head part (ids,
+//! phases, kinds, calls' tools) is checked before anything of it is used:
+//! its checksum, rkyv's validation, [`archive::head_sound`]. Its
+//! definitions part is checked — its checksum, rkyv's validation, then
+//! [`archive::defs_sound`] (every place, tag and key a writer makes;
+//! nothing is built) — only when a definition of the chunk is first read:
+//! a write that reads a few definitions pays for their chunks alone. The
+//! nodes restored from it carry their definitions as
+//! [`Def::stored`](crate::model::Def::stored) handles on the chunk, built
+//! from bytes that passed those checks.
+//!
+//! A definitions part that fails them (late damage: the load already said
+//! the snapshot was sound) gives empty definitions and sets the flag of
+//! the plan the chunk was restored into ([`Late`]): what was made from that
+//! plan is then made again from the log (see `store::late`).
 
-use super::archive::{self, ArchivedSNodes};
+use super::archive::{self, ArchivedSDefs, ArchivedSHead};
+use super::chunks::{Later, checksum};
 use crate::model::def::Stored;
 use crate::model::{Map, Value};
+use crate::store::late::Late;
 use rkyv::util::AlignedVec;
 use std::sync::{LazyLock, OnceLock};
 
-/// A chunk's bytes as read, and — for a chunk of nodes — whether they
-/// passed as one and the definitions built so far.
+/// A chunk's bytes as read, and — for a chunk of nodes — whether each part
+/// passed its checks and the definitions built so far.
 pub(crate) struct Chunk {
-    /// Never changed after [`Chunk::new`] (nothing here hands out `&mut`).
-    bytes: AlignedVec<16>,
-    /// Set once, by [`Chunk::nodes`]: whether the bytes are a sound chunk
-    /// of nodes.
-    nodes: OnceLock<bool>,
+    /// The head part (the whole chunk, for a chunk of anything else than
+    /// nodes). Never changed after [`Chunk::new`] (nothing here hands out
+    /// `&mut`).
+    head_bytes: AlignedVec<16>,
+    /// Where the definitions part lies, to read when first needed.
+    later: Option<Later>,
+    /// The definitions part's bytes once read (`None`: they could not be);
+    /// never changed once set.
+    defs_bytes: OnceLock<Option<AlignedVec<16>>>,
+    /// The definitions part's checksum as the snapshot's table gives it.
+    late_sum: u64,
+    /// The flag of the plan restored from this chunk.
+    late: Late,
+    /// Set once, by [`Chunk::head`]: whether the head part is sound.
+    head: OnceLock<bool>,
+    /// Set once, by [`Chunk::defs`]: whether the definitions part is.
+    defs_ok: OnceLock<bool>,
     /// One cell per node, made on the first definition read.
     defs: OnceLock<Box<[OnceLock<Map>]>>,
     /// Per node, one cell per key of its definition, made on the first
@@ -32,63 +54,150 @@ pub(crate) struct Chunk {
     fields: OnceLock<Box<[OnceLock<Fields>]>>,
 }
 
+/// A chunk's definitions part: its bytes, or where to read them.
+pub(super) enum Defs {
+    Read(AlignedVec<16>),
+    Later(Later),
+}
+
 /// One node's fields built alone, by the position of their key.
 type Fields = Box<[OnceLock<Value>]>;
 
 impl Chunk {
-    pub(super) fn new(bytes: AlignedVec<16>) -> Chunk {
+    /// A chunk whose head part (or whole bytes) is `head` and whose
+    /// definitions part, with the checksum `late_sum`, is `defs` (its bytes
+    /// already read, or where to read them); `late` is the flag of the plan
+    /// it is restored into.
+    pub(super) fn new(head: AlignedVec<16>, defs: Defs, late_sum: u64, late: Late) -> Chunk {
+        let (later, defs_bytes) = match defs {
+            Defs::Read(b) => (None, OnceLock::from(Some(b))),
+            Defs::Later(l) => (Some(l), OnceLock::new()),
+        };
         Chunk {
-            bytes,
-            nodes: OnceLock::new(),
+            head_bytes: head,
+            later,
+            defs_bytes,
+            late_sum,
+            late,
+            head: OnceLock::new(),
+            defs_ok: OnceLock::new(),
             defs: OnceLock::new(),
             fields: OnceLock::new(),
         }
     }
 
-    /// The bytes, as read.
-    pub(super) fn bytes(&self) -> &[u8] {
-        &self.bytes
+    /// The head part's bytes (a chunk of anything else than nodes: all of
+    /// them), as read.
+    pub(super) fn head_bytes(&self) -> &[u8] {
+        &self.head_bytes
     }
 
-    /// The chunk as nodes, when its bytes pass rkyv's validation and
-    /// [`archive::sound`] (checked on the first call, remembered after).
-    pub(super) fn nodes(&self) -> Option<&ArchivedSNodes> {
-        let sound = *self.nodes.get_or_init(|| {
-            rkyv::access::<ArchivedSNodes, rkyv::rancor::Error>(&self.bytes)
-                .is_ok_and(archive::sound)
+    /// The definitions part's bytes, read on first use (`None` when they
+    /// cannot be read; unchecked).
+    fn defs_bytes(&self) -> Option<&[u8]> {
+        self.defs_bytes
+            .get_or_init(|| self.later.as_ref().and_then(Later::read))
+            .as_deref()
+    }
+
+    /// The chunk as a new snapshot takes it over: both parts' bytes (the
+    /// definitions part read now if it was not) and the definitions part's
+    /// checksum as written (a part never checked keeps it: damage in it is
+    /// still found when it is read); `None` when they cannot be read.
+    pub(super) fn pieces(&self) -> Option<super::chunks::Pieces<'_>> {
+        Some((self.head_bytes(), self.defs_bytes()?, Some(self.late_sum)))
+    }
+
+    /// The chunk's head part as nodes' heads, when it passes rkyv's
+    /// validation and [`archive::head_sound`] (checked on the first call,
+    /// remembered after; its checksum was checked when it was read).
+    pub(super) fn head(&self) -> Option<&ArchivedSHead> {
+        let sound = *self.head.get_or_init(|| {
+            rkyv::access::<ArchivedSHead, rkyv::rancor::Error>(self.head_bytes())
+                .is_ok_and(archive::head_sound)
         });
         if !sound {
             return None;
         }
-        // SAFETY: `self.bytes` passed `rkyv::access::<ArchivedSNodes>` (the
+        // SAFETY: these bytes passed `rkyv::access::<ArchivedSHead>` (the
         // validation `access_unchecked` skips) in this process, just above
-        // or in an earlier call (`nodes` is set only from that result), and
-        // they have not changed since: the field is private and nothing
-        // mutates it after `new`. Same bytes, same type, same alignment
-        // (the buffer is the one validated), so the unchecked access reads
-        // what the checked one did.
-        Some(unsafe { rkyv::access_unchecked::<ArchivedSNodes>(&self.bytes) })
+        // or in an earlier call (`head` is set only from that result), and
+        // they have not changed since: the fields are private and nothing
+        // mutates them after `new`. Same bytes, same type, same alignment.
+        Some(unsafe { rkyv::access_unchecked::<ArchivedSHead>(self.head_bytes()) })
+    }
+
+    /// The chunk's definitions part, when it passes its checksum, rkyv's
+    /// validation and [`archive::defs_sound`] for as many nodes as the head
+    /// part holds (checked on the first call, remembered after); when it
+    /// does not, the plan's flag is set (late damage).
+    pub(super) fn defs(&self) -> Option<&ArchivedSDefs> {
+        let sound = *self.defs_ok.get_or_init(|| {
+            let ok = self.head().is_some_and(|h| {
+                let Some(bytes) = self.defs_bytes() else {
+                    return false;
+                };
+                checksum(bytes) == self.late_sum
+                    && rkyv::access::<ArchivedSDefs, rkyv::rancor::Error>(bytes)
+                        .is_ok_and(|d| archive::defs_sound(d, h.nodes.len()))
+            });
+            if !ok {
+                self.late.set();
+            }
+            ok
+        });
+        if !sound {
+            return None;
+        }
+        // `defs_ok` is true only once `defs_bytes` was read (`Some`).
+        let bytes = self.defs_bytes()?;
+        // SAFETY: as in `head`: these bytes passed
+        // `rkyv::access::<ArchivedSDefs>` in this process (`defs_ok` is set
+        // true only from that result) and have not changed since (set once
+        // in a `OnceLock`, never handed out as `&mut`).
+        Some(unsafe { rkyv::access_unchecked::<ArchivedSDefs>(bytes) })
+    }
+
+    /// Whether the definitions part was read and found damaged.
+    pub(super) fn found_damaged(&self) -> bool {
+        self.defs_ok.get() == Some(&false)
+    }
+
+    /// The `tool` the head keeps for node `at` (`None` when it has none),
+    /// or `None` when the head part is not sound or holds no such node.
+    pub(super) fn tool(&self, at: usize) -> Option<Option<&str>> {
+        let h = self.head()?;
+        let n = h.nodes.get(at)?;
+        match n.tool.as_ref() {
+            None => Some(None),
+            Some(t) => archive::at(h.text.as_str(), t).map(Some),
+        }
+    }
+
+    /// How many nodes the head part holds (none when it is not sound).
+    fn len(&self) -> usize {
+        self.head().map_or(0, |h| h.nodes.len())
     }
 }
 
 /// An empty definition, for a position a chunk does not hold (never asked
-/// for: the store hands out only positions it holds).
+/// for: the store hands out only positions it holds), or one whose part is
+/// damaged (the plan's flag is then set: what is made of it is made again).
 static EMPTY: LazyLock<Map> = LazyLock::new(Map::new);
 
 impl Stored for Chunk {
     fn definition(&self, at: usize) -> &Map {
-        let defs = self.defs.get_or_init(|| {
-            let n = self.nodes().map_or(0, |c| c.nodes.len());
-            (0..n).map(|_| OnceLock::new()).collect()
-        });
+        let defs = self
+            .defs
+            .get_or_init(|| (0..self.len()).map(|_| OnceLock::new()).collect());
         match defs.get(at) {
-            Some(cell) => cell.get_or_init(|| self.build(at)),
-            None => &EMPTY,
+            Some(cell) if self.defs().is_some() => cell.get_or_init(|| self.build(at)),
+            _ => &EMPTY,
         }
     }
 
     fn build(&self, at: usize) -> Map {
-        match self.nodes() {
+        match self.defs() {
             Some(c) => archive::definition(c, at),
             None => Map::new(),
         }
@@ -101,8 +210,8 @@ impl Stored for Chunk {
         if let Some(m) = self.defs.get().and_then(|d| d.get(at)?.get()) {
             return m.get(key);
         }
-        let c = self.nodes()?;
-        let n = c.nodes.get(at)?;
+        let c = self.defs()?;
+        let n = c.defs.get(at)?;
         let text = c.text.as_str();
         let j = n
             .keys
@@ -110,7 +219,7 @@ impl Stored for Chunk {
             .position(|k| archive::at(text, k) == Some(key))?;
         let nodes = self
             .fields
-            .get_or_init(|| (0..c.nodes.len()).map(|_| OnceLock::new()).collect());
+            .get_or_init(|| (0..c.defs.len()).map(|_| OnceLock::new()).collect());
         let cells = nodes
             .get(at)?
             .get_or_init(|| (0..n.keys.len()).map(|_| OnceLock::new()).collect());
@@ -123,6 +232,10 @@ impl Stored for Chunk {
         }
         Some(cell.get_or_init(|| archive::value(n.values.get(j), text)))
     }
+
+    fn tool(&self, at: usize) -> Option<Option<&str>> {
+        Chunk::tool(self, at)
+    }
 }
 
 #[cfg(test)]
@@ -130,6 +243,7 @@ mod tests {
     use super::*;
     use crate::model::def::Def;
     use crate::model::{Node, NodeKind, Value};
+    use crate::store::snapshot::chunks::align;
     use std::sync::Arc;
 
     fn node(i: usize) -> Node {
@@ -147,19 +261,45 @@ mod tests {
         }
     }
 
+    /// The chunk whose bytes (as a snapshot lays them out) are `bytes`,
+    /// its head part `split` bytes long, its definitions part read.
+    fn made(bytes: &[u8], split: usize, sum: u64, late: &Late) -> Chunk {
+        let aligned = |b: &[u8]| {
+            let mut v = AlignedVec::<16>::new();
+            v.extend_from_slice(b);
+            v
+        };
+        let defs = aligned(&bytes[align(split as u64) as usize..]);
+        Chunk::new(
+            aligned(&bytes[..split]),
+            Defs::Read(defs),
+            sum,
+            late.clone(),
+        )
+    }
+
+    /// A chunk of `nodes`, as a snapshot holds it, restored into a plan
+    /// whose flag is `late`.
+    fn chunk_of(nodes: &[Node], late: &Late) -> Chunk {
+        let (bytes, split) = archive::nodes_to(nodes).unwrap();
+        let sum = checksum(&bytes[align(split as u64) as usize..]);
+        made(&bytes, split, sum, late)
+    }
+
     /// The unchecked access reads what the checked one does: every
     /// definition built from a shared chunk equals the node's own; bytes
     /// that are not a sound chunk of nodes give none (and no definition).
     #[test]
     fn a_chunk_read_unchecked_after_its_check_is_the_checked_one() {
         let nodes: Vec<Node> = (0..40).map(node).collect();
-        let bytes = archive::nodes_to(&nodes).unwrap();
-        let checked = rkyv::access::<ArchivedSNodes, rkyv::rancor::Error>(&bytes).unwrap();
-        let chunk = Arc::new(Chunk::new(bytes.clone()));
-        let c = chunk.nodes().expect("sound");
+        let late = Late::new();
+        let (bytes, split) = archive::nodes_to(&nodes).unwrap();
+        let checked = rkyv::access::<ArchivedSHead, rkyv::rancor::Error>(&bytes[..split]).unwrap();
+        let chunk = Arc::new(chunk_of(&nodes, &late));
+        let c = chunk.head().expect("sound");
         assert_eq!(c.nodes.len(), checked.nodes.len());
         assert_eq!(c.text.as_str(), checked.text.as_str());
-        let fields = Arc::new(Chunk::new(bytes.clone()));
+        let fields = Arc::new(chunk_of(&nodes, &late));
         for (i, n) in nodes.iter().enumerate() {
             let alone = Def::stored(fields.clone(), i);
             let built = |f: &Chunk| f.defs.get().is_some_and(|d| d[i].get().is_some());
@@ -176,11 +316,52 @@ mod tests {
             assert_eq!(d.get("prompt"), n.definition.get("prompt"), "from the map");
             assert_eq!(chunk.build(i), *n.definition);
         }
+        assert!(!late.is_set(), "nothing damaged");
         let mut bad = bytes.clone();
-        let len = bad.len();
-        bad[len - 8..].fill(0xff);
-        let bad = Chunk::new(bad);
-        assert!(bad.nodes().is_none());
-        assert!(bad.definition(0).is_empty() && bad.nodes().is_none());
+        bad[..8].fill(0xff);
+        let bad = made(&bad, split, 0, &late);
+        assert!(bad.head().is_none());
+        assert!(bad.definition(0).is_empty() && bad.head().is_none());
+    }
+
+    /// The head part is read without the definitions part: a damaged
+    /// definitions part (its checksum, or bytes that pass it but not
+    /// rkyv's validation) leaves the heads and the calls' tools readable,
+    /// gives no definition and no field, and sets the plan's flag, once
+    /// first read; a sound one sets nothing.
+    #[test]
+    fn a_damaged_definitions_part_is_found_when_first_read_and_flags_the_plan() {
+        let mut nodes: Vec<Node> = (0..10).map(node).collect();
+        nodes[3].kind = NodeKind::Call;
+        nodes[3].definition = [("tool".to_string(), Value::from("search"))]
+            .into_iter()
+            .collect::<Map>()
+            .into();
+        nodes[4].kind = NodeKind::Call;
+        let (bytes, split) = archive::nodes_to(&nodes).unwrap();
+        let from = align(split as u64) as usize;
+        let good_sum = checksum(&bytes[from..]);
+        let mut flipped = bytes.clone();
+        let end = flipped.len();
+        flipped[end - 12] ^= 0x5a;
+        let resummed = checksum(&flipped[from..]);
+        for (why, b, sum) in [
+            ("a checksum that fails", flipped.clone(), good_sum),
+            ("rkyv's validation", flipped, resummed),
+        ] {
+            let late = Late::new();
+            let c = made(&b, split, sum, &late);
+            assert_eq!(c.head().map(|h| h.nodes.len()), Some(10), "{why}");
+            assert_eq!(c.tool(3), Some(Some("search")), "{why}");
+            assert_eq!(c.tool(4), Some(None), "{why}: a call without one");
+            assert!(!late.is_set(), "{why}: not read yet");
+            assert_eq!(c.field(0, "prompt"), None, "{why}");
+            assert!(late.is_set(), "{why}: flagged");
+            assert!(c.definition(1).is_empty(), "{why}");
+        }
+        let late = Late::new();
+        let c = made(&bytes, split, good_sum, &late);
+        assert_eq!(c.definition(3), &*nodes[3].definition);
+        assert!(!late.is_set());
     }
 }

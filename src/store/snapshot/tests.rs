@@ -296,6 +296,8 @@ fn an_edit_in_the_middle_then_an_append_is_folded_afresh() {
 struct Regions {
     head: std::ops::Range<usize>,
     nodes: std::ops::Range<usize>,
+    /// The first node chunk's definitions part.
+    defs: std::ops::Range<usize>,
     buckets: Vec<std::ops::Range<usize>>,
 }
 
@@ -306,9 +308,12 @@ fn regions(store: &Store) -> Regions {
         let start = o.area as usize + c.at.to_native() as usize;
         start..start + c.len.to_native() as usize
     };
+    let nodes = at(&s.node_chunks[0]);
+    let split = s.node_chunks[0].split.to_native() as usize;
     Regions {
         head: HEADER..HEADER + o.head.len(),
-        nodes: at(&s.node_chunks[0]),
+        defs: nodes.start + split.div_ceil(16) * 16..nodes.end,
+        nodes,
         buckets: s.buckets.iter().map(at).collect(),
     }
 }
@@ -319,8 +324,9 @@ fn resum_head(b: &mut [u8], head: &std::ops::Range<usize>) {
     b[8..16].copy_from_slice(&sum);
 }
 
-/// A chunk's checksum (in the head's table) made right again after an edit
-/// of its bytes `chunk`, then the head's.
+/// A part's checksum (in the head's table) made right again after an edit
+/// of its bytes `chunk` (a whole chunk, or a chunk of nodes' definitions
+/// part), then the head's.
 fn resum_chunk(b: &mut [u8], r: &Regions, chunk: &std::ops::Range<usize>, old: u64) {
     let new = checksum(&b[chunk.clone()]).to_le_bytes();
     let old = old.to_le_bytes();
@@ -388,7 +394,7 @@ fn damaged_snapshot_bytes_mean_a_fresh_fold() {
     cases.push(("a head that does not validate", b));
     let mut b = good.clone();
     b[inside + 1] = 0xC0;
-    resum_chunk(&mut b, &r, &r.nodes, checksum(&good[r.nodes.clone()]));
+    resum_chunk(&mut b, &r, &r.defs, checksum(&good[r.defs.clone()]));
     cases.push(("a chunk that does not validate", b));
     for (why, bytes) in cases {
         std::fs::write(&snap, &bytes).unwrap();
@@ -592,7 +598,7 @@ fn a_verdict_never_reads_the_snapshot() {
             .position(|w| w == b"about a")
             .unwrap();
     lie[at + 6] = b'z';
-    resum_chunk(&mut lie, &r, &r.nodes, checksum(&good[r.nodes.clone()]));
+    resum_chunk(&mut lie, &r, &r.defs, checksum(&good[r.defs.clone()]));
     std::fs::write(&snap, &lie).unwrap();
     let note = |l: &crate::store::Loaded| l.content().node("a").unwrap().definition["note"].clone();
     let cached = s.load_one_shot("plan-s").unwrap();
@@ -681,7 +687,9 @@ fn a_fold_that_noticed_something_is_not_snapshotted() {
     let mut other = node("a");
     other.kind = NodeKind::Reason;
     s.commit("plan-s", "bob", None, |_| {
-        Ok(vec![OpBody::AddNode { node: other }])
+        Ok(vec![OpBody::AddNode {
+            node: other.clone(),
+        }])
     })
     .unwrap();
     std::fs::remove_file(plan_dir(&s).join(FILE)).ok();
@@ -727,7 +735,7 @@ fn the_archive_keeps_every_value_and_the_lifecycle() {
     );
     s.commit("plan-s", "bob", None, |_| {
         Ok(vec![
-            OpBody::AddNode { node: n },
+            OpBody::AddNode { node: n.clone() },
             OpBody::AddEdge {
                 edge: crate::model::Edge {
                     id: "a__b".into(),
@@ -867,7 +875,8 @@ fn a_snapshot_after_a_tail_takes_over_the_unchanged_chunks_and_equals_a_fresh_on
         }],
     ];
     for (i, ops) in tails.into_iter().enumerate() {
-        s.commit("plan-s", "bob", None, |_| Ok(ops)).unwrap();
+        s.commit("plan-s", "bob", None, |_| Ok(ops.clone()))
+            .unwrap();
         let why = format!("tail {i}");
         assert_eq!(
             same(&s, &why),

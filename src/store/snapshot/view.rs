@@ -12,15 +12,16 @@
 //! damaged chunk holds is never used.
 
 use super::archive::{
-    self, ArchivedSBucket, ArchivedSEdge, ArchivedSMarks, ArchivedSNode, ArchivedSNodes,
-    ArchivedSValue,
+    self, ArchivedSBucket, ArchivedSDef, ArchivedSEdge, ArchivedSEdges, ArchivedSHead,
+    ArchivedSHeadNode, ArchivedSMarks, ArchivedSValue,
 };
 use super::chunks::{ArchivedSChunk, EDGES_PER_CHUNK, NO_NODE, NODES_PER_CHUNK, Opened, bucket_of};
-use super::lazy::Chunk;
+use super::lazy::{Chunk, Defs};
 use super::{ArchivedSnap, keyed};
 use crate::model::lifecycle::Meta;
 use crate::model::{Def, Edge, Handle, Node, NodeKind};
 use crate::store::Store;
+use crate::store::late::Late;
 use crate::store::paths::{META_FILE, OPS_FILE, refuse_special, refuse_symlink};
 use rkyv::api::high::HighValidator;
 use rkyv::bytecheck::CheckBytes;
@@ -54,11 +55,14 @@ pub(crate) struct View<'a> {
     s: &'a ArchivedSnap,
     opened: &'a Opened,
     bufs: &'a [OnceCell<Option<Arc<Chunk>>>],
-    nodes: Cells<'a, ArchivedSNodes>,
-    edges: Cells<'a, ArchivedVec<ArchivedSEdge>>,
+    nodes: Cells<'a, ArchivedSHead>,
+    edges: Cells<'a, ArchivedSEdges>,
     buckets: Cells<'a, ArchivedSBucket>,
     marks: Cells<'a, ArchivedSMarks>,
     damaged: Cell<bool>,
+    /// The flag of the plan restored through this view (its chunks of
+    /// nodes set it when a definitions part is found damaged).
+    late: Late,
 }
 
 fn cells<'a, T>(n: usize) -> Cells<'a, T> {
@@ -66,8 +70,14 @@ fn cells<'a, T>(n: usize) -> Cells<'a, T> {
 }
 
 impl<'a> View<'a> {
-    pub(super) fn new(s: &'a ArchivedSnap, opened: &'a Opened, bufs: &'a Slots) -> View<'a> {
+    pub(super) fn new(
+        s: &'a ArchivedSnap,
+        opened: &'a Opened,
+        bufs: &'a Slots,
+        late: Late,
+    ) -> View<'a> {
         View {
+            late,
             s,
             opened,
             bufs,
@@ -107,7 +117,7 @@ impl<'a> View<'a> {
         let got = cells.get(k).and_then(|cell| {
             *cell.get_or_init(|| {
                 let buf = self.slot(table, base, k)?;
-                rkyv::access::<T, rkyv::rancor::Error>(buf.bytes()).ok()
+                rkyv::access::<T, rkyv::rancor::Error>(buf.head_bytes()).ok()
             })
         });
         self.flag(got)
@@ -115,7 +125,8 @@ impl<'a> View<'a> {
 
     /// The bytes of chunk `k` of `table` (whose slots start at `base`),
     /// read on first use (`None` when they cannot be read or fail their
-    /// checksum).
+    /// checksum); of a chunk of nodes, the head part (the definitions part
+    /// is read when first needed, see `lazy`).
     fn slot(
         &self,
         table: &'a ArchivedVec<ArchivedSChunk>,
@@ -124,26 +135,48 @@ impl<'a> View<'a> {
     ) -> Option<&'a Arc<Chunk>> {
         let opened = self.opened;
         let slot = self.bufs.get(base + k)?;
-        slot.get_or_init(|| Some(Arc::new(Chunk::new(opened.chunk(table.get(k)?)?))))
-            .as_ref()
+        slot.get_or_init(|| {
+            let c = table.get(k)?;
+            let (head, defs) = if std::ptr::eq(table, &self.s.node_chunks) {
+                let (head, later) = opened.node_chunk(c)?;
+                (head, Defs::Later(later))
+            } else {
+                (opened.chunk(c)?, Defs::Read(Default::default()))
+            };
+            let chunk = Chunk::new(head, defs, c.late.to_native(), self.late.clone());
+            Some(Arc::new(chunk))
+        })
+        .as_ref()
     }
 
-    /// Chunk `k` of nodes, read and checked in full (rkyv's validation and
-    /// [`archive::sound`]) on first use, and its shared bytes.
-    fn node_chunk(&self, k: usize) -> Option<(&'a ArchivedSNodes, &'a Arc<Chunk>)> {
+    /// Chunk `k` of nodes, its head part read and checked (rkyv's
+    /// validation and [`archive::head_sound`]) on first use, and its shared
+    /// bytes.
+    fn node_chunk(&self, k: usize) -> Option<(&'a ArchivedSHead, &'a Arc<Chunk>)> {
         let got = self
             .nodes
             .get(k)
-            .and_then(|cell| *cell.get_or_init(|| self.slot(&self.s.node_chunks, 0, k)?.nodes()));
+            .and_then(|cell| *cell.get_or_init(|| self.slot(&self.s.node_chunks, 0, k)?.head()));
         let c = self.flag(got)?;
         Some((c, self.slot(&self.s.node_chunks, 0, k)?))
     }
 
-    /// Node `i`, and the text of its chunk (its strings' places are in it).
-    fn at(&self, i: usize) -> Option<(&'a ArchivedSNode, &'a str)> {
+    /// Node `i`'s head, and the text of its chunk's head part (its
+    /// strings' places are in it).
+    fn at(&self, i: usize) -> Option<(&'a ArchivedSHeadNode, &'a str)> {
         let (c, _) = self.node_chunk(i / NODES_PER_CHUNK)?;
         let n = self.flag(c.nodes.get(i % NODES_PER_CHUNK))?;
         Some((n, c.text.as_str()))
+    }
+
+    /// Node `i`'s definition as archived, and the text of its chunk's
+    /// definitions part (checked in full on first use: the view damaged
+    /// when it fails).
+    fn def_at(&self, i: usize) -> Option<(&'a ArchivedSDef, &'a str)> {
+        let (_, chunk) = self.node_chunk(i / NODES_PER_CHUNK)?;
+        let d = self.flag(chunk.defs())?;
+        let n = self.flag(d.defs.get(i % NODES_PER_CHUNK))?;
+        Some((n, d.text.as_str()))
     }
 
     /// The string at place `r` of `text` (the view damaged when it does not
@@ -152,10 +185,13 @@ impl<'a> View<'a> {
         self.flag(archive::at(text, r))
     }
 
-    fn edge_at(&self, k: usize) -> Option<&'a ArchivedSEdge> {
+    /// Edge `k`, and the text of its chunk (its strings' places are in
+    /// it).
+    fn edge_at(&self, k: usize) -> Option<(&'a ArchivedSEdge, &'a str)> {
         let base = self.s.node_chunks.len();
         let c = self.part(&self.edges, &self.s.edge_chunks, base, k / EDGES_PER_CHUNK)?;
-        self.flag(c.get(k % EDGES_PER_CHUNK))
+        let e = self.flag(c.edges.get(k % EDGES_PER_CHUNK))?;
+        Some((e, c.text.as_str()))
     }
 
     fn bucket(&self, id: &str) -> Option<&'a ArchivedSBucket> {
@@ -182,6 +218,11 @@ impl<'a> View<'a> {
             m.end.to_native(),
         );
         self.flag(got)
+    }
+
+    /// The flag of the plan restored through this view.
+    pub(super) fn late(&self) -> Late {
+        self.late.clone()
     }
 
     pub(crate) fn plan_id(&self) -> &'a str {
@@ -241,7 +282,7 @@ impl<'a> View<'a> {
 
     /// A string field of the node's definition (`Node::str_field`).
     pub(crate) fn node_str_field(&self, i: usize, key: &str) -> Option<&'a str> {
-        let (n, t) = self.at(i)?;
+        let (n, t) = self.def_at(i)?;
         let mut k = None;
         for (at, place) in n.keys.iter().enumerate() {
             if self.text(t, place)? == key {
@@ -259,13 +300,14 @@ impl<'a> View<'a> {
     /// cannot be read.
     pub(crate) fn node(&self, i: usize) -> Option<Node> {
         let (n, t) = self.at(i)?;
-        self.flag(archive::node(n, t))
+        let (d, dt) = self.def_at(i)?;
+        self.flag(archive::node(n, t, d, dt))
     }
 
     /// Node `i` as the model's, its definition read from its chunk when
-    /// first asked for (the chunk passed [`archive::sound`], so that
-    /// cannot fail), or built now when `eager`; `None` (and the view
-    /// damaged) when it cannot be read.
+    /// first asked for (the chunk's definitions part is checked then: see
+    /// `lazy`), or built now when `eager` (its part checked now); `None`
+    /// (and the view damaged) when it cannot be read.
     fn stored_node(&self, i: usize, eager: bool) -> Option<Node> {
         let k = i / NODES_PER_CHUNK;
         let (c, chunk) = self.node_chunk(k)?;
@@ -280,6 +322,7 @@ impl<'a> View<'a> {
             },
             kind: *self.flag(NodeKind::ALL.get(n.kind as usize))?,
             definition: if eager {
+                self.flag(chunk.defs())?;
                 Def::from(crate::model::def::Stored::build(&**chunk, at))
             } else {
                 Def::stored(chunk.clone(), at)
@@ -326,10 +369,10 @@ impl<'a> View<'a> {
             return Some((self.node_range(0, n, eager)?, self.all_edges()));
         }
         let split = ((chunks * 11 / 20).max(1) * NODES_PER_CHUNK).min(n);
-        let (s, opened) = (self.s, self.opened);
+        let (s, opened, late) = (self.s, self.opened, self.late.clone());
         let other = move || {
             let bufs = slots(s);
-            let v = View::new(s, opened, &bufs);
+            let v = View::new(s, opened, &bufs, late);
             let part = v.node_range(split, n, eager)?;
             let edges = v.all_edges();
             (!v.damaged()).then_some((part, edges, bufs))
@@ -359,23 +402,22 @@ impl<'a> View<'a> {
     /// An edge's id, source and target (empty, and the view damaged, when
     /// it cannot be read).
     pub(crate) fn edge_ends(&self, k: usize) -> (&'a str, &'a str, &'a str) {
-        self.edge_at(k).map_or(("", "", ""), |e| {
-            (e.id.as_str(), e.from.as_str(), e.to.as_str())
-        })
+        let ends = self
+            .edge_at(k)
+            .and_then(|(e, text)| archive::edge_ends(e, text));
+        self.flag(ends).unwrap_or(("", "", ""))
     }
 
     /// The edge, as the model's (an empty one, and the view damaged, when
     /// it cannot be read).
     pub(crate) fn edge(&self, k: usize) -> Edge {
-        self.edge_at(k).map_or_else(
-            || Edge {
-                id: String::new(),
-                from: String::new(),
-                to: String::new(),
-                handle: Handle::parse(""),
-            },
-            archive::edge,
-        )
+        let edge = self.edge_at(k).and_then(|(e, text)| archive::edge(e, text));
+        self.flag(edge).unwrap_or_else(|| Edge {
+            id: String::new(),
+            from: String::new(),
+            to: String::new(),
+            handle: Handle::parse(""),
+        })
     }
 
     /// The position of the node with `id`, from the id index.
@@ -451,9 +493,10 @@ impl Store {
             return None;
         }
         let bufs = slots(s);
-        let view = View::new(s, &opened, &bufs);
+        let late = Late::new();
+        let view = View::new(s, &opened, &bufs, late.clone());
         let answer = answer(&view);
-        if view.damaged() {
+        if view.damaged() || late.is_set() {
             // Read from the log instead; the next load writes a sound one.
             opened.discard(&dir);
             return None;
