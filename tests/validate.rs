@@ -784,6 +784,22 @@ fn a_torn_tail_is_placed_on_the_line_its_message_names() {
         "{torn}"
     );
     assert_eq!(torn["endLine"], json!(n), "{torn}");
+
+    // The last write cut in the middle of its line: the cut line.
+    let last = lines.len();
+    let whole: &str = lines[last - 1];
+    lines[last - 1] = &whole[..whole.len() / 2];
+    lines[n - 1] = &log.lines().nth(n - 1).unwrap()[..];
+    std::fs::write(&path, lines.join("\n")).unwrap();
+    let j = env.out(&["validate", "--format", "json"]).json();
+    let torn = issue(&j, "torn_tail");
+    let named = format!("(line {last} of ops.jsonl)");
+    assert!(torn["message"].as_str().unwrap().contains(&named), "{torn}");
+    assert_eq!(
+        (&torn["line"], &torn["column"], &torn["endLine"]),
+        (&json!(last), &json!(1), &json!(last)),
+        "{torn}"
+    );
 }
 
 // ------------------------------------------------------------------ explain

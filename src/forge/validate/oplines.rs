@@ -35,24 +35,34 @@ pub(crate) fn read(path: &Path) -> Option<OpLines> {
     let bytes = std::fs::read(path).ok()?;
     let text = String::from_utf8(bytes).ok()?;
     let mut ops = Vec::new();
+    // The first line that holds no op: a write cut short (the log refuses
+    // any other such line before validate reads it).
+    let mut cut: Option<(usize, Span)> = None;
     let mut start = 0;
     for (i, line) in text.split_inclusive('\n').enumerate() {
         let body = line.trim_end_matches(['\n', '\r']);
-        if let Ok(op) = crate::wire::codec::parse_op_line(body) {
-            let span = Span {
-                start,
-                end: start + body.len(),
-            };
-            ops.push((i + 1, span, op));
+        let span = Span {
+            start,
+            end: start + body.len(),
+        };
+        match crate::wire::codec::parse_op_line(body) {
+            Ok(op) => ops.push((i + 1, span, op)),
+            Err(_) if cut.is_none() && !body.trim().is_empty() => cut = Some((i + 1, span)),
+            Err(_) => {}
         }
         start += line.len();
     }
     let done = crate::store::fold::complete(ops.iter().map(|(_, _, o)| o));
-    let torn = done
+    let unfinished = done
         .iter()
         .zip(&ops)
         .find(|(done, _)| !**done)
         .map(|(_, (line, span, _))| (*line, *span));
+    // Where `torn_tail`'s message starts: the first of the two.
+    let torn = [unfinished, cut]
+        .into_iter()
+        .flatten()
+        .min_by_key(|(l, _)| *l);
     let mut d = done.iter();
     ops.retain(|_| *d.next().expect("one flag per op"));
     // Fold order; a line repeated by a merge counts once (its first place).
