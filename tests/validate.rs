@@ -789,7 +789,7 @@ fn a_torn_tail_is_placed_on_the_line_its_message_names() {
     let last = lines.len();
     let whole: &str = lines[last - 1];
     lines[last - 1] = &whole[..whole.len() / 2];
-    lines[n - 1] = &log.lines().nth(n - 1).unwrap()[..];
+    lines[n - 1] = log.lines().nth(n - 1).unwrap();
     std::fs::write(&path, lines.join("\n")).unwrap();
     let j = env.out(&["validate", "--format", "json"]).json();
     let torn = issue(&j, "torn_tail");
