@@ -44,7 +44,12 @@ declare_check! {
         let mut memo: crate::model::hash::FastMap<usize, Option<Vec<BranchId>>> =
             crate::model::hash::FastMap::default();
         let after = g.after_join();
-        for d in cx.scoped_data_refs().iter() {
+        // Without a branch, not all, to a node that runs more than once:
+        // the others are not read.
+        let refs = cx.data_refs_where(|_, tag, target| {
+            !tag.branch() && !tag.all() && exec[target] > 1
+        });
+        for d in refs.iter() {
             // first/last after a join is first_last_across_join's, with the
             // same fixes.
             if d.r.branch_id.is_some()

@@ -39,11 +39,10 @@ declare_check! {
     pub FirstLastAcrossJoin { code: "first_last_across_join", severity: Blocking, needs: NOTHING, source: Check, scope: Graph }
     fn run(cx, out) {
         let g = &cx.graph;
-        let refs = cx.scoped_data_refs();
-        if !refs
-            .iter()
-            .any(|d| matches!(d.r.select, Select::First | Select::Last))
-        {
+        // Only first or last without a branch can be one (see
+        // `first_last_after_join`); the others are not read.
+        let refs = cx.data_refs_where(|_, tag, _| tag.first_or_last() && !tag.branch());
+        if refs.is_empty() {
             return;
         }
         let after = g.after_join();

@@ -361,7 +361,7 @@ impl<T: Persist> Persist for Vec<T> {
     }
     fn get(inp: &mut In<'_>) -> Option<Vec<T>> {
         let n = inp.count(T::MIN)?;
-        let mut v = Vec::with_capacity(n);
+        let mut v = with_room(n);
         for _ in 0..n {
             v.push(T::get(inp)?);
         }
@@ -517,6 +517,22 @@ pub(crate) trait Via<T> {
     fn get(inp: &mut In<'_>) -> Option<T>;
 }
 
+/// A vector for `n` items read back, with room for a few more: a command
+/// that adds a node or an edge pushes one to many of them, which at the
+/// exact length would make each copy itself whole into a new allocation
+/// (at 100,000 nodes, tens of MB moved and faulted in). Room never
+/// written costs no memory.
+fn with_room<T>(n: usize) -> Vec<T> {
+    Vec::with_capacity(n + n / 64 + 16)
+}
+
+/// `items` collected into a vector [`with_room`].
+fn roomy<T>(items: impl ExactSizeIterator<Item = T>) -> Vec<T> {
+    let mut v = with_room(items.len());
+    v.extend(items);
+    v
+}
+
 /// A `Vec<usize>` at a fixed width read in bulk: a width byte (4 when
 /// every value fits 32 bits, else 8), the count, the values little-endian.
 /// Long lists of positions read this way cost a few instructions a value
@@ -548,11 +564,9 @@ impl Via<Vec<usize>> for Flat {
         let n = inp.count(usize::from(width))?;
         let raw = inp.take(n * usize::from(width))?;
         if width == 4 {
-            Some(
-                raw.chunks_exact(4)
-                    .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]) as usize)
-                    .collect(),
-            )
+            Some(roomy(raw.chunks_exact(4).map(|c| {
+                u32::from_le_bytes([c[0], c[1], c[2], c[3]]) as usize
+            })))
         } else {
             raw.chunks_exact(8)
                 .map(|c| usize::try_from(u64::from_le_bytes(c.try_into().ok()?)).ok())
@@ -576,7 +590,7 @@ impl Via<Vec<Vec<usize>>> for Lists {
         let lens = Flat::get(inp)?;
         let values = Flat::get(inp)?;
         let mut at = 0usize;
-        let mut v = Vec::with_capacity(lens.len());
+        let mut v = with_room(lens.len());
         for n in lens {
             let end = at.checked_add(n)?;
             let list = values.get(at..end)?;
@@ -601,12 +615,7 @@ impl Via<Vec<Option<usize>>> for Opts {
         Flat::put(&v.iter().map(|x| x.map_or(0, |p| p + 1)).collect(), out);
     }
     fn get(inp: &mut In<'_>) -> Option<Vec<Option<usize>>> {
-        Some(
-            Flat::get(inp)?
-                .into_iter()
-                .map(|x| x.checked_sub(1))
-                .collect(),
-        )
+        Some(roomy(Flat::get(inp)?.into_iter().map(|x| x.checked_sub(1))))
     }
 }
 
@@ -621,11 +630,8 @@ impl Via<Vec<(Option<usize>, usize)>> for OptPairs {
     }
     fn get(inp: &mut In<'_>) -> Option<Vec<(Option<usize>, usize)>> {
         let raw = Flat::get(inp)?;
-        (raw.len() % 2 == 0).then(|| {
-            raw.chunks_exact(2)
-                .map(|p| (p[0].checked_sub(1), p[1]))
-                .collect()
-        })
+        (raw.len() % 2 == 0)
+            .then(|| roomy(raw.chunks_exact(2).map(|p| (p[0].checked_sub(1), p[1]))))
     }
 }
 
@@ -655,10 +661,10 @@ impl Via<Vec<Option<(usize, usize)>>> for Ends {
                 return None;
             }
             let word = |c: &[u8]| u32::from_le_bytes([c[0], c[1], c[2], c[3]]) as usize;
-            let v = raw
-                .chunks_exact(8)
-                .map(|c| pair(word(&c[..4]), word(&c[4..])))
-                .collect::<Option<Vec<_>>>()?;
+            let mut v = with_room(n / 2);
+            for c in raw.chunks_exact(8) {
+                v.push(pair(word(&c[..4]), word(&c[4..]))?);
+            }
             *inp = probe;
             return Some(v);
         }
@@ -683,7 +689,7 @@ impl Via<Vec<bool>> for Bits {
         let raw = inp.take(n)?;
         raw.iter()
             .all(|&b| b <= 1)
-            .then(|| raw.iter().map(|&b| b == 1).collect())
+            .then(|| roomy(raw.iter().map(|&b| b == 1)))
     }
 }
 

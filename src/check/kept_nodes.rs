@@ -15,7 +15,7 @@
 use super::Graph;
 use super::kept_disk::Persist;
 use super::kept_lazy::Lazy;
-use super::support::{DataRef, is_canonical};
+use super::support::{DataRef, RefTag, is_canonical};
 use crate::model::registry::Registry;
 use crate::model::touched::Touched;
 use crate::model::{Content, Node, Ref};
@@ -54,11 +54,13 @@ pub(crate) struct KeptNodes {
 }
 
 /// The data references whose target exists, as positions (the reading
-/// node, canonical ones only, in node order; its reference; the target),
-/// and the names the other references read (missing nodes).
+/// node, canonical ones only, in node order; its reference; the target)
+/// with what each selects ([`RefTag`]: a check that wants a few kinds
+/// reads only those slots), and the names the other references read
+/// (missing nodes).
 #[derive(Debug, Default, PartialEq, Eq)]
 struct Resolved {
-    refs: Vec<(u32, u32, u32)>,
+    refs: Vec<(u32, u32, u32, RefTag)>,
     missing: crate::model::hash::FastSet<String>,
 }
 
@@ -71,7 +73,7 @@ impl Resolved {
         let at = |x: usize| u32::try_from(x).expect("fewer than 2^32 nodes and references");
         for (k, (_, r)) in slot.refs.iter().enumerate() {
             match g.index_of(&r.node) {
-                Some(target) => self.refs.push((at(i), at(k), at(target))),
+                Some(target) => self.refs.push((at(i), at(k), at(target), RefTag::of(r))),
                 None => {
                     self.missing.insert(r.node.clone());
                 }
@@ -331,6 +333,16 @@ impl KeptNodes {
     /// what [`super::support::data_refs`] gives, from the kept facts (the
     /// targets looked up once, then kept: see `resolved`).
     pub(crate) fn data_refs<'a>(&'a self, g: &Graph<'a>) -> Vec<DataRef<'a>> {
+        self.data_refs_where(g, |_, _, _| true)
+    }
+
+    /// Those of [`KeptNodes::data_refs`] for which `keep(reader, tag,
+    /// target)` holds: the slots of the others are not read.
+    pub(crate) fn data_refs_where<'a>(
+        &'a self,
+        g: &Graph<'a>,
+        keep: impl Fn(usize, RefTag, usize) -> bool,
+    ) -> Vec<DataRef<'a>> {
         let resolved = self.resolved.get_or_init(|| self.resolve(g));
         if cfg!(debug_assertions) {
             let now = self.resolve(g);
@@ -339,11 +351,14 @@ impl KeptNodes {
                 "the kept targets are the ones looked up now"
             );
         }
-        let mut out = Vec::with_capacity(resolved.refs.len());
-        for &(i, k, target) in &resolved.refs {
+        let mut out = Vec::new();
+        for &(i, k, target, tag) in &resolved.refs {
             let (i, k, target) = (i as usize, k as usize, target as usize);
+            if !keep(i, tag, target) {
+                continue;
+            }
             let slot = self.slot(i, &g.node(i).id);
-            let Some((pointer, r)) = slot.refs.get(k) else {
+            let Some((pointer, r)) = slot.refs.get(k).filter(|(_, r)| RefTag::of(r) == tag) else {
                 self.foreign.set(true);
                 continue;
             };
@@ -355,6 +370,17 @@ impl KeptNodes {
             });
         }
         out
+    }
+
+    /// The reader and the target of each of [`KeptNodes::data_refs`], in
+    /// order, without reading a slot (once the targets are kept).
+    pub(crate) fn data_ref_ends(&self, g: &Graph) -> Vec<(usize, usize)> {
+        let resolved = self.resolved.get_or_init(|| self.resolve(g));
+        resolved
+            .refs
+            .iter()
+            .map(|&(i, _, target, _)| (i as usize, target as usize))
+            .collect()
     }
 
     /// The data references whose target exists, as positions (see
@@ -447,26 +473,38 @@ impl super::kept_disk::Persist for KeptNodes {
         let within = |s: &BTreeSet<usize>| s.last().is_none_or(|&i| i < n);
         let targets = k.resolved.get().is_none_or(|r| {
             let n = n as u32;
-            r.refs.iter().all(|&(i, _, t)| i < n && t < n)
+            r.refs.iter().all(|&(i, _, t, _)| i < n && t < n)
         });
         (k.sizes.len() == n && within(&k.spawning) && within(&k.testing) && targets).then_some(k)
     }
 }
 
-/// On disk: the positions as one list of `u32`s, three per reference.
+/// On disk: the positions and tags as one list of `u32`s, four per
+/// reference.
 impl super::kept_disk::Persist for Resolved {
     fn put(&self, out: &mut super::kept_disk::Out) {
-        let flat: Vec<u32> = self.refs.iter().flat_map(|&(a, b, c)| [a, b, c]).collect();
+        let flat: Vec<u32> = self
+            .refs
+            .iter()
+            .flat_map(|&(a, b, c, t)| [a, b, c, u32::from(t.bits())])
+            .collect();
         out.u32s(&flat);
         self.missing.put(out);
     }
     fn get(inp: &mut super::kept_disk::In<'_>) -> Option<Resolved> {
         let flat = inp.u32s()?;
-        if flat.len() % 3 != 0 {
+        if flat.len() % 4 != 0 {
             return None;
         }
+        let refs = flat
+            .chunks_exact(4)
+            .map(|p| {
+                let tag = RefTag::from_bits(u8::try_from(p[3]).ok()?)?;
+                Some((p[0], p[1], p[2], tag))
+            })
+            .collect::<Option<Vec<_>>>()?;
         Some(Resolved {
-            refs: flat.chunks_exact(3).map(|p| (p[0], p[1], p[2])).collect(),
+            refs,
             missing: Persist::get(inp)?,
         })
     }
@@ -657,5 +695,71 @@ mod tests {
         assert!(kept.resolved.get().is_none(), "a missing name added");
         assert_eq!(facts(&kept, &c), fresh(&c));
         assert_eq!(fresh(&c).len(), 6);
+    }
+
+    /// The references a check asks for by kind are those of a fresh walk
+    /// with that kind, in order, also after the kept facts are written and
+    /// read back (the kinds are kept with the positions); a kind no
+    /// reference has reads as damage.
+    #[test]
+    fn references_asked_for_by_kind_are_the_fresh_ones_of_that_kind() {
+        use serde_json::json;
+        let branch = json!({"segments": [{"edge": "e1"}]});
+        let refs = json!({
+            "first": {"$ref": {"node": "s", "select": "first"}},
+            "last": {"$ref": {"node": "s", "select": "last", "path": "p"}},
+            "all": {"$ref": {"node": "a", "select": "all"}},
+            "index": {"$ref": {"node": "a", "select": {"index": 2}}},
+            "branched": {"$ref": {"node": "s", "select": "all", "branchId": branch}},
+            "missing": {"$ref": {"node": "nowhere", "select": "first"}},
+        });
+        let a = call_with("a", "t", json!({"x": r("s", None)}), &["o"]);
+        let b = call_with("b", "t", refs, &[]);
+        let c = plan(vec![entry("s"), a, b], vec![edge("e1", "s", "a", "always")]);
+        let g = Graph::new(&c);
+        let mut made = KeptNodes::default();
+        made.update(&c, &g, None, None);
+        made.data_refs(&g);
+        let bytes = super::super::kept_disk::to_bytes(&made);
+        let read: KeptNodes = super::super::kept_disk::from_bytes(&bytes).expect("reads back");
+        type Pick = fn(usize, RefTag, usize) -> bool;
+        let picks: [(&str, Pick); 4] = [
+            ("first or last", |_, t, _| t.first_or_last()),
+            ("branch", |_, t, _| t.branch()),
+            ("all without a branch", |_, t, _| t.all() && !t.branch()),
+            ("to node 1", |_, _, target| target == 1),
+        ];
+        for kept in [&made, &read] {
+            let ends: Vec<_> = super::super::support::data_refs(&g)
+                .iter()
+                .map(|d| (d.node, d.target))
+                .collect();
+            assert_eq!(kept.data_ref_ends(&g), ends);
+            for (what, pick) in picks {
+                let got: Vec<_> = kept
+                    .data_refs_where(&g, pick)
+                    .into_iter()
+                    .map(|d| (d.node, d.pointer.into_owned(), d.target))
+                    .collect();
+                let want: Vec<_> = super::super::support::data_refs(&g)
+                    .into_iter()
+                    .filter(|d| pick(d.node, RefTag::of(d.r), d.target))
+                    .map(|d| (d.node, d.pointer.into_owned(), d.target))
+                    .collect();
+                assert!(!want.is_empty(), "{what}: the plan has some");
+                assert_eq!(got, want, "{what}");
+                assert!(!kept.damaged(), "{what}");
+            }
+        }
+        assert_eq!(
+            super::super::support::data_refs(&g).len(),
+            6,
+            "every reference but the missing one"
+        );
+        // Tags are three bits; all and first-or-last together is no tag.
+        for bits in 0..=u8::MAX {
+            let known = [0, 1, 2, 3, 4, 5].contains(&bits);
+            assert_eq!(RefTag::from_bits(bits).is_some(), known, "{bits}");
+        }
     }
 }

@@ -345,6 +345,56 @@ impl<'a> Cx<'a> {
         }
     }
 
+    /// Those of [`Cx::scoped_data_refs`] for which `keep(reader, tag,
+    /// target)` holds. With the kept facts and no scope, the slots of the
+    /// others are not read (a change to the edges runs the reference checks
+    /// over the whole plan, each wanting a few kinds of reference).
+    pub(crate) fn data_refs_where(
+        &self,
+        keep: impl Fn(usize, support::RefTag, usize) -> bool,
+    ) -> Vec<support::DataRef<'a>> {
+        let scoped = self.scope.get().is_some() || self.scope_many.borrow().is_some();
+        if scoped {
+            return self
+                .scoped_data_refs()
+                .iter()
+                .filter(|d| keep(d.node, support::RefTag::of(d.r), d.target))
+                .cloned()
+                .collect();
+        }
+        self.all_data_refs_where(keep)
+    }
+
+    /// Those of [`Cx::data_refs`] for which `keep(reader, tag, target)`
+    /// holds, whatever the scope (see [`Cx::data_refs_where`]).
+    pub(crate) fn all_data_refs_where(
+        &self,
+        keep: impl Fn(usize, support::RefTag, usize) -> bool,
+    ) -> Vec<support::DataRef<'a>> {
+        match self.kept_nodes {
+            Some(k) if self.data_refs.get().is_none() => k.data_refs_where(&self.graph, keep),
+            _ => self
+                .data_refs()
+                .iter()
+                .filter(|d| keep(d.node, support::RefTag::of(d.r), d.target))
+                .cloned()
+                .collect(),
+        }
+    }
+
+    /// The reader and the target of each of [`Cx::data_refs`], in order:
+    /// with the kept facts, without reading the references.
+    pub(crate) fn data_ref_ends(&self) -> Vec<(usize, usize)> {
+        match self.kept_nodes {
+            Some(k) if self.data_refs.get().is_none() => k.data_ref_ends(&self.graph),
+            _ => self
+                .data_refs()
+                .iter()
+                .map(|d| (d.node, d.target))
+                .collect(),
+        }
+    }
+
     /// Every data reference whose target exists, collected once and shared
     /// by the reference checks (see [`support::data_refs`]).
     pub(crate) fn data_refs(&self) -> &[support::DataRef<'a>] {

@@ -306,6 +306,58 @@ pub(crate) struct DataRef<'a> {
     pub(crate) target: usize,
 }
 
+/// What a data reference selects and whether it names a branch: kept
+/// beside each reference's position ([`super::kept_nodes`]) so that a
+/// check passes over the references it has no use for without reading
+/// them ([`super::Cx::data_refs_where`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct RefTag(u8);
+
+impl RefTag {
+    const BRANCH: u8 = 1;
+    const ALL: u8 = 2;
+    const FIRST_OR_LAST: u8 = 4;
+
+    pub(crate) fn of(r: &Ref) -> RefTag {
+        let select = match r.select {
+            crate::model::Select::All => RefTag::ALL,
+            crate::model::Select::First | crate::model::Select::Last => RefTag::FIRST_OR_LAST,
+            crate::model::Select::Index(_) => 0,
+        };
+        RefTag(
+            select
+                | if r.branch_id.is_some() {
+                    RefTag::BRANCH
+                } else {
+                    0
+                },
+        )
+    }
+
+    /// The tag as stored, and back (`None` for a value no tag has).
+    pub(crate) fn bits(self) -> u8 {
+        self.0
+    }
+    pub(crate) fn from_bits(b: u8) -> Option<RefTag> {
+        (b & !(RefTag::BRANCH | RefTag::ALL | RefTag::FIRST_OR_LAST) == 0
+            && b & (RefTag::ALL | RefTag::FIRST_OR_LAST) != (RefTag::ALL | RefTag::FIRST_OR_LAST))
+            .then_some(RefTag(b))
+    }
+
+    /// Whether the reference names a branch (`branchId`).
+    pub(crate) fn branch(self) -> bool {
+        self.0 & RefTag::BRANCH != 0
+    }
+    /// Whether it selects every execution.
+    pub(crate) fn all(self) -> bool {
+        self.0 & RefTag::ALL != 0
+    }
+    /// Whether it selects the first or the last execution.
+    pub(crate) fn first_or_last(self) -> bool {
+        self.0 & RefTag::FIRST_OR_LAST != 0
+    }
+}
+
 /// Every data reference of the plan whose target exists, in node order.
 /// O(size of the definitions).
 pub(crate) fn data_refs<'a>(g: &Graph<'a>) -> Vec<DataRef<'a>> {

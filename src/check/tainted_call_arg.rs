@@ -177,8 +177,10 @@ impl KeptTaint {
     /// and is clean otherwise. Those equations have one solution (the
     /// references do not go round), whatever the order: so a kept taint
     /// that satisfies every node's equation here is the fresh fixpoint's.
-    /// One pass over the nodes and the references, without allocating a
-    /// list per node as the fixpoint does.
+    /// One pass over the nodes and the references' ends, without
+    /// allocating a list per node as the fixpoint does, reading only the
+    /// references to a partly tainted node (with the kept facts, the
+    /// others' ends are known without reading them).
     fn still(self, cx: &Cx) -> Option<KeptTaint> {
         let g = &cx.graph;
         let n = g.len();
@@ -186,33 +188,49 @@ impl KeptTaint {
             return None;
         }
         let pos = g.topo_pos();
-        let refs = cx.data_refs();
+        // Every reference's ends; only those to a partly tainted node are
+        // read (their path decides), in the same order.
+        let ends = cx.data_ref_ends();
+        let partial = cx.all_data_refs_where(|_, _, t| self.taint[t] == Taint::Partial);
+        let mut partial = partial.iter();
         let mut k = 0;
         for v in 0..n {
             let first = k;
-            while k < refs.len() && refs[k].node == v {
+            while k < ends.len() && ends[k].0 == v {
                 k += 1;
             }
-            let reads = &refs[first..k];
-            if reads.iter().any(|d| pos[d.target] >= pos[v]) {
+            let reads = &ends[first..k];
+            if reads.iter().any(|&(_, t)| pos[t] >= pos[v]) {
                 return None;
             }
-            let node = g.node(v);
-            let tainted = |d: &&crate::check::support::DataRef| match self.taint[d.target] {
-                Taint::Clean => false,
-                Taint::Whole => true,
-                Taint::Partial => {
-                    let t = g.node(d.target);
-                    partial_reads_taint(d.r.path.as_deref(), &t.declassifies(), &t.declared_paths())
+            // The first node whose taint a reference reads.
+            let mut source = None;
+            for &(_, t) in reads {
+                let tainted = match self.taint[t] {
+                    Taint::Clean => false,
+                    Taint::Whole => true,
+                    Taint::Partial => {
+                        let d = partial.next().filter(|d| (d.node, d.target) == (v, t))?;
+                        let t = g.node(t);
+                        partial_reads_taint(
+                            d.r.path.as_deref(),
+                            &t.declassifies(),
+                            &t.declared_paths(),
+                        )
+                    }
+                };
+                if tainted && source.is_none() {
+                    source = Some(t);
                 }
-            };
+            }
+            let node = g.node(v);
             let (want, source) = match node.kind {
                 NodeKind::Entry => (Taint::Whole, None),
                 NodeKind::Branch | NodeKind::Select | NodeKind::Join => (Taint::Clean, None),
-                _ => match reads.iter().find(tainted) {
+                _ => match source {
                     // What its kind produces (asked only of a tainted one).
-                    Some(d) if declassifying(node) => (Taint::Partial, Some(d.target)),
-                    Some(d) => (Taint::Whole, Some(d.target)),
+                    Some(t) if declassifying(node) => (Taint::Partial, Some(t)),
+                    Some(t) => (Taint::Whole, Some(t)),
                     None => (Taint::Clean, None),
                 },
             };
@@ -222,7 +240,7 @@ impl KeptTaint {
         }
         // References not in node order (no reader makes them so) are not
         // all seen above: then not trusted.
-        (k == refs.len()).then_some(self)
+        (k == ends.len() && partial.next().is_none()).then_some(self)
     }
 
     /// The taint after the loose nodes `new` (every node from the old
@@ -361,11 +379,12 @@ declare_check! {
         };
         let (taint, via) = (&taint.taint, &taint.via);
         let mut outputs: HashMap<usize, Vec<String>> = HashMap::default();
-        for d in cx.scoped_data_refs().iter() {
+        // A call's references to what carries taint: the others are not read.
+        let refs = cx.data_refs_where(|reader, _, target| {
+            g.node(reader).kind == NodeKind::Call && taint[target] != Taint::Clean
+        });
+        for d in refs.iter() {
             let reader = g.node(d.node);
-            if reader.kind != NodeKind::Call {
-                continue;
-            }
             let t = d.target;
             // Whether the reader declassifies is asked only of a reader of
             // taint (a definition is built when read, see `model::def`).

@@ -33,15 +33,14 @@ declare_check! {
     pub UnknownBranch { code: "unknown_branch", severity: Blocking, needs: ROUTES, source: Check, scope: Graph }
     fn run(cx, out) {
         let g = &cx.graph;
-        let all = cx.scoped_data_refs();
-        let refs: Vec<_> = all.iter().filter(|d| d.r.branch_id.is_some()).collect();
+        let refs = cx.data_refs_where(|_, tag, _| tag.branch());
         if refs.is_empty() {
             return;
         }
         let walker = RouteWalker::new(g);
         let mut memo: crate::model::hash::FastMap<usize, Option<Vec<BranchId>>> =
             crate::model::hash::FastMap::default();
-        for d in refs {
+        for d in &refs {
             let bid = d.r.branch_id.as_ref().expect("filtered");
             let Err(why) = walker.check(d.target, bid) else { continue };
             let reader = g.node(d.node);

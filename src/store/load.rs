@@ -60,9 +60,31 @@ pub(crate) struct Loaded {
 /// it.
 #[derive(Debug, Clone)]
 pub(crate) struct KeptChecks {
-    pub(crate) bytes: Vec<u8>,
+    pub(crate) bytes: KeptState,
     pub(crate) touched: Touched,
     pub(crate) at: u64,
+}
+
+/// A kept state as read from its file: the end of the file's bytes, from
+/// `at` (read in place, not copied out of the file's buffer).
+#[derive(Debug, Clone)]
+pub(crate) struct KeptState {
+    bytes: Vec<u8>,
+    at: usize,
+}
+
+impl KeptState {
+    pub(crate) fn new(bytes: Vec<u8>, at: usize) -> KeptState {
+        assert!(at <= bytes.len(), "the state lies in the file's bytes");
+        KeptState { bytes, at }
+    }
+}
+
+impl std::ops::Deref for KeptState {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        &self.bytes[self.at..]
+    }
 }
 
 /// What `ops`, applied in order to `before`, touch: [`Touched::of`],

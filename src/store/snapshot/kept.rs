@@ -20,6 +20,7 @@
 
 use super::chunks::checksum;
 use super::stamp::{Reader, Stamp};
+use crate::store::load::KeptState as State;
 use std::io::Write;
 use std::path::Path;
 
@@ -39,7 +40,7 @@ pub(crate) fn limit(log_len: u64) -> u64 {
 /// The state kept in `dir` for plan `plan_id` by this binary, and the log
 /// prefix it is about; `None` for anything else, and for a file of more
 /// than `max` bytes.
-pub(crate) fn read(dir: &Path, plan_id: &str, max: u64) -> Option<(Stamp, Vec<u8>)> {
+pub(crate) fn read(dir: &Path, plan_id: &str, max: u64) -> Option<(Stamp, State)> {
     let path = dir.join(FILE);
     // Only an ordinary file of a sane size: not a link, not a pipe that
     // never ends.
@@ -47,7 +48,10 @@ pub(crate) fn read(dir: &Path, plan_id: &str, max: u64) -> Option<(Stamp, Vec<u8
     if !md.file_type().is_file() || md.len() > max {
         return None;
     }
-    let mut bytes = Vec::new();
+    // Read into a buffer of the file's size: grown from nothing, the
+    // buffer of a large plan's state (21 MB at 100,000 nodes) would be
+    // made and copied again at every doubling.
+    let mut bytes = Vec::with_capacity(usize::try_from(md.len()).ok()?);
     std::io::Read::read_to_end(
         &mut std::io::Read::take(std::fs::File::open(&path).ok()?, max + 1),
         &mut bytes,
@@ -77,10 +81,9 @@ pub(crate) fn read(dir: &Path, plan_id: &str, max: u64) -> Option<(Stamp, Vec<u8
     if !r.0.is_empty() {
         return None;
     }
-    // The state is the file's end: keep it in place of the whole.
+    // The state is the file's end: it is read in place (not copied out).
     let at = bytes.len() - state.len();
-    bytes.drain(..at);
-    Some((stamp, bytes))
+    Some((stamp, State::new(bytes, at)))
 }
 
 /// Keeps `state` for plan `plan_id`, about the log prefix `stamp`: a
@@ -122,7 +125,7 @@ mod tests {
         write(dir.path(), "plan-k", &stamp, &[7u8; 1000]).unwrap();
         let size = std::fs::metadata(dir.path().join(FILE)).unwrap().len();
         let (_, state) = read(dir.path(), "plan-k", size).unwrap();
-        assert_eq!(state, vec![7u8; 1000]);
+        assert_eq!(&*state, &[7u8; 1000][..]);
         assert!(read(dir.path(), "plan-k", size - 1).is_none());
         assert_eq!(limit(1), 16 << 20);
         assert_eq!(limit(100 << 20), 800 << 20);

@@ -346,11 +346,16 @@ fn clean_ops(bytes: &[u8], id: &str) -> Option<Vec<crate::model::Op>> {
 /// `kept` ends: the kept state and the ops before and after the cut, when
 /// both stretches are clean.
 type Split = (
-    (Stamp, Vec<u8>),
+    (Stamp, super::load::KeptState),
     Vec<crate::model::Op>,
     Vec<crate::model::Op>,
 );
-fn split(tail: &[u8], kept: (Stamp, Vec<u8>), prefix: u64, id: &str) -> Option<Split> {
+fn split(
+    tail: &[u8],
+    kept: (Stamp, super::load::KeptState),
+    prefix: u64,
+    id: &str,
+) -> Option<Split> {
     let cut = usize::try_from(kept.0.len - prefix).ok()?;
     if cut > 0 && tail.get(cut - 1) != Some(&b'\n') {
         return None;
