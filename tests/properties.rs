@@ -203,7 +203,26 @@ fn def(v: serde_json::Value) -> Map {
 /// reads anything: complete or missing fields, known or unknown tools,
 /// holes, placeholders, cases wired or not.
 fn gen_node(id: String, shape: usize, other: usize) -> Node {
-    let r = serde_json::json!({"$ref": {"node": pool_id(other), "select": "first", "path": "out"}});
+    // References of every kind the reference checks tell apart (issue 17:
+    // the kept facts hand each check only the kinds it asks for): first,
+    // last, all or an index; with or without a branch (a route over an
+    // edge the edits may make); a declassified output or another.
+    let select = match (shape / 9) % 4 {
+        0 => serde_json::json!("first"),
+        1 => serde_json::json!("last"),
+        2 => serde_json::json!("all"),
+        _ => serde_json::json!({"index": 0}),
+    };
+    let path = if other % 3 == 2 { "raw" } else { "out" };
+    let mut r = serde_json::json!({"node": pool_id(other), "select": select, "path": path});
+    match (other / 8) % 5 {
+        1 => {
+            r["branchId"] = serde_json::json!({"segments": [{"edge": format!("e{}", other % 12)}]})
+        }
+        2 => r["branchId"] = serde_json::json!({"segments": [{"edge": "c1"}]}),
+        _ => {}
+    }
+    let r = serde_json::json!({ "$ref": r });
     // A structured test reads a pool node (which may come and go) or a
     // node no edit makes.
     let tested = match other % 2 {
