@@ -282,12 +282,14 @@ impl Store {
             None => (None, Vec::new(), clean_ops(&tail, id)?),
         };
         let bufs = view::slots(s);
-        // A reader restores the whole plan to read all of it (`show`,
-        // `export`, a full check; the reads of a few nodes answer in place
-        // instead): its definitions are built on the restore's two threads.
-        // A write reads the few it changes.
+        // A reader that reads all of the plan (`show`, `export`, a full
+        // check without kept state) has its definitions built on the
+        // restore's two threads. A write, and a reader of a few nodes after
+        // a write (the reads of a few nodes answer in place when nothing is
+        // to fold), build those they read when they read them.
         let late = super::late::Late::new();
-        let folded = restore(s, &View::new(s, &opened, &bufs, late), reader)?;
+        let eager = reader && (self.reads_whole || kept.is_none());
+        let folded = restore(s, &View::new(s, &opened, &bufs, late), eager)?;
         let old_max = s.max_lamport.to_native();
         let ops_before = s.ops.to_native();
         let (folded, changed) = fold_on(folded, old_max, &first)?;
@@ -413,8 +415,15 @@ thread_local! {
 }
 
 /// A snapshot to write once the answer is out: the plan folder, the fold,
-/// the log as it was folded, and what the old snapshot lends.
-type Deferred = (std::path::PathBuf, Loaded, std::fs::Metadata, Option<Reuse>);
+/// the log as it was folded, what the old snapshot lends, and the log
+/// prefix of the checks' kept state the fold was loaded with (if any).
+type Deferred = (
+    std::path::PathBuf,
+    Loaded,
+    std::fs::Metadata,
+    Option<Reuse>,
+    Option<u64>,
+);
 
 /// Writes the snapshot of `loaded` now, or — in a one-shot process — once
 /// the command's answer is printed ([`save_deferred`]): making the archive
@@ -454,7 +463,8 @@ fn save_now_or_later(
         let mut d = d.borrow_mut();
         // A later fold of the same log supersedes an earlier one.
         d.retain(|(at, ..)| at != dir);
-        d.push((dir.to_path_buf(), keep, md.clone(), reuse));
+        let kept_at = loaded.kept_checks.as_ref().map(|k| k.at);
+        d.push((dir.to_path_buf(), keep, md.clone(), reuse, kept_at));
     });
     true
 }
@@ -465,10 +475,21 @@ fn save_now_or_later(
 /// moved since it was folded, as always; failures are ignored.
 pub(crate) fn save_deferred() {
     let pending = DEFERRED.with(|d| std::mem::take(&mut *d.borrow_mut()));
-    for (dir, loaded, md, reuse) in pending {
-        save(&dir, &loaded, &md, reuse);
-    }
     let checks = CHECKS.with(|d| std::mem::take(&mut *d.borrow_mut()));
+    for (dir, loaded, md, reuse, kept_at) in pending {
+        // The checks' kept state is used only with a snapshot of its prefix
+        // or an earlier one: a snapshot moved past it by a command that did
+        // not bring the state along (`show`, `outline`: no checks) would
+        // leave the next command to check the whole plan from nothing.
+        let len = md.len();
+        let orphans = kept_at.is_some_and(|at| at < len)
+            && !checks
+                .iter()
+                .any(|c| c.dir == dir && c.state.is_some() && c.stamp.len == len);
+        if !orphans {
+            save(&dir, &loaded, &md, reuse);
+        }
+    }
     for c in checks {
         c.save();
     }
