@@ -355,12 +355,7 @@ impl<'a> Cx<'a> {
     ) -> Vec<support::DataRef<'a>> {
         let scoped = self.scope.get().is_some() || self.scope_many.borrow().is_some();
         if scoped {
-            return self
-                .scoped_data_refs()
-                .iter()
-                .filter(|d| keep(d.node, support::RefTag::of(d.r), d.target))
-                .cloned()
-                .collect();
+            return support::data_refs_kept(&self.scoped_data_refs(), keep);
         }
         self.all_data_refs_where(keep)
     }
@@ -373,12 +368,7 @@ impl<'a> Cx<'a> {
     ) -> Vec<support::DataRef<'a>> {
         match self.kept_nodes {
             Some(k) if self.data_refs.get().is_none() => k.data_refs_where(&self.graph, keep),
-            _ => self
-                .data_refs()
-                .iter()
-                .filter(|d| keep(d.node, support::RefTag::of(d.r), d.target))
-                .cloned()
-                .collect(),
+            _ => support::data_refs_kept(self.data_refs(), keep),
         }
     }
 

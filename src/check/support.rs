@@ -358,6 +358,17 @@ impl RefTag {
     }
 }
 
+/// Those of `refs` for which `keep(reader, tag, target)` holds.
+pub(crate) fn data_refs_kept<'a>(
+    refs: &[DataRef<'a>],
+    keep: impl Fn(usize, RefTag, usize) -> bool,
+) -> Vec<DataRef<'a>> {
+    refs.iter()
+        .filter(|d| keep(d.node, RefTag::of(d.r), d.target))
+        .cloned()
+        .collect()
+}
+
 /// Every data reference of the plan whose target exists, in node order.
 /// O(size of the definitions).
 pub(crate) fn data_refs<'a>(g: &Graph<'a>) -> Vec<DataRef<'a>> {

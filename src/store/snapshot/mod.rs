@@ -479,7 +479,7 @@ pub(crate) fn save_deferred() {
     for (dir, loaded, md, reuse, kept_at) in pending {
         // The checks' kept state is used only with a snapshot of its prefix
         // or an earlier one: a snapshot moved past it by a command that did
-        // not bring the state along (`show`, `outline`: no checks) would
+        // not bring the state along (`show`: no checks) would
         // leave the next command to check the whole plan from nothing.
         let len = md.len();
         let orphans = kept_at.is_some_and(|at| at < len)
