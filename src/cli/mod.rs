@@ -344,14 +344,6 @@ pub fn main() -> std::process::ExitCode {
     );
     let mut session = Session::new(cli.global.clone());
     session.one_shot = one_shot;
-    session.reads_whole = matches!(
-        cli.command,
-        commands::Command::Show(_)
-            | commands::Command::Export(_)
-            | commands::Command::Raw(_)
-            | commands::Command::Graph(_)
-            | commands::Command::Orchestrate(_)
-    );
     let code = run(&mut session, cli);
     // The answer is out: now the snapshot a one-shot load or write left to
     // write (never on the path of the answer).

@@ -17,8 +17,6 @@ pub(crate) struct Session {
     /// The process runs one command and exits (not a REPL or a server): what
     /// it loaded may be left to the operating system.
     pub(crate) one_shot: bool,
-    /// The command reads every node's definition (see `Store::reads_whole`).
-    pub(crate) reads_whole: bool,
     /// A REPL keeps the plans it folds (and their findings) between its
     /// commands (issue 17; see `store::warm`).
     pub(crate) warm: Option<std::sync::Arc<crate::store::warm::Warm>>,
@@ -30,7 +28,6 @@ impl Session {
             global,
             repl_plan: None,
             one_shot: false,
-            reads_whole: false,
             warm: None,
         }
     }
@@ -77,9 +74,7 @@ impl Session {
     }
 
     pub(crate) fn store(&self) -> Result<Store> {
-        let store = Store::open(self.store_path())?
-            .one_shot(self.one_shot)
-            .reads_whole(self.reads_whole);
+        let store = Store::open(self.store_path())?.one_shot(self.one_shot);
         Ok(match &self.warm {
             Some(w) => store.warm(w.clone()),
             None => store,

@@ -54,7 +54,6 @@ impl Store {
             Ok(md) if md.is_dir() && is_store(&root) => Ok(Store {
                 root,
                 one_shot: false,
-                reads_whole: false,
                 warm: None,
             }),
             Ok(md) if md.is_dir() => Err(Error::new(

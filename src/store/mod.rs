@@ -39,11 +39,6 @@ pub(crate) struct Store {
     /// 10,000-node plan that freeing costs as much as reading it). Long-lived
     /// processes (REPL, MCP) never set it.
     one_shot: bool,
-    /// The one-shot command reads every node's definition (`show`,
-    /// `export`, …): a load from the snapshot builds them all at once, on
-    /// two threads. Another reader builds those it reads when it reads
-    /// them, unless it must check the whole plan (no kept state).
-    reads_whole: bool,
     /// The plans a long-lived process keeps folded between calls (see
     /// `warm`); `None` for one-shot commands.
     warm: Option<std::sync::Arc<warm::Warm>>,
@@ -53,13 +48,6 @@ impl Store {
     /// This store, for a process that exits right after one command.
     pub(crate) fn one_shot(mut self, yes: bool) -> Store {
         self.one_shot = yes;
-        self
-    }
-
-    /// This store, for a command that reads every node's definition (see
-    /// `reads_whole`).
-    pub(crate) fn reads_whole(mut self, yes: bool) -> Store {
-        self.reads_whole = yes;
         self
     }
 

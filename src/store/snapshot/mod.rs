@@ -282,14 +282,16 @@ impl Store {
             None => (None, Vec::new(), clean_ops(&tail, id)?),
         };
         let bufs = view::slots(s);
-        // A reader that reads all of the plan (`show`, `export`, a full
-        // check without kept state) has its definitions built on the
-        // restore's two threads. A write, and a reader of a few nodes after
-        // a write (the reads of a few nodes answer in place when nothing is
-        // to fold), build those they read when they read them.
+        // A reader restores the whole plan to read all of it (`show`,
+        // `export`, a full check; the reads of a few nodes answer in place
+        // instead): its definitions are built on the restore's two threads,
+        // every definitions part checked before the answer (a reader has no
+        // way to answer again from the log's fold after late damage, as a
+        // write has: session 17 tried building a reader's definitions when
+        // read, and a damaged part gave `read` a wrong digest). A write
+        // reads the few it changes.
         let late = super::late::Late::new();
-        let eager = reader && (self.reads_whole || kept.is_none());
-        let folded = restore(s, &View::new(s, &opened, &bufs, late), eager)?;
+        let folded = restore(s, &View::new(s, &opened, &bufs, late), reader)?;
         let old_max = s.max_lamport.to_native();
         let ops_before = s.ops.to_native();
         let (folded, changed) = fold_on(folded, old_max, &first)?;
