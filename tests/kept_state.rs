@@ -8,34 +8,10 @@ mod common;
 use common::Env;
 use std::path::PathBuf;
 
-/// The store's checksum of a kept file's body (a copy of
-/// `store::snapshot::chunks::checksum`: what a hostile writer recomputes).
+/// The store's checksum of a kept file's body: what a hostile writer
+/// recomputes.
 fn checksum(bytes: &[u8]) -> u64 {
-    const K: [u64; 4] = [
-        0x9E37_79B9_7F4A_7C15,
-        0xC2B2_AE3D_27D4_EB4F,
-        0x1656_67B1_9E37_79F9,
-        0x85EB_CA77_C2B2_AE63,
-    ];
-    let mut lanes = K;
-    let mut chunks = bytes.chunks_exact(32);
-    for c in &mut chunks {
-        for (i, lane) in lanes.iter_mut().enumerate() {
-            let w = u64::from_le_bytes(c[i * 8..i * 8 + 8].try_into().unwrap());
-            *lane = (*lane ^ w).wrapping_mul(K[i]).rotate_left(29);
-        }
-    }
-    let mut h = bytes.len() as u64;
-    for (i, b) in chunks.remainder().iter().enumerate() {
-        h ^= u64::from(*b) << ((i % 8) * 8);
-        if i % 8 == 7 {
-            h = h.wrapping_mul(K[0]).rotate_left(31);
-        }
-    }
-    for lane in lanes {
-        h = (h ^ lane).wrapping_mul(K[1]).rotate_left(27);
-    }
-    h ^ (h >> 33)
+    planforge::store::cache_checksum(bytes)
 }
 
 /// A store holding the weekly report example, its references' path `week`
@@ -70,7 +46,7 @@ fn answers(env: &Env) -> Vec<String> {
 fn a_kept_state_damaged_inside_a_nodes_facts_answers_as_none() {
     let (damaged, kept) = store_with_kept_state();
     let mut bytes = std::fs::read(&kept).unwrap();
-    // The copy of the checksum is the store's: the file as written checks.
+    // The file as written checks.
     assert_eq!(bytes[8..16], checksum(&bytes[16..]).to_le_bytes());
     // `sales_figures`' facts: its id, then its reference's pointer, node
     // and path (a value's strings are kept together).

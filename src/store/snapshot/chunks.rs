@@ -63,7 +63,7 @@ pub(super) struct SChunk {
 /// A checksum of the archive (not a defence against an attacker, who could
 /// as well edit the log: against damage — a torn copy, a flipped byte — that
 /// rkyv's validation would not see, such as a changed character in an id).
-pub(super) fn checksum(bytes: &[u8]) -> u64 {
+pub(crate) fn checksum(bytes: &[u8]) -> u64 {
     const K: [u64; 4] = [
         0x9E37_79B9_7F4A_7C15,
         0xC2B2_AE3D_27D4_EB4F,
@@ -169,29 +169,33 @@ impl Opened {
     /// passes the checksum the head gives it (a chunk of nodes' definitions
     /// part is checked when first read: see `lazy::Chunk`).
     pub(super) fn chunk(&self, c: &ArchivedSChunk) -> Option<AlignedVec<16>> {
+        let (start, n, split) = self.place(c)?;
+        let buf = self.read(start, n)?;
+        (checksum(&buf[..split as usize]) == c.sum.to_native()).then_some(buf)
+    }
+
+    /// Where chunk `c` starts in the file, its length and the length of its
+    /// first part, when it lies inside the file.
+    fn place(&self, c: &ArchivedSChunk) -> Option<(u64, u64, u64)> {
         let (at, n, split) = (c.at.to_native(), c.len.to_native(), c.split.to_native());
         let start = self.area.checked_add(at)?;
-        if start.checked_add(n)? > self.len || split > n {
-            return None;
-        }
+        (start.checked_add(n)? <= self.len && split <= n).then_some((start, n, split))
+    }
+
+    /// `n` bytes of the file from `start`.
+    fn read(&self, start: u64, n: u64) -> Option<AlignedVec<16>> {
         let mut buf = AlignedVec::<16>::with_capacity(n as usize);
         buf.resize(n as usize, 0);
         self.file.read_exact_at(&mut buf, start).ok()?;
-        (checksum(&buf[..split as usize]) == c.sum.to_native()).then_some(buf)
+        Some(buf)
     }
 
     /// A chunk of nodes' head part, when it lies inside the file and passes
     /// its checksum, and where its definitions part lies (read when first
     /// needed: see `lazy::Chunk`).
     pub(super) fn node_chunk(&self, c: &ArchivedSChunk) -> Option<(AlignedVec<16>, Later)> {
-        let (at, n, split) = (c.at.to_native(), c.len.to_native(), c.split.to_native());
-        let start = self.area.checked_add(at)?;
-        if start.checked_add(n)? > self.len || split > n {
-            return None;
-        }
-        let mut head = AlignedVec::<16>::with_capacity(split as usize);
-        head.resize(split as usize, 0);
-        self.file.read_exact_at(&mut head, start).ok()?;
+        let (start, n, split) = self.place(c)?;
+        let head = self.read(start, split)?;
         if checksum(&head) != c.sum.to_native() {
             return None;
         }

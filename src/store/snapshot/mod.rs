@@ -26,7 +26,7 @@
 //! - a failure to write it is ignored (a read-only store works).
 
 mod archive;
-mod chunks;
+pub(crate) mod chunks;
 pub(crate) mod kept;
 mod lazy;
 mod reuse;
