@@ -55,6 +55,43 @@ pub(super) struct State {
     changed: Changed,
 }
 
+/// Positions by id that a fold on top of a content asks for instead of
+/// scanning its slots or indexing every id (a snapshot's id index, see
+/// `snapshot::ids`). Each answer is checked by its user: the position it
+/// gives must hold that id.
+pub(crate) trait Lookup: Send + Sync {
+    /// How many nodes the content it is about holds.
+    fn nodes(&self) -> usize;
+    /// How many edges.
+    fn edges(&self) -> usize;
+    /// The position of the node with `id`: `Some(None)` when no node has
+    /// it, `None` when the lookup cannot tell (a damaged part).
+    fn node(&self, id: &str) -> Option<Option<usize>>;
+    /// As [`Lookup::node`], for the edge with `id`.
+    fn edge(&self, id: &str) -> Option<Option<usize>>;
+}
+
+/// A [`Lookup`] about a fold's content, shared by the folds on top of it
+/// while their slots before its end stay where they are.
+#[derive(Clone)]
+pub(crate) struct Base(pub(crate) std::sync::Arc<dyn Lookup>);
+
+impl std::fmt::Debug for Base {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "Base({} nodes, {} edges)",
+            self.0.nodes(),
+            self.0.edges()
+        )
+    }
+}
+
+/// Slots added on top of a [`Base`] that a lookup scans before asking it;
+/// past these, the fold indexes its ids itself (a warm session adding
+/// node after node on top of a restored plan).
+const ADDED_ON_BASE: usize = 64;
+
 /// Node and edge positions by id, kept with a fold when they are still
 /// those of its content (no node or edge was removed), so that folding more
 /// ops on top does not index every id again.
@@ -111,6 +148,10 @@ impl Index {
 /// id, none for an id removed since (and not added again).
 struct Ids {
     map: Option<HashMap<String, usize>>,
+    /// Asked before any scan while the map is not made: the lookup, whether
+    /// these are edge slots, and how many slots it is about (slots after
+    /// those were added since).
+    base: Option<(Base, bool)>,
     /// Scans made so far (unmade only).
     scans: u32,
     /// Ids removed while unmade and not added again: a slot before the
@@ -133,14 +174,16 @@ impl Ids {
     fn made(map: HashMap<String, usize>) -> Ids {
         Ids {
             map: Some(map),
+            base: None,
             scans: 0,
             dropped: HashSet::default(),
         }
     }
 
-    fn unmade() -> Ids {
+    fn unmade(base: Option<(Base, bool)>) -> Ids {
         Ids {
             map: None,
+            base,
             scans: 0,
             dropped: HashSet::default(),
         }
@@ -155,6 +198,11 @@ impl Ids {
         id_of: impl Fn(&T) -> &str,
         id: &str,
     ) -> Option<usize> {
+        if self.map.is_none()
+            && let Some(at) = self.from_base(slots, gone, &id_of, id)
+        {
+            return at;
+        }
         if self.map.is_none() {
             if self.scans < SCANS {
                 self.scans += 1;
@@ -177,6 +225,41 @@ impl Ids {
             self.map = Some(map);
         }
         self.map.as_ref().and_then(|m| m.get(id).copied())
+    }
+
+    /// The slot present with `id` as the base answers it (the slots added
+    /// since scanned first); `None` when there is no base, too many slots
+    /// were added on it, or its answer does not hold (the caller scans).
+    fn from_base<T>(
+        &self,
+        slots: &[T],
+        gone: &HashSet<usize>,
+        id_of: &impl Fn(&T) -> &str,
+        id: &str,
+    ) -> Option<Option<usize>> {
+        let (base, edges) = self.base.as_ref()?;
+        let end = if *edges {
+            base.0.edges()
+        } else {
+            base.0.nodes()
+        };
+        if end > slots.len() || slots.len() - end > ADDED_ON_BASE {
+            return None;
+        }
+        let present = |i: usize| id_of(&slots[i]) == id && !gone.contains(&i);
+        if let Some(i) = (end..slots.len()).rev().find(|&i| present(i)) {
+            return Some(Some(i));
+        }
+        let at = if *edges {
+            base.0.edge(id)?
+        } else {
+            base.0.node(id)?
+        };
+        match at {
+            None => Some(None),
+            Some(i) if i < end && id_of(&slots[i]) == id => Some((!gone.contains(&i)).then_some(i)),
+            Some(_) => None,
+        }
     }
 
     /// Records that slot `at` (the last) now has `id`, which had none.
@@ -390,14 +473,21 @@ impl State {
     /// `index`, when given, is `c`'s own (see [`Index`]); `touched_absent`
     /// the ids set_* ops named while absent in the ops `c` was folded from
     /// (each is reported once more at the end if it is absent then).
+    /// `base`, when given, a lookup of positions by id in `c` (asked
+    /// instead of scanning while no index is made).
     pub(super) fn from_content(
         c: Content,
         index: Option<Index>,
         touched_absent: Vec<String>,
+        base: Option<Base>,
     ) -> State {
+        let base = base.filter(|b| b.0.nodes() <= c.nodes.len() && b.0.edges() <= c.edges.len());
         let (node_at, edge_at) = match index.filter(|x| x.fits(&c)) {
             Some(x) => (Ids::made(x.node_at), Ids::made(x.edge_at)),
-            None => (Ids::unmade(), Ids::unmade()),
+            None => (
+                Ids::unmade(base.clone().map(|b| (b, false))),
+                Ids::unmade(base.map(|b| (b, true))),
+            ),
         };
         State {
             node_at,
@@ -462,7 +552,7 @@ impl State {
         revision: u64,
         provenance: Option<Provenance>,
         issues: &mut Vec<Note>,
-    ) -> (Content, Option<Index>, Vec<String>, Changed) {
+    ) -> Finished {
         let State {
             nodes,
             nodes_gone,
@@ -534,7 +624,10 @@ impl State {
         // Without a removal, the nodes are the slots themselves: nothing
         // is moved (linear in the plan for each fold on top otherwise).
         let nodes = keep_slots(nodes, &nodes_gone);
-        // Kept when made (a fold on top of this one takes them over).
+        // Kept when made (a fold on top of this one takes them over); the
+        // base too, while no slot moved.
+        let base = node_at.base.clone().filter(|_| !removed && !dangled);
+        let base = base.map(|(b, _)| b);
         let index = match (node_at.into_map(), edge_at.into_map()) {
             (Some(node_at), Some(edge_at)) if !removed && !dangled => {
                 Some(Index { node_at, edge_at })
@@ -549,8 +642,25 @@ impl State {
             edges,
             provenance,
         };
-        (content, index, touched_absent, changed)
+        Finished {
+            content,
+            index,
+            base,
+            touched_absent,
+            changed,
+        }
     }
+}
+
+/// What [`State::finish`] gives: the content the ops leave, its [`Index`]
+/// and [`Base`] when they still hold, the ids set_* ops named while
+/// absent, and the first positions changed.
+pub(super) struct Finished {
+    pub(super) content: Content,
+    pub(super) index: Option<Index>,
+    pub(super) base: Option<Base>,
+    pub(super) touched_absent: Vec<String>,
+    pub(super) changed: Changed,
 }
 
 /// `items` without the slots in `gone`: `items` itself when there is none.

@@ -13,7 +13,7 @@ mod content;
 mod digest;
 use ahead::AheadCell;
 pub(crate) use ahead::{DigestAhead, Worker};
-pub(crate) use content::Index;
+pub(crate) use content::{Base, Index, Lookup};
 pub(crate) use digest::{Changed, Marks};
 #[cfg(test)]
 mod tests;
@@ -65,6 +65,10 @@ pub struct Folded {
     /// Set when a definition this fold holds on a snapshot's chunk was
     /// found damaged on its first read (see `store::late`).
     pub(crate) late: crate::store::late::Late,
+    /// Positions by id a fold on top asks before scanning (the id index of
+    /// the snapshot this fold was restored from, while its slots are
+    /// where the snapshot has them).
+    pub(crate) base: Option<Base>,
 }
 
 impl Folded {
@@ -234,6 +238,7 @@ impl Folded {
             index: std::sync::OnceLock::new(),
             touched_absent,
             late: Default::default(),
+            base: None,
         }
     }
 
@@ -397,7 +402,9 @@ pub fn import(
     for edge in edges {
         state.apply("", OpBody::AddEdge { edge }, &mut notes);
     }
-    let (content, ..) = state.finish(plan_id, revision, provenance, &mut notes);
+    let content = state
+        .finish(plan_id, revision, provenance, &mut notes)
+        .content;
     (content, notes)
 }
 
@@ -457,6 +464,7 @@ pub(crate) fn fold_after_changed(
         index,
         touched_absent,
         late,
+        base,
         ..
     } = before;
     let content_notes: Vec<Note> = notes.into_iter().filter(|n| !is_lifecycle(n)).collect();
@@ -464,7 +472,7 @@ pub(crate) fn fold_after_changed(
     let revision = c.revision;
     let mut d = Driver::new(
         &plan_id,
-        State::from_content(c, index.into_inner(), touched_absent),
+        State::from_content(c, index.into_inner(), touched_absent, base),
         machine,
         revision,
         content_notes,
@@ -542,9 +550,15 @@ impl<'p> Driver<'p> {
     /// [`digest::Changed`]).
     fn finish_changed(mut self) -> (Folded, digest::Changed) {
         let provenance = self.machine.meta.provenance.clone();
-        let (content, index, touched_absent, changed) =
-            self.state
-                .finish(self.plan_id, self.revision, provenance, &mut self.notes);
+        let content::Finished {
+            content,
+            index,
+            base,
+            touched_absent,
+            changed,
+        } = self
+            .state
+            .finish(self.plan_id, self.revision, provenance, &mut self.notes);
         let mut digest = None;
         let mut at_head: Option<Here> = None;
         for op in &self.trailing {
@@ -579,6 +593,7 @@ impl<'p> Driver<'p> {
             index: index.map(std::sync::OnceLock::from).unwrap_or_default(),
             touched_absent,
             late: Default::default(),
+            base,
         };
         (folded, changed)
     }

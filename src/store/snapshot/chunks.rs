@@ -23,11 +23,11 @@ use super::FILE;
 use super::archive::{SBucket, SEdgeId, SIdEntry};
 use crate::model::Content;
 use crate::model::hash::FastMap;
+use memmap2::Mmap;
 use rkyv::util::AlignedVec;
 use rkyv::{Archive, Serialize};
 use std::fs::File;
 use std::io::Write;
-use std::os::unix::fs::FileExt;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -105,15 +105,68 @@ pub(super) fn align(n: u64) -> u64 {
     n.div_ceil(16) * 16
 }
 
-/// An opened snapshot whose head passed its checksum: the head's bytes,
-/// and the file, to read chunks from when they are asked for. The file
-/// stays open, so a snapshot renamed over it meanwhile is not mixed in.
+/// Bytes of a snapshot as read: a part of the mapped file (used where it
+/// lies in the page cache: at 100,000 nodes a copy would be tens of MB of
+/// fresh memory the kernel zeroes first), or bytes made in this process.
+/// Either way 16-aligned, as rkyv's archives need.
+#[derive(Clone)]
+pub(crate) enum Bytes {
+    Mapped(Arc<Mmap>, usize, usize),
+    Made(Arc<AlignedVec<16>>),
+}
+
+impl Bytes {
+    /// `n` bytes of `map` from `start`, when they lie inside it: in place
+    /// when `start` is 16-aligned (as every part of a snapshot planforge
+    /// writes is), else copied.
+    fn of(map: &Arc<Mmap>, start: usize, n: usize) -> Option<Bytes> {
+        let end = start.checked_add(n)?;
+        let b = map.get(start..end)?;
+        Some(if b.as_ptr().align_offset(16) == 0 {
+            Bytes::Mapped(map.clone(), start, end)
+        } else {
+            Bytes::from(b)
+        })
+    }
+}
+
+impl From<&[u8]> for Bytes {
+    fn from(b: &[u8]) -> Bytes {
+        let mut v = AlignedVec::<16>::with_capacity(b.len());
+        v.extend_from_slice(b);
+        Bytes::Made(Arc::new(v))
+    }
+}
+
+impl From<AlignedVec<16>> for Bytes {
+    fn from(v: AlignedVec<16>) -> Bytes {
+        Bytes::Made(Arc::new(v))
+    }
+}
+
+impl std::ops::Deref for Bytes {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        match self {
+            Bytes::Mapped(m, a, b) => &m[*a..*b],
+            Bytes::Made(v) => v,
+        }
+    }
+}
+
+/// An opened snapshot whose head passed its checksum: the file mapped
+/// (a snapshot renamed over it meanwhile is not mixed in: the mapping
+/// keeps the file it opened), the head's bytes, and where the chunks
+/// start. planforge never writes a snapshot in place (a new one is a new
+/// file renamed over the old), so the mapped bytes do not change under a
+/// reader; a chunk is checked (checksum, rkyv's validation) before any of
+/// it is used.
 pub(crate) struct Opened {
-    file: Arc<File>,
-    len: u64,
+    file: File,
+    map: Arc<Mmap>,
     /// Where the chunks start.
     pub(super) area: u64,
-    pub(super) head: AlignedVec<16>,
+    pub(super) head: Bytes,
 }
 
 impl Opened {
@@ -126,28 +179,27 @@ impl Opened {
             return None;
         }
         let file = File::open(&path).ok()?;
-        let len = file.metadata().ok()?.len();
-        let mut header = [0u8; HEADER];
-        file.read_exact_at(&mut header, 0).ok()?;
+        if !file.metadata().ok()?.file_type().is_file() {
+            return None;
+        }
+        // SAFETY: see the type's doc: planforge never changes a snapshot
+        // file in place, and every part is checked before it is used.
+        let map = Arc::new(unsafe { Mmap::map(&file) }.ok()?);
+        let header = map.get(..HEADER)?;
         if &header[..8] != MAGIC {
             return None;
         }
         let word = |at: usize| u64::from_le_bytes(header[at..at + 8].try_into().expect("8 bytes"));
-        let (sum, head_len) = (word(8), word(16));
-        if head_len > len - HEADER as u64 {
-            return None;
-        }
-        let mut head = AlignedVec::<16>::with_capacity(head_len as usize);
-        head.resize(head_len as usize, 0);
-        file.read_exact_at(&mut head, HEADER as u64).ok()?;
+        let (sum, head_len) = (word(8), usize::try_from(word(16)).ok()?);
+        let head = Bytes::of(&map, HEADER, head_len)?;
         if checksum(&head) != sum {
             return None;
         }
         Some(Opened {
-            file: Arc::new(file),
-            len,
-            area: align(HEADER as u64 + head_len),
+            file,
+            area: align((HEADER + head_len) as u64),
             head,
+            map,
         })
     }
 
@@ -168,63 +220,44 @@ impl Opened {
     /// A chunk's bytes, when they lie inside the file and its first part
     /// passes the checksum the head gives it (a chunk of nodes' definitions
     /// part is checked when first read: see `lazy::Chunk`).
-    pub(super) fn chunk(&self, c: &ArchivedSChunk) -> Option<AlignedVec<16>> {
+    pub(super) fn chunk(&self, c: &ArchivedSChunk) -> Option<Bytes> {
         let (start, n, split) = self.place(c)?;
         let buf = self.read(start, n)?;
-        (checksum(&buf[..split as usize]) == c.sum.to_native()).then_some(buf)
+        (checksum(&buf[..split]) == c.sum.to_native()).then_some(buf)
+    }
+
+    /// The bytes of chunk `c`'s first part (the part its checksum is
+    /// about), unchecked, when they lie inside the file.
+    pub(super) fn first_part(&self, c: &ArchivedSChunk) -> Option<Bytes> {
+        let (start, _, split) = self.place(c)?;
+        self.read(start, split)
     }
 
     /// Where chunk `c` starts in the file, its length and the length of its
     /// first part, when it lies inside the file.
-    fn place(&self, c: &ArchivedSChunk) -> Option<(u64, u64, u64)> {
+    fn place(&self, c: &ArchivedSChunk) -> Option<(usize, usize, usize)> {
         let (at, n, split) = (c.at.to_native(), c.len.to_native(), c.split.to_native());
         let start = self.area.checked_add(at)?;
-        (start.checked_add(n)? <= self.len && split <= n).then_some((start, n, split))
+        let inside = start.checked_add(n)? <= self.map.len() as u64 && split <= n;
+        inside.then_some((start as usize, n as usize, split as usize))
     }
 
     /// `n` bytes of the file from `start`.
-    fn read(&self, start: u64, n: u64) -> Option<AlignedVec<16>> {
-        let mut buf = AlignedVec::<16>::with_capacity(n as usize);
-        buf.resize(n as usize, 0);
-        self.file.read_exact_at(&mut buf, start).ok()?;
-        Some(buf)
+    fn read(&self, start: usize, n: usize) -> Option<Bytes> {
+        Bytes::of(&self.map, start, n)
     }
 
     /// A chunk of nodes' head part, when it lies inside the file and passes
-    /// its checksum, and where its definitions part lies (read when first
-    /// needed: see `lazy::Chunk`).
-    pub(super) fn node_chunk(&self, c: &ArchivedSChunk) -> Option<(AlignedVec<16>, Later)> {
+    /// its checksum, and its definitions part (checked when first needed:
+    /// see `lazy::Chunk`).
+    pub(super) fn node_chunk(&self, c: &ArchivedSChunk) -> Option<(Bytes, Bytes)> {
         let (start, n, split) = self.place(c)?;
         let head = self.read(start, split)?;
         if checksum(&head) != c.sum.to_native() {
             return None;
         }
-        let from = align(split).min(n);
-        let later = Later {
-            file: self.file.clone(),
-            at: start + from,
-            len: (n - from) as usize,
-        };
-        Some((head, later))
-    }
-}
-
-/// Where a chunk of nodes' definitions part lies in the snapshot file it
-/// was read from (kept open: a snapshot renamed over it is not mixed in).
-pub(crate) struct Later {
-    file: Arc<File>,
-    at: u64,
-    len: usize,
-}
-
-impl Later {
-    /// The part's bytes (`None` when they cannot be read; their checksum is
-    /// the reader's to check).
-    pub(super) fn read(&self) -> Option<AlignedVec<16>> {
-        let mut buf = AlignedVec::<16>::with_capacity(self.len);
-        buf.resize(self.len, 0);
-        self.file.read_exact_at(&mut buf, self.at).ok()?;
-        Some(buf)
+        let from = (align(split as u64) as usize).min(n);
+        Some((head, self.read(start + from, n - from)?))
     }
 }
 
@@ -285,10 +318,10 @@ pub(super) fn index(c: &Content) -> Vec<SBucket> {
 /// is the process's (see `model::hash`), so two processes' archives of
 /// one content differ in bytes; a lookup reads a bucket whole, in any
 /// order. (Debug builds check an index taken over with it.)
-pub(super) fn same_buckets(a: &[AlignedVec<16>], b: &[AlignedVec<16>]) -> bool {
+pub(super) fn same_buckets(a: &[Bytes], b: &[Bytes]) -> bool {
     type Entry = (String, u32, Vec<u32>);
     type Entries = (Vec<Entry>, Vec<(String, u32)>);
-    let entries = |bytes: &AlignedVec<16>| -> Option<Entries> {
+    let entries = |bytes: &Bytes| -> Option<Entries> {
         let b = rkyv::access::<super::archive::ArchivedSBucket, rkyv::rancor::Error>(bytes).ok()?;
         let mut ids: Vec<Entry> = b
             .ids

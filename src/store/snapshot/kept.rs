@@ -48,18 +48,19 @@ pub(crate) fn read(dir: &Path, plan_id: &str, max: u64) -> Option<(Stamp, State)
     if !md.file_type().is_file() || md.len() > max {
         return None;
     }
-    // Read into a buffer of the file's size: grown from nothing, the
-    // buffer of a large plan's state (21 MB at 100,000 nodes) would be
-    // made and copied again at every doubling.
-    let mut bytes = Vec::with_capacity(usize::try_from(md.len()).ok()?);
-    std::io::Read::read_to_end(
-        &mut std::io::Read::take(std::fs::File::open(&path).ok()?, max + 1),
-        &mut bytes,
-    )
-    .ok()?;
-    if bytes.len() as u64 > max {
+    // Mapped, not read: the kept state of a large plan (24 MB at 100,000
+    // nodes) is used where it lies in the page cache instead of copied
+    // into fresh memory. The file is only ever replaced by a rename (see
+    // [`write`]), so the mapped bytes do not change under the reader.
+    let file = std::fs::File::open(&path).ok()?;
+    let opened = file.metadata().ok()?;
+    if !opened.file_type().is_file() || opened.len() > max {
         return None;
     }
+    // SAFETY: planforge never writes this file in place (a new state is a
+    // new file renamed over it), so the mapping is not changed by another
+    // planforge process while it is read.
+    let bytes = unsafe { memmap2::Mmap::map(&file) }.ok()?;
     if bytes.len() < 16 || &bytes[..8] != MAGIC {
         return None;
     }

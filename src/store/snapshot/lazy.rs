@@ -20,11 +20,10 @@
 //! plan is then made again from the log (see `store::late`).
 
 use super::archive::{self, ArchivedSDefs, ArchivedSHead};
-use super::chunks::{Later, checksum};
+use super::chunks::{Bytes, checksum};
 use crate::model::def::Stored;
 use crate::model::{Map, Value};
 use crate::store::late::Late;
-use rkyv::util::AlignedVec;
 use std::sync::{LazyLock, OnceLock};
 
 /// A chunk's bytes as read, and — for a chunk of nodes — whether each part
@@ -33,12 +32,9 @@ pub(crate) struct Chunk {
     /// The head part (the whole chunk, for a chunk of anything else than
     /// nodes). Never changed after [`Chunk::new`] (nothing here hands out
     /// `&mut`).
-    head_bytes: AlignedVec<16>,
-    /// Where the definitions part lies, to read when first needed.
-    later: Option<Later>,
-    /// The definitions part's bytes once read (`None`: they could not be);
-    /// never changed once set.
-    defs_bytes: OnceLock<Option<AlignedVec<16>>>,
+    head_bytes: Bytes,
+    /// The definitions part (unchecked until first read).
+    defs_bytes: Bytes,
     /// The definitions part's checksum as the snapshot's table gives it.
     late_sum: u64,
     /// The flag of the plan restored from this chunk.
@@ -54,29 +50,18 @@ pub(crate) struct Chunk {
     fields: OnceLock<Box<[OnceLock<Fields>]>>,
 }
 
-/// A chunk's definitions part: its bytes, or where to read them.
-pub(super) enum Defs {
-    Read(AlignedVec<16>),
-    Later(Later),
-}
-
 /// One node's fields built alone, by the position of their key.
 type Fields = Box<[OnceLock<Value>]>;
 
 impl Chunk {
     /// A chunk whose head part (or whole bytes) is `head` and whose
-    /// definitions part, with the checksum `late_sum`, is `defs` (its bytes
-    /// already read, or where to read them); `late` is the flag of the plan
-    /// it is restored into.
-    pub(super) fn new(head: AlignedVec<16>, defs: Defs, late_sum: u64, late: Late) -> Chunk {
-        let (later, defs_bytes) = match defs {
-            Defs::Read(b) => (None, OnceLock::from(Some(b))),
-            Defs::Later(l) => (Some(l), OnceLock::new()),
-        };
+    /// definitions part, with the checksum `late_sum`, is `defs` (empty for
+    /// a chunk of one part); `late` is the flag of the plan it is restored
+    /// into.
+    pub(super) fn new(head: Bytes, defs: Bytes, late_sum: u64, late: Late) -> Chunk {
         Chunk {
             head_bytes: head,
-            later,
-            defs_bytes,
+            defs_bytes: defs,
             late_sum,
             late,
             head: OnceLock::new(),
@@ -92,20 +77,16 @@ impl Chunk {
         &self.head_bytes
     }
 
-    /// The definitions part's bytes, read on first use (`None` when they
-    /// cannot be read; unchecked).
-    fn defs_bytes(&self) -> Option<&[u8]> {
-        self.defs_bytes
-            .get_or_init(|| self.later.as_ref().and_then(Later::read))
-            .as_deref()
+    /// The definitions part's bytes (unchecked).
+    fn defs_bytes(&self) -> &[u8] {
+        &self.defs_bytes
     }
 
-    /// The chunk as a new snapshot takes it over: both parts' bytes (the
-    /// definitions part read now if it was not) and the definitions part's
-    /// checksum as written (a part never checked keeps it: damage in it is
-    /// still found when it is read); `None` when they cannot be read.
+    /// The chunk as a new snapshot takes it over: both parts' bytes and
+    /// the definitions part's checksum as written (a part never checked
+    /// keeps it: damage in it is still found when it is read).
     pub(super) fn pieces(&self) -> Option<super::chunks::Pieces<'_>> {
-        Some((self.head_bytes(), self.defs_bytes()?, Some(self.late_sum)))
+        Some((self.head_bytes(), self.defs_bytes(), Some(self.late_sum)))
     }
 
     /// The chunk's head part as nodes' heads, when it passes rkyv's
@@ -123,7 +104,10 @@ impl Chunk {
         // validation `access_unchecked` skips) in this process, just above
         // or in an earlier call (`head` is set only from that result), and
         // they have not changed since: the fields are private and nothing
-        // mutates them after `new`. Same bytes, same type, same alignment.
+        // mutates them after `new`, and bytes mapped from a snapshot file
+        // are never written (planforge replaces a snapshot by renaming a
+        // new file over it, never in place). Same bytes, same type, same
+        // alignment.
         Some(unsafe { rkyv::access_unchecked::<ArchivedSHead>(self.head_bytes()) })
     }
 
@@ -134,9 +118,7 @@ impl Chunk {
     pub(super) fn defs(&self) -> Option<&ArchivedSDefs> {
         let sound = *self.defs_ok.get_or_init(|| {
             let ok = self.head().is_some_and(|h| {
-                let Some(bytes) = self.defs_bytes() else {
-                    return false;
-                };
+                let bytes = self.defs_bytes();
                 checksum(bytes) == self.late_sum
                     && rkyv::access::<ArchivedSDefs, rkyv::rancor::Error>(bytes)
                         .is_ok_and(|d| archive::defs_sound(d, h.nodes.len()))
@@ -149,12 +131,11 @@ impl Chunk {
         if !sound {
             return None;
         }
-        // `defs_ok` is true only once `defs_bytes` was read (`Some`).
-        let bytes = self.defs_bytes()?;
+        let bytes = self.defs_bytes();
         // SAFETY: as in `head`: these bytes passed
         // `rkyv::access::<ArchivedSDefs>` in this process (`defs_ok` is set
-        // true only from that result) and have not changed since (set once
-        // in a `OnceLock`, never handed out as `&mut`).
+        // true only from that result) and have not changed since (never
+        // handed out as `&mut`; a mapped file is never written in place).
         Some(unsafe { rkyv::access_unchecked::<ArchivedSDefs>(bytes) })
     }
 
@@ -264,18 +245,8 @@ mod tests {
     /// The chunk whose bytes (as a snapshot lays them out) are `bytes`,
     /// its head part `split` bytes long, its definitions part read.
     fn made(bytes: &[u8], split: usize, sum: u64, late: &Late) -> Chunk {
-        let aligned = |b: &[u8]| {
-            let mut v = AlignedVec::<16>::new();
-            v.extend_from_slice(b);
-            v
-        };
-        let defs = aligned(&bytes[align(split as u64) as usize..]);
-        Chunk::new(
-            aligned(&bytes[..split]),
-            Defs::Read(defs),
-            sum,
-            late.clone(),
-        )
+        let defs = Bytes::from(&bytes[align(split as u64) as usize..]);
+        Chunk::new(Bytes::from(&bytes[..split]), defs, sum, late.clone())
     }
 
     /// A chunk of `nodes`, as a snapshot holds it, restored into a plan

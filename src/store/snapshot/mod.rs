@@ -27,6 +27,7 @@
 
 mod archive;
 pub(crate) mod chunks;
+mod ids;
 pub(crate) mod kept;
 mod lazy;
 mod reuse;
@@ -114,7 +115,12 @@ fn open(path: &Path) -> Option<(File, std::fs::Metadata)> {
 /// The fold the archive holds (every chunk read and checked).
 /// The plan the snapshot holds; with `eager`, every node's definition built
 /// now (see [`View::nodes_and_edges`]).
-fn restore(s: &ArchivedSnap, v: &View<'_>, eager: bool) -> Option<Folded> {
+fn restore(
+    s: &ArchivedSnap,
+    v: &View<'_>,
+    eager: bool,
+    ids: Option<ids::SnapIds>,
+) -> Option<Folded> {
     let (nodes, edges) = v.nodes_and_edges(eager)?;
     if v.damaged() {
         return None;
@@ -158,6 +164,7 @@ fn restore(s: &ArchivedSnap, v: &View<'_>, eager: bool) -> Option<Folded> {
     };
     let mut folded = Folded::restored(content, machine, touched, digest, marks);
     folded.late = v.late();
+    folded.base = ids.map(|i| crate::store::fold::Base(std::sync::Arc::new(i)));
     Some(folded)
 }
 
@@ -291,7 +298,8 @@ impl Store {
         // read, and a damaged part gave `read` a wrong digest). A write
         // reads the few it changes.
         let late = super::late::Late::new();
-        let folded = restore(s, &View::new(s, &opened, &bufs, late), reader)?;
+        let ids = ids::SnapIds::of(s, &opened);
+        let folded = restore(s, &View::new(s, &opened, &bufs, late), reader, ids)?;
         let old_max = s.max_lamport.to_native();
         let ops_before = s.ops.to_native();
         let (folded, changed) = fold_on(folded, old_max, &first)?;
@@ -737,7 +745,7 @@ fn parts_of(
     for (k, part) in c.nodes.chunks(NODES_PER_CHUNK).enumerate() {
         let kept = as_read(part).or_else(|| reuse.as_mut().and_then(|r| r.node_chunk(k, n)));
         bytes.push(kept_or_made(kept, || {
-            nodes_to(part).map(|(bytes, split)| Piece::Made(bytes, split))
+            nodes_to(part).map(|(bytes, split)| Piece::Made(bytes.into(), split))
         })?);
     }
     let nodes = bytes.len();
@@ -749,7 +757,11 @@ fn parts_of(
     let index = || {
         chunks::index(c)
             .iter()
-            .map(|b| rkyv::to_bytes::<rkyv::rancor::Error>(b).ok())
+            .map(|b| {
+                rkyv::to_bytes::<rkyv::rancor::Error>(b)
+                    .ok()
+                    .map(chunks::Bytes::from)
+            })
             .collect::<Option<Vec<_>>>()
     };
     match reuse.and_then(|r| r.buckets(n, e)) {
@@ -782,13 +794,14 @@ fn parts_of(
 /// its first part, see `chunks::SChunk`), or taken over from the snapshot
 /// read (shared, not copied).
 enum Piece {
-    Made(rkyv::util::AlignedVec<16>, usize),
+    Made(chunks::Bytes, usize),
     Kept(std::sync::Arc<lazy::Chunk>),
 }
 
 impl Piece {
     /// A chunk of one part.
-    fn whole(bytes: rkyv::util::AlignedVec<16>) -> Piece {
+    fn whole(bytes: impl Into<chunks::Bytes>) -> Piece {
+        let bytes = bytes.into();
         let n = bytes.len();
         Piece::Made(bytes, n)
     }

@@ -7,11 +7,11 @@
 //! rest is archived again. Debug builds compare every chunk taken over
 //! with a fresh archive of the same nodes, edges or ids.
 
+use super::chunks::Bytes;
 use super::chunks::{EDGES_PER_CHUNK, NODES_PER_CHUNK, Opened};
 use super::lazy::Chunk;
 use super::view::{self, Slots};
 use crate::store::fold::Changed;
-use rkyv::util::AlignedVec;
 use std::sync::Arc;
 
 /// The old snapshot (still open), its chunks of nodes and edges as read,
@@ -63,7 +63,7 @@ impl Reuse {
     /// The old id index's buckets (read and checked now), when a content
     /// of `nodes` nodes and `edges` edges is the old one in every node and
     /// edge: the same ids at the same positions.
-    pub(super) fn buckets(&self, nodes: usize, edges: usize) -> Option<Vec<AlignedVec<16>>> {
+    pub(super) fn buckets(&self, nodes: usize, edges: usize) -> Option<Vec<Bytes>> {
         let same = nodes == self.nodes
             && edges == self.edges
             && self.changed.node >= nodes

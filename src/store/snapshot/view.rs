@@ -15,8 +15,9 @@ use super::archive::{
     self, ArchivedSBucket, ArchivedSDef, ArchivedSEdge, ArchivedSEdges, ArchivedSHead,
     ArchivedSHeadNode, ArchivedSMarks, ArchivedSValue,
 };
+use super::chunks::Bytes;
 use super::chunks::{ArchivedSChunk, EDGES_PER_CHUNK, NO_NODE, NODES_PER_CHUNK, Opened, bucket_of};
-use super::lazy::{Chunk, Defs};
+use super::lazy::Chunk;
 use super::{ArchivedSnap, keyed};
 use crate::model::lifecycle::Meta;
 use crate::model::{Def, Edge, Handle, Node, NodeKind};
@@ -138,10 +139,9 @@ impl<'a> View<'a> {
         slot.get_or_init(|| {
             let c = table.get(k)?;
             let (head, defs) = if std::ptr::eq(table, &self.s.node_chunks) {
-                let (head, later) = opened.node_chunk(c)?;
-                (head, Defs::Later(later))
+                opened.node_chunk(c)?
             } else {
-                (opened.chunk(c)?, Defs::Read(Default::default()))
+                (opened.chunk(c)?, Bytes::from(&[][..]))
             };
             let chunk = Chunk::new(head, defs, c.late.to_native(), self.late.clone());
             Some(Arc::new(chunk))
