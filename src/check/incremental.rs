@@ -487,7 +487,13 @@ fn run_once(
                 kept.by_node[k] = None;
                 check.run(&cx, &mut report.issues);
             }
-            Scope::Graph => {
+            Scope::Upstream if loose.is_none() && grew && !cx.graph.repeated => {
+                let slot = &mut kept.by_plan[k];
+                let found = upstream_findings(&cx, *check, slot.take(), dirty.as_deref());
+                report.issues.extend(found.iter().cloned());
+                *slot = Some(found);
+            }
+            Scope::Graph | Scope::Upstream => {
                 let slot = &mut kept.by_plan[k];
                 let found = graph_findings(&cx, *check, slot.take(), loose.as_deref());
                 report.issues.extend(found.iter().cloned());
@@ -650,6 +656,46 @@ fn graph_findings(
             found
         }
     }
+}
+
+/// A [`Scope::Upstream`] check's findings after a change that only added
+/// nodes and edges: a run over the nodes `before` named and the `dirty`
+/// ones, when both are known and every finding of `before` names a node
+/// still there; else a run over every node.
+fn upstream_findings(
+    cx: &Cx,
+    check: &dyn Check,
+    before: Option<Vec<Issue>>,
+    dirty: Option<&[usize]>,
+) -> Vec<Issue> {
+    let g = &cx.graph;
+    let todo = before.zip(dirty).and_then(|(found, dirty)| {
+        let mut todo = dirty.to_vec();
+        for issue in &found {
+            todo.push(g.index_of(issue.node_id.as_deref()?)?);
+        }
+        todo.sort_unstable();
+        todo.dedup();
+        Some(todo)
+    });
+    let mut found = Vec::new();
+    if let Some(todo) = todo {
+        *cx.scope_many.borrow_mut() = Some(std::rc::Rc::from(todo));
+        cx.grown.set(true);
+        check.run(cx, &mut found);
+        cx.grown.set(false);
+        *cx.scope_many.borrow_mut() = None;
+        if !cx.whole.replace(false) {
+            debug_assert!(
+                found.iter().all(|i| i.node_id.is_some()),
+                "an Upstream finding names its node"
+            );
+            return found;
+        }
+        found.clear();
+    }
+    check.run(cx, &mut found);
+    found
 }
 
 /// The node indices a node-scoped check must look at again after
@@ -995,6 +1041,80 @@ mod tests {
         assert_eq!(third.issues, full(&c).issues);
         assert_eq!(count(&third, "join_no_fork", "j"), 0);
         assert_eq!(count(&third, "join_no_fork", "m"), 1);
+    }
+
+    /// An Upstream check (`predicate_unknown_node`) after a change that
+    /// only adds an edge: the nodes it had findings on and the touched ones
+    /// are checked again, the others keep having none (shown by a node
+    /// made stale behind the kept findings' back); a removal runs it whole.
+    #[test]
+    fn an_added_edge_checks_an_upstream_check_only_where_it_had_findings() {
+        use crate::check::testing::node;
+        use crate::model::NodeKind;
+        let count = |r: &Report, node: &str| {
+            r.issues
+                .iter()
+                .filter(|i| i.code.name == "predicate_unknown_node")
+                .filter(|i| i.node_id.as_deref() == Some(node))
+                .count()
+        };
+        let branch = |id: &str, path: &str| {
+            let pred = serde_json::json!({"path": path, "op": "truthy"});
+            node(
+                id,
+                NodeKind::Branch,
+                serde_json::json!({"evaluator": "structured", "predicate": pred}),
+            )
+        };
+        let c = plan(
+            vec![
+                entry("s"),
+                step("f"),
+                step("g"),
+                branch("b", "f.status"),
+                branch("b2", "g.status"),
+            ],
+            vec![
+                edge("e1", "s", "g", "always"),
+                edge("e2", "g", "b2", "always"),
+                edge("e3", "s", "f", "always"),
+                edge("e4", "g", "b", "always"),
+            ],
+        );
+        let mut kept = Kept::default();
+        let first = run(&mut kept, &c, None, Vec::new(), None, None);
+        assert_eq!((count(&first, "b"), count(&first, "b2")), (1, 0));
+        // `b2` made stale behind the kept findings' back (its test now reads
+        // `f`, not upstream of it), then an edge `f` → `b` added.
+        let mut stale = c.clone();
+        stale.nodes[4] = branch("b2", "f.status");
+        let before = stale.clone();
+        let e = edge("e5", "f", "b", "always");
+        stale.edges.push(e.clone());
+        let t = Touched::of(&before, [&OpBody::AddEdge { edge: e }]);
+        let second = run(&mut kept, &stale, None, Vec::new(), Some(&t), None);
+        assert_eq!(count(&second, "b"), 0, "checked again: it had a finding");
+        assert_eq!(count(&second, "b2"), 0, "not checked again");
+        assert_eq!(count(&full(&stale), "b2"), 1);
+
+        // Told the truth: an added edge, then a removed one, as a full run.
+        let mut kept = Kept::default();
+        run(&mut kept, &c, None, Vec::new(), None, None);
+        let mut now = c.clone();
+        let e = edge("e5", "f", "b", "always");
+        now.edges.push(e.clone());
+        let t = Touched::of(&c, [&OpBody::AddEdge { edge: e }]);
+        let added = run(&mut kept, &now, None, Vec::new(), Some(&t), None);
+        assert_eq!(added.issues, full(&now).issues);
+        let before = now.clone();
+        now.edges.retain(|e| e.id != "e2");
+        let rm = OpBody::RemoveEdge {
+            edge_id: "e2".into(),
+        };
+        let t = Touched::of(&before, [&rm]);
+        let removed = run(&mut kept, &now, None, Vec::new(), Some(&t), None);
+        assert_eq!(count(&removed, "b2"), 1, "`g` no longer runs before `b2`");
+        assert_eq!(removed.issues, full(&now).issues);
     }
 
     /// A kept state whose bytes are damaged inside one node's slot (read

@@ -145,6 +145,18 @@ pub enum Scope {
     /// nodes' follow them, found by a run over the new nodes alone. Any
     /// other change runs it whole.
     Graph,
+    /// As [`Scope::Graph`], and every finding names its node and is about
+    /// something *not* upstream of it (reachability read anywhere, as
+    /// [`Scope::Downstream`] reads ancestors): a change that only adds
+    /// nodes and edges (none removed or moved) only makes more nodes
+    /// upstream, so it can take a finding away or word it anew but never
+    /// make one on an untouched node that had none. After such a change
+    /// only the nodes it had findings on and the touched nodes and their
+    /// neighbours are checked again (one run over all of them, in node
+    /// order, with [`Cx::grown`] set); plan-wide facts it reads (the
+    /// hints for missing ids) must depend only on the nodes that have
+    /// findings. Any other change runs it as [`Scope::Graph`].
+    Upstream,
     /// Anything else (ids and sizes across the plan, hints that list the
     /// plan's ids): run whole after every change.
     Plan,
@@ -167,6 +179,10 @@ pub struct Cx<'a> {
     /// they may change the other nodes' findings after all: it is then run
     /// whole.
     pub(crate) whole: std::cell::Cell<bool>,
+    /// Set while a [`Scope::Upstream`] check runs over the nodes it had
+    /// findings on and the touched ones after a change that only added
+    /// nodes and edges (the other nodes' findings stay none).
+    pub(crate) grown: std::cell::Cell<bool>,
     data_refs: std::cell::OnceCell<Vec<support::DataRef<'a>>>,
     encoded_len: std::cell::OnceCell<usize>,
     shapes: std::cell::OnceCell<support::Slots<Vec<crate::model::shape::ShapeProblem>>>,
@@ -205,6 +221,7 @@ impl<'a> Cx<'a> {
             scope_many: std::cell::RefCell::new(None),
             edge_scope: std::cell::Cell::new(None),
             whole: std::cell::Cell::new(false),
+            grown: std::cell::Cell::new(false),
             data_refs: std::cell::OnceCell::new(),
             encoded_len: std::cell::OnceCell::new(),
             shapes: std::cell::OnceCell::new(),

@@ -48,9 +48,12 @@ pub(crate) fn tests_of(n: &Node) -> Vec<(String, String)> {
 /// test reads (then that test no longer names a missing node), and when a
 /// test reads a missing node, its did-you-mean hint looks at every id. So:
 /// no test reads a new node, and every node a test reads is there. Always
-/// true in a run over every node.
+/// true in a run over every node, and in a run after a change that only
+/// added nodes and edges ([`crate::check::Cx::grown`]: every node with a
+/// finding, so every test that reads a missing node, is in that run, in
+/// node order, and gets the hint a run over every node gives it).
 fn follows_loose_nodes(cx: &crate::check::Cx) -> bool {
-    if cx.scope_many.borrow().is_none() {
+    if cx.scope_many.borrow().is_none() || cx.grown.get() {
         return true;
     }
     let Some(kept) = cx.kept_nodes else {
@@ -92,7 +95,7 @@ declare_check! {
     /// {"evaluator": "structured", "predicate": {"path": "status", "op": "eq", "value": "open"}}
     /// ```
     /// Fixed: `"path": "fetch_ticket.status"`.
-    pub PredicateUnknownNode { code: "predicate_unknown_node", severity: Blocking, needs: ACYCLIC, source: Check, scope: Graph }
+    pub PredicateUnknownNode { code: "predicate_unknown_node", severity: Blocking, needs: ACYCLIC, source: Check, scope: Upstream }
     fn run(cx, out) {
         let g = &cx.graph;
         if !follows_loose_nodes(cx) {
