@@ -199,7 +199,7 @@ impl Ids {
         id: &str,
     ) -> Option<usize> {
         if self.map.is_none()
-            && let Some(at) = self.from_base(slots, gone, &id_of, id)
+            && let Some(at) = self.ask_base(slots, gone, &id_of, id)
         {
             return at;
         }
@@ -230,7 +230,7 @@ impl Ids {
     /// The slot present with `id` as the base answers it (the slots added
     /// since scanned first); `None` when there is no base, too many slots
     /// were added on it, or its answer does not hold (the caller scans).
-    fn from_base<T>(
+    fn ask_base<T>(
         &self,
         slots: &[T],
         gone: &HashSet<usize>,
