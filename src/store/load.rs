@@ -210,22 +210,22 @@ impl Loaded {
     /// The node with `id`: found through the fold's positions when it
     /// keeps them (a warm plan: no pass over the nodes), else by a pass.
     pub(crate) fn node(&self, id: &str) -> Option<&crate::model::Node> {
-        let c = &self.folded.content;
-        let found = match self.folded.positions_if_kept() {
-            Some(at) => at.node(id).map(|i| &c.nodes[i]),
-            None => c.node(id),
-        };
-        debug_assert_eq!(found, c.node(id), "positions kept are the content's");
+        let found = self.folded.node(id);
+        debug_assert_eq!(
+            found,
+            self.content().node(id),
+            "positions kept are the content's"
+        );
         found
     }
     /// The edge with `id`, as [`Loaded::node`] finds a node.
     pub(crate) fn edge(&self, id: &str) -> Option<&crate::model::Edge> {
-        let c = &self.folded.content;
-        let found = match self.folded.positions_if_kept() {
-            Some(at) => at.edge(id).map(|k| &c.edges[k]),
-            None => c.edge(id),
-        };
-        debug_assert_eq!(found, c.edge(id), "positions kept are the content's");
+        let found = self.folded.edge(id);
+        debug_assert_eq!(
+            found,
+            self.content().edge(id),
+            "positions kept are the content's"
+        );
         found
     }
     pub(crate) fn revision(&self) -> u64 {

@@ -1,6 +1,7 @@
 //! The content side of the fold: nodes, edges and bounds as the content ops
 //! leave them, and the facts the fold notices on the way.
 
+use super::base::{Base, EDGES, NODES, Side};
 use super::digest::Changed;
 use crate::model::hash::FastMap as HashMap;
 use crate::model::hash::FastSet as HashSet;
@@ -54,43 +55,6 @@ pub(super) struct State {
     /// set, since the content this state started from (for the digest).
     changed: Changed,
 }
-
-/// Positions by id that a fold on top of a content asks for instead of
-/// scanning its slots or indexing every id (a snapshot's id index, see
-/// `snapshot::ids`). Each answer is checked by its user: the position it
-/// gives must hold that id.
-pub(crate) trait Lookup: Send + Sync {
-    /// How many nodes the content it is about holds.
-    fn nodes(&self) -> usize;
-    /// How many edges.
-    fn edges(&self) -> usize;
-    /// The position of the node with `id`: `Some(None)` when no node has
-    /// it, `None` when the lookup cannot tell (a damaged part).
-    fn node(&self, id: &str) -> Option<Option<usize>>;
-    /// As [`Lookup::node`], for the edge with `id`.
-    fn edge(&self, id: &str) -> Option<Option<usize>>;
-}
-
-/// A [`Lookup`] about a fold's content, shared by the folds on top of it
-/// while their slots before its end stay where they are.
-#[derive(Clone)]
-pub(crate) struct Base(pub(crate) std::sync::Arc<dyn Lookup>);
-
-impl std::fmt::Debug for Base {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "Base({} nodes, {} edges)",
-            self.0.nodes(),
-            self.0.edges()
-        )
-    }
-}
-
-/// Slots added on top of a [`Base`] that a lookup scans before asking it;
-/// past these, the fold indexes its ids itself (a warm session adding
-/// node after node on top of a restored plan).
-const ADDED_ON_BASE: usize = 64;
 
 /// Node and edge positions by id, kept with a fold when they are still
 /// those of its content (no node or edge was removed), so that folding more
@@ -151,7 +115,7 @@ struct Ids {
     /// Asked before any scan while the map is not made: the lookup, whether
     /// these are edge slots, and how many slots it is about (slots after
     /// those were added since).
-    base: Option<(Base, bool)>,
+    base: Option<(Base, Side)>,
     /// Scans made so far (unmade only).
     scans: u32,
     /// Ids removed while unmade and not added again: a slot before the
@@ -180,7 +144,7 @@ impl Ids {
         }
     }
 
-    fn unmade(base: Option<(Base, bool)>) -> Ids {
+    fn unmade(base: Option<(Base, Side)>) -> Ids {
         Ids {
             map: None,
             base,
@@ -237,29 +201,8 @@ impl Ids {
         id_of: &impl Fn(&T) -> &str,
         id: &str,
     ) -> Option<Option<usize>> {
-        let (base, edges) = self.base.as_ref()?;
-        let end = if *edges {
-            base.0.edges()
-        } else {
-            base.0.nodes()
-        };
-        if end > slots.len() || slots.len() - end > ADDED_ON_BASE {
-            return None;
-        }
-        let present = |i: usize| id_of(&slots[i]) == id && !gone.contains(&i);
-        if let Some(i) = (end..slots.len()).rev().find(|&i| present(i)) {
-            return Some(Some(i));
-        }
-        let at = if *edges {
-            base.0.edge(id)?
-        } else {
-            base.0.node(id)?
-        };
-        match at {
-            None => Some(None),
-            Some(i) if i < end && id_of(&slots[i]) == id => Some((!gone.contains(&i)).then_some(i)),
-            Some(_) => None,
-        }
+        let (base, side) = self.base.as_ref()?;
+        base.find(slots, |i| gone.contains(&i), id_of, id, *side)
     }
 
     /// Records that slot `at` (the last) now has `id`, which had none.
@@ -481,12 +424,12 @@ impl State {
         touched_absent: Vec<String>,
         base: Option<Base>,
     ) -> State {
-        let base = base.filter(|b| b.0.nodes() <= c.nodes.len() && b.0.edges() <= c.edges.len());
+        let base = base.filter(|b| b.end(NODES) <= c.nodes.len() && b.end(EDGES) <= c.edges.len());
         let (node_at, edge_at) = match index.filter(|x| x.fits(&c)) {
             Some(x) => (Ids::made(x.node_at), Ids::made(x.edge_at)),
             None => (
-                Ids::unmade(base.clone().map(|b| (b, false))),
-                Ids::unmade(base.map(|b| (b, true))),
+                Ids::unmade(base.clone().map(|b| (b, NODES))),
+                Ids::unmade(base.map(|b| (b, EDGES))),
             ),
         };
         State {
@@ -620,14 +563,16 @@ impl State {
             }
         }
         drop(absent);
+        // The base follows the slots taken out (see `base::Base::after`).
+        let base = node_at
+            .base
+            .as_ref()
+            .and_then(|(b, _)| b.after([&nodes_gone, &drop_edges]));
         let edges = keep_slots(edges, &drop_edges);
         // Without a removal, the nodes are the slots themselves: nothing
         // is moved (linear in the plan for each fold on top otherwise).
         let nodes = keep_slots(nodes, &nodes_gone);
-        // Kept when made (a fold on top of this one takes them over); the
-        // base too, while no slot moved.
-        let base = node_at.base.clone().filter(|_| !removed && !dangled);
-        let base = base.map(|(b, _)| b);
+        // Kept when made (a fold on top of this one takes them over).
         let index = match (node_at.into_map(), edge_at.into_map()) {
             (Some(node_at), Some(edge_at)) if !removed && !dangled => {
                 Some(Index { node_at, edge_at })

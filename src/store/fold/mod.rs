@@ -9,11 +9,13 @@
 //! (lifecycle ops are not revisions).
 
 mod ahead;
+mod base;
 mod content;
 mod digest;
 use ahead::AheadCell;
 pub(crate) use ahead::{DigestAhead, Worker};
-pub(crate) use content::{Base, Index, Lookup};
+pub(crate) use base::{Base, Lookup};
+pub(crate) use content::Index;
 pub(crate) use digest::{Changed, Marks};
 #[cfg(test)]
 mod tests;
@@ -178,6 +180,35 @@ impl Folded {
     pub(crate) fn positions(&self) -> Option<&content::Index> {
         Some(self.index.get_or_init(|| content::Index::of(&self.content)))
             .filter(|x| x.fits(&self.content))
+    }
+
+    /// The node with `id`: by the kept positions, else by the base (the
+    /// snapshot's id index, checked), else by a pass over the nodes.
+    pub(crate) fn node(&self, id: &str) -> Option<&crate::model::Node> {
+        let c = &self.content;
+        let at = match (self.positions_if_kept(), &self.base) {
+            (Some(x), _) => x.node(id),
+            (None, Some(b)) => match b.find(&c.nodes, |_| false, |n| &n.id, id, base::NODES) {
+                Some(at) => at,
+                None => return c.node(id),
+            },
+            (None, None) => return c.node(id),
+        };
+        at.map(|i| &c.nodes[i])
+    }
+
+    /// As [`Folded::node`], the edge with `id`.
+    pub(crate) fn edge(&self, id: &str) -> Option<&crate::model::Edge> {
+        let c = &self.content;
+        let at = match (self.positions_if_kept(), &self.base) {
+            (Some(x), _) => x.edge(id),
+            (None, Some(b)) => match b.find(&c.edges, |_| false, |e| &e.id, id, base::EDGES) {
+                Some(at) => at,
+                None => return c.edge(id),
+            },
+            (None, None) => return c.edge(id),
+        };
+        at.map(|k| &c.edges[k])
     }
 
     /// As [`Folded::positions`], only when they are made already.

@@ -164,7 +164,7 @@ fn restore(
     };
     let mut folded = Folded::restored(content, machine, touched, digest, marks);
     folded.late = v.late();
-    folded.base = ids.map(|i| crate::store::fold::Base(std::sync::Arc::new(i)));
+    folded.base = ids.map(|i| crate::store::fold::Base::new(std::sync::Arc::new(i)));
     Some(folded)
 }
 

@@ -333,12 +333,14 @@ impl<'a> View<'a> {
     /// Nodes `from..to`, as the model's, their definitions read on demand
     /// or built now when `eager` ([`View::stored_node`]); `None` (and the
     /// view damaged) when one cannot be read.
-    fn node_range(&self, from: usize, to: usize, eager: bool) -> Option<Vec<Node>> {
+    fn node_range(&self, from: usize, to: usize, eager: bool, end: usize) -> Option<Vec<Node>> {
         // Made to size (a collect through `Option` would grow the vector
         // by doubling), to no more than the chunks the head lists can hold
-        // (a count is not trusted).
+        // (a count is not trusted), with room for the nodes up to `end`
+        // and for a few a command adds (at the exact size, the first node
+        // added would copy every node into a new vector).
         let room = self.s.node_chunks.len().saturating_mul(NODES_PER_CHUNK);
-        let mut nodes = Vec::with_capacity(to.saturating_sub(from).min(room));
+        let mut nodes = Vec::with_capacity(with_room(end.saturating_sub(from).min(room)));
         for i in from..to {
             nodes.push(self.stored_node(i, eager)?);
         }
@@ -347,7 +349,13 @@ impl<'a> View<'a> {
 
     /// Every edge, as the model's (see [`View::edge`]).
     fn all_edges(&self) -> Vec<Edge> {
-        (0..self.edge_count()).map(|k| self.edge(k)).collect()
+        // As the nodes in `node_range`: room for a few more, to no more
+        // than the chunks the head lists can hold.
+        let n = self.edge_count();
+        let room = self.s.edge_chunks.len().saturating_mul(EDGES_PER_CHUNK);
+        let mut edges = Vec::with_capacity(with_room(n.min(room)));
+        edges.extend((0..n).map(|k| self.edge(k)));
+        edges
     }
 
     /// Every node and every edge, as the model's; `None` (and the view
@@ -366,14 +374,14 @@ impl<'a> View<'a> {
         let n = self.node_count();
         let chunks = self.s.node_chunks.len();
         if n < PARALLEL_NODES || chunks < 2 {
-            return Some((self.node_range(0, n, eager)?, self.all_edges()));
+            return Some((self.node_range(0, n, eager, n)?, self.all_edges()));
         }
         let split = ((chunks * 11 / 20).max(1) * NODES_PER_CHUNK).min(n);
         let (s, opened, late) = (self.s, self.opened, self.late.clone());
         let other = move || {
             let bufs = slots(s);
             let v = View::new(s, opened, &bufs, late);
-            let part = v.node_range(split, n, eager)?;
+            let part = v.node_range(split, n, eager, n)?;
             let edges = v.all_edges();
             (!v.damaged()).then_some((part, edges, bufs))
         };
@@ -383,9 +391,10 @@ impl<'a> View<'a> {
                 .spawn_scoped(scope, other);
             let Ok(handle) = handle else {
                 // No thread to be had: all on this one.
-                return Some((self.node_range(0, n, eager)?, self.all_edges()));
+                return Some((self.node_range(0, n, eager, n)?, self.all_edges()));
             };
-            let first = self.node_range(0, split, eager);
+            // Room for the other thread's part, moved in after it.
+            let first = self.node_range(0, split, eager, n);
             // A thread that panicked read nothing to use: fold the log.
             let second = self.flag(handle.join().ok().flatten());
             let (mut nodes, (part, edges, bufs)) = (first?, second?);
@@ -503,4 +512,9 @@ impl Store {
         }
         answer
     }
+}
+
+/// `n` and room for the few items a command adds (see `node_range`).
+fn with_room(n: usize) -> usize {
+    n + n / 64 + 16
 }
