@@ -69,8 +69,12 @@ pub(crate) struct Forge {
 
 impl Forge {
     pub(crate) fn new(store: Store, actor: impl Into<String>) -> Forge {
+        let decode = |bytes: &[u8]| -> crate::store::early::Made {
+            Box::new(check::incremental::Kept::from_bytes(bytes))
+        };
+        let decoder = crate::store::early::Decoder(std::sync::Arc::new(decode));
         Forge {
-            store,
+            store: store.decode_kept_with(decoder),
             actor: actor.into(),
             registry: OnceCell::new(),
         }
@@ -207,7 +211,13 @@ impl Forge {
         registry: Option<&Registry>,
     ) -> (Report, check::incremental::Kept, bool) {
         let from = loaded.kept_checks.as_ref().and_then(|k| {
-            let kept = check::incremental::Kept::from_bytes(&k.bytes)?;
+            // Decoded on another thread while the plan was restored, when a
+            // one-shot write started it; else now.
+            let early = k.early.take().and_then(|m| m.downcast::<Option<_>>().ok());
+            let kept = match early {
+                Some(kept) => *kept,
+                None => check::incremental::Kept::from_bytes(&k.bytes),
+            }?;
             Some((kept, &k.touched))
         });
         let afresh = from.is_none();

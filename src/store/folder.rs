@@ -55,6 +55,7 @@ impl Store {
                 root,
                 one_shot: false,
                 warm: None,
+                decoder: None,
             }),
             Ok(md) if md.is_dir() => Err(Error::new(
                 ErrorKind::NoStore,

@@ -61,6 +61,9 @@ pub(crate) struct Loaded {
 #[derive(Debug, Clone)]
 pub(crate) struct KeptChecks {
     pub(crate) bytes: KeptState,
+    /// `bytes` being decoded on another thread, when a one-shot write
+    /// started it (see `store::early`).
+    pub(crate) early: super::early::Early,
     pub(crate) touched: Touched,
     pub(crate) at: u64,
 }

@@ -6,6 +6,7 @@ mod appends;
 pub(crate) mod atomic;
 pub(crate) mod checkpoint;
 mod commit;
+pub(crate) mod early;
 pub mod fold;
 mod folder;
 mod late;
@@ -48,12 +49,22 @@ pub(crate) struct Store {
     /// The plans a long-lived process keeps folded between calls (see
     /// `warm`); `None` for one-shot commands.
     warm: Option<std::sync::Arc<warm::Warm>>,
+    /// What decodes the checks' kept state on another thread while a
+    /// one-shot write restores its plan (see `early`).
+    decoder: Option<early::Decoder>,
 }
 
 impl Store {
     /// This store, for a process that exits right after one command.
     pub(crate) fn one_shot(mut self, yes: bool) -> Store {
         self.one_shot = yes;
+        self
+    }
+
+    /// This store, decoding the checks' kept state with `decoder` on
+    /// another thread while a one-shot write restores its plan.
+    pub(crate) fn decode_kept_with(mut self, decoder: early::Decoder) -> Store {
+        self.decoder = Some(decoder);
         self
     }
 

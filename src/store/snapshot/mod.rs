@@ -284,6 +284,14 @@ impl Store {
         // folded in two parts, and what the second changed is known.
         let kept = kept::read(dir, id, kept::limit(len))
             .filter(|(k, _)| (prefix..=len).contains(&k.len) && k.leads(dir, &file, &md));
+        // A write checks from the kept state: its decoding starts now, on
+        // another thread, while the plan is restored (see `store::early`).
+        let early = match (&kept, &self.decoder) {
+            (Some((_, bytes)), Some(d)) if !reader && self.warm.is_none() => {
+                super::early::Early::start(d, bytes.clone())
+            }
+            _ => Default::default(),
+        };
         let (kept, first, second) = match kept.and_then(|k| split(&tail, k, prefix, id)) {
             Some((k, first, second)) => (Some(k), first, second),
             None => (None, Vec::new(), clean_ops(&tail, id)?),
@@ -325,6 +333,7 @@ impl Store {
         loaded.stamp = Stamp::read(&file, &md).filter(|st| st.len == len);
         loaded.kept_checks = kept.zip(touched).map(|((k, bytes), touched)| KeptChecks {
             bytes,
+            early,
             touched,
             at: k.len,
         });
