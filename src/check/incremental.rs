@@ -640,10 +640,7 @@ fn graph_findings(
 ) -> Vec<Issue> {
     match (before, loose) {
         (Some(mut found), Some(new)) => {
-            *cx.scope_many.borrow_mut() = Some(std::rc::Rc::from(new));
-            check.run(cx, &mut found);
-            *cx.scope_many.borrow_mut() = None;
-            if !cx.whole.replace(false) {
+            if run_over(cx, check, new, false, &mut found) {
                 return found;
             }
             found.clear();
@@ -656,6 +653,24 @@ fn graph_findings(
             found
         }
     }
+}
+
+/// Runs `check` over `nodes` alone (with [`Cx::grown`] set as `grown`),
+/// adding to `found`; false when the check asked for a whole run instead
+/// ([`Cx::whole`]: what it added is then to be dropped).
+fn run_over(
+    cx: &Cx,
+    check: &dyn Check,
+    nodes: &[usize],
+    grown: bool,
+    found: &mut Vec<Issue>,
+) -> bool {
+    *cx.scope_many.borrow_mut() = Some(std::rc::Rc::from(nodes));
+    cx.grown.set(grown);
+    check.run(cx, found);
+    cx.grown.set(false);
+    *cx.scope_many.borrow_mut() = None;
+    !cx.whole.replace(false)
 }
 
 /// A [`Scope::Upstream`] check's findings after a change that only added
@@ -680,12 +695,7 @@ fn upstream_findings(
     });
     let mut found = Vec::new();
     if let Some(todo) = todo {
-        *cx.scope_many.borrow_mut() = Some(std::rc::Rc::from(todo));
-        cx.grown.set(true);
-        check.run(cx, &mut found);
-        cx.grown.set(false);
-        *cx.scope_many.borrow_mut() = None;
-        if !cx.whole.replace(false) {
+        if run_over(cx, check, &todo, true, &mut found) {
             debug_assert!(
                 found.iter().all(|i| i.node_id.is_some()),
                 "an Upstream finding names its node"

@@ -186,29 +186,36 @@ impl Folded {
     /// snapshot's id index, checked), else by a pass over the nodes.
     pub(crate) fn node(&self, id: &str) -> Option<&crate::model::Node> {
         let c = &self.content;
-        let at = match (self.positions_if_kept(), &self.base) {
-            (Some(x), _) => x.node(id),
-            (None, Some(b)) => match b.find(&c.nodes, |_| false, |n| &n.id, id, base::NODES) {
-                Some(at) => at,
-                None => return c.node(id),
-            },
-            (None, None) => return c.node(id),
-        };
+        let at = self.position(&c.nodes, |x| x.node(id), |n| &n.id, id, base::NODES);
         at.map(|i| &c.nodes[i])
     }
 
     /// As [`Folded::node`], the edge with `id`.
     pub(crate) fn edge(&self, id: &str) -> Option<&crate::model::Edge> {
         let c = &self.content;
-        let at = match (self.positions_if_kept(), &self.base) {
-            (Some(x), _) => x.edge(id),
-            (None, Some(b)) => match b.find(&c.edges, |_| false, |e| &e.id, id, base::EDGES) {
-                Some(at) => at,
-                None => return c.edge(id),
-            },
-            (None, None) => return c.edge(id),
-        };
+        let at = self.position(&c.edges, |x| x.edge(id), |e| &e.id, id, base::EDGES);
         at.map(|k| &c.edges[k])
+    }
+
+    /// The position among `slots` (the content's nodes or edges, `side`)
+    /// of the one with `id`: `kept` of the kept positions, else the base's
+    /// answer, else the first found by a pass.
+    fn position<T>(
+        &self,
+        slots: &[T],
+        kept: impl FnOnce(&content::Index) -> Option<usize>,
+        id_of: impl Fn(&T) -> &str,
+        id: &str,
+        side: base::Side,
+    ) -> Option<usize> {
+        if let Some(x) = self.positions_if_kept() {
+            return kept(x);
+        }
+        let based = self
+            .base
+            .as_ref()
+            .and_then(|b| b.find(slots, |_| false, &id_of, id, side));
+        based.unwrap_or_else(|| slots.iter().position(|s| id_of(s) == id))
     }
 
     /// As [`Folded::positions`], only when they are made already.
