@@ -11,7 +11,6 @@
 //! panicked or was never started gives nothing, and the checks decode the
 //! bytes themselves.
 
-use super::load::KeptState;
 use std::any::Any;
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
@@ -45,7 +44,10 @@ impl std::fmt::Debug for Early {
 impl Early {
     /// `bytes` decoded by `decoder` on a new thread (none when no thread
     /// can be had: the checks decode them when they run).
-    pub(crate) fn start(decoder: &Decoder, bytes: KeptState) -> Early {
+    pub(crate) fn start<B>(decoder: &Decoder, bytes: B) -> Early
+    where
+        B: std::ops::Deref<Target = [u8]> + Send + 'static,
+    {
         let decoder = decoder.0.clone();
         let handle = std::thread::Builder::new()
             .name("kept".into())
@@ -66,16 +68,6 @@ impl Early {
 mod tests {
     use super::*;
 
-    /// The bytes of a file, mapped as the kept state is.
-    fn mapped(bytes: &[u8]) -> KeptState {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("kept");
-        std::fs::write(&path, bytes).unwrap();
-        let file = std::fs::File::open(&path).unwrap();
-        // SAFETY: a file of this test's own, not written while mapped.
-        KeptState::new(unsafe { memmap2::Mmap::map(&file) }.unwrap(), 2)
-    }
-
     /// The decoding made on the other thread is what the decoder makes
     /// of the state's bytes, taken once; one that panicked gives nothing.
     #[test]
@@ -83,12 +75,12 @@ mod tests {
         let sum = Decoder(Arc::new(|b: &[u8]| -> Made {
             Box::new(b.iter().map(|&x| u64::from(x)).sum::<u64>())
         }));
-        let early = Early::start(&sum, mapped(&[9, 9, 1, 2, 3]));
+        let early = Early::start(&sum, vec![1u8, 2, 3]);
         let made = early.take().and_then(|m| m.downcast::<u64>().ok());
-        assert_eq!(made.map(|m| *m), Some(6), "the state's bytes, after `at`");
+        assert_eq!(made.map(|m| *m), Some(6));
         assert!(early.take().is_none(), "taken once");
         assert!(Early::default().take().is_none(), "never started");
         let panics = Decoder(Arc::new(|_: &[u8]| -> Made { panic!("a damaged state") }));
-        assert!(Early::start(&panics, mapped(&[0, 0, 1])).take().is_none());
+        assert!(Early::start(&panics, vec![1u8]).take().is_none());
     }
 }
