@@ -638,21 +638,14 @@ fn graph_findings(
     before: Option<Vec<Issue>>,
     loose: Option<&[usize]>,
 ) -> Vec<Issue> {
-    match (before, loose) {
-        (Some(mut found), Some(new)) => {
-            if run_over(cx, check, new, false, &mut found) {
-                return found;
-            }
-            found.clear();
-            check.run(cx, &mut found);
-            found
-        }
-        _ => {
-            let mut found = Vec::new();
-            check.run(cx, &mut found);
-            found
-        }
+    if let (Some(mut found), Some(new)) = (before, loose)
+        && run_over(cx, check, new, false, &mut found)
+    {
+        return found;
     }
+    let mut found = Vec::new();
+    check.run(cx, &mut found);
+    found
 }
 
 /// Runs `check` over `nodes` alone (with [`Cx::grown`] set as `grown`),

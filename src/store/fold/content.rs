@@ -112,9 +112,8 @@ impl Index {
 /// id, none for an id removed since (and not added again).
 struct Ids {
     map: Option<HashMap<String, usize>>,
-    /// Asked before any scan while the map is not made: the lookup, whether
-    /// these are edge slots, and how many slots it is about (slots after
-    /// those were added since).
+    /// Asked before any scan while the map is not made (see `base::Base`),
+    /// and which of its sides these slots are.
     base: Option<(Base, Side)>,
     /// Scans made so far (unmade only).
     scans: u32,
@@ -162,12 +161,12 @@ impl Ids {
         id_of: impl Fn(&T) -> &str,
         id: &str,
     ) -> Option<usize> {
-        if self.map.is_none()
-            && let Some(at) = self.ask_base(slots, gone, &id_of, id)
-        {
-            return at;
-        }
         if self.map.is_none() {
+            if let Some((base, side)) = &self.base
+                && let Some(at) = base.find(slots, |i| gone.contains(&i), &id_of, id, *side)
+            {
+                return at;
+            }
             if self.scans < SCANS {
                 self.scans += 1;
                 if self.dropped.contains(id) {
@@ -189,20 +188,6 @@ impl Ids {
             self.map = Some(map);
         }
         self.map.as_ref().and_then(|m| m.get(id).copied())
-    }
-
-    /// The slot present with `id` as the base answers it (the slots added
-    /// since scanned first); `None` when there is no base, too many slots
-    /// were added on it, or its answer does not hold (the caller scans).
-    fn ask_base<T>(
-        &self,
-        slots: &[T],
-        gone: &HashSet<usize>,
-        id_of: &impl Fn(&T) -> &str,
-        id: &str,
-    ) -> Option<Option<usize>> {
-        let (base, side) = self.base.as_ref()?;
-        base.find(slots, |i| gone.contains(&i), id_of, id, *side)
     }
 
     /// Records that slot `at` (the last) now has `id`, which had none.
@@ -424,7 +409,6 @@ impl State {
         touched_absent: Vec<String>,
         base: Option<Base>,
     ) -> State {
-        let base = base.filter(|b| b.end(NODES) <= c.nodes.len() && b.end(EDGES) <= c.edges.len());
         let (node_at, edge_at) = match index.filter(|x| x.fits(&c)) {
             Some(x) => (Ids::made(x.node_at), Ids::made(x.edge_at)),
             None => (
