@@ -182,7 +182,7 @@ impl super::kept_disk::Persist for Adj {
         let lens = Flat::get(inp)?;
         let flat = Flat::get(inp)?;
         u32::try_from(flat.len()).ok()?;
-        let mut spans = Vec::with_capacity(lens.len());
+        let mut spans = super::kept_disk::with_room(lens.len());
         let mut at = 0usize;
         for n in lens {
             let end = at.checked_add(n)?;

@@ -148,11 +148,19 @@ impl<'a> In<'a> {
     pub(crate) fn u32s(&mut self) -> Option<Vec<u32>> {
         let n = self.count(4)?;
         let raw = self.take(n * 4)?;
-        Some(
+        Some(roomy(
             raw.chunks_exact(4)
-                .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-                .collect(),
-        )
+                .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])),
+        ))
+    }
+    /// What [`Persist::put`] of a `String` wrote, with room for more text
+    /// (an index of ids read back grows by the ids added).
+    pub(crate) fn string_with_room(&mut self) -> Option<String> {
+        let n = usize::try_from(self.u64()?).ok()?;
+        let text = self.text(n)?;
+        let mut s = String::with_capacity(n + n / 64 + 64);
+        s.push_str(text);
+        Some(s)
     }
     /// What [`Out::blob`] wrote.
     pub(crate) fn blob(&mut self) -> Option<&'a [u8]> {
@@ -522,12 +530,12 @@ pub(crate) trait Via<T> {
 /// exact length would make each copy itself whole into a new allocation
 /// (at 100,000 nodes, tens of MB moved and faulted in). Room never
 /// written costs no memory.
-fn with_room<T>(n: usize) -> Vec<T> {
+pub(crate) fn with_room<T>(n: usize) -> Vec<T> {
     Vec::with_capacity(n + n / 64 + 16)
 }
 
 /// `items` collected into a vector [`with_room`].
-fn roomy<T>(items: impl ExactSizeIterator<Item = T>) -> Vec<T> {
+pub(crate) fn roomy<T>(items: impl ExactSizeIterator<Item = T>) -> Vec<T> {
     let mut v = with_room(items.len());
     v.extend(items);
     v

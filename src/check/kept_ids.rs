@@ -237,7 +237,7 @@ impl super::kept_disk::Persist for IdIndex {
         out.u32s(&self.in_order());
     }
     fn get(inp: &mut super::kept_disk::In<'_>) -> Option<IdIndex> {
-        let text = String::get(inp)?;
+        let text = inp.string_with_room()?;
         let ends = inp.u32s()?;
         let pos = inp.u32s()?;
         let sorted = inp.u32s()?;

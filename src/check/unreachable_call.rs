@@ -337,7 +337,8 @@ pub(crate) fn get_reach(
         Persist::get(inp)?
     };
     let ends = if bool::get(inp)? {
-        graph?.ends.clone()
+        // With room: a clone is made at the exact length.
+        super::kept_disk::roomy(graph?.ends.iter().copied())
     } else {
         Ends::get(inp)?
     };
