@@ -49,8 +49,8 @@ pub(crate) struct Core {
     pub(crate) idx: super::kept_ids::IdIndex,
     /// Outgoing / incoming edge indices per node (edges whose both ends
     /// exist), in edge order.
-    pub(crate) out: Vec<Vec<usize>>,
-    pub(crate) inc: Vec<Vec<usize>>,
+    pub(crate) out: Vec<Lanes>,
+    pub(crate) inc: Vec<Lanes>,
     /// Per edge: (from, to) node indices when both exist.
     pub(crate) ends: Vec<Option<(usize, usize)>>,
     /// The entry nodes, in node order.
@@ -94,8 +94,8 @@ impl Core {
         for (i, node) in content.nodes.iter().enumerate() {
             canonical[i] = idx.insert_first(&node.id, i).is_none();
         }
-        let mut out = vec![Vec::new(); n];
-        let mut inc = vec![Vec::new(); n];
+        let mut out = vec![Lanes::new(); n];
+        let mut inc = vec![Lanes::new(); n];
         let mut ends = Vec::with_capacity(content.edges.len());
         let mut dangling = Vec::new();
         for (ei, e) in content.edges.iter().enumerate() {
@@ -552,11 +552,11 @@ fn intersect(idom: &[Option<usize>], pos: &[usize], mut a: usize, mut b: usize) 
 /// Kahn's algorithm; `None` when a cycle remains. O(n + e).
 pub(crate) fn kahn(
     n: usize,
-    out: &[Vec<usize>],
-    inc: &[Vec<usize>],
+    out: &[Lanes],
+    inc: &[Lanes],
     ends: &[Option<(usize, usize)>],
 ) -> Option<Vec<usize>> {
-    let mut indeg: Vec<usize> = inc.iter().map(Vec::len).collect();
+    let mut indeg: Vec<usize> = inc.iter().map(|l| l.len()).collect();
     let mut ready: Vec<usize> = (0..n).filter(|&i| indeg[i] == 0).rev().collect();
     let mut order = Vec::with_capacity(n);
     while let Some(i) = ready.pop() {
@@ -608,6 +608,7 @@ pub(crate) fn spread<I: IntoIterator<Item = usize>>(
 
 // The kept state on disk (see `super::kept_disk`).
 // Long lists of positions and flags go through the bulk codecs.
+pub(crate) use super::kept_disk::Lanes;
 use super::kept_disk::{Bits, Ends, Flat, Lists, Opt, Opts};
 super::kept_disk::persist_fields!(Core {
     idx,

@@ -583,31 +583,32 @@ impl Via<Vec<usize>> for Flat {
     }
 }
 
-/// A `Vec<Vec<usize>>` (adjacency lists) as two [`Flat`] lists: every
+/// A node's edge positions (one way): most nodes have one or two, held in
+/// place. A vector each cost reading the kept graph back at 100,000 nodes
+/// 200,000 allocations, most of its decoding; walks read them as before
+/// (a slice), where spans into one flat vector made warm walks slower
+/// (session 14).
+pub(crate) type Lanes = smallvec::SmallVec<[usize; 2]>;
+
+/// A `Vec<Lanes>` (adjacency lists) as two [`Flat`] lists: every
 /// list's length, then all their values one after the other (the form
 /// [`super::kept_adj::Adj`] reads as it is; `Core`'s lists, read on every
-/// step of the graph walks, stay a vector per node in memory).
+/// step of the graph walks, stay a list per node in memory).
 pub(crate) struct Lists;
 
-impl Via<Vec<Vec<usize>>> for Lists {
-    fn put(v: &Vec<Vec<usize>>, out: &mut Out) {
-        Flat::put(&v.iter().map(Vec::len).collect(), out);
+impl Via<Vec<Lanes>> for Lists {
+    fn put(v: &Vec<Lanes>, out: &mut Out) {
+        Flat::put(&v.iter().map(|l| l.len()).collect(), out);
         Flat::put(&v.iter().flatten().copied().collect(), out);
     }
-    fn get(inp: &mut In<'_>) -> Option<Vec<Vec<usize>>> {
+    fn get(inp: &mut In<'_>) -> Option<Vec<Lanes>> {
         let lens = Flat::get(inp)?;
         let values = Flat::get(inp)?;
         let mut at = 0usize;
         let mut v = with_room(lens.len());
         for n in lens {
             let end = at.checked_add(n)?;
-            let list = values.get(at..end)?;
-            // Most lists are empty or hold one value: no copy call then.
-            v.push(match *list {
-                [] => Vec::new(),
-                [x] => vec![x],
-                _ => list.to_vec(),
-            });
+            v.push(Lanes::from_slice(values.get(at..end)?));
             at = end;
         }
         (at == values.len()).then_some(v)
@@ -825,7 +826,9 @@ mod tests {
         assert_eq!(via::<_, Bits>(&bits).1, Some(bits.clone()));
         let ends = vec![Some((0, 3)), None, Some((2, 0))];
         assert_eq!(via::<_, Ends>(&ends).1, Some(ends.clone()));
-        let lists = vec![vec![1, 2], vec![], vec![3]];
+        let lists: Vec<Lanes> = [&[1, 2][..], &[], &[3], &[4, 5, 6]]
+            .map(Lanes::from_slice)
+            .into();
         assert_eq!(via::<_, Lists>(&lists).1, Some(lists.clone()));
         let opts = vec![Some(0), None, Some(9)];
         assert_eq!(via::<_, Opts>(&opts).1, Some(opts.clone()));

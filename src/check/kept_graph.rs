@@ -17,7 +17,7 @@
 //! left to a rebuild, which [`Core::update`] asks for by returning false.
 //! In a debug build the result is compared with a rebuild.
 
-use super::graph::{Analyses, Core, MAX_ROUTES, edge_ends, kahn, spread};
+use super::graph::{Analyses, Core, Lanes, MAX_ROUTES, edge_ends, kahn, spread};
 use super::kept_adj::room;
 use crate::model::hash::{FastMap, FastSet};
 use crate::model::touched::Touched;
@@ -73,8 +73,8 @@ impl Core {
                 return None;
             }
             self.canonical.push(true);
-            self.out.push(Vec::new());
-            self.inc.push(Vec::new());
+            self.out.push(Lanes::new());
+            self.inc.push(Lanes::new());
             self.joins.push(node.kind == NodeKind::Join);
         }
         let mut delta = Delta::default();
@@ -467,15 +467,35 @@ fn better_joins(core: &Core, after: &mut [Option<usize>], added: &[(usize, usize
 }
 
 /// Puts `x` in the sorted `v` (`on`) or takes it out.
-fn set_sorted(v: &mut Vec<usize>, x: usize, on: bool) {
+fn set_sorted(v: &mut impl Sorted, x: usize, on: bool) {
     match (v.binary_search(&x), on) {
-        (Err(at), true) => v.insert(at, x),
-        (Ok(at), false) => {
-            v.remove(at);
-        }
+        (Err(at), true) => v.put(at, x),
+        (Ok(at), false) => v.take(at),
         _ => {}
     }
 }
+
+/// A sorted list of positions (a vector, or a node's [`Lanes`]).
+trait Sorted: std::ops::Deref<Target = [usize]> {
+    fn put(&mut self, at: usize, x: usize);
+    fn take(&mut self, at: usize);
+}
+
+/// [`Sorted`] for a list type with `insert` and `remove` at a position.
+macro_rules! sorted {
+    ($t:ty) => {
+        impl Sorted for $t {
+            fn put(&mut self, at: usize, x: usize) {
+                self.insert(at, x);
+            }
+            fn take(&mut self, at: usize) {
+                self.remove(at);
+            }
+        }
+    };
+}
+sorted!(Vec<usize>);
+sorted!(Lanes);
 
 #[cfg(test)]
 mod tests {
