@@ -16,6 +16,20 @@ pub(super) fn sync_dir(path: &Path) {
 /// Replaces a file atomically: temp file in the same folder, sync, rename,
 /// sync the folder.
 pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+    replace(path, bytes, true)
+}
+
+/// Replaces a cache file atomically (a reader sees the old file or the new
+/// one, whole), without waiting for the disk: a cache checks what it reads
+/// and is made again when it is missing or torn after a crash, so the two
+/// syncs (milliseconds each on a real disk, in every one-shot write) would
+/// buy nothing.
+pub(crate) fn write_cache(path: &Path, bytes: &[u8]) -> Result<()> {
+    replace(path, bytes, false)
+}
+
+/// [`write_atomic`], the syncs only when `durable`.
+fn replace(path: &Path, bytes: &[u8], durable: bool) -> Result<()> {
     let dir = path.parent().unwrap_or(Path::new("."));
     let mut tmp = tempfile::Builder::new()
         .prefix(".tmp-")
@@ -35,11 +49,15 @@ pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
             .as_file()
             .set_permissions(fs::Permissions::from_mode(mode));
     }
-    tmp.as_file()
-        .sync_all()
-        .map_err(|e| Error::io("sync", tmp.path(), &e))?;
+    if durable {
+        tmp.as_file()
+            .sync_all()
+            .map_err(|e| Error::io("sync", tmp.path(), &e))?;
+    }
     tmp.persist(path)
         .map_err(|e| Error::io("replace", path, &e.error))?;
-    sync_dir(dir);
+    if durable {
+        sync_dir(dir);
+    }
     Ok(())
 }

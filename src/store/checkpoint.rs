@@ -63,7 +63,7 @@ pub(crate) fn write(dir: &Path, key: &str, findings: serde_json::Value) {
     let findings = serde_json::to_string(&findings).expect("JSON values always serialise");
     let head = json!({"formatVersion": FORMAT, "key": key, "sum": sum(key, &findings)});
     let text = format!("{head}\n{findings}");
-    let _ = super::atomic::write_atomic(&dir.join(FILE), text.as_bytes());
+    let _ = super::atomic::write_cache(&dir.join(FILE), text.as_bytes());
 }
 
 /// Identifies the running planforge binary (checks change with it).
