@@ -179,7 +179,17 @@ impl Kept {
     /// What [`Kept::to_bytes`] wrote; `None` for anything else (damaged,
     /// cut, another layout or another list of checks).
     pub fn from_bytes(bytes: &[u8]) -> Option<Kept> {
-        let (layout, (checks, kept)): (u64, (usize, Kept)) = super::kept_disk::from_bytes(bytes)?;
+        Kept::whole(super::kept_disk::from_bytes(bytes)?)
+    }
+
+    /// [`Kept::from_bytes`] of a shared buffer: the values decoded when
+    /// first used keep their bytes where they lie in it.
+    pub(crate) fn from_shared(bytes: &super::kept_disk::Shared) -> Option<Kept> {
+        Kept::whole(super::kept_disk::from_shared(bytes)?)
+    }
+
+    /// The state read, when it is of this layout and list of checks.
+    fn whole((layout, (checks, kept)): (u64, (usize, Kept))) -> Option<Kept> {
         let sized = |v: usize| v == 0 || v == CHECKS.len();
         let whole =
             sized(kept.by_node.len()) && sized(kept.by_edge.len()) && sized(kept.by_plan.len());

@@ -81,6 +81,35 @@ impl Out {
 pub(crate) struct In<'a> {
     rest: &'a [u8],
     text: &'a str,
+    /// The buffer being read, when it is shared ([`In::open_shared`]).
+    shared: Option<&'a Shared>,
+}
+
+/// A buffer of kept bytes that what is read from it may keep a share of
+/// (the mapped kept state).
+pub(crate) type Shared = std::sync::Arc<dyn std::ops::Deref<Target = [u8]> + Send + Sync>;
+
+/// Bytes kept to be decoded later ([`In::blob_kept`]): a part of a
+/// [`Shared`] buffer, or a copy when the buffer is not shared.
+pub(crate) enum Blob {
+    Own(Vec<u8>),
+    Part(Shared, std::ops::Range<usize>),
+}
+
+impl Default for Blob {
+    fn default() -> Blob {
+        Blob::Own(Vec::new())
+    }
+}
+
+impl std::ops::Deref for Blob {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        match self {
+            Blob::Own(v) => v,
+            Blob::Part(all, range) => &all[range.clone()],
+        }
+    }
 }
 
 impl<'a> In<'a> {
@@ -90,10 +119,21 @@ impl<'a> In<'a> {
         let mut inp = In {
             rest: all,
             text: "",
+            shared: None,
         };
         let n = usize::try_from(inp.u64()?).ok()?;
         let text = std::str::from_utf8(inp.take(n)?).ok()?;
         Some(In { text, ..inp })
+    }
+    /// As [`In::open`], over a shared buffer: blobs kept from it
+    /// ([`In::blob_kept`]) are parts of it, not copies.
+    pub(crate) fn open_shared(all: &'a Shared) -> Option<In<'a>> {
+        let bytes: &'a [u8] = all;
+        let inp = In::open(bytes)?;
+        Some(In {
+            shared: Some(all),
+            ..inp
+        })
     }
     /// Whether every byte was read.
     pub(crate) fn is_empty(&self) -> bool {
@@ -166,6 +206,20 @@ impl<'a> In<'a> {
     pub(crate) fn blob(&mut self) -> Option<&'a [u8]> {
         let n = self.count(1)?;
         self.take(n)
+    }
+    /// What [`Out::blob`] wrote, to keep: a part of the buffer when it is
+    /// shared (at 100,000 nodes the per-node facts are 5.6 MB that a copy
+    /// would make fresh), else a copy.
+    pub(crate) fn blob_kept(&mut self) -> Option<Blob> {
+        let b = self.blob()?;
+        Some(match self.shared {
+            Some(all) => {
+                // `b` lies in the buffer `rest` was cut from.
+                let start = b.as_ptr() as usize - all.as_ptr() as usize;
+                Blob::Part(all.clone(), start..start + b.len())
+            }
+            None => Blob::Own(b.to_vec()),
+        })
     }
     /// A count of items each at least `min` bytes long: `None` when the
     /// bytes left cannot hold them (so no allocation is made for them).
@@ -733,7 +787,16 @@ pub(crate) fn to_bytes<T: Persist>(value: &T) -> Vec<u8> {
 
 /// What [`to_bytes`] wrote, when `bytes` hold exactly one such value.
 pub(crate) fn from_bytes<T: Persist>(bytes: &[u8]) -> Option<T> {
-    let mut inp = In::open(bytes)?;
+    read_whole(In::open(bytes)?)
+}
+
+/// [`from_bytes`] of a shared buffer (see [`In::open_shared`]).
+pub(crate) fn from_shared<T: Persist>(bytes: &Shared) -> Option<T> {
+    read_whole(In::open_shared(bytes)?)
+}
+
+/// A `T` read from `inp`, which it must take whole.
+fn read_whole<T: Persist>(mut inp: In<'_>) -> Option<T> {
     let v = T::get(&mut inp)?;
     inp.is_empty().then_some(v)
 }

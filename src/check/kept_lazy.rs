@@ -14,7 +14,7 @@
 //! aside and check everything afresh (`incremental::run`). Its value then
 //! reads as `T::default()` for the rest of the run.
 
-use super::kept_disk::{In, Out, Persist};
+use super::kept_disk::{Blob, In, Out, Persist};
 use crate::model::hash::FastSet;
 use std::cell::{Cell, OnceCell};
 
@@ -22,7 +22,7 @@ use std::cell::{Cell, OnceCell};
 #[derive(Default)]
 pub(crate) struct Lazy<T> {
     /// The bytes of the values read from disk, one after the other.
-    raw: Vec<u8>,
+    raw: Blob,
     /// Per value read from disk: where its bytes end in `raw` (they start
     /// where the one before ends).
     ends: Vec<u32>,
@@ -158,7 +158,7 @@ impl<T: Persist + Default> Persist for Lazy<T> {
     }
     fn get(inp: &mut In<'_>) -> Option<Lazy<T>> {
         let ends = inp.u32s()?;
-        let raw = inp.blob()?.to_vec();
+        let raw = inp.blob_kept()?;
         let mut last = 0;
         for &e in &ends {
             if e < last {
@@ -257,5 +257,21 @@ mod tests {
         want.extend((0..super::PAGE).map(|i| format!("pushed {i}")));
         assert_eq!(all, want);
         assert!(!again.damaged());
+    }
+
+    /// Read from a shared buffer, the values' bytes are a part of it (no
+    /// copy) and decode as from a copy.
+    #[test]
+    fn values_read_from_a_shared_buffer_keep_their_bytes_in_it() {
+        use crate::check::kept_disk::{Blob, Shared, from_shared};
+        let words: Vec<String> = ["alpha", "", "gamma é"].map(String::from).into();
+        let shared: Shared = std::sync::Arc::new(to_bytes(&Lazy::with(words.iter().cloned(), 0)));
+        let back: Lazy<String> = from_shared(&shared).expect("reads back");
+        assert!(matches!(back.raw, Blob::Part(..)), "a part of the buffer");
+        let all: Vec<String> = (0..back.len())
+            .map(|i| back.get(i).cloned().unwrap_or_default())
+            .collect();
+        assert_eq!(all, words);
+        assert_eq!(to_bytes(&back), **shared, "written back as read");
     }
 }

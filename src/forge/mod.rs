@@ -69,8 +69,8 @@ pub(crate) struct Forge {
 
 impl Forge {
     pub(crate) fn new(store: Store, actor: impl Into<String>) -> Forge {
-        let decode = |bytes: &[u8]| -> crate::store::early::Made {
-            Box::new(check::incremental::Kept::from_bytes(bytes))
+        let decode = |bytes: &crate::store::early::Bytes| -> crate::store::early::Made {
+            Box::new(check::incremental::Kept::from_shared(bytes))
         };
         let decoder = crate::store::early::Decoder(std::sync::Arc::new(decode));
         Forge {
@@ -216,7 +216,10 @@ impl Forge {
             let early = k.early.take().and_then(|m| m.downcast::<Option<_>>().ok());
             let kept = match early {
                 Some(kept) => *kept,
-                None => check::incremental::Kept::from_bytes(&k.bytes),
+                None => {
+                    let bytes: crate::store::early::Bytes = std::sync::Arc::new(k.bytes.clone());
+                    check::incremental::Kept::from_shared(&bytes)
+                }
             }?;
             Some((kept, &k.touched))
         });

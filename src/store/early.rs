@@ -18,8 +18,12 @@ use std::thread::JoinHandle;
 /// What the checks make of their kept bytes.
 pub(crate) type Made = Box<dyn Any + Send>;
 
+/// A kept state's bytes, shared with what is made of them (the checks
+/// keep parts of the mapped file to decode when first used).
+pub(crate) type Bytes = Arc<dyn std::ops::Deref<Target = [u8]> + Send + Sync>;
+
 /// A function from a kept state's bytes to what the checks make of them.
-pub(crate) type Decode = dyn Fn(&[u8]) -> Made + Send + Sync;
+pub(crate) type Decode = dyn Fn(&Bytes) -> Made + Send + Sync;
 
 /// Decodes a kept state's bytes (see the module doc).
 #[derive(Clone)]
@@ -46,9 +50,10 @@ impl Early {
     /// can be had: the checks decode them when they run).
     pub(crate) fn start<B>(decoder: &Decoder, bytes: B) -> Early
     where
-        B: std::ops::Deref<Target = [u8]> + Send + 'static,
+        B: std::ops::Deref<Target = [u8]> + Send + Sync + 'static,
     {
         let decoder = decoder.0.clone();
+        let bytes: Bytes = Arc::new(bytes);
         let handle = std::thread::Builder::new()
             .name("kept".into())
             .spawn(move || decoder(&bytes))
@@ -72,7 +77,7 @@ mod tests {
     /// of the state's bytes, taken once; one that panicked gives nothing.
     #[test]
     fn a_decoding_started_early_is_taken_once_and_a_panic_gives_nothing() {
-        let sum = Decoder(Arc::new(|b: &[u8]| -> Made {
+        let sum = Decoder(Arc::new(|b: &Bytes| -> Made {
             Box::new(b.iter().map(|&x| u64::from(x)).sum::<u64>())
         }));
         let early = Early::start(&sum, vec![1u8, 2, 3]);
@@ -80,7 +85,7 @@ mod tests {
         assert_eq!(made.map(|m| *m), Some(6));
         assert!(early.take().is_none(), "taken once");
         assert!(Early::default().take().is_none(), "never started");
-        let panics = Decoder(Arc::new(|_: &[u8]| -> Made { panic!("a damaged state") }));
+        let panics = Decoder(Arc::new(|_: &Bytes| -> Made { panic!("a damaged state") }));
         assert!(Early::start(&panics, vec![1u8]).take().is_none());
     }
 }
