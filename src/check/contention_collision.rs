@@ -127,6 +127,18 @@ declare_check! {
     pub ContentionCollision { code: "contention_collision", severity: Blocking, needs: BOTH, source: Check, scope: Graph }
     fn run(cx, out) {
         let Some(reg) = cx.registry else { return };
+        // The tools that write: a registry has few, and a call's tool is
+        // compared with them (not looked up: most calls' tools do not write,
+        // and a lookup per call was most of a run at 100,000 nodes).
+        let writing: Vec<(&str, &crate::model::registry::ToolEntry)> = reg
+            .tools
+            .iter()
+            .filter(|(_, t)| !t.writes.is_empty())
+            .map(|(name, t)| (name.as_str(), t))
+            .collect();
+        if writing.is_empty() {
+            return;
+        }
         let g = &cx.graph;
         let reach = g.reachable();
         let pos = g.topo_pos();
@@ -138,12 +150,10 @@ declare_check! {
             if n.kind != NodeKind::Call || !reach[i] || !is_canonical(g, i) {
                 continue;
             }
-            let Some(entry) = n.tool().and_then(|t| reg.tool(t)) else { continue };
             // The arguments are read only of a tool that writes (a stored
             // plan's definitions are built when read, see `model::def`).
-            if entry.writes.is_empty() {
-                continue;
-            }
+            let Some(tool) = n.tool() else { continue };
+            let Some(&(_, entry)) = writing.iter().find(|(name, _)| *name == tool) else { continue };
             let Some(args) = n.get("args").and_then(Value::as_object) else { continue };
             for w in &entry.writes {
                 let Some(v) = args.get(w) else { continue };
