@@ -2,7 +2,6 @@
 
 use crate::check::support::is_canonical;
 use crate::model::Issue;
-use crate::model::NodeKind;
 use crate::model::remedy::{Pick, Remedy};
 
 declare_check! {
@@ -31,7 +30,7 @@ declare_check! {
         let g = &cx.graph;
         let idom = g.idom();
         for (i, n) in cx.nodes() {
-            if n.kind != NodeKind::Join || !is_canonical(g, i) || idom[i].is_some() {
+            if !g.joins[i] || !is_canonical(g, i) || idom[i].is_some() {
                 continue;
             }
             out.push(

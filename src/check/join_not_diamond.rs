@@ -2,7 +2,6 @@
 
 use crate::check::support::is_canonical;
 use crate::model::Issue;
-use crate::model::NodeKind;
 use crate::model::remedy::{Pick, Remedy};
 
 declare_check! {
@@ -39,7 +38,7 @@ declare_check! {
         let idom = g.idom();
         let reach = g.reachable();
         for (i, n) in cx.nodes() {
-            if n.kind != NodeKind::Join || !is_canonical(g, i) {
+            if !g.joins[i] || !is_canonical(g, i) {
                 continue;
             }
             let Some(fork) = idom[i] else { continue };

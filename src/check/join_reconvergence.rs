@@ -5,7 +5,6 @@
 use crate::check::flow::last_bad_ancestor;
 use crate::check::support::is_canonical;
 use crate::model::Issue;
-use crate::model::NodeKind;
 
 declare_check! {
     /// ## What it finds
@@ -34,7 +33,7 @@ declare_check! {
         let g = &cx.graph;
         let joins: Vec<(usize, &crate::model::Node)> = cx
             .nodes()
-            .filter(|(i, n)| n.kind == NodeKind::Join && is_canonical(g, *i))
+            .filter(|&(i, _)| g.joins[i] && is_canonical(g, i))
             .collect();
         if joins.is_empty() {
             return;
@@ -46,7 +45,7 @@ declare_check! {
         }
         let pos = g.topo_pos();
         let nearest = last_bad_ancestor(g, &|v| {
-            g.node(v).kind != NodeKind::Join && g.inc[v].len() > 1
+            !g.joins[v] && g.inc[v].len() > 1
         });
         for (i, n) in joins {
             let (Some(fork), Some(meet)) = (idom[i], nearest[i]) else { continue };

@@ -4,7 +4,6 @@
 use crate::check::flow::last_bad_ancestor;
 use crate::check::support::is_canonical;
 use crate::model::Issue;
-use crate::model::NodeKind;
 
 declare_check! {
     /// ## What it finds
@@ -33,7 +32,7 @@ declare_check! {
         let g = &cx.graph;
         let joins: Vec<(usize, &crate::model::Node)> = cx
             .nodes()
-            .filter(|(i, n)| n.kind == NodeKind::Join && is_canonical(g, *i))
+            .filter(|&(i, _)| g.joins[i] && is_canonical(g, i))
             .collect();
         if joins.is_empty() {
             return;
@@ -44,7 +43,7 @@ declare_check! {
             return;
         }
         let pos = g.topo_pos();
-        let nearest = last_bad_ancestor(g, &|v| g.node(v).kind == NodeKind::Join);
+        let nearest = last_bad_ancestor(g, &|v| g.joins[v]);
         for (i, n) in joins {
             let (Some(fork), Some(inner)) = (idom[i], nearest[i]) else { continue };
             if pos[inner] <= pos[fork] {
