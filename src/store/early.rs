@@ -6,7 +6,7 @@
 //! as they are mapped and the checks take its result when they run.
 //!
 //! The store does not know what the checks keep: the caller gives a
-//! [`Decoder`] (the forge gives `check::incremental::Kept::from_bytes`) and
+//! [`Decoder`] (the forge gives `check::incremental::Kept::from_shared`) and
 //! takes back what it made as `Box<dyn Any + Send>`. A decoding that
 //! panicked or was never started gives nothing, and the checks decode the
 //! bytes themselves.
