@@ -196,9 +196,14 @@ impl<'a> In<'a> {
     /// What [`Persist::put`] of a `String` wrote, with room for more text
     /// (an index of ids read back grows by the ids added).
     pub(crate) fn string_with_room(&mut self) -> Option<String> {
+        self.string(|n| n / 64 + 64)
+    }
+    /// What [`Persist::put`] of a `String` wrote, with room for `room(len)`
+    /// more bytes.
+    fn string(&mut self, room: impl Fn(usize) -> usize) -> Option<String> {
         let n = usize::try_from(self.u64()?).ok()?;
         let text = self.text(n)?;
-        let mut s = String::with_capacity(n + n / 64 + 64);
+        let mut s = String::with_capacity(n + room(n));
         s.push_str(text);
         Some(s)
     }
@@ -339,8 +344,7 @@ impl Persist for String {
         out.text.push_str(self);
     }
     fn get(inp: &mut In<'_>) -> Option<String> {
-        let n = usize::try_from(inp.u64()?).ok()?;
-        Some(inp.text(n)?.to_string())
+        inp.string(|_| 0)
     }
     const MIN: usize = 1;
 }
