@@ -163,7 +163,7 @@ impl super::kept_disk::Persist for Kept {
 
 /// The layout of [`Kept::to_bytes`] (the store also keys the bytes by the
 /// binary that wrote them).
-const LAYOUT: u64 = 12;
+const LAYOUT: u64 = 13;
 
 impl Kept {
     /// This state as bytes, for a later process ([`Kept::from_bytes`]).

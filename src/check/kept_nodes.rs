@@ -37,6 +37,9 @@ pub(crate) struct KeptNodes {
     /// The positions of the slots whose node `spawns` (in order: a run
     /// finds the spawning calls without a pass over every slot).
     spawning: BTreeSet<usize>,
+    /// The positions of the slots whose node is a call of a tool the
+    /// registry says writes (`contention_collision` reads only those).
+    writing: BTreeSet<usize>,
     /// The positions of the slots with a structured predicate's tests (in
     /// order: `predicate_unknown_node` reads only those).
     testing: BTreeSet<usize>,
@@ -103,7 +106,15 @@ static EMPTY: Slot = Slot {
 
 /// Node `n`'s facts: its slot, its read size estimate and whether it is a
 /// call of a tool that spawns an agent (in `registry`).
-fn facts_of(n: &Node, registry: Option<&Registry>) -> (Slot, usize, bool) {
+/// What the registry says of a node: whether it spawns an agent, whether
+/// it writes (a call of a tool with `writes`).
+#[derive(Clone, Copy)]
+struct Roles {
+    spawns: bool,
+    writes: bool,
+}
+
+fn facts_of(n: &Node, registry: Option<&Registry>) -> (Slot, usize, Roles) {
     let slot = Slot {
         id: n.id.clone(),
         refs: n
@@ -115,7 +126,8 @@ fn facts_of(n: &Node, registry: Option<&Registry>) -> (Slot, usize, bool) {
     };
     let size = super::oversized_phase::estimate(n);
     let spawns = registry.is_some_and(|reg| super::synthesis::spawns_agent(n, reg));
-    (slot, size, spawns)
+    let writes = registry.is_some_and(|reg| super::contention_collision::writes(n, reg));
+    (slot, size, Roles { spawns, writes })
 }
 
 /// Slot `i` of `slots`, whose node is `id` (see [`KeptNodes::slot`]).
@@ -141,6 +153,14 @@ fn mark(set: &mut BTreeSet<usize>, i: usize, on: bool) {
         set.insert(i);
     } else {
         set.remove(&i);
+    }
+}
+
+impl KeptNodes {
+    /// Marks node `i`'s registry roles.
+    fn mark_roles(&mut self, i: usize, roles: Roles) {
+        mark(&mut self.spawning, i, roles.spawns);
+        mark(&mut self.writing, i, roles.writes);
     }
 }
 
@@ -189,22 +209,22 @@ impl KeptNodes {
             let Some(i) = g.index_of(id).filter(|&i| i < n0) else {
                 continue;
             };
-            let (slot, size, spawns) = facts_of(&content.nodes[i], registry);
+            let (slot, size, roles) = facts_of(&content.nodes[i], registry);
             let old = slot_in(&self.slots, &self.foreign, i, id);
             if slot.refs != old.refs {
                 self.resolved.take();
             }
             count_tests(&mut self.tested, old, false);
             count_tests(&mut self.tested, &slot, true);
-            mark(&mut self.spawning, i, spawns);
+            self.mark_roles(i, roles);
             mark(&mut self.testing, i, !slot.tests.is_empty());
             self.sizes[i] = size;
             self.slots.set(i, slot);
         }
         for (i, n) in content.nodes.iter().enumerate().skip(n0) {
-            let (slot, size, spawns) = facts_of(n, registry);
+            let (slot, size, roles) = facts_of(n, registry);
             count_tests(&mut self.tested, &slot, true);
-            mark(&mut self.spawning, i, spawns);
+            self.mark_roles(i, roles);
             mark(&mut self.testing, i, !slot.tests.is_empty());
             self.sizes.push(size);
             self.slots.push(slot);
@@ -245,12 +265,14 @@ impl KeptNodes {
         let n = content.nodes.len();
         let room = n + n / 4 + 16;
         let mut sizes = Vec::with_capacity(room);
-        let (mut spawning, mut testing) = (BTreeSet::new(), BTreeSet::new());
+        let (mut spawning, mut writing, mut testing) =
+            (BTreeSet::new(), BTreeSet::new(), BTreeSet::new());
         self.tested.clear();
         let slots = content.nodes.iter().enumerate().map(|(i, node)| {
-            let (slot, size, spawns) = facts_of(node, registry);
+            let (slot, size, roles) = facts_of(node, registry);
             sizes.push(size);
-            mark(&mut spawning, i, spawns);
+            mark(&mut spawning, i, roles.spawns);
+            mark(&mut writing, i, roles.writes);
             mark(&mut testing, i, !slot.tests.is_empty());
             count_tests(&mut self.tested, &slot, true);
             slot
@@ -264,6 +286,7 @@ impl KeptNodes {
             tested: std::mem::take(&mut self.tested),
             missing,
             spawning,
+            writing,
             testing,
             resolved: Default::default(),
             foreign: Default::default(),
@@ -423,6 +446,12 @@ impl KeptNodes {
             .collect()
     }
 
+    /// The calls of a tool that writes, in node order (canonical or not:
+    /// the check decides).
+    pub(crate) fn writing(&self) -> impl Iterator<Item = usize> + '_ {
+        self.writing.iter().copied()
+    }
+
     /// Node `i`'s read size estimate.
     pub(crate) fn size(&self, i: usize) -> usize {
         self.sizes[i]
@@ -446,6 +475,7 @@ impl super::kept_disk::Persist for KeptNodes {
         self.tested.put(out);
         self.missing.put(out);
         self.spawning.put(out);
+        self.writing.put(out);
         self.testing.put(out);
         match self.resolved.get() {
             None => false.put(out),
@@ -463,6 +493,7 @@ impl super::kept_disk::Persist for KeptNodes {
             tested: Persist::get(inp)?,
             missing: Persist::get(inp)?,
             spawning: Persist::get(inp)?,
+            writing: Persist::get(inp)?,
             testing: Persist::get(inp)?,
             resolved: Option::<Resolved>::get(inp)?
                 .map(Into::into)
@@ -475,7 +506,8 @@ impl super::kept_disk::Persist for KeptNodes {
             let n = n as u32;
             r.refs.iter().all(|&(i, _, t, _)| i < n && t < n)
         });
-        (k.sizes.len() == n && within(&k.spawning) && within(&k.testing) && targets).then_some(k)
+        let sets = within(&k.spawning) && within(&k.writing) && within(&k.testing);
+        (k.sizes.len() == n && sets && targets).then_some(k)
     }
 }
 

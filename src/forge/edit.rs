@@ -120,11 +120,9 @@ impl Forge {
         extra_edges: &[String],
     ) -> Result<Echo> {
         self.remade(after, |after| {
-            let report = self.check(after)?;
-            // A warm plan's checks keep its graph: the focus node's edges
-            // are looked up there rather than found by a pass over every
-            // edge.
-            let around = focus.and_then(|id| self.edges_around(after, id));
+            // The checks' graph knows the focus node's edges: looked up
+            // there rather than found by a pass over every edge.
+            let (report, around) = self.check_around(after, focus)?;
             Ok(echo::build_around(
                 after,
                 changed.clone(),

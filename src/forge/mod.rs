@@ -153,6 +153,36 @@ impl Forge {
     /// state the last one kept on disk (`checkpoint.kept`), when there is
     /// one for a prefix of the log.
     pub(crate) fn check(&self, loaded: &Loaded) -> Result<Report> {
+        Ok(self.check_around(loaded, None)?.0)
+    }
+
+    /// As [`Forge::check`], with the positions of the edges into and out
+    /// of node `focus` (for the echo of a write) when the checks' graph
+    /// knows them: a warm plan's kept one, or the one a one-shot write's
+    /// checks just brought up to `loaded` (rather than a pass over every
+    /// edge).
+    pub(crate) fn check_around(
+        &self,
+        loaded: &Loaded,
+        focus: Option<&str>,
+    ) -> Result<(Report, Option<Around>)> {
+        if self.store.is_warm() {
+            let report = self.check_once(loaded, None)?;
+            let around = focus.and_then(|id| self.edges_around(loaded, id));
+            return Ok((report, around));
+        }
+        let mut around = None;
+        let report = self.check_once(loaded, focus.map(|id| (id, &mut around)))?;
+        Ok((report, around))
+    }
+
+    /// [`Forge::check`]; for a one-shot process that checks from the kept
+    /// state, also the edges at `focus.0` into `focus.1`.
+    fn check_once(
+        &self,
+        loaded: &Loaded,
+        focus: Option<(&str, &mut Option<Around>)>,
+    ) -> Result<Report> {
         let registry = self.registry()?;
         let notes = loaded.notes();
         let registry_key = registry
@@ -190,6 +220,9 @@ impl Forge {
             return Ok(report);
         }
         let (report, kept, afresh) = self.check_from_kept(loaded, registry);
+        if let Some((id, around)) = focus {
+            *around = kept.edges_at(loaded.content(), id);
+        }
         let state = (afresh || self.store.checks_worth_keeping(loaded)).then(|| kept.to_bytes());
         if loaded.leaks() {
             // The process exits after its answer: freeing every map of a
@@ -282,11 +315,7 @@ impl Forge {
     /// The positions of the edges into and out of node `id` of `loaded`,
     /// each in edge order, when a warm process's checks keep its graph
     /// (after [`Forge::check`] on it): no pass over every edge.
-    pub(crate) fn edges_around(
-        &self,
-        loaded: &Loaded,
-        id: &str,
-    ) -> Option<(Vec<usize>, Vec<usize>)> {
+    pub(crate) fn edges_around(&self, loaded: &Loaded, id: &str) -> Option<Around> {
         self.store.peek_warm_checks(loaded, |kept| {
             kept.downcast_ref::<check::incremental::Kept>()?
                 .edges_at(loaded.content(), id)
@@ -370,6 +399,10 @@ pub(crate) fn unknown_edge(loaded: &Loaded, id: &str) -> Error {
         format!("edges: {}", crate::model::suggest::choices(id, ids))
     })
 }
+
+/// The positions of the edges into and out of a node (see
+/// [`Forge::check_around`]).
+pub(crate) type Around = (Vec<usize>, Vec<usize>);
 
 /// Issues that name a node, one of `edges`, or one of `neighbours`.
 pub(crate) fn issues_near<'a>(

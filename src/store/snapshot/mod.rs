@@ -34,10 +34,12 @@ mod reuse;
 pub(crate) mod stamp;
 #[cfg(test)]
 mod tests;
+mod tick;
 mod view;
 
 pub(crate) use stamp::Stamp;
 use stamp::times;
+use tick::{past_tick, past_tick_at};
 pub(crate) use view::View;
 
 use super::Store;
@@ -611,34 +613,6 @@ impl Store {
                     || (loaded.snapshot_at == Some(stamp.len) && k.at < stamp.len)
             }
         }
-    }
-}
-
-/// How long after the log's last change its times are trusted to show
-/// the next change: longer than one tick of the clock file times are
-/// taken from (the kernel's coarse clock: 1–10 ms).
-const TICK: std::time::Duration = std::time::Duration::from_millis(12);
-
-/// Waits until a change to the log made from now on would show in its
-/// times (git's "racily clean" case): a snapshot keyed by times taken in
-/// the tick of the log's last change could miss a rewrite of the same
-/// length in that tick.
-fn past_tick(md: &std::fs::Metadata) {
-    past_tick_at(md.ctime(), md.ctime_nsec());
-}
-
-/// As [`past_tick`], for a log last changed at `ctime` (seconds,
-/// nanoseconds).
-fn past_tick_at(ctime: i64, ctime_nsec: i64) {
-    let changed = std::time::UNIX_EPOCH
-        + std::time::Duration::new(ctime.max(0) as u64, ctime_nsec.clamp(0, 999_999_999) as u32);
-    if let Ok(since) = std::time::SystemTime::now().duration_since(changed)
-        && since < TICK
-    {
-        std::thread::sleep(TICK - since);
-    } else if std::time::SystemTime::now() < changed {
-        // A clock that went back: wait one tick.
-        std::thread::sleep(TICK);
     }
 }
 
