@@ -67,3 +67,39 @@ fn a_kept_state_damaged_inside_a_nodes_facts_answers_as_none() {
     assert_eq!(with, without);
     assert!(with[1].contains("e_x"), "{}", with[1]);
 }
+
+/// A kept file whose checksum fails is not used, wherever the damage lies:
+/// in the state (read on the thread that decodes it) or in the stamp the
+/// store reads first to cut the log's tail (before the checksum is read).
+#[test]
+fn a_kept_state_that_fails_its_checksum_answers_as_none() {
+    let (clean, kept) = store_with_kept_state();
+    std::fs::remove_file(&kept).unwrap();
+    let without = answers(&clean);
+    let (_first, first_kept) = store_with_kept_state();
+    let bytes = std::fs::read(&first_kept).unwrap();
+    // The stamp follows the binary's and the plan's names, each a length
+    // and its bytes.
+    let word = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap()) as usize;
+    let plan_at = 24 + word(16);
+    let stamp_at = plan_at + 8 + word(plan_at);
+    for at in [
+        stamp_at,
+        stamp_at + 16,
+        stamp_at + 24,
+        bytes.len() / 2,
+        bytes.len() - 1,
+    ] {
+        let (damaged, kept) = store_with_kept_state();
+        let mut flipped = std::fs::read(&kept).unwrap();
+        assert_eq!(flipped.len(), bytes.len());
+        flipped[at] ^= 0x10;
+        std::fs::write(&kept, &flipped).unwrap();
+        assert_eq!(
+            answers(&damaged),
+            without,
+            "a flip at byte {at} of {}",
+            bytes.len()
+        );
+    }
+}

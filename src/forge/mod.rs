@@ -249,6 +249,8 @@ impl Forge {
             let early = k.early.take().and_then(|m| m.downcast::<Option<_>>().ok());
             let kept = match early {
                 Some(kept) => *kept,
+                // Not decoded early (or not sound: then not at all).
+                None if !k.bytes.sound() => None,
                 None => {
                     let bytes: crate::store::early::Bytes = std::sync::Arc::new(k.bytes.clone());
                     check::incremental::Kept::from_shared(&bytes)

@@ -46,17 +46,29 @@ impl std::fmt::Debug for Early {
 }
 
 impl Early {
-    /// `bytes` decoded by `decoder` on a new thread (none when no thread
-    /// can be had: the checks decode them when they run).
-    pub(crate) fn start<B>(decoder: &Decoder, bytes: B) -> Early
+    /// `bytes` decoded by `decoder` on a new thread, once `sound` says
+    /// they are whole (their checksum: reading it is work this thread
+    /// takes off the caller's); none when no thread can be had (the checks
+    /// decode them when they run). Bytes that are not sound make nothing
+    /// the checks take (the unit value).
+    pub(crate) fn start<B>(
+        decoder: &Decoder,
+        bytes: B,
+        sound: impl FnOnce(&B) -> bool + Send + 'static,
+    ) -> Early
     where
         B: std::ops::Deref<Target = [u8]> + Send + Sync + 'static,
     {
         let decoder = decoder.0.clone();
-        let bytes: Bytes = Arc::new(bytes);
         let handle = std::thread::Builder::new()
             .name("kept".into())
-            .spawn(move || decoder(&bytes))
+            .spawn(move || -> Made {
+                if !sound(&bytes) {
+                    return Box::new(());
+                }
+                let bytes: Bytes = Arc::new(bytes);
+                decoder(&bytes)
+            })
             .ok();
         Early(Arc::new(Mutex::new(handle)))
     }
@@ -80,12 +92,17 @@ mod tests {
         let sum = Decoder(Arc::new(|b: &Bytes| -> Made {
             Box::new(b.iter().map(|&x| u64::from(x)).sum::<u64>())
         }));
-        let early = Early::start(&sum, vec![1u8, 2, 3]);
+        let early = Early::start(&sum, vec![1u8, 2, 3], |_| true);
         let made = early.take().and_then(|m| m.downcast::<u64>().ok());
         assert_eq!(made.map(|m| *m), Some(6));
         assert!(early.take().is_none(), "taken once");
         assert!(Early::default().take().is_none(), "never started");
         let panics = Decoder(Arc::new(|_: &Bytes| -> Made { panic!("a damaged state") }));
-        assert!(Early::start(&panics, vec![1u8]).take().is_none());
+        assert!(Early::start(&panics, vec![1u8], |_| true).take().is_none());
+        let unsound = Early::start(&sum, vec![1u8], |_| false).take();
+        assert!(
+            unsound.is_some_and(|m| m.downcast::<u64>().is_err()),
+            "not decoded"
+        );
     }
 }

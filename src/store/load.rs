@@ -73,19 +73,44 @@ pub(crate) struct KeptChecks {
 /// nodes a copy is 24 MB of fresh memory the kernel zeroes first). The
 /// file is only ever replaced by a rename, never written in place, so the
 /// mapped bytes stay the ones checked.
+///
+/// Its checksum is read when the state is first used
+/// ([`KeptState::sound`]), on the thread that decodes it (see
+/// `store::early`), not before the plan's restore starts: what the store
+/// reads of the file before (the stamp that cuts the log's tail) only
+/// says which ops the state is about, and a state that is not sound is
+/// not used.
 #[derive(Debug, Clone)]
 pub(crate) struct KeptState {
     bytes: std::sync::Arc<memmap2::Mmap>,
     at: usize,
+    /// Where the checked part starts, and the checksum written for it.
+    sum: (usize, u64),
+    sound: std::sync::Arc<std::sync::OnceLock<bool>>,
 }
 
 impl KeptState {
-    pub(crate) fn new(bytes: memmap2::Mmap, at: usize) -> KeptState {
+    /// The state at `at` in the file's `bytes`, whose part from `sum.0` on
+    /// has the checksum `sum.1`.
+    pub(crate) fn new(bytes: memmap2::Mmap, at: usize, sum: (usize, u64)) -> KeptState {
         assert!(at <= bytes.len(), "the state lies in the file's bytes");
         KeptState {
             bytes: std::sync::Arc::new(bytes),
             at,
+            sum,
+            sound: Default::default(),
         }
+    }
+
+    /// Whether the file's bytes have the checksum written with them (read
+    /// once, whoever asks first).
+    pub(crate) fn sound(&self) -> bool {
+        *self.sound.get_or_init(|| {
+            let (from, sum) = self.sum;
+            self.bytes
+                .get(from..)
+                .is_some_and(|b| crate::store::snapshot::chunks::checksum(b) == sum)
+        })
     }
 }
 

@@ -290,7 +290,7 @@ impl Store {
         // another thread, while the plan is restored (see `store::early`).
         let early = match (&kept, &self.decoder) {
             (Some((_, bytes)), Some(d)) if !reader && self.warm.is_none() => {
-                super::early::Early::start(d, bytes.clone())
+                super::early::Early::start(d, bytes.clone(), super::load::KeptState::sound)
             }
             _ => Default::default(),
         };
