@@ -601,10 +601,18 @@ fn widened(
     );
     let on_refs: Vec<usize> = all.into_iter().collect();
     if grew {
-        // Only nodes and edges added: a Downstream check re-checks the
-        // nodes it had findings on too (in `batch_findings`), not every
-        // node downstream (see `Scope::Downstream`).
-        return (Some(on_refs.clone()), Some(on_refs));
+        // Only nodes and edges added: a Downstream check's findings can
+        // only go (see `Scope::Downstream`). It re-checks the nodes it had
+        // findings on (in `batch_findings`), the nodes added or edited,
+        // their neighbours and the nodes naming one of them or an id whose
+        // hint changed; not every node downstream, nor the ends of an
+        // added edge (a node without findings keeps none).
+        let mut edited: FastSet<usize> = dirty_of(cx, &t.edited).into_iter().collect();
+        edited.extend(
+            refs.readers_of(t.edited.iter().chain(rehinted))
+                .filter_map(|id| g.index_of(id)),
+        );
+        return (Some(on_refs), Some(edited.into_iter().collect()));
     }
     let below = downstream(g, t);
     let mut all: FastSet<usize> = on_refs.iter().chain(&below).copied().collect();
@@ -716,9 +724,14 @@ fn upstream_findings(
 /// edge (a check may read the nodes at the other ends of a node's edges).
 /// Ends of removed edges are in `touched` already.
 fn dirty_nodes(cx: &Cx, touched: &Touched) -> Vec<usize> {
+    dirty_of(cx, &touched.nodes)
+}
+
+/// The nodes named `ids` still present and their neighbours over an edge.
+fn dirty_of(cx: &Cx, ids: &FastSet<String>) -> Vec<usize> {
     let g = &cx.graph;
     let mut seen = FastSet::default();
-    for id in &touched.nodes {
+    for id in ids {
         let Some(i) = g.index_of(id) else { continue };
         seen.insert(i);
         seen.extend(g.succs(i).chain(g.preds(i)));
@@ -841,12 +854,13 @@ fn batch_findings(
 ) -> FastMap<String, Vec<Issue>> {
     let (mut found, todo) = match (before, touched, dirty) {
         (Some(mut found), Some(t), Some(dirty)) => {
-            for id in &t.nodes {
-                found.remove(id);
-            }
             let mut todo = dirty.to_vec();
             if grew {
+                // Every node with a finding, touched ones too.
                 todo.extend(found.keys().filter_map(|id| cx.graph.index_of(id)));
+            }
+            for id in &t.nodes {
+                found.remove(id);
             }
             todo.sort_unstable();
             todo.dedup();

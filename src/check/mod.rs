@@ -125,8 +125,9 @@ pub enum Scope {
     /// only makes more nodes upstream, so it can take a finding away or
     /// word it anew but never make one on a node that had none. After such
     /// a change only the nodes it had findings on are checked again besides
-    /// the touched nodes, their neighbours and the nodes naming a touched
-    /// id (no walk downstream).
+    /// the nodes added or edited (not the ends of an added edge, which
+    /// keep their definitions), their neighbours and the nodes naming one
+    /// of them (no walk downstream).
     Downstream,
     /// Findings about one edge at a time. While it looks at edge `k` (the
     /// edges [`Cx::edges`] yields), the check reads only that edge, the

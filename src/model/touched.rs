@@ -22,6 +22,9 @@ pub struct Touched {
     /// an edge with a missing end out of the content until that end is
     /// added: then it comes back at its place, not at the end.)
     pub new_edges: FastSet<String>,
+    /// Ids of the nodes added, removed, replaced or edited themselves (not
+    /// the ends of an edge added or removed): a part of `nodes`.
+    pub edited: FastSet<String>,
 }
 
 impl Touched {
@@ -41,10 +44,12 @@ impl Touched {
         match op {
             OpBody::AddNode { node } | OpBody::ReplaceNode { node } => {
                 self.nodes.insert(node.id.clone());
+                self.edited.insert(node.id.clone());
             }
             OpBody::RemoveNode { node_id, .. } => {
                 self.removed = true;
                 self.nodes.insert(node_id.clone());
+                self.edited.insert(node_id.clone());
                 // Every edge at the node goes with it (listed or not: the
                 // fold drops an edge whose end is gone).
                 for e in &before.edges {
@@ -58,6 +63,7 @@ impl Touched {
             | OpBody::SetNodeDefinition { node_id, .. }
             | OpBody::SetNodePhase { node_id, .. } => {
                 self.nodes.insert(node_id.clone());
+                self.edited.insert(node_id.clone());
             }
             OpBody::AddEdge { edge } => {
                 self.nodes.insert(edge.from.clone());
@@ -91,5 +97,6 @@ impl Touched {
         self.bounds |= later.bounds;
         self.removed |= later.removed;
         self.new_edges.extend(later.new_edges);
+        self.edited.extend(later.edited);
     }
 }
