@@ -42,14 +42,16 @@ declare_check! {
                 continue;
             }
             let Some(fork) = idom[i] else { continue };
-            let mut preds: Vec<usize> = g.preds(i).filter(|&p| reach[p]).collect();
-            let edges = preds.len();
-            preds.sort_unstable();
-            preds.dedup();
-            if preds.len() >= 2 {
-                continue;
+            // The reachable predecessors: how many edges, and whether they
+            // come from two nodes or more (no list made per join).
+            let (mut first, mut edges, mut two) = (None, 0usize, false);
+            for p in g.preds(i).filter(|&p| reach[p]) {
+                edges += 1;
+                two |= first.is_some_and(|f| f != p);
+                first.get_or_insert(p);
             }
-            let only = g.node(preds[0]).id.as_str();
+            let Some(only) = first.filter(|_| !two) else { continue };
+            let only = g.node(only).id.as_str();
             let parallel = if edges > 1 {
                 format!(" (its {edges} parallel edges from `{only}` are one route: they carry the same step's result)")
             } else {
