@@ -347,20 +347,33 @@ impl<'a> Graph<'a> {
                 return tree;
             }
             let idom = self.idom();
-            let mut children: Vec<Vec<usize>> = vec![Vec::new(); n];
+            // Each node's children in node order, in one flat list (`at[v]
+            // .. at[v + 1]`): not a vector per node (100,000 of them, most
+            // empty, grown by pushes, at 100,000 nodes).
+            let mut at = vec![0usize; n + 1];
+            for d in idom.iter().flatten() {
+                at[*d + 1] += 1;
+            }
+            for v in 0..n {
+                at[v + 1] += at[v];
+            }
+            let mut flat = vec![0usize; at[n]];
+            let mut fill = at.clone();
             for (i, d) in idom.iter().enumerate() {
                 if let Some(d) = d {
-                    children[*d].push(i);
+                    flat[fill[*d]] = i;
+                    fill[*d] += 1;
                 }
             }
+            let children = |v: usize| &flat[at[v]..at[v + 1]];
             let mut clock = 0usize;
             // Frames: (node, next child position).
             let mut frames = vec![(entry, 0usize)];
             tree.tin[entry] = clock;
             clock += 1;
             while let Some(&mut (v, ref mut next)) = frames.last_mut() {
-                if *next < children[v].len() {
-                    let c = children[v][*next];
+                if *next < children(v).len() {
+                    let c = children(v)[*next];
                     *next += 1;
                     tree.tin[c] = clock;
                     tree.depth[c] = tree.depth[v] + 1;

@@ -603,11 +603,12 @@ fn widened(
     if grew {
         // Only nodes and edges added: a Downstream check's findings can
         // only go (see `Scope::Downstream`). It re-checks the nodes it had
-        // findings on (in `batch_findings`), the nodes added or edited,
-        // their neighbours and the nodes naming one of them or an id whose
-        // hint changed; not every node downstream, nor the ends of an
-        // added edge (a node without findings keeps none).
-        let mut edited: FastSet<usize> = dirty_of(cx, &t.edited).into_iter().collect();
+        // findings on (in `batch_findings`), the nodes added or edited
+        // and the nodes naming one of them or an id whose hint changed;
+        // not every node downstream, nor their neighbours or the ends of
+        // an added edge (it reads no neighbour's definition, and a node
+        // without findings keeps none).
+        let mut edited: FastSet<usize> = t.edited.iter().filter_map(|id| g.index_of(id)).collect();
         edited.extend(
             refs.readers_of(t.edited.iter().chain(rehinted))
                 .filter_map(|id| g.index_of(id)),
@@ -724,14 +725,9 @@ fn upstream_findings(
 /// edge (a check may read the nodes at the other ends of a node's edges).
 /// Ends of removed edges are in `touched` already.
 fn dirty_nodes(cx: &Cx, touched: &Touched) -> Vec<usize> {
-    dirty_of(cx, &touched.nodes)
-}
-
-/// The nodes named `ids` still present and their neighbours over an edge.
-fn dirty_of(cx: &Cx, ids: &FastSet<String>) -> Vec<usize> {
     let g = &cx.graph;
     let mut seen = FastSet::default();
-    for id in ids {
+    for id in &touched.nodes {
         let Some(i) = g.index_of(id) else { continue };
         seen.insert(i);
         seen.extend(g.succs(i).chain(g.preds(i)));

@@ -40,8 +40,12 @@ pub(crate) struct IdIndex {
     table: OnceCell<HashTable<u32>>,
     /// As read from disk: the entries then there (`0..sorted.len()`),
     /// in the order of their ids, searched by bisection until the table is
-    /// made (after [`PROBES`] lookups, or [`ADDED`] entries added since).
+    /// made (after [`PROBES`] lookups).
     sorted: Vec<u32>,
+    /// The entries added since the read from disk while the table was not
+    /// made, by their id's hash (a tail of many `add-node`s is looked up
+    /// without making the whole table).
+    recent: HashTable<u32>,
     /// How many lookups were made without the table.
     probes: Cell<u32>,
 }
@@ -49,9 +53,6 @@ pub(crate) struct IdIndex {
 /// Lookups by bisection before the table is made: a one-shot write looks
 /// up a few ids, a whole check run most of them.
 const PROBES: u32 = 512;
-/// Entries added after a read from disk, found by a pass over them,
-/// before the table is made.
-const ADDED: usize = 32;
 
 /// `x` as a `u32`: ids' text, entries and positions stay below 2^32 (a
 /// plan's nodes are far fewer, their ids at most 64 bytes).
@@ -114,7 +115,7 @@ impl IdIndex {
             None => {
                 let p = self.probes.get() + 1;
                 self.probes.set(p);
-                if p <= PROBES && self.len() - self.sorted.len() <= ADDED {
+                if p <= PROBES {
                     return self.search(id);
                 }
                 self.table()
@@ -126,15 +127,17 @@ impl IdIndex {
     }
 
     /// The entry holding `id`, found without the table: by bisection among
-    /// the entries read from disk, then a pass over those added since.
+    /// the entries read from disk, then among those added since.
     fn search(&self, id: &str) -> Option<usize> {
-        let m = self.sorted.len();
         match self
             .sorted
             .binary_search_by(|&k| self.id(k as usize).cmp(id))
         {
             Ok(j) => Some(self.sorted[j] as usize),
-            Err(_) => (m..self.len()).find(|&k| self.id(k) == id),
+            Err(_) => self
+                .recent
+                .find(hash(id), |&k| self.id(k as usize) == id)
+                .map(|&k| k as usize),
         }
     }
 
@@ -160,9 +163,11 @@ impl IdIndex {
         self.ends.push(small(self.text.len()));
         self.pos.push(small(at));
         let (text, ends) = (&self.text, &self.ends);
-        if let Some(table) = self.table.get_mut() {
-            table.insert_unique(hash(id), k, |&j| hash(id_in(text, ends, j as usize)));
-        }
+        let table = match self.table.get_mut() {
+            Some(table) => table,
+            None => &mut self.recent,
+        };
+        table.insert_unique(hash(id), k, |&j| hash(id_in(text, ends, j as usize)));
         None
     }
 
@@ -348,8 +353,9 @@ mod tests {
         assert_eq!(ok.get("b"), Some(1));
     }
 
-    /// Read from disk, ids are found by bisection, then (after enough
-    /// lookups or adds) through the table, with the same answers; the
+    /// Read from disk, ids are found by bisection and the ids added since
+    /// through a table of their own, then (after enough lookups) through
+    /// the whole table, with the same answers; the
     /// order written after adds is the ids' order.
     #[test]
     fn lookups_before_and_after_the_table_agree() {
@@ -368,7 +374,13 @@ mod tests {
                 assert_eq!(back.insert_first(&format!("new{k}"), 1000 + k), None);
                 assert_eq!(back.insert_first(&ids[k % 300], 5000), Some(k % 300));
             }
-            assert_eq!(back.table.get().is_some(), adds > super::ADDED, "{adds}");
+            // Each add looks its id up first: the table is made after
+            // enough lookups, not because of the adds.
+            assert_eq!(
+                back.table.get().is_some(),
+                2 * adds > super::PROBES as usize,
+                "{adds}"
+            );
             for _ in 0..2 {
                 for (i, id) in ids.iter().enumerate() {
                     assert_eq!(back.get(id), Some(i));

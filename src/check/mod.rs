@@ -126,8 +126,8 @@ pub enum Scope {
     /// word it anew but never make one on a node that had none. After such
     /// a change only the nodes it had findings on are checked again besides
     /// the nodes added or edited (not the ends of an added edge, which
-    /// keep their definitions), their neighbours and the nodes naming one
-    /// of them (no walk downstream).
+    /// keep their definitions) and the nodes naming one of them (no walk
+    /// downstream, no neighbours).
     Downstream,
     /// Findings about one edge at a time. While it looks at edge `k` (the
     /// edges [`Cx::edges`] yields), the check reads only that edge, the

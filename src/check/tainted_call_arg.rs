@@ -181,12 +181,23 @@ impl KeptTaint {
     /// allocating a list per node as the fixpoint does, reading only the
     /// references to a partly tainted node (with the kept facts, the
     /// others' ends are known without reading them).
-    fn still(self, cx: &Cx) -> Option<KeptTaint> {
+    ///
+    /// Nodes added since (from the kept length on) are solved in the same
+    /// pass, in node order, when each reads only nodes before it: an old
+    /// node that reads a new one, or a new one that reads itself or a
+    /// later one, makes it `None`. Every equation then holds at the end
+    /// (an old node's targets keep their values; a new node's are final
+    /// when it is solved), so the result is the fixpoint's all the same
+    /// (a `connect` after an `add-node` in one tail made it again).
+    fn still(mut self, cx: &Cx) -> Option<KeptTaint> {
         let g = &cx.graph;
         let n = g.len();
-        if self.taint.len() != n || self.via.len() != n || g.topo.is_none() {
+        let n0 = self.taint.len();
+        if n0 > n || self.via.len() != n0 || g.topo.is_none() {
             return None;
         }
+        self.taint.resize(n, Taint::Clean);
+        self.via.resize(n, None);
         let pos = g.topo_pos();
         // Every reference's ends; only those to a partly tainted node are
         // read (their path decides), in the same order.
@@ -200,7 +211,10 @@ impl KeptTaint {
                 k += 1;
             }
             let reads = &ends[first..k];
-            if reads.iter().any(|&(_, t)| pos[t] >= pos[v]) {
+            if reads
+                .iter()
+                .any(|&(_, t)| pos[t] >= pos[v] || (t >= n0 && (v < n0 || t >= v)))
+            {
                 return None;
             }
             // The first node whose taint a reference reads.
@@ -234,7 +248,10 @@ impl KeptTaint {
                     None => (Taint::Clean, None),
                 },
             };
-            if self.taint[v] != want || self.via[v] != source {
+            if v >= n0 {
+                self.taint[v] = want;
+                self.via[v] = source;
+            } else if self.taint[v] != want || self.via[v] != source {
                 return None;
             }
         }

@@ -84,15 +84,18 @@ pub(crate) struct KeptChecks {
 pub(crate) struct KeptState {
     bytes: std::sync::Arc<memmap2::Mmap>,
     at: usize,
-    /// Where the checked part starts, and the checksum written for it.
-    sum: (usize, u64),
+    sum: Sum,
     sound: std::sync::Arc<std::sync::OnceLock<bool>>,
 }
 
+/// Where the checked part of a kept file starts, the checksum written for
+/// it, and the function that makes it (the file's writer's).
+pub(crate) type Sum = (usize, u64, fn(&[u8]) -> u64);
+
 impl KeptState {
     /// The state at `at` in the file's `bytes`, whose part from `sum.0` on
-    /// has the checksum `sum.1`.
-    pub(crate) fn new(bytes: memmap2::Mmap, at: usize, sum: (usize, u64)) -> KeptState {
+    /// has the checksum `sum.1` as `sum.2` makes it.
+    pub(crate) fn new(bytes: memmap2::Mmap, at: usize, sum: Sum) -> KeptState {
         assert!(at <= bytes.len(), "the state lies in the file's bytes");
         KeptState {
             bytes: std::sync::Arc::new(bytes),
@@ -106,10 +109,8 @@ impl KeptState {
     /// once, whoever asks first).
     pub(crate) fn sound(&self) -> bool {
         *self.sound.get_or_init(|| {
-            let (from, sum) = self.sum;
-            self.bytes
-                .get(from..)
-                .is_some_and(|b| crate::store::snapshot::chunks::checksum(b) == sum)
+            let (from, sum, of) = self.sum;
+            self.bytes.get(from..).is_some_and(|b| of(b) == sum)
         })
     }
 }

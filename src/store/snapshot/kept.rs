@@ -83,7 +83,7 @@ pub(crate) fn read(dir: &Path, plan_id: &str, max: u64) -> Option<(Stamp, State)
     }
     // The state is the file's end: it is read in place (not copied out).
     let at = bytes.len() - state.len();
-    Some((stamp, State::new(bytes, at, (16, sum))))
+    Some((stamp, State::new(bytes, at, (16, sum, checksum))))
 }
 
 /// Keeps `state` for plan `plan_id`, about the log prefix `stamp`: a

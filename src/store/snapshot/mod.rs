@@ -59,6 +59,14 @@ use std::io::Write;
 use std::os::unix::fs::{FileExt, MetadataExt};
 use std::path::Path;
 
+/// The nodes touched since the checks' kept state that make a command
+/// write it again (see [`Store::checks_worth_keeping`]): every command
+/// after it checks those nodes again and looks each of them up, so a long
+/// tail of small writes (a script of `add-node` and `connect` lines)
+/// would cost more with every line until the tail reached
+/// [`REWRITE_TAIL`].
+const REWRITE_TOUCHED: usize = 64;
+
 /// The snapshot's file name, beside `ops.jsonl`.
 pub(crate) const FILE: &str = "checkpoint.snap";
 /// A tail this long (bytes beyond the snapshot's prefix) makes the command
@@ -609,6 +617,7 @@ impl Store {
             None => true,
             Some(k) => {
                 stamp.len.saturating_sub(k.at) > REWRITE_TAIL
+                    || k.touched.nodes.len() > REWRITE_TOUCHED
                     || k.touched.removed
                     || (loaded.snapshot_at == Some(stamp.len) && k.at < stamp.len)
             }
