@@ -104,8 +104,6 @@ static EMPTY: Slot = Slot {
     tests: Vec::new(),
 };
 
-/// Node `n`'s facts: its slot, its read size estimate and whether it is a
-/// call of a tool that spawns an agent (in `registry`).
 /// What the registry says of a node: whether it spawns an agent, whether
 /// it writes (a call of a tool with `writes`).
 #[derive(Clone, Copy)]
@@ -114,6 +112,8 @@ struct Roles {
     writes: bool,
 }
 
+/// Node `n`'s facts: its slot, its read size estimate and what `registry`
+/// says of it.
 fn facts_of(n: &Node, registry: Option<&Registry>) -> (Slot, usize, Roles) {
     let slot = Slot {
         id: n.id.clone(),
