@@ -9,6 +9,11 @@ pub fn distance(a: &str, b: &str, cap: usize) -> usize {
     if a.len().div_ceil(4) > b.len() + cap || b.len().div_ceil(4) > a.len() + cap {
         return cap + 1;
     }
+    // Ids are mostly ASCII: then the lengths in chars are known without
+    // collecting them (a list of choices measures every id of the plan).
+    if a.is_ascii() && b.is_ascii() && a.len().abs_diff(b.len()) > cap {
+        return cap + 1;
+    }
     let a: Vec<char> = a.chars().collect();
     let b: Vec<char> = b.chars().collect();
     if a.len().abs_diff(b.len()) > cap {
@@ -71,7 +76,14 @@ fn cap_for(input: &str) -> usize {
 }
 
 fn score_with(input: &str, lower: &str, cap: usize, c: &str) -> Option<usize> {
-    let d = if c.to_lowercase() == lower {
+    // The same text in other case: for ASCII ids, without a lowered copy of
+    // every candidate.
+    let same_case_folded = if input.is_ascii() && c.is_ascii() {
+        c.eq_ignore_ascii_case(input)
+    } else {
+        c.to_lowercase() == lower
+    };
+    let d = if same_case_folded {
         0
     } else {
         distance(input, c, cap)
@@ -89,6 +101,15 @@ pub fn did_you_mean<'a>(input: &str, candidates: impl IntoIterator<Item = &'a st
     }
 }
 
+/// The distance [`nearest_first`] orders by, up to `cap` (then `cap + 1`).
+fn nearness(input: &str, c: &str, cap: usize) -> usize {
+    if !input.is_empty() && (c.starts_with(input) || c.contains(input)) {
+        0
+    } else {
+        distance(input, c, cap)
+    }
+}
+
 /// Orders candidates nearest first (ties keep their order), for lists of
 /// valid choices.
 pub fn nearest_first<'a>(
@@ -98,17 +119,45 @@ pub fn nearest_first<'a>(
     let mut scored: Vec<(usize, usize, &str)> = candidates
         .into_iter()
         .enumerate()
-        .map(|(i, c)| {
-            let d = if !input.is_empty() && (c.starts_with(input) || c.contains(input)) {
-                0
-            } else {
-                distance(input, c, 64)
-            };
-            (d, i, c)
-        })
+        .map(|(i, c)| (nearness(input, c, 64), i, c))
         .collect();
     scored.sort();
     scored.into_iter().map(|(_, _, c)| c).collect()
+}
+
+/// The first `keep` of [`nearest_first`], and how many candidates there
+/// are: a candidate is measured only as far as it could still be among
+/// them (a plan's 100,000 ids, when one was mistyped, were each measured
+/// to a distance of 64 and all sorted).
+fn nearest_few<'a>(
+    input: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+    keep: usize,
+) -> (Vec<&'a str>, usize) {
+    let mut best: std::collections::BinaryHeap<(usize, usize, &str)> = Default::default();
+    let mut count = 0;
+    for (i, c) in candidates.into_iter().enumerate() {
+        count += 1;
+        // Full: only a nearer one gets in (an equal one comes later).
+        let cap = match best.peek() {
+            Some(&(worst, ..)) if best.len() >= keep => match worst.checked_sub(1) {
+                Some(cap) => cap.min(64),
+                None => continue,
+            },
+            _ => 64,
+        };
+        let d = nearness(input, c, cap);
+        if d > cap {
+            continue;
+        }
+        best.push((d, i, c));
+        if best.len() > keep {
+            best.pop();
+        }
+    }
+    let mut best = best.into_vec();
+    best.sort();
+    (best.into_iter().map(|(_, _, c)| c).collect(), count)
 }
 
 /// `a, b, c … and N more`, at most `cap` items.
@@ -130,7 +179,12 @@ pub fn capped_list<S: AsRef<str>>(items: &[S], cap: usize) -> String {
 
 /// The valid choices for `input`, nearest first, capped at 20.
 pub fn choices<'a>(input: &str, candidates: impl IntoIterator<Item = &'a str>) -> String {
-    capped_list(&nearest_first(input, candidates), 20)
+    let (shown, count) = nearest_few(input, candidates, 20);
+    let mut out = capped_list(&shown, 20);
+    if count > shown.len() {
+        out.push_str(&format!(" … and {} more", count - shown.len()));
+    }
+    out
 }
 
 #[cfg(test)]
@@ -168,5 +222,29 @@ mod tests {
         let s = capped_list(&items, 20);
         assert!(s.ends_with("… and 5 more"));
         assert_eq!(choices("n2", ["a", "n2x", "b"]), "`n2x`, `a`, `b`");
+    }
+
+    /// The choices listed are the first 20 of all of them nearest first,
+    /// however the candidates come.
+    #[test]
+    fn choices_are_the_nearest_of_all() {
+        let ids: Vec<String> = (0..3000)
+            .map(|i| {
+                format!(
+                    "{}_{}",
+                    ["fetch", "read", "merge", "kb"][i % 4],
+                    (i * 7919) % 5000
+                )
+            })
+            .collect();
+        for input in ["fetch_12", "read_9999", "kb_", "", "zzzz", "merge_4242x"] {
+            let all = nearest_first(input, ids.iter().map(String::as_str));
+            let want = capped_list(&all, 20);
+            assert_eq!(
+                choices(input, ids.iter().map(String::as_str)),
+                want,
+                "{input}"
+            );
+        }
     }
 }
