@@ -275,15 +275,21 @@ fn run_steps(steps: &[Step]) -> usize {
             Step::DeleteKept => {
                 let _ = std::fs::remove_file(&kept_path);
             }
+            // An empty file (cut to nothing before) has no byte to flip
+            // or cut.
             Step::CorruptKept(at) => {
-                if let Ok(mut b) = std::fs::read(&kept_path) {
+                if let Ok(mut b) = std::fs::read(&kept_path)
+                    && !b.is_empty()
+                {
                     let k = at % b.len();
                     b[k] ^= 1 << (at % 8);
                     std::fs::write(&kept_path, b).unwrap();
                 }
             }
             Step::TruncateKept(at) => {
-                if let Ok(b) = std::fs::read(&kept_path) {
+                if let Ok(b) = std::fs::read(&kept_path)
+                    && !b.is_empty()
+                {
                     std::fs::write(&kept_path, &b[..at % b.len()]).unwrap();
                 }
             }
