@@ -62,25 +62,21 @@ pub(crate) fn writes(n: &crate::model::Node, reg: &crate::model::registry::Regis
 /// from its definition, which a stored plan builds when read: 66,000
 /// reads at 100,000 nodes otherwise); else every node it looks at.
 fn candidates(cx: &crate::check::Cx) -> Vec<usize> {
-    let whole = cx.scope_many.borrow().is_none() && cx.scope.get().is_none();
-    match cx.kept_nodes.filter(|_| whole) {
-        Some(k) => {
-            let listed: Vec<usize> = k.writing().collect();
-            if cfg!(debug_assertions)
-                && !k.damaged()
-                && let Some(reg) = cx.registry
-            {
-                let fresh: Vec<usize> = cx
-                    .nodes()
-                    .filter(|(_, n)| writes(n, reg))
-                    .map(|(i, _)| i)
-                    .collect();
-                assert_eq!(listed, fresh, "the kept writing calls are the plan's");
-            }
-            listed
+    cx.kept_or_nodes(|k| {
+        let listed: Vec<usize> = k.writing().collect();
+        if cfg!(debug_assertions)
+            && !k.damaged()
+            && let Some(reg) = cx.registry
+        {
+            let fresh: Vec<usize> = cx
+                .nodes()
+                .filter(|(_, n)| writes(n, reg))
+                .map(|(i, _)| i)
+                .collect();
+            assert_eq!(listed, fresh, "the kept writing calls are the plan's");
         }
-        None => cx.nodes().map(|(i, _)| i).collect(),
-    }
+        listed
+    })
 }
 
 /// Whether two handles out of one node can never both fire in one execution.

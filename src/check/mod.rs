@@ -303,6 +303,21 @@ impl<'a> Cx<'a> {
         })
     }
 
+    /// The nodes a check that reads only some kinds of node looks at: in a
+    /// run over every node with the kept facts, those `listed` picks from
+    /// them (without a pass over every node); else those
+    /// [`Cx::nodes`] yields.
+    pub(crate) fn kept_or_nodes(
+        &self,
+        listed: impl FnOnce(&kept_nodes::KeptNodes) -> Vec<usize>,
+    ) -> Vec<usize> {
+        let unscoped = self.scope_many.borrow().is_none() && self.scope.get().is_none();
+        match self.kept_nodes {
+            Some(kept) if unscoped => listed(kept),
+            _ => self.nodes().map(|(i, _)| i).collect(),
+        }
+    }
+
     /// The edges a [`Scope::Edge`] check looks at, with their positions:
     /// every edge, or the one the incremental checks ask about.
     pub(crate) fn edges(&self) -> impl Iterator<Item = (usize, &'a crate::model::Edge)> + 'a {

@@ -67,11 +67,7 @@ fn follows_loose_nodes(cx: &crate::check::Cx) -> bool {
 /// they say have tests (the others have none), without a pass over every
 /// node.
 fn candidates(cx: &crate::check::Cx) -> Vec<usize> {
-    let whole = cx.scope_many.borrow().is_none() && cx.scope.get().is_none();
-    match cx.kept_nodes {
-        Some(kept) if whole => kept.testing().collect(),
-        _ => cx.nodes().map(|(i, _)| i).collect(),
-    }
+    cx.kept_or_nodes(|kept| kept.testing().collect())
 }
 
 declare_check! {

@@ -166,18 +166,13 @@ impl Forge {
         loaded: &Loaded,
         focus: Option<&str>,
     ) -> Result<(Report, Option<Around>)> {
-        if self.store.is_warm() {
-            let report = self.check_once(loaded, None)?;
-            let around = focus.and_then(|id| self.edges_around(loaded, id));
-            return Ok((report, around));
-        }
         let mut around = None;
         let report = self.check_once(loaded, focus.map(|id| (id, &mut around)))?;
         Ok((report, around))
     }
 
-    /// [`Forge::check`]; for a one-shot process that checks from the kept
-    /// state, also the edges at `focus.0` into `focus.1`.
+    /// [`Forge::check`], and the edges at `focus.0` into `focus.1` when
+    /// the checks' graph knows them.
     fn check_once(
         &self,
         loaded: &Loaded,
@@ -192,7 +187,11 @@ impl Forge {
             // The kept findings belong to one fold object (the warm entry
             // checks that), so the content needs no digest in the key.
             let key = format!("{notes:?}|{registry_key}");
-            return Ok(self.check_warm(loaded, &key));
+            let report = self.check_warm(loaded, &key);
+            if let Some((id, around)) = focus {
+                *around = self.edges_around(loaded, id);
+            }
+            return Ok(report);
         }
         // A registry without a fingerprint cannot be told from another.
         let known = registry.is_none_or(|r| !r.fingerprint.is_empty());

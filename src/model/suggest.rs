@@ -162,14 +162,16 @@ fn nearest_few<'a>(
 
 /// `a, b, c … and N more`, at most `cap` items.
 pub fn capped_list<S: AsRef<str>>(items: &[S], cap: usize) -> String {
-    let shown: Vec<String> = items
-        .iter()
-        .take(cap)
-        .map(|s| format!("`{}`", s.as_ref()))
-        .collect();
+    let shown = &items[..items.len().min(cap)];
+    listed(shown, items.len() - shown.len())
+}
+
+/// `shown` as `a, b, c`, then ` … and N more` for `more` left out.
+fn listed<S: AsRef<str>>(shown: &[S], more: usize) -> String {
+    let shown: Vec<String> = shown.iter().map(|s| format!("`{}`", s.as_ref())).collect();
     let mut out = shown.join(", ");
-    if items.len() > cap {
-        out.push_str(&format!(" … and {} more", items.len() - cap));
+    if more > 0 {
+        out.push_str(&format!(" … and {more} more"));
     }
     if out.is_empty() {
         out.push_str("(none)");
@@ -180,11 +182,7 @@ pub fn capped_list<S: AsRef<str>>(items: &[S], cap: usize) -> String {
 /// The valid choices for `input`, nearest first, capped at 20.
 pub fn choices<'a>(input: &str, candidates: impl IntoIterator<Item = &'a str>) -> String {
     let (shown, count) = nearest_few(input, candidates, 20);
-    let mut out = capped_list(&shown, 20);
-    if count > shown.len() {
-        out.push_str(&format!(" … and {} more", count - shown.len()));
-    }
-    out
+    listed(&shown, count - shown.len())
 }
 
 #[cfg(test)]
