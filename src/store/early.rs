@@ -12,6 +12,7 @@
 //! bytes themselves.
 
 use std::any::Any;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
@@ -37,7 +38,34 @@ impl std::fmt::Debug for Decoder {
 
 /// A decoding under way on another thread, taken once.
 #[derive(Clone, Default)]
-pub(crate) struct Early(Arc<Mutex<Option<JoinHandle<Made>>>>);
+pub(crate) struct Early(Arc<Running>);
+
+/// The thread of an [`Early`] and the flag that tells it its work is not
+/// wanted.
+#[derive(Default)]
+struct Running {
+    handle: Mutex<Option<JoinHandle<Made>>>,
+    unwanted: Arc<AtomicBool>,
+}
+
+impl Drop for Running {
+    /// A decoding nobody took (a refused write, a refold) ends with the
+    /// last handle to it, not after: it reads the mapped kept file, and a
+    /// thread that outlived its command read a file that another program
+    /// had since cut in place — the kernel ends such a read with SIGBUS.
+    /// Told its work is not wanted, the thread stops before decoding; one
+    /// already decoding is waited for.
+    fn drop(&mut self) {
+        self.unwanted.store(true, Ordering::Relaxed);
+        let handle = match self.handle.get_mut() {
+            Ok(h) => h.take(),
+            Err(poisoned) => poisoned.into_inner().take(),
+        };
+        if let Some(h) = handle {
+            let _ = h.join();
+        }
+    }
+}
 
 impl std::fmt::Debug for Early {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -60,23 +88,28 @@ impl Early {
         B: std::ops::Deref<Target = [u8]> + Send + Sync + 'static,
     {
         let decoder = decoder.0.clone();
+        let unwanted = Arc::new(AtomicBool::new(false));
+        let stop = unwanted.clone();
         let handle = std::thread::Builder::new()
             .name("kept".into())
             .spawn(move || -> Made {
-                if !sound(&bytes) {
+                if !sound(&bytes) || stop.load(Ordering::Relaxed) {
                     return Box::new(());
                 }
                 let bytes: Bytes = Arc::new(bytes);
                 decoder(&bytes)
             })
             .ok();
-        Early(Arc::new(Mutex::new(handle)))
+        Early(Arc::new(Running {
+            handle: Mutex::new(handle),
+            unwanted,
+        }))
     }
 
     /// What the decoding made, waiting for it; `None` when there was none,
     /// it was taken already or it panicked.
     pub(crate) fn take(&self) -> Option<Made> {
-        let handle = self.0.lock().ok()?.take()?;
+        let handle = self.0.handle.lock().ok()?.take()?;
         handle.join().ok()
     }
 }
@@ -104,5 +137,31 @@ mod tests {
             unsound.is_some_and(|m| m.downcast::<u64>().is_err()),
             "not decoded"
         );
+    }
+
+    /// A decoding nobody takes has ended when the last handle to it is
+    /// dropped: it does not read its bytes after its command.
+    #[test]
+    fn a_decoding_nobody_takes_ends_with_its_last_handle() {
+        let (started, wait) = std::sync::mpsc::channel();
+        let (go, told) = std::sync::mpsc::channel::<()>();
+        let told = Mutex::new(told);
+        let done = Arc::new(AtomicBool::new(false));
+        let flag = done.clone();
+        let slow = Decoder(Arc::new(move |_: &Bytes| -> Made {
+            started.send(()).unwrap();
+            told.lock().unwrap().recv().unwrap();
+            std::thread::sleep(std::time::Duration::from_millis(50));
+            flag.store(true, Ordering::SeqCst);
+            Box::new(())
+        }));
+        let early = Early::start(&slow, vec![1u8], |_| true);
+        let other = early.clone();
+        wait.recv().unwrap();
+        drop(early);
+        assert!(!done.load(Ordering::SeqCst), "a handle is left");
+        go.send(()).unwrap();
+        drop(other);
+        assert!(done.load(Ordering::SeqCst), "the decoding ended first");
     }
 }
