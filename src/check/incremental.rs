@@ -17,7 +17,7 @@ use super::graph::Core;
 use super::hints::KeptHints;
 use super::kept_adj::Adj;
 use super::kept_ids::IdIndex;
-use super::kept_nodes::KeptNodes;
+use super::kept_nodes::{Before, KeptNodes};
 use super::{CHECKS, Check, Cx, Scope, Skips, Source, group};
 use crate::model::hash::{FastMap, FastSet};
 use crate::model::registry::Registry;
@@ -405,6 +405,7 @@ fn run_once(
     touched: Option<&Touched>,
     encoded_len: Option<usize>,
 ) -> Report {
+    let before = before_removal(kept, touched);
     let (core, edges_before, grew, analyses) = shape(kept, content, touched);
     let mut facts = std::mem::take(&mut kept.nodes);
     let n0 = facts.len();
@@ -422,6 +423,7 @@ fn run_once(
         &cx.graph,
         registry,
         touched.filter(|_| same_registry),
+        before.as_ref(),
     );
     cx.kept_nodes = Some(&facts);
     let reach = match (kept.reach.take(), touched) {
@@ -546,6 +548,22 @@ fn run_once(
         kept.make_room();
     }
     report
+}
+
+/// After a change that removed nodes or edges: where the kept graph had
+/// the nodes `touched` names (the kept facts then move the other nodes'
+/// up instead of making every node's again).
+fn before_removal<'t>(kept: &Kept, touched: Option<&'t Touched>) -> Option<Before<'t>> {
+    let t = touched.filter(|t| t.removed)?;
+    let core = kept.graph.as_ref()?;
+    let at = t
+        .nodes
+        .iter()
+        .filter_map(|id| Some((core.idx.get(id)?, id.as_str())));
+    Some(Before {
+        len: core.canonical.len(),
+        at: at.collect(),
+    })
 }
 
 /// The graph shape for this run and the analyses kept with it: the kept

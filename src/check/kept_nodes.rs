@@ -9,8 +9,10 @@
 //!
 //! A slot is about the node at its position in the content: a node
 //! changed in place is in [`Touched`], a new one is added at the end, and
-//! a removal (which moves the later nodes up) makes every slot again. So
-//! the facts equal a fresh walk's, at the cost of the touched nodes.
+//! a removal takes the removed nodes' slots out and moves the later ones
+//! up (the fold keeps the other nodes in order; where the kept graph had
+//! the removed nodes says which slots go, [`Before`]). So the facts equal
+//! a fresh walk's, at the cost of the touched nodes.
 
 use super::Graph;
 use super::kept_disk::Persist;
@@ -83,6 +85,14 @@ impl Resolved {
             }
         }
     }
+}
+
+/// Where the nodes a change touched were before it (what the kept graph
+/// says): how many nodes there were, and the position of each touched id
+/// that was one of them.
+pub(crate) struct Before<'t> {
+    pub(crate) len: usize,
+    pub(crate) at: Vec<(usize, &'t str)>,
 }
 
 /// One node's facts that are read from disk when used.
@@ -182,23 +192,112 @@ fn count_tests(tested: &mut crate::model::hash::FastMap<String, usize>, slot: &S
 impl KeptNodes {
     /// Brings the facts up to `content` (whose graph is `g`) and
     /// `registry`: every node again without `touched` (which must then be
-    /// `None` when the registry is not the last run's) or after a removal
-    /// (the later nodes moved up), else the touched nodes and the new ones
-    /// (added at the end).
+    /// `None` when the registry is not the last run's), or after a removal
+    /// without `before` (where the touched nodes were); else the touched
+    /// nodes and the new ones (added at the end), the removed nodes' slots
+    /// taken out first.
     pub(crate) fn update(
         &mut self,
         content: &Content,
         g: &Graph,
         registry: Option<&Registry>,
         touched: Option<&Touched>,
+        before: Option<&Before>,
     ) {
         match touched {
             Some(t) if !t.removed && content.nodes.len() >= self.slots.len() => {
                 self.follow(content, g, registry, t);
             }
+            Some(t) if t.removed && before.is_some_and(|b| self.take_out(content, g, b)) => {
+                self.follow(content, g, registry, t);
+            }
             _ => self.remake(content, g, registry),
         }
         self.debug_check(content, g);
+    }
+
+    /// After a removal: the slots of the nodes that went taken out and the
+    /// later ones moved up (the fold keeps the others in order), so that
+    /// [`KeptNodes::follow`] can make the touched ones again; false, and
+    /// nothing changed, when the nodes are not where that puts them (a
+    /// node removed and added again is at the end: every slot is made
+    /// again).
+    fn take_out(&mut self, content: &Content, g: &Graph, before: &Before) -> bool {
+        if g.repeated || before.len != self.slots.len() {
+            return false;
+        }
+        let mut gone: Vec<usize> = (before.at.iter())
+            .filter(|(_, id)| g.index_of(id).is_none())
+            .map(|&(p, _)| p)
+            .collect();
+        gone.sort_unstable();
+        gone.dedup();
+        let up = |i: usize| i - gone.partition_point(|&x| x < i);
+        let is_gone = |i: usize| gone.binary_search(&i).is_ok();
+        let moved = (before.at.iter()).any(|&(p, id)| g.index_of(id).is_some_and(|j| j != up(p)));
+        if moved || content.nodes.len() < before.len - gone.len() {
+            return false;
+        }
+        // The names the nodes that went tested no longer count; their own
+        // ids, when still tested, are missing now.
+        let went: Vec<(usize, &str)> = before
+            .at
+            .iter()
+            .copied()
+            .filter(|&(p, _)| is_gone(p))
+            .collect();
+        for &(p, id) in &went {
+            count_tests(
+                &mut self.tested,
+                slot_in(&self.slots, &self.foreign, p, id),
+                false,
+            );
+        }
+        self.missing.retain(|id| self.tested.contains_key(id));
+        for &(_, id) in &went {
+            if self.tested.contains_key(id) {
+                self.missing.insert(id.to_string());
+            }
+        }
+        // A name only a node that went read missing is no longer: the
+        // targets are then looked up again when next asked for.
+        let named_missing = self.resolved.get().is_some_and(|r| {
+            went.iter().any(|&(p, id)| {
+                let slot = slot_in(&self.slots, &self.foreign, p, id);
+                slot.refs.iter().any(|(_, r2)| r.missing.contains(&r2.node))
+            })
+        });
+        if named_missing {
+            self.resolved.take();
+        }
+        if let Some(Resolved { refs, missing }) = self.resolved.get_mut() {
+            refs.retain_mut(|(i, _, target, _)| {
+                if is_gone(*i as usize) {
+                    return false;
+                }
+                if let Some(&(_, id)) = went.iter().find(|&&(p, _)| p == *target as usize) {
+                    missing.insert(id.to_string());
+                    return false;
+                }
+                // Below 2^32 as they were.
+                (*i, *target) = (up(*i as usize) as u32, up(*target as usize) as u32);
+                true
+            });
+        }
+        self.slots = std::mem::take(&mut self.slots).without(&gone);
+        let mut k = 0;
+        self.sizes.retain(|_| {
+            k += 1;
+            !is_gone(k - 1)
+        });
+        for set in [&mut self.spawning, &mut self.writing, &mut self.testing] {
+            *set = set
+                .iter()
+                .filter(|&&i| !is_gone(i))
+                .map(|&i| up(i))
+                .collect();
+        }
+        true
     }
 
     /// [`KeptNodes::update`] without a removal: the touched nodes' slots
@@ -596,7 +695,7 @@ mod tests {
             vec![edge("e1", "s", "a", "always")],
         );
         let mut kept = KeptNodes::default();
-        kept.update(&c, &Graph::new(&c), None, None);
+        kept.update(&c, &Graph::new(&c), None, None, None);
         assert_eq!(facts(&kept, &c), fresh(&c));
         assert_eq!(facts(&kept, &c).len(), 3);
 
@@ -611,23 +710,41 @@ mod tests {
             &Graph::new(&c),
             None,
             Some(&Touched::of(&before, [&op])),
+            None,
         );
         assert_eq!(facts(&kept, &c), fresh(&c));
 
-        // A removal shifts `c` into `b`'s slot; then an add at the end.
-        let before = c.clone();
+        // A removal shifts `c` into `b`'s slot, made again without the
+        // positions before it, then taken out with them (the other slots
+        // moved up, not made again); then an add at the end.
+        let (before, old) = (c.clone(), kept.slots.len());
         c.nodes.remove(2);
         let op = OpBody::RemoveNode {
             node_id: "b".into(),
             incident_edge_ids: vec![],
         };
-        kept.update(
-            &c,
-            &Graph::new(&c),
-            None,
-            Some(&Touched::of(&before, [&op])),
-        );
+        let t = Touched::of(&before, [&op]);
+        let mut remade = KeptNodes::default();
+        remade.update(&before, &Graph::new(&before), None, None, None);
+        remade.update(&c, &Graph::new(&c), None, Some(&t), None);
+        assert_eq!(facts(&remade, &c), fresh(&c));
+        let at = |id: &str| before.nodes.iter().position(|n| n.id == id);
+        let was = Before {
+            len: old,
+            at: t
+                .nodes
+                .iter()
+                .filter_map(|id| Some((at(id)?, id.as_str())))
+                .collect(),
+        };
+        let made = kept.resolved.get().map(|r| r.refs.as_ptr());
+        assert!(made.is_some(), "made when asked for");
+        kept.update(&c, &Graph::new(&c), None, Some(&t), Some(&was));
+        let now = kept.resolved.get().map(|r| r.refs.as_ptr());
+        assert_eq!(now, made, "the targets moved up, not looked up again");
         assert_eq!(facts(&kept, &c), fresh(&c));
+        let c_slot = kept.slots.peek(2).map(|s| s.id.as_str());
+        assert_eq!(c_slot, Some("c"), "moved up, as it was");
         let before = c.clone();
         let d = call_with("d", "t", serde_json::json!({"w": r("c", None)}), &[]);
         c.nodes.push(d.clone());
@@ -636,13 +753,14 @@ mod tests {
             &Graph::new(&c),
             None,
             Some(&Touched::of(&before, [&OpBody::AddNode { node: d }])),
+            None,
         );
         assert_eq!(facts(&kept, &c), fresh(&c));
         assert_eq!(fresh(&c).len(), 2, "c's target b is gone; d reads c");
 
         // Not told: the stale slot stays (what `touched` is for).
         c.nodes[1] = call_with("a", "t", serde_json::json!({}), &["o"]);
-        kept.update(&c, &Graph::new(&c), None, Some(&Touched::default()));
+        kept.update(&c, &Graph::new(&c), None, Some(&Touched::default()), None);
         assert_ne!(facts(&kept, &c), fresh(&c));
         let before = c.clone();
         let op = OpBody::SetNodeDefinition {
@@ -654,6 +772,7 @@ mod tests {
             &Graph::new(&c),
             None,
             Some(&Touched::of(&before, [&op])),
+            None,
         );
         assert_eq!(facts(&kept, &c), fresh(&c));
     }
@@ -669,7 +788,7 @@ mod tests {
         let b = call_with("b", "t", serde_json::json!({"y": r("a", Some("o"))}), &[]);
         let mut c = plan(vec![entry("s"), a, b], vec![edge("e1", "s", "a", "always")]);
         let mut kept = KeptNodes::default();
-        kept.update(&c, &Graph::new(&c), None, None);
+        kept.update(&c, &Graph::new(&c), None, None, None);
         assert_eq!(facts(&kept, &c), fresh(&c));
         let made = kept
             .resolved
@@ -688,7 +807,13 @@ mod tests {
                 OpBody::AddNode { node } => c.nodes.push(node.clone()),
                 _ => unreachable!(),
             }
-            kept.update(c, &Graph::new(c), None, Some(&Touched::of(&before, [&op])));
+            kept.update(
+                c,
+                &Graph::new(c),
+                None,
+                Some(&Touched::of(&before, [&op])),
+                None,
+            );
         };
         step(
             &mut kept,
@@ -750,7 +875,7 @@ mod tests {
         let c = plan(vec![entry("s"), a, b], vec![edge("e1", "s", "a", "always")]);
         let g = Graph::new(&c);
         let mut made = KeptNodes::default();
-        made.update(&c, &g, None, None);
+        made.update(&c, &g, None, None, None);
         made.data_refs(&g);
         let bytes = super::super::kept_disk::to_bytes(&made);
         let read: KeptNodes = super::super::kept_disk::from_bytes(&bytes).expect("reads back");
