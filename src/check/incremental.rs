@@ -445,7 +445,16 @@ fn run_once(
         _ => super::oversized_phase::Phases::new(content, size),
     };
     cx.kept_phases = Some(&phases);
-    let taint = std::cell::RefCell::new(kept.taint.take());
+    // After a removal, the kept taint moved up as the facts were (a taint
+    // that went with a removed node is made again).
+    let gone = before
+        .as_ref()
+        .and_then(|b| b.gone(&cx.graph, content.nodes.len()));
+    let taint = match (kept.taint.take(), gone) {
+        (Some(t), Some(gone)) => t.without(&gone),
+        (t, _) => t,
+    };
+    let taint = std::cell::RefCell::new(taint);
     cx.kept_taint = Some(&taint);
     if !same_registry || kept.by_node.len() != CHECKS.len() {
         kept.registry = fingerprint;

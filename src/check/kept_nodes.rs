@@ -95,6 +95,25 @@ pub(crate) struct Before<'t> {
     pub(crate) at: Vec<(usize, &'t str)>,
 }
 
+impl Before<'_> {
+    /// The positions (ascending) of the nodes that went, when every other
+    /// node is where the fold puts it after taking them out (it keeps the
+    /// others in order and adds new ones at the end: `n` nodes now), as
+    /// far as the touched ones show (a node removed and added again is at
+    /// the end instead); `None` otherwise.
+    pub(crate) fn gone(&self, g: &Graph, n: usize) -> Option<Vec<usize>> {
+        let mut gone: Vec<usize> = (self.at.iter())
+            .filter(|(_, id)| g.index_of(id).is_none())
+            .map(|&(p, _)| p)
+            .collect();
+        gone.sort_unstable();
+        gone.dedup();
+        let up = |i: usize| i - gone.partition_point(|&x| x < i);
+        let moved = (self.at.iter()).any(|&(p, id)| g.index_of(id).is_some_and(|j| j != up(p)));
+        (!g.repeated && !moved && n >= self.len - gone.len()).then_some(gone)
+    }
+}
+
 /// One node's facts that are read from disk when used.
 #[derive(Debug, Default)]
 struct Slot {
@@ -223,21 +242,14 @@ impl KeptNodes {
     /// node removed and added again is at the end: every slot is made
     /// again).
     fn take_out(&mut self, content: &Content, g: &Graph, before: &Before) -> bool {
-        if g.repeated || before.len != self.slots.len() {
+        if before.len != self.slots.len() {
             return false;
         }
-        let mut gone: Vec<usize> = (before.at.iter())
-            .filter(|(_, id)| g.index_of(id).is_none())
-            .map(|&(p, _)| p)
-            .collect();
-        gone.sort_unstable();
-        gone.dedup();
+        let Some(gone) = before.gone(g, content.nodes.len()) else {
+            return false;
+        };
         let up = |i: usize| i - gone.partition_point(|&x| x < i);
         let is_gone = |i: usize| gone.binary_search(&i).is_ok();
-        let moved = (before.at.iter()).any(|&(p, id)| g.index_of(id).is_some_and(|j| j != up(p)));
-        if moved || content.nodes.len() < before.len - gone.len() {
-            return false;
-        }
         // The names the nodes that went tested no longer count; their own
         // ids, when still tested, are missing now.
         let went: Vec<(usize, &str)> = before

@@ -161,6 +161,28 @@ impl KeptTaint {
         KeptTaint { taint, via }
     }
 
+    /// The taint of the nodes but those at the positions `gone`
+    /// (ascending), the later ones moved up (after a removal; `still`
+    /// then proves it or not): `None` when a node's taint came from one
+    /// that went (it cannot hold).
+    pub(crate) fn without(self, gone: &[usize]) -> Option<KeptTaint> {
+        let is_gone = |i: usize| gone.binary_search(&i).is_ok();
+        let up = |i: usize| i - gone.partition_point(|&x| x < i);
+        let mut via = Vec::with_capacity(self.via.len());
+        for (i, v) in self.via.into_iter().enumerate() {
+            match v {
+                _ if is_gone(i) => {}
+                Some(s) if is_gone(s) => return None,
+                v => via.push(v.map(up)),
+            }
+        }
+        let taint = (self.taint.into_iter().enumerate())
+            .filter(|&(i, _)| !is_gone(i))
+            .map(|(_, t)| t)
+            .collect();
+        Some(KeptTaint { taint, via })
+    }
+
     /// The kept taint, as it is, when it is provably what [`KeptTaint::of`]
     /// makes of `cx`'s plan (after an added edge, say, which changes no
     /// data reference but the topological order): `None` otherwise.
@@ -731,6 +753,39 @@ mod tests {
         assert!(
             kept.still(&Cx::new(&back, None)).is_none(),
             "read downstream"
+        );
+    }
+
+    /// After a removal the kept taint moves up with the nodes and is
+    /// still the fixpoint when nothing read the removed node; a node whose
+    /// taint came from the removed one makes it go.
+    #[test]
+    fn the_kept_taint_moves_up_over_a_removal() {
+        use super::KeptTaint;
+        use crate::check::Cx;
+        let nodes = vec![
+            entry("start"),
+            join("loose"),
+            call_with("echo", "t", json!({"q": r("start", Some("q"))}), &["out"]),
+            call_with("use", "t", json!({"b": r("echo", None)}), &[]),
+        ];
+        let edges = vec![
+            edge("e1", "start", "echo", "always"),
+            edge("e2", "echo", "use", "always"),
+        ];
+        let before = plan(nodes.clone(), edges.clone());
+        let kept = KeptTaint::of(&Cx::new(&before, None));
+        assert_eq!(kept.via[3], Some(2), "`use` reads `echo` tainted");
+        let mut after = plan(nodes, edges);
+        after.nodes.remove(1);
+        let cx = Cx::new(&after, None);
+        let again = KeptTaint::of(&Cx::new(&before, None));
+        let moved = kept.without(&[1]).expect("nothing read `loose`");
+        assert_eq!(moved.via[2], Some(1), "moved up with `echo`");
+        assert_eq!(moved.still(&cx), Some(KeptTaint::of(&cx)));
+        assert!(
+            again.without(&[2]).is_none(),
+            "`use`'s taint came from `echo`"
         );
     }
 }
