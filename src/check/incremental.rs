@@ -434,27 +434,9 @@ fn run_once(
         _ => super::unreachable_call::KeptReach::new(content),
     };
     cx.kept_reach = Some(&reach);
-    let size = |i: usize| facts.size(i);
-    let phases = match (kept.phases.take(), touched) {
-        (Some(mut p), Some(t)) if !cx.graph.repeated => {
-            match p.update(content, t, |id| cx.graph.index_of(id), size) {
-                true => p,
-                false => super::oversized_phase::Phases::new(content, size),
-            }
-        }
-        _ => super::oversized_phase::Phases::new(content, size),
-    };
+    let phases = phases_for(kept.phases.take(), &cx, &facts, touched);
     cx.kept_phases = Some(&phases);
-    // After a removal, the kept taint moved up as the facts were (a taint
-    // that went with a removed node is made again).
-    let gone = before
-        .as_ref()
-        .and_then(|b| b.gone(&cx.graph, content.nodes.len()));
-    let taint = match (kept.taint.take(), gone) {
-        (Some(t), Some(gone)) => t.without(&gone),
-        (t, _) => t,
-    };
-    let taint = std::cell::RefCell::new(taint);
+    let taint = std::cell::RefCell::new(taint_for(kept.taint.take(), &cx, before.as_ref()));
     cx.kept_taint = Some(&taint);
     if !same_registry || kept.by_node.len() != CHECKS.len() {
         kept.registry = fingerprint;
@@ -557,6 +539,41 @@ fn run_once(
         kept.make_room();
     }
     report
+}
+
+/// `oversized_phase`'s phase sums for this run: the kept ones brought up
+/// to `touched` when they can be, else made from the node facts.
+fn phases_for(
+    kept: Option<super::oversized_phase::Phases>,
+    cx: &Cx,
+    facts: &KeptNodes,
+    touched: Option<&Touched>,
+) -> super::oversized_phase::Phases {
+    let size = |i: usize| facts.size(i);
+    match (kept, touched) {
+        (Some(mut p), Some(t)) if !cx.graph.repeated => {
+            match p.update(cx.content, t, |id| cx.graph.index_of(id), size) {
+                true => p,
+                false => super::oversized_phase::Phases::new(cx.content, size),
+            }
+        }
+        _ => super::oversized_phase::Phases::new(cx.content, size),
+    }
+}
+
+/// `tainted_call_arg`'s kept taint for this run: after a removal, moved
+/// up as the node facts were (a taint that came from a removed node is
+/// made again by the check).
+fn taint_for(
+    kept: Option<super::tainted_call_arg::KeptTaint>,
+    cx: &Cx,
+    before: Option<&Before>,
+) -> Option<super::tainted_call_arg::KeptTaint> {
+    let gone = before.and_then(|b| b.gone(&cx.graph, cx.content.nodes.len()));
+    match (kept, gone) {
+        (Some(t), Some(gone)) => t.without(&gone),
+        (t, _) => t,
+    }
 }
 
 /// After a change that removed nodes or edges: where the kept graph had
