@@ -303,6 +303,18 @@ impl<'a> Cx<'a> {
         })
     }
 
+    /// Whether a definition of the plan was found damaged where the store
+    /// keeps it (it then read as empty): the findings are put aside by the
+    /// command (debug comparisons with a fresh pass do not hold then).
+    pub(crate) fn definitions_damaged(&self) -> bool {
+        let stored = self
+            .content
+            .nodes
+            .iter()
+            .find_map(|n| n.definition.source());
+        stored.is_some_and(|(source, _)| source.damaged())
+    }
+
     /// The nodes a check that reads only some kinds of node looks at: in a
     /// run over every node with the kept facts, those `listed` picks from
     /// them (without a pass over every node); else those

@@ -160,9 +160,11 @@ impl Forge {
         if let Some(status) = in_place {
             return Ok(status);
         }
-        let loaded = self.load(plan)?;
-        let report = self.check(&loaded)?;
-        Ok(status_of(&loaded, report))
+        // Each definition built when read (after a write, the digest reads
+        // the changed ones and the checks the touched ones): answered again
+        // from the log's fold when one of them was found damaged.
+        let loaded = self.store().load_to_check(plan)?;
+        self.remade(&loaded, |l| Ok(status_of(l, self.check(l)?)))
     }
 
     /// Clones the first `at` ops of a plan (default all) into a new editable plan.

@@ -45,6 +45,13 @@ pub trait Stored: std::any::Any + Send + Sync {
     fn tool(&self, _at: usize) -> Option<Option<&str>> {
         None
     }
+
+    /// Whether a definition of the plan this source holds items of was
+    /// found damaged when built (it then built an empty one): what was
+    /// made from the plan's definitions since is not the plan's.
+    fn damaged(&self) -> bool {
+        false
+    }
 }
 
 /// A node's definition (see the module).

@@ -167,6 +167,10 @@ impl Chunk {
 static EMPTY: LazyLock<Map> = LazyLock::new(Map::new);
 
 impl Stored for Chunk {
+    fn damaged(&self) -> bool {
+        self.late.is_set()
+    }
+
     fn definition(&self, at: usize) -> &Map {
         let defs = self
             .defs

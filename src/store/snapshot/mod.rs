@@ -214,6 +214,21 @@ fn keyed(
     Some((file, md, tail))
 }
 
+/// What a one-shot command reads of a plan restored from the snapshot.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Reading {
+    /// All of it (`show`, `export`, a full check): every definition built
+    /// and checked on the restore's two threads before the answer.
+    Whole,
+    /// Its checks and digest (`status`): definitions built when read when
+    /// the tail only added nodes (else all, as for `Whole`), the caller
+    /// answering again from the log's fold after late damage.
+    Checks,
+    /// What a write changes (definitions built when read); the snapshot is
+    /// left to the write's own append.
+    Write,
+}
+
 impl Store {
     /// A one-shot command's plan: the snapshot, with the log's tail folded
     /// on top, when it is the fold of a prefix of this log; else the whole
@@ -221,7 +236,7 @@ impl Store {
     /// tail writes a new snapshot (the next read folds nothing); a write
     /// leaves that to its own append (see [`after_write`]).
     pub(crate) fn load_one_shot(&self, id: &str) -> Result<Loaded> {
-        self.load_one_shot_as(id, true)
+        self.load_one_shot_as(id, Reading::Whole)
     }
 
     /// The plan a write starts from: as [`Store::load`], except that a
@@ -230,7 +245,21 @@ impl Store {
         if self.is_warm() {
             self.load(id)
         } else {
-            self.load_one_shot_as(id, false)
+            self.load_one_shot_as(id, Reading::Write)
+        }
+    }
+
+    /// The plan a command reads through its checks and digest (`status`):
+    /// as [`Store::load_one_shot`] (a tail folded makes a new snapshot),
+    /// but restored as a write restores it, each definition built when
+    /// first read and the checks' kept state decoded beside the restore.
+    /// The caller answers again from the log's fold when a definition it
+    /// read was found damaged (`Forge::remade`).
+    pub(crate) fn load_to_check(&self, id: &str) -> Result<Loaded> {
+        if self.is_warm() {
+            self.load(id)
+        } else {
+            self.load_one_shot_as(id, Reading::Checks)
         }
     }
 
@@ -248,7 +277,8 @@ impl Store {
         self.load_cold(id, None, false)
     }
 
-    fn load_one_shot_as(&self, id: &str, reader: bool) -> Result<Loaded> {
+    fn load_one_shot_as(&self, id: &str, how: Reading) -> Result<Loaded> {
+        let reader = how != Reading::Write;
         let dir = self.plan_dir(id)?;
         refuse_symlink(&dir)?;
         let ops_path = dir.join(OPS_FILE);
@@ -256,7 +286,7 @@ impl Store {
         refuse_special(&ops_path)?;
         refuse_special(&meta_path)?;
         let plain = !meta_path.exists();
-        if plain && let Some(loaded) = self.load_snapshot(&dir, id, reader) {
+        if plain && let Some(loaded) = self.load_snapshot(&dir, id, how) {
             return Ok(loaded);
         }
         let before = std::fs::symlink_metadata(&ops_path).ok();
@@ -283,7 +313,8 @@ impl Store {
         Ok(loaded)
     }
 
-    fn load_snapshot(&self, dir: &Path, id: &str, reader: bool) -> Option<Loaded> {
+    fn load_snapshot(&self, dir: &Path, id: &str, how: Reading) -> Option<Loaded> {
+        let reader = how != Reading::Write;
         let opened = Opened::open(dir)?;
         let s = view::head(&opened)?;
         let (file, md, tail) = keyed(dir, s, id)?;
@@ -297,7 +328,7 @@ impl Store {
         // A write checks from the kept state: its decoding starts now, on
         // another thread, while the plan is restored (see `store::early`).
         let early = match (&kept, &self.decoder) {
-            (Some((_, bytes)), Some(d)) if !reader && self.warm.is_none() => {
+            (Some((_, bytes)), Some(d)) if how != Reading::Whole && self.warm.is_none() => {
                 super::early::Early::start(d, bytes.clone(), super::load::KeptState::sound)
             }
             _ => Default::default(),
@@ -317,7 +348,13 @@ impl Store {
         // reads the few it changes.
         let late = super::late::Late::new();
         let ids = ids::SnapIds::of(s, &opened);
-        let folded = restore(s, &View::new(s, &opened, &bufs, late), reader, ids)?;
+        // The digest after anything but nodes added at the end hashes every
+        // node's text again (edges and bounds come before the nodes in it):
+        // then the definitions are all built, on the restore's two threads.
+        let appended = (first.iter().chain(&second))
+            .all(|o| matches!(o.body, crate::model::OpBody::AddNode { .. }));
+        let eager = how == Reading::Whole || (how == Reading::Checks && !appended);
+        let folded = restore(s, &View::new(s, &opened, &bufs, late), eager, ids)?;
         let old_max = s.max_lamport.to_native();
         let ops_before = s.ops.to_native();
         let (folded, changed) = fold_on(folded, old_max, &first)?;
