@@ -265,8 +265,7 @@ impl Opened {
 /// a repeated id), the edges touching each id (in fold order), each edge's
 /// position (the last, for a repeated id, as a map built in order keeps).
 pub(super) fn index(c: &Content) -> Vec<SBucket> {
-    let ids = c.nodes.len() + 2 * c.edges.len();
-    let n = ids.div_ceil(IDS_PER_BUCKET).max(1);
+    let n = bucket_count(c.nodes.len(), c.edges.len());
     let mut entries: FastMap<&str, (u32, Vec<u32>)> = FastMap::default();
     for (i, node) in c.nodes.iter().enumerate() {
         let e = entries.entry(&node.id).or_insert((NO_NODE, Vec::new()));
@@ -311,6 +310,100 @@ pub(super) fn index(c: &Content) -> Vec<SBucket> {
         });
     }
     buckets
+}
+
+/// The number of buckets of the id index of a content of `nodes` nodes
+/// and `edges` edges ([`index`]).
+pub(super) fn bucket_count(nodes: usize, edges: usize) -> usize {
+    (nodes + 2 * edges).div_ceil(IDS_PER_BUCKET).max(1)
+}
+
+/// The id index of `c` from `old`, the index of its first `n0` nodes and
+/// `e0` edges (the rest added after them, none of those changed) when
+/// both have as many buckets: the buckets an added node, an added edge's
+/// ends or its id fall in are made again from the old bucket and what was
+/// added; `None` for another count of buckets or an old bucket that does
+/// not read. The others are `old`'s bytes.
+pub(super) fn index_grown(
+    c: &Content,
+    old: Vec<Bytes>,
+    n0: usize,
+    e0: usize,
+) -> Option<Vec<Bytes>> {
+    let n = bucket_count(c.nodes.len(), c.edges.len());
+    if old.len() != n || n0 > c.nodes.len() || e0 > c.edges.len() {
+        return None;
+    }
+    let mut grown: FastMap<usize, SBucket> = FastMap::default();
+    fn bucket<'g>(
+        grown: &'g mut FastMap<usize, SBucket>,
+        old: &[Bytes],
+        id: &str,
+    ) -> Option<&'g mut SBucket> {
+        let b = bucket_of(id, old.len());
+        if let std::collections::hash_map::Entry::Vacant(v) = grown.entry(b) {
+            v.insert(owned_bucket(&old[b])?);
+        }
+        grown.get_mut(&b)
+    }
+    fn entry<'b>(b: &'b mut SBucket, id: &str) -> &'b mut SIdEntry {
+        let at = b.ids.iter().position(|e| e.id == id).unwrap_or_else(|| {
+            b.ids.push(SIdEntry {
+                id: id.to_string(),
+                node: NO_NODE,
+                edges: Vec::new(),
+            });
+            b.ids.len() - 1
+        });
+        &mut b.ids[at]
+    }
+    for (i, node) in c.nodes.iter().enumerate().skip(n0) {
+        let e = entry(bucket(&mut grown, &old, &node.id)?, &node.id);
+        if e.node == NO_NODE {
+            e.node = u32::try_from(i).ok()?;
+        }
+    }
+    for (k, edge) in c.edges.iter().enumerate().skip(e0) {
+        let k = u32::try_from(k).ok()?;
+        entry(bucket(&mut grown, &old, &edge.from)?, &edge.from)
+            .edges
+            .push(k);
+        if edge.to != edge.from {
+            entry(bucket(&mut grown, &old, &edge.to)?, &edge.to)
+                .edges
+                .push(k);
+        }
+        let b = bucket(&mut grown, &old, &edge.id)?;
+        b.edges.push(SEdgeId {
+            id: edge.id.clone(),
+            at: k,
+        });
+    }
+    let mut out = old;
+    for (b, bucket) in grown {
+        out[b] = Bytes::from(rkyv::to_bytes::<rkyv::rancor::Error>(&bucket).ok()?);
+    }
+    Some(out)
+}
+
+/// An archived bucket's entries, owned.
+fn owned_bucket(bytes: &Bytes) -> Option<SBucket> {
+    let b = rkyv::access::<super::archive::ArchivedSBucket, rkyv::rancor::Error>(bytes).ok()?;
+    Some(SBucket {
+        ids: (b.ids.iter())
+            .map(|e| SIdEntry {
+                id: e.id.as_str().to_string(),
+                node: e.node.to_native(),
+                edges: e.edges.iter().map(|k| k.to_native()).collect(),
+            })
+            .collect(),
+        edges: (b.edges.iter())
+            .map(|e| SEdgeId {
+                id: e.id.as_str().to_string(),
+                at: e.at.to_native(),
+            })
+            .collect(),
+    })
 }
 
 /// Whether two archived id indexes hold the same entries in the same

@@ -793,7 +793,7 @@ fn parts_of(
             })
             .collect::<Option<Vec<_>>>()
     };
-    match reuse.and_then(|r| r.buckets(n, e)) {
+    match reuse.and_then(|r| r.buckets(c)) {
         Some(kept) => {
             debug_assert!(
                 index().is_some_and(|made| chunks::same_buckets(&made, &kept)),

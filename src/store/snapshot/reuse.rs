@@ -3,14 +3,15 @@
 //! on top of a snapshot writes a new one; the chunks of nodes and edges
 //! that lie wholly before the first position the tail changed are the old
 //! chunks' bytes, as the restore read and checked them, and the id index's
-//! buckets are the old ones when no node and no edge changed. Only the
-//! rest is archived again. Debug builds compare every chunk taken over
+//! buckets are the old ones when no node and no edge changed (the few
+//! that added ones fall in made again). Only the rest is archived again. Debug builds compare every chunk taken over
 //! with a fresh archive of the same nodes, edges or ids.
 
 use super::chunks::Bytes;
 use super::chunks::{EDGES_PER_CHUNK, NODES_PER_CHUNK, Opened};
 use super::lazy::Chunk;
 use super::view::{self, Slots};
+use crate::model::Content;
 use crate::store::fold::Changed;
 use std::sync::Arc;
 
@@ -60,19 +61,26 @@ impl Reuse {
         self.edge_chunks.get_mut(k).filter(|_| same)?.take()
     }
 
-    /// The old id index's buckets (read and checked now), when a content
-    /// of `nodes` nodes and `edges` edges is the old one in every node and
-    /// edge: the same ids at the same positions.
-    pub(super) fn buckets(&self, nodes: usize, edges: usize) -> Option<Vec<Bytes>> {
-        let same = nodes == self.nodes
-            && edges == self.edges
-            && self.changed.node >= nodes
-            && self.changed.edge >= edges;
-        if !same {
+    /// The id index's buckets of `c` from the old ones (read and checked
+    /// now), when `c` is the old content in every old node and edge (the
+    /// same ids at the same positions) with nodes and edges added after
+    /// them: the old buckets, with those the added ids fall in made again
+    /// (the buckets' count the same; else `None`, and all are made).
+    pub(super) fn buckets(&self, c: &Content) -> Option<Vec<Bytes>> {
+        let (nodes, edges) = (c.nodes.len(), c.edges.len());
+        // Every old node and edge as it was: only added ones after them.
+        let grew = self.changed.node >= self.nodes && self.changed.edge >= self.edges;
+        if !grew || nodes < self.nodes || edges < self.edges {
             return None;
         }
         let s = view::head(&self.opened)?;
-        s.buckets.iter().map(|c| self.opened.chunk(c)).collect()
+        let old = (s.buckets.iter())
+            .map(|c| self.opened.chunk(c))
+            .collect::<Option<Vec<_>>>()?;
+        if nodes == self.nodes && edges == self.edges {
+            return Some(old);
+        }
+        super::chunks::index_grown(c, old, self.nodes, self.edges)
     }
 }
 

@@ -829,14 +829,16 @@ fn the_digest_resumes_from_the_snapshots_marks() {
 
 /// Every chunk of the snapshot on disk (nodes, edges, the id index's
 /// buckets), as bytes.
-fn chunk_bytes(s: &Store) -> Vec<Vec<u8>> {
+/// The snapshot's chunks of nodes and edges, as bytes, and its id index's
+/// buckets (whose entries' order is a hash map's: compared with
+/// [`chunks::same_buckets`]).
+fn chunk_bytes(s: &Store) -> (Vec<Vec<u8>>, Vec<chunks::Bytes>) {
     let o = Opened::open(&plan_dir(s)).unwrap();
     let h = view::head(&o).unwrap();
+    let read = |c| o.chunk(c).expect("a chunk as written");
     let table = h.node_chunks.iter().chain(h.edge_chunks.iter());
-    table
-        .chain(h.buckets.iter())
-        .map(|c| o.chunk(c).expect("a chunk as written").to_vec())
-        .collect()
+    let items = table.map(|c| read(c).to_vec()).collect();
+    (items, h.buckets.iter().map(read).collect())
 }
 
 /// A reader that folds a tail writes a snapshot that takes over the old
@@ -887,7 +889,12 @@ fn a_snapshot_after_a_tail_takes_over_the_unchanged_chunks_and_equals_a_fresh_on
         let taken = chunk_bytes(&s);
         std::fs::remove_file(plan_dir(&s).join(FILE)).unwrap();
         assert_eq!(same(&s, &why), None, "{why}: folded afresh");
-        assert!(taken == chunk_bytes(&s), "{why}: the same chunks");
+        let fresh = chunk_bytes(&s);
+        assert!(taken.0 == fresh.0, "{why}: the same chunks");
+        assert!(
+            chunks::same_buckets(&taken.1, &fresh.1),
+            "{why}: the same ids"
+        );
     }
 }
 
@@ -1008,4 +1015,43 @@ proptest::proptest! {
             same(&s, "after an edit");
         }
     }
+}
+
+/// The id index of a content that only grew, made from the old index and
+/// what was added (new nodes, the ends and ids of new edges, one of them
+/// dangling), holds what a fresh index holds; with another count of
+/// buckets it is made whole instead.
+#[test]
+fn an_id_index_that_only_grew_is_the_old_one_with_its_additions() {
+    use crate::model::{Content, Edge, Handle};
+    let edge = |id: &str, from: &str, to: &str| Edge {
+        id: id.into(),
+        from: from.into(),
+        to: to.into(),
+        handle: Handle::parse("always"),
+    };
+    let archive = |c: &Content| -> Vec<chunks::Bytes> {
+        (chunks::index(c).iter())
+            .map(|b| chunks::Bytes::from(rkyv::to_bytes::<rkyv::rancor::Error>(b).unwrap()))
+            .collect()
+    };
+    let mut c = Content::empty("plan-s".to_string());
+    c.nodes = (0..300).map(|i| node(&format!("n{i}"))).collect();
+    c.edges = (1..300)
+        .map(|i| edge(&format!("e{i}"), &format!("n{}", i - 1), &format!("n{i}")))
+        .collect();
+    let old = archive(&c);
+    let (n0, e0) = (c.nodes.len(), c.edges.len());
+    c.nodes.push(node("late"));
+    c.edges.push(edge("e_late", "n7", "late"));
+    c.edges.push(edge("e_loose", "nobody", "n3"));
+    let grown = chunks::index_grown(&c, old.clone(), n0, e0).expect("as many buckets");
+    assert!(chunks::same_buckets(&grown, &archive(&c)));
+    assert!(
+        !chunks::same_buckets(&old, &archive(&c)),
+        "the index did change"
+    );
+    // Enough added ids for another bucket: made whole by the caller.
+    c.nodes.extend((0..300).map(|i| node(&format!("more{i}"))));
+    assert!(chunks::index_grown(&c, old, n0, e0).is_none());
 }
