@@ -18,6 +18,45 @@ use super::kept_disk::{Blob, In, Out, Persist};
 use crate::model::hash::FastSet;
 use std::cell::{Cell, OnceCell};
 
+/// Positions taken out of a list (after a removal), in order, and where
+/// each position left moves up to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Gone(Vec<usize>);
+
+impl Gone {
+    pub(crate) fn new(mut at: Vec<usize>) -> Gone {
+        at.sort_unstable();
+        at.dedup();
+        Gone(at)
+    }
+
+    /// How many positions went.
+    pub(crate) fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// Whether position `i` went.
+    pub(crate) fn has(&self, i: usize) -> bool {
+        self.0.binary_search(&i).is_ok()
+    }
+
+    /// Where position `i` (one left) is now.
+    pub(crate) fn up(&self, i: usize) -> usize {
+        i - self.0.partition_point(|&x| x < i)
+    }
+
+    /// The items of `v` at the positions left, in order.
+    pub(crate) fn keep<T>(&self, v: Vec<T>) -> Vec<T> {
+        let mut k = 0;
+        let mut v = v;
+        v.retain(|_| {
+            k += 1;
+            !self.has(k - 1)
+        });
+        v
+    }
+}
+
 /// Values by position, decoded on first use (see the module doc).
 #[derive(Default)]
 pub(crate) struct Lazy<T> {
@@ -115,13 +154,12 @@ impl<T: Persist + Default> Lazy<T> {
         &self.raw[start..self.ends[i] as usize]
     }
 
-    /// The values but those at the positions in `gone` (ascending), the
-    /// later ones moved up: the bytes of those read and not decoded are
+    /// The values but those at the positions `gone`, the later ones moved
+    /// up: the bytes of those read and not decoded are
     /// copied, not decoded (a removal at 100,000 nodes keeps the facts of
     /// every other node without reading them).
-    pub(crate) fn without(mut self, gone: &[usize]) -> Lazy<T> {
-        debug_assert!(gone.windows(2).all(|w| w[0] < w[1]), "ascending");
-        let is_gone = |i: usize| gone.binary_search(&i).is_ok();
+    pub(crate) fn without(mut self, gone: &Gone) -> Lazy<T> {
+        let is_gone = |i: usize| gone.has(i);
         let read = self.ends.len();
         let mut out = Lazy::default();
         let mut raw = Vec::with_capacity(self.raw.len());
@@ -333,7 +371,7 @@ mod tests {
         for &g in gone.iter().rev() {
             want.remove(g);
         }
-        let left = back.without(&gone);
+        let left = back.without(&super::Gone::new(gone.to_vec()));
         assert_eq!(left.len(), want.len());
         assert!(left.peek(0).is_none(), "not decoded by the move");
         // Old value PAGE + 1, four values before it gone.

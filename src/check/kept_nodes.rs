@@ -16,7 +16,7 @@
 
 use super::Graph;
 use super::kept_disk::Persist;
-use super::kept_lazy::Lazy;
+use super::kept_lazy::{Gone, Lazy};
 use super::support::{DataRef, RefTag, is_canonical};
 use crate::model::registry::Registry;
 use crate::model::touched::Touched;
@@ -101,15 +101,15 @@ impl Before<'_> {
     /// others in order and adds new ones at the end: `n` nodes now), as
     /// far as the touched ones show (a node removed and added again is at
     /// the end instead); `None` otherwise.
-    pub(crate) fn gone(&self, g: &Graph, n: usize) -> Option<Vec<usize>> {
-        let mut gone: Vec<usize> = (self.at.iter())
-            .filter(|(_, id)| g.index_of(id).is_none())
-            .map(|&(p, _)| p)
-            .collect();
-        gone.sort_unstable();
-        gone.dedup();
-        let up = |i: usize| i - gone.partition_point(|&x| x < i);
-        let moved = (self.at.iter()).any(|&(p, id)| g.index_of(id).is_some_and(|j| j != up(p)));
+    pub(crate) fn gone(&self, g: &Graph, n: usize) -> Option<Gone> {
+        let gone = Gone::new(
+            (self.at.iter())
+                .filter(|(_, id)| g.index_of(id).is_none())
+                .map(|&(p, _)| p)
+                .collect(),
+        );
+        let moved =
+            (self.at.iter()).any(|&(p, id)| g.index_of(id).is_some_and(|j| j != gone.up(p)));
         (!g.repeated && !moved && n >= self.len - gone.len()).then_some(gone)
     }
 }
@@ -248,15 +248,13 @@ impl KeptNodes {
         let Some(gone) = before.gone(g, content.nodes.len()) else {
             return false;
         };
-        let up = |i: usize| i - gone.partition_point(|&x| x < i);
-        let is_gone = |i: usize| gone.binary_search(&i).is_ok();
         // The names the nodes that went tested no longer count; their own
         // ids, when still tested, are missing now.
         let went: Vec<(usize, &str)> = before
             .at
             .iter()
             .copied()
-            .filter(|&(p, _)| is_gone(p))
+            .filter(|&(p, _)| gone.has(p))
             .collect();
         for &(p, id) in &went {
             count_tests(
@@ -284,7 +282,7 @@ impl KeptNodes {
         }
         if let Some(Resolved { refs, missing }) = self.resolved.get_mut() {
             refs.retain_mut(|(i, _, target, _)| {
-                if is_gone(*i as usize) {
+                if gone.has(*i as usize) {
                     return false;
                 }
                 if let Some(&(_, id)) = went.iter().find(|&&(p, _)| p == *target as usize) {
@@ -292,21 +290,20 @@ impl KeptNodes {
                     return false;
                 }
                 // Below 2^32 as they were.
-                (*i, *target) = (up(*i as usize) as u32, up(*target as usize) as u32);
+                (*i, *target) = (
+                    gone.up(*i as usize) as u32,
+                    gone.up(*target as usize) as u32,
+                );
                 true
             });
         }
         self.slots = std::mem::take(&mut self.slots).without(&gone);
-        let mut k = 0;
-        self.sizes.retain(|_| {
-            k += 1;
-            !is_gone(k - 1)
-        });
+        self.sizes = gone.keep(std::mem::take(&mut self.sizes));
         for set in [&mut self.spawning, &mut self.writing, &mut self.testing] {
             *set = set
                 .iter()
-                .filter(|&&i| !is_gone(i))
-                .map(|&i| up(i))
+                .filter(|&&i| !gone.has(i))
+                .map(|&i| gone.up(i))
                 .collect();
         }
         true

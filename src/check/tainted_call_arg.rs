@@ -6,6 +6,7 @@
 //! still the fixpoint ([`KeptTaint::still`]).
 
 use crate::check::Cx;
+use crate::check::kept_lazy::Gone;
 use crate::check::support::{place, ref_text};
 use crate::model::Issue;
 use crate::model::NodeKind;
@@ -161,26 +162,19 @@ impl KeptTaint {
         KeptTaint { taint, via }
     }
 
-    /// The taint of the nodes but those at the positions `gone`
-    /// (ascending), the later ones moved up (after a removal; `still`
+    /// The taint of the nodes but those at the positions `gone`, the
+    /// later ones moved up (after a removal; `still`
     /// then proves it or not): `None` when a node's taint came from one
     /// that went (it cannot hold).
-    pub(crate) fn without(self, gone: &[usize]) -> Option<KeptTaint> {
-        let is_gone = |i: usize| gone.binary_search(&i).is_ok();
-        let up = |i: usize| i - gone.partition_point(|&x| x < i);
-        let mut via = Vec::with_capacity(self.via.len());
-        for (i, v) in self.via.into_iter().enumerate() {
-            match v {
-                _ if is_gone(i) => {}
-                Some(s) if is_gone(s) => return None,
-                v => via.push(v.map(up)),
-            }
+    pub(crate) fn without(self, gone: &Gone) -> Option<KeptTaint> {
+        let via = gone.keep(self.via);
+        if via.iter().flatten().any(|&s| gone.has(s)) {
+            return None;
         }
-        let taint = (self.taint.into_iter().enumerate())
-            .filter(|&(i, _)| !is_gone(i))
-            .map(|(_, t)| t)
-            .collect();
-        Some(KeptTaint { taint, via })
+        Some(KeptTaint {
+            taint: gone.keep(self.taint),
+            via: via.into_iter().map(|v| v.map(|s| gone.up(s))).collect(),
+        })
     }
 
     /// The kept taint, as it is, when it is provably what [`KeptTaint::of`]
@@ -782,11 +776,12 @@ mod tests {
         after.nodes.remove(1);
         let cx = Cx::new(&after, None);
         let again = KeptTaint::of(&Cx::new(&before, None));
-        let moved = kept.without(&[1]).expect("nothing read `loose`");
+        let gone = |at: usize| crate::check::kept_lazy::Gone::new(vec![at]);
+        let moved = kept.without(&gone(1)).expect("nothing read `loose`");
         assert_eq!(moved.via[2], Some(1), "moved up with `echo`");
         assert_eq!(moved.still(&cx), Some(KeptTaint::of(&cx)));
         assert!(
-            again.without(&[2]).is_none(),
+            again.without(&gone(2)).is_none(),
             "`use`'s taint came from `echo`"
         );
     }
