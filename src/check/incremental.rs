@@ -471,6 +471,7 @@ fn run_once(
         skipped: Vec::new(),
     };
     let skip = Skips::of(&cx.graph);
+    let edges_only = only_edges(touched, cx.graph.len(), n0);
     for (k, check) in CHECKS.iter().enumerate() {
         if check.source() != Source::Check {
             continue;
@@ -493,6 +494,12 @@ fn run_once(
             Scope::Upstream if loose.is_none() && grew && !cx.graph.repeated => {
                 let slot = &mut kept.by_plan[k];
                 let found = upstream_findings(&cx, *check, slot.take(), dirty.as_deref());
+                report.issues.extend(found.iter().cloned());
+                *slot = Some(found);
+            }
+            Scope::Data => {
+                let slot = &mut kept.by_plan[k];
+                let found = data_findings(&cx, *check, slot.take(), edges_only, loose.as_deref());
                 report.issues.extend(found.iter().cloned());
                 *slot = Some(found);
             }
@@ -709,6 +716,39 @@ fn graph_findings(
     let mut found = Vec::new();
     check.run(cx, &mut found);
     found
+}
+
+/// Whether the change (`touched`) only added or removed edges: no node
+/// added, taken out or edited (`n0` nodes before, `n` now).
+fn only_edges(touched: Option<&Touched>, n: usize, n0: usize) -> bool {
+    touched.is_some_and(|t| t.edited.is_empty()) && n == n0
+}
+
+/// A [`Scope::Data`] check's findings: `before`'s when the change only
+/// added or removed edges (`edges_only`; debug builds compare them with a
+/// fresh run), else as [`graph_findings`].
+fn data_findings(
+    cx: &Cx,
+    check: &dyn Check,
+    before: Option<Vec<Issue>>,
+    edges_only: bool,
+    loose: Option<&[usize]>,
+) -> Vec<Issue> {
+    match before {
+        Some(found) if edges_only => {
+            debug_assert!(
+                cx.definitions_damaged() || {
+                    let mut fresh = Vec::new();
+                    check.run(cx, &mut fresh);
+                    fresh == found
+                },
+                "{}: the findings of a run over the same nodes",
+                check.code().name
+            );
+            found
+        }
+        before => graph_findings(cx, check, before, loose),
+    }
 }
 
 /// Runs `check` over `nodes` alone (with [`Cx::grown`] set as `grown`),
@@ -988,6 +1028,61 @@ mod tests {
                 .iter()
                 .any(|i| i.code.name == "invalid_phase")
         );
+    }
+
+    /// A check whose findings read no edge (`Scope::Data`) keeps them over
+    /// a change that only adds or removes edges, and they are what a full
+    /// run finds (debug builds compare with a fresh run as well).
+    #[test]
+    fn findings_that_read_no_edge_stay_over_edges_added_and_removed() {
+        let mut c = plan(
+            vec![
+                entry("start"),
+                call_with(
+                    "echo",
+                    "t",
+                    serde_json::json!({"q": r("start", Some("q"))}),
+                    &["out"],
+                ),
+                call_with("use", "t", serde_json::json!({"b": r("echo", None)}), &[]),
+                join("j"),
+            ],
+            vec![
+                edge("e1", "start", "echo", "always"),
+                edge("e2", "echo", "use", "always"),
+            ],
+        );
+        let tainted = |r: &Report| {
+            (r.issues.iter())
+                .filter(|i| i.code.name == "tainted_call_arg")
+                .count()
+        };
+        let mut kept = Kept::default();
+        let first = run(&mut kept, &c, None, Vec::new(), None, None);
+        assert_eq!(tainted(&first), 2, "`echo` and `use` pass the run input on");
+        let added = edge("e3", "use", "j", "always");
+        let before = c.clone();
+        c.edges.push(added.clone());
+        let t = Touched::of(&before, [&OpBody::AddEdge { edge: added }]);
+        assert!(t.edited.is_empty(), "only an edge");
+        let second = run(&mut kept, &c, None, Vec::new(), Some(&t), None);
+        assert_eq!(second.issues, full(&c).issues);
+        assert_eq!(tainted(&second), 2);
+        let before = c.clone();
+        c.edges.pop();
+        let op = OpBody::RemoveEdge {
+            edge_id: "e3".into(),
+        };
+        let third = run(
+            &mut kept,
+            &c,
+            None,
+            Vec::new(),
+            Some(&Touched::of(&before, [&op])),
+            None,
+        );
+        assert_eq!(third.issues, full(&c).issues);
+        assert_eq!(tainted(&third), 2);
     }
 
     /// The edges at a node, from the kept graph, are those a pass over

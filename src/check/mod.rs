@@ -146,6 +146,13 @@ pub enum Scope {
     /// nodes' follow them, found by a run over the new nodes alone. Any
     /// other change runs it whole.
     Graph,
+    /// As [`Scope::Graph`], and the findings read no edge: they are made of
+    /// the nodes' definitions, kinds and data references alone (the graph's
+    /// shape decides at most whether the check runs, by its
+    /// [`Check::needs`], and how fast). So after a change that touches no
+    /// node (only edges added or removed), the last run's findings stay
+    /// (debug builds compare them with a fresh run).
+    Data,
     /// As [`Scope::Graph`], and every finding names its node and is about
     /// something *not* upstream of it (reachability read anywhere, as
     /// [`Scope::Downstream`] reads ancestors): a change that only adds

@@ -394,7 +394,7 @@ declare_check! {
     /// Fixed: add `"declassifies": ["id", "status", "body"]` to `fetch` once
     /// the tool validates the id, or look the id up through a checking call
     /// first.
-    pub TaintedCallArg { code: "tainted_call_arg", severity: Blocking, needs: ROUTES, source: Check, scope: Graph }
+    pub TaintedCallArg { code: "tainted_call_arg", severity: Blocking, needs: ROUTES, source: Check, scope: Data }
     fn run(cx, out) {
         let g = &cx.graph;
         if g.topo.is_none() {
