@@ -17,6 +17,7 @@ use super::graph::Core;
 use super::hints::KeptHints;
 use super::kept_adj::Adj;
 use super::kept_ids::IdIndex;
+use super::kept_lazy::Gone;
 use super::kept_nodes::{Before, KeptNodes};
 use super::{CHECKS, Check, Cx, Scope, Skips, Source, group};
 use crate::model::hash::{FastMap, FastSet};
@@ -418,7 +419,7 @@ fn run_once(
     // The facts hold what the registry says of each node: all made again
     // with another one.
     let same_registry = kept.registry == fingerprint;
-    facts.update(
+    let moved = facts.update(
         content,
         &cx.graph,
         registry,
@@ -436,7 +437,7 @@ fn run_once(
     cx.kept_reach = Some(&reach);
     let phases = phases_for(kept.phases.take(), &cx, &facts, touched);
     cx.kept_phases = Some(&phases);
-    let taint = std::cell::RefCell::new(taint_for(kept.taint.take(), &cx, before.as_ref()));
+    let taint = std::cell::RefCell::new(taint_for(kept.taint.take(), moved.as_ref()));
     cx.kept_taint = Some(&taint);
     if !same_registry || kept.by_node.len() != CHECKS.len() {
         kept.registry = fingerprint;
@@ -569,16 +570,14 @@ fn phases_for(
 }
 
 /// `tainted_call_arg`'s kept taint for this run: after a removal, moved
-/// up as the node facts were (a taint that came from a removed node is
-/// made again by the check).
+/// up over the positions the node facts were (`gone`; a taint that came
+/// from a removed node is made again by the check).
 fn taint_for(
     kept: Option<super::tainted_call_arg::KeptTaint>,
-    cx: &Cx,
-    before: Option<&Before>,
+    gone: Option<&Gone>,
 ) -> Option<super::tainted_call_arg::KeptTaint> {
-    let gone = before.and_then(|b| b.gone(&cx.graph, cx.content.nodes.len()));
     match (kept, gone) {
-        (Some(t), Some(gone)) => t.without(&gone),
+        (Some(t), Some(gone)) => t.without(gone),
         (t, _) => t,
     }
 }

@@ -46,9 +46,8 @@ impl Gone {
     }
 
     /// The items of `v` at the positions left, in order.
-    pub(crate) fn keep<T>(&self, v: Vec<T>) -> Vec<T> {
+    pub(crate) fn keep<T>(&self, mut v: Vec<T>) -> Vec<T> {
         let mut k = 0;
-        let mut v = v;
         v.retain(|_| {
             k += 1;
             !self.has(k - 1)
@@ -159,11 +158,10 @@ impl<T: Persist + Default> Lazy<T> {
     /// copied, not decoded (a removal at 100,000 nodes keeps the facts of
     /// every other node without reading them).
     pub(crate) fn without(mut self, gone: &Gone) -> Lazy<T> {
-        let is_gone = |i: usize| gone.has(i);
         let read = self.ends.len();
         let mut out = Lazy::default();
         let mut raw = Vec::with_capacity(self.raw.len());
-        for i in (0..read).filter(|&i| !is_gone(i)) {
+        for i in (0..read).filter(|&i| !gone.has(i)) {
             raw.extend_from_slice(self.bytes(i));
             out.ends
                 .push(u32::try_from(raw.len()).expect("kept values under 4 GiB"));
@@ -174,7 +172,7 @@ impl<T: Persist + Default> Lazy<T> {
             .map(|_| OnceCell::new())
             .collect();
         out.damaged.set(self.damaged.get());
-        for (at, i) in (0..self.len).filter(|&i| !is_gone(i)).enumerate() {
+        for (at, i) in (0..self.len).filter(|&i| !gone.has(i)).enumerate() {
             let value = self.pages[i / PAGE]
                 .get_mut()
                 .and_then(|page| page[i % PAGE].take());

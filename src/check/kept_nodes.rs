@@ -214,7 +214,8 @@ impl KeptNodes {
     /// `None` when the registry is not the last run's), or after a removal
     /// without `before` (where the touched nodes were); else the touched
     /// nodes and the new ones (added at the end), the removed nodes' slots
-    /// taken out first.
+    /// taken out first: then the positions taken out are returned (the
+    /// kept taint moves over them too).
     pub(crate) fn update(
         &mut self,
         content: &Content,
@@ -222,32 +223,36 @@ impl KeptNodes {
         registry: Option<&Registry>,
         touched: Option<&Touched>,
         before: Option<&Before>,
-    ) {
+    ) -> Option<Gone> {
+        let mut moved = None;
         match touched {
             Some(t) if !t.removed && content.nodes.len() >= self.slots.len() => {
                 self.follow(content, g, registry, t);
             }
-            Some(t) if t.removed && before.is_some_and(|b| self.take_out(content, g, b)) => {
-                self.follow(content, g, registry, t);
-            }
+            Some(t) if t.removed => match before.and_then(|b| self.take_out(content, g, b)) {
+                Some(gone) => {
+                    self.follow(content, g, registry, t);
+                    moved = Some(gone);
+                }
+                None => self.remake(content, g, registry),
+            },
             _ => self.remake(content, g, registry),
         }
         self.debug_check(content, g);
+        moved
     }
 
     /// After a removal: the slots of the nodes that went taken out and the
     /// later ones moved up (the fold keeps the others in order), so that
-    /// [`KeptNodes::follow`] can make the touched ones again; false, and
-    /// nothing changed, when the nodes are not where that puts them (a
-    /// node removed and added again is at the end: every slot is made
-    /// again).
-    fn take_out(&mut self, content: &Content, g: &Graph, before: &Before) -> bool {
+    /// [`KeptNodes::follow`] can make the touched ones again; the positions
+    /// taken out, or `None`, and nothing changed, when the nodes are not
+    /// where that puts them (a node removed and added again is at the end:
+    /// every slot is made again).
+    fn take_out(&mut self, content: &Content, g: &Graph, before: &Before) -> Option<Gone> {
         if before.len != self.slots.len() {
-            return false;
+            return None;
         }
-        let Some(gone) = before.gone(g, content.nodes.len()) else {
-            return false;
-        };
+        let gone = before.gone(g, content.nodes.len())?;
         // The names the nodes that went tested no longer count; their own
         // ids, when still tested, are missing now.
         let went: Vec<(usize, &str)> = before
@@ -306,7 +311,7 @@ impl KeptNodes {
                 .map(|&i| gone.up(i))
                 .collect();
         }
-        true
+        Some(gone)
     }
 
     /// [`KeptNodes::update`] without a removal: the touched nodes' slots

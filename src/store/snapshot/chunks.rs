@@ -415,20 +415,9 @@ pub(super) fn same_buckets(a: &[Bytes], b: &[Bytes]) -> bool {
     type Entry = (String, u32, Vec<u32>);
     type Entries = (Vec<Entry>, Vec<(String, u32)>);
     let entries = |bytes: &Bytes| -> Option<Entries> {
-        let b = rkyv::access::<super::archive::ArchivedSBucket, rkyv::rancor::Error>(bytes).ok()?;
-        let mut ids: Vec<Entry> = b
-            .ids
-            .iter()
-            .map(|e| {
-                let edges = e.edges.iter().map(|k| k.to_native()).collect();
-                (e.id.as_str().to_string(), e.node.to_native(), edges)
-            })
-            .collect();
-        let mut edges: Vec<(String, u32)> = b
-            .edges
-            .iter()
-            .map(|e| (e.id.as_str().to_string(), e.at.to_native()))
-            .collect();
+        let b = owned_bucket(bytes)?;
+        let mut ids: Vec<Entry> = b.ids.into_iter().map(|e| (e.id, e.node, e.edges)).collect();
+        let mut edges: Vec<(String, u32)> = b.edges.into_iter().map(|e| (e.id, e.at)).collect();
         ids.sort();
         edges.sort();
         Some((ids, edges))
