@@ -11,27 +11,34 @@ use crate::model::{BranchId, NodeKind, Segment};
 /// For each query `(a, b)`: whether `a` reaches `b` (`a →+ b`, over any
 /// handle). Exact. Requires an acyclic graph (all false otherwise).
 ///
-/// Cost: O(q) for the queries that two topological orders (a "no"), the
+/// Cost: O(q) for the queries that the topological orders (a "no"), the
 /// dominator tree or a direct edge (a "yes") decide, which in practice is
 /// nearly all of them; the rest are answered 64 sources at a time by one
-/// forward bitset pass over the topological range they span:
-/// O((n + e) · ⌈s / 64⌉) for `s` distinct undecided sources.
+/// forward bitset pass over what those sources reach up to the last
+/// target's position: O((r + e_r) · log r) for the `r` nodes reached and
+/// their `e_r` edges, never more than the topological range they span.
+///
+/// The second order and the dominator tree (each a pass over the whole
+/// graph to make) are asked for only by many queries, or used when some
+/// run made them: a few queries, as a check run over the nodes an edit
+/// touched asks, cost what they reach.
 pub(crate) fn reaches_many(g: &Graph, queries: &[(usize, usize)]) -> Vec<bool> {
     let mut answer = vec![false; queries.len()];
     // No query asks for the orders (each a pass over the whole graph; a
     // check run on a few nodes often has no reference to ask about).
-    let (false, Some(topo)) = (queries.is_empty(), &g.topo) else {
+    let (false, Some(_)) = (queries.is_empty(), &g.topo) else {
         return answer;
     };
     let pos = g.topo_pos();
-    let pos2 = g.topo2_pos();
+    let many = queries.len() > MANY_QUERIES;
+    let pos2 = g.topo2_pos_if(many);
     let routable = g.is_routable();
     let mut open: Vec<usize> = Vec::new();
     for (qi, &(a, b)) in queries.iter().enumerate() {
-        if a == b || pos[a] >= pos[b] || pos2[a] >= pos2[b] {
+        if a == b || pos[a] >= pos[b] || pos2.is_some_and(|p| p[a] >= p[b]) {
             continue;
         }
-        if routable && g.dominates(a, b) {
+        if routable && g.dominates_by(a, b, many) {
             answer[qi] = true;
             continue;
         }
@@ -53,39 +60,60 @@ pub(crate) fn reaches_many(g: &Graph, queries: &[(usize, usize)]) -> Vec<bool> {
     }
     let mut sources: Vec<usize> = by_source.keys().copied().collect();
     sources.sort_by_key(|&s| pos[s]);
+    // Per node: the chunk's sources that reach it, valid where `chunk_of`
+    // holds the chunk's number (no clearing between chunks; vectors only
+    // touched where a walk goes).
     let mut mask = vec![0u64; g.len()];
-    for chunk in sources.chunks(64) {
-        let lo = chunk.iter().map(|&s| pos[s]).min().unwrap_or(0);
+    let mut chunk_of = vec![0u32; g.len()];
+    for (c, chunk) in (1u32..).zip(sources.chunks(64)) {
         let hi = chunk
             .iter()
             .flat_map(|s| by_source[s].iter().map(|&qi| pos[queries[qi].1]))
             .max()
-            .unwrap_or(lo);
-        for &v in &topo[lo..=hi] {
-            mask[v] = 0;
-        }
+            .unwrap_or(0);
         for (k, &s) in chunk.iter().enumerate() {
-            mask[s] |= 1u64 << k;
+            chunk_of[s] = c;
+            mask[s] = 1u64 << k;
         }
-        for &v in &topo[lo..=hi] {
+        // What the chunk reaches up to `hi`, then in topological order.
+        let mut reached: Vec<usize> = chunk.to_vec();
+        let mut stack = reached.clone();
+        while let Some(v) = stack.pop() {
+            for t in g.succs(v) {
+                if pos[t] <= hi && chunk_of[t] != c {
+                    chunk_of[t] = c;
+                    mask[t] = 0;
+                    reached.push(t);
+                    stack.push(t);
+                }
+            }
+        }
+        reached.sort_unstable_by_key(|&v| pos[v]);
+        for &v in &reached {
             let m = mask[v];
             if m == 0 {
                 continue;
             }
             for t in g.succs(v) {
-                if pos[t] <= hi {
+                if chunk_of[t] == c {
                     mask[t] |= m;
                 }
             }
         }
         for (k, &s) in chunk.iter().enumerate() {
             for &qi in &by_source[&s] {
-                answer[qi] = mask[queries[qi].1] & (1u64 << k) != 0;
+                let b = queries[qi].1;
+                answer[qi] = chunk_of[b] == c && mask[b] & (1u64 << k) != 0;
             }
         }
     }
     answer
 }
+
+/// More queries than this make [`Graph::topo2_pos`] and the dominator tree
+/// for [`reaches_many`] (their quick answers pay for the passes that make
+/// them).
+const MANY_QUERIES: usize = 64;
 
 /// For each node, the reachable proper ancestor `v` with `bad(v)` that comes
 /// last in topological order (the nearest such ancestor), if any. O(n + e).
@@ -397,6 +425,56 @@ mod tests {
             reaches_many(&g, &qs),
             vec![true, true, false, false, false, false]
         );
+    }
+
+    /// Whether `a` reaches `b` by a walk over every edge (the reference).
+    fn reaches_by_walk(g: &Graph, a: usize, b: usize) -> bool {
+        let mut seen = vec![false; g.len()];
+        let mut stack: Vec<usize> = g.succs(a).collect();
+        while let Some(v) = stack.pop() {
+            if v == b {
+                return true;
+            }
+            if !std::mem::replace(&mut seen[v], true) {
+                stack.extend(g.succs(v));
+            }
+        }
+        false
+    }
+
+    proptest::proptest! {
+        /// On random DAGs (edges only from a lower to a higher number, one
+        /// entry or two), a few queries (no second order) and many
+        /// (more than 64 sources, the second order made) answer what a
+        /// walk over every edge answers.
+        #[test]
+        fn batched_reachability_is_a_walk(
+            n in 2usize..300,
+            raw in proptest::collection::vec((0usize..300, 0usize..300), 0..1200),
+            asks in proptest::collection::vec((0usize..300, 0usize..300), 1..600),
+            entries in 1usize..3,
+        ) {
+            // Two entries: not routable, no dominator answers (more walks).
+            let nodes = (0..n)
+                .map(|i| match i < entries {
+                    true => entry(&format!("n{i}")),
+                    false => step(&format!("n{i}")),
+                })
+                .collect();
+            let edges = raw
+                .iter()
+                .map(|&(a, b)| (a % n, b % n))
+                .filter(|(a, b)| a < b)
+                .enumerate()
+                .map(|(k, (a, b))| edge(&format!("e{k}"), &format!("n{a}"), &format!("n{b}"), "always"))
+                .collect();
+            let p = plan(nodes, edges);
+            let g = Graph::new(&p);
+            let qs: Vec<(usize, usize)> = asks.iter().map(|&(a, b)| (a % n, b % n)).collect();
+            let want: Vec<bool> = qs.iter().map(|&(a, b)| reaches_by_walk(&g, a, b)).collect();
+            proptest::prop_assert_eq!(reaches_many(&g, &qs[..qs.len().min(5)]), want[..qs.len().min(5)].to_vec());
+            proptest::prop_assert_eq!(reaches_many(&g, &qs), want);
+        }
     }
 
     #[test]

@@ -399,6 +399,25 @@ impl<'a> Graph<'a> {
             && t.tout[b] <= t.tout[a]
     }
 
+    /// Whether `a` dominates `b`, as [`dominates`](Self::dominates)
+    /// answers: by the dominator tree when it is made or `make`; else by
+    /// walking up `b`'s dominators while they come after `a` in the
+    /// topological order (a dominator comes before what it dominates), so
+    /// a few questions cost the dominators between, not the tree's pass
+    /// over every node.
+    pub(crate) fn dominates_by(&self, a: usize, b: usize, make: bool) -> bool {
+        if make || self.dom_tree.get().is_some() {
+            return self.dominates(a, b);
+        }
+        let (idom, pos) = (self.idom(), self.topo_pos());
+        let mut x = b;
+        while pos[x] > pos[a] {
+            let Some(d) = idom[x] else { return false };
+            x = d;
+        }
+        x == a
+    }
+
     /// The nearest common dominator of two reachable nodes. O(depth).
     pub(crate) fn common_dominator(&self, mut a: usize, mut b: usize) -> Option<usize> {
         let t = self.dom_tree();
@@ -452,6 +471,14 @@ impl<'a> Graph<'a> {
             }
             count
         })
+    }
+
+    /// [`topo2_pos`](Self::topo2_pos) when it is made, or when `make`.
+    pub(crate) fn topo2_pos_if(&self, make: bool) -> Option<&[usize]> {
+        match self.topo2_pos.get() {
+            Some(v) => Some(v),
+            None => make.then(|| self.topo2_pos()),
+        }
     }
 
     /// Positions in a second topological order (a depth-first reverse

@@ -179,7 +179,7 @@ impl super::kept_disk::Persist for Adj {
         Flat::put(&self.iter().flatten().copied().collect(), out);
     }
     fn get(inp: &mut In<'_>) -> Option<Adj> {
-        let lens = Flat::get(inp)?;
+        let lens = super::kept_disk::Raw::get(inp)?.iter();
         let flat = Flat::get(inp)?;
         u32::try_from(flat.len()).ok()?;
         let mut spans = super::kept_disk::with_room(lens.len());

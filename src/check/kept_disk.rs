@@ -623,21 +623,60 @@ impl Via<Vec<usize>> for Flat {
         }
     }
     fn get(inp: &mut In<'_>) -> Option<Vec<usize>> {
+        Some(roomy(Raw::get(inp)?.iter()))
+    }
+}
+
+/// A [`Flat`] list as it lies in the bytes, read value by value: what is
+/// made of it (pairs, lists, options) is made in one pass, without a
+/// vector of the values first.
+#[derive(Clone, Copy)]
+pub(crate) struct Raw<'a> {
+    /// Eight bytes a value, else four.
+    wide: bool,
+    bytes: &'a [u8],
+}
+
+impl<'a> Raw<'a> {
+    /// What [`Flat`] wrote (a width of 8 only where a `usize` holds 64
+    /// bits).
+    pub(crate) fn get(inp: &mut In<'a>) -> Option<Raw<'a>> {
         let width = inp.u8()?;
-        if width != 4 && width != 8 {
-            return None;
-        }
+        let wide = match width {
+            4 => false,
+            8 if usize::BITS >= 64 => true,
+            _ => return None,
+        };
         let n = inp.count(usize::from(width))?;
-        let raw = inp.take(n * usize::from(width))?;
-        if width == 4 {
-            Some(roomy(raw.chunks_exact(4).map(|c| {
-                u32::from_le_bytes([c[0], c[1], c[2], c[3]]) as usize
-            })))
-        } else {
-            raw.chunks_exact(8)
-                .map(|c| usize::try_from(u64::from_le_bytes(c.try_into().ok()?)).ok())
-                .collect()
-        }
+        let bytes = inp.take(n * usize::from(width))?;
+        Some(Raw { wide, bytes })
+    }
+
+    /// How many values.
+    pub(crate) fn len(&self) -> usize {
+        self.bytes.len() / if self.wide { 8 } else { 4 }
+    }
+
+    /// The values, in order.
+    pub(crate) fn iter(self) -> impl ExactSizeIterator<Item = usize> + 'a {
+        let width = if self.wide { 8 } else { 4 };
+        self.bytes.chunks_exact(width).map(|c| match c {
+            &[a, b, c, d] => u32::from_le_bytes([a, b, c, d]) as usize,
+            c => {
+                let mut w = [0u8; 8];
+                w.copy_from_slice(c);
+                u64::from_le_bytes(w) as usize
+            }
+        })
+    }
+
+    /// The values two by two (`None` for an odd count).
+    pub(crate) fn pairs(self) -> Option<impl ExactSizeIterator<Item = (usize, usize)> + 'a> {
+        let mut values = self.iter();
+        self.len().is_multiple_of(2).then(move || {
+            (0..self.len() / 2)
+                .map(move |_| (values.next().unwrap_or(0), values.next().unwrap_or(0)))
+        })
     }
 }
 
@@ -660,16 +699,20 @@ impl Via<Vec<Lanes>> for Lists {
         Flat::put(&v.iter().flatten().copied().collect(), out);
     }
     fn get(inp: &mut In<'_>) -> Option<Vec<Lanes>> {
-        let lens = Flat::get(inp)?;
-        let values = Flat::get(inp)?;
-        let mut at = 0usize;
+        let lens = Raw::get(inp)?;
+        let mut values = Raw::get(inp)?.iter();
         let mut v = with_room(lens.len());
-        for n in lens {
-            let end = at.checked_add(n)?;
-            v.push(Lanes::from_slice(values.get(at..end)?));
-            at = end;
+        for n in lens.iter() {
+            if n > values.len() {
+                return None;
+            }
+            let mut lanes = Lanes::with_capacity(n);
+            for _ in 0..n {
+                lanes.push(values.next()?);
+            }
+            v.push(lanes);
         }
-        (at == values.len()).then_some(v)
+        (values.len() == 0).then_some(v)
     }
 }
 
@@ -682,7 +725,7 @@ impl Via<Vec<Option<usize>>> for Opts {
         Flat::put(&v.iter().map(|x| x.map_or(0, |p| p + 1)).collect(), out);
     }
     fn get(inp: &mut In<'_>) -> Option<Vec<Option<usize>>> {
-        Some(roomy(Flat::get(inp)?.into_iter().map(|x| x.checked_sub(1))))
+        Some(roomy(Raw::get(inp)?.iter().map(|x| x.checked_sub(1))))
     }
 }
 
@@ -696,9 +739,8 @@ impl Via<Vec<(Option<usize>, usize)>> for OptPairs {
         Flat::put(&v.iter().flat_map(pair).collect(), out);
     }
     fn get(inp: &mut In<'_>) -> Option<Vec<(Option<usize>, usize)>> {
-        let raw = Flat::get(inp)?;
-        (raw.len() % 2 == 0)
-            .then(|| roomy(raw.chunks_exact(2).map(|p| (p[0].checked_sub(1), p[1]))))
+        let pairs = Raw::get(inp)?.pairs()?;
+        Some(roomy(pairs.map(|(a, b)| (a.checked_sub(1), b))))
     }
 }
 
@@ -717,29 +759,12 @@ impl Via<Vec<Option<(usize, usize)>>> for Ends {
             (0, _) | (_, 0) => None,
             (f, t) => Some(Some((f - 1, t - 1))),
         };
-        // The common form (every value under 2^32) read in one pass,
-        // without the list of values first.
-        if inp.rest.first() == Some(&4) {
-            let mut probe = In { ..*inp };
-            probe.u8()?;
-            let n = probe.count(4)?;
-            let raw = probe.take(n * 4)?;
-            if n % 2 != 0 {
-                return None;
-            }
-            let word = |c: &[u8]| u32::from_le_bytes([c[0], c[1], c[2], c[3]]) as usize;
-            let mut v = with_room(n / 2);
-            for c in raw.chunks_exact(8) {
-                v.push(pair(word(&c[..4]), word(&c[4..]))?);
-            }
-            *inp = probe;
-            return Some(v);
+        let pairs = Raw::get(inp)?.pairs()?;
+        let mut v = with_room(pairs.len());
+        for (f, t) in pairs {
+            v.push(pair(f, t)?);
         }
-        let raw = Flat::get(inp)?;
-        if raw.len() % 2 != 0 {
-            return None;
-        }
-        raw.chunks_exact(2).map(|p| pair(p[0], p[1])).collect()
+        Some(v)
     }
 }
 

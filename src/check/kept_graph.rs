@@ -126,14 +126,56 @@ impl Core {
             }
             self.ends[k] = new;
         }
-        if delta.moved || !delta.added.is_empty() {
+        let same_order = !delta.moved && self.kahn_keeps(n0, &delta.added);
+        if let (true, Some(order)) = (same_order, &mut self.topo) {
+            order.extend(n0..n);
+        } else {
             self.topo = kahn(n, &self.out, &self.inc, &self.ends);
             delta.resorted = true;
-        } else if let Some(order) = &mut self.topo {
-            order.extend(n0..n);
         }
         debug_assert_eq!(*self, Core::new(content), "the kept graph equals a new one");
         Some(delta)
+    }
+
+    /// Whether Kahn's order ([`kahn`]) of the graph with the `added`
+    /// edges (already in the lists) is the kept one with the nodes from
+    /// `n0` on put last. Each added edge `f → t` between old nodes must
+    /// have `f` come before `q`, the last of `t`'s other predecessors in
+    /// the order: `t` was pushed when `q` was taken, and is still, since
+    /// `f` now counts down `t` earlier and pushes nothing. (`t` with no
+    /// other predecessor, or `f` after `q` — a cycle, or `t` readied
+    /// later — moves things: made again.) One pass over the order for the
+    /// positions.
+    fn kahn_keeps(&self, n0: usize, added: &[(usize, usize)]) -> bool {
+        let Some(order) = &self.topo else {
+            return false;
+        };
+        if added.iter().any(|&(f, t)| f >= n0 || t >= n0) || order.len() != n0 {
+            return false;
+        }
+        // Per added edge: its source, and its target's other predecessors.
+        let mut asked: Vec<usize> = Vec::new();
+        for &(f, t) in added {
+            asked.push(f);
+            asked.extend(self.other_preds(t, f));
+        }
+        asked.sort_unstable();
+        asked.dedup();
+        let mut pos: FastMap<usize, usize> = FastMap::default();
+        for (p, &v) in order.iter().enumerate() {
+            if asked.binary_search(&v).is_ok() {
+                pos.insert(v, p);
+            }
+        }
+        added.iter().all(|&(f, t)| {
+            let last = self.other_preds(t, f).filter_map(|p| pos.get(&p)).max();
+            last.is_some_and(|&q| pos.get(&f).is_some_and(|&pf| pf < q))
+        })
+    }
+
+    /// `t`'s predecessors over its edges but the ones from `f`.
+    fn other_preds(&self, t: usize, f: usize) -> impl Iterator<Item = usize> + '_ {
+        self.preds(t).filter(move |&p| p != f)
     }
 
     /// Predecessor node indices of `i`, one per edge.
@@ -581,6 +623,48 @@ mod tests {
         c.nodes.push(step("a"));
         let op = add(step("a"));
         assert!(core.update(&c, &Touched::of(&before, [&op])).is_none());
+    }
+
+    /// An added edge whose source comes before the last of its target's
+    /// other predecessors in Kahn's order leaves the order as it was (not
+    /// made again); one into a node that had no predecessor, one from a
+    /// source after them, and a parallel edge from that last predecessor
+    /// make it again. Each time the order is a new shape's.
+    #[test]
+    fn kahns_order_is_kept_when_the_added_edge_readies_nothing_earlier() {
+        let mut c = plan(
+            vec![entry("s"), step("a"), step("b"), step("t"), step("z")],
+            vec![
+                edge("e1", "s", "a", "always"),
+                edge("e2", "a", "b", "always"),
+                edge("e3", "b", "t", "always"),
+                edge("e4", "s", "z", "always"),
+            ],
+        );
+        let mut core = Core::new(&c);
+        let mut resorted = |c: &mut Content, id: &str, f: &str, t: &str| {
+            let before = c.clone();
+            let op = OpBody::AddEdge {
+                edge: edge(id, f, t, "always"),
+            };
+            apply(c, std::slice::from_ref(&op));
+            let delta = core.update(c, &Touched::of(&before, [&op])).unwrap();
+            assert!(core == Core::new(c), "{id}: the kept shape is a new one's");
+            delta.resorted
+        };
+        // `a` comes before `b`, `t`'s last predecessor: `t` is readied
+        // when `b` is taken, as before.
+        assert!(!resorted(&mut c, "e5", "a", "t"));
+        // `s` comes before `a`, `b`'s predecessor: kept.
+        assert!(!resorted(&mut c, "e6", "s", "b"));
+        // `b` is `t`'s last predecessor: a second edge from it moves when
+        // `t` is pushed among `b`'s edges.
+        assert!(resorted(&mut c, "e7", "b", "t"));
+        // `t` comes after `z`'s other predecessors: `z` readied later.
+        assert!(resorted(&mut c, "e8", "t", "z"));
+        // Into the entry (no predecessor): it is no longer ready at the start.
+        assert!(resorted(&mut c, "e9", "z", "s"));
+        assert!(core.topo.is_none(), "a cycle");
     }
 
     /// Makes every analysis of `c` over `core` and takes them.

@@ -416,7 +416,7 @@ impl Store {
         // before it is folded on).
         let mut kept_checks = before.kept_checks.take();
         let touched = (self.warm.is_some() || kept_checks.is_some())
-            .then(|| super::load::touched_by(before.content(), lines.iter().map(|o| &o.body)));
+            .then(|| super::load::touched_by(&before.folded, lines.iter().map(|o| &o.body)));
         let (log_before, snapshot_at) = (before.log.clone(), before.snapshot_at);
         let clean = kept.is_empty() && before.upgrade.is_empty() && before.log.unfinished == 0;
         let (mut after, mut folded_on) = self.after(id, before, &lines);

@@ -123,13 +123,15 @@ impl std::ops::Deref for KeptState {
 }
 
 /// What `ops`, applied in order to `before`, touch: [`Touched::of`],
-/// looking up only the edges the ops name or that end at a node they
-/// remove (one pass over the edges, and none for a change without edge or
-/// removal ops), not every edge per op.
+/// looking up only the edges the ops name (by the fold's positions or the
+/// snapshot's id index, [`Folded::edge`]) or, for a node removed, every
+/// edge that ends at it (one pass over the edges, only then), not every
+/// edge per op.
 pub(crate) fn touched_by<'o>(
-    before: &Content,
+    before: &fold::Folded,
     ops: impl Iterator<Item = &'o OpBody> + Clone,
 ) -> Touched {
+    let content = &before.content;
     let mut edges: Vec<&str> = Vec::new();
     let mut nodes: Vec<&str> = Vec::new();
     for op in ops.clone() {
@@ -140,11 +142,11 @@ pub(crate) fn touched_by<'o>(
             _ => {}
         }
     }
-    let mut light = Content::empty(before.plan_id.clone());
-    if !edges.is_empty() || !nodes.is_empty() {
+    let mut light = Content::empty(content.plan_id.clone());
+    if !nodes.is_empty() {
         let (edges, nodes): (FastSet<&str>, FastSet<&str>) =
             (edges.into_iter().collect(), nodes.into_iter().collect());
-        light.edges = before
+        light.edges = content
             .edges
             .iter()
             .filter(|e| {
@@ -154,10 +156,18 @@ pub(crate) fn touched_by<'o>(
             })
             .cloned()
             .collect();
+    } else {
+        edges.sort_unstable();
+        edges.dedup();
+        light.edges = edges
+            .into_iter()
+            .filter_map(|id| before.edge(id))
+            .cloned()
+            .collect();
     }
     let t = Touched::of(&light, ops.clone());
     debug_assert!(
-        before.edges.len() > 4096 || t == Touched::of(before, ops),
+        content.edges.len() > 4096 || t == Touched::of(content, ops),
         "the edges looked up are every edge the ops ask about"
     );
     t

@@ -360,7 +360,7 @@ impl Store {
         let (folded, changed) = fold_on(folded, old_max, &first)?;
         let touched = kept
             .as_ref()
-            .map(|_| super::load::touched_by(&folded.content, second.iter().map(|o| &o.body)));
+            .map(|_| super::load::touched_by(&folded, second.iter().map(|o| &o.body)));
         let mid_max = first.iter().map(|o| o.lamport).fold(old_max, u64::max);
         let (folded, changed_after) = fold_on(folded, mid_max, &second)?;
         let changed = changed.then(changed_after);
