@@ -298,16 +298,35 @@ impl<'a> Cx<'a> {
     /// the incremental checks ask about.
     pub(crate) fn nodes(&self) -> impl Iterator<Item = (usize, &'a crate::model::Node)> + 'a {
         let content = self.content;
+        self.positions().map(move |i| (i, &content.nodes[i]))
+    }
+
+    /// The positions of [`Cx::nodes`], in order.
+    fn positions(&self) -> impl Iterator<Item = usize> + 'a {
         let many = self.scope_many.borrow().clone();
         let (range, many) = match (many, self.scope.get()) {
             (Some(m), _) => (0..m.len(), Some(m)),
             (None, Some(i)) => (i..i + 1, None),
-            (None, None) => (0..content.nodes.len(), None),
+            (None, None) => (0..self.content.nodes.len(), None),
         };
-        range.map(move |k| {
-            let i = many.as_ref().map_or(k, |m| m[k]);
-            (i, &content.nodes[i])
-        })
+        range.map(move |k| many.as_ref().map_or(k, |m| m[k]))
+    }
+
+    /// Those of [`Cx::nodes`] at positions `keep` takes, asked before the
+    /// node is read: a graph check that looks at a few nodes by the
+    /// graph's own facts (joins, the unreachable) skips the rest of
+    /// 100,000 without reading them.
+    pub(crate) fn nodes_where<'s>(
+        &'s self,
+        keep: impl Fn(usize) -> bool + 's,
+    ) -> impl Iterator<Item = (usize, &'a crate::model::Node)> + 's
+    where
+        'a: 's,
+    {
+        let content = self.content;
+        self.positions()
+            .filter(move |&i| keep(i))
+            .map(move |i| (i, &content.nodes[i]))
     }
 
     /// Whether a definition of the plan was found damaged where the store

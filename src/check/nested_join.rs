@@ -31,8 +31,7 @@ declare_check! {
     fn run(cx, out) {
         let g = &cx.graph;
         let joins: Vec<(usize, &crate::model::Node)> = cx
-            .nodes()
-            .filter(|&(i, _)| g.joins[i] && is_canonical(g, i))
+            .nodes_where(|i| g.joins[i] && is_canonical(g, i))
             .collect();
         if joins.is_empty() {
             return;

@@ -253,8 +253,8 @@ declare_check! {
             }
         };
         let entry = crate::check::support::entries_text(&cx.graph);
-        for (i, n) in cx.nodes() {
-            if n.kind != NodeKind::Call || (first[i] && second[i]) {
+        for (i, n) in cx.nodes_where(|i| !(first[i] && second[i])) {
+            if n.kind != NodeKind::Call {
                 continue;
             }
             let disagree = if first[i] != second[i] {

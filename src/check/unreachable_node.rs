@@ -28,8 +28,8 @@ declare_check! {
     fn run(cx, out) {
         let reach = cx.graph.reachable();
         let entry = crate::check::support::entries_text(&cx.graph);
-        for (i, n) in cx.nodes() {
-            if !reach[i] && cx.graph.index_of(&n.id) == Some(i) {
+        for (i, n) in cx.nodes_where(|i| !reach[i]) {
+            if cx.graph.index_of(&n.id) == Some(i) {
                 out.push(
                     Issue::new(CODE,
                         format!(
