@@ -632,8 +632,8 @@ impl Via<Vec<usize>> for Flat {
 /// vector of the values first.
 #[derive(Clone, Copy)]
 pub(crate) struct Raw<'a> {
-    /// Eight bytes a value, else four.
-    wide: bool,
+    /// Bytes a value: 4, or 8.
+    width: usize,
     bytes: &'a [u8],
 }
 
@@ -641,26 +641,24 @@ impl<'a> Raw<'a> {
     /// What [`Flat`] wrote (a width of 8 only where a `usize` holds 64
     /// bits).
     pub(crate) fn get(inp: &mut In<'a>) -> Option<Raw<'a>> {
-        let width = inp.u8()?;
-        let wide = match width {
-            4 => false,
-            8 if usize::BITS >= 64 => true,
+        let width = match inp.u8()? {
+            4 => 4,
+            8 if usize::BITS >= 64 => 8,
             _ => return None,
         };
-        let n = inp.count(usize::from(width))?;
-        let bytes = inp.take(n * usize::from(width))?;
-        Some(Raw { wide, bytes })
+        let n = inp.count(width)?;
+        let bytes = inp.take(n * width)?;
+        Some(Raw { width, bytes })
     }
 
     /// How many values.
     pub(crate) fn len(&self) -> usize {
-        self.bytes.len() / if self.wide { 8 } else { 4 }
+        self.bytes.len() / self.width
     }
 
     /// The values, in order.
     pub(crate) fn iter(self) -> impl ExactSizeIterator<Item = usize> + 'a {
-        let width = if self.wide { 8 } else { 4 };
-        self.bytes.chunks_exact(width).map(|c| match c {
+        self.bytes.chunks_exact(self.width).map(|c| match c {
             &[a, b, c, d] => u32::from_le_bytes([a, b, c, d]) as usize,
             c => {
                 let mut w = [0u8; 8];

@@ -145,7 +145,7 @@ impl Core {
     /// `f` now counts down `t` earlier and pushes nothing. (`t` with no
     /// other predecessor, or `f` after `q` — a cycle, or `t` readied
     /// later — moves things: made again.) One pass over the order for the
-    /// positions.
+    /// positions, up to the last one asked.
     fn kahn_keeps(&self, n0: usize, added: &[(usize, usize)]) -> bool {
         let Some(order) = &self.topo else {
             return false;
@@ -165,6 +165,9 @@ impl Core {
         for (p, &v) in order.iter().enumerate() {
             if asked.binary_search(&v).is_ok() {
                 pos.insert(v, p);
+                if pos.len() == asked.len() {
+                    break;
+                }
             }
         }
         added.iter().all(|&(f, t)| {
@@ -565,13 +568,18 @@ mod tests {
     /// Applies `ops` as the fold would (no removals) and checks the kept
     /// shape against a new one.
     fn step_to(core: &mut Core, c: &mut Content, ops: Vec<OpBody>) -> bool {
+        updated(core, c, ops).is_some()
+    }
+
+    /// [`step_to`], with what changed.
+    fn updated(core: &mut Core, c: &mut Content, ops: Vec<OpBody>) -> Option<Delta> {
         let before = c.clone();
         apply(c, &ops);
-        let kept = core.update(c, &Touched::of(&before, &ops)).is_some();
-        if kept {
+        let delta = core.update(c, &Touched::of(&before, &ops));
+        if delta.is_some() {
             assert!(*core == Core::new(c));
         }
-        kept
+        delta
     }
 
     /// Adds of nodes and edges, an edge replaced in place, a dangling edge
@@ -643,14 +651,12 @@ mod tests {
         );
         let mut core = Core::new(&c);
         let mut resorted = |c: &mut Content, id: &str, f: &str, t: &str| {
-            let before = c.clone();
             let op = OpBody::AddEdge {
                 edge: edge(id, f, t, "always"),
             };
-            apply(c, std::slice::from_ref(&op));
-            let delta = core.update(c, &Touched::of(&before, [&op])).unwrap();
-            assert!(core == Core::new(c), "{id}: the kept shape is a new one's");
-            delta.resorted
+            updated(&mut core, c, vec![op])
+                .expect("an added edge")
+                .resorted
         };
         // `a` comes before `b`, `t`'s last predecessor: `t` is readied
         // when `b` is taken, as before.
