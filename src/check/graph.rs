@@ -22,6 +22,8 @@ pub(crate) struct Graph<'a> {
     executions: OnceCell<Vec<u64>>,
     topo2_pos: OnceCell<Vec<usize>>,
     after_join: OnceCell<Vec<Option<usize>>>,
+    /// See [`Graph::nearest_above`] (made again each run: not kept).
+    nearest: OnceCell<Vec<[u32; 2]>>,
 }
 
 /// The graph analyses a run made ([`super::Graph`]'s reachability,
@@ -235,6 +237,7 @@ impl<'a> Graph<'a> {
             executions: OnceCell::new(),
             topo2_pos: OnceCell::new(),
             after_join: OnceCell::new(),
+            nearest: OnceCell::new(),
         }
     }
 
@@ -521,6 +524,22 @@ impl<'a> Graph<'a> {
                 pos[v] = p;
             }
             pos
+        })
+    }
+
+    /// Node `i`'s nearest reachable proper ancestors that are, first, a
+    /// join and, second, a reconverging node (not a join, more than one
+    /// incoming edge), each with its position in the topological order
+    /// ([`super::flow::nearest_joins_and_meets`], made once for both join
+    /// region rules).
+    pub(crate) fn nearest_above(&self, i: usize) -> [Option<(usize, usize)>; 2] {
+        let near = self
+            .nearest
+            .get_or_init(|| super::flow::nearest_joins_and_meets(self));
+        let topo = self.topo.as_deref().unwrap_or_default();
+        near[i].map(|p| {
+            let p = (p as usize).checked_sub(1)?;
+            Some((topo[p], p))
         })
     }
 

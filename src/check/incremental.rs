@@ -115,56 +115,86 @@ impl Kept {
 }
 
 // The kept state on disk (see `super::kept_disk`): a one-shot process
-// starts from the last one's.
-// Field by field; `reach` after `graph`, whose id index and ends it may share
-// (`unreachable_call::put_reach`).
-impl super::kept_disk::Persist for Kept {
-    fn put(&self, out: &mut super::kept_disk::Out) {
-        self.registry.put(out);
-        self.by_node.put(out);
-        self.refs.put(out);
-        self.hints.put(out);
-        self.nodes.put(out);
-        self.graph.put(out);
-        self.analyses.put(out);
-        self.by_edge.put(out);
-        super::unreachable_call::put_reach(self.reach.as_ref(), self.graph.as_ref(), out);
-        self.phases.put(out);
-        self.by_plan.put(out);
-        self.taint.put(out);
-    }
-    fn get(inp: &mut super::kept_disk::In<'_>) -> Option<Kept> {
+// starts from the last one's. Written as parts (`super::kept_parts`), each
+// read by whichever thread claims it; `reach` may share the graph's id index
+// and ends (`unreachable_call::put_reach`), which are put in when the parts
+// are joined.
+impl Kept {
+    /// The parts, by their numbers (`PART_ORDER` claims them).
+    fn put_parts(&self, out: &mut super::kept_disk::Out) {
         use super::kept_disk::Persist;
-        let registry = Persist::get(inp)?;
-        let by_node = Persist::get(inp)?;
-        let refs = Persist::get(inp)?;
-        let hints = Persist::get(inp)?;
-        let nodes = Persist::get(inp)?;
-        let graph: Option<Core> = Persist::get(inp)?;
-        let analyses = Persist::get(inp)?;
-        let by_edge = Persist::get(inp)?;
-        let reach = super::unreachable_call::get_reach(inp, graph.as_ref())?;
-        Some(Kept {
-            registry,
-            by_node,
-            refs,
-            hints,
-            nodes,
-            graph,
-            analyses,
-            by_edge,
-            reach,
-            phases: Persist::get(inp)?,
-            by_plan: Persist::get(inp)?,
-            taint: Persist::get(inp)?,
-            once: false,
-        })
+        out.part(|o| {
+            self.registry.put(o);
+            self.by_node.put(o);
+            self.hints.put(o);
+            self.by_edge.put(o);
+            self.by_plan.put(o);
+        });
+        out.part(|o| self.refs.put(o));
+        out.part(|o| self.nodes.put(o));
+        out.part(|o| self.graph.put(o));
+        out.part(|o| self.analyses.put(o));
+        out.part(|o| {
+            super::unreachable_call::put_reach(self.reach.as_ref(), self.graph.as_ref(), o)
+        });
+        out.part(|o| self.phases.put(o));
+        out.part(|o| self.taint.put(o));
     }
 }
 
+/// A part of the kept state as read (see [`Kept::put_parts`]).
+pub(crate) enum Part {
+    Small(Small),
+    Refs(Readers),
+    Nodes(KeptNodes),
+    Graph(Option<Core>),
+    Analyses(super::graph::Analyses),
+    Reach(Option<super::unreachable_call::ReachPart>),
+    Phases(Option<super::oversized_phase::Phases>),
+    Taint(Option<super::tainted_call_arg::KeptTaint>),
+}
+
+/// The kept state's small fields, read as one part.
+pub(crate) struct Small {
+    registry: Option<Option<String>>,
+    by_node: Vec<Option<FastMap<String, Vec<Issue>>>>,
+    hints: KeptHints,
+    by_edge: Vec<Option<std::collections::BTreeMap<usize, Vec<Issue>>>>,
+    by_plan: Vec<Option<Vec<Issue>>>,
+}
+
+/// The order the parts are claimed in: the largest first (at 100,000
+/// nodes the graph's shape, the analyses, the readers, the node facts,
+/// the unreachable walk, the phase sums, the taint, the rest).
+const PART_ORDER: &[usize] = &[3, 4, 1, 2, 5, 6, 7, 0];
+
+/// Part `k` of the kept state, read from `inp`.
+fn read_part(k: usize, inp: &mut super::kept_disk::In<'_>) -> Option<Part> {
+    use super::kept_disk::Persist;
+    Some(match k {
+        0 => Part::Small(Small {
+            registry: Persist::get(inp)?,
+            by_node: Persist::get(inp)?,
+            hints: Persist::get(inp)?,
+            by_edge: Persist::get(inp)?,
+            by_plan: Persist::get(inp)?,
+        }),
+        1 => Part::Refs(Persist::get(inp)?),
+        2 => Part::Nodes(Persist::get(inp)?),
+        3 => Part::Graph(Persist::get(inp)?),
+        4 => Part::Analyses(Persist::get(inp)?),
+        5 => Part::Reach(super::unreachable_call::ReachPart::get(inp)?),
+        6 => Part::Phases(Persist::get(inp)?),
+        _ => Part::Taint(Persist::get(inp)?),
+    })
+}
+
+/// The kept state being read in parts (see `super::kept_parts`).
+pub(crate) type Decoding = super::kept_parts::Parts<Part, Kept>;
+
 /// The layout of [`Kept::to_bytes`] (the store also keys the bytes by the
 /// binary that wrote them).
-const LAYOUT: u64 = 13;
+const LAYOUT: u64 = 14;
 
 impl Kept {
     /// This state as bytes, for a later process ([`Kept::from_bytes`]).
@@ -173,28 +203,83 @@ impl Kept {
         let mut out = super::kept_disk::Out::default();
         LAYOUT.put(&mut out);
         CHECKS.len().put(&mut out);
-        self.put(&mut out);
+        self.put_parts(&mut out);
         out.finish()
     }
 
     /// What [`Kept::to_bytes`] wrote; `None` for anything else (damaged,
     /// cut, another layout or another list of checks).
     pub fn from_bytes(bytes: &[u8]) -> Option<Kept> {
-        Kept::whole(super::kept_disk::from_bytes(bytes)?)
+        let shared: super::kept_disk::Shared = std::sync::Arc::new(bytes.to_vec());
+        Kept::from_shared(&shared)
     }
 
     /// [`Kept::from_bytes`] of a shared buffer: the values decoded when
     /// first used keep their bytes where they lie in it.
     pub(crate) fn from_shared(bytes: &super::kept_disk::Shared) -> Option<Kept> {
-        Kept::whole(super::kept_disk::from_shared(bytes)?)
+        Kept::decoding(bytes)?.take()
     }
 
-    /// The state read, when it is of this layout and list of checks.
-    fn whole((layout, (checks, kept)): (u64, (usize, Kept))) -> Option<Kept> {
+    /// The parts of the state in `bytes`, to be read by any thread
+    /// ([`super::kept_parts::Parts::help`]) and taken by one; `None` when
+    /// they are not of this layout and list of checks.
+    pub(crate) fn decoding(bytes: &super::kept_disk::Shared) -> Option<Decoding> {
+        use super::kept_disk::Persist;
+        let head = |inp: &mut super::kept_disk::In<'_>| {
+            let ours = u64::get(inp)? == LAYOUT && usize::get(inp)? == CHECKS.len();
+            ours.then_some(())
+        };
+        super::kept_parts::Parts::open(bytes, head, PART_ORDER, read_part, Kept::joined)
+    }
+
+    /// The state its parts make; `None` when they do not fit together.
+    fn joined(parts: Vec<Part>) -> Option<Kept> {
+        let mut parts = parts.into_iter();
+        let mut next = || parts.next();
+        let (
+            Some(Part::Small(small)),
+            Some(Part::Refs(refs)),
+            Some(Part::Nodes(nodes)),
+            Some(Part::Graph(graph)),
+            Some(Part::Analyses(analyses)),
+            Some(Part::Reach(reach)),
+            Some(Part::Phases(phases)),
+            Some(Part::Taint(taint)),
+        ) = (
+            next(),
+            next(),
+            next(),
+            next(),
+            next(),
+            next(),
+            next(),
+            next(),
+        )
+        else {
+            return None;
+        };
+        let reach = match reach {
+            Some(r) => Some(r.join(graph.as_ref())?),
+            None => None,
+        };
         let sized = |v: usize| v == 0 || v == CHECKS.len();
         let whole =
-            sized(kept.by_node.len()) && sized(kept.by_edge.len()) && sized(kept.by_plan.len());
-        (layout == LAYOUT && checks == CHECKS.len() && whole).then_some(Kept { once: true, ..kept })
+            sized(small.by_node.len()) && sized(small.by_edge.len()) && sized(small.by_plan.len());
+        whole.then_some(Kept {
+            registry: small.registry,
+            by_node: small.by_node,
+            refs,
+            hints: small.hints,
+            nodes,
+            graph,
+            analyses,
+            by_edge: small.by_edge,
+            reach,
+            phases,
+            by_plan: small.by_plan,
+            taint,
+            once: true,
+        })
     }
 }
 
@@ -209,7 +294,7 @@ impl Kept {
 /// the index reads back from disk without a string or a hash table per
 /// node (issue 17, session 13).
 #[derive(Debug, Default)]
-struct Readers {
+pub(crate) struct Readers {
     /// Whether it describes the content of the last run.
     ready: bool,
     /// Id → its number.

@@ -1,8 +1,7 @@
 //! Complexity: O(n + e): one pass in topological order carries, per node, the
-//! nearest reconverging node above it (see `flow::last_bad_ancestor`); no walk
+//! nearest reconverging node above it (see `flow::nearest_joins_and_meets`); no walk
 //! per join.
 
-use crate::check::flow::last_bad_ancestor;
 use crate::check::support::is_canonical;
 use crate::model::Issue;
 
@@ -43,12 +42,9 @@ declare_check! {
             return;
         }
         let pos = g.topo_pos();
-        let nearest = last_bad_ancestor(g, &|v| {
-            !g.joins[v] && g.inc[v].len() > 1
-        });
         for (i, n) in joins {
-            let (Some(fork), Some(meet)) = (idom[i], nearest[i]) else { continue };
-            if pos[meet] <= pos[fork] {
+            let (Some(fork), [_, Some((meet, at))]) = (idom[i], g.nearest_above(i)) else { continue };
+            if at <= pos[fork] {
                 continue;
             }
             let fork_id = g.node(fork).id.as_str();

@@ -64,6 +64,14 @@ impl Out {
         self.u64(b.len() as u64);
         self.bytes.extend_from_slice(b);
     }
+    /// What `write` writes, as a buffer of its own (its own text) written
+    /// as a blob: read back apart from the rest ([`In::part`]), so that
+    /// parts can be read on different threads ([`super::kept_parts`]).
+    pub(crate) fn part(&mut self, write: impl FnOnce(&mut Out)) {
+        let mut part = Out::default();
+        write(&mut part);
+        self.blob(&part.finish());
+    }
     /// What was written, as one buffer: the text's length, the text, the
     /// values.
     pub(crate) fn finish(self) -> Vec<u8> {
@@ -212,17 +220,31 @@ impl<'a> In<'a> {
         let n = self.count(1)?;
         self.take(n)
     }
+    /// Where what [`Out::part`] wrote lies in the shared buffer this
+    /// reads (to open it later with [`In::open_part`]); `None` when it is
+    /// cut or this does not read a shared buffer.
+    pub(crate) fn part_span(&mut self) -> Option<std::ops::Range<usize>> {
+        let all = self.shared?;
+        let b = self.blob()?;
+        Some(span_in(all, b))
+    }
+    /// The part at `span` of `all` ([`In::part_span`]), opened to read
+    /// (what is kept of it is a share of `all`).
+    pub(crate) fn open_part(all: &'a Shared, span: std::ops::Range<usize>) -> Option<In<'a>> {
+        let bytes: &'a [u8] = all;
+        let inp = In::open(bytes.get(span)?)?;
+        Some(In {
+            shared: Some(all),
+            ..inp
+        })
+    }
     /// What [`Out::blob`] wrote, to keep: a part of the buffer when it is
     /// shared (at 100,000 nodes the per-node facts are 5.6 MB that a copy
     /// would make fresh), else a copy.
     pub(crate) fn blob_kept(&mut self) -> Option<Blob> {
         let b = self.blob()?;
         Some(match self.shared {
-            Some(all) => {
-                // `b` lies in the buffer `rest` was cut from.
-                let start = b.as_ptr() as usize - all.as_ptr() as usize;
-                Blob::Part(all.clone(), start..start + b.len())
-            }
+            Some(all) => Blob::Part(all.clone(), span_in(all, b)),
             None => Blob::Own(b.to_vec()),
         })
     }
@@ -233,6 +255,12 @@ impl<'a> In<'a> {
         let n = usize::try_from(self.u64()?).ok()?;
         (n.saturating_mul(min.max(1)) <= self.rest.len()).then_some(n)
     }
+}
+
+/// Where `b`, cut from the bytes of `all`, lies in them.
+fn span_in(all: &Shared, b: &[u8]) -> std::ops::Range<usize> {
+    let start = b.as_ptr() as usize - all.as_ptr() as usize;
+    start..start + b.len()
 }
 
 /// A value written as bytes and read back.
@@ -818,6 +846,7 @@ pub(crate) fn from_bytes<T: Persist>(bytes: &[u8]) -> Option<T> {
 }
 
 /// [`from_bytes`] of a shared buffer (see [`In::open_shared`]).
+#[cfg(test)]
 pub(crate) fn from_shared<T: Persist>(bytes: &Shared) -> Option<T> {
     read_whole(In::open_shared(bytes)?)
 }

@@ -16,6 +16,7 @@ mod kept_graph;
 pub(crate) mod kept_ids;
 mod kept_lazy;
 mod kept_nodes;
+mod kept_parts;
 pub mod notes;
 pub(crate) mod predicate;
 pub(crate) mod support;
@@ -938,13 +939,14 @@ mod tests {
     use super::*;
 
     /// Files under `src/check/` that are helpers, not issue codes.
-    const HELPERS: [&str; 18] = [
+    const HELPERS: [&str; 19] = [
         "kept_adj",
         "kept_disk",
         "kept_nodes",
         "kept_graph",
         "kept_ids",
         "kept_lazy",
+        "kept_parts",
         "synthesis",
         "schema_sat",
         "hints",

@@ -1,7 +1,6 @@
 //! Complexity: O(n + e): one pass in topological order carries, per node, the
-//! nearest join above it (see `flow::last_bad_ancestor`); no walk per join.
+//! nearest join above it (see `flow::nearest_joins_and_meets`); no walk per join.
 
-use crate::check::flow::last_bad_ancestor;
 use crate::check::support::is_canonical;
 use crate::model::Issue;
 
@@ -42,10 +41,9 @@ declare_check! {
             return;
         }
         let pos = g.topo_pos();
-        let nearest = last_bad_ancestor(g, &|v| g.joins[v]);
         for (i, n) in joins {
-            let (Some(fork), Some(inner)) = (idom[i], nearest[i]) else { continue };
-            if pos[inner] <= pos[fork] {
+            let (Some(fork), [Some((inner, at)), _]) = (idom[i], g.nearest_above(i)) else { continue };
+            if at <= pos[fork] {
                 continue;
             }
             let fork_id = g.node(fork).id.as_str();

@@ -67,12 +67,27 @@ pub(crate) struct Forge {
     registry: OnceCell<Option<Registry>>,
 }
 
+/// The checks' kept state read in parts by the threads that help (see
+/// `store::early`).
+struct KeptParts(check::incremental::Decoding);
+
+impl crate::store::early::Job for KeptParts {
+    fn help(&self, stop: &dyn Fn() -> bool) {
+        self.0.help(stop);
+    }
+    fn made(&self) -> crate::store::early::Made {
+        Box::new(self.0.take())
+    }
+}
+
 impl Forge {
     pub(crate) fn new(store: Store, actor: impl Into<String>) -> Forge {
-        let decode = |bytes: &crate::store::early::Bytes| -> crate::store::early::Made {
-            Box::new(check::incremental::Kept::from_shared(bytes))
+        let open = |bytes: &crate::store::early::Bytes| {
+            let parts = check::incremental::Kept::decoding(bytes)?;
+            Some(std::sync::Arc::new(KeptParts(parts))
+                as std::sync::Arc<dyn crate::store::early::Job>)
         };
-        let decoder = crate::store::early::Decoder(std::sync::Arc::new(decode));
+        let decoder = crate::store::early::Decoder(std::sync::Arc::new(open));
         Forge {
             store: store.decode_kept_with(decoder),
             actor: actor.into(),
