@@ -3,14 +3,13 @@
 //!
 //! A one-shot write at 100,000 nodes has three threads of work for two
 //! cores: the plan's restore on two (the main thread and one more) and
-//! the kept state's decoding on a third. Each ran its own share: when
-//! the restore ended first, the main thread waited for the decoding with
-//! a core idle (about 14 ms of the 38 ms of a `connect`). Written as
-//! parts, each a buffer of its own ([`super::kept_disk::Out::part`]),
-//! the state is read by every thread that asks: each claims the next part
-//! not claimed yet (largest first), so that the main thread, once its share
-//! of the restore is done, reads parts beside the decoding thread instead
-//! of waiting for it.
+//! the kept state's decoding on a third. When the main thread was done
+//! with its own work before the decoding, it waited for it with a core
+//! idle. Written as parts, each a buffer of its own
+//! ([`super::kept_disk::Out::part`]), the state is read by every thread
+//! that asks: each claims the next part not claimed yet (largest first),
+//! so that the main thread, when it wants the state, reads the parts left
+//! beside the decoding thread instead of waiting for it.
 //!
 //! A part is read whole by the one thread that claimed it; what it made
 //! waits in its slot until [`Parts::take`], called once every other thread

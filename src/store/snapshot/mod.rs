@@ -124,16 +124,14 @@ fn open(path: &Path) -> Option<(File, std::fs::Metadata)> {
 
 /// The fold the archive holds (every chunk read and checked).
 /// The plan the snapshot holds; with `eager`, every node's definition built
-/// now (see [`View::nodes_and_edges`]); `help` is run by this thread when
-/// its share of the work is done before the other's, until that is done.
+/// now (see [`View::nodes_and_edges`]).
 fn restore(
     s: &ArchivedSnap,
     v: &View<'_>,
     eager: bool,
     ids: Option<ids::SnapIds>,
-    help: &(dyn Fn(&dyn Fn() -> bool) + Sync),
 ) -> Option<Folded> {
-    let (nodes, edges) = v.nodes_and_edges(eager, help)?;
+    let (nodes, edges) = v.nodes_and_edges(eager)?;
     if v.damaged() {
         return None;
     }
@@ -356,10 +354,7 @@ impl Store {
         let appended = (first.iter().chain(&second))
             .all(|o| matches!(o.body, crate::model::OpBody::AddNode { .. }));
         let eager = how == Reading::Whole || (how == Reading::Checks && !appended);
-        // This thread reads parts of the kept state when its share of the
-        // restore is done (see `store::early`).
-        let view = View::new(s, &opened, &bufs, late);
-        let folded = restore(s, &view, eager, ids, &|until| early.help_until(until))?;
+        let folded = restore(s, &View::new(s, &opened, &bufs, late), eager, ids)?;
         let old_max = s.max_lamport.to_native();
         let ops_before = s.ops.to_native();
         let (folded, changed) = fold_on(folded, old_max, &first)?;

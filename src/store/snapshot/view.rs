@@ -370,15 +370,7 @@ impl<'a> View<'a> {
     /// With `eager`, every definition is built here too (for a command that
     /// reads them all: built on the two threads, and no chunk kept for
     /// them); else each when first read.
-    ///
-    /// This thread runs `help` once its share is done, with a function
-    /// that says when the other's is done too (a one-shot write reads parts
-    /// of the checks' kept state meanwhile: `store::early`).
-    pub(super) fn nodes_and_edges(
-        &self,
-        eager: bool,
-        help: &(dyn Fn(&dyn Fn() -> bool) + Sync),
-    ) -> Option<(Vec<Node>, Vec<Edge>)> {
+    pub(super) fn nodes_and_edges(&self, eager: bool) -> Option<(Vec<Node>, Vec<Edge>)> {
         let n = self.node_count();
         let chunks = self.s.node_chunks.len();
         if n < PARALLEL_NODES || chunks < 2 {
@@ -386,19 +378,12 @@ impl<'a> View<'a> {
         }
         let split = ((chunks * 11 / 20).max(1) * NODES_PER_CHUNK).min(n);
         let (s, opened, late) = (self.s, self.opened, self.late.clone());
-        // Set when the other thread's share is done, read or not.
-        let done = std::sync::atomic::AtomicBool::new(false);
-        let other = || {
-            let share = || {
-                let bufs = slots(s);
-                let v = View::new(s, opened, &bufs, late);
-                let part = v.node_range(split, n, eager, n)?;
-                let edges = v.all_edges();
-                (!v.damaged()).then_some((part, edges, bufs))
-            };
-            let made = share();
-            done.store(true, std::sync::atomic::Ordering::Release);
-            made
+        let other = move || {
+            let bufs = slots(s);
+            let v = View::new(s, opened, &bufs, late);
+            let part = v.node_range(split, n, eager, n)?;
+            let edges = v.all_edges();
+            (!v.damaged()).then_some((part, edges, bufs))
         };
         std::thread::scope(|scope| {
             let handle = std::thread::Builder::new()
@@ -410,9 +395,6 @@ impl<'a> View<'a> {
             };
             // Room for the other thread's part, moved in after it.
             let first = self.node_range(0, split, eager, n);
-            // Until the other thread is done: then this one has its own
-            // work to go on with.
-            help(&|| done.load(std::sync::atomic::Ordering::Acquire));
             // A thread that panicked read nothing to use: fold the log.
             let second = self.flag(handle.join().ok().flatten());
             let (mut nodes, (part, edges, bufs)) = (first?, second?);
