@@ -116,9 +116,10 @@ impl Kept {
 
 // The kept state on disk (see `super::kept_disk`): a one-shot process
 // starts from the last one's. Written as parts (`super::kept_parts`), each
-// read by whichever thread claims it; `reach` may share the graph's id index
-// and ends (`unreachable_call::put_reach`), which are put in when the parts
-// are joined.
+// read by whichever thread claims it; `reach` is in the graph's part, whose
+// id index and ends it may share (`unreachable_call::put_reach`): the
+// thread that reads them copies those (about 1 ms at 100,000 nodes) beside
+// the other parts.
 impl Kept {
     /// The parts, by their numbers (`PART_ORDER` claims them).
     fn put_parts(&self, out: &mut super::kept_disk::Out) {
@@ -132,11 +133,11 @@ impl Kept {
         });
         out.part(|o| self.refs.put(o));
         out.part(|o| self.nodes.put(o));
-        out.part(|o| self.graph.put(o));
-        out.part(|o| self.analyses.put(o));
         out.part(|o| {
-            super::unreachable_call::put_reach(self.reach.as_ref(), self.graph.as_ref(), o)
+            self.graph.put(o);
+            super::unreachable_call::put_reach(self.reach.as_ref(), self.graph.as_ref(), o);
         });
+        out.part(|o| self.analyses.put(o));
         out.part(|o| self.phases.put(o));
         out.part(|o| self.taint.put(o));
     }
@@ -147,9 +148,8 @@ pub(crate) enum Part {
     Small(Small),
     Refs(Readers),
     Nodes(KeptNodes),
-    Graph(Option<Core>),
+    Graph(Box<(Option<Core>, Option<super::unreachable_call::KeptReach>)>),
     Analyses(super::graph::Analyses),
-    Reach(Option<super::unreachable_call::ReachPart>),
     Phases(Option<super::oversized_phase::Phases>),
     Taint(Option<super::tainted_call_arg::KeptTaint>),
 }
@@ -164,9 +164,9 @@ pub(crate) struct Small {
 }
 
 /// The order the parts are claimed in: the largest first (at 100,000
-/// nodes the graph's shape, the analyses, the readers, the node facts,
-/// the unreachable walk, the phase sums, the taint, the rest).
-const PART_ORDER: &[usize] = &[3, 4, 1, 2, 5, 6, 7, 0];
+/// nodes the graph's shape with the unreachable walk, the analyses, the
+/// readers, the node facts, the phase sums, the taint, the rest).
+const PART_ORDER: &[usize] = &[3, 4, 1, 2, 5, 6, 0];
 
 /// Part `k` of the kept state, read from `inp`.
 fn read_part(k: usize, inp: &mut super::kept_disk::In<'_>) -> Option<Part> {
@@ -181,10 +181,16 @@ fn read_part(k: usize, inp: &mut super::kept_disk::In<'_>) -> Option<Part> {
         }),
         1 => Part::Refs(Persist::get(inp)?),
         2 => Part::Nodes(Persist::get(inp)?),
-        3 => Part::Graph(Persist::get(inp)?),
+        3 => {
+            let graph: Option<Core> = Persist::get(inp)?;
+            let reach = match super::unreachable_call::ReachPart::get(inp)? {
+                Some(r) => Some(r.join(graph.as_ref())?),
+                None => None,
+            };
+            Part::Graph(Box::new((graph, reach)))
+        }
         4 => Part::Analyses(Persist::get(inp)?),
-        5 => Part::Reach(super::unreachable_call::ReachPart::get(inp)?),
-        6 => Part::Phases(Persist::get(inp)?),
+        5 => Part::Phases(Persist::get(inp)?),
         _ => Part::Taint(Persist::get(inp)?),
     })
 }
@@ -194,7 +200,7 @@ pub(crate) type Decoding = super::kept_parts::Parts<Part, Kept>;
 
 /// The layout of [`Kept::to_bytes`] (the store also keys the bytes by the
 /// binary that wrote them).
-const LAYOUT: u64 = 14;
+const LAYOUT: u64 = 15;
 
 impl Kept {
     /// This state as bytes, for a later process ([`Kept::from_bytes`]).
@@ -240,28 +246,15 @@ impl Kept {
             Some(Part::Small(small)),
             Some(Part::Refs(refs)),
             Some(Part::Nodes(nodes)),
-            Some(Part::Graph(graph)),
+            Some(Part::Graph(graph_and_reach)),
             Some(Part::Analyses(analyses)),
-            Some(Part::Reach(reach)),
             Some(Part::Phases(phases)),
             Some(Part::Taint(taint)),
-        ) = (
-            next(),
-            next(),
-            next(),
-            next(),
-            next(),
-            next(),
-            next(),
-            next(),
-        )
+        ) = (next(), next(), next(), next(), next(), next(), next())
         else {
             return None;
         };
-        let reach = match reach {
-            Some(r) => Some(r.join(graph.as_ref())?),
-            None => None,
-        };
+        let (graph, reach) = *graph_and_reach;
         let sized = |v: usize| v == 0 || v == CHECKS.len();
         let whole =
             sized(small.by_node.len()) && sized(small.by_edge.len()) && sized(small.by_plan.len());
