@@ -183,10 +183,7 @@ fn read_part(k: usize, inp: &mut super::kept_disk::In<'_>) -> Option<Part> {
         2 => Part::Nodes(Persist::get(inp)?),
         3 => {
             let graph: Option<Core> = Persist::get(inp)?;
-            let reach = match super::unreachable_call::ReachPart::get(inp)? {
-                Some(r) => Some(r.join(graph.as_ref())?),
-                None => None,
-            };
+            let reach = super::unreachable_call::get_reach(inp, graph.as_ref())?;
             Part::Graph(Box::new((graph, reach)))
         }
         4 => Part::Analyses(Persist::get(inp)?),

@@ -320,71 +320,37 @@ pub(crate) fn put_reach(
     Bits::put(&r.seen, out);
 }
 
-/// What [`put_reach`] wrote, read apart from the kept graph whose id
-/// index and ends it may share ([`ReachPart::join`] puts them in).
-pub(crate) struct ReachPart {
-    /// `None`: the graph's.
-    at: Option<super::kept_ids::IdIndex>,
-    /// `None`: the graph's.
-    ends: Option<Vec<Option<(usize, usize)>>>,
-    next: super::kept_adj::Adj,
-    edges_at: super::kept_adj::Adj,
-    loose: Vec<usize>,
-    entry: Vec<bool>,
-    seen: Vec<bool>,
-}
-
-impl ReachPart {
-    /// What [`put_reach`] wrote (`Some(None)`: no walk was kept); `None`
-    /// when damaged.
-    pub(crate) fn get(inp: &mut super::kept_disk::In<'_>) -> Option<Option<ReachPart>> {
-        use super::kept_disk::{Bits, Ends, Flat, Persist, Via};
-        if !bool::get(inp)? {
-            return Some(None);
-        }
-        let at = if bool::get(inp)? {
-            None
-        } else {
-            Some(Persist::get(inp)?)
-        };
-        let ends = if bool::get(inp)? {
-            None
-        } else {
-            Some(Ends::get(inp)?)
-        };
-        Some(Some(ReachPart {
-            at,
-            ends,
-            next: Persist::get(inp)?,
-            edges_at: Persist::get(inp)?,
-            loose: Flat::get(inp)?,
-            entry: Bits::get(inp)?,
-            seen: Bits::get(inp)?,
-        }))
+/// What [`put_reach`] wrote, `graph` being the kept graph read before it;
+/// `None` when damaged (a shared index or shared ends without a graph
+/// too).
+pub(crate) fn get_reach(
+    inp: &mut super::kept_disk::In<'_>,
+    graph: Option<&super::graph::Core>,
+) -> Option<Option<KeptReach>> {
+    use super::kept_disk::{Bits, Ends, Flat, Persist, Via};
+    if !bool::get(inp)? {
+        return Some(None);
     }
-
-    /// The walk, with what it shares of `graph` (the kept graph read with
-    /// it); `None` when it shares something and there is no graph.
-    pub(crate) fn join(self, graph: Option<&super::graph::Core>) -> Option<KeptReach> {
-        let at = match self.at {
-            Some(at) => at,
-            None => graph?.idx.clone(),
-        };
-        let ends = match self.ends {
-            Some(ends) => ends,
-            // With room: a clone is made at the exact length.
-            None => super::kept_disk::roomy(graph?.ends.iter().copied()),
-        };
-        Some(KeptReach {
-            at,
-            ends,
-            next: self.next,
-            edges_at: self.edges_at,
-            loose: self.loose,
-            entry: self.entry,
-            seen: self.seen,
-        })
-    }
+    let at = if bool::get(inp)? {
+        graph?.idx.clone()
+    } else {
+        Persist::get(inp)?
+    };
+    let ends = if bool::get(inp)? {
+        // With room: a clone is made at the exact length.
+        super::kept_disk::roomy(graph?.ends.iter().copied())
+    } else {
+        Ends::get(inp)?
+    };
+    Some(Some(KeptReach {
+        at,
+        ends,
+        next: Persist::get(inp)?,
+        edges_at: Persist::get(inp)?,
+        loose: Flat::get(inp)?,
+        entry: Bits::get(inp)?,
+        seen: Bits::get(inp)?,
+    }))
 }
 
 #[cfg(test)]
@@ -417,7 +383,7 @@ mod tests {
     /// they differ; shared ones without a graph read as damaged.
     #[test]
     fn the_kept_walk_reads_back_sharing_the_graphs_index() {
-        use super::{ReachPart, put_reach};
+        use super::{get_reach, put_reach};
         use crate::check::graph::Core;
         use crate::check::kept_disk::{In, Out};
         let c = plan(
@@ -429,12 +395,8 @@ mod tests {
         let other = Core::new(&plan(vec![step("x")], vec![]));
         let read = |bytes: &[u8], g: Option<&Core>| {
             In::open(bytes).and_then(|mut inp| {
-                let r = ReachPart::get(&mut inp)?;
-                inp.is_empty().then_some(())?;
-                match r {
-                    Some(r) => Some(Some(r.join(g)?)),
-                    None => Some(None),
-                }
+                let r = get_reach(&mut inp, g)?;
+                inp.is_empty().then_some(r)
             })
         };
         let bytes = |g: Option<&Core>| {
