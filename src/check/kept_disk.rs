@@ -65,8 +65,9 @@ impl Out {
         self.bytes.extend_from_slice(b);
     }
     /// What `write` writes, as a buffer of its own (its own text) written
-    /// as a blob: read back apart from the rest ([`In::part`]), so that
-    /// parts can be read on different threads ([`super::kept_parts`]).
+    /// as a blob: found by [`In::part_span`] and read back apart from the
+    /// rest by [`In::open_part`], so that parts can be read on different
+    /// threads ([`super::kept_parts`]).
     pub(crate) fn part(&mut self, write: impl FnOnce(&mut Out)) {
         let mut part = Out::default();
         write(&mut part);

@@ -12,8 +12,9 @@
 //! beside the decoding thread instead of waiting for it.
 //!
 //! A part is read whole by the one thread that claimed it; what it made
-//! waits in its slot until [`Parts::take`], called once every other thread
-//! reading parts has stopped.
+//! waits in its slot until the thread that reads the last part joins them
+//! all, and [`Parts::take`] (called once every other thread reading parts
+//! has stopped) gives what they joined into.
 
 use super::kept_disk::{In, Shared};
 use std::ops::Range;
