@@ -222,6 +222,13 @@ impl Ids {
         Some(at)
     }
 
+    /// Room for `more` ids (when the map is made).
+    fn reserve(&mut self, more: usize) {
+        if let Some(m) = &mut self.map {
+            m.reserve(more);
+        }
+    }
+
     fn into_map(self) -> Option<HashMap<String, usize>> {
         self.map
     }
@@ -236,6 +243,17 @@ fn id_of_edge(e: &Edge) -> &str {
 }
 
 impl State {
+    /// Room for `nodes` more nodes and `edges` more edges: a fold that
+    /// knows how many its ops may add grows no vector or map by doubling
+    /// (at 100,000 nodes the copies were 5 % of a `validate`).
+    pub(super) fn reserve(&mut self, nodes: usize, edges: usize) {
+        self.nodes.reserve(nodes);
+        self.node_tx.reserve(nodes);
+        self.node_at.reserve(nodes);
+        self.edges.reserve(edges);
+        self.edge_at.reserve(edges);
+    }
+
     fn node_mut(&mut self, id: &str) -> Option<&mut Node> {
         let i = self.node_slot(id)?;
         self.changed.node = self.changed.node.min(i);

@@ -397,7 +397,8 @@ pub fn fold_at(plan_id: &str, ops: &[Op], revision: u64) -> Folded {
 
 /// Folds ops already in fold order.
 fn fold_sorted(plan_id: &str, order_: &[&Op]) -> Folded {
-    let mut d = Driver::new(plan_id, State::default(), Machine::default(), 0, Vec::new());
+    let state = state_for(order_.iter().map(|o| &o.body));
+    let mut d = Driver::new(plan_id, state, Machine::default(), 0, Vec::new());
     let last = order_.iter().rposition(|o| o.body.is_content());
     for (i, op) in order_.iter().enumerate() {
         d.step(op, op.body.clone(), Some(i) < last);
@@ -408,13 +409,30 @@ fn fold_sorted(plan_id: &str, order_: &[&Op]) -> Folded {
 /// As [`fold`], consuming the ops (nothing is copied).
 pub fn fold_owned(plan_id: &str, mut ops: Vec<Op>) -> Folded {
     sort_ops(&mut ops);
-    let mut d = Driver::new(plan_id, State::default(), Machine::default(), 0, Vec::new());
+    let state = state_for(ops.iter().map(|o| &o.body));
+    let mut d = Driver::new(plan_id, state, Machine::default(), 0, Vec::new());
     let last = ops.iter().rposition(|o| o.body.is_content());
     for (i, mut op) in ops.into_iter().enumerate() {
         let body = std::mem::replace(&mut op.body, OpBody::Unfreeze);
         d.step(&op, body, Some(i) < last);
     }
     d.finish()
+}
+
+/// A fold's first state, with room for the nodes and edges `bodies` add
+/// (see `State::reserve`).
+fn state_for<'o>(bodies: impl Iterator<Item = &'o OpBody>) -> State {
+    let (mut nodes, mut edges) = (0, 0);
+    for body in bodies {
+        match body {
+            OpBody::AddNode { .. } => nodes += 1,
+            OpBody::AddEdge { .. } => edges += 1,
+            _ => {}
+        }
+    }
+    let mut state = State::default();
+    state.reserve(nodes, edges);
+    state
 }
 
 /// The content and notes [`fold_owned`] gives for the ops of an import of
@@ -431,6 +449,7 @@ pub fn import(
     provenance: Option<crate::model::Provenance>,
 ) -> (Content, Vec<Note>) {
     let mut state = State::default();
+    state.reserve(nodes.len(), edges.len());
     let mut notes = Vec::new();
     let revision = (1 + nodes.len() + edges.len()) as u64;
     state.apply("", OpBody::SetBounds { bounds }, &mut notes);
