@@ -906,3 +906,62 @@ fn clone_says_it_is_current_and_list_marks_the_current_plan() {
     let other = env.ok(&["-p", "plan-a", "list"]);
     assert!(other.lines().any(|l| l.starts_with("* plan-a")), "{other}");
 }
+
+// An answer that cannot be written to stdout (a full disk under
+// `> plan.json`) is an I/O failure, exit 3 said on stderr, never a success
+// with a cut-off document; a write that landed says it stays. Near miss: a
+// reader that closes the pipe early (`| head`) is not a failure.
+#[cfg(target_os = "linux")]
+#[test]
+fn an_answer_that_cannot_be_written_is_an_io_failure_but_a_closed_pipe_is_not() {
+    let env = Env::new();
+    small_plan(&env, "plan-out");
+    let full = || {
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap()
+    };
+    let quiet_sarif = &["validate", "-q", "--format", "sarif"][..];
+    for args in [
+        &["show"][..],
+        &["--format", "json", "status"][..],
+        quiet_sarif,
+    ] {
+        let out = env.cmd(args).stdout(full()).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(3), "{args:?}: {err}");
+        assert!(
+            err.contains("could not be written to standard output"),
+            "{err}"
+        );
+    }
+    let before = env.json(&["status"])["revision"].clone();
+    let out = env
+        .cmd(&["add-node", "late", "--kind", "join"])
+        .stdout(full())
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(3), "{err}");
+    assert!(err.contains("stays changed"), "{err}");
+    assert_ne!(
+        env.json(&["status"])["revision"],
+        before,
+        "the write landed"
+    );
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    let out = env.cmd(&["show"]).stdout(writer).output().unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

@@ -275,8 +275,9 @@ pub(crate) fn print_reply(session: &Session, reply: &Reply) -> u8 {
         };
     if !paged {
         let mut out = std::io::stdout().lock();
-        let _ = out.write_all(text.as_bytes());
-        let _ = out.flush();
+        if let Err(e) = out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+            return unwritten(session, &e, reply.exit);
+        }
     }
     if session.format() != Format::Json {
         for n in &reply.notes {
@@ -284,6 +285,31 @@ pub(crate) fn print_reply(session: &Session, reply: &Reply) -> u8 {
         }
     }
     reply.exit
+}
+
+/// The exit code of an answer that could not be written to stdout
+/// (`code`: the command's own). A reader that closed the pipe early
+/// (`| head`) chose to read no more: `code` stands. Any other failure (a
+/// full disk under `> plan.json`) is an I/O failure, exit 3, said on
+/// stderr (stdout is what failed, whatever the format): a script must not
+/// take a cut-off document for the answer. What the command changed, if
+/// anything, stays changed, and the message says so.
+pub(crate) fn unwritten(session: &Session, e: &std::io::Error, code: u8) -> u8 {
+    if e.kind() == std::io::ErrorKind::BrokenPipe {
+        return code;
+    }
+    let err = Error::new(
+        crate::model::error::ErrorKind::Internal,
+        format!(
+            "the answer could not be written to standard output ({e}); what the command changed, if anything, stays changed"
+        ),
+    );
+    let style = ui::stderr_style(session.global.color);
+    eprint!(
+        "{}",
+        ui::error_report(&err, style, &voice::CliVoice::default())
+    );
+    err.exit_code()
 }
 
 /// Prints an error: a JSON document on stdout with `--format json`, else a

@@ -471,7 +471,10 @@ fn deliver(
         // findings are printed here.
         match (&body, format) {
             (Some(b), _) => {
-                let _ = std::io::stdout().lock().write_all(b.as_bytes());
+                if let Err(e) = std::io::stdout().lock().write_all(b.as_bytes()) {
+                    let code = crate::cli::unwritten(s, &e, exit);
+                    return Ok(Reply::raw(String::new()).exit(code));
+                }
             }
             (None, Format::Text) => {
                 let style = crate::cli::ui::stderr_style(s.global.color);
