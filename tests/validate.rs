@@ -1662,6 +1662,51 @@ fn output_writes_any_format_to_a_file() {
     assert!(out.stderr.contains("is a directory"), "{}", out.stderr);
 }
 
+// `--output` through a symbolic link writes the file it names (the link
+// stays), and into a named pipe streams the report to its reader (the pipe
+// stays a pipe): a rename over either put a regular file in its place, and
+// as root `--output /dev/null` replaced the device. Near miss: a regular
+// file is still replaced whole (above).
+#[cfg(target_os = "linux")]
+#[test]
+fn output_writes_through_a_link_and_into_a_pipe_in_place() {
+    use std::os::unix::fs::FileTypeExt;
+    let env = four_inputs();
+    let json = ["--format", "json", "-o"];
+    std::fs::write(env.path("kept.json"), "old").unwrap();
+    std::os::unix::fs::symlink("kept.json", env.path("link.json")).unwrap();
+    four(&env, &[&json[..], &["link.json"]].concat()).code(2);
+    let link = std::fs::symlink_metadata(env.path("link.json")).unwrap();
+    assert!(link.file_type().is_symlink(), "the link is still a link");
+    let j: Value =
+        serde_json::from_str(&std::fs::read_to_string(env.path("kept.json")).unwrap()).unwrap();
+    assert_eq!(j["checked"], 4);
+    let fifo = env.path("report.pipe");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    // The read end opened first and without waiting for a writer, so that a
+    // build which replaced the pipe fails here instead of hanging; the
+    // report (a few KB) fits the pipe's buffer until it is read.
+    let mut pipe = {
+        use std::os::unix::fs::OpenOptionsExt;
+        std::fs::OpenOptions::new()
+            .read(true)
+            .custom_flags(libc::O_NONBLOCK)
+            .open(&fifo)
+            .unwrap()
+    };
+    four(&env, &[&json[..], &["report.pipe"]].concat()).code(2);
+    let mut text = String::new();
+    std::io::Read::read_to_string(&mut pipe, &mut text).unwrap();
+    let streamed: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(streamed["checked"], 4);
+    let kind = std::fs::symlink_metadata(&fifo).unwrap().file_type();
+    assert!(kind.is_fifo(), "the pipe is still a pipe: {kind:?}");
+}
+
 #[test]
 fn many_files_in_one_call_are_reported_once() {
     // How much faster one call over 200 files is than 200 calls is measured

@@ -462,7 +462,7 @@ fn deliver(
                 t
             }
         };
-        write_atomic(path, bytes.as_bytes())?;
+        write_report(path, bytes.as_bytes())?;
         let reply = Reply::raw(String::new()).exit(exit);
         return Ok(notes.into_iter().fold(reply, Reply::note));
     }
@@ -496,6 +496,39 @@ fn deliver(
 
 /// Replaces `path` whole or not at all: a temporary file beside it, synced,
 /// then renamed over it.
+/// Writes the report to `path`, as `--output` names it. A regular file (or
+/// none yet) is replaced whole ([`write_atomic`]): a reader never sees half
+/// a report. Through a symbolic link, the file it names is the one written
+/// (the link stays a link). Anything else — a device such as `/dev/stdout`
+/// or `/dev/null`, a named pipe — is written in place: renaming a file over
+/// it would put a regular file where the device or the pipe was (as root,
+/// in a CI container, `--output /dev/null` replaced the device).
+fn write_report(path: &Path, bytes: &[u8]) -> Result<()> {
+    use std::io::Write;
+    let target = linked(path);
+    match std::fs::metadata(&target) {
+        Ok(m) if !m.is_file() => std::fs::OpenOptions::new()
+            .write(true)
+            .open(&target)
+            .and_then(|mut f| f.write_all(bytes).and_then(|()| f.flush()))
+            .map_err(|e| Error::io("write", &target, &e)),
+        _ => write_atomic(&target, bytes),
+    }
+}
+
+/// The file a path names: the end of its symbolic links when it is one
+/// (a link to a file not made yet: the path the link holds), else the path.
+fn linked(path: &Path) -> std::path::PathBuf {
+    let is_link = std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
+    if !is_link {
+        return path.to_path_buf();
+    }
+    std::fs::canonicalize(path).unwrap_or_else(|_| match std::fs::read_link(path) {
+        Ok(to) => path.parent().map_or(to.clone(), |dir| dir.join(&to)),
+        Err(_) => path.to_path_buf(),
+    })
+}
+
 fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     use std::io::Write;
     let dir = match path.parent() {
