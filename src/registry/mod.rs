@@ -7,7 +7,7 @@ use crate::model::registry::{
     ArgType, ArtifactClass, Registry, Returns, StepArg, StepDef, ToolEntry,
 };
 use crate::model::value::Value;
-use crate::wire::parse::Syntax;
+use crate::wire::parse::{MAX_INPUT_BYTES, Syntax};
 use std::path::Path;
 
 /// The last registry read in this process, kept with the text it was
@@ -40,6 +40,38 @@ mod parsed {
     }
 }
 
+/// A registry file's text, read up to [`MAX_INPUT_BYTES`] (a pipe such as
+/// `--registry <(…)` is read too; `/dev/zero` is refused once past the
+/// bound instead of read without end).
+pub(crate) fn read_bounded(path: &Path) -> std::result::Result<String, String> {
+    read_at_most(path, MAX_INPUT_BYTES)
+}
+
+/// [`read_bounded`] with the bound `max` (bytes): why not, as a clause.
+fn read_at_most(path: &Path, max: u64) -> std::result::Result<String, String> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|f| f.take(max + 1).read_to_end(&mut bytes))
+        .map_err(|e| e.to_string())?;
+    if bytes.len() as u64 > max {
+        return Err(format!(
+            "it is larger than {}, more than any registry planforge reads",
+            if max >= 1024 * 1024 {
+                format!("{} MiB", max / (1024 * 1024))
+            } else {
+                format!("{max} bytes")
+            }
+        ));
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        format!(
+            "it is not UTF-8 text (first bad byte at offset {})",
+            e.utf8_error().valid_up_to()
+        )
+    })
+}
+
 /// The commented registry `planforge init` writes.
 pub(crate) const DEFAULT_REGISTRY_YAML: &str = include_str!("default.yaml");
 
@@ -53,10 +85,10 @@ impl Registry {
         } else {
             ErrorKind::InvalidInput
         };
-        let text = std::fs::read_to_string(path).map_err(|e| {
+        let text = read_bounded(path).map_err(|why| {
             Error::new(
                 kind,
-                format!("could not read the registry {}: {e}", path.display()),
+                format!("could not read the registry {}: {why}", path.display()),
             )
         })?;
         let syntax =
@@ -347,6 +379,27 @@ fn artifact_class(v: &Value, at: &str) -> PResult<ArtifactClass> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A registry is read up to a bound (so `/dev/zero` ends in a refusal,
+    /// not a read without end) and must be UTF-8; the near miss, a file at
+    /// the bound, reads whole.
+    #[test]
+    fn a_registry_is_read_up_to_a_bound_and_as_utf8() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("registry.yaml");
+        std::fs::write(&p, "tools: {}\n").unwrap();
+        assert_eq!(read_at_most(&p, 10).unwrap(), "tools: {}\n");
+        let why = read_at_most(&p, 9).unwrap_err();
+        assert!(why.contains("larger than 9 bytes"), "{why}");
+        std::fs::write(&p, b"tools: \xff\n").unwrap();
+        let why = read_bounded(&p).unwrap_err();
+        assert!(
+            why.contains("not UTF-8 text (first bad byte at offset 7)"),
+            "{why}"
+        );
+        let err = Registry::load(&p, false).unwrap_err();
+        assert_eq!(err.exit_code(), 2, "{err}");
+    }
 
     #[test]
     fn default_registry_parses() {

@@ -14,6 +14,12 @@ use std::fmt;
 /// shallow enough that nothing recursing over a value can exhaust the stack.
 pub const MAX_DEPTH: usize = 520;
 
+/// The most bytes read from one input (a document, a registry, a settings
+/// file, a baseline): far above any plan (a 100k-node document is well
+/// under 100 MiB), and a bound on what `/dev/zero` or an endless pipe can
+/// make planforge hold.
+pub const MAX_INPUT_BYTES: u64 = 256 * 1024 * 1024;
+
 /// A syntax or representation error, with where it is.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ParseError {

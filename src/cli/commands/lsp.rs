@@ -52,9 +52,9 @@ pub(crate) fn run(s: &mut Session, a: LspArgs) -> Result<Reply> {
     // document. One that reads but is malformed is served: its error is
     // shown in it, where it is fixed while the server runs.
     if let Some(p) = &a.registry {
-        std::fs::read_to_string(p).map_err(|e| {
+        crate::registry::read_bounded(p).map_err(|why| {
             crate::model::error::Error::invalid(format!(
-                "could not read the registry {}: {e}",
+                "could not read the registry {}: {why}",
                 p.display()
             ))
         })?;

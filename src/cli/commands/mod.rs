@@ -252,10 +252,7 @@ pub(crate) fn echo_reply(s: &Session, echo: &crate::forge::Echo) -> Reply {
     )
 }
 
-/// The most `read_input` reads: far above any plan (a 100k-node document is
-/// well under 100 MiB), and a bound on what `/dev/zero` or an endless pipe
-/// can make it hold.
-pub(crate) const MAX_INPUT_BYTES: u64 = 256 * 1024 * 1024;
+pub(crate) use crate::wire::parse::MAX_INPUT_BYTES;
 
 /// Reads text from a path, or stdin for `-`, up to [`MAX_INPUT_BYTES`].
 pub(crate) fn read_input(path: &str) -> Result<String> {

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 pub(crate) const FILE: &str = "planforge.toml";
 
 /// The largest settings file or baseline read (bigger ones are refused).
-const MAX_BYTES: u64 = 256 * 1024 * 1024;
+const MAX_BYTES: u64 = crate::wire::parse::MAX_INPUT_BYTES;
 
 /// The settings file that applies, read; `None` when there is none.
 pub(crate) fn find(
