@@ -49,26 +49,19 @@ pub(crate) fn read_bounded(path: &Path) -> std::result::Result<String, String> {
 
 /// [`read_bounded`] with the bound `max` (bytes): why not, as a clause.
 fn read_at_most(path: &Path, max: u64) -> std::result::Result<String, String> {
-    use std::io::Read;
-    let mut bytes = Vec::new();
-    std::fs::File::open(path)
-        .and_then(|f| f.take(max + 1).read_to_end(&mut bytes))
-        .map_err(|e| e.to_string())?;
-    if bytes.len() as u64 > max {
-        return Err(format!(
-            "it is larger than {}, more than any registry planforge reads",
-            if max >= 1024 * 1024 {
-                format!("{} MiB", max / (1024 * 1024))
-            } else {
-                format!("{max} bytes")
-            }
-        ));
-    }
-    String::from_utf8(bytes).map_err(|e| {
-        format!(
-            "it is not UTF-8 text (first bad byte at offset {})",
-            e.utf8_error().valid_up_to()
-        )
+    use crate::wire::parse::{Unread, read_text_within};
+    let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
+    let hint = file.metadata().map_or(0, |m| m.len());
+    read_text_within(&file, hint, max).map_err(|why| match why {
+        Unread::Io(e) => e.to_string(),
+        Unread::TooLarge if max >= 1024 * 1024 => format!(
+            "it is larger than {} MiB, more than any registry planforge reads",
+            max / (1024 * 1024)
+        ),
+        Unread::TooLarge => {
+            format!("it is larger than {max} bytes, more than any registry planforge reads")
+        }
+        Unread::NotUtf8(at) => format!("it is not UTF-8 text (first bad byte at offset {at})"),
     })
 }
 

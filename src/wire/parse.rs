@@ -20,6 +20,41 @@ pub const MAX_DEPTH: usize = 520;
 /// make planforge hold.
 pub const MAX_INPUT_BYTES: u64 = 256 * 1024 * 1024;
 
+/// Why [`read_text`] gave no text (each caller words it for its input).
+#[derive(Debug)]
+pub enum Unread {
+    Io(std::io::Error),
+    /// More than the bound.
+    TooLarge,
+    /// Not UTF-8: the offset of the first bad byte.
+    NotUtf8(usize),
+}
+
+/// The text `r` holds, read up to [`MAX_INPUT_BYTES`] (`hint`: the size
+/// expected, to size the buffer once; a pipe or device says 0 and the
+/// buffer grows as it reads).
+pub fn read_text(r: impl std::io::Read, hint: u64) -> Result<String, Unread> {
+    read_text_within(r, hint, MAX_INPUT_BYTES)
+}
+
+/// [`read_text`] with the bound `max` (bytes).
+pub(crate) fn read_text_within(
+    r: impl std::io::Read,
+    hint: u64,
+    max: u64,
+) -> Result<String, Unread> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    bytes.reserve_exact(hint.min(max) as usize + 1);
+    r.take(max + 1)
+        .read_to_end(&mut bytes)
+        .map_err(Unread::Io)?;
+    if bytes.len() as u64 > max {
+        return Err(Unread::TooLarge);
+    }
+    String::from_utf8(bytes).map_err(|e| Unread::NotUtf8(e.utf8_error().valid_up_to()))
+}
+
 /// A syntax or representation error, with where it is.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ParseError {

@@ -256,34 +256,25 @@ pub(crate) use crate::wire::parse::MAX_INPUT_BYTES;
 
 /// Reads text from a path, or stdin for `-`, up to [`MAX_INPUT_BYTES`].
 pub(crate) fn read_input(path: &str) -> Result<String> {
-    use std::io::Read;
+    use crate::model::error::Error;
+    use crate::wire::parse::{Unread, read_text};
     let name = if path == "-" { "standard input" } else { path };
-    let mut bytes = Vec::new();
     let read = if path == "-" {
-        std::io::stdin()
-            .take(MAX_INPUT_BYTES + 1)
-            .read_to_end(&mut bytes)
+        read_text(std::io::stdin(), 0)
     } else {
-        std::fs::File::open(path).and_then(|f| {
-            // Size the buffer once for an ordinary file (a pipe or device
-            // reports 0 and grows as it reads).
-            let hint = f.metadata().map_or(0, |m| m.len()).min(MAX_INPUT_BYTES);
-            bytes.reserve_exact(hint as usize + 1);
-            f.take(MAX_INPUT_BYTES + 1).read_to_end(&mut bytes)
-        })
+        std::fs::File::open(path)
+            .map_err(Unread::Io)
+            .and_then(|f| read_text(&f, f.metadata().map_or(0, |m| m.len())))
     };
-    read.map_err(|e| crate::model::error::Error::invalid(format!("could not read {name}: {e}")))?;
-    if bytes.len() as u64 > MAX_INPUT_BYTES {
-        return Err(crate::model::error::Error::invalid(format!(
+    read.map_err(|why| match why {
+        Unread::Io(e) => Error::invalid(format!("could not read {name}: {e}")),
+        Unread::TooLarge => Error::invalid(format!(
             "{name} is larger than {} MiB, more than any plan document or value planforge reads",
             MAX_INPUT_BYTES / (1024 * 1024)
-        )));
-    }
-    String::from_utf8(bytes).map_err(|e| {
-        crate::model::error::Error::invalid(format!(
-            "{name} is not valid UTF-8 (first bad byte at offset {}); plans are UTF-8 text",
-            e.utf8_error().valid_up_to()
-        ))
+        )),
+        Unread::NotUtf8(at) => Error::invalid(format!(
+            "{name} is not valid UTF-8 (first bad byte at offset {at}); plans are UTF-8 text"
+        )),
     })
 }
 

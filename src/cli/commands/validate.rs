@@ -524,7 +524,7 @@ fn linked(path: &Path) -> std::path::PathBuf {
         return path.to_path_buf();
     }
     std::fs::canonicalize(path).unwrap_or_else(|_| match std::fs::read_link(path) {
-        Ok(to) => path.parent().map_or(to.clone(), |dir| dir.join(&to)),
+        Ok(to) => path.parent().unwrap_or(Path::new("")).join(to),
         Err(_) => path.to_path_buf(),
     })
 }
