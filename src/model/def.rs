@@ -189,7 +189,7 @@ impl FromIterator<(String, Value)> for Def {
 
 impl<'a> IntoIterator for &'a Def {
     type Item = (&'a String, &'a Value);
-    type IntoIter = indexmap::map::Iter<'a, String, Value>;
+    type IntoIter = crate::model::map::Iter<'a, Value>;
     fn into_iter(self) -> Self::IntoIter {
         (**self).iter()
     }
@@ -197,7 +197,7 @@ impl<'a> IntoIterator for &'a Def {
 
 impl<'a> IntoIterator for &'a mut Def {
     type Item = (&'a String, &'a mut Value);
-    type IntoIter = indexmap::map::IterMut<'a, String, Value>;
+    type IntoIter = crate::model::map::IterMut<'a, Value>;
     fn into_iter(self) -> Self::IntoIter {
         (**self).iter_mut()
     }

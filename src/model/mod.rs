@@ -10,6 +10,7 @@ pub mod hooks;
 pub mod ids;
 pub mod issue;
 pub mod lifecycle;
+pub mod map;
 pub mod mint;
 pub mod node;
 pub mod note;

@@ -5,97 +5,8 @@
 //! object with a marker key: the `{"$ref": …}` / `{"$param": …}` spellings exist
 //! only in `crate::wire`.
 
-use indexmap::IndexMap;
-
-/// An object: keys keep the order they were written in. A thin wrapper over
-/// an `IndexMap` with a fast hasher (definitions are looked up constantly);
-/// it dereferences to the map for everything else.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct Map(IndexMap<String, Value, crate::model::hash::FastState>);
-
-impl Map {
-    pub fn new() -> Map {
-        Map::default()
-    }
-    pub fn with_capacity(n: usize) -> Map {
-        Map(IndexMap::with_capacity_and_hasher(
-            n,
-            crate::model::hash::FastState,
-        ))
-    }
-
-    /// Looks a key up. Definitions are small (a handful of keys) and looked
-    /// up constantly by the checks: below [`Map::SCAN`] entries a scan of the
-    /// keys beats hashing the probe.
-    #[inline]
-    pub fn get(&self, key: &str) -> Option<&Value> {
-        if self.0.len() <= Self::SCAN {
-            self.0
-                .iter()
-                .find(|(k, _)| k.as_str() == key)
-                .map(|(_, v)| v)
-        } else {
-            self.0.get(key)
-        }
-    }
-
-    /// Whether the key is present (see [`Map::get`]).
-    #[inline]
-    pub fn contains_key(&self, key: &str) -> bool {
-        self.get(key).is_some()
-    }
-
-    const SCAN: usize = 8;
-}
-
-impl std::ops::Deref for Map {
-    type Target = IndexMap<String, Value, crate::model::hash::FastState>;
-    fn deref(&self) -> &Self::Target {
-        &self.0
-    }
-}
-
-impl std::ops::DerefMut for Map {
-    fn deref_mut(&mut self) -> &mut Self::Target {
-        &mut self.0
-    }
-}
-
-impl FromIterator<(String, Value)> for Map {
-    fn from_iter<I: IntoIterator<Item = (String, Value)>>(iter: I) -> Map {
-        Map(iter.into_iter().collect())
-    }
-}
-
-impl Extend<(String, Value)> for Map {
-    fn extend<I: IntoIterator<Item = (String, Value)>>(&mut self, iter: I) {
-        self.0.extend(iter)
-    }
-}
-
-impl IntoIterator for Map {
-    type Item = (String, Value);
-    type IntoIter = indexmap::map::IntoIter<String, Value>;
-    fn into_iter(self) -> Self::IntoIter {
-        self.0.into_iter()
-    }
-}
-
-impl<'a> IntoIterator for &'a Map {
-    type Item = (&'a String, &'a Value);
-    type IntoIter = indexmap::map::Iter<'a, String, Value>;
-    fn into_iter(self) -> Self::IntoIter {
-        self.0.iter()
-    }
-}
-
-impl<'a> IntoIterator for &'a mut Map {
-    type Item = (&'a String, &'a mut Value);
-    type IntoIter = indexmap::map::IterMut<'a, String, Value>;
-    fn into_iter(self) -> Self::IntoIter {
-        self.0.iter_mut()
-    }
-}
+/// An object of values (see [`super::map::Map`]).
+pub type Map = super::map::Map<Value>;
 
 /// The largest integer magnitude a plan may hold (2^53 − 1): beyond it two
 /// different integers share one IEEE double, and so one digest.
@@ -403,18 +314,10 @@ pub fn dot_path(pointer: &str) -> String {
 mod tests {
     use super::{Map, Value};
 
+    /// A value is four words: an object is a vector and an optional index.
     #[test]
-    fn lookups_agree_below_and_above_the_scan_limit() {
-        for n in [0usize, 1, Map::SCAN, Map::SCAN + 1, 40] {
-            let m: Map = (0..n)
-                .map(|i| (format!("k{i}"), Value::Number(i as f64)))
-                .collect();
-            for i in 0..n {
-                assert_eq!(m.get(&format!("k{i}")), Some(&Value::Number(i as f64)));
-                assert!(m.contains_key(&format!("k{i}")));
-            }
-            assert_eq!(m.get("absent"), None);
-            assert!(!m.contains_key(&format!("k{n}")));
-        }
+    fn a_value_is_32_bytes() {
+        assert_eq!(std::mem::size_of::<Map>(), 32);
+        assert_eq!(std::mem::size_of::<Value>(), 32);
     }
 }

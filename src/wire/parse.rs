@@ -325,7 +325,7 @@ impl<'de> Visitor<'de> for ValueVisitor<'_> {
             if ctx.track {
                 ctx.pointer.borrow_mut().truncate(len);
             }
-            out.insert(key, v);
+            out.push_new(key, v);
         }
         ctx.depth.set(ctx.depth.get() - 1);
         Ok(Value::Object(out))

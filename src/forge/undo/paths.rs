@@ -37,9 +37,7 @@ pub(crate) fn put(m: &mut Map, path: &[String], value: Option<Value>) {
     if value.is_none() && !m.contains_key(first) {
         return;
     }
-    let entry = m
-        .entry(first.clone())
-        .or_insert_with(|| Value::Object(Map::new()));
+    let entry = m.get_or_insert_with(first.clone(), || Value::Object(Map::new()));
     if !matches!(entry, Value::Object(_)) {
         *entry = Value::Object(Map::new());
     }

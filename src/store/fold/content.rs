@@ -644,9 +644,7 @@ pub fn set_path(def: &mut Map, path: &str, value: Value) {
             slot.insert(seg.to_string(), value);
             return;
         }
-        let entry = slot
-            .entry(seg.to_string())
-            .or_insert_with(|| Value::Object(Map::new()));
+        let entry = slot.get_or_insert_with(seg.to_string(), || Value::Object(Map::new()));
         if let Value::Array(items) = entry
             && let Ok(idx) = segs[i + 1].parse::<usize>()
             && idx < items.len()
