@@ -26,7 +26,7 @@ fn call(id: &str, refs: &[String]) -> Node {
     definition.insert("args".into(), Value::Object(args));
     Node {
         id: id.into(),
-        phase: Some(format!("p{}", id.len() % 3)),
+        phase: Some(format!("p{}", id.len() % 3).into()),
         kind: NodeKind::Call,
         definition: definition.into(),
     }
@@ -61,9 +61,9 @@ fn tree(parents: &[usize]) -> Content {
         };
         c.nodes.push(call(&id, &refs));
         c.edges.push(Edge {
-            id: format!("e{}", i + 1),
-            from: parent,
-            to: id,
+            id: format!("e{}", i + 1).into(),
+            from: parent.into(),
+            to: id.into(),
             handle: Handle::Always,
         });
     }
@@ -116,7 +116,7 @@ proptest! {
         let before = fold::fold("plan-prop", &first);
         let mut bodies: Vec<OpBody> = removals.iter().map(|r| {
             let id = format!("n{}", 1 + r % parents.len());
-            let incident = c.edges.iter().filter(|e| e.from == id || e.to == id).map(|e| e.id.clone()).collect();
+            let incident = c.edges.iter().filter(|e| e.from == id || e.to == id).map(|e| e.id.to_string()).collect();
             OpBody::RemoveNode { node_id: id, incident_edge_ids: incident }
         }).collect();
         bodies.extend(tools.iter().enumerate().map(|(i, t)| OpBody::SetNodeField { node_id: format!("n{}", 1 + i % parents.len()), path: "tool".into(), value: Value::String(t.clone()) }));
@@ -267,8 +267,8 @@ fn gen_node(id: String, shape: usize, other: usize) -> Node {
         _ => Some("bad phase\u{7}".to_string()),
     };
     Node {
-        id,
-        phase,
+        id: id.into(),
+        phase: phase.map(Into::into),
         kind,
         definition: def(d).into(),
     }
@@ -297,7 +297,7 @@ fn gen_edit(c: &Content, (what, a, b, k): (usize, usize, usize, usize)) -> Vec<O
                 c.edges
                     .iter()
                     .filter(|e| e.from == id || e.to == id)
-                    .map(|e| e.id.clone())
+                    .map(|e| e.id.to_string())
                     .collect()
             };
             vec![OpBody::RemoveNode {
@@ -342,15 +342,15 @@ fn gen_edit(c: &Content, (what, a, b, k): (usize, usize, usize, usize)) -> Vec<O
         6 | 7 => vec![OpBody::AddEdge {
             edge: Edge {
                 // Now and then an id `invalid_edge_id` refuses.
-                id: format!("e{}{}", k % 12, if b % 7 == 3 { "!" } else { "" }),
-                from: id,
-                to: pool_id(b),
+                id: format!("e{}{}", k % 12, if b % 7 == 3 { "!" } else { "" }).into(),
+                from: id.into(),
+                to: pool_id(b).into(),
                 handle: Handle::parse(HANDLES[k % HANDLES.len()]),
             },
         }],
         8 => match c.edges.get(k % c.edges.len().max(1)) {
             Some(e) => vec![OpBody::RemoveEdge {
-                edge_id: e.id.clone(),
+                edge_id: e.id.to_string(),
             }],
             None => vec![],
         },
@@ -358,9 +358,9 @@ fn gen_edit(c: &Content, (what, a, b, k): (usize, usize, usize, usize)) -> Vec<O
         // mostly replaced in place): an added edge the kept analyses follow.
         11 => vec![OpBody::AddEdge {
             edge: Edge {
-                id: format!("f{a}_{b}_{}", k % 3),
-                from: id,
-                to: pool_id(b),
+                id: format!("f{a}_{b}_{}", k % 3).into(),
+                from: id.into(),
+                to: pool_id(b).into(),
                 handle: Handle::parse(HANDLES[k % 2]),
             },
         }],
@@ -394,9 +394,9 @@ fn chain_ops(entry: bool) -> Vec<Vec<OpBody>> {
     out.extend((1..POOL).map(|i| {
         vec![OpBody::AddEdge {
             edge: Edge {
-                id: format!("c{i}"),
-                from: pool_id(i - 1),
-                to: pool_id(i),
+                id: format!("c{i}").into(),
+                from: pool_id(i - 1).into(),
+                to: pool_id(i).into(),
                 handle: Handle::parse("always"),
             },
         }]

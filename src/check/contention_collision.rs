@@ -273,7 +273,7 @@ declare_check! {
                     .node(node_b.id.clone())
                     .at(format!("/definition/args/{barg}"))
                     .fix(Remedy::SetField {
-                        node: node_b.id.clone(),
+                        node: node_b.id.to_string(),
                         path: format!("args.{barg}"),
                         value: Fill::choose("a target of its own"),
                     })

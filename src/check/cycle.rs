@@ -47,7 +47,7 @@ declare_check! {
                 )
                 .edge(edge.id.clone())
                 .node(edge.to.clone())
-                .fix(Remedy::Disconnect { edge: edge.id.clone() }.when("or another edge of the cycle")),
+                .fix(Remedy::Disconnect { edge: edge.id.to_string() }.when("or another edge of the cycle")),
             );
         }
     }

@@ -55,7 +55,7 @@ declare_check! {
                     ),
                 )
                 .edge(e.id.clone())
-                .fix(Remedy::Disconnect { edge: e.id.clone() }.when(format!("to keep `{}`", k.id))),
+                .fix(Remedy::Disconnect { edge: e.id.to_string() }.when(format!("to keep `{}`", k.id))),
             );
         }
     }

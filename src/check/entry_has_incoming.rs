@@ -34,7 +34,7 @@ declare_check! {
                     )
                     .edge(edge.id.clone())
                     .node(edge.to.clone())
-                    .fix(Remedy::Disconnect { edge: edge.id.clone() }.when(format!(
+                    .fix(Remedy::Disconnect { edge: edge.id.to_string() }.when(format!(
                         "then connect `{}` to the step that should run next, if any",
                         edge.from
                     ))),

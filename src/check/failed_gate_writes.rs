@@ -119,8 +119,8 @@ declare_check! {
                         .node(id.clone())
                         .edge(edge.id.clone())
                         .fix(Remedy::Retarget {
-                            edge: edge.id.clone(),
-                            from: id.clone(),
+                            edge: edge.id.to_string(),
+                            from: id.to_string(),
                             to,
                             handle: edge.handle.as_str().to_string(),
                         }),
@@ -189,8 +189,8 @@ fn error_edges(
                 .node(id.clone())
                 .edge(edge.id.clone());
             let retarget = |to: Pick| Remedy::Retarget {
-                edge: edge.id.clone(),
-                from: id.clone(),
+                edge: edge.id.to_string(),
+                from: id.to_string(),
                 to,
                 handle: "error".into(),
             };
@@ -224,7 +224,7 @@ fn error_edges(
                     ..issue
                 }
                 .fix(Remedy::SetField {
-                    node: g.node(t).id.clone(),
+                    node: g.node(t).id.to_string(),
                     path: "kind".into(),
                     value: Fill::Value(Value::from(crate::model::node::SETTLE)),
                 }),

@@ -74,7 +74,7 @@ declare_check! {
             .node(reader.id.clone())
             .at(d.pointer.clone());
             let set = |value| Remedy::SetField {
-                node: reader.id.clone(),
+                node: reader.id.to_string(),
                 path: dot_path(&d.pointer),
                 value,
             };

@@ -220,7 +220,7 @@ pub(crate) fn routes_to(g: &Graph, target: usize, limit: usize) -> Option<Vec<Br
                 continue;
             }
             let mut s = segs.clone();
-            s.push(Segment::Edge(g.edge(e).id.clone()));
+            s.push(Segment::Edge(g.edge(e).id.to_string()));
             stack.push((p, s));
         }
     }
@@ -230,11 +230,14 @@ pub(crate) fn routes_to(g: &Graph, target: usize, limit: usize) -> Option<Vec<Br
 /// The segment a route takes through `join`: its id and every incoming edge
 /// id, sorted.
 pub(crate) fn join_segment(g: &Graph, join: usize) -> Segment {
-    let mut of: Vec<String> = g.inc[join].iter().map(|&e| g.edge(e).id.clone()).collect();
+    let mut of: Vec<String> = g.inc[join]
+        .iter()
+        .map(|&e| g.edge(e).id.to_string())
+        .collect();
     of.sort();
     of.dedup();
     Segment::Join {
-        join: g.node(join).id.clone(),
+        join: g.node(join).id.to_string(),
         of,
     }
 }

@@ -298,7 +298,7 @@ mod tests {
     fn apply(c: &mut Content, op: &OpBody) {
         match op {
             OpBody::AddNode { node } => c.nodes.push(node.clone()),
-            OpBody::RemoveNode { node_id, .. } => c.nodes.retain(|n| &n.id != node_id),
+            OpBody::RemoveNode { node_id, .. } => c.nodes.retain(|n| n.id != *node_id),
             _ => unreachable!("not used here"),
         }
     }

@@ -179,9 +179,9 @@ fn silent_verifications(cx: &crate::check::Cx, after: &[bool], out: &mut Vec<Iss
         criteria_refs(given, &mut refs, 0);
         for v in refs.into_iter().filter_map(|n| g.index_of(n)) {
             match read.iter_mut().find(|(x, _)| *x == v) {
-                Some((_, by)) if !by.contains(&node.id) => by.push(node.id.clone()),
+                Some((_, by)) if !by.iter().any(|b| b == node.id) => by.push(node.id.to_string()),
                 Some(_) => {}
-                None => read.push((v, vec![node.id.clone()])),
+                None => read.push((v, vec![node.id.to_string()])),
             }
         }
     }
@@ -225,7 +225,7 @@ fn silent_verifications(cx: &crate::check::Cx, after: &[bool], out: &mut Vec<Iss
             .node(node.id.clone())
             .at("/definition/outputSchema")
             .fix(Remedy::SetField {
-                node: node.id.clone(),
+                node: node.id.to_string(),
                 path: "outputSchema.anyOf".into(),
                 value: Fill::Value(named_failure()),
             }),

@@ -406,12 +406,12 @@ impl Readers {
     }
 
     /// The nodes that name one of `ids`.
-    fn readers_of<'s>(
+    fn readers_of<'s, S: AsRef<str> + ?Sized + 's>(
         &'s self,
-        ids: impl IntoIterator<Item = &'s String> + 's,
+        ids: impl IntoIterator<Item = &'s S> + 's,
     ) -> impl Iterator<Item = &'s str> + 's {
         ids.into_iter()
-            .filter_map(|id| self.names.get(id))
+            .filter_map(|id| self.names.get(id.as_ref()))
             .flat_map(|k| &self.read_by[k])
             .map(|&r| self.names.at(r))
     }
@@ -742,7 +742,7 @@ fn widened(
     }
     let below = downstream(g, t);
     let mut all: FastSet<usize> = on_refs.iter().chain(&below).copied().collect();
-    let ids = below.iter().map(|&i| &cx.content.nodes[i].id);
+    let ids = below.iter().map(|&i| cx.content.nodes[i].id.as_str());
     all.extend(refs.readers_of(ids).filter_map(|id| g.index_of(id)));
     (Some(on_refs), Some(all.into_iter().collect()))
 }
@@ -985,9 +985,9 @@ fn node_findings(
         let mut out = Vec::new();
         check.run(cx, &mut out);
         if out.is_empty() {
-            found.remove(id);
+            found.remove(id.as_str());
         } else {
-            found.insert(id.clone(), out);
+            found.insert(id.to_string(), out);
         }
     }
     cx.scope.set(None);
@@ -1019,7 +1019,7 @@ fn batch_findings(
             todo.sort_unstable();
             todo.dedup();
             for &i in &todo {
-                found.remove(&cx.content.nodes[i].id);
+                found.remove(cx.content.nodes[i].id.as_str());
             }
             (found, Some(std::rc::Rc::from(todo)))
         }

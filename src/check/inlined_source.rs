@@ -36,7 +36,7 @@ fn declared(g: &crate::check::Graph, spawns: &[usize]) -> Vec<Slice> {
                 .get(IDENTITY_ARG)?
                 .as_object()?;
             Some(Slice {
-                spawn: node.id.clone(),
+                spawn: node.id.to_string(),
                 run_input: id
                     .get("runInput")
                     .and_then(Value::as_str)
@@ -198,7 +198,7 @@ fn unread_fix(cx: &crate::check::Cx<'_>, entry: &crate::model::Node, name: &str)
             )),
         },
         None => Remedy::SetField {
-            node: entry.id.clone(),
+            node: entry.id.to_string(),
             path: "input".into(),
             value: Fill::choose(format!(
                 "the entry's inputs without `{name}`, if no unit is to read it"
@@ -373,7 +373,7 @@ declare_check! {
             .at(pointer.clone());
             issue = if spawn && pointer.starts_with("/definition/args/goal") {
                 issue.fix(Remedy::SetField {
-                    node: node.id.clone(),
+                    node: node.id.to_string(),
                     path: "args.goal".into(),
                     value: Fill::choose("the goal in words, without the source (the input carries the slice by reference)"),
                 })
@@ -383,13 +383,13 @@ declare_check! {
                     _ => "of the slice".to_string(),
                 };
                 issue.fix(Remedy::SetField {
-                    node: node.id.clone(),
+                    node: node.id.to_string(),
                     path: "args.input".into(),
                     value: Fill::choose(format!("a reference to the run input {run_input}, which the run supplies")),
                 })
             } else {
                 issue.fix(
-                    Remedy::SetDefinition { node: node.id.clone() }
+                    Remedy::SetDefinition { node: node.id.to_string() }
                         .when("without the literal: name the slice by its identity and extent instead"),
                 )
             };

@@ -36,9 +36,9 @@ declare_check! {
                     .at("/id")
                     .fix(
                         Remedy::ChangeHandle {
-                            edge: e.id.clone(),
-                            from: e.from.clone(),
-                            to: e.to.clone(),
+                            edge: e.id.to_string(),
+                            from: e.from.to_string(),
+                            to: e.to.to_string(),
                             handle: e.handle.as_str().into_owned(),
                         }
                         .when("connected again, the edge gets a valid id"),

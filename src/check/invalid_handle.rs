@@ -65,9 +65,9 @@ fn issue(e: &Edge, kind: NodeKind) -> Issue {
     .edge(e.id.clone())
     .at("/handle")
     .fix(Remedy::ChangeHandle {
-        edge: e.id.clone(),
-        from: e.from.clone(),
-        to: e.to.clone(),
+        edge: e.id.to_string(),
+        from: e.from.to_string(),
+        to: e.to.to_string(),
         handle: instead.to_string(),
     })
 }

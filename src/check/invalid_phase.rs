@@ -53,12 +53,12 @@ declare_check! {
                 .at("/phase");
                 if !trimmed.is_empty() && trimmed != ids::UNPHASED {
                     issue = issue.fix(Remedy::SetPhase {
-                        node: n.id.clone(),
+                        node: n.id.to_string(),
                         phase: Some(Fill::Value(Value::String(trimmed))),
                     });
                 }
                 out.push(issue.fix(
-                    Remedy::SetPhase { node: n.id.clone(), phase: None }.when("to leave it unphased"),
+                    Remedy::SetPhase { node: n.id.to_string(), phase: None }.when("to leave it unphased"),
                 ));
             }
         }

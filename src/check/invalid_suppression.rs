@@ -93,7 +93,7 @@ fn check_node(n: &Node, out: &mut Vec<Issue>) {
                 .node(n.id.clone())
                 .at(format!("{at}/code"))
                 .fix(Remedy::SetField {
-                    node: n.id.clone(),
+                    node: n.id.to_string(),
                     path: format!("{SUPPRESS}.{i}.code"),
                     value,
                 }),
@@ -122,7 +122,7 @@ fn check_node(n: &Node, out: &mut Vec<Issue>) {
                 .node(n.id.clone())
                 .at(format!("{at}/reason"))
                 .fix(Remedy::SetField {
-                    node: n.id.clone(),
+                    node: n.id.to_string(),
                     path: format!("{SUPPRESS}.{i}.reason"),
                     value: Fill::choose("why the finding does not apply"),
                 }),

@@ -46,7 +46,7 @@ declare_check! {
                     }
                     .when("two or more branches that start after one common step"),
                 )
-                .fix(Remedy::RemoveNode { node: n.id.clone() }),
+                .fix(Remedy::RemoveNode { node: n.id.to_string() }),
             );
         }
     }

@@ -69,7 +69,7 @@ declare_check! {
                     handle: None,
                 })
                 .fix(
-                    Remedy::RemoveNode { node: n.id.clone() }
+                    Remedy::RemoveNode { node: n.id.to_string() }
                         .when(format!("then connect `{only}` to what followed the join")),
                 ),
             );

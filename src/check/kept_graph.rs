@@ -64,7 +64,7 @@ impl Core {
         // then an old edge is past the old end.
         if !content.edges[e0..]
             .iter()
-            .all(|x| touched.new_edges.contains(&x.id))
+            .all(|x| touched.new_edges.contains(x.id.as_str()))
         {
             return None;
         }

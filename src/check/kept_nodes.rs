@@ -145,7 +145,7 @@ struct Roles {
 /// says of it.
 fn facts_of(n: &Node, registry: Option<&Registry>) -> (Slot, usize, Roles) {
     let slot = Slot {
-        id: n.id.clone(),
+        id: n.id.to_string(),
         refs: n
             .data_refs()
             .into_iter()
@@ -346,7 +346,7 @@ impl KeptNodes {
         // (the first with) a name a reference was missing.
         if let Some(r) = self.resolved.get_mut() {
             let named = (n0..self.slots.len())
-                .any(|i| is_canonical(g, i) && r.missing.contains(&content.nodes[i].id));
+                .any(|i| is_canonical(g, i) && r.missing.contains(content.nodes[i].id.as_str()));
             if named {
                 self.resolved.take();
             } else {

@@ -57,7 +57,7 @@ declare_check! {
                 .node(n.id.clone())
                 .at("/definition/output")
                 .fix(Remedy::SetField {
-                    node: n.id.clone(),
+                    node: n.id.to_string(),
                     path: "output".into(),
                     value: Fill::Value(Value::Array(Vec::new())),
                 }),

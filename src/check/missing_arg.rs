@@ -59,7 +59,7 @@ declare_check! {
                 format!(" (did you mean {}?)", near.join(", "))
             };
             let fix = Remedy::SetField {
-                node: n.id.clone(),
+                node: n.id.to_string(),
                 path: format!("args.{}", missing[0]),
                 value: Fill::choose("a literal or a reference"),
             };

@@ -57,10 +57,10 @@ declare_check! {
                 };
                 let pointer = format!("/definition{}", p.pointer);
                 let fix = if p.pointer.is_empty() {
-                    Remedy::SetDefinition { node: n.id.clone() }
+                    Remedy::SetDefinition { node: n.id.to_string() }
                 } else {
                     Remedy::SetField {
-                        node: n.id.clone(),
+                        node: n.id.to_string(),
                         path: dot_path(&pointer),
                         value: Fill::choose(expected.clone()),
                     }

@@ -32,7 +32,7 @@ declare_check! {
             }
             let unsafe_to_repeat = n.get("replaySafe").and_then(|v| v.as_bool()) == Some(false);
             let set = |v: &str| Remedy::SetField {
-                node: n.id.clone(),
+                node: n.id.to_string(),
                 path: "onIndeterminate".into(),
                 value: Fill::Value(Value::String(v.into())),
             };

@@ -56,14 +56,14 @@ declare_check! {
                     let mut fixed = (**r).clone();
                     fixed.node = near.clone();
                     Remedy::SetField {
-                        node: n.id.clone(),
+                        node: n.id.to_string(),
                         path,
                         value: Fill::Value(Value::Ref(Box::new(fixed))),
                     }
                     .when(format!("if `{near}` is the node meant"))
                 }
                 None => Remedy::SetField {
-                    node: n.id.clone(),
+                    node: n.id.to_string(),
                     path,
                     value: Fill::choose("a reference to an existing node"),
                 }

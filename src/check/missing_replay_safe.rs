@@ -31,7 +31,7 @@ declare_check! {
                 continue;
             }
             let set = |v: bool| Remedy::SetField {
-                node: n.id.clone(),
+                node: n.id.to_string(),
                 path: "replaySafe".into(),
                 value: Fill::Value(Value::Bool(v)),
             };

@@ -41,7 +41,7 @@ declare_check! {
                         ),
                     )
                     .node(id.clone())
-                    .fix(Remedy::RemoveNode { node: id.clone() }.when(format!(
+                    .fix(Remedy::RemoveNode { node: id.to_string() }.when(format!(
                         "then connect `{}` to the steps `{id}` fed; or turn `{id}` into an ordinary step",
                         ids[0]
                     ))),

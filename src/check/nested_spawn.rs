@@ -69,7 +69,7 @@ declare_check! {
                 .and_then(Value::as_array)
                 .and_then(|a| a.iter().map(Value::as_str).collect());
             let set = |value| Remedy::SetField {
-                node: n.id.clone(),
+                node: n.id.to_string(),
                 path: format!("args.{arg}"),
                 value,
             };

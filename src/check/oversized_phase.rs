@@ -55,7 +55,7 @@ declare_check! {
                 )
                 .node(cut.id.clone())
                 .fix(Remedy::SetPhase {
-                    node: cut.id.clone(),
+                    node: cut.id.to_string(),
                     phase: Some(Fill::Choose(format!("a new phase after `{phase}`, for this node and the ones after it"))),
                 }),
             );

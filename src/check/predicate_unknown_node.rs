@@ -134,7 +134,7 @@ declare_check! {
             let first = path.split('.').next().unwrap_or(path);
             let path_field = crate::model::value::dot_path(pointer);
             let set = |value| Remedy::SetField {
-                node: n.id.clone(),
+                node: n.id.to_string(),
                 path: path_field.clone(),
                 value,
             };

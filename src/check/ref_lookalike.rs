@@ -93,7 +93,7 @@ fn object(n: &Node, pointer: &str, m: &crate::model::Map) -> Issue {
     .at(pointer.to_string())
     .fix(
         Remedy::SetField {
-            node: n.id.clone(),
+            node: n.id.to_string(),
             path: dot_path(pointer),
             value,
         }
@@ -166,7 +166,7 @@ fn shorthand_string(cx: &crate::check::Cx, hit: &LiteralHit, s: &str) -> Option<
         .at(hit.pointer.clone())
         .fix(
             Remedy::SetField {
-                node: n.id.clone(),
+                node: n.id.to_string(),
                 path: dot_path(&hit.pointer),
                 value: Fill::Value(Value::Ref(Box::new(r))),
             }

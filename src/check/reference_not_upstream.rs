@@ -88,7 +88,7 @@ declare_check! {
                 );
             }
             out.push(issue.fix(Remedy::SetField {
-                node: reader.id.clone(),
+                node: reader.id.to_string(),
                 path: crate::model::value::dot_path(&d.pointer),
                 value: Fill::choose(format!("a reference to a node that runs before `{}`", reader.id)),
             }));

@@ -31,7 +31,7 @@ declare_check! {
                 continue;
             }
             let set = |path: &str, value: Value| Remedy::SetField {
-                node: n.id.clone(),
+                node: n.id.to_string(),
                 path: path.into(),
                 value: Fill::Value(value),
             };

@@ -44,7 +44,7 @@ declare_check! {
                         )
                         .node(n.id.clone())
                         .at(pointer.clone())
-                        .fix(Remedy::SetField { node: n.id.clone(), path, value: Fill::choose("VALUE") }),
+                        .fix(Remedy::SetField { node: n.id.to_string(), path, value: Fill::choose("VALUE") }),
                     );
                 }
             }

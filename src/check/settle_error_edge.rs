@@ -102,8 +102,8 @@ fn check_join(g: &Graph, j: usize, is_spawn: &[bool], out: &mut Vec<Issue>) {
             .node(from.clone())
             .edge(edge.id.clone())
             .fix(Remedy::Retarget {
-                edge: edge.id.clone(),
-                from: from.clone(),
+                edge: edge.id.to_string(),
+                from: from.to_string(),
                 to: Pick::Any(format!(
                     "a `report_failure` step naming the failure of `{from}`"
                 )),
@@ -147,8 +147,8 @@ fn check_join(g: &Graph, j: usize, is_spawn: &[bool], out: &mut Vec<Issue>) {
                 }
                 .edge(edge.id.clone())
                 .fix(Remedy::Retarget {
-                    edge: edge.id.clone(),
-                    from: id.clone(),
+                    edge: edge.id.to_string(),
+                    from: id.to_string(),
                     to: Pick::id(join),
                     handle: "error".into(),
                 })

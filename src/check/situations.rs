@@ -69,7 +69,7 @@ fn noop(id: &str) -> Node {
 
 /// Nodes in a line, each connected to the next on `always`.
 fn line(nodes: Vec<Node>) -> Content {
-    let ids: Vec<String> = nodes.iter().map(|n| n.id.clone()).collect();
+    let ids: Vec<String> = nodes.iter().map(|n| n.id.to_string()).collect();
     let edges = ids
         .windows(2)
         .enumerate()
@@ -215,7 +215,7 @@ fn s05_node_ids() {
 fn s06_edge_ids() {
     for bad in ["a>b".to_string(), "e".repeat(65)] {
         let mut p = line(vec![start(), noop("a")]);
-        p.edges[0].id = bad;
+        p.edges[0].id = bad.into();
         fires(&p, "invalid_edge_id");
     }
 }

@@ -74,9 +74,17 @@ pub(crate) fn set_arg(node: &Node, entry: Option<&ToolEntry>, path: &str, value:
     });
     let (node, path) = (node.id.clone(), path.to_string());
     if new {
-        Remedy::AddField { node, path, value }
+        Remedy::AddField {
+            node: node.to_string(),
+            path,
+            value,
+        }
     } else {
-        Remedy::SetField { node, path, value }
+        Remedy::SetField {
+            node: node.to_string(),
+            path,
+            value,
+        }
     }
 }
 

@@ -468,13 +468,13 @@ declare_check! {
                 .node(reader.id.clone())
                 .at(d.pointer.clone())
                 .fix(Remedy::SetField {
-                    node: reader.id.clone(),
+                    node: reader.id.to_string(),
                     path: crate::model::value::dot_path(&d.pointer),
                     value: Fill::choose("a reference to the output of a call that checks the value and lists it in `declassifies`"),
                 })
                 .fix(
                     Remedy::SetField {
-                        node: reader.id.clone(),
+                        node: reader.id.to_string(),
                         path: "declassifies".into(),
                         value: Fill::choose("the output fields its tool validates"),
                     }
@@ -533,7 +533,7 @@ mod tests {
     }
 
     fn chain(nodes: Vec<crate::model::Node>) -> crate::model::Content {
-        let ids: Vec<String> = nodes.iter().map(|n| n.id.clone()).collect();
+        let ids: Vec<String> = nodes.iter().map(|n| n.id.to_string()).collect();
         let edges = ids
             .windows(2)
             .enumerate()

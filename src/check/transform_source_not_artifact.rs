@@ -64,7 +64,7 @@ declare_check! {
                 .node(n.id.clone())
                 .at("/definition/source")
                 .fix(Remedy::SetField {
-                    node: n.id.clone(),
+                    node: n.id.to_string(),
                     path: "source".into(),
                     value: Fill::choose("a reference to a call whose tool returns an artifact"),
                 }),

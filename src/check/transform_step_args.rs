@@ -93,7 +93,7 @@ declare_check! {
                     .node(n.id.clone())
                     .at(format!("/definition/steps/{k}/args"))
                     .fix(Remedy::SetField {
-                        node: n.id.clone(),
+                        node: n.id.to_string(),
                         path: format!("steps.{k}.args"),
                         value: Fill::choose("the arguments the step takes, with their types"),
                     }),

@@ -62,7 +62,7 @@ declare_check! {
                     )
                     .node(n.id.clone())
                     .at(format!("/definition/steps/{k}/name"))
-                    .fix(Remedy::SetField { node: n.id.clone(), path: format!("steps.{k}.name"), value }),
+                    .fix(Remedy::SetField { node: n.id.to_string(), path: format!("steps.{k}.name"), value }),
                 );
             }
         }

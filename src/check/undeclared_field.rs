@@ -77,7 +77,7 @@ declare_check! {
                     fixed.path = Some(near.to_string());
                     fixes.push(
                         Remedy::SetField {
-                            node: reader.id.clone(),
+                            node: reader.id.to_string(),
                             path: dot_path(&d.pointer),
                             value: Fill::Value(Value::Ref(Box::new(fixed))),
                         }
@@ -136,7 +136,7 @@ declare_check! {
                 if let Some(near) = near {
                     issue = issue.fix(
                         Remedy::SetField {
-                            node: n.id.clone(),
+                            node: n.id.to_string(),
                             path: format!("declassifies.{k}"),
                             value: Fill::Value(Value::String(near.to_string())),
                         }
@@ -178,7 +178,7 @@ fn declare(target: &Node, path: &str) -> Option<Fix> {
     };
     Some(
         Remedy::SetField {
-            node: target.id.clone(),
+            node: target.id.to_string(),
             path: field,
             value: Fill::choose(value),
         }

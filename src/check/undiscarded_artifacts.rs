@@ -111,7 +111,7 @@ declare_check! {
                     .node(id.clone())
                     .at("/definition/args/paths")
                     .fix(Remedy::SetField {
-                        node: id.clone(),
+                        node: id.to_string(),
                         path: "args.paths".into(),
                         value: Fill::Value(Value::Array(all)),
                     }),

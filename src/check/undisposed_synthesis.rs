@@ -190,8 +190,8 @@ declare_check! {
                     .node(node.id.clone())
                     .edge(edge.id.clone())
                     .fix(Remedy::Retarget {
-                        edge: edge.id.clone(),
-                        from: g.node(from).id.clone(),
+                        edge: edge.id.to_string(),
+                        from: g.node(from).id.to_string(),
                         to,
                         handle: edge.handle.as_str().to_string(),
                     }),

@@ -42,7 +42,7 @@ declare_check! {
                         .node(n.id.clone())
                         .at(pointer.clone())
                         .fix(Remedy::SetField {
-                            node: n.id.clone(),
+                            node: n.id.to_string(),
                             path,
                             value: Fill::choose("a literal or a reference"),
                         }),

@@ -111,14 +111,14 @@ declare_check! {
                     continue;
                 }
                 let verify = verdict_node(g, &is_spawn, s)
-                    .map_or_else(|| "verify_<unit>".to_string(), |v| g.node(v).id.clone());
+                    .map_or_else(|| "verify_<unit>".to_string(), |v| g.node(v).id.to_string());
                 let what = format!(
                     "a predicate that also guarantees unit `{}` passed: `{verify}.verdict` eq \"pass\" and `{verify}.failedCriteria` eq [], both in an `all`",
                     g.node(s).id
                 );
                 if let Some((gate, e)) = synthesis::weak_edge(g, w, &verify) {
                     let (gate_id, edge) = (&g.node(gate).id, g.edge(e));
-                    let to = g.ends[e].map_or(String::new(), |(_, t)| g.node(t).id.clone());
+                    let to = g.ends[e].map_or(String::new(), |(_, t)| g.node(t).id.to_string());
                     let orphans = synthesis::orphan_reports(g);
                     let report = match synthesis::origin(g, &orphans, gate, e) {
                         Some(r) => Pick::id(&g.node(r).id),
@@ -138,8 +138,8 @@ declare_check! {
                         .node(g.node(s).id.clone())
                         .edge(edge.id.clone())
                         .fix(Remedy::Retarget {
-                            edge: edge.id.clone(),
-                            from: gate_id.clone(),
+                            edge: edge.id.to_string(),
+                            from: gate_id.to_string(),
                             to: report,
                             handle: edge.handle.as_str().to_string(),
                         }),
@@ -148,7 +148,7 @@ declare_check! {
                 }
                 let fix: Fix = match synthesis::nearest_gate(g, w) {
                     Some(gate) => Remedy::SetField {
-                        node: g.node(gate).id.clone(),
+                        node: g.node(gate).id.to_string(),
                         path: "predicate".into(),
                         value: Fill::choose(what),
                     }

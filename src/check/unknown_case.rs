@@ -64,9 +64,9 @@ declare_check! {
                 .at("/handle");
                 if let Some(near) = near {
                     issue = issue.fix(Remedy::ChangeHandle {
-                        edge: edge.id.clone(),
-                        from: edge.from.clone(),
-                        to: edge.to.clone(),
+                        edge: edge.id.to_string(),
+                        from: edge.from.to_string(),
+                        to: edge.to.to_string(),
                         handle: near.to_string(),
                     });
                 }
@@ -75,7 +75,7 @@ declare_check! {
                     with.push(Value::from(label.as_str()));
                     issue = issue.fix(
                         Remedy::SetField {
-                            node: n.id.clone(),
+                            node: n.id.to_string(),
                             path: "cases".into(),
                             value: Fill::Value(Value::Array(with)),
                         }

@@ -52,7 +52,7 @@ declare_check! {
                     )
                     .node(n.id.clone())
                     .at(format!("/definition{}", p.pointer))
-                    .fix(Remedy::SetDefinition { node: n.id.clone() }.when(without)),
+                    .fix(Remedy::SetDefinition { node: n.id.to_string() }.when(without)),
                 );
             }
         }

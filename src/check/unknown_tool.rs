@@ -75,7 +75,7 @@ declare_check! {
                 .node(n.id.clone())
                 .at("/definition/tool");
             if !reg.tools.is_empty() {
-                issue = issue.fix(Remedy::SetField { node: n.id.clone(), path: "tool".into(), value });
+                issue = issue.fix(Remedy::SetField { node: n.id.to_string(), path: "tool".into(), value });
             }
             out.push(issue.fix(
                 Remedy::AddToRegistry { tool: tool.to_string() }

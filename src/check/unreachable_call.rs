@@ -127,7 +127,7 @@ impl KeptReach {
         }
         if !content.edges[e0..]
             .iter()
-            .all(|e| touched.new_edges.contains(&e.id))
+            .all(|e| touched.new_edges.contains(e.id.as_str()))
         {
             return false;
         }
@@ -279,7 +279,7 @@ declare_check! {
             } else {
                 issue
                     .fix(Remedy::Connect { from: Pick::any("a step before it"), to: Pick::id(&n.id), handle: None })
-                    .fix(Remedy::RemoveNode { node: n.id.clone() })
+                    .fix(Remedy::RemoveNode { node: n.id.to_string() })
             });
         }
     }

@@ -39,7 +39,7 @@ declare_check! {
                     )
                     .node(n.id.clone())
                     .fix(Remedy::Connect { from: Pick::any("a step before it"), to: Pick::id(&n.id), handle: None })
-                    .fix(Remedy::RemoveNode { node: n.id.clone() }),
+                    .fix(Remedy::RemoveNode { node: n.id.to_string() }),
                 );
             }
         }

@@ -342,7 +342,7 @@ mod tests {
     }
 
     fn linear(nodes: Vec<crate::model::Node>) -> crate::model::Content {
-        let ids: Vec<String> = nodes.iter().map(|n| n.id.clone()).collect();
+        let ids: Vec<String> = nodes.iter().map(|n| n.id.to_string()).collect();
         let edges = ids
             .windows(2)
             .enumerate()

@@ -64,7 +64,7 @@ declare_check! {
                     })
                     .fix(
                         Remedy::SetField {
-                            node: n.id.clone(),
+                            node: n.id.to_string(),
                             path: "cases".into(),
                             value: Fill::Value(Value::Array(
                                 cases.iter().filter(|c| c.as_str() != Some(label)).cloned().collect(),

@@ -53,7 +53,7 @@ declare_check! {
             }
             let near = suggest::closest(ev, wired.iter().copied());
             let set = |e: &str| Remedy::SetField {
-                node: n.id.clone(),
+                node: n.id.to_string(),
                 path: "evaluator".into(),
                 value: Fill::Value(Value::String(e.to_string())),
             };

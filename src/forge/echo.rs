@@ -95,7 +95,7 @@ pub(crate) fn build_around(
         );
         let (into, out_of) = around.unwrap_or_else(|| edges_at(content, id));
         let neighbour = |k: usize, other: &str| Neighbour {
-            edge_id: content.edges[k].id.clone(),
+            edge_id: content.edges[k].id.to_string(),
             node_id: other.to_string(),
             handle: content.edges[k].handle.to_string(),
         };

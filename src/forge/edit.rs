@@ -180,7 +180,7 @@ impl Forge {
                     .on_plan(&before.plan_id)
                     .fix(
                         Remedy::SetDefinition {
-                            node: node.id.clone(),
+                            node: node.id.to_string(),
                         }
                         .when("to change the existing node"),
                     )
@@ -394,7 +394,7 @@ impl Forge {
             let node = before
                 .node(node_id)
                 .ok_or_else(|| unknown_node(before, node_id))?;
-            if node.phase == phase {
+            if node.phase.as_deref() == phase.as_deref() {
                 return Ok(vec![]);
             }
             phase_note = super::near_miss::new_phase(before.content(), phase.as_deref(), node_id);
@@ -475,7 +475,7 @@ impl Forge {
                 None => c.edges.iter().find(same),
             };
             if let Some(e) = found {
-                edge_id = e.id.clone();
+                edge_id = e.id.to_string();
                 existing = true;
                 return Ok(vec![]);
             }
@@ -506,7 +506,7 @@ impl Forge {
                     })
                 }
             };
-            Ok(vec![OpBody::AddEdge { edge: Edge { id: edge_id.clone(), from: from.to_string(), to: to.to_string(), handle } }])
+            Ok(vec![OpBody::AddEdge { edge: Edge { id: edge_id.clone().into(), from: from.into(), to: to.into(), handle } }])
         })?;
         let handle_text = after
             .edge(&edge_id)
@@ -561,7 +561,7 @@ impl Forge {
             ),
             Some(&e.from),
             vec![],
-            std::slice::from_ref(&e.to),
+            &[e.to.to_string()],
             &[],
         )
     }
@@ -590,14 +590,14 @@ impl Forge {
                 .collect();
             Ok(vec![OpBody::RemoveNode {
                 node_id: node_id.to_string(),
-                incident_edge_ids: incident.iter().map(|e| e.id.clone()).collect(),
+                incident_edge_ids: incident.iter().map(|e| e.id.to_string()).collect(),
             }])
         })?;
         let mut neighbours: Vec<String> = Vec::new();
         for e in &incident {
             let other = if e.from == node_id { &e.to } else { &e.from };
-            if other != node_id && !neighbours.contains(other) {
-                neighbours.push(other.clone());
+            if other != node_id && !neighbours.iter().any(|n| n == other) {
+                neighbours.push(other.to_string());
             }
         }
         let details = vec![removed_edges(node_id, &incident)];
@@ -800,7 +800,7 @@ fn new_arg_refusal(
             for k in set {
                 let meant = crate::model::suggest::closest(&arg, [k.as_str()]).is_some();
                 e = e.fix(Remedy::SetField {
-                    node: node.id.clone(),
+                    node: node.id.to_string(),
                     path: format!("args.{k}{tail}"),
                     value: if meant {
                         Fill::Value(value.clone())
@@ -811,7 +811,7 @@ fn new_arg_refusal(
             }
             Err(e.fix(
                 Remedy::AddField {
-                    node: node.id.clone(),
+                    node: node.id.to_string(),
                     path: path.to_string(),
                     value: Fill::Value(value.clone()),
                 }
@@ -848,7 +848,7 @@ fn list_step(node: &crate::model::Node, path: &str, value: Value) -> Result<(Str
                     n.saturating_sub(1)
                 ))
                 .fix(Remedy::SetField {
-                    node: node.id.clone(),
+                    node: node.id.to_string(),
                     path: format!("{prefix}.{n}"),
                     value: if i + 1 == segs.len() {
                         Fill::Value(value)

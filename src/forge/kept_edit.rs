@@ -69,7 +69,9 @@ impl Forge {
             ))
             .with_help("editing the node again starts from it as it is")
             .on_plan(draft.plan_id.clone())
-            .fix(Remedy::SetDefinition { node: id.clone() }));
+            .fix(Remedy::SetDefinition {
+                node: id.to_string(),
+            }));
         }
         let then = self.store().load_at(&draft.plan_id, Some(base))?;
         let Some(was) = then.content().node(id).cloned() else {

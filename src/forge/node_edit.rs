@@ -83,7 +83,7 @@ pub(crate) fn render(plan_id: &str, revision: u64, node: &Node, issues: &[&Issue
     doc.insert(
         "phase".into(),
         match &node.phase {
-            Some(p) => p.clone().into(),
+            Some(p) => p.as_str().into(),
             None => serde_json::Value::Null,
         },
     );
@@ -188,7 +188,7 @@ pub(crate) fn parse(text: &str, original: &Node) -> Result<Parsed> {
             ));
         }
     }
-    map.insert("id".into(), Value::String(original.id.clone()));
+    map.insert("id".into(), Value::String(original.id.to_string()));
     let node = wire::codec::node(&Value::Object(map), "").map_err(|e| e.into_error(None))?;
     if let Some(p) = &node.phase
         && let Some(why) = ids::phase_problem(p)
@@ -209,7 +209,7 @@ pub(crate) fn parse(text: &str, original: &Node) -> Result<Parsed> {
         .with_help(format!("set `kind` back to {}", original.kind))
         .fix(
             Remedy::RemoveNode {
-                node: original.id.clone(),
+                node: original.id.to_string(),
             }
             .when(format!(
                 "for {} node: remove this one, then add a new one",
@@ -286,8 +286,8 @@ impl Forge {
                         None => "phase cleared".to_string(),
                     });
                     ops.push(OpBody::SetNodePhase {
-                        node_id: id.clone(),
-                        phase: edited.phase.clone(),
+                        node_id: id.to_string(),
+                        phase: edited.phase.as_ref().map(ToString::to_string),
                     });
                 }
                 if edited.definition != draft.node.definition {
@@ -304,7 +304,7 @@ impl Forge {
                     }
                     what.push(format!("definition ({})", keys.join(", ")));
                     ops.push(OpBody::SetNodeDefinition {
-                        node_id: id.clone(),
+                        node_id: id.to_string(),
                         definition: (*edited.definition).clone(),
                     });
                 }

@@ -67,8 +67,8 @@ fn gen_node(id: String, shape: usize, other: usize) -> Node {
         _ => Some("p2".to_string()),
     };
     Node {
-        id,
-        phase,
+        id: id.into(),
+        phase: phase.map(Into::into),
         kind,
         definition: def(d).into(),
     }
@@ -91,7 +91,7 @@ fn gen_edit(c: &Content, (what, a, b, k): (usize, usize, usize, usize)) -> Vec<O
                 .edges
                 .iter()
                 .filter(|e| k % 3 != 0 && (e.from == id || e.to == id))
-                .map(|e| e.id.clone())
+                .map(|e| e.id.to_string())
                 .collect();
             vec![OpBody::RemoveNode {
                 node_id: id,
@@ -105,15 +105,15 @@ fn gen_edit(c: &Content, (what, a, b, k): (usize, usize, usize, usize)) -> Vec<O
         }],
         5 | 6 => vec![OpBody::AddEdge {
             edge: Edge {
-                id: format!("e{}", k % 10),
-                from: id,
-                to: pool_id(b),
+                id: format!("e{}", k % 10).into(),
+                from: id.into(),
+                to: pool_id(b).into(),
                 handle: Handle::parse(HANDLES[k % HANDLES.len()]),
             },
         }],
         7 => match c.edges.get(k % c.edges.len().max(1)) {
             Some(e) => vec![OpBody::RemoveEdge {
-                edge_id: e.id.clone(),
+                edge_id: e.id.to_string(),
             }],
             None => vec![],
         },

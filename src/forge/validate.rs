@@ -360,8 +360,8 @@ fn checked(
         .plan_id
         .clone()
         .unwrap_or_else(|| "plan-document".to_string());
-    let nodes: Vec<String> = doc.nodes.iter().map(|n| n.id.clone()).collect();
-    let edges: Vec<String> = doc.edges.iter().map(|e| e.id.clone()).collect();
+    let nodes: Vec<String> = doc.nodes.iter().map(|n| n.id.to_string()).collect();
+    let edges: Vec<String> = doc.edges.iter().map(|e| e.id.to_string()).collect();
     let (content, mut prior, claimed) = import_fold(doc, &plan_id);
     if let Some(issue) = claimed {
         prior.push(issue);

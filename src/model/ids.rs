@@ -1,5 +1,10 @@
 //! Identifier rules (SPEC §1.2, §1.4). Hand-written matchers: no regex engine.
 
+/// A node's or an edge's id, or a phase name, as the model holds it: up to
+/// 24 bytes (every id a plan commonly has) kept inline, without an
+/// allocation of its own; a plan holds several per node and per edge.
+pub type Id = compact_str::CompactString;
+
 /// Node id: `^[a-z0-9_]{1,64}$`. No `/` or `.`, so it never reads as a path.
 pub fn is_valid_node_id(s: &str) -> bool {
     (1..=64).contains(&s.len())

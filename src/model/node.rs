@@ -1,6 +1,7 @@
 //! Nodes, edges, handles and the typed views of a node's definition.
 
 use super::def::Def;
+use super::ids::Id;
 use super::value::{Map, Pointer, Ref, Value};
 
 /// The seven node kinds. Closed: nothing else can be represented.
@@ -184,9 +185,9 @@ impl std::fmt::Display for Handle {
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Node {
-    pub id: String,
+    pub id: Id,
     /// `None` = unphased (an empty phase is stored as absent).
-    pub phase: Option<String>,
+    pub phase: Option<Id>,
     pub kind: NodeKind,
     /// Kept as written: a half-written definition is legal, and its problems
     /// are findings. Typed views below read it. Owned, or read on demand
@@ -196,9 +197,9 @@ pub struct Node {
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Edge {
-    pub id: String,
-    pub from: String,
-    pub to: String,
+    pub id: Id,
+    pub from: Id,
+    pub to: Id,
     pub handle: Handle,
 }
 

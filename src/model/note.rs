@@ -9,7 +9,7 @@ use crate::model::{AuthorityClaim, Edge, NodeKind};
 #[derive(Debug, Clone, PartialEq)]
 pub struct NodeSketch {
     pub kind: NodeKind,
-    pub phase: Option<String>,
+    pub phase: Option<super::ids::Id>,
 }
 
 #[derive(Debug, Clone, PartialEq)]

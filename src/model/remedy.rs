@@ -27,8 +27,8 @@ pub enum Pick {
 }
 
 impl Pick {
-    pub fn id(id: impl Into<String>) -> Pick {
-        Pick::Id(id.into())
+    pub fn id(id: impl AsRef<str>) -> Pick {
+        Pick::Id(id.as_ref().to_owned())
     }
     pub fn any(what: impl Into<String>) -> Pick {
         Pick::Any(what.into())

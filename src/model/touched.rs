@@ -43,8 +43,8 @@ impl Touched {
     pub fn add(&mut self, before: &Content, op: &OpBody) {
         match op {
             OpBody::AddNode { node } | OpBody::ReplaceNode { node } => {
-                self.nodes.insert(node.id.clone());
-                self.edited.insert(node.id.clone());
+                self.nodes.insert(node.id.to_string());
+                self.edited.insert(node.id.to_string());
             }
             OpBody::RemoveNode { node_id, .. } => {
                 self.removed = true;
@@ -54,8 +54,8 @@ impl Touched {
                 // fold drops an edge whose end is gone).
                 for e in &before.edges {
                     if e.from == *node_id || e.to == *node_id {
-                        self.nodes.insert(e.from.clone());
-                        self.nodes.insert(e.to.clone());
+                        self.nodes.insert(e.from.to_string());
+                        self.nodes.insert(e.to.to_string());
                     }
                 }
             }
@@ -66,10 +66,10 @@ impl Touched {
                 self.edited.insert(node_id.clone());
             }
             OpBody::AddEdge { edge } => {
-                self.nodes.insert(edge.from.clone());
-                self.nodes.insert(edge.to.clone());
+                self.nodes.insert(edge.from.to_string());
+                self.nodes.insert(edge.to.to_string());
                 if !self.edge_ends(before, &edge.id) {
-                    self.new_edges.insert(edge.id.clone());
+                    self.new_edges.insert(edge.id.to_string());
                 }
             }
             OpBody::RemoveEdge { edge_id } => {
@@ -86,8 +86,8 @@ impl Touched {
         let Some(e) = before.edges.iter().find(|e| e.id == id) else {
             return false;
         };
-        self.nodes.insert(e.from.clone());
-        self.nodes.insert(e.to.clone());
+        self.nodes.insert(e.from.to_string());
+        self.nodes.insert(e.to.to_string());
         true
     }
 

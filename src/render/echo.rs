@@ -198,7 +198,9 @@ fn node_lines(e: &Echo, v: &dyn Voice, room: usize) -> Vec<String> {
             "  … and {} more line(s) of `{}`: {} shows it whole",
             total - fit.lines.len(),
             n.id,
-            v.say(&Remedy::ReadNode { node: n.id.clone() })
+            v.say(&Remedy::ReadNode {
+                node: n.id.to_string()
+            })
         ));
     }
     fit.lines

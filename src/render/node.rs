@@ -578,7 +578,7 @@ mod tests {
             .map(|i| (format!("{huge:.50}{i}"), json!(i)))
             .collect();
         let mut n = node(NodeKind::Call, json!({"tool": huge, "args": args}));
-        n.phase = Some(huge.clone());
+        n.phase = Some(huge.clone().into());
         let t = block(&n, None, &[], &[], &style).join("\n");
         assert!(t.len() < 40_000, "{}", t.len());
         assert!(t.contains("more line(s)"));

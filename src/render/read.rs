@@ -157,7 +157,7 @@ pub(crate) fn text(s: &Slice, v: &dyn Voice, budget: usize) -> String {
 fn not_shown(s: &Slice, shown: usize, v: &dyn Voice, room: usize) -> String {
     let rest = &s.nodes[shown..];
     let how = v.say(&crate::model::remedy::Remedy::ReadNode {
-        node: rest[0].id.clone(),
+        node: rest[0].id.to_string(),
     });
     let mut line = format!(
         "Not shown in full ({} node(s); read each by its id, as in {how}):",
@@ -183,7 +183,7 @@ fn not_shown(s: &Slice, shown: usize, v: &dyn Voice, room: usize) -> String {
 }
 
 fn row_json(e: &Edge) -> Value {
-    json!({"edgeId": e.id, "from": e.from, "to": e.to, "handle": e.handle.as_str()})
+    json!({"edgeId": e.id.as_str(), "from": e.from.as_str(), "to": e.to.as_str(), "handle": e.handle.as_str()})
 }
 
 /// `{planId, key, phase?, nodes, edges, boundary: {incoming, outgoing},

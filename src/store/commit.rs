@@ -668,12 +668,12 @@ fn refuse_too_deep<'a>(bodies: impl IntoIterator<Item = &'a OpBody>) -> Result<(
     for b in bodies {
         let (node, def) = match b {
             OpBody::AddNode { node } | OpBody::ReplaceNode { node } => {
-                (&node.id, &*node.definition)
+                (node.id.as_str(), &*node.definition)
             }
             OpBody::SetNodeDefinition {
                 node_id,
                 definition,
-            } => (node_id, definition),
+            } => (node_id.as_str(), definition),
             _ => continue,
         };
         let depth = map_depth(def);

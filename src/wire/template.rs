@@ -164,24 +164,7 @@ fn edges(m: &Map) -> Result<Vec<Edge>, ParseError> {
             ));
         }
     }
-    let mut taken: std::collections::HashSet<String> =
-        raw.iter().filter_map(|e| e.0.clone()).collect();
-    Ok(raw
-        .into_iter()
-        .map(|(eid, from, to, handle)| {
-            let eid = eid.unwrap_or_else(|| {
-                let minted = codec::mint_edge_id(&from, &to, &handle, |c| taken.contains(c));
-                taken.insert(minted.clone());
-                minted
-            });
-            Edge {
-                id: eid,
-                from,
-                to,
-                handle,
-            }
-        })
-        .collect())
+    Ok(codec::document::named_edges(raw))
 }
 
 /// Reads `params`: an array of declared fields with unique paths.

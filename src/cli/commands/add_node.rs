@@ -38,8 +38,8 @@ pub(crate) fn run(s: &mut Session, a: AddNodeArgs) -> Result<Reply> {
     let kind = a.kind;
     let definition = a.def.definition()?;
     let node = Node {
-        id: a.id,
-        phase: a.phase.filter(|p| !p.is_empty()),
+        id: a.id.into(),
+        phase: a.phase.filter(|p| !p.is_empty()).map(Into::into),
         kind,
         definition: definition.into(),
     };

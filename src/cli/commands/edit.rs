@@ -156,7 +156,7 @@ fn reopen(forge: &Forge, draft: &Draft, from: &Path) -> Result<String> {
         ))
         .with_help("editing the node again starts from it as it is")
         .on_plan(draft.plan_id.clone())
-        .fix(crate::model::remedy::Remedy::SetDefinition { node: id.clone() }));
+        .fix(crate::model::remedy::Remedy::SetDefinition { node: id.to_string() }));
     };
     let head = header(&draft.text);
     if base == draft.revision {

@@ -128,7 +128,7 @@ pub(crate) fn names_of(loaded: &crate::store::Loaded) -> PlanNames {
         match &n.phase {
             Some(p) => {
                 if seen.insert(p.as_str()) {
-                    phases.push(p.clone());
+                    phases.push(p.to_string());
                 }
             }
             None => unphased = true,
@@ -145,7 +145,7 @@ pub(crate) fn names_of(loaded: &crate::store::Loaded) -> PlanNames {
                     .collect(),
                 _ => Vec::new(),
             };
-            (n.id.clone(), n.kind, cases)
+            (n.id.to_string(), n.kind, cases)
         })
         .collect();
     PlanNames {
@@ -155,7 +155,7 @@ pub(crate) fn names_of(loaded: &crate::store::Loaded) -> PlanNames {
         nodes,
         phases,
         unphased,
-        edges: c.edges.iter().map(|e| e.id.clone()).collect(),
+        edges: c.edges.iter().map(|e| e.id.to_string()).collect(),
     }
 }
 

@@ -164,8 +164,8 @@ impl Builder {
             _ => Map::new(),
         };
         self.nodes.push(Node {
-            id: id.to_string(),
-            phase: Some(phase.to_string()),
+            id: id.into(),
+            phase: Some(phase.into()),
             kind,
             definition: definition.into(),
         });
@@ -205,7 +205,7 @@ impl Builder {
             self.edges.iter().map(|e| e.id.as_str()).collect();
         let id = crate::wire::codec::mint_edge_id(from, to, &handle, |c| taken.contains(c));
         self.edges.push(Edge {
-            id,
+            id: id.into(),
             from: from.into(),
             to: to.into(),
             handle,
@@ -527,7 +527,7 @@ fn split_phases(nodes: &mut [Node]) {
     for n in nodes.iter_mut() {
         let Some(p) = n.phase.clone() else { continue };
         let size = estimate(n);
-        let (chunk, used) = at.entry(p.clone()).or_insert((1, 0));
+        let (chunk, used) = at.entry(p.to_string()).or_insert((1, 0));
         // A node too large for any read stays where it is.
         if *used > 0 && *used + size > budget && size <= budget {
             *chunk += 1;
@@ -535,7 +535,7 @@ fn split_phases(nodes: &mut [Node]) {
         }
         *used += size;
         if *chunk > 1 {
-            n.phase = Some(format!("{p}_{chunk}"));
+            n.phase = Some(format!("{p}_{chunk}").into());
         }
     }
 }
@@ -1131,7 +1131,7 @@ fn arrival_key(b: &Builder, units: &[Unit]) -> Value {
                 ),
             );
         }
-        key.insert(e.id.clone(), Value::Object(entry));
+        key.insert(e.id.to_string(), Value::Object(entry));
     }
     Value::Object(key)
 }

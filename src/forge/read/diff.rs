@@ -156,14 +156,14 @@ pub(crate) fn diff_contents(a: &Content, b: &Content, from: Side, to: Side) -> D
                 if old.phase != n.phase {
                     fields.push(FieldChange {
                         path: "phase".into(),
-                        before: old.phase.clone().map(Value::String),
-                        after: n.phase.clone().map(Value::String),
+                        before: old.phase.as_ref().map(|p| Value::String(p.to_string())),
+                        after: n.phase.as_ref().map(|p| Value::String(p.to_string())),
                     });
                 }
                 diff_map("", &old.definition, &n.definition, &mut fields);
                 if !fields.is_empty() {
                     nodes_changed.push(NodeChange {
-                        node_id: n.id.clone(),
+                        node_id: n.id.to_string(),
                         fields,
                     });
                 }

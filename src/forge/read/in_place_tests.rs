@@ -58,8 +58,8 @@ fn generated(seed: u64) -> Vec<OpBody> {
             }
         };
         nd.phase = match g.below(7) {
-            k @ 0..=4 => Some(phases[k].to_string()),
-            5 => Some(String::new()),
+            k @ 0..=4 => Some(phases[k].into()),
+            5 => Some(String::new().into()),
             _ => None,
         };
         ids.push(id);

@@ -270,7 +270,11 @@ fn slice_in<P: Source + ?Sized>(
     let (kind, key, phase) = match target {
         Target::Phase(p) => (SliceKind::Phase, p.clone(), Some(p)),
         Target::Unphased => (SliceKind::Unphased, UNPHASED.to_string(), None),
-        Target::Node(id) => (SliceKind::Node, id, nodes[0].phase.clone()),
+        Target::Node(id) => (
+            SliceKind::Node,
+            id,
+            nodes[0].phase.as_ref().map(ToString::to_string),
+        ),
     };
     Some(Slice {
         plan_id: head.plan_id,
@@ -308,7 +312,7 @@ fn settling_targets<P: Source + ?Sized>(c: &P, outgoing: &[Edge]) -> Vec<String>
                     && c.node_str_field(i, "kind") == Some(crate::model::node::SETTLE)
             })
         })
-        .map(|e| e.to.clone())
+        .map(|e| e.to.to_string())
         .collect();
     out.sort_unstable();
     out.dedup();

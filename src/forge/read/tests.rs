@@ -10,7 +10,7 @@ use crate::store::Loaded;
 use serde_json::json;
 
 fn phased(mut n: Node, p: &str) -> Node {
-    n.phase = Some(p.to_string());
+    n.phase = Some(p.into());
     n
 }
 

@@ -255,9 +255,9 @@ impl Ids {
         }
         match body {
             OpBody::AddEdge { edge } => {
-                self.edges.insert(edge.id.clone());
-                self.nodes.insert(edge.from.clone());
-                self.nodes.insert(edge.to.clone());
+                self.edges.insert(edge.id.to_string());
+                self.nodes.insert(edge.from.to_string());
+                self.nodes.insert(edge.to.to_string());
             }
             OpBody::RemoveEdge { edge_id } => {
                 self.edges.insert(edge_id.clone());
@@ -275,16 +275,17 @@ impl Ids {
         let OpBody::AddEdge { edge } = body else {
             return;
         };
-        let at_named = self.named.contains(&edge.from) || self.named.contains(&edge.to);
-        if !at_named && !self.edges.contains(&edge.id) {
+        let at_named =
+            self.named.contains(edge.from.as_str()) || self.named.contains(edge.to.as_str());
+        if !at_named && !self.edges.contains(edge.id.as_str()) {
             return;
         }
-        if self.edges.insert(edge.id.clone()) {
-            new.push(edge.id.clone());
+        if self.edges.insert(edge.id.to_string()) {
+            new.push(edge.id.to_string());
         }
         for end in [&edge.from, &edge.to] {
-            if self.nodes.insert(end.clone()) {
-                new.push(end.clone());
+            if self.nodes.insert(end.to_string()) {
+                new.push(end.to_string());
             }
         }
     }
@@ -293,7 +294,7 @@ impl Ids {
     fn state_of(&self, body: &OpBody) -> bool {
         match body {
             OpBody::AddNode { node } | OpBody::ReplaceNode { node } => {
-                self.nodes.contains(&node.id)
+                self.nodes.contains(node.id.as_str())
             }
             OpBody::RemoveNode {
                 node_id,
@@ -305,7 +306,7 @@ impl Ids {
             OpBody::SetNodeField { node_id, .. }
             | OpBody::SetNodeDefinition { node_id, .. }
             | OpBody::SetNodePhase { node_id, .. } => self.nodes.contains(node_id),
-            OpBody::AddEdge { edge } => self.edges.contains(&edge.id),
+            OpBody::AddEdge { edge } => self.edges.contains(edge.id.as_str()),
             OpBody::RemoveEdge { edge_id } => self.edges.contains(edge_id),
             OpBody::SetBounds { .. } => true,
             _ => false,

@@ -24,7 +24,7 @@ fn node_of(a: u8, c: u8) -> Node {
     definition.insert("x".into(), Value::from(c as u64));
     Node {
         id: NODES[a as usize % NODES.len()].into(),
-        phase: (!c.is_multiple_of(3)).then(|| format!("p{}", c % 2)),
+        phase: (!c.is_multiple_of(3)).then(|| format!("p{}", c % 2).into()),
         kind: [NodeKind::Join, NodeKind::Call, NodeKind::Entry][c as usize % 3],
         definition: definition.into(),
     }
@@ -49,7 +49,7 @@ fn body(step: Step, edges: &[Edge]) -> OpBody {
                 .iter()
                 .filter(|e| e.from == id || e.to == id)
                 .filter(|e| !c.is_multiple_of(3) || e.id.ends_with('0'))
-                .map(|e| e.id.clone())
+                .map(|e| e.id.to_string())
                 .collect(),
             node_id: id,
         },
@@ -68,8 +68,8 @@ fn body(step: Step, edges: &[Edge]) -> OpBody {
         },
         7..=9 => OpBody::AddEdge {
             edge: Edge {
-                id: edge_id,
-                from: id,
+                id: edge_id.into(),
+                from: id.into(),
                 to: NODES[b as usize % NODES.len()].into(),
                 handle: Handle::Always,
             },

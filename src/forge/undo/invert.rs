@@ -116,7 +116,7 @@ fn assemble(c: &Content, nodes: NodeOps, edges: EdgeOps, bounds: Vec<OpBody>) ->
             .edges
             .iter()
             .filter(|e| e.from == id || e.to == id)
-            .map(|e| e.id.clone())
+            .map(|e| e.id.to_string())
             .collect();
         bodies.push(OpBody::RemoveNode {
             node_id: id,
@@ -246,7 +246,7 @@ fn undo_phase(id: &str, nb: &Node, na: &Node, nc: &Node, inv: &mut Inverse, ops:
     if nc.phase == na.phase {
         ops.phases.push(OpBody::SetNodePhase {
             node_id: id.to_string(),
-            phase: nb.phase.clone(),
+            phase: nb.phase.as_ref().map(ToString::to_string),
         });
         inv.done.push(match &nb.phase {
             Some(p) => format!("moved `{id}` back to phase `{p}`"),

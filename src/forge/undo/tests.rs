@@ -17,7 +17,7 @@ fn forge(dir: &std::path::Path, actor: &str) -> Forge {
 fn node(id: &str, kind: NodeKind, phase: Option<&str>) -> Node {
     Node {
         id: id.into(),
-        phase: phase.map(str::to_string),
+        phase: phase.map(Into::into),
         kind,
         definition: Map::new().into(),
     }

@@ -5,6 +5,7 @@ use super::base::{Base, EDGES, NODES, Side};
 use super::digest::Changed;
 use crate::model::hash::FastMap as HashMap;
 use crate::model::hash::FastSet as HashSet;
+use crate::model::ids::Id;
 use crate::model::note::{NodeSketch, Note};
 use crate::model::value::{Map, Value};
 use crate::model::{Bounds, Content, Edge, Node, OpBody, Provenance};
@@ -61,8 +62,8 @@ pub(super) struct State {
 /// ops on top does not index every id again.
 #[derive(Debug, Clone, Default)]
 pub struct Index {
-    node_at: HashMap<String, usize>,
-    edge_at: HashMap<String, usize>,
+    node_at: HashMap<Id, usize>,
+    edge_at: HashMap<Id, usize>,
 }
 
 impl Index {
@@ -111,7 +112,7 @@ impl Index {
 /// a lookup answers what the map would: the last slot present with the
 /// id, none for an id removed since (and not added again).
 struct Ids {
-    map: Option<HashMap<String, usize>>,
+    map: Option<HashMap<Id, usize>>,
     /// Asked before any scan while the map is not made (see `base::Base`),
     /// and which of its sides these slots are.
     base: Option<(Base, Side)>,
@@ -134,7 +135,7 @@ impl Default for Ids {
 }
 
 impl Ids {
-    fn made(map: HashMap<String, usize>) -> Ids {
+    fn made(map: HashMap<Id, usize>) -> Ids {
         Ids {
             map: Some(map),
             base: None,
@@ -179,11 +180,11 @@ impl Ids {
             let mut map = HashMap::with_capacity_and_hasher(slots.len(), Default::default());
             for (i, s) in slots.iter().enumerate() {
                 if !gone.contains(&i) {
-                    map.insert(id_of(s).to_string(), i);
+                    map.insert(Id::from(id_of(s)), i);
                 }
             }
             for d in self.dropped.drain() {
-                map.remove(&d);
+                map.remove(d.as_str());
             }
             self.map = Some(map);
         }
@@ -194,7 +195,7 @@ impl Ids {
     fn insert(&mut self, id: &str, at: usize) {
         match &mut self.map {
             Some(m) => {
-                m.insert(id.to_string(), at);
+                m.insert(Id::from(id), at);
             }
             None => {
                 self.dropped.remove(id);
@@ -229,7 +230,7 @@ impl Ids {
         }
     }
 
-    fn into_map(self) -> Option<HashMap<String, usize>> {
+    fn into_map(self) -> Option<HashMap<Id, usize>> {
         self.map
     }
 }
@@ -324,7 +325,7 @@ impl State {
                             && let Some(old) = Some(&self.nodes[i]).filter(|old| **old != node)
                         {
                             issues.push(Note::DuplicateNodeId {
-                                id: node.id.clone(),
+                                id: node.id.to_string(),
                                 lost: sketch(old),
                                 kept: sketch(&node),
                             });
@@ -375,7 +376,7 @@ impl State {
                 None => self.touched_absent.push(node_id),
             },
             OpBody::SetNodePhase { node_id, phase } => match self.node_mut(&node_id) {
-                Some(n) => n.phase = phase.filter(|p| !p.is_empty()),
+                Some(n) => n.phase = phase.filter(|p| !p.is_empty()).map(Into::into),
                 None => self.touched_absent.push(node_id),
             },
             OpBody::AddEdge { edge } => match self.edge_slot(&edge.id) {

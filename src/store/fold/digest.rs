@@ -511,8 +511,8 @@ mod tests {
         let mut definition = Map::new();
         definition.insert("prompt".into(), Value::String(text.repeat(1 + i % 7)));
         Node {
-            id: format!("n{i}"),
-            phase: i.is_multiple_of(3).then(|| format!("p{}", i % 5)),
+            id: format!("n{i}").into(),
+            phase: i.is_multiple_of(3).then(|| format!("p{}", i % 5).into()),
             kind: NodeKind::Reason,
             definition: definition.into(),
         }
@@ -520,9 +520,9 @@ mod tests {
 
     fn edge(i: usize) -> Edge {
         Edge {
-            id: format!("e{i}"),
-            from: format!("n{i}"),
-            to: format!("n{}", i + 1),
+            id: format!("e{i}").into(),
+            from: format!("n{i}").into(),
+            to: format!("n{}", i + 1).into(),
             handle: Handle::Always,
         }
     }

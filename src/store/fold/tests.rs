@@ -274,7 +274,7 @@ proptest::proptest! {
         let nodes: Vec<Node> = nodes
             .into_iter()
             .map(|(id, kind, phase)| Node {
-                phase: phase.map(|p| format!("p{p}")),
+                phase: phase.map(|p| format!("p{p}").into()),
                 kind: kinds[kind],
                 ..node(&format!("n{id}"))
             })
@@ -380,7 +380,7 @@ proptest::proptest! {
             .map(|(k, &(what, a, b, c))| {
                 let body = match what {
                     0 => OpBody::AddNode { node: Node { kind: if c % 2 == 0 { NodeKind::Join } else { NodeKind::Call }, ..node(&format!("n{a}")) } },
-                    1 => OpBody::ReplaceNode { node: Node { phase: Some(format!("p{c}")), ..node(&format!("n{a}")) } },
+                    1 => OpBody::ReplaceNode { node: Node { phase: Some(format!("p{c}").into()), ..node(&format!("n{a}")) } },
                     2 => OpBody::RemoveNode {
                         node_id: format!("n{a}"),
                         incident_edge_ids: (b % 3 == 0).then(|| format!("e{a}")).into_iter().collect(),

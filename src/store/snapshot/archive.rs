@@ -18,6 +18,7 @@
 //! when it is read (in the text, on a character boundary), and a place
 //! that is not is an archive no writer makes: the snapshot is rebuilt.
 
+use crate::model::ids::Id;
 use crate::model::lifecycle::{Approval, Frozen, Meta, State};
 use crate::model::note::OpRef;
 use crate::model::value::{BranchId, Map, Param, Ref, Segment, Select, Value};
@@ -459,8 +460,11 @@ pub(super) fn node(
     defs: &str,
 ) -> Option<Node> {
     Some(Node {
-        id: owned(head, &n.id)?,
-        phase: owned_opt(head, &n.phase)?,
+        id: Id::from(at(head, &n.id)?),
+        phase: match n.phase.as_ref() {
+            None => None,
+            Some(p) => Some(Id::from(at(head, p)?)),
+        },
         kind: *NodeKind::ALL.get(n.kind as usize)?,
         definition: map_from(&d.keys, &d.values, defs)?.into(),
     })
@@ -626,9 +630,9 @@ pub(super) fn edge_ends<'a>(
 pub(super) fn edge(e: &ArchivedSEdge, text: &str) -> Option<Edge> {
     let (id, from, to) = edge_ends(e, text)?;
     Some(Edge {
-        id: id.to_string(),
-        from: from.to_string(),
-        to: to.to_string(),
+        id: Id::from(id),
+        from: Id::from(from),
+        to: Id::from(to),
         handle: Handle::parse(at(text, &e.handle)?),
     })
 }

@@ -375,7 +375,7 @@ pub(super) fn index_grown(
         }
         let b = bucket(&mut grown, &old, &edge.id)?;
         b.edges.push(SEdgeId {
-            id: edge.id.clone(),
+            id: edge.id.to_string(),
             at: k,
         });
     }

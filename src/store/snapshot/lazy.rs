@@ -239,8 +239,8 @@ mod tests {
         .into_iter()
         .collect();
         Node {
-            id: format!("n{i}"),
-            phase: i.is_multiple_of(2).then(|| "p".to_string()),
+            id: format!("n{i}").into(),
+            phase: i.is_multiple_of(2).then(|| "p".into()),
             kind: NodeKind::Reason,
             definition: def.into(),
         }

@@ -416,9 +416,9 @@ fn chain(dir: &Path) -> Store {
             .collect();
         ops.extend((1..600).map(|i| OpBody::AddEdge {
             edge: crate::model::Edge {
-                id: format!("e{i:03}"),
-                from: format!("n{:03}", i - 1),
-                to: format!("n{i:03}"),
+                id: format!("e{i:03}").into(),
+                from: format!("n{:03}", i - 1).into(),
+                to: format!("n{i:03}").into(),
                 handle: crate::model::Handle::Always,
             },
         }));
@@ -459,7 +459,7 @@ fn a_reader_in_place_reads_one_node_through_the_index() {
             .edges
             .iter()
             .filter(|e| e.from == id || e.to == id)
-            .map(|e| e.id.clone())
+            .map(|e| e.id.to_string())
             .collect();
         assert_eq!(edges, want, "{id}");
     }
@@ -947,8 +947,8 @@ fn value_strategy() -> impl proptest::strategy::Strategy<Value = Value> {
 
 fn random_node(i: usize, def: Vec<(String, Value)>) -> Node {
     Node {
-        id: format!("r{i:03}"),
-        phase: (!i.is_multiple_of(3)).then(|| format!("p{}", i % 4)),
+        id: format!("r{i:03}").into(),
+        phase: (!i.is_multiple_of(3)).then(|| format!("p{}", i % 4).into()),
         kind: NodeKind::ALL[i % NodeKind::ALL.len()],
         definition: def.into_iter().collect::<Map>().into(),
     }

@@ -315,10 +315,10 @@ impl<'a> View<'a> {
         let n = self.flag(c.nodes.get(at))?;
         let t = c.text.as_str();
         Some(Node {
-            id: self.text(t, &n.id)?.to_string(),
+            id: self.text(t, &n.id)?.into(),
             phase: match n.phase.as_ref() {
                 None => None,
-                Some(p) => Some(self.text(t, p)?.to_string()),
+                Some(p) => Some(self.text(t, p)?.into()),
             },
             kind: *self.flag(NodeKind::ALL.get(n.kind as usize))?,
             definition: if eager {
@@ -422,9 +422,9 @@ impl<'a> View<'a> {
     pub(crate) fn edge(&self, k: usize) -> Edge {
         let edge = self.edge_at(k).and_then(|(e, text)| archive::edge(e, text));
         self.flag(edge).unwrap_or_else(|| Edge {
-            id: String::new(),
-            from: String::new(),
-            to: String::new(),
+            id: String::new().into(),
+            from: String::new().into(),
+            to: String::new().into(),
             handle: Handle::parse(""),
         })
     }

@@ -12,6 +12,7 @@
 use super::document::{
     DOCUMENT_KEYS, Document, RawEdge, document_from_value, general_document, named_edges,
 };
+use crate::model::ids::Id;
 use crate::model::value::{Map, Value};
 use crate::model::{Handle, Node, NodeKind};
 use crate::wire::convert::hydrate_quietly;
@@ -174,26 +175,27 @@ impl<'de> Visitor<'de> for NodeKey {
 }
 
 /// A string value, with `$ref`/`$param` objects and every other kind given
-/// up on (as `codec::node` refuses them).
+/// up on (as `codec::node` refuses them): an id, a phase, a kind or a
+/// handle, read without an allocation of its own when short.
 struct Text;
 
 impl<'de> DeserializeSeed<'de> for Text {
-    type Value = String;
-    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<String, D::Error> {
-        d.deserialize_string(self)
+    type Value = Id;
+    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<Id, D::Error> {
+        d.deserialize_str(self)
     }
 }
 
 impl<'de> Visitor<'de> for Text {
-    type Value = String;
+    type Value = Id;
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
         f.write_str("a string")
     }
-    fn visit_str<E: de::Error>(self, s: &str) -> Result<String, E> {
-        Ok(s.to_string())
+    fn visit_str<E: de::Error>(self, s: &str) -> Result<Id, E> {
+        Ok(Id::from(s))
     }
-    fn visit_string<E: de::Error>(self, s: String) -> Result<String, E> {
-        Ok(s)
+    fn visit_string<E: de::Error>(self, s: String) -> Result<Id, E> {
+        Ok(Id::from(s))
     }
 }
 
@@ -201,25 +203,25 @@ impl<'de> Visitor<'de> for Text {
 struct OptText;
 
 impl<'de> DeserializeSeed<'de> for OptText {
-    type Value = Option<String>;
-    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<Option<String>, D::Error> {
+    type Value = Option<Id>;
+    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<Option<Id>, D::Error> {
         d.deserialize_any(self)
     }
 }
 
 impl<'de> Visitor<'de> for OptText {
-    type Value = Option<String>;
+    type Value = Option<Id>;
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
         f.write_str("a string or null")
     }
-    fn visit_unit<E: de::Error>(self) -> Result<Option<String>, E> {
+    fn visit_unit<E: de::Error>(self) -> Result<Option<Id>, E> {
         Ok(None)
     }
-    fn visit_str<E: de::Error>(self, s: &str) -> Result<Option<String>, E> {
-        Ok(Some(s.to_string()))
+    fn visit_str<E: de::Error>(self, s: &str) -> Result<Option<Id>, E> {
+        Ok(Some(Id::from(s)))
     }
-    fn visit_string<E: de::Error>(self, s: String) -> Result<Option<String>, E> {
-        Ok(Some(s))
+    fn visit_string<E: de::Error>(self, s: String) -> Result<Option<Id>, E> {
+        Ok(Some(Id::from(s)))
     }
 }
 

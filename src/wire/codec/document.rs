@@ -4,6 +4,8 @@
 use super::fields::{closed, error, object, opt_str, req_u64, take_object};
 use super::graph::{edge, edge_json, mint_edge_id, node, node_json};
 use super::plan::{bounds, bounds_json, provenance, provenance_json};
+use crate::model::hash::FastSet;
+use crate::model::ids::Id;
 use crate::model::value::{Map, Value};
 use crate::model::{Bounds, Content, Edge, Handle, Node, Provenance};
 use crate::wire::parse::{ParseError, Syntax};
@@ -138,18 +140,17 @@ pub fn document_from_value(v: &Value) -> Result<Document, ParseError> {
 }
 
 /// An edge as read, its id still optional.
-pub(super) type RawEdge = (Option<String>, String, String, Handle);
+pub(crate) type RawEdge = (Option<Id>, Id, Id, Handle);
 
 /// The edges of a document, those written without an id given a minted one
 /// (never one another edge of the document has).
-pub(super) fn named_edges(raw_edges: Vec<RawEdge>) -> Vec<Edge> {
-    let mut taken: std::collections::HashSet<String> =
-        raw_edges.iter().filter_map(|e| e.0.clone()).collect();
+pub(crate) fn named_edges(raw_edges: Vec<RawEdge>) -> Vec<Edge> {
+    let mut taken: FastSet<Id> = raw_edges.iter().filter_map(|e| e.0.clone()).collect();
     raw_edges
         .into_iter()
         .map(|(id, from, to, handle)| {
             let id = id.unwrap_or_else(|| {
-                let id = mint_edge_id(&from, &to, &handle, |c| taken.contains(c));
+                let id = Id::from(mint_edge_id(&from, &to, &handle, |c| taken.contains(c)));
                 taken.insert(id.clone());
                 id
             });

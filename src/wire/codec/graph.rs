@@ -25,7 +25,7 @@ pub fn node(v: &Value, at: &str) -> Result<Node, ParseError> {
     let m = object(v, at, "a node")?;
     closed(m, at, "a node", &["id", "phase", "kind", "definition"])?;
     let id = match m.get("id") {
-        Some(Value::String(s)) => s.clone(),
+        Some(Value::String(s)) => ids::Id::from(s.as_str()),
         Some(other) => {
             return Err(error(
                 &child(at, "id"),
@@ -72,7 +72,7 @@ pub fn node(v: &Value, at: &str) -> Result<Node, ParseError> {
     };
     let phase = opt_str(m, "phase", at, &what)?
         .filter(|p| !p.is_empty())
-        .map(str::to_string);
+        .map(ids::Id::from);
     let definition = match m.get("definition") {
         None => Map::new(),
         Some(Value::Object(d)) => d.clone(),
@@ -96,9 +96,9 @@ pub fn node(v: &Value, at: &str) -> Result<Node, ParseError> {
 
 pub fn node_json(n: &Node) -> serde_json::Value {
     let mut m = serde_json::Map::new();
-    m.insert("id".into(), n.id.clone().into());
+    m.insert("id".into(), n.id.as_str().into());
     if let Some(p) = &n.phase {
-        m.insert("phase".into(), p.clone().into());
+        m.insert("phase".into(), p.as_str().into());
     }
     m.insert("kind".into(), n.kind.as_str().into());
     m.insert("definition".into(), map_to_json(&n.definition));
@@ -106,18 +106,26 @@ pub fn node_json(n: &Node) -> serde_json::Value {
 }
 
 /// An edge from its wire object. `id` may be absent (the caller mints one).
-pub fn edge(v: &Value, at: &str) -> Result<(Option<String>, String, String, Handle), ParseError> {
+pub fn edge(
+    v: &Value,
+    at: &str,
+) -> Result<(Option<ids::Id>, ids::Id, ids::Id, Handle), ParseError> {
     let m = object(v, at, "an edge")?;
     closed(m, at, "an edge", &["id", "from", "to", "handle"])?;
-    let id = opt_str(m, "id", at, "an edge")?.map(str::to_string);
-    let from = req_str(m, "from", at, "an edge")?.to_string();
-    let to = req_str(m, "to", at, "an edge")?.to_string();
+    let id = opt_str(m, "id", at, "an edge")?.map(ids::Id::from);
+    let from = ids::Id::from(req_str(m, "from", at, "an edge")?);
+    let to = ids::Id::from(req_str(m, "to", at, "an edge")?);
     let handle = Handle::parse(opt_str(m, "handle", at, "an edge")?.unwrap_or("always"));
     Ok((id, from, to, handle))
 }
 
 pub fn edge_json(e: &Edge) -> serde_json::Value {
-    json!({"id": e.id, "from": e.from, "to": e.to, "handle": e.handle.as_str()})
+    json!({
+        "id": e.id.as_str(),
+        "from": e.from.as_str(),
+        "to": e.to.as_str(),
+        "handle": e.handle.as_str()
+    })
 }
 
 /// A readable edge id: `<from>__<to>` (then `_2`, `_3`…), or `e_` + 16 hex
