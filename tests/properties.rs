@@ -12,7 +12,7 @@ fn call(id: &str, refs: &[String]) -> Node {
     for (i, r) in refs.iter().enumerate() {
         let mut reference = Ref::new(r.clone());
         reference.path = Some("out".into());
-        args.insert(format!("a{i}"), Value::Ref(Box::new(reference)));
+        args.insert(format!("a{i}").into(), Value::Ref(Box::new(reference)));
     }
     let def = serde_json::json!({
         "tool": "t", "output": [{"path": "out", "type": "string"}], "onMissingValue": "fail",

@@ -249,14 +249,14 @@ fn criteria_refs<'v>(v: &'v Value, out: &mut Vec<&'v str>, depth: usize) {
 pub(crate) fn named_failure() -> Value {
     let props = |k: &str, v: Value| {
         let mut inner = crate::model::Map::new();
-        inner.insert(k.to_string(), v);
+        inner.insert(k.into(), v);
         let mut m = crate::model::Map::new();
-        m.insert("properties".to_string(), Value::Object(inner));
+        m.insert("properties".into(), Value::Object(inner));
         Value::Object(m)
     };
     let one = |k: &str, v: Value| {
         let mut m = crate::model::Map::new();
-        m.insert(k.to_string(), v);
+        m.insert(k.into(), v);
         Value::Object(m)
     };
     Value::Array(vec![

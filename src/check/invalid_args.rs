@@ -139,7 +139,7 @@ pub(crate) fn convert_args(params: &[DeclaredField], args: &Map) -> Result<Map, 
             None => missing.push(p),
             Some(v) => match convert(p, v) {
                 Ok(v) => {
-                    out.insert(p.path.clone(), v);
+                    out.insert(p.path.clone().into(), v);
                 }
                 Err(m) => problems.push(m),
             },

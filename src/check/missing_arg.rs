@@ -49,7 +49,7 @@ declare_check! {
             let near: Vec<String> = missing
                 .iter()
                 .filter_map(|m| {
-                    let extra = args.keys().map(String::as_str).filter(|k| !entry.required_args.iter().any(|r| r == k));
+                    let extra = args.keys().map(|k| k.as_str()).filter(|k| !entry.required_args.iter().any(|r| r == k));
                     suggest::closest(m, extra).map(|k| format!("`{k}` for `{m}`"))
                 })
                 .collect();

@@ -174,7 +174,7 @@ fn check_report(
         for u in units {
             let mut x = Ref::new(g.node(u.verify).id.clone());
             x.path = Some(field.to_string());
-            all.insert(u.key.clone(), Value::Ref(Box::new(x)));
+            all.insert(u.key.clone().into(), Value::Ref(Box::new(x)));
         }
         out.push(here(
             format!(

@@ -358,7 +358,7 @@ pub(crate) fn parse_select<'v>(
     };
     let extra: Vec<&str> = m
         .keys()
-        .map(String::as_str)
+        .map(|k| k.as_str())
         .filter(|k| !cases.contains(k))
         .collect();
     for label in cases {

@@ -70,7 +70,7 @@ fn object(n: &Node, pointer: &str, m: &crate::model::Map) -> Issue {
     } else {
         PARAM_KEY
     };
-    let others: Vec<&str> = m.keys().map(String::as_str).filter(|k| *k != key).collect();
+    let others: Vec<&str> = m.keys().map(|k| k.as_str()).filter(|k| *k != key).collect();
     let what = if key == REF_KEY {
         "reference"
     } else {

@@ -49,7 +49,7 @@ declare_check! {
                 };
                 let mut problems = Vec::new();
                 for (key, v) in args {
-                    match def.args.iter().find(|a| &a.name == key) {
+                    match def.args.iter().find(|a| a.name == *key) {
                         None => problems.push(format!(
                             "`{key}` is not one of its arguments{}",
                             suggest::did_you_mean(key, def.args.iter().map(|a| a.name.as_str()))

@@ -257,7 +257,7 @@ impl DefFlags {
     /// `--input`, `--tool`, `--arg`, `--output`.
     fn entry_and_call_fields(&self, def: &mut Map) -> Result<()> {
         let mut set = |k: &str, v: Value| {
-            def.insert(k.to_string(), v);
+            def.insert(k.into(), v);
         };
         if !self.input.is_empty() {
             set(
@@ -284,7 +284,7 @@ impl DefFlags {
                 }
                 let v = shorthand::value(v)
                     .map_err(|e| Error::invalid(format!("--arg {k}: {}", e.message)))?;
-                args.insert(k.to_string(), v);
+                args.insert(k.into(), v);
             }
             set("args", Value::Object(args));
         }
@@ -306,7 +306,7 @@ impl DefFlags {
     /// `--declassify`.
     fn call_policy_fields(&self, def: &mut Map) -> Result<()> {
         let mut set = |k: &str, v: Value| {
-            def.insert(k.to_string(), v);
+            def.insert(k.into(), v);
         };
         if !self.authority.is_empty() {
             let mut claims = Vec::new();
@@ -347,7 +347,7 @@ impl DefFlags {
     /// `--prompt`, `--output-schema`, `--max-attempts`.
     fn reason_fields(&self, def: &mut Map) -> Result<()> {
         let mut set = |k: &str, v: Value| {
-            def.insert(k.to_string(), v);
+            def.insert(k.into(), v);
         };
         if !self.prompt.is_empty() {
             let mut parts = Vec::new();
@@ -370,7 +370,7 @@ impl DefFlags {
     /// `--source`, `--step`, `--emit`.
     fn transform_fields(&self, def: &mut Map) -> Result<()> {
         let mut set = |k: &str, v: Value| {
-            def.insert(k.to_string(), v);
+            def.insert(k.into(), v);
         };
         if let Some(s) = &self.source {
             set("source", reference("source", s)?);
@@ -412,7 +412,7 @@ impl DefFlags {
     /// `--evaluator`, `--predicate`, `--case`, `--diamond`.
     fn branch_fields(&self, def: &mut Map) -> Result<()> {
         let mut set = |k: &str, v: Value| {
-            def.insert(k.to_string(), v);
+            def.insert(k.into(), v);
         };
         if let Some(e) = &self.evaluator {
             set("evaluator", e.as_str().into());

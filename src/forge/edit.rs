@@ -94,7 +94,7 @@ pub(crate) fn scaffold(kind: NodeKind, def: &mut Map) {
             shape::Shape::Record | shape::Shape::SchemaObject => Value::Object(Map::new()),
             _ => continue,
         };
-        def.insert(f.name.to_string(), v);
+        def.insert(f.name.into(), v);
     }
 }
 

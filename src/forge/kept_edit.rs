@@ -96,7 +96,7 @@ impl Forge {
         if mine.phase == was.phase && now.phase != was.phase {
             kept_theirs.push("phase".to_string());
         }
-        let mut keys: Vec<&String> = mine.definition.keys().collect();
+        let mut keys: Vec<&crate::model::ids::Id> = mine.definition.keys().collect();
         keys.extend(
             now.definition
                 .keys()
@@ -117,7 +117,7 @@ impl Forge {
             match merge(&b, &t, &m) {
                 Ok(v) => {
                     if m == b && t != b {
-                        kept_theirs.push(k.clone());
+                        kept_theirs.push(k.to_string());
                     }
                     if let Some(v) = v {
                         definition.insert(k.clone(), v.clone());

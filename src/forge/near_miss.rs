@@ -33,7 +33,7 @@ pub(crate) fn new_key(node: &Node, path: &str, registry: Option<&Registry>) -> O
         let mut keys: Vec<String> = match i {
             0 => return None, // new top-level keys are checked by the shape
             _ => match get_path(&node.definition, &parent) {
-                Some(Value::Object(m)) => m.keys().cloned().collect(),
+                Some(Value::Object(m)) => m.keys().map(ToString::to_string).collect(),
                 _ => return None,
             },
         };
@@ -153,7 +153,7 @@ mod tests {
     fn call(args: &[&str]) -> Node {
         let mut a = Map::new();
         for k in args {
-            a.insert(k.to_string(), Value::String("x".into()));
+            a.insert((*k).into(), Value::String("x".into()));
         }
         let mut d = Map::new();
         d.insert("tool".into(), Value::String("t".into()));

@@ -188,7 +188,7 @@ impl FromIterator<(String, Value)> for Def {
 }
 
 impl<'a> IntoIterator for &'a Def {
-    type Item = (&'a String, &'a Value);
+    type Item = (&'a crate::model::ids::Id, &'a Value);
     type IntoIter = crate::model::map::Iter<'a, Value>;
     fn into_iter(self) -> Self::IntoIter {
         (**self).iter()
@@ -196,7 +196,7 @@ impl<'a> IntoIterator for &'a Def {
 }
 
 impl<'a> IntoIterator for &'a mut Def {
-    type Item = (&'a String, &'a mut Value);
+    type Item = (&'a crate::model::ids::Id, &'a mut Value);
     type IntoIter = crate::model::map::IterMut<'a, Value>;
     fn into_iter(self) -> Self::IntoIter {
         (**self).iter_mut()

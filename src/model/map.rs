@@ -8,13 +8,16 @@
 //! This map keeps its entries in one vector and scans them while there are
 //! few; above [`SCAN`] entries (objects a document may make as large as it
 //! likes) it adds a hash index of entry numbers, so a lookup stays
-//! constant-time for them. A map is 32 bytes and so is a value.
+//! constant-time for them. A map is 32 bytes and so is a value. Keys are
+//! [`Id`]s: a key of up to 24 bytes (every key the plan format defines)
+//! lives inside its entry, without an allocation of its own.
 
 use std::hash::BuildHasher;
 
 use hashbrown::HashTable;
 
 use super::hash::FastState;
+use super::ids::Id;
 
 /// Up to this many entries a lookup scans the keys: cheaper than hashing the
 /// probe, and no index to build or keep.
@@ -27,7 +30,7 @@ const SCAN: usize = 8;
 /// [`Value`]: crate::model::value::Value
 #[derive(Clone)]
 pub struct Map<V> {
-    entries: Vec<(String, V)>,
+    entries: Vec<(Id, V)>,
     /// Entry numbers by key hash; present exactly while `len() > SCAN`.
     index: Option<Box<HashTable<usize>>>,
 }
@@ -89,13 +92,13 @@ impl<V> Map<V> {
     }
 
     /// The first entry written.
-    pub fn first(&self) -> Option<(&String, &V)> {
+    pub fn first(&self) -> Option<(&Id, &V)> {
         self.entries.first().map(|(k, v)| (k, v))
     }
 
     /// Sets `key` to `value`. A key already present keeps its place and
     /// gives back its old value; a new key goes last.
-    pub fn insert(&mut self, key: String, value: V) -> Option<V> {
+    pub fn insert(&mut self, key: Id, value: V) -> Option<V> {
         match self.index_of(&key) {
             Some(i) => Some(std::mem::replace(&mut self.entries[i].1, value)),
             None => {
@@ -106,7 +109,7 @@ impl<V> Map<V> {
     }
 
     /// Appends an entry whose key the caller knows is absent.
-    pub fn push_new(&mut self, key: String, value: V) {
+    pub fn push_new(&mut self, key: Id, value: V) {
         debug_assert!(!self.contains_key(&key), "{key:?} is already present");
         let at = self.entries.len();
         let h = hash(&key);
@@ -122,7 +125,7 @@ impl<V> Map<V> {
     }
 
     /// The value under `key`, made by `make` and inserted last if absent.
-    pub fn get_or_insert_with(&mut self, key: String, make: impl FnOnce() -> V) -> &mut V {
+    pub fn get_or_insert_with(&mut self, key: Id, make: impl FnOnce() -> V) -> &mut V {
         let at = match self.index_of(&key) {
             Some(i) => i,
             None => {
@@ -167,7 +170,7 @@ impl<V> Map<V> {
         IterMut(self.entries.iter_mut())
     }
 
-    pub fn keys(&self) -> impl DoubleEndedIterator<Item = &String> + ExactSizeIterator + Clone {
+    pub fn keys(&self) -> impl DoubleEndedIterator<Item = &Id> + ExactSizeIterator + Clone {
         self.entries.iter().map(|(k, _)| k)
     }
 
@@ -209,7 +212,7 @@ impl<V> std::ops::Index<&str> for Map<V> {
 }
 
 /// Entries by reference, in order.
-pub struct Iter<'a, V>(std::slice::Iter<'a, (String, V)>);
+pub struct Iter<'a, V>(std::slice::Iter<'a, (Id, V)>);
 
 impl<V> Clone for Iter<'_, V> {
     fn clone(&self) -> Self {
@@ -218,7 +221,7 @@ impl<V> Clone for Iter<'_, V> {
 }
 
 impl<'a, V> Iterator for Iter<'a, V> {
-    type Item = (&'a String, &'a V);
+    type Item = (&'a Id, &'a V);
     #[inline]
     fn next(&mut self) -> Option<Self::Item> {
         self.0.next().map(|(k, v)| (k, v))
@@ -237,10 +240,10 @@ impl<V> DoubleEndedIterator for Iter<'_, V> {
 impl<V> ExactSizeIterator for Iter<'_, V> {}
 
 /// Entries with their values mutable, in order.
-pub struct IterMut<'a, V>(std::slice::IterMut<'a, (String, V)>);
+pub struct IterMut<'a, V>(std::slice::IterMut<'a, (Id, V)>);
 
 impl<'a, V> Iterator for IterMut<'a, V> {
-    type Item = (&'a String, &'a mut V);
+    type Item = (&'a Id, &'a mut V);
     #[inline]
     fn next(&mut self) -> Option<Self::Item> {
         self.0.next().map(|(k, v)| (&*k, v))
@@ -260,16 +263,16 @@ impl<V> ExactSizeIterator for IterMut<'_, V> {}
 
 /// Later entries with a key already seen replace its value in place, as
 /// [`Map::insert`] does.
-impl<V> FromIterator<(String, V)> for Map<V> {
-    fn from_iter<I: IntoIterator<Item = (String, V)>>(iter: I) -> Self {
+impl<V> FromIterator<(Id, V)> for Map<V> {
+    fn from_iter<I: IntoIterator<Item = (Id, V)>>(iter: I) -> Self {
         let mut m = Map::new();
         m.extend(iter);
         m
     }
 }
 
-impl<V> Extend<(String, V)> for Map<V> {
-    fn extend<I: IntoIterator<Item = (String, V)>>(&mut self, iter: I) {
+impl<V> Extend<(Id, V)> for Map<V> {
+    fn extend<I: IntoIterator<Item = (Id, V)>>(&mut self, iter: I) {
         let iter = iter.into_iter();
         self.entries.reserve(iter.size_hint().0);
         for (k, v) in iter {
@@ -278,16 +281,23 @@ impl<V> Extend<(String, V)> for Map<V> {
     }
 }
 
+/// As from `(Id, V)` pairs, the keys made ids.
+impl<V> FromIterator<(String, V)> for Map<V> {
+    fn from_iter<I: IntoIterator<Item = (String, V)>>(iter: I) -> Self {
+        iter.into_iter().map(|(k, v)| (Id::from(k), v)).collect()
+    }
+}
+
 impl<V> IntoIterator for Map<V> {
-    type Item = (String, V);
-    type IntoIter = std::vec::IntoIter<(String, V)>;
+    type Item = (Id, V);
+    type IntoIter = std::vec::IntoIter<(Id, V)>;
     fn into_iter(self) -> Self::IntoIter {
         self.entries.into_iter()
     }
 }
 
 impl<'a, V> IntoIterator for &'a Map<V> {
-    type Item = (&'a String, &'a V);
+    type Item = (&'a Id, &'a V);
     type IntoIter = Iter<'a, V>;
     fn into_iter(self) -> Iter<'a, V> {
         self.iter()
@@ -295,7 +305,7 @@ impl<'a, V> IntoIterator for &'a Map<V> {
 }
 
 impl<'a, V> IntoIterator for &'a mut Map<V> {
-    type Item = (&'a String, &'a mut V);
+    type Item = (&'a Id, &'a mut V);
     type IntoIter = IterMut<'a, V>;
     fn into_iter(self) -> IterMut<'a, V> {
         self.iter_mut()
@@ -318,7 +328,7 @@ mod tests {
         }
         assert_eq!(m.insert("a".into(), num(2)), Some(num(1)));
         assert_eq!(
-            m.keys().map(String::as_str).collect::<Vec<_>>(),
+            m.keys().map(Id::as_str).collect::<Vec<_>>(),
             ["b", "a", "c"]
         );
         assert_eq!(m["a"], num(2));
@@ -334,7 +344,7 @@ mod tests {
         let n = 3 * SCAN;
         let mut m: Map<u64> = Map::new();
         for i in 0..n {
-            m.insert(format!("k{i}"), num(i));
+            m.insert(format!("k{i}").into(), num(i));
             assert!(m.index.is_some() == (m.len() > SCAN));
             for j in 0..=i {
                 assert_eq!(m.get(&format!("k{j}")), Some(&num(j)));

@@ -508,7 +508,7 @@ fn schema_property_paths(schema: &Value, prefix: &str, out: &mut Vec<String>, de
     };
     for (name, sub) in props {
         let path = if prefix.is_empty() {
-            name.clone()
+            name.to_string()
         } else {
             format!("{prefix}.{name}")
         };

@@ -261,7 +261,7 @@ fn check_fields(fields: &'static [Field], obj: &Map, ptr: &mut Path, out: &mut V
             out.push(ShapeProblem {
                 pointer: ptr.member(key),
                 kind: ProblemKind::Unknown {
-                    key: key.clone(),
+                    key: key.to_string(),
                     allowed: fields.iter().map(|f| f.name).collect(),
                 },
             });

@@ -131,14 +131,14 @@ impl Registry {
         if let Some(t) = root.get("tools") {
             for (name, entry) in obj(t, "/tools")? {
                 let at = format!("/tools/{name}");
-                reg.tools.insert(name.clone(), tool_entry(entry, &at)?);
+                reg.tools.insert(name.to_string(), tool_entry(entry, &at)?);
             }
         }
         if let Some(c) = root.get("artifactClasses") {
             for (name, class) in obj(c, "/artifactClasses")? {
                 let at = format!("/artifactClasses/{name}");
                 reg.artifact_classes
-                    .insert(name.clone(), artifact_class(class, &at)?);
+                    .insert(name.to_string(), artifact_class(class, &at)?);
             }
         }
         if let Some(e) = root.get("evaluators") {
@@ -346,7 +346,7 @@ fn artifact_class(v: &Value, at: &str) -> PResult<ArtifactClass> {
                 for (an, ty) in obj(args, &format!("{sat}/args"))? {
                     let (name, optional) = match an.strip_suffix('?') {
                         Some(n) => (n.to_string(), true),
-                        None => (an.clone(), false),
+                        None => (an.to_string(), false),
                     };
                     let ty = match ty.as_str() {
                         Some("string") => ArgType::String,
@@ -363,7 +363,7 @@ fn artifact_class(v: &Value, at: &str) -> PResult<ArtifactClass> {
                     def.args.push(StepArg { name, ty, optional });
                 }
             }
-            c.steps.insert(name.clone(), def);
+            c.steps.insert(name.to_string(), def);
         }
     }
     Ok(c)

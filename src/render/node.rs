@@ -253,7 +253,7 @@ fn bound_lines(lines: &mut Vec<String>, n: usize) {
 }
 
 /// Keys the kind does not define, rendered so nothing stays hidden.
-fn unknown_keys(node: &Node) -> Vec<(&String, &Value)> {
+fn unknown_keys(node: &Node) -> Vec<(&crate::model::ids::Id, &Value)> {
     let known = crate::model::shape::fields(node.kind);
     node.definition
         .iter()

@@ -56,7 +56,7 @@ pub(crate) fn render(c: &Content, h: &Header, audience: Audience) -> String {
             out.push("Lineage: instantiated from template".into());
             out.push(format!("  template: {template}"));
             out.push("  args:".into());
-            let mut keys: Vec<&String> = args.keys().collect();
+            let mut keys: Vec<&crate::model::ids::Id> = args.keys().collect();
             keys.sort();
             for k in keys {
                 out.push(format!(

@@ -295,7 +295,7 @@ pub fn to_json(v: &Value) -> serde_json::Value {
 }
 
 pub fn map_to_json(m: &Map) -> serde_json::Value {
-    serde_json::Value::Object(m.iter().map(|(k, v)| (k.clone(), to_json(v))).collect())
+    serde_json::Value::Object(m.iter().map(|(k, v)| (k.to_string(), to_json(v))).collect())
 }
 
 /// Integral numbers are written without a fraction (`3`, not `3.0`).

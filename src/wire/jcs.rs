@@ -29,8 +29,8 @@ pub fn string(out: &mut String, s: &str) {
 }
 
 /// Key order: by UTF-16 code units.
-fn sorted_keys<'a, I: Iterator<Item = &'a String>>(keys: I) -> Vec<&'a String> {
-    let mut v: Vec<&String> = keys.collect();
+fn sorted_keys<'a, I: Iterator<Item = &'a str>>(keys: I) -> Vec<&'a str> {
+    let mut v: Vec<&str> = keys.collect();
     if v.iter().all(|k| k.is_ascii()) {
         v.sort();
     } else {
@@ -100,13 +100,16 @@ pub fn value(out: &mut String, v: &Value) {
 
 pub fn map(out: &mut String, m: &Map) {
     out.push('{');
-    for (i, k) in sorted_keys(m.keys()).into_iter().enumerate() {
+    for (i, k) in sorted_keys(m.keys().map(|k| k.as_str()))
+        .into_iter()
+        .enumerate()
+    {
         if i > 0 {
             out.push(',');
         }
         string(out, k);
         out.push(':');
-        value(out, &m[k.as_str()]);
+        value(out, &m[k]);
     }
     out.push('}');
 }

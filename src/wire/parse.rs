@@ -3,6 +3,7 @@
 //! the same things: duplicate keys, non-string keys, numbers a digest cannot
 //! hold, and nesting deeper than [`MAX_DEPTH`].
 
+use crate::model::ids::Id;
 use crate::model::value::{MAX_SAFE_INTEGER, Map, Value, push_pointer_token};
 use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
 use std::cell::RefCell;
@@ -346,8 +347,8 @@ fn enter<E: de::Error>(ctx: &Ctx) -> Result<(), E> {
 struct KeySeed<'c>(&'c Ctx);
 
 impl<'de> DeserializeSeed<'de> for KeySeed<'_> {
-    type Value = String;
-    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<String, D::Error> {
+    type Value = Id;
+    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<Id, D::Error> {
         if self.0.yaml_tags {
             d.deserialize_newtype_struct(YAML_TAGGED, Tagged(KeyVisitor(self.0)))
         } else {
@@ -366,35 +367,35 @@ impl HasCtx for KeyVisitor<'_> {
 }
 
 impl<'de> Visitor<'de> for KeyVisitor<'_> {
-    type Value = String;
+    type Value = Id;
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
         f.write_str("a string key")
     }
-    fn visit_str<E: de::Error>(self, s: &str) -> Result<String, E> {
-        Ok(s.to_string())
+    fn visit_str<E: de::Error>(self, s: &str) -> Result<Id, E> {
+        Ok(Id::from(s))
     }
-    fn visit_string<E: de::Error>(self, s: String) -> Result<String, E> {
-        Ok(s)
+    fn visit_string<E: de::Error>(self, s: String) -> Result<Id, E> {
+        Ok(Id::from(s))
     }
-    fn visit_bool<E: de::Error>(self, b: bool) -> Result<String, E> {
+    fn visit_bool<E: de::Error>(self, b: bool) -> Result<Id, E> {
         Err(self.non_string(&b))
     }
-    fn visit_i64<E: de::Error>(self, n: i64) -> Result<String, E> {
+    fn visit_i64<E: de::Error>(self, n: i64) -> Result<Id, E> {
         Err(self.non_string(&n))
     }
-    fn visit_u64<E: de::Error>(self, n: u64) -> Result<String, E> {
+    fn visit_u64<E: de::Error>(self, n: u64) -> Result<Id, E> {
         Err(self.non_string(&n))
     }
-    fn visit_f64<E: de::Error>(self, n: f64) -> Result<String, E> {
+    fn visit_f64<E: de::Error>(self, n: f64) -> Result<Id, E> {
         Err(self.non_string(&n))
     }
-    fn visit_unit<E: de::Error>(self) -> Result<String, E> {
+    fn visit_unit<E: de::Error>(self) -> Result<Id, E> {
         Err(self.non_string(&"null"))
     }
-    fn visit_map<A: MapAccess<'de>>(self, _: A) -> Result<String, A::Error> {
+    fn visit_map<A: MapAccess<'de>>(self, _: A) -> Result<Id, A::Error> {
         Err(self.non_string(&"a mapping"))
     }
-    fn visit_seq<A: SeqAccess<'de>>(self, _: A) -> Result<String, A::Error> {
+    fn visit_seq<A: SeqAccess<'de>>(self, _: A) -> Result<Id, A::Error> {
         Err(self.non_string(&"a sequence"))
     }
 }

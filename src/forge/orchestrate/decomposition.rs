@@ -370,7 +370,7 @@ fn stated_couplings(m: &Map, tasks: &mut [Task]) -> Result<(), ParseError> {
             for (name, c) in per {
                 let at = child("/coupling", name);
                 let c = coupling(c, &at, &format!("the coupling of `{name}`"))?;
-                let Some(t) = tasks.iter_mut().find(|t| &t.name == name) else {
+                let Some(t) = tasks.iter_mut().find(|t| t.name == *name) else {
                     let names: Vec<&str> = tasks.iter().map(|t| t.name.as_str()).collect();
                     return Err(codec::error(
                         &at,
@@ -399,7 +399,7 @@ fn roles(m: &Map) -> Result<IndexMap<String, Role>, ParseError> {
     match m.get("roles") {
         Some(Value::Object(rs)) => {
             for (name, r) in rs {
-                roles.insert(name.clone(), role(name, r)?);
+                roles.insert(name.to_string(), role(name, r)?);
             }
         }
         Some(other) => {

@@ -1131,7 +1131,7 @@ fn arrival_key(b: &Builder, units: &[Unit]) -> Value {
                 ),
             );
         }
-        key.insert(e.id.to_string(), Value::Object(entry));
+        key.insert(e.id.clone(), Value::Object(entry));
     }
     Value::Object(key)
 }

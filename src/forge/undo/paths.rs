@@ -26,7 +26,7 @@ pub(crate) fn put(m: &mut Map, path: &[String], value: Option<Value>) {
     if rest.is_empty() {
         match value {
             Some(v) => {
-                m.insert(first.clone(), v);
+                m.insert(first.clone().into(), v);
             }
             None => {
                 m.shift_remove(first);
@@ -37,7 +37,7 @@ pub(crate) fn put(m: &mut Map, path: &[String], value: Option<Value>) {
     if value.is_none() && !m.contains_key(first) {
         return;
     }
-    let entry = m.get_or_insert_with(first.clone(), || Value::Object(Map::new()));
+    let entry = m.get_or_insert_with(first.clone().into(), || Value::Object(Map::new()));
     if !matches!(entry, Value::Object(_)) {
         *entry = Value::Object(Map::new());
     }
@@ -48,10 +48,10 @@ pub(crate) fn put(m: &mut Map, path: &[String], value: Option<Value>) {
 
 /// The smallest paths where two definitions differ.
 pub(crate) fn diff_paths(b: &Map, a: &Map, base: &mut Path, out: &mut Vec<Path>) {
-    let mut keys: Vec<&String> = b.keys().collect();
+    let mut keys: Vec<&crate::model::ids::Id> = b.keys().collect();
     keys.extend(a.keys().filter(|k| !b.contains_key(k)));
     for k in keys {
-        base.push(k.clone());
+        base.push(k.to_string());
         match (b.get(k), a.get(k)) {
             (Some(Value::Object(x)), Some(Value::Object(y))) if x != y => {
                 diff_paths(x, y, base, out)

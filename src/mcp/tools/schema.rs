@@ -232,7 +232,7 @@ fn walk(schema: &J, v: &Value, path: &str, out: &mut Vec<String>, unknown: &mut 
             let closed = schema.get("additionalProperties") == Some(&J::Bool(false));
             let names: Vec<&str> = props.keys().map(String::as_str).collect();
             for k in m.keys() {
-                if closed && !props.contains_key(k) {
+                if closed && !props.contains_key(k.as_str()) {
                     *unknown = true;
                     let hint = suggest::did_you_mean(k, names.iter().copied());
                     let list = if names.is_empty() {
@@ -258,7 +258,7 @@ fn walk(schema: &J, v: &Value, path: &str, out: &mut Vec<String>, unknown: &mut 
                 }
             }
             for (k, x) in m {
-                if let Some(s) = props.get(k) {
+                if let Some(s) = props.get(k.as_str()) {
                     walk(s, x, &child(path, k), out, unknown);
                 }
             }

@@ -642,10 +642,10 @@ pub fn set_path(def: &mut Map, path: &str, value: Value) {
     let mut slot: &mut Map = def;
     for (i, seg) in segs.iter().enumerate() {
         if i == segs.len() - 1 {
-            slot.insert(seg.to_string(), value);
+            slot.insert(Id::from(*seg), value);
             return;
         }
-        let entry = slot.get_or_insert_with(seg.to_string(), || Value::Object(Map::new()));
+        let entry = slot.get_or_insert_with(Id::from(*seg), || Value::Object(Map::new()));
         if let Value::Array(items) = entry
             && let Ok(idx) = segs[i + 1].parse::<usize>()
             && idx < items.len()

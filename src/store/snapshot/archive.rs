@@ -295,7 +295,7 @@ fn map_from(
     }
     let mut m = Map::with_capacity(keys.len());
     for (k, v) in keys.iter().zip(values.iter()) {
-        m.insert(owned(text, k)?, value_from(v, text)?);
+        m.insert(Id::from(at(text, k)?), value_from(v, text)?);
     }
     Some(m)
 }

@@ -92,7 +92,7 @@ impl<'de> Visitor<'de> for DocumentSeed<'_> {
             ctx.set_depth(1);
             let mut v = map.next_value_seed(ValueSeed(ctx))?;
             hydrate_quietly(&mut v).map_err(|_| give_up())?;
-            rest.insert(key, v);
+            rest.insert(key.into(), v);
         }
         let Ok(mut doc) = document_from_value(&Value::Object(rest)) else {
             return Ok(None);
