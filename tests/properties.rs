@@ -95,7 +95,7 @@ proptest! {
             // Two actors write at the same lamport: concurrent histories.
             let actor = if k % 2 == 0 { "alice" } else { "bob" };
             let rev = base + k as u64 / 2;
-            ops.extend(transaction(actor, "plan-prop", rev, vec![OpBody::SetNodeField { node_id: node, path: "tool".into(), value: Value::String(tool.clone()) }]));
+            ops.extend(transaction(actor, "plan-prop", rev, vec![OpBody::SetNodeField { node_id: node, path: "tool".into(), value: Value::String(tool.clone().into()) }]));
         }
         let a = fold::fold("plan-prop", &ops);
         let mut shuffled = ops.clone();
@@ -119,7 +119,7 @@ proptest! {
             let incident = c.edges.iter().filter(|e| e.from == id || e.to == id).map(|e| e.id.to_string()).collect();
             OpBody::RemoveNode { node_id: id, incident_edge_ids: incident }
         }).collect();
-        bodies.extend(tools.iter().enumerate().map(|(i, t)| OpBody::SetNodeField { node_id: format!("n{}", 1 + i % parents.len()), path: "tool".into(), value: Value::String(t.clone()) }));
+        bodies.extend(tools.iter().enumerate().map(|(i, t)| OpBody::SetNodeField { node_id: format!("n{}", 1 + i % parents.len()), path: "tool".into(), value: Value::String(t.clone().into()) }));
         bodies.push(OpBody::AddNode { node: call("late", &[]) });
         let next = transaction("bob", "plan-prop", first.len() as u64, bodies);
         let max = first.iter().map(|o| o.lamport).max().unwrap();
@@ -309,8 +309,8 @@ fn gen_edit(c: &Content, (what, a, b, k): (usize, usize, usize, usize)) -> Vec<O
             let (path, value) = match b % 8 {
                 // Large enough for a phase of a few to overflow a read
                 // (`oversized_phase`), or for one node alone.
-                6 => ("args.blob", Value::String("x".repeat(9000))),
-                7 => ("args.blob", Value::String("x".repeat(17000))),
+                6 => ("args.blob", Value::String("x".repeat(9000).into())),
+                7 => ("args.blob", Value::String("x".repeat(17000).into())),
                 0 => ("tool", Value::String("spawn_subagent".into())),
                 1 => ("tool", Value::String("nope".into())),
                 2 => ("replaySafe", Value::Bool(k % 2 == 0)),

@@ -197,7 +197,7 @@ declare_check! {
                     continue;
                 }
                 let (key, written) = match v {
-                    Value::String(s) => (same_file(s), s.clone()),
+                    Value::String(s) => (same_file(s), s.to_string()),
                     other => {
                         let s = crate::wire::json::compact(other);
                         (s.clone(), s)

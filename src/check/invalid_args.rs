@@ -228,7 +228,7 @@ mod tests {
     fn args(pairs: &[(&str, &str)]) -> Map {
         pairs
             .iter()
-            .map(|(k, v)| (k.to_string(), Value::String(v.to_string())))
+            .map(|(k, v)| (k.to_string(), Value::String((*v).into())))
             .collect()
     }
 

@@ -54,7 +54,7 @@ declare_check! {
                 if !trimmed.is_empty() && trimmed != ids::UNPHASED {
                     issue = issue.fix(Remedy::SetPhase {
                         node: n.id.to_string(),
-                        phase: Some(Fill::Value(Value::String(trimmed))),
+                        phase: Some(Fill::Value(Value::String(trimmed.into()))),
                     });
                 }
                 out.push(issue.fix(

@@ -77,7 +77,7 @@ fn check_node(n: &Node, out: &mut Vec<Issue>) {
             let codes = super::CHECKS.iter().map(|c| c.code().name);
             let near = crate::model::suggest::closest(code, codes.clone());
             let value = match near {
-                Some(c) => Fill::Value(Value::String(c.to_string())),
+                Some(c) => Fill::Value(Value::String(c.into())),
                 None => Fill::choose("an issue code"),
             };
             out.push(

@@ -153,7 +153,7 @@ declare_check! {
                         Some(near) => set(Fill::Value(Value::String(format!(
                             "{near}{}",
                             &path[first.len()..]
-                        ))))
+                        ).into())))
                         .when(format!("if `{near}` is the node meant")),
                         None => set(Fill::choose(format!(
                             "a path that starts with a node that runs before `{}`",

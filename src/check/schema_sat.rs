@@ -213,7 +213,7 @@ fn literals(pattern: &str) -> Option<Vec<Value>> {
                 c => lit.push(c),
             }
         }
-        out.push(Value::String(lit));
+        out.push(Value::String(lit.into()));
     }
     Some(out)
 }
@@ -414,9 +414,10 @@ fn over(s: &Value, depth: usize) -> Space {
                 Some(ls) => sp.with(STRING, Part::Vals(ls)),
                 None => sp,
             },
-            "maxLength" if number(a).is_some_and(|x| x < 1.0) => {
-                sp.with(STRING, Part::Vals(vec![Value::String(String::new())]))
-            }
+            "maxLength" if number(a).is_some_and(|x| x < 1.0) => sp.with(
+                STRING,
+                Part::Vals(vec![Value::String(String::new().into())]),
+            ),
             "maxItems" if number(a).is_some_and(|x| x < 1.0) => {
                 sp.with(ARRAY, Part::Vals(vec![Value::Array(Vec::new())]))
             }

@@ -49,7 +49,7 @@ declare_check! {
                     format!("the steps it offers are {}", suggest::choices(name, names.clone()))
                 };
                 let value = match suggest::closest(name, names.clone()) {
-                    Some(near) => Fill::Value(Value::String(near.to_string())),
+                    Some(near) => Fill::Value(Value::String(near.into())),
                     None => Fill::choose(format!("a step of class `{class}`")),
                 };
                 out.push(

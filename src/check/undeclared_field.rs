@@ -138,7 +138,7 @@ declare_check! {
                         Remedy::SetField {
                             node: n.id.to_string(),
                             path: format!("declassifies.{k}"),
-                            value: Fill::Value(Value::String(near.to_string())),
+                            value: Fill::Value(Value::String(near.into())),
                         }
                         .when(format!("if `{near}` is the output meant")),
                     );

@@ -68,7 +68,7 @@ declare_check! {
                 format!("call `{}` invokes the tool `{tool}`{advice}", n.id)
             };
             let value = match near {
-                Some(c) => Fill::Value(Value::String(c.to_string())),
+                Some(c) => Fill::Value(Value::String(c.into())),
                 None => Fill::choose("a tool from the registry"),
             };
             let mut issue = Issue::new(CODE, message)

@@ -130,7 +130,7 @@ fn readers(cx: &Cx, reg: &Registry, topo: &[usize], spawns: &[usize]) -> Readers
             let key = match args.get(w) {
                 Some(Value::String(a)) => {
                     written[k].push(format!("\"{a}\""));
-                    a.clone()
+                    a.to_string()
                 }
                 Some(v @ Value::Ref(r)) => {
                     by_ref = true;

@@ -55,7 +55,7 @@ declare_check! {
             let set = |e: &str| Remedy::SetField {
                 node: n.id.to_string(),
                 path: "evaluator".into(),
-                value: Fill::Value(Value::String(e.to_string())),
+                value: Fill::Value(Value::String(e.into())),
             };
             let mut issue = Issue::new(CODE,
                 format!(

@@ -111,7 +111,11 @@ pub(crate) fn new_arg(node: &Node, path: &str, registry: Option<&Registry>) -> O
     if known.contains(&arg) {
         return None;
     }
-    Some(NewArg::NotTaken { arg, tool, known })
+    Some(NewArg::NotTaken {
+        arg,
+        tool: tool.to_string(),
+        known,
+    })
 }
 
 /// Whether `a` and `b` differ only in digits (`w0_1` and `w0_2`).

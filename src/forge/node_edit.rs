@@ -188,7 +188,7 @@ pub(crate) fn parse(text: &str, original: &Node) -> Result<Parsed> {
             ));
         }
     }
-    map.insert("id".into(), Value::String(original.id.to_string()));
+    map.insert("id".into(), Value::String(original.id.clone()));
     let node = wire::codec::node(&Value::Object(map), "").map_err(|e| e.into_error(None))?;
     if let Some(p) = &node.phase
         && let Some(why) = ids::phase_problem(p)

@@ -18,7 +18,7 @@ pub enum Value {
     Bool(bool),
     /// Always finite; integral values satisfy |n| ≤ 2^53 − 1 (checked on the way in).
     Number(f64),
-    String(String),
+    String(super::ids::Id),
     Array(Vec<Value>),
     Object(Map),
     Ref(Box<Ref>),
@@ -273,12 +273,12 @@ pub fn pointer(tokens: &[&str]) -> String {
 
 impl From<&str> for Value {
     fn from(s: &str) -> Self {
-        Value::String(s.to_string())
+        Value::String(s.into())
     }
 }
 impl From<String> for Value {
     fn from(s: String) -> Self {
-        Value::String(s)
+        Value::String(s.into())
     }
 }
 impl From<bool> for Value {

@@ -159,7 +159,7 @@ fn ref_from_wire(body: &Value, at: &str) -> Result<Ref, ParseError> {
     let path = match m.get("path") {
         None => None,
         Some(Value::String(s)) if !s.is_empty() && !s.split('.').any(str::is_empty) => {
-            Some(s.clone())
+            Some(s.to_string())
         }
         Some(Value::String(_)) => {
             return Err(refuse(
@@ -189,7 +189,7 @@ fn ref_from_wire(body: &Value, at: &str) -> Result<Ref, ParseError> {
         })?),
     };
     Ok(Ref {
-        node,
+        node: node.to_string(),
         select,
         path,
         branch_id,
@@ -242,7 +242,9 @@ fn param_from_wire(body: &Value, at: &str) -> Result<Param, ParseError> {
     let shape = r#"{"$param": {"path": "<param name>"}}"#;
     match body.as_object() {
         Some(m) if m.len() == 1 => match m.get("path") {
-            Some(Value::String(p)) if !p.is_empty() => Ok(Param { path: p.clone() }),
+            Some(Value::String(p)) if !p.is_empty() => Ok(Param {
+                path: p.to_string(),
+            }),
             _ => Err(refuse(
                 at,
                 format!("`$param` needs a non-empty string `path`: {shape}"),
@@ -286,7 +288,7 @@ pub fn to_json(v: &Value) -> serde_json::Value {
         Value::Null => serde_json::Value::Null,
         Value::Bool(b) => serde_json::Value::Bool(*b),
         Value::Number(n) => number_to_json(*n),
-        Value::String(s) => serde_json::Value::String(s.clone()),
+        Value::String(s) => serde_json::Value::String(s.to_string()),
         Value::Array(a) => serde_json::Value::Array(a.iter().map(to_json).collect()),
         Value::Object(m) => map_to_json(m),
         Value::Ref(r) => json!({ REF_KEY: ref_body_json(r) }),

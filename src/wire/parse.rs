@@ -270,10 +270,10 @@ impl<'de> Visitor<'de> for ValueVisitor<'_> {
         Ok(Value::Number(if n == 0.0 { 0.0 } else { n }))
     }
     fn visit_str<E: de::Error>(self, s: &str) -> Result<Value, E> {
-        Ok(Value::String(s.to_string()))
+        Ok(Value::String(s.into()))
     }
     fn visit_string<E: de::Error>(self, s: String) -> Result<Value, E> {
-        Ok(Value::String(s))
+        Ok(Value::String(s.into()))
     }
     fn visit_bytes<E: de::Error>(self, _: &[u8]) -> Result<Value, E> {
         Err(self

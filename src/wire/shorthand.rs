@@ -37,7 +37,7 @@ pub(crate) fn value(text: &str) -> Result<Value, ParseError> {
             if number || t.starts_with('{') || t.starts_with('[') || t.starts_with('"') {
                 Err(e)
             } else {
-                Ok(Value::String(text.to_string()))
+                Ok(Value::String(text.into()))
             }
         }
     }
@@ -68,7 +68,7 @@ pub(crate) fn text(v: &Value) -> String {
                 .unwrap_or_default();
             format!("@{}{sel}{route}{path}", r.node)
         }
-        Value::String(s) if value(s).ok().as_ref() == Some(v) => s.clone(),
+        Value::String(s) if value(s).ok().as_ref() == Some(v) => s.to_string(),
         other => super::json::compact(other),
     }
 }

@@ -75,7 +75,7 @@ pub(crate) fn document(text: &str, syntax: Syntax) -> Result<TemplateDocument, P
 /// Reads `id`: a valid template id.
 fn id(m: &Map) -> Result<String, ParseError> {
     match m.get("id") {
-        Some(Value::String(s)) if crate::model::ids::is_valid_template_id(s) => Ok(s.clone()),
+        Some(Value::String(s)) if crate::model::ids::is_valid_template_id(s) => Ok(s.to_string()),
         Some(Value::String(s)) => Err(err(
             "/id",
             format!(
@@ -97,7 +97,7 @@ fn id(m: &Map) -> Result<String, ParseError> {
 /// Reads `summary`: one non-empty line.
 fn summary(m: &Map, id: &str) -> Result<String, ParseError> {
     match m.get("summary") {
-        Some(Value::String(s)) if !s.trim().is_empty() => Ok(s.clone()),
+        Some(Value::String(s)) if !s.trim().is_empty() => Ok(s.to_string()),
         Some(Value::String(_)) => Err(err(
             "/summary",
             format!("template `{id}` has an empty `summary`; say in one line what it is for"),

@@ -35,7 +35,7 @@ pub(crate) fn parse_args(pairs: &[String]) -> Result<Map> {
             )));
         }
         if out
-            .insert(name.into(), Value::String(value.to_string()))
+            .insert(name.into(), Value::String(value.into()))
             .is_some()
         {
             return Err(Error::invalid(format!(

@@ -223,7 +223,7 @@ fn edits_for(idx: &SpanIndex, syntax: Syntax, shape: &Shape, r: &Remedy) -> Opti
             node,
             phase: Some(Fill::Value(Value::String(p))),
         } => {
-            let text = json(&serde_json::Value::String(p.clone()));
+            let text = json(&serde_json::Value::String(p.to_string()));
             let at = format!("/nodes/{}", shape.node(node)?.index);
             Some(vec![set_member(idx, syntax, &at, "phase", &text)?])
         }

@@ -87,7 +87,7 @@ impl Slice {
         use sha2::Digest;
         let text = match input {
             Value::String(s) => s.clone(),
-            other => crate::wire::json::compact(other),
+            other => crate::wire::json::compact(other).into(),
         };
         let sha256 = sha2::Sha256::digest(text.as_bytes())
             .iter()

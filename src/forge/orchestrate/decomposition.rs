@@ -190,7 +190,7 @@ fn literal(v: &Value, at: &str, what: &str) -> Result<Value, ParseError> {
 /// One task name or a list of them (`needs`, `challenges`).
 fn names(v: &Value, at: &str, what: &str) -> Result<Vec<String>, ParseError> {
     match v {
-        Value::String(s) => Ok(vec![s.clone()]),
+        Value::String(s) => Ok(vec![s.to_string()]),
         Value::Array(a) => a
             .iter()
             .enumerate()
@@ -1287,7 +1287,7 @@ pub(crate) fn implicit_order(d: &Decomposition) -> Vec<(usize, usize)> {
     for (i, t) in d.tasks.iter().enumerate() {
         let text = match &t.input {
             crate::model::Value::String(s) => s.clone(),
-            other => crate::wire::json::compact(other),
+            other => crate::wire::json::compact(other).into(),
         };
         let words: Vec<String> = std::iter::once(text.as_str())
             .chain(text.split(|c: char| c.is_whitespace() || "\"'`,;:()[]{}<>|*?=".contains(c)))

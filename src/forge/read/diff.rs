@@ -156,8 +156,8 @@ pub(crate) fn diff_contents(a: &Content, b: &Content, from: Side, to: Side) -> D
                 if old.phase != n.phase {
                     fields.push(FieldChange {
                         path: "phase".into(),
-                        before: old.phase.as_ref().map(|p| Value::String(p.to_string())),
-                        after: n.phase.as_ref().map(|p| Value::String(p.to_string())),
+                        before: old.phase.as_ref().map(|p| Value::String(p.clone())),
+                        after: n.phase.as_ref().map(|p| Value::String(p.clone())),
                     });
                 }
                 diff_map("", &old.definition, &n.definition, &mut fields);

@@ -88,7 +88,7 @@ pub(super) fn raw_ops(f: &Forge, a: &Args) -> Result<Outcome> {
 /// A diff side: a revision number, `current` or `frozen`.
 fn side(a: &Args, key: &str) -> Result<String> {
     match a.value(key)? {
-        Value::String(s) => Ok(s.clone()),
+        Value::String(s) => Ok(s.to_string()),
         v => v.as_u64().map(|n| n.to_string()).ok_or_else(|| {
             Error::invalid(format!(
                 "`{key}` must be a revision number, \"current\" or \"frozen\", not {}",
@@ -111,7 +111,7 @@ pub(super) fn plan_outline(f: &Forge, a: &Args) -> Result<Outcome> {
 
 pub(super) fn plan_read(f: &Forge, a: &Args) -> Result<Outcome> {
     let key = match (a.get("phase"), a.opt_str("node")) {
-        (Some(Value::String(p)), None) => ReadKey::Phase(p.clone()),
+        (Some(Value::String(p)), None) => ReadKey::Phase(p.to_string()),
         (None, Some(n)) => ReadKey::Node(n.to_string()),
         (phase, _) => {
             let which = if phase.is_some() { "both" } else { "neither" };

@@ -509,7 +509,10 @@ mod tests {
 
     fn node(i: usize, text: &str) -> Node {
         let mut definition = Map::new();
-        definition.insert("prompt".into(), Value::String(text.repeat(1 + i % 7)));
+        definition.insert(
+            "prompt".into(),
+            Value::String(text.repeat(1 + i % 7).into()),
+        );
         Node {
             id: format!("n{i}").into(),
             phase: i.is_multiple_of(3).then(|| format!("p{}", i % 5).into()),

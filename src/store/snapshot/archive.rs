@@ -372,7 +372,7 @@ pub(super) fn value_from(v: &ArchivedSValue, text: &str) -> Option<Value> {
         ArchivedSValue::Null => Value::Null,
         ArchivedSValue::Bool(b) => Value::Bool(*b),
         ArchivedSValue::Number(n) => Value::Number(n.to_native()),
-        ArchivedSValue::String(s) => Value::String(owned(text, s)?),
+        ArchivedSValue::String(s) => Value::String(Id::from(at(text, s)?)),
         ArchivedSValue::Array(a) => {
             let mut items = Vec::with_capacity(a.len());
             for x in a.iter() {

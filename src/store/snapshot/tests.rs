@@ -12,7 +12,7 @@ use std::path::PathBuf;
 
 fn node(id: &str) -> Node {
     let mut definition = Map::new();
-    definition.insert("note".into(), Value::String(format!("about {id}")));
+    definition.insert("note".into(), Value::String(format!("about {id}").into()));
     definition.insert(
         "list".into(),
         Value::Array(vec![Value::Number(1.5), Value::Bool(true), Value::Null]),
@@ -932,7 +932,7 @@ fn value_strategy() -> impl proptest::strategy::Strategy<Value = Value> {
         Just(Value::Null),
         any::<bool>().prop_map(Value::Bool),
         (-1.0e6f64..1.0e6).prop_map(Value::Number),
-        "\\PC{0,6}".prop_map(Value::String),
+        "\\PC{0,6}".prop_map(|s: String| Value::String(s.into())),
         "[a-z]{1,3}(\\.[a-z]{1,3}){0,2}".prop_map(|path| Value::Param(Param { path })),
         reference,
     ];
