@@ -76,9 +76,9 @@ time_cmd() {
 
 # warm SIZE STORE NODE: per-call medians inside long-lived processes, as rows
 # of the results: an MCP session driven by bench/mcp_session.py (add_node,
-# connect_nodes, plan_status, plan_read of one node), and the REPL with a
-# piped script (the cost of one `add-node` line: a script of LINES lines
-# less a script of none, both after one `status` that loads the plan).
+# connect_nodes, plan_status, plan_read of one node), and a REPL session
+# driven by bench/repl_session.py (LINES `add-node` lines, each timed from
+# its write to its echo's last line, after one `status` that loads the plan).
 warm() {
   local size=$1 store=$2 node=$3 calls=10 lines=100
   [ "$size" -ge 100000 ] && calls=5
@@ -87,31 +87,11 @@ warm() {
       printf '%s\t%s\t%s\t%s\t%s\n' "$size" "warm MCP $name" "$median" 0 "$low" >>"$RESULTS"
       echo "  warm MCP $name: ${median}s" >&2
     done
-  local tag=$RANDOM
-  printf 'status\n' >"$WORK/repl0.txt"
-  { printf 'status\n'; for i in $(seq 1 "$lines"); do printf 'add-node bench_repl_%s_%s --kind join\n' "$tag" "$i"; done; } >"$WORK/repl1.txt"
-  local t0 t1
-  # Each script three times, the fastest run of each: the session's cold
-  # load (seconds at 100k) varies more than the lines cost.
-  local fastest="import subprocess,sys,time
-def once():
-    t = time.perf_counter()
-    subprocess.run(sys.argv[2:], stdin=open(sys.argv[1]), stdout=subprocess.DEVNULL, check=True)
-    return time.perf_counter() - t
-print(min(once() for _ in range(3)))"
-  t0=$(python3 -c "$fastest" "$WORK/repl0.txt" "$PF" --store "$store" -p plan-bench repl)
-  # New ids in each run, so every run adds its lines.
-  t1=$(python3 -c "import re,subprocess,sys,time
-def once(k):
-    text = re.sub(r'bench_repl_', f'bench_repl_{k}_', open(sys.argv[1]).read())
-    t = time.perf_counter()
-    subprocess.run(sys.argv[2:], input=text.encode(), stdout=subprocess.DEVNULL, check=True)
-    return time.perf_counter() - t
-print(min(once(k) for k in range(3)))" "$WORK/repl1.txt" "$PF" --store "$store" -p plan-bench repl)
-  local per
-  per=$(python3 -c "print(max(0.0, ($t1 - $t0) / $lines))")
-  printf '%s\t%s\t%s\t%s\t%s\n' "$size" "warm REPL add-node line" "$per" 0 "$per" >>"$RESULTS"
-  echo "  warm REPL add-node line: ${per}s" >&2
+  local median low
+  read -r median low < <(python3 bench/repl_session.py "$PF" "$store" plan-bench "$lines") || true
+  [ -n "$median" ] || { echo "the REPL session at $size nodes failed" >&2; exit 1; }
+  printf '%s\t%s\t%s\t%s\t%s\n' "$size" "warm REPL add-node line" "$median" 0 "$low" >>"$RESULTS"
+  echo "  warm REPL add-node line: ${median}s" >&2
 }
 
 # repl_build LINES: seconds to build a new plan of LINES nodes from a script
