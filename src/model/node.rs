@@ -137,9 +137,9 @@ pub enum Handle {
     Default,
     Error,
     /// `case_<label>`; the label may be empty (then `unknown_case` says so).
-    Case(String),
+    Case(Id),
     /// Anything else; kept so a document can be validated, reported as `invalid_handle`.
-    Other(String),
+    Other(Id),
 }
 
 impl Handle {
@@ -153,8 +153,8 @@ impl Handle {
             "default" => Handle::Default,
             "error" => Handle::Error,
             _ => match s.strip_prefix("case_") {
-                Some(label) => Handle::Case(label.to_string()),
-                None => Handle::Other(s.to_string()),
+                Some(label) => Handle::Case(Id::from(label)),
+                None => Handle::Other(Id::from(s)),
             },
         }
     }
