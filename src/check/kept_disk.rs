@@ -733,9 +733,10 @@ impl Via<Vec<Lanes>> for Lists {
             if n > values.len() {
                 return None;
             }
-            // `n` values are there (checked above): taken in one go.
             let mut lanes = Lanes::with_capacity(n);
-            lanes.extend(values.by_ref().take(n));
+            for _ in 0..n {
+                lanes.push(values.next()?);
+            }
             v.push(lanes);
         }
         (values.len() == 0).then_some(v)
