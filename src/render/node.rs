@@ -8,6 +8,10 @@ use crate::model::{
     Verb,
 };
 
+/// A call's heading names at most this many of its arguments (each is
+/// listed with its value under `args:` below it).
+const HEAD_ARGS: usize = 12;
+
 /// Who reads the render.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Audience {
@@ -101,16 +105,16 @@ pub(crate) fn block(
                 .str_field("tool")
                 .map(|t| escape_controls(t).into_owned())
                 .unwrap_or_else(|| "(no tool)".into());
-            let args: Vec<std::borrow::Cow<'_, str>> = node
+            let names = node
                 .get("args")
                 .and_then(Value::as_object)
-                .map(|m| m.keys().map(|k| escape_controls(k)).collect())
+                .map(|m| m.keys().map(|k| escape_controls(k)).collect::<Vec<_>>())
                 .unwrap_or_default();
-            format!(
-                "{num}CALL — `{}` — {tool}({}){phase}",
-                node.id,
-                args.join(", ")
-            )
+            let mut args = names[..names.len().min(HEAD_ARGS)].join(", ");
+            if names.len() > HEAD_ARGS {
+                args.push_str(&format!(", … {} more", names.len() - HEAD_ARGS));
+            }
+            format!("{num}CALL — `{}` — {tool}({args}){phase}", node.id)
         }
         k => format!("{num}{} — `{}`{phase}", banner(k), node.id),
     };

@@ -126,7 +126,16 @@ pub(crate) fn text(s: &Slice, v: &dyn Voice, budget: usize) -> String {
         let mut size = 0;
         out.push(String::new());
         let total = block.len();
-        for (k, l) in block.into_iter().enumerate() {
+        for (k, mut l) in block.into_iter().enumerate() {
+            if k == 0 && l.len() + 1 > room {
+                // Even its first line is larger than the read: cut short.
+                let mut end = room.saturating_sub(4).max(1).min(l.len());
+                while !l.is_char_boundary(end) {
+                    end -= 1;
+                }
+                l.truncate(end);
+                l.push_str(" …");
+            }
             if k > 0 && size + l.len() + 1 > room {
                 out.push(format!(
                     "    … and {} more line(s) of `{}`: it is larger than this read ({} bytes; a read can be given up to {})",
@@ -270,6 +279,35 @@ mod tests {
                 .node("classify"),
             ],
         }
+    }
+
+    /// A call with hundreds of long argument names: its heading names a
+    /// dozen, and a read smaller than even that heading cuts it short
+    /// (it printed every name, 21 KB for a 1 KB read).
+    #[test]
+    fn a_heading_larger_than_the_read_is_cut_short() {
+        let args: serde_json::Map<String, serde_json::Value> = (0..300)
+            .map(|i| (format!("k{i:03}_{}", "x".repeat(60)), json!(i)))
+            .collect();
+        let mut s = slice();
+        s.kind = SliceKind::Node;
+        s.key = "classify".into();
+        s.nodes = vec![call_with(
+            "classify",
+            "t",
+            serde_json::Value::Object(args),
+            &[],
+        )];
+        let voice = crate::cli::voice::CliVoice::default();
+        let whole = text(&s, &voice, crate::model::budget::READ);
+        let head = whole.lines().find(|l| l.starts_with("CALL")).unwrap();
+        assert!(head.ends_with(", … 288 more)"), "{head}");
+        assert_eq!(head.matches("_xxx").count(), 12);
+        let small = text(&s, &voice, 1024);
+        let head = small.lines().find(|l| l.starts_with("CALL")).unwrap();
+        assert!(head.len() <= 1024 && head.ends_with(" …"), "{head}");
+        assert!(small.len() < 2048, "{} bytes", small.len());
+        assert!(small.contains("more line(s) of `classify`"));
     }
 
     #[test]
