@@ -129,12 +129,7 @@ pub(crate) fn text(s: &Slice, v: &dyn Voice, budget: usize) -> String {
         for (k, mut l) in block.into_iter().enumerate() {
             if k == 0 && l.len() + 1 > room {
                 // Even its first line is larger than the read: cut short.
-                let mut end = room.saturating_sub(4).max(1).min(l.len());
-                while !l.is_char_boundary(end) {
-                    end -= 1;
-                }
-                l.truncate(end);
-                l.push_str(" …");
+                l = crate::model::text::cut(&l, room.saturating_sub(4));
             }
             if k > 0 && size + l.len() + 1 > room {
                 out.push(format!(
@@ -305,7 +300,7 @@ mod tests {
         assert_eq!(head.matches("_xxx").count(), 12);
         let small = text(&s, &voice, 1024);
         let head = small.lines().find(|l| l.starts_with("CALL")).unwrap();
-        assert!(head.len() <= 1024 && head.ends_with(" …"), "{head}");
+        assert!(head.len() <= 1024 && head.ends_with('…'), "{head}");
         assert!(small.len() < 2048, "{} bytes", small.len());
         assert!(small.contains("more line(s) of `classify`"));
     }
