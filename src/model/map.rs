@@ -112,12 +112,11 @@ impl<V> Map<V> {
     pub fn push_new(&mut self, key: Id, value: V) {
         debug_assert!(!self.contains_key(&key), "{key:?} is already present");
         let at = self.entries.len();
-        let h = hash(&key);
         self.entries.push((key, value));
         match &mut self.index {
             Some(ix) => {
                 let entries = &self.entries;
-                ix.insert_unique(h, at, |&i| hash(&entries[i].0));
+                ix.insert_unique(hash(&entries[at].0), at, |&i| hash(&entries[i].0));
             }
             None if self.entries.len() > SCAN => self.build_index(),
             None => {}

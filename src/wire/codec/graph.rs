@@ -25,7 +25,7 @@ pub fn node(v: &Value, at: &str) -> Result<Node, ParseError> {
     let m = object(v, at, "a node")?;
     closed(m, at, "a node", &["id", "phase", "kind", "definition"])?;
     let id = match m.get("id") {
-        Some(Value::String(s)) => ids::Id::from(s.as_str()),
+        Some(Value::String(s)) => s.clone(),
         Some(other) => {
             return Err(error(
                 &child(at, "id"),
