@@ -93,6 +93,21 @@ mod tests {
     use serde_json::json;
 
     #[test]
+    fn a_tool_of_any_length_is_named_in_part_in_prose_and_whole_in_the_fix() {
+        let reg = registry("tools: {report_failure: {returns: text}}");
+        let tool = "t".repeat(30_000);
+        let p = plan(vec![call_with("c1", &tool, json!({}), &[])], vec![]);
+        let issues = run_reg(&UnknownTool, &p, &reg);
+        assert_eq!(issues.len(), 1);
+        let i = &issues[0];
+        assert!(i.message.len() < 600, "{} bytes", i.message.len());
+        assert!(i.message.contains("tttt…`"), "{}", i.message);
+        let add = i.fixes.last().unwrap();
+        assert_eq!(add.remedy, Remedy::AddToRegistry { tool: tool.clone() });
+        assert!(add.when.as_ref().unwrap().len() < 200);
+    }
+
+    #[test]
     fn fires_on_a_tool_outside_the_allowlist() {
         let reg =
             registry("tools: {tickets_get: {returns: text}, report_failure: {returns: text}}");

@@ -86,7 +86,7 @@ impl Issue {
     pub fn new(code: Code, message: impl Into<String>) -> Issue {
         Issue {
             code,
-            message: message.into(),
+            message: crate::model::text::cut_names(message.into()),
             node_id: None,
             edge_id: None,
             pointer: None,

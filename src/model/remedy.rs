@@ -225,8 +225,10 @@ pub struct Fix {
 }
 
 impl Fix {
+    /// The condition, names quoted in it cut as in a message
+    /// ([`crate::model::text::cut_names`]).
     pub fn when(mut self, condition: impl Into<String>) -> Fix {
-        self.when = Some(condition.into());
+        self.when = Some(crate::model::text::cut_names(condition.into()));
         self
     }
 }

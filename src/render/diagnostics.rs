@@ -11,6 +11,7 @@ use crate::forge::validate::{Finding, Target, Validation};
 use crate::model::Issue;
 use crate::model::Severity;
 use crate::model::remedy::{Remedy, Voice};
+use crate::model::text::floor_char_boundary;
 use miette::{LabeledSpan, MietteError, MietteSpanContents, SourceCode, SourceSpan, SpanContents};
 use serde_json::{Value, json};
 use std::fmt;
@@ -92,6 +93,20 @@ impl IssueDiagnostic {
 /// A document's text for miette, with its line starts indexed once, so
 /// drawing many findings in a large document stays linear. Columns are
 /// counted in characters, as everywhere else.
+/// The most bytes of a document a snippet shows: longer lines are shown
+/// as the span with [`SIDE`] bytes either side, longer spans underlined in
+/// part. A snippet of a one-line document is not the document.
+const SNIPPET: usize = 1024;
+const SIDE: usize = 80;
+
+fn ceil_char_boundary(s: &str, i: usize) -> usize {
+    let mut end = i.min(s.len());
+    while !s.is_char_boundary(end) {
+        end += 1;
+    }
+    end
+}
+
 #[derive(Debug)]
 pub(crate) struct SourceText {
     name: String,
@@ -140,9 +155,20 @@ impl SourceCode for SourceText {
         }
         let first = self.line_of(start);
         let last = self.line_of(end.saturating_sub(1).max(start));
+        let line_end = |l: usize| self.starts.get(l + 1).map_or(self.text.len(), |&s| s - 1);
         let (from, to, line, column) = if before == 0 && after == 0 {
             let col = self.text[self.starts[first]..start].chars().count();
             (start, end, first, col)
+        } else if line_end(last) - self.starts[first] > SNIPPET {
+            // A long line (a minified document is one): the span with a
+            // few words either side, not the line.
+            let from = floor_char_boundary(
+                &self.text,
+                start.saturating_sub(SIDE).max(self.starts[first]),
+            );
+            let to = ceil_char_boundary(&self.text, (end + SIDE).min(line_end(last)));
+            let col = self.text[self.starts[first]..from].chars().count();
+            (from, to, first, col)
         } else {
             let from_line = first.saturating_sub(before);
             let to_line = (last + after).min(self.starts.len() - 1);
@@ -171,6 +197,12 @@ impl SourceCode for SourceText {
     }
 }
 
+/// A pointer as a line shows it: cut like the names in a message (a key of
+/// any length can be in it); the JSON and SARIF forms carry it whole.
+fn shown_pointer(p: &str) -> String {
+    crate::model::text::cut(p, 2 * crate::model::text::NAME)
+}
+
 /// The words under the underline: what the span is.
 fn label_text(i: &Issue) -> String {
     let what = match (&i.node_id, &i.edge_id) {
@@ -182,7 +214,7 @@ fn label_text(i: &Issue) -> String {
     match &i.pointer {
         Some(p) if !p.is_empty() => format!(
             "{what}: {}",
-            crate::model::value::dot_path(p.trim_start_matches('/'))
+            shown_pointer(&crate::model::value::dot_path(p.trim_start_matches('/')))
         ),
         _ => what,
     }
@@ -220,8 +252,15 @@ impl miette::Diagnostic for IssueDiagnostic {
     }
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
         let (span, words) = self.label.as_ref()?;
+        // The underline covers at most SNIPPET bytes of a long value.
+        let len = match &self.source {
+            Some(s) if span.len() > SNIPPET => {
+                floor_char_boundary(&s.text, span.start + SNIPPET) - span.start
+            }
+            _ => span.len(),
+        };
         Some(Box::new(std::iter::once(
-            LabeledSpan::new_primary_with_span(Some(words.clone()), (span.start, span.len())),
+            LabeledSpan::new_primary_with_span(Some(words.clone()), (span.start, len)),
         )))
     }
 }
@@ -231,7 +270,7 @@ impl miette::Diagnostic for IssueDiagnostic {
 pub(crate) fn plain(d: &IssueDiagnostic) -> String {
     let mut out = format!("{}[{}]: {}\n", d.level(), d.code, d.message);
     match &d.pointer {
-        Some(p) => out.push_str(&format!("  --> {} (at {p})\n", d.place())),
+        Some(p) => out.push_str(&format!("  --> {} (at {})\n", d.place(), shown_pointer(p))),
         None => out.push_str(&format!("  --> {}\n", d.place())),
     }
     if let Some(h) = &d.help {
@@ -619,6 +658,44 @@ mod tests {
             "{p}"
         );
         assert!(!p.contains('\u{1b}'));
+    }
+
+    #[test]
+    fn a_snippet_of_a_one_line_document_is_the_span_and_a_few_words() {
+        let pad = "x".repeat(200_000);
+        let text = format!(
+            r#"{{"formatVersion": 1, "nodes": [{{"id": "start", "kind": "entry", "definition": {{"input": [], "pad": "{pad}"}}}}, {{"id": "a", "kind": "call", "definition": {{"tool": "nope", "args": {{}}, "output": [], "onMissingValue": "fail", "authority": [], "replaySafe": true, "onIndeterminate": "halt"}}}}], "edges": [{{"id": "e1", "from": "start", "to": "a"}}]}}"#
+        );
+        let reg = crate::model::registry::Registry::parse(
+            "tools: {t: {returns: text}}",
+            Syntax::Yaml,
+            "r",
+        )
+        .unwrap();
+        let t = crate::forge::validate::check_document(
+            "p.json",
+            text.as_str().into(),
+            Syntax::Json,
+            Some(&reg),
+            &crate::forge::validate::Options::default(),
+        )
+        .unwrap();
+        let f = t
+            .findings
+            .iter()
+            .position(|f| f.issue.code.name == "unknown_tool")
+            .unwrap();
+        let d = IssueDiagnostic::new(&t, &t.findings[f], &crate::cli::voice::CliVoice::default());
+        let column = text.find("\"nope\"").unwrap() + 1;
+        let handler =
+            miette::GraphicalReportHandler::new_themed(miette::GraphicalTheme::unicode_nocolor())
+                .with_width(100);
+        let mut out = String::new();
+        handler.render_report(&mut out, &d).unwrap();
+        assert!(out.len() < 4096, "{} bytes:\n{out}", out.len());
+        assert!(out.contains(&format!("[p.json:1:{column}]")), "{out}");
+        assert!(out.contains("\"tool\": \"nope\"") && out.contains("node `a`: definition.tool"));
+        assert!(plain(&d).contains(&format!("p.json:1:{column} ")));
     }
 
     #[test]

@@ -154,6 +154,30 @@ pub(crate) fn group_lines(g: &Group, v: &dyn Voice) -> String {
     s
 }
 
+/// A first group larger than the answer's budget: a fix is never cut (a cut
+/// one would be a different fix), so its fixes are named by how to read them
+/// whole (`needed`: the group's size). Only data quoted whole in a fix (a
+/// 30,000-character tool name) makes a group this large.
+fn fixes_named(g: &Group, v: &dyn Voice, needed: usize) -> String {
+    let mut head = g.head.clone();
+    head.message = crate::model::text::cut(&head.message, crate::model::budget::MESSAGE);
+    let whole = Remedy::ValidateWithin {
+        max_bytes: (needed + 1024).min(crate::model::budget::CEILING) as u64,
+    };
+    let mut s = head.line();
+    s.push_str(&format!(
+        "\n      fix: {} fix(es) too large for this answer ({} bytes); {} shows them whole",
+        head.fixes.len(),
+        crate::model::text::thousands(needed),
+        v.say(&whole)
+    ));
+    if let Some(f) = follow_line(&g.follow) {
+        s.push('\n');
+        s.push_str(&f);
+    }
+    s
+}
+
 /// `Issues (N):` and the groups of `issues`, within `budget` bytes: groups
 /// while they fit (the first always), then how many were left out and how
 /// to read them (`more`, a remedy in the reader's words).
@@ -176,9 +200,13 @@ pub(crate) fn within(issues: &[Issue], v: &dyn Voice, budget: usize, more: &Reme
     let mut shown = 0;
     let mut findings = 0;
     for g in &groups {
-        let text = group_lines(g, v);
+        let mut text = group_lines(g, v);
         if shown > 0 && out.len() + 1 + text.len() > room {
             break;
+        }
+        // The first group is whole up to 1 KB however small the room.
+        if text.len() > room.max(1024) {
+            text = fixes_named(g, v, text.len());
         }
         out.push('\n');
         out.push_str(&text);
@@ -204,4 +232,43 @@ pub(crate) fn within_findings(issues: &[Issue], v: &dyn Voice) -> String {
         max_bytes: (FINDINGS * 4).min(CEILING) as u64,
     };
     within(issues, v, FINDINGS, &more)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::remedy::Fill;
+
+    fn issue(path: &str) -> Issue {
+        const X: crate::model::Code = crate::model::Code {
+            name: "x",
+            severity: crate::model::Severity::Blocking,
+        };
+        Issue::new(X, "call `c1` is missing a field")
+            .node("c1")
+            .fix(Remedy::SetField {
+                node: "c1".into(),
+                path: path.into(),
+                value: Fill::choose("VALUE"),
+            })
+    }
+
+    #[test]
+    fn a_first_group_larger_than_the_budget_says_how_to_read_its_fixes() {
+        let v = crate::cli::voice::CliVoice::default();
+        let more = Remedy::Validate;
+        let long = "k".repeat(30_000);
+        let out = within(&[issue(&long), issue("output")], &v, 1024, &more);
+        assert!(out.len() < 1024, "{} bytes: {out}", out.len());
+        assert!(out.contains("call `c1` is missing a field"), "{out}");
+        assert!(
+            out.contains("fix: 1 fix(es) too large for this answer (30,"),
+            "{out}"
+        );
+        assert!(out.contains("shows them whole"), "{out}");
+        // The same list with a fix of ordinary size shows it.
+        let out = within(&[issue("output"), issue(&long)], &v, 1024, &more);
+        assert!(out.contains("fix: planforge set c1 output VALUE"), "{out}");
+        assert!(out.contains("… and 1 more group(s)"), "{out}");
+    }
 }
