@@ -334,6 +334,16 @@ impl Store {
         self.load_impl(id, revision, true)
     }
 
+    /// Every op of a plan as read from its log (with those an earlier
+    /// planforge's `meta.json` stands for), unfolded: for a caller that folds
+    /// them its own way (a diff folds two revisions in one pass).
+    pub(crate) fn log_ops(&self, id: &str) -> Result<Vec<Op>> {
+        let dir = self.plan_dir(id)?;
+        let (Log { mut ops, .. }, upgrade) = self.read_log(id, &dir)?;
+        ops.extend(upgrade);
+        Ok(ops)
+    }
+
     /// The log of a plan and, for a plan an earlier planforge wrote, the ops
     /// its `meta.json` stands for.
     pub(super) fn read_log(&self, id: &str, dir: &Path) -> Result<(Log, Vec<Op>)> {

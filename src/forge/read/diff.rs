@@ -255,7 +255,8 @@ impl Forge {
             let frozen = v.meta()?.frozen.map(|f| f.revision);
             Some((v.revision(), frozen, v.digest().to_string()))
         });
-        if let Some((current, frozen, digest)) = in_place {
+        if let Some((current, frozen, digest)) = &in_place {
+            let (current, frozen) = (*current, *frozen);
             let ((la, ra), (lb, rb)) = sides(plan, current, frozen, a, b)?;
             if ra == current && rb == current {
                 let side = |label| Side {
@@ -265,6 +266,11 @@ impl Forge {
                 };
                 return Ok(Diff::none(Some(plan.to_string()), side(la), side(lb)));
             }
+        }
+        if !self.store().is_warm()
+            && let Some(d) = self.diff_by_change(plan, a, b, in_place)?
+        {
+            return Ok(d);
         }
         let loaded = self.store().load_with_ops(plan)?;
         let history = loaded.ops()?;
@@ -302,6 +308,52 @@ impl Forge {
                 digest: db,
             },
         ))
+    }
+
+    /// [`Forge::diff`] of two revisions folded once from the log and
+    /// compared on what changed between them (see `diff_fold`); `None` when
+    /// that cannot answer: a selector needs the last freeze and no current
+    /// snapshot says which revision it was (only a whole fold knows), or
+    /// the two revisions cannot be folded in one pass.
+    fn diff_by_change(
+        &self,
+        plan: &str,
+        a: &str,
+        b: &str,
+        in_place: Option<(u64, Option<u64>, String)>,
+    ) -> Result<Option<Diff>> {
+        let ops = self.store().log_ops(plan)?;
+        let head = crate::store::fold::revisions(&ops);
+        let fresh = in_place.filter(|(current, ..)| *current == head);
+        let needs_frozen = a.is_empty() || a == "frozen" || b == "frozen";
+        let frozen = match &fresh {
+            Some((_, frozen, _)) => *frozen,
+            None if needs_frozen => return Ok(None),
+            None => None,
+        };
+        let ((la, ra), (lb, rb)) = sides(plan, head, frozen, a, b)?;
+        let head_digest = fresh.map(|(.., digest)| digest);
+        let span = (ra.min(rb), ra.max(rb));
+        let Some(parts) = super::diff_fold::fold_two(plan, ops, span, (head, head_digest)) else {
+            return Ok(None);
+        };
+        let (earlier, later) = (parts.earlier, parts.later);
+        let ((ca, da), (cb, db)) = if ra <= rb {
+            (earlier, later)
+        } else {
+            (later, earlier)
+        };
+        let side = |label, revision, digest| Side {
+            label,
+            revision: Some(revision),
+            digest,
+        };
+        Ok(Some(diff_contents(
+            &ca,
+            &cb,
+            side(la, ra, da),
+            side(lb, rb, db),
+        )))
     }
 
     /// Compares two plan documents (no store needed). The sides' labels are

@@ -7,6 +7,7 @@
 
 mod attribution;
 pub(crate) mod diff;
+mod diff_fold;
 pub(crate) mod history;
 pub(crate) mod in_place;
 pub(crate) mod log;
@@ -19,6 +20,8 @@ pub(crate) use outline::{Entry, Outline, outline_of};
 pub(crate) use slice::{ReadKey, Slice, SliceKind};
 pub(crate) use source::Source;
 
+#[cfg(test)]
+mod diff_fold_tests;
 #[cfg(test)]
 mod in_place_tests;
 #[cfg(test)]
