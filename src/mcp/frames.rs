@@ -133,12 +133,44 @@ pub(crate) fn judge(line: &[u8]) -> Verdict {
             "Invalid Request: `jsonrpc` must be \"2.0\"".into(),
         ));
     }
-    if m.get("method").and_then(Value::as_str) == Some("tools/call")
-        && let Some(why) = call_params_problem(m.get("params"))
-    {
-        return Verdict::Answer(error_response(id, -32602, format!("Invalid params: {why}")));
+    if m.get("method").and_then(Value::as_str) == Some("tools/call") {
+        if let Some(why) = call_params_problem(m.get("params")) {
+            return Verdict::Answer(error_response(id, -32602, format!("Invalid params: {why}")));
+        }
+        if let Some(refusal) = repeated_key(line, m) {
+            return Verdict::Answer(json!({"jsonrpc": "2.0", "id": id, "result": refusal}));
+        }
     }
     Verdict::Pass
+}
+
+/// A tool call whose arguments hold a key twice in one object, refused as
+/// the tool refuses any argument it cannot read (`planforge tool` and a
+/// plan document refuse it the same way). The frame was read as a
+/// `serde_json` value above, which keeps the last of two keys: the session
+/// would have run the call with one of them dropped unseen.
+fn repeated_key(line: &[u8], m: &serde_json::Map<String, Value>) -> Option<Value> {
+    let name = m.get("params")?.get("name")?.as_str()?;
+    let tool = super::tools::all().iter().find(|t| t.name == name)?;
+    let e = crate::wire::parse::json(std::str::from_utf8(line).ok()?).err()?;
+    let at = e
+        .pointer
+        .as_deref()?
+        .strip_prefix("/params/arguments")?
+        .to_string();
+    if !e.is_duplicate_key() || !(at.is_empty() || at.starts_with('/')) {
+        return None;
+    }
+    let e = crate::wire::parse::ParseError {
+        pointer: Some(at),
+        line: None,
+        column: None,
+        ..e
+    };
+    // Worded as `planforge tool` words it; the pointer is in the message.
+    let e = crate::model::error::Error::invalid(format!("arguments: {e}"));
+    let out = super::tools::Outcome::error(tool.name, e);
+    Some(json!({"content": [{"type": "text", "text": out.text}], "isError": true}))
 }
 
 /// Why `tools/call` params are not `{name: string, arguments?: object}`.
@@ -344,5 +376,41 @@ mod tests {
             Verdict::Pass
         );
         assert_eq!(judge(b"  "), Verdict::Skip);
+    }
+
+    #[test]
+    fn a_key_twice_in_a_calls_arguments_is_refused_naming_it() {
+        let call = |args: &str| {
+            format!(
+                r#"{{"jsonrpc": "2.0", "id": 9, "method": "tools/call", "params": {{"name": "add_node", "arguments": {args}}}}}"#
+            )
+        };
+        let frame = call(
+            r#"{"planId": "plan-a", "node": {"id": "a", "kind": "join", "id": "b", "definition": {}}}"#,
+        );
+        let Verdict::Answer(v) = judge(frame.as_bytes()) else {
+            panic!("passed");
+        };
+        assert_eq!(
+            (v["id"].clone(), v["result"]["isError"].clone()),
+            (json!(9), json!(true))
+        );
+        let text = v["result"]["content"][0]["text"].as_str().unwrap();
+        assert!(
+            text.starts_with("add_node refused: arguments: the key \"id\" appears twice in one object; keep one of them (at /node/id)"),
+            "{text}"
+        );
+        assert!(
+            !text.contains("column") && text.matches("/node/id").count() == 1,
+            "{text}"
+        );
+        // Keys repeated in different objects, or outside a known tool's
+        // arguments, are not its business.
+        let ok = call(
+            r#"{"planId": "plan-a", "node": {"id": "a", "kind": "join", "definition": {"id": 1}}}"#,
+        );
+        assert_eq!(judge(ok.as_bytes()), Verdict::Pass);
+        let other = frame.replace("add_node", "not_a_tool");
+        assert_eq!(judge(other.as_bytes()), Verdict::Pass);
     }
 }

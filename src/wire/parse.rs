@@ -9,6 +9,9 @@ use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
 use std::cell::RefCell;
 use std::fmt;
 
+/// How a duplicate key's refusal goes on after the key.
+const DUPLICATE_KEY: &str = " appears twice in one object; keep one of them";
+
 /// Deepest nesting accepted in any document or value.
 /// Deep enough for a structured predicate nested to its own limit (256
 /// levels of `all`/`any`, two JSON levels each) inside a plan document;
@@ -318,9 +321,7 @@ impl<'de> Visitor<'de> for ValueVisitor<'_> {
                 push_pointer_token(&mut p, &key);
             }
             if out.contains_key(&key) {
-                return Err(ctx.fail(format!(
-                    "the key {key:?} appears twice in one object; keep one of them"
-                )));
+                return Err(ctx.fail(format!("the key {key:?}{DUPLICATE_KEY}")));
             }
             let v = map.next_value_seed(ValueSeed(ctx))?;
             if ctx.track {
@@ -606,6 +607,12 @@ pub fn parse(text: &str, syntax: Syntax) -> Result<Value, ParseError> {
 
 impl ParseError {
     /// This error as a refusal of named input (exit 2), located.
+    /// Whether the text was refused for a key that appears twice in one
+    /// object (its pointer names the second).
+    pub fn is_duplicate_key(&self) -> bool {
+        self.message.contains(DUPLICATE_KEY)
+    }
+
     pub fn into_error(self, file: Option<&str>) -> crate::model::error::Error {
         use crate::model::error::{Error, Location};
         let where_ = file.map(|f| format!("{f}: ")).unwrap_or_default();
