@@ -106,6 +106,16 @@ pub(super) fn fold_two(
     let earlier = fold_owned(plan, ops);
     let earlier_digest = crate::wire::jcs::digest(&earlier.content).0;
     let earlier_part = changed.part(&earlier.content);
+    if lo == hi {
+        // One revision: one fold (applying no ops is not always the same
+        // fold: at revision 0, `create_plan`'s provenance is not yet the
+        // content's).
+        let same = (earlier_part.clone(), earlier_digest.clone());
+        return Some(Parts {
+            earlier: (earlier_part, earlier_digest),
+            later: same,
+        });
+    }
     let later = fold_after(earlier, max_lamport, &between)?;
     let later_digest = match head_digest {
         Some(d) if hi == head => d,

@@ -71,10 +71,18 @@ fn body((kind, a, b, c): Step, edges: &[Edge]) -> OpBody {
 /// A log of transactions by two actors, some numbered below ops already
 /// written (as a merge of two clones leaves them).
 fn log(txs: &[(Vec<Step>, u8)]) -> Vec<Op> {
+    // Half the plans say where they came from (a template's instance).
+    let provenance =
+        txs.first()
+            .filter(|(_, how)| how % 2 == 1)
+            .map(|_| crate::model::Provenance::Template {
+                template: "t".into(),
+                args: Map::new(),
+            });
     let create = OpBody::CreatePlan {
         label: None,
         request: None,
-        provenance: None,
+        provenance,
     };
     let mut ops = crate::store::transaction("ann", "plan-d", 0, vec![create]);
     let mut edges: Vec<Edge> = Vec::new();
