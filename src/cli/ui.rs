@@ -116,6 +116,15 @@ pub(crate) fn help_text(err: &Error, voice: &dyn Voice) -> Option<String> {
 /// as something else. With `color`, colour sequences (SGR: `ESC [ digits;…
 /// m`) are kept.
 pub(crate) fn terminal_safe(s: &str, color: bool) -> String {
+    terminal_safe_cow(s, color).into_owned()
+}
+
+/// [`terminal_safe`], borrowing `s` when it has nothing to escape (a
+/// whole plan's prose is tens of megabytes at 100,000 nodes).
+pub(crate) fn terminal_safe_cow(s: &str, color: bool) -> std::borrow::Cow<'_, str> {
+    if first_unsafe(s).is_none() {
+        return std::borrow::Cow::Borrowed(s);
+    }
     let mut out = String::with_capacity(s.len());
     let mut rest = s;
     while let Some((i, c)) = first_unsafe(rest) {
@@ -135,7 +144,7 @@ pub(crate) fn terminal_safe(s: &str, color: bool) -> String {
         rest = after;
     }
     out.push_str(rest);
-    out
+    std::borrow::Cow::Owned(out)
 }
 
 /// The first character of `s` to escape and where it starts. Printable
@@ -354,6 +363,10 @@ mod tests {
     #[test]
     fn hostile_text_cannot_drive_the_terminal() {
         assert_eq!(terminal_safe("plain\ttext\n", true), "plain\ttext\n");
+        assert!(matches!(
+            terminal_safe_cow("plain\ttext\n", false),
+            std::borrow::Cow::Borrowed(_)
+        ));
         // The byte scan finds what a scan of every character finds.
         for text in [
             "plain ascii\n\twith tabs",

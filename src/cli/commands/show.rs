@@ -47,7 +47,10 @@ pub(crate) fn run(s: &mut Session, a: ShowArgs) -> Result<Reply> {
         label: p.meta.label.as_deref(),
         request: p.meta.request.as_deref(),
     };
-    let text = prose::render(p.content(), &header, audience);
-    let json = serde_json::json!({"planId": p.plan_id, "revision": p.revision(), "digest": p.digest(), "text": text});
-    Ok(Reply::new(text, json))
+    let render = || prose::render(p.content(), &header, audience);
+    Ok(Reply::for_format(
+        s.format(),
+        render,
+        || serde_json::json!({"planId": p.plan_id, "revision": p.revision(), "digest": p.digest(), "text": render()}),
+    ))
 }
