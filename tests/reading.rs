@@ -493,6 +493,12 @@ fn diff_frozen_current_shows_exactly_the_edits_since_the_freeze() {
     assert_eq!(env.run(&["-p", "plan-nope", "diff", "--exit-code"]).code, 2);
     let err = env.run(&["diff", "0", "99999", "--format", "json"]).json();
     assert_eq!(err["error"]["code"], "unknown_revision");
+    // An empty argument names nothing (it is not the default).
+    for args in [&["diff", "", ""][..], &["diff", "0", ""][..]] {
+        let o = env.run(args);
+        assert_eq!(o.code, 2, "{args:?}");
+        assert!(o.stderr.contains("an empty argument is not a revision"), "{}", o.stderr);
+    }
 
     // Two documents: the same edits.
     let a = env.root().join("a.json");

@@ -133,36 +133,52 @@ pub(crate) fn judge(line: &[u8]) -> Verdict {
             "Invalid Request: `jsonrpc` must be \"2.0\"".into(),
         ));
     }
-    if m.get("method").and_then(Value::as_str) == Some("tools/call") {
-        if let Some(why) = call_params_problem(m.get("params")) {
-            return Verdict::Answer(error_response(id, -32602, format!("Invalid params: {why}")));
-        }
-        if let Some(refusal) = repeated_key(line, m) {
-            return Verdict::Answer(json!({"jsonrpc": "2.0", "id": id, "result": refusal}));
-        }
+    if m.get("method").and_then(Value::as_str) == Some("tools/call")
+        && let Some(why) = call_params_problem(m.get("params"))
+    {
+        return Verdict::Answer(error_response(id, -32602, format!("Invalid params: {why}")));
     }
-    Verdict::Pass
+    repeated_key(line, m, id).unwrap_or(Verdict::Pass)
 }
 
-/// A tool call whose arguments hold a key twice in one object, refused as
-/// the tool refuses any argument it cannot read (`planforge tool` and a
-/// plan document refuse it the same way). The frame was read as a
+/// A message that holds a key twice in one object. The frame was read as a
 /// `serde_json` value above, which keeps the last of two keys: the session
-/// would have run the call with one of them dropped unseen.
-fn repeated_key(line: &[u8], m: &serde_json::Map<String, Value>) -> Option<Value> {
-    let name = m.get("params")?.get("name")?.as_str()?;
-    let tool = super::tools::all().iter().find(|t| t.name == name)?;
+/// would have acted on one of them, the other dropped unseen. Inside a
+/// known tool's arguments it is refused as the tool refuses any argument it
+/// cannot read (`planforge tool` and a plan document refuse it the same
+/// way); anywhere else the message is an invalid request (its id is named
+/// unless the id is the key repeated).
+fn repeated_key(line: &[u8], m: &serde_json::Map<String, Value>, id: Value) -> Option<Verdict> {
     let e = crate::wire::parse::json(std::str::from_utf8(line).ok()?).err()?;
-    let at = e
-        .pointer
-        .as_deref()?
-        .strip_prefix("/params/arguments")?
-        .to_string();
-    if !e.is_duplicate_key() || !(at.is_empty() || at.starts_with('/')) {
+    if !e.is_duplicate_key() {
         return None;
     }
+    let pointer = e.pointer.clone().unwrap_or_default();
+    let name = m
+        .get("params")
+        .and_then(|p| p.get("name"))
+        .and_then(Value::as_str);
+    let tool = (m.get("method").and_then(Value::as_str) == Some("tools/call"))
+        .then(|| super::tools::all().iter().find(|t| Some(t.name) == name))
+        .flatten();
+    let inside = pointer
+        .strip_prefix("/params/arguments")
+        .filter(|at| at.starts_with('/'));
+    let (Some(tool), Some(at)) = (tool, inside) else {
+        let id = if pointer == "/id" { Value::Null } else { id };
+        let e = crate::wire::parse::ParseError {
+            line: None,
+            column: None,
+            ..e
+        };
+        return Some(Verdict::Answer(error_response(
+            id,
+            -32600,
+            format!("Invalid Request: {e}; a message says each key once"),
+        )));
+    };
     let e = crate::wire::parse::ParseError {
-        pointer: Some(at),
+        pointer: Some(at.to_string()),
         line: None,
         column: None,
         ..e
@@ -170,7 +186,10 @@ fn repeated_key(line: &[u8], m: &serde_json::Map<String, Value>) -> Option<Value
     // Worded as `planforge tool` words it; the pointer is in the message.
     let e = crate::model::error::Error::invalid(format!("arguments: {e}"));
     let out = super::tools::Outcome::error(tool.name, e);
-    Some(json!({"content": [{"type": "text", "text": out.text}], "isError": true}))
+    let refusal = json!({"content": [{"type": "text", "text": out.text}], "isError": true});
+    Some(Verdict::Answer(
+        json!({"jsonrpc": "2.0", "id": id, "result": refusal}),
+    ))
 }
 
 /// Why `tools/call` params are not `{name: string, arguments?: object}`.
@@ -410,7 +429,30 @@ mod tests {
             r#"{"planId": "plan-a", "node": {"id": "a", "kind": "join", "definition": {"id": 1}}}"#,
         );
         assert_eq!(judge(ok.as_bytes()), Verdict::Pass);
+        // Outside a known tool's arguments: an invalid request, with its id
+        // unless the id is the key repeated.
         let other = frame.replace("add_node", "not_a_tool");
-        assert_eq!(judge(other.as_bytes()), Verdict::Pass);
+        assert_eq!(code(judge(other.as_bytes())), -32600);
+        let twice = |frame: &str| match judge(frame.as_bytes()) {
+            Verdict::Answer(v) => (v["id"].clone(), v["error"]["message"].clone()),
+            other => panic!("{other:?}"),
+        };
+        let (id, message) = twice(
+            r#"{"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "plan_status", "name": "add_node", "arguments": {}}}"#,
+        );
+        assert_eq!(id, json!(3));
+        assert!(
+            message.as_str().unwrap().contains("\"name\" appears twice"),
+            "{message}"
+        );
+        let (id, _) = twice(r#"{"jsonrpc": "2.0", "id": 3, "id": 4, "method": "tools/list"}"#);
+        assert_eq!(id, Value::Null);
+        let (_, message) = twice(
+            r#"{"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {"name": "plan_status", "arguments": {}, "arguments": {}}}"#,
+        );
+        assert!(
+            message.as_str().unwrap().contains("(at /params/arguments)"),
+            "{message}"
+        );
     }
 }

@@ -129,6 +129,9 @@ pub fn nearest_first<'a>(
 /// are: a candidate is measured only as far as it could still be among
 /// them (a plan's 100,000 ids, when one was mistyped, were each measured
 /// to a distance of 64 and all sorted).
+/// The distance given a choice farther than any measured.
+const FAR: usize = 65;
+
 fn nearest_few<'a>(
     input: &str,
     candidates: impl IntoIterator<Item = &'a str>,
@@ -148,6 +151,11 @@ fn nearest_few<'a>(
         };
         let d = nearness(input, c, cap);
         if d > cap {
+            // Far from everything (a long or unrelated input): still a
+            // choice, after the near ones, while there is room.
+            if best.len() < keep {
+                best.push((FAR, i, c));
+            }
             continue;
         }
         best.push((d, i, c));
@@ -220,6 +228,15 @@ mod tests {
         let s = capped_list(&items, 20);
         assert!(s.ends_with("… and 5 more"));
         assert_eq!(choices("n2", ["a", "n2x", "b"]), "`n2x`, `a`, `b`");
+        // An input far from every choice (here by length) still lists them.
+        let far = "t".repeat(300);
+        assert_eq!(choices(&far, ["a", "tt", "b"]), "`a`, `tt`, `b`");
+        let many: Vec<String> = (0..25).map(|i| format!("n{i:02}")).collect();
+        let listed = choices(&far, many.iter().map(String::as_str));
+        assert!(
+            listed.starts_with("`n00`, `n01`") && listed.ends_with("… and 5 more"),
+            "{listed}"
+        );
     }
 
     /// The choices listed are the first 20 of all of them nearest first,

@@ -46,6 +46,14 @@ pub(crate) fn run(s: &mut Session, a: DiffArgs) -> Result<Reply> {
             d
         }
         None => {
+            // An empty argument is not the default: it names nothing.
+            if a.a.as_deref() == Some("") || a.b.as_deref() == Some("") {
+                return Err(Error::new(
+                    crate::model::error::ErrorKind::UnknownRevision,
+                    "an empty argument is not a revision: a revision is a number, `current` or `frozen`",
+                )
+                .with_help("leave the argument out for the default (the last freeze, or revision 0, against `current`)"));
+            }
             let forge = s.forge()?;
             let plan = s.plan_id(forge.store())?;
             forge.diff(
