@@ -497,7 +497,11 @@ fn diff_frozen_current_shows_exactly_the_edits_since_the_freeze() {
     for args in [&["diff", "", ""][..], &["diff", "0", ""][..]] {
         let o = env.run(args);
         assert_eq!(o.code, 2, "{args:?}");
-        assert!(o.stderr.contains("an empty argument is not a revision"), "{}", o.stderr);
+        assert!(
+            o.stderr.contains("an empty argument is not a revision"),
+            "{}",
+            o.stderr
+        );
     }
 
     // Two documents: the same edits.

@@ -251,8 +251,8 @@ pub(crate) fn print_reply(session: &Session, reply: &Reply) -> u8 {
         std::io::stdout().is_terminal() && std::io::stderr().is_terminal()
     };
     // The text is not copied on its way out (`show` of a 100,000-node
-    // plan is 45 MB): borrowed, escaped only where it must be, and its
-    // last newline written after it when it has none.
+    // plan is 45 MB): borrowed, escaped only where it must be, and a last
+    // newline written after it when it has none.
     let text: std::borrow::Cow<'_, str> = if reply.raw || session.format() != Format::Json {
         let t = match &reply.headline {
             Some(h) if both_terminals && !reply.diagnostics.is_empty() => h.as_str(),
@@ -260,26 +260,30 @@ pub(crate) fn print_reply(session: &Session, reply: &Reply) -> u8 {
         };
         // Prose quotes the plan: keep a hostile id from driving the terminal.
         // Documents and diagrams (raw) go out byte for byte.
-        let mut t = if reply.raw {
+        if reply.raw {
             std::borrow::Cow::Borrowed(t)
         } else {
             ui::terminal_safe_cow(t, session.color_stdout())
-        };
-        if !t.is_empty() && !t.ends_with('\n') {
-            t.to_mut().push('\n');
         }
-        t
     } else {
         crate::wire::json::pretty(&versioned(reply.json.clone())).into()
+    };
+    let end = if !text.is_empty() && !text.ends_with('\n') {
+        "\n"
+    } else {
+        ""
     };
     let paged =
         session.format() == Format::Text && pager::wanted(session.global.no_pager, &text) && {
             drop(out);
-            pager::show(&text)
+            pager::show(&format!("{text}{end}"))
         };
     if !paged {
         let mut out = std::io::stdout().lock();
-        if let Err(e) = out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        let written = (out.write_all(text.as_bytes()))
+            .and_then(|()| out.write_all(end.as_bytes()))
+            .and_then(|()| out.flush());
+        if let Err(e) = written {
             return unwritten(session, &e, reply.exit);
         }
     }

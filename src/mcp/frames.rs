@@ -423,8 +423,7 @@ mod tests {
             !text.contains("column") && text.matches("/node/id").count() == 1,
             "{text}"
         );
-        // Keys repeated in different objects, or outside a known tool's
-        // arguments, are not its business.
+        // The same key in two objects is no repeat.
         let ok = call(
             r#"{"planId": "plan-a", "node": {"id": "a", "kind": "join", "definition": {"id": 1}}}"#,
         );

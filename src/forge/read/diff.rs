@@ -322,10 +322,14 @@ impl Forge {
         b: &str,
         in_place: Option<(u64, Option<u64>, String)>,
     ) -> Result<Option<Diff>> {
+        let needs_frozen = a.is_empty() || a == "frozen" || b == "frozen";
+        if needs_frozen && in_place.is_none() {
+            // Known to answer nothing: the log is not read for it.
+            return Ok(None);
+        }
         let ops = self.store().log_ops(plan)?;
         let head = crate::store::fold::revisions(&ops);
         let fresh = in_place.filter(|(current, ..)| *current == head);
-        let needs_frozen = a.is_empty() || a == "frozen" || b == "frozen";
         let frozen = match &fresh {
             Some((_, frozen, _)) => *frozen,
             None if needs_frozen => return Ok(None),
