@@ -117,6 +117,19 @@ impl OpBody {
         )
     }
 
+    /// The edges an op names: the one it adds or removes, and those a node's
+    /// removal lists as its incident edges.
+    pub fn edge_ids(&self) -> Vec<&str> {
+        match self {
+            OpBody::AddEdge { edge } => vec![edge.id.as_str()],
+            OpBody::RemoveEdge { edge_id } => vec![edge_id.as_str()],
+            OpBody::RemoveNode {
+                incident_edge_ids, ..
+            } => incident_edge_ids.iter().map(String::as_str).collect(),
+            _ => Vec::new(),
+        }
+    }
+
     /// The node an op is about, if any.
     pub fn node_id(&self) -> Option<&str> {
         match self {

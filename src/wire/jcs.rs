@@ -236,22 +236,30 @@ pub struct Parts<'a> {
 /// The canonical text of content given by parts.
 pub fn content_of(c: &Parts) -> String {
     let mut out = String::with_capacity(256 + c.nodes.len() * 256);
-    head(&mut out, c.bounds);
+    write(c, &mut out, |_| {});
+    out
+}
+
+/// Writes the canonical text of `c` to `out`, calling `written` after each
+/// edge and node (a caller that hashes the text as it goes empties `out`).
+fn write(c: &Parts, out: &mut String, mut written: impl FnMut(&mut String)) {
+    head(out, c.bounds);
     for (i, e) in c.edges.iter().enumerate() {
         if i > 0 {
             out.push(',');
         }
-        edge(&mut out, e);
+        edge(out, e);
+        written(out);
     }
     out.push_str(BETWEEN);
     for (i, n) in c.nodes.iter().enumerate() {
         if i > 0 {
             out.push(',');
         }
-        node(&mut out, n);
+        node(out, n);
+        written(out);
     }
-    tail(&mut out, c.plan_id, c.provenance, c.revision);
-    out
+    tail(out, c.plan_id, c.provenance, c.revision);
 }
 
 /// What stands between the last edge and the first node in [`content`]'s
@@ -438,31 +446,25 @@ pub fn digest(c: &Content) -> (String, usize) {
     let mut hasher = Sha256::new();
     let mut len = 0;
     let mut out = String::with_capacity(FLUSH_AT + 4096);
-    let mut spill = |out: &mut String, last: bool| {
-        if last || out.len() >= FLUSH_AT {
-            hasher.update(out.as_bytes());
-            len += out.len();
-            out.clear();
-        }
+    let mut hash = |out: &mut String| {
+        hasher.update(out.as_bytes());
+        len += out.len();
+        out.clear();
     };
-    head(&mut out, &c.bounds);
-    for (i, e) in c.edges.iter().enumerate() {
-        if i > 0 {
-            out.push(',');
+    let parts = Parts {
+        plan_id: &c.plan_id,
+        revision: c.revision,
+        bounds: &c.bounds,
+        nodes: &c.nodes,
+        edges: &c.edges,
+        provenance: c.provenance.as_ref(),
+    };
+    write(&parts, &mut out, |out| {
+        if out.len() >= FLUSH_AT {
+            hash(out);
         }
-        edge(&mut out, e);
-        spill(&mut out, false);
-    }
-    out.push_str(BETWEEN);
-    for (i, n) in c.nodes.iter().enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        node(&mut out, n);
-        spill(&mut out, false);
-    }
-    tail(&mut out, &c.plan_id, c.provenance.as_ref(), c.revision);
-    spill(&mut out, true);
+    });
+    hash(&mut out);
     (crate::model::hash::hex(&hasher.finalize()), len)
 }
 

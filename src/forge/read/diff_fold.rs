@@ -13,7 +13,7 @@
 //! each side whole.
 
 use crate::model::hash::FastSet;
-use crate::model::{Content, Op, OpBody};
+use crate::model::{Content, Op};
 use crate::store::fold::{fold_after, fold_owned, sort_ops};
 
 /// The node and edge ids the ops between two revisions name.
@@ -30,18 +30,8 @@ impl Changed {
             if let Some(id) = op.body.node_id() {
                 c.nodes.insert(id.to_string());
             }
-            match &op.body {
-                OpBody::AddEdge { edge } => {
-                    c.edges.insert(edge.id.to_string());
-                }
-                OpBody::RemoveEdge { edge_id } => {
-                    c.edges.insert(edge_id.clone());
-                }
-                OpBody::RemoveNode {
-                    incident_edge_ids, ..
-                } => c.edges.extend(incident_edge_ids.iter().cloned()),
-                _ => {}
-            }
+            c.edges
+                .extend(op.body.edge_ids().into_iter().map(str::to_string));
         }
         c
     }

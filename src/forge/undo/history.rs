@@ -253,19 +253,11 @@ impl Ids {
             self.named.insert(id.to_string());
             self.nodes.insert(id.to_string());
         }
-        match body {
-            OpBody::AddEdge { edge } => {
-                self.edges.insert(edge.id.to_string());
-                self.nodes.insert(edge.from.to_string());
-                self.nodes.insert(edge.to.to_string());
-            }
-            OpBody::RemoveEdge { edge_id } => {
-                self.edges.insert(edge_id.clone());
-            }
-            OpBody::RemoveNode {
-                incident_edge_ids, ..
-            } => self.edges.extend(incident_edge_ids.iter().cloned()),
-            _ => {}
+        self.edges
+            .extend(body.edge_ids().into_iter().map(str::to_string));
+        if let OpBody::AddEdge { edge } = body {
+            self.nodes.insert(edge.from.to_string());
+            self.nodes.insert(edge.to.to_string());
         }
     }
 
