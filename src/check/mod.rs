@@ -625,7 +625,7 @@ mod ungated_unit;
 mod unknown_branch;
 mod unknown_case;
 mod unknown_field;
-mod unknown_node;
+pub(crate) mod unknown_node;
 pub(crate) mod unknown_param;
 pub(crate) mod unknown_tool;
 pub(crate) mod unreachable_call;

@@ -23,6 +23,31 @@ fn repo_with_plan() -> Env {
 }
 
 #[test]
+fn an_edit_of_an_absent_node_is_found_on_its_line() {
+    // As a merge of two clones leaves it: one removed `tell`, the other
+    // set its phase afterwards.
+    let env = repo_with_plan();
+    env.out(&["remove-node", "tell", "--yes", "-p", "plan-x"])
+        .ok();
+    let path = env.path("plans/plan-x/ops.jsonl");
+    let mut log = std::fs::read_to_string(&path).unwrap();
+    log.push_str(r#"{"opId":"bob:plan-x:90000:00000000000000b0","actorId":"bob","lamport":90000,"at":"2026-12-05T16:50:02Z","tx":"00000000000000b0","txEnd":true,"op":"set_node_phase","nodeId":"tell","phase":"later"}"#);
+    log.push('\n');
+    std::fs::write(&path, &log).unwrap();
+    let j = env.out(&["validate", "plan-x", "--format", "json"]).json();
+    let issues = j["issues"].as_array().unwrap();
+    let i = issues.iter().find(|i| i["code"] == "unknown_node").unwrap();
+    assert_eq!(i["line"], log.lines().count(), "{i}");
+    let line = log.lines().last().unwrap();
+    let col = i["column"].as_u64().unwrap() as usize;
+    assert!(
+        line[col - 1..].starts_with("\"tell\""),
+        "{}",
+        &line[col - 1..]
+    );
+}
+
+#[test]
 fn a_stored_plans_finding_is_on_the_op_that_set_the_value() {
     let env = repo_with_plan();
     let log = std::fs::read_to_string(env.path("plans/plan-x/ops.jsonl")).unwrap();

@@ -9,8 +9,9 @@
 //! definition, the `set_node_field` of the value, a parent or a child of it,
 //! a `set_node_phase` for the phase; an `add_edge` for an edge; the last
 //! `set_bounds` for a bound; the last `approve` or `freeze` for the
-//! lifecycle's findings. A finding on nothing an op wrote (a node's missing
-//! entry, say) is placed on the plan's first op.
+//! lifecycle's findings; the last op naming it for an edit of a node that
+//! was absent (`unknown_node`). A finding on nothing an op wrote (a node's
+//! missing entry, say) is placed on the plan's first op.
 
 use super::Finding;
 use crate::model::hash::FastMap as HashMap;
@@ -153,6 +154,16 @@ impl OpLines {
                 _ => None,
             })
         };
+        // An edit of a node the plan did not have when it applied: the last
+        // op that names it (after its removal, which the search above stops
+        // at), at the name.
+        if i.code == crate::check::unknown_node::CODE
+            && let Some(n) = &i.node_id
+            && let Some(&k) = index.nodes.get(n.as_str()).and_then(|list| list.last())
+            && !matches!(node_of(&self.ops[k].2.body), Some((_, true)))
+        {
+            return (k, "/nodeId".to_string());
+        }
         let found = match (&i.node_id, &i.edge_id, &i.pointer) {
             (Some(n), _, Some(_)) => on_node(n),
             (None, Some(e), _) => on_edge(e),
