@@ -90,13 +90,13 @@ impl IssueDiagnostic {
     }
 }
 
-/// A document's text for miette, with its line starts indexed once, so
-/// drawing many findings in a large document stays linear. Columns are
-/// counted in characters, as everywhere else.
 /// The most bytes of a document a snippet shows: longer lines are shown
 /// as the span with [`SIDE`] bytes either side, longer spans underlined in
-/// part. A snippet of a one-line document is not the document.
+/// part ([`UNDERLINE`]). A snippet of a one-line document is not the document.
 const SNIPPET: usize = 1024;
+/// The most bytes of a value a snippet underlines (its start).
+const UNDERLINE: usize = 240;
+/// The bytes of a long line a snippet shows either side of its span.
 const SIDE: usize = 80;
 
 fn ceil_char_boundary(s: &str, i: usize) -> usize {
@@ -107,6 +107,9 @@ fn ceil_char_boundary(s: &str, i: usize) -> usize {
     end
 }
 
+/// A document's text for miette, with its line starts indexed once, so
+/// drawing many findings in a large document stays linear. Columns are
+/// counted in characters, as everywhere else.
 #[derive(Debug)]
 pub(crate) struct SourceText {
     name: String,
@@ -252,10 +255,10 @@ impl miette::Diagnostic for IssueDiagnostic {
     }
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
         let (span, words) = self.label.as_ref()?;
-        // The underline covers at most SNIPPET bytes of a long value.
+        // The underline covers at most UNDERLINE bytes of a long value.
         let len = match &self.source {
-            Some(s) if span.len() > SNIPPET => {
-                floor_char_boundary(&s.text, span.start + SNIPPET) - span.start
+            Some(s) if span.len() > UNDERLINE => {
+                floor_char_boundary(&s.text, span.start + UNDERLINE) - span.start
             }
             _ => span.len(),
         };
@@ -662,9 +665,19 @@ mod tests {
 
     #[test]
     fn a_snippet_of_a_one_line_document_is_the_span_and_a_few_words() {
+        // A short value, and a value longer than its underline.
+        for tool in ["nope".to_string(), "n".repeat(30_000)] {
+            let out = one_line_snippet(&tool);
+            assert!(out.lines().all(|l| l.chars().count() < 600), "{out}");
+        }
+    }
+
+    /// The drawing of the `unknown_tool` finding of a one-line document
+    /// whose call's tool is `tool`, checked for its place.
+    fn one_line_snippet(tool: &str) -> String {
         let pad = "x".repeat(200_000);
         let text = format!(
-            r#"{{"formatVersion": 1, "nodes": [{{"id": "start", "kind": "entry", "definition": {{"input": [], "pad": "{pad}"}}}}, {{"id": "a", "kind": "call", "definition": {{"tool": "nope", "args": {{}}, "output": [], "onMissingValue": "fail", "authority": [], "replaySafe": true, "onIndeterminate": "halt"}}}}], "edges": [{{"id": "e1", "from": "start", "to": "a"}}]}}"#
+            r#"{{"formatVersion": 1, "nodes": [{{"id": "start", "kind": "entry", "definition": {{"input": [], "pad": "{pad}"}}}}, {{"id": "a", "kind": "call", "definition": {{"tool": "{tool}", "args": {{}}, "output": [], "onMissingValue": "fail", "authority": [], "replaySafe": true, "onIndeterminate": "halt"}}}}], "edges": [{{"id": "e1", "from": "start", "to": "a"}}]}}"#
         );
         let reg = crate::model::registry::Registry::parse(
             "tools: {t: {returns: text}}",
@@ -686,7 +699,7 @@ mod tests {
             .position(|f| f.issue.code.name == "unknown_tool")
             .unwrap();
         let d = IssueDiagnostic::new(&t, &t.findings[f], &crate::cli::voice::CliVoice::default());
-        let column = text.find("\"nope\"").unwrap() + 1;
+        let column = text.find(&format!("\"{tool}\"")).unwrap() + 1;
         let handler =
             miette::GraphicalReportHandler::new_themed(miette::GraphicalTheme::unicode_nocolor())
                 .with_width(100);
@@ -694,8 +707,9 @@ mod tests {
         handler.render_report(&mut out, &d).unwrap();
         assert!(out.len() < 4096, "{} bytes:\n{out}", out.len());
         assert!(out.contains(&format!("[p.json:1:{column}]")), "{out}");
-        assert!(out.contains("\"tool\": \"nope\"") && out.contains("node `a`: definition.tool"));
+        assert!(out.contains("\"tool\": \"n") && out.contains("node `a`: definition.tool"));
         assert!(plain(&d).contains(&format!("p.json:1:{column} ")));
+        out
     }
 
     #[test]
