@@ -212,14 +212,7 @@ fn provenance(out: &mut String, p: &Provenance) {
 /// The canonical text the digest hashes: `{bounds, edges, nodes, planId,
 /// provenance?, revision}`.
 pub fn content(c: &Content) -> String {
-    content_of(&Parts {
-        plan_id: &c.plan_id,
-        revision: c.revision,
-        bounds: &c.bounds,
-        nodes: &c.nodes,
-        edges: &c.edges,
-        provenance: c.provenance.as_ref(),
-    })
+    content_of(&Parts::of(c))
 }
 
 /// Plan content by its parts, for callers that hold them apart (a document
@@ -231,6 +224,20 @@ pub struct Parts<'a> {
     pub nodes: &'a [Node],
     pub edges: &'a [Edge],
     pub provenance: Option<&'a Provenance>,
+}
+
+impl<'a> Parts<'a> {
+    /// The parts of `c`.
+    pub fn of(c: &'a Content) -> Parts<'a> {
+        Parts {
+            plan_id: &c.plan_id,
+            revision: c.revision,
+            bounds: &c.bounds,
+            nodes: &c.nodes,
+            edges: &c.edges,
+            provenance: c.provenance.as_ref(),
+        }
+    }
 }
 
 /// The canonical text of content given by parts.
@@ -451,15 +458,7 @@ pub fn digest(c: &Content) -> (String, usize) {
         len += out.len();
         out.clear();
     };
-    let parts = Parts {
-        plan_id: &c.plan_id,
-        revision: c.revision,
-        bounds: &c.bounds,
-        nodes: &c.nodes,
-        edges: &c.edges,
-        provenance: c.provenance.as_ref(),
-    };
-    write(&parts, &mut out, |out| {
+    write(&Parts::of(c), &mut out, |out| {
         if out.len() >= FLUSH_AT {
             hash(out);
         }
