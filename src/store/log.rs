@@ -71,9 +71,12 @@ pub fn read(path: &Path, plan_id: &str) -> Result<Log> {
 }
 
 pub fn parse(bytes: &[u8], plan_id: &str) -> Result<Log> {
-    let mut ops = Vec::new();
+    // Sized once: grown by doubling, the ops of a large log were copied
+    // into fresh memory again and again.
+    let lines = memchr::memchr_iter(b'\n', bytes).count() + 1;
+    let mut ops = Vec::with_capacity(lines);
     // Per op: its line and the offset just past it.
-    let mut places: Vec<(usize, u64)> = Vec::new();
+    let mut places: Vec<(usize, u64)> = Vec::with_capacity(lines);
     // Lines that hold no op: a torn write (possibly glued to the next line
     // by a merge), as (line, offset past it).
     let mut torn: Vec<(usize, u64)> = Vec::new();

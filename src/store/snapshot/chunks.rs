@@ -2,12 +2,14 @@
 //! opened, then chunks, each checked only when it is first read.
 //!
 //! ```text
-//! magic (8) | head checksum (8) | head length (8) | 0 (8) | head | chunks…
+//! magic (8) | head checksum (8) | head length (8) | head offset (8) | chunks… | head
 //! ```
 //!
 //! The head (the key, the lifecycle, the digest, the counts, the phases)
-//! holds a table of the chunks: where each lies after the head, its length
-//! and its checksum. A chunk is an rkyv archive of its own: 256 nodes in
+//! holds a table of the chunks: where each lies after the header, its
+//! length and its checksum. The head comes last so the chunks are written
+//! as they are made, each dropped once written (at 100,000 nodes, holding
+//! them all until the head was known was about 90 MB of fresh memory). A chunk is an rkyv archive of its own: 256 nodes in
 //! fold order, 512 edges, or one bucket of the id index (which node has an
 //! id, which edges touch it, which edge has an id: by a hash of the id).
 //! So a reader that shows one node checks the head, one bucket and the
@@ -27,13 +29,13 @@ use memmap2::Mmap;
 use rkyv::util::AlignedVec;
 use rkyv::{Archive, Serialize};
 use std::fs::File;
-use std::io::Write;
+use std::io::{Seek, Write};
 use std::path::Path;
 use std::sync::Arc;
 
 /// The file starts with this (the layout's version is its last byte).
-pub(super) const MAGIC: &[u8; 8] = b"PFSNAP\x00\x04";
-/// Magic, the head's checksum and length, a reserved word.
+pub(super) const MAGIC: &[u8; 8] = b"PFSNAP\x00\x05";
+/// Magic, the head's checksum, length and offset; the chunks start here.
 pub(super) const HEADER: usize = 32;
 /// Nodes in one chunk.
 pub(super) const NODES_PER_CHUNK: usize = 256;
@@ -191,13 +193,14 @@ impl Opened {
         }
         let word = |at: usize| u64::from_le_bytes(header[at..at + 8].try_into().expect("8 bytes"));
         let (sum, head_len) = (word(8), usize::try_from(word(16)).ok()?);
-        let head = Bytes::of(&map, HEADER, head_len)?;
+        let head_at = usize::try_from(word(24)).ok().filter(|at| *at >= HEADER)?;
+        let head = Bytes::of(&map, head_at, head_len)?;
         if checksum(&head) != sum {
             return None;
         }
         Some(Opened {
             file,
-            area: align((HEADER + head_len) as u64),
+            area: HEADER as u64,
             head,
             map,
         })
@@ -446,49 +449,59 @@ fn laid_len(p: &Pieces<'_>) -> u64 {
     }
 }
 
-/// The table of `parts`, laid one after another from 0, each at a multiple
-/// of 16.
-pub(super) fn table(parts: &[Pieces<'_>]) -> Vec<SChunk> {
-    let mut at = 0;
-    parts
-        .iter()
-        .map(|p| {
-            let len = laid_len(p);
-            let c = SChunk {
-                at,
-                len,
-                sum: checksum(p.0),
-                split: p.0.len() as u64,
-                late: p.2.unwrap_or_else(|| checksum(p.1)),
-            };
-            at = align(at + len);
-            c
-        })
-        .collect()
+/// Writes a snapshot file: the chunks one by one as they are made (each
+/// can be dropped once written), then the head, which holds their table,
+/// then the header (written last, at the start: a file cut short has no
+/// valid header, or a head that fails its checksum).
+pub(super) struct Writer<W: Write + Seek> {
+    out: W,
+    /// Where the next chunk starts, after the header (a multiple of 16).
+    at: u64,
 }
 
-/// Writes the header, the head and the chunks (laid out as [`table`]
-/// placed them) to `out`.
-pub(super) fn write(
-    out: &mut impl Write,
-    head: &[u8],
-    parts: &[Pieces<'_>],
-) -> std::io::Result<()> {
-    let mut header = [0u8; HEADER];
-    header[..8].copy_from_slice(MAGIC);
-    header[8..16].copy_from_slice(&checksum(head).to_le_bytes());
-    header[16..24].copy_from_slice(&(head.len() as u64).to_le_bytes());
-    out.write_all(&header)?;
-    out.write_all(head)?;
-    let pad = |n: u64| vec![0u8; (align(n) - n) as usize];
-    out.write_all(&pad(HEADER as u64 + head.len() as u64))?;
-    for p in parts {
-        out.write_all(p.0)?;
-        if !p.1.is_empty() {
-            out.write_all(&pad(p.0.len() as u64))?;
-            out.write_all(p.1)?;
-        }
-        out.write_all(&pad(laid_len(p)))?;
+impl<W: Write + Seek> Writer<W> {
+    pub(super) fn new(mut out: W) -> std::io::Result<Writer<W>> {
+        out.write_all(&[0u8; HEADER])?;
+        Ok(Writer { out, at: 0 })
     }
-    Ok(())
+
+    /// Writes a chunk and says where it lies (its entry in the table).
+    pub(super) fn chunk(&mut self, p: &Pieces<'_>) -> std::io::Result<SChunk> {
+        let len = laid_len(p);
+        let c = SChunk {
+            at: self.at,
+            len,
+            sum: checksum(p.0),
+            split: p.0.len() as u64,
+            late: p.2.unwrap_or_else(|| checksum(p.1)),
+        };
+        self.out.write_all(p.0)?;
+        if !p.1.is_empty() {
+            self.pad(p.0.len() as u64)?;
+            self.out.write_all(p.1)?;
+        }
+        self.pad(len)?;
+        self.at = align(self.at + len);
+        Ok(c)
+    }
+
+    /// Writes the head after the chunks, then the header; gives the output
+    /// back (flushed).
+    pub(super) fn finish(mut self, head: &[u8]) -> std::io::Result<W> {
+        self.out.write_all(head)?;
+        let mut header = [0u8; HEADER];
+        header[..8].copy_from_slice(MAGIC);
+        header[8..16].copy_from_slice(&checksum(head).to_le_bytes());
+        header[16..24].copy_from_slice(&(head.len() as u64).to_le_bytes());
+        header[24..32].copy_from_slice(&(HEADER as u64 + self.at).to_le_bytes());
+        self.out.seek(std::io::SeekFrom::Start(0))?;
+        self.out.write_all(&header)?;
+        self.out.flush()?;
+        Ok(self.out)
+    }
+
+    /// Zeros from `n` up to the next multiple of 16.
+    fn pad(&mut self, n: u64) -> std::io::Result<()> {
+        self.out.write_all(&[0u8; 16][..(align(n) - n) as usize])
+    }
 }

@@ -55,7 +55,6 @@ use chunks::{EDGES_PER_CHUNK, NODES_PER_CHUNK, Opened, SChunk};
 use reuse::Reuse;
 use rkyv::{Archive, Serialize};
 use std::fs::File;
-use std::io::Write;
 use std::os::unix::fs::{FileExt, MetadataExt};
 use std::path::Path;
 
@@ -684,15 +683,13 @@ fn save(dir: &Path, loaded: &Loaded, md: &std::fs::Metadata, reuse: Option<Reuse
     let (digest, encoded_len) = loaded.folded.digested().clone();
     let c = loaded.content();
     let (created, freeze_by, approved_by) = machine.quiet_parts();
-    let Some(parts) = parts_of(c, loaded.folded.digest_marks(), reuse) else {
+    let Ok(mut tmp) = tempfile::Builder::new().prefix(".tmp-").tempfile_in(dir) else {
         return false;
     };
-    let Some(pieces) = parts
-        .bytes
-        .iter()
-        .map(Piece::pieces)
-        .collect::<Option<Vec<_>>>()
-    else {
+    let Ok(mut out) = chunks::Writer::new(std::io::BufWriter::new(tmp.as_file_mut())) else {
+        return false;
+    };
+    let Some(tables) = write_parts(&mut out, c, loaded.folded.digest_marks(), reuse) else {
         return false;
     };
     if loaded.folded.late.is_set() {
@@ -700,10 +697,6 @@ fn save(dir: &Path, loaded: &Loaded, md: &std::fs::Metadata, reuse: Option<Reuse
         // over reads its definitions).
         return false;
     }
-    let mut tables = chunks::table(&pieces);
-    let marks = tables.split_off(parts.nodes + parts.edges + parts.buckets);
-    let buckets = tables.split_off(parts.nodes + parts.edges);
-    let edge_chunks = tables.split_off(parts.nodes);
     let (phases, any_unphased) = phases_of(c);
     let provenance = match c.provenance.as_ref().map(provenance_to) {
         None => None,
@@ -730,10 +723,10 @@ fn save(dir: &Path, loaded: &Loaded, md: &std::fs::Metadata, reuse: Option<Reuse
         edge_count: c.edges.len() as u64,
         phases,
         any_unphased,
-        node_chunks: tables,
-        edge_chunks,
-        buckets,
-        marks,
+        node_chunks: tables.nodes,
+        edge_chunks: tables.edges,
+        buckets: tables.buckets,
+        marks: tables.marks,
         provenance,
         meta,
         created,
@@ -746,76 +739,89 @@ fn save(dir: &Path, loaded: &Loaded, md: &std::fs::Metadata, reuse: Option<Reuse
     let Ok(head) = rkyv::to_bytes::<rkyv::rancor::Error>(&snap) else {
         return false;
     };
+    if out.finish(&head).is_err() {
+        return false;
+    }
     past_tick(md);
     // The log must not have moved while the archive was made.
     if open(&dir.join(OPS_FILE)).is_none_or(|(_, m)| stamp(&m) != stamp(md)) {
         return false;
     }
-    write_file(dir, &head, &pieces).is_ok()
+    // Readers see the old file or the new one, whole. No sync: a snapshot
+    // lost or torn by a crash fails its checksum and is rebuilt.
+    tmp.persist(dir.join(FILE)).is_ok()
 }
 
-/// The chunks of a content: its nodes', then its edges', then its id
-/// index's, archived, then its digest's marks (when known), and how many of
-/// the first three kinds there are.
-struct Parts {
-    bytes: Vec<Piece>,
-    nodes: usize,
-    edges: usize,
-    buckets: usize,
+/// The tables of a snapshot's chunks: its nodes', its edges', its id
+/// index's buckets', its digest's marks' (none or one).
+struct Tables {
+    nodes: Vec<SChunk>,
+    edges: Vec<SChunk>,
+    buckets: Vec<SChunk>,
+    marks: Vec<SChunk>,
 }
 
-fn parts_of(
+/// Writes the chunks of a content to `out` as each is made (and drops
+/// it): its nodes', then its edges', then its id index's, then its
+/// digest's marks (when known); gives their tables (`None` when one could
+/// not be made or written).
+fn write_parts<W: std::io::Write + std::io::Seek>(
+    out: &mut chunks::Writer<W>,
     c: &Content,
     marks: Option<&super::fold::Marks>,
     mut reuse: Option<Reuse>,
-) -> Option<Parts> {
+) -> Option<Tables> {
     let (n, e) = (c.nodes.len(), c.edges.len());
-    let mut bytes = Vec::new();
+    let mut put = |piece: Piece| out.chunk(&piece.pieces()?).ok();
+    let mut nodes = Vec::with_capacity(n.div_ceil(NODES_PER_CHUNK));
     for (k, part) in c.nodes.chunks(NODES_PER_CHUNK).enumerate() {
         let kept = as_read(part).or_else(|| reuse.as_mut().and_then(|r| r.node_chunk(k, n)));
-        bytes.push(kept_or_made(kept, || {
+        nodes.push(put(kept_or_made(kept, || {
             nodes_to(part).map(|(bytes, split)| Piece::Made(bytes.into(), split))
-        })?);
+        })?)?);
     }
-    let nodes = bytes.len();
+    let mut edges = Vec::with_capacity(e.div_ceil(EDGES_PER_CHUNK));
     for (k, part) in c.edges.chunks(EDGES_PER_CHUNK).enumerate() {
         let kept = reuse.as_mut().and_then(|r| r.edge_chunk(k, e));
-        bytes.push(kept_or_made(kept, || edges_to(part).map(Piece::whole))?);
+        edges.push(put(kept_or_made(kept, || {
+            edges_to(part).map(Piece::whole)
+        })?)?);
     }
-    let edges = bytes.len() - nodes;
-    let index = || {
-        chunks::index(c)
-            .iter()
-            .map(|b| {
-                rkyv::to_bytes::<rkyv::rancor::Error>(b)
-                    .ok()
-                    .map(chunks::Bytes::from)
-            })
-            .collect::<Option<Vec<_>>>()
-    };
-    match reuse.and_then(|r| r.buckets(c)) {
+    let archived = |b: &SBucket| rkyv::to_bytes::<rkyv::rancor::Error>(b).ok();
+    let buckets = match reuse.and_then(|r| r.buckets(c)) {
         Some(kept) => {
             debug_assert!(
-                index().is_some_and(|made| chunks::same_buckets(&made, &kept)),
+                chunks::index(c)
+                    .iter()
+                    .map(|b| archived(b).map(chunks::Bytes::from))
+                    .collect::<Option<Vec<_>>>()
+                    .is_some_and(|made| chunks::same_buckets(&made, &kept)),
                 "the id index taken over is the index of the content"
             );
-            bytes.extend(kept.into_iter().map(Piece::whole));
+            kept.into_iter()
+                .map(|b| put(Piece::whole(b)))
+                .collect::<Option<Vec<_>>>()?
         }
-        None => bytes.extend(index()?.into_iter().map(Piece::whole)),
-    }
-    let buckets = bytes.len() - nodes - edges;
-    if let Some(m) = marks {
-        let (edges, nodes, end) = m.to_parts();
-        let m = SMarks { edges, nodes, end };
-        bytes.push(Piece::whole(
-            rkyv::to_bytes::<rkyv::rancor::Error>(&m).ok()?,
-        ));
-    }
-    Some(Parts {
-        bytes,
+        None => chunks::index(c)
+            .iter()
+            .map(|b| put(Piece::whole(archived(b)?)))
+            .collect::<Option<Vec<_>>>()?,
+    };
+    let marks = match marks {
+        Some(m) => {
+            let (edges, nodes, end) = m.to_parts();
+            let m = SMarks { edges, nodes, end };
+            vec![put(Piece::whole(
+                rkyv::to_bytes::<rkyv::rancor::Error>(&m).ok()?,
+            ))?]
+        }
+        None => Vec::new(),
+    };
+    Some(Tables {
         nodes,
         edges,
         buckets,
+        marks,
     })
 }
 
@@ -928,18 +934,4 @@ fn is_clean(loaded: &Loaded, md: &std::fs::Metadata) -> bool {
         && loaded.log.good_len == loaded.log.len
         && loaded.head_revision == loaded.revision()
         && loaded.log.len == md.len()
-}
-
-/// Replaces the snapshot: a temporary file renamed into place (readers see
-/// the old file or the new one, whole). No sync: a snapshot lost or torn by
-/// a crash fails its checksum and is rebuilt.
-fn write_file(dir: &Path, head: &[u8], parts: &[chunks::Pieces<'_>]) -> std::io::Result<()> {
-    let mut tmp = tempfile::Builder::new().prefix(".tmp-").tempfile_in(dir)?;
-    {
-        let mut out = std::io::BufWriter::new(tmp.as_file_mut());
-        chunks::write(&mut out, head, parts)?;
-        out.flush()?;
-    }
-    tmp.persist(dir.join(FILE)).map_err(|e| e.error)?;
-    Ok(())
 }

@@ -310,8 +310,10 @@ fn regions(store: &Store) -> Regions {
     };
     let nodes = at(&s.node_chunks[0]);
     let split = s.node_chunks[0].split.to_native() as usize;
+    let file = std::fs::read(plan_dir(store).join(FILE)).unwrap();
+    let head_at = u64::from_le_bytes(file[24..32].try_into().unwrap()) as usize;
     Regions {
-        head: HEADER..HEADER + o.head.len(),
+        head: head_at..head_at + o.head.len(),
         defs: nodes.start + split.div_ceil(16) * 16..nodes.end,
         nodes,
         buckets: s.buckets.iter().map(at).collect(),
@@ -366,6 +368,16 @@ fn damaged_snapshot_bytes_mean_a_fresh_fold() {
         ("another head length", {
             let mut b = good.clone();
             b[16] ^= 8;
+            b
+        }),
+        ("another head offset", {
+            let mut b = good.clone();
+            b[24] ^= 16;
+            b
+        }),
+        ("the head offset inside the header", {
+            let mut b = good.clone();
+            b[24..32].copy_from_slice(&8u64.to_le_bytes());
             b
         }),
     ];
