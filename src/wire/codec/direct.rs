@@ -58,7 +58,7 @@ impl<'de> DeserializeSeed<'de> for DocumentSeed<'_> {
 }
 
 /// Gives up: the general path reads the text again and says why.
-fn give_up<E: de::Error>() -> E {
+pub(super) fn give_up<E: de::Error>() -> E {
     E::custom("left to the general reader")
 }
 
@@ -124,16 +124,16 @@ impl<'de> Visitor<'de> for NodesSeed<'_> {
     }
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<Node>, A::Error> {
         let mut nodes = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(4096));
-        while let Some(n) = seq.next_element_seed(NodeSeed(self.0))? {
+        while let Some(n) = seq.next_element_seed(NodeSeed(self.0, 3))? {
             nodes.push(n);
         }
         Ok(nodes)
     }
 }
 
-/// One node object (level 3): `{id, phase?, kind, definition?}`, read as
-/// `codec::node` reads it.
-struct NodeSeed<'c>(&'c Ctx);
+/// One node object at the level given (3 in a document, 2 in an op line):
+/// `{id, phase?, kind, definition?}`, read as `codec::node` reads it.
+pub(super) struct NodeSeed<'c>(pub(super) &'c Ctx, pub(super) usize);
 
 impl<'de> DeserializeSeed<'de> for NodeSeed<'_> {
     type Value = Node;
@@ -247,7 +247,7 @@ impl<'de> Visitor<'de> for NodeSeed<'_> {
                 }
                 NodeKey::Phase => phase = map.next_value_seed(OptText)?,
                 NodeKey::Definition => {
-                    ctx.set_depth(3);
+                    ctx.set_depth(self.1);
                     let mut v = map.next_value_seed(ValueSeed(ctx))?;
                     hydrate_quietly(&mut v).map_err(|_| give_up())?;
                     match v {
@@ -293,9 +293,9 @@ impl<'de> Visitor<'de> for EdgesSeed {
     }
 }
 
-/// One edge object (level 3): `{id?, from, to, handle?}`, read as
-/// `codec::edge` reads it.
-struct EdgeSeed;
+/// One edge object: `{id?, from, to, handle?}`, read as `codec::edge`
+/// reads it.
+pub(super) struct EdgeSeed;
 
 impl<'de> DeserializeSeed<'de> for EdgeSeed {
     type Value = RawEdge;

@@ -10,6 +10,7 @@
 //! documents and the raw view); [`fields`] reads the fields they share.
 
 mod direct;
+mod direct_op;
 pub mod document;
 pub mod fields;
 pub mod graph;

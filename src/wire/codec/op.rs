@@ -340,8 +340,18 @@ pub fn spellings(s: &str) -> (String, [&'static str; 2]) {
     )
 }
 
-/// Parses one `ops.jsonl` line.
+/// Parses one `ops.jsonl` line: a node or an edge added straight into the
+/// model (see `direct_op`), any other line — and any refusal — the
+/// general way.
 pub fn parse_op_line(line: &str) -> Result<Op, ParseError> {
+    match super::direct_op::op(line) {
+        Some(op) => Ok(op),
+        None => general_op_line(line),
+    }
+}
+
+/// Parses one `ops.jsonl` line through the value of the whole line.
+pub(crate) fn general_op_line(line: &str) -> Result<Op, ParseError> {
     let v = crate::wire::parse::json(line)?;
     let v = crate::wire::convert::hydrated(v, "")?;
     op_owned(v, "")
