@@ -60,6 +60,26 @@ impl<V> Map<V> {
         }
     }
 
+    /// A map of `entries`, whose keys the caller knows are unique (kept as
+    /// they are: sized as the caller sized them).
+    pub fn from_unique(entries: Vec<(Id, V)>) -> Self {
+        let mut m = Map {
+            entries,
+            index: None,
+        };
+        debug_assert!(
+            m.entries
+                .iter()
+                .enumerate()
+                .all(|(i, (k, _))| m.entries[..i].iter().all(|(j, _)| j != k)),
+            "the keys are unique"
+        );
+        if m.entries.len() > SCAN {
+            m.build_index();
+        }
+        m
+    }
+
     pub fn len(&self) -> usize {
         self.entries.len()
     }

@@ -100,7 +100,19 @@ pub(crate) struct Ctx {
     pointer: RefCell<String>,
     error_pointer: RefCell<Option<String>>,
     depth: std::cell::Cell<usize>,
+    /// The entries of the objects being read, innermost last: each object
+    /// is made from its own once read, in a vector of exactly its size
+    /// (grown by doubling, a plan's hundreds of thousands of small objects
+    /// held a third more than they needed and were copied as they grew).
+    entries: RefCell<Vec<(Id, Value)>>,
+    /// The items of the arrays being read, the same way.
+    items: RefCell<Vec<Value>>,
 }
+
+/// Up to this many entries an object being read is kept with the others
+/// (a new key compared with each of its keys); a larger one becomes a map
+/// (with its hash index) and grows as maps do.
+const STACKED: usize = 32;
 
 impl Ctx {
     /// A context for one quiet JSON read (no pointer tracking) whose values
@@ -123,6 +135,8 @@ impl Ctx {
             pointer: RefCell::new(String::new()),
             error_pointer: RefCell::new(None),
             depth: std::cell::Cell::new(0),
+            entries: RefCell::new(Vec::new()),
+            items: RefCell::new(Vec::new()),
         }
     }
     fn fail<E: de::Error>(&self, msg: String) -> E {
@@ -286,14 +300,15 @@ impl<'de> Visitor<'de> for ValueVisitor<'_> {
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
         let ctx = self.0;
         enter::<A::Error>(ctx)?;
-        let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(4096));
+        let base = ctx.items.borrow().len();
+        let mut n = 0usize;
         loop {
             let next = if ctx.track {
                 let len = ctx.pointer.borrow().len();
                 {
                     let mut p = ctx.pointer.borrow_mut();
                     p.push('/');
-                    p.push_str(&items.len().to_string());
+                    p.push_str(&n.to_string());
                 }
                 let next = seq.next_element_seed(ValueSeed(ctx))?;
                 ctx.pointer.borrow_mut().truncate(len);
@@ -302,17 +317,23 @@ impl<'de> Visitor<'de> for ValueVisitor<'_> {
                 seq.next_element_seed(ValueSeed(ctx))?
             };
             match next {
-                Some(v) => items.push(v),
+                Some(v) => {
+                    ctx.items.borrow_mut().push(v);
+                    n += 1;
+                }
                 None => break,
             }
         }
         ctx.depth.set(ctx.depth.get() - 1);
+        let items = ctx.items.borrow_mut().drain(base..).collect();
         Ok(Value::Array(items))
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
         let ctx = self.0;
         enter::<A::Error>(ctx)?;
-        let mut out = Map::with_capacity(map.size_hint().unwrap_or(0).min(256));
+        let base = ctx.entries.borrow().len();
+        // The object once it has more than STACKED entries.
+        let mut large: Option<Map> = None;
         while let Some(key) = map.next_key_seed(KeySeed(ctx))? {
             let len = ctx.pointer.borrow().len();
             if ctx.track {
@@ -320,16 +341,31 @@ impl<'de> Visitor<'de> for ValueVisitor<'_> {
                 p.push('/');
                 push_pointer_token(&mut p, &key);
             }
-            if out.contains_key(&key) {
+            let twice = match &large {
+                Some(m) => m.contains_key(&key),
+                None => ctx.entries.borrow()[base..].iter().any(|(k, _)| *k == key),
+            };
+            if twice {
                 return Err(ctx.fail(format!("the key {key:?}{DUPLICATE_KEY}")));
             }
             let v = map.next_value_seed(ValueSeed(ctx))?;
             if ctx.track {
                 ctx.pointer.borrow_mut().truncate(len);
             }
-            out.push_new(key, v);
+            match &mut large {
+                Some(m) => m.push_new(key, v),
+                None => {
+                    let mut e = ctx.entries.borrow_mut();
+                    e.push((key, v));
+                    if e.len() - base > STACKED {
+                        large = Some(Map::from_unique(e.drain(base..).collect()));
+                    }
+                }
+            }
         }
         ctx.depth.set(ctx.depth.get() - 1);
+        let out = large
+            .unwrap_or_else(|| Map::from_unique(ctx.entries.borrow_mut().drain(base..).collect()));
         Ok(Value::Object(out))
     }
 }
