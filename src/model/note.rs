@@ -49,13 +49,13 @@ pub enum Note {
 /// One op, as a note names it: who, when, what.
 #[derive(Debug, Clone, PartialEq)]
 pub struct OpRef {
-    pub actor: String,
+    pub actor: crate::model::ids::Id,
     pub lamport: u64,
-    pub at: String,
+    pub at: crate::model::ids::Id,
     /// The op's kind (`add_node`, `unfreeze`, …).
     pub kind: &'static str,
     /// The node it is about, if any.
-    pub node: Option<String>,
+    pub node: Option<crate::model::ids::Id>,
 }
 
 /// Ops named by a note: the first few, and how many in all.

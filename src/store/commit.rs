@@ -60,10 +60,10 @@ pub(crate) fn transaction_labeled(
             op_id.push_str(&tx);
             Op {
                 op_id,
-                actor_id: actor.to_string(),
+                actor_id: actor.into(),
                 lamport,
-                at: at.clone(),
-                tx: tx.clone(),
+                at: at.as_str().into(),
+                tx: tx.as_str().into(),
                 tx_end: i + 1 == k,
                 body,
             }

@@ -90,7 +90,7 @@ pub(crate) fn op_ref(op: &Op, body: &OpBody) -> OpRef {
         lamport: op.lamport,
         at: op.at.clone(),
         kind: body.kind(),
-        node: body.node_id().map(str::to_string),
+        node: body.node_id().map(Into::into),
     }
 }
 
@@ -98,9 +98,11 @@ impl Machine {
     /// Every op passes here in fold order (content ops too, for the time).
     pub(crate) fn seen(&mut self, op: &Op) {
         if self.meta.created_at.is_empty() {
-            self.meta.created_at = op.at.clone();
+            self.meta.created_at = op.at.to_string();
         }
-        self.meta.updated_at = op.at.clone();
+        // In place: no allocation per op.
+        self.meta.updated_at.clear();
+        self.meta.updated_at.push_str(&op.at);
     }
 
     /// A content op (named by `op`) was applied.
@@ -155,7 +157,7 @@ impl Machine {
                 provenance,
             } if !self.created => {
                 self.created = true;
-                self.meta.created_at = op.at.clone();
+                self.meta.created_at = op.at.to_string();
                 self.meta.label = label.clone();
                 self.meta.request = request.clone();
                 self.meta.provenance = provenance.clone();

@@ -429,8 +429,8 @@ impl Lines {
                     let op = self.op(i, plan_id)?;
                     Ok(Head {
                         content: op.body.is_content(),
-                        tx: Cow::Owned(op.tx),
-                        actor: Cow::Owned(op.actor_id),
+                        tx: Cow::Owned(op.tx.into()),
+                        actor: Cow::Owned(op.actor_id.into()),
                     })
                 }
             })

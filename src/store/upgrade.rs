@@ -90,10 +90,10 @@ pub(super) fn ops_for(plan_id: &str, meta: &Meta, log: &[Op]) -> Vec<Op> {
 fn op(plan_id: &str, lamport: u64, name: &str, at: &str, body: OpBody) -> Op {
     Op {
         op_id: format!("{ACTOR}:{plan_id}:{lamport}:{TX}-{name}"),
-        actor_id: ACTOR.to_string(),
+        actor_id: ACTOR.into(),
         lamport,
-        at: at.to_string(),
-        tx: TX.to_string(),
+        at: at.into(),
+        tx: TX.into(),
         tx_end: false,
         body,
     }

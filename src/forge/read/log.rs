@@ -139,9 +139,9 @@ pub(crate) fn changes(ops: &[Op]) -> Vec<Change> {
         out.push(Change {
             revision,
             content_ops,
-            actor: group[0].actor_id.clone(),
-            at: group[0].at.clone(),
-            tx: tx.clone(),
+            actor: group[0].actor_id.to_string(),
+            at: group[0].at.to_string(),
+            tx: tx.to_string(),
             summary: summary(tx, &group),
             ops: group.iter().map(|o| o.body.kind()).collect(),
             inherited: false,

@@ -78,7 +78,7 @@ fn has_n1(f: &Forge) -> bool {
 /// The tx id of the log's last op.
 fn last_tx(f: &Forge) -> String {
     let loaded = f.store().load_with_ops("plan-u").unwrap();
-    loaded.ops().unwrap().last().unwrap().tx.clone()
+    loaded.ops().unwrap().last().unwrap().tx.to_string()
 }
 
 /// The legacy log's add-node, and its latest redo and undo.

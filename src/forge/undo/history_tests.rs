@@ -133,11 +133,11 @@ fn generate(txs: &[(Vec<Step>, u8)]) -> Vec<(Op, bool)> {
         };
         let mut ops = crate::store::transaction(actor, "plan-h", base, bodies);
         for o in &mut ops {
-            o.tx = format!("{label}{}", o.tx);
+            o.tx = format!("{label}{}", o.tx).into();
             o.op_id = format!("{actor}:plan-h:{}:{}", o.lamport, o.tx);
         }
         lamport = lamport.max(base + ops.len() as u64);
-        ids.push(ops[0].tx.clone());
+        ids.push(ops[0].tx.to_string());
         let escape = (how / 16) % 2 == 1;
         // Some transactions' lines are in the log twice (a cherry-pick and
         // a merge), the second time spelled as planforge spells them.

@@ -773,21 +773,21 @@ const KINDS: [&str; 14] = [
 
 pub(super) fn op_ref_to(r: &OpRef) -> SOpRef {
     SOpRef {
-        actor: r.actor.clone(),
+        actor: r.actor.to_string(),
         lamport: r.lamport,
-        at: r.at.clone(),
+        at: r.at.to_string(),
         kind: r.kind.to_string(),
-        node: r.node.clone(),
+        node: r.node.as_deref().map(str::to_string),
     }
 }
 
 pub(super) fn op_ref(r: &ArchivedSOpRef) -> Option<OpRef> {
     Some(OpRef {
-        actor: r.actor.as_str().to_string(),
+        actor: r.actor.as_str().into(),
         lamport: r.lamport.to_native(),
-        at: r.at.as_str().to_string(),
+        at: r.at.as_str().into(),
         kind: KINDS.iter().copied().find(|k| *k == r.kind.as_str())?,
-        node: opt(&r.node),
+        node: opt(&r.node).map(Into::into),
     })
 }
 

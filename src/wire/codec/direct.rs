@@ -177,7 +177,7 @@ impl<'de> Visitor<'de> for NodeKey {
 /// A string value, with `$ref`/`$param` objects and every other kind given
 /// up on (as `codec::node` refuses them): an id, a phase, a kind or a
 /// handle, read without an allocation of its own when short.
-struct Text;
+pub(super) struct Text;
 
 impl<'de> DeserializeSeed<'de> for Text {
     type Value = Id;

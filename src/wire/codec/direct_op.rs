@@ -10,7 +10,8 @@
 //! it does not like, whatever that is, it gives up and the general path
 //! reads the line again, so every refusal is the general path's.
 
-use super::direct::{EdgeSeed, NodeSeed, give_up};
+use super::direct::{EdgeSeed, NodeSeed, Text as ShortText, give_up};
+use crate::model::ids::Id;
 use crate::model::value::MAX_SAFE_INTEGER;
 use crate::model::{Edge, Op, OpBody};
 use crate::wire::parse::Ctx;
@@ -151,10 +152,10 @@ impl<'de> DeserializeSeed<'de> for LineSeed<'_> {
 #[derive(Default)]
 struct Fields {
     op_id: Option<String>,
-    actor_id: Option<String>,
+    actor_id: Option<Id>,
     lamport: Option<u64>,
-    at: Option<String>,
-    tx: Option<String>,
+    at: Option<Id>,
+    tx: Option<Id>,
     tx_end: Option<bool>,
     kind: Option<String>,
     node: Option<crate::model::Node>,
@@ -176,10 +177,10 @@ impl<'de> Visitor<'de> for LineSeed<'_> {
             }
             match key {
                 Key::OpId => f.op_id = Some(map.next_value_seed(Text)?),
-                Key::ActorId => f.actor_id = Some(map.next_value_seed(Text)?),
+                Key::ActorId => f.actor_id = Some(map.next_value_seed(ShortText)?),
                 Key::Lamport => f.lamport = Some(map.next_value_seed(Lamport)?),
-                Key::At => f.at = Some(map.next_value_seed(Text)?),
-                Key::Tx => f.tx = Some(map.next_value_seed(Text)?),
+                Key::At => f.at = Some(map.next_value_seed(ShortText)?),
+                Key::Tx => f.tx = Some(map.next_value_seed(ShortText)?),
                 Key::TxEnd => f.tx_end = Some(map.next_value_seed(Flag)?),
                 Key::Op => f.kind = Some(map.next_value_seed(Text)?),
                 Key::Node => f.node = Some(map.next_value_seed(NodeSeed(self.0, 2))?),

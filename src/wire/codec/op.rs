@@ -53,10 +53,10 @@ pub fn op_owned(mut v: Value, at: &str) -> Result<Op, ParseError> {
 pub fn op(v: &Value, at: &str) -> Result<Op, ParseError> {
     let m = object(v, at, "an op")?;
     let op_id = req_str(m, "opId", at, "an op")?.to_string();
-    let actor_id = req_str(m, "actorId", at, "an op")?.to_string();
+    let actor_id = req_str(m, "actorId", at, "an op")?.into();
     let lamport = req_u64(m, "lamport", at, "an op")?;
-    let at_time = req_str(m, "at", at, "an op")?.to_string();
-    let tx = req_str(m, "tx", at, "an op")?.to_string();
+    let at_time = req_str(m, "at", at, "an op")?.into();
+    let tx = req_str(m, "tx", at, "an op")?.into();
     let tx_end = match m.get("txEnd") {
         None => false,
         Some(Value::Bool(b)) => *b,
@@ -221,10 +221,10 @@ fn content_body(kind: &str, m: &Map, at: &str, common: &[&str]) -> Result<OpBody
 pub fn op_json(o: &Op) -> serde_json::Value {
     let mut m = serde_json::Map::new();
     m.insert("opId".into(), o.op_id.clone().into());
-    m.insert("actorId".into(), o.actor_id.clone().into());
+    m.insert("actorId".into(), o.actor_id.as_str().into());
     m.insert("lamport".into(), o.lamport.into());
-    m.insert("at".into(), o.at.clone().into());
-    m.insert("tx".into(), o.tx.clone().into());
+    m.insert("at".into(), o.at.as_str().into());
+    m.insert("tx".into(), o.tx.as_str().into());
     if o.tx_end {
         m.insert("txEnd".into(), true.into());
     }
@@ -436,7 +436,7 @@ mod tests {
                     actor_id: actor.into(),
                     lamport: i as u64,
                     at: "2026-01-01T00:00:00Z".into(),
-                    tx: format!("t{i}"),
+                    tx: format!("t{i}").into(),
                     tx_end: i % 2 == 0,
                     body: body.clone(),
                 };
