@@ -269,14 +269,18 @@ impl Opened {
 /// position (the last, for a repeated id, as a map built in order keeps).
 pub(super) fn index(c: &Content) -> Vec<SBucket> {
     let n = bucket_count(c.nodes.len(), c.edges.len());
-    let mut entries: FastMap<&str, (u32, Vec<u32>)> = FastMap::default();
+    // Sized once: grown, the tables were rehashed a dozen times at 100,000
+    // nodes.
+    let mut entries: FastMap<&str, (u32, Vec<u32>)> =
+        FastMap::with_capacity_and_hasher(c.nodes.len() + 16, Default::default());
     for (i, node) in c.nodes.iter().enumerate() {
         let e = entries.entry(&node.id).or_insert((NO_NODE, Vec::new()));
         if e.0 == NO_NODE {
             e.0 = i as u32;
         }
     }
-    let mut edge_ids: FastMap<&str, u32> = FastMap::default();
+    let mut edge_ids: FastMap<&str, u32> =
+        FastMap::with_capacity_and_hasher(c.edges.len(), Default::default());
     for (k, edge) in c.edges.iter().enumerate() {
         let k = k as u32;
         entries
