@@ -68,8 +68,10 @@ pub fn read(path: &Path, plan_id: &str) -> Result<Log> {
     let io = |e: std::io::Error| Error::io("read", path, &e);
     let len = file.metadata().map_err(io)?.len();
     // Room for the ops such a file usually holds (planforge's lines are
-    // 150 bytes or more); a log of shorter lines grows it.
-    let mut lines = LineReader::new(plan_id, (len / 128) as usize + 16);
+    // 150 bytes or more), up to a million; a log of shorter lines, or more,
+    // grows it (a file of blank lines reserves no more than that).
+    let room = usize::try_from(len / 128).map_or(ROOM, |n| n.min(ROOM)) + 16;
+    let mut lines = LineReader::new(plan_id, room);
     let mut r = std::io::BufReader::with_capacity(BLOCK, file);
     // A line the block ended inside.
     let mut carry: Vec<u8> = Vec::new();
@@ -106,6 +108,8 @@ pub fn read(path: &Path, plan_id: &str) -> Result<Log> {
 
 /// How much of the log is read at a time.
 const BLOCK: usize = 1 << 20;
+/// The most ops room is made for before any is read.
+const ROOM: usize = 1 << 20;
 
 /// Parses the log whose bytes are `bytes`.
 pub fn parse(bytes: &[u8], plan_id: &str) -> Result<Log> {

@@ -26,7 +26,8 @@ pub(crate) struct ReadArgs {
     #[arg(long, value_name = "ID")]
     pub(crate) node: Option<String>,
     /// Print at most N bytes of prose (1024 to 1048576): nodes in full while
-    /// they fit, then the ids of the others
+    /// they fit, then the ids of the others. JSON holds the whole slice (as
+    /// `validate` lists every finding in JSON)
     #[arg(long, value_name = "N", default_value_t = crate::model::budget::READ as u64)]
     pub(crate) max_bytes: u64,
 }
