@@ -43,17 +43,6 @@ pub fn string(out: &mut String, s: &str) {
     out.push('"');
 }
 
-/// Key order: by UTF-16 code units.
-fn sorted_keys<'a, I: Iterator<Item = &'a str>>(keys: I) -> Vec<&'a str> {
-    let mut v: Vec<&str> = keys.collect();
-    if v.iter().all(|k| k.is_ascii()) {
-        v.sort();
-    } else {
-        v.sort_by(|a, b| a.encode_utf16().cmp(b.encode_utf16()));
-    }
-    v
-}
-
 /// A small builder for canonical objects whose keys are known statically.
 struct Obj<'o> {
     out: &'o mut String,
@@ -84,6 +73,12 @@ pub fn value(out: &mut String, v: &Value) {
     match v {
         Value::Null => out.push_str("null"),
         Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        // Integers below 10^15 are their digits (as `number_len` counts
+        // them), written without the general formatter's strings.
+        Value::Number(n) if n.fract() == 0.0 && n.abs() < 1e15 => {
+            use std::fmt::Write;
+            let _ = write!(out, "{}", *n as i64);
+        }
         Value::Number(n) => out.push_str(&number(*n)),
         Value::String(s) => string(out, s),
         Value::Array(a) => {
@@ -114,17 +109,23 @@ pub fn value(out: &mut String, v: &Value) {
 }
 
 pub fn map(out: &mut String, m: &Map) {
+    // The entries sorted with their values (no lookup per key), on the
+    // stack for the small objects a plan is made of.
+    let mut entries: smallvec::SmallVec<[(&str, &Value); 16]> =
+        m.iter().map(|(k, v)| (k.as_str(), v)).collect();
+    if entries.iter().all(|(k, _)| k.is_ascii()) {
+        entries.sort_unstable_by(|a, b| a.0.cmp(b.0));
+    } else {
+        entries.sort_unstable_by(|a, b| a.0.encode_utf16().cmp(b.0.encode_utf16()));
+    }
     out.push('{');
-    for (i, k) in sorted_keys(m.keys().map(|k| k.as_str()))
-        .into_iter()
-        .enumerate()
-    {
+    for (i, (k, v)) in entries.into_iter().enumerate() {
         if i > 0 {
             out.push(',');
         }
         string(out, k);
         out.push(':');
-        value(out, &m[k]);
+        value(out, v);
     }
     out.push('}');
 }
@@ -623,6 +624,35 @@ mod tests {
             string(&mut out, text);
             assert_eq!(out, serde_json::to_string(text).unwrap(), "{text:?}");
             assert_eq!(out.len(), string_len(text), "{text:?}");
+        }
+    }
+
+    #[test]
+    fn a_number_in_a_value_is_written_as_number_writes_it() {
+        for n in [
+            0.0,
+            -0.0,
+            1.0,
+            -1.0,
+            7.0,
+            8192.0,
+            -123.0,
+            0.5,
+            -2.5,
+            1e-7,
+            123.456,
+            999_999_999_999_999.0,
+            1e15,
+            -1e15,
+            1e16,
+            9_007_199_254_740_991.0,
+            1e21,
+            1e300,
+        ] {
+            let mut out = String::new();
+            value(&mut out, &Value::Number(n));
+            assert_eq!(out, number(n), "{n:e}");
+            assert_eq!(out.len(), value_len(&Value::Number(n)), "{n:e}");
         }
     }
 
