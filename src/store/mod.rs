@@ -58,6 +58,10 @@ impl Store {
     /// This store, for a process that exits right after one command.
     pub(crate) fn one_shot(mut self, yes: bool) -> Store {
         self.one_shot = yes;
+        // Its digests are not resumed by a later call of the same session.
+        if yes {
+            fold::keep_node_texts(false);
+        }
         self
     }
 

@@ -16,6 +16,7 @@ use ahead::AheadCell;
 pub(crate) use ahead::{DigestAhead, Worker};
 pub(crate) use base::{Base, Lookup};
 pub(crate) use content::Index;
+pub(crate) use digest::keep_node_texts;
 pub(crate) use digest::{Changed, Marks};
 #[cfg(test)]
 mod tests;
