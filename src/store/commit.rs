@@ -604,14 +604,15 @@ impl Store {
             head: ops.len() as u64,
             ..LogInfo::default()
         };
-        Ok(finish(
-            id,
-            fold::fold(id, &ops),
-            info,
-            Some(ops),
-            Vec::new(),
-            self.one_shot,
-        ))
+        // A one-shot process folds the ops it wrote consuming them (folded
+        // by reference, a 100,000-node import copied every definition);
+        // a long-lived session keeps them for its history.
+        let (folded, ops) = if self.one_shot {
+            (fold::fold_owned(id, ops), None)
+        } else {
+            (fold::fold(id, &ops), Some(ops))
+        };
+        Ok(finish(id, folded, info, ops, Vec::new(), self.one_shot))
     }
 
     /// Deletes a plan: renamed aside first, so readers see it whole or gone.
