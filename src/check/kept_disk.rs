@@ -533,10 +533,7 @@ impl Persist for Issue {
             issues: vec![self.clone()],
             skipped: Vec::new(),
         };
-        let v = crate::wire::findings::report_json(&report);
-        serde_json::to_string(&v)
-            .expect("JSON values always serialise")
-            .put(out);
+        crate::wire::findings::report_text(&report).put(out);
     }
     fn get(inp: &mut In<'_>) -> Option<Issue> {
         let text = String::get(inp)?;

@@ -217,8 +217,8 @@ impl Forge {
             }
             let report = self.check_fresh(loaded)?;
             if known && !loaded.late_damaged() {
-                let json = crate::wire::findings::report_json(&report);
-                self.store.save_findings(&loaded.plan_id, &key, json);
+                let text = crate::wire::findings::report_text(&report);
+                self.store.save_findings(&loaded.plan_id, &key, &text);
             }
             return Ok(report);
         };
@@ -243,8 +243,8 @@ impl Forge {
             // large plan's state costs more than nothing.
             std::mem::forget(kept);
         }
-        let json = crate::wire::findings::report_json(&report);
-        self.store.keep_checks(loaded, Some((key, json)), state);
+        let text = crate::wire::findings::report_text(&report);
+        self.store.keep_checks(loaded, Some((key, text)), state);
         Ok(report)
     }
 

@@ -9,7 +9,7 @@
 //! planforge binary — so a changed log can never be answered from it. A missing or damaged file means "check again". It is
 //! ignored by git (`*/checkpoint*`), and a failure to write it is ignored.
 
-use crate::model::hash::hex_sha256;
+use crate::model::hash::hex;
 use serde_json::json;
 use std::path::Path;
 
@@ -28,11 +28,12 @@ const FORMAT: u64 = 3;
 const MAX_LEN: u64 = 256 << 20;
 
 fn sum(key: &str, findings: &str) -> String {
-    let mut bytes = Vec::with_capacity(key.len() + 1 + findings.len());
-    bytes.extend_from_slice(key.as_bytes());
-    bytes.push(b'\n');
-    bytes.extend_from_slice(findings.as_bytes());
-    hex_sha256(&bytes)
+    use sha2::{Digest, Sha256};
+    let mut h = Sha256::new();
+    h.update(key.as_bytes());
+    h.update(b"\n");
+    h.update(findings.as_bytes());
+    hex(&h.finalize())
 }
 
 /// The findings kept for `key`, when the checkpoint holds them.
@@ -59,9 +60,8 @@ pub(crate) fn read(dir: &Path, key: &str) -> Option<serde_json::Value> {
 
 /// Keeps `findings` under `key`, ignoring failures (a read-only store still
 /// works).
-pub(crate) fn write(dir: &Path, key: &str, findings: serde_json::Value) {
-    let findings = serde_json::to_string(&findings).expect("JSON values always serialise");
-    let head = json!({"formatVersion": FORMAT, "key": key, "sum": sum(key, &findings)});
+pub(crate) fn write(dir: &Path, key: &str, findings: &str) {
+    let head = json!({"formatVersion": FORMAT, "key": key, "sum": sum(key, findings)});
     let text = format!("{head}\n{findings}");
     let _ = super::atomic::write_cache(&dir.join(FILE), text.as_bytes());
 }
@@ -96,7 +96,7 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         let d = tmp.path();
         let findings = json!({"issues": [{"code": "cycle", "node": "a"}], "skipped": []});
-        write(d, "k1", findings.clone());
+        write(d, "k1", &findings.to_string());
         assert_eq!(read(d, "k1"), Some(findings));
         assert_eq!(read(d, "k2"), None, "another key");
         let text = std::fs::read_to_string(d.join(FILE)).unwrap();

@@ -444,7 +444,7 @@ impl Store {
 
     /// Keeps a plan's findings in its checkpoint, valid under `key` (the
     /// caller's hash of everything the findings depend on).
-    pub(crate) fn save_findings(&self, plan: &str, key: &str, findings: serde_json::Value) {
+    pub(crate) fn save_findings(&self, plan: &str, key: &str, findings: &str) {
         if let Ok(dir) = self.plan_dir(plan) {
             super::checkpoint::write(&dir, key, findings);
         }

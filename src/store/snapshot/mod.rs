@@ -572,7 +572,7 @@ struct Checks {
     dir: std::path::PathBuf,
     plan_id: String,
     stamp: Stamp,
-    findings: Option<(String, serde_json::Value)>,
+    findings: Option<(String, String)>,
     state: Option<Vec<u8>>,
     /// The flag of the plan they are the checks of (see `store::late`).
     late: super::late::Late,
@@ -598,7 +598,7 @@ impl Checks {
             return;
         }
         if let Some((key, findings)) = self.findings {
-            super::checkpoint::write(&self.dir, &key, findings);
+            super::checkpoint::write(&self.dir, &key, &findings);
         }
         if let Some(state) = self.state {
             let _ = kept::write(&self.dir, &self.plan_id, s, &state);
@@ -615,7 +615,7 @@ impl Store {
     pub(crate) fn keep_checks(
         &self,
         loaded: &Loaded,
-        findings: Option<(String, serde_json::Value)>,
+        findings: Option<(String, String)>,
         state: Option<Vec<u8>>,
     ) {
         let (Some(stamp), Ok(dir)) = (&loaded.stamp, self.plan_dir(&loaded.plan_id)) else {
