@@ -290,8 +290,8 @@ impl Forge {
 
     /// The findings the plan's checkpoint keeps under `key`, if any.
     pub(crate) fn cached_findings(&self, plan: &str, key: &str) -> Option<Report> {
-        let v = self.store.cached_findings(plan, key)?;
-        crate::wire::findings::report_from_json(&v, |c| check::by_code(c).map(|c| c.code()))
+        let text = self.store.cached_findings(plan, key)?;
+        crate::wire::findings::report_from_text(&text, |c| check::by_code(c).map(|c| c.code()))
     }
 
     /// A warm process's findings on `loaded`: the kept ones, or the checks

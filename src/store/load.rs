@@ -438,7 +438,7 @@ impl Store {
 
     /// The findings the checkpoint keeps for `key`, if any (read commands
     /// only: verdicts never come from a cache).
-    pub(crate) fn cached_findings(&self, plan: &str, key: &str) -> Option<serde_json::Value> {
+    pub(crate) fn cached_findings(&self, plan: &str, key: &str) -> Option<String> {
         super::checkpoint::read(&self.plan_dir(plan).ok()?, key)
     }
 
