@@ -67,12 +67,37 @@ pub fn read(path: &Path, plan_id: &str) -> Result<Log> {
     };
     let io = |e: std::io::Error| Error::io("read", path, &e);
     let len = file.metadata().map_err(io)?.len();
-    // Room for the ops such a file usually holds (planforge's lines are
+    let reader = std::io::BufReader::with_capacity(BLOCK, file);
+    read_lines(reader, len, plan_id, io)
+}
+
+/// How much of the log is read at a time.
+const BLOCK: usize = 1 << 20;
+/// The most ops room is made for before any is read.
+const ROOM: usize = 1 << 20;
+
+/// Parses the log whose bytes are `bytes`.
+pub fn parse(bytes: &[u8], plan_id: &str) -> Result<Log> {
+    // Reading a slice never fails.
+    read_lines(bytes, bytes.len() as u64, plan_id, |e| {
+        Error::internal(e.to_string())
+    })
+}
+
+/// The log in `r`, about `len` bytes long, parsed a line at a time as its
+/// blocks come (a line a block ended inside is carried to the next); `io`
+/// words a failure to read.
+fn read_lines(
+    mut r: impl BufRead,
+    len: u64,
+    plan_id: &str,
+    io: impl Fn(std::io::Error) -> Error,
+) -> Result<Log> {
+    // Room for the ops such a log usually holds (planforge's lines are
     // 150 bytes or more), up to a million; a log of shorter lines, or more,
     // grows it (a file of blank lines reserves no more than that).
     let room = usize::try_from(len / 128).map_or(ROOM, |n| n.min(ROOM)) + 16;
     let mut lines = LineReader::new(plan_id, room);
-    let mut r = std::io::BufReader::with_capacity(BLOCK, file);
     // A line the block ended inside.
     let mut carry: Vec<u8> = Vec::new();
     loop {
@@ -104,26 +129,6 @@ pub fn read(path: &Path, plan_id: &str) -> Result<Log> {
         lines.line(&carry, false)?;
     }
     lines.finish(ends_with_newline)
-}
-
-/// How much of the log is read at a time.
-const BLOCK: usize = 1 << 20;
-/// The most ops room is made for before any is read.
-const ROOM: usize = 1 << 20;
-
-/// Parses the log whose bytes are `bytes`.
-pub fn parse(bytes: &[u8], plan_id: &str) -> Result<Log> {
-    let mut lines = LineReader::new(plan_id, memchr::memchr_iter(b'\n', bytes).count() + 1);
-    let mut start = 0usize;
-    while start < bytes.len() {
-        let (end, complete) = match memchr::memchr(b'\n', &bytes[start..]) {
-            Some(i) => (start + i, true),
-            None => (bytes.len(), false),
-        };
-        lines.line(&bytes[start..end], complete)?;
-        start = if complete { end + 1 } else { end };
-    }
-    lines.finish(bytes.last().is_none_or(|b| *b == b'\n'))
 }
 
 /// A log's lines as they are read, one after another.
