@@ -11,6 +11,8 @@
 #     (add BUILD_ONE_SHOT="1000 10000" for the REPL builds too)
 #   BUILD="1000 10000" bench/run.sh              # REPL script builds (default)
 #   NO_BUILD=1 …                                  # the release binaries as they are
+#   ROUNDS_RUNS=0 NO_5K=1 …                       # without the interleaved rounds
+#     (ratios 100k/10k and × jq at 100k) and the warm session on a 5k-node plan
 #
 # One-shot rows: `outline`, `read`, `status` run with the plan's snapshot
 # (`checkpoint.snap`) warm; the "(cold …)" rows are the first run after
@@ -46,6 +48,9 @@ RESULTS=$WORK/results.tsv
 : >"$RESULTS"
 PAIRED=$WORK/paired.tsv
 : >"$PAIRED"
+# Interleaved rounds (bench/rounds.py): KIND<TAB>ROW<TAB>{"name": [seconds …]}.
+ROUNDS=$WORK/rounds.tsv
+: >"$ROUNDS"
 
 # time_cmd SIZE NAME RUNS COMMAND [PREPARE]: median seconds and peak RSS (KB).
 time_cmd() {
@@ -132,6 +137,8 @@ for n in $SIZES; do
   rev0=$("$PF" --store "$store" --format json status -p plan-bench | python3 -c "import json,sys; print(json.load(sys.stdin)['revision'])")
   phase=$("$PF" --store "$store" --format json outline -p plan-bench | python3 -c "import json,sys; o=json.load(sys.stdin); print(o['phases'][len(o['phases'])//2]['phase'])")
   node=$("$PF" --store "$store" --format json outline -p plan-bench | python3 -c "import json,sys; o=json.load(sys.stdin); p=o['phases'][len(o['phases'])//2]; print(p['nodeIds'][len(p['nodeIds'])//2])")
+  printf '%s\n' "$rev0" >"$dir/rev0"
+  printf '%s\n' "$node" >"$dir/node"
   runs=${RUNS:-10}; [ "$n" -ge 100000 ] && runs=${RUNS_100K:-5}
   P="$PF --store $store -p plan-bench"
   time_cmd "$n" "jq -c . (baseline)" "$runs" "jq -c . $doc >/dev/null"
@@ -177,6 +184,88 @@ for n in $SIZES; do
   time_cmd "$n" "read NODE (no snapshot: rebuilt)" "$runs" "$P read --node $node >/dev/null" "$nosnap"
   warm "$n" "$store" "$node"
 done
+
+# The one-shot rows' targets are ratios: 100k / 10k (≤ 11×) and, at 100k,
+# the writes and reads against `jq -c .` (≤ 0.01×). Each ratio is also
+# measured as the median of per-round ratios of interleaved rounds
+# (bench/rounds.py), which the machine's drift between two hyperfine
+# series does not move. ROUNDS_RUNS sets the rounds (5); 0 skips them.
+#
+# fill TEMPLATE DIR: a row's command for the plan of size DIR ({P}: the
+# plan's commands, {PF}, {store}, {doc}, {reg}, {node}, {rev0}).
+fill() {
+  local t=$1 d=$2
+  t=${t//\{P\}/$PF --store $d/store -p plan-bench}
+  t=${t//\{PF\}/$PF}
+  t=${t//\{store\}/$d/store}
+  t=${t//\{doc\}/$d/plan.json}
+  t=${t//\{reg\}/$d/registry.yaml}
+  t=${t//\{node\}/$(cat "$d/node")}
+  t=${t//\{rev0\}/$(cat "$d/rev0")}
+  printf '%s' "$t"
+}
+# rows: NAME|COMMAND|PREPARE, as the one-shot rows above run them.
+again_t="{P} remove-node --yes bench_undo >/dev/null 2>&1; {P} add-node bench_undo --kind join >/dev/null"
+other_t="{P} add-node bench_cold --kind join >/dev/null 2>&1; {P} remove-node --yes bench_cold >/dev/null 2>&1"
+scale_rows=(
+  "validate FILE|{PF} validate {doc} --registry {reg}|"
+  "import|{PF} --store {store} import {doc} --id plan-import|{PF} --store {store} remove plan-import --force --yes >/dev/null 2>&1 || true"
+  "outline|{P} outline|"
+  "show|{P} show|"
+  "add-node|{P} add-node bench_extra --kind join|{P} remove-node --yes bench_extra >/dev/null 2>&1 || true"
+  "connect|{P} connect bench_extra {node} --id bench_edge|{P} disconnect bench_edge >/dev/null 2>&1 || true; {P} add-node bench_extra --kind join >/dev/null 2>&1 || true"
+  "diff (import revision against current)|{P} diff {rev0} current|"
+  "undo (of an add-node)|{P} undo|$again_t"
+  "redo (of that undo)|{P} redo|$again_t; {P} undo >/dev/null"
+  "status (cold: after another process wrote)|{P} status|$other_t"
+  "read NODE (cold: after another process wrote)|{P} read --node {node}|$other_t"
+  "status (no snapshot: rebuilt)|{P} status|rm -f {store}/plan-bench/checkpoint.snap"
+  "read NODE (no snapshot: rebuilt)|{P} read --node {node}|rm -f {store}/plan-bench/checkpoint.snap"
+)
+scale=""
+case " $SIZES " in *" 10000 "*) case " $SIZES " in *" 100000 "*) scale=1 ;; esac ;; esac
+if [ "${ROUNDS_RUNS:-5}" -gt 0 ] && [ -n "$scale" ] && [ -z "${ONE_SHOT:-}" ]; then
+  echo "== 100000 / 10000 nodes in interleaved rounds" >&2
+  for row in "${scale_rows[@]}"; do
+    IFS='|' read -r name cmd prep <<<"$row"
+    json=$(python3 bench/rounds.py "${ROUNDS_RUNS:-5}" \
+      10000 "$(fill "$cmd" "$WORK/n10000")" "$(fill "$prep" "$WORK/n10000")" \
+      100000 "$(fill "$cmd" "$WORK/n100000")" "$(fill "$prep" "$WORK/n100000")")
+    printf 'scaling\t%s\t%s\n' "$name" "$json" >>"$ROUNDS"
+    echo "  $name" >&2
+  done
+fi
+case " $SIZES " in *" 100000 "*) big=1 ;; *) big="" ;; esac
+if [ "${ROUNDS_RUNS:-5}" -gt 0 ] && [ -n "$big" ]; then
+  echo "== 100000 nodes: one-shot commands against jq in interleaved rounds" >&2
+  d=$WORK/n100000
+  # status and read NODE after a status (the snapshot current, as in the
+  # rows above); the writes after their preparations.
+  json=$(python3 bench/rounds.py "${ROUNDS_RUNS:-5}" \
+    "jq -c . (baseline)" "jq -c . $d/plan.json" "" \
+    status "$(fill "{P} status" "$d")" "$(fill "{P} status" "$d")" \
+    "read NODE" "$(fill "{P} read --node {node}" "$d")" "" \
+    add-node "$(fill "{P} add-node bench_extra --kind join" "$d")" "$(fill "{P} remove-node --yes bench_extra >/dev/null 2>&1 || true" "$d")" \
+    connect "$(fill "{P} connect bench_extra {node} --id bench_edge" "$d")" \
+    "$(fill "{P} disconnect bench_edge >/dev/null 2>&1 || true; {P} add-node bench_extra --kind join >/dev/null 2>&1 || true" "$d")")
+  printf 'jq\t100000\t%s\n' "$json" >>"$ROUNDS"
+fi
+
+# Issue 17 states its warm targets on a 5,000-node plan: an MCP session on one.
+if [ -z "${ONE_SHOT:-}" ] && [ -z "${NO_5K:-}" ]; then
+  echo "== 5000 nodes: warm MCP session" >&2
+  d=$WORK/n5000 && mkdir -p "$d"
+  "$GEN" --nodes 5000 --phases 8 --seed 7 --registry-out "$d/registry.yaml" >"$d/plan.json"
+  "$PF" init "$d/store" >/dev/null && cp "$d/registry.yaml" "$d/store/registry.yaml"
+  "$PF" --store "$d/store" import "$d/plan.json" --id plan-bench >/dev/null
+  node=$("$PF" --store "$d/store" --format json outline -p plan-bench | python3 -c "import json,sys; o=json.load(sys.stdin); p=o['phases'][len(o['phases'])//2]; print(p['nodeIds'][len(p['nodeIds'])//2])")
+  python3 bench/mcp_session.py "$PF" "$d/store" plan-bench "$node" 20 |
+    while IFS=$'\t' read -r name median low; do
+      printf '%s\t%s\t%s\t%s\t%s\n' "5000 (warm MCP session only)" "warm MCP $name" "$median" 0 "$low" >>"$RESULTS"
+      echo "  warm MCP $name: ${median}s" >&2
+    done
+fi
+
 time_cmd "-" "--version" 20 "$PF --version >/dev/null"
 if [ -n "${ONE_SHOT:-}" ]; then
   ENTRIES=0
@@ -220,8 +309,8 @@ if [ -n "$BUILD" ]; then
   done
 fi
 
-python3 - "$RESULTS" "$PAIRED" <<'PY'
-import sys, collections
+python3 - "$RESULTS" "$PAIRED" "$ROUNDS" <<'PY'
+import sys, collections, json, statistics
 paired = [l.rstrip("\n").split("\t") for l in open(sys.argv[2]) if l.strip()]
 if paired:
     print("\n### validate FILE against the serde_json floor, interleaved runs\n")
@@ -254,8 +343,12 @@ for size, items in by.items():
         continue
     if size.endswith(" entries"):
         print(f"\n### {size.split()[0]} entry nodes vs a valid plan of as many nodes\n")
+    elif size == "-":
+        print("\n### start-up\n")
+    elif size.split()[0].isdigit() and not size.isdigit():
+        print(f"\n### {size.split()[0]} nodes {' '.join(size.split()[1:])}\n")
     else:
-        print(f"\n### {size} nodes\n" if size != "-" else "\n### start-up\n")
+        print(f"\n### {size} nodes\n")
     if size.endswith(" entries"):
         ok = dict((n, (m, r)) for n, m, r in items)
         (vm, vr), (em, er) = ok.get("validate FILE (valid plan)", (0, 0)), ok.get("validate FILE (all entry nodes)", (0, 0))
@@ -288,4 +381,28 @@ for lo, hi in pairs:
             low = fastest[(lo, name)]
             low = f"{fastest[(hi, name)] / low:.1f}" if low else "–"
             print(f"| {name} | {med} | {low} |")
+rounds = [l.rstrip("\n").split("\t", 2) for l in open(sys.argv[3]) if l.strip()]
+med = statistics.median
+scaling = [(row, json.loads(j)) for kind, row, j in rounds if kind == "scaling"]
+if scaling:
+    print("\n### scaling 100000 / 10000 nodes, interleaved rounds\n")
+    print("Each round runs the 10k command, then the 100k one; the ratio is the median of the")
+    print("rounds' ratios (the machine's drift between two series does not move it).\n")
+    print("| command | median of per-round ratios | per-round ratios | 10k median | 100k median |")
+    print("|---|---:|---|---:|---:|")
+    for row, w in scaling:
+        r = sorted(b / a for a, b in zip(w["10000"], w["100000"]))
+        print(f"| {row} | {med(r):.1f} | {', '.join(f'{x:.1f}' for x in r)} | {med(w['10000']) * 1000:.1f} ms | {med(w['100000']) * 1000:.1f} ms |")
+for kind, size, j in rounds:
+    if kind != "jq":
+        continue
+    w = json.loads(j)
+    base = w.pop("jq -c . (baseline)")
+    print(f"\n### {size} nodes: one-shot commands against `jq -c .`, interleaved rounds\n")
+    print(f"Each round runs `jq -c .` on the plan's document ({med(base):.2f} s median), then each command.\n")
+    print("| command | median | median of per-round × jq | per-round × jq |")
+    print("|---|---:|---:|---|")
+    for name, ts in w.items():
+        r = sorted(t / b for t, b in zip(ts, base))
+        print(f"| {name} | {med(ts) * 1000:.1f} ms | {med(r):.4f} | {', '.join(f'{x:.4f}' for x in r)} |")
 PY
