@@ -3,7 +3,7 @@
 command once, in order) and prints each command's wall times as one JSON
 object, `{"name": [seconds, …], …}`, on one line.
 
-    bench/rounds.py RUNS NAME COMMAND PREPARE [NAME COMMAND PREPARE …]
+    bench/rounds.py [--pause SECONDS] RUNS NAME COMMAND PREPARE [NAME COMMAND PREPARE …]
 
 COMMAND runs without a shell unless it holds shell syntax; PREPARE
 (a shell command, untimed, may be empty) runs before each run of its
@@ -11,8 +11,10 @@ COMMAND. In each round every command runs twice, the first run untimed:
 what the other commands ran in between (`jq` on a 100,000-node document
 touches 500 MB) leaves a command's files out of the CPU caches, and the
 timed run finds them as a series of runs of the same command does (as
-hyperfine's figures do). A command that fails ends the script with
-exit 1.
+hyperfine's figures do). With `--pause SECONDS`, each timed run instead
+follows its preparation after that long idle, as a person or a model
+runs a command after reading the last answer (no untimed run first). A
+command that fails ends the script with exit 1.
 
 A ratio of two commands is steadiest as the median of its per-round
 ratios: on a shared machine the load moves within a minute, and two
@@ -32,9 +34,11 @@ def argv(cmd):
     return ["sh", "-c", cmd] if any(c in cmd for c in "|&;<>()$`") else shlex.split(cmd)
 
 
-def run(cmd, prep):
+def run(cmd, prep, pause=None):
     if prep:
         subprocess.run(prep, shell=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    if pause:
+        time.sleep(pause)
     t = time.perf_counter()
     done = subprocess.run(argv(cmd), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     wall = time.perf_counter() - t
@@ -45,6 +49,10 @@ def run(cmd, prep):
 
 def main():
     args = sys.argv[1:]
+    pause = None
+    if args[:1] == ["--pause"]:
+        pause = float(args[1])
+        args = args[2:]
     if len(args) < 4 or (len(args) - 1) % 3:
         sys.exit(__doc__)
     runs = int(args[0])
@@ -52,8 +60,11 @@ def main():
     walls = {name: [] for name, _, _ in specs}
     for _ in range(runs):
         for name, cmd, prep in specs:
-            run(cmd, prep)
-            walls[name].append(run(cmd, prep))
+            if pause is None:
+                run(cmd, prep)
+                walls[name].append(run(cmd, prep))
+            else:
+                walls[name].append(run(cmd, prep, pause))
     print(json.dumps(walls))
 
 

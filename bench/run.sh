@@ -11,8 +11,9 @@
 #     (add BUILD_ONE_SHOT="1000 10000" for the REPL builds too)
 #   BUILD="1000 10000" bench/run.sh              # REPL script builds (default)
 #   NO_BUILD=1 …                                  # the release binaries as they are
-#   ROUNDS_RUNS=0 NO_5K=1 …                       # without the interleaved rounds
-#     (ratios 100k/10k and × jq at 100k) and the warm session on a 5k-node plan
+#   ROUNDS_RUNS=0 PACED_RUNS=0 NO_5K=1 …          # without the interleaved rounds
+#     (ratios 100k/10k and × jq at 100k), the runs after a pause (PAUSE=3 s)
+#     and the warm session on a 5k-node plan
 #
 # One-shot rows: `outline`, `read`, `status` run with the plan's snapshot
 # (`checkpoint.snap`) warm; the "(cold …)" rows are the first run after
@@ -251,6 +252,30 @@ if [ "${ROUNDS_RUNS:-5}" -gt 0 ] && [ -n "$big" ]; then
   printf 'jq\t100000\t%s\n' "$json" >>"$ROUNDS"
 fi
 
+# As a person or a model runs them: each command after PAUSE seconds idle
+# (the rows above run back to back, which a script does). On a virtual
+# machine whose host takes back the guest's free memory, the first touch
+# of fresh memory after a pause costs far more (docs/performance.md,
+# session 28). PACED_RUNS=0 skips them.
+if [ "${PACED_RUNS:-3}" -gt 0 ]; then
+  for n in $SIZES; do
+    [ "$n" -ge 10000 ] || continue
+    echo "== $n nodes: one-shot commands after a pause of ${PAUSE:-3} s" >&2
+    d=$WORK/n$n
+    json=$(python3 bench/rounds.py --pause "${PAUSE:-3}" "${PACED_RUNS:-3}" \
+      "jq -c . (baseline)" "jq -c . $d/plan.json" "" \
+      "validate FILE" "$(fill "{PF} validate {doc} --registry {reg}" "$d")" "" \
+      show "$(fill "{P} show" "$d")" "" \
+      "status (no snapshot: rebuilt)" "$(fill "{P} status" "$d")" "$(fill "rm -f {store}/plan-bench/checkpoint.snap" "$d")" \
+      status "$(fill "{P} status" "$d")" "$(fill "{P} status" "$d")" \
+      "read NODE" "$(fill "{P} read --node {node}" "$d")" "" \
+      add-node "$(fill "{P} add-node bench_extra --kind join" "$d")" "$(fill "{P} remove-node --yes bench_extra >/dev/null 2>&1 || true" "$d")" \
+      connect "$(fill "{P} connect bench_extra {node} --id bench_edge" "$d")" \
+      "$(fill "{P} disconnect bench_edge >/dev/null 2>&1 || true; {P} add-node bench_extra --kind join >/dev/null 2>&1 || true" "$d")")
+    printf 'paced\t%s\t%s\n' "$n" "$json" >>"$ROUNDS"
+  done
+fi
+
 # Issue 17 states its warm targets on a 5,000-node plan: an MCP session on one.
 if [ -z "${ONE_SHOT:-}" ] && [ -z "${NO_5K:-}" ]; then
   echo "== 5000 nodes: warm MCP session" >&2
@@ -394,12 +419,16 @@ if scaling:
         r = sorted(b / a for a, b in zip(w["10000"], w["100000"]))
         print(f"| {row} | {med(r):.1f} | {', '.join(f'{x:.1f}' for x in r)} | {med(w['10000']) * 1000:.1f} ms | {med(w['100000']) * 1000:.1f} ms |")
 for kind, size, j in rounds:
-    if kind != "jq":
+    if kind not in ("jq", "paced"):
         continue
     w = json.loads(j)
     base = w.pop("jq -c . (baseline)")
-    print(f"\n### {size} nodes: one-shot commands against `jq -c .`, interleaved rounds\n")
-    print(f"Each round runs `jq -c .` on the plan's document ({med(base):.2f} s median), then each command.\n")
+    if kind == "jq":
+        print(f"\n### {size} nodes: one-shot commands against `jq -c .`, interleaved rounds\n")
+        print(f"Each round runs `jq -c .` on the plan's document ({med(base):.2f} s median), then each command.\n")
+    else:
+        print(f"\n### {size} nodes: one-shot commands after a pause\n")
+        print(f"Each run follows an idle pause, as a person or a model runs a command; each round runs `jq -c .` ({med(base):.2f} s median) and each command so.\n")
     print("| command | median | median of per-round × jq | per-round × jq |")
     print("|---|---:|---:|---|")
     for name, ts in w.items():

@@ -246,6 +246,24 @@ fn summarize() -> Value {
     }})
 }
 
+/// The process runs on ordinary pages, not transparent huge pages (see
+/// `src/main.rs`: after a pause, a virtual machine's host supplies each
+/// huge page afresh, and a command at 100,000 nodes waited several times
+/// as long). Read from the running server's own status in /proc.
+#[cfg(target_os = "linux")]
+#[test]
+fn the_process_asks_for_ordinary_pages() {
+    let env = Env::new().init();
+    let c = Client::start(&env.store(), &[]);
+    let status = std::fs::read_to_string(format!("/proc/{}/status", c.child.id())).unwrap();
+    let thp = status.lines().find(|l| l.starts_with("THP_enabled:"));
+    // A kernel that does not report it has nothing to disable.
+    if let Some(line) = thp {
+        assert_eq!(line.split_whitespace().nth(1), Some("0"), "{status}");
+    }
+    c.finish();
+}
+
 #[test]
 fn a_client_builds_freezes_and_submits_a_plan() {
     let store = Env::new();
