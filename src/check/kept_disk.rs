@@ -615,7 +615,9 @@ pub(crate) trait Via<T> {
 /// (at 100,000 nodes, tens of MB moved and faulted in). Room never
 /// written costs no memory.
 pub(crate) fn with_room<T>(n: usize) -> Vec<T> {
-    Vec::with_capacity(n + n / 64 + 16)
+    let mut v = Vec::with_capacity(n + n / 64 + 16);
+    crate::model::pages::populate(&mut v);
+    v
 }
 
 /// `items` collected into a vector [`with_room`].

@@ -16,6 +16,7 @@ pub mod node;
 pub mod note;
 pub mod number;
 pub mod op;
+pub mod pages;
 pub mod plan;
 pub mod registry;
 pub mod remedy;

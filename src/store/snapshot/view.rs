@@ -341,6 +341,7 @@ impl<'a> View<'a> {
         // added would copy every node into a new vector).
         let room = self.s.node_chunks.len().saturating_mul(NODES_PER_CHUNK);
         let mut nodes = Vec::with_capacity(with_room(end.saturating_sub(from).min(room)));
+        crate::model::pages::populate(&mut nodes);
         for i in from..to {
             nodes.push(self.stored_node(i, eager)?);
         }
@@ -354,6 +355,7 @@ impl<'a> View<'a> {
         let n = self.edge_count();
         let room = self.s.edge_chunks.len().saturating_mul(EDGES_PER_CHUNK);
         let mut edges = Vec::with_capacity(with_room(n.min(room)));
+        crate::model::pages::populate(&mut edges);
         edges.extend((0..n).map(|k| self.edge(k)));
         edges
     }
