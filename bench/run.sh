@@ -370,7 +370,7 @@ for size, items in by.items():
         print(f"\n### {size.split()[0]} entry nodes vs a valid plan of as many nodes\n")
     elif size == "-":
         print("\n### start-up\n")
-    elif size.split()[0].isdigit() and not size.isdigit():
+    elif size.split()[0].isdigit() and size.split()[1].startswith("("):
         print(f"\n### {size.split()[0]} nodes {' '.join(size.split()[1:])}\n")
     else:
         print(f"\n### {size} nodes\n")
