@@ -19,9 +19,13 @@ pub fn populate<T>(v: &mut Vec<T>) {
 
 #[cfg(target_os = "linux")]
 fn populate_range(start: *mut u8, len: usize) {
-    const PAGE: usize = 4096;
-    let first = (start as usize).div_ceil(PAGE) * PAGE;
-    let end = (start as usize + len) / PAGE * PAGE;
+    // SAFETY: sysconf reads a value the C library holds.
+    let page = match unsafe { libc::sysconf(libc::_SC_PAGESIZE) } {
+        p if p > 0 => p as usize,
+        _ => return,
+    };
+    let first = (start as usize).div_ceil(page) * page;
+    let end = (start as usize + len) / page * page;
     if end <= first {
         return;
     }
