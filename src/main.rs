@@ -65,30 +65,6 @@ unsafe impl std::alloc::GlobalAlloc for Mi {
 }
 
 fn main() -> std::process::ExitCode {
-    no_transparent_huge_pages();
+    planforge::model::pages::no_huge_pages();
     planforge::cli::main()
 }
-
-/// Asks the kernel for ordinary pages only. mimalloc asks for transparent
-/// huge pages (2 MiB) for its arena, and each is zeroed whole when first
-/// touched: on a virtual machine whose host takes back the guest's free
-/// memory (free page reporting, as this project's machines do), a command
-/// run after a pause then waits for the host to supply every huge page
-/// afresh — at 100,000 nodes a one-shot `add-node` took 90–370 ms instead
-/// of 30, `validate FILE` 2.0 s instead of 0.85 (docs/performance.md,
-/// session 28). Ordinary pages cost more faults when the memory is warm
-/// (≈ 17,000 instead of ≈ 1,000 for that `add-node`, ≈ 7 ms) and nothing
-/// after a pause; long-lived sessions measured the same either way. The
-/// setting is the process's (a pager or an editor it starts inherits it,
-/// which changes nothing for them); a kernel without it changes nothing.
-#[cfg(target_os = "linux")]
-fn no_transparent_huge_pages() {
-    // SAFETY: PR_SET_THP_DISABLE takes integer arguments and reads or
-    // writes no memory of this process; a failure leaves things as they were.
-    unsafe {
-        libc::prctl(libc::PR_SET_THP_DISABLE, 1, 0, 0, 0);
-    }
-}
-
-#[cfg(not(target_os = "linux"))]
-fn no_transparent_huge_pages() {}

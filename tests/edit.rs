@@ -204,6 +204,26 @@ fn an_emptied_file_aborts_and_an_unchanged_one_writes_nothing() {
     assert_eq!(env.ops(), before);
 }
 
+/// The editor runs with the kernel's usual huge-page setting: planforge
+/// takes it off for itself (src/model/pages.rs), and the kernel would pass
+/// that on to what it starts.
+#[cfg(target_os = "linux")]
+#[test]
+fn the_editor_gets_the_usual_page_setting_back() {
+    let env = Env::new();
+    let seen = env.editor(
+        "thp.sh",
+        "grep THP_enabled /proc/self/status > \"$WORK/thp\" || : > \"$WORK/thp\"",
+    );
+    let out = env.run(&["edit", "fetch"], Some(&seen));
+    assert!(out.status.success(), "{}", stderr(&out));
+    let thp = std::fs::read_to_string(env.path("thp")).unwrap();
+    // A kernel that does not report it has nothing to give back.
+    if !thp.is_empty() {
+        assert_eq!(thp.split_whitespace().nth(1), Some("1"), "{thp}");
+    }
+}
+
 #[test]
 fn wrong_types_and_kind_changes_are_refused_in_the_file() {
     let env = Env::new();

@@ -50,6 +50,7 @@ pub(crate) fn show(text: &str) -> bool {
     };
     let mut c = std::process::Command::new("sh");
     c.arg("-c").arg(&line).stdin(std::process::Stdio::piped());
+    crate::model::pages::as_before(&mut c);
     if std::env::var_os("LESS").is_none() {
         c.env("LESS", "FRX");
     }

@@ -1,4 +1,49 @@
-//! Fresh memory asked for in one go (issue 17, session 28).
+//! How the process asks for memory (issue 17, session 28): ordinary pages
+//! rather than transparent huge pages, and a large vector's pages in one go.
+
+/// Asks the kernel for ordinary pages only. mimalloc asks for transparent
+/// huge pages (2 MiB) for its arena, and each is zeroed whole when first
+/// touched: on a virtual machine whose host takes back the guest's free
+/// memory (free page reporting, as this project's machines do), a command
+/// run after a pause then waits for the host to supply every huge page
+/// afresh — at 100,000 nodes a one-shot `add-node` took 90–370 ms instead
+/// of 30, `validate FILE` 2.0 s instead of 0.85 (docs/performance.md,
+/// session 28). Ordinary pages cost more faults when the memory is warm
+/// (see [`populate`]) and nothing after a pause; long-lived sessions
+/// measured the same either way. A kernel without the setting changes
+/// nothing. Called first thing in `main`; the programs the process starts
+/// get the usual setting back ([`as_before`]).
+#[cfg(target_os = "linux")]
+pub fn no_huge_pages() {
+    // SAFETY: PR_SET_THP_DISABLE takes integer arguments and reads or
+    // writes no memory of this process; a failure leaves things as they were.
+    unsafe {
+        libc::prctl(libc::PR_SET_THP_DISABLE, 1, 0, 0, 0);
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+pub fn no_huge_pages() {}
+
+/// A program `c` starts (a pager, an editor) runs with the kernel's usual
+/// huge-page setting, not the one [`no_huge_pages`] took for this process
+/// (the kernel would pass it on through fork and exec).
+#[cfg(target_os = "linux")]
+pub fn as_before(c: &mut std::process::Command) {
+    use std::os::unix::process::CommandExt;
+    // SAFETY: the hook runs in the child between fork and exec and makes
+    // one system call (async-signal-safe), touching no memory; a failure
+    // leaves the child as it was.
+    unsafe {
+        c.pre_exec(|| {
+            libc::prctl(libc::PR_SET_THP_DISABLE, 0, 0, 0, 0);
+            Ok(())
+        });
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+pub fn as_before(_c: &mut std::process::Command) {}
 
 /// Below this, a vector's pages are left to fault in one by one.
 const AT_LEAST: usize = 1 << 20;

@@ -106,6 +106,7 @@ fn run_editor(editor: &[String], file: &Path) -> Result<()> {
     use std::io::IsTerminal;
     let mut command = std::process::Command::new(&editor[0]);
     command.args(&editor[1..]).arg(file);
+    crate::model::pages::as_before(&mut command);
     // Under a script (`… | planforge repl`) stdin is the script: the editor
     // must not read the next lines as keystrokes. It gets the terminal when
     // there is one, and nothing otherwise.
