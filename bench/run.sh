@@ -208,7 +208,8 @@ fill() {
 # rows: NAME|COMMAND|PREPARE, as the one-shot rows above run them.
 again_t="{P} remove-node --yes bench_undo >/dev/null 2>&1; {P} add-node bench_undo --kind join >/dev/null"
 other_t="{P} add-node bench_cold --kind join >/dev/null 2>&1; {P} remove-node --yes bench_cold >/dev/null 2>&1"
-scale_rows=(
+rows=(
+  "jq -c . (baseline)|jq -c . {doc}|"
   "validate FILE|{PF} validate {doc} --registry {reg}|"
   "import|{PF} --store {store} import {doc} --id plan-import|{PF} --store {store} remove plan-import --force --yes >/dev/null 2>&1 || true"
   "outline|{P} outline|"
@@ -222,16 +223,40 @@ scale_rows=(
   "read NODE (cold: after another process wrote)|{P} read --node {node}|$other_t"
   "status (no snapshot: rebuilt)|{P} status|rm -f {store}/plan-bench/checkpoint.snap"
   "read NODE (no snapshot: rebuilt)|{P} read --node {node}|rm -f {store}/plan-bench/checkpoint.snap"
+  "status|{P} status|{P} status"
+  "read NODE|{P} read --node {node}|"
+)
+# row_args DIR NAME…: appends to `args` each named row's name, command and
+# preparation for the plan in DIR (named by its size when DIR is given as
+# SIZE=DIR).
+row_args() {
+  local d=$1 label="" want row name cmd prep
+  shift
+  case $d in *=*) label=${d%%=*} d=${d#*=} ;; esac
+  for want in "$@"; do
+    for row in "${rows[@]}"; do
+      IFS='|' read -r name cmd prep <<<"$row"
+      if [ "$name" = "$want" ]; then
+        args+=("${label:-$name}" "$(fill "$cmd" "$d")" "$(fill "$prep" "$d")")
+      fi
+    done
+  done
+}
+scale_rows=(
+  "validate FILE" import outline show add-node connect "diff (import revision against current)"
+  "undo (of an add-node)" "redo (of that undo)" "status (cold: after another process wrote)"
+  "read NODE (cold: after another process wrote)" "status (no snapshot: rebuilt)"
+  "read NODE (no snapshot: rebuilt)"
 )
 scale=""
 case " $SIZES " in *" 10000 "*) case " $SIZES " in *" 100000 "*) scale=1 ;; esac ;; esac
 if [ "${ROUNDS_RUNS:-5}" -gt 0 ] && [ -n "$scale" ] && [ -z "${ONE_SHOT:-}" ]; then
   echo "== 100000 / 10000 nodes in interleaved rounds" >&2
-  for row in "${scale_rows[@]}"; do
-    IFS='|' read -r name cmd prep <<<"$row"
-    json=$(python3 bench/rounds.py "${ROUNDS_RUNS:-5}" \
-      10000 "$(fill "$cmd" "$WORK/n10000")" "$(fill "$prep" "$WORK/n10000")" \
-      100000 "$(fill "$cmd" "$WORK/n100000")" "$(fill "$prep" "$WORK/n100000")")
+  for name in "${scale_rows[@]}"; do
+    args=()
+    row_args "10000=$WORK/n10000" "$name"
+    row_args "100000=$WORK/n100000" "$name"
+    json=$(python3 bench/rounds.py "${ROUNDS_RUNS:-5}" "${args[@]}")
     printf 'scaling\t%s\t%s\n' "$name" "$json" >>"$ROUNDS"
     echo "  $name" >&2
   done
@@ -239,16 +264,11 @@ fi
 case " $SIZES " in *" 100000 "*) big=1 ;; *) big="" ;; esac
 if [ "${ROUNDS_RUNS:-5}" -gt 0 ] && [ -n "$big" ]; then
   echo "== 100000 nodes: one-shot commands against jq in interleaved rounds" >&2
-  d=$WORK/n100000
   # status and read NODE after a status (the snapshot current, as in the
   # rows above); the writes after their preparations.
-  json=$(python3 bench/rounds.py "${ROUNDS_RUNS:-5}" \
-    "jq -c . (baseline)" "jq -c . $d/plan.json" "" \
-    status "$(fill "{P} status" "$d")" "$(fill "{P} status" "$d")" \
-    "read NODE" "$(fill "{P} read --node {node}" "$d")" "" \
-    add-node "$(fill "{P} add-node bench_extra --kind join" "$d")" "$(fill "{P} remove-node --yes bench_extra >/dev/null 2>&1 || true" "$d")" \
-    connect "$(fill "{P} connect bench_extra {node} --id bench_edge" "$d")" \
-    "$(fill "{P} disconnect bench_edge >/dev/null 2>&1 || true; {P} add-node bench_extra --kind join >/dev/null 2>&1 || true" "$d")")
+  args=()
+  row_args "$WORK/n100000" "jq -c . (baseline)" status "read NODE" add-node connect
+  json=$(python3 bench/rounds.py "${ROUNDS_RUNS:-5}" "${args[@]}")
   printf 'jq\t100000\t%s\n' "$json" >>"$ROUNDS"
 fi
 
@@ -261,17 +281,10 @@ if [ "${PACED_RUNS:-3}" -gt 0 ]; then
   for n in $SIZES; do
     [ "$n" -ge 10000 ] || continue
     echo "== $n nodes: one-shot commands after a pause of ${PAUSE:-3} s" >&2
-    d=$WORK/n$n
-    json=$(python3 bench/rounds.py --pause "${PAUSE:-3}" "${PACED_RUNS:-3}" \
-      "jq -c . (baseline)" "jq -c . $d/plan.json" "" \
-      "validate FILE" "$(fill "{PF} validate {doc} --registry {reg}" "$d")" "" \
-      show "$(fill "{P} show" "$d")" "" \
-      "status (no snapshot: rebuilt)" "$(fill "{P} status" "$d")" "$(fill "rm -f {store}/plan-bench/checkpoint.snap" "$d")" \
-      status "$(fill "{P} status" "$d")" "$(fill "{P} status" "$d")" \
-      "read NODE" "$(fill "{P} read --node {node}" "$d")" "" \
-      add-node "$(fill "{P} add-node bench_extra --kind join" "$d")" "$(fill "{P} remove-node --yes bench_extra >/dev/null 2>&1 || true" "$d")" \
-      connect "$(fill "{P} connect bench_extra {node} --id bench_edge" "$d")" \
-      "$(fill "{P} disconnect bench_edge >/dev/null 2>&1 || true; {P} add-node bench_extra --kind join >/dev/null 2>&1 || true" "$d")")
+    args=()
+    row_args "$WORK/n$n" "jq -c . (baseline)" "validate FILE" show "status (no snapshot: rebuilt)" \
+      status "read NODE" add-node connect
+    json=$(python3 bench/rounds.py --pause "${PAUSE:-3}" "${PACED_RUNS:-3}" "${args[@]}")
     printf 'paced\t%s\t%s\n' "$n" "$json" >>"$ROUNDS"
   done
 fi
@@ -370,7 +383,7 @@ for size, items in by.items():
         print(f"\n### {size.split()[0]} entry nodes vs a valid plan of as many nodes\n")
     elif size == "-":
         print("\n### start-up\n")
-    elif size.split()[0].isdigit() and size.split()[1].startswith("("):
+    elif size.split()[0].isdigit() and size.split()[-1].endswith(")"):
         print(f"\n### {size.split()[0]} nodes {' '.join(size.split()[1:])}\n")
     else:
         print(f"\n### {size} nodes\n")
