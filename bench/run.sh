@@ -125,6 +125,24 @@ one_shot() {
     "$P disconnect bench_edge >/dev/null 2>&1 || true; $P add-node bench_extra --kind join >/dev/null 2>&1 || true"
 }
 
+# fill TEMPLATE DIR: a row's command for the plan of size DIR ({P}: the
+# plan's commands, {PF}, {store}, {doc}, {reg}, {node}, {rev0}).
+fill() {
+  local t=$1 d=$2
+  t=${t//\{P\}/$PF --store $d/store -p plan-bench}
+  t=${t//\{PF\}/$PF}
+  t=${t//\{store\}/$d/store}
+  t=${t//\{doc\}/$d/plan.json}
+  t=${t//\{reg\}/$d/registry.yaml}
+  t=${t//\{node\}/$(cat "$d/node")}
+  t=${t//\{rev0\}/$(cat "$d/rev0")}
+  printf '%s' "$t"
+}
+# The preparations of undo and redo, and of the cold reads (another
+# process writes first), as templates.
+again_t="{P} remove-node --yes bench_undo >/dev/null 2>&1; {P} add-node bench_undo --kind join >/dev/null"
+other_t="{P} add-node bench_cold --kind join >/dev/null 2>&1; {P} remove-node --yes bench_cold >/dev/null 2>&1"
+
 for n in $SIZES; do
   echo "== $n nodes" >&2
   dir=$WORK/n$n
@@ -168,7 +186,7 @@ for n in $SIZES; do
   # the import's revision from the log and compares it with the current one.
   time_cmd "$n" "diff (import revision against current)" "$runs" "$P diff $rev0 current >/dev/null"
   # undo and redo of one add-node (each preparation leaves one to take back).
-  again="$P remove-node --yes bench_undo >/dev/null 2>&1; $P add-node bench_undo --kind join >/dev/null"
+  again=$(fill "$again_t" "$dir")
   time_cmd "$n" "undo (of an add-node)" "$runs" "$P undo >/dev/null" "$again"
   time_cmd "$n" "redo (of that undo)" "$runs" "$P redo >/dev/null" "$again; $P undo >/dev/null"
   # The one-shot reads above run with the snapshot warm (hyperfine's warm-up
@@ -176,7 +194,7 @@ for n in $SIZES; do
   # wrote (two one-shot writes: the snapshot then holds a prefix and the
   # log a tail to fold, and the checkpoint's findings are stale), and the
   # first run with no snapshot at all (the fold, then the snapshot written).
-  other="$P add-node bench_cold --kind join >/dev/null 2>&1; $P remove-node --yes bench_cold >/dev/null 2>&1"
+  other=$(fill "$other_t" "$dir")
   nosnap="rm -f $store/plan-bench/checkpoint.snap"
   time_cmd "$n" "status (cold: after another process wrote)" "$runs" "$P status >/dev/null" "$other"
   time_cmd "$n" "read NODE (cold: after another process wrote)" "$runs" "$P read --node $node >/dev/null" "$other"
@@ -192,22 +210,7 @@ done
 # (bench/rounds.py), which the machine's drift between two hyperfine
 # series does not move. ROUNDS_RUNS sets the rounds (5); 0 skips them.
 #
-# fill TEMPLATE DIR: a row's command for the plan of size DIR ({P}: the
-# plan's commands, {PF}, {store}, {doc}, {reg}, {node}, {rev0}).
-fill() {
-  local t=$1 d=$2
-  t=${t//\{P\}/$PF --store $d/store -p plan-bench}
-  t=${t//\{PF\}/$PF}
-  t=${t//\{store\}/$d/store}
-  t=${t//\{doc\}/$d/plan.json}
-  t=${t//\{reg\}/$d/registry.yaml}
-  t=${t//\{node\}/$(cat "$d/node")}
-  t=${t//\{rev0\}/$(cat "$d/rev0")}
-  printf '%s' "$t"
-}
 # rows: NAME|COMMAND|PREPARE, as the one-shot rows above run them.
-again_t="{P} remove-node --yes bench_undo >/dev/null 2>&1; {P} add-node bench_undo --kind join >/dev/null"
-other_t="{P} add-node bench_cold --kind join >/dev/null 2>&1; {P} remove-node --yes bench_cold >/dev/null 2>&1"
 rows=(
   "jq -c . (baseline)|jq -c . {doc}|"
   "validate FILE|{PF} validate {doc} --registry {reg}|"

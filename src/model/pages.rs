@@ -122,8 +122,7 @@ mod tests {
     fn a_large_vector_is_written_without_a_fault_per_page() {
         // Ordinary pages, as the binary asks for (src/main.rs): with huge
         // pages an 8 MiB vector takes a few faults either way.
-        // SAFETY: integer arguments only.
-        unsafe { libc::prctl(libc::PR_SET_THP_DISABLE, 1, 0, 0, 0) };
+        super::no_huge_pages();
         let n = 8 << 20;
         let populated = faults_to_fill(n, true);
         assert!(populated < 64, "{populated} faults after populate");
