@@ -13,6 +13,16 @@ static GLOBAL: Mi = Mi;
 /// alignments (hash tables' 16) take the aligned entry point as before.
 struct Mi;
 
+/// A block mimalloc could not give (null): the process says so and ends
+/// with exit code 3 (`model::oom`), instead of the runtime's abort.
+#[inline]
+fn given(ptr: *mut u8, size: usize) -> *mut u8 {
+    if ptr.is_null() && size != 0 {
+        planforge::model::oom::out_of_memory(size);
+    }
+    ptr
+}
+
 /// The alignment every mimalloc block has (a word).
 const WORD: usize = std::mem::size_of::<usize>();
 
@@ -24,25 +34,27 @@ unsafe impl std::alloc::GlobalAlloc for Mi {
     #[inline]
     unsafe fn alloc(&self, layout: std::alloc::Layout) -> *mut u8 {
         // SAFETY: see the impl.
-        unsafe {
+        let ptr = unsafe {
             if layout.align() <= WORD {
                 libmimalloc_sys::mi_malloc(layout.size()).cast()
             } else {
                 libmimalloc_sys::mi_malloc_aligned(layout.size(), layout.align()).cast()
             }
-        }
+        };
+        given(ptr, layout.size())
     }
 
     #[inline]
     unsafe fn alloc_zeroed(&self, layout: std::alloc::Layout) -> *mut u8 {
         // SAFETY: see the impl.
-        unsafe {
+        let ptr = unsafe {
             if layout.align() <= WORD {
                 libmimalloc_sys::mi_zalloc(layout.size()).cast()
             } else {
                 libmimalloc_sys::mi_zalloc_aligned(layout.size(), layout.align()).cast()
             }
-        }
+        };
+        given(ptr, layout.size())
     }
 
     #[inline]
@@ -54,13 +66,14 @@ unsafe impl std::alloc::GlobalAlloc for Mi {
     #[inline]
     unsafe fn realloc(&self, ptr: *mut u8, layout: std::alloc::Layout, new_size: usize) -> *mut u8 {
         // SAFETY: see the impl.
-        unsafe {
+        let ptr = unsafe {
             if layout.align() <= WORD {
                 libmimalloc_sys::mi_realloc(ptr.cast(), new_size).cast()
             } else {
                 libmimalloc_sys::mi_realloc_aligned(ptr.cast(), new_size, layout.align()).cast()
             }
-        }
+        };
+        given(ptr, new_size)
     }
 }
 

@@ -6,6 +6,10 @@
 //!
 //! Linux only: processes are stopped and killed with the `kill` binary.
 
+#[allow(dead_code)]
+#[path = "../examples/gen_plan.rs"]
+mod gen_plan;
+
 mod common;
 
 use common::{Env, command, parse_json};
@@ -1003,4 +1007,118 @@ fn concurrent_undos_and_redos_of_one_actor_all_get_through() {
         }
         assert_eq!(nodes(&env), left, "after {N} concurrent {verb}s");
     }
+}
+
+/// `c` run with its address space limited to `kib` KiB (as `ulimit -v`
+/// does), its output captured.
+fn limited(mut c: Command, kib: u64) -> std::process::Output {
+    use std::os::unix::process::CommandExt;
+    let bytes = kib * 1024;
+    // SAFETY: the hook runs in the child between fork and exec and makes
+    // one system call (async-signal-safe) on a value on its stack.
+    unsafe {
+        c.pre_exec(move || {
+            let l = libc::rlimit {
+                rlim_cur: bytes,
+                rlim_max: bytes,
+            };
+            if libc::setrlimit(libc::RLIMIT_AS, &l) == 0 {
+                Ok(())
+            } else {
+                Err(std::io::Error::last_os_error())
+            }
+        });
+    }
+    c.stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .output()
+        .unwrap()
+}
+
+/// Copies the files of folder `from` (and its folders) into `to`.
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let target = to.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            copy_tree(&e.path(), &target);
+        } else {
+            std::fs::copy(e.path(), target).unwrap();
+        }
+    }
+}
+
+/// An `add-node` run with less and less memory short of what it needs
+/// (the address space limited as `ulimit -v` does, 2 MiB more each run, on
+/// a fresh copy of a 3,000-node store) never aborts: it succeeds, or it
+/// exits 3 with one `out_of_memory` JSON document that says whether its
+/// change was written before memory ran out — and the log agrees.
+#[test]
+fn memory_running_out_is_an_error_that_says_whether_the_change_stays() {
+    let env = Env::new().init();
+    let (doc, _) = gen_plan::generate(&gen_plan::Opts {
+        nodes: 3000,
+        phases: 6,
+        seed: 29,
+        unphased: 2,
+        plan_id: Some("plan-big".into()),
+        rich: false,
+    });
+    let path = env.write("big.json", &serde_json::to_string(&doc).unwrap());
+    env.ok(&["import", path.to_str().unwrap()]);
+    env.ok(&["status", "-p", "plan-big"]);
+    let root = env.path("runs");
+    std::fs::create_dir_all(&root).unwrap();
+    // From the least memory the program starts in.
+    let mut kib = 8 * 1024;
+    while limited(command(&root, &["--version"]), kib).status.code() != Some(0) {
+        kib += 2048;
+        assert!(kib < 4 << 20, "--version did not run under 4 GiB");
+    }
+    let mut seen = BTreeSet::new();
+    loop {
+        let store = root.join(format!("store-{kib}"));
+        copy_tree(&env.store(), &store);
+        let store_arg = store.to_str().unwrap();
+        let args = [
+            "--store", store_arg, "-p", "plan-big", "--format", "json", "add-node", "oom_x",
+            "--kind", "join",
+        ];
+        let out = limited(command(&root, &args), kib);
+        let read = ["--store", store_arg, "-p", "plan-big", "read", "oom_x"];
+        let there = command(&root, &read).output().unwrap().status.code() == Some(0);
+        let said = String::from_utf8_lossy(&out.stderr).into_owned();
+        match out.status.code() {
+            Some(0) => {
+                assert!(there, "exit 0 under {kib} KiB without the node: {said}");
+                seen.insert("done");
+                break;
+            }
+            Some(3) => {
+                let answer = parse_json(&out, &args);
+                assert_eq!(answer["error"]["code"], "out_of_memory", "{answer}");
+                let message = answer["error"]["message"].as_str().unwrap();
+                let stays = message.contains(
+                    "after its change to plan `plan-big` was written to the plan's log: that change stays",
+                );
+                assert_eq!(stays, there, "under {kib} KiB: {message}");
+                assert_eq!(
+                    message.ends_with("nothing was changed"),
+                    !there,
+                    "{message}"
+                );
+                seen.insert(if there { "stays" } else { "nothing" });
+            }
+            other => panic!("exit {other:?} under {kib} KiB: {said}"),
+        }
+        std::fs::remove_dir_all(&store).unwrap();
+        kib += 2048;
+        assert!(kib < 4 << 20, "add-node did not succeed under 4 GiB");
+    }
+    eprintln!("outcomes seen: {seen:?}, success from {kib} KiB");
+    assert!(
+        seen.contains("nothing") && seen.contains("stays"),
+        "{seen:?}"
+    );
 }

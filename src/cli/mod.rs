@@ -378,7 +378,13 @@ pub fn main() -> std::process::ExitCode {
     );
     let mut session = Session::new(cli.global.clone());
     session.one_shot = one_shot;
+    if session.format() == Format::Json {
+        crate::model::oom::answer_in_json();
+    }
     let code = run(&mut session, cli);
+    if one_shot {
+        crate::model::oom::answered(code);
+    }
     // The answer is out: now the snapshot a one-shot load or write left to
     // write (never on the path of the answer).
     crate::store::snapshot::save_deferred();

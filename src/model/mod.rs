@@ -15,6 +15,7 @@ pub mod mint;
 pub mod node;
 pub mod note;
 pub mod number;
+pub mod oom;
 pub mod op;
 pub mod pages;
 pub mod plan;

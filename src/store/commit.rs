@@ -398,6 +398,7 @@ impl Store {
         }
         let pre = super::appends::metadata(&ops_path);
         log::append(&ops_path, &before.log, &kept, &lines)?;
+        crate::model::oom::wrote(id);
         if let Some(post) = super::appends::metadata(&ops_path) {
             // Only bytes added at the end of the log as it was read.
             let pure = !before.log.unfinished_inside
@@ -597,6 +598,7 @@ impl Store {
             let _ = fs::remove_dir_all(&tmp_path);
             return Err(Error::io("move the new plan into", &dir, &e));
         }
+        crate::model::oom::wrote(id);
         sync_dir(&self.root);
         let info = LogInfo {
             max_lamport: ops.iter().map(|o| o.lamport).max().unwrap_or(0),
