@@ -636,6 +636,18 @@ fn frames_that_are_not_json_rpc_get_error_replies_and_the_session_goes_on() {
         let r = c.request("tools/call", params);
         assert_eq!(r["error"]["code"], -32602, "{r}");
     }
+    // A method the server does not answer: said so, with those it does.
+    for method in ["resources/list", "no/such"] {
+        let r = c.request(method, json!({}));
+        assert_eq!(r["error"]["code"], -32601, "{r}");
+        assert_eq!(
+            r["error"]["message"],
+            format!(
+                "Method not found: `{method}` (this server answers initialize, ping, tools/list and tools/call)"
+            ),
+            "{r}"
+        );
+    }
     // The session is still there.
     assert!(c.tool_names().contains(&"plan_status".to_string()));
     c.finish();

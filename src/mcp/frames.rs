@@ -314,12 +314,56 @@ where
         pending.extend_from_slice(&buf[..n]);
         if let Some(last) = pending.iter().rposition(|b| *b == b'\n') {
             let rest = pending.split_off(last + 1);
-            let _ = out.send(std::mem::replace(&mut pending, rest));
+            let _ = out.send(worded(std::mem::replace(&mut pending, rest)));
         }
     }
     if !pending.is_empty() {
         let _ = out.send(pending);
     }
+}
+
+/// The methods this server answers (besides notifications), for the
+/// message of a method it does not.
+const METHODS: &str = "initialize, ping, tools/list and tools/call";
+
+/// `frames` (whole lines) with the session's "method not found" errors
+/// worded: the session's message is the bare method name
+/// (`{"code": -32601, "message": "resources/list"}`), which reads as if
+/// the method were the error; it becomes `Method not found: …` with the
+/// methods this server answers. Lines without such an error pass as they
+/// are, unparsed.
+fn worded(frames: Vec<u8>) -> Vec<u8> {
+    if memchr::memmem::find(&frames, b"-32601").is_none() {
+        return frames;
+    }
+    let mut out = Vec::with_capacity(frames.len() + 128);
+    for line in frames.split_inclusive(|b| *b == b'\n') {
+        match method_not_found(line) {
+            Some(v) => {
+                out.extend(serde_json::to_vec(&v).expect("JSON values always serialise"));
+                out.push(b'\n');
+            }
+            None => out.extend_from_slice(line),
+        }
+    }
+    out
+}
+
+/// `line` with its error's message worded, when it is a -32601 error
+/// whose message is a bare method name.
+fn method_not_found(line: &[u8]) -> Option<Value> {
+    let mut v: Value = serde_json::from_slice(line).ok()?;
+    let error = v.get_mut("error")?;
+    if error.get("code")?.as_i64()? != -32601 {
+        return None;
+    }
+    let method = error.get("message")?.as_str()?;
+    if method.contains(' ') {
+        return None;
+    }
+    let message = format!("Method not found: `{method}` (this server answers {METHODS})");
+    error["message"] = Value::String(message);
+    Some(v)
 }
 
 /// Writes what the session and the filter produce, one frame at a time.
@@ -337,6 +381,32 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_method_not_found_is_worded_and_other_frames_pass_as_they_are() {
+        let frames = concat!(
+            "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"text\":\"-32601\"}}\n",
+            "{\"jsonrpc\":\"2.0\",\"id\":\"r\",\"error\":{\"code\":-32601,\"message\":\"resources/list\"}}\n",
+            "{\"jsonrpc\":\"2.0\",\"id\":2,\"error\":{\"code\":-32601,\"message\":\"Method not found: x\"}}\n",
+        );
+        let out = String::from_utf8(worded(frames.as_bytes().to_vec())).unwrap();
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines.len(), 3, "{out}");
+        // A result that mentions the number, and a message already worded,
+        // pass byte for byte.
+        assert_eq!(lines[0], frames.lines().next().unwrap());
+        assert_eq!(lines[2], frames.lines().nth(2).unwrap());
+        let v: Value = serde_json::from_str(lines[1]).unwrap();
+        assert_eq!(v["id"], "r");
+        assert_eq!(v["error"]["code"], -32601);
+        assert_eq!(
+            v["error"]["message"],
+            "Method not found: `resources/list` (this server answers initialize, ping, tools/list and tools/call)"
+        );
+        // Frames without the code are not parsed at all.
+        let plain = b"not json -3260\n".to_vec();
+        assert_eq!(worded(plain.clone()), plain);
+    }
 
     fn code(v: Verdict) -> i64 {
         match v {
