@@ -1056,7 +1056,7 @@ fn copy_tree(from: &Path, to: &Path) {
 /// change was written before memory ran out — and the log agrees.
 #[test]
 fn memory_running_out_is_an_error_that_says_whether_the_change_stays() {
-    let env = Env::new().init();
+    let env = Env::new();
     let (doc, _) = gen_plan::generate(&gen_plan::Opts {
         nodes: 3000,
         phases: 6,

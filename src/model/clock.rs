@@ -3,9 +3,11 @@
 use std::time::{SystemTime, UNIX_EPOCH};
 
 /// The current time as RFC 3339 UTC (`2026-11-30T13:49:46Z`), or
-/// `PLANFORGE_NOW` when set.
+/// `PLANFORGE_NOW` when it is set to such a time (anything else is
+/// ignored, as the other hooks ignore what does not parse: the log never
+/// records a time that is not one).
 pub fn now() -> String {
-    if let Some(fixed) = crate::model::hooks::now() {
+    if let Some(fixed) = crate::model::hooks::now().filter(|t| is_rfc3339(t)) {
         return fixed;
     }
     let secs = SystemTime::now()
