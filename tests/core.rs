@@ -967,18 +967,25 @@ fn an_answer_that_cannot_be_written_is_an_io_failure_but_a_closed_pipe_is_not() 
 }
 
 /// The test hook `PLANFORGE_NOW` set to something that is not an RFC 3339
-/// time is ignored: the log records the real clock's time, never the text.
+/// time (text, or a time that does not exist) is ignored: the log records
+/// the real clock's time, never what was given.
 #[test]
 fn a_fixed_clock_that_is_not_a_time_is_ignored() {
-    let env = Env::new().var("PLANFORGE_NOW", "yesterday\",\"lamport\":9");
-    env.ok(&["create", "plan-clock"]);
-    let log = std::fs::read_to_string(env.store().join("plan-clock/ops.jsonl")).unwrap();
-    let first: serde_json::Value = serde_json::from_str(log.lines().next().unwrap()).unwrap();
-    let at = first["at"].as_str().unwrap();
-    assert!(
-        at.len() == 20 && at.ends_with('Z') && at.as_bytes()[10] == b'T',
-        "{at}"
-    );
-    assert!(!log.contains("yesterday"), "{log}");
-    assert_eq!(first["lamport"], 0);
+    for (k, given) in ["yesterday\",\"lamport\":9", "2026-13-45T99:99:99Z"]
+        .into_iter()
+        .enumerate()
+    {
+        let env = Env::new().var("PLANFORGE_NOW", given);
+        let plan = format!("plan-clock{k}");
+        env.ok(&["create", &plan]);
+        let log = std::fs::read_to_string(env.store().join(&plan).join("ops.jsonl")).unwrap();
+        let first: serde_json::Value = serde_json::from_str(log.lines().next().unwrap()).unwrap();
+        let at = first["at"].as_str().unwrap();
+        assert!(
+            at.len() == 20 && at.ends_with('Z') && at.as_bytes()[10] == b'T',
+            "{at}"
+        );
+        assert!(!log.contains(given) && !log.contains("yesterday"), "{log}");
+        assert_eq!(first["lamport"], 0);
+    }
 }

@@ -1049,11 +1049,77 @@ fn copy_tree(from: &Path, to: &Path) {
     }
 }
 
-/// An `add-node` run with less and less memory short of what it needs
-/// (the address space limited as `ulimit -v` does, 2 MiB more each run, on
-/// a fresh copy of a 3,000-node store) never aborts: it succeeds, or it
-/// exits 3 with one `out_of_memory` JSON document that says whether its
-/// change was written before memory ran out — and the log agrees.
+/// A write run with less and less memory short of what it needs (the
+/// address space limited as `ulimit -v` does, 2 MiB more each run, on a
+/// fresh copy of `base`, from the least memory the program starts in)
+/// until it succeeds. Every run exits 0, or exits 3 with one whole
+/// `out_of_memory` JSON document that says whether its change was written
+/// before memory ran out — and the store agrees (`changed`). Returns the
+/// outcomes seen.
+fn sweep(
+    base: &Path,
+    root: &Path,
+    write: &[&str],
+    changed: &dyn Fn(&Path) -> bool,
+) -> BTreeSet<&'static str> {
+    let mut kib = 8 * 1024;
+    while limited(command(root, &["--version"]), kib).status.code() != Some(0) {
+        kib += 2048;
+        assert!(kib < 4 << 20, "--version did not run under 4 GiB");
+    }
+    let mut seen = BTreeSet::new();
+    loop {
+        let store = root.join(format!("store-{kib}"));
+        copy_tree(base, &store);
+        let mut args = vec![
+            "--store",
+            store.to_str().unwrap(),
+            "-p",
+            "plan-big",
+            "--format",
+            "json",
+        ];
+        args.extend_from_slice(write);
+        let out = limited(command(root, &args), kib);
+        let there = changed(&store);
+        let said = String::from_utf8_lossy(&out.stderr).into_owned();
+        match out.status.code() {
+            Some(0) => {
+                assert!(
+                    there,
+                    "{write:?}: exit 0 under {kib} KiB, nothing changed: {said}"
+                );
+                seen.insert("done");
+                break;
+            }
+            Some(3) => {
+                let answer = parse_json(&out, &args);
+                assert_eq!(answer["error"]["code"], "out_of_memory", "{answer}");
+                let message = answer["error"]["message"].as_str().unwrap();
+                let stays = message.contains(
+                    "after its change to plan `plan-big` was written to the plan's log: that change stays",
+                );
+                assert_eq!(stays, there, "{write:?} under {kib} KiB: {message}");
+                assert_eq!(
+                    message.ends_with("nothing was changed"),
+                    !there,
+                    "{message}"
+                );
+                seen.insert(if there { "stays" } else { "nothing" });
+            }
+            other => panic!("{write:?}: exit {other:?} under {kib} KiB: {said}"),
+        }
+        std::fs::remove_dir_all(&store).unwrap();
+        kib += 2048;
+        assert!(kib < 4 << 20, "{write:?} did not succeed under 4 GiB");
+    }
+    eprintln!("{write:?}: outcomes seen {seen:?}, success from {kib} KiB");
+    seen
+}
+
+/// `add-node` and `undo` with too little memory (see [`sweep`]) on a
+/// 3,000-node store: each says whether its change stays, truly, in one
+/// whole JSON document, never an abort.
 #[test]
 fn memory_running_out_is_an_error_that_says_whether_the_change_stays() {
     let env = Env::new();
@@ -1070,55 +1136,33 @@ fn memory_running_out_is_an_error_that_says_whether_the_change_stays() {
     env.ok(&["status", "-p", "plan-big"]);
     let root = env.path("runs");
     std::fs::create_dir_all(&root).unwrap();
-    // From the least memory the program starts in.
-    let mut kib = 8 * 1024;
-    while limited(command(&root, &["--version"]), kib).status.code() != Some(0) {
-        kib += 2048;
-        assert!(kib < 4 << 20, "--version did not run under 4 GiB");
-    }
-    let mut seen = BTreeSet::new();
-    loop {
-        let store = root.join(format!("store-{kib}"));
-        copy_tree(&env.store(), &store);
-        let store_arg = store.to_str().unwrap();
-        let args = [
-            "--store", store_arg, "-p", "plan-big", "--format", "json", "add-node", "oom_x",
-            "--kind", "join",
-        ];
-        let out = limited(command(&root, &args), kib);
-        let read = ["--store", store_arg, "-p", "plan-big", "read", "oom_x"];
-        let there = command(&root, &read).output().unwrap().status.code() == Some(0);
-        let said = String::from_utf8_lossy(&out.stderr).into_owned();
-        match out.status.code() {
-            Some(0) => {
-                assert!(there, "exit 0 under {kib} KiB without the node: {said}");
-                seen.insert("done");
-                break;
-            }
-            Some(3) => {
-                let answer = parse_json(&out, &args);
-                assert_eq!(answer["error"]["code"], "out_of_memory", "{answer}");
-                let message = answer["error"]["message"].as_str().unwrap();
-                let stays = message.contains(
-                    "after its change to plan `plan-big` was written to the plan's log: that change stays",
-                );
-                assert_eq!(stays, there, "under {kib} KiB: {message}");
-                assert_eq!(
-                    message.ends_with("nothing was changed"),
-                    !there,
-                    "{message}"
-                );
-                seen.insert(if there { "stays" } else { "nothing" });
-            }
-            other => panic!("exit {other:?} under {kib} KiB: {said}"),
+    let has = |node: &'static str| {
+        let root = root.clone();
+        move |store: &Path| {
+            let read = [
+                "--store",
+                store.to_str().unwrap(),
+                "-p",
+                "plan-big",
+                "read",
+                node,
+            ];
+            command(&root, &read).output().unwrap().status.code() == Some(0)
         }
-        std::fs::remove_dir_all(&store).unwrap();
-        kib += 2048;
-        assert!(kib < 4 << 20, "add-node did not succeed under 4 GiB");
-    }
-    eprintln!("outcomes seen: {seen:?}, success from {kib} KiB");
-    assert!(
-        seen.contains("nothing") && seen.contains("stays"),
-        "{seen:?}"
+    };
+    let added = sweep(
+        &env.store(),
+        &root,
+        &["add-node", "oom_x", "--kind", "join"],
+        &has("oom_x"),
     );
+    assert!(
+        added.contains("nothing") && added.contains("stays"),
+        "{added:?}"
+    );
+    // An undo of an add: its change is the node gone.
+    env.ok(&["add-node", "-p", "plan-big", "oom_y", "--kind", "join"]);
+    let gone = has("oom_y");
+    let undone = sweep(&env.store(), &root, &["undo"], &|s| !gone(s));
+    assert!(undone.contains("nothing"), "{undone:?}");
 }

@@ -361,6 +361,11 @@ pub fn main() -> std::process::ExitCode {
         .windows(2)
         .any(|w| w[0] == "--format" && w[1] == "json")
         || args.iter().any(|a| a == "--format=json");
+    if wants_json {
+        // As early as it is known: memory running out from here on is
+        // answered as a JSON document.
+        crate::model::oom::answer_in_json();
+    }
     let cli = match help::parse(&args) {
         Ok(c) => c,
         Err(e) => return std::process::ExitCode::from(usage_error(e, wants_json)),
@@ -378,9 +383,6 @@ pub fn main() -> std::process::ExitCode {
     );
     let mut session = Session::new(cli.global.clone());
     session.one_shot = one_shot;
-    if session.format() == Format::Json {
-        crate::model::oom::answer_in_json();
-    }
     let code = run(&mut session, cli);
     if one_shot {
         crate::model::oom::answered(code);

@@ -138,6 +138,13 @@ pub(crate) fn judge(line: &[u8]) -> Verdict {
     {
         return Verdict::Answer(error_response(id, -32602, format!("Invalid params: {why}")));
     }
+    if let Some(why) = shape_problem(m) {
+        return Verdict::Answer(error_response(
+            id,
+            -32600,
+            format!("Invalid Request: {why}"),
+        ));
+    }
     repeated_key(line, m, id).unwrap_or(Verdict::Pass)
 }
 
@@ -190,6 +197,27 @@ fn repeated_key(line: &[u8], m: &serde_json::Map<String, Value>, id: Value) -> O
     Some(Verdict::Answer(
         json!({"jsonrpc": "2.0", "id": id, "result": refusal}),
     ))
+}
+
+/// Why a message is not shaped as JSON-RPC 2.0 says (an `id` that is a
+/// string or a number, a `method` that is a string, `params` that are an
+/// object or an array), answered here with the id when it can be read:
+/// the session would answer without any id, leaving the client that sent
+/// it waiting.
+fn shape_problem(m: &serde_json::Map<String, Value>) -> Option<&'static str> {
+    let method = m.get("method")?;
+    if m.get("id")
+        .is_some_and(|i| !i.is_string() && !i.is_number())
+    {
+        return Some("`id` must be a string or a number");
+    }
+    if !method.is_string() {
+        return Some("`method` must be a string");
+    }
+    match m.get("params") {
+        None | Some(Value::Object(_) | Value::Array(_)) => None,
+        Some(_) => Some("`params` must be an object or an array"),
+    }
 }
 
 /// Why `tools/call` params are not `{name: string, arguments?: object}`.
@@ -326,6 +354,9 @@ where
 /// message of a method it does not.
 const METHODS: &str = "initialize, ping, tools/list and tools/call";
 
+/// The longest method name said back in full (longer ones are cut).
+const NAME_MAX: usize = 128;
+
 /// `frames` (whole lines) with the session's "method not found" errors
 /// worded: the session's message is the bare method name
 /// (`{"code": -32601, "message": "resources/list"}`), which reads as if
@@ -361,7 +392,13 @@ fn method_not_found(line: &[u8]) -> Option<Value> {
     if method.contains(' ') {
         return None;
     }
-    let message = format!("Method not found: `{method}` (this server answers {METHODS})");
+    let message = match method.char_indices().nth(NAME_MAX) {
+        Some((cut, _)) => format!(
+            "Method not found: `{}…` (this server answers {METHODS})",
+            &method[..cut]
+        ),
+        None => format!("Method not found: `{method}` (this server answers {METHODS})"),
+    };
     error["message"] = Value::String(message);
     Some(v)
 }
@@ -403,6 +440,18 @@ mod tests {
             v["error"]["message"],
             "Method not found: `resources/list` (this server answers initialize, ping, tools/list and tools/call)"
         );
+        // A long name is cut.
+        let long = format!(
+            "{{\"jsonrpc\":\"2.0\",\"id\":3,\"error\":{{\"code\":-32601,\"message\":\"{}\"}}}}\n",
+            "x".repeat(100_000)
+        );
+        let out: Value = serde_json::from_slice(&worded(long.into_bytes())).unwrap();
+        let message = out["error"]["message"].as_str().unwrap();
+        assert!(
+            message.starts_with(&format!("Method not found: `{}…`", "x".repeat(128))),
+            "{message}"
+        );
+        assert!(message.len() < 300, "{message}");
         // Frames without the code are not parsed at all.
         let plain = b"not json -3260\n".to_vec();
         assert_eq!(worded(plain.clone()), plain);
@@ -465,6 +514,51 @@ mod tests {
             Verdict::Pass
         );
         assert_eq!(judge(b"  "), Verdict::Skip);
+        // Misshapen requests: answered here with their id when it reads,
+        // saying what is wrong; well-shaped ones and notifications pass.
+        for (frame, id, why) in [
+            (
+                r#"{"jsonrpc":"2.0","id":25,"method":"ping","params":"bad"}"#,
+                json!(25),
+                "`params` must be an object or an array",
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":"a","method":123}"#,
+                json!("a"),
+                "`method` must be a string",
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":null,"method":"ping"}"#,
+                Value::Null,
+                "`id` must be a string or a number",
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":[1],"method":"ping"}"#,
+                Value::Null,
+                "`id` must be a string or a number",
+            ),
+        ] {
+            match judge(frame.as_bytes()) {
+                Verdict::Answer(v) => {
+                    assert_eq!(v["id"], id, "{frame}");
+                    assert_eq!(v["error"]["code"], -32600, "{frame}");
+                    assert_eq!(
+                        v["error"]["message"],
+                        format!("Invalid Request: {why}"),
+                        "{frame}"
+                    );
+                }
+                other => panic!("{frame}: {other:?}"),
+            }
+        }
+        for good in [
+            r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"ping","params":{}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"x","params":[1]}"#,
+            r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+        ] {
+            assert_eq!(judge(good.as_bytes()), Verdict::Pass, "{good}");
+        }
     }
 
     #[test]

@@ -79,7 +79,25 @@ pub fn is_rfc3339(s: &str) -> bool {
         Some(b'.') => b.len() > 21 && b.last() == Some(&b'Z') && digits(20..b.len() - 1),
         _ => false,
     };
-    head && tail
+    head && tail && in_range(b)
+}
+
+/// Whether the fields of a time shaped as RFC 3339 name one: month 1–12,
+/// a day the month has (29 February in leap years), hour 0–23, minute
+/// 0–59, second 0–60 (RFC 3339 allows a leap second).
+fn in_range(b: &[u8]) -> bool {
+    let num =
+        |r: std::ops::Range<usize>| b[r].iter().fold(0u32, |n, d| n * 10 + u32::from(d - b'0'));
+    let (year, month, day) = (num(0..4), num(5..7), num(8..10));
+    let leap = year.is_multiple_of(4) && (!year.is_multiple_of(100) || year.is_multiple_of(400));
+    let days = match month {
+        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
+        4 | 6 | 9 | 11 => 30,
+        2 if leap => 29,
+        2 => 28,
+        _ => return false,
+    };
+    (1..=days).contains(&day) && num(11..13) < 24 && num(14..16) < 60 && num(17..19) <= 60
 }
 
 #[cfg(test)]
@@ -88,12 +106,30 @@ mod rfc3339_tests {
     fn only_utc_times_as_written_pass() {
         assert!(super::is_rfc3339("2026-12-01T14:18:35Z"));
         assert!(super::is_rfc3339("2026-12-01T14:18:35.123Z"));
+        // Days that exist, the leap second, the ends of the ranges.
+        for good in [
+            "2024-02-29T00:00:00Z",
+            "2000-02-29T23:59:59Z",
+            "2026-12-31T23:59:60Z",
+            "2026-01-01T00:00:00Z",
+        ] {
+            assert!(super::is_rfc3339(good), "{good}");
+        }
         for bad in [
             "yesterday",
             "",
             "2026-12-01",
             "2026-12-01T14:18:35",
             "2026-12-01T14:18:35Z\n",
+            "2026-13-45T99:99:99Z",
+            "2026-02-29T00:00:00Z",
+            "1900-02-29T00:00:00Z",
+            "2026-04-31T00:00:00Z",
+            "2026-00-10T00:00:00Z",
+            "2026-01-00T00:00:00Z",
+            "2026-01-01T24:00:00Z",
+            "2026-01-01T00:60:00Z",
+            "2026-01-01T00:00:61Z",
         ] {
             assert!(!super::is_rfc3339(bad), "{bad}");
         }

@@ -128,17 +128,21 @@ fn json_text(out: &mut impl Write, text: &[u8]) -> std::io::Result<()> {
     Ok(())
 }
 
-/// Set by the first [`out_of_memory`]: one that memory running out
-/// inside it would call again ends the process at once.
+/// Set by the first [`out_of_memory`]: another thread's, while the first
+/// one says what happened, waits for the process to end instead of ending
+/// it with the message half written.
 static ENDING: AtomicBool = AtomicBool::new(false);
 
 /// Says that `bytes` more could not be had ([`report`]: on stdout as a
-/// JSON document with `--format json`, else on stderr) and ends the
-/// process with exit code 3 (an internal failure), running nothing more
-/// that could need memory. After a one-shot command's answer
+/// JSON document with `--format json`, else on stderr, in one write) and
+/// ends the process with exit code 3 (an internal failure), running
+/// nothing more that could need memory. After a one-shot command's answer
 /// ([`answered`]) it ends with that answer's code and a note instead.
 pub fn out_of_memory(bytes: usize) -> ! {
-    if ENDING.swap(true, Ordering::Relaxed) {
+    if ENDING.swap(true, Ordering::AcqRel) {
+        // The first one ends the process in a moment; should it not (it
+        // is this same thread, out of memory inside the handler), end here.
+        std::thread::sleep(std::time::Duration::from_secs(5));
         end(3);
     }
     let given = ANSWERED.load(Ordering::Relaxed);
@@ -149,7 +153,13 @@ pub fn out_of_memory(bytes: usize) -> ! {
         end(given);
     }
     let json = JSON.load(Ordering::Relaxed);
-    let _ = report(&mut &*raw(if json { 1 } else { 2 }), bytes, json);
+    // The whole message composed first, then written at once: a reader
+    // never sees half of it.
+    let mut buf = [0u8; 8192];
+    let mut at = std::io::Cursor::new(&mut buf[..]);
+    let _ = report(&mut at, bytes, json);
+    let n = at.position() as usize;
+    let _ = (&*raw(if json { 1 } else { 2 })).write_all(&buf[..n]);
     end(3)
 }
 
