@@ -7,7 +7,8 @@
 //! The allocator (`main.rs`) calls [`out_of_memory`] when a block cannot
 //! be had; the store calls [`wrote`] once a change is in a plan's log.
 //! Neither allocates: the plan's id is copied into a fixed buffer, and the
-//! message is written to stderr straight from it.
+//! message is composed on the stack and written to stderr (stdout under
+//! `--format json`) in one write, past the standard library's buffers.
 
 use std::io::Write;
 use std::sync::Mutex;
@@ -91,7 +92,7 @@ fn explain(message: &mut impl Write, help: &mut impl Write, bytes: usize) -> std
 /// answer would be: a JSON document ([`answer_in_json`]) or the text
 /// every error has on stderr. Written without allocating, from buffers on
 /// the stack (a message longer than them is cut).
-pub fn report(out: &mut impl Write, bytes: usize, json: bool) -> std::io::Result<()> {
+fn report(out: &mut impl Write, bytes: usize, json: bool) -> std::io::Result<()> {
     let (mut m, mut h) = ([0u8; 512], [0u8; 256]);
     let (mut mc, mut hc) = (
         std::io::Cursor::new(&mut m[..]),
