@@ -133,12 +133,21 @@ pub(crate) fn judge(line: &[u8]) -> Verdict {
             "Invalid Request: `jsonrpc` must be \"2.0\"".into(),
         ));
     }
-    if m.get("method").and_then(Value::as_str) == Some("tools/call")
+    let request = m.contains_key("id");
+    if request
+        && m.get("method").and_then(Value::as_str) == Some("tools/call")
         && let Some(why) = call_params_problem(m.get("params"))
     {
         return Verdict::Answer(error_response(id, -32602, format!("Invalid params: {why}")));
     }
     if let Some(why) = shape_problem(m) {
+        // A notification is never answered (JSON-RPC): one whose params
+        // are a list is a well-formed JSON-RPC message MCP cannot take,
+        // dropped; one that is not a JSON-RPC message at all is answered
+        // with the id `null`, as JSON-RPC's own examples answer one.
+        if !request && why == ARRAY_PARAMS {
+            return Verdict::Skip;
+        }
         return Verdict::Answer(error_response(
             id,
             -32600,
@@ -199,26 +208,33 @@ fn repeated_key(line: &[u8], m: &serde_json::Map<String, Value>, id: Value) -> O
     ))
 }
 
-/// Why a message is not shaped as JSON-RPC 2.0 says (an `id` that is a
-/// string or a number, a `method` that is a string, `params` that are an
-/// object or an array), answered here with the id when it can be read:
-/// the session would answer without any id, leaving the client that sent
-/// it waiting.
+/// Why a message is not shaped as an MCP request or notification: an
+/// `id` that is not a string or an integer (JSON-RPC allows any number;
+/// the session reads integers only), a `method` that is not a string,
+/// `params` that are not an object (JSON-RPC allows an array too; MCP's
+/// methods all take named params). Answered here with the id when it can
+/// be read: the session would answer without any id, leaving the client
+/// that sent it waiting.
 fn shape_problem(m: &serde_json::Map<String, Value>) -> Option<&'static str> {
     let method = m.get("method")?;
     if m.get("id")
-        .is_some_and(|i| !i.is_string() && !i.is_number())
+        .is_some_and(|i| !i.is_string() && i.as_i64().is_none())
     {
-        return Some("`id` must be a string or a number");
+        return Some("`id` must be a string or an integer");
     }
     if !method.is_string() {
         return Some("`method` must be a string");
     }
     match m.get("params") {
-        None | Some(Value::Object(_) | Value::Array(_)) => None,
-        Some(_) => Some("`params` must be an object or an array"),
+        None | Some(Value::Object(_)) => None,
+        Some(Value::Array(_)) => Some(ARRAY_PARAMS),
+        Some(_) => Some("`params` must be an object"),
     }
 }
+
+/// Params given by position, which JSON-RPC allows and MCP does not.
+const ARRAY_PARAMS: &str =
+    "`params` must be an object: MCP's methods take named params, not a list";
 
 /// Why `tools/call` params are not `{name: string, arguments?: object}`.
 fn call_params_problem(params: Option<&Value>) -> Option<String> {
@@ -520,7 +536,12 @@ mod tests {
             (
                 r#"{"jsonrpc":"2.0","id":25,"method":"ping","params":"bad"}"#,
                 json!(25),
-                "`params` must be an object or an array",
+                "`params` must be an object",
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":26,"method":"tools/list","params":[]}"#,
+                json!(26),
+                ARRAY_PARAMS,
             ),
             (
                 r#"{"jsonrpc":"2.0","id":"a","method":123}"#,
@@ -528,14 +549,29 @@ mod tests {
                 "`method` must be a string",
             ),
             (
+                r#"{"jsonrpc":"2.0","id":1.5,"method":"ping"}"#,
+                json!(1.5),
+                "`id` must be a string or an integer",
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":12345678901234567890,"method":"ping"}"#,
+                json!(12345678901234567890u64),
+                "`id` must be a string or an integer",
+            ),
+            (
                 r#"{"jsonrpc":"2.0","id":null,"method":"ping"}"#,
                 Value::Null,
-                "`id` must be a string or a number",
+                "`id` must be a string or an integer",
             ),
             (
                 r#"{"jsonrpc":"2.0","id":[1],"method":"ping"}"#,
                 Value::Null,
-                "`id` must be a string or a number",
+                "`id` must be a string or an integer",
+            ),
+            (
+                r#"{"jsonrpc":"2.0","method":"notifications/initialized","params":true}"#,
+                Value::Null,
+                "`params` must be an object",
             ),
         ] {
             match judge(frame.as_bytes()) {
@@ -553,11 +589,18 @@ mod tests {
         }
         for good in [
             r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#,
-            r#"{"jsonrpc":"2.0","id":1,"method":"ping","params":{}}"#,
-            r#"{"jsonrpc":"2.0","id":1,"method":"x","params":[1]}"#,
+            r#"{"jsonrpc":"2.0","id":-9223372036854775808,"method":"ping","params":{}}"#,
             r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
         ] {
             assert_eq!(judge(good.as_bytes()), Verdict::Pass, "{good}");
+        }
+        // Notifications are not answered: one with its params as a list,
+        // or a tools/call without an id, whatever its params.
+        for quiet in [
+            r#"{"jsonrpc":"2.0","method":"notifications/initialized","params":[]}"#,
+            r#"{"jsonrpc":"2.0","method":"tools/call","params":[1]}"#,
+        ] {
+            assert_eq!(judge(quiet.as_bytes()), Verdict::Skip, "{quiet}");
         }
     }
 

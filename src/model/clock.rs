@@ -84,7 +84,7 @@ pub fn is_rfc3339(s: &str) -> bool {
 
 /// Whether the fields of a time shaped as RFC 3339 name one: month 1–12,
 /// a day the month has (29 February in leap years), hour 0–23, minute
-/// 0–59, second 0–60 (RFC 3339 allows a leap second).
+/// 0–59, second 0–59, or 60 at 23:59 (RFC 3339's leap second).
 fn in_range(b: &[u8]) -> bool {
     let num =
         |r: std::ops::Range<usize>| b[r].iter().fold(0u32, |n, d| n * 10 + u32::from(d - b'0'));
@@ -97,7 +97,9 @@ fn in_range(b: &[u8]) -> bool {
         2 => 28,
         _ => return false,
     };
-    (1..=days).contains(&day) && num(11..13) < 24 && num(14..16) < 60 && num(17..19) <= 60
+    let (hour, minute, second) = (num(11..13), num(14..16), num(17..19));
+    let leap_second = second == 60 && hour == 23 && minute == 59;
+    (1..=days).contains(&day) && hour < 24 && minute < 60 && (second < 60 || leap_second)
 }
 
 #[cfg(test)]
@@ -130,6 +132,7 @@ mod rfc3339_tests {
             "2026-01-01T24:00:00Z",
             "2026-01-01T00:60:00Z",
             "2026-01-01T00:00:61Z",
+            "2026-06-01T12:00:60Z",
         ] {
             assert!(!super::is_rfc3339(bad), "{bad}");
         }
