@@ -1054,8 +1054,8 @@ fn copy_tree(from: &Path, to: &Path) {
 /// fresh copy of `base`, from the least memory the program starts in)
 /// until it succeeds. Every run exits 0, or exits 3 with one whole
 /// `out_of_memory` JSON document that says whether its change was written
-/// before memory ran out — and the store agrees (`changed`). Returns the
-/// outcomes seen.
+/// before memory ran out — and the store agrees (`changed`); no run leaves
+/// a temporary file in the plan's folder. Returns the outcomes seen.
 fn sweep(
     base: &Path,
     root: &Path,
@@ -1083,6 +1083,16 @@ fn sweep(
         let out = limited(command(root, &args), kib);
         let there = changed(&store);
         let said = String::from_utf8_lossy(&out.stderr).into_owned();
+        // Nothing half-written stays behind, whatever the outcome.
+        let temps: Vec<_> = std::fs::read_dir(store.join("plan-big"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.starts_with(".tmp-"))
+            .collect();
+        assert!(
+            temps.is_empty(),
+            "{write:?} under {kib} KiB left {temps:?}: {said}"
+        );
         match out.status.code() {
             Some(0) => {
                 assert!(

@@ -33,6 +33,71 @@ pub fn wrote(id: &str) {
     w.1 = cut;
 }
 
+/// The longest path of a temporary file kept for removal.
+const PATH_MAX: usize = 4096;
+
+/// The temporary files being written now (a path's bytes, NUL-ended, and
+/// its length; 0: a free slot): what [`out_of_memory`] removes, since
+/// nothing will finish or rename them. More at once than there are slots
+/// are left to the store's sweep of stale temporaries.
+static PENDING: [Mutex<([u8; PATH_MAX], usize)>; 4] = [const { Mutex::new(([0; PATH_MAX], 0)) }; 4];
+
+/// A temporary file being written, recorded for removal should memory run
+/// out before it is renamed into place or dropped ([`pending`]); the
+/// record goes when this does.
+pub struct Pending(Option<usize>);
+
+/// Records `path`, a temporary file this process is writing, for removal
+/// should memory run out before the returned [`Pending`] is dropped.
+pub fn pending(path: &std::path::Path) -> Pending {
+    let bytes = path.as_os_str().as_encoded_bytes();
+    if bytes.is_empty() || bytes.len() >= PATH_MAX || bytes.contains(&0) {
+        return Pending(None);
+    }
+    for (k, slot) in PENDING.iter().enumerate() {
+        if let Ok(mut s) = slot.try_lock()
+            && s.1 == 0
+        {
+            s.0[..bytes.len()].copy_from_slice(bytes);
+            s.0[bytes.len()] = 0;
+            s.1 = bytes.len();
+            return Pending(Some(k));
+        }
+    }
+    Pending(None)
+}
+
+impl Drop for Pending {
+    fn drop(&mut self) {
+        if let Some(k) = self.0 {
+            PENDING[k].lock().unwrap_or_else(|e| e.into_inner()).1 = 0;
+        }
+    }
+}
+
+/// Removes the temporary files [`pending`] recorded (without allocating).
+fn remove_pending() {
+    for slot in &PENDING {
+        if let Ok(s) = slot.try_lock()
+            && s.1 > 0
+        {
+            unlink(&s.0[..=s.1]);
+        }
+    }
+}
+
+/// Removes the file at `path` (its bytes, NUL-ended).
+#[cfg(unix)]
+fn unlink(path: &[u8]) {
+    // SAFETY: `path` ends with its NUL and lives through the call.
+    unsafe {
+        libc::unlink(path.as_ptr().cast());
+    }
+}
+
+#[cfg(not(unix))]
+fn unlink(_path: &[u8]) {}
+
 /// Whether the answer is a JSON document ([`answer_in_json`]).
 static JSON: AtomicBool = AtomicBool::new(false);
 
@@ -146,6 +211,7 @@ pub fn out_of_memory(bytes: usize) -> ! {
         std::thread::sleep(std::time::Duration::from_secs(5));
         end(3);
     }
+    remove_pending();
     let given = ANSWERED.load(Ordering::Relaxed);
     if given >= 0 {
         let _ = (&*raw(2)).write_all(
@@ -201,6 +267,19 @@ mod tests {
         let mut out = Vec::new();
         report(&mut out, bytes, json).unwrap();
         String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn a_pending_temporary_is_removed_and_a_finished_one_forgotten() {
+        let dir = tempfile::tempdir().unwrap();
+        let (kept, left) = (dir.path().join(".tmp-kept"), dir.path().join(".tmp-left"));
+        std::fs::write(&kept, "x").unwrap();
+        std::fs::write(&left, "y").unwrap();
+        drop(pending(&kept));
+        let _writing = pending(&left);
+        remove_pending();
+        assert!(kept.exists(), "a finished temporary is not the handler's");
+        assert!(!left.exists(), "a temporary being written is removed");
     }
 
     /// One test, in order: the record is process-wide.

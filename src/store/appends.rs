@@ -129,9 +129,9 @@ fn text(run: &Run) -> String {
 /// Replaces the file: a temporary file renamed into place, not synced (a
 /// record lost or torn by a crash reads as none).
 fn write(dir: &Path, run: Run) -> std::io::Result<()> {
-    let mut tmp = tempfile::Builder::new().prefix(".tmp-").tempfile_in(dir)?;
+    let mut tmp = super::atomic::Temp::in_dir(dir)?;
     tmp.write_all(text(&run).as_bytes())?;
-    tmp.persist(dir.join(FILE)).map_err(|e| e.error)?;
+    tmp.persist(&dir.join(FILE))?;
     Ok(())
 }
 

@@ -99,14 +99,14 @@ pub(super) fn write(dir: &Path, plan_id: &str, stamp: &Stamp, state: &[u8]) -> s
     stamp.put(&mut body);
     body.extend_from_slice(&(state.len() as u64).to_le_bytes());
     body.extend_from_slice(state);
-    let mut tmp = tempfile::Builder::new().prefix(".tmp-").tempfile_in(dir)?;
+    let mut tmp = crate::store::atomic::Temp::in_dir(dir)?;
     {
         let f = tmp.as_file_mut();
         f.write_all(MAGIC)?;
         f.write_all(&checksum(&body).to_le_bytes())?;
         f.write_all(&body)?;
     }
-    tmp.persist(dir.join(FILE)).map_err(|e| e.error)?;
+    tmp.persist(&dir.join(FILE))?;
     Ok(())
 }
 

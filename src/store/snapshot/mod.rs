@@ -683,7 +683,7 @@ fn save(dir: &Path, loaded: &Loaded, md: &std::fs::Metadata, reuse: Option<Reuse
     let (digest, encoded_len) = loaded.folded.digested().clone();
     let c = loaded.content();
     let (created, freeze_by, approved_by) = machine.quiet_parts();
-    let Ok(mut tmp) = tempfile::Builder::new().prefix(".tmp-").tempfile_in(dir) else {
+    let Ok(mut tmp) = crate::store::atomic::Temp::in_dir(dir) else {
         return false;
     };
     let Ok(mut out) = chunks::Writer::new(std::io::BufWriter::new(tmp.as_file_mut())) else {
@@ -749,7 +749,7 @@ fn save(dir: &Path, loaded: &Loaded, md: &std::fs::Metadata, reuse: Option<Reuse
     }
     // Readers see the old file or the new one, whole. No sync: a snapshot
     // lost or torn by a crash fails its checksum and is rebuilt.
-    tmp.persist(dir.join(FILE)).is_ok()
+    tmp.persist(&dir.join(FILE)).is_ok()
 }
 
 /// The tables of a snapshot's chunks: its nodes', its edges', its id
