@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{Env, bin};
+use common::{Env, bin, copy_tree};
 use serde_json::{Value, json};
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -754,20 +754,6 @@ fn only_a_folder_init_made_is_a_store_and_subfolders_find_it() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-}
-
-/// Copies a folder tree (files and folders only).
-fn copy_tree(from: &std::path::Path, to: &std::path::Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        let target = to.join(e.file_name());
-        if e.file_type().unwrap().is_dir() {
-            copy_tree(&e.path(), &target);
-        } else {
-            std::fs::copy(e.path(), &target).unwrap();
-        }
-    }
 }
 
 /// What a plan's status says that an upgrade must keep.

@@ -9,7 +9,7 @@
 
 mod common;
 
-use common::{Env, bin};
+use common::{Env, bin, copy_tree};
 use std::collections::BTreeMap;
 use std::ffi::OsString;
 use std::io::Read;
@@ -443,7 +443,7 @@ impl World {
         std::fs::write(w.root.join("good.json"), good.to_string()).unwrap();
         // What lies outside: a secret, a copy of a plan, store-like files.
         std::fs::write(w.root.join("outside/secret"), "do not touch\n").unwrap();
-        copy_dir(&w.root.join("plans/plan-h"), &w.root.join("outside/plan-h"));
+        copy_tree(&w.root.join("plans/plan-h"), &w.root.join("outside/plan-h"));
         std::fs::copy(
             w.root.join("plans/plan-h/ops.jsonl"),
             w.root.join("outside/ops.jsonl"),
@@ -466,21 +466,8 @@ impl World {
     /// A fresh copy of this world for one case.
     fn fork(&self) -> World {
         let w = World::blank();
-        copy_dir(&self.root, &w.root);
+        copy_tree(&self.root, &w.root);
         w
-    }
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        let dest = to.join(e.file_name());
-        if e.file_type().unwrap().is_dir() {
-            copy_dir(&e.path(), &dest);
-        } else {
-            std::fs::copy(e.path(), &dest).unwrap();
-        }
     }
 }
 
@@ -1061,7 +1048,7 @@ fn hostile_store_layouts_are_refused_cleanly() {
                 "remove" => clear(&at(rest)),
                 "copy" => {
                     let (from, to) = rest.split_once(' ').expect("copy FROM TO");
-                    copy_dir(&at(from), &at(to));
+                    copy_tree(&at(from), &at(to));
                 }
                 "expect" => {
                     allowed = rest

@@ -12,7 +12,7 @@ mod gen_plan;
 
 mod common;
 
-use common::{Env, command, parse_json};
+use common::{Env, command, copy_tree, parse_json};
 use serde_json::{Value, json};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -1033,20 +1033,6 @@ fn limited(mut c: Command, kib: u64) -> std::process::Output {
         .stderr(Stdio::piped())
         .output()
         .unwrap()
-}
-
-/// Copies the files of folder `from` (and its folders) into `to`.
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        let target = to.join(e.file_name());
-        if e.file_type().unwrap().is_dir() {
-            copy_tree(&e.path(), &target);
-        } else {
-            std::fs::copy(e.path(), target).unwrap();
-        }
-    }
 }
 
 /// A write run with less and less memory short of what it needs (the

@@ -52,6 +52,20 @@ pub fn command(root: &Path, args: &[&str]) -> Command {
     c
 }
 
+/// Copies the files of folder `from` and its folders into `to`.
+pub fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let target = to.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            copy_tree(&e.path(), &target);
+        } else {
+            std::fs::copy(e.path(), &target).unwrap();
+        }
+    }
+}
+
 /// Runs `c` with `input` on its stdin (then closed), capturing its output.
 pub fn output_with_stdin(mut c: Command, input: &[u8]) -> Output {
     let mut child = c
