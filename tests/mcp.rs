@@ -637,7 +637,7 @@ fn frames_that_are_not_json_rpc_get_error_replies_and_the_session_goes_on() {
         assert_eq!(r["error"]["code"], -32602, "{r}");
     }
     // A method the server does not answer: said so, with those it does.
-    for method in ["resources/list", "no/such"] {
+    for method in ["resources/list", "no/such", "with space"] {
         let r = c.request(method, json!({}));
         assert_eq!(r["error"]["code"], -32601, "{r}");
         assert_eq!(

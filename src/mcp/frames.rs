@@ -362,7 +362,7 @@ where
         }
     }
     if !pending.is_empty() {
-        let _ = out.send(pending);
+        let _ = out.send(worded(pending));
     }
 }
 
@@ -397,7 +397,7 @@ fn worded(frames: Vec<u8>) -> Vec<u8> {
 }
 
 /// `line` with its error's message worded, when it is a -32601 error
-/// whose message is a bare method name.
+/// whose message is the bare method name (not worded already).
 fn method_not_found(line: &[u8]) -> Option<Value> {
     let mut v: Value = serde_json::from_slice(line).ok()?;
     let error = v.get_mut("error")?;
@@ -405,7 +405,7 @@ fn method_not_found(line: &[u8]) -> Option<Value> {
         return None;
     }
     let method = error.get("message")?.as_str()?;
-    if method.contains(' ') {
+    if method.starts_with("Method not found") {
         return None;
     }
     let message = match method.char_indices().nth(NAME_MAX) {
