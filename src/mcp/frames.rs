@@ -220,7 +220,7 @@ fn shape_problem(m: &serde_json::Map<String, Value>) -> Option<&'static str> {
     if m.get("id")
         .is_some_and(|i| !i.is_string() && i.as_i64().is_none())
     {
-        return Some("`id` must be a string or an integer");
+        return Some("`id` must be a string or an integer from -2^63 to 2^63-1");
     }
     if !method.is_string() {
         return Some("`method` must be a string");
@@ -551,22 +551,22 @@ mod tests {
             (
                 r#"{"jsonrpc":"2.0","id":1.5,"method":"ping"}"#,
                 json!(1.5),
-                "`id` must be a string or an integer",
+                "`id` must be a string or an integer from -2^63 to 2^63-1",
             ),
             (
                 r#"{"jsonrpc":"2.0","id":12345678901234567890,"method":"ping"}"#,
                 json!(12345678901234567890u64),
-                "`id` must be a string or an integer",
+                "`id` must be a string or an integer from -2^63 to 2^63-1",
             ),
             (
                 r#"{"jsonrpc":"2.0","id":null,"method":"ping"}"#,
                 Value::Null,
-                "`id` must be a string or an integer",
+                "`id` must be a string or an integer from -2^63 to 2^63-1",
             ),
             (
                 r#"{"jsonrpc":"2.0","id":[1],"method":"ping"}"#,
                 Value::Null,
-                "`id` must be a string or an integer",
+                "`id` must be a string or an integer from -2^63 to 2^63-1",
             ),
             (
                 r#"{"jsonrpc":"2.0","method":"notifications/initialized","params":true}"#,
