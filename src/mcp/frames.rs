@@ -103,10 +103,17 @@ pub(crate) fn judge(line: &[u8]) -> Verdict {
         }
     };
     let Some(m) = v.as_object() else {
+        let what = match v {
+            Value::Array(_) => "a list (a batch: batches are not supported)",
+            Value::String(_) => "a string",
+            Value::Number(_) => "a number",
+            Value::Bool(_) => "a boolean",
+            _ => "null",
+        };
         return Verdict::Answer(error_response(
             Value::Null,
             -32600,
-            "Invalid Request: a JSON-RPC message is an object (batches are not supported)".into(),
+            format!("Invalid Request: a JSON-RPC message is an object, not {what}"),
         ));
     };
     // An id is a string or a number; anything else is answered with null.
@@ -493,6 +500,23 @@ mod tests {
         let deep = format!("{}{}", "[".repeat(10_000), "]".repeat(10_000));
         assert_eq!(code(judge(deep.as_bytes())), -32700);
         assert_eq!(code(judge(b"[1, 2]")), -32600);
+        for (frame, said) in [
+            (
+                &b"[1, 2]"[..],
+                "a list (a batch: batches are not supported)",
+            ),
+            (b"42", "a number"),
+            (b"\"x\"", "a string"),
+            (b"null", "null"),
+        ] {
+            match judge(frame) {
+                Verdict::Answer(v) => assert_eq!(
+                    v["error"]["message"],
+                    format!("Invalid Request: a JSON-RPC message is an object, not {said}")
+                ),
+                other => panic!("{other:?}"),
+            }
+        }
         // Valid but too deep: answered with its id, so the client hears back.
         let deep_call = format!(
             r#"{{"jsonrpc":"2.0","id":42,"method":"tools/call","params":{{"name":"x","arguments":{{"v":{}1{}}}}}}}"#,
