@@ -27,7 +27,8 @@ Exit codes:
      revision, a non-empty diff with --exit-code
   2  usage or input error: bad syntax, a malformed value, an unknown plan,
      node, key or revision
-  3  store, I/O or internal failure: a missing or corrupt store, a busy lock";
+  3  store, I/O or internal failure: a missing or corrupt store, a busy lock,
+     memory running out (the error says whether the change was written)";
 
 /// Author, read, validate, freeze and submit plans: DAGs of agent and tool
 /// steps kept in a file-backed store.
