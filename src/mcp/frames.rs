@@ -105,10 +105,7 @@ pub(crate) fn judge(line: &[u8]) -> Verdict {
     let Some(m) = v.as_object() else {
         let what = match v {
             Value::Array(_) => "a list (a batch: batches are not supported)",
-            Value::String(_) => "a string",
-            Value::Number(_) => "a number",
-            Value::Bool(_) => "a boolean",
-            _ => "null",
+            other => crate::wire::json::type_name(&other),
         };
         return Verdict::Answer(error_response(
             Value::Null,
@@ -257,13 +254,7 @@ fn call_params_problem(params: Option<&Value>) -> Option<String> {
         None | Some(Value::Null) | Some(Value::Object(_)) => None,
         Some(other) => Some(format!(
             "`arguments` must be an object of the tool's arguments, not {}",
-            match other {
-                Value::Array(_) => "an array",
-                Value::String(_) => "a string",
-                Value::Number(_) => "a number",
-                Value::Bool(_) => "a boolean",
-                _ => "null",
-            }
+            crate::wire::json::type_name(other)
         )),
     }
 }
