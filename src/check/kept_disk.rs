@@ -100,6 +100,7 @@ pub(crate) type Shared = std::sync::Arc<dyn std::ops::Deref<Target = [u8]> + Sen
 
 /// Bytes kept to be decoded later ([`In::blob_kept`]): a part of a
 /// [`Shared`] buffer, or a copy when the buffer is not shared.
+#[derive(Clone)]
 pub(crate) enum Blob {
     Own(Vec<u8>),
     Part(Shared, std::ops::Range<usize>),
@@ -202,19 +203,10 @@ impl<'a> In<'a> {
                 .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])),
         ))
     }
-    /// What [`Persist::put`] of a `String` wrote, with room for more text
-    /// (an index of ids read back grows by the ids added).
-    pub(crate) fn string_with_room(&mut self) -> Option<String> {
-        self.string(|n| n / 64 + 64)
-    }
-    /// What [`Persist::put`] of a `String` wrote, with room for `room(len)`
-    /// more bytes.
-    fn string(&mut self, room: impl Fn(usize) -> usize) -> Option<String> {
+    /// What [`Persist::put`] of a `String` wrote.
+    fn string(&mut self) -> Option<String> {
         let n = usize::try_from(self.u64()?).ok()?;
-        let text = self.text(n)?;
-        let mut s = String::with_capacity(n + room(n));
-        s.push_str(text);
-        Some(s)
+        Some(self.text(n)?.to_string())
     }
     /// What [`Out::blob`] wrote.
     pub(crate) fn blob(&mut self) -> Option<&'a [u8]> {
@@ -244,10 +236,27 @@ impl<'a> In<'a> {
     /// would make fresh), else a copy.
     pub(crate) fn blob_kept(&mut self) -> Option<Blob> {
         let b = self.blob()?;
-        Some(match self.shared {
+        Some(self.kept(b))
+    }
+    /// What [`Persist::put`] of a `String` wrote, to keep (as
+    /// [`In::blob_kept`]): UTF-8 from end to end.
+    pub(crate) fn text_kept(&mut self) -> Option<Blob> {
+        let n = usize::try_from(self.u64()?).ok()?;
+        let t = self.text(n)?.as_bytes();
+        Some(self.kept(t))
+    }
+    /// What [`Out::u32s`] wrote, to keep as they lie ([`Words`]).
+    pub(crate) fn u32s_kept(&mut self) -> Option<Words> {
+        let n = self.count(4)?;
+        let raw = self.take(n * 4)?;
+        Some(Words(self.kept(raw)))
+    }
+    /// `b`, read from this buffer, kept: a part of it when it is shared.
+    fn kept(&self, b: &[u8]) -> Blob {
+        match self.shared {
             Some(all) => Blob::Part(all.clone(), span_in(all, b)),
             None => Blob::Own(b.to_vec()),
-        })
+        }
     }
     /// A count of items each at least `min` bytes long: `None` when the
     /// bytes left cannot hold them (so no allocation is made for them).
@@ -255,6 +264,30 @@ impl<'a> In<'a> {
     fn count(&mut self, min: usize) -> Option<usize> {
         let n = usize::try_from(self.u64()?).ok()?;
         (n.saturating_mul(min.max(1)) <= self.rest.len()).then_some(n)
+    }
+}
+
+/// A list of `u32`s as [`Out::u32s`] wrote them (little-endian), kept
+/// where they lie and each read when asked for ([`In::u32s_kept`]).
+#[derive(Clone, Default)]
+pub(crate) struct Words(Blob);
+
+impl Words {
+    pub(crate) fn len(&self) -> usize {
+        self.0.len() / 4
+    }
+    /// Item `k` (below [`Words::len`]).
+    #[inline]
+    pub(crate) fn get(&self, k: usize) -> u32 {
+        let b: &[u8] = &self.0;
+        let w = &b[k * 4..k * 4 + 4];
+        u32::from_le_bytes([w[0], w[1], w[2], w[3]])
+    }
+    /// Every item, in order.
+    pub(crate) fn iter(&self) -> impl ExactSizeIterator<Item = u32> + '_ {
+        self.0
+            .chunks_exact(4)
+            .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
     }
 }
 
@@ -373,7 +406,7 @@ impl Persist for String {
         out.text.push_str(self);
     }
     fn get(inp: &mut In<'_>) -> Option<String> {
-        inp.string(|_| 0)
+        inp.string()
     }
     const MIN: usize = 1;
 }

@@ -9,9 +9,16 @@
 //! allocation and an insert per id on load (`Core::idx`, `KeptReach::at`:
 //! ≈ 60 M instructions of the 438 M the kept state cost at 100,000 nodes).
 //!
+//! Read from disk, the entries stay where they lie in the kept bytes
+//! ([`Base`]: the text and the three lists, read where asked; session 30):
+//! a copy of them was 1.2 ms of the 2.2 ms an index of 100,000 ids took
+//! to read, and an index read back is cloned (`KeptReach::at`) for the
+//! price of a share. The entries added since are the index's own.
+//!
 //! Entries are only added (the kept structures that use it make it again
 //! on a removal); the first position given for an id stays.
 
+use super::kept_disk::{Blob, Words};
 use crate::model::hash::FastState;
 use hashbrown::HashTable;
 use std::cell::{Cell, OnceCell};
@@ -21,27 +28,54 @@ use std::hash::BuildHasher;
 /// by word hash of its own without the hasher's buffer saved ≈ 4 M
 /// instructions at 100,000 nodes, not worth its code).
 #[inline]
-fn hash(id: &str) -> u64 {
+fn hash(id: &[u8]) -> u64 {
     FastState.hash_one(id)
+}
+
+/// The entries read from disk, as they lie in the kept bytes: their ids'
+/// text (UTF-8, each id on character boundaries: checked when read),
+/// where each id ends in it, each entry's position, and the entries in
+/// the order of their ids.
+#[derive(Clone, Default)]
+struct Base {
+    text: Blob,
+    ends: Words,
+    pos: Words,
+    sorted: Words,
+}
+
+impl Base {
+    fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    /// Entry `k`'s id (`k` below [`Base::len`]).
+    #[inline]
+    fn id(&self, k: usize) -> &[u8] {
+        let start = if k == 0 {
+            0
+        } else {
+            self.ends.get(k - 1) as usize
+        };
+        &self.text[start..self.ends.get(k) as usize]
+    }
 }
 
 /// Node id → position (see the module doc).
 #[derive(Clone, Default)]
 pub(crate) struct IdIndex {
-    /// Every id's text, in the order added.
+    /// The entries read from disk (the first [`Base::len`]).
+    base: Base,
+    /// The ids' text of the entries after the base's, in the order added.
     text: String,
-    /// Per entry: where its id ends in `text` (it starts where the one
-    /// before ends).
+    /// Per entry after the base's: where its id ends in `text` (it starts
+    /// where the one before ends).
     ends: Vec<u32>,
-    /// Per entry: its position.
+    /// Per entry after the base's: its position.
     pos: Vec<u32>,
     /// Entry numbers, by their id's hash: made whole, or when first
-    /// needed after a read from disk (see `sorted`).
+    /// needed after a read from disk (see `Base::sorted`).
     table: OnceCell<HashTable<u32>>,
-    /// As read from disk: the entries then there (`0..sorted.len()`),
-    /// in the order of their ids, searched by bisection until the table is
-    /// made (after [`PROBES`] lookups).
-    sorted: Vec<u32>,
     /// The entries added since the read from disk while the table was not
     /// made, by their id's hash (a tail of many `add-node`s is looked up
     /// without making the whole table).
@@ -60,23 +94,17 @@ fn small(x: usize) -> u32 {
     u32::try_from(x).expect("fewer than 2^32 nodes and bytes of ids")
 }
 
-/// Entry `k`'s id in `text` with `ends` (no character boundary checks:
-/// the ends are on boundaries, checked when read from disk).
+/// Entry `k`'s id in an index of `base` and the entries after it
+/// (`text`, `ends`).
 #[inline]
-fn id_in<'t>(text: &'t str, ends: &[u32], k: usize) -> &'t str {
-    let start = if k == 0 { 0 } else { ends[k - 1] as usize };
-    &text[start..ends[k] as usize]
-}
-
-/// The table of the entries of `text` and `ends` (their ids all differ),
-/// with room for `extra` more.
-fn table_of(text: &str, ends: &[u32], extra: usize) -> HashTable<u32> {
-    let mut table = HashTable::with_capacity(ends.len() + extra);
-    for k in 0..ends.len() {
-        let id = id_in(text, ends, k);
-        table.insert_unique(hash(id), small(k), |&j| hash(id_in(text, ends, j as usize)));
+fn id_in<'t>(base: &'t Base, text: &'t str, ends: &[u32], k: usize) -> &'t [u8] {
+    let b = base.len();
+    if k < b {
+        return base.id(k);
     }
-    table
+    let k = k - b;
+    let start = if k == 0 { 0 } else { ends[k - 1] as usize };
+    &text.as_bytes()[start..ends[k] as usize]
 }
 
 impl IdIndex {
@@ -92,19 +120,37 @@ impl IdIndex {
 
     /// How many ids it holds.
     pub(crate) fn len(&self) -> usize {
-        self.ends.len()
+        self.base.len() + self.ends.len()
     }
 
-    /// Entry `k`'s id.
+    /// Entry `k`'s id, as bytes.
     #[inline]
-    fn id(&self, k: usize) -> &str {
-        id_in(&self.text, &self.ends, k)
+    fn id(&self, k: usize) -> &[u8] {
+        id_in(&self.base, &self.text, &self.ends, k)
+    }
+
+    /// Entry `k`'s position.
+    #[inline]
+    fn pos(&self, k: usize) -> usize {
+        let b = self.base.len();
+        if k < b {
+            self.base.pos.get(k) as usize
+        } else {
+            self.pos[k - b] as usize
+        }
     }
 
     /// The table, made now when it was not.
     fn table(&self) -> &HashTable<u32> {
-        self.table
-            .get_or_init(|| table_of(&self.text, &self.ends, self.len() / 4 + 16))
+        self.table.get_or_init(|| {
+            let n = self.len();
+            let mut table = HashTable::with_capacity(n + n / 4 + 16);
+            for k in 0..n {
+                let h = hash(self.id(k));
+                table.insert_unique(h, small(k), |&j| hash(self.id(j as usize)));
+            }
+            table
+        })
     }
 
     /// The entry holding `id`.
@@ -121,6 +167,7 @@ impl IdIndex {
                 self.table()
             }
         };
+        let id = id.as_bytes();
         table
             .find(hash(id), |&k| self.id(k as usize) == id)
             .map(|&k| k as usize)
@@ -129,22 +176,27 @@ impl IdIndex {
     /// The entry holding `id`, found without the table: by bisection among
     /// the entries read from disk, then among those added since.
     fn search(&self, id: &str) -> Option<usize> {
-        match self
-            .sorted
-            .binary_search_by(|&k| self.id(k as usize).cmp(id))
-        {
-            Ok(j) => Some(self.sorted[j] as usize),
-            Err(_) => self
-                .recent
-                .find(hash(id), |&k| self.id(k as usize) == id)
-                .map(|&k| k as usize),
+        let id = id.as_bytes();
+        let sorted = &self.base.sorted;
+        let (mut lo, mut hi) = (0, sorted.len());
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            let k = sorted.get(mid) as usize;
+            match self.base.id(k).cmp(id) {
+                std::cmp::Ordering::Less => lo = mid + 1,
+                std::cmp::Ordering::Greater => hi = mid,
+                std::cmp::Ordering::Equal => return Some(k),
+            }
         }
+        self.recent
+            .find(hash(id), |&k| self.id(k as usize) == id)
+            .map(|&k| k as usize)
     }
 
     /// The position of `id`, when it is there.
     #[inline]
     pub(crate) fn get(&self, id: &str) -> Option<usize> {
-        self.entry(id).map(|k| self.pos[k] as usize)
+        self.entry(id).map(|k| self.pos(k))
     }
 
     /// Whether `id` is there.
@@ -156,18 +208,22 @@ impl IdIndex {
     /// returned and kept.
     pub(crate) fn insert_first(&mut self, id: &str, at: usize) -> Option<usize> {
         if let Some(k) = self.entry(id) {
-            return Some(self.pos[k] as usize);
+            return Some(self.pos(k));
         }
-        let k = small(self.ends.len());
+        let k = small(self.len());
         self.text.push_str(id);
         self.ends.push(small(self.text.len()));
         self.pos.push(small(at));
-        let (text, ends) = (&self.text, &self.ends);
-        let table = match self.table.get_mut() {
+        // Into the table or the recent entries, whichever is in use
+        // (borrowed apart from the entries its hasher reads).
+        let (base, text, ends) = (&self.base, &self.text, &self.ends);
+        let into = match self.table.get_mut() {
             Some(table) => table,
             None => &mut self.recent,
         };
-        table.insert_unique(hash(id), k, |&j| hash(id_in(text, ends, j as usize)));
+        into.insert_unique(hash(id.as_bytes()), k, |&j| {
+            hash(id_in(base, text, ends, j as usize))
+        });
         None
     }
 
@@ -180,25 +236,28 @@ impl IdIndex {
 
     /// Entry `k`'s id (`k` below [`IdIndex::len`]).
     pub(crate) fn at(&self, k: usize) -> &str {
-        self.id(k)
+        // On character boundaries of UTF-8 text: checked when read (the
+        // base) or made from a `str` (the rest).
+        std::str::from_utf8(self.id(k)).unwrap_or_default()
     }
 
     /// Whether `other` holds the same ids at the same positions, added in
     /// the same order.
     pub(crate) fn same(&self, other: &IdIndex) -> bool {
-        self.text == other.text && self.ends == other.ends && self.pos == other.pos
+        self.len() == other.len()
+            && (0..self.len()).all(|k| self.pos(k) == other.pos(k) && self.id(k) == other.id(k))
     }
 
     /// Every (id, position), in the order added.
     pub(crate) fn iter(&self) -> impl Iterator<Item = (&str, usize)> + '_ {
-        (0..self.len()).map(|k| (self.id(k), self.pos[k] as usize))
+        (0..self.len()).map(|k| (self.at(k), self.pos(k)))
     }
 
     /// Every entry in the order of their ids: those read from disk as they
     /// were, those added since put in their places (all sorted again when
     /// they are many).
     fn in_order(&self) -> Vec<u32> {
-        let (m, n) = (self.sorted.len(), self.len());
+        let (m, n) = (self.base.len(), self.len());
         let by_id = |a: &u32, b: &u32| self.id(*a as usize).cmp(self.id(*b as usize));
         if (n - m) * 8 > n {
             let mut all: Vec<u32> = (0..small(n)).collect();
@@ -206,7 +265,7 @@ impl IdIndex {
             return all;
         }
         let mut all = Vec::with_capacity(n);
-        all.extend_from_slice(&self.sorted);
+        all.extend(self.base.sorted.iter());
         for k in m..n {
             let at = all.partition_point(|j| by_id(j, &small(k)).is_lt());
             all.insert(at, small(k));
@@ -230,53 +289,66 @@ impl PartialEq for IdIndex {
 impl Eq for IdIndex {}
 
 /// On disk: the text, then the ends, the positions and the entries in the
-/// order of their ids as little-endian `u32` arrays; the table is made
-/// again from them when needed. Ends that go back, pass the text or cut a
-/// character, a length that differs, or an order that is not of strictly
-/// increasing ids (an id twice, an entry missing) read as damaged.
+/// order of their ids as little-endian `u32` arrays; read back, they stay
+/// where they lie ([`Base`]) and the table is made again from them when
+/// needed. Ends that go back, pass the text or cut a character, a length
+/// that differs, or an order that is not of strictly increasing ids (an
+/// id twice, an entry missing) read as damaged.
 impl super::kept_disk::Persist for IdIndex {
     fn put(&self, out: &mut super::kept_disk::Out) {
-        self.text.put(out);
-        out.u32s(&self.ends);
-        out.u32s(&self.pos);
+        let mut text = String::with_capacity(self.base.text.len() + self.text.len());
+        let mut ends = Vec::with_capacity(self.len());
+        for k in 0..self.len() {
+            text.push_str(self.at(k));
+            ends.push(small(text.len()));
+        }
+        text.put(out);
+        out.u32s(&ends);
+        out.u32s(
+            &(0..self.len())
+                .map(|k| small(self.pos(k)))
+                .collect::<Vec<_>>(),
+        );
         out.u32s(&self.in_order());
     }
     fn get(inp: &mut super::kept_disk::In<'_>) -> Option<IdIndex> {
-        let text = inp.string_with_room()?;
-        let ends = inp.u32s()?;
-        let pos = inp.u32s()?;
-        let sorted = inp.u32s()?;
+        let base = Base {
+            text: inp.text_kept()?,
+            ends: inp.u32s_kept()?,
+            pos: inp.u32s_kept()?,
+            sorted: inp.u32s_kept()?,
+        };
+        // UTF-8 as a whole (the kept text is), so an end on a character
+        // boundary is one where no continuation byte starts.
+        let text: &[u8] = &base.text;
+        let boundary = |e: usize| e == text.len() || (e < text.len() && (text[e] as i8) >= -0x40);
         let mut last = 0;
-        for &e in &ends {
+        for e in base.ends.iter() {
             let e = e as usize;
-            if e < last || !text.is_char_boundary(e) {
+            if e < last || !boundary(e) {
                 return None;
             }
             last = e;
         }
-        let n = ends.len();
-        if last != text.len() || pos.len() != n || sorted.len() != n {
+        let n = base.len();
+        if last != text.len() || base.pos.len() != n || base.sorted.len() != n {
             return None;
         }
         // Strictly increasing ids over `n` entries below `n`: each once.
-        if sorted.iter().any(|&k| k as usize >= n) {
+        if base.sorted.iter().any(|k| k as usize >= n) {
             return None;
         }
-        // As bytes (the order of `str`), without a character boundary
-        // check per id: the ends were checked above.
-        let id = |k: u32| {
-            let k = k as usize;
-            let start = if k == 0 { 0 } else { ends[k - 1] as usize };
-            &text.as_bytes()[start..ends[k] as usize]
+        let increasing = {
+            let mut ids = base.sorted.iter().map(|k| base.id(k as usize));
+            let first = ids.next();
+            ids.try_fold(first, |prev, id| (prev < Some(id)).then_some(Some(id)))
+                .is_some()
         };
-        if !sorted.windows(2).all(|w| id(w[0]) < id(w[1])) {
+        if !increasing {
             return None;
         }
         Some(IdIndex {
-            text,
-            ends,
-            pos,
-            sorted,
+            base,
             ..IdIndex::default()
         })
     }
@@ -351,6 +423,37 @@ mod tests {
         let ok: IdIndex = from_bytes(&out.finish()).expect("reads back");
         assert_eq!(ok.get("bb"), None);
         assert_eq!(ok.get("b"), Some(1));
+    }
+
+    /// Read from a shared buffer (the mapped kept state), the entries stay
+    /// in it: a clone shares them, and each index adds its own.
+    #[test]
+    fn read_from_a_shared_buffer_the_entries_stay_where_they_lie() {
+        let mut ix = IdIndex::with_capacity(3);
+        for (i, id) in ["b", "ä", "a"].iter().enumerate() {
+            ix.insert_first(id, 10 + i);
+        }
+        let bytes: crate::check::kept_disk::Shared =
+            std::sync::Arc::new(crate::check::kept_disk::to_bytes(&ix));
+        let back: IdIndex = crate::check::kept_disk::from_shared(&bytes).expect("reads back");
+        assert!(matches!(
+            back.base.text,
+            crate::check::kept_disk::Blob::Part(..)
+        ));
+        assert_eq!((back.base.len(), back.len()), (3, 3));
+        let mut other = back.clone();
+        assert_eq!(other.insert_first("c", 20), None);
+        assert_eq!(other.insert_first("ä", 30), Some(11));
+        assert_eq!((back.get("c"), other.get("c")), (None, Some(20)));
+        assert_eq!(other.at(3), "c");
+        assert!(back.same(&ix) && !other.same(&ix));
+        // Written again, the shared entries and the added one.
+        let again: IdIndex =
+            from_bytes(&crate::check::kept_disk::to_bytes(&other)).expect("reads back");
+        assert_eq!(
+            format!("{again:?}"),
+            r#"{"b": 10, "ä": 11, "a": 12, "c": 20}"#
+        );
     }
 
     /// Read from disk, ids are found by bisection and the ids added since
