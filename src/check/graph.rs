@@ -24,6 +24,8 @@ pub(crate) struct Graph<'a> {
     after_join: OnceCell<Vec<Option<usize>>>,
     /// See [`Graph::nearest_above`] (made again each run: not kept).
     nearest: OnceCell<Vec<[u32; 2]>>,
+    /// The kept analyses not decoded yet: each is when first asked for.
+    later: std::cell::RefCell<Analyses>,
 }
 
 /// The graph analyses a run made ([`super::Graph`]'s reachability,
@@ -32,15 +34,19 @@ pub(crate) struct Graph<'a> {
 /// (`Analyses::follow` in `kept_graph.rs` says which follow an added edge
 /// and which are dropped); any other change drops them, and the next run
 /// makes what it needs again.
+///
+/// Read back from disk, each is kept as its bytes until it is used
+/// ([`Later`]): one the change drops, or no check asks for, is never
+/// decoded.
 #[derive(Debug, Default)]
 pub(crate) struct Analyses {
-    pub(crate) reach: Option<Vec<bool>>,
-    pub(crate) idom: Option<Vec<Option<usize>>>,
-    pub(crate) topo_pos: Option<Vec<usize>>,
-    pub(crate) dom_tree: Option<DomTree>,
-    pub(crate) executions: Option<Vec<u64>>,
-    pub(crate) topo2_pos: Option<Vec<usize>>,
-    pub(crate) after_join: Option<Vec<Option<usize>>>,
+    pub(crate) reach: Option<Later<Vec<bool>>>,
+    pub(crate) idom: Option<Later<Vec<Option<usize>>>>,
+    pub(crate) topo_pos: Option<Later<Vec<usize>>>,
+    pub(crate) dom_tree: Option<Later<DomTree>>,
+    pub(crate) executions: Option<Later<Vec<u64>>>,
+    pub(crate) topo2_pos: Option<Later<Vec<usize>>>,
+    pub(crate) after_join: Option<Later<Vec<Option<usize>>>>,
 }
 
 /// What a [`Graph`] knows of its content's shape, owned so that it can be
@@ -173,16 +179,41 @@ impl<'a> Graph<'a> {
     /// compares each with a fresh computation.
     pub(crate) fn kept_with(content: &'a Content, core: &'a Core, kept: Analyses) -> Graph<'a> {
         let g = Graph::kept(content, core);
-        set(&g.reach, kept.reach);
-        set(&g.idom, kept.idom);
-        set(&g.topo_pos, kept.topo_pos);
-        set(&g.dom_tree, kept.dom_tree);
-        set(&g.executions, kept.executions);
-        set(&g.topo2_pos, kept.topo2_pos);
-        set(&g.after_join, kept.after_join);
+        let mut later = Analyses {
+            reach: made_into(&g.reach, kept.reach),
+            idom: made_into(&g.idom, kept.idom),
+            topo_pos: made_into(&g.topo_pos, kept.topo_pos),
+            dom_tree: made_into(&g.dom_tree, kept.dom_tree),
+            executions: made_into(&g.executions, kept.executions),
+            topo2_pos: made_into(&g.topo2_pos, kept.topo2_pos),
+            after_join: made_into(&g.after_join, kept.after_join),
+        };
+        std::mem::swap(&mut *g.later.borrow_mut(), &mut later);
         #[cfg(debug_assertions)]
         g.assert_kept_analyses();
         g
+    }
+
+    /// A kept analysis not decoded yet (in `later`), decoded now; `None`
+    /// when there is none or it does not read back. A debug build compares
+    /// it (through `view`) with a fresh computation (`fresh`).
+    fn decode_kept<T, V: PartialEq + std::fmt::Debug + ?Sized>(
+        &self,
+        slot: impl FnOnce(&mut Analyses) -> &mut Option<Later<T>>,
+        view: impl FnOnce(&T) -> &V,
+        fresh: impl for<'g, 'h> FnOnce(&'g Graph<'h>) -> &'g V,
+    ) -> Option<T> {
+        let taken = slot(&mut self.later.borrow_mut()).take();
+        let v = taken?.into_made()?;
+        #[cfg(debug_assertions)]
+        assert_eq!(
+            view(&v),
+            fresh(&Graph::kept(self.content, self)),
+            "a kept analysis equals a fresh one"
+        );
+        #[cfg(not(debug_assertions))]
+        let _ = (view, fresh);
+        Some(v)
     }
 
     /// Each analysis made so far, compared with a fresh computation.
@@ -214,15 +245,17 @@ impl<'a> Graph<'a> {
     }
 
     /// The analyses made so far, to keep for the next content.
+    /// (those kept and never asked for go back as they came).
     pub(crate) fn take_analyses(&mut self) -> Analyses {
+        let later = self.later.get_mut();
         Analyses {
-            reach: self.reach.take(),
-            idom: self.idom.take(),
-            topo_pos: self.topo_pos.take(),
-            dom_tree: self.dom_tree.take(),
-            executions: self.executions.take(),
-            topo2_pos: self.topo2_pos.take(),
-            after_join: self.after_join.take(),
+            reach: made_or(self.reach.take(), later.reach.take()),
+            idom: made_or(self.idom.take(), later.idom.take()),
+            topo_pos: made_or(self.topo_pos.take(), later.topo_pos.take()),
+            dom_tree: made_or(self.dom_tree.take(), later.dom_tree.take()),
+            executions: made_or(self.executions.take(), later.executions.take()),
+            topo2_pos: made_or(self.topo2_pos.take(), later.topo2_pos.take()),
+            after_join: made_or(self.after_join.take(), later.after_join.take()),
         }
     }
 
@@ -238,6 +271,7 @@ impl<'a> Graph<'a> {
             topo2_pos: OnceCell::new(),
             after_join: OnceCell::new(),
             nearest: OnceCell::new(),
+            later: Default::default(),
         }
     }
 
@@ -280,22 +314,28 @@ impl<'a> Graph<'a> {
     /// are several; all false without one). Cycles are fine. O(n + e).
     pub(crate) fn reachable(&self) -> &[bool] {
         self.reach.get_or_init(|| {
-            let mut seen = vec![false; self.len()];
-            spread(&mut seen, self.entries.iter().copied(), |i| self.succs(i));
-            seen
+            self.decode_kept(|a| &mut a.reach, |v| v.as_slice(), |g| g.reachable())
+                .unwrap_or_else(|| {
+                    let mut seen = vec![false; self.len()];
+                    spread(&mut seen, self.entries.iter().copied(), |i| self.succs(i));
+                    seen
+                })
         })
     }
 
     /// Position of each node in the topological order (usize::MAX if none).
     pub(crate) fn topo_pos(&self) -> &[usize] {
         self.topo_pos.get_or_init(|| {
-            let mut pos = vec![usize::MAX; self.len()];
-            if let Some(t) = &self.topo {
-                for (p, &i) in t.iter().enumerate() {
-                    pos[i] = p;
-                }
-            }
-            pos
+            self.decode_kept(|a| &mut a.topo_pos, |v| v.as_slice(), |g| g.topo_pos())
+                .unwrap_or_else(|| {
+                    let mut pos = vec![usize::MAX; self.len()];
+                    if let Some(t) = &self.topo {
+                        for (p, &i) in t.iter().enumerate() {
+                            pos[i] = p;
+                        }
+                    }
+                    pos
+                })
         })
     }
 
@@ -304,32 +344,35 @@ impl<'a> Graph<'a> {
     /// and for unreachable nodes. Requires [`is_routable`](Self::is_routable).
     pub(crate) fn idom(&self) -> &[Option<usize>] {
         self.idom.get_or_init(|| {
-            let n = self.len();
-            let mut idom: Vec<Option<usize>> = vec![None; n];
-            let (Some(entry), Some(topo)) = (self.entry(), &self.topo) else {
-                return idom;
-            };
-            let reach = self.reachable();
-            let pos = self.topo_pos();
-            idom[entry] = Some(entry);
-            for &b in topo {
-                if b == entry || !reach[b] {
-                    continue;
-                }
-                let mut new: Option<usize> = None;
-                for p in self.preds(b) {
-                    if idom[p].is_none() {
-                        continue;
+            self.decode_kept(|a| &mut a.idom, |v| v.as_slice(), |g| g.idom())
+                .unwrap_or_else(|| {
+                    let n = self.len();
+                    let mut idom: Vec<Option<usize>> = vec![None; n];
+                    let (Some(entry), Some(topo)) = (self.entry(), &self.topo) else {
+                        return idom;
+                    };
+                    let reach = self.reachable();
+                    let pos = self.topo_pos();
+                    idom[entry] = Some(entry);
+                    for &b in topo {
+                        if b == entry || !reach[b] {
+                            continue;
+                        }
+                        let mut new: Option<usize> = None;
+                        for p in self.preds(b) {
+                            if idom[p].is_none() {
+                                continue;
+                            }
+                            new = Some(match new {
+                                None => p,
+                                Some(cur) => intersect(&idom, pos, cur, p),
+                            });
+                        }
+                        idom[b] = new;
                     }
-                    new = Some(match new {
-                        None => p,
-                        Some(cur) => intersect(&idom, pos, cur, p),
-                    });
-                }
-                idom[b] = new;
-            }
-            idom[entry] = None;
-            idom
+                    idom[entry] = None;
+                    idom
+                })
         })
     }
 
@@ -337,58 +380,61 @@ impl<'a> Graph<'a> {
     /// [`is_routable`](Self::is_routable) (else every node is unnumbered).
     pub(crate) fn dom_tree(&self) -> &DomTree {
         self.dom_tree.get_or_init(|| {
-            let n = self.len();
-            let mut tree = DomTree {
-                tin: vec![usize::MAX; n],
-                tout: vec![usize::MAX; n],
-                depth: vec![0; n],
-            };
-            let Some(entry) = self.entry() else {
-                return tree;
-            };
-            if self.topo.is_none() {
-                return tree;
-            }
-            let idom = self.idom();
-            // Each node's children in node order, in one flat list (`at[v]
-            // .. at[v + 1]`): not a vector per node (100,000 of them, most
-            // empty, grown by pushes, at 100,000 nodes).
-            let mut at = vec![0usize; n + 1];
-            for d in idom.iter().flatten() {
-                at[*d + 1] += 1;
-            }
-            for v in 0..n {
-                at[v + 1] += at[v];
-            }
-            let mut flat = vec![0usize; at[n]];
-            let mut fill = at.clone();
-            for (i, d) in idom.iter().enumerate() {
-                if let Some(d) = d {
-                    flat[fill[*d]] = i;
-                    fill[*d] += 1;
-                }
-            }
-            let children = |v: usize| &flat[at[v]..at[v + 1]];
-            let mut clock = 0usize;
-            // Frames: (node, next child position).
-            let mut frames = vec![(entry, 0usize)];
-            tree.tin[entry] = clock;
-            clock += 1;
-            while let Some(&mut (v, ref mut next)) = frames.last_mut() {
-                if *next < children(v).len() {
-                    let c = children(v)[*next];
-                    *next += 1;
-                    tree.tin[c] = clock;
-                    tree.depth[c] = tree.depth[v] + 1;
+            self.decode_kept(|a| &mut a.dom_tree, |v| v, |g| g.dom_tree())
+                .unwrap_or_else(|| {
+                    let n = self.len();
+                    let mut tree = DomTree {
+                        tin: vec![usize::MAX; n],
+                        tout: vec![usize::MAX; n],
+                        depth: vec![0; n],
+                    };
+                    let Some(entry) = self.entry() else {
+                        return tree;
+                    };
+                    if self.topo.is_none() {
+                        return tree;
+                    }
+                    let idom = self.idom();
+                    // Each node's children in node order, in one flat list (`at[v]
+                    // .. at[v + 1]`): not a vector per node (100,000 of them, most
+                    // empty, grown by pushes, at 100,000 nodes).
+                    let mut at = vec![0usize; n + 1];
+                    for d in idom.iter().flatten() {
+                        at[*d + 1] += 1;
+                    }
+                    for v in 0..n {
+                        at[v + 1] += at[v];
+                    }
+                    let mut flat = vec![0usize; at[n]];
+                    let mut fill = at.clone();
+                    for (i, d) in idom.iter().enumerate() {
+                        if let Some(d) = d {
+                            flat[fill[*d]] = i;
+                            fill[*d] += 1;
+                        }
+                    }
+                    let children = |v: usize| &flat[at[v]..at[v + 1]];
+                    let mut clock = 0usize;
+                    // Frames: (node, next child position).
+                    let mut frames = vec![(entry, 0usize)];
+                    tree.tin[entry] = clock;
                     clock += 1;
-                    frames.push((c, 0));
-                } else {
-                    tree.tout[v] = clock;
-                    clock += 1;
-                    frames.pop();
-                }
-            }
-            tree
+                    while let Some(&mut (v, ref mut next)) = frames.last_mut() {
+                        if *next < children(v).len() {
+                            let c = children(v)[*next];
+                            *next += 1;
+                            tree.tin[c] = clock;
+                            tree.depth[c] = tree.depth[v] + 1;
+                            clock += 1;
+                            frames.push((c, 0));
+                        } else {
+                            tree.tout[v] = clock;
+                            clock += 1;
+                            frames.pop();
+                        }
+                    }
+                    tree
+                })
         })
     }
 
@@ -450,29 +496,32 @@ impl<'a> Graph<'a> {
     /// [`is_routable`](Self::is_routable).
     pub(crate) fn executions(&self) -> &[u64] {
         self.executions.get_or_init(|| {
-            let mut count = vec![0u64; self.len()];
-            let (Some(entry), Some(topo)) = (self.entry(), &self.topo) else {
-                return count;
-            };
-            let idom = self.idom();
-            count[entry] = 1;
-            for &i in topo {
-                if i == entry {
-                    continue;
-                }
-                if self.node(i).kind == NodeKind::Join {
-                    if let Some(f) = idom[i] {
-                        count[i] = count[f];
+            self.decode_kept(|a| &mut a.executions, |v| v.as_slice(), |g| g.executions())
+                .unwrap_or_else(|| {
+                    let mut count = vec![0u64; self.len()];
+                    let (Some(entry), Some(topo)) = (self.entry(), &self.topo) else {
+                        return count;
+                    };
+                    let idom = self.idom();
+                    count[entry] = 1;
+                    for &i in topo {
+                        if i == entry {
+                            continue;
+                        }
+                        if self.node(i).kind == NodeKind::Join {
+                            if let Some(f) = idom[i] {
+                                count[i] = count[f];
+                            }
+                            continue;
+                        }
+                        let mut c = 0u64;
+                        for p in self.preds(i) {
+                            c = (c + count[p]).min(MAX_ROUTES + 1);
+                        }
+                        count[i] = c;
                     }
-                    continue;
-                }
-                let mut c = 0u64;
-                for p in self.preds(i) {
-                    c = (c + count[p]).min(MAX_ROUTES + 1);
-                }
-                count[i] = c;
-            }
-            count
+                    count
+                })
         })
     }
 
@@ -489,41 +538,44 @@ impl<'a> Graph<'a> {
     /// cheap "cannot reach" tests. `usize::MAX` everywhere when cyclic. O(n + e).
     pub(crate) fn topo2_pos(&self) -> &[usize] {
         self.topo2_pos.get_or_init(|| {
-            let n = self.len();
-            let mut pos = vec![usize::MAX; n];
-            if self.topo.is_none() {
-                return pos;
-            }
-            let mut done = vec![false; n];
-            let mut post = Vec::with_capacity(n);
-            // One stack for every root (not one made per root).
-            let mut frames: Vec<(usize, usize)> = Vec::new();
-            for root in (0..n).rev() {
-                if done[root] {
-                    continue;
-                }
-                done[root] = true;
-                frames.push((root, 0));
-                while let Some(&mut (v, ref mut next)) = frames.last_mut() {
-                    if *next < self.out[v].len() {
-                        let e = self.out[v][*next];
-                        *next += 1;
-                        if let Some((_, t)) = self.ends[e]
-                            && !done[t]
-                        {
-                            done[t] = true;
-                            frames.push((t, 0));
-                        }
-                    } else {
-                        post.push(v);
-                        frames.pop();
+            self.decode_kept(|a| &mut a.topo2_pos, |v| v.as_slice(), |g| g.topo2_pos())
+                .unwrap_or_else(|| {
+                    let n = self.len();
+                    let mut pos = vec![usize::MAX; n];
+                    if self.topo.is_none() {
+                        return pos;
                     }
-                }
-            }
-            for (p, &v) in post.iter().rev().enumerate() {
-                pos[v] = p;
-            }
-            pos
+                    let mut done = vec![false; n];
+                    let mut post = Vec::with_capacity(n);
+                    // One stack for every root (not one made per root).
+                    let mut frames: Vec<(usize, usize)> = Vec::new();
+                    for root in (0..n).rev() {
+                        if done[root] {
+                            continue;
+                        }
+                        done[root] = true;
+                        frames.push((root, 0));
+                        while let Some(&mut (v, ref mut next)) = frames.last_mut() {
+                            if *next < self.out[v].len() {
+                                let e = self.out[v][*next];
+                                *next += 1;
+                                if let Some((_, t)) = self.ends[e]
+                                    && !done[t]
+                                {
+                                    done[t] = true;
+                                    frames.push((t, 0));
+                                }
+                            } else {
+                                post.push(v);
+                                frames.pop();
+                            }
+                        }
+                    }
+                    for (p, &v) in post.iter().rev().enumerate() {
+                        pos[v] = p;
+                    }
+                    pos
+                })
         })
     }
 
@@ -551,23 +603,26 @@ impl<'a> Graph<'a> {
     /// improve. O(n + e).
     pub(crate) fn after_join(&self) -> &[Option<usize>] {
         self.after_join.get_or_init(|| {
-            let mut after: Vec<Option<usize>> = vec![None; self.len()];
-            let mut stack: Vec<usize> = Vec::new();
-            for (i, n) in self.content.nodes.iter().enumerate() {
-                if n.kind == NodeKind::Join {
-                    after[i] = Some(i);
-                    stack.push(i);
-                }
-            }
-            while let Some(v) = stack.pop() {
-                for t in self.succs(v) {
-                    if after[t].is_none() {
-                        after[t] = after[v];
-                        stack.push(t);
+            self.decode_kept(|a| &mut a.after_join, |v| v.as_slice(), |g| g.after_join())
+                .unwrap_or_else(|| {
+                    let mut after: Vec<Option<usize>> = vec![None; self.len()];
+                    let mut stack: Vec<usize> = Vec::new();
+                    for (i, n) in self.content.nodes.iter().enumerate() {
+                        if n.kind == NodeKind::Join {
+                            after[i] = Some(i);
+                            stack.push(i);
+                        }
                     }
-                }
-            }
-            after
+                    while let Some(v) = stack.pop() {
+                        for t in self.succs(v) {
+                            if after[t].is_none() {
+                                after[t] = after[v];
+                                stack.push(t);
+                            }
+                        }
+                    }
+                    after
+                })
         })
     }
 
@@ -632,11 +687,21 @@ pub(crate) fn kahn(
     (order.len() == n).then_some(order)
 }
 
-/// Fills `cell` with `v` when there is one.
-fn set<T>(cell: &OnceCell<T>, v: Option<T>) {
-    if let Some(v) = v {
-        let _ = cell.set(v);
+/// A kept analysis: put in `cell` when it is made; else what is left to
+/// decode when asked for (or nothing).
+fn made_into<T>(cell: &OnceCell<T>, kept: Option<Later<T>>) -> Option<Later<T>> {
+    match kept {
+        Some(Later::Made(v)) => {
+            let _ = cell.set(v);
+            None
+        }
+        other => other,
     }
+}
+
+/// An analysis made this run, else the one kept and never decoded.
+fn made_or<T>(made: Option<T>, kept: Option<Later<T>>) -> Option<Later<T>> {
+    made.map(Later::Made).or(kept)
 }
 
 /// Marks in `seen` what `seeds` reach over `succs`: each seed not seen
@@ -669,6 +734,7 @@ pub(crate) fn spread<I: IntoIterator<Item = usize>>(
 // Long lists of positions and flags go through the bulk codecs.
 pub(crate) use super::kept_disk::Lanes;
 use super::kept_disk::{Bits, Ends, Flat, Lists, Opt, Opts};
+use super::kept_later::{Later, Lazily, Plain};
 super::kept_disk::persist_fields!(Core {
     idx,
     out as Lists,
@@ -687,11 +753,11 @@ super::kept_disk::persist_fields!(DomTree {
     depth as Flat
 });
 super::kept_disk::persist_fields!(Analyses {
-    reach as Opt<Bits>,
-    idom as Opt<Opts>,
-    topo_pos as Opt<Flat>,
-    dom_tree,
-    executions,
-    topo2_pos as Opt<Flat>,
-    after_join as Opt<Opts>
+    reach as Lazily<Bits>,
+    idom as Lazily<Opts>,
+    topo_pos as Lazily<Flat>,
+    dom_tree as Lazily<Plain>,
+    executions as Lazily<Plain>,
+    topo2_pos as Lazily<Flat>,
+    after_join as Lazily<Opts>
 });

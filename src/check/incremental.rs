@@ -197,7 +197,7 @@ pub(crate) type Decoding = super::kept_parts::Parts<Part, Kept>;
 
 /// The layout of [`Kept::to_bytes`] (the store also keys the bytes by the
 /// binary that wrote them).
-const LAYOUT: u64 = 15;
+const LAYOUT: u64 = 16;
 
 impl Kept {
     /// This state as bytes, for a later process ([`Kept::from_bytes`]).

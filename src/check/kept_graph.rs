@@ -19,6 +19,7 @@
 
 use super::graph::{Analyses, Core, Lanes, MAX_ROUTES, edge_ends, kahn, spread};
 use super::kept_adj::room;
+use super::kept_later::{Later, made_mut};
 use crate::model::hash::{FastMap, FastSet};
 use crate::model::touched::Touched;
 use crate::model::{Content, NodeKind};
@@ -222,28 +223,29 @@ impl Shape {
 
 impl Analyses {
     /// Room for what a warm session adds next (see [`room`]).
+    /// (for those made: a warm session's are).
     pub(crate) fn make_room(&mut self) {
-        if let Some(v) = &mut self.reach {
+        if let Some(Later::Made(v)) = &mut self.reach {
             room(v);
         }
-        if let Some(v) = &mut self.idom {
+        if let Some(Later::Made(v)) = &mut self.idom {
             room(v);
         }
-        if let Some(v) = &mut self.topo_pos {
+        if let Some(Later::Made(v)) = &mut self.topo_pos {
             room(v);
         }
-        if let Some(t) = &mut self.dom_tree {
+        if let Some(Later::Made(t)) = &mut self.dom_tree {
             room(&mut t.tin);
             room(&mut t.tout);
             room(&mut t.depth);
         }
-        if let Some(v) = &mut self.executions {
+        if let Some(Later::Made(v)) = &mut self.executions {
             room(v);
         }
-        if let Some(v) = &mut self.topo2_pos {
+        if let Some(Later::Made(v)) = &mut self.topo2_pos {
             room(v);
         }
-        if let Some(v) = &mut self.after_join {
+        if let Some(Later::Made(v)) = &mut self.after_join {
             room(v);
         }
     }
@@ -293,7 +295,7 @@ impl Analyses {
                 ..Analyses::default()
             };
         }
-        if let Some(reach) = &mut self.reach {
+        if let Some(reach) = made_mut(&mut self.reach) {
             walk_on(core, reach, &delta.added);
             let routed = delta.added.iter().any(|&(f, _)| reach[f]);
             let near = before.routable && core.is_routable() && self.near_dominators(core, delta);
@@ -306,7 +308,7 @@ impl Analyses {
         if before.routable != core.is_routable() {
             (self.idom, self.dom_tree, self.executions) = (None, None, None);
         }
-        if let Some(after) = &mut self.after_join {
+        if let Some(after) = made_mut(&mut self.after_join) {
             better_joins(core, after, &delta.added);
         }
         if delta.resorted && core.topo.is_some() {
@@ -329,14 +331,23 @@ impl Analyses {
     /// dominator changed. False (nothing changed) when there are too many
     /// or `idom` was not made.
     fn near_dominators(&mut self, core: &Core, delta: &Delta) -> bool {
-        let (Some(reach), Some(idom)) = (&self.reach, &mut self.idom) else {
+        let (Some(reach), Some(idom)) = (
+            self.reach.as_ref().and_then(Later::made),
+            made_mut(&mut self.idom),
+        ) else {
             return false;
         };
         let Some(order) = downstream_order(core, reach, &delta.added) else {
             return false;
         };
         let entry = core.entries[0];
-        let old_depth = self.dom_tree.as_ref().map(|t| &t.depth);
+        // The depths the dominator tree holds when it is decoded (else
+        // found by walking up the dominators: the same).
+        let old_depth = self
+            .dom_tree
+            .as_ref()
+            .and_then(Later::made)
+            .map(|t| &t.depth);
         let mut depth: FastMap<usize, usize> = FastMap::default();
         let depth_of = |x: usize, depth: &FastMap<usize, usize>, idom: &[Option<usize>]| {
             if let Some(&d) = depth.get(&x) {
@@ -386,7 +397,7 @@ impl Analyses {
         if changed {
             self.dom_tree = None;
         }
-        if let Some(count) = &mut self.executions {
+        if let Some(count) = made_mut(&mut self.executions) {
             for &w in &order {
                 count[w] = if core.joins[w] {
                     idom[w].map_or(0, |f| count[f])
@@ -401,32 +412,36 @@ impl Analyses {
 
     /// Each made analysis extended by the nodes from `n0` on, as nodes
     /// without edges.
+    /// (none decoded for no new node).
     fn grow(&mut self, content: &Content, core: &Core, n0: usize) {
         let n = content.nodes.len();
+        if n == n0 {
+            return;
+        }
         let routable = core.topo.is_some();
         let grow =
             |v: &mut Vec<usize>| v.extend((n0..n).map(|i| if routable { i } else { usize::MAX }));
-        if let Some(v) = &mut self.reach {
+        if let Some(v) = made_mut(&mut self.reach) {
             v.resize(n, false);
         }
-        if let Some(v) = &mut self.idom {
+        if let Some(v) = made_mut(&mut self.idom) {
             v.resize(n, None);
         }
-        if let Some(v) = &mut self.topo_pos {
+        if let Some(v) = made_mut(&mut self.topo_pos) {
             grow(v);
         }
-        if let Some(t) = &mut self.dom_tree {
+        if let Some(t) = made_mut(&mut self.dom_tree) {
             t.tin.resize(n, usize::MAX);
             t.tout.resize(n, usize::MAX);
             t.depth.resize(n, 0);
         }
-        if let Some(v) = &mut self.executions {
+        if let Some(v) = made_mut(&mut self.executions) {
             v.resize(n, 0);
         }
-        if let Some(v) = &mut self.topo2_pos {
+        if let Some(v) = made_mut(&mut self.topo2_pos) {
             grow(v);
         }
-        if let Some(v) = &mut self.after_join {
+        if let Some(v) = made_mut(&mut self.after_join) {
             v.extend((n0..n).map(|i| core.joins[i].then_some(i)));
         }
     }

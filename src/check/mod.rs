@@ -14,6 +14,7 @@ mod kept_adj;
 mod kept_disk;
 mod kept_graph;
 pub(crate) mod kept_ids;
+mod kept_later;
 mod kept_lazy;
 mod kept_nodes;
 mod kept_parts;
@@ -939,13 +940,14 @@ mod tests {
     use super::*;
 
     /// Files under `src/check/` that are helpers, not issue codes.
-    const HELPERS: [&str; 19] = [
+    const HELPERS: [&str; 20] = [
         "kept_adj",
         "kept_disk",
         "kept_nodes",
         "kept_graph",
         "kept_ids",
         "kept_lazy",
+        "kept_later",
         "kept_parts",
         "synthesis",
         "schema_sat",
