@@ -527,9 +527,10 @@ fn a_damaged_chunk_is_detected_before_use() {
     );
     std::fs::write(&snap, &bad).unwrap();
     assert_eq!(same(&s, "a damaged chunk"), None);
-    // The nodes are made on two threads (this one the first chunk, the
-    // other the rest and the edges): a damaged chunk on either side means
-    // a fresh fold.
+    // The nodes are made on two threads (the other one makes the edges
+    // first; then each claims node chunks, this one from the first, the
+    // other from the last): a damaged chunk wherever it lies, or a
+    // damaged edge, means a fresh fold.
     let first = o_range(&s, 0);
     let edges = {
         let o = Opened::open(&plan_dir(&s)).unwrap();
