@@ -186,7 +186,11 @@ fn read_part(k: usize, inp: &mut super::kept_disk::In<'_>) -> Option<Part> {
             let reach = super::unreachable_call::get_reach(inp, graph.as_ref())?;
             Part::Graph(Box::new((graph, reach)))
         }
-        4 => Part::Analyses(Persist::get(inp)?),
+        4 => {
+            let mut analyses: super::graph::Analyses = Persist::get(inp)?;
+            analyses.decode_likely();
+            Part::Analyses(analyses)
+        }
         5 => Part::Phases(Persist::get(inp)?),
         _ => Part::Taint(Persist::get(inp)?),
     })

@@ -250,6 +250,20 @@ impl Analyses {
         }
     }
 
+    /// Decodes now (on the thread reading the kept state, beside the
+    /// plan's restore) the analyses nearly every run after a change uses:
+    /// reachability, the dominators, the first order's positions, the
+    /// executions and the joins upstream. The dominator tree and the second
+    /// order, asked for by many reachability questions only, stay bytes
+    /// until then.
+    pub(crate) fn decode_likely(&mut self) {
+        let _ = made_mut(&mut self.reach);
+        let _ = made_mut(&mut self.idom);
+        let _ = made_mut(&mut self.topo_pos);
+        let _ = made_mut(&mut self.executions);
+        let _ = made_mut(&mut self.after_join);
+    }
+
     /// The analyses of `content`, whose kept shape `core` was brought up
     /// from `before` by [`Core::update`] with `delta`. New nodes are added
     /// as they come without edges (unreachable, in no dominator tree, run
