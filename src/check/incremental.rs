@@ -146,7 +146,7 @@ impl Kept {
 /// A part of the kept state as read (see [`Kept::put_parts`]).
 pub(crate) enum Part {
     Small(Small),
-    Refs(Readers),
+    Refs(Box<Readers>),
     Nodes(KeptNodes),
     Graph(Box<(Option<Core>, Option<super::unreachable_call::KeptReach>)>),
     Analyses(super::graph::Analyses),
@@ -179,7 +179,7 @@ fn read_part(k: usize, inp: &mut super::kept_disk::In<'_>) -> Option<Part> {
             by_edge: Persist::get(inp)?,
             by_plan: Persist::get(inp)?,
         }),
-        1 => Part::Refs(Persist::get(inp)?),
+        1 => Part::Refs(Box::new(Persist::get(inp)?)),
         2 => Part::Nodes(Persist::get(inp)?),
         3 => {
             let graph: Option<Core> = Persist::get(inp)?;
@@ -201,7 +201,7 @@ pub(crate) type Decoding = super::kept_parts::Parts<Part, Kept>;
 
 /// The layout of [`Kept::to_bytes`] (the store also keys the bytes by the
 /// binary that wrote them).
-const LAYOUT: u64 = 16;
+const LAYOUT: u64 = 17;
 
 impl Kept {
     /// This state as bytes, for a later process ([`Kept::from_bytes`]).
@@ -262,7 +262,7 @@ impl Kept {
         whole.then_some(Kept {
             registry: small.registry,
             by_node: small.by_node,
-            refs,
+            refs: *refs,
             hints: small.hints,
             nodes,
             graph,
@@ -383,12 +383,12 @@ impl Readers {
         let added = new.iter().filter(|t| old.binary_search(t).is_err());
         renamed.extend(gone.chain(added).map(|&k| self.names.at(k).to_string()));
         for &t in &old {
-            if let Ok(p) = self.read_by[t].binary_search(&me) {
+            if let Ok(p) = self.read_by.list(t).binary_search(me) {
                 self.read_by.list_mut(t).remove(p);
             }
         }
         for &t in &new {
-            if let Err(p) = self.read_by[t].binary_search(&me) {
+            if let Err(p) = self.read_by.list(t).binary_search(me) {
                 self.read_by.list_mut(t).insert(p, me);
             }
         }
@@ -399,13 +399,13 @@ impl Readers {
     fn is_named(&self, id: &str) -> bool {
         self.names
             .get(id)
-            .is_some_and(|k| !self.read_by[k].is_empty())
+            .is_some_and(|k| !self.read_by.list(k).is_empty())
     }
 
     /// Every id some node names.
     fn named(&self) -> impl Iterator<Item = &str> + '_ {
         (0..self.names.len())
-            .filter(|&k| !self.read_by[k].is_empty())
+            .filter(|&k| !self.read_by.list(k).is_empty())
             .map(|k| self.names.at(k))
     }
 
@@ -416,8 +416,8 @@ impl Readers {
     ) -> impl Iterator<Item = &'s str> + 's {
         ids.into_iter()
             .filter_map(|id| self.names.get(id.as_ref()))
-            .flat_map(|k| &self.read_by[k])
-            .map(|&r| self.names.at(r))
+            .flat_map(|k| self.read_by.list(k).iter())
+            .map(|r| self.names.at(r))
     }
 }
 

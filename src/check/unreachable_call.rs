@@ -144,7 +144,7 @@ impl KeptReach {
             if self.entry[i] && content.nodes[i].kind != NodeKind::Entry {
                 return false;
             }
-            for &k in &self.edges_at[i] {
+            for k in self.edges_at.list(i).iter() {
                 let e = &content.edges[k];
                 if self.ends[k] != self.ends_of(e, &ids) {
                     return false;
@@ -206,8 +206,9 @@ impl KeptReach {
             }
         }
         while let Some(v) = queue.pop_front() {
-            for j in 0..self.next[v].len() {
-                let t = self.next[v][j];
+            let next = self.next.list(v);
+            for j in 0..next.len() {
+                let t = next.get(j);
                 if !self.seen[t] {
                     self.seen[t] = true;
                     queue.push_back(t);
@@ -342,7 +343,7 @@ pub(crate) fn get_reach(
     } else {
         Ends::get(inp)?
     };
-    Some(Some(KeptReach {
+    let r = KeptReach {
         at,
         ends,
         next: Persist::get(inp)?,
@@ -350,7 +351,17 @@ pub(crate) fn get_reach(
         loose: Flat::get(inp)?,
         entry: Bits::get(inp)?,
         seen: Bits::get(inp)?,
-    }))
+    };
+    // A list or flag per node (an id repeated is indexed once), nodes and
+    // edges that are there.
+    let (n, e) = (r.seen.len(), r.ends.len());
+    let whole = [r.next.len(), r.edges_at.len(), r.entry.len()] == [n; 3]
+        && r.at.len() <= n
+        && r.next.all_below(n)
+        && r.edges_at.all_below(e)
+        && r.loose.iter().all(|&k| k < e)
+        && r.ends.iter().flatten().all(|&(f, t)| f < n && t < n);
+    whole.then_some(Some(r))
 }
 
 #[cfg(test)]
