@@ -747,9 +747,9 @@ impl<'a> Raw<'a> {
 pub(crate) type Lanes = smallvec::SmallVec<[usize; 2]>;
 
 /// A `Vec<Lanes>` (adjacency lists) as two [`Flat`] lists: every
-/// list's length, then all their values one after the other (the form
-/// [`super::kept_adj::Adj`] reads as it is; `Core`'s lists, read on every
-/// step of the graph walks, stay a list per node in memory).
+/// list's length, then all their values one after the other (`Core`'s
+/// lists, read on every step of the graph walks, stay a list per node in
+/// memory; [`super::kept_adj::Adj`]'s are read where they lie).
 pub(crate) struct Lists;
 
 impl Via<Vec<Lanes>> for Lists {
