@@ -670,9 +670,24 @@ pub(crate) fn kahn(
     inc: &[Lanes],
     ends: &[Option<(usize, usize)>],
 ) -> Option<Vec<usize>> {
-    let mut indeg: Vec<usize> = inc.iter().map(|l| l.len()).collect();
+    kahn_into(Vec::new(), n, out, inc, ends)
+}
+
+/// [`kahn`], the order made in `order`'s memory (a kept order made again
+/// after a change: no fresh pages for it at 100,000 nodes).
+pub(crate) fn kahn_into(
+    mut order: Vec<usize>,
+    n: usize,
+    out: &[Lanes],
+    inc: &[Lanes],
+    ends: &[Option<(usize, usize)>],
+) -> Option<Vec<usize>> {
+    // Counts below 2^32 (a node's edges are far fewer): half the memory
+    // walked at random.
+    let mut indeg: Vec<u32> = inc.iter().map(|l| l.len() as u32).collect();
     let mut ready: Vec<usize> = (0..n).filter(|&i| indeg[i] == 0).rev().collect();
-    let mut order = Vec::with_capacity(n);
+    order.clear();
+    order.reserve(n);
     while let Some(i) = ready.pop() {
         order.push(i);
         for &e in out[i].iter().rev() {

@@ -17,7 +17,7 @@
 //! left to a rebuild, which [`Core::update`] asks for by returning false.
 //! In a debug build the result is compared with a rebuild.
 
-use super::graph::{Analyses, Core, Lanes, MAX_ROUTES, edge_ends, kahn, spread};
+use super::graph::{Analyses, Core, Lanes, MAX_ROUTES, edge_ends, kahn_into, spread};
 use super::kept_adj::room;
 use super::kept_later::{Later, made_mut};
 use crate::model::hash::{FastMap, FastSet};
@@ -131,7 +131,8 @@ impl Core {
         if let (true, Some(order)) = (same_order, &mut self.topo) {
             order.extend(n0..n);
         } else {
-            self.topo = kahn(n, &self.out, &self.inc, &self.ends);
+            let old = self.topo.take().unwrap_or_default();
+            self.topo = kahn_into(old, n, &self.out, &self.inc, &self.ends);
             delta.resorted = true;
         }
         debug_assert_eq!(*self, Core::new(content), "the kept graph equals a new one");
