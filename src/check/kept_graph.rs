@@ -223,8 +223,9 @@ impl Shape {
 }
 
 impl Analyses {
-    /// Room for what a warm session adds next (see [`room`]).
-    /// (for those made: a warm session's are).
+    /// Room for what a warm session adds next (see [`room`]) in the
+    /// analyses made (a warm session's are; one still kept as bytes is
+    /// made with its room when decoded).
     pub(crate) fn make_room(&mut self) {
         if let Some(Later::Made(v)) = &mut self.reach {
             room(v);
@@ -425,9 +426,9 @@ impl Analyses {
         true
     }
 
-    /// Each made analysis extended by the nodes from `n0` on, as nodes
-    /// without edges.
-    /// (none decoded for no new node).
+    /// Each analysis extended by the nodes from `n0` on, as nodes without
+    /// edges (one kept as bytes is decoded for it; none is when there is
+    /// no new node).
     fn grow(&mut self, content: &Content, core: &Core, n0: usize) {
         let n = content.nodes.len();
         if n == n0 {
