@@ -276,6 +276,10 @@ impl Words {
     pub(crate) fn len(&self) -> usize {
         self.0.len() / 4
     }
+    /// The items as they lie (little-endian).
+    pub(crate) fn bytes(&self) -> &[u8] {
+        &self.0
+    }
     /// Item `k` (below [`Words::len`]).
     #[inline]
     pub(crate) fn get(&self, k: usize) -> u32 {

@@ -244,8 +244,18 @@ impl IdIndex {
     /// Whether `other` holds the same ids at the same positions, added in
     /// the same order.
     pub(crate) fn same(&self, other: &IdIndex) -> bool {
-        self.len() == other.len()
-            && (0..self.len()).all(|k| self.pos(k) == other.pos(k) && self.id(k) == other.id(k))
+        if self.len() != other.len() {
+            return false;
+        }
+        // Bases of one length (a clone's, or one file's read twice): their
+        // bytes, then the entries added since, compared whole.
+        let (a, b) = (&self.base, &other.base);
+        if a.len() == b.len() {
+            return (&*a.text, a.ends.bytes(), a.pos.bytes())
+                == (&*b.text, b.ends.bytes(), b.pos.bytes())
+                && (&self.text, &self.ends, &self.pos) == (&other.text, &other.ends, &other.pos);
+        }
+        (0..self.len()).all(|k| self.pos(k) == other.pos(k) && self.id(k) == other.id(k))
     }
 
     /// Every (id, position), in the order added.
@@ -296,19 +306,23 @@ impl Eq for IdIndex {}
 /// id twice, an entry missing) read as damaged.
 impl super::kept_disk::Persist for IdIndex {
     fn put(&self, out: &mut super::kept_disk::Out) {
-        let mut text = String::with_capacity(self.base.text.len() + self.text.len());
-        let mut ends = Vec::with_capacity(self.len());
-        for k in 0..self.len() {
-            text.push_str(self.at(k));
-            ends.push(small(text.len()));
-        }
+        // The base's text and lists as they lie, then the entries added
+        // since (their ends past the base's text).
+        let base = &self.base;
+        let mut text = String::with_capacity(base.text.len() + self.text.len());
+        // UTF-8 (checked when read).
+        text.push_str(std::str::from_utf8(&base.text).unwrap_or_default());
+        text.push_str(&self.text);
+        let off = small(base.text.len());
+        let ends: Vec<u32> = base
+            .ends
+            .iter()
+            .chain(self.ends.iter().map(|e| e + off))
+            .collect();
+        let pos: Vec<u32> = base.pos.iter().chain(self.pos.iter().copied()).collect();
         text.put(out);
         out.u32s(&ends);
-        out.u32s(
-            &(0..self.len())
-                .map(|k| small(self.pos(k)))
-                .collect::<Vec<_>>(),
-        );
+        out.u32s(&pos);
         out.u32s(&self.in_order());
     }
     fn get(inp: &mut super::kept_disk::In<'_>) -> Option<IdIndex> {
@@ -447,6 +461,12 @@ mod tests {
         assert_eq!((back.get("c"), other.get("c")), (None, Some(20)));
         assert_eq!(other.at(3), "c");
         assert!(back.same(&ix) && !other.same(&ix));
+        // One base (a clone's): the same with the same entries added.
+        let (mut x, mut y) = (back.clone(), back.clone());
+        assert!(x.same(&y));
+        x.insert_first("c", 20);
+        y.insert_first("d", 20);
+        assert!(!x.same(&y) && x.same(&other));
         // Written again, the shared entries and the added one.
         let again: IdIndex =
             from_bytes(&crate::check::kept_disk::to_bytes(&other)).expect("reads back");
