@@ -20,7 +20,7 @@
 //! made a warm `connect_nodes` at 100,000 nodes 4 % slower:
 //! docs/performance.md, session 14).
 
-use super::kept_disk::{In, Out, Words};
+use super::kept_disk::{In, Out, Words, bisect};
 use crate::model::hash::FastMap;
 
 /// Lists of positions (see the module doc); [`Adj::list`] is list `i`.
@@ -76,16 +76,7 @@ impl<'a> List<'a> {
 
     /// Where `x` is (or would go), in a sorted list.
     pub(crate) fn binary_search(&self, x: usize) -> Result<usize, usize> {
-        let (mut lo, mut hi) = (0, self.len());
-        while lo < hi {
-            let mid = lo + (hi - lo) / 2;
-            match self.get(mid).cmp(&x) {
-                std::cmp::Ordering::Less => lo = mid + 1,
-                std::cmp::Ordering::Greater => hi = mid,
-                std::cmp::Ordering::Equal => return Ok(mid),
-            }
-        }
-        Err(lo)
+        bisect(self.len(), |j| self.get(j).cmp(&x))
     }
 
     pub(crate) fn to_vec(self) -> Vec<usize> {
@@ -112,9 +103,8 @@ impl Adj {
             match self.moved.get(&i) {
                 Some(&span) => span,
                 None => {
-                    let (ends, values) = &self.kept;
-                    let start = if i == 0 { 0 } else { ends.get(i - 1) as usize };
-                    return List::Kept(values, start, ends.get(i) as usize);
+                    let r = self.kept.0.span(i);
+                    return List::Kept(&self.kept.1, r.start, r.end);
                 }
             }
         } else {
@@ -282,14 +272,7 @@ impl super::kept_disk::Persist for Adj {
     }
     fn get(inp: &mut In<'_>) -> Option<Adj> {
         let (ends, values) = (inp.u32s_kept()?, inp.u32s_kept()?);
-        let mut last = 0;
-        for e in ends.iter() {
-            if e < last {
-                return None;
-            }
-            last = e;
-        }
-        (last as usize == values.len()).then(|| Adj {
+        ends.ends_at(values.len()).then(|| Adj {
             kept: (ends, values),
             ..Adj::default()
         })

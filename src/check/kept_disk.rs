@@ -280,6 +280,22 @@ impl Words {
     pub(crate) fn bytes(&self) -> &[u8] {
         &self.0
     }
+    /// In a list of where each of a run of spans ends: where span `k`
+    /// lies (from where the one before ends).
+    #[inline]
+    pub(crate) fn span(&self, k: usize) -> std::ops::Range<usize> {
+        let start = if k == 0 { 0 } else { self.get(k - 1) as usize };
+        start..self.get(k) as usize
+    }
+    /// Whether, as such a list, it never goes back and ends at `total`.
+    pub(crate) fn ends_at(&self, total: usize) -> bool {
+        let mut last = 0;
+        self.iter().all(|e| {
+            let ok = e >= last;
+            last = e;
+            ok
+        }) && last as usize == total
+    }
     /// Item `k` (below [`Words::len`]).
     #[inline]
     pub(crate) fn get(&self, k: usize) -> u32 {
@@ -293,6 +309,25 @@ impl Words {
             .chunks_exact(4)
             .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
     }
+}
+
+/// Bisection over `len` items by `cmp` (how item `k` compares with what
+/// is looked for), as [`slice::binary_search_by`] answers, for items read
+/// where they lie rather than from a slice.
+pub(crate) fn bisect(
+    len: usize,
+    cmp: impl Fn(usize) -> std::cmp::Ordering,
+) -> Result<usize, usize> {
+    let (mut lo, mut hi) = (0, len);
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        match cmp(mid) {
+            std::cmp::Ordering::Less => lo = mid + 1,
+            std::cmp::Ordering::Greater => hi = mid,
+            std::cmp::Ordering::Equal => return Ok(mid),
+        }
+    }
+    Err(lo)
 }
 
 /// Where `b`, cut from the bytes of `all`, lies in them.

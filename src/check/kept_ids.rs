@@ -18,7 +18,7 @@
 //! Entries are only added (the kept structures that use it make it again
 //! on a removal); the first position given for an id stays.
 
-use super::kept_disk::{Blob, Words};
+use super::kept_disk::{Blob, Words, bisect};
 use crate::model::hash::FastState;
 use hashbrown::HashTable;
 use std::cell::{Cell, OnceCell};
@@ -52,12 +52,7 @@ impl Base {
     /// Entry `k`'s id (`k` below [`Base::len`]).
     #[inline]
     fn id(&self, k: usize) -> &[u8] {
-        let start = if k == 0 {
-            0
-        } else {
-            self.ends.get(k - 1) as usize
-        };
-        &self.text[start..self.ends.get(k) as usize]
+        &self.text[self.ends.span(k)]
     }
 }
 
@@ -178,15 +173,9 @@ impl IdIndex {
     fn search(&self, id: &str) -> Option<usize> {
         let id = id.as_bytes();
         let sorted = &self.base.sorted;
-        let (mut lo, mut hi) = (0, sorted.len());
-        while lo < hi {
-            let mid = lo + (hi - lo) / 2;
-            let k = sorted.get(mid) as usize;
-            match self.base.id(k).cmp(id) {
-                std::cmp::Ordering::Less => lo = mid + 1,
-                std::cmp::Ordering::Greater => hi = mid,
-                std::cmp::Ordering::Equal => return Some(k),
-            }
+        let at = |j: usize| sorted.get(j) as usize;
+        if let Ok(j) = bisect(sorted.len(), |j| self.base.id(at(j)).cmp(id)) {
+            return Some(at(j));
         }
         self.recent
             .find(hash(id), |&k| self.id(k as usize) == id)
@@ -336,16 +325,12 @@ impl super::kept_disk::Persist for IdIndex {
         // boundary is one where no continuation byte starts.
         let text: &[u8] = &base.text;
         let boundary = |e: usize| e == text.len() || (e < text.len() && (text[e] as i8) >= -0x40);
-        let mut last = 0;
-        for e in base.ends.iter() {
-            let e = e as usize;
-            if e < last || !boundary(e) {
-                return None;
-            }
-            last = e;
-        }
         let n = base.len();
-        if last != text.len() || base.pos.len() != n || base.sorted.len() != n {
+        if !base.ends.ends_at(text.len())
+            || !base.ends.iter().all(|e| boundary(e as usize))
+            || base.pos.len() != n
+            || base.sorted.len() != n
+        {
             return None;
         }
         // Strictly increasing ids over `n` entries below `n`: each once.

@@ -425,18 +425,18 @@ impl<'a> View<'a> {
             // To size, as in `node_range`.
             let mut nodes = Vec::with_capacity(with_room(n.min(chunks * NODES_PER_CHUNK)));
             crate::model::pages::populate(&mut nodes);
-            let mut first = Some(());
+            let mut whole = true;
             while let Some(k) = claim(false) {
                 let r = span(k);
                 if self.push_nodes(&mut nodes, r.start, r.end, eager).is_none() {
                     // Nothing more to claim: the other thread ends too.
                     while claim(false).is_some() {}
-                    first = None;
+                    whole = false;
                 }
             }
             // A thread that panicked read nothing to use: fold the log.
             let second = self.flag(handle.join().ok().flatten());
-            let ((), (mine, edges, bufs)) = (first?, second?);
+            let (mine, edges, bufs) = second.filter(|_| whole)?;
             for part in mine.into_iter().rev() {
                 nodes.extend(part);
             }
