@@ -57,8 +57,8 @@ pub(crate) struct Core {
     pub(crate) idx: super::kept_ids::IdIndex,
     /// Outgoing / incoming edge indices per node (edges whose both ends
     /// exist), in edge order.
-    pub(crate) out: Vec<Lanes>,
-    pub(crate) inc: Vec<Lanes>,
+    pub(crate) out: EdgeLists,
+    pub(crate) inc: EdgeLists,
     /// Per edge: (from, to) node indices when both exist.
     pub(crate) ends: Vec<Option<(usize, usize)>>,
     /// The entry nodes, in node order.
@@ -131,6 +131,7 @@ impl Core {
             .iter()
             .map(|n| n.kind == NodeKind::Join)
             .collect();
+        let (out, inc) = (EdgeLists::from(out), EdgeLists::from(inc));
         let topo = kahn(n, &out, &inc, &ends);
         let repeated = canonical.iter().any(|c| !c);
         Core {
@@ -666,8 +667,8 @@ fn intersect(idom: &[Option<usize>], pos: &[usize], mut a: usize, mut b: usize) 
 /// Kahn's algorithm; `None` when a cycle remains. O(n + e).
 pub(crate) fn kahn(
     n: usize,
-    out: &[Lanes],
-    inc: &[Lanes],
+    out: &EdgeLists,
+    inc: &EdgeLists,
     ends: &[Option<(usize, usize)>],
 ) -> Option<Vec<usize>> {
     kahn_into(Vec::new(), n, out, inc, ends)
@@ -678,8 +679,8 @@ pub(crate) fn kahn(
 pub(crate) fn kahn_into(
     mut order: Vec<usize>,
     n: usize,
-    out: &[Lanes],
-    inc: &[Lanes],
+    out: &EdgeLists,
+    inc: &EdgeLists,
     ends: &[Option<(usize, usize)>],
 ) -> Option<Vec<usize>> {
     // Counts below 2^32 (a node's edges are far fewer): half the memory
@@ -747,13 +748,14 @@ pub(crate) fn spread<I: IntoIterator<Item = usize>>(
 
 // The kept state on disk (see `super::kept_disk`).
 // Long lists of positions and flags go through the bulk codecs.
-pub(crate) use super::kept_disk::Lanes;
-use super::kept_disk::{Bits, Ends, Flat, Lists, Opt, Opts};
+use super::kept_disk::{Bits, Ends, Flat, Opt, Opts};
+pub(crate) use super::kept_lanes::EdgeLists;
+pub(crate) use super::kept_lanes::Lanes;
 use super::kept_later::{Later, Lazily, Plain};
 super::kept_disk::persist_fields!(Core {
     idx,
-    out as Lists,
-    inc as Lists,
+    out as super::kept_lanes::Flat,
+    inc as super::kept_lanes::Flat,
     ends as Ends,
     entries as Flat,
     joins as Bits,

@@ -778,42 +778,6 @@ impl<'a> Raw<'a> {
     }
 }
 
-/// A node's edge positions (one way): most nodes have one or two, held in
-/// place. A vector each cost reading the kept graph back at 100,000 nodes
-/// 200,000 allocations, most of its decoding; walks read them as before
-/// (a slice), where spans into one flat vector made warm walks slower
-/// (session 14).
-pub(crate) type Lanes = smallvec::SmallVec<[usize; 2]>;
-
-/// A `Vec<Lanes>` (adjacency lists) as two [`Flat`] lists: every
-/// list's length, then all their values one after the other (`Core`'s
-/// lists, read on every step of the graph walks, stay a list per node in
-/// memory; [`super::kept_adj::Adj`]'s are read where they lie).
-pub(crate) struct Lists;
-
-impl Via<Vec<Lanes>> for Lists {
-    fn put(v: &Vec<Lanes>, out: &mut Out) {
-        Flat::put(&v.iter().map(|l| l.len()).collect(), out);
-        Flat::put(&v.iter().flatten().copied().collect(), out);
-    }
-    fn get(inp: &mut In<'_>) -> Option<Vec<Lanes>> {
-        let lens = Raw::get(inp)?;
-        let mut values = Raw::get(inp)?.iter();
-        let mut v = with_room(lens.len());
-        for n in lens.iter() {
-            if n > values.len() {
-                return None;
-            }
-            let mut lanes = Lanes::with_capacity(n);
-            for _ in 0..n {
-                lanes.push(values.next()?);
-            }
-            v.push(lanes);
-        }
-        (values.len() == 0).then_some(v)
-    }
-}
-
 /// A `Vec<Option<usize>>` (positions or none) as one [`Flat`] list, each
 /// position plus one, 0 for none.
 pub(crate) struct Opts;
@@ -1017,10 +981,6 @@ mod tests {
         assert_eq!(via::<_, Bits>(&bits).1, Some(bits.clone()));
         let ends = vec![Some((0, 3)), None, Some((2, 0))];
         assert_eq!(via::<_, Ends>(&ends).1, Some(ends.clone()));
-        let lists: Vec<Lanes> = [&[1, 2][..], &[], &[3], &[4, 5, 6]]
-            .map(Lanes::from_slice)
-            .into();
-        assert_eq!(via::<_, Lists>(&lists).1, Some(lists.clone()));
         let opts = vec![Some(0), None, Some(9)];
         assert_eq!(via::<_, Opts>(&opts).1, Some(opts.clone()));
         let pairs = vec![(Some(0), 7), (None, usize::MAX)];
@@ -1046,10 +1006,6 @@ mod tests {
         let (mut b, _) = via::<_, Bits>(&bits);
         *b.last_mut().unwrap() = 2;
         assert!(!read(&b, &|i| Bits::get(i).is_some()));
-        let mut o = Out::default();
-        Flat::put(&vec![2, 1], &mut o);
-        Flat::put(&vec![7, 8], &mut o);
-        assert!(!read(&o.finish(), &|i| Lists::get(i).is_some()));
         let mut o = Out::default();
         Flat::put(&vec![0, 4], &mut o);
         assert!(!read(&o.finish(), &|i| Ends::get(i).is_some()));

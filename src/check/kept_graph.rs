@@ -41,8 +41,8 @@ pub(crate) struct Delta {
 impl Core {
     /// Room for what a warm session adds next (see [`room`]).
     pub(crate) fn make_room(&mut self) {
-        room(&mut self.out);
-        room(&mut self.inc);
+        self.out.make_room();
+        self.inc.make_room();
         room(&mut self.ends);
         room(&mut self.joins);
         room(&mut self.canonical);
@@ -118,12 +118,12 @@ impl Core {
                 _ => delta.moved = true,
             }
             if let Some((f, t)) = old {
-                set_sorted(&mut self.out[f], k, false);
-                set_sorted(&mut self.inc[t], k, false);
+                set_sorted(self.out.list_mut(f), k, false);
+                set_sorted(self.inc.list_mut(t), k, false);
             }
             if let Some((f, t)) = new {
-                set_sorted(&mut self.out[f], k, true);
-                set_sorted(&mut self.inc[t], k, true);
+                set_sorted(self.out.list_mut(f), k, true);
+                set_sorted(self.inc.list_mut(t), k, true);
             }
             self.ends[k] = new;
         }

@@ -14,6 +14,7 @@ mod kept_adj;
 mod kept_disk;
 mod kept_graph;
 pub(crate) mod kept_ids;
+mod kept_lanes;
 mod kept_later;
 mod kept_lazy;
 mod kept_nodes;
@@ -940,8 +941,9 @@ mod tests {
     use super::*;
 
     /// Files under `src/check/` that are helpers, not issue codes.
-    const HELPERS: [&str; 20] = [
+    const HELPERS: [&str; 21] = [
         "kept_adj",
+        "kept_lanes",
         "kept_disk",
         "kept_nodes",
         "kept_graph",

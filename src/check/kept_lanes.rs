@@ -1,0 +1,216 @@
+//! The graph's edge lists per node (`Core::out`, `Core::inc`) as the
+//! walks read them — a slice of edge positions per node — held two ways
+//! (issue 17, session 31):
+//!
+//! - made here (a full check, a warm session): a [`Lanes`] per node;
+//! - read back from the kept state: every list's values in one vector and
+//!   where each list ends, the lists changed since a [`Lanes`] of their
+//!   own and the nodes added since one each after them.
+//!
+//! Read back as a [`Lanes`] per node, the two lists cost a one-shot write
+//! at 100,000 nodes ≈ 4 ms of a thread and 4.8 MB of fresh memory (the
+//! kept thread's largest part); read back flat, 0.4 ms and 1.6 MB. Either
+//! way list `i` is a slice (`lists[i]`), read as fast as before by the
+//! walks of a warm session (spans read value by value made them slower:
+//! session 14).
+
+use super::kept_disk::{In, Out, Raw, Via, roomy};
+use crate::model::hash::FastMap;
+
+/// A node's edge positions (one way), as made here: most nodes have one
+/// or two, held in place (a vector each cost 200,000 allocations at
+/// 100,000 nodes).
+pub(crate) type Lanes = smallvec::SmallVec<[usize; 2]>;
+
+/// One list of edge positions per node (see the module doc).
+#[derive(Clone, Default)]
+pub(crate) struct EdgeLists {
+    /// Where each list read back ends in `values` (the first
+    /// `ends.len()` lists).
+    ends: Vec<u32>,
+    values: Vec<usize>,
+    /// The lists read back and changed since.
+    moved: FastMap<usize, Lanes>,
+    /// The lists after those read back.
+    more: Vec<Lanes>,
+}
+
+impl EdgeLists {
+    /// How many lists.
+    pub(crate) fn len(&self) -> usize {
+        self.ends.len() + self.more.len()
+    }
+
+    /// A list added at the end.
+    pub(crate) fn push(&mut self, list: Lanes) {
+        self.more.push(list);
+    }
+
+    /// List `i`, to change.
+    pub(crate) fn list_mut(&mut self, i: usize) -> &mut Lanes {
+        let kept = self.ends.len();
+        if i >= kept {
+            return &mut self.more[i - kept];
+        }
+        let (ends, values) = (&self.ends, &self.values);
+        self.moved
+            .entry(i)
+            .or_insert_with(|| Lanes::from_slice(&values[span(ends, i)]))
+    }
+
+    /// Every list, in order.
+    pub(crate) fn iter(&self) -> impl ExactSizeIterator<Item = &[usize]> + '_ {
+        (0..self.len()).map(|i| &self[i])
+    }
+
+    /// Room for what a warm session adds next (see
+    /// [`super::kept_adj::room`]).
+    pub(crate) fn make_room(&mut self) {
+        super::kept_adj::room(&mut self.more);
+    }
+}
+
+/// Where list `i` lies among the values read back.
+#[inline]
+fn span(ends: &[u32], i: usize) -> std::ops::Range<usize> {
+    let start = if i == 0 { 0 } else { ends[i - 1] as usize };
+    start..ends[i] as usize
+}
+
+impl std::ops::Index<usize> for EdgeLists {
+    type Output = [usize];
+    #[inline]
+    fn index(&self, i: usize) -> &[usize] {
+        let kept = self.ends.len();
+        if i >= kept {
+            return &self.more[i - kept];
+        }
+        if !self.moved.is_empty()
+            && let Some(l) = self.moved.get(&i)
+        {
+            return l;
+        }
+        &self.values[span(&self.ends, i)]
+    }
+}
+
+/// A list per node, as made.
+impl From<Vec<Lanes>> for EdgeLists {
+    fn from(more: Vec<Lanes>) -> EdgeLists {
+        EdgeLists {
+            more,
+            ..EdgeLists::default()
+        }
+    }
+}
+
+impl std::fmt::Debug for EdgeLists {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+/// The same lists, however they are held.
+impl PartialEq for EdgeLists {
+    fn eq(&self, other: &EdgeLists) -> bool {
+        self.len() == other.len() && self.iter().eq(other.iter())
+    }
+}
+impl Eq for EdgeLists {}
+
+/// On disk as [`super::kept_disk::Lists`] has them: every list's length,
+/// then all their values, each a [`super::kept_disk::Flat`] list; read
+/// back flat (lengths that add up past the values, or short of them,
+/// read as damaged).
+pub(crate) struct Flat;
+
+impl Via<EdgeLists> for Flat {
+    fn put(v: &EdgeLists, out: &mut Out) {
+        super::kept_disk::Flat::put(&v.iter().map(<[usize]>::len).collect(), out);
+        super::kept_disk::Flat::put(&v.iter().flatten().copied().collect(), out);
+    }
+    fn get(inp: &mut In<'_>) -> Option<EdgeLists> {
+        let lens = Raw::get(inp)?;
+        let values = Raw::get(inp)?;
+        let mut ends = Vec::with_capacity(lens.len());
+        let mut at = 0usize;
+        for n in lens.iter() {
+            at = at.checked_add(n)?;
+            ends.push(u32::try_from(at).ok()?);
+        }
+        (at == values.len()).then(|| EdgeLists {
+            ends,
+            values: roomy(values.iter()),
+            ..EdgeLists::default()
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::check::kept_disk::Out;
+
+    fn lanes(v: &[usize]) -> Lanes {
+        Lanes::from_slice(v)
+    }
+
+    fn read_back(l: &EdgeLists) -> Option<EdgeLists> {
+        let mut o = Out::default();
+        Flat::put(l, &mut o);
+        from_bytes_via(&o.finish())
+    }
+
+    fn from_bytes_via(bytes: &[u8]) -> Option<EdgeLists> {
+        let mut inp = In::open(bytes)?;
+        let v = Flat::get(&mut inp)?;
+        inp.is_empty().then_some(v)
+    }
+
+    /// Read back flat, lists read as made; changed and added ones read
+    /// as changed, and all of them read back again the same.
+    #[test]
+    fn lists_read_back_flat_change_and_read_back_again() {
+        let made = EdgeLists::from(vec![
+            lanes(&[1, 2]),
+            lanes(&[]),
+            lanes(&[3]),
+            lanes(&[4, 5, 6]),
+        ]);
+        let mut back = read_back(&made).expect("reads back");
+        assert_eq!(back, made);
+        assert_eq!((back.ends.len(), back.more.len()), (4, 0), "read back flat");
+        assert_eq!(&back[3], &[4, 5, 6]);
+        assert!(back[1].is_empty());
+        back.list_mut(1).push(9);
+        back.list_mut(0).retain(|x| *x != 1);
+        back.push(lanes(&[7]));
+        back.list_mut(4).push(8);
+        let want = EdgeLists::from(vec![
+            lanes(&[2]),
+            lanes(&[9]),
+            lanes(&[3]),
+            lanes(&[4, 5, 6]),
+            lanes(&[7, 8]),
+        ]);
+        assert_eq!(back, want);
+        assert_eq!(back.len(), 5);
+        assert_eq!(format!("{back:?}"), "[[2], [9], [3], [4, 5, 6], [7, 8]]");
+        assert_eq!(read_back(&back).expect("reads back"), want);
+    }
+
+    /// Lengths that add up past the values, or short of them: damaged.
+    #[test]
+    fn lengths_that_do_not_cover_the_values_read_as_damaged() {
+        for (lens, values) in [
+            (vec![2usize, 1], vec![7usize, 8]),
+            (vec![1], vec![7, 8]),
+            (vec![usize::MAX, 2], vec![1]),
+        ] {
+            let mut o = Out::default();
+            super::super::kept_disk::Flat::put(&lens, &mut o);
+            super::super::kept_disk::Flat::put(&values, &mut o);
+            assert!(from_bytes_via(&o.finish()).is_none(), "{lens:?}");
+        }
+    }
+}
