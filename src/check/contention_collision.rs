@@ -114,7 +114,7 @@ fn on_exclusive_arms(g: &Graph, a: usize, b: usize) -> bool {
         g.out[d]
             .iter()
             .filter_map(|&e| {
-                let (_, t) = g.ends[e]?;
+                let (_, t) = g.ends.get(e)?;
                 (t == x || g.reaches(t, x)).then(|| &g.edge(e).handle)
             })
             .collect()

@@ -77,7 +77,9 @@ fn strongly_connected(g: &Graph) -> Vec<Vec<usize>> {
             if *pos < g.out[v].len() {
                 let e = g.out[v][*pos];
                 *pos += 1;
-                let Some((_, w)) = g.ends[e] else { continue };
+                let Some((_, w)) = g.ends.get(e) else {
+                    continue;
+                };
                 if index[w] == usize::MAX {
                     index[w] = next;
                     low[w] = next;
@@ -130,7 +132,9 @@ fn closing_edge(g: &Graph, comp: &[usize]) -> (usize, Vec<usize>) {
         if *pos < g.out[v].len() {
             let e = g.out[v][*pos];
             *pos += 1;
-            let Some((_, w)) = g.ends[e] else { continue };
+            let Some((_, w)) = g.ends.get(e) else {
+                continue;
+            };
             if !member.contains(&w) || done.contains(&w) {
                 continue;
             }

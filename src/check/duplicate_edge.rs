@@ -71,7 +71,7 @@ fn first_like(cx: &crate::check::Cx, k: usize) -> usize {
         let x = &edges[*j];
         x.from == e.from && x.to == e.to && x.handle == e.handle
     };
-    match cx.graph.ends[k] {
+    match cx.graph.ends.get(k) {
         Some((f, _)) => cx.graph.out[f].iter().copied().find(same),
         None => (0..k).find(same),
     }

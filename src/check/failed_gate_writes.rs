@@ -96,7 +96,7 @@ declare_check! {
                     continue;
                 }
                 has_failure_edge = true;
-                let Some((_, t)) = g.ends[e] else { continue };
+                let Some((_, t)) = g.ends.get(e) else { continue };
                 if leads[t] {
                     let report = synthesis::origin(g, &orphans, b, e);
                     let lost = report.map_or(String::new(), |r| synthesis::lost_text(g, &orphans, r));
@@ -169,7 +169,9 @@ fn error_edges(
             if edge.handle != Handle::Error {
                 continue;
             }
-            let Some((_, t)) = g.ends[e] else { continue };
+            let Some((_, t)) = g.ends.get(e) else {
+                continue;
+            };
             // An error edge straight into a settling join is that branch's
             // arrival: the join's output names the edge, and the gates after
             // it (`ungated_unit`) must still find the unit passed.
@@ -254,7 +256,7 @@ fn settle_join_named(g: &Graph, from: usize, e: usize) -> Option<usize> {
         .map_or(to, |(head, _)| head);
     g.index_of(to)
         .or_else(|| g.index_of(plain))
-        .filter(|&j| g.ends[e].is_none_or(|(_, t)| t != j))
+        .filter(|&j| g.ends.get(e).is_none_or(|(_, t)| t != j))
         .filter(|&j| g.node(j).settles() && is_canonical(g, j))
 }
 

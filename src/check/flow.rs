@@ -215,7 +215,9 @@ pub(crate) fn routes_to(g: &Graph, target: usize, limit: usize) -> Option<Vec<Br
             continue;
         }
         for &e in g.inc[v].iter().rev() {
-            let Some((p, _)) = g.ends[e] else { continue };
+            let Some((p, _)) = g.ends.get(e) else {
+                continue;
+            };
             if exec[p] == 0 {
                 continue;
             }
@@ -278,7 +280,9 @@ impl<'g, 'a> RouteWalker<'g, 'a> {
         let g = self.g;
         let mut next: Vec<String> = Vec::new();
         for &e in &g.out[cur] {
-            let Some((_, t)) = g.ends[e] else { continue };
+            let Some((_, t)) = g.ends.get(e) else {
+                continue;
+            };
             if g.node(t).kind != NodeKind::Join {
                 next.push(format!("{{\"edge\": \"{}\"}}", g.edge(e).id));
             }
@@ -315,7 +319,7 @@ impl<'g, 'a> RouteWalker<'g, 'a> {
                             self.continuations(cur)
                         ));
                     };
-                    let Some((f, t)) = g.ends[e] else {
+                    let Some((f, t)) = g.ends.get(e) else {
                         return Err(format!(
                             "segment {i} names the edge `{id}`, whose ends are not both in the plan; {}",
                             self.continuations(cur)

@@ -60,7 +60,7 @@ pub(crate) struct Core {
     pub(crate) out: EdgeLists,
     pub(crate) inc: EdgeLists,
     /// Per edge: (from, to) node indices when both exist.
-    pub(crate) ends: Vec<Option<(usize, usize)>>,
+    pub(crate) ends: EdgeEnds,
     /// The entry nodes, in node order.
     pub(crate) entries: Vec<usize>,
     /// Per node: whether it is a join (executions and joins upstream
@@ -104,7 +104,7 @@ impl Core {
         }
         let mut out = vec![Lanes::new(); n];
         let mut inc = vec![Lanes::new(); n];
-        let mut ends = Vec::with_capacity(content.edges.len());
+        let mut ends = EdgeEnds::with_capacity(content.edges.len());
         let mut dangling = Vec::new();
         for (ei, e) in content.edges.iter().enumerate() {
             match edge_ends(&idx, e) {
@@ -303,12 +303,12 @@ impl<'a> Graph<'a> {
     pub(crate) fn succs(&self, i: usize) -> impl Iterator<Item = usize> + '_ {
         self.out[i]
             .iter()
-            .filter_map(move |&e| self.ends[e].map(|(_, t)| t))
+            .filter_map(move |&e| self.ends.get(e).map(|(_, t)| t))
     }
     pub(crate) fn preds(&self, i: usize) -> impl Iterator<Item = usize> + '_ {
         self.inc[i]
             .iter()
-            .filter_map(move |&e| self.ends[e].map(|(f, _)| f))
+            .filter_map(move |&e| self.ends.get(e).map(|(f, _)| f))
     }
 
     /// Reachable from an entry over any handle (from any of them when there
@@ -560,7 +560,7 @@ impl<'a> Graph<'a> {
                             if *next < self.out[v].len() {
                                 let e = self.out[v][*next];
                                 *next += 1;
-                                if let Some((_, t)) = self.ends[e]
+                                if let Some((_, t)) = self.ends.get(e)
                                     && !done[t]
                                 {
                                     done[t] = true;
@@ -669,7 +669,7 @@ pub(crate) fn kahn(
     n: usize,
     out: &EdgeLists,
     inc: &EdgeLists,
-    ends: &[Option<(usize, usize)>],
+    ends: &EdgeEnds,
 ) -> Option<Vec<usize>> {
     kahn_into(Vec::new(), n, out, inc, ends)
 }
@@ -681,7 +681,7 @@ pub(crate) fn kahn_into(
     n: usize,
     out: &EdgeLists,
     inc: &EdgeLists,
-    ends: &[Option<(usize, usize)>],
+    ends: &EdgeEnds,
 ) -> Option<Vec<usize>> {
     // Counts below 2^32 (a node's edges are far fewer): half the memory
     // walked at random.
@@ -692,7 +692,7 @@ pub(crate) fn kahn_into(
     while let Some(i) = ready.pop() {
         order.push(i);
         for &e in out[i].iter().rev() {
-            if let Some((_, t)) = ends[e] {
+            if let Some((_, t)) = ends.get(e) {
                 indeg[t] -= 1;
                 if indeg[t] == 0 {
                     ready.push(t);
@@ -748,15 +748,15 @@ pub(crate) fn spread<I: IntoIterator<Item = usize>>(
 
 // The kept state on disk (see `super::kept_disk`).
 // Long lists of positions and flags go through the bulk codecs.
-use super::kept_disk::{Bits, Ends, Flat, Opt, Opts};
-pub(crate) use super::kept_lanes::EdgeLists;
+use super::kept_disk::{Bits, Flat, Opt, Opts};
 pub(crate) use super::kept_lanes::Lanes;
+pub(crate) use super::kept_lanes::{EdgeEnds, EdgeLists};
 use super::kept_later::{Later, Lazily, Plain};
 super::kept_disk::persist_fields!(Core {
     idx,
     out as super::kept_lanes::Flat,
     inc as super::kept_lanes::Flat,
-    ends as Ends,
+    ends as super::kept_lanes::Pairs,
     entries as Flat,
     joins as Bits,
     canonical as Bits,

@@ -167,7 +167,7 @@ fn moved_failure_edge(cx: &Cx, issues: &mut [Issue]) {
         };
         let Some((u, t)) = (0..g.ends.len())
             .find(|&e| g.edge(e).id == edge)
-            .and_then(|e| g.ends[e])
+            .and_then(|e| g.ends.get(e))
         else {
             continue;
         };

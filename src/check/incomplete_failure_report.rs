@@ -36,7 +36,7 @@ fn unset_on_error_path<'g>(g: &'g Graph, r: usize, v: &Value) -> Option<&'g str>
         .iter()
         .filter(|&&e| g.edge(e).handle == Handle::Error);
     let hit = errs
-        .filter_map(|&e| g.ends[e].map(|(_, t)| t))
+        .filter_map(|&e| g.ends.get(e).map(|(_, t)| t))
         .any(|t| t == r || g.reaches(t, r));
     hit.then(|| g.node(n).id.as_str())
 }

@@ -806,30 +806,6 @@ impl Via<Vec<(Option<usize>, usize)>> for OptPairs {
     }
 }
 
-/// Edges' ends (`Vec<Option<(from, to)>>`) as one [`Flat`] list of pairs,
-/// each position plus one, `0, 0` for an edge without both ends.
-pub(crate) struct Ends;
-
-impl Via<Vec<Option<(usize, usize)>>> for Ends {
-    fn put(v: &Vec<Option<(usize, usize)>>, out: &mut Out) {
-        let pair = |e: &Option<(usize, usize)>| e.map_or([0, 0], |(f, t)| [f + 1, t + 1]);
-        Flat::put(&v.iter().flat_map(pair).collect(), out);
-    }
-    fn get(inp: &mut In<'_>) -> Option<Vec<Option<(usize, usize)>>> {
-        let pair = |f: usize, t: usize| match (f, t) {
-            (0, 0) => Some(None),
-            (0, _) | (_, 0) => None,
-            (f, t) => Some(Some((f - 1, t - 1))),
-        };
-        let pairs = Raw::get(inp)?.pairs()?;
-        let mut v = with_room(pairs.len());
-        for (f, t) in pairs {
-            v.push(pair(f, t)?);
-        }
-        Some(v)
-    }
-}
-
 /// A `Vec<bool>` as one byte each (0 or 1), read in bulk.
 pub(crate) struct Bits;
 
@@ -979,8 +955,6 @@ mod tests {
         }
         let bits = vec![true, false, true];
         assert_eq!(via::<_, Bits>(&bits).1, Some(bits.clone()));
-        let ends = vec![Some((0, 3)), None, Some((2, 0))];
-        assert_eq!(via::<_, Ends>(&ends).1, Some(ends.clone()));
         let opts = vec![Some(0), None, Some(9)];
         assert_eq!(via::<_, Opts>(&opts).1, Some(opts.clone()));
         let pairs = vec![(Some(0), 7), (None, usize::MAX)];
@@ -989,13 +963,12 @@ mod tests {
         assert_eq!(via::<_, Opt<Flat>>(&opt).1, Some(opt.clone()));
         assert_eq!(via::<_, Opt<Flat>>(&None).1, Some(None));
         // Cut anywhere: nothing.
-        let (bytes, _) = via::<_, Ends>(&ends);
+        let (bytes, _) = via::<_, OptPairs>(&pairs);
         for cut in 0..bytes.len() {
-            let back = In::open(&bytes[..cut]).and_then(|mut inp| Ends::get(&mut inp));
+            let back = In::open(&bytes[..cut]).and_then(|mut inp| OptPairs::get(&mut inp));
             assert!(back.is_none(), "cut at {cut}");
         }
-        // A width other than 4 or 8, a flag other than 0 or 1, half an
-        // edge's ends: nothing.
+        // A width other than 4 or 8, a flag other than 0 or 1: nothing.
         let read = |bytes: &[u8], f: &dyn Fn(&mut In<'_>) -> bool| {
             In::open(bytes).is_some_and(|mut inp| f(&mut inp))
         };
@@ -1006,8 +979,5 @@ mod tests {
         let (mut b, _) = via::<_, Bits>(&bits);
         *b.last_mut().unwrap() = 2;
         assert!(!read(&b, &|i| Bits::get(i).is_some()));
-        let mut o = Out::default();
-        Flat::put(&vec![0, 4], &mut o);
-        assert!(!read(&o.finish(), &|i| Ends::get(i).is_some()));
     }
 }

@@ -43,7 +43,7 @@ impl Core {
     pub(crate) fn make_room(&mut self) {
         self.out.make_room();
         self.inc.make_room();
-        room(&mut self.ends);
+        self.ends.make_room();
         room(&mut self.joins);
         room(&mut self.canonical);
         if let Some(t) = &mut self.topo {
@@ -103,10 +103,10 @@ impl Core {
         again.extend(e0..e);
         again.sort_unstable();
         again.dedup();
-        self.ends.resize(e, None);
+        self.ends.resize(e);
         for k in again {
             let new = edge_ends(&self.idx, &content.edges[k]);
-            let old = self.ends[k];
+            let old = self.ends.get(k);
             if new.is_none() {
                 self.dangling.push(k);
             }
@@ -125,7 +125,7 @@ impl Core {
                 set_sorted(self.out.list_mut(f), k, true);
                 set_sorted(self.inc.list_mut(t), k, true);
             }
-            self.ends[k] = new;
+            self.ends.set(k, new);
         }
         let same_order = !delta.moved && self.kahn_keeps(n0, &delta.added);
         if let (true, Some(order)) = (same_order, &mut self.topo) {
@@ -187,14 +187,14 @@ impl Core {
     fn preds(&self, i: usize) -> impl Iterator<Item = usize> + '_ {
         self.inc[i]
             .iter()
-            .filter_map(move |&e| self.ends[e].map(|(f, _)| f))
+            .filter_map(move |&e| self.ends.get(e).map(|(f, _)| f))
     }
 
     /// Successor node indices of `i`, one per edge.
     fn succs(&self, i: usize) -> impl Iterator<Item = usize> + '_ {
         self.out[i]
             .iter()
-            .filter_map(move |&e| self.ends[e].map(|(_, t)| t))
+            .filter_map(move |&e| self.ends.get(e).map(|(_, t)| t))
     }
 
     fn is_routable(&self) -> bool {
@@ -637,7 +637,7 @@ mod tests {
         assert_eq!(core.topo.as_ref().unwrap().last(), Some(&3));
         // The missing end of e2 arrives.
         assert!(step_to(&mut core, &mut c, vec![add(step("x"))]));
-        assert_eq!(core.ends[1], Some((1, 4)));
+        assert_eq!(core.ends.get(1), Some((1, 4)));
         // A new edge, then e1 replaced in place (new ends), backwards.
         assert!(step_to(&mut core, &mut c, vec![connect("e3", "x", "b")]));
         assert!(step_to(&mut core, &mut c, vec![connect("e1", "b", "c")]));

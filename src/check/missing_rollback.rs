@@ -27,7 +27,7 @@ fn targets(g: &Graph, from: usize, handle: Handle) -> Vec<usize> {
     g.out[from]
         .iter()
         .filter(|&&e| g.edge(e).handle == handle)
-        .filter_map(|&e| g.ends[e].map(|(_, t)| t))
+        .filter_map(|&e| g.ends.get(e).map(|(_, t)| t))
         .collect()
 }
 

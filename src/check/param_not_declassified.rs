@@ -141,7 +141,9 @@ pub(crate) fn find(content: &Content, out: &mut Vec<Issue>) {
         if *next < out_edges.len() {
             let e = out_edges[*next];
             *next += 1;
-            let Some((_, t)) = g.ends[e] else { continue };
+            let Some((_, t)) = g.ends.get(e) else {
+                continue;
+            };
             if !useful[t] || on_path.contains(&t) {
                 continue;
             }

@@ -86,7 +86,9 @@ fn check_join(g: &Graph, j: usize, is_spawn: &[bool], out: &mut Vec<Issue>) {
     let join = &g.node(j).id;
     for &e in &g.inc[j] {
         let edge = g.edge(e);
-        let Some((b, _)) = g.ends[e] else { continue };
+        let Some((b, _)) = g.ends.get(e) else {
+            continue;
+        };
         if edge.handle != Handle::Error || steps[b] || !is_canonical(g, b) {
             continue;
         }
@@ -126,7 +128,7 @@ fn check_join(g: &Graph, j: usize, is_spawn: &[bool], out: &mut Vec<Issue>) {
             .collect();
         if errors
             .iter()
-            .any(|&e| g.ends[e].is_some_and(|(_, t)| t == j))
+            .any(|&e| g.ends.get(e).is_some_and(|(_, t)| t == j))
         {
             continue;
         }

@@ -194,7 +194,9 @@ pub(crate) fn gated_paths(g: &Graph, w: usize) -> Vec<String> {
         let node = g.node(d);
         if matches!(node.kind, NodeKind::Branch | NodeKind::Select) {
             for &e in &g.out[d] {
-                let Some((_, t)) = g.ends[e] else { continue };
+                let Some((_, t)) = g.ends.get(e) else {
+                    continue;
+                };
                 if t != w && !g.reaches(t, w) {
                     continue;
                 }
@@ -353,7 +355,9 @@ pub(crate) fn guaranteed(g: &Graph, w: usize) -> Vec<(String, Fact)> {
         if matches!(g.node(d).kind, NodeKind::Branch | NodeKind::Select) {
             let mut common: Option<Vec<(String, Fact)>> = None;
             for &e in &g.out[d] {
-                let Some((_, t)) = g.ends[e] else { continue };
+                let Some((_, t)) = g.ends.get(e) else {
+                    continue;
+                };
                 if t != w && !g.reaches(t, w) {
                     continue;
                 }
@@ -390,7 +394,9 @@ pub(crate) fn weak_edge(g: &Graph, w: usize, verify: &str) -> Option<(usize, usi
             let mut strong = false;
             let mut weak = None;
             for &e in &g.out[d] {
-                let Some((_, t)) = g.ends[e] else { continue };
+                let Some((_, t)) = g.ends.get(e) else {
+                    continue;
+                };
                 if t != w && !g.reaches(t, w) {
                     continue;
                 }
@@ -435,7 +441,7 @@ pub(crate) fn origin(g: &Graph, orphans: &[usize], from: usize, e: usize) -> Opt
                 .map_or(to, |(head, _)| head);
             g.index_of(to).or_else(|| g.index_of(plain))
         })
-        .filter(|&r| g.ends[e].is_none_or(|(_, t)| t != r))
+        .filter(|&r| g.ends.get(e).is_none_or(|(_, t)| t != r))
         .filter(|&r| g.node(r).tool() == Some(REPORT_TOOL) && is_canonical(g, r));
     named.or_else(|| report_for(g, orphans, from))
 }
@@ -484,7 +490,9 @@ pub(crate) fn bypass(g: &Graph, w: usize, path: &str) -> Option<usize> {
         }
         let mut required = Vec::new();
         for &e in &g.out[t] {
-            let Some((_, v)) = g.ends[e] else { continue };
+            let Some((_, v)) = g.ends.get(e) else {
+                continue;
+            };
             let p = match (&g.edge(e).handle, node.get("predicate")) {
                 (Handle::Match, Some(p)) => Some(p),
                 (Handle::Case(c), Some(p)) => p.as_object().and_then(|m| m.get(c.as_str())),
@@ -508,8 +516,11 @@ pub(crate) fn bypass(g: &Graph, w: usize, path: &str) -> Option<usize> {
                 }
             }
         }
-        let found = (0..g.ends.len())
-            .find(|&e| g.ends[e].is_some_and(|(u, v)| v != t && !after[u] && after[v] && to_w[v]));
+        let found = (0..g.ends.len()).find(|&e| {
+            g.ends
+                .get(e)
+                .is_some_and(|(u, v)| v != t && !after[u] && after[v] && to_w[v])
+        });
         if found.is_some() {
             return found;
         }

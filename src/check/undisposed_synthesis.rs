@@ -173,7 +173,7 @@ declare_check! {
                 _ => None,
             };
             if let Some(e) = around {
-                let (edge, from) = (g.edge(e), g.ends[e].map_or(w, |(u, _)| u));
+                let (edge, from) = (g.edge(e), g.ends.get(e).map_or(w, |(u, _)| u));
                 let orphans = synthesis::orphan_reports(g);
                 let to = match synthesis::origin(g, &orphans, from, e) {
                     Some(r) => Pick::id(&g.node(r).id),

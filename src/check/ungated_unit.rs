@@ -118,7 +118,7 @@ declare_check! {
                 );
                 if let Some((gate, e)) = synthesis::weak_edge(g, w, &verify) {
                     let (gate_id, edge) = (&g.node(gate).id, g.edge(e));
-                    let to = g.ends[e].map_or(String::new(), |(_, t)| g.node(t).id.to_string());
+                    let to = g.ends.get(e).map_or(String::new(), |(_, t)| g.node(t).id.to_string());
                     let orphans = synthesis::orphan_reports(g);
                     let report = match synthesis::origin(g, &orphans, gate, e) {
                         Some(r) => Pick::id(&g.node(r).id),

@@ -54,7 +54,7 @@ pub(crate) struct KeptReach {
     /// Node id → index (first occurrence).
     at: super::kept_ids::IdIndex,
     /// Per edge: its (from, to) indices when both ends exist.
-    ends: Vec<Option<(usize, usize)>>,
+    ends: super::kept_lanes::EdgeEnds,
     /// Per node: the nodes its edges lead to.
     next: super::kept_adj::Adj,
     /// Per node: the positions of the edges at it (either end).
@@ -146,7 +146,7 @@ impl KeptReach {
             }
             for k in self.edges_at.list(i).iter() {
                 let e = &content.edges[k];
-                if self.ends[k] != self.ends_of(e, &ids) {
+                if self.ends.get(k) != self.ends_of(e, &ids) {
                     return false;
                 }
             }
@@ -188,13 +188,13 @@ impl KeptReach {
         }
         let none = HashMap::default();
         let loose = std::mem::take(&mut self.loose);
-        self.ends.resize(content.edges.len(), None);
+        self.ends.resize(content.edges.len());
         for k in loose.into_iter().chain(e0..content.edges.len()) {
             let Some((f, t)) = self.ends_of(&content.edges[k], &none) else {
                 self.loose.push(k);
                 continue;
             };
-            self.ends[k] = Some((f, t));
+            self.ends.set(k, Some((f, t)));
             self.next.list_mut(f).push(t);
             self.edges_at.list_mut(f).push(k);
             if t != f {
@@ -299,7 +299,7 @@ pub(crate) fn put_reach(
     graph: Option<&super::graph::Core>,
     out: &mut super::kept_disk::Out,
 ) {
-    use super::kept_disk::{Bits, Ends, Flat, Persist, Via};
+    use super::kept_disk::{Bits, Flat, Persist, Via};
     let Some(r) = reach else {
         return false.put(out);
     };
@@ -312,7 +312,7 @@ pub(crate) fn put_reach(
     let same_ends = graph.is_some_and(|g| g.ends == r.ends);
     same_ends.put(out);
     if !same_ends {
-        Ends::put(&r.ends, out);
+        super::kept_lanes::Pairs::put(&r.ends, out);
     }
     r.next.put(out);
     r.edges_at.put(out);
@@ -328,7 +328,7 @@ pub(crate) fn get_reach(
     inp: &mut super::kept_disk::In<'_>,
     graph: Option<&super::graph::Core>,
 ) -> Option<Option<KeptReach>> {
-    use super::kept_disk::{Bits, Ends, Flat, Persist, Via};
+    use super::kept_disk::{Bits, Flat, Persist, Via};
     if !bool::get(inp)? {
         return Some(None);
     }
@@ -339,9 +339,9 @@ pub(crate) fn get_reach(
     };
     let ends = if bool::get(inp)? {
         // With room: a clone is made at the exact length.
-        super::kept_disk::roomy(graph?.ends.iter().copied())
+        graph?.ends.clone_roomy()
     } else {
-        Ends::get(inp)?
+        super::kept_lanes::Pairs::get(inp)?
     };
     let r = KeptReach {
         at,
@@ -360,7 +360,7 @@ pub(crate) fn get_reach(
         && r.next.all_below(n)
         && r.edges_at.all_below(e)
         && r.loose.iter().all(|&k| k < e)
-        && r.ends.iter().flatten().all(|&(f, t)| f < n && t < n);
+        && r.ends.iter().flatten().all(|(f, t)| f < n && t < n);
     whole.then_some(Some(r))
 }
 

@@ -224,7 +224,9 @@ impl Walk {
         let mut found_reader = false;
         while let Some(v) = queue.pop_front() {
             for &e in &g.out[v] {
-                let Some((_, t)) = g.ends[e] else { continue };
+                let Some((_, t)) = g.ends.get(e) else {
+                    continue;
+                };
                 // An `error` edge into a settling join carries the unit's
                 // failure, never its artifact: the join names the arrival,
                 // and `ungated_unit` holds the write to the unit's pass.

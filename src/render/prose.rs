@@ -92,7 +92,7 @@ pub(crate) fn render(c: &Content, h: &Header, audience: Audience) -> String {
     let mut out_edges: Vec<Vec<&Edge>> = vec![Vec::new(); c.nodes.len()];
     let mut in_edges: Vec<Vec<&Edge>> = vec![Vec::new(); c.nodes.len()];
     for (ei, e) in c.edges.iter().enumerate() {
-        if let Some((f, t)) = graph.ends[ei] {
+        if let Some((f, t)) = graph.ends.get(ei) {
             out_edges[f].push(e);
             in_edges[t].push(e);
         }
