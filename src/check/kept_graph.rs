@@ -328,7 +328,13 @@ impl Analyses {
             better_joins(core, after, &delta.added);
         }
         if delta.resorted && core.topo.is_some() {
-            self.topo_pos = None;
+            // Made again in the memory of the one made (a one-shot write
+            // decodes it beside the restore): no fresh pages for it on the
+            // main thread.
+            match &mut self.topo_pos {
+                Some(Later::Made(pos)) => positions_into(pos, core),
+                _ => self.topo_pos = None,
+            }
         }
         if core.topo.is_some() {
             self.topo2_pos = None;
@@ -542,6 +548,16 @@ fn better_joins(core: &Core, after: &mut [Option<usize>], added: &[(usize, usize
     }
 }
 
+/// `pos` made each node's position in `core`'s topological order
+/// (`usize::MAX` for none), as [`super::graph::Graph::topo_pos`] makes it.
+fn positions_into(pos: &mut Vec<usize>, core: &Core) {
+    pos.clear();
+    pos.resize(core.canonical.len(), usize::MAX);
+    for (p, &i) in core.topo.iter().flatten().enumerate() {
+        pos[i] = p;
+    }
+}
+
 /// Puts `x` in the sorted `v` (`on`) or takes it out.
 fn set_sorted(v: &mut impl Sorted, x: usize, on: bool) {
     match (v.binary_search(&x), on) {
@@ -744,8 +760,9 @@ mod tests {
     /// unreachable join (dominators and executions kept, the join offered
     /// downstream) and from reachable nodes (reachability walks on, the
     /// dominators and executions of the few nodes downstream made again in
-    /// place), each equal to a fresh one; everything dropped
-    /// after an old node became a join or an entry.
+    /// place; the order's positions made again in their memory when the
+    /// order is), each equal to a fresh one; everything dropped after an
+    /// old node became a join or an entry.
     #[test]
     fn the_kept_analyses_follow_loose_nodes_and_added_edges() {
         let mut c = plan(
@@ -776,10 +793,10 @@ mod tests {
         // executions kept.
         let which;
         (kept, which) = follow(&mut core, &mut c, kept, connect("e7", "k", "d"));
-        assert_eq!(which, [true, true, true, true, false, false]);
+        assert_eq!(which, [true, true, true, true, true, false]);
         let which;
         (kept, which) = follow(&mut core, &mut c, kept, connect("e8", "d", "t"));
-        assert_eq!(which, [true, true, true, true, false, false]);
+        assert_eq!(which, [true, true, true, true, true, false]);
         let mut g = crate::check::Graph::kept_with(&c, &core, kept);
         assert_eq!(g.after_join()[4], Some(6));
         assert_eq!(g.executions()[4], 1);
@@ -788,7 +805,7 @@ mod tests {
         // by `t` and run once, made in place (few nodes downstream).
         let which;
         (kept, which) = follow(&mut core, &mut c, kept, connect("e9", "t", "c"));
-        assert_eq!(which, [true, true, true, true, false, false]);
+        assert_eq!(which, [true, true, true, true, true, false]);
         let mut g = crate::check::Graph::kept_with(&c, &core, kept);
         assert!(g.reachable()[5]);
         assert_eq!((g.idom()[5], g.executions()[5]), (Some(4), 1));
@@ -796,7 +813,7 @@ mod tests {
         // From `s` to `c` too: `c` is now dominated by `s` and runs twice.
         let which;
         (kept, which) = follow(&mut core, &mut c, kept, connect("e10", "s", "c"));
-        assert_eq!(which, [true, true, true, true, false, false]);
+        assert_eq!(which, [true, true, true, true, true, false]);
         let g = crate::check::Graph::kept_with(&c, &core, kept);
         assert_eq!((g.idom()[5], g.executions()[5]), (Some(0), 2));
         drop(g);
