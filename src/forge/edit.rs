@@ -468,10 +468,11 @@ impl Forge {
             }
             // A retried connect finds its edge: nothing changes.
             // Among the edges out of `from` (the kept graph's, on a warm
-            // plan: no pass over every edge).
+            // plan, or the snapshot's id index: no pass over every edge).
             let same = |e: &&Edge| e.from == from && e.to == to && e.handle == handle;
-            let found = match self.edges_around(before, from) {
-                Some((_, out)) => out.iter().map(|&k| &c.edges[k]).find(same),
+            let around = self.edges_around(before, from).map(|(_, out)| out);
+            let found = match around.or_else(|| before.edges_touching(from)) {
+                Some(ks) => ks.iter().map(|&k| &c.edges[k]).find(same),
                 None => c.edges.iter().find(same),
             };
             if let Some(e) = found {

@@ -267,6 +267,23 @@ impl Loaded {
         );
         found
     }
+    /// The positions of the edges from or to node `id`, in order, when
+    /// the snapshot's id index can tell them (see
+    /// [`fold::Folded::edges_touching`]); `None`: pass over the edges.
+    pub(crate) fn edges_touching(&self, id: &str) -> Option<Vec<usize>> {
+        let found = self.folded.edges_touching(id);
+        debug_assert!(
+            found.as_ref().is_none_or(|f| {
+                let all = self.content().edges.iter().enumerate();
+                *f == all
+                    .filter(|(_, e)| e.from == id || e.to == id)
+                    .map(|(k, _)| k)
+                    .collect::<Vec<_>>()
+            }),
+            "the base's edges of `{id}` are the content's"
+        );
+        found
+    }
     pub(crate) fn revision(&self) -> u64 {
         self.folded.content.revision
     }

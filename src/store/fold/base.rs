@@ -24,6 +24,11 @@ pub(crate) trait Lookup: Send + Sync {
     fn node(&self, id: &str) -> Option<Option<usize>>;
     /// As [`Lookup::node`], for the edge with `id`.
     fn edge(&self, id: &str) -> Option<Option<usize>>;
+    /// The positions of the edges from or to node `id`, in order; `None`
+    /// when the lookup cannot tell (or does not index them).
+    fn edges_touching(&self, _id: &str) -> Option<Vec<usize>> {
+        None
+    }
 }
 
 /// Slots added on top of a [`Base`] that a lookup scans before asking it,
@@ -50,6 +55,9 @@ pub(crate) const EDGES: Side = 1;
 pub(crate) struct Base {
     lookup: Arc<dyn Lookup>,
     gone: Arc<[Vec<usize>; 2]>,
+    /// An edge of the lookup's content was replaced in its slot since
+    /// (its ends may be new): the lookup's edges of a node no longer hold.
+    reshaped: bool,
 }
 
 impl std::fmt::Debug for Base {
@@ -64,7 +72,45 @@ impl Base {
         Base {
             lookup,
             gone: Arc::new([Vec::new(), Vec::new()]),
+            reshaped: false,
         }
+    }
+
+    /// This base, an edge of its content having been replaced in its slot.
+    pub(crate) fn reshaped(self) -> Base {
+        Base {
+            reshaped: true,
+            ..self
+        }
+    }
+
+    /// The slots among `edges` of the edges from or to node `id`, in
+    /// order: the lookup's that are still there, then those added since;
+    /// `None` when it cannot tell (an edge replaced in its slot, too many
+    /// added: the caller scans).
+    pub(crate) fn edges_touching(
+        &self,
+        edges: &[crate::model::Edge],
+        id: &str,
+    ) -> Option<Vec<usize>> {
+        let end = self.end(EDGES);
+        if self.reshaped || end > edges.len() || edges.len() - end > FOLLOWED {
+            return None;
+        }
+        let touches = |k: &usize| edges[*k].from == id || edges[*k].to == id;
+        let mut found: Vec<usize> = (self.lookup.edges_touching(id)?)
+            .into_iter()
+            .filter_map(|p| self.now(p, EDGES))
+            .filter(|&k| k < end)
+            .collect();
+        // Each of the lookup's still holds its ends: one that does not is
+        // not this content's (the caller scans).
+        if !found.iter().all(touches) {
+            return None;
+        }
+        found.dedup();
+        found.extend((end..edges.len()).filter(touches));
+        Some(found)
     }
 
     /// How many of a content's slots stand for the lookup's (the slots
@@ -158,6 +204,7 @@ impl Base {
         Some(Base {
             lookup: self.lookup.clone(),
             gone: Arc::new(gone),
+            reshaped: self.reshaped,
         })
     }
 }
@@ -206,6 +253,71 @@ mod tests {
         assert_eq!(find(&slots, "nope"), Some(None));
         slots.push("one more".into());
         assert_eq!(find(&slots, "n3"), None);
+    }
+
+    /// Edges as a snapshot's index lists them per node.
+    struct Edged(Vec<crate::model::Edge>);
+
+    impl Lookup for Edged {
+        fn nodes(&self) -> usize {
+            0
+        }
+        fn edges(&self) -> usize {
+            self.0.len()
+        }
+        fn node(&self, _: &str) -> Option<Option<usize>> {
+            Some(None)
+        }
+        fn edge(&self, id: &str) -> Option<Option<usize>> {
+            Some(self.0.iter().position(|e| e.id == id))
+        }
+        fn edges_touching(&self, id: &str) -> Option<Vec<usize>> {
+            let all = self.0.iter().enumerate();
+            Some(
+                all.filter(|(_, e)| e.from == id || e.to == id)
+                    .map(|(k, _)| k)
+                    .collect(),
+            )
+        }
+    }
+
+    fn edge(id: &str, from: &str, to: &str) -> crate::model::Edge {
+        crate::model::Edge {
+            id: id.into(),
+            from: from.into(),
+            to: to.into(),
+            handle: crate::model::Handle::Always,
+        }
+    }
+
+    /// A node's edges: the lookup's still there (at their slots now) and
+    /// those added since, in order; an edge replaced in its slot, or one
+    /// the lookup lists that does not touch the node, makes it say it
+    /// cannot tell.
+    #[test]
+    fn a_base_lists_a_nodes_edges_after_removals_and_additions() {
+        let mut edges = vec![
+            edge("e0", "a", "b"),
+            edge("e1", "b", "c"),
+            edge("e2", "a", "c"),
+            edge("e3", "c", "a"),
+        ];
+        let base = Base::new(Arc::new(Edged(edges.clone())));
+        assert_eq!(base.edges_touching(&edges, "a"), Some(vec![0, 2, 3]));
+        // e0 removed, e4 added.
+        let gone = HashSet::from_iter([0usize]);
+        let empty = HashSet::default();
+        let after = base.after([&empty, &gone]).expect("follows one removal");
+        edges.remove(0);
+        edges.push(edge("e4", "d", "a"));
+        assert_eq!(after.edges_touching(&edges, "a"), Some(vec![1, 2, 3]));
+        assert_eq!(after.edges_touching(&edges, "b"), Some(vec![0]));
+        assert_eq!(after.edges_touching(&edges, "z"), Some(vec![]));
+        // The lookup's list no longer holds: it cannot tell.
+        edges[1] = edge("e2", "x", "y");
+        assert_eq!(after.edges_touching(&edges, "a"), None);
+        // Replaced in its slot: it cannot tell, even for a node it lists.
+        assert_eq!(after.clone().reshaped().edges_touching(&edges, "b"), None);
     }
 
     proptest::proptest! {

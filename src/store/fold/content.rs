@@ -49,6 +49,8 @@ pub(super) struct State {
     /// A node or an edge was removed (slots emptied): positions move when
     /// the content is made, so the indexes cannot be kept.
     removed: bool,
+    /// An edge was replaced in its slot (its ends may have changed).
+    replaced: bool,
     /// Leading edge slots known to have both ends present (the content a
     /// fold on top starts from has no dangling edge).
     edges_checked: usize,
@@ -389,6 +391,7 @@ impl State {
                         });
                     }
                     self.edges[i] = edge;
+                    self.replaced = true;
                     self.edge_changed(i);
                     // Its ends may be new: checked again at the end.
                     self.edges_checked = self.edges_checked.min(i);
@@ -439,6 +442,7 @@ impl State {
             node_at,
             edge_at,
             removed: false,
+            replaced: false,
             edges_checked: c.edges.len(),
             node_tx: Vec::new(),
             tx_base: c.nodes.len(),
@@ -509,6 +513,7 @@ impl State {
             bounds,
             touched_absent,
             removed,
+            replaced,
             edges_checked,
             mut changed,
             ..
@@ -570,7 +575,8 @@ impl State {
         let base = node_at
             .base
             .as_ref()
-            .and_then(|(b, _)| b.after([&nodes_gone, &drop_edges]));
+            .and_then(|(b, _)| b.after([&nodes_gone, &drop_edges]))
+            .map(|b| if replaced { b.reshaped() } else { b });
         let edges = keep_slots(edges, &drop_edges);
         // Without a removal, the nodes are the slots themselves: nothing
         // is moved (linear in the plan for each fold on top otherwise).

@@ -198,6 +198,12 @@ impl Folded {
         at.map(|k| &c.edges[k])
     }
 
+    /// The positions of the edges from or to node `id`, in order, by the
+    /// base (the snapshot's id index); `None` when it cannot tell.
+    pub(crate) fn edges_touching(&self, id: &str) -> Option<Vec<usize>> {
+        self.base.as_ref()?.edges_touching(&self.content.edges, id)
+    }
+
     /// The position among `slots` (the content's nodes or edges, `side`)
     /// of the one with `id`: `kept` of the kept positions, else the base's
     /// answer, else the first found by a pass.

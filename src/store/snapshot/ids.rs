@@ -78,4 +78,15 @@ impl Lookup for SnapIds {
                 .map(|e| e.at.to_native() as usize),
         )
     }
+
+    fn edges_touching(&self, id: &str) -> Option<Vec<usize>> {
+        let b = self.bucket(id)?;
+        let Some(e) = b.ids.iter().find(|e| e.id == id) else {
+            return Some(Vec::new());
+        };
+        let at: Vec<usize> = e.edges.iter().map(|k| k.to_native() as usize).collect();
+        // Positions inside the content, in order (what a writer makes).
+        let sound = at.iter().all(|&k| k < self.edges) && at.is_sorted();
+        sound.then_some(at)
+    }
 }
