@@ -37,8 +37,10 @@ pub(crate) struct EdgeLists {
     /// `ends.len()` lists).
     ends: Vec<u32>,
     values: Vec<usize>,
-    /// The lists read back and changed since.
+    /// The lists read back and changed since, and a bit per list read
+    /// back set for those (a walk tests a bit, not a hash, per list).
     moved: FastMap<usize, Lanes>,
+    moved_bits: Vec<u64>,
     /// The lists after those read back.
     more: Vec<Lanes>,
 }
@@ -60,6 +62,10 @@ impl EdgeLists {
         if i >= kept {
             return &mut self.more[i - kept];
         }
+        if self.moved_bits.is_empty() {
+            self.moved_bits = vec![0; kept.div_ceil(64)];
+        }
+        self.moved_bits[i / 64] |= 1 << (i % 64);
         let (ends, values) = (&self.ends, &self.values);
         self.moved
             .entry(i)
@@ -93,7 +99,8 @@ impl std::ops::Index<usize> for EdgeLists {
         if i >= kept {
             return &self.more[i - kept];
         }
-        if !self.moved.is_empty()
+        if !self.moved_bits.is_empty()
+            && self.moved_bits[i / 64] & (1 << (i % 64)) != 0
             && let Some(l) = self.moved.get(&i)
         {
             return l;
