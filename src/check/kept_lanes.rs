@@ -16,8 +16,9 @@
 //!   own and the nodes added since one each after them.
 //!
 //! Read back as a [`Lanes`] per node, the two lists cost a one-shot write
-//! at 100,000 nodes ≈ 4 ms of a thread and 4.8 MB of fresh memory (the
-//! kept thread's largest part); read back flat, 0.4 ms and 1.6 MB. Either
+//! at 100,000 nodes ≈ 4 ms of a thread in a profile and 4.8 MB of fresh
+//! memory (the kept thread's largest part); read back flat, two vectors
+//! (1.6 MB) made in one pass each. Either
 //! way list `i` is a slice (`lists[i]`), read as fast as before by the
 //! walks of a warm session (spans read value by value made them slower:
 //! session 14).
@@ -133,10 +134,10 @@ impl PartialEq for EdgeLists {
 }
 impl Eq for EdgeLists {}
 
-/// On disk as [`super::kept_disk::Lists`] has them: every list's length,
-/// then all their values, each a [`super::kept_disk::Flat`] list; read
-/// back flat (lengths that add up past the values, or short of them,
-/// read as damaged).
+/// On disk: every list's length, then all their values, each a
+/// [`super::kept_disk::Flat`] list (the form a `Vec` of [`Lanes`] had);
+/// read back flat (lengths that add up past the values, or short of
+/// them, read as damaged).
 pub(crate) struct Flat;
 
 impl Via<EdgeLists> for Flat {
