@@ -754,8 +754,8 @@ pub(crate) use super::kept_lanes::{EdgeEnds, EdgeLists};
 use super::kept_later::{Later, Lazily, Plain};
 super::kept_disk::persist_fields!(Core {
     idx,
-    out as super::kept_lanes::Flat,
-    inc as super::kept_lanes::Flat,
+    out as super::kept_lanes::FlatLists,
+    inc as super::kept_lanes::FlatLists,
     ends as super::kept_lanes::Pairs,
     entries as Flat,
     joins as Bits,

@@ -284,8 +284,7 @@ impl Words {
     /// lies (from where the one before ends).
     #[inline]
     pub(crate) fn span(&self, k: usize) -> std::ops::Range<usize> {
-        let start = if k == 0 { 0 } else { self.get(k - 1) as usize };
-        start..self.get(k) as usize
+        span_by(k, |i| self.get(i) as usize)
     }
     /// Whether, as such a list, it never goes back and ends at `total`.
     pub(crate) fn ends_at(&self, total: usize) -> bool {
@@ -328,6 +327,14 @@ pub(crate) fn bisect(
         }
     }
     Err(lo)
+}
+
+/// In a run of spans given by where each ends (`end(i)`): where span `k`
+/// lies, from where the one before ends.
+#[inline]
+pub(crate) fn span_by(k: usize, end: impl Fn(usize) -> usize) -> std::ops::Range<usize> {
+    let start = if k == 0 { 0 } else { end(k - 1) };
+    start..end(k)
 }
 
 /// Where `b`, cut from the bytes of `all`, lies in them.

@@ -88,8 +88,7 @@ impl EdgeLists {
 /// Where list `i` lies among the values read back.
 #[inline]
 fn span(ends: &[u32], i: usize) -> std::ops::Range<usize> {
-    let start = if i == 0 { 0 } else { ends[i - 1] as usize };
-    start..ends[i] as usize
+    super::kept_disk::span_by(i, |k| ends[k] as usize)
 }
 
 impl std::ops::Index<usize> for EdgeLists {
@@ -138,9 +137,9 @@ impl Eq for EdgeLists {}
 /// [`super::kept_disk::Flat`] list (the form a `Vec` of [`Lanes`] had);
 /// read back flat (lengths that add up past the values, or short of
 /// them, read as damaged).
-pub(crate) struct Flat;
+pub(crate) struct FlatLists;
 
-impl Via<EdgeLists> for Flat {
+impl Via<EdgeLists> for FlatLists {
     fn put(v: &EdgeLists, out: &mut Out) {
         super::kept_disk::Flat::put(&v.iter().map(<[usize]>::len).collect(), out);
         super::kept_disk::Flat::put(&v.iter().flatten().copied().collect(), out);
@@ -278,13 +277,13 @@ mod tests {
 
     fn read_back(l: &EdgeLists) -> Option<EdgeLists> {
         let mut o = Out::default();
-        Flat::put(l, &mut o);
+        FlatLists::put(l, &mut o);
         from_bytes_via(&o.finish())
     }
 
     fn from_bytes_via(bytes: &[u8]) -> Option<EdgeLists> {
         let mut inp = In::open(bytes)?;
-        let v = Flat::get(&mut inp)?;
+        let v = FlatLists::get(&mut inp)?;
         inp.is_empty().then_some(v)
     }
 
