@@ -291,8 +291,9 @@ impl Eq for IdIndex {}
 /// order of their ids as little-endian `u32` arrays; read back, they stay
 /// where they lie ([`Base`]) and the table is made again from them when
 /// needed. Ends that go back, pass the text or cut a character, a length
-/// that differs, or an order that is not of strictly increasing ids (an
-/// id twice, an entry missing) read as damaged.
+/// that differs, or an order naming an entry past the last read as
+/// damaged; that the order is the ids' is trusted as the file's checksum
+/// is (see `get`).
 impl super::kept_disk::Persist for IdIndex {
     fn put(&self, out: &mut super::kept_disk::Out) {
         // The base's text and lists as they lie, then the entries added
@@ -333,17 +334,16 @@ impl super::kept_disk::Persist for IdIndex {
         {
             return None;
         }
-        // Strictly increasing ids over `n` entries below `n`: each once.
+        // Every entry of the order below `n` (a lookup reads what it
+        // names). That the order is the ids' and names each entry once is
+        // not checked again: a kept state is read only after its checksum
+        // (written by this binary over what it made sorted), and comparing
+        // the ids in their order touched the text at random (≈ 3 ms of a
+        // one-shot write at 100,000 nodes). An order that is not the ids'
+        // (a file forged with its checksum) misleads a lookup, which never
+        // reads out of bounds, and the findings it feeds; it decides no
+        // verdict (see `store::snapshot::kept`).
         if base.sorted.iter().any(|k| k as usize >= n) {
-            return None;
-        }
-        let increasing = {
-            let mut ids = base.sorted.iter().map(|k| base.id(k as usize));
-            let first = ids.next();
-            ids.try_fold(first, |prev, id| (prev < Some(id)).then_some(Some(id)))
-                .is_some()
-        };
-        if !increasing {
             return None;
         }
         Some(IdIndex {
@@ -387,8 +387,8 @@ mod tests {
         assert_eq!(back.get("cc"), Some(4));
         assert_eq!(format!("{back:?}"), r#"{"ä": 0, "b": 2, "cc": 4}"#);
         // An end inside `ä`, ends past the text or going back, short of
-        // the text, positions of another length, an id twice, an order
-        // that is not the ids' or misses an entry.
+        // the text, positions of another length, an order naming an entry
+        // past the last or missing one.
         let order = vec![1u32, 2, 0];
         for (text, ends, pos, sorted) in [
             ("äbcc", vec![1u32, 3, 5], vec![0u32, 1, 2], order.clone()),
@@ -396,10 +396,6 @@ mod tests {
             ("äbcc", vec![3, 2, 5], vec![0, 1, 2], order.clone()),
             ("äbcc", vec![2, 3, 4], vec![0, 1, 2], order.clone()),
             ("äbcc", vec![2, 3, 5], vec![0, 1], order.clone()),
-            ("äbb", vec![2, 3, 4], vec![0, 1, 2], order.clone()),
-            ("äbb", vec![2, 3, 4], vec![0, 1, 2], vec![1, 2, 0]),
-            ("äbcc", vec![2, 3, 5], vec![0, 1, 2], vec![2, 1, 0]),
-            ("äbcc", vec![2, 3, 5], vec![0, 1, 2], vec![1, 1, 0]),
             ("äbcc", vec![2, 3, 5], vec![0, 1, 2], vec![1, 2, 3]),
             ("äbcc", vec![2, 3, 5], vec![0, 1, 2], vec![1, 2]),
         ] {
@@ -422,6 +418,18 @@ mod tests {
         let ok: IdIndex = from_bytes(&out.finish()).expect("reads back");
         assert_eq!(ok.get("bb"), None);
         assert_eq!(ok.get("b"), Some(1));
+        // An order that is not the ids' (only a forged file, its checksum
+        // made again, gets this far) misleads a lookup without reading out
+        // of bounds.
+        let mut out = Out::default();
+        "äbcc".to_string().put(&mut out);
+        out.u32s(&[2, 3, 5]);
+        out.u32s(&[0, 1, 2]);
+        out.u32s(&[2, 1, 0]);
+        let forged: IdIndex = from_bytes(&out.finish()).expect("read as it lies");
+        for id in ["ä", "b", "cc", "d"] {
+            assert!(forged.get(id).is_none_or(|p| p < 3), "{id}");
+        }
     }
 
     /// Read from a shared buffer (the mapped kept state), the entries stay
