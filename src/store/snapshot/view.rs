@@ -362,7 +362,24 @@ impl<'a> View<'a> {
         let room = self.s.edge_chunks.len().saturating_mul(EDGES_PER_CHUNK);
         let mut edges = Vec::with_capacity(with_room(n.min(room)));
         crate::model::pages::populate(&mut edges);
-        edges.extend((0..n).map(|k| self.edge(k)));
+        // A chunk at a time (one lookup of its slot, not one an edge); an
+        // edge or a chunk that cannot be read damages the view and stands
+        // as an empty edge, as in `edge`, so that there are `n`.
+        let base = self.s.node_chunks.len();
+        for k in 0..n.div_ceil(EDGES_PER_CHUNK) {
+            let want = (n - k * EDGES_PER_CHUNK).min(EDGES_PER_CHUNK);
+            let before = edges.len();
+            if let Some(c) = self.part(&self.edges, &self.s.edge_chunks, base, k) {
+                let text = c.text.as_str();
+                for e in c.edges.iter().take(want) {
+                    edges.push(self.flag(archive::edge(e, text)).unwrap_or_else(empty_edge));
+                }
+            }
+            if edges.len() - before < want {
+                self.damaged.set(true);
+                edges.resize_with(before + want, empty_edge);
+            }
+        }
         edges
     }
 
@@ -465,12 +482,7 @@ impl<'a> View<'a> {
     /// it cannot be read).
     pub(crate) fn edge(&self, k: usize) -> Edge {
         let edge = self.edge_at(k).and_then(|(e, text)| archive::edge(e, text));
-        self.flag(edge).unwrap_or_else(|| Edge {
-            id: String::new().into(),
-            from: String::new().into(),
-            to: String::new().into(),
-            handle: Handle::parse(""),
-        })
+        self.flag(edge).unwrap_or_else(empty_edge)
     }
 
     /// The position of the node with `id`, from the id index.
@@ -559,6 +571,16 @@ impl Store {
 }
 
 /// `n` and room for the few items a command adds (see `node_range`).
+/// What stands for an edge that cannot be read (in a damaged view).
+fn empty_edge() -> Edge {
+    Edge {
+        id: String::new().into(),
+        from: String::new().into(),
+        to: String::new().into(),
+        handle: Handle::parse(""),
+    }
+}
+
 fn with_room(n: usize) -> usize {
     n + n / 64 + 16
 }
