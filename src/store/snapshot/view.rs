@@ -304,14 +304,17 @@ impl<'a> View<'a> {
         self.flag(archive::node(n, t, d, dt))
     }
 
-    /// Node `i` as the model's, its definition read from its chunk when
-    /// first asked for (the chunk's definitions part is checked then: see
-    /// `lazy`), or built now when `eager` (its part checked now); `None`
-    /// (and the view damaged) when it cannot be read.
-    fn stored_node(&self, i: usize, eager: bool) -> Option<Node> {
-        let k = i / NODES_PER_CHUNK;
-        let (c, chunk) = self.node_chunk(k)?;
-        let at = i % NODES_PER_CHUNK;
+    /// Node `at` of a chunk of nodes (its head and slot) as the model's,
+    /// its definition read from the chunk when first asked for (the
+    /// chunk's definitions part is checked then: see `lazy`), or built now
+    /// when `eager` (its part checked now); `None` (and the view damaged)
+    /// when it cannot be read.
+    fn stored_node(
+        &self,
+        (c, chunk): (&'a ArchivedSHead, &'a Arc<Chunk>),
+        at: usize,
+        eager: bool,
+    ) -> Option<Node> {
         let n = self.flag(c.nodes.get(at))?;
         let t = c.text.as_str();
         Some(Node {
@@ -348,53 +351,77 @@ impl<'a> View<'a> {
 
     /// Nodes `from..to` pushed onto `nodes` (see [`View::node_range`]).
     fn push_nodes(&self, nodes: &mut Vec<Node>, from: usize, to: usize, eager: bool) -> Option<()> {
-        for i in from..to {
-            nodes.push(self.stored_node(i, eager)?);
+        // A chunk at a time: one lookup of its slot, not one a node.
+        let mut i = from;
+        while i < to {
+            let k = i / NODES_PER_CHUNK;
+            let end = ((k + 1) * NODES_PER_CHUNK).min(to);
+            let chunk = self.node_chunk(k)?;
+            for at in i % NODES_PER_CHUNK..end - k * NODES_PER_CHUNK {
+                nodes.push(self.stored_node(chunk, at, eager)?);
+            }
+            i = end;
         }
         Some(())
     }
 
     /// Every edge, as the model's (see [`View::edge`]).
     fn all_edges(&self) -> Vec<Edge> {
-        // As the nodes in `node_range`: room for a few more, to no more
-        // than the chunks the head lists can hold.
-        let n = self.edge_count();
-        let room = self.s.edge_chunks.len().saturating_mul(EDGES_PER_CHUNK);
-        let mut edges = Vec::with_capacity(with_room(n.min(room)));
-        crate::model::pages::populate(&mut edges);
-        // A chunk at a time (one lookup of its slot, not one an edge); an
-        // edge or a chunk that cannot be read damages the view and stands
-        // as an empty edge, as in `edge`, so that there are `n`.
-        let base = self.s.node_chunks.len();
-        for k in 0..n.div_ceil(EDGES_PER_CHUNK) {
-            let want = (n - k * EDGES_PER_CHUNK).min(EDGES_PER_CHUNK);
-            let before = edges.len();
-            if let Some(c) = self.part(&self.edges, &self.s.edge_chunks, base, k) {
-                let text = c.text.as_str();
-                for e in c.edges.iter().take(want) {
-                    edges.push(self.flag(archive::edge(e, text)).unwrap_or_else(empty_edge));
-                }
-            }
-            if edges.len() - before < want {
-                self.damaged.set(true);
-                edges.resize_with(before + want, empty_edge);
-            }
+        let mut edges = self.edge_vec();
+        for k in 0..self.edge_count().div_ceil(EDGES_PER_CHUNK) {
+            self.push_edge_chunk(&mut edges, k);
         }
         edges
     }
 
+    /// A vector for every edge: as the nodes in `node_range`, room for a
+    /// few more, to no more than the chunks the head lists can hold.
+    fn edge_vec(&self) -> Vec<Edge> {
+        let n = self.edge_count();
+        let room = self.s.edge_chunks.len().saturating_mul(EDGES_PER_CHUNK);
+        let mut edges = Vec::with_capacity(with_room(n.min(room)));
+        crate::model::pages::populate(&mut edges);
+        edges
+    }
+
+    /// The edges of chunk `k` pushed onto `edges` (one lookup of its slot,
+    /// not one an edge); an edge or a chunk that cannot be read damages
+    /// the view and stands as an empty edge, as in `edge`, so that the
+    /// chunk gives as many as it should.
+    fn push_edge_chunk(&self, edges: &mut Vec<Edge>, k: usize) {
+        let want = self
+            .edge_count()
+            .saturating_sub(k * EDGES_PER_CHUNK)
+            .min(EDGES_PER_CHUNK);
+        let before = edges.len();
+        let base = self.s.node_chunks.len();
+        if let Some(c) = self.part(&self.edges, &self.s.edge_chunks, base, k) {
+            let text = c.text.as_str();
+            for e in c.edges.iter().take(want) {
+                edges.push(self.flag(archive::edge(e, text)).unwrap_or_else(empty_edge));
+            }
+        }
+        if edges.len() - before < want {
+            self.damaged.set(true);
+            edges.resize_with(before + want, empty_edge);
+        }
+    }
+
     /// Every node and every edge, as the model's; `None` (and the view
     /// damaged) when a node cannot be read (an edge that cannot be read
-    /// damages the view). A large plan's are made on two threads: the
-    /// other one makes every edge, then both make the node chunks, this
-    /// one from the first on, the other from the last back, until they
-    /// meet (a chunk claimed by one is made by it alone), so that both end
-    /// together whatever each was given of the cores. The edges are ≈ 40 %
-    /// of the work at 100,000 nodes (1 edge a node): a fixed split with
-    /// 45 % of the nodes on the other thread left this one waiting ≈ 10 ms
-    /// for it (session 30). The other thread's chunks are moved in after
-    /// this one's, and its buffers handed to this view (a new snapshot
-    /// takes them over, see `Reuse`).
+    /// damages the view). A large plan's are made on two threads, in
+    /// chunks each claims from a list (a chunk claimed by one is made by
+    /// it alone), so that both end together whatever each was given of
+    /// the cores: the other thread makes edge chunks from the first on,
+    /// then node chunks from the last back; this one node chunks from the
+    /// first on, then edge chunks from the last back, until they meet.
+    /// The edges are ≈ 40 % of the work at 100,000 nodes (1 edge a node):
+    /// a fixed split with 45 % of the nodes on the other thread left this
+    /// one waiting ≈ 10 ms for it (session 30), and the edges all on the
+    /// other thread ≈ 3 ms (session 32). The chunks made by the thread
+    /// that did not start them are moved in after the others, and the
+    /// other thread's buffers handed to this view (a new snapshot takes
+    /// them over, see `Reuse`).
     ///
     /// With `eager`, every definition is built here too (for a command that
     /// reads them all: built on the two threads, and no chunk kept for
@@ -405,25 +432,19 @@ impl<'a> View<'a> {
         if n < PARALLEL_NODES || chunks < 2 {
             return Some((self.node_range(0, n, eager, n)?, self.all_edges()));
         }
-        // The chunks not claimed yet: `front..back`.
-        let unclaimed = std::sync::Mutex::new(0..chunks);
-        let claim = |from_back: bool| {
-            let mut left = unclaimed.lock().unwrap_or_else(|e| e.into_inner());
-            if from_back {
-                left.next_back()
-            } else {
-                left.next()
-            }
-        };
+        let node_chunks = Claims::new(chunks);
+        let edge_chunks = Claims::new(self.edge_count().div_ceil(EDGES_PER_CHUNK));
         let span = |k: usize| k * NODES_PER_CHUNK..((k + 1) * NODES_PER_CHUNK).min(n);
         let (s, opened, late) = (self.s, self.opened, self.late.clone());
         let other = || {
             let bufs = slots(s);
             let v = View::new(s, opened, &bufs, late);
-            let edges = v.all_edges();
-            // Its chunks, last first.
+            let mut edges = v.edge_vec();
+            while let Some(k) = edge_chunks.take(false) {
+                v.push_edge_chunk(&mut edges, k);
+            }
             let mut mine: Vec<Vec<Node>> = Vec::new();
-            while let Some(k) = claim(true) {
+            while let Some(k) = node_chunks.take(true) {
                 let r = span(k);
                 let mut part = Vec::with_capacity(r.len());
                 v.push_nodes(&mut part, r.start, r.end, eager)?;
@@ -443,19 +464,28 @@ impl<'a> View<'a> {
             let mut nodes = Vec::with_capacity(with_room(n.min(chunks * NODES_PER_CHUNK)));
             crate::model::pages::populate(&mut nodes);
             let mut whole = true;
-            while let Some(k) = claim(false) {
+            while let Some(k) = node_chunks.take(false) {
                 let r = span(k);
                 if self.push_nodes(&mut nodes, r.start, r.end, eager).is_none() {
                     // Nothing more to claim: the other thread ends too.
-                    while claim(false).is_some() {}
+                    while node_chunks.take(false).is_some() {}
                     whole = false;
                 }
             }
+            let mut late_edges: Vec<Vec<Edge>> = Vec::new();
+            while whole && let Some(k) = edge_chunks.take(true) {
+                let mut part = Vec::with_capacity(EDGES_PER_CHUNK);
+                self.push_edge_chunk(&mut part, k);
+                late_edges.push(part);
+            }
             // A thread that panicked read nothing to use: fold the log.
             let second = self.flag(handle.join().ok().flatten());
-            let (mine, edges, bufs) = second.filter(|_| whole)?;
+            let (mine, mut edges, bufs) = second.filter(|_| whole)?;
             for part in mine.into_iter().rev() {
                 nodes.extend(part);
+            }
+            for part in late_edges.into_iter().rev() {
+                edges.extend(part);
             }
             if nodes.len() != n {
                 return self.flag(None);
@@ -571,6 +601,24 @@ impl Store {
 }
 
 /// `n` and room for the few items a command adds (see `node_range`).
+/// Chunks not claimed yet, taken from either end by two threads.
+struct Claims(std::sync::Mutex<std::ops::Range<usize>>);
+
+impl Claims {
+    fn new(n: usize) -> Claims {
+        Claims(std::sync::Mutex::new(0..n))
+    }
+
+    fn take(&self, from_back: bool) -> Option<usize> {
+        let mut left = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        if from_back {
+            left.next_back()
+        } else {
+            left.next()
+        }
+    }
+}
+
 /// What stands for an edge that cannot be read (in a damaged view).
 fn empty_edge() -> Edge {
     Edge {
