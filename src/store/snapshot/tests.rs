@@ -527,20 +527,24 @@ fn a_damaged_chunk_is_detected_before_use() {
     );
     std::fs::write(&snap, &bad).unwrap();
     assert_eq!(same(&s, "a damaged chunk"), None);
-    // The nodes are made on two threads (the other one makes the edges
-    // first; then each claims node chunks, this one from the first, the
-    // other from the last): a damaged chunk wherever it lies, or a
-    // damaged edge, means a fresh fold.
+    // The nodes and edges are made on two threads (each claims chunks:
+    // the other one edges from the first on, then nodes from the last
+    // back; this one nodes from the first on, then edges from the last
+    // back): a damaged chunk wherever it lies, or a damaged edge in the
+    // first or the last chunk of edges (either thread's), means a fresh
+    // fold.
     let first = o_range(&s, 0);
-    let edges = {
+    let edges = |k: usize| {
         let o = Opened::open(&plan_dir(&s)).unwrap();
-        let c = &view::head(&o).unwrap().edge_chunks[0];
-        o.area as usize + c.at.to_native() as usize
+        let h = view::head(&o).unwrap();
+        assert_eq!(h.edge_chunks.len(), 2, "601 edges");
+        o.area as usize + h.edge_chunks[k].at.to_native() as usize
     };
     for (why, at) in [
         ("this thread's", first.start + 40),
         ("the other's", at),
-        ("the other's edge", edges + 40),
+        ("the first edge", edges(0) + 40),
+        ("the last edge", edges(1) + 40),
     ] {
         let mut bad = good.clone();
         bad[at] ^= 0x20;
