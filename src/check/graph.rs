@@ -132,7 +132,7 @@ impl Core {
             .map(|n| n.kind == NodeKind::Join)
             .collect();
         let (out, inc) = (EdgeLists::from(out), EdgeLists::from(inc));
-        let topo = kahn(n, &out, &inc, &ends);
+        let topo = kahn(n, &out, &ends);
         let repeated = canonical.iter().any(|c| !c);
         Core {
             idx,
@@ -665,13 +665,8 @@ fn intersect(idom: &[Option<usize>], pos: &[usize], mut a: usize, mut b: usize) 
 }
 
 /// Kahn's algorithm; `None` when a cycle remains. O(n + e).
-pub(crate) fn kahn(
-    n: usize,
-    out: &EdgeLists,
-    inc: &EdgeLists,
-    ends: &EdgeEnds,
-) -> Option<Vec<usize>> {
-    kahn_into(Vec::new(), n, out, inc, ends)
+pub(crate) fn kahn(n: usize, out: &EdgeLists, ends: &EdgeEnds) -> Option<Vec<usize>> {
+    kahn_into(Vec::new(), n, out, ends)
 }
 
 /// [`kahn`], the order made in `order`'s memory (a kept order made again
@@ -680,12 +675,19 @@ pub(crate) fn kahn_into(
     mut order: Vec<usize>,
     n: usize,
     out: &EdgeLists,
-    inc: &EdgeLists,
     ends: &EdgeEnds,
 ) -> Option<Vec<usize>> {
     // Counts below 2^32 (a node's edges are far fewer): half the memory
-    // walked at random.
-    let mut indeg: Vec<u32> = inc.iter().map(|l| l.len() as u32).collect();
+    // walked at random. Counted over the edges' ends in one pass (a
+    // node's incoming list holds exactly the edges whose ends are both
+    // there and whose target it is), not list by list through the kept
+    // lists' lookups (≈ 5 M instructions at 100,000 nodes).
+    let mut indeg: Vec<u32> = vec![0; n];
+    for (_, t) in ends.iter().flatten() {
+        if let Some(d) = indeg.get_mut(t) {
+            *d += 1;
+        }
+    }
     let mut ready: Vec<usize> = (0..n).filter(|&i| indeg[i] == 0).rev().collect();
     order.clear();
     order.reserve(n);

@@ -132,7 +132,7 @@ impl Core {
             order.extend(n0..n);
         } else {
             let old = self.topo.take().unwrap_or_default();
-            self.topo = kahn_into(old, n, &self.out, &self.inc, &self.ends);
+            self.topo = kahn_into(old, n, &self.out, &self.ends);
             delta.resorted = true;
         }
         debug_assert_eq!(*self, Core::new(content), "the kept graph equals a new one");
@@ -625,6 +625,14 @@ mod tests {
         let delta = core.update(c, &Touched::of(&before, &ops));
         if delta.is_some() {
             assert!(*core == Core::new(c));
+            // Kahn's in-degrees are counted over the edges' ends: each
+            // incoming list holds exactly the edges whose ends are both
+            // there and whose target it is.
+            let mut count = vec![0; core.inc.len()];
+            for (_, t) in core.ends.iter().flatten() {
+                count[t] += 1;
+            }
+            assert!(core.inc.iter().map(<[usize]>::len).eq(count));
         }
         delta
     }
