@@ -537,7 +537,7 @@ fn a_damaged_chunk_is_detected_before_use() {
     let edges = |k: usize| {
         let o = Opened::open(&plan_dir(&s)).unwrap();
         let h = view::head(&o).unwrap();
-        assert_eq!(h.edge_chunks.len(), 2, "601 edges");
+        assert_eq!(h.edge_chunks.len(), 2, "two chunks of edges");
         o.area as usize + h.edge_chunks[k].at.to_native() as usize
     };
     for (why, at) in [
@@ -559,6 +559,40 @@ fn a_damaged_chunk_is_detected_before_use() {
             s.load_cold("plan-s", None, false).unwrap().content()
         );
     }
+}
+
+/// A head that passes its checks but counts more edges than its chunks
+/// hold (a forged file, its checksum made again) is not trusted to size
+/// what a restore makes: the write folds the log.
+#[test]
+fn an_edge_count_past_the_chunks_is_damage() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = chain(dir.path());
+    let snap = plan_dir(&s).join(FILE);
+    let good = std::fs::read(&snap).unwrap();
+    let r = regions(&s);
+    let edges = s.with_view("plan-s", |v| Some(v.edge_count())).unwrap();
+    assert!(edges > 512, "two chunks of edges");
+    let count = (edges as u64).to_le_bytes();
+    let found: Vec<usize> = good[r.head.clone()]
+        .windows(8)
+        .enumerate()
+        .filter(|(_, w)| *w == count)
+        .map(|(k, _)| r.head.start + k)
+        .collect();
+    let [at] = found[..] else {
+        panic!("the edge count once in the head: {found:?}")
+    };
+    let mut lie = good.clone();
+    lie[at..at + 8].copy_from_slice(&(1u64 << 40).to_le_bytes());
+    resum_head(&mut lie, &r.head);
+    std::fs::write(&snap, &lie).unwrap();
+    let write = s.load_to_write("plan-s").unwrap();
+    assert!(!write.restored, "a count past the chunks: not restored");
+    assert_eq!(
+        write.content(),
+        s.load_cold("plan-s", None, false).unwrap().content()
+    );
 }
 
 /// Where node chunk `k` of `s`'s snapshot lies in its file.

@@ -368,10 +368,24 @@ impl<'a> View<'a> {
     /// Every edge, as the model's (see [`View::edge`]).
     fn all_edges(&self) -> Vec<Edge> {
         let mut edges = self.edge_vec();
-        for k in 0..self.edge_count().div_ceil(EDGES_PER_CHUNK) {
+        for k in 0..self.edge_chunk_count() {
             self.push_edge_chunk(&mut edges, k);
         }
         edges
+    }
+
+    /// How many chunks of edges the count needs, to no more than the head
+    /// lists (a count past them damages the view: it is not trusted to
+    /// size what is made).
+    fn edge_chunk_count(&self) -> usize {
+        let (need, listed) = (
+            self.edge_count().div_ceil(EDGES_PER_CHUNK),
+            self.s.edge_chunks.len(),
+        );
+        if need > listed {
+            self.damaged.set(true);
+        }
+        need.min(listed)
     }
 
     /// A vector for every edge: as the nodes in `node_range`, room for a
@@ -433,7 +447,7 @@ impl<'a> View<'a> {
             return Some((self.node_range(0, n, eager, n)?, self.all_edges()));
         }
         let node_chunks = Claims::new(chunks);
-        let edge_chunks = Claims::new(self.edge_count().div_ceil(EDGES_PER_CHUNK));
+        let edge_chunks = Claims::new(self.edge_chunk_count());
         let span = |k: usize| k * NODES_PER_CHUNK..((k + 1) * NODES_PER_CHUNK).min(n);
         let (s, opened, late) = (self.s, self.opened, self.late.clone());
         let other = || {
