@@ -291,6 +291,16 @@ fn an_edit_in_the_middle_then_an_append_is_folded_afresh() {
     assert!(l.content().node("x20").is_some() && l.content().node("m2").is_some());
 }
 
+/// [`chain`]'s store in a temporary folder (kept while it is held), its
+/// snapshot's path and the snapshot's bytes as written (to damage).
+fn chain_snapshot() -> (tempfile::TempDir, Store, PathBuf, Vec<u8>) {
+    let dir = tempfile::tempdir().unwrap();
+    let s = chain(dir.path());
+    let snap = plan_dir(&s).join(FILE);
+    let good = std::fs::read(&snap).unwrap();
+    (dir, s, snap, good)
+}
+
 /// Where the head, the first node chunk and the first bucket of the id
 /// index lie in the snapshot file of `store`'s plan.
 struct Regions {
@@ -491,10 +501,7 @@ fn a_reader_in_place_reads_one_node_through_the_index() {
 /// folds the log.
 #[test]
 fn a_damaged_chunk_is_detected_before_use() {
-    let dir = tempfile::tempdir().unwrap();
-    let s = chain(dir.path());
-    let snap = plan_dir(&s).join(FILE);
-    let good = std::fs::read(&snap).unwrap();
+    let (_dir, s, snap, good) = chain_snapshot();
     let o = Opened::open(&plan_dir(&s)).unwrap();
     let h = view::head(&o).unwrap();
     assert_eq!(h.node_chunks.len(), 3);
@@ -566,10 +573,7 @@ fn a_damaged_chunk_is_detected_before_use() {
 /// what a restore makes: the write folds the log.
 #[test]
 fn an_edge_count_past_the_chunks_is_damage() {
-    let dir = tempfile::tempdir().unwrap();
-    let s = chain(dir.path());
-    let snap = plan_dir(&s).join(FILE);
-    let good = std::fs::read(&snap).unwrap();
+    let (_dir, s, snap, good) = chain_snapshot();
     let r = regions(&s);
     let edges = s.with_view("plan-s", |v| Some(v.edge_count())).unwrap();
     assert!(edges > 512, "two chunks of edges");
@@ -606,10 +610,7 @@ fn o_range(s: &Store, k: usize) -> std::ops::Range<usize> {
 
 #[test]
 fn a_damaged_bucket_drops_the_answer_and_a_damaged_head_the_snapshot() {
-    let dir = tempfile::tempdir().unwrap();
-    let s = chain(dir.path());
-    let snap = plan_dir(&s).join(FILE);
-    let good = std::fs::read(&snap).unwrap();
+    let (_dir, s, snap, good) = chain_snapshot();
     let r = regions(&s);
     // Every bucket of the id index damaged: a reader in place that looks
     // an id up has no answer (the snapshot is removed, to be rebuilt), one
@@ -637,10 +638,7 @@ fn a_damaged_bucket_drops_the_answer_and_a_damaged_head_the_snapshot() {
 /// the log's plan.
 #[test]
 fn a_verdict_never_reads_the_snapshot() {
-    let dir = tempfile::tempdir().unwrap();
-    let s = chain(dir.path());
-    let snap = plan_dir(&s).join(FILE);
-    let good = std::fs::read(&snap).unwrap();
+    let (_dir, s, snap, good) = chain_snapshot();
     let r = regions(&s);
     let mut lie = good.clone();
     let at = r.nodes.start
