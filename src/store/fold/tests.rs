@@ -15,6 +15,34 @@ fn op(lamport: u64, actor: &str, tx: &str, end: bool, body: OpBody) -> Op {
         body,
     }
 }
+/// A content's ids as a snapshot's index answers for them (the base of a
+/// fold on top of a restored plan): each node's position, each edge's, and
+/// the edges from or to each node id, in order.
+struct Listed(crate::model::Content);
+
+impl Lookup for Listed {
+    fn nodes(&self) -> usize {
+        self.0.nodes.len()
+    }
+    fn edges(&self) -> usize {
+        self.0.edges.len()
+    }
+    fn node(&self, id: &str) -> Option<Option<usize>> {
+        Some(self.0.nodes.iter().position(|n| n.id == id))
+    }
+    fn edge(&self, id: &str) -> Option<Option<usize>> {
+        Some(self.0.edges.iter().rposition(|e| e.id == id))
+    }
+    fn edges_touching(&self, id: &str) -> Option<Vec<usize>> {
+        let all = self.0.edges.iter().enumerate();
+        Some(
+            all.filter(|(_, e)| e.from == id || e.to == id)
+                .map(|(k, _)| k)
+                .collect(),
+        )
+    }
+}
+
 fn node(id: &str) -> Node {
     Node {
         id: id.into(),
@@ -355,7 +383,10 @@ proptest::proptest! {
     /// long and short (past the scans' limit or not) that add nodes again
     /// (as a replace or a duplicate), remove nodes without their edges
     /// (which then dangle) and add them back, add edges to missing nodes,
-    /// remove and re-add edges and set the phase of absent nodes.
+    /// remove and re-add edges and set the phase of absent nodes; and on
+    /// top of it with neither, asking a base for positions and for the
+    /// edges of each removed node (as a one-shot command's tail on a
+    /// restored plan does).
     #[test]
     fn a_fold_on_top_without_the_index_is_the_fold_of_every_op(
         size in 1usize..12,
@@ -396,14 +427,19 @@ proptest::proptest! {
         proptest::prop_assert!(before.positions_if_kept().is_some());
         let mut forgotten = before.clone();
         forgotten.index = std::sync::OnceLock::new();
+        let mut based = forgotten.clone();
+        based.base = Some(Base::new(std::sync::Arc::new(Listed(before.content.clone()))));
         let with = fold_after(before, max, &more).expect("sorts after");
         let without = fold_after(forgotten, max, &more).expect("sorts after");
+        let on_base = fold_after(based, max, &more).expect("sorts after");
         let all: Vec<Op> = first.into_iter().chain(more).collect();
         let whole = fold("plan-t", &all);
         proptest::prop_assert_eq!(&without.content, &whole.content);
         proptest::prop_assert_eq!(&without.notes, &whole.notes);
         proptest::prop_assert_eq!(&with.content, &whole.content);
         proptest::prop_assert_eq!(&with.notes, &whole.notes);
+        proptest::prop_assert_eq!(&on_base.content, &whole.content);
+        proptest::prop_assert_eq!(&on_base.notes, &whole.notes);
         proptest::prop_assert_eq!(without.positions().map(|x| (x.node("n0"), x.edge("e1"))), whole.positions().map(|x| (x.node("n0"), x.edge("e1"))));
     }
 }
