@@ -28,6 +28,7 @@ use rkyv::api::high::HighValidator;
 use rkyv::bytecheck::CheckBytes;
 use rkyv::vec::ArchivedVec;
 use std::cell::{Cell, OnceCell};
+use std::mem::MaybeUninit;
 use std::sync::Arc;
 
 /// The head of an opened snapshot, validated (bytecheck).
@@ -333,45 +334,37 @@ impl<'a> View<'a> {
         })
     }
 
-    /// Nodes `from..to`, as the model's, their definitions read on demand
-    /// or built now when `eager` ([`View::stored_node`]); `None` (and the
-    /// view damaged) when one cannot be read.
-    fn node_range(&self, from: usize, to: usize, eager: bool, end: usize) -> Option<Vec<Node>> {
-        // Made to size (a collect through `Option` would grow the vector
-        // by doubling), to no more than the chunks the head lists can hold
-        // (a count is not trusted), with room for the nodes up to `end`
-        // and for a few a command adds (at the exact size, the first node
-        // added would copy every node into a new vector).
+    /// A vector for every node the head's chunks can hold, to no more than
+    /// them (a count is not trusted to size what is made), with room for a
+    /// few a command adds (at the exact size, the first node added would
+    /// copy every node into a new vector), its pages supplied at once; and
+    /// how many nodes it is to hold, `None` (the view damaged) when the
+    /// chunks cannot hold the count.
+    fn node_vec(&self) -> Option<(Vec<Node>, usize)> {
+        let n = self.node_count();
         let room = self.s.node_chunks.len().saturating_mul(NODES_PER_CHUNK);
-        let mut nodes = Vec::with_capacity(with_room(end.saturating_sub(from).min(room)));
+        if n > room {
+            return self.flag(None);
+        }
+        let mut nodes = Vec::with_capacity(with_room(n));
         crate::model::pages::populate(&mut nodes);
-        self.push_nodes(&mut nodes, from, to, eager)?;
-        Some(nodes)
+        Some((nodes, n))
     }
 
-    /// Nodes `from..to` pushed onto `nodes` (see [`View::node_range`]).
-    fn push_nodes(&self, nodes: &mut Vec<Node>, from: usize, to: usize, eager: bool) -> Option<()> {
-        // A chunk at a time: one lookup of its slot, not one a node.
-        let mut i = from;
-        while i < to {
-            let k = i / NODES_PER_CHUNK;
-            let end = ((k + 1) * NODES_PER_CHUNK).min(to);
-            let chunk = self.node_chunk(k)?;
-            for at in i % NODES_PER_CHUNK..end - k * NODES_PER_CHUNK {
-                nodes.push(self.stored_node(chunk, at, eager)?);
-            }
-            i = end;
+    /// Chunk `k`'s nodes written into `slots` (one lookup of its slot, not
+    /// one a node), their definitions read on demand or built now when
+    /// `eager` ([`View::stored_node`]). Every slot is written: a node that
+    /// cannot be read stands as an empty one and damages the view (the
+    /// caller then makes nothing of them). Whether all were read.
+    fn fill_nodes(&self, slots: &mut [MaybeUninit<Node>], k: usize, eager: bool) -> bool {
+        let chunk = self.node_chunk(k);
+        let mut whole = chunk.is_some();
+        for (at, slot) in slots.iter_mut().enumerate() {
+            let node = chunk.and_then(|c| self.stored_node(c, at, eager));
+            whole &= node.is_some();
+            slot.write(node.unwrap_or_else(empty_node));
         }
-        Some(())
-    }
-
-    /// Every edge, as the model's (see [`View::edge`]).
-    fn all_edges(&self) -> Vec<Edge> {
-        let mut edges = self.edge_vec();
-        for k in 0..self.edge_chunk_count() {
-            self.push_edge_chunk(&mut edges, k);
-        }
-        edges
+        whole
     }
 
     /// How many chunks of edges the count needs, to no more than the head
@@ -388,36 +381,36 @@ impl<'a> View<'a> {
         need.min(listed)
     }
 
-    /// A vector for every edge: as the nodes in `node_range`, room for a
-    /// few more, to no more than the chunks the head lists can hold.
-    fn edge_vec(&self) -> Vec<Edge> {
-        let n = self.edge_count();
-        let room = self.s.edge_chunks.len().saturating_mul(EDGES_PER_CHUNK);
-        let mut edges = Vec::with_capacity(with_room(n.min(room)));
+    /// A vector for every edge, as [`View::node_vec`], and how many it is
+    /// to hold: the count, to no more than the chunks the head lists.
+    fn edge_vec(&self) -> (Vec<Edge>, usize) {
+        let total = self
+            .edge_count()
+            .min(self.edge_chunk_count().saturating_mul(EDGES_PER_CHUNK));
+        let mut edges = Vec::with_capacity(with_room(total));
         crate::model::pages::populate(&mut edges);
-        edges
+        (edges, total)
     }
 
-    /// The edges of chunk `k` pushed onto `edges` (one lookup of its slot,
-    /// not one an edge); an edge or a chunk that cannot be read damages
-    /// the view and stands as an empty edge, as in `edge`, so that the
-    /// chunk gives as many as it should.
-    fn push_edge_chunk(&self, edges: &mut Vec<Edge>, k: usize) {
-        let want = self
-            .edge_count()
-            .saturating_sub(k * EDGES_PER_CHUNK)
-            .min(EDGES_PER_CHUNK);
-        let before = edges.len();
+    /// Chunk `k`'s edges written into `slots` (one lookup of its slot, not
+    /// one an edge); an edge or a chunk that cannot be read damages the
+    /// view and stands as an empty edge, as in `edge`: every slot is
+    /// written.
+    fn fill_edges(&self, slots: &mut [MaybeUninit<Edge>], k: usize) {
         let base = self.s.node_chunks.len();
+        let mut made = 0;
         if let Some(c) = self.part(&self.edges, &self.s.edge_chunks, base, k) {
             let text = c.text.as_str();
-            for e in c.edges.iter().take(want) {
-                edges.push(self.flag(archive::edge(e, text)).unwrap_or_else(empty_edge));
+            for (slot, e) in slots.iter_mut().zip(c.edges.iter()) {
+                slot.write(self.flag(archive::edge(e, text)).unwrap_or_else(empty_edge));
+                made += 1;
             }
         }
-        if edges.len() - before < want {
+        if made < slots.len() {
             self.damaged.set(true);
-            edges.resize_with(before + want, empty_edge);
+            for slot in &mut slots[made..] {
+                slot.write(empty_edge());
+            }
         }
     }
 
@@ -432,85 +425,77 @@ impl<'a> View<'a> {
     /// The edges are ≈ 40 % of the work at 100,000 nodes (1 edge a node):
     /// a fixed split with 45 % of the nodes on the other thread left this
     /// one waiting ≈ 10 ms for it (session 30), and the edges all on the
-    /// other thread ≈ 3 ms (session 32). The chunks made by the thread
-    /// that did not start them are moved in after the others, and the
-    /// other thread's buffers handed to this view (a new snapshot takes
-    /// them over, see `Reuse`).
+    /// other thread ≈ 3 ms (session 32). Each chunk is written where it
+    /// lies in the two vectors, whichever thread makes it (session 33: the
+    /// other thread's chunks were made in vectors of their own and moved
+    /// in after, ≈ 5 MB of fresh memory and a copy on this thread), and
+    /// the other thread's buffers are handed to this view (a new snapshot
+    /// takes them over, see `Reuse`).
     ///
     /// With `eager`, every definition is built here too (for a command that
     /// reads them all: built on the two threads, and no chunk kept for
     /// them); else each when first read.
     pub(super) fn nodes_and_edges(&self, eager: bool) -> Option<(Vec<Node>, Vec<Edge>)> {
-        let n = self.node_count();
-        let chunks = n.div_ceil(NODES_PER_CHUNK).min(self.s.node_chunks.len());
-        if n < PARALLEL_NODES || chunks < 2 {
-            return Some((self.node_range(0, n, eager, n)?, self.all_edges()));
-        }
-        let node_chunks = Claims::new(chunks);
-        let edge_chunks = Claims::new(self.edge_chunk_count());
-        let span = |k: usize| k * NODES_PER_CHUNK..((k + 1) * NODES_PER_CHUNK).min(n);
+        let (mut nodes, n) = self.node_vec()?;
+        let (mut edges, total) = self.edge_vec();
+        let node_parts = Parts::new(&mut nodes.spare_capacity_mut()[..n], NODES_PER_CHUNK);
+        let edge_parts = Parts::new(&mut edges.spare_capacity_mut()[..total], EDGES_PER_CHUNK);
         let (s, opened, late) = (self.s, self.opened, self.late.clone());
         let other = || {
             let bufs = slots(s);
             let v = View::new(s, opened, &bufs, late);
-            let mut edges = v.edge_vec();
-            while let Some(k) = edge_chunks.take(false) {
-                v.push_edge_chunk(&mut edges, k);
+            while let Some((k, slots)) = edge_parts.take(false) {
+                v.fill_edges(slots, k);
             }
-            let mut mine: Vec<Vec<Node>> = Vec::new();
-            while let Some(k) = node_chunks.take(true) {
-                let r = span(k);
-                let mut part = Vec::with_capacity(r.len());
-                v.push_nodes(&mut part, r.start, r.end, eager)?;
-                mine.push(part);
-            }
-            (!v.damaged()).then_some((mine, edges, bufs))
-        };
-        std::thread::scope(|scope| {
-            let handle = std::thread::Builder::new()
-                .name("restore".into())
-                .spawn_scoped(scope, other);
-            let Ok(handle) = handle else {
-                // No thread to be had: all on this one.
-                return Some((self.node_range(0, n, eager, n)?, self.all_edges()));
-            };
-            // To size, as in `node_range`.
-            let mut nodes = Vec::with_capacity(with_room(n.min(chunks * NODES_PER_CHUNK)));
-            crate::model::pages::populate(&mut nodes);
             let mut whole = true;
-            while let Some(k) = node_chunks.take(false) {
-                let r = span(k);
-                if self.push_nodes(&mut nodes, r.start, r.end, eager).is_none() {
-                    // Nothing more to claim: the other thread ends too.
-                    while node_chunks.take(false).is_some() {}
-                    whole = false;
-                }
+            while let Some((k, slots)) = node_parts.take(true) {
+                whole &= v.fill_nodes(slots, k, eager);
             }
-            let mut late_edges: Vec<Vec<Edge>> = Vec::new();
-            while whole && let Some(k) = edge_chunks.take(true) {
-                let mut part = Vec::with_capacity(EDGES_PER_CHUNK);
-                self.push_edge_chunk(&mut part, k);
-                late_edges.push(part);
+            (whole && !v.damaged()).then_some(bufs)
+        };
+        // `None` when the other thread panicked: its slots may be half
+        // written, so the vectors are left empty (what it made is leaked,
+        // never read).
+        let made = std::thread::scope(|scope| {
+            let handle = (n >= PARALLEL_NODES).then(|| {
+                std::thread::Builder::new()
+                    .name("restore".into())
+                    .spawn_scoped(scope, other)
+            });
+            // No thread to be had, or a small plan: all on this one.
+            let mut whole = true;
+            while let Some((k, slots)) = node_parts.take(false) {
+                whole &= self.fill_nodes(slots, k, eager);
             }
-            // A thread that panicked read nothing to use: fold the log.
-            let second = self.flag(handle.join().ok().flatten());
-            let (mine, mut edges, bufs) = second.filter(|_| whole)?;
-            for part in mine.into_iter().rev() {
-                nodes.extend(part);
+            while let Some((k, slots)) = edge_parts.take(true) {
+                self.fill_edges(slots, k);
             }
-            for part in late_edges.into_iter().rev() {
-                edges.extend(part);
-            }
-            if nodes.len() != n {
-                return self.flag(None);
-            }
+            let Some(Ok(handle)) = handle else {
+                return Some(whole);
+            };
+            let Some(bufs) = handle.join().ok()? else {
+                return Some(false);
+            };
             for (cell, mine) in bufs.into_iter().zip(self.bufs) {
                 if let Some(buf) = cell.into_inner().flatten() {
                     let _ = mine.set(Some(buf));
                 }
             }
-            Some((nodes, edges))
-        })
+            Some(whole)
+        });
+        drop((node_parts, edge_parts));
+        let whole = self.flag(made)?;
+        // SAFETY: the other thread, if any, ended without panicking, and
+        // every part was taken and wholly written (`fill_nodes` and
+        // `fill_edges` write every slot): the claims hand each out once,
+        // and the loops on both threads run until none is left.
+        unsafe {
+            nodes.set_len(n);
+            edges.set_len(total);
+        }
+        // A node that could not be read: fold the log.
+        self.flag(whole.then_some(()))?;
+        Some((nodes, edges))
     }
 
     /// An edge's id, source and target (empty, and the view damaged, when
@@ -614,22 +599,38 @@ impl Store {
     }
 }
 
-/// `n` and room for the few items a command adds (see `node_range`).
-/// Chunks not claimed yet, taken from either end by two threads.
-struct Claims(std::sync::Mutex<std::ops::Range<usize>>);
+/// The chunks of a vector's room not made yet, each handed to one of the
+/// two threads that take them from either end: its number and its slots.
+struct Parts<'v, T>(std::sync::Mutex<std::collections::VecDeque<Part<'v, T>>>);
 
-impl Claims {
-    fn new(n: usize) -> Claims {
-        Claims(std::sync::Mutex::new(0..n))
+/// A chunk's number and its slots.
+type Part<'v, T> = (usize, &'v mut [MaybeUninit<T>]);
+
+impl<'v, T> Parts<'v, T> {
+    fn new(room: &'v mut [MaybeUninit<T>], per: usize) -> Parts<'v, T> {
+        Parts(std::sync::Mutex::new(
+            room.chunks_mut(per).enumerate().collect(),
+        ))
     }
 
-    fn take(&self, from_back: bool) -> Option<usize> {
+    fn take(&self, from_back: bool) -> Option<Part<'v, T>> {
         let mut left = self.0.lock().unwrap_or_else(|e| e.into_inner());
         if from_back {
-            left.next_back()
+            left.pop_back()
         } else {
-            left.next()
+            left.pop_front()
         }
+    }
+}
+
+/// What stands for a node that cannot be read (in a damaged view, whose
+/// nodes are not used).
+fn empty_node() -> Node {
+    Node {
+        id: String::new().into(),
+        phase: None,
+        kind: NodeKind::ALL[0],
+        definition: crate::model::value::Map::new().into(),
     }
 }
 
@@ -643,6 +644,7 @@ fn empty_edge() -> Edge {
     }
 }
 
+/// `n` and room for the few items a command adds (see `node_vec`).
 fn with_room(n: usize) -> usize {
     n + n / 64 + 16
 }
