@@ -54,12 +54,32 @@ const AT_LEAST: usize = 1 << 20;
 /// 17,000 faults. Nothing below [`AT_LEAST`] bytes, off Linux, or when the
 /// kernel cannot (it then faults them in as before).
 pub fn populate<T>(v: &mut Vec<T>) {
-    let spare = v.spare_capacity_mut();
-    let bytes = std::mem::size_of_val(spare);
-    if bytes < AT_LEAST {
-        return;
+    Room::of(v.spare_capacity_mut()).populate();
+}
+
+/// Where slots of a vector's unused capacity lie: their pages supplied
+/// by whichever thread gets to it first while the slots are handed out in
+/// parts to two threads (a restore's, see `store::snapshot::view`).
+#[derive(Clone, Copy)]
+pub struct Room {
+    start: usize,
+    len: usize,
+}
+
+impl Room {
+    pub fn of<T>(slots: &[std::mem::MaybeUninit<T>]) -> Room {
+        Room {
+            start: slots.as_ptr() as usize,
+            len: std::mem::size_of_val(slots),
+        }
     }
-    populate_range(spare.as_mut_ptr().cast::<u8>(), bytes);
+
+    /// As [`populate`]; the vector must outlive the call.
+    pub fn populate(self) {
+        if self.len >= AT_LEAST {
+            populate_range(self.start as *mut u8, self.len);
+        }
+    }
 }
 
 #[cfg(target_os = "linux")]

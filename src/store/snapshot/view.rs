@@ -20,6 +20,7 @@ use super::chunks::{ArchivedSChunk, EDGES_PER_CHUNK, NO_NODE, NODES_PER_CHUNK, O
 use super::lazy::Chunk;
 use super::{ArchivedSnap, keyed};
 use crate::model::lifecycle::Meta;
+use crate::model::pages::Room;
 use crate::model::{Def, Edge, Handle, Node, NodeKind};
 use crate::store::Store;
 use crate::store::late::Late;
@@ -337,7 +338,7 @@ impl<'a> View<'a> {
     /// A vector for every node the head's chunks can hold, to no more than
     /// them (a count is not trusted to size what is made), with room for a
     /// few a command adds (at the exact size, the first node added would
-    /// copy every node into a new vector), its pages supplied at once; and
+    /// copy every node into a new vector); and
     /// how many nodes it is to hold, `None` (the view damaged) when the
     /// chunks cannot hold the count.
     fn node_vec(&self) -> Option<(Vec<Node>, usize)> {
@@ -346,9 +347,7 @@ impl<'a> View<'a> {
         if n > room {
             return self.flag(None);
         }
-        let mut nodes = Vec::with_capacity(with_room(n));
-        crate::model::pages::populate(&mut nodes);
-        Some((nodes, n))
+        Some((Vec::with_capacity(with_room(n)), n))
     }
 
     /// Chunk `k`'s nodes written into `slots` (one lookup of its slot, not
@@ -387,9 +386,7 @@ impl<'a> View<'a> {
         let total = self
             .edge_count()
             .min(self.edge_chunk_count().saturating_mul(EDGES_PER_CHUNK));
-        let mut edges = Vec::with_capacity(with_room(total));
-        crate::model::pages::populate(&mut edges);
-        (edges, total)
+        (Vec::with_capacity(with_room(total)), total)
     }
 
     /// Chunk `k`'s edges written into `slots` (one lookup of its slot, not
@@ -438,10 +435,18 @@ impl<'a> View<'a> {
     pub(super) fn nodes_and_edges(&self, eager: bool) -> Option<(Vec<Node>, Vec<Edge>)> {
         let (mut nodes, n) = self.node_vec()?;
         let (mut edges, total) = self.edge_vec();
-        let node_parts = Parts::new(&mut nodes.spare_capacity_mut()[..n], NODES_PER_CHUNK);
-        let edge_parts = Parts::new(&mut edges.spare_capacity_mut()[..total], EDGES_PER_CHUNK);
+        let (node_room, edge_room) = (
+            &mut nodes.spare_capacity_mut()[..n],
+            &mut edges.spare_capacity_mut()[..total],
+        );
+        // Each vector's pages supplied at once, by the thread that starts
+        // with its chunks (see `pages::populate`).
+        let rooms = (Room::of(node_room), Room::of(edge_room));
+        let node_parts = Parts::new(node_room, NODES_PER_CHUNK);
+        let edge_parts = Parts::new(edge_room, EDGES_PER_CHUNK);
         let (s, opened, late) = (self.s, self.opened, self.late.clone());
         let other = || {
+            rooms.1.populate();
             let bufs = slots(s);
             let v = View::new(s, opened, &bufs, late);
             while let Some((k, slots)) = edge_parts.take(false) {
@@ -463,6 +468,10 @@ impl<'a> View<'a> {
                     .spawn_scoped(scope, other)
             });
             // No thread to be had, or a small plan: all on this one.
+            if !matches!(handle, Some(Ok(_))) {
+                rooms.1.populate();
+            }
+            rooms.0.populate();
             let mut whole = true;
             while let Some((k, slots)) = node_parts.take(false) {
                 whole &= self.fill_nodes(slots, k, eager);
