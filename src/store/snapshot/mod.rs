@@ -130,6 +130,13 @@ fn restore(
     eager: bool,
     ids: Option<ids::SnapIds>,
 ) -> Option<Folded> {
+    // The digest's marks first: read on this thread while the kept checks
+    // are decoded on the other core, not after the restore's two threads.
+    let marks = if s.marks.is_empty() {
+        None
+    } else {
+        Some(v.marks()?)
+    };
     let (nodes, edges) = v.nodes_and_edges(eager)?;
     if v.damaged() {
         return None;
@@ -166,11 +173,6 @@ fn restore(
         s.digest.as_str().to_string(),
         s.encoded_len.to_native() as usize,
     );
-    let marks = if s.marks.is_empty() {
-        None
-    } else {
-        Some(v.marks()?)
-    };
     let mut folded = Folded::restored(content, machine, touched, digest, marks);
     folded.late = v.late();
     folded.base = ids.map(|i| crate::store::fold::Base::new(std::sync::Arc::new(i)));
