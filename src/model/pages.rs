@@ -57,9 +57,9 @@ pub fn populate<T>(v: &mut Vec<T>) {
     Room::of(v.spare_capacity_mut()).populate();
 }
 
-/// Where slots of a vector's unused capacity lie: their pages supplied
-/// by whichever thread gets to it first while the slots are handed out in
-/// parts to two threads (a restore's, see `store::snapshot::view`).
+/// Where slots of a vector's unused capacity lie, for one thread to have
+/// their pages supplied while the slots are handed out in parts to two
+/// (a restore's, see `store::snapshot::view`).
 #[derive(Clone, Copy)]
 pub struct Room {
     start: usize,

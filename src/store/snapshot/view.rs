@@ -335,12 +335,11 @@ impl<'a> View<'a> {
         })
     }
 
-    /// A vector for every node the head's chunks can hold, to no more than
-    /// them (a count is not trusted to size what is made), with room for a
-    /// few a command adds (at the exact size, the first node added would
-    /// copy every node into a new vector); and
-    /// how many nodes it is to hold, `None` (the view damaged) when the
-    /// chunks cannot hold the count.
+    /// A vector for every node, with room for a few a command adds (at the
+    /// exact size, the first node added would copy every node into a new
+    /// vector), and how many nodes it is to hold; `None` (the view
+    /// damaged) when the count is more than the head's chunks can hold (a
+    /// count is not trusted to size what is made).
     fn node_vec(&self) -> Option<(Vec<Node>, usize)> {
         let n = self.node_count();
         let room = self.s.node_chunks.len().saturating_mul(NODES_PER_CHUNK);
