@@ -209,6 +209,39 @@ impl Base {
     }
 }
 
+/// Nodes and edges as a snapshot's index answers for them (for tests of a
+/// base, and of a fold on top of a restored plan): each node's position,
+/// each edge's, and the edges from or to each node id, in order.
+#[cfg(test)]
+pub(super) struct Indexed(
+    pub(super) Vec<crate::model::Node>,
+    pub(super) Vec<crate::model::Edge>,
+);
+
+#[cfg(test)]
+impl Lookup for Indexed {
+    fn nodes(&self) -> usize {
+        self.0.len()
+    }
+    fn edges(&self) -> usize {
+        self.1.len()
+    }
+    fn node(&self, id: &str) -> Option<Option<usize>> {
+        Some(self.0.iter().position(|n| n.id == id))
+    }
+    fn edge(&self, id: &str) -> Option<Option<usize>> {
+        Some(self.1.iter().rposition(|e| e.id == id))
+    }
+    fn edges_touching(&self, id: &str) -> Option<Vec<usize>> {
+        let all = self.1.iter().enumerate();
+        Some(
+            all.filter(|(_, e)| e.from == id || e.to == id)
+                .map(|(k, _)| k)
+                .collect(),
+        )
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -255,32 +288,6 @@ mod tests {
         assert_eq!(find(&slots, "n3"), None);
     }
 
-    /// Edges as a snapshot's index lists them per node.
-    struct Edged(Vec<crate::model::Edge>);
-
-    impl Lookup for Edged {
-        fn nodes(&self) -> usize {
-            0
-        }
-        fn edges(&self) -> usize {
-            self.0.len()
-        }
-        fn node(&self, _: &str) -> Option<Option<usize>> {
-            Some(None)
-        }
-        fn edge(&self, id: &str) -> Option<Option<usize>> {
-            Some(self.0.iter().position(|e| e.id == id))
-        }
-        fn edges_touching(&self, id: &str) -> Option<Vec<usize>> {
-            let all = self.0.iter().enumerate();
-            Some(
-                all.filter(|(_, e)| e.from == id || e.to == id)
-                    .map(|(k, _)| k)
-                    .collect(),
-            )
-        }
-    }
-
     fn edge(id: &str, from: &str, to: &str) -> crate::model::Edge {
         crate::model::Edge {
             id: id.into(),
@@ -302,7 +309,7 @@ mod tests {
             edge("e2", "a", "c"),
             edge("e3", "c", "a"),
         ];
-        let base = Base::new(Arc::new(Edged(edges.clone())));
+        let base = Base::new(Arc::new(Indexed(Vec::new(), edges.clone())));
         assert_eq!(base.edges_touching(&edges, "a"), Some(vec![0, 2, 3]));
         // e0 removed, e4 added.
         let gone = HashSet::from_iter([0usize]);

@@ -15,34 +15,6 @@ fn op(lamport: u64, actor: &str, tx: &str, end: bool, body: OpBody) -> Op {
         body,
     }
 }
-/// A content's ids as a snapshot's index answers for them (the base of a
-/// fold on top of a restored plan): each node's position, each edge's, and
-/// the edges from or to each node id, in order.
-struct Listed(crate::model::Content);
-
-impl Lookup for Listed {
-    fn nodes(&self) -> usize {
-        self.0.nodes.len()
-    }
-    fn edges(&self) -> usize {
-        self.0.edges.len()
-    }
-    fn node(&self, id: &str) -> Option<Option<usize>> {
-        Some(self.0.nodes.iter().position(|n| n.id == id))
-    }
-    fn edge(&self, id: &str) -> Option<Option<usize>> {
-        Some(self.0.edges.iter().rposition(|e| e.id == id))
-    }
-    fn edges_touching(&self, id: &str) -> Option<Vec<usize>> {
-        let all = self.0.edges.iter().enumerate();
-        Some(
-            all.filter(|(_, e)| e.from == id || e.to == id)
-                .map(|(k, _)| k)
-                .collect(),
-        )
-    }
-}
-
 fn node(id: &str) -> Node {
     Node {
         id: id.into(),
@@ -428,7 +400,8 @@ proptest::proptest! {
         let mut forgotten = before.clone();
         forgotten.index = std::sync::OnceLock::new();
         let mut based = forgotten.clone();
-        based.base = Some(Base::new(std::sync::Arc::new(Listed(before.content.clone()))));
+        let (nodes, edges) = (before.content.nodes.clone(), before.content.edges.clone());
+        based.base = Some(Base::new(std::sync::Arc::new(base::Indexed(nodes, edges))));
         let with = fold_after(before, max, &more).expect("sorts after");
         let without = fold_after(forgotten, max, &more).expect("sorts after");
         let on_base = fold_after(based, max, &more).expect("sorts after");
