@@ -496,6 +496,74 @@ mod tests {
         }
     }
 
+    /// Per node, by brute force: the reachable proper ancestors' last
+    /// positions among the joins and among the meets, plus one.
+    fn nearest_by_walks(g: &Graph) -> Vec<[u32; 2]> {
+        let reach = g.reachable();
+        let pos = g.topo_pos();
+        (0..g.len())
+            .map(|v| {
+                let mut best = [0u32; 2];
+                let mut seen = vec![false; g.len()];
+                let mut stack: Vec<usize> = g.preds(v).collect();
+                while let Some(u) = stack.pop() {
+                    if std::mem::replace(&mut seen[u], true) {
+                        continue;
+                    }
+                    stack.extend(g.preds(u));
+                    let at = u32::try_from(pos[u] + 1).unwrap();
+                    match (reach[u], g.joins[u], g.inc[u].len() > 1) {
+                        (true, true, _) => best[0] = best[0].max(at),
+                        (true, false, true) => best[1] = best[1].max(at),
+                        _ => {}
+                    }
+                }
+                best
+            })
+            .collect()
+    }
+
+    proptest::proptest! {
+        /// On random graphs (joins, meets, repeated edges, nodes no entry
+        /// reaches, one entry or two, and cycles when edges may go back),
+        /// the nearest joins and meets the sort makes on the way and those
+        /// of the pass of their own are what walks over every ancestor
+        /// find; none from the sort of a cyclic graph.
+        #[test]
+        fn the_sorts_nearest_joins_are_the_walks(
+            kinds in proptest::collection::vec(0u8..4, 2..60),
+            raw in proptest::collection::vec((0usize..60, 0usize..60), 0..150),
+            back in proptest::bool::ANY,
+        ) {
+            let n = kinds.len();
+            let nodes = kinds
+                .iter()
+                .enumerate()
+                .map(|(i, k)| match (i, k) {
+                    (0, _) | (_, 3) if i < 2 => entry(&format!("n{i}")),
+                    (_, 0) => join(&format!("n{i}")),
+                    _ => step(&format!("n{i}")),
+                })
+                .collect();
+            let edges = raw
+                .iter()
+                .map(|&(a, b)| (a % n, b % n))
+                .filter(|(a, b)| a < b || (back && a > b))
+                .enumerate()
+                .map(|(k, (a, b))| edge(&format!("e{k}"), &format!("n{a}"), &format!("n{b}"), "always"))
+                .collect();
+            let p = plan(nodes, edges);
+            let (core, made) = crate::check::graph::Core::made(&p);
+            let g = Graph::kept(&p, &core);
+            proptest::prop_assert_eq!(made.is_some(), core.topo.is_some());
+            if let Some(made) = made {
+                let want = nearest_by_walks(&g);
+                proptest::prop_assert_eq!(made.pairs(), want.clone());
+                proptest::prop_assert_eq!(nearest_joins_and_meets(&g), want);
+            }
+        }
+    }
+
     #[test]
     fn joins_collapse_executions_and_routes() {
         let p = diamond();

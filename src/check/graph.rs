@@ -4,6 +4,7 @@
 //! Everything here is linear in nodes + edges, except the dominator
 //! intersection, which is near-linear on DAGs processed in topological order.
 
+use super::kahn::{Nearest, kahn_into};
 use crate::model::{Content, Edge, Node, NodeKind};
 use std::cell::OnceCell;
 
@@ -23,7 +24,7 @@ pub(crate) struct Graph<'a> {
     topo2_pos: OnceCell<Vec<usize>>,
     after_join: OnceCell<Vec<Option<usize>>>,
     /// See [`Graph::nearest_above`] (made again each run: not kept).
-    nearest: OnceCell<Vec<[u32; 2]>>,
+    nearest: OnceCell<Nearest>,
     /// The kept analyses not decoded yet: each is when first asked for.
     later: std::cell::RefCell<Analyses>,
 }
@@ -69,7 +70,7 @@ pub(crate) struct Core {
     /// Per node: whether it is the first with its id (a duplicated id is
     /// reported once, at its first node).
     pub(crate) canonical: Vec<bool>,
-    /// A topological order (Kahn's, see [`kahn`]), when the graph is acyclic.
+    /// A topological order (Kahn's, see [`kahn_into`]), when the graph is acyclic.
     pub(crate) topo: Option<Vec<usize>>,
     /// The edges with an end that does not exist, in edge order.
     pub(crate) dangling: Vec<usize>,
@@ -96,6 +97,12 @@ impl std::ops::Deref for Graph<'_> {
 impl Core {
     /// The shape of `content`, made from scratch. O(n + e).
     pub(crate) fn new(content: &Content) -> Core {
+        Core::made(content).0
+    }
+
+    /// [`Core::new`], with the nearest joins and meets its sort made on
+    /// the way (see [`kahn_into`]; none for a cyclic graph).
+    pub(crate) fn made(content: &Content) -> (Core, Option<Nearest>) {
         let n = content.nodes.len();
         let mut idx = super::kept_ids::IdIndex::with_capacity(n);
         let mut canonical = vec![false; n];
@@ -119,22 +126,22 @@ impl Core {
                 }
             }
         }
-        let entries = content
+        let entries: Vec<usize> = content
             .nodes
             .iter()
             .enumerate()
             .filter(|(_, n)| n.kind == NodeKind::Entry)
             .map(|(i, _)| i)
             .collect();
-        let joins = content
+        let joins: Vec<bool> = content
             .nodes
             .iter()
             .map(|n| n.kind == NodeKind::Join)
             .collect();
         let (out, inc) = (EdgeLists::from(out), EdgeLists::from(inc));
-        let topo = kahn(n, &out, &ends);
+        let (topo, nearest) = kahn_into(Vec::new(), n, &out, &ends, &joins, &entries).unzip();
         let repeated = canonical.iter().any(|c| !c);
-        Core {
+        let core = Core {
             idx,
             out,
             inc,
@@ -145,7 +152,8 @@ impl Core {
             topo,
             dangling,
             repeated,
-        }
+        };
+        (core, nearest)
     }
 }
 
@@ -166,7 +174,23 @@ pub(crate) struct DomTree {
 
 impl<'a> Graph<'a> {
     pub(crate) fn new(content: &'a Content) -> Graph<'a> {
-        Graph::with(content, CoreRef::Own(Box::new(Core::new(content))))
+        let (core, nearest) = Core::made(content);
+        Graph::with(content, CoreRef::Own(Box::new(core))).with_nearest(nearest)
+    }
+
+    /// The graph, with the nearest joins and meets already made when
+    /// `nearest` is some (by the sort that made the order, see
+    /// [`kahn_into`]). A debug build compares them with a fresh pass.
+    pub(crate) fn with_nearest(self, nearest: Option<Nearest>) -> Graph<'a> {
+        if let Some(v) = nearest {
+            debug_assert_eq!(
+                v.pairs(),
+                super::flow::nearest_joins_and_meets(&Graph::kept(self.content, &self)),
+                "the sort's nearest joins equal a fresh pass"
+            );
+            let _ = self.nearest.set(v);
+        }
+        self
     }
 
     /// The graph of `content` over `core`, which must be its shape
@@ -583,14 +607,14 @@ impl<'a> Graph<'a> {
     /// Node `i`'s nearest reachable proper ancestors that are, first, a
     /// join and, second, a reconverging node (not a join, more than one
     /// incoming edge), each with its position in the topological order
-    /// ([`super::flow::nearest_joins_and_meets`], made once for both join
-    /// region rules).
+    /// (made once for both join region rules: by the sort, see
+    /// [`super::kahn`], else by [`super::flow::nearest_joins_and_meets`]).
     pub(crate) fn nearest_above(&self, i: usize) -> [Option<(usize, usize)>; 2] {
         let near = self
             .nearest
-            .get_or_init(|| super::flow::nearest_joins_and_meets(self));
+            .get_or_init(|| Nearest::Passed(super::flow::nearest_joins_and_meets(self)));
         let topo = self.topo.as_deref().unwrap_or_default();
-        near[i].map(|p| {
+        near.at(i).map(|p| {
             let p = (p as usize).checked_sub(1)?;
             Some((topo[p], p))
         })
@@ -662,47 +686,6 @@ fn intersect(idom: &[Option<usize>], pos: &[usize], mut a: usize, mut b: usize) 
         }
     }
     a
-}
-
-/// Kahn's algorithm; `None` when a cycle remains. O(n + e).
-pub(crate) fn kahn(n: usize, out: &EdgeLists, ends: &EdgeEnds) -> Option<Vec<usize>> {
-    kahn_into(Vec::new(), n, out, ends)
-}
-
-/// [`kahn`], the order made in `order`'s memory (a kept order made again
-/// after a change: no fresh pages for it at 100,000 nodes).
-pub(crate) fn kahn_into(
-    mut order: Vec<usize>,
-    n: usize,
-    out: &EdgeLists,
-    ends: &EdgeEnds,
-) -> Option<Vec<usize>> {
-    // Counts below 2^32 (a node's edges are far fewer): half the memory
-    // walked at random. Counted over the edges' ends in one pass (a
-    // node's incoming list holds exactly the edges whose ends are both
-    // there and whose target it is), not list by list through the kept
-    // lists' lookups (≈ 5 M instructions at 100,000 nodes).
-    let mut indeg: Vec<u32> = vec![0; n];
-    for (_, t) in ends.iter().flatten() {
-        if let Some(d) = indeg.get_mut(t) {
-            *d += 1;
-        }
-    }
-    let mut ready: Vec<usize> = (0..n).filter(|&i| indeg[i] == 0).rev().collect();
-    order.clear();
-    order.reserve(n);
-    while let Some(i) = ready.pop() {
-        order.push(i);
-        for &e in out[i].iter().rev() {
-            if let Some((_, t)) = ends.get(e) {
-                indeg[t] -= 1;
-                if indeg[t] == 0 {
-                    ready.push(t);
-                }
-            }
-        }
-    }
-    (order.len() == n).then_some(order)
 }
 
 /// A kept analysis: put in `cell` when it is made; else what is left to

@@ -486,10 +486,16 @@ fn run_once(
     encoded_len: Option<usize>,
 ) -> Report {
     let before = before_removal(kept, touched);
-    let (core, edges_before, grew, analyses) = shape(kept, content, touched);
+    let Shaped {
+        core,
+        edges_before,
+        grew,
+        analyses,
+        nearest,
+    } = shape(kept, content, touched);
     let mut facts = std::mem::take(&mut kept.nodes);
     let n0 = facts.len();
-    let graph = super::Graph::kept_with(content, &core, analyses);
+    let graph = super::Graph::kept_with(content, &core, analyses).with_nearest(nearest);
     let mut cx = Cx::with_graph(content, registry, graph);
     if let Some(n) = encoded_len {
         let _ = cx.encoded_len.set(n);
@@ -677,30 +683,45 @@ fn before_removal<'t>(kept: &Kept, touched: Option<&'t Touched>) -> Option<Befor
     })
 }
 
+/// The graph shape for this run and what comes with it ([`shape`]).
+struct Shaped {
+    core: Core,
+    /// The number of edges before the change, when the kept shape was
+    /// brought up to this content (every edge then kept its position).
+    edges_before: Option<usize>,
+    /// The change only added nodes and edges (none removed or moved).
+    grew: bool,
+    /// The analyses kept, brought up to this content.
+    analyses: super::graph::Analyses,
+    /// The nearest joins and meets, when the order was made again (see
+    /// [`super::kahn::kahn_into`]).
+    nearest: Option<super::kahn::Nearest>,
+}
+
 /// The graph shape for this run and the analyses kept with it: the kept
 /// ones brought up to `content` when `touched` allows it, else made again.
-/// Also the number of edges before the change, when the kept shape was
-/// brought up to this content (every edge then kept its position), and
-/// whether the change only added nodes and edges (none removed or moved).
-fn shape(
-    kept: &mut Kept,
-    content: &Content,
-    touched: Option<&Touched>,
-) -> (Core, Option<usize>, bool, super::graph::Analyses) {
+fn shape(kept: &mut Kept, content: &Content, touched: Option<&Touched>) -> Shaped {
     let analyses = std::mem::take(&mut kept.analyses);
-    match (kept.graph.take(), touched) {
-        (Some(mut core), Some(t)) => {
-            let e0 = core.ends.len();
-            let before = super::kept_graph::Shape::of(&core);
-            match core.update(content, t) {
-                Some(delta) => {
-                    let analyses = analyses.follow(content, &core, &before, &delta);
-                    (core, Some(e0), !delta.moved, analyses)
-                }
-                None => (Core::new(content), None, false, Default::default()),
-            }
+    if let (Some(mut core), Some(t)) = (kept.graph.take(), touched) {
+        let e0 = core.ends.len();
+        let before = super::kept_graph::Shape::of(&core);
+        if let Some(mut delta) = core.update(content, t) {
+            return Shaped {
+                analyses: analyses.follow(content, &core, &before, &delta),
+                nearest: delta.nearest.take(),
+                edges_before: Some(e0),
+                grew: !delta.moved,
+                core,
+            };
         }
-        _ => (Core::new(content), None, false, Default::default()),
+    }
+    let (core, nearest) = Core::made(content);
+    Shaped {
+        core,
+        edges_before: None,
+        grew: false,
+        analyses: Default::default(),
+        nearest,
     }
 }
 

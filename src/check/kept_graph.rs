@@ -17,7 +17,8 @@
 //! left to a rebuild, which [`Core::update`] asks for by returning false.
 //! In a debug build the result is compared with a rebuild.
 
-use super::graph::{Analyses, Core, Lanes, MAX_ROUTES, edge_ends, kahn_into, spread};
+use super::graph::{Analyses, Core, Lanes, MAX_ROUTES, edge_ends, spread};
+use super::kahn::{Nearest, kahn_into};
 use super::kept_adj::room;
 use super::kept_later::{Later, made_mut};
 use crate::model::hash::{FastMap, FastSet};
@@ -36,6 +37,9 @@ pub(crate) struct Delta {
     pub(crate) joins: bool,
     /// Kahn's order was made again (else new nodes were put last in it).
     pub(crate) resorted: bool,
+    /// The nearest joins and meets the sort made on the way, when it was
+    /// made again (see [`kahn_into`]).
+    pub(crate) nearest: Option<Nearest>,
 }
 
 impl Core {
@@ -132,14 +136,15 @@ impl Core {
             order.extend(n0..n);
         } else {
             let old = self.topo.take().unwrap_or_default();
-            self.topo = kahn_into(old, n, &self.out, &self.ends);
+            let sorted = kahn_into(old, n, &self.out, &self.ends, &self.joins, &self.entries);
+            (self.topo, delta.nearest) = sorted.unzip();
             delta.resorted = true;
         }
         debug_assert_eq!(*self, Core::new(content), "the kept graph equals a new one");
         Some(delta)
     }
 
-    /// Whether Kahn's order ([`kahn`]) of the graph with the `added`
+    /// Whether Kahn's order ([`kahn_into`]) of the graph with the `added`
     /// edges (already in the lists) is the kept one with the nodes from
     /// `n0` on put last. Each added edge `f → t` between old nodes must
     /// have `f` come before `q`, the last of `t`'s other predecessors in

@@ -10,6 +10,7 @@ pub(crate) mod graph;
 mod group;
 pub(crate) mod hints;
 pub mod incremental;
+mod kahn;
 mod kept_adj;
 mod kept_disk;
 mod kept_graph;
@@ -941,7 +942,8 @@ mod tests {
     use super::*;
 
     /// Files under `src/check/` that are helpers, not issue codes.
-    const HELPERS: [&str; 21] = [
+    const HELPERS: [&str; 22] = [
+        "kahn",
         "kept_adj",
         "kept_lanes",
         "kept_disk",
