@@ -677,6 +677,30 @@ mod tests {
             help.render().to_string().contains("Examples"),
             "examples in help"
         );
+        // Every command's and subcommand's help.
+        let cmd = command();
+        for c in cmd.get_subcommands() {
+            let mut paths = vec![vec![c.get_name()]];
+            paths.extend(
+                c.get_subcommands()
+                    .map(|s| vec![c.get_name(), s.get_name()]),
+            );
+            for path in paths {
+                let line: Vec<&str> = ["planforge"]
+                    .into_iter()
+                    .chain(path)
+                    .chain(["--help"])
+                    .collect();
+                let (a, b) = (
+                    parse(line.iter().copied()),
+                    parse_with(command(), line.iter().copied()),
+                );
+                let (Err(a), Err(b)) = (a, b) else {
+                    panic!("{line:?} is help")
+                };
+                assert_eq!(a.render().to_string(), b.render().to_string(), "{line:?}");
+            }
+        }
     }
 
     /// Every command is in one topic and has examples, and every example
