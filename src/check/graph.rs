@@ -25,6 +25,8 @@ pub(crate) struct Graph<'a> {
     after_join: OnceCell<Vec<Option<usize>>>,
     /// See [`Graph::nearest_above`] (made again each run: not kept).
     nearest: OnceCell<Nearest>,
+    /// See [`Graph::join_nodes`].
+    join_nodes: OnceCell<Vec<usize>>,
     /// The kept analyses not decoded yet: each is when first asked for.
     later: std::cell::RefCell<Analyses>,
 }
@@ -296,6 +298,7 @@ impl<'a> Graph<'a> {
             topo2_pos: OnceCell::new(),
             after_join: OnceCell::new(),
             nearest: OnceCell::new(),
+            join_nodes: OnceCell::new(),
             later: Default::default(),
         }
     }
@@ -617,6 +620,15 @@ impl<'a> Graph<'a> {
         near.at(i).map(|p| {
             let p = (p as usize).checked_sub(1)?;
             Some((topo[p], p))
+        })
+    }
+
+    /// The joins' positions, in order (made once a run, for the join
+    /// rules: see [`super::Cx::joins_where`]).
+    pub(crate) fn join_nodes(&self) -> &[usize] {
+        self.join_nodes.get_or_init(|| {
+            let joins = self.joins.iter().enumerate();
+            joins.filter(|&(_, &j)| j).map(|(i, _)| i).collect()
         })
     }
 

@@ -29,7 +29,7 @@ declare_check! {
     fn run(cx, out) {
         let g = &cx.graph;
         let idom = g.idom();
-        for (i, n) in cx.nodes_where(|i| g.joins[i] && is_canonical(g, i) && idom[i].is_none()) {
+        for (i, n) in cx.joins_where(|i| is_canonical(g, i) && idom[i].is_none()) {
             out.push(
                 Issue::new(CODE,
                     format!(

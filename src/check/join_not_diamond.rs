@@ -37,7 +37,7 @@ declare_check! {
         let g = &cx.graph;
         let idom = g.idom();
         let reach = g.reachable();
-        for (i, n) in cx.nodes_where(|i| g.joins[i] && is_canonical(g, i)) {
+        for (i, n) in cx.joins_where(|i| is_canonical(g, i)) {
             let Some(fork) = idom[i] else { continue };
             // The reachable predecessors: how many edges, and whether they
             // come from two nodes or more (no list made per join).

@@ -30,9 +30,7 @@ declare_check! {
     pub JoinReconvergence { code: "join_reconvergence", severity: Blocking, needs: ROUTES, source: Check, scope: Graph }
     fn run(cx, out) {
         let g = &cx.graph;
-        let joins: Vec<(usize, &crate::model::Node)> = cx
-            .nodes_where(|i| g.joins[i] && is_canonical(g, i))
-            .collect();
+        let joins = cx.joins_where(|i| is_canonical(g, i));
         if joins.is_empty() {
             return;
         }

@@ -345,6 +345,34 @@ impl<'a> Cx<'a> {
         stored.is_some_and(|(source, _)| source.damaged())
     }
 
+    /// The joins among [`Cx::nodes`] that `keep` takes, in order: in a run
+    /// over every node from the graph's list of its joins
+    /// ([`Graph::join_nodes`], one pass a run for the four join rules
+    /// rather than a pass over 100,000 nodes each), else as
+    /// [`Cx::nodes_where`] finds them.
+    pub(crate) fn joins_where(
+        &self,
+        keep: impl Fn(usize) -> bool,
+    ) -> Vec<(usize, &'a crate::model::Node)> {
+        let g = &self.graph;
+        let unscoped = self.scope_many.borrow().is_none() && self.scope.get().is_none();
+        let at: Vec<usize> = match unscoped {
+            true => g
+                .join_nodes()
+                .iter()
+                .copied()
+                .filter(|&i| keep(i))
+                .collect(),
+            false => self
+                .positions()
+                .filter(|&i| g.joins[i] && keep(i))
+                .collect(),
+        };
+        at.into_iter()
+            .map(|i| (i, &self.content.nodes[i]))
+            .collect()
+    }
+
     /// The nodes a check that reads only some kinds of node looks at: in a
     /// run over every node with the kept facts, those `listed` picks from
     /// them (without a pass over every node); else those
