@@ -512,13 +512,7 @@ fn run_once(
         before.as_ref(),
     );
     cx.kept_nodes = Some(&facts);
-    let reach = match (kept.reach.take(), touched) {
-        (Some(mut r), Some(t)) => {
-            r.update(content, t);
-            r
-        }
-        _ => super::unreachable_call::KeptReach::new(content),
-    };
+    let reach = reach_for(kept.reach.take(), content, touched);
     cx.kept_reach = Some(&reach);
     let phases = phases_for(kept.phases.take(), &cx, &facts, touched);
     cx.kept_phases = Some(&phases);
@@ -632,6 +626,22 @@ fn run_once(
         kept.make_room();
     }
     report
+}
+
+/// `unreachable_call`'s kept walk for this run: the kept one brought up
+/// to `touched`, else made for `content`.
+fn reach_for(
+    kept: Option<super::unreachable_call::KeptReach>,
+    content: &Content,
+    touched: Option<&Touched>,
+) -> super::unreachable_call::KeptReach {
+    match (kept, touched) {
+        (Some(mut r), Some(t)) => {
+            r.update(content, t);
+            r
+        }
+        _ => super::unreachable_call::KeptReach::new(content),
+    }
 }
 
 /// `oversized_phase`'s phase sums for this run: the kept ones brought up

@@ -10,7 +10,7 @@
 //! order is kept), it walked every out-list and edge end again (≈ 12 M
 //! instructions and ≈ 2 ms at 100,000 nodes).
 
-use super::graph::{EdgeEnds, EdgeLists};
+use super::kept_lanes::{EdgeEnds, EdgeLists};
 
 /// A node's slot in the walk: its incoming edges not passed yet, its
 /// flags, and the nearest join and meet above it. One slot per node, so
