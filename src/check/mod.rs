@@ -305,6 +305,12 @@ impl<'a> Cx<'a> {
         self.positions().map(move |i| (i, &content.nodes[i]))
     }
 
+    /// Whether the incremental checks asked about some nodes only (one,
+    /// or many), rather than every node.
+    fn scoped(&self) -> bool {
+        self.scope.get().is_some() || self.scope_many.borrow().is_some()
+    }
+
     /// The positions of [`Cx::nodes`], in order.
     fn positions(&self) -> impl Iterator<Item = usize> + 'a {
         let many = self.scope_many.borrow().clone();
@@ -355,15 +361,14 @@ impl<'a> Cx<'a> {
         keep: impl Fn(usize) -> bool,
     ) -> Vec<(usize, &'a crate::model::Node)> {
         let g = &self.graph;
-        let unscoped = self.scope_many.borrow().is_none() && self.scope.get().is_none();
-        let at: Vec<usize> = match unscoped {
-            true => g
+        let at: Vec<usize> = match self.scoped() {
+            false => g
                 .join_nodes()
                 .iter()
                 .copied()
                 .filter(|&i| keep(i))
                 .collect(),
-            false => self
+            true => self
                 .positions()
                 .filter(|&i| g.joins[i] && keep(i))
                 .collect(),
@@ -381,9 +386,8 @@ impl<'a> Cx<'a> {
         &self,
         listed: impl FnOnce(&kept_nodes::KeptNodes) -> Vec<usize>,
     ) -> Vec<usize> {
-        let unscoped = self.scope_many.borrow().is_none() && self.scope.get().is_none();
         match self.kept_nodes {
-            Some(kept) if unscoped => listed(kept),
+            Some(kept) if !self.scoped() => listed(kept),
             _ => self.nodes().map(|(i, _)| i).collect(),
         }
     }
@@ -456,8 +460,7 @@ impl<'a> Cx<'a> {
         &self,
         keep: impl Fn(usize, support::RefTag, usize) -> bool,
     ) -> Vec<support::DataRef<'a>> {
-        let scoped = self.scope.get().is_some() || self.scope_many.borrow().is_some();
-        if scoped {
+        if self.scoped() {
             return support::data_refs_kept(&self.scoped_data_refs(), keep);
         }
         self.all_data_refs_where(keep)
